@@ -1,0 +1,1 @@
+//! Builds the rowan tree from the lexed tokens and the parser's events.
