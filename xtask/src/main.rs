@@ -3,9 +3,23 @@
 //! benchmarks. It may depend on any crate of the workspace; nothing depends
 //! on it.
 
+mod codegen;
+mod conformance;
+
+use std::path::PathBuf;
+
 fn main() -> anyhow::Result<()> {
-    let task = std::env::args().nth(1);
+    let mut args = std::env::args().skip(1);
+    let task = args.next();
+    let rest: Vec<String> = args.collect();
     match task.as_deref() {
-        _ => anyhow::bail!("usage: cargo xtask <codegen|conformance>"),
+        Some("codegen") => codegen::run(&rest),
+        Some("conformance") => conformance::run(&rest),
+        _ => anyhow::bail!("usage: cargo xtask <codegen|conformance> [ARGS…]"),
     }
+}
+
+/// The root of the workspace, whatever directory cargo was started in.
+pub(crate) fn project_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives one level below the root").to_path_buf()
 }
