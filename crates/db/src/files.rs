@@ -1,0 +1,77 @@
+//! Files as salsa inputs, found by path.
+//!
+//! As in ruff's `ruff_db::files`, a file's input is created once per path and
+//! lives as long as the database; deleting a file changes its status rather
+//! than removing the input, so every query that read it re-runs and sees the
+//! deletion instead of holding a dangling id.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, RwLock},
+};
+
+use camino::{Utf8Path, Utf8PathBuf};
+use syntax::SyntaxError;
+
+use crate::Db;
+
+/// One source file: the salsa input every query about it starts from.
+#[salsa::input(debug)]
+pub struct File {
+    /// The path the file was loaded from, as the user named it (relative or
+    /// absolute); it identifies the file in the database and in diagnostics.
+    #[returns(ref)]
+    pub path: Utf8PathBuf,
+    /// The source text. When the bytes on disk are not UTF-8, this is the
+    /// valid prefix before the first bad byte (see `encoding_error`).
+    #[returns(ref)]
+    pub text: Arc<str>,
+    /// Whether the file still exists.
+    #[returns(copy)]
+    pub status: FileStatus,
+    /// Where the bytes on disk stop being UTF-8, if they do. Such a file has
+    /// no tree.
+    #[returns(ref)]
+    pub encoding_error: Option<SyntaxError>,
+}
+
+/// Whether a file's input describes a file that exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileStatus {
+    Exists,
+    /// The file was deleted (or moved away); its text is empty.
+    Deleted,
+}
+
+/// The table from paths to file inputs. Cloning shares the table, as cloning
+/// the database shares its storage.
+#[derive(Debug, Clone, Default)]
+pub struct Files {
+    by_path: Arc<RwLock<HashMap<Utf8PathBuf, File>>>,
+}
+
+impl Files {
+    /// The input for `path`, if the database has one.
+    pub fn get(&self, path: &Utf8Path) -> Option<File> {
+        self.by_path.read().unwrap_or_else(|poisoned| poisoned.into_inner()).get(path).copied()
+    }
+
+    /// Every file input, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = File> {
+        let files: Vec<File> =
+            self.by_path.read().unwrap_or_else(|poisoned| poisoned.into_inner()).values().copied().collect();
+        files.into_iter()
+    }
+
+    pub(crate) fn insert(
+        &self,
+        db: &dyn Db,
+        path: Utf8PathBuf,
+        text: Arc<str>,
+        encoding_error: Option<SyntaxError>,
+    ) -> File {
+        let file = File::new(db, path.clone(), text, FileStatus::Exists, encoding_error);
+        self.by_path.write().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(path, file);
+        file
+    }
+}

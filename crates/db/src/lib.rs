@@ -1,0 +1,199 @@
+//! The salsa database of Halite.
+//!
+//! This crate owns the inputs (a [`File`] per source file, with its path, its
+//! text and whether it still exists), the table that finds a file's input by
+//! path ([`RootDatabase::file`]), the way changes are applied to inputs, and
+//! the queries that wire the lower crates together, starting with [`parse`].
+//! Everything above it (analyses, the formatter, the command line, a future
+//! language server) asks questions of this database, so an edit redoes only
+//! the work it affects.
+//!
+//! It must never depend on the command line (`cli`) or on anything that
+//! renders output: front ends depend on the database, not the other way
+//! round.
+
+mod files;
+
+use std::sync::{Arc, Mutex};
+
+pub use camino::{Utf8Path, Utf8PathBuf};
+pub use salsa;
+use salsa::plumbing::AsId;
+use salsa::{Database as _, Setter as _};
+use syntax::{Parse, ast::SourceFile};
+
+pub use crate::files::{File, FileStatus, Files};
+
+/// The database trait every query of the workspace takes; other crates'
+/// tracked functions take `&dyn Db` so that any database (the real one, a
+/// test one) can answer them.
+#[salsa::db]
+pub trait Db: salsa::Database {
+    /// The input for a path, if the database has seen it.
+    fn file(&self, path: &Utf8Path) -> Option<File>;
+}
+
+/// Parses a file into its lossless syntax tree.
+///
+/// A file that was deleted, or whose bytes are not UTF-8, has no tree: it
+/// parses as empty text. Callers that must not mistake that for an empty file
+/// (the formatter, diagnostics) look at [`File::status`] and
+/// [`File::encoding_error`] first.
+#[salsa::tracked(returns(ref))]
+pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
+    if file.status(db) == FileStatus::Deleted || file.encoding_error(db).is_some() {
+        return syntax::parse("");
+    }
+    syntax::parse(file.text(db))
+}
+
+/// The database: salsa's storage, the table of files, and an optional log of
+/// salsa events for tests that check what an edit re-ran.
+///
+/// Cloning it gives another handle on the same storage (for another thread);
+/// a write through one handle waits for, or cancels, queries on the others.
+#[salsa::db]
+#[derive(Clone)]
+pub struct RootDatabase {
+    storage: salsa::Storage<Self>,
+    files: Files,
+    /// `Some` while [`RootDatabase::log`] records; the callback below only
+    /// takes this lock, so recording costs nothing measurable otherwise.
+    events: Arc<Mutex<Option<Vec<salsa::Event>>>>,
+}
+
+impl Default for RootDatabase {
+    fn default() -> RootDatabase {
+        let events: Arc<Mutex<Option<Vec<salsa::Event>>>> = Arc::default();
+        let callback = {
+            let events = Arc::clone(&events);
+            move |event: salsa::Event| {
+                // A poisoned lock only means a test panicked while holding it;
+                // the log is still usable, and the callback must not panic.
+                let mut events = events.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                if let Some(events) = events.as_mut() {
+                    events.push(event);
+                }
+            }
+        };
+        RootDatabase {
+            storage: salsa::Storage::new(Some(Box::new(callback))),
+            files: Files::default(),
+            events,
+        }
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for RootDatabase {}
+
+#[salsa::db]
+impl Db for RootDatabase {
+    fn file(&self, path: &Utf8Path) -> Option<File> {
+        self.files.get(path)
+    }
+}
+
+impl RootDatabase {
+    pub fn new() -> RootDatabase {
+        RootDatabase::default()
+    }
+
+    /// The table of files; see [`Files`].
+    pub fn files(&self) -> &Files {
+        &self.files
+    }
+
+    /// Sets the text of the file at `path`, creating its input the first time
+    /// and marking it as existing. Setting the same text again is not a
+    /// change, so nothing downstream re-runs.
+    pub fn set_file_text(&mut self, path: impl Into<Utf8PathBuf>, text: impl Into<Arc<str>>) -> File {
+        let path = path.into();
+        let text = text.into();
+        let Some(file) = self.files.get(&path) else {
+            return self.files.insert(self, path, text, None);
+        };
+        if **file.text(self) != *text {
+            file.set_text(self).to(text);
+        }
+        self.set_existing(file, None);
+        file
+    }
+
+    /// Sets the contents of the file at `path` from the bytes on disk. Bytes
+    /// that are not UTF-8 are kept out of the tree: the input's text is the
+    /// valid prefix, so diagnostics can still point at the line of the first
+    /// bad byte, and [`File::encoding_error`] says where it is.
+    pub fn set_file_bytes(&mut self, path: impl Into<Utf8PathBuf>, bytes: &[u8]) -> File {
+        let path = path.into();
+        let (text, error) = match syntax::decode_source(bytes) {
+            Ok(text) => (Arc::<str>::from(text), None),
+            Err(error) => {
+                let valid = usize::from(error.range.start());
+                // `decode_source` reports the first invalid byte, so the bytes
+                // before it are valid UTF-8 and this cannot fail.
+                let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+                (Arc::<str>::from(prefix), Some(error))
+            }
+        };
+        let Some(file) = self.files.get(&path) else {
+            return self.files.insert(self, path, text, error);
+        };
+        if **file.text(self) != *text {
+            file.set_text(self).to(text);
+        }
+        self.set_existing(file, error);
+        file
+    }
+
+    /// Marks the file at `path` as deleted, if the database knows it. The
+    /// input stays (salsa inputs live as long as the database), so queries
+    /// that read it re-run and see the deletion.
+    pub fn delete_file(&mut self, path: &Utf8Path) -> Option<File> {
+        let file = self.files.get(path)?;
+        if file.status(self) != FileStatus::Deleted {
+            file.set_status(self).to(FileStatus::Deleted);
+        }
+        Some(file)
+    }
+
+    fn set_existing(&mut self, file: File, error: Option<syntax::SyntaxError>) {
+        if file.status(self) != FileStatus::Exists {
+            file.set_status(self).to(FileStatus::Exists);
+        }
+        if *file.encoding_error(self) != error {
+            file.set_encoding_error(self).to(error);
+        }
+    }
+
+    /// Runs `f` while recording salsa's events, and returns them.
+    pub fn log(&self, f: impl FnOnce()) -> Vec<salsa::Event> {
+        *self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Vec::new());
+        f();
+        self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take().unwrap_or_default()
+    }
+
+    /// Runs `f` and returns the queries it executed (rather than reused), in
+    /// order, as `query(argument)`: a query on a file shows the file's path,
+    /// any other its salsa id. Tests of incremental behaviour assert this
+    /// list exactly.
+    pub fn log_executed(&self, f: impl FnOnce()) -> Vec<String> {
+        let events = self.log(f);
+        events
+            .into_iter()
+            .filter_map(|event| match event.kind {
+                salsa::EventKind::WillExecute { database_key } => Some(self.describe(database_key)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn describe(&self, key: salsa::DatabaseKeyIndex) -> String {
+        let query = self.ingredient_debug_name(key.ingredient_index());
+        let id = key.key_index();
+        match self.files.iter().find(|file| file.as_id() == id) {
+            Some(file) => format!("{query}({})", file.path(self)),
+            None => format!("{query}({id:?})"),
+        }
+    }
+}
