@@ -1,0 +1,101 @@
+//! Properties every input must have, whatever it is: parsing never panics and
+//! never loses a byte, and nesting deeper than the parser allows is an error
+//! rather than a stack overflow.
+//!
+//! Arbitrary strings rarely look like HCL, so most of the generated inputs are
+//! built from fragments that switch the lexer between its modes (templates,
+//! interpolations, heredocs, comments) and the parser between its contexts,
+//! which is where a lossless parser most often drops or duplicates text.
+
+use proptest::prelude::*;
+
+/// Parses `text` and checks the tree holds exactly the input.
+fn assert_lossless(text: &str) {
+    let parse = syntax::parse(text);
+    let tree_text = parse.syntax_node().to_string();
+    assert_eq!(tree_text, text, "the tree's text differs from the input");
+}
+
+/// Pieces of HCL that open and close the lexer's modes and the parser's
+/// nested contexts, so that concatenations of them reach unbalanced and
+/// interleaved states (an interpolation left open inside a heredoc, a comment
+/// opened inside a template, and so on).
+const FRAGMENTS: &[&str] = &[
+    "{", "}", "[", "]", "(", ")", "\"", "${", "%{", "~}", "}~", "$${", "%%{", "<<EOF\n", "<<-EOF\n", "EOF\n",
+    "  EOF", "\n", "\r\n", " ", "\t", "#", "//", "/*", "*/", "foo", "bar_baz", "a-b", "resource", "for",
+    "in", "if", "else", "endif", "endfor", "true", "null", "0", "42", "1.5e3", "0x1F", "=", "==", "!=", "<=",
+    ">=", "<", ">", "&&", "||", "!", "+", "-", "*", "/", "%", "?", ":", ",", ".", "...", "=>", "[*]", ".*",
+    "\\", "\\n", "\\u00e9", "é", "🦀", "\u{0}", "\u{feff}",
+];
+
+fn fragments() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(FRAGMENTS), 0..64).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_strings_are_lossless(text in any::<String>()) {
+        assert_lossless(&text);
+    }
+
+    #[test]
+    fn hcl_fragments_are_lossless(text in fragments()) {
+        assert_lossless(&text);
+    }
+
+    /// Bytes go through `decode_source` first, as files do; whatever comes
+    /// out as text must then parse losslessly.
+    #[test]
+    fn arbitrary_bytes_decode_or_error(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        if let Ok(text) = syntax::decode_source(&bytes) {
+            assert_lossless(text);
+        }
+    }
+}
+
+/// How deep the nesting tests go: far beyond any limit a parser would set,
+/// and far beyond what a recursive descent fits in a default thread stack.
+const DEPTH: usize = 100_000;
+
+/// Parses an attribute whose value opens `open` [`DEPTH`] times on a thread
+/// with the default stack size for spawned threads (what the test harness
+/// gives each test too), so that a recursive descent without a depth limit
+/// overflows here exactly as it would in a user's program instead of being
+/// hidden by a large stack. The nesting sits where an expression is expected,
+/// the context in which the reference parser recurses.
+fn assert_deep_nesting_is_an_error(open: &'static str) {
+    let text = format!("a = {}", open.repeat(DEPTH));
+    let handle = std::thread::Builder::new()
+        .name(format!("nesting {open:?}"))
+        .spawn(move || {
+            let parse = syntax::parse(&text);
+            let lossless = parse.syntax_node().to_string() == text;
+            (lossless, parse.errors().len())
+        })
+        .expect("spawning a thread");
+    let (lossless, errors) = handle.join().expect("parsing deep nesting must not panic");
+    assert!(lossless, "{DEPTH} nested {open:?}: the tree's text differs from the input");
+    assert!(errors > 0, "{DEPTH} nested {open:?}: expected a nesting-depth error, got none");
+}
+
+#[test]
+fn deep_brackets_are_an_error_not_an_overflow() {
+    assert_deep_nesting_is_an_error("[");
+}
+
+#[test]
+fn deep_braces_are_an_error_not_an_overflow() {
+    assert_deep_nesting_is_an_error("{");
+}
+
+#[test]
+fn deep_parentheses_are_an_error_not_an_overflow() {
+    assert_deep_nesting_is_an_error("(");
+}
+
+#[test]
+fn deep_interpolations_are_an_error_not_an_overflow() {
+    assert_deep_nesting_is_an_error("\"${");
+}
