@@ -1,5 +1,411 @@
-//! `cargo xtask conformance`: the whole of `../shared` against Halite.
+//! `cargo xtask conformance`: the whole of `../shared/corpus` against Halite.
+//!
+//! For each of the corpus's native-syntax files it checks what
+//! `crates/syntax/tests/corpus.rs` checks on the vendored subset: the tree's
+//! text equals the input, the file has errors exactly when the reference
+//! rejects it, and on a file both reject our first error starts at the
+//! reference's first error line and column (`test-data/corpus/reference-errors.tsv`).
+//! Disagreements argued to be right live in
+//! `test-data/corpus/known-differences.tsv`; any other disagreement, and any
+//! listed one that no longer happens, fails the run, so the list stays true.
+//!
+//! `../shared` is optional: a fresh clone without it prints that and succeeds.
 
-pub(crate) fn run(_args: &[String]) -> anyhow::Result<()> {
-    anyhow::bail!("conformance is not written yet")
+use std::{
+    collections::{BTreeSet, HashMap},
+    fmt, fs,
+    panic::{self, AssertUnwindSafe},
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use anyhow::{Context, bail};
+use rayon::prelude::*;
+
+use crate::project_root;
+
+pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    let shared = match args {
+        [] => project_root().join("../shared"),
+        [flag, dir] if flag == "--shared" => PathBuf::from(dir),
+        _ => bail!("usage: cargo xtask conformance [--shared DIR]"),
+    };
+    let corpus = shared.join("corpus");
+    if !corpus.join("manifest.tsv").is_file() {
+        println!("conformance: no corpus at {}, nothing to compare", corpus.display());
+        return Ok(());
+    }
+    let data = project_root().join("test-data/corpus");
+    let manifest = read_manifest(&corpus.join("manifest.tsv"))?;
+    let reference_errors = read_reference_errors(&data.join("reference-errors.tsv"))?;
+    let known = read_known_differences(&data.join("known-differences.tsv"))?;
+
+    let started = Instant::now();
+    let outcomes = check_all(&corpus.join("input"), &manifest)?;
+    let elapsed = started.elapsed();
+
+    let mut differences = Vec::new();
+    for outcome in &outcomes {
+        differences.extend(outcome.differences(&reference_errors));
+    }
+    let report = Report::new(&outcomes, &differences);
+    println!(
+        "conformance: {} files of {} in {:.1} s",
+        outcomes.len(),
+        corpus.display(),
+        elapsed.as_secs_f64()
+    );
+    print!("{report}");
+
+    let mut unexplained = Vec::new();
+    let mut explained = 0;
+    for difference in &differences {
+        let key = (difference.path.clone(), difference.kind);
+        if difference.kind.can_be_known() && known.contains(&key) {
+            explained += 1;
+        } else {
+            unexplained.push(difference);
+        }
+    }
+    let found: BTreeSet<(String, Kind)> = differences.iter().map(|d| (d.path.clone(), d.kind)).collect();
+    let stale: Vec<&(String, Kind)> = known.iter().filter(|entry| !found.contains(entry)).collect();
+
+    if explained > 0 {
+        println!("{explained} disagreements listed in known-differences.tsv");
+    }
+    if !unexplained.is_empty() {
+        println!("{} disagreements:", unexplained.len());
+        for difference in &unexplained {
+            println!("  {difference}");
+        }
+    }
+    if !stale.is_empty() {
+        println!("{} entries of known-differences.tsv no longer differ; remove them:", stale.len());
+        for (path, kind) in &stale {
+            println!("  {kind} {path}");
+        }
+    }
+    if !unexplained.is_empty() || !stale.is_empty() {
+        // Exiting directly rather than returning an error keeps the output to
+        // the lists above: an error would add a backtrace when RUST_BACKTRACE
+        // is set.
+        println!(
+            "conformance: FAILED ({} unexplained disagreements, {} stale known differences)",
+            unexplained.len(),
+            stale.len()
+        );
+        std::process::exit(1);
+    }
+    println!("conformance: ok");
+    Ok(())
+}
+
+/// What a disagreement is about; the names are the `what` column of
+/// `known-differences.tsv`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Kind {
+    /// Parsing panicked. Never acceptable.
+    Panic,
+    /// The tree's text differs from the input. Never acceptable.
+    Lossless,
+    /// We report errors where the reference reports none, or the reverse.
+    Verdict,
+    /// Both reject the file, but our first error starts elsewhere.
+    Position,
+}
+
+impl Kind {
+    /// Losing bytes and panicking break the parser's invariants, so no
+    /// argument can make them right and the known list may not excuse them.
+    fn can_be_known(self) -> bool {
+        matches!(self, Kind::Verdict | Kind::Position)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `pad` rather than `write_str`, so that the list of disagreements
+        // can align the kinds in a column.
+        f.pad(match self {
+            Kind::Panic => "panic",
+            Kind::Lossless => "lossless",
+            Kind::Verdict => "verdict",
+            Kind::Position => "position",
+        })
+    }
+}
+
+struct Difference {
+    path: String,
+    kind: Kind,
+    detail: String,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:<8} {}: {}", self.kind, self.path, self.detail)
+    }
+}
+
+/// One file's result, kept small so all 8,000 fit comfortably.
+struct Outcome {
+    path: String,
+    reference_parses: bool,
+    utf8: bool,
+    panic: Option<String>,
+    lossless: bool,
+    error_count: usize,
+    /// The first error's 1-based line and column and its message.
+    first_error: Option<(usize, usize, String)>,
+}
+
+impl Outcome {
+    fn differences(&self, reference_errors: &HashMap<String, ReferenceError>) -> Vec<Difference> {
+        let difference = |kind, detail: String| Difference { path: self.path.clone(), kind, detail };
+        if let Some(message) = &self.panic {
+            return vec![difference(Kind::Panic, message.clone())];
+        }
+        let mut differences = Vec::new();
+        if !self.lossless {
+            differences.push(difference(Kind::Lossless, "the tree's text differs from the input".to_owned()));
+        }
+        let reference = reference_errors.get(&self.path);
+        match (self.reference_parses, &self.first_error) {
+            (true, None) => {}
+            (true, Some((line, column, message))) => differences.push(difference(
+                Kind::Verdict,
+                format!(
+                    "the reference parses it; we report {} errors, first {line}:{column} {message}",
+                    self.error_count
+                ),
+            )),
+            (false, None) => {
+                let theirs = reference.map_or_else(|| "?".to_owned(), ReferenceError::to_string);
+                differences.push(difference(
+                    Kind::Verdict,
+                    format!("the reference rejects it ({theirs}); we report no error"),
+                ));
+            }
+            (false, Some((line, column, message))) => match reference {
+                None => differences.push(difference(
+                    Kind::Position,
+                    "rejected by the reference but missing from reference-errors.tsv".to_owned(),
+                )),
+                Some(theirs) if (theirs.line, theirs.column) != (*line, *column) => differences.push(
+                    difference(Kind::Position, format!("reference {theirs}; ours {line}:{column} {message}")),
+                ),
+                Some(_) => {}
+            },
+        }
+        differences
+    }
+}
+
+struct ReferenceError {
+    line: usize,
+    column: usize,
+    summary: String,
+}
+
+impl fmt::Display for ReferenceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{} {}", self.line, self.column, self.summary)
+    }
+}
+
+/// The counts printed before the list of disagreements.
+struct Report {
+    files: usize,
+    reference_parses: usize,
+    parses_agree: usize,
+    reference_rejects: usize,
+    rejects_agree: usize,
+    lossless: usize,
+    not_utf8: usize,
+    panics: usize,
+    positions_agree: usize,
+}
+
+impl Report {
+    fn new(outcomes: &[Outcome], differences: &[Difference]) -> Report {
+        let has = |path: &str, kind: Kind| differences.iter().any(|d| d.path == path && d.kind == kind);
+        let both_reject = |o: &&Outcome| !o.reference_parses && o.error_count > 0;
+        Report {
+            files: outcomes.len(),
+            reference_parses: outcomes.iter().filter(|o| o.reference_parses).count(),
+            parses_agree: outcomes.iter().filter(|o| o.reference_parses && o.error_count == 0).count(),
+            reference_rejects: outcomes.iter().filter(|o| !o.reference_parses).count(),
+            rejects_agree: outcomes.iter().filter(both_reject).count(),
+            lossless: outcomes.iter().filter(|o| o.lossless && o.panic.is_none()).count(),
+            not_utf8: outcomes.iter().filter(|o| !o.utf8).count(),
+            panics: outcomes.iter().filter(|o| o.panic.is_some()).count(),
+            positions_agree: outcomes
+                .iter()
+                .filter(both_reject)
+                .filter(|o| !has(&o.path, Kind::Position))
+                .count(),
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "  verdict agrees:  {} / {} (parses {} / {}, rejects {} / {})",
+            self.parses_agree + self.rejects_agree,
+            self.files,
+            self.parses_agree,
+            self.reference_parses,
+            self.rejects_agree,
+            self.reference_rejects
+        )?;
+        writeln!(
+            f,
+            "  lossless:        {} / {} ({} not UTF-8, {} panics)",
+            self.lossless, self.files, self.not_utf8, self.panics
+        )?;
+        writeln!(
+            f,
+            "  first error at the reference's line and column: {} / {} rejected by both ({} rejected by the reference)",
+            self.positions_agree, self.rejects_agree, self.reference_rejects
+        )
+    }
+}
+
+/// Reads and parses every file of the manifest in parallel.
+fn check_all(input: &Path, manifest: &[(String, bool)]) -> anyhow::Result<Vec<Outcome>> {
+    // A panicking parser would otherwise print a message and backtrace per
+    // file; the panic is reported as a disagreement instead.
+    let previous_hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let outcomes = manifest
+        .par_iter()
+        .map(|(path, reference_parses)| {
+            let bytes = fs::read(input.join(path)).with_context(|| format!("reading {path}"))?;
+            Ok(check_file(path.clone(), *reference_parses, &bytes))
+        })
+        .collect();
+    panic::set_hook(previous_hook);
+    outcomes
+}
+
+fn check_file(path: String, reference_parses: bool, bytes: &[u8]) -> Outcome {
+    let mut outcome = Outcome {
+        path,
+        reference_parses,
+        utf8: true,
+        panic: None,
+        lossless: true,
+        error_count: 0,
+        first_error: None,
+    };
+    let errors = match syntax::decode_source(bytes) {
+        // Bytes that are not UTF-8 have no tree, so nothing can be lost; the
+        // decoding error is the file's one error.
+        Err(error) => {
+            outcome.utf8 = false;
+            vec![error]
+        }
+        Ok(text) => match panic::catch_unwind(AssertUnwindSafe(|| syntax::parse(text))) {
+            Ok(parse) => {
+                outcome.lossless = parse.syntax_node().to_string() == text;
+                parse.errors().to_vec()
+            }
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic without a message".to_owned());
+                outcome.panic = Some(message);
+                outcome.lossless = false;
+                return outcome;
+            }
+        },
+    };
+    outcome.error_count = errors.len();
+    outcome.first_error = errors.first().map(|error| {
+        let (line, column) = line_column(bytes, usize::from(error.range.start()));
+        (line, column, error.message.clone())
+    });
+    outcome
+}
+
+/// Converts a byte offset into a 1-based line and column as the reference
+/// counts them: columns in characters (the reference counts grapheme
+/// clusters, which is the same on every rejected file of the corpus).
+fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    (line, column)
+}
+
+/// Reads a tab-separated file with a header line into its rows, checking
+/// that the header starts with the expected columns.
+fn read_tsv(path: &Path, columns: &[&str]) -> anyhow::Result<Vec<Vec<String>>> {
+    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    if !header.starts_with(columns) {
+        bail!("{}: expected the columns {columns:?}, found {header:?}", path.display());
+    }
+    let mut rows = Vec::new();
+    for (number, line) in lines.enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let row: Vec<String> = line.split('\t').map(str::to_owned).collect();
+        if row.len() < columns.len() {
+            bail!("{}:{}: expected {} columns", path.display(), number + 2, columns.len());
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+fn read_manifest(path: &Path) -> anyhow::Result<Vec<(String, bool)>> {
+    read_tsv(path, &["path", "bytes", "reference_parses"])?
+        .into_iter()
+        .map(|row| match row[2].as_str() {
+            "yes" => Ok((row[0].clone(), true)),
+            "no" => Ok((row[0].clone(), false)),
+            other => bail!("{}: {}: reference_parses is {other:?}", path.display(), row[0]),
+        })
+        .collect()
+}
+
+fn read_reference_errors(path: &Path) -> anyhow::Result<HashMap<String, ReferenceError>> {
+    read_tsv(path, &["path", "line", "column", "byte", "summary"])?
+        .into_iter()
+        .map(|row| {
+            let number =
+                |i: usize| row[i].parse::<usize>().with_context(|| format!("{}: {}", path.display(), row[0]));
+            Ok((
+                row[0].clone(),
+                ReferenceError { line: number(1)?, column: number(2)?, summary: row[4].clone() },
+            ))
+        })
+        .collect()
+}
+
+fn read_known_differences(path: &Path) -> anyhow::Result<BTreeSet<(String, Kind)>> {
+    read_tsv(path, &["path", "what", "why"])?
+        .into_iter()
+        .map(|row| {
+            let kind = match row[1].as_str() {
+                "verdict" => Kind::Verdict,
+                "position" => Kind::Position,
+                other => {
+                    bail!("{}: {}: `what` is {other:?}, not verdict or position", path.display(), row[0])
+                }
+            };
+            if row[2].trim().is_empty() {
+                bail!("{}: {}: a known difference needs a reason", path.display(), row[0]);
+            }
+            Ok((row[0].clone(), kind))
+        })
+        .collect()
 }
