@@ -1,0 +1,102 @@
+//! Benchmarks of Halite against other HCL implementations, run with
+//! `cargo bench -p benchmarks` (see this crate's `README.md`).
+//!
+//! This package owns the benchmark programs (`benches/`) and what they share:
+//! finding and loading the corpus they measure, and reading criterion's
+//! estimates back to print throughput ratios. It is never a dependency of
+//! anything: the implementations it compares with (hcl-edit) are its
+//! dev-dependencies only, so they never reach a build of Halite.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    time::SystemTime,
+};
+
+/// The root of the workspace, whatever directory cargo was started in.
+pub fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The files one benchmark run measures, loaded into memory beforehand so
+/// that reading them is not timed.
+pub struct Corpus {
+    pub dir: PathBuf,
+    pub files: Vec<String>,
+    pub bytes: u64,
+    /// Files that are not UTF-8: neither parser takes bytes, so they are left
+    /// out of the timing (and of `bytes`).
+    pub skipped: usize,
+}
+
+impl Corpus {
+    /// The whole shared corpus when it is there (`../shared/corpus/input`),
+    /// else the vendored subset (`test-data/corpus/input`), unless the
+    /// `HALITE_BENCH_CORPUS` environment variable names another directory.
+    pub fn load() -> Corpus {
+        let root = project_root();
+        let dir = match std::env::var_os("HALITE_BENCH_CORPUS") {
+            Some(dir) => PathBuf::from(dir),
+            None => {
+                let shared = root.join("../shared/corpus/input");
+                if shared.is_dir() { shared } else { root.join("test-data/corpus/input") }
+            }
+        };
+        let mut paths = Vec::new();
+        collect_files(&dir, &mut paths);
+        // Sorted so that every run parses the files in the same order.
+        paths.sort();
+        let mut corpus = Corpus { dir, files: Vec::new(), bytes: 0, skipped: 0 };
+        for path in paths {
+            let bytes = fs::read(&path).unwrap_or_else(|err| panic!("reading {}: {err}", path.display()));
+            match String::from_utf8(bytes) {
+                Ok(text) => {
+                    corpus.bytes += text.len() as u64;
+                    corpus.files.push(text);
+                }
+                Err(_) => corpus.skipped += 1,
+            }
+        }
+        assert!(!corpus.files.is_empty(), "no files to benchmark in {}", corpus.dir.display());
+        corpus
+    }
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries = fs::read_dir(dir).unwrap_or_else(|err| panic!("reading {}: {err}", dir.display()));
+    for entry in entries {
+        let path = entry.unwrap_or_else(|err| panic!("reading {}: {err}", dir.display())).path();
+        if path.is_dir() {
+            collect_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// Where criterion writes its results, chosen here rather than left to
+/// criterion so that [`mean_seconds`] knows where to read them back: the
+/// order of preference is criterion's own.
+pub fn criterion_home() -> PathBuf {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(home);
+    }
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(target) => PathBuf::from(target).join("criterion"),
+        None => project_root().join("target/criterion"),
+    }
+}
+
+/// The mean time of one iteration of benchmark `group/function`, as
+/// criterion estimated it, if it was measured since `since` (so a filtered or
+/// test-mode run never reports a stale figure from an earlier run).
+pub fn mean_seconds(group: &str, function: &str, since: SystemTime) -> Option<f64> {
+    let path = criterion_home().join(group).join(function).join("new/estimates.json");
+    let modified = fs::metadata(&path).ok()?.modified().ok()?;
+    if modified < since {
+        return None;
+    }
+    let estimates: serde_json::Value = serde_json::from_slice(&fs::read(&path).ok()?).ok()?;
+    let nanos = estimates.get("mean")?.get("point_estimate")?.as_f64()?;
+    Some(nanos / 1e9)
+}
