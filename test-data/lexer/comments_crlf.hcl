@@ -1,0 +1,7 @@
+# one
+// two
+/* three
+ */
+a = 1 # four
+#
+# lone  in a comment

@@ -1,0 +1,6 @@
+block "label" {
+  a = "x${y}z"
+  b = <<EOT
+  body ${c}
+  EOT
+}

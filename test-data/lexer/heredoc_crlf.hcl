@@ -1,0 +1,5 @@
+a = <<-EOT
+  one
+  two ${x}
+  EOT
+b = 2

@@ -1,0 +1,11 @@
+a = <<OUTER
+before ${ <<INNER
+inner ${x}
+INNER
+} after
+EOT
+OUTER
+b = "${<<EOT
+in quotes
+EOT
+}"

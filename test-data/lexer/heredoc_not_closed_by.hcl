@@ -1,0 +1,7 @@
+a = <<EOT
+EOTX
+ EOT x
+${x}EOT
+XEOT
+ EOT	 
+b = 1

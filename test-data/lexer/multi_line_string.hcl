@@ -1,0 +1,8 @@
+a = "foo
+bar"
+b = "x
+y"
+c = "lone  cr"
+d = "two
+
+breaks"

@@ -1,0 +1,6 @@
+a = ""
+b = "plain text"
+c = "esc \n \r \t \" \\ \u00e9 \U0001F600 end"
+d = "$${not} %%{not} $x %x $$ %% $$$${} a$"
+e = "a%"
+f = "{ } ~ } é 名"
