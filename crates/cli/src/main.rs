@@ -1,0 +1,97 @@
+//! The `halite` command.
+//!
+//! This crate owns the command line: argument parsing, finding files on
+//! disk, loading them into the database, rendering diagnostics (rustc-style
+//! text through annotate-snippets, JSON lines) and exit codes: 0 when all is
+//! well, 1 when a check found an error, 2 when the tool could not do its job
+//! (bad arguments, a path it cannot read).
+//!
+//! It is a leaf: nothing depends on it. Whatever another front end (watch
+//! mode, a language server, an embedding program) also needs belongs in
+//! `db` or `analysis`, not here.
+
+mod check;
+mod discover;
+mod parse;
+mod render;
+
+use std::process::ExitCode;
+
+use camino::Utf8PathBuf;
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// An HCL toolkit: check and inspect HCL files (Terraform, Packer, Nomad, …).
+#[derive(Debug, Parser)]
+#[command(name = "halite", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check HCL files for errors and report every diagnostic.
+    ///
+    /// A directory is searched recursively for *.hcl, *.tf, *.tfvars and
+    /// *.nomad files, skipping hidden directories, .terraform/ and whatever
+    /// .gitignore excludes; a file is checked whatever its name.
+    Check {
+        /// Files and directories to check.
+        #[arg(default_value = ".")]
+        paths: Vec<Utf8PathBuf>,
+        /// How to print diagnostics.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Print a file's syntax tree and syntax errors, for debugging.
+    Parse {
+        /// The file to parse, or `-` for standard input.
+        file: Utf8PathBuf,
+    },
+}
+
+/// The output formats of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// rustc-style diagnostics with source snippets, for people.
+    Human,
+    /// One JSON object per diagnostic per line, for programs.
+    Json,
+}
+
+/// What a command found, as the exit code says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Clean,
+    FoundErrors,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to standard output with exit 0, as clap does.
+        Err(err) if !err.use_stderr() => err.exit(),
+        Err(err) => {
+            // A bad argument is one line on standard error and exit 2, like
+            // every other reason the tool cannot run; clap's first line
+            // carries the reason, the rest is usage that `--help` shows.
+            let rendered = err.to_string();
+            let reason = rendered.lines().next().unwrap_or_default();
+            let reason = reason.strip_prefix("error: ").unwrap_or(reason);
+            eprintln!("halite: {reason} (see `halite --help`)");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Check { paths, format } => check::run(&paths, format),
+        Command::Parse { file } => parse::run(&file),
+    };
+    match result {
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::FoundErrors) => ExitCode::from(1),
+        Err(err) => {
+            eprintln!("halite: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Diagnostics as people and programs read them. This is the edge where the
+//! plain values of `analysis` become text.
+
+use analysis::{Diagnostic, Severity};
+use annotate_snippets::{AnnotationKind, Group, Level, Patch, Renderer, Snippet};
+use db::RootDatabase;
+use serde::Serialize;
+use syntax::{TextRange, TextSize};
+
+/// rustc-style text: the message, the file, line and column, the source
+/// lines with carets under the range, then the notes.
+pub(crate) struct Human {
+    renderer: Renderer,
+}
+
+impl Human {
+    pub(crate) fn new(color: bool) -> Human {
+        Human { renderer: if color { Renderer::styled() } else { Renderer::plain() } }
+    }
+
+    pub(crate) fn render(&self, db: &RootDatabase, diagnostic: &Diagnostic) -> String {
+        let file = diagnostic.file;
+        let text: &str = file.text(db);
+        let path = file.path(db).as_str();
+        let level = match diagnostic.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+        };
+
+        let mut snippet = Snippet::source(text).path(path).annotation(
+            AnnotationKind::Primary.span(span(text, diagnostic.range)).label(diagnostic.label.as_deref()),
+        );
+        for label in &diagnostic.labels {
+            snippet = snippet.annotation(
+                AnnotationKind::Context.span(span(text, label.range)).label(label.message.as_str()),
+            );
+        }
+        let mut group = level.primary_title(diagnostic.message.as_str()).id(diagnostic.code).element(snippet);
+        for note in &diagnostic.notes {
+            group = group.element(Level::NOTE.message(note.as_str()));
+        }
+
+        let mut report: Vec<Group<'_>> = vec![group];
+        for suggestion in &diagnostic.suggestions {
+            let patches = suggestion
+                .edits
+                .iter()
+                .map(|edit| Patch::new(span(text, edit.range), edit.replacement.as_str()));
+            report.push(
+                Level::HELP
+                    .secondary_title(suggestion.message.as_str())
+                    .element(Snippet::source(text).path(path).patches(patches)),
+            );
+        }
+        self.renderer.render(&report)
+    }
+}
+
+/// A range as a span of `text`. A range past the end (the bad bytes of a
+/// file that is not UTF-8, whose text stops before them) is shown at the end,
+/// where the text stops.
+fn span(text: &str, range: TextRange) -> std::ops::Range<usize> {
+    let len = TextSize::try_from(text.len()).unwrap_or(TextSize::from(u32::MAX));
+    usize::from(range.start().min(len))..usize::from(range.end().min(len))
+}
+
+/// One diagnostic as one line of JSON.
+pub(crate) fn json(db: &RootDatabase, diagnostic: &Diagnostic) -> String {
+    let index = analysis::line_index(db, diagnostic.file);
+    let position = |offset: TextSize| {
+        let line_col = index.line_col(offset);
+        Position { line: line_col.line, column: line_col.column, byte: offset.into() }
+    };
+    let detail = (!diagnostic.notes.is_empty()).then(|| diagnostic.notes.join("\n"));
+    let json = JsonDiagnostic {
+        file: diagnostic.file.path(db).as_str(),
+        severity: diagnostic.severity.as_str(),
+        code: diagnostic.code,
+        message: &diagnostic.message,
+        detail: detail.as_deref(),
+        start: position(diagnostic.range.start()),
+        end: position(diagnostic.range.end()),
+    };
+    // Serializing plain strings and numbers cannot fail.
+    serde_json::to_string(&json).unwrap_or_default()
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    file: &'a str,
+    severity: &'a str,
+    code: &'a str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'a str>,
+    start: Position,
+    end: Position,
+}
+
+#[derive(Serialize)]
+struct Position {
+    /// 1-based.
+    line: u32,
+    /// 1-based, in Unicode scalar values.
+    column: u32,
+    /// 0-based.
+    byte: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use analysis::{Edit, Suggestion};
+    use expect_test::expect;
+
+    use super::*;
+
+    fn range(start: u32, end: u32) -> TextRange {
+        TextRange::new(start.into(), end.into())
+    }
+
+    #[test]
+    fn human_shows_labels_notes_and_suggestions() {
+        let mut db = RootDatabase::new();
+        let text = "allowed = [\"a\" \"b\"]\nname = \"é\"";
+        let file = db.set_file_text("main.tf", text);
+        let diagnostic =
+            Diagnostic::error("missing-separator", "Missing item separator", file, range(15, 16))
+                .with_label("expected a comma here")
+                .with_secondary_label(range(10, 11), "in this list")
+                .with_note("Items of a list are separated by commas.")
+                .with_suggestion(Suggestion {
+                    message: "add a comma".to_owned(),
+                    edits: vec![Edit { range: range(14, 14), replacement: ",".to_owned() }],
+                });
+        expect![[r#"
+            error[missing-separator]: Missing item separator
+             --> main.tf:1:16
+              |
+            1 | allowed = ["a" "b"]
+              |           -    ^ expected a comma here
+              |           |
+              |           in this list
+              |
+              = note: Items of a list are separated by commas.
+            help: add a comma
+              |
+            1 | allowed = ["a", "b"]
+              |               +"#]]
+        .assert_eq(&Human::new(false).render(&db, &diagnostic));
+    }
+
+    #[test]
+    fn human_points_at_the_end_of_a_file_without_a_final_newline() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("main.tf", "block {\n  a = 1");
+        let diagnostic =
+            Diagnostic::warning("unclosed-block", "Unclosed configuration block", file, range(15, 15));
+        expect![[r#"
+            warning[unclosed-block]: Unclosed configuration block
+             --> main.tf:2:8
+              |
+            2 |   a = 1
+              |        ^"#]]
+        .assert_eq(&Human::new(false).render(&db, &diagnostic));
+    }
+
+    #[test]
+    fn json_counts_columns_in_scalar_values_and_bytes_from_zero() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("main.tf", "a = 1\r\nname = \"é\" x\r\n");
+        let diagnostic =
+            Diagnostic::error("extra-token", "Extra characters after the value", file, range(19, 20));
+        expect![[r#"{"file":"main.tf","severity":"error","code":"extra-token","message":"Extra characters after the value","start":{"line":2,"column":12,"byte":19},"end":{"line":2,"column":13,"byte":20}}"#]]
+        .assert_eq(&json(&db, &diagnostic));
+    }
+}

@@ -1,0 +1,2 @@
+# A valid neighbour: checked, and nothing to say about it.
+ok = true

@@ -1,0 +1,2 @@
+# In a hidden directory.
+name = "café"

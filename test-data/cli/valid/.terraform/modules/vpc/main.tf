@@ -1,0 +1,2 @@
+# In .terraform/, the cache of downloaded modules.
+name = "café"

@@ -1,0 +1,2 @@
+# Under a directory ignored by .gitignore.
+name = "café"

@@ -1,0 +1,2 @@
+# Ignored by .gitignore.
+name = "café"

@@ -1,0 +1,1 @@
+region = "eu-central-1"
