@@ -1,8 +1,36 @@
 //! The typed AST: thin, zero-cost views over [`SyntaxNode`]s of one kind.
+//!
+//! The rowan tree is untyped: every node is a `SyntaxNode` with a kind, and
+//! any node may hold any children, which is what lets the parser keep broken
+//! input. The types here put the grammar back on top: an [`Attribute`] is a
+//! `SyntaxNode` of kind `ATTRIBUTE`, and its accessors find the children the
+//! grammar says it has. Each accessor returns an `Option` or an iterator,
+//! because after a syntax error any child may be missing.
+//!
+//! The code is split three ways, as in rust-analyzer:
+//!
+//! - `generated.rs`, written by `cargo xtask codegen` from `hcl.ungram`: one
+//!   struct per node with an accessor per kind of child, and one enum per
+//!   alternation of nodes ([`Expr`], [`TemplatePart`]);
+//! - `node_ext.rs`, by hand: accessors the grammar cannot name, where a node
+//!   holds two children of the same kind (the operands of [`BinaryExpr`]) or
+//!   where a token's meaning depends on its text (HCL has no keywords, so
+//!   `for`, `in` and `true` are identifiers);
+//! - this file: the [`AstNode`] trait, [`AstChildren`] and the `support`
+//!   functions the generated accessors call.
 
-use crate::{SyntaxKind, SyntaxNode};
+mod generated;
+mod node_ext;
+
+use std::marker::PhantomData;
+
+pub use self::{generated::*, node_ext::*};
+use crate::{SyntaxKind, SyntaxNode, SyntaxNodeChildren};
 
 /// A typed view of a syntax node.
+///
+/// Casting checks only the node's kind, so it is cheap, and it never fails
+/// on a node of the right kind, however broken its children are.
 pub trait AstNode {
     fn can_cast(kind: SyntaxKind) -> bool
     where
@@ -13,20 +41,43 @@ pub trait AstNode {
     fn syntax(&self) -> &SyntaxNode;
 }
 
-/// Placeholder until the generated AST lands.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct SourceFile {
-    syntax: SyntaxNode,
+/// The children of a node that cast to `N`, in source order; children of
+/// other kinds are skipped.
+#[derive(Debug, Clone)]
+pub struct AstChildren<N> {
+    inner: SyntaxNodeChildren,
+    ph: PhantomData<N>,
 }
 
-impl AstNode for SourceFile {
-    fn can_cast(kind: SyntaxKind) -> bool {
-        kind == SyntaxKind::SOURCE_FILE
+impl<N> AstChildren<N> {
+    fn new(parent: &SyntaxNode) -> Self {
+        AstChildren { inner: parent.children(), ph: PhantomData }
     }
-    fn cast(syntax: SyntaxNode) -> Option<Self> {
-        Self::can_cast(syntax.kind()).then_some(SourceFile { syntax })
+}
+
+impl<N: AstNode> Iterator for AstChildren<N> {
+    type Item = N;
+
+    fn next(&mut self) -> Option<N> {
+        self.inner.find_map(N::cast)
     }
-    fn syntax(&self) -> &SyntaxNode {
-        &self.syntax
+}
+
+/// What the generated accessors are made of: the first child node of a type,
+/// all of them, or the first direct token of a kind.
+mod support {
+    use super::{AstChildren, AstNode};
+    use crate::{SyntaxKind, SyntaxNode, SyntaxToken};
+
+    pub(super) fn child<N: AstNode>(parent: &SyntaxNode) -> Option<N> {
+        parent.children().find_map(N::cast)
+    }
+
+    pub(super) fn children<N: AstNode>(parent: &SyntaxNode) -> AstChildren<N> {
+        AstChildren::new(parent)
+    }
+
+    pub(super) fn token(parent: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
+        parent.children_with_tokens().filter_map(|it| it.into_token()).find(|it| it.kind() == kind)
     }
 }

@@ -92,6 +92,90 @@ pub enum SyntaxKind {
 }
 use self::SyntaxKind::*;
 impl SyntaxKind {
+    #[doc = r" Every kind, indexed by its raw value, so that `from_u16` is a"]
+    #[doc = r" bounds-checked lookup rather than a transmute."]
+    const ALL: &'static [SyntaxKind] = &[
+        TOMBSTONE,
+        EOF,
+        L_CURLY,
+        R_CURLY,
+        L_BRACK,
+        R_BRACK,
+        L_PAREN,
+        R_PAREN,
+        EQ,
+        EQ2,
+        NEQ,
+        L_ANGLE,
+        LTEQ,
+        R_ANGLE,
+        GTEQ,
+        AMP2,
+        PIPE2,
+        BANG,
+        PLUS,
+        MINUS,
+        STAR,
+        SLASH,
+        PERCENT,
+        DOT,
+        DOT3,
+        COMMA,
+        FAT_ARROW,
+        QUESTION,
+        COLON,
+        TILDE,
+        DOLLAR_L_CURLY,
+        PERCENT_L_CURLY,
+        IDENT,
+        NUMBER,
+        QUOTE,
+        TEMPLATE_TEXT,
+        HEREDOC_START,
+        HEREDOC_END,
+        NEWLINE,
+        WHITESPACE,
+        COMMENT,
+        ERROR,
+        SOURCE_FILE,
+        BODY,
+        ATTRIBUTE,
+        BLOCK,
+        BLOCK_LABEL,
+        LITERAL,
+        VARIABLE,
+        QUOTED_TEMPLATE,
+        HEREDOC,
+        TEMPLATE_LITERAL,
+        TEMPLATE_INTERPOLATION,
+        TEMPLATE_IF,
+        TEMPLATE_FOR,
+        TEMPLATE,
+        IF_DIRECTIVE,
+        ELSE_DIRECTIVE,
+        ENDIF_DIRECTIVE,
+        FOR_DIRECTIVE,
+        ENDFOR_DIRECTIVE,
+        FUNCTION_CALL,
+        ARG_LIST,
+        PAREN_EXPR,
+        TUPLE_EXPR,
+        OBJECT_EXPR,
+        OBJECT_ITEM,
+        OBJECT_ITEM_KEY,
+        FOR_TUPLE_EXPR,
+        FOR_OBJECT_EXPR,
+        FOR_INTRO,
+        FOR_COND,
+        UNARY_EXPR,
+        BINARY_EXPR,
+        CONDITIONAL_EXPR,
+        GET_ATTR_EXPR,
+        LEGACY_INDEX_EXPR,
+        INDEX_EXPR,
+        ATTR_SPLAT_EXPR,
+        FULL_SPLAT_EXPR,
+    ];
     pub fn is_punct(self) -> bool {
         matches!(
             self,
@@ -131,12 +215,7 @@ impl SyntaxKind {
         self > ERROR && self < __LAST
     }
     pub fn from_u16(raw: u16) -> Option<SyntaxKind> {
-        if raw < __LAST as u16 {
-            // SAFETY: `SyntaxKind` is `repr(u16)` and every value below `__LAST` is a variant.
-            Some(unsafe { std::mem::transmute::<u16, SyntaxKind>(raw) })
-        } else {
-            None
-        }
+        Self::ALL.get(usize::from(raw)).copied()
     }
 }
 #[doc = r" The kind of a token written by its text: `T![=]`, `T![${]`."]
