@@ -75,6 +75,8 @@ fn parse_errors_become_diagnostics() {
     let mut db = RootDatabase::new();
     let file = db.set_file_text("main.tf", "resource \"a\" \"b\" {\n  x = \n}\n");
     expect![[r#"
+        error [invalid-expression] main.tf:2:7-3:1: Invalid expression
+          note: Expected the start of an expression, but found an invalid expression token.
     "#]]
     .assert_eq(&show(&db, diagnostics(&db, file)));
 }
