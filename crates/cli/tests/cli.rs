@@ -60,6 +60,13 @@ fn check_walks_hcl_files_skipping_ignored_hidden_and_terraform_dirs() {
 }
 
 #[test]
+fn check_defaults_to_the_current_directory_and_names_files_without_dot_slash() {
+    let (code, transcript) = halite_in(&test_data().join("invalid-utf8"), &["check"], None);
+    expect_file!["../../../test-data/cli/default-path.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+}
+
+#[test]
 fn check_takes_a_named_file_whatever_its_extension() {
     check(
         &["check", "valid/terragrunt.hcl.example"],

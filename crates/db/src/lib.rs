@@ -14,7 +14,10 @@
 
 mod files;
 
-use std::sync::{Arc, Mutex};
+use std::sync::{
+    Arc, Mutex,
+    atomic::{AtomicBool, Ordering},
+};
 
 pub use camino::{Utf8Path, Utf8PathBuf};
 pub use salsa;
@@ -57,17 +60,25 @@ pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     files: Files,
-    /// `Some` while [`RootDatabase::log`] records; the callback below only
-    /// takes this lock, so recording costs nothing measurable otherwise.
+    /// `Some` while [`RootDatabase::log`] records.
     events: Arc<Mutex<Option<Vec<salsa::Event>>>>,
+    /// Whether [`RootDatabase::log`] is recording: salsa reports an event for
+    /// every query it runs or reuses, and threads checking files in parallel
+    /// must not queue on the log's lock when nobody records.
+    recording: Arc<AtomicBool>,
 }
 
 impl Default for RootDatabase {
     fn default() -> RootDatabase {
         let events: Arc<Mutex<Option<Vec<salsa::Event>>>> = Arc::default();
+        let recording = Arc::new(AtomicBool::new(false));
         let callback = {
             let events = Arc::clone(&events);
+            let recording = Arc::clone(&recording);
             move |event: salsa::Event| {
+                if !recording.load(Ordering::Relaxed) {
+                    return;
+                }
                 // A poisoned lock only means a test panicked while holding it;
                 // the log is still usable, and the callback must not panic.
                 let mut events = events.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -80,6 +91,7 @@ impl Default for RootDatabase {
             storage: salsa::Storage::new(Some(Box::new(callback))),
             files: Files::default(),
             events,
+            recording,
         }
     }
 }
@@ -169,7 +181,9 @@ impl RootDatabase {
     /// Runs `f` while recording salsa's events, and returns them.
     pub fn log(&self, f: impl FnOnce()) -> Vec<salsa::Event> {
         *self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Vec::new());
+        self.recording.store(true, Ordering::Relaxed);
         f();
+        self.recording.store(false, Ordering::Relaxed);
         self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take().unwrap_or_default()
     }
 
