@@ -1,7 +1,10 @@
-//! The hand-written accessors, on trees from the real parser.
+//! The hand-written accessors, on trees from the real parser and on trees
+//! made by hand in the shapes error recovery can leave.
+
+use rowan::{GreenNode, GreenToken, NodeOrToken};
 
 use crate::{
-    SyntaxToken,
+    SyntaxKind, SyntaxNode, SyntaxToken, T, TextRange,
     ast::{self, AstNode, BinaryOp, BodyItem, LiteralKind, UnaryOp},
 };
 
@@ -109,18 +112,123 @@ fn conditional() {
     assert_eq!(text(conditional.false_expr()), some("c"));
 }
 
+/// A tree made by hand, to test how the accessors read shapes that error
+/// recovery may produce, whatever the parser does with them today.
+enum Tree {
+    Node(SyntaxKind, Vec<Tree>),
+    Token(SyntaxKind, &'static str),
+}
+
+fn build(tree: Tree) -> SyntaxNode {
+    fn green(tree: Tree) -> NodeOrToken<GreenNode, GreenToken> {
+        match tree {
+            Tree::Node(kind, children) => {
+                NodeOrToken::Node(GreenNode::new(kind.into(), children.into_iter().map(green)))
+            }
+            Tree::Token(kind, text) => NodeOrToken::Token(GreenToken::new(kind.into(), text)),
+        }
+    }
+    match green(tree) {
+        NodeOrToken::Node(node) => SyntaxNode::new_root(node),
+        NodeOrToken::Token(_) => panic!("the root of a tree is a node"),
+    }
+}
+
+fn variable(name: &'static str) -> Tree {
+    Tree::Node(SyntaxKind::VARIABLE, vec![Tree::Token(SyntaxKind::IDENT, name)])
+}
+
 #[test]
-#[ignore = "needs the parser"]
-fn conditional_with_a_missing_branch_keeps_the_others_in_place() {
-    let parse = crate::parse("x = a ? : c\n");
-    assert!(!parse.errors().is_empty());
-    let conditional = parse
-        .syntax_node()
-        .descendants()
-        .find_map(ast::ConditionalExpr::cast)
-        .expect("the parser keeps a conditional for `a ? : c`");
+fn a_missing_child_does_not_shift_the_others() {
+    use Tree::Token;
+    // `a ? : c`: the true branch is missing; `c` is still the false branch.
+    let tree = build(Tree::Node(
+        SyntaxKind::CONDITIONAL_EXPR,
+        vec![
+            variable("a"),
+            Token(SyntaxKind::WHITESPACE, " "),
+            Token(T![?], "?"),
+            Token(SyntaxKind::WHITESPACE, " "),
+            Token(T![:], ":"),
+            Token(SyntaxKind::WHITESPACE, " "),
+            variable("c"),
+        ],
+    ));
+    let conditional = ast::ConditionalExpr::cast(tree).expect("a conditional");
     assert_eq!(text(conditional.condition()), some("a"));
     assert_eq!(text(conditional.true_expr()), None);
+    assert_eq!(text(conditional.false_expr()), some("c"));
+
+    // `base[]`: no index, and the base is not mistaken for one.
+    let tree = build(Tree::Node(
+        SyntaxKind::INDEX_EXPR,
+        vec![variable("base"), Token(T!['['], "["), Token(T![']'], "]")],
+    ));
+    let index = ast::IndexExpr::cast(tree).expect("an index expression");
+    assert_eq!(text(index.base()), some("base"));
+    assert_eq!(text(index.index()), None);
+
+    // `+ b`: an operator without a left operand.
+    let tree = build(Tree::Node(SyntaxKind::BINARY_EXPR, vec![Token(T![+], "+"), variable("b")]));
+    let binary = ast::BinaryExpr::cast(tree).expect("a binary expression");
+    assert_eq!(text(binary.lhs()), None);
+    assert_eq!(text(binary.rhs()), some("b"));
+    assert_eq!(binary.op_kind(), Some(BinaryOp::Add));
+}
+
+#[test]
+fn strip_markers_on_broken_delimiters() {
+    use Tree::Token;
+    // `${~}`: one marker, which is the left one.
+    let tree = build(Tree::Node(
+        SyntaxKind::TEMPLATE_INTERPOLATION,
+        vec![Token(T!["${"], "${"), Token(T![~], "~"), Token(T!['}'], "}")],
+    ));
+    let interpolation = ast::TemplateInterpolation::cast(tree).expect("an interpolation");
+    assert!(interpolation.strip_left());
+    assert!(!interpolation.strip_right());
+
+    // `${ a ~` without the closing brace: the marker is still the right one.
+    let tree = build(Tree::Node(
+        SyntaxKind::TEMPLATE_INTERPOLATION,
+        vec![
+            Token(T!["${"], "${"),
+            Token(SyntaxKind::WHITESPACE, " "),
+            variable("a"),
+            Token(SyntaxKind::WHITESPACE, " "),
+            Token(T![~], "~"),
+        ],
+    ));
+    let interpolation = ast::TemplateInterpolation::cast(tree).expect("an interpolation");
+    assert!(!interpolation.strip_left());
+    assert!(interpolation.strip_right());
+}
+
+#[test]
+fn for_names_are_read_by_position() {
+    use Tree::Token;
+    // `for in, for in xs :`: names that look like keywords are still names.
+    let tree = build(Tree::Node(
+        SyntaxKind::FOR_INTRO,
+        vec![
+            Token(SyntaxKind::IDENT, "for"),
+            Token(SyntaxKind::WHITESPACE, " "),
+            Token(SyntaxKind::IDENT, "in"),
+            Token(T![,], ","),
+            Token(SyntaxKind::WHITESPACE, " "),
+            Token(SyntaxKind::IDENT, "for"),
+            Token(SyntaxKind::WHITESPACE, " "),
+            Token(SyntaxKind::IDENT, "in"),
+            Token(SyntaxKind::WHITESPACE, " "),
+            variable("xs"),
+            Token(T![:], ":"),
+        ],
+    ));
+    let intro = ast::ForIntro::cast(tree).expect("a for intro");
+    assert_eq!(intro.key_name().map(|it| it.text_range()), Some(TextRange::new(4.into(), 6.into())));
+    assert_eq!(intro.value_name().map(|it| it.text_range()), Some(TextRange::new(8.into(), 11.into())));
+    assert_eq!(intro.in_token().map(|it| it.text_range()), Some(TextRange::new(12.into(), 14.into())));
+    assert_eq!(text(intro.collection()), some("xs"));
 }
 
 #[test]
