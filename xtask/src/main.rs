@@ -21,5 +21,8 @@ fn main() -> anyhow::Result<()> {
 
 /// The root of the workspace, whatever directory cargo was started in.
 pub(crate) fn project_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives one level below the root").to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the root")
+        .to_path_buf()
 }

@@ -93,3 +93,19 @@ pub fn decode_source(bytes: &[u8]) -> Result<&str, SyntaxError> {
         )
     })
 }
+
+impl<T> Parse<T> {
+    /// The tree, indented, one element a line with its kind and range (and
+    /// a token's text), then the errors: the form of the expected-output
+    /// files and of `halite parse`.
+    pub fn debug_dump(&self) -> String {
+        let mut out = format!("{:#?}", self.syntax_node());
+        for error in self.errors.iter() {
+            out.push_str(&format!("error {:?}: {}: {}\n", error.range, error.code, error.message));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

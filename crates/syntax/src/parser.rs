@@ -1,13 +1,310 @@
 //! The event-based parser.
+//!
+//! The grammar functions (in [`grammar`]) never build a tree: they look at a
+//! stream of significant tokens and record events — start a node, consume a
+//! token, finish a node — and the errors they find. [`crate::tree_builder`]
+//! then replays the events over the lexed tokens, putting whitespace and
+//! comments back, so the tree is lossless by construction whatever the
+//! grammar does with broken input.
+//!
+//! Newlines are the one token whose significance depends on context: they end
+//! attributes and block headers, separate object items, and are ignored
+//! inside parentheses, brackets, interpolations and `for` expressions. The
+//! parser keeps a stack of modes; in a mode that ignores them, lookahead looks
+//! past them and they are emitted as plain tokens just before the next node
+//! starts or the next token is consumed, so they never sit at the start of a
+//! child node.
+//!
+//! Recursion is bounded: nesting deeper than [`MAX_NESTING`] is reported and
+//! the rest of that bracketed group is kept flat in an `ERROR` node, and so
+//! is the rest of an operator or accessor chain longer than [`MAX_CHAIN`], so
+//! no input can overflow the stack here or when a deep tree is dropped.
 
-use crate::{GreenNode, SyntaxError, SyntaxKind, lexer::LexedStr};
+mod grammar;
+
+use crate::{
+    GreenNode, SyntaxError,
+    SyntaxKind::{self, *},
+    TextRange, TextSize,
+    lexer::LexedStr,
+    tree_builder,
+};
+
+/// The deepest nesting of blocks, brackets, templates and sub-expressions the
+/// parser follows. Real configurations stay far below it.
+pub(crate) const MAX_NESTING: u32 = 128;
+
+/// The longest chain of binary operators or accessors (`a.b[0].c…`) folded
+/// into nested nodes; each link adds a level to the tree.
+pub(crate) const MAX_CHAIN: u32 = 4096;
 
 pub(crate) fn parse_source_file(lexed: &LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
-    let mut builder = rowan::GreenNodeBuilder::new();
-    builder.start_node(SyntaxKind::SOURCE_FILE.into());
-    for i in 0..lexed.len() {
-        builder.token(lexed.kind(i).into(), lexed.text(i));
+    let mut p = Parser::new(lexed);
+    grammar::source_file(&mut p);
+    let Parser { events, mut errors, .. } = p;
+    let green = tree_builder::build(lexed, events);
+    // Lexical errors come first, as in the reference, which reports invalid
+    // tokens before it starts parsing; the parser's own follow in the order
+    // it found them.
+    let mut all = lexed.errors().to_vec();
+    all.append(&mut errors);
+    (green, all)
+}
+
+/// What the grammar records; see the module documentation.
+#[derive(Debug)]
+pub(crate) enum Event {
+    /// Starts a node. `forward_parent` is set when a later `precede` wrapped
+    /// this node in another: the distance to that parent's `Start` event.
+    Start {
+        kind: SyntaxKind,
+        forward_parent: Option<u32>,
+    },
+    Finish,
+    /// Consumes the lexed token at index `raw`, giving it `kind`.
+    Token {
+        kind: SyntaxKind,
+        raw: u32,
+    },
+    /// A `Start` that was abandoned.
+    Tombstone,
+}
+
+pub(crate) struct Parser<'t> {
+    lexed: &'t LexedStr<'t>,
+    /// Indices of the significant (non-trivia) tokens in `lexed`.
+    tokens: Vec<u32>,
+    kinds: Vec<SyntaxKind>,
+    pos: usize,
+    events: Vec<Event>,
+    errors: Vec<SyntaxError>,
+    /// `true` where newlines are significant; the last entry is in force.
+    newline_modes: Vec<bool>,
+    /// Blocks, brackets, templates and sub-expressions currently open.
+    nesting: u32,
+}
+
+impl<'t> Parser<'t> {
+    fn new(lexed: &'t LexedStr<'t>) -> Parser<'t> {
+        let mut tokens = Vec::with_capacity(lexed.len());
+        let mut kinds = Vec::with_capacity(lexed.len());
+        for i in 0..lexed.len() {
+            let kind = lexed.kind(i);
+            if !kind.is_trivia() {
+                tokens.push(i as u32);
+                kinds.push(kind);
+            }
+        }
+        Parser {
+            lexed,
+            tokens,
+            kinds,
+            pos: 0,
+            events: Vec::with_capacity(lexed.len() * 2),
+            errors: Vec::new(),
+            newline_modes: vec![true],
+            nesting: 0,
+        }
     }
-    builder.finish_node();
-    (builder.finish(), lexed.errors().to_vec())
+
+    fn newlines_significant(&self) -> bool {
+        self.newline_modes.last().copied().unwrap_or(true)
+    }
+
+    /// The position of the `n`th significant token from here, looking past
+    /// newlines where they are ignored.
+    fn nth_pos(&self, n: usize) -> usize {
+        let mut pos = self.pos;
+        let skip_newlines = !self.newlines_significant();
+        let mut remaining = n;
+        loop {
+            if skip_newlines {
+                while self.kinds.get(pos) == Some(&NEWLINE) {
+                    pos += 1;
+                }
+            }
+            if remaining == 0 || pos >= self.kinds.len() {
+                return pos;
+            }
+            remaining -= 1;
+            pos += 1;
+        }
+    }
+
+    pub(crate) fn nth(&self, n: usize) -> SyntaxKind {
+        self.kinds.get(self.nth_pos(n)).copied().unwrap_or(EOF)
+    }
+
+    pub(crate) fn current(&self) -> SyntaxKind {
+        self.nth(0)
+    }
+
+    pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
+        self.current() == kind
+    }
+
+    /// The text of the `n`th significant token ahead ("" at the end).
+    pub(crate) fn nth_text(&self, n: usize) -> &'t str {
+        match self.tokens.get(self.nth_pos(n)) {
+            Some(&raw) => self.lexed.text(raw as usize),
+            None => "",
+        }
+    }
+
+    /// Whether the `n`th token ahead is the identifier `word`: HCL has no
+    /// reserved words, so `for`, `in`, `if` and the rest are identifiers that
+    /// only mean something in their place.
+    pub(crate) fn nth_at_word(&self, n: usize, word: &str) -> bool {
+        self.nth(n) == IDENT && self.nth_text(n) == word
+    }
+
+    pub(crate) fn at_word(&self, word: &str) -> bool {
+        self.nth_at_word(0, word)
+    }
+
+    /// The source range of the `n`th significant token ahead; an empty range
+    /// at the end of the text past the last token.
+    pub(crate) fn nth_range(&self, n: usize) -> TextRange {
+        match self.tokens.get(self.nth_pos(n)) {
+            Some(&raw) => self.lexed.text_range(raw as usize),
+            None => TextRange::empty(TextSize::of(self.lexed.as_str())),
+        }
+    }
+
+    pub(crate) fn source_text(&self) -> &'t str {
+        self.lexed.as_str()
+    }
+
+    pub(crate) fn current_range(&self) -> TextRange {
+        self.nth_range(0)
+    }
+
+    /// The range of the last token consumed, or an empty range at the start.
+    pub(crate) fn prev_range(&self) -> TextRange {
+        match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
+            Some(&raw) => self.lexed.text_range(raw as usize),
+            None => TextRange::empty(TextSize::from(0)),
+        }
+    }
+
+    /// Emits the newlines that the current mode ignores, so that what comes
+    /// next starts at a significant token.
+    fn flush_ignored_newlines(&mut self) {
+        if self.newlines_significant() {
+            return;
+        }
+        while self.kinds.get(self.pos) == Some(&NEWLINE) {
+            self.push_token(NEWLINE);
+        }
+    }
+
+    fn push_token(&mut self, kind: SyntaxKind) {
+        let raw = self.tokens[self.pos];
+        self.events.push(Event::Token { kind, raw });
+        self.pos += 1;
+    }
+
+    /// Consumes the current token, whatever it is.
+    pub(crate) fn bump_any(&mut self) {
+        self.flush_ignored_newlines();
+        if self.pos < self.tokens.len() {
+            let kind = self.kinds[self.pos];
+            self.push_token(kind);
+        }
+    }
+
+    pub(crate) fn bump(&mut self, kind: SyntaxKind) {
+        debug_assert_eq!(self.current(), kind);
+        self.bump_any();
+    }
+
+    pub(crate) fn eat(&mut self, kind: SyntaxKind) -> bool {
+        if self.at(kind) {
+            self.bump_any();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn start(&mut self) -> Marker {
+        self.flush_ignored_newlines();
+        let pos = self.events.len() as u32;
+        self.events.push(Event::Start { kind: TOMBSTONE, forward_parent: None });
+        Marker { pos, completed: false }
+    }
+
+    pub(crate) fn error(&mut self, error: SyntaxError) {
+        self.errors.push(error);
+    }
+
+    pub(crate) fn error_count(&self) -> usize {
+        self.errors.len()
+    }
+
+    /// Runs `f` with newlines significant (`true`) or ignored (`false`).
+    pub(crate) fn with_newlines<R>(&mut self, significant: bool, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.newline_modes.push(significant);
+        let result = f(self);
+        self.newline_modes.pop();
+        result
+    }
+
+    /// Enters one level of nesting, or reports that the input nests too
+    /// deeply and returns `false`; see [`MAX_NESTING`].
+    pub(crate) fn enter_nesting(&mut self) -> bool {
+        if self.nesting >= MAX_NESTING {
+            return false;
+        }
+        self.nesting += 1;
+        true
+    }
+
+    pub(crate) fn leave_nesting(&mut self) {
+        self.nesting = self.nesting.saturating_sub(1);
+    }
+}
+
+/// A node being built; dropping one without completing or abandoning it is a
+/// bug in the grammar.
+pub(crate) struct Marker {
+    pos: u32,
+    completed: bool,
+}
+
+impl Marker {
+    pub(crate) fn complete(mut self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
+        self.completed = true;
+        if let Some(Event::Start { kind: slot, .. }) = p.events.get_mut(self.pos as usize) {
+            *slot = kind;
+        }
+        p.events.push(Event::Finish);
+        CompletedMarker { pos: self.pos }
+    }
+}
+
+impl Drop for Marker {
+    fn drop(&mut self) {
+        if !self.completed && !std::thread::panicking() {
+            debug_assert!(false, "a marker was dropped without being completed");
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct CompletedMarker {
+    pos: u32,
+}
+
+impl CompletedMarker {
+    /// Starts a node that will contain this one: `a + b` starts as `a` and is
+    /// wrapped in a binary expression once the `+` is seen.
+    pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
+        let new_pos = p.events.len() as u32;
+        p.events.push(Event::Start { kind: TOMBSTONE, forward_parent: None });
+        if let Some(Event::Start { forward_parent, .. }) = p.events.get_mut(self.pos as usize) {
+            *forward_parent = Some(new_pos - self.pos);
+        }
+        Marker { pos: new_pos, completed: false }
+    }
 }

@@ -1,0 +1,593 @@
+//! Expressions, with the precedence of the specification: the conditional
+//! operator lowest, then `||`, `&&`, equality, comparison, `+ -`, `* / %`,
+//! then unary `- !`, then accessors and splats.
+
+use super::{error_here, skip_group, skip_to_closer, templates, too_deep};
+use crate::{
+    SyntaxError,
+    SyntaxKind::{self, *},
+    T,
+    parser::{CompletedMarker, MAX_CHAIN, Marker, Parser},
+};
+
+/// The binary operator levels, loosest first.
+const BINARY_LEVELS: [&[SyntaxKind]; 6] = [
+    &[T![||]],
+    &[T![&&]],
+    &[T![==], T![!=]],
+    &[T![<], T![<=], T![>], T![>=]],
+    &[T![+], T![-]],
+    &[T![*], T![/], T![%]],
+];
+
+/// Parses one expression. On a token that cannot start one, reports it and
+/// returns `None` without consuming anything, leaving recovery to the caller.
+pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    if !p.enter_nesting() {
+        return Some(too_deep(p));
+    }
+    let result = conditional(p);
+    p.leave_nesting();
+    result
+}
+
+fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let errors_before = p.error_count();
+    let cond = binary(p, 0)?;
+    if !p.at(T![?]) || p.error_count() > errors_before {
+        return Some(cond);
+    }
+    let m = cond.precede(p);
+    p.bump(T![?]);
+    if expr(p).is_some() {
+        if p.at(T![:]) {
+            p.bump(T![:]);
+            expr(p);
+        } else {
+            p.error(error_here(
+                p,
+                "missing-conditional-false",
+                "Missing false expression in conditional",
+                "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
+            ));
+        }
+    }
+    Some(m.complete(p, CONDITIONAL_EXPR))
+}
+
+fn binary(p: &mut Parser<'_>, level: usize) -> Option<CompletedMarker> {
+    let Some(ops) = BINARY_LEVELS.get(level) else {
+        return postfix_expr(p);
+    };
+    let mut lhs = binary(p, level + 1)?;
+    let mut links = 0;
+    while ops.contains(&p.current()) {
+        links += 1;
+        if links > MAX_CHAIN {
+            return Some(chain_too_long(p, lhs));
+        }
+        let m = lhs.precede(p);
+        p.bump_any();
+        binary(p, level + 1);
+        lhs = m.complete(p, BINARY_EXPR);
+    }
+    Some(lhs)
+}
+
+/// Reports a chain of operators or accessors longer than [`MAX_CHAIN`] and
+/// keeps the rest of the expression flat, in an `ERROR` node after `lhs`.
+fn chain_too_long(p: &mut Parser<'_>, lhs: CompletedMarker) -> CompletedMarker {
+    p.error(error_here(
+        p,
+        "expression-too-long",
+        "Expression too long",
+        &format!(
+            "A chain of more than {MAX_CHAIN} operators or accessors cannot be parsed; the rest of this expression was skipped."
+        ),
+    ));
+    let m = lhs.precede(p);
+    while !matches!(p.current(), EOF | NEWLINE | T![,] | R_CURLY | R_BRACK | R_PAREN) {
+        skip_group(p);
+    }
+    m.complete(p, ERROR)
+}
+
+fn postfix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let mut lhs = term(p)?;
+    let mut links = 0;
+    // Inside an attribute-only splat (`a.*.b`), another `.*` is an error.
+    let mut in_attr_splat = false;
+    loop {
+        let kind = p.current();
+        if !matches!(kind, T![.] | T!['[']) {
+            return Some(lhs);
+        }
+        links += 1;
+        if links > MAX_CHAIN {
+            return Some(chain_too_long(p, lhs));
+        }
+        let m = lhs.precede(p);
+        if kind == T![.] {
+            p.bump(T![.]);
+            match p.current() {
+                IDENT => {
+                    p.bump(IDENT);
+                    lhs = m.complete(p, GET_ATTR_EXPR);
+                }
+                NUMBER => {
+                    let text = p.nth_text(0);
+                    if let Some((first, second)) = text.split_once('.') {
+                        let detail = if in_attr_splat {
+                            format!(
+                                "When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax with a full splat expression [*] instead, like [{first}][{second}]."
+                            )
+                        } else {
+                            format!(
+                                "When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [{first}][{second}]."
+                            )
+                        };
+                        p.error(error_here(
+                            p,
+                            "invalid-legacy-index",
+                            "Invalid legacy index syntax",
+                            &detail,
+                        ));
+                    }
+                    p.bump(NUMBER);
+                    lhs = m.complete(p, LEGACY_INDEX_EXPR);
+                }
+                T![*] => {
+                    if in_attr_splat {
+                        p.error(error_here(
+                            p,
+                            "nested-splat",
+                            "Nested splat expression not allowed",
+                            "A splat expression (*) cannot be used inside another attribute-only splat expression.",
+                        ));
+                    }
+                    p.bump(T![*]);
+                    in_attr_splat = true;
+                    lhs = m.complete(p, ATTR_SPLAT_EXPR);
+                }
+                _ => {
+                    p.error(error_here(
+                        p,
+                        "missing-attribute-name",
+                        "Invalid attribute name",
+                        "An attribute name is required after a dot.",
+                    ));
+                    return Some(m.complete(p, GET_ATTR_EXPR));
+                }
+            }
+        } else {
+            in_attr_splat = false;
+            p.bump(T!['[']);
+            if p.at(T![*]) {
+                p.bump(T![*]);
+                if !p.eat(T![']']) {
+                    p.error(error_here(
+                        p,
+                        "missing-bracket",
+                        "Missing close bracket on splat index",
+                        "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
+                    ));
+                    p.with_newlines(false, |p| skip_to_closer(p, T![']']));
+                }
+                lhs = m.complete(p, FULL_SPLAT_EXPR);
+            } else {
+                p.with_newlines(false, |p| {
+                    let errors_before = p.error_count();
+                    expr(p);
+                    if !p.eat(T![']']) {
+                        if p.error_count() == errors_before {
+                            p.error(error_here(
+                                p,
+                                "missing-bracket",
+                                "Missing close bracket on index",
+                                "The index operator must end with a closing bracket (\"]\").",
+                            ));
+                        }
+                        skip_to_closer(p, T![']']);
+                    }
+                });
+                lhs = m.complete(p, INDEX_EXPR);
+            }
+        }
+    }
+}
+
+fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let m = match p.current() {
+        NUMBER => {
+            let m = p.start();
+            p.bump(NUMBER);
+            m.complete(p, LITERAL)
+        }
+        IDENT => {
+            if p.nth(1) == T!['('] {
+                return Some(function_call(p));
+            }
+            let kind = if matches!(p.nth_text(0), "true" | "false" | "null") { LITERAL } else { VARIABLE };
+            let m = p.start();
+            p.bump(IDENT);
+            m.complete(p, kind)
+        }
+        QUOTE => templates::quoted_template(p),
+        HEREDOC_START => templates::heredoc(p),
+        T![-] | T![!] => {
+            let m = p.start();
+            p.bump_any();
+            // On a missing operand the error is reported; the operator
+            // stays in its node.
+            postfix_expr(p);
+            m.complete(p, UNARY_EXPR)
+        }
+        T!['('] => paren_expr(p),
+        T!['['] => tuple_or_for(p),
+        T!['{'] => object_or_for(p),
+        EOF => {
+            p.error(error_here(
+                p,
+                "missing-expression",
+                "Missing expression",
+                "Expected the start of an expression, but found the end of the file.",
+            ));
+            return None;
+        }
+        _ => {
+            p.error(error_here(
+                p,
+                "invalid-expression",
+                "Invalid expression",
+                "Expected the start of an expression, but found an invalid expression token.",
+            ));
+            return None;
+        }
+    };
+    Some(m)
+}
+
+fn paren_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(T!['(']);
+    p.with_newlines(false, |p| {
+        let errors_before = p.error_count();
+        expr(p);
+        if !p.eat(T![')']) {
+            if p.error_count() == errors_before {
+                p.error(error_here(
+                    p,
+                    "unbalanced-parentheses",
+                    "Unbalanced parentheses",
+                    "Expected a closing parenthesis to terminate the expression.",
+                ));
+            }
+            skip_to_closer(p, T![')']);
+        }
+    });
+    m.complete(p, PAREN_EXPR)
+}
+
+fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let name_range = p.current_range();
+    p.bump(IDENT);
+    let args = p.start();
+    let open_range = p.current_range();
+    p.bump(T!['(']);
+    p.with_newlines(false, |p| {
+        loop {
+            if p.eat(T![')']) {
+                return;
+            }
+            let errors_before = p.error_count();
+            if expr(p).is_none() || p.error_count() > errors_before {
+                skip_to_closer(p, T![')']);
+                return;
+            }
+            match p.current() {
+                T![')'] => {
+                    p.bump(T![')']);
+                    return;
+                }
+                T![...] => {
+                    p.bump(T![...]);
+                    if !p.eat(T![')']) {
+                        p.error(SyntaxError::new(
+                            "missing-parenthesis",
+                            "Missing closing parenthesis",
+                            p.prev_range(),
+                        ).with_detail(
+                            "An expanded function argument (with ...) must be immediately followed by closing parentheses.",
+                        ));
+                        skip_to_closer(p, T![')']);
+                    }
+                    return;
+                }
+                T![,] => p.bump(T![,]),
+                EOF => {
+                    p.error(SyntaxError::new(
+                        "unterminated-call",
+                        "Unterminated function call",
+                        name_range.cover(open_range),
+                    ).with_detail(
+                        "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parethesis nesting elsewhere in this file.",
+                    ));
+                    return;
+                }
+                _ => {
+                    p.error(error_here(
+                        p,
+                        "missing-separator",
+                        "Missing argument separator",
+                        "A comma is required to separate each function argument from the next.",
+                    ));
+                    skip_to_closer(p, T![')']);
+                    return;
+                }
+            }
+        }
+    });
+    args.complete(p, ARG_LIST);
+    m.complete(p, FUNCTION_CALL)
+}
+
+fn tuple_or_for(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let open_range = p.current_range();
+    p.bump(T!['[']);
+    p.with_newlines(false, |p| {
+        if p.at_word("for") { for_rest(p, m, false) } else { tuple_rest(p, m, open_range) }
+    })
+}
+
+fn tuple_rest(p: &mut Parser<'_>, m: Marker, open_range: crate::TextRange) -> CompletedMarker {
+    loop {
+        if p.eat(T![']']) {
+            break;
+        }
+        let errors_before = p.error_count();
+        if expr(p).is_none() || p.error_count() > errors_before {
+            skip_to_closer(p, T![']']);
+            break;
+        }
+        match p.current() {
+            T![']'] => {
+                p.bump(T![']']);
+                break;
+            }
+            T![,] => p.bump(T![,]),
+            EOF => {
+                p.error(SyntaxError::new(
+                    "unterminated-tuple",
+                    "Unterminated tuple constructor expression",
+                    open_range,
+                ).with_detail(
+                    "There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.",
+                ));
+                break;
+            }
+            _ => {
+                p.error(error_here(
+                    p,
+                    "missing-separator",
+                    "Missing item separator",
+                    "Expected a comma to mark the beginning of the next item.",
+                ));
+                skip_to_closer(p, T![']']);
+                break;
+            }
+        }
+    }
+    m.complete(p, TUPLE_EXPR)
+}
+
+fn object_or_for(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let open_range = p.current_range();
+    p.bump(T!['{']);
+    let is_for = p.with_newlines(false, |p| p.at_word("for"));
+    if is_for {
+        p.with_newlines(false, |p| for_rest(p, m, true))
+    } else {
+        p.with_newlines(true, |p| object_rest(p, m, open_range))
+    }
+}
+
+fn object_rest(p: &mut Parser<'_>, m: Marker, open_range: crate::TextRange) -> CompletedMarker {
+    let unterminated = |p: &mut Parser<'_>| {
+        p.error(SyntaxError::new(
+            "unterminated-object",
+            "Unterminated object constructor expression",
+            open_range,
+        ).with_detail(
+            "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+        ));
+    };
+    loop {
+        match p.current() {
+            NEWLINE => {
+                p.bump(NEWLINE);
+                continue;
+            }
+            R_CURLY => {
+                p.bump(R_CURLY);
+                break;
+            }
+            _ => {}
+        }
+        let item = p.start();
+        let key = p.start();
+        let errors_before = p.error_count();
+        let key_ok = expr(p).is_some() && p.error_count() == errors_before;
+        key.complete(p, OBJECT_ITEM_KEY);
+        if !key_ok {
+            item.complete(p, OBJECT_ITEM);
+            p.with_newlines(false, |p| skip_to_closer(p, R_CURLY));
+            break;
+        }
+        match p.current() {
+            T![=] | T![:] => p.bump_any(),
+            kind => {
+                match kind {
+                    NEWLINE | T![,] => p.error(error_here(
+                        p,
+                        "missing-value",
+                        "Missing attribute value",
+                        "Expected an attribute value, introduced by an equals sign (\"=\").",
+                    )),
+                    IDENT => p.error(error_here(
+                        p,
+                        "missing-separator",
+                        "Missing key/value separator",
+                        "Expected an equals sign (\"=\") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.",
+                    )),
+                    EOF => unterminated(p),
+                    _ => p.error(error_here(
+                        p,
+                        "missing-separator",
+                        "Missing key/value separator",
+                        "Expected an equals sign (\"=\") to mark the beginning of the attribute value.",
+                    )),
+                }
+                item.complete(p, OBJECT_ITEM);
+                p.with_newlines(false, |p| skip_to_closer(p, R_CURLY));
+                break;
+            }
+        }
+        let errors_before = p.error_count();
+        let value_ok = expr(p).is_some() && p.error_count() == errors_before;
+        if !value_ok {
+            item.complete(p, OBJECT_ITEM);
+            p.with_newlines(false, |p| skip_to_closer(p, R_CURLY));
+            break;
+        }
+        match p.current() {
+            R_CURLY => {
+                item.complete(p, OBJECT_ITEM);
+                p.bump(R_CURLY);
+                break;
+            }
+            T![,] | NEWLINE => {
+                p.bump_any();
+                item.complete(p, OBJECT_ITEM);
+            }
+            kind => {
+                if kind == EOF {
+                    unterminated(p);
+                } else {
+                    p.error(error_here(
+                        p,
+                        "missing-separator",
+                        "Missing attribute separator",
+                        "Expected a newline or comma to mark the beginning of the next attribute.",
+                    ));
+                }
+                item.complete(p, OBJECT_ITEM);
+                p.with_newlines(false, |p| skip_to_closer(p, R_CURLY));
+                break;
+            }
+        }
+    }
+    m.complete(p, OBJECT_EXPR)
+}
+
+/// The rest of a `for` expression after its opening bracket, which `m`
+/// holds: `for k, v in coll : [key =>] value [...] [if cond]` and the closer.
+fn for_rest(p: &mut Parser<'_>, m: Marker, object: bool) -> CompletedMarker {
+    let closer = if object { R_CURLY } else { T![']'] };
+    let kind = if object { FOR_OBJECT_EXPR } else { FOR_TUPLE_EXPR };
+    let invalid = |p: &mut Parser<'_>, detail: &str| {
+        p.error(error_here(p, "invalid-for", "Invalid 'for' expression", detail));
+    };
+    let intro = p.start();
+    p.bump(IDENT); // `for`
+    let ok = 'intro: {
+        if !p.eat(IDENT) {
+            invalid(p, "For expression requires variable name after 'for'.");
+            break 'intro false;
+        }
+        if p.eat(T![,]) && !p.eat(IDENT) {
+            invalid(p, "For expression requires value variable name after comma.");
+            break 'intro false;
+        }
+        if !p.at_word("in") {
+            invalid(p, "For expression requires the 'in' keyword after its name declarations.");
+            break 'intro false;
+        }
+        p.bump(IDENT);
+        let errors_before = p.error_count();
+        if expr(p).is_none() || p.error_count() > errors_before {
+            break 'intro false;
+        }
+        if !p.eat(T![:]) {
+            invalid(p, "For expression requires a colon after the collection expression.");
+            break 'intro false;
+        }
+        true
+    };
+    intro.complete(p, FOR_INTRO);
+    if !ok {
+        skip_to_closer(p, closer);
+        return m.complete(p, kind);
+    }
+    let first_start = p.current_range();
+    let errors_before = p.error_count();
+    if expr(p).is_none() || p.error_count() > errors_before {
+        skip_to_closer(p, closer);
+        return m.complete(p, kind);
+    }
+    let first_range = first_start.cover(p.prev_range());
+    let mut key_range = None;
+    if p.at(T![=>]) {
+        key_range = Some(first_range);
+        p.bump(T![=>]);
+        let errors_before = p.error_count();
+        if expr(p).is_none() || p.error_count() > errors_before {
+            skip_to_closer(p, closer);
+            return m.complete(p, kind);
+        }
+    }
+    let mut ellipsis_range = None;
+    if p.at(T![...]) {
+        ellipsis_range = Some(p.current_range());
+        p.bump(T![...]);
+    }
+    if p.at_word("if") {
+        let cond = p.start();
+        p.bump(IDENT);
+        let errors_before = p.error_count();
+        let cond_ok = expr(p).is_some() && p.error_count() == errors_before;
+        cond.complete(p, FOR_COND);
+        if !cond_ok {
+            skip_to_closer(p, closer);
+            return m.complete(p, kind);
+        }
+    }
+    if !p.eat(closer) {
+        invalid(p, "Extra characters after the end of the 'for' expression.");
+        skip_to_closer(p, closer);
+    }
+    if object {
+        if key_range.is_none() {
+            p.error(
+                SyntaxError::new("invalid-for", "Invalid 'for' expression", first_range)
+                    .with_detail("Key expression is required when building an object."),
+            );
+        }
+    } else {
+        if let Some(range) = key_range {
+            p.error(
+                SyntaxError::new("invalid-for", "Invalid 'for' expression", range)
+                    .with_detail("Key expression is not valid when building a tuple."),
+            );
+        }
+        if let Some(range) = ellipsis_range {
+            p.error(
+                SyntaxError::new("invalid-for", "Invalid 'for' expression", range)
+                    .with_detail("Grouping ellipsis (...) cannot be used when building a tuple."),
+            );
+        }
+    }
+    m.complete(p, kind)
+}

@@ -1,0 +1,4 @@
+block = {
+attr
+}
+c = 3

@@ -1,0 +1,4 @@
+a = "%{ if x }yes"
+b = "%{ endif }"
+c = "%{ foo }"
+d = 1

@@ -1,0 +1,6 @@
+a = "plain"
+b = "hello ${name}!"
+c = "esc \" \n \\ \u00e9 $${lit} %%{lit}"
+d = "${~ x ~}"
+e = "a ${ "nested ${x}" } b"
+f = "${ {a = 1}.a }"
