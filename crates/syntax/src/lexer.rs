@@ -30,6 +30,9 @@
 //! - A `\r` that does not start `\r\n` is an invalid character in an
 //!   expression and in a heredoc, and a multi-line string inside a quoted
 //!   template, as in the reference.
+//! - A `$` or `%` that ends the input inside template text is an invalid
+//!   character, as in the reference, which cannot tell whether it was meant
+//!   to open a sequence.
 //! - A byte-order mark at offset 0 is an error (the specification forbids
 //!   it; the reference strips it silently).
 //! - Like the reference, repeated complaints about the same stray character
@@ -143,6 +146,9 @@ const INVALID_ESCAPE: &str = "Invalid escape sequence";
 const UNTERMINATED_TEMPLATE: &str = "Unterminated template string";
 const NO_CLOSING_MARKER: &str = "No closing marker was found for the string.";
 
+/// The ASCII bytes that continue an identifier.
+static IDENT_ASCII: [bool; 256] =
+    byte_set(b"-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz");
 /// Bytes that end a run of literal text in a quoted template.
 static QUOTED_STOP: [bool; 256] = byte_set(b"\"$%\\\r\n");
 /// Bytes that end a run of literal text in a heredoc line.
@@ -418,10 +424,11 @@ impl<'a> Lexer<'a> {
     /// `(ID_Continue | '-')*`.
     fn ident_rest(&self, mut i: usize) -> usize {
         loop {
-            let b = self.byte(i);
-            if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
+            while i < self.bytes.len() && IDENT_ASCII[self.bytes[i] as usize] {
                 i += 1;
-            } else if b >= 0x80 {
+            }
+            let b = self.byte(i);
+            if b >= 0x80 {
                 let ch = self.char_at(i);
                 // Unicode 15.1 made the zero-width joiners identifier
                 // characters; the reference predates that and rejects these
@@ -581,7 +588,7 @@ impl<'a> Lexer<'a> {
                         self.template_open(kind);
                         return;
                     }
-                    None => i += if self.byte(i + 1) == b && self.byte(i + 2) == b'{' { 3 } else { 1 },
+                    None => i = self.literal_sign(i),
                 },
                 b'\\' => i = self.escape(i),
                 _ => {
@@ -611,6 +618,20 @@ impl<'a> Lexer<'a> {
         if i > start {
             self.push(TEMPLATE_TEXT, i);
         }
+    }
+
+    /// Skips a `$` or `%` at `i` that does not open a template sequence,
+    /// together with the `{` after a doubled one (the `$${` and `%%{`
+    /// escapes).
+    fn literal_sign(&mut self, i: usize) -> usize {
+        if i + 1 == self.bytes.len() {
+            // The reference needs to see the byte after a `$` or `%` to
+            // decide, and calls one that ends the input invalid.
+            self.error("invalid-character", INVALID_CHARACTER, NOT_USED, i, i + 1);
+            return i + 1;
+        }
+        let sign = self.bytes[i];
+        if self.byte(i + 1) == sign && self.byte(i + 2) == b'{' { i + 3 } else { i + 1 }
     }
 
     /// The kind of the template sequence opening at `i` (a `$` or `%`), if
@@ -713,7 +734,7 @@ impl<'a> Lexer<'a> {
                         self.template_open(kind);
                         return;
                     }
-                    None => i += if self.byte(i + 1) == b && self.byte(i + 2) == b'{' { 3 } else { 1 },
+                    None => i = self.literal_sign(i),
                 },
             }
         }
