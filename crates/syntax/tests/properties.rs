@@ -72,12 +72,18 @@ fn assert_deep_nesting_is_an_error(open: &'static str) {
         .spawn(move || {
             let parse = syntax::parse(&text);
             let lossless = parse.syntax_node().to_string() == text;
-            (lossless, parse.errors().len())
+            let codes: Vec<&'static str> = parse.errors().iter().map(|error| error.code).collect();
+            (lossless, codes)
         })
         .expect("spawning a thread");
-    let (lossless, errors) = handle.join().expect("parsing deep nesting must not panic");
+    let (lossless, codes) = handle.join().expect("parsing deep nesting must not panic");
     assert!(lossless, "{DEPTH} nested {open:?}: the tree's text differs from the input");
-    assert!(errors > 0, "{DEPTH} nested {open:?}: expected a nesting-depth error, got none");
+    // The code is matched loosely (`nesting-too-deep` today) so that the test
+    // checks the kind of diagnostic without fixing its exact name.
+    assert!(
+        codes.iter().any(|code| code.contains("nest") || code.contains("depth")),
+        "{DEPTH} nested {open:?}: expected a nesting-depth error, got {codes:?}"
+    );
 }
 
 #[test]
