@@ -70,7 +70,6 @@ fn valid_files_have_no_diagnostics() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn parse_errors_become_diagnostics() {
     let mut db = RootDatabase::new();
     let file = db.set_file_text("main.tf", "resource \"a\" \"b\" {\n  x = \n}\n");

@@ -129,7 +129,6 @@ fn parse_invalid_utf8_prints_no_tree_and_the_reason() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn parse_prints_the_tree_then_the_errors() {
     check(
         &["parse", "syntax-error/main.tf"],
@@ -139,13 +138,11 @@ fn parse_prints_the_tree_then_the_errors() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn check_reports_syntax_errors() {
     check(&["check", "syntax-error"], 1, expect_file!["../../../test-data/cli/syntax-error.check.txt"]);
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn check_syntax_errors_as_json() {
     check(
         &["check", "--format", "json", "syntax-error"],
@@ -155,7 +152,6 @@ fn check_syntax_errors_as_json() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn the_readme_example_shows_one_deliberate_error() {
     // Run from the workspace root, as the README's command is.
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

@@ -158,6 +158,12 @@ impl<'t> Parser<'t> {
         self.nth(n) == IDENT && self.nth_text(n) == word
     }
 
+    /// Whether the current token is `kind` and directly follows the last
+    /// token consumed, with nothing between them.
+    pub(crate) fn at_adjacent(&self, kind: SyntaxKind) -> bool {
+        self.at(kind) && self.current_range().start() == self.prev_range().end()
+    }
+
     pub(crate) fn at_word(&self, word: &str) -> bool {
         self.nth_at_word(0, word)
     }

@@ -43,7 +43,6 @@ fn some(text: &str) -> Option<String> {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn attribute_and_block() {
     let body = body("a = 1\nresource \"t\" n {\n  b = true\n}\n");
     let items: Vec<BodyItem> = body.items().collect();
@@ -66,7 +65,6 @@ fn attribute_and_block() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn literal_kinds() {
     for (source, kind) in [
         ("42", LiteralKind::Number),
@@ -83,7 +81,6 @@ fn literal_kinds() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn binary_and_unary_operators() {
     let binary: ast::BinaryExpr = cast(expr("a + b * c"));
     assert_eq!(binary.op_kind(), Some(BinaryOp::Add));
@@ -104,7 +101,6 @@ fn binary_and_unary_operators() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn conditional() {
     let conditional: ast::ConditionalExpr = cast(expr("a ? b : c"));
     assert_eq!(text(conditional.condition()), some("a"));
@@ -232,7 +228,6 @@ fn for_names_are_read_by_position() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn traversals() {
     let get_attr: ast::GetAttrExpr = cast(expr("var.name"));
     assert_eq!(text(get_attr.base()), some("var"));
@@ -255,7 +250,6 @@ fn traversals() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn function_calls() {
     let call: ast::FunctionCall = cast(expr("max(1, b, c...)"));
     assert_eq!(token_text(call.name()), some("max"));
@@ -269,7 +263,6 @@ fn function_calls() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn objects_and_tuples() {
     let object: ast::ObjectExpr = cast(expr("{\n  a = 1\n  \"b\": 2\n}"));
     let items: Vec<ast::ObjectItem> = object.object_items().collect();
@@ -287,7 +280,6 @@ fn objects_and_tuples() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn for_expressions() {
     let for_tuple: ast::ForTupleExpr = cast(expr("[for v in list : upper(v) if v != \"\"]"));
     let intro = for_tuple.for_intro().expect("a for intro");
@@ -324,7 +316,6 @@ fn template_parts(text: &str) -> Vec<ast::TemplatePart> {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn interpolations_and_strip_markers() {
     let parts = template_parts("\"a ${~ b } c ${d~}\"");
     let interpolations: Vec<ast::TemplateInterpolation> = parts
@@ -353,7 +344,6 @@ fn interpolations_and_strip_markers() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn template_directives() {
     let parts = template_parts("\"%{ if a ~}yes%{~ else }no%{ endif }\"");
     let [ast::TemplatePart::TemplateIf(template_if)] = parts.as_slice() else {
@@ -389,7 +379,6 @@ fn template_directives() {
 }
 
 #[test]
-#[ignore = "needs the parser"]
 fn nodes_display_as_their_source_text() {
     let source = "a = [1,  2] # trailing\n";
     assert_eq!(source_file(source).to_string(), source);

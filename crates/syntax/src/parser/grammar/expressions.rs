@@ -200,7 +200,25 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     let m = match p.current() {
         NUMBER => {
             let m = p.start();
+            let start = p.current_range();
             p.bump(NUMBER);
+            // The reference reads `1.2.3` or `1e5.3` as one number token and
+            // rejects it; the lexer splits such a run, so join it back here.
+            // With a space (`1.2 .3`) it is a legacy index, and valid.
+            if p.at_adjacent(T![.]) && p.nth(1) == NUMBER && p.nth_range(1).start() == p.current_range().end()
+            {
+                while p.at_adjacent(T![.])
+                    && p.nth(1) == NUMBER
+                    && p.nth_range(1).start() == p.current_range().end()
+                {
+                    p.bump(T![.]);
+                    p.bump(NUMBER);
+                }
+                p.error(
+                    SyntaxError::new("invalid-number", "Invalid number literal", start.cover(p.prev_range()))
+                        .with_detail("Failed to recognize the value of this number literal."),
+                );
+            }
             m.complete(p, LITERAL)
         }
         IDENT => {
