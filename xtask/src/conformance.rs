@@ -30,7 +30,9 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         [flag, dir] if flag == "--shared" => PathBuf::from(dir),
         _ => bail!("usage: cargo xtask conformance [--shared DIR]"),
     };
+    // Canonical, so that the path printed with the results is readable.
     let corpus = shared.join("corpus");
+    let corpus = corpus.canonicalize().unwrap_or(corpus);
     if !corpus.join("manifest.tsv").is_file() {
         println!("conformance: no corpus at {}, nothing to compare", corpus.display());
         return Ok(());

@@ -42,6 +42,8 @@ impl Corpus {
                 if shared.is_dir() { shared } else { root.join("test-data/corpus/input") }
             }
         };
+        // Canonical, so that the path printed with the results is readable.
+        let dir = dir.canonicalize().unwrap_or(dir);
         let mut paths = Vec::new();
         collect_files(&dir, &mut paths);
         // Sorted so that every run parses the files in the same order.
