@@ -10,15 +10,19 @@ use crate::{
     parser::{CompletedMarker, MAX_CHAIN, Marker, Parser},
 };
 
-/// The binary operator levels, loosest first.
-const BINARY_LEVELS: [&[SyntaxKind]; 6] = [
-    &[T![||]],
-    &[T![&&]],
-    &[T![==], T![!=]],
-    &[T![<], T![<=], T![>], T![>=]],
-    &[T![+], T![-]],
-    &[T![*], T![/], T![%]],
-];
+/// How tightly a binary operator binds, loosest first; `None` for a token
+/// that is not a binary operator. All binary operators are left-associative.
+fn binding_power(kind: SyntaxKind) -> Option<u8> {
+    Some(match kind {
+        T![||] => 1,
+        T![&&] => 2,
+        T![==] | T![!=] => 3,
+        T![<] | T![<=] | T![>] | T![>=] => 4,
+        T![+] | T![-] => 5,
+        T![*] | T![/] | T![%] => 6,
+        _ => return None,
+    })
+}
 
 /// Parses one expression. On a token that cannot start one, reports it and
 /// returns `None` without consuming anything, leaving recovery to the caller.
@@ -33,7 +37,7 @@ pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 
 fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     let errors_before = p.error_count();
-    let cond = binary(p, 0)?;
+    let cond = binary(p, 1)?;
     if !p.at(T![?]) || p.error_count() > errors_before {
         return Some(cond);
     }
@@ -55,20 +59,20 @@ fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     Some(m.complete(p, CONDITIONAL_EXPR))
 }
 
-fn binary(p: &mut Parser<'_>, level: usize) -> Option<CompletedMarker> {
-    let Some(ops) = BINARY_LEVELS.get(level) else {
-        return postfix_expr(p);
-    };
-    let mut lhs = binary(p, level + 1)?;
+/// Operators binding at least as tightly as `min_power`, by precedence
+/// climbing: one loop per level actually used, not a call per level.
+fn binary(p: &mut Parser<'_>, min_power: u8) -> Option<CompletedMarker> {
+    let mut lhs = postfix_expr(p)?;
     let mut links = 0;
-    while ops.contains(&p.current()) {
+    while let Some(power) = binding_power(p.current()).filter(|&power| power >= min_power) {
         links += 1;
         if links > MAX_CHAIN {
             return Some(chain_too_long(p, lhs));
         }
         let m = lhs.precede(p);
         p.bump_any();
-        binary(p, level + 1);
+        // Left-associative: the right operand takes only tighter operators.
+        binary(p, power + 1);
         lhs = m.complete(p, BINARY_EXPR);
     }
     Some(lhs)

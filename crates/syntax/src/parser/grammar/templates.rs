@@ -280,5 +280,5 @@ fn template_for(p: &mut Parser<'_>, close: SyntaxKind) {
 
 /// Where `range` starts, for messages that refer to another place.
 fn describe(p: &Parser<'_>, range: TextRange) -> String {
-    crate::validation::line_column(p.source_text(), range.start())
+    crate::parser::line_column(p.source_text(), range.start())
 }
