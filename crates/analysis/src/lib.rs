@@ -38,7 +38,11 @@ pub fn diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
 
 /// The diagnostics of reading and parsing a file: one error if its bytes
 /// are not UTF-8 (such a file has no tree, so there is nothing else to say),
-/// otherwise one error per [`syntax::SyntaxError`], ordered by position.
+/// otherwise one error per [`syntax::SyntaxError`], in the parser's order:
+/// lexical errors first, then parse errors as they were found. That is the
+/// reference's order, so the first diagnostic is the one it would report,
+/// and it puts an error about an unclosed outer bracket after the inner
+/// mistake that caused it rather than before.
 #[salsa::tracked(returns(ref))]
 pub fn syntax_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     if file.status(db) == FileStatus::Deleted {
@@ -47,10 +51,5 @@ pub fn syntax_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     if let Some(error) = file.encoding_error(db) {
         return vec![Diagnostic::from_syntax_error(file, error)];
     }
-    let mut diagnostics: Vec<Diagnostic> =
-        db::parse(db, file).errors().iter().map(|error| Diagnostic::from_syntax_error(file, error)).collect();
-    // A stable sort keeps the phase order (lexical, parse, structural) of
-    // errors at the same place, as the reference reports them.
-    diagnostics.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
-    diagnostics
+    db::parse(db, file).errors().iter().map(|error| Diagnostic::from_syntax_error(file, error)).collect()
 }

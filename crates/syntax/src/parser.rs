@@ -82,6 +82,11 @@ pub(crate) struct Parser<'t> {
     newline_modes: Vec<bool>,
     /// Blocks, brackets, templates and sub-expressions currently open.
     nesting: u32,
+    /// Names of the attributes of the bodies being parsed, innermost body
+    /// last, to report an argument set twice; `body_names_start` is where
+    /// the innermost body's names begin.
+    attribute_names: Vec<(&'t str, TextRange)>,
+    body_names_start: usize,
 }
 
 impl<'t> Parser<'t> {
@@ -104,6 +109,8 @@ impl<'t> Parser<'t> {
             errors: Vec::new(),
             newline_modes: vec![true],
             nesting: 0,
+            attribute_names: Vec::new(),
+            body_names_start: 0,
         }
     }
 
@@ -136,7 +143,12 @@ impl<'t> Parser<'t> {
     }
 
     pub(crate) fn current(&self) -> SyntaxKind {
-        self.nth(0)
+        // The common case, checked first: the next token is not a newline,
+        // so the mode does not matter.
+        match self.kinds.get(self.pos) {
+            Some(&kind) if kind != NEWLINE => kind,
+            _ => self.nth(0),
+        }
     }
 
     pub(crate) fn at(&self, kind: SyntaxKind) -> bool {
@@ -172,9 +184,24 @@ impl<'t> Parser<'t> {
     /// at the end of the text past the last token.
     pub(crate) fn nth_range(&self, n: usize) -> TextRange {
         match self.tokens.get(self.nth_pos(n)) {
-            Some(&raw) => self.lexed.text_range(raw as usize),
+            Some(&raw) => self.token_range(raw as usize),
             None => TextRange::empty(TextSize::of(self.lexed.as_str())),
         }
+    }
+
+    /// The range of lexed token `raw` as the reference sees it: a newline
+    /// that ends a `#` or `//` comment starts at the comment, so an error
+    /// "at the end of the line" points where the line's content ends.
+    fn token_range(&self, raw: usize) -> TextRange {
+        let range = self.lexed.text_range(raw);
+        if self.lexed.kind(raw) == NEWLINE
+            && let Some(before) = raw.checked_sub(1)
+            && self.lexed.kind(before) == COMMENT
+            && !self.lexed.text(before).starts_with("/*")
+        {
+            return self.lexed.text_range(before).cover(range);
+        }
+        range
     }
 
     pub(crate) fn source_text(&self) -> &'t str {
@@ -248,6 +275,48 @@ impl<'t> Parser<'t> {
         self.errors.len()
     }
 
+    /// Runs `f` as the parse of one body: attribute names recorded inside
+    /// are checked against each other only.
+    pub(crate) fn in_body<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let outer_start = self.body_names_start;
+        self.body_names_start = self.attribute_names.len();
+        let result = f(self);
+        self.attribute_names.truncate(self.body_names_start);
+        self.body_names_start = outer_start;
+        result
+    }
+
+    /// Records the current token as the name of an attribute of the
+    /// innermost body, and reports it if the body already has one of that
+    /// name. A linear scan: bodies are small, and one with thousands of
+    /// attributes still costs only microseconds a name.
+    pub(crate) fn record_attribute_name(&mut self) {
+        let name = self.nth_text(0);
+        let range = self.current_range();
+        let earlier = self.attribute_names[self.body_names_start..].iter().find(|(seen, _)| *seen == name);
+        if let Some(&(_, first)) = earlier {
+            let first = line_column(self.lexed.as_str(), first.start());
+            self.error(SyntaxError::new("duplicate-attribute", "Attribute redefined", range).with_detail(
+                format!(
+                    "The argument \"{name}\" was already set at {first}. Each argument may be set only once."
+                ),
+            ));
+        } else {
+            self.attribute_names.push((name, range));
+        }
+    }
+
+    /// The index of the next significant token, to look back at what a
+    /// grammar function consumed with [`Parser::kinds_since`].
+    pub(crate) fn token_pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The kinds and ranges of the significant tokens consumed since `pos`.
+    pub(crate) fn tokens_since(&self, pos: usize) -> impl Iterator<Item = (SyntaxKind, TextRange)> + '_ {
+        (pos..self.pos).map(|i| (self.kinds[i], self.lexed.text_range(self.tokens[i] as usize)))
+    }
+
     /// Runs `f` with newlines significant (`true`) or ignored (`false`).
     pub(crate) fn with_newlines<R>(&mut self, significant: bool, f: impl FnOnce(&mut Self) -> R) -> R {
         self.newline_modes.push(significant);
@@ -269,6 +338,16 @@ impl<'t> Parser<'t> {
     pub(crate) fn leave_nesting(&mut self) {
         self.nesting = self.nesting.saturating_sub(1);
     }
+}
+
+/// "line L, column C" (1-based, columns counting characters) of `offset`,
+/// for messages that refer to another place in the file.
+pub(crate) fn line_column(text: &str, offset: TextSize) -> String {
+    let offset = usize::from(offset).min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("line {line}, column {column}")
 }
 
 /// A node being built; dropping one without completing or abandoning it is a

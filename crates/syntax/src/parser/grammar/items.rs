@@ -12,6 +12,11 @@ use crate::{
 
 pub(crate) fn source_file(p: &mut Parser<'_>) {
     let m = p.start();
+    // A leading byte-order mark is one problem, which the lexer reported;
+    // keep it in the file without a second error about what it is not.
+    if p.at(ERROR) && p.nth_text(0) == "\u{feff}" && p.current_range().start() == 0.into() {
+        p.bump(ERROR);
+    }
     let body_m = p.start();
     body(p, None);
     body_m.complete(p, BODY);
@@ -38,6 +43,10 @@ pub(crate) fn source_file(p: &mut Parser<'_>) {
 /// the opening one) or, at the top level, the end of the file. The closing
 /// brace is left for the caller.
 fn body(p: &mut Parser<'_>, open_brace: Option<crate::TextRange>) {
+    p.in_body(|p| body_items(p, open_brace));
+}
+
+fn body_items(p: &mut Parser<'_>, open_brace: Option<crate::TextRange>) {
     loop {
         match p.current() {
             NEWLINE => p.bump(NEWLINE),
@@ -104,6 +113,7 @@ fn body_item(p: &mut Parser<'_>) {
 /// argument of a one-line block.
 fn attribute(p: &mut Parser<'_>, single_line: bool) {
     let m = p.start();
+    p.record_attribute_name();
     p.bump(IDENT);
     p.bump(T![=]);
     let errors_before = p.error_count();
@@ -188,7 +198,9 @@ fn block_inner(p: &mut Parser<'_>, m: Marker) {
             }
             QUOTE => {
                 let label = p.start();
+                let first_token = p.token_pos();
                 templates::quoted_template(p);
+                label_is_literal(p, first_token);
                 label.complete(p, BLOCK_LABEL);
             }
             L_CURLY => break,
@@ -254,7 +266,7 @@ fn block_inner(p: &mut Parser<'_>, m: Marker) {
 fn one_line_body(p: &mut Parser<'_>, open_brace: crate::TextRange) -> bool {
     let body_m = p.start();
     if p.at(IDENT) && p.nth(1) == T![=] {
-        attribute(p, true);
+        p.in_body(|p| attribute(p, true));
     } else if p.at(IDENT) && matches!(p.nth(1), QUOTE | L_CURLY | IDENT) {
         let name = p.nth_text(0).to_owned();
         let range = p.current_range().cover(p.nth_range(1));
@@ -305,6 +317,34 @@ fn one_line_body(p: &mut Parser<'_>, open_brace: crate::TextRange) -> bool {
             err.complete(p, ERROR);
             closed
         }
+    }
+}
+
+/// A block label is a plain string: reports each template sequence at the
+/// top level of the quoted label that starts at token `first_token`.
+fn label_is_literal(p: &mut Parser<'_>, first_token: usize) {
+    let mut depth = 0u32;
+    let mut errors = Vec::new();
+    for (kind, range) in p.tokens_since(first_token) {
+        match kind {
+            DOLLAR_L_CURLY | PERCENT_L_CURLY => {
+                if depth == 0 {
+                    let which = if kind == DOLLAR_L_CURLY { "$" } else { "%" };
+                    errors.push(SyntaxError::new("template-in-label", "Invalid string literal", range).with_detail(
+                        format!(
+                            "Template sequences are not allowed in this string. To include a literal \"{which}\", double it (as \"{which}{which}\") to escape it."
+                        ),
+                    ));
+                }
+                depth += 1;
+            }
+            L_CURLY => depth += 1,
+            R_CURLY => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    for error in errors {
+        p.error(error);
     }
 }
 

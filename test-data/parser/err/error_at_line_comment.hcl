@@ -1,0 +1,4 @@
+a = {b #comment
+}
+c = 1 +// comment
+d = 2
