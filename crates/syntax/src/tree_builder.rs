@@ -22,11 +22,11 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
     let mut builder = Builder {
         lexed,
         pos: 0,
-        open: Vec::new(),
+        open: Vec::with_capacity(32),
         children: Vec::with_capacity(lexed.len() + 1),
-        tokens: TokenCache::default(),
+        tokens: TokenCache::new(lexed.len()),
     };
-    let mut forward_parents = Vec::new();
+    let mut forward_parents = Vec::with_capacity(8);
     for i in 0..events.len() {
         match std::mem::replace(&mut events[i], Event::Tombstone) {
             Event::Start { kind, forward_parent } => {
@@ -134,26 +134,42 @@ impl Builder<'_, '_> {
     }
 }
 
-/// Shares the green tokens of one parse whose kind and text repeat.
-#[derive(Default)]
+/// Shares the green tokens of one parse whose kind and text repeat. Its
+/// tables are inline so that a parse of a small file allocates nothing here
+/// but the map, and that once, sized from the number of tokens.
 struct TokenCache<'t> {
-    /// Tokens whose text their kind fixes (punctuation, quotes), by kind.
-    by_kind: FxHashMap<SyntaxKind, GreenToken>,
+    /// Tokens whose text their kind fixes (punctuation, quotes), by kind;
+    /// those kinds all come before `TEMPLATE_TEXT`.
+    by_kind: [Option<GreenToken>; FIXED_TEXT_KINDS],
     /// Runs of spaces by length, and the two newlines: indentation.
-    spaces: Vec<Option<GreenToken>>,
+    spaces: [Option<GreenToken>; SHARED_SPACES + 1],
     newline: Option<GreenToken>,
     crlf: Option<GreenToken>,
     /// Identifiers, numbers and short template texts, which repeat.
     words: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
 }
 
+const FIXED_TEXT_KINDS: usize = SyntaxKind::TEMPLATE_TEXT as usize;
+
+/// Space runs up to this long are shared.
+const SHARED_SPACES: usize = 16;
+
 /// Template texts up to this long are shared: longer ones rarely repeat.
 const SHARED_TEMPLATE_TEXT: usize = 24;
 
-/// Space runs up to this long are shared.
-const SHARED_SPACES: usize = 64;
-
 impl<'t> TokenCache<'t> {
+    fn new(tokens: usize) -> TokenCache<'t> {
+        TokenCache {
+            by_kind: std::array::from_fn(|_| None),
+            spaces: std::array::from_fn(|_| None),
+            newline: None,
+            crlf: None,
+            // About one token in four is a word; a map a bit small only
+            // grows once more.
+            words: FxHashMap::with_capacity_and_hasher(tokens / 4, Default::default()),
+        }
+    }
+
     fn get(&mut self, kind: SyntaxKind, text: &'t str) -> GreenToken {
         let make = || GreenToken::new(kind.into(), text);
         match kind {
@@ -168,14 +184,12 @@ impl<'t> TokenCache<'t> {
                 slot.get_or_insert_with(make).clone()
             }
             SyntaxKind::WHITESPACE if text.len() <= SHARED_SPACES && text.bytes().all(|b| b == b' ') => {
-                if self.spaces.is_empty() {
-                    self.spaces.resize(SHARED_SPACES + 1, None);
-                }
                 self.spaces[text.len()].get_or_insert_with(make).clone()
             }
-            _ if kind.is_punct() || kind == SyntaxKind::QUOTE => {
-                self.by_kind.entry(kind).or_insert_with(make).clone()
-            }
+            _ if kind.is_punct() || kind == SyntaxKind::QUOTE => match self.by_kind.get_mut(kind as usize) {
+                Some(slot) => slot.get_or_insert_with(make).clone(),
+                None => make(),
+            },
             _ => make(),
         }
     }
