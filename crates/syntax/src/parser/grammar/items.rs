@@ -20,22 +20,6 @@ pub(crate) fn source_file(p: &mut Parser<'_>) {
     let body_m = p.start();
     body(p, None);
     body_m.complete(p, BODY);
-    // A stray `}` at the top level ends `body`; report it and go on, so the
-    // rest of the file is still parsed.
-    while !p.at(EOF) {
-        p.error(error_here(
-            p,
-            "unexpected-token",
-            "Argument or block definition required",
-            "An argument or block definition is required here.",
-        ));
-        let err = p.start();
-        p.bump_any();
-        err.complete(p, ERROR);
-        let body_m = p.start();
-        body(p, None);
-        body_m.complete(p, BODY);
-    }
     m.complete(p, SOURCE_FILE);
 }
 
@@ -60,7 +44,7 @@ fn body_items(p: &mut Parser<'_>, open_brace: Option<crate::TextRange>) {
                 }
                 return;
             }
-            R_CURLY => return,
+            R_CURLY if open_brace.is_some() => return,
             IDENT => body_item(p),
             QUOTE => {
                 p.error(error_here(
@@ -81,6 +65,9 @@ fn body_items(p: &mut Parser<'_>, open_brace: Option<crate::TextRange>) {
                     "An argument or block definition is required here.",
                 ));
                 let m = p.start();
+                // A stray `}` at the top level: `skip_to_line_end` stops
+                // before a brace, so consume it here and go on with the line.
+                p.eat(R_CURLY);
                 skip_to_line_end(p);
                 m.complete(p, ERROR);
             }
@@ -187,7 +174,6 @@ fn too_deep_block(p: &mut Parser<'_>, m: Marker) {
 }
 
 fn block_inner(p: &mut Parser<'_>, m: Marker) {
-    let type_range = p.current_range();
     p.bump(IDENT);
     loop {
         match p.current() {
@@ -215,7 +201,6 @@ fn block_inner(p: &mut Parser<'_>, m: Marker) {
                     _ => "Either a quoted string block label or an opening brace (\"{\") is expected here.",
                 };
                 p.error(error_here(p, "invalid-block-header", "Invalid block definition", detail));
-                let _ = type_range;
                 recover_rest_of_line(p);
                 m.complete(p, BLOCK);
                 return;
@@ -245,8 +230,8 @@ fn block_inner(p: &mut Parser<'_>, m: Marker) {
     match p.current() {
         NEWLINE => p.bump(NEWLINE),
         EOF => {}
-        // The closing brace of the enclosing block may follow directly
-        // only if this block is... never: the reference requires a newline.
+        // Anything else, even the closing brace of the enclosing block,
+        // needs a newline before it: the reference requires one.
         _ => {
             p.error(error_here(
                 p,
