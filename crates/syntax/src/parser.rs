@@ -11,9 +11,9 @@
 //! attributes and block headers, separate object items, and are ignored
 //! inside parentheses, brackets, interpolations and `for` expressions. The
 //! parser keeps a stack of modes; in a mode that ignores them, lookahead looks
-//! past them and they are emitted as plain tokens just before the next node
-//! starts or the next token is consumed, so they never sit at the start of a
-//! child node.
+//! past them, and they are stepped over just before the next node starts or
+//! the next token is consumed, so they never sit at the start of a child
+//! node.
 //!
 //! Recursion is bounded: nesting deeper than [`MAX_NESTING`] is reported and
 //! the rest of that bracketed group is kept flat in an `ERROR` node, and so
@@ -51,22 +51,21 @@ pub(crate) fn parse_source_file(lexed: &LexedStr<'_>) -> (GreenNode, Vec<SyntaxE
     (green, all)
 }
 
-/// What the grammar records; see the module documentation.
+/// What the grammar records; see the module documentation. Tokens are not
+/// events: the grammar consumes them strictly in order and never renames
+/// them, so a node's `Start` and `Finish` say which lexed tokens it spans
+/// and the tree builder copies the runs between events.
 #[derive(Debug)]
 pub(crate) enum Event {
-    /// Starts a node. `forward_parent` is set when a later `precede` wrapped
-    /// this node in another: the distance to that parent's `Start` event.
-    Start {
-        kind: SyntaxKind,
-        forward_parent: Option<u32>,
-    },
-    Finish,
-    /// Consumes the lexed token at index `raw`, giving it `kind`.
-    Token {
-        kind: SyntaxKind,
-        raw: u32,
-    },
-    /// A `Start` that was abandoned.
+    /// Starts a node whose first token is lexed token `first_token` (or
+    /// which is empty, if it finishes before that token). `forward_parent`
+    /// is set when a later `precede` wrapped this node in another: the
+    /// distance to that parent's `Start` event.
+    Start { kind: SyntaxKind, forward_parent: Option<u32>, first_token: u32 },
+    /// Finishes the innermost open node after lexed token `end_token - 1`,
+    /// the last one the grammar consumed.
+    Finish { end_token: u32 },
+    /// A `Start` that was moved to where its forward parent opens.
     Tombstone,
 }
 
@@ -220,30 +219,35 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// Emits the newlines that the current mode ignores, so that what comes
-    /// next starts at a significant token.
-    fn flush_ignored_newlines(&mut self) {
+    /// Steps over the newlines that the current mode ignores, so that what
+    /// comes next starts at a significant token; they stay with whatever
+    /// node is open, as every token between consumed ones does.
+    fn skip_ignored_newlines(&mut self) {
         if self.newlines_significant() {
             return;
         }
         while self.kinds.get(self.pos) == Some(&NEWLINE) {
-            self.push_token(NEWLINE);
+            self.pos += 1;
         }
-    }
-
-    fn push_token(&mut self, kind: SyntaxKind) {
-        let raw = self.tokens[self.pos];
-        self.events.push(Event::Token { kind, raw });
-        self.pos += 1;
     }
 
     /// Consumes the current token, whatever it is.
     pub(crate) fn bump_any(&mut self) {
-        self.flush_ignored_newlines();
+        self.skip_ignored_newlines();
         if self.pos < self.tokens.len() {
-            let kind = self.kinds[self.pos];
-            self.push_token(kind);
+            self.pos += 1;
         }
+    }
+
+    /// The lexed index of the next significant token (the number of lexed
+    /// tokens at the end).
+    fn next_lexed_index(&self) -> u32 {
+        self.tokens.get(self.pos).copied().unwrap_or(self.lexed.len() as u32)
+    }
+
+    /// The lexed index just past the last token consumed.
+    fn consumed_lexed_end(&self) -> u32 {
+        self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)).map_or(0, |&raw| raw + 1)
     }
 
     pub(crate) fn bump(&mut self, kind: SyntaxKind) {
@@ -261,9 +265,10 @@ impl<'t> Parser<'t> {
     }
 
     pub(crate) fn start(&mut self) -> Marker {
-        self.flush_ignored_newlines();
+        self.skip_ignored_newlines();
         let pos = self.events.len() as u32;
-        self.events.push(Event::Start { kind: TOMBSTONE, forward_parent: None });
+        let first_token = self.next_lexed_index();
+        self.events.push(Event::Start { kind: TOMBSTONE, forward_parent: None, first_token });
         Marker { pos, completed: false }
     }
 
@@ -363,7 +368,8 @@ impl Marker {
         if let Some(Event::Start { kind: slot, .. }) = p.events.get_mut(self.pos as usize) {
             *slot = kind;
         }
-        p.events.push(Event::Finish);
+        let end_token = p.consumed_lexed_end();
+        p.events.push(Event::Finish { end_token });
         CompletedMarker { pos: self.pos }
     }
 }
@@ -386,10 +392,14 @@ impl CompletedMarker {
     /// wrapped in a binary expression once the `+` is seen.
     pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
         let new_pos = p.events.len() as u32;
-        p.events.push(Event::Start { kind: TOMBSTONE, forward_parent: None });
-        if let Some(Event::Start { forward_parent, .. }) = p.events.get_mut(self.pos as usize) {
+        let mut first_token = 0;
+        if let Some(Event::Start { forward_parent, first_token: inner_first, .. }) =
+            p.events.get_mut(self.pos as usize)
+        {
             *forward_parent = Some(new_pos - self.pos);
+            first_token = *inner_first;
         }
+        p.events.push(Event::Start { kind: TOMBSTONE, forward_parent: None, first_token });
         Marker { pos: new_pos, completed: false }
     }
 }

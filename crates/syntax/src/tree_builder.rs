@@ -1,10 +1,11 @@
 //! Builds the rowan tree from the lexed tokens and the parser's events.
 //!
-//! The parser consumed only significant tokens; everything between two of
-//! them (whitespace and comments) is put back here. Trivia before a node's
-//! first token goes before the node, in its parent, so a node's range starts
-//! at its first real token; trivia before a token inside a node goes inside.
-//! Whatever remains after the last event belongs to the root.
+//! The events say where each node starts and ends in the lexed tokens; the
+//! tokens between events are copied into whatever node is open, trivia
+//! included. So trivia before a node's first token goes before the node, in
+//! its parent, and a node's range starts and ends at real tokens; trivia
+//! between a node's tokens stays inside. Whatever remains after the last
+//! event belongs to the root.
 //!
 //! Green nodes are built directly rather than through rowan's
 //! `GreenNodeBuilder`, whose general-purpose cache hashes every token and
@@ -29,16 +30,21 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
     let mut forward_parents = Vec::with_capacity(8);
     for i in 0..events.len() {
         match std::mem::replace(&mut events[i], Event::Tombstone) {
-            Event::Start { kind, forward_parent } => {
+            Event::Start { kind, forward_parent: None, first_token } => {
+                if kind != SyntaxKind::TOMBSTONE {
+                    builder.start_node(kind, first_token as usize);
+                }
+            }
+            Event::Start { kind, forward_parent: Some(distance), first_token } => {
                 // A node that others were wrapped around later: open the
                 // outermost first, walking the chain of forward parents.
                 forward_parents.push(kind);
                 let mut idx = i;
-                let mut fp = forward_parent;
+                let mut fp = Some(distance);
                 while let Some(distance) = fp {
                     idx += distance as usize;
                     fp = match std::mem::replace(&mut events[idx], Event::Tombstone) {
-                        Event::Start { kind, forward_parent } => {
+                        Event::Start { kind, forward_parent, .. } => {
                             forward_parents.push(kind);
                             forward_parent
                         }
@@ -47,12 +53,11 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
                 }
                 for kind in forward_parents.drain(..).rev() {
                     if kind != SyntaxKind::TOMBSTONE {
-                        builder.start_node(kind);
+                        builder.start_node(kind, first_token as usize);
                     }
                 }
             }
-            Event::Finish => builder.finish_node(),
-            Event::Token { kind, raw } => builder.token(kind, raw as usize),
+            Event::Finish { end_token } => builder.finish_node(end_token as usize),
             Event::Tombstone => {}
         }
     }
@@ -73,16 +78,21 @@ struct Builder<'a, 't> {
 }
 
 impl Builder<'_, '_> {
-    fn start_node(&mut self, kind: SyntaxKind) {
-        // The root takes leading trivia; any other node leaves it to its parent.
+    /// Opens a node whose first token is `first_token`: the tokens before it
+    /// (the parent's, and trivia) go to the parent. The root takes its
+    /// leading trivia itself.
+    fn start_node(&mut self, kind: SyntaxKind, first_token: usize) {
         if !self.open.is_empty() {
-            self.eat_trivia();
+            self.emit_until(first_token);
         }
         self.open.push((kind, self.children.len()));
     }
 
-    fn finish_node(&mut self) {
-        // Keep the root open until the trailing trivia is in.
+    /// Closes the innermost node after its last token, `end_token - 1`;
+    /// trivia after it goes to the parent. The root stays open until the
+    /// trailing trivia is in.
+    fn finish_node(&mut self, end_token: usize) {
+        self.emit_until(end_token);
         if self.open.len() > 1 {
             self.close_node();
         }
@@ -95,17 +105,9 @@ impl Builder<'_, '_> {
         }
     }
 
-    fn token(&mut self, kind: SyntaxKind, raw: usize) {
-        // Anything skipped up to `raw` is trivia, or a token the grammar
-        // never consumed (it cannot happen, but the tree must stay lossless).
-        while self.pos < raw {
-            self.emit(self.lexed.kind(self.pos));
-        }
-        self.emit(kind);
-    }
-
-    fn eat_trivia(&mut self) {
-        while self.pos < self.lexed.len() && self.lexed.kind(self.pos).is_trivia() {
+    /// Puts the lexed tokens up to (not including) `end` into the open node.
+    fn emit_until(&mut self, end: usize) {
+        while self.pos < end {
             self.emit(self.lexed.kind(self.pos));
         }
     }
