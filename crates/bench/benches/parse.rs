@@ -1,76 +1,22 @@
-//! Throughput of parsing to a lossless tree: `syntax::parse` beside hcl-edit's
-//! `parse_body` on the same files, in the same run, so that the ratio between
-//! them holds even on a noisy machine where absolute figures drift.
+//! Parse throughput beside hcl-edit with mimalloc as the global allocator,
+//! as the `halite` binary ships; `parse_system_allocator` measures the same
+//! with the system allocator, as a library embedder without an allocator of
+//! its own sees it. See `benches/common/mod.rs`.
 
-use std::{hint::black_box, time::Duration, time::SystemTime};
+mod common;
 
-use benchmarks::{Corpus, criterion_home, mean_seconds};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 
-const GROUP: &str = "parse";
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn parse(c: &mut Criterion) {
-    let started = SystemTime::now();
-    let corpus = Corpus::load();
-    eprintln!(
-        "corpus: {} files, {:.2} MB from {} ({} not UTF-8, left out)",
-        corpus.files.len(),
-        corpus.bytes as f64 / 1e6,
-        corpus.dir.display(),
-        corpus.skipped
-    );
-
-    let mut group = c.benchmark_group(GROUP);
-    // One iteration parses every file, so throughput is the corpus's bytes
-    // per iteration and criterion reports it in bytes per second.
-    group.throughput(Throughput::Bytes(corpus.bytes));
-    group.bench_function("halite", |b| {
-        b.iter(|| {
-            for text in &corpus.files {
-                black_box(syntax::parse(black_box(text)));
-            }
-        })
-    });
-    group.bench_function("hcl-edit", |b| {
-        b.iter(|| {
-            for text in &corpus.files {
-                // Files hcl-edit rejects are timed too: it still does the
-                // work of reading them up to the error, and leaving them out
-                // would measure it on a different set of files than Halite.
-                let _ = black_box(hcl_edit::parser::parse_body(black_box(text)));
-            }
-        })
-    });
-    group.finish();
-
-    let halite = mean_seconds(GROUP, "halite", started);
-    let hcl_edit = mean_seconds(GROUP, "hcl-edit", started);
-    if let (Some(halite), Some(hcl_edit)) = (halite, hcl_edit) {
-        // MiB, as criterion's own throughput lines count them.
-        let mib_per_s = |seconds: f64| corpus.bytes as f64 / seconds / (1024.0 * 1024.0);
-        eprintln!(
-            "parse: halite {:.1} MiB/s, hcl-edit {:.1} MiB/s: halite is {:.2}x hcl-edit (target: at least 2x)",
-            mib_per_s(halite),
-            mib_per_s(hcl_edit),
-            hcl_edit / halite
-        );
-    }
-}
-
-// Few samples and short phases: one iteration parses the whole corpus, the
-// machine has two cores shared with builds, and the comparison needs the
-// ratio, not a tight interval on each figure.
-fn config() -> Criterion {
-    Criterion::default()
-        .output_directory(&criterion_home())
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4))
+    common::parse_throughput(c, "parse", "mimalloc, as the halite binary ships");
 }
 
 criterion_group! {
     name = benches;
-    config = config();
+    config = common::config();
     targets = parse
 }
 criterion_main!(benches);
