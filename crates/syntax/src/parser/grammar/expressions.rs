@@ -35,6 +35,29 @@ pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     result
 }
 
+/// Parses one expression and says whether it went without errors; callers
+/// recover from a broken one rather than pile errors on top of it.
+pub(super) fn clean_expr(p: &mut Parser<'_>) -> bool {
+    let errors_before = p.error_count();
+    expr(p).is_some() && p.error_count() == errors_before
+}
+
+/// An expression, then `closer`; without the closer, reports `message` (unless
+/// the expression already reported something) and skips to it.
+fn expr_then_closer(
+    p: &mut Parser<'_>,
+    closer: SyntaxKind,
+    (code, message, detail): (&'static str, &str, &str),
+) {
+    let clean = clean_expr(p);
+    if !p.eat(closer) {
+        if clean {
+            p.error(error_here(p, code, message, detail));
+        }
+        skip_to_closer(p, closer);
+    }
+}
+
 fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     let errors_before = p.error_count();
     let cond = binary(p, 1)?;
@@ -180,19 +203,15 @@ fn postfix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
                 lhs = m.complete(p, FULL_SPLAT_EXPR);
             } else {
                 p.with_newlines(false, |p| {
-                    let errors_before = p.error_count();
-                    expr(p);
-                    if !p.eat(T![']']) {
-                        if p.error_count() == errors_before {
-                            p.error(error_here(
-                                p,
-                                "missing-bracket",
-                                "Missing close bracket on index",
-                                "The index operator must end with a closing bracket (\"]\").",
-                            ));
-                        }
-                        skip_to_closer(p, T![']']);
-                    }
+                    expr_then_closer(
+                        p,
+                        T![']'],
+                        (
+                            "missing-bracket",
+                            "Missing close bracket on index",
+                            "The index operator must end with a closing bracket (\"]\").",
+                        ),
+                    )
                 });
                 lhs = m.complete(p, INDEX_EXPR);
             }
@@ -273,19 +292,15 @@ fn paren_expr(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
     p.bump(T!['(']);
     p.with_newlines(false, |p| {
-        let errors_before = p.error_count();
-        expr(p);
-        if !p.eat(T![')']) {
-            if p.error_count() == errors_before {
-                p.error(error_here(
-                    p,
-                    "unbalanced-parentheses",
-                    "Unbalanced parentheses",
-                    "Expected a closing parenthesis to terminate the expression.",
-                ));
-            }
-            skip_to_closer(p, T![')']);
-        }
+        expr_then_closer(
+            p,
+            T![')'],
+            (
+                "unbalanced-parentheses",
+                "Unbalanced parentheses",
+                "Expected a closing parenthesis to terminate the expression.",
+            ),
+        )
     });
     m.complete(p, PAREN_EXPR)
 }
@@ -302,8 +317,7 @@ fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
             if p.eat(T![')']) {
                 return;
             }
-            let errors_before = p.error_count();
-            if expr(p).is_none() || p.error_count() > errors_before {
+            if !clean_expr(p) {
                 skip_to_closer(p, T![')']);
                 return;
             }
@@ -368,8 +382,7 @@ fn tuple_rest(p: &mut Parser<'_>, m: Marker, open_range: crate::TextRange) -> Co
         if p.eat(T![']']) {
             break;
         }
-        let errors_before = p.error_count();
-        if expr(p).is_none() || p.error_count() > errors_before {
+        if !clean_expr(p) {
             skip_to_closer(p, T![']']);
             break;
         }
@@ -440,8 +453,7 @@ fn object_rest(p: &mut Parser<'_>, m: Marker, open_range: crate::TextRange) -> C
         }
         let item = p.start();
         let key = p.start();
-        let errors_before = p.error_count();
-        let key_ok = expr(p).is_some() && p.error_count() == errors_before;
+        let key_ok = clean_expr(p);
         key.complete(p, OBJECT_ITEM_KEY);
         if !key_ok {
             item.complete(p, OBJECT_ITEM);
@@ -477,8 +489,7 @@ fn object_rest(p: &mut Parser<'_>, m: Marker, open_range: crate::TextRange) -> C
                 break;
             }
         }
-        let errors_before = p.error_count();
-        let value_ok = expr(p).is_some() && p.error_count() == errors_before;
+        let value_ok = clean_expr(p);
         if !value_ok {
             item.complete(p, OBJECT_ITEM);
             p.with_newlines(false, |p| skip_to_closer(p, R_CURLY));
@@ -538,8 +549,7 @@ fn for_rest(p: &mut Parser<'_>, m: Marker, object: bool) -> CompletedMarker {
             break 'intro false;
         }
         p.bump(IDENT);
-        let errors_before = p.error_count();
-        if expr(p).is_none() || p.error_count() > errors_before {
+        if !clean_expr(p) {
             break 'intro false;
         }
         if !p.eat(T![:]) {
@@ -554,8 +564,7 @@ fn for_rest(p: &mut Parser<'_>, m: Marker, object: bool) -> CompletedMarker {
         return m.complete(p, kind);
     }
     let first_start = p.current_range();
-    let errors_before = p.error_count();
-    if expr(p).is_none() || p.error_count() > errors_before {
+    if !clean_expr(p) {
         skip_to_closer(p, closer);
         return m.complete(p, kind);
     }
@@ -564,8 +573,7 @@ fn for_rest(p: &mut Parser<'_>, m: Marker, object: bool) -> CompletedMarker {
     if p.at(T![=>]) {
         key_range = Some(first_range);
         p.bump(T![=>]);
-        let errors_before = p.error_count();
-        if expr(p).is_none() || p.error_count() > errors_before {
+        if !clean_expr(p) {
             skip_to_closer(p, closer);
             return m.complete(p, kind);
         }
@@ -578,8 +586,7 @@ fn for_rest(p: &mut Parser<'_>, m: Marker, object: bool) -> CompletedMarker {
     if p.at_word("if") {
         let cond = p.start();
         p.bump(IDENT);
-        let errors_before = p.error_count();
-        let cond_ok = expr(p).is_some() && p.error_count() == errors_before;
+        let cond_ok = clean_expr(p);
         cond.complete(p, FOR_COND);
         if !cond_ok {
             skip_to_closer(p, closer);

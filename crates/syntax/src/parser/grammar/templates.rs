@@ -205,77 +205,72 @@ fn template_body(p: &mut Parser<'_>, close: SyntaxKind, stop_at: &[&str]) {
 }
 
 fn template_if(p: &mut Parser<'_>, close: SyntaxKind) {
-    let m = p.start();
-    if !p.enter_nesting() {
-        super::too_deep(p);
-        m.complete(p, TEMPLATE_IF);
-        return;
-    }
-    let if_range = directive(p, IF_DIRECTIVE, |p| expr(p).is_some());
-    template_body(p, close, &["else", "endif"]);
-    if directive_keyword(p) == "else" {
-        directive(p, ELSE_DIRECTIVE, |_| true);
-        template_body(p, close, &["endif"]);
-    }
-    match directive_keyword(p) {
-        "endif" => {
-            directive(p, ENDIF_DIRECTIVE, |_| true);
+    directive_block(p, TEMPLATE_IF, ("if", "endif"), ENDIF_DIRECTIVE, |p| {
+        let if_range = directive(p, IF_DIRECTIVE, |p| expr(p).is_some());
+        template_body(p, close, &["else", "endif"]);
+        if directive_keyword(p) == "else" {
+            directive(p, ELSE_DIRECTIVE, |_| true);
+            template_body(p, close, &["endif"]);
         }
-        _ => {
-            p.error(
-                SyntaxError::new("unbalanced-directive", "Unexpected end of template", p.current_range())
-                    .with_detail(format!(
-                        "The if directive at {} is missing its corresponding endif directive.",
-                        describe(p, if_range)
-                    )),
-            );
-        }
-    }
-    p.leave_nesting();
-    m.complete(p, TEMPLATE_IF);
+        if_range
+    });
 }
 
 fn template_for(p: &mut Parser<'_>, close: SyntaxKind) {
+    directive_block(p, TEMPLATE_FOR, ("for", "endfor"), ENDFOR_DIRECTIVE, |p| {
+        let for_range = directive(p, FOR_DIRECTIVE, |p| {
+            let invalid = |p: &mut Parser<'_>, detail: &str| {
+                p.error(error_here(p, "invalid-for", "Invalid 'for' directive", detail));
+                false
+            };
+            if !p.eat(IDENT) {
+                return invalid(p, "For directive requires variable name after 'for'.");
+            }
+            if p.eat(T![,]) && !p.eat(IDENT) {
+                return invalid(p, "For directive requires value variable name after comma.");
+            }
+            if !p.at_word("in") {
+                return invalid(p, "For directive requires 'in' keyword after names.");
+            }
+            p.bump(IDENT);
+            expr(p).is_some()
+        });
+        template_body(p, close, &["endfor"]);
+        for_range
+    });
+}
+
+/// A directive and its matching end directive, `%{ if … }…%{ endif }` or
+/// `%{ for … }…%{ endfor }`, as a node of `kind`. `opening` parses the
+/// opening directive and everything up to the end directive, and returns
+/// the opening directive's range, for the message when the end is missing.
+fn directive_block(
+    p: &mut Parser<'_>,
+    kind: SyntaxKind,
+    (keyword, end_keyword): (&str, &str),
+    end_kind: SyntaxKind,
+    opening: impl FnOnce(&mut Parser<'_>) -> TextRange,
+) {
     let m = p.start();
     if !p.enter_nesting() {
         super::too_deep(p);
-        m.complete(p, TEMPLATE_FOR);
+        m.complete(p, kind);
         return;
     }
-    let for_range = directive(p, FOR_DIRECTIVE, |p| {
-        let invalid = |p: &mut Parser<'_>, detail: &str| {
-            p.error(error_here(p, "invalid-for", "Invalid 'for' directive", detail));
-            false
-        };
-        if !p.eat(IDENT) {
-            return invalid(p, "For directive requires variable name after 'for'.");
-        }
-        if p.eat(T![,]) && !p.eat(IDENT) {
-            return invalid(p, "For directive requires value variable name after comma.");
-        }
-        if !p.at_word("in") {
-            return invalid(p, "For directive requires 'in' keyword after names.");
-        }
-        p.bump(IDENT);
-        expr(p).is_some()
-    });
-    template_body(p, close, &["endfor"]);
-    match directive_keyword(p) {
-        "endfor" => {
-            directive(p, ENDFOR_DIRECTIVE, |_| true);
-        }
-        _ => {
-            p.error(
-                SyntaxError::new("unbalanced-directive", "Unexpected end of template", p.current_range())
-                    .with_detail(format!(
-                        "The for directive at {} is missing its corresponding endfor directive.",
-                        describe(p, for_range)
-                    )),
-            );
-        }
+    let opening_range = opening(p);
+    if directive_keyword(p) == end_keyword {
+        directive(p, end_kind, |_| true);
+    } else {
+        p.error(
+            SyntaxError::new("unbalanced-directive", "Unexpected end of template", p.current_range())
+                .with_detail(format!(
+                    "The {keyword} directive at {} is missing its corresponding {end_keyword} directive.",
+                    describe(p, opening_range)
+                )),
+        );
     }
     p.leave_nesting();
-    m.complete(p, TEMPLATE_FOR);
+    m.complete(p, kind);
 }
 
 /// Where `range` starts, for messages that refer to another place.
