@@ -1,0 +1,1 @@
+a = 1 # last line has no newline
