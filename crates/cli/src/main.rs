@@ -2,9 +2,10 @@
 //!
 //! This crate owns the command line: argument parsing, finding files on
 //! disk, loading them into the database, rendering diagnostics (rustc-style
-//! text through annotate-snippets, JSON lines) and exit codes: 0 when all is
-//! well, 1 when a check found an error, 2 when the tool could not do its job
-//! (bad arguments, a path it cannot read).
+//! text through annotate-snippets, JSON lines), writing formatted files and
+//! exit codes: 0 when all is well, 1 when a check found an error (or a file
+//! to format), 2 when the tool could not do its job (bad arguments, a path it
+//! cannot read, a file it cannot format).
 //!
 //! It is a leaf: nothing depends on it. Whatever another front end (watch
 //! mode, a language server, an embedding program) also needs belongs in
@@ -12,6 +13,7 @@
 
 mod check;
 mod discover;
+mod format;
 mod parse;
 mod render;
 
@@ -27,7 +29,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// An HCL toolkit: check and inspect HCL files (Terraform, Packer, Nomad, …).
+/// An HCL toolkit: check, format and inspect HCL files (Terraform, Packer, Nomad, …).
 #[derive(Debug, Parser)]
 #[command(name = "halite", version)]
 struct Cli {
@@ -50,6 +52,27 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
+    /// Format HCL files in place, as the reference formatter (`terraform fmt`)
+    /// does, and print the name of each file changed.
+    ///
+    /// A directory is searched recursively for *.hcl, *.tf, *.tfvars,
+    /// *.pkr.hcl, *.nomad and *.tftest.hcl files, skipping hidden
+    /// directories, .terraform/ and whatever .gitignore excludes; a file is
+    /// formatted whatever its name. A file that is not UTF-8 or has syntax
+    /// errors is left as it was and its errors printed (exit 2).
+    Fmt {
+        /// Files and directories to format, or `-` to format standard input
+        /// to standard output.
+        #[arg(default_value = ".")]
+        paths: Vec<Utf8PathBuf>,
+        /// Write nothing: list the files that would change, and exit 1 if
+        /// any would.
+        #[arg(long)]
+        check: bool,
+        /// Print a unified diff of each change instead of the file's name.
+        #[arg(long)]
+        diff: bool,
+    },
     /// Print a file's syntax tree and syntax errors, for debugging.
     Parse {
         /// The file to parse, or `-` for standard input.
@@ -71,6 +94,9 @@ enum Format {
 enum Outcome {
     Clean,
     FoundErrors,
+    /// Part of the work could not be done (a file could not be read, formatted
+    /// or written); the command has already said why, and the rest was done.
+    Incomplete,
 }
 
 fn main() -> ExitCode {
@@ -91,11 +117,13 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check { paths, format } => check::run(&paths, format),
+        Command::Fmt { paths, check, diff } => format::run(&paths, format::Options { check, diff }),
         Command::Parse { file } => parse::run(&file),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::FoundErrors) => ExitCode::from(1),
+        Ok(Outcome::Incomplete) => ExitCode::from(2),
         Err(err) => {
             eprintln!("halite: {err:#}");
             ExitCode::from(2)
