@@ -1,0 +1,3 @@
+config {
+format="compact"
+}

@@ -1,0 +1,4 @@
+variable "region" {
+  type    = string
+  default = "eu-west-1"
+}

@@ -1,0 +1,3 @@
+source "amazon-ebs" "base" {
+ami_name="base"
+}

@@ -1,0 +1,1 @@
+region="eu-west-1"

@@ -1,0 +1,3 @@
+job "web" {
+datacenters=["dc1"]
+}
