@@ -5,6 +5,11 @@
 //! text equals the input, the file has errors exactly when the reference
 //! rejects it, and on a file both reject our first error starts at the
 //! reference's first error line and column (`test-data/corpus/reference-errors.tsv`).
+//! On every file the reference parses, it also checks that the formatter's
+//! output equals the reference formatter's (`expected/<path>` where the
+//! reference changes the file, the input itself where it does not); a
+//! formatting disagreement argued to be right is listed in the same
+//! known-differences file with `format` in its `what` column.
 //! Disagreements argued to be right live in
 //! `test-data/corpus/known-differences.tsv`; any other disagreement, and any
 //! listed one that no longer happens, fails the run, so the list stays true.
@@ -43,7 +48,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let known = read_known_differences(&data.join("known-differences.tsv"))?;
 
     let started = Instant::now();
-    let outcomes = check_all(&corpus.join("input"), &manifest)?;
+    let outcomes = check_all(&corpus.join("input"), &corpus.join("expected"), &manifest)?;
     let elapsed = started.elapsed();
 
     let mut differences = Vec::new();
@@ -114,13 +119,15 @@ enum Kind {
     Verdict,
     /// Both reject the file, but our first error starts elsewhere.
     Position,
+    /// Both parse the file, but our formatting differs from the reference's.
+    Format,
 }
 
 impl Kind {
     /// Losing bytes and panicking break the parser's invariants, so no
     /// argument can make them right and the known list may not excuse them.
     fn can_be_known(self) -> bool {
-        matches!(self, Kind::Verdict | Kind::Position)
+        matches!(self, Kind::Verdict | Kind::Position | Kind::Format)
     }
 }
 
@@ -133,6 +140,7 @@ impl fmt::Display for Kind {
             Kind::Lossless => "lossless",
             Kind::Verdict => "verdict",
             Kind::Position => "position",
+            Kind::Format => "format",
         })
     }
 }
@@ -159,6 +167,9 @@ struct Outcome {
     error_count: usize,
     /// The first error's 1-based line and column and its message.
     first_error: Option<(usize, usize, String)>,
+    /// For a file both parse: `None` if our formatting equals the
+    /// reference's, else where the two first differ.
+    format_difference: Option<Option<String>>,
 }
 
 impl Outcome {
@@ -170,6 +181,9 @@ impl Outcome {
         let mut differences = Vec::new();
         if !self.lossless {
             differences.push(difference(Kind::Lossless, "the tree's text differs from the input".to_owned()));
+        }
+        if let Some(Some(detail)) = &self.format_difference {
+            differences.push(difference(Kind::Format, detail.clone()));
         }
         let reference = reference_errors.get(&self.path);
         match (self.reference_parses, &self.first_error) {
@@ -226,6 +240,8 @@ struct Report {
     not_utf8: usize,
     panics: usize,
     positions_agree: usize,
+    formatted: usize,
+    formatted_alike: usize,
 }
 
 impl Report {
@@ -246,6 +262,8 @@ impl Report {
                 .filter(both_reject)
                 .filter(|o| !has(&o.path, Kind::Position))
                 .count(),
+            formatted: outcomes.iter().filter(|o| o.format_difference.is_some()).count(),
+            formatted_alike: outcomes.iter().filter(|o| o.format_difference == Some(None)).count(),
         }
     }
 }
@@ -271,12 +289,18 @@ impl fmt::Display for Report {
             f,
             "  first error at the reference's line and column: {} / {} rejected by both ({} rejected by the reference)",
             self.positions_agree, self.rejects_agree, self.reference_rejects
+        )?;
+        writeln!(
+            f,
+            "  formatting byte-identical to the reference: {} / {} parsed by both",
+            self.formatted_alike, self.formatted
         )
     }
 }
 
-/// Reads and parses every file of the manifest in parallel.
-fn check_all(input: &Path, manifest: &[(String, bool)]) -> anyhow::Result<Vec<Outcome>> {
+/// Reads, parses and (where both parse) formats every file of the manifest
+/// in parallel.
+fn check_all(input: &Path, expected: &Path, manifest: &[(String, bool)]) -> anyhow::Result<Vec<Outcome>> {
     // A panicking parser would otherwise print a message and backtrace per
     // file; the panic is reported as a disagreement instead.
     let previous_hook = panic::take_hook();
@@ -285,14 +309,17 @@ fn check_all(input: &Path, manifest: &[(String, bool)]) -> anyhow::Result<Vec<Ou
         .par_iter()
         .map(|(path, reference_parses)| {
             let bytes = fs::read(input.join(path)).with_context(|| format!("reading {path}"))?;
-            Ok(check_file(path.clone(), *reference_parses, &bytes))
+            // The reference's output where it changes the file; a file
+            // without one must come back unchanged.
+            let formatted = if *reference_parses { fs::read(expected.join(path)).ok() } else { None };
+            Ok(check_file(path.clone(), *reference_parses, &bytes, formatted.as_deref()))
         })
         .collect();
     panic::set_hook(previous_hook);
     outcomes
 }
 
-fn check_file(path: String, reference_parses: bool, bytes: &[u8]) -> Outcome {
+fn check_file(path: String, reference_parses: bool, bytes: &[u8], formatted: Option<&[u8]>) -> Outcome {
     let mut outcome = Outcome {
         path,
         reference_parses,
@@ -301,6 +328,7 @@ fn check_file(path: String, reference_parses: bool, bytes: &[u8]) -> Outcome {
         lossless: true,
         error_count: 0,
         first_error: None,
+        format_difference: None,
     };
     let errors = match syntax::decode_source(bytes) {
         // Bytes that are not UTF-8 have no tree, so nothing can be lost; the
@@ -312,6 +340,9 @@ fn check_file(path: String, reference_parses: bool, bytes: &[u8]) -> Outcome {
         Ok(text) => match panic::catch_unwind(AssertUnwindSafe(|| syntax::parse(text))) {
             Ok(parse) => {
                 outcome.lossless = parse.syntax_node().to_string() == text;
+                if reference_parses && parse.errors().is_empty() {
+                    outcome.format_difference = Some(format_difference(&parse, formatted.unwrap_or(bytes)));
+                }
                 parse.errors().to_vec()
             }
             Err(payload) => {
@@ -332,6 +363,29 @@ fn check_file(path: String, reference_parses: bool, bytes: &[u8]) -> Outcome {
         (line, column, error.message.clone())
     });
     outcome
+}
+
+/// Formats a parsed file and compares the result with the reference's:
+/// `None` when they are equal, else the first differing line of each.
+fn format_difference(parse: &syntax::Parse<syntax::ast::SourceFile>, expected: &[u8]) -> Option<String> {
+    let actual = match panic::catch_unwind(AssertUnwindSafe(|| ::fmt::format_tree(&parse.syntax_node()))) {
+        Ok(actual) => actual,
+        Err(_) => return Some("the formatter panicked".to_owned()),
+    };
+    if actual.as_bytes() == expected {
+        return None;
+    }
+    let expected = String::from_utf8_lossy(expected);
+    let mut ours = actual.split_inclusive('\n');
+    let mut theirs = expected.split_inclusive('\n');
+    let mut line = 1;
+    loop {
+        match (ours.next(), theirs.next()) {
+            (a, e) if a != e => return Some(format!("line {line}: ours {a:?}, reference {e:?}")),
+            (None, None) => return Some("the texts differ but no line does".to_owned()),
+            _ => line += 1,
+        }
+    }
 }
 
 /// Converts a byte offset into a 1-based line and column as the reference
@@ -400,8 +454,13 @@ fn read_known_differences(path: &Path) -> anyhow::Result<BTreeSet<(String, Kind)
             let kind = match row[1].as_str() {
                 "verdict" => Kind::Verdict,
                 "position" => Kind::Position,
+                "format" => Kind::Format,
                 other => {
-                    bail!("{}: {}: `what` is {other:?}, not verdict or position", path.display(), row[0])
+                    bail!(
+                        "{}: {}: `what` is {other:?}, not verdict, position or format",
+                        path.display(),
+                        row[0]
+                    )
                 }
             };
             if row[2].trim().is_empty() {
