@@ -3,7 +3,8 @@
 //! This crate owns the inputs (a [`File`] per source file, with its path, its
 //! text and whether it still exists), the table that finds a file's input by
 //! path ([`RootDatabase::file`]), the way changes are applied to inputs, and
-//! the queries that wire the lower crates together, starting with [`parse`].
+//! the queries that wire the lower crates together: [`parse`], and
+//! [`format`] over it.
 //! Everything above it (analyses, the formatter, the command line, a future
 //! language server) asks questions of this database, so an edit redoes only
 //! the work it affects.
@@ -48,6 +49,23 @@ pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
         return syntax::parse("");
     }
     syntax::parse(file.text(db))
+}
+
+/// Formats a file as the reference formatter (`hclwrite.Format`) would.
+///
+/// `None` when formatting would not be safe: the file has syntax errors, its
+/// bytes are not UTF-8, or it was deleted. A formatter must leave such a file
+/// alone rather than guess, so the caller gets nothing to write.
+#[salsa::tracked(returns(ref))]
+pub fn format(db: &dyn Db, file: File) -> Option<String> {
+    if file.status(db) == FileStatus::Deleted || file.encoding_error(db).is_some() {
+        return None;
+    }
+    let parse = parse(db, file);
+    if !parse.errors().is_empty() {
+        return None;
+    }
+    Some(fmt::format_tree(&parse.syntax_node()))
 }
 
 /// The database: salsa's storage, the table of files, and an optional log of
