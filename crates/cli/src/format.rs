@@ -1,9 +1,9 @@
 //! `halite fmt`: formats files in place, lists or diffs what would change, or
 //! formats standard input to standard output.
 //!
-//! The module is named `format` rather than `fmt` because the formatter
-//! crate is `fmt`, and a module of the same name would make every `fmt::`
-//! path ambiguous.
+//! The module is named `format` rather than `fmt` so that it can never be
+//! confused with (or, should the crate depend on it, shadow) the formatter
+//! crate `fmt`. The formatting itself is the database's `format` query.
 //!
 //! A run has three phases. Files are read in parallel, then loaded into one
 //! database (which takes `&mut`, so one at a time; it only copies and checks
@@ -119,9 +119,9 @@ fn format_file(db: &RootDatabase, file: File, path: &Utf8Path, options: Options)
     if formatted == text {
         return Verdict::Unchanged;
     }
-    let diff = options.diff.then(|| unified_diff(path.as_str(), text, &formatted));
+    let diff = options.diff.then(|| unified_diff(path.as_str(), text, formatted));
     if !options.check
-        && let Err(error) = write_atomically(path, &formatted)
+        && let Err(error) = write_atomically(path, formatted)
     {
         return Verdict::Unwritable(error.to_string());
     }
@@ -131,19 +131,10 @@ fn format_file(db: &RootDatabase, file: File, path: &Utf8Path, options: Options)
 /// The formatted text of `file`, or `None` when it must not be formatted:
 /// its bytes are not UTF-8 (it has no tree), or it has syntax errors (the
 /// formatter's output on a broken tree is unspecified, and the user's text
-/// must not be reshaped around a mistake).
-fn formatted(db: &RootDatabase, file: File) -> Option<String> {
-    if file.encoding_error(db).is_some() {
-        return None;
-    }
-    let parse = db::parse(db, file);
-    if !parse.errors().is_empty() {
-        return None;
-    }
-    // This is the one place that asks for formatted text. When the database
-    // gains its `format(file)` query, it replaces this call, and repeated
-    // runs in one process (watch mode) reuse what did not change.
-    Some(fmt::format_tree(&parse.syntax_node()))
+/// must not be reshaped around a mistake). The database's query decides, so
+/// every front end refuses the same files.
+fn formatted(db: &RootDatabase, file: File) -> Option<&str> {
+    db::format(db, file).as_deref()
 }
 
 /// Prints what the run did, file by file in path order: the names of the
@@ -222,7 +213,7 @@ fn run_stdin(options: Options) -> Result<Outcome> {
     let changed = formatted != text;
     let mut stdout = io::stdout().lock();
     if options.diff {
-        if changed { write!(stdout, "{}", unified_diff(STDIN_NAME, text, &formatted)) } else { Ok(()) }
+        if changed { write!(stdout, "{}", unified_diff(STDIN_NAME, text, formatted)) } else { Ok(()) }
     } else if options.check {
         if changed { writeln!(stdout, "{STDIN_NAME}") } else { Ok(()) }
     } else {

@@ -9,10 +9,10 @@
 //! before and after, which is how "wrote nothing" and "left it byte for byte"
 //! are checked.
 //!
-//! Tests marked `needs the formatting rules` rely on the formatter changing
-//! `a=1` into `a = 1` and indenting blocks; until the rules land in
-//! `crates/fmt`, it returns its input unchanged. Their expected outputs were
-//! made with the reference formatter.
+//! The fixtures that must change hold text the reference formatter is sure
+//! to change (`a=1` becomes `a = 1`, blocks are indented, `=` aligned), and
+//! the expected outputs of formatted files were made with the reference
+//! formatter (`hclfmt`), so these tests check the command, not the rules.
 
 use std::{
     collections::BTreeMap,
@@ -182,7 +182,6 @@ fn files_with_syntax_errors_or_invalid_utf8_are_refused_and_left_byte_for_byte()
 }
 
 #[test]
-#[ignore = "needs the formatting rules"]
 fn a_refused_file_does_not_stop_the_others() {
     let dir = workspace(&["refused", "walk"]);
     let before = snapshot(dir.path());
@@ -211,7 +210,6 @@ fn already_formatted_files_are_not_rewritten() {
 }
 
 #[test]
-#[ignore = "needs the formatting rules"]
 fn fmt_rewrites_the_hcl_files_a_walk_finds_and_lists_them() {
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
@@ -231,8 +229,6 @@ fn fmt_rewrites_the_hcl_files_a_walk_finds_and_lists_them() {
 
 #[test]
 fn a_walk_never_touches_ignored_hidden_terraform_or_non_hcl_files() {
-    // Before the formatting rules land nothing changes at all, so this holds
-    // trivially; afterwards it is the guard that the walk skips these files.
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
     let (code, transcript) = halite(dir.path(), &["fmt", "walk"], b"");
@@ -245,7 +241,6 @@ fn a_walk_never_touches_ignored_hidden_terraform_or_non_hcl_files() {
 }
 
 #[test]
-#[ignore = "needs the formatting rules"]
 fn check_lists_the_files_that_would_change_writes_nothing_and_exits_1() {
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
@@ -256,7 +251,6 @@ fn check_lists_the_files_that_would_change_writes_nothing_and_exits_1() {
 }
 
 #[test]
-#[ignore = "needs the formatting rules"]
 fn diff_prints_a_patch_of_each_change_and_with_check_writes_nothing() {
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
@@ -277,7 +271,6 @@ fn diff_prints_a_patch_of_each_change_and_with_check_writes_nothing() {
 }
 
 #[test]
-#[ignore = "needs the formatting rules"]
 fn a_file_named_on_the_command_line_is_formatted_whatever_its_name() {
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
@@ -294,7 +287,6 @@ fn a_file_named_on_the_command_line_is_formatted_whatever_its_name() {
 }
 
 #[test]
-#[ignore = "needs the formatting rules"]
 fn writing_keeps_the_permissions_and_follows_symbolic_links() {
     let dir = workspace(&["walk"]);
     let main = dir.path().join("walk/main.tf");
@@ -336,7 +328,6 @@ fn stdin_already_formatted_comes_back_unchanged() {
 }
 
 #[test]
-#[ignore = "needs the formatting rules"]
 fn stdin_is_formatted_to_stdout() {
     let dir = workspace(&[]);
     let (code, transcript) = halite(dir.path(), &["fmt", "-"], b"a=1\nblock {\nb=2\n}\n");
