@@ -143,8 +143,6 @@ const INVALID_CHARACTER: &str = "Invalid character";
 const NOT_USED: &str = "This character is not used within the language.";
 const UNSUPPORTED_OPERATOR: &str = "Unsupported operator";
 const INVALID_ESCAPE: &str = "Invalid escape sequence";
-const UNTERMINATED_TEMPLATE: &str = "Unterminated template string";
-const NO_CLOSING_MARKER: &str = "No closing marker was found for the string.";
 
 /// The ASCII bytes that continue an identifier.
 static IDENT_ASCII: [bool; 256] =
@@ -214,16 +212,9 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        let end = self.bytes.len();
-        match self.modes.last() {
-            Some(Mode::Quoted) => {
-                self.error("unterminated-template", UNTERMINATED_TEMPLATE, NO_CLOSING_MARKER, end, end)
-            }
-            Some(Mode::Heredoc { .. }) => {
-                self.error("unterminated-heredoc", UNTERMINATED_TEMPLATE, NO_CLOSING_MARKER, end, end)
-            }
-            None | Some(Mode::Interp { .. }) => {}
-        }
+        // A template still open at the end of the input is reported by the
+        // parser when it reaches it, as the reference does: reported here,
+        // it would come before errors earlier in the file that caused it.
     }
 
     /// Ends the current token at `end` (exclusive), which must be past

@@ -276,6 +276,10 @@ impl<'t> Parser<'t> {
         self.errors.push(error);
     }
 
+    pub(crate) fn last_error(&self) -> Option<&SyntaxError> {
+        self.errors.last()
+    }
+
     pub(crate) fn error_count(&self) -> usize {
         self.errors.len()
     }

@@ -29,11 +29,24 @@ fn delimited(p: &mut Parser<'_>, open: SyntaxKind, close: SyntaxKind, kind: Synt
     // interpolation sets its own mode.
     p.with_newlines(true, |p| {
         parts(p, close, &[]);
-        // A missing closer means the text ran to the end of the file, which
-        // the lexer has reported.
-        p.eat(close);
+        if !p.eat(close) && p.at(EOF) {
+            unterminated(p);
+        }
     });
     m.complete(p, kind)
+}
+
+/// Reports a template that runs to the end of the file, once: templates
+/// nested in it that also reached the end add nothing.
+fn unterminated(p: &mut Parser<'_>) {
+    let at_end = p.current_range();
+    if p.last_error().is_some_and(|error| error.code == "unterminated-template" && error.range == at_end) {
+        return;
+    }
+    p.error(
+        SyntaxError::new("unterminated-template", "Unterminated template string", at_end)
+            .with_detail("No closing marker was found for the string."),
+    );
 }
 
 /// Parses template parts up to the template's closer, the end of the file,
