@@ -5,4 +5,7 @@ locals {
   é = 2
   emoji = "👍🏽" # thumbs
   abc = 3 # c
+  hindi = "क्ष" # an Indic conjunct: two clusters for the reference
+  family = "👨‍👩‍👧" # one cluster
+  flag = "🇫🇷" # one cluster
 }
