@@ -27,7 +27,7 @@ use std::{
 use expect_test::expect_file;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/cli-fmt")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-data/cli-fmt")
 }
 
 /// A temporary directory holding copies of the named fixture folders, every
@@ -171,9 +171,9 @@ fn files_with_syntax_errors_or_invalid_utf8_are_refused_and_left_byte_for_byte()
     for args in [&["fmt", "refused"][..], &["fmt", "--check", "refused"], &["fmt", "--diff", "refused"]] {
         let (code, transcript) = halite(dir.path(), args, b"");
         let expected = match args.len() {
-            2 => expect_file!["../../../test-data/cli-fmt/refused.txt"],
-            _ if args[1] == "--check" => expect_file!["../../../test-data/cli-fmt/refused.check.txt"],
-            _ => expect_file!["../../../test-data/cli-fmt/refused.diff.txt"],
+            2 => expect_file!["../test-data/cli-fmt/refused.txt"],
+            _ if args[1] == "--check" => expect_file!["../test-data/cli-fmt/refused.check.txt"],
+            _ => expect_file!["../test-data/cli-fmt/refused.diff.txt"],
         };
         expected.assert_eq(&transcript);
         assert_eq!(code, 2, "{transcript}");
@@ -186,7 +186,7 @@ fn a_refused_file_does_not_stop_the_others() {
     let dir = workspace(&["refused", "walk"]);
     let before = snapshot(dir.path());
     let (code, transcript) = halite(dir.path(), &["fmt", "refused", "walk/main.tf"], b"");
-    expect_file!["../../../test-data/cli-fmt/refused-and-walk.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli-fmt/refused-and-walk.txt"].assert_eq(&transcript);
     assert_eq!(code, 2, "{transcript}");
     assert_eq!(changed(&before, &snapshot(dir.path())), ["walk/main.tf"], "{transcript}");
 }
@@ -214,10 +214,10 @@ fn fmt_rewrites_the_hcl_files_a_walk_finds_and_lists_them() {
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
     let (code, transcript) = halite(dir.path(), &["fmt", "walk"], b"");
-    expect_file!["../../../test-data/cli-fmt/walk.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli-fmt/walk.txt"].assert_eq(&transcript);
     assert_eq!(code, 0, "{transcript}");
     assert_eq!(changed(&before, &snapshot(dir.path())), REFORMATTED, "{transcript}");
-    expect_file!["../../../test-data/cli-fmt/walk.after.txt"].assert_eq(&contents(dir.path()));
+    expect_file!["../test-data/cli-fmt/walk.after.txt"].assert_eq(&contents(dir.path()));
 
     // Formatting is a fixed point: a second run finds nothing to do.
     let before = snapshot(dir.path());
@@ -245,7 +245,7 @@ fn check_lists_the_files_that_would_change_writes_nothing_and_exits_1() {
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
     let (code, transcript) = halite(dir.path(), &["fmt", "--check", "walk"], b"");
-    expect_file!["../../../test-data/cli-fmt/walk.check.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli-fmt/walk.check.txt"].assert_eq(&transcript);
     assert_eq!(code, 1, "{transcript}");
     assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new(), "{transcript}");
 }
@@ -255,7 +255,7 @@ fn diff_prints_a_patch_of_each_change_and_with_check_writes_nothing() {
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
     let (code, transcript) = halite(dir.path(), &["fmt", "--check", "--diff", "walk"], b"");
-    expect_file!["../../../test-data/cli-fmt/walk.diff.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli-fmt/walk.diff.txt"].assert_eq(&transcript);
     assert_eq!(code, 1, "{transcript}");
     assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new(), "{transcript}");
 
@@ -337,7 +337,7 @@ fn stdin_is_formatted_to_stdout() {
     assert_eq!(transcript, "$ halite fmt --check -\nexit: 1\n--- stdout\n<stdin>\n--- stderr\n");
     assert_eq!(code, 1);
     let (code, transcript) = halite(dir.path(), &["fmt", "--diff", "-"], b"a=1\n");
-    expect_file!["../../../test-data/cli-fmt/stdin.diff.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli-fmt/stdin.diff.txt"].assert_eq(&transcript);
     assert_eq!(code, 0);
 }
 
@@ -345,7 +345,7 @@ fn stdin_is_formatted_to_stdout() {
 fn stdin_with_a_syntax_error_prints_its_diagnostics_and_exits_2() {
     let dir = workspace(&[]);
     let (code, transcript) = halite(dir.path(), &["fmt", "-"], b"a=1\nb = [1 2]\n");
-    expect_file!["../../../test-data/cli-fmt/stdin-syntax-error.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli-fmt/stdin-syntax-error.txt"].assert_eq(&transcript);
     assert_eq!(code, 2);
 }
 
@@ -353,7 +353,7 @@ fn stdin_with_a_syntax_error_prints_its_diagnostics_and_exits_2() {
 fn stdin_not_utf8_is_refused() {
     let dir = workspace(&[]);
     let (code, transcript) = halite(dir.path(), &["fmt", "-"], b"a=\"caf\xe9\"\n");
-    expect_file!["../../../test-data/cli-fmt/stdin-invalid-utf8.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli-fmt/stdin-invalid-utf8.txt"].assert_eq(&transcript);
     assert_eq!(code, 2);
 }
 
@@ -362,7 +362,7 @@ fn a_missing_path_stops_the_run_before_anything_is_written() {
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
     let (code, transcript) = halite(dir.path(), &["fmt", "walk", "no-such-dir"], b"");
-    expect_file!["../../../test-data/cli-fmt/missing-path.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli-fmt/missing-path.txt"].assert_eq(&transcript);
     assert_eq!(code, 2);
     assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new(), "{transcript}");
 }
@@ -372,7 +372,7 @@ fn stdin_cannot_be_mixed_with_paths() {
     let dir = workspace(&["walk"]);
     let before = snapshot(dir.path());
     let (code, transcript) = halite(dir.path(), &["fmt", "walk", "-"], b"a=1\n");
-    expect_file!["../../../test-data/cli-fmt/stdin-and-paths.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli-fmt/stdin-and-paths.txt"].assert_eq(&transcript);
     assert_eq!(code, 2);
     assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new(), "{transcript}");
 }

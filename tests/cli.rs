@@ -13,7 +13,7 @@ use std::{
 use expect_test::{ExpectFile, expect_file};
 
 fn test_data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/cli")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-data/cli")
 }
 
 /// Runs `halite` in `test-data/cli/` (so paths in the output are short and
@@ -56,13 +56,13 @@ fn check(args: &[&str], expected_code: i32, expected: ExpectFile) {
 fn check_walks_hcl_files_skipping_ignored_hidden_and_terraform_dirs() {
     // The files that must be skipped are not UTF-8: checking one would be an
     // error and exit 1. The summary counts the five that must be checked.
-    check(&["check", "valid"], 0, expect_file!["../../../test-data/cli/valid.check.txt"]);
+    check(&["check", "valid"], 0, expect_file!["../test-data/cli/valid.check.txt"]);
 }
 
 #[test]
 fn check_defaults_to_the_current_directory_and_names_files_without_dot_slash() {
     let (code, transcript) = halite_in(&test_data().join("invalid-utf8"), &["check"], None);
-    expect_file!["../../../test-data/cli/default-path.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli/default-path.txt"].assert_eq(&transcript);
     assert_eq!(code, 1, "{transcript}");
 }
 
@@ -71,24 +71,24 @@ fn check_takes_a_named_file_whatever_its_extension() {
     check(
         &["check", "valid/terragrunt.hcl.example"],
         0,
-        expect_file!["../../../test-data/cli/valid.named-file.txt"],
+        expect_file!["../test-data/cli/valid.named-file.txt"],
     );
 }
 
 #[test]
 fn check_walks_a_hidden_directory_named_on_the_command_line() {
-    check(&["check", "valid/.hidden"], 1, expect_file!["../../../test-data/cli/valid.hidden-root.txt"]);
+    check(&["check", "valid/.hidden"], 1, expect_file!["../test-data/cli/valid.hidden-root.txt"]);
 }
 
 #[test]
 fn check_reports_invalid_utf8_at_the_first_bad_byte() {
-    check(&["check", "invalid-utf8"], 1, expect_file!["../../../test-data/cli/invalid-utf8.check.txt"]);
+    check(&["check", "invalid-utf8"], 1, expect_file!["../test-data/cli/invalid-utf8.check.txt"]);
 }
 
 #[test]
 fn check_json_is_one_object_per_diagnostic_per_line() {
     let (code, transcript) = halite(&["check", "--format", "json", "invalid-utf8"], None);
-    expect_file!["../../../test-data/cli/invalid-utf8.json.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli/invalid-utf8.json.txt"].assert_eq(&transcript);
     assert_eq!(code, 1);
     let stdout = transcript.split("--- stdout\n").nth(1).and_then(|rest| rest.split("--- stderr\n").next());
     let lines: Vec<&str> = stdout.unwrap_or_default().lines().collect();
@@ -101,12 +101,12 @@ fn check_json_is_one_object_per_diagnostic_per_line() {
 
 #[test]
 fn check_a_missing_path_cannot_run() {
-    check(&["check", "valid", "no-such-dir"], 2, expect_file!["../../../test-data/cli/missing-path.txt"]);
+    check(&["check", "valid", "no-such-dir"], 2, expect_file!["../test-data/cli/missing-path.txt"]);
 }
 
 #[test]
 fn a_bad_flag_cannot_run() {
-    check(&["check", "--no-such-flag"], 2, expect_file!["../../../test-data/cli/bad-flag.txt"]);
+    check(&["check", "--no-such-flag"], 2, expect_file!["../test-data/cli/bad-flag.txt"]);
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn parse_reads_stdin() {
 #[test]
 fn parse_invalid_utf8_prints_no_tree_and_the_reason() {
     let (code, transcript) = halite(&["parse", "-"], Some(b"a = \"\xff\"\n"));
-    expect_file!["../../../test-data/cli/parse-invalid-utf8.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli/parse-invalid-utf8.txt"].assert_eq(&transcript);
     assert_eq!(code, 1);
 }
 
@@ -133,13 +133,13 @@ fn parse_prints_the_tree_then_the_errors() {
     check(
         &["parse", "syntax-error/main.tf"],
         1,
-        expect_file!["../../../test-data/cli/syntax-error.parse.txt"],
+        expect_file!["../test-data/cli/syntax-error.parse.txt"],
     );
 }
 
 #[test]
 fn check_reports_syntax_errors() {
-    check(&["check", "syntax-error"], 1, expect_file!["../../../test-data/cli/syntax-error.check.txt"]);
+    check(&["check", "syntax-error"], 1, expect_file!["../test-data/cli/syntax-error.check.txt"]);
 }
 
 #[test]
@@ -147,15 +147,15 @@ fn check_syntax_errors_as_json() {
     check(
         &["check", "--format", "json", "syntax-error"],
         1,
-        expect_file!["../../../test-data/cli/syntax-error.json.txt"],
+        expect_file!["../test-data/cli/syntax-error.json.txt"],
     );
 }
 
 #[test]
 fn the_readme_example_shows_one_deliberate_error() {
     // Run from the workspace root, as the README's command is.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (code, transcript) = halite_in(&root, &["check", "examples/terraform-web-service"], None);
-    expect_file!["../../../test-data/cli/examples.check.txt"].assert_eq(&transcript);
+    expect_file!["../test-data/cli/examples.check.txt"].assert_eq(&transcript);
     assert_eq!(code, 1, "{transcript}");
 }
