@@ -267,6 +267,11 @@ fn width(toks: &[Tok<'_>]) -> u32 {
     total
 }
 
+/// Grapheme clusters, counted by the rules of Unicode 15.0 (the pinned
+/// unicode-segmentation), which are the reference's (Unicode 13's). Only the
+/// character data differs between the two versions: a character assigned
+/// after Unicode 13 may count differently, a difference no real file has
+/// shown.
 fn graphemes(text: &str) -> u32 {
     let n = if text.is_ascii() {
         // One cluster per byte, except that `\r\n` is a single cluster.
