@@ -41,9 +41,10 @@ struct Cli {
 enum Command {
     /// Check HCL files for errors and report every diagnostic.
     ///
-    /// A directory is searched recursively for *.hcl, *.tf, *.tfvars and
-    /// *.nomad files, skipping hidden directories, .terraform/ and whatever
-    /// .gitignore excludes; a file is checked whatever its name.
+    /// A directory is searched recursively for *.hcl, *.tf, *.tfvars,
+    /// *.pkr.hcl, *.nomad and *.tftest.hcl files, skipping hidden
+    /// directories, .terraform/ and whatever .gitignore excludes; a file is
+    /// checked whatever its name.
     Check {
         /// Files and directories to check.
         #[arg(default_value = ".")]
