@@ -3,6 +3,7 @@
 //! benchmarks. It may depend on any crate of the workspace; nothing depends
 //! on it.
 
+mod bench;
 mod codegen;
 mod conformance;
 
@@ -13,9 +14,10 @@ fn main() -> anyhow::Result<()> {
     let task = args.next();
     let rest: Vec<String> = args.collect();
     match task.as_deref() {
+        Some("bench") => bench::run(&rest),
         Some("codegen") => codegen::run(&rest),
         Some("conformance") => conformance::run(&rest),
-        _ => anyhow::bail!("usage: cargo xtask <codegen|conformance> [ARGS…]"),
+        _ => anyhow::bail!("usage: cargo xtask <bench|codegen|conformance> [ARGS…]"),
     }
 }
 
