@@ -130,11 +130,7 @@ fn parse_invalid_utf8_prints_no_tree_and_the_reason() {
 
 #[test]
 fn parse_prints_the_tree_then_the_errors() {
-    check(
-        &["parse", "syntax-error/main.tf"],
-        1,
-        expect_file!["../test-data/cli/syntax-error.parse.txt"],
-    );
+    check(&["parse", "syntax-error/main.tf"], 1, expect_file!["../test-data/cli/syntax-error.parse.txt"]);
 }
 
 #[test]
@@ -155,7 +151,7 @@ fn check_syntax_errors_as_json() {
 fn the_readme_example_shows_one_deliberate_error() {
     // Run from the workspace root, as the README's command is.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (code, transcript) = halite_in(&root, &["check", "examples/terraform-web-service"], None);
+    let (code, transcript) = halite_in(root, &["check", "examples/terraform-web-service"], None);
     expect_file!["../test-data/cli/examples.check.txt"].assert_eq(&transcript);
     assert_eq!(code, 1, "{transcript}");
 }
