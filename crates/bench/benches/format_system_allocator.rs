@@ -14,7 +14,7 @@ fn format(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = format_common::config();
+    config = benchmarks::criterion_config();
     targets = format
 }
 criterion_main!(benches);

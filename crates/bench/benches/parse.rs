@@ -16,7 +16,7 @@ fn parse(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = common::config();
+    config = benchmarks::criterion_config();
     targets = parse
 }
 criterion_main!(benches);

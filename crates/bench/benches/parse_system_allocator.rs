@@ -12,7 +12,7 @@ fn parse(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = common::config();
+    config = benchmarks::criterion_config();
     targets = parse
 }
 criterion_main!(benches);

@@ -30,20 +30,9 @@ pub struct Corpus {
 }
 
 impl Corpus {
-    /// The whole shared corpus when it is there (`../shared/corpus/input`),
-    /// else the vendored subset (`test-data/corpus/input`), unless the
-    /// `HALITE_BENCH_CORPUS` environment variable names another directory.
+    /// Every file of [`corpus_dir`], in path order.
     pub fn load() -> Corpus {
-        let root = project_root();
-        let dir = match std::env::var_os("HALITE_BENCH_CORPUS") {
-            Some(dir) => PathBuf::from(dir),
-            None => {
-                let shared = root.join("../shared/corpus/input");
-                if shared.is_dir() { shared } else { root.join("test-data/corpus/input") }
-            }
-        };
-        // Canonical, so that the path printed with the results is readable.
-        let dir = dir.canonicalize().unwrap_or(dir);
+        let dir = corpus_dir();
         let mut paths = Vec::new();
         collect_files(&dir, &mut paths);
         // Sorted so that every run parses the files in the same order.
@@ -64,7 +53,26 @@ impl Corpus {
     }
 }
 
-fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// The directory the benchmarks measure: the whole shared corpus when it is
+/// there (`../shared/corpus/input`), else the vendored subset
+/// (`test-data/corpus/input`), unless the `HALITE_BENCH_CORPUS` environment
+/// variable names another (relative to the workspace root, not to
+/// `crates/bench`, where cargo starts benchmarks). Canonical, so that the
+/// path printed with the results is readable.
+pub fn corpus_dir() -> PathBuf {
+    let root = project_root();
+    let dir = match std::env::var_os("HALITE_BENCH_CORPUS") {
+        Some(dir) => root.join(dir),
+        None => {
+            let shared = root.join("../shared/corpus/input");
+            if shared.is_dir() { shared } else { root.join("test-data/corpus/input") }
+        }
+    };
+    dir.canonicalize().unwrap_or(dir)
+}
+
+/// Appends every file below `dir` to `out`, recursively.
+pub fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let entries = fs::read_dir(dir).unwrap_or_else(|err| panic!("reading {}: {err}", dir.display()));
     for entry in entries {
         let path = entry.unwrap_or_else(|err| panic!("reading {}: {err}", dir.display())).path();
@@ -74,6 +82,18 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// The criterion settings of every benchmark here: few samples and short
+/// phases, because one iteration processes the whole corpus, the machine
+/// has two cores shared with builds, and the comparisons need ratios, not
+/// tight intervals on each figure.
+pub fn criterion_config() -> criterion::Criterion {
+    criterion::Criterion::default()
+        .output_directory(&criterion_home())
+        .sample_size(10)
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(4))
 }
 
 /// Where criterion writes its results, chosen here rather than left to

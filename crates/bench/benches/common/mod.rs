@@ -4,9 +4,9 @@
 //! figures drift. Each benchmark target picks the global allocator, which
 //! both parsers then share.
 
-use std::{hint::black_box, time::Duration, time::SystemTime};
+use std::{hint::black_box, time::SystemTime};
 
-use benchmarks::{Corpus, criterion_home, mean_seconds};
+use benchmarks::{Corpus, mean_seconds};
 use criterion::{Criterion, Throughput};
 
 /// Runs the comparison as criterion group `group`; `allocator` says which
@@ -58,15 +58,4 @@ pub fn parse_throughput(c: &mut Criterion, group_name: &str, allocator: &str) {
             hcl_edit / halite
         );
     }
-}
-
-// Few samples and short phases: one iteration parses the whole corpus, the
-// machine has two cores shared with builds, and the comparison needs the
-// ratio, not a tight interval on each figure.
-pub fn config() -> Criterion {
-    Criterion::default()
-        .output_directory(&criterion_home())
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4))
 }

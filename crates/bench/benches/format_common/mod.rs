@@ -20,7 +20,7 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use benchmarks::{criterion_home, mean_seconds, project_root};
+use benchmarks::{collect_files, corpus_dir, mean_seconds, project_root};
 use criterion::{Criterion, SamplingMode, Throughput};
 
 /// File names the reference's gobench reads (it skips any other); Halite's
@@ -44,18 +44,7 @@ impl FormatCorpus {
     /// another), but only the files that parse: formatting is defined on
     /// those alone, and both formatters refuse or mangle the others.
     fn load() -> FormatCorpus {
-        let root = project_root();
-        let dir = match std::env::var_os("HALITE_BENCH_CORPUS") {
-            // Relative to the workspace root, not to `crates/bench`, where
-            // cargo starts benchmarks.
-            Some(dir) => root.join(dir),
-            None => {
-                let shared = root.join("../shared/corpus/input");
-                if shared.is_dir() { shared } else { root.join("test-data/corpus/input") }
-            }
-        };
-        // Canonical, so that the path printed with the results is readable.
-        let dir = dir.canonicalize().unwrap_or(dir);
+        let dir = corpus_dir();
         let mut corpus = FormatCorpus { dir, files: Vec::new(), bytes: 0, selection: String::new() };
         match reference_parses(&corpus.dir) {
             // Both corpora carry the reference parser's verdict on every
@@ -164,18 +153,6 @@ fn suffix_of(path: &str) -> &'static str {
     HCL_SUFFIXES.iter().find(|suffix| path.ends_with(*suffix)).copied().unwrap_or(".hcl")
 }
 
-fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries = fs::read_dir(dir).unwrap_or_else(|err| panic!("reading {}: {err}", dir.display()));
-    for entry in entries {
-        let path = entry.unwrap_or_else(|err| panic!("reading {}: {err}", dir.display())).path();
-        if path.is_dir() {
-            collect_files(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
 /// The reference's throughput probe, built by `../shared/oracle/setup.sh`.
 fn gobench() -> PathBuf {
     project_root().join("../shared/oracle/bin/gobench")
@@ -282,15 +259,4 @@ pub fn format_throughput(c: &mut Criterion, group_id: &str, allocator: &str) {
         // A filtered or test-mode run: criterion's own lines say what it did.
         _ => {}
     }
-}
-
-// Few samples and short phases, as for parsing: one iteration formats the
-// whole corpus, the machine has two cores shared with builds, and the
-// comparison needs the ratio, not a tight interval on each figure.
-pub fn config() -> Criterion {
-    Criterion::default()
-        .output_directory(&criterion_home())
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4))
 }
