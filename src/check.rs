@@ -2,10 +2,12 @@
 
 use std::io::{self, IsTerminal, Write};
 
+use rayon::prelude::*;
+
 use analysis::{Diagnostic, Severity};
 use anyhow::{Context, Result};
 use camino::Utf8PathBuf;
-use db::RootDatabase;
+use db::{File, RootDatabase};
 
 use crate::{Format, Outcome, discover, render};
 
@@ -23,15 +25,20 @@ pub(crate) fn run(paths: &[Utf8PathBuf], format: Format) -> Result<Outcome> {
     let renderer = render::Human::new(io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none());
     let mut stdout = io::stdout().lock();
     let (mut errors, mut warnings) = (0usize, 0usize);
-    for &file in &files {
-        for diagnostic in analysis::diagnostics(&db, file) {
-            match diagnostic.severity {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
-            }
-            print(&mut stdout, &db, &renderer, format, diagnostic)
-                .context("cannot write to standard output")?;
+    // Files are checked and their reports rendered in parallel, a chunk at a
+    // time, then printed in path order; parse trees are evicted between
+    // chunks, so a run over a whole monorepo holds a bounded number of them.
+    for chunk in files.chunks(FILES_PER_CHUNK) {
+        let reports: Vec<FileReport> = chunk
+            .par_iter()
+            .map_with(db.clone(), |db, &file| FileReport::new(db, &renderer, format, file))
+            .collect();
+        for report in reports {
+            errors += report.errors;
+            warnings += report.warnings;
+            stdout.write_all(report.text.as_bytes()).context("cannot write to standard output")?;
         }
+        db.evict_parse_trees();
     }
     stdout.flush().context("cannot write to standard output")?;
     eprintln!(
@@ -43,16 +50,46 @@ pub(crate) fn run(paths: &[Utf8PathBuf], format: Format) -> Result<Outcome> {
     Ok(if errors > 0 { Outcome::FoundErrors } else { Outcome::Clean })
 }
 
-fn print(
-    out: &mut impl Write,
+/// Files checked between two evictions of parse trees.
+const FILES_PER_CHUNK: usize = 256;
+
+/// One file's diagnostics, rendered, and how many of each severity.
+struct FileReport {
+    text: String,
+    errors: usize,
+    warnings: usize,
+}
+
+impl FileReport {
+    fn new(db: &RootDatabase, renderer: &render::Human, format: Format, file: File) -> FileReport {
+        let mut report = FileReport { text: String::new(), errors: 0, warnings: 0 };
+        for diagnostic in analysis::diagnostics(db, file) {
+            match diagnostic.severity {
+                Severity::Error => report.errors += 1,
+                Severity::Warning => report.warnings += 1,
+            }
+            render_into(&mut report.text, db, renderer, format, diagnostic);
+        }
+        report
+    }
+}
+
+fn render_into(
+    out: &mut String,
     db: &RootDatabase,
     renderer: &render::Human,
     format: Format,
     diagnostic: &Diagnostic,
-) -> io::Result<()> {
+) {
     match format {
-        Format::Human => writeln!(out, "{}\n", renderer.render(db, diagnostic)),
-        Format::Json => writeln!(out, "{}", render::json(db, diagnostic)),
+        Format::Human => {
+            out.push_str(&renderer.render(db, diagnostic).to_string());
+            out.push_str("\n\n");
+        }
+        Format::Json => {
+            out.push_str(&render::json(db, diagnostic).to_string());
+            out.push('\n');
+        }
     }
 }
 

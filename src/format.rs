@@ -47,6 +47,9 @@ const PROGRESS_THRESHOLD: usize = 100;
 /// The name standard input goes by in diagnostics, lists and diffs.
 const STDIN_NAME: &str = "<stdin>";
 
+/// Files formatted between two evictions of parse trees; see `run`.
+const FILES_PER_CHUNK: usize = 256;
+
 pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     if paths.iter().any(|path| path == "-") {
         if paths.len() > 1 {
@@ -72,19 +75,28 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         .collect();
 
     let progress = progress_bar(files.len());
-    let verdicts: Vec<Verdict> = files
-        .par_iter()
-        .map_with(db.clone(), |db, (path, file)| {
-            let verdict = match file {
-                Ok(file) => format_file(db, *file, path, options),
-                // The error cannot be cloned, and it is printed only once,
-                // so the text is all the report needs.
-                Err(error) => Verdict::Unreadable(error.to_string()),
-            };
-            progress.inc(1);
-            verdict
-        })
-        .collect();
+    let mut verdicts: Vec<Verdict> = Vec::with_capacity(files.len());
+    // In chunks, evicting parse trees between them: each file's tree is
+    // needed once, and keeping every tree of a large repository until the
+    // end would cost about twenty bytes of memory per byte of source (and
+    // the time the kernel takes to hand that memory over).
+    for chunk in files.chunks(FILES_PER_CHUNK) {
+        let chunk_verdicts: Vec<Verdict> = chunk
+            .par_iter()
+            .map_with(db.clone(), |db, (path, file)| {
+                let verdict = match file {
+                    Ok(file) => format_file(db, *file, path, options),
+                    // The error cannot be cloned, and it is printed only
+                    // once, so the text is all the report needs.
+                    Err(error) => Verdict::Unreadable(error.to_string()),
+                };
+                progress.inc(1);
+                verdict
+            })
+            .collect();
+        verdicts.extend(chunk_verdicts);
+        db.evict_parse_trees();
+    }
     progress.finish_and_clear();
 
     report(&db, &files, &verdicts, options)

@@ -43,7 +43,14 @@ pub trait Db: salsa::Database {
 /// parses as empty text. Callers that must not mistake that for an empty file
 /// (the formatter, diagnostics) look at [`File::status`] and
 /// [`File::encoding_error`] first.
-#[salsa::tracked(returns(ref))]
+///
+/// Trees are the largest values in the database (about twenty bytes per
+/// byte of source), so only the 256 most recently used are kept once a new
+/// revision starts or
+/// [`salsa::Database::trigger_lru_eviction`] is called; an evicted tree is
+/// parsed again if asked for. Batch front ends evict between chunks of
+/// files, which keeps a run over a whole monorepo in bounded memory.
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
     if file.status(db) == FileStatus::Deleted || file.encoding_error(db).is_some() {
         return syntax::parse("");
@@ -174,6 +181,14 @@ impl RootDatabase {
         }
         self.set_existing(file, error);
         file
+    }
+
+    /// Drops all but the most recently used parse trees (see [`parse`]):
+    /// batch front ends call it between chunks of files, so that a run over
+    /// thousands of files holds a bounded number of trees. Like a write, it
+    /// waits for queries running on other handles.
+    pub fn evict_parse_trees(&mut self) {
+        salsa::Database::trigger_lru_eviction(self);
     }
 
     /// Marks the file at `path` as deleted, if the database knows it. The

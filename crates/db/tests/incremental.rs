@@ -88,3 +88,28 @@ fn invalid_utf8_keeps_the_valid_prefix_and_has_no_tree() {
     assert_eq!(file.encoding_error(&db), &None);
     assert_eq!(parse(&db, file).syntax_node().to_string(), "a = 1\n");
 }
+
+#[test]
+fn evicting_keeps_only_the_most_recently_used_trees() {
+    let mut db = RootDatabase::new();
+    // More files than the parse query keeps (256), each parsed once, in order.
+    let files: Vec<_> =
+        (0..300).map(|i| db.set_file_text(format!("f{i}.hcl"), format!("a = {i}\n"))).collect();
+    for &file in &files {
+        parse(&db, file);
+    }
+    db.evict_parse_trees();
+
+    // The oldest trees were dropped and are parsed again; the newest stayed.
+    let executed = db.log_executed(|| {
+        parse(&db, files[0]);
+        parse(&db, files[299]);
+    });
+    expect![[r#"
+        [
+            "parse(f0.hcl)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    assert_eq!(parse(&db, files[0]).syntax_node().to_string(), "a = 0\n");
+}
