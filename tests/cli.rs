@@ -4,11 +4,9 @@
 //! standard error in one file under `test-data/cli/`, compared with
 //! `expect_file!`; `UPDATE_EXPECT=1 cargo test -p cli` refreshes them.
 
-use std::{
-    io::Write,
-    path::{Path, PathBuf},
-    process::{Command, Stdio},
-};
+mod support;
+
+use std::path::{Path, PathBuf};
 
 use expect_test::{ExpectFile, expect_file};
 
@@ -23,27 +21,7 @@ fn halite(args: &[&str], stdin: Option<&[u8]>) -> (i32, String) {
 }
 
 fn halite_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the halite binary runs");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    pipe.write_all(stdin.unwrap_or_default()).expect("stdin takes the input");
-    drop(pipe);
-    let output = child.wait_with_output().expect("halite finishes");
-    let code = output.status.code().expect("halite exits rather than being killed");
-    let transcript = format!(
-        "$ halite {}\nexit: {code}\n--- stdout\n{}--- stderr\n{}",
-        args.join(" "),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-    );
-    (code, transcript)
+    support::run_halite(dir, args, stdin.unwrap_or_default())
 }
 
 fn check(args: &[&str], expected_code: i32, expected: ExpectFile) {

@@ -14,13 +14,13 @@
 //! the expected outputs of formatted files were made with the reference
 //! formatter (`hclfmt`), so these tests check the command, not the rules.
 
+mod support;
+
 use std::{
     collections::BTreeMap,
     fs,
-    io::Write,
     os::unix::fs::{MetadataExt, PermissionsExt},
     path::{Path, PathBuf},
-    process::{Command, Stdio},
     time::{Duration, SystemTime},
 };
 
@@ -115,32 +115,7 @@ fn contents(root: &Path) -> String {
 
 /// Runs `halite` in `dir` and returns the exit code and a transcript.
 fn halite(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the halite binary runs");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    // A run that stops before reading its input (a bad argument) closes
-    // the pipe first; that is its business, not a failure of the test.
-    match pipe.write_all(stdin) {
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
-        result => result.expect("stdin takes the input"),
-    }
-    drop(pipe);
-    let output = child.wait_with_output().expect("halite finishes");
-    let code = output.status.code().expect("halite exits rather than being killed");
-    let transcript = format!(
-        "$ halite {}\nexit: {code}\n--- stdout\n{}--- stderr\n{}",
-        args.join(" "),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-    );
-    (code, transcript)
+    support::run_halite(dir, args, stdin)
 }
 
 /// The files of `walk/` that must never be touched when the folder is
