@@ -1,0 +1,319 @@
+//! The position-free HIR of an HCL file.
+//!
+//! This crate owns the lowering of the typed AST (`syntax::ast`) into a
+//! [`FileHir`]: the file's [`Body`] (attributes and blocks, each in source
+//! order, with nested bodies), an [`Arena`] of [`Expr`]s covering every
+//! expression form of the native syntax, and the arenas of attributes and
+//! blocks. Text ranges are not in it: they live in a [`SourceMap`] built
+//! beside it, as rust-analyzer splits a body from its source map. That split
+//! is the point of the crate: an edit to whitespace or comments changes the
+//! tree and the source map but leaves the HIR equal, so the database backdates
+//! it and nothing that reads only the HIR (evaluation, reference analysis)
+//! runs again.
+//!
+//! Lowering is total: any tree, however broken, lowers without panicking.
+//! What the parser could not find becomes [`Expr::Missing`] or an empty name;
+//! the parser has already reported it, so lowering reports nothing itself.
+//!
+//! It must never depend on evaluation, on values (`value`) or on the command
+//! line: the HIR records what was written, decoded (escapes, number text), and
+//! leaves every question of meaning to the evaluator above it. Literals are
+//! therefore kept as their own small types: a number as its normalised source
+//! text, a string as decoded text.
+
+mod dump;
+mod escape;
+mod lower;
+
+use la_arena::{Arena, ArenaMap, Idx};
+use smol_str::SmolStr;
+use syntax::SyntaxNode;
+
+pub use crate::{
+    escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
+    lower::lower_file,
+};
+pub use syntax::ast::{BinaryOp, UnaryOp};
+
+/// A pointer to a syntax node that survives as long as the tree it came from
+/// is the same: the source map stores these, never nodes, so it does not keep
+/// a tree alive.
+pub type SyntaxNodePtr = rowan::ast::SyntaxNodePtr<syntax::HclLanguage>;
+
+pub type ExprId = Idx<Expr>;
+pub type AttributeId = Idx<Attribute>;
+pub type BlockId = Idx<Block>;
+
+/// The HIR of one file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileHir {
+    /// The top-level body.
+    pub body: Body,
+    pub attributes: Arena<Attribute>,
+    pub blocks: Arena<Block>,
+    pub exprs: Arena<Expr>,
+}
+
+impl std::ops::Index<ExprId> for FileHir {
+    type Output = Expr;
+    fn index(&self, id: ExprId) -> &Expr {
+        &self.exprs[id]
+    }
+}
+
+impl std::ops::Index<AttributeId> for FileHir {
+    type Output = Attribute;
+    fn index(&self, id: AttributeId) -> &Attribute {
+        &self.attributes[id]
+    }
+}
+
+impl std::ops::Index<BlockId> for FileHir {
+    type Output = Block;
+    fn index(&self, id: BlockId) -> &Block {
+        &self.blocks[id]
+    }
+}
+
+impl FileHir {
+    /// A readable, indented dump of the whole file, the form of the
+    /// expected-output tests. It recurses over expressions, so it is meant
+    /// for tests and debugging, not for arbitrarily deep input.
+    pub fn debug_dump(&self) -> String {
+        dump::dump(self)
+    }
+}
+
+/// A body: the contents of a file or of a block. Attributes and blocks are
+/// kept in two lists, each in source order, because the information model
+/// treats them apart (an attribute is looked up by name, blocks by type); the
+/// ids grow in source order, so the interleaving can still be recovered.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Body {
+    pub attributes: Vec<AttributeId>,
+    pub blocks: Vec<BlockId>,
+}
+
+/// `name = value`. An empty name is one the parser found missing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribute {
+    pub name: SmolStr,
+    pub value: ExprId,
+}
+
+/// `type label… { body }`. Quoted labels are decoded; an empty type name is
+/// one the parser found missing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    pub type_name: SmolStr,
+    pub labels: Vec<SmolStr>,
+    pub body: Body,
+}
+
+/// A literal value, kept apart from any value model.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Literal {
+    /// The number's text, normalised so that spellings of the same decimal
+    /// that differ only trivially (`1.50` and `1.5`, `1E3` and `1e+3`)
+    /// compare equal: see [`normalise_number`]. Exact: the evaluator parses
+    /// it as a decimal.
+    Number(SmolStr),
+    Bool(bool),
+    Null,
+}
+
+/// Which splat: `.*` absorbs only the attribute and legacy index accessors
+/// right after it; `[*]` absorbs every accessor after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SplatKind {
+    Attr,
+    Full,
+}
+
+/// A strip marker pair: `~` after the opening `${`/`%{` (strip whitespace
+/// before) and before the closing `}` (strip whitespace after).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Strip {
+    pub left: bool,
+    pub right: bool,
+}
+
+/// Whether a template was a quoted string or a heredoc; a heredoc's
+/// `<<-` (flush) form has its common indentation removed at evaluation, which
+/// needs the literal text as written (minus escapes), so it is kept here as a
+/// flag rather than done in lowering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TemplateKind {
+    Quoted,
+    Heredoc { flush: bool },
+}
+
+/// A part of a template. Literal text is decoded: backslash escapes in
+/// quoted strings, and `$${` / `%%{` in both forms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplatePart {
+    Literal(SmolStr),
+    Interpolation {
+        expr: ExprId,
+        strip: Strip,
+    },
+    /// `%{ if cond }then%{ else }else%{ endif }`, with each directive's strip
+    /// markers. `else_parts` is `None` without an `%{ else }`.
+    If {
+        cond: ExprId,
+        then_parts: Vec<TemplatePart>,
+        else_parts: Option<Vec<TemplatePart>>,
+        if_strip: Strip,
+        else_strip: Strip,
+        endif_strip: Strip,
+    },
+    /// `%{ for key, value in collection }body%{ endfor }`.
+    For {
+        key_var: Option<SmolStr>,
+        value_var: SmolStr,
+        collection: ExprId,
+        body: Vec<TemplatePart>,
+        for_strip: Strip,
+        endfor_strip: Strip,
+    },
+}
+
+/// The key of an object constructor item.
+///
+/// The reference reads a bare identifier key (`{ a = 1 }`, and also `true`,
+/// `false` and `null` written bare) as the literal string of its name, not as
+/// a variable, unless it is wrapped in parentheses. That rule is settled here,
+/// so the evaluator never has to look for parentheses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ObjectKey {
+    /// A bare identifier: the literal string key.
+    Name(SmolStr),
+    /// Any other key, evaluated and converted to a string. `parenthesised`
+    /// records `(…)` around it: the reference rejects an unparenthesised
+    /// multi-step traversal (`{ a.b = 1 }`, "Ambiguous attribute key") but
+    /// evaluates `{ (a.b) = 1 }`.
+    Expr { expr: ExprId, parenthesised: bool },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectItem {
+    pub key: ObjectKey,
+    pub value: ExprId,
+}
+
+/// An expression. Parentheses are not kept: evaluation never needs them,
+/// except around an object key, which [`ObjectKey`] records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    /// An expression the parser could not find, after a syntax error.
+    Missing,
+    Literal(Literal),
+    Template {
+        kind: TemplateKind,
+        parts: Vec<TemplatePart>,
+    },
+    /// The root of a traversal: `var` in `var.a`.
+    Variable(SmolStr),
+    /// `base.name`.
+    GetAttr {
+        base: ExprId,
+        name: SmolStr,
+    },
+    /// `base[index]`.
+    Index {
+        base: ExprId,
+        index: ExprId,
+    },
+    /// `base.0`, the legacy index form; the index is a normalised number.
+    LegacyIndex {
+        base: ExprId,
+        index: SmolStr,
+    },
+    /// A splat: `source.*.each…` or `source[*].each…`. `each` is the
+    /// expression applied to every element, built over [`Expr::SplatItem`]
+    /// from the accessors the splat absorbed (see [`SplatKind`]); with none,
+    /// it is the item itself.
+    Splat {
+        kind: SplatKind,
+        source: ExprId,
+        each: ExprId,
+    },
+    /// The element a splat's `each` is applied to: bound by the nearest
+    /// enclosing splat whose `each` holds it.
+    SplatItem,
+    /// `name(args…)`; `expand_final` is the `...` after the last argument.
+    Call {
+        name: SmolStr,
+        args: Vec<ExprId>,
+        expand_final: bool,
+    },
+    Tuple(Vec<ExprId>),
+    Object(Vec<ObjectItem>),
+    /// `[for key, value in collection : value_expr if cond]`.
+    ForTuple {
+        key_var: Option<SmolStr>,
+        value_var: SmolStr,
+        collection: ExprId,
+        value: ExprId,
+        cond: Option<ExprId>,
+    },
+    /// `{for key, value in collection : key_expr => value_expr... if cond}`;
+    /// `grouping` is the `...`.
+    ForObject {
+        key_var: Option<SmolStr>,
+        value_var: SmolStr,
+        collection: ExprId,
+        key: ExprId,
+        value: ExprId,
+        grouping: bool,
+        cond: Option<ExprId>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: ExprId,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    Conditional {
+        cond: ExprId,
+        then_expr: ExprId,
+        else_expr: ExprId,
+    },
+}
+
+/// Where each piece of the HIR came from, kept apart from it so that the HIR
+/// compares equal across edits that only move text.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SourceMap {
+    expr_to_syntax: ArenaMap<ExprId, SyntaxNodePtr>,
+    syntax_to_expr: rustc_hash::FxHashMap<SyntaxNodePtr, ExprId>,
+    attributes: ArenaMap<AttributeId, SyntaxNodePtr>,
+    blocks: ArenaMap<BlockId, SyntaxNodePtr>,
+}
+
+impl SourceMap {
+    /// The node an expression was lowered from. A [`Expr::Missing`] points at
+    /// the node that should have held it; an expression made from a
+    /// splat's absorbed accessor points at that accessor's node, and a
+    /// [`Expr::SplatItem`] at the splat.
+    pub fn expr_syntax(&self, id: ExprId) -> Option<SyntaxNodePtr> {
+        self.expr_to_syntax.get(id).copied()
+    }
+
+    /// The expression lowered from a node, if any. Parentheses have none of
+    /// their own; ask for the expression inside.
+    pub fn node_expr(&self, node: &SyntaxNode) -> Option<ExprId> {
+        self.syntax_to_expr.get(&SyntaxNodePtr::new(node)).copied()
+    }
+
+    pub fn attribute_syntax(&self, id: AttributeId) -> Option<SyntaxNodePtr> {
+        self.attributes.get(id).copied()
+    }
+
+    pub fn block_syntax(&self, id: BlockId) -> Option<SyntaxNodePtr> {
+        self.blocks.get(id).copied()
+    }
+}

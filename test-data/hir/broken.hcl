@@ -1,0 +1,9 @@
+missing_value =
+missing_attr = x.
+missing_cond = a ? : c
+missing_else = a ? b
+bad_escape = "a\qb \u12 \uD800"
+op_missing = 1 +
+garbage ] = 3
+= 4
+after = "still lowered"

@@ -1,0 +1,9 @@
+int = 42
+zeros = 007
+frac = 1.50
+exp = 001.50E+03
+negexp = 2.5e-04
+zero_exp = 3e0
+t = true
+f = false
+n = null

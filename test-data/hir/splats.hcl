@@ -1,0 +1,14 @@
+attr_splat = list.*.id
+attr_splat_bare = list.*
+attr_splat_chain = a.*.b.c
+attr_splat_legacy = a.*.b.0.c
+attr_splat_then_index = a.*.b[0]
+attr_splat_then_index_then_attr = a.*.b[0].c
+full_splat = list[*].id
+full_splat_bare = list[*]
+full_splat_all = list[*].a.b[0]
+full_splat_dynamic = list[*].a[count.index].name
+full_then_attr_splat = a[*].b.*.c
+nested_attr_splat = x.*.*
+splat_of_call = f()[*].x
+splat_in_index = m[a[*].id]
