@@ -4,7 +4,7 @@
 //! text and whether it still exists), the table that finds a file's input by
 //! path ([`RootDatabase::file`]), the way changes are applied to inputs, and
 //! the queries that wire the lower crates together: [`parse`], and
-//! [`format`] over it.
+//! [`format`] and [`lower`] (with [`source_map`] beside it) over it.
 //! Everything above it (analyses, the formatter, the command line, a future
 //! language server) asks questions of this database, so an edit redoes only
 //! the work it affects.
@@ -21,6 +21,7 @@ use std::sync::{
 };
 
 pub use camino::{Utf8Path, Utf8PathBuf};
+use hir::{FileHir, SourceMap};
 pub use salsa;
 use salsa::plumbing::AsId;
 use salsa::{Database as _, Setter as _};
@@ -73,6 +74,33 @@ pub fn format(db: &dyn Db, file: File) -> Option<String> {
         return None;
     }
     Some(fmt::format_tree(&parse.syntax_node()))
+}
+
+/// Lowers a file to its HIR and the source map beside it, in one pass over
+/// the tree. Nothing but [`lower`] and [`source_map`] should read it: the
+/// pair changes with every edit, since the source map holds positions, and
+/// the two projections are what let salsa tell the halves apart (the shape
+/// of rust-analyzer's `body_with_source_map`).
+#[salsa::tracked(returns(ref))]
+pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<SourceMap>) {
+    let (hir, source_map) = hir::lower_file(&parse(db, file).tree());
+    (Arc::new(hir), Arc::new(source_map))
+}
+
+/// A file's position-free HIR. An edit that only moves text (whitespace,
+/// comments) re-runs this query, but its result compares equal to the old
+/// one, so salsa keeps the old revision and nothing that reads only the HIR
+/// runs again.
+#[salsa::tracked]
+pub fn lower(db: &dyn Db, file: File) -> Arc<FileHir> {
+    lower_with_source_map(db, file).0.clone()
+}
+
+/// Where each part of a file's HIR came from: for diagnostics, which need
+/// positions, and should be the only readers of it.
+#[salsa::tracked]
+pub fn source_map(db: &dyn Db, file: File) -> Arc<SourceMap> {
+    lower_with_source_map(db, file).1.clone()
 }
 
 /// The database: salsa's storage, the table of files, and an optional log of
