@@ -1,0 +1,142 @@
+use super::*;
+
+fn n(s: &str) -> Number {
+    Number::parse(s).unwrap_or_else(|| panic!("test input {s:?} does not parse"))
+}
+
+/// The README's comparison: equal texts, or a relative difference below
+/// 1e-60 (the reference's binary floats show artifacts past that).
+fn agrees(got: &Number, want: &str) -> bool {
+    if got.to_plain_string() == want {
+        return true;
+    }
+    let Some(w) = Number::parse(want) else {
+        return false;
+    };
+    if got.is_infinite() || w.is_infinite() || got.sign_bit() != w.sign_bit() {
+        return false;
+    }
+    let (Some(g), Some(w)) = (got.as_decimal(), w.as_decimal()) else {
+        return false;
+    };
+    let diff = (g - w.clone()).abs();
+    let bound = w.abs() * BigDecimal::new(1.into(), 60);
+    diff < bound
+}
+
+fn table(text: &str) -> impl Iterator<Item = Vec<&str>> {
+    text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').collect())
+}
+
+#[test]
+fn arithmetic_matches_go_cty() {
+    let mut checked = 0;
+    for row in table(include_str!("../../test-data/number-arith.tsv")) {
+        let [op, a, b, want] = row[..] else {
+            panic!("bad row {row:?}");
+        };
+        let (a, b) = (n(a), n(b));
+        let got = match op {
+            "add" => a.add(&b),
+            "sub" => a.sub(&b),
+            "mul" => a.mul(&b),
+            "div" => a.div(&b),
+            "rem" => a.rem(&b),
+            _ => panic!("unknown op {op}"),
+        };
+        match (&got, want) {
+            (Err(_), "error") => {}
+            (Ok(v), w) if w != "error" && agrees(v, w) => {}
+            _ => panic!("{op} {a} {b}: got {got:?}, go-cty says {want}"),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 605);
+}
+
+#[test]
+fn hash_text_matches_go_cty() {
+    for row in table(include_str!("../../test-data/number-hash.tsv")) {
+        let [input, want] = row[..] else {
+            panic!("bad row {row:?}");
+        };
+        assert_eq!(n(input).to_hash_string(), want, "{input}");
+    }
+}
+
+#[test]
+fn parse_matches_go_cty() {
+    for row in table(include_str!("../../test-data/number-parse.tsv")) {
+        let [quoted, want] = row[..] else {
+            panic!("bad row {row:?}");
+        };
+        let input = &quoted[1..quoted.len() - 1];
+        let got = Number::parse(input).map(|v| v.to_plain_string());
+        let want = (want != "error").then(|| want.to_string());
+        assert_eq!(got, want, "{quoted}");
+    }
+}
+
+#[test]
+fn non_terminating_division_rounds_to_160_digits() {
+    let cases = [
+        ("1", "3", format!("0.{}", "3".repeat(160))),
+        ("2", "3", format!("0.{}7", "6".repeat(159))),
+        ("-1", "3", format!("-0.{}", "3".repeat(160))),
+        ("1", "7", {
+            let digits: String = "142857".repeat(27).chars().take(161).collect();
+            // The 160th digit is the 8 of "142857" and the 161st a 5
+            // followed by more digits: round up.
+            format!("0.{}9", &digits[..159])
+        }),
+        ("10", "3", format!("3.{}", "3".repeat(159))),
+        ("1", "8", "0.125".to_string()),
+        ("1", "1024", "0.0009765625".to_string()),
+    ];
+    for (a, b, want) in cases {
+        assert_eq!(n(a).div(&n(b)).unwrap().to_plain_string(), want, "{a}/{b}");
+    }
+}
+
+#[test]
+fn plain_text_table() {
+    let cases = [
+        ("1e3", "1000"),
+        ("1.500", "1.5"),
+        ("-0.000", "-0"),
+        ("1e-5", "0.00001"),
+        ("123456789012345678901234567890", "123456789012345678901234567890"),
+        ("-Inf", "-Inf"),
+        ("1e646456994", "+Inf"),
+        ("-1e-646456994", "-0"),
+        ("1e99999999999999999999999", "+Inf"),
+        ("1p-2", "0.25"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(n(input).to_plain_string(), want, "{input}");
+    }
+}
+
+#[test]
+fn ordering_and_equality() {
+    let ordered = ["-Inf", "-1e100", "-1", "-0.5", "0", "0.5", "1", "1e100", "+Inf"];
+    for (i, a) in ordered.iter().enumerate() {
+        for (j, b) in ordered.iter().enumerate() {
+            assert_eq!(n(a).cmp(&n(b)), i.cmp(&j), "{a} vs {b}");
+        }
+    }
+    assert_eq!(n("-0"), n("0"));
+    assert_eq!(n("1.0"), n("1"));
+    assert_eq!(n("-2.5").neg(), n("2.5"));
+    assert_eq!(n("-2.5").abs(), n("2.5"));
+}
+
+#[test]
+fn integer_queries() {
+    assert_eq!(n("42").to_i64(), Some(42));
+    assert_eq!(n("4.2").to_i64(), None);
+    assert_eq!(n("1e30").to_i64(), None);
+    assert_eq!(n("+Inf").to_i64(), None);
+    assert!(n("-0").is_integer());
+    assert_eq!(n("0.5").to_f64(), 0.5);
+}

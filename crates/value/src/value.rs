@@ -1,0 +1,396 @@
+//! Values, as go-cty's `cty.Value`: known values of every type, and null
+//! and unknown values of any type.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+
+use crate::number::Number;
+use crate::ty::Type;
+
+/// A cty value. The representation is private so that its invariants hold:
+/// strings are NFC, a collection's elements all have its element type, and
+/// a set's elements are distinct and in canonical order.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Value(Repr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    Unknown(Type),
+    Null(Type),
+    Bool(bool),
+    Number(Number),
+    String(String),
+    List(Type, Vec<Value>),
+    Set(Type, Vec<Value>),
+    Map(Type, BTreeMap<String, Value>),
+    Tuple(Vec<Value>),
+    Object(BTreeMap<String, Value>),
+}
+
+/// A value that could not be built: elements of the wrong type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueError(pub String);
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ValueError {}
+
+/// NFC-normalises `s`, cheaply when it already is (the common case).
+pub fn nfc(s: &str) -> String {
+    match is_nfc_quick(s.chars()) {
+        IsNormalized::Yes => s.to_string(),
+        _ => s.nfc().collect(),
+    }
+}
+
+impl Value {
+    // ---- constructors ----------------------------------------------------
+
+    pub fn unknown(ty: Type) -> Value {
+        Value(Repr::Unknown(ty))
+    }
+
+    /// `cty.DynamicVal`: the unknown value of the dynamic pseudo-type.
+    pub fn dynamic() -> Value {
+        Value(Repr::Unknown(Type::Dynamic))
+    }
+
+    /// A null of `ty`; optional-attribute annotations are dropped, as a
+    /// value's type never carries them.
+    pub fn null(ty: Type) -> Value {
+        Value(Repr::Null(ty.without_optional_attrs_deep()))
+    }
+
+    pub fn bool(b: bool) -> Value {
+        Value(Repr::Bool(b))
+    }
+
+    pub fn number(n: Number) -> Value {
+        Value(Repr::Number(n))
+    }
+
+    pub fn int(n: i64) -> Value {
+        Value(Repr::Number(Number::from_i64(n)))
+    }
+
+    /// A string, NFC-normalised as `cty.StringVal` does.
+    pub fn string(s: &str) -> Value {
+        Value(Repr::String(nfc(s)))
+    }
+
+    /// A list whose elements must all be of type `ety` exactly.
+    pub fn list(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
+        check_elements(&ety, elems.iter(), "list")?;
+        Ok(Value(Repr::List(ety, elems)))
+    }
+
+    /// `cty.ListVal`: the element type is the first element's.
+    pub fn list_of(elems: Vec<Value>) -> Result<Value, ValueError> {
+        let ety = elems
+            .first()
+            .map(Value::ty)
+            .ok_or_else(|| ValueError("a list needs at least one element to take its type from".into()))?;
+        Value::list(ety, elems)
+    }
+
+    /// A set of the given elements, deduplicated and put in canonical order.
+    pub fn set(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
+        check_elements(&ety, elems.iter(), "set")?;
+        let elems = crate::set::canonicalize(elems);
+        Ok(Value(Repr::Set(ety, elems)))
+    }
+
+    /// `cty.SetVal`: the element type is the first element's.
+    pub fn set_of(elems: Vec<Value>) -> Result<Value, ValueError> {
+        let ety = elems
+            .first()
+            .map(Value::ty)
+            .ok_or_else(|| ValueError("a set needs at least one element to take its type from".into()))?;
+        Value::set(ety, elems)
+    }
+
+    /// A map whose elements must all be of type `ety` exactly. Keys are
+    /// NFC-normalised, as cty's map keys are strings.
+    pub fn map(ety: Type, elems: BTreeMap<String, Value>) -> Result<Value, ValueError> {
+        check_elements(&ety, elems.values(), "map")?;
+        let elems = elems.into_iter().map(|(k, v)| (nfc(&k), v)).collect();
+        Ok(Value(Repr::Map(ety, elems)))
+    }
+
+    pub fn tuple(elems: Vec<Value>) -> Value {
+        Value(Repr::Tuple(elems))
+    }
+
+    pub fn empty_tuple() -> Value {
+        Value(Repr::Tuple(Vec::new()))
+    }
+
+    /// An object; its type is implied by the attributes' values. Attribute
+    /// names are NFC-normalised.
+    pub fn object(attrs: BTreeMap<String, Value>) -> Value {
+        Value(Repr::Object(attrs.into_iter().map(|(k, v)| (nfc(&k), v)).collect()))
+    }
+
+    pub fn object_from<I, S>(attrs: I) -> Value
+    where
+        I: IntoIterator<Item = (S, Value)>,
+        S: Into<String>,
+    {
+        Value::object(attrs.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    }
+
+    pub fn empty_object() -> Value {
+        Value(Repr::Object(BTreeMap::new()))
+    }
+
+    // ---- inspection ------------------------------------------------------
+
+    /// The value's type. For a known collection or structure this is built
+    /// from the elements, so it costs time in proportion to the type's size.
+    pub fn ty(&self) -> Type {
+        match &self.0 {
+            Repr::Unknown(t) | Repr::Null(t) => t.clone(),
+            Repr::Bool(_) => Type::Bool,
+            Repr::Number(_) => Type::Number,
+            Repr::String(_) => Type::String,
+            Repr::List(e, _) => Type::list(e.clone()),
+            Repr::Set(e, _) => Type::set(e.clone()),
+            Repr::Map(e, _) => Type::map(e.clone()),
+            Repr::Tuple(elems) => Type::Tuple(elems.iter().map(Value::ty).collect()),
+            Repr::Object(attrs) => Type::object(attrs.iter().map(|(k, v)| (k.clone(), v.ty())).collect()),
+        }
+    }
+
+    pub fn is_known(&self) -> bool {
+        !matches!(self.0, Repr::Unknown(_))
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.0, Repr::Null(_))
+    }
+
+    /// Known at every depth (`IsWhollyKnown`).
+    pub fn is_wholly_known(&self) -> bool {
+        match &self.0 {
+            Repr::Unknown(_) => false,
+            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => e.iter().all(Value::is_wholly_known),
+            Repr::Map(_, m) | Repr::Object(m) => m.values().all(Value::is_wholly_known),
+            _ => true,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.0 {
+            Repr::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn as_number(&self) -> Option<&Number> {
+        match &self.0 {
+            Repr::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The elements of a known list, set (canonical order) or tuple.
+    pub fn elements(&self) -> Option<&[Value]> {
+        match &self.0 {
+            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The elements of a known map or the attributes of a known object, by
+    /// key in Go's (bytewise) order.
+    pub fn entries(&self) -> Option<&BTreeMap<String, Value>> {
+        match &self.0 {
+            Repr::Map(_, m) | Repr::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Number of elements of a known collection or structure.
+    pub fn length(&self) -> Option<usize> {
+        self.elements().map(<[Value]>::len).or_else(|| self.entries().map(BTreeMap::len))
+    }
+
+    // ---- operations ------------------------------------------------------
+
+    /// `cty.Value.Equals`: `Some(b)` when known, `None` for an unknown
+    /// result (an unknown operand, or types not yet known).
+    pub fn equals(&self, other: &Value) -> Option<bool> {
+        let (a, b) = (self, other);
+        match (a.is_known(), b.is_known()) {
+            (false, false) => return None,
+            (true, false) => {
+                if a.is_null() || b.ty().has_dynamic_types() {
+                    return None;
+                }
+                return if a.ty() != b.ty() { Some(false) } else { None };
+            }
+            (false, true) => {
+                if b.is_null() || a.ty().has_dynamic_types() {
+                    return None;
+                }
+                return if a.ty() != b.ty() { Some(false) } else { None };
+            }
+            (true, true) => {}
+        }
+        match (a.is_null(), b.is_null()) {
+            (true, true) => return Some(true),
+            (true, false) | (false, true) => return Some(false),
+            _ => {}
+        }
+        let (aty, bty) = (a.ty(), b.ty());
+        if aty.has_dynamic_types() || bty.has_dynamic_types() {
+            // A dynamic type inside a known value stands for an unknown
+            // element; the result is false only when the types cannot
+            // possibly agree.
+            if !conforms(&aty, &bty) && !conforms(&bty, &aty) {
+                return Some(false);
+            }
+            return None;
+        }
+        if aty != bty {
+            return Some(false);
+        }
+        match (&a.0, &b.0) {
+            (Repr::Number(x), Repr::Number(y)) => Some(x == y),
+            (Repr::Bool(x), Repr::Bool(y)) => Some(x == y),
+            (Repr::String(x), Repr::String(y)) => Some(x == y),
+            (Repr::List(_, x), Repr::List(_, y)) | (Repr::Tuple(x), Repr::Tuple(y)) => {
+                if x.len() != y.len() {
+                    return Some(false);
+                }
+                all_equal(x.iter().zip(y.iter()))
+            }
+            (Repr::Object(x), Repr::Object(y)) => all_equal(x.values().zip(y.values())),
+            (Repr::Map(_, x), Repr::Map(_, y)) => {
+                if x.len() != y.len() || !x.keys().eq(y.keys()) {
+                    return Some(false);
+                }
+                all_equal(x.values().zip(y.values()))
+            }
+            (Repr::Set(_, x), Repr::Set(_, y)) => {
+                // Any unknown element makes the comparison unknown; else each
+                // side must contain every element of the other.
+                if x.iter().chain(y.iter()).any(|v| !v.is_known()) {
+                    return None;
+                }
+                let contains = |s: &[Value], v: &Value| s.iter().any(|e| e.equals(v) == Some(true));
+                Some(x.iter().all(|v| contains(y, v)) && y.iter().all(|v| contains(x, v)))
+            }
+            _ => Some(false),
+        }
+    }
+
+    /// `RawEquals`: the same type and the same value, unknowns and nulls
+    /// compared like any other value. `-0` and `0` are equal, as
+    /// `big.Float.Cmp` says.
+    pub fn raw_equals(&self, other: &Value) -> bool {
+        self == other
+    }
+
+    /// The cty JSON encoding of the value as `ty` (`ctyjson.Marshal`).
+    pub fn to_json_string(&self, ty: &Type) -> Result<String, crate::json::JsonError> {
+        let mut out = String::new();
+        crate::codec::marshal(self, ty, &mut out)?;
+        Ok(out)
+    }
+
+    /// Decodes the cty JSON encoding of a value of type `ty`
+    /// (`ctyjson.Unmarshal`).
+    pub fn from_json_str(text: &str, ty: &Type) -> Result<Value, crate::json::JsonError> {
+        let doc = crate::json::parse(text)?;
+        crate::codec::unmarshal(&doc, ty)
+    }
+
+    /// The value JSON implies, as `ctyjson.ImpliedType` then `Unmarshal`:
+    /// arrays are tuples, objects are objects, `null` a dynamic null.
+    pub fn from_json_implied(text: &str) -> Result<Value, crate::json::JsonError> {
+        let doc = crate::json::parse(text)?;
+        crate::codec::implied(&doc)
+    }
+}
+
+fn check_elements<'a>(
+    ety: &Type,
+    elems: impl Iterator<Item = &'a Value>,
+    what: &str,
+) -> Result<(), ValueError> {
+    for (i, e) in elems.enumerate() {
+        let t = e.ty();
+        if &t != ety {
+            return Err(ValueError(format!("{what} element {i} has type {t}, not the element type {ety}")));
+        }
+    }
+    Ok(())
+}
+
+/// Folds element comparisons: any unknown makes the result unknown; go-cty
+/// returns unknown at the first unknown pair even after a false one, and so
+/// does this, scanning in order until the first false or unknown.
+fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Option<bool> {
+    for (x, y) in pairs {
+        match x.equals(y) {
+            None => return None,
+            Some(false) => return Some(false),
+            Some(true) => {}
+        }
+    }
+    Some(true)
+}
+
+/// `cty.Type.TestConformance` as a predicate: `have` conforms to `want` when
+/// they are equal with `want`'s dynamic parts matching anything.
+pub(crate) fn conforms(have: &Type, want: &Type) -> bool {
+    match (have, want) {
+        (_, Type::Dynamic) => true,
+        (Type::List(a), Type::List(b)) | (Type::Set(a), Type::Set(b)) | (Type::Map(a), Type::Map(b)) => {
+            conforms(a, b)
+        }
+        (Type::Tuple(a), Type::Tuple(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| conforms(x, y))
+        }
+        (Type::Object(a), Type::Object(b)) => {
+            a.attrs().len() == b.attrs().len()
+                && a.attrs().iter().all(|(k, t)| b.attrs().get(k).is_some_and(|u| conforms(t, u)))
+        }
+        _ => have == want,
+    }
+}
+
+impl fmt::Debug for Value {
+    /// A compact, cty-like rendering for test failures.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Unknown(t) => write!(f, "unknown({t})"),
+            Repr::Null(t) => write!(f, "null({t})"),
+            Repr::Bool(b) => write!(f, "{b}"),
+            Repr::Number(n) => write!(f, "{n}"),
+            Repr::String(s) => write!(f, "{s:?}"),
+            Repr::List(t, e) => write!(f, "list<{t}>{e:?}"),
+            Repr::Set(t, e) => write!(f, "set<{t}>{e:?}"),
+            Repr::Map(t, m) => write!(f, "map<{t}>{m:?}"),
+            Repr::Tuple(e) => write!(f, "tuple{e:?}"),
+            Repr::Object(m) => write!(f, "object{m:?}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
