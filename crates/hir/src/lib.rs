@@ -189,9 +189,10 @@ pub enum ObjectKey {
     /// A bare identifier: the literal string key.
     Name(SmolStr),
     /// Any other key, evaluated and converted to a string. `parenthesised`
-    /// records `(…)` around it: the reference rejects an unparenthesised
+    /// records that the key starts with `(` (the reference's
+    /// `ForceNonLiteral`): the reference rejects an unparenthesised
     /// multi-step traversal (`{ a.b = 1 }`, "Ambiguous attribute key") but
-    /// evaluates `{ (a.b) = 1 }`.
+    /// evaluates `{ (a.b) = 1 }` and `{ (a).b = 1 }`.
     Expr { expr: ExprId, parenthesised: bool },
 }
 

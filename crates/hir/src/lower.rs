@@ -9,7 +9,7 @@
 
 use smol_str::SmolStr;
 use syntax::{
-    AstNode, SyntaxNode, SyntaxToken,
+    AstNode, SyntaxKind, SyntaxNode, SyntaxToken, T,
     ast::{self, LiteralKind},
 };
 
@@ -334,6 +334,15 @@ impl Ctx {
         let Some(key) = key else {
             return ObjectKey::Expr { expr: self.alloc_detached(Expr::Missing, item), parenthesised: false };
         };
+        // The reference forces a key to be an expression when its first
+        // token is `(`, not only when the whole key is parenthesised:
+        // `{ (a).b = 1 }` is an expression key too.
+        let parenthesised = key
+            .syntax()
+            .descendants_with_tokens()
+            .filter_map(|it| it.into_token())
+            .find(|it| !it.kind().is_trivia() && it.kind() != SyntaxKind::NEWLINE)
+            .is_some_and(|it| it.kind() == T!['(']);
         match key.expr() {
             // A bare name is the literal string of its name. The parser makes
             // `true`, `false` and `null` literals, but the reference reads
@@ -344,10 +353,7 @@ impl Ctx {
             {
                 ObjectKey::Name(name_of(lit.token()))
             }
-            Some(paren @ ast::Expr::ParenExpr(_)) => {
-                ObjectKey::Expr { expr: self.expr(paren), parenthesised: true }
-            }
-            other => ObjectKey::Expr { expr: self.expr_opt(other, key.syntax()), parenthesised: false },
+            other => ObjectKey::Expr { expr: self.expr_opt(other, key.syntax()), parenthesised },
         }
     }
 
