@@ -1,0 +1,908 @@
+//! The evaluator proper: one method per expression form, each following the
+//! reference's `Value` method of the matching `hclsyntax` expression.
+
+use std::collections::BTreeMap;
+
+use hir::{BinaryOp, Expr, ExprId, Literal, ObjectItem, ObjectKey, SplatKind, TemplatePart, UnaryOp};
+use la_arena::Arena;
+use smol_str::SmolStr;
+use value::{Number, Type, Value};
+
+use crate::function::Kind;
+use crate::{Context, EvalError, MAX_DEPTH};
+
+/// Evaluates the expression `id` of `exprs` in `ctx`.
+pub fn eval_expr(exprs: &Arena<Expr>, id: ExprId, ctx: &Context) -> Result<Value, EvalError> {
+    Evaluator { exprs, ctx, locals: Vec::new(), splat_items: Vec::new(), depth: 0 }.eval(id)
+}
+
+pub(crate) struct Evaluator<'a> {
+    exprs: &'a Arena<Expr>,
+    ctx: &'a Context,
+    /// Names bound by enclosing `for` expressions, innermost last.
+    pub(crate) locals: Vec<(SmolStr, Value)>,
+    /// The elements bound by enclosing splats, innermost last.
+    splat_items: Vec<Value>,
+    depth: usize,
+}
+
+impl<'a> Evaluator<'a> {
+    pub(crate) fn err(&self, id: ExprId, summary: &str, detail: &str) -> EvalError {
+        EvalError { expr: id, summary: summary.to_string(), detail: detail.to_string() }
+    }
+
+    pub(crate) fn eval(&mut self, id: ExprId) -> Result<Value, EvalError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err(
+                id,
+                "Expression too deeply nested",
+                "Evaluation gave up at the nesting limit.",
+            ));
+        }
+        self.depth += 1;
+        let r = self.eval_inner(id);
+        self.depth -= 1;
+        r
+    }
+
+    fn eval_inner(&mut self, id: ExprId) -> Result<Value, EvalError> {
+        let exprs = self.exprs;
+        match &exprs[id] {
+            Expr::Missing => Err(self.err(id, "Missing expression", "The expression could not be parsed.")),
+            Expr::Literal(lit) => match lit {
+                Literal::Number(text) => match Number::parse(text) {
+                    Some(n) => Ok(Value::number(n)),
+                    None => {
+                        Err(self.err(id, "Invalid number literal", &format!("{text:?} is not a number.")))
+                    }
+                },
+                Literal::Bool(b) => Ok(Value::bool(*b)),
+                Literal::Null => Ok(Value::null(Type::Dynamic)),
+            },
+            Expr::Template { kind, parts } => self.eval_template(id, *kind, parts),
+            Expr::Variable(name) => self.variable(id, name),
+            Expr::GetAttr { base, name } => {
+                let b = self.eval(*base)?;
+                get_attr(&b, name).map_err(|(s, d)| self.err(id, s, &d))
+            }
+            Expr::Index { base, index } => {
+                let b = self.eval(*base)?;
+                let k = self.eval(*index)?;
+                index_value(&b, &k).map_err(|(s, d)| self.err(id, s, &d))
+            }
+            Expr::LegacyIndex { base, index } => {
+                let b = self.eval(*base)?;
+                let k = match Number::parse(index) {
+                    Some(n) => Value::number(n),
+                    None => Value::string(index),
+                };
+                index_value(&b, &k).map_err(|(s, d)| self.err(id, s, &d))
+            }
+            Expr::Splat { kind, source, each } => self.splat(id, *kind, *source, *each),
+            Expr::SplatItem => Ok(self.splat_items.last().cloned().unwrap_or_else(Value::dynamic)),
+            Expr::Call { name, args, expand_final } => self.call(id, name, args, *expand_final),
+            Expr::Tuple(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for e in items {
+                    vals.push(self.eval(*e)?);
+                }
+                Ok(Value::tuple(vals))
+            }
+            Expr::Object(items) => self.object(items),
+            Expr::ForTuple { key_var, value_var, collection, value, cond } => {
+                self.for_expr(id, key_var.as_ref(), value_var, *collection, None, *value, false, *cond)
+            }
+            Expr::ForObject { key_var, value_var, collection, key, value, grouping, cond } => self.for_expr(
+                id,
+                key_var.as_ref(),
+                value_var,
+                *collection,
+                Some(*key),
+                *value,
+                *grouping,
+                *cond,
+            ),
+            Expr::Unary { op, operand } => self.unary(id, *op, *operand),
+            Expr::Binary { op, lhs, rhs } => self.binary(id, *op, *lhs, *rhs),
+            Expr::Conditional { cond, then_expr, else_expr } => {
+                self.conditional(id, *cond, *then_expr, *else_expr)
+            }
+        }
+    }
+
+    fn variable(&self, id: ExprId, name: &str) -> Result<Value, EvalError> {
+        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Ok(v.clone());
+        }
+        if let Some(v) = self.ctx.variables.get(name) {
+            return Ok(v.clone());
+        }
+        let mut detail = format!("There is no variable named {name:?}.");
+        let names =
+            self.locals.iter().map(|(n, _)| n.as_str()).chain(self.ctx.variables.keys().map(String::as_str));
+        if let Some(s) = suggest(name, names) {
+            detail = format!("There is no variable named {name:?}. Did you mean {s:?}?");
+        }
+        Err(self.err(id, "Unknown variable", &detail))
+    }
+
+    fn object(&mut self, items: &[ObjectItem]) -> Result<Value, EvalError> {
+        let mut vals = BTreeMap::new();
+        let mut known = true;
+        for item in items {
+            let key = match &item.key {
+                ObjectKey::Name(n) => Value::string(n),
+                ObjectKey::Expr { expr, parenthesised } => {
+                    if !parenthesised && self.is_multi_step_traversal(*expr) {
+                        return Err(self.err(
+                            *expr,
+                            "Ambiguous attribute key",
+                            "If this expression is intended to be a reference, wrap it in parentheses. If it's instead intended as a literal name containing periods, wrap it in quotes to create a string literal.",
+                        ));
+                    }
+                    self.eval(*expr)?
+                }
+            };
+            let val = self.eval(item.value)?;
+            let key_id = match &item.key {
+                ObjectKey::Expr { expr, .. } => *expr,
+                ObjectKey::Name(_) => item.value,
+            };
+            if key.is_null() {
+                return Err(self.err(key_id, "Null value as key", "Can't use a null value as a key."));
+            }
+            let key = value::convert(&key, &Type::String).map_err(|e| {
+                self.err(key_id, "Incorrect key type", &format!("Can't use this value as a key: {e}."))
+            })?;
+            match key.as_str() {
+                Some(k) => {
+                    vals.insert(k.to_string(), val);
+                }
+                None => known = false,
+            }
+        }
+        Ok(if known { Value::object(vals) } else { Value::dynamic() })
+    }
+
+    /// A traversal the reference would parse as a `ScopeTraversalExpr` of
+    /// more than one step: a variable followed by attribute and constant
+    /// index steps.
+    fn is_multi_step_traversal(&self, mut id: ExprId) -> bool {
+        let mut steps = 0;
+        loop {
+            match &self.exprs[id] {
+                Expr::Variable(_) => return steps > 0,
+                Expr::GetAttr { base, .. } | Expr::LegacyIndex { base, .. } => {
+                    steps += 1;
+                    id = *base;
+                }
+                Expr::Index { base, index } => {
+                    let constant = match &self.exprs[*index] {
+                        Expr::Literal(_) => true,
+                        Expr::Template { parts, .. } => {
+                            parts.iter().all(|p| matches!(p, TemplatePart::Literal(_)))
+                        }
+                        _ => false,
+                    };
+                    if !constant {
+                        return false;
+                    }
+                    steps += 1;
+                    id = *base;
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    fn unary(&mut self, id: ExprId, op: UnaryOp, operand: ExprId) -> Result<Value, EvalError> {
+        let v = self.eval(operand)?;
+        let want = match op {
+            UnaryOp::Neg => Type::Number,
+            UnaryOp::Not => Type::Bool,
+        };
+        let v = value::convert(&v, &want).map_err(|e| {
+            self.err(operand, "Invalid operand", &format!("Unsuitable value for unary operand: {e}."))
+        })?;
+        if v.is_null() {
+            return Err(self.err(
+                id,
+                "Operation failed",
+                "Error during operation: argument must not be null.",
+            ));
+        }
+        if !v.is_known() {
+            return Ok(Value::unknown(want));
+        }
+        Ok(match op {
+            UnaryOp::Neg => Value::number(v.as_number().map(Number::neg).unwrap_or_else(Number::zero)),
+            UnaryOp::Not => Value::bool(!v.as_bool().unwrap_or(false)),
+        })
+    }
+
+    fn binary(&mut self, id: ExprId, op: BinaryOp, lhs: ExprId, rhs: ExprId) -> Result<Value, EvalError> {
+        let l = self.eval(lhs)?;
+        let r = self.eval(rhs)?;
+        let (param, result) = match op {
+            BinaryOp::Or | BinaryOp::And => (Type::Bool, Type::Bool),
+            BinaryOp::Eq | BinaryOp::NotEq => (Type::Dynamic, Type::Bool),
+            BinaryOp::Lt | BinaryOp::LtEq | BinaryOp::Gt | BinaryOp::GtEq => (Type::Number, Type::Bool),
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
+                (Type::Number, Type::Number)
+            }
+        };
+        let l = value::convert(&l, &param).map_err(|e| {
+            self.err(lhs, "Invalid operand", &format!("Unsuitable value for left operand: {e}."))
+        })?;
+        let r = value::convert(&r, &param).map_err(|e| {
+            self.err(rhs, "Invalid operand", &format!("Unsuitable value for right operand: {e}."))
+        })?;
+        if matches!(op, BinaryOp::Eq | BinaryOp::NotEq) {
+            return Ok(match l.equals(&r) {
+                Some(b) => Value::bool(if op == BinaryOp::Eq { b } else { !b }),
+                None => Value::unknown(Type::Bool),
+            });
+        }
+        let fail = |this: &Self, msg: &str| {
+            this.err(id, "Operation failed", &format!("Error during operation: {msg}."))
+        };
+        if l.is_null() || r.is_null() {
+            return Err(fail(self, "argument must not be null"));
+        }
+        if !l.is_known() || !r.is_known() {
+            return Ok(Value::unknown(result));
+        }
+        if let (Some(a), Some(b)) = (l.as_bool(), r.as_bool()) {
+            return Ok(Value::bool(if op == BinaryOp::And { a && b } else { a || b }));
+        }
+        let (Some(a), Some(b)) = (l.as_number(), r.as_number()) else {
+            return Ok(Value::unknown(result));
+        };
+        let n = match op {
+            BinaryOp::Lt => return Ok(Value::bool(a < b)),
+            BinaryOp::LtEq => return Ok(Value::bool(a <= b)),
+            BinaryOp::Gt => return Ok(Value::bool(a > b)),
+            BinaryOp::GtEq => return Ok(Value::bool(a >= b)),
+            BinaryOp::Add => a.add(b),
+            BinaryOp::Sub => a.sub(b),
+            BinaryOp::Mul => a.mul(b),
+            BinaryOp::Div => a.div(b),
+            _ => a.rem(b),
+        };
+        n.map(Value::number).map_err(|e| fail(self, &e.to_string()))
+    }
+
+    fn conditional(
+        &mut self,
+        id: ExprId,
+        cond: ExprId,
+        then_expr: ExprId,
+        else_expr: ExprId,
+    ) -> Result<Value, EvalError> {
+        let t = self.eval(then_expr);
+        let f = self.eval(else_expr);
+        let ty_of = |r: &Result<Value, EvalError>| r.as_ref().map(Value::ty).unwrap_or(Type::Dynamic);
+        let dyn_null = Value::null(Type::Dynamic);
+        let (tt, ft) = (ty_of(&t), ty_of(&f));
+        let result_ty = if t.as_ref().is_ok_and(|v| *v == dyn_null) {
+            Some(ft.clone())
+        } else if f.as_ref().is_ok_and(|v| *v == dyn_null) {
+            Some(tt.clone())
+        } else if tt.is_dynamic() || ft.is_dynamic() {
+            Some(Type::Dynamic)
+        } else {
+            value::unify_unsafe(&[tt.clone(), ft.clone()])
+        };
+        let Some(result_ty) = result_ty else {
+            return Err(self.err(
+                id,
+                "Inconsistent conditional result types",
+                &format!(
+                    "The true and false result expressions must have consistent types. The 'true' value is {}, but the 'false' value is {}.",
+                    tt.friendly_name(),
+                    ft.friendly_name()
+                ),
+            ));
+        };
+        let c = self.eval(cond)?;
+        if c.is_null() {
+            return Err(self.err(
+                cond,
+                "Null condition",
+                "The condition value is null. Conditions must either be true or false.",
+            ));
+        }
+        if !c.is_known() {
+            return Ok(Value::unknown(result_ty));
+        }
+        let c = value::convert(&c, &Type::Bool).map_err(|e| {
+            self.err(
+                cond,
+                "Incorrect condition type",
+                &format!("The condition expression must be of type bool: {e}."),
+            )
+        })?;
+        let (chosen, which) = if c.as_bool() == Some(true) { (t?, then_expr) } else { (f?, else_expr) };
+        if result_ty.is_dynamic() {
+            return Ok(chosen);
+        }
+        value::convert(&chosen, &result_ty).map_err(|e| {
+            self.err(
+                which,
+                "Inconsistent conditional result types",
+                &format!("The result value could not be converted to the conditional's type: {e}."),
+            )
+        })
+    }
+
+    /// The elements of a `for` collection as (key, value) pairs, or `None`
+    /// when the result can only be unknown.
+    pub(crate) fn for_elements(
+        &self,
+        id: ExprId,
+        c: &Value,
+    ) -> Result<Option<Vec<(Value, Value)>>, EvalError> {
+        if c.is_null() {
+            return Err(self.err(
+                id,
+                "Iteration over null value",
+                "A null value cannot be used as the collection in a 'for' expression.",
+            ));
+        }
+        let ty = c.ty();
+        if ty.is_dynamic() {
+            return Ok(None);
+        }
+        if !matches!(ty, Type::List(_) | Type::Set(_) | Type::Tuple(_) | Type::Map(_) | Type::Object(_)) {
+            return Err(self.err(
+                id,
+                "Iteration over non-iterable value",
+                &format!(
+                    "A value of type {} cannot be used as the collection in a 'for' expression.",
+                    ty.friendly_name()
+                ),
+            ));
+        }
+        if !c.is_known() {
+            return Ok(None);
+        }
+        Ok(Some(element_pairs(c)))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_expr(
+        &mut self,
+        id: ExprId,
+        key_var: Option<&SmolStr>,
+        value_var: &SmolStr,
+        collection: ExprId,
+        key: Option<ExprId>,
+        value: ExprId,
+        grouping: bool,
+        cond: Option<ExprId>,
+    ) -> Result<Value, EvalError> {
+        let c = self.eval(collection)?;
+        let Some(elems) = self.for_elements(collection, &c)? else {
+            return Ok(Value::dynamic());
+        };
+        if let Some(cond) = cond {
+            // The condition is type-checked once before iterating, with the
+            // iteration variables unknown.
+            let mark = self.locals.len();
+            if let Some(k) = key_var {
+                self.locals.push((k.clone(), Value::dynamic()));
+            }
+            self.locals.push((value_var.clone(), Value::dynamic()));
+            let r = self.eval(cond);
+            self.locals.truncate(mark);
+            let r = r?;
+            if r.is_null() {
+                return Err(self.err(
+                    cond,
+                    "Condition is null",
+                    "The value of the 'if' clause must not be null.",
+                ));
+            }
+            value::convert(&r, &Type::Bool).map_err(|e| {
+                self.err(cond, "Invalid 'for' condition", &format!("The 'if' clause value is invalid: {e}."))
+            })?;
+        }
+        let mut known = true;
+        let mut tuple = Vec::new();
+        let mut object: BTreeMap<String, Value> = BTreeMap::new();
+        let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        for (k, v) in elems {
+            let mark = self.locals.len();
+            if let Some(kv) = key_var {
+                self.locals.push((kv.clone(), k));
+            }
+            self.locals.push((value_var.clone(), v));
+            let r = self.for_item(
+                id,
+                cond,
+                key,
+                value,
+                grouping,
+                &mut known,
+                &mut tuple,
+                &mut object,
+                &mut groups,
+            );
+            self.locals.truncate(mark);
+            r?;
+        }
+        if !known {
+            return Ok(Value::dynamic());
+        }
+        Ok(match key {
+            None => Value::tuple(tuple),
+            Some(_) if grouping => {
+                Value::object(groups.into_iter().map(|(k, vs)| (k, Value::tuple(vs))).collect())
+            }
+            Some(_) => Value::object(object),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_item(
+        &mut self,
+        id: ExprId,
+        cond: Option<ExprId>,
+        key: Option<ExprId>,
+        value: ExprId,
+        grouping: bool,
+        known: &mut bool,
+        tuple: &mut Vec<Value>,
+        object: &mut BTreeMap<String, Value>,
+        groups: &mut BTreeMap<String, Vec<Value>>,
+    ) -> Result<(), EvalError> {
+        if let Some(cond) = cond {
+            let r = self.eval(cond)?;
+            if r.is_null() {
+                return Err(self.err(
+                    cond,
+                    "Invalid 'for' condition",
+                    "The value of the 'if' clause must not be null.",
+                ));
+            }
+            if !r.is_known() {
+                *known = false;
+                return Ok(());
+            }
+            let r = value::convert(&r, &Type::Bool).map_err(|e| {
+                self.err(cond, "Invalid 'for' condition", &format!("The 'if' clause value is invalid: {e}."))
+            })?;
+            match r.as_bool() {
+                Some(true) => {}
+                Some(false) => return Ok(()),
+                None => {
+                    *known = false;
+                    return Ok(());
+                }
+            }
+        }
+        let Some(key) = key else {
+            tuple.push(self.eval(value)?);
+            return Ok(());
+        };
+        let k = self.eval(key)?;
+        if k.is_null() {
+            return Err(self.err(
+                key,
+                "Invalid object key",
+                "Key expression in 'for' expression must not produce a null value.",
+            ));
+        }
+        if !k.is_known() {
+            *known = false;
+            return Ok(());
+        }
+        let k = value::convert(&k, &Type::String).map_err(|e| {
+            self.err(
+                key,
+                "Invalid object key",
+                &format!("The key expression produced an invalid result: {e}."),
+            )
+        })?;
+        let k = k.as_str().unwrap_or_default().to_string();
+        let v = self.eval(value)?;
+        if grouping {
+            groups.entry(k).or_default().push(v);
+            return Ok(());
+        }
+        match object.entry(k) {
+            std::collections::btree_map::Entry::Occupied(e) => Err(self.err(
+                id,
+                "Duplicate object key",
+                &format!(
+                    "Two different items produced the key {:?} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.",
+                    e.key()
+                ),
+            )),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(v);
+                Ok(())
+            }
+        }
+    }
+
+    fn with_item<T>(&mut self, item: Value, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.splat_items.push(item);
+        let r = f(self);
+        self.splat_items.pop();
+        r
+    }
+
+    fn splat(
+        &mut self,
+        id: ExprId,
+        _kind: SplatKind,
+        source: ExprId,
+        each: ExprId,
+    ) -> Result<Value, EvalError> {
+        let src = self.eval(source)?;
+        let sty = src.ty();
+        let auto_upgrade = !matches!(sty, Type::Tuple(_) | Type::List(_) | Type::Set(_));
+        if src.is_null() {
+            if auto_upgrade {
+                return Ok(Value::empty_tuple());
+            }
+            return Err(self.err(
+                source,
+                "Splat of null value",
+                "Splat expressions (with the * symbol) cannot be applied to null sequences.",
+            ));
+        }
+        if sty.is_dynamic() {
+            return Ok(Value::dynamic());
+        }
+        let mut upgraded_unknown = false;
+        let src = if auto_upgrade {
+            upgraded_unknown = !src.is_known();
+            Value::tuple(vec![src])
+        } else {
+            src
+        };
+        let sty = src.ty();
+        if !src.is_known() {
+            let ty = self.splat_result_type(&sty, each)?;
+            return Ok(Value::unknown(ty));
+        }
+        let elems: Vec<Value> = src.elements().map(<[Value]>::to_vec).unwrap_or_default();
+        let mut vals = Vec::with_capacity(elems.len());
+        for e in elems {
+            vals.push(self.with_item(e, |this| this.eval(each))?);
+        }
+        if upgraded_unknown {
+            return Ok(Value::dynamic());
+        }
+        let _ = id;
+        match sty {
+            Type::List(_) | Type::Set(_) => {
+                if vals.is_empty() {
+                    let ty = self.splat_result_type(&sty, each)?;
+                    let ety = ty.element_type().cloned().unwrap_or(Type::Dynamic);
+                    return Ok(Value::list(ety, Vec::new()).unwrap_or_else(|_| Value::empty_tuple()));
+                }
+                Ok(make_list(vals))
+            }
+            _ => Ok(Value::tuple(vals)),
+        }
+    }
+
+    fn splat_result_type(&mut self, sty: &Type, each: ExprId) -> Result<Type, EvalError> {
+        Ok(match sty {
+            Type::List(ety) | Type::Set(ety) => {
+                let v = self.with_item(Value::unknown((**ety).clone()), |this| this.eval(each))?;
+                Type::list(v.ty())
+            }
+            Type::Tuple(etys) => {
+                let mut out = Vec::with_capacity(etys.len());
+                for ety in etys {
+                    let v = self.with_item(Value::unknown(ety.clone()), |this| this.eval(each))?;
+                    out.push(v.ty());
+                }
+                Type::Tuple(out)
+            }
+            _ => Type::Dynamic,
+        })
+    }
+
+    fn call(
+        &mut self,
+        id: ExprId,
+        name: &str,
+        args: &[ExprId],
+        expand_final: bool,
+    ) -> Result<Value, EvalError> {
+        let Some(f) = self.ctx.functions.get(name) else {
+            let mut detail = format!("There is no function named {name:?}.");
+            if let Some(s) = suggest(name, self.ctx.functions.keys().map(String::as_str)) {
+                detail = format!("There is no function named {name:?}. Did you mean {s:?}?");
+            }
+            return Err(self.err(id, "Call to unknown function", &detail));
+        };
+        match &f.kind {
+            Kind::Try => return self.call_try(id, args),
+            Kind::Can => return self.call_can(id, args),
+            Kind::Normal { .. } => {}
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        let mut arg_ids = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(*a)?;
+            if expand_final && i + 1 == args.len() {
+                if v.is_null() {
+                    return Err(self.err(
+                        *a,
+                        "Invalid expanding argument value",
+                        "The expanding argument (indicated by ...) must not be null.",
+                    ));
+                }
+                if !v.is_known() {
+                    return Ok(Value::dynamic());
+                }
+                match v.ty() {
+                    Type::List(_) | Type::Set(_) | Type::Tuple(_) => {
+                        for e in v.elements().unwrap_or_default() {
+                            vals.push(e.clone());
+                            arg_ids.push(*a);
+                        }
+                    }
+                    _ => {
+                        return Err(self.err(
+                            *a,
+                            "Invalid expanding argument value",
+                            "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                        ));
+                    }
+                }
+            } else {
+                vals.push(v);
+                arg_ids.push(*a);
+            }
+        }
+        if vals.len() < f.params.len() {
+            let missing = &f.params[vals.len()].name;
+            return Err(self.err(
+                id,
+                "Not enough function arguments",
+                &format!(
+                    "Function {name:?} expects {} argument(s). Missing value for {missing:?}.",
+                    f.params.len()
+                ),
+            ));
+        }
+        if f.var_param.is_none() && vals.len() > f.params.len() {
+            let extra = arg_ids.get(f.params.len()).copied().unwrap_or(id);
+            return Err(self.err(
+                extra,
+                "Too many function arguments",
+                &format!("Function {name:?} expects only {} argument(s).", f.params.len()),
+            ));
+        }
+        for (i, v) in vals.iter_mut().enumerate() {
+            let Some(p) = f.params.get(i).or(f.var_param.as_ref()) else { continue };
+            match value::convert(v, &p.ty) {
+                Ok(c) => *v = c,
+                Err(e) => {
+                    return Err(self.err(
+                        arg_ids[i],
+                        "Invalid function argument",
+                        &format!("Invalid value for {:?} parameter: {e}.", p.name),
+                    ));
+                }
+            }
+        }
+        f.call(&vals).map_err(|e| {
+            let subject = e.arg.and_then(|i| arg_ids.get(i).copied()).unwrap_or(id);
+            let summary =
+                if e.arg.is_some() { "Invalid function argument" } else { "Error in function call" };
+            self.err(subject, summary, &format!("Call to function {name:?} failed: {}.", e.message))
+        })
+    }
+
+    fn call_try(&mut self, id: ExprId, args: &[ExprId]) -> Result<Value, EvalError> {
+        if args.is_empty() {
+            return Err(self.err(id, "Invalid function call", "At least one argument is required."));
+        }
+        for a in args {
+            if let Ok(v) = self.eval(*a) {
+                return Ok(v);
+            }
+        }
+        Err(self.err(
+            id,
+            "Error in function call",
+            "Call to function \"try\" failed: no expression succeeded.",
+        ))
+    }
+
+    fn call_can(&mut self, id: ExprId, args: &[ExprId]) -> Result<Value, EvalError> {
+        if args.len() != 1 {
+            return Err(self.err(
+                id,
+                "Invalid function call",
+                "Function \"can\" expects exactly one argument.",
+            ));
+        }
+        Ok(match self.eval(args[0]) {
+            Ok(v) if !v.is_wholly_known() => Value::unknown(Type::Bool),
+            Ok(_) => Value::bool(true),
+            Err(_) => Value::bool(false),
+        })
+    }
+}
+
+/// A list of `vals`, which should share one type; if they do not, they are
+/// unified (a tuple if even that fails).
+pub(crate) fn make_list(vals: Vec<Value>) -> Value {
+    let types: Vec<Type> = vals.iter().map(Value::ty).collect();
+    if let Some(first) = types.first()
+        && types.iter().all(|t| t == first)
+    {
+        return Value::list(first.clone(), vals).unwrap_or_else(|_| Value::empty_tuple());
+    }
+    if let Some(ty) = value::unify(&types) {
+        let conv: Result<Vec<Value>, _> = vals.iter().map(|v| value::convert(v, &ty)).collect();
+        if let Ok(conv) = conv
+            && let Ok(l) = Value::list(ty, conv)
+        {
+            return l;
+        }
+    }
+    Value::tuple(vals)
+}
+
+/// The (key, value) pairs of a known collection or structure, as go-cty's
+/// `ElementIterator`: index numbers for sequences, the element itself for a
+/// set, names in order for maps and objects.
+pub(crate) fn element_pairs(c: &Value) -> Vec<(Value, Value)> {
+    if let Some(elems) = c.elements() {
+        let set = c.ty().is_set();
+        return elems
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (if set { v.clone() } else { Value::int(i as i64) }, v.clone()))
+            .collect();
+    }
+    c.entries().map(|m| m.iter().map(|(k, v)| (Value::string(k), v.clone())).collect()).unwrap_or_default()
+}
+
+type StepError = (&'static str, String);
+
+/// `hcl.GetAttr`.
+pub(crate) fn get_attr(obj: &Value, name: &str) -> Result<Value, StepError> {
+    if obj.is_null() {
+        return Err((
+            "Attempt to get attribute from null value",
+            "This value is null, so it does not have any attributes.".into(),
+        ));
+    }
+    let ty = obj.ty();
+    match &ty {
+        Type::Object(o) => {
+            let Some(aty) = o.attrs().get(name) else {
+                let detail = match suggest(name, o.attrs().keys().map(String::as_str)) {
+                    Some(s) => {
+                        format!("This object does not have an attribute named {name:?}. Did you mean {s:?}?")
+                    }
+                    None => format!("This object does not have an attribute named {name:?}."),
+                };
+                return Err(("Unsupported attribute", detail));
+            };
+            if !obj.is_known() {
+                return Ok(Value::unknown(aty.clone()));
+            }
+            Ok(obj
+                .entries()
+                .and_then(|m| m.get(name))
+                .cloned()
+                .unwrap_or_else(|| Value::unknown(aty.clone())))
+        }
+        Type::Map(ety) => {
+            if !obj.is_known() {
+                return Ok(Value::unknown((**ety).clone()));
+            }
+            obj.entries().and_then(|m| m.get(name)).cloned().ok_or_else(|| {
+                ("Missing map element", format!("This map does not have an element with the key {name:?}."))
+            })
+        }
+        Type::Dynamic => Ok(Value::dynamic()),
+        _ => Err((
+            "Unsupported attribute",
+            format!("Can't access attributes on a value of type {}.", ty.friendly_name()),
+        )),
+    }
+}
+
+/// `hcl.Index`.
+pub(crate) fn index_value(coll: &Value, key: &Value) -> Result<Value, StepError> {
+    if coll.is_null() {
+        return Err((
+            "Attempt to index null value",
+            "This value is null, so it does not have any indices.".into(),
+        ));
+    }
+    if key.is_null() {
+        return Err(("Invalid index", "Can't use a null value as an indexing key.".into()));
+    }
+    let ty = coll.ty();
+    if ty.is_dynamic() || key.ty().is_dynamic() {
+        return Ok(Value::dynamic());
+    }
+    let bad = |why: &str| {
+        ("Invalid index", format!("The given key does not identify an element in this collection value{why}"))
+    };
+    match &ty {
+        Type::List(_) | Type::Tuple(_) => {
+            let k = value::convert(key, &Type::Number).map_err(|e| bad(&format!(": {e}.")))?;
+            if !coll.is_known() || !k.is_known() {
+                return Ok(match &ty {
+                    Type::List(ety) => Value::unknown((**ety).clone()),
+                    _ => Value::dynamic(),
+                });
+            }
+            let n = k.as_number().cloned().unwrap_or_else(Number::zero);
+            if !n.is_integer() {
+                return Err(bad(": indexes must be whole numbers."));
+            }
+            let elems = coll.elements().unwrap_or_default();
+            match n.to_i64() {
+                Some(i) if i >= 0 && (i as u64) < elems.len() as u64 => Ok(elems[i as usize].clone()),
+                _ if elems.is_empty() => Err(bad(": the collection has no elements.")),
+                Some(i) if i < 0 => Err(bad(": a negative number is not a valid index for a sequence.")),
+                _ => Err(bad(": the given index is greater than or equal to the length of the collection.")),
+            }
+        }
+        Type::Map(ety) => {
+            let k = value::convert(key, &Type::String).map_err(|e| bad(&format!(": {e}.")))?;
+            if !coll.is_known() || !k.is_known() {
+                return Ok(Value::unknown((**ety).clone()));
+            }
+            let k = k.as_str().unwrap_or_default();
+            coll.entries().and_then(|m| m.get(k)).cloned().ok_or_else(|| bad("."))
+        }
+        Type::Object(o) => {
+            let k = value::convert(key, &Type::String).map_err(|e| bad(&format!(": {e}.")))?;
+            if !coll.is_known() || !k.is_known() {
+                return Ok(Value::dynamic());
+            }
+            let k = k.as_str().unwrap_or_default();
+            if !o.attrs().contains_key(k) {
+                return Err(bad("."));
+            }
+            Ok(coll.entries().and_then(|m| m.get(k)).cloned().unwrap_or_else(Value::dynamic))
+        }
+        Type::Set(_) => Err((
+            "Invalid index",
+            "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.".into(),
+        )),
+        _ => Err(("Invalid index", "This value does not have any indices.".into())),
+    }
+}
+
+/// A did-you-mean suggestion: the closest name within a small edit distance.
+pub(crate) fn suggest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<String> {
+    let mut best: Option<(usize, &str)> = None;
+    for n in names {
+        let d = levenshtein(name, n);
+        if d < 3 && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, n));
+        }
+    }
+    best.map(|(_, n)| n.to_string())
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,80 @@
+//! Evaluation of HCL expressions over the position-free HIR.
+//!
+//! This crate owns what an expression means: [`eval_expr`] computes the
+//! [`Value`] of an expression of a `hir` arena in an evaluation [`Context`]
+//! (root variables and a table of [`Function`]s), following the reference
+//! implementation (Go HCL v2's `hclsyntax` with go-cty): templates with their
+//! strip markers and heredoc indentation trimming, operators with the
+//! reference's operand conversions, conditionals with type unification,
+//! collection constructors, `for` expressions, traversals, both splats,
+//! function calls with `...` expansion, and unknown values flowing through
+//! each. The function model ([`Function`], [`Param`]) lets applications add
+//! their own functions; [`stdlib`] holds go-cty's standard library and
+//! `try`/`can`.
+//!
+//! Errors are [`EvalError`]s naming the [`ExprId`] of their subject; text
+//! ranges come from the HIR's source map at the edge, since the HIR holds
+//! none. It must never depend on the command line (the `cli` package) or
+//! render diagnostics: front ends do that.
+//!
+//! No input makes evaluation panic. Recursion follows the expression tree,
+//! whose depth the parser bounds (its nesting limit), plus a guard of our
+//! own ([`MAX_DEPTH`]) for arenas built by other means.
+
+mod expr;
+mod function;
+pub mod stdlib;
+mod template;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+pub use hir::ExprId;
+pub use value::{Type, Value};
+
+pub use crate::expr::eval_expr;
+pub use crate::function::{Function, FunctionError, ImplFn, Param, TypeFn};
+
+/// How deep evaluation recurses before it gives up with an error.
+pub const MAX_DEPTH: usize = 512;
+
+/// An evaluation context: root variables and functions.
+#[derive(Clone, Default)]
+pub struct Context {
+    pub variables: BTreeMap<String, Value>,
+    pub functions: BTreeMap<String, Function>,
+}
+
+impl Context {
+    pub fn new() -> Context {
+        Context::default()
+    }
+
+    /// A context whose function table is go-cty's standard library (the
+    /// names of the conformance README) with `try` and `can`.
+    pub fn with_stdlib() -> Context {
+        Context { variables: BTreeMap::new(), functions: stdlib::functions() }
+    }
+}
+
+/// An evaluation error: what went wrong, about which expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError {
+    /// The expression the error is about (its subject range, at the edge).
+    pub expr: ExprId,
+    /// The reference's summary, like "Unsupported attribute".
+    pub summary: String,
+    pub detail: String,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.detail.is_empty() {
+            f.write_str(&self.summary)
+        } else {
+            write!(f, "{}: {}", self.summary, self.detail)
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
