@@ -110,7 +110,7 @@ impl Number {
         if exp < -MAX_EXPONENT {
             return if d.is_negative() { Number::neg_zero() } else { Number::zero() };
         }
-        Number(Repr::Finite(d.normalized()))
+        Number(Repr::Finite(normalize(d)))
     }
 
     /// A zero with the given sign.
@@ -146,7 +146,10 @@ impl Number {
     /// True for a finite number without a fractional part.
     pub fn is_integer(&self) -> bool {
         match &self.0 {
-            Repr::Finite(d) => d.is_integer(),
+            // Finite values are normalised (no trailing zeros in the digits),
+            // so they are integers exactly when the scale is not positive.
+            // (bigdecimal's own `is_integer` would compute 10^scale.)
+            Repr::Finite(d) => d.as_bigint_and_exponent().1 <= 0,
             Repr::NegZero => true,
             _ => false,
         }
@@ -157,13 +160,30 @@ impl Number {
         if !self.is_integer() {
             return None;
         }
-        self.as_decimal()?.to_i64()
+        if self.is_zero() {
+            return Some(0);
+        }
+        // Guard the range first: bigdecimal would expand 1e600000000.
+        let d = self.as_decimal()?;
+        if decimal_exponent(&d) > 19 {
+            return None;
+        }
+        d.to_i64()
     }
 
     /// The nearest `f64` (infinities included).
     pub fn to_f64(&self) -> f64 {
         match &self.0 {
-            Repr::Finite(d) => d.to_f64().unwrap_or(f64::NAN),
+            Repr::Finite(d) if d.is_zero() => 0.0,
+            Repr::Finite(d) => {
+                // Through text, keeping 40 significant digits: enough for
+                // correct rounding but in rare ties, and no expansion of a
+                // huge exponent.
+                let (digits, exp) = digits_and_exponent(d);
+                let kept = &digits[..digits.len().min(40)];
+                let sign = if d.is_negative() { "-" } else { "" };
+                format!("{sign}0.{kept}e{exp}").parse().unwrap_or(f64::NAN)
+            }
             Repr::NegZero => -0.0,
             Repr::PosInf => f64::INFINITY,
             Repr::NegInf => f64::NEG_INFINITY,
@@ -280,7 +300,7 @@ impl Number {
             _ => {
                 let a = self.as_decimal().unwrap_or_default();
                 let b = other.as_decimal().unwrap_or_default();
-                Ok(Number::finite(a + b))
+                Ok(Number::finite(add_decimals(a, b)))
             }
         }
     }
@@ -352,8 +372,18 @@ impl Number {
         }
         let a = self.as_decimal().unwrap_or_default();
         let b = other.as_decimal().unwrap_or_default();
+        if self.is_zero() || a.abs() < b.abs() {
+            return Ok(self.clone());
+        }
+        if decimal_exponent(&a) - decimal_exponent(&b) > ALIGN_LIMIT {
+            // The quotient has more than ALIGN_LIMIT integer digits. go-cty's
+            // 512-bit floats have no remainder digits left at that size (its
+            // answer is rounding noise); an exact one would cost time and
+            // memory in proportion to the gap. Zero is the honest bound.
+            return Ok(Number::zero());
+        }
         let quotient = truncate_quotient(&a, &b);
-        let r = a - b * BigDecimal::from(quotient);
+        let r = add_decimals(a, -(b * BigDecimal::from(quotient)));
         if r.is_zero() {
             // `x - y·q` with equal terms is +0 by IEEE rules; only -0 itself
             // keeps its sign.
@@ -450,6 +480,79 @@ fn scale_by_power_of_two(d: BigDecimal, exp: i64, negative: bool) -> Number {
         let factor = BigInt::from(5u32).pow(n);
         Number::finite(BigDecimal::new(int * factor, scale + i64::from(n)))
     }
+}
+
+/// Strips trailing zeros from the digits. bigdecimal's `normalized` first
+/// compares with zero through `==`, which aligns scales and so expands a
+/// huge exponent.
+fn normalize(d: BigDecimal) -> BigDecimal {
+    let (int, scale) = d.into_bigint_and_exponent();
+    let text = int.magnitude().to_string();
+    let trimmed = text.trim_end_matches('0');
+    let zeros = (text.len() - trimmed.len()) as i64;
+    if zeros == 0 || trimmed.is_empty() {
+        return BigDecimal::new(int, scale);
+    }
+    let mag: BigInt = trimmed.parse().unwrap_or_default();
+    let int = if int.sign() == Sign::Minus { -mag } else { mag };
+    BigDecimal::new(int, scale - zeros)
+}
+
+/// Largest scale difference two decimals are aligned across exactly.
+/// Aligning multiplies by 10^difference, so `1e600000000 + 1e-600000000`
+/// would need a 1.2-billion-digit integer; past this limit sums are rounded.
+const ALIGN_LIMIT: i64 = 100_000;
+
+/// `a + b`: exact unless the exact sum would need more than about
+/// [`ALIGN_LIMIT`] digits; then both operands are first rounded at 400
+/// digits below the larger one's leading digit, far below the 160 digits
+/// any result is compared at.
+fn add_decimals(a: BigDecimal, b: BigDecimal) -> BigDecimal {
+    // bigdecimal aligns even a zero operand's scale; skip that.
+    if a.is_zero() {
+        return b;
+    }
+    if b.is_zero() {
+        return a;
+    }
+    let sa = a.as_bigint_and_exponent().1;
+    let sb = b.as_bigint_and_exponent().1;
+    if (sa - sb).abs() <= ALIGN_LIMIT {
+        return a + b;
+    }
+    let top = decimal_exponent(&a).max(decimal_exponent(&b));
+    let cut = top - 400;
+    let (a, b) = (round_at_position(&a, cut), round_at_position(&b, cut));
+    if a.is_zero() {
+        return b;
+    }
+    if b.is_zero() {
+        return a;
+    }
+    a + b
+}
+
+/// `d` rounded (half away from zero) to a multiple of 10^`pos`.
+fn round_at_position(d: &BigDecimal, pos: i64) -> BigDecimal {
+    let (int, scale) = d.as_bigint_and_exponent();
+    let lowest = -scale;
+    if lowest >= pos {
+        return d.clone();
+    }
+    let drop = pos - lowest;
+    let len = int.magnitude().to_string().len() as i64;
+    if drop > len {
+        return BigDecimal::zero();
+    }
+    let divisor = pow10(drop as u64);
+    let negative = int.sign() == Sign::Minus;
+    let mag = BigInt::from(int.magnitude().clone());
+    let mut q = &mag / &divisor;
+    let r = &mag % &divisor;
+    if r * 2 >= divisor {
+        q += 1;
+    }
+    BigDecimal::new(if negative { -q } else { q }, -pos)
 }
 
 /// The adjusted exponent of a non-zero decimal: `d = m × 10^e` with
@@ -671,12 +774,17 @@ impl Ord for Number {
 
 impl std::hash::Hash for Number {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        // Equal numbers must hash alike: hash the normalised printed form,
-        // in which -0 and 0 differ, so fold -0 into 0 first.
-        if self.is_zero() {
-            "0".hash(state);
-        } else {
-            self.to_plain_string().hash(state);
+        // Equal numbers must hash alike. Finite values are normalised, so
+        // equal ones have equal digits and scale; -0 is folded into 0.
+        match &self.0 {
+            Repr::PosInf => 1u8.hash(state),
+            Repr::NegInf => 2u8.hash(state),
+            Repr::NegZero => 0u8.hash(state),
+            Repr::Finite(d) if d.is_zero() => 0u8.hash(state),
+            Repr::Finite(d) => {
+                3u8.hash(state);
+                d.as_bigint_and_exponent().hash(state);
+            }
         }
     }
 }

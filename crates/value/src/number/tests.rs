@@ -140,3 +140,42 @@ fn integer_queries() {
     assert!(n("-0").is_integer());
     assert_eq!(n("0.5").to_f64(), 0.5);
 }
+
+#[test]
+fn extreme_exponents_stay_cheap() {
+    // Each of these would need a billion-digit integer if computed naively.
+    let big = n("1e600000000");
+    let tiny = n("1e-600000000");
+    assert_eq!(big.add(&tiny).unwrap(), big);
+    assert_eq!(tiny.sub(&big).unwrap(), big.neg());
+    assert_eq!(big.add(&Number::zero()).unwrap(), big);
+    assert_eq!(big.rem(&tiny).unwrap(), Number::zero());
+    assert_eq!(tiny.rem(&big).unwrap(), tiny);
+    assert_eq!(big.mul(&big).unwrap(), Number::pos_inf());
+    assert_eq!(tiny.mul(&tiny).unwrap(), Number::zero());
+    assert_eq!(big.div(&tiny).unwrap(), Number::pos_inf());
+    assert_eq!(big.to_i64(), None);
+    assert!(big.is_integer());
+    assert!(!tiny.is_integer());
+    assert_eq!(big.to_f64(), f64::INFINITY);
+    assert_eq!(tiny.to_f64(), 0.0);
+    assert_eq!(big.to_hash_string(), "1e+600000000");
+    assert!(big > tiny);
+    // Close operands with far-apart scales round, keeping 400 digits.
+    let sum = n("1").add(&n("1e-200000")).unwrap();
+    assert_eq!(sum, n("1"));
+}
+
+#[test]
+fn hash_agrees_with_equality() {
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+    let h = |x: &Number| {
+        let mut s = DefaultHasher::new();
+        x.hash(&mut s);
+        s.finish()
+    };
+    assert_eq!(h(&n("1.50")), h(&n("1.5")));
+    assert_eq!(h(&n("-0")), h(&n("0")));
+    assert_eq!(h(&n("1e3")), h(&n("1000")));
+}
