@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::json::{self, Json};
+use crate::value::nfc;
 
 /// A cty type. Object attributes are kept in a `BTreeMap`, whose order
 /// (bytewise on UTF-8) is the order of Go's sorted string keys, so iteration
@@ -34,8 +35,12 @@ pub struct ObjectType {
 impl ObjectType {
     /// An object type; optional names that are not attributes are dropped
     /// (go-cty panics on them; dropping is the panic-free equivalent).
+    /// Attribute names are NFC-normalised, as go-cty's `cty.Object` does, so
+    /// that they agree with the (normalised) names of object values.
     pub fn new(attrs: BTreeMap<String, Type>, optional: BTreeSet<String>) -> ObjectType {
-        let optional = optional.into_iter().filter(|name| attrs.contains_key(name)).collect();
+        let attrs: BTreeMap<String, Type> = attrs.into_iter().map(|(k, t)| (nfc(&k), t)).collect();
+        let optional =
+            optional.into_iter().map(|name| nfc(&name)).filter(|name| attrs.contains_key(name)).collect();
         ObjectType { attrs, optional }
     }
 
@@ -323,7 +328,7 @@ impl Type {
                                 optional.insert(n.clone());
                             }
                         }
-                        Ok(Type::Object(ObjectType { attrs, optional }))
+                        Ok(Type::Object(ObjectType::new(attrs, optional)))
                     }
                     _ => Err(err("invalid complex type kind name")),
                 }

@@ -75,3 +75,11 @@ fn queries() {
         obj(&[("x", Type::String)])
     );
 }
+
+#[test]
+fn attribute_names_are_nfc() {
+    let t = obj(&[("e\u{301}", Type::String)]);
+    assert_eq!(t, obj(&[("é", Type::String)]));
+    let v = crate::Value::object_from([("e\u{301}", crate::Value::string("x"))]);
+    assert_eq!(v.ty(), t);
+}
