@@ -1,14 +1,1037 @@
 //! go-cty's standard library, under the names the conformance README lists,
-//! and HCL's `try` and `can`.
+//! and HCL's `try` and `can`. Each function follows its go-cty counterpart's
+//! parameters (types, null and unknown handling) and behaviour.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use crate::Function;
+use bigdecimal::{BigDecimal, RoundingMode};
+use unicode_segmentation::UnicodeSegmentation;
+use value::{Number, Type, Value};
+
+use crate::expr::make_list;
+use crate::{Function, FunctionError, Param};
+
+type R = Result<Value, FunctionError>;
+
+fn err<T>(msg: impl Into<String>) -> Result<T, FunctionError> {
+    Err(FunctionError::new(msg))
+}
+
+fn p(name: &str, ty: Type) -> Param {
+    Param::new(name, ty)
+}
+
+fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or_default()
+}
+
+fn num(v: &Value) -> Number {
+    v.as_number().cloned().unwrap_or_else(Number::zero)
+}
+
+fn str_fn(f: fn(&str) -> String) -> Function {
+    Function::simple(vec![p("str", Type::String)], None, Type::String, move |a, _| {
+        Ok(Value::string(&f(s(&a[0]))))
+    })
+}
+
+/// A Go `int` from a number argument, as `gocty.FromCtyValue` does: whole
+/// numbers only.
+fn int_arg(v: &Value) -> Result<i64, FunctionError> {
+    let n = num(v);
+    if !n.is_integer() {
+        return err("value must be a whole number");
+    }
+    n.to_i64().map_or_else(|| err("value must be a whole number in range"), Ok)
+}
+
+fn go_space(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{85}' | '\u{a0}')
+        || (c > '\u{ff}' && c.is_whitespace())
+}
+
+fn round(v: &Value, mode: RoundingMode) -> R {
+    let n = num(v);
+    match n.as_decimal() {
+        Some(d) => Ok(Value::number(Number::from_decimal(d.with_scale_round(0, mode)))),
+        None => Ok(Value::number(n)),
+    }
+}
+
+fn list_of_strings(items: Vec<String>) -> Value {
+    let vals: Vec<Value> = items.iter().map(|x| Value::string(x)).collect();
+    Value::list(Type::String, vals).unwrap_or_else(|_| Value::empty_tuple())
+}
+
+/// Go's `strings.Title`: the first letter of each word upper-cased, a word
+/// starting after a separator (anything but a letter, digit, `_` or mark).
+fn title(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut prev_sep = true;
+    for c in s.chars() {
+        if prev_sep {
+            out.extend(c.to_uppercase());
+        } else {
+            out.push(c);
+        }
+        prev_sep = if c.is_ascii() {
+            !(c.is_ascii_alphanumeric() || c == '_')
+        } else if c.is_alphanumeric() {
+            false
+        } else {
+            c.is_whitespace()
+        };
+    }
+    out
+}
+
+fn substr(a: &[Value]) -> R {
+    let text = s(&a[0]);
+    let mut offset = int_arg(&a[1])?;
+    let length = int_arg(&a[2])?;
+    let g: Vec<&str> = text.graphemes(true).collect();
+    if offset < 0 {
+        offset += g.len() as i64;
+        if offset < 0 {
+            offset = 0;
+        }
+    } else if length == 0 {
+        return Ok(Value::string(""));
+    }
+    let start = (offset as usize).min(g.len());
+    let rest = &g[start..];
+    let take = if length < 0 { rest.len() } else { (length as usize).min(rest.len()) };
+    Ok(Value::string(&rest[..take].concat()))
+}
+
+fn seq_elems(v: &Value) -> Vec<Value> {
+    v.elements().map(<[Value]>::to_vec).unwrap_or_default()
+}
+
+fn length_fn() -> Function {
+    Function::new(
+        vec![p("collection", Type::Dynamic).allow_dynamic().allow_unknown()],
+        None,
+        Arc::new(|a| match a[0].ty() {
+            Type::List(_)
+            | Type::Set(_)
+            | Type::Map(_)
+            | Type::Tuple(_)
+            | Type::Object(_)
+            | Type::Dynamic => Ok(Type::Number),
+            _ => Err(FunctionError::arg(0, "collection must be a list, a map or a tuple")),
+        }),
+        Arc::new(|a, _| {
+            let v = &a[0];
+            if let Type::Tuple(t) = v.ty() {
+                return Ok(Value::int(t.len() as i64));
+            }
+            if let Type::Object(o) = v.ty() {
+                return Ok(Value::int(o.attrs().len() as i64));
+            }
+            if !v.is_known() {
+                return Ok(Value::unknown(Type::Number));
+            }
+            Ok(Value::int(v.length().unwrap_or(0) as i64))
+        }),
+    )
+}
+
+fn to_fn(want: Type) -> Function {
+    let w1 = want.clone();
+    Function::new(
+        vec![p("v", Type::Dynamic).allow_null().allow_unknown().allow_dynamic()],
+        None,
+        Arc::new(move |a| {
+            let have = a[0].ty();
+            if have.is_dynamic() || have == w1 {
+                return Ok(if have.is_dynamic() { w1.clone() } else { have });
+            }
+            match value::get_conversion(&have, &w1, true) {
+                Some(_) => match value::convert(&a[0], &w1) {
+                    Ok(v) => Ok(v.ty()),
+                    Err(_) if !a[0].is_wholly_known() => Ok(w1.clone()),
+                    Err(e) => Err(FunctionError::arg(0, e.to_string())),
+                },
+                None => Err(FunctionError::arg(
+                    0,
+                    format!("cannot convert {} to {}", have.friendly_name(), w1.friendly_name()),
+                )),
+            }
+        }),
+        Arc::new(move |a, ret| {
+            let target = if want.has_dynamic_types() { ret.clone() } else { want.clone() };
+            value::convert(&a[0], &target).map_err(|e| FunctionError::arg(0, e.to_string()))
+        }),
+    )
+}
+
+fn concat_fn() -> Function {
+    Function::new(
+        vec![],
+        Some(p("seqs", Type::Dynamic).allow_dynamic()),
+        Arc::new(|a| {
+            if a.is_empty() {
+                return Err(FunctionError::new("at least one argument is required"));
+            }
+            let mut list_ety: Option<Type> = None;
+            let mut all_lists = true;
+            for (i, v) in a.iter().enumerate() {
+                match v.ty() {
+                    Type::List(e) => match &list_ety {
+                        None => list_ety = Some(*e),
+                        Some(t) if *t == *e => {}
+                        Some(t) => match value::unify(&[t.clone(), *e]) {
+                            Some(u) => list_ety = Some(u),
+                            None => all_lists = false,
+                        },
+                    },
+                    Type::Tuple(_) => {
+                        all_lists = false;
+                    }
+                    Type::Set(_) => {
+                        all_lists = false;
+                    }
+                    _ => return Err(FunctionError::arg(i, "all arguments must be lists or tuples")),
+                }
+            }
+            if all_lists && let Some(e) = list_ety {
+                return Ok(Type::list(e));
+            }
+            let mut etys = Vec::new();
+            for v in a {
+                match v.ty() {
+                    Type::Tuple(t) => etys.extend(t),
+                    _ => {
+                        if !v.is_known() {
+                            return Ok(Type::Dynamic);
+                        }
+                        etys.extend(seq_elems(v).iter().map(Value::ty));
+                    }
+                }
+            }
+            Ok(Type::Tuple(etys))
+        }),
+        Arc::new(|a, ret| {
+            let mut out = Vec::new();
+            for v in a {
+                out.extend(seq_elems(v));
+            }
+            if let Type::List(e) = ret {
+                let conv: Result<Vec<Value>, _> = out.iter().map(|v| value::convert(v, e)).collect();
+                let conv = conv.map_err(|e| FunctionError::new(e.to_string()))?;
+                return Value::list((**e).clone(), conv).map_err(|e| FunctionError::new(e.to_string()));
+            }
+            Ok(Value::tuple(out))
+        }),
+    )
+}
+
+fn minmax(is_max: bool) -> Function {
+    Function::simple(vec![], Some(p("numbers", Type::Number).allow_dynamic()), Type::Number, move |a, _| {
+        if a.is_empty() {
+            return err("must pass at least one number");
+        }
+        let mut best = if is_max { Number::neg_inf() } else { Number::pos_inf() };
+        for v in a {
+            let n = num(v);
+            if (is_max && n > best) || (!is_max && n < best) {
+                best = n;
+            }
+        }
+        Ok(Value::number(best))
+    })
+}
+
+fn join_fn() -> Function {
+    Function::simple(
+        vec![p("separator", Type::String)],
+        Some(p("lists", Type::list(Type::String))),
+        Type::String,
+        |a, _| {
+            let sep = s(&a[0]);
+            if a.len() < 2 {
+                return err("at least one list is required");
+            }
+            let mut items = Vec::new();
+            for l in &a[1..] {
+                for (i, v) in seq_elems(l).iter().enumerate() {
+                    if v.is_null() {
+                        return err(format!("element {i} is null"));
+                    }
+                    items.push(s(v).to_string());
+                }
+            }
+            Ok(Value::string(&items.join(sep)))
+        },
+    )
+}
+
+fn keys_values(keys: bool) -> Function {
+    Function::new(
+        vec![p("map", Type::Dynamic).allow_unknown()],
+        None,
+        Arc::new(move |a| match a[0].ty() {
+            Type::Map(e) => Ok(if keys { Type::list(Type::String) } else { Type::list(*e) }),
+            Type::Object(o) => Ok(if keys {
+                Type::Tuple(vec![Type::String; o.attrs().len()])
+            } else {
+                Type::Tuple(o.attrs().values().cloned().collect())
+            }),
+            Type::Dynamic => Ok(Type::Dynamic),
+            _ => Err(FunctionError::arg(0, "must have map or object type")),
+        }),
+        Arc::new(move |a, ret| {
+            if !a[0].is_known() {
+                return Ok(Value::unknown(ret.clone()));
+            }
+            let entries = a[0].entries().cloned().unwrap_or_default();
+            let vals: Vec<Value> = if keys {
+                entries.keys().map(|k| Value::string(k)).collect()
+            } else {
+                entries.into_values().collect()
+            };
+            match ret {
+                Type::List(e) => {
+                    Value::list((**e).clone(), vals).map_err(|e| FunctionError::new(e.to_string()))
+                }
+                _ => Ok(Value::tuple(vals)),
+            }
+        }),
+    )
+}
+
+fn reverse_fn() -> Function {
+    Function::new(
+        vec![p("list", Type::Dynamic)],
+        None,
+        Arc::new(|a| match a[0].ty() {
+            Type::List(e) => Ok(Type::list(*e)),
+            Type::Tuple(mut t) => {
+                t.reverse();
+                Ok(Type::Tuple(t))
+            }
+            Type::Set(e) => Ok(Type::list(*e)),
+            _ => Err(FunctionError::arg(0, "can only reverse list or tuple values")),
+        }),
+        Arc::new(|a, ret| {
+            let mut e = seq_elems(&a[0]);
+            e.reverse();
+            match ret {
+                Type::List(t) => Value::list((**t).clone(), e).map_err(|e| FunctionError::new(e.to_string())),
+                _ => Ok(Value::tuple(e)),
+            }
+        }),
+    )
+}
+
+fn contains_fn() -> Function {
+    Function::simple(vec![p("list", Type::Dynamic), p("value", Type::Dynamic)], None, Type::Bool, |a, _| {
+        let Some(elems) = a[0].elements() else {
+            return err("argument must be list, tuple, or set");
+        };
+        let mut unknown = false;
+        for e in elems {
+            match e.equals(&a[1]) {
+                Some(true) => return Ok(Value::bool(true)),
+                None => unknown = true,
+                _ => {}
+            }
+        }
+        Ok(if unknown { Value::unknown(Type::Bool) } else { Value::bool(false) })
+    })
+}
+
+fn split_fn() -> Function {
+    Function::simple(
+        vec![p("separator", Type::String), p("str", Type::String)],
+        None,
+        Type::list(Type::String),
+        |a, _| {
+            let sep = s(&a[0]);
+            let text = s(&a[1]);
+            let parts: Vec<String> = if sep.is_empty() {
+                text.chars().map(String::from).collect()
+            } else {
+                text.split(sep).map(String::from).collect()
+            };
+            Ok(list_of_strings(parts))
+        },
+    )
+}
+
+fn replace_fn() -> Function {
+    Function::simple(
+        vec![p("str", Type::String), p("substr", Type::String), p("replace", Type::String)],
+        None,
+        Type::String,
+        |a, _| Ok(Value::string(&s(&a[0]).replace(s(&a[1]), s(&a[2])))),
+    )
+}
+
+fn regex_replace_fn() -> Function {
+    Function::simple(
+        vec![p("str", Type::String), p("pattern", Type::String), p("replace", Type::String)],
+        None,
+        Type::String,
+        |a, _| {
+            let re = regex::Regex::new(s(&a[1]))
+                .map_err(|e| FunctionError::arg(1, format!("invalid regexp: {e}")))?;
+            Ok(Value::string(&re.replace_all(s(&a[0]), s(&a[2]))))
+        },
+    )
+}
+
+fn parseint_fn() -> Function {
+    Function::simple(vec![p("number", Type::Dynamic), p("base", Type::Number)], None, Type::Number, |a, _| {
+        let base = int_arg(&a[1])?;
+        if !(2..=62).contains(&base) {
+            return Err(FunctionError::arg(1, "base must be a whole number between 2 and 62 inclusive"));
+        }
+        let Some(text) = a[0].as_str() else {
+            return Err(FunctionError::arg(0, "first argument must be a string, not a number"));
+        };
+        let (neg, digits) = match text.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, text.strip_prefix('+').unwrap_or(text)),
+        };
+        if digits.is_empty() {
+            return err(format!("cannot parse {text:?} as a base {base} integer"));
+        }
+        let mut acc = BigDecimal::from(0);
+        for c in digits.chars() {
+            let d = match c {
+                '0'..='9' => c as i64 - '0' as i64,
+                'a'..='z' => c as i64 - 'a' as i64 + 10,
+                'A'..='Z' => c as i64 - 'A' as i64 + if base <= 36 { 10 } else { 36 },
+                _ => 99,
+            };
+            if d >= base {
+                return err(format!("cannot parse {text:?} as a base {base} integer"));
+            }
+            acc = acc * BigDecimal::from(base) + BigDecimal::from(d);
+        }
+        if neg {
+            acc = -acc;
+        }
+        Ok(Value::number(Number::from_decimal(acc)))
+    })
+}
+
+fn pow_log(is_pow: bool) -> Function {
+    let names = if is_pow { ("num", "power") } else { ("num", "base") };
+    Function::simple(
+        vec![p(names.0, Type::Number), p(names.1, Type::Number)],
+        None,
+        Type::Number,
+        move |a, _| {
+            let (x, y) = (num(&a[0]), num(&a[1]));
+            let r = if is_pow { x.to_f64().powf(y.to_f64()) } else { x.to_f64().ln() / y.to_f64().ln() };
+            float_value(r)
+        },
+    )
+}
+
+fn float_value(r: f64) -> R {
+    if r.is_nan() {
+        return err("the result is not a number");
+    }
+    if r.is_infinite() {
+        return Ok(Value::number(if r > 0.0 { Number::pos_inf() } else { Number::neg_inf() }));
+    }
+    Number::parse(&format!("{r:e}")).map(Value::number).map_or_else(|| err("bad float"), Ok)
+}
+
+fn lookup_fn() -> Function {
+    Function::new(
+        vec![p("inputMap", Type::Dynamic), p("key", Type::String), p("default", Type::Dynamic).allow_null()],
+        None,
+        Arc::new(|a| {
+            let dty = a[2].ty();
+            match a[0].ty() {
+                Type::Map(e) => Ok(value::unify_unsafe(&[*e, dty]).unwrap_or(Type::Dynamic)),
+                Type::Object(o) => {
+                    if a[1].is_known()
+                        && let Some(t) = o.attrs().get(s(&a[1]))
+                    {
+                        return Ok(t.clone());
+                    }
+                    Ok(dty)
+                }
+                _ => Err(FunctionError::arg(0, "the first argument must be a map or object")),
+            }
+        }),
+        Arc::new(|a, ret| {
+            let key = s(&a[1]);
+            let found = a[0].entries().and_then(|m| m.get(key)).cloned().unwrap_or_else(|| a[2].clone());
+            if ret.is_dynamic() {
+                return Ok(found);
+            }
+            value::convert(&found, ret).map_err(|e| FunctionError::new(e.to_string()))
+        }),
+    )
+}
+
+fn element_fn() -> Function {
+    Function::new(
+        vec![p("list", Type::Dynamic), p("index", Type::Number)],
+        None,
+        Arc::new(|a| match a[0].ty() {
+            Type::List(e) => Ok(*e),
+            Type::Tuple(t) => {
+                if !a[1].is_known() {
+                    return Ok(Type::Dynamic);
+                }
+                if t.is_empty() {
+                    return Err(FunctionError::arg(0, "cannot use element function with an empty list"));
+                }
+                let i = int_arg(&a[1])?;
+                if i < 0 {
+                    return Err(FunctionError::arg(1, "cannot use element function with a negative index"));
+                }
+                Ok(t[(i as usize) % t.len()].clone())
+            }
+            _ => Err(FunctionError::arg(0, "cannot read elements from this type")),
+        }),
+        Arc::new(|a, _| {
+            let e = seq_elems(&a[0]);
+            if e.is_empty() {
+                return err("cannot use element function with an empty list");
+            }
+            let i = int_arg(&a[1])?;
+            if i < 0 {
+                return Err(FunctionError::arg(1, "cannot use element function with a negative index"));
+            }
+            Ok(e[(i as usize) % e.len()].clone())
+        }),
+    )
+}
+
+fn merge_fn() -> Function {
+    Function::new(
+        vec![],
+        Some(p("maps", Type::Dynamic).allow_null().allow_dynamic()),
+        Arc::new(|a| {
+            let mut attrs = BTreeMap::new();
+            let mut all_maps = true;
+            let mut etys = Vec::new();
+            for (i, v) in a.iter().enumerate() {
+                match v.ty() {
+                    Type::Map(e) => etys.push(*e),
+                    Type::Object(o) => {
+                        all_maps = false;
+                        for (k, t) in o.attrs() {
+                            attrs.insert(k.clone(), t.clone());
+                        }
+                    }
+                    Type::Dynamic => return Ok(Type::Dynamic),
+                    _ => return Err(FunctionError::arg(i, "arguments must be maps or objects")),
+                }
+            }
+            if all_maps && !etys.is_empty() {
+                if let Some(e) = value::unify(&etys) {
+                    return Ok(Type::map(e));
+                }
+                return Ok(Type::Dynamic);
+            }
+            if !etys.is_empty() {
+                return Ok(Type::Dynamic);
+            }
+            Ok(Type::object(attrs))
+        }),
+        Arc::new(|a, ret| {
+            let mut out = BTreeMap::new();
+            for v in a {
+                if v.is_null() {
+                    continue;
+                }
+                for (k, x) in v.entries().into_iter().flatten() {
+                    out.insert(k.clone(), x.clone());
+                }
+            }
+            match ret {
+                Type::Map(e) => {
+                    let conv: Result<BTreeMap<_, _>, _> =
+                        out.into_iter().map(|(k, v)| value::convert(&v, e).map(|v| (k, v))).collect();
+                    Value::map((**e).clone(), conv.map_err(|e| FunctionError::new(e.to_string()))?)
+                        .map_err(|e| FunctionError::new(e.to_string()))
+                }
+                _ => Ok(Value::object(out)),
+            }
+        }),
+    )
+}
+
+fn coalesce_fn() -> Function {
+    Function::new(
+        vec![],
+        Some(p("vals", Type::Dynamic).allow_null().allow_unknown().allow_dynamic()),
+        Arc::new(|a| {
+            let tys: Vec<Type> = a.iter().map(Value::ty).collect();
+            value::unify_unsafe(&tys)
+                .ok_or_else(|| FunctionError::new("all arguments must have the same type"))
+        }),
+        Arc::new(|a, ret| {
+            for v in a {
+                if !v.is_known() {
+                    return Ok(Value::unknown(ret.clone()));
+                }
+                if v.is_null() {
+                    continue;
+                }
+                return value::convert(v, ret).map_err(|e| FunctionError::new(e.to_string()));
+            }
+            err("no non-null arguments")
+        }),
+    )
+}
+
+fn distinct_fn() -> Function {
+    Function::new(
+        vec![p("list", Type::list(Type::Dynamic))],
+        None,
+        Arc::new(|a| Ok(a[0].ty())),
+        Arc::new(|a, ret| {
+            let mut out: Vec<Value> = Vec::new();
+            for e in seq_elems(&a[0]) {
+                if !out.iter().any(|x| x.equals(&e) == Some(true)) {
+                    out.push(e);
+                }
+            }
+            let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+            Value::list(ety, out).map_err(|e| FunctionError::new(e.to_string()))
+        }),
+    )
+}
+
+fn compact_fn() -> Function {
+    Function::simple(vec![p("list", Type::list(Type::String))], None, Type::list(Type::String), |a, _| {
+        let items: Vec<String> = seq_elems(&a[0])
+            .iter()
+            .filter(|v| !v.is_null() && !s(v).is_empty())
+            .map(|v| s(v).to_string())
+            .collect();
+        Ok(list_of_strings(items))
+    })
+}
+
+fn range_fn() -> Function {
+    Function::simple(vec![], Some(p("params", Type::Number)), Type::list(Type::Number), |a, _| {
+        let (start, end, step) = match a.len() {
+            1 => (Number::zero(), num(&a[0]), Number::from_i64(1)),
+            2 => {
+                let (s0, e0) = (num(&a[0]), num(&a[1]));
+                let step = if e0 < s0 { Number::from_i64(-1) } else { Number::from_i64(1) };
+                (s0, e0, step)
+            }
+            3 => (num(&a[0]), num(&a[1]), num(&a[2])),
+            _ => return err("must have one, two, or three arguments"),
+        };
+        if step.is_zero() {
+            return err("step must not be zero");
+        }
+        let down = step < Number::zero();
+        if down && start < end {
+            return err("for negative step, start must be greater than end");
+        }
+        if !down && start > end {
+            return err("for positive step, start must be less than end");
+        }
+        let mut out = Vec::new();
+        let mut x = start;
+        while if down { x > end } else { x < end } {
+            if out.len() >= 1024 {
+                return err(
+                    "more than 1024 values were generated; either decrease the difference between start and end or use a smaller step",
+                );
+            }
+            out.push(Value::number(x.clone()));
+            x = x.add(&step).map_err(|e| FunctionError::new(e.to_string()))?;
+        }
+        Value::list(Type::Number, out).map_err(|e| FunctionError::new(e.to_string()))
+    })
+}
+
+fn sort_fn() -> Function {
+    Function::simple(vec![p("list", Type::list(Type::String))], None, Type::list(Type::String), |a, _| {
+        let mut items = Vec::new();
+        for v in seq_elems(&a[0]) {
+            if v.is_null() {
+                return err("given list element is null; a null string cannot be sorted");
+            }
+            items.push(s(&v).to_string());
+        }
+        items.sort();
+        Ok(list_of_strings(items))
+    })
+}
+
+fn zipmap_fn() -> Function {
+    Function::new(
+        vec![p("keys", Type::list(Type::String)), p("values", Type::Dynamic)],
+        None,
+        Arc::new(|a| match a[1].ty() {
+            Type::List(e) => Ok(Type::map(*e)),
+            Type::Tuple(t) => {
+                if !a[0].is_wholly_known() {
+                    return Ok(Type::Dynamic);
+                }
+                let keys = seq_elems(&a[0]);
+                if keys.len() != t.len() {
+                    return Err(FunctionError::new("number of keys must match number of values"));
+                }
+                Ok(Type::object(keys.iter().map(|k| s(k).to_string()).zip(t).collect()))
+            }
+            _ => Err(FunctionError::arg(1, "values must be a list or tuple")),
+        }),
+        Arc::new(|a, ret| {
+            let keys = seq_elems(&a[0]);
+            let vals = seq_elems(&a[1]);
+            if keys.len() != vals.len() {
+                return err("number of keys must match number of values");
+            }
+            let m: BTreeMap<String, Value> = keys.iter().map(|k| s(k).to_string()).zip(vals).collect();
+            match ret {
+                Type::Map(e) => Value::map((**e).clone(), m).map_err(|e| FunctionError::new(e.to_string())),
+                _ => Ok(Value::object(m)),
+            }
+        }),
+    )
+}
+
+fn jsonencode_fn() -> Function {
+    Function::simple(
+        vec![p("val", Type::Dynamic).allow_dynamic().allow_null()],
+        None,
+        Type::String,
+        |a, _| {
+            let v = &a[0];
+            if !v.is_wholly_known() {
+                return Ok(Value::unknown(Type::String));
+            }
+            v.to_json_string(&v.ty()).map(|j| Value::string(&j)).map_err(|e| FunctionError::new(e.0))
+        },
+    )
+}
+
+fn jsondecode_fn() -> Function {
+    Function::new(
+        vec![p("str", Type::String)],
+        None,
+        Arc::new(|a| {
+            if !a[0].is_known() {
+                return Ok(Type::Dynamic);
+            }
+            Value::from_json_implied(s(&a[0])).map(|v| v.ty()).map_err(|e| FunctionError::arg(0, e.0))
+        }),
+        Arc::new(|a, _| Value::from_json_implied(s(&a[0])).map_err(|e| FunctionError::arg(0, e.0))),
+    )
+}
+
+fn set_op(kind: u8) -> Function {
+    Function::new(
+        vec![p("first_set", Type::set(Type::Dynamic)).allow_dynamic()],
+        Some(p("other_sets", Type::set(Type::Dynamic)).allow_dynamic()),
+        Arc::new(|a| {
+            let etys: Vec<Type> =
+                a.iter().map(|v| v.ty().element_type().cloned().unwrap_or(Type::Dynamic)).collect();
+            match value::unify(&etys) {
+                Some(t) => Ok(Type::set(t)),
+                None => Err(FunctionError::new("given sets must all have compatible element types")),
+            }
+        }),
+        Arc::new(move |a, ret| {
+            let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+            let sets: Vec<Vec<Value>> = a
+                .iter()
+                .map(|v| seq_elems(v).iter().filter_map(|e| value::convert(e, &ety).ok()).collect())
+                .collect();
+            let has = |set: &[Value], v: &Value| set.iter().any(|x| x == v);
+            let mut out: Vec<Value> = sets.first().cloned().unwrap_or_default();
+            for other in &sets[1..] {
+                out = match kind {
+                    0 => {
+                        let mut o = out;
+                        o.extend(other.iter().cloned());
+                        o
+                    }
+                    1 => out.into_iter().filter(|v| has(other, v)).collect(),
+                    _ => out.into_iter().filter(|v| !has(other, v)).collect(),
+                };
+            }
+            Value::set(ety, out).map_err(|e| FunctionError::new(e.to_string()))
+        }),
+    )
+}
+
+fn flatten_value(v: &Value, out: &mut Vec<Value>) -> bool {
+    for e in seq_elems(v) {
+        if !e.is_known() {
+            return false;
+        }
+        if matches!(e.ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) && !e.is_null() {
+            if !flatten_value(&e, out) {
+                return false;
+            }
+        } else {
+            out.push(e);
+        }
+    }
+    true
+}
+
+fn flatten_fn() -> Function {
+    Function::new(
+        vec![p("list", Type::Dynamic)],
+        None,
+        Arc::new(|a| {
+            if !matches!(a[0].ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) {
+                return Err(FunctionError::arg(0, "can only flatten lists, sets and tuples"));
+            }
+            if !a[0].is_wholly_known() {
+                return Ok(Type::Dynamic);
+            }
+            let mut out = Vec::new();
+            flatten_value(&a[0], &mut out);
+            Ok(Type::Tuple(out.iter().map(Value::ty).collect()))
+        }),
+        Arc::new(|a, _| {
+            let mut out = Vec::new();
+            flatten_value(&a[0], &mut out);
+            Ok(Value::tuple(out))
+        }),
+    )
+}
+
+fn chunklist_fn() -> Function {
+    Function::new(
+        vec![p("list", Type::list(Type::Dynamic)), p("size", Type::Number)],
+        None,
+        Arc::new(|a| Ok(Type::list(a[0].ty()))),
+        Arc::new(|a, ret| {
+            let size = int_arg(&a[1])?;
+            if size < 0 {
+                return Err(FunctionError::arg(1, "the size argument must be positive"));
+            }
+            let lty = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+            let ety = lty.element_type().cloned().unwrap_or(Type::Dynamic);
+            let e = seq_elems(&a[0]);
+            let chunks: Vec<Value> = if size == 0 {
+                vec![a[0].clone()]
+            } else {
+                e.chunks(size as usize)
+                    .map(|c| Value::list(ety.clone(), c.to_vec()).unwrap_or_else(|_| Value::empty_tuple()))
+                    .collect()
+            };
+            Value::list(lty, chunks).map_err(|e| FunctionError::new(e.to_string()))
+        }),
+    )
+}
+
+fn slice_fn() -> Function {
+    Function::new(
+        vec![p("list", Type::Dynamic), p("start_index", Type::Number), p("end_index", Type::Number)],
+        None,
+        Arc::new(|a| match a[0].ty() {
+            Type::List(e) => Ok(Type::list(*e)),
+            Type::Tuple(t) => {
+                if !a[1].is_known() || !a[2].is_known() {
+                    return Ok(Type::Dynamic);
+                }
+                let (st, en) = (int_arg(&a[1])?, int_arg(&a[2])?);
+                if st < 0 || en < st || en as usize > t.len() {
+                    return Err(FunctionError::new("invalid slice indices"));
+                }
+                Ok(Type::Tuple(t[st as usize..en as usize].to_vec()))
+            }
+            _ => Err(FunctionError::arg(0, "must be a list or tuple type")),
+        }),
+        Arc::new(|a, ret| {
+            let e = seq_elems(&a[0]);
+            let (st, en) = (int_arg(&a[1])?, int_arg(&a[2])?);
+            if st < 0 {
+                return Err(FunctionError::arg(1, "start index must not be less than zero"));
+            }
+            if en as usize > e.len() {
+                return Err(FunctionError::arg(
+                    2,
+                    "end index must not be greater than the length of the list",
+                ));
+            }
+            if st > en {
+                return Err(FunctionError::arg(1, "start index must not be greater than end index"));
+            }
+            let part = e[st as usize..en as usize].to_vec();
+            match ret {
+                Type::List(t) => {
+                    Value::list((**t).clone(), part).map_err(|e| FunctionError::new(e.to_string()))
+                }
+                _ => Ok(Value::tuple(part)),
+            }
+        }),
+    )
+}
+
+fn coalescelist_fn() -> Function {
+    Function::new(
+        vec![],
+        Some(p("vals", Type::Dynamic).allow_unknown().allow_dynamic()),
+        Arc::new(|a| {
+            if a.is_empty() {
+                return Err(FunctionError::new("at least one argument is required"));
+            }
+            let tys: Vec<Type> = a.iter().map(Value::ty).collect();
+            if tys.iter().all(Type::is_list) {
+                if let Some(t) = value::unify(&tys) {
+                    return Ok(t);
+                }
+                return Err(FunctionError::new("all arguments must have the same type"));
+            }
+            for (i, t) in tys.iter().enumerate() {
+                if !matches!(t, Type::List(_) | Type::Tuple(_) | Type::Dynamic) {
+                    return Err(FunctionError::arg(i, "must be a list or tuple"));
+                }
+            }
+            Ok(Type::Dynamic)
+        }),
+        Arc::new(|a, ret| {
+            for v in a {
+                if !v.is_known() {
+                    return Ok(Value::unknown(ret.clone()));
+                }
+                if v.length().unwrap_or(0) > 0 {
+                    if ret.is_dynamic() {
+                        return Ok(v.clone());
+                    }
+                    return value::convert(v, ret).map_err(|e| FunctionError::new(e.to_string()));
+                }
+            }
+            err("no non-null arguments")
+        }),
+    )
+}
+
+fn indent_fn() -> Function {
+    Function::simple(vec![p("spaces", Type::Number), p("str", Type::String)], None, Type::String, |a, _| {
+        let n = int_arg(&a[0])?.max(0) as usize;
+        let pad = " ".repeat(n);
+        Ok(Value::string(&s(&a[1]).replace('\n', &format!("\n{pad}"))))
+    })
+}
+
+fn trim2(f: fn(&str, &str) -> String) -> Function {
+    Function::simple(vec![p("str", Type::String), p("x", Type::String)], None, Type::String, move |a, _| {
+        Ok(Value::string(&f(s(&a[0]), s(&a[1]))))
+    })
+}
 
 /// The standard function table.
 pub fn functions() -> BTreeMap<String, Function> {
-    let mut t = BTreeMap::new();
-    t.insert("try".to_string(), Function::try_fn());
-    t.insert("can".to_string(), Function::can_fn());
+    let mut t: BTreeMap<String, Function> = BTreeMap::new();
+    let mut add = |name: &str, f: Function| {
+        t.insert(name.to_string(), f);
+    };
+    add("try", Function::try_fn());
+    add("can", Function::can_fn());
+    add("upper", str_fn(|x| x.to_uppercase()));
+    add("lower", str_fn(|x| x.to_lowercase()));
+    add("title", str_fn(title));
+    add("trimspace", str_fn(|x| x.trim_matches(go_space).to_string()));
+    add("strrev", str_fn(|x| x.graphemes(true).rev().collect()));
+    add("chomp", str_fn(|x| x.trim_end_matches(['\n', '\r']).to_string()));
+    add(
+        "strlen",
+        Function::simple(vec![p("str", Type::String)], None, Type::Number, |a, _| {
+            Ok(Value::int(s(&a[0]).graphemes(true).count() as i64))
+        }),
+    );
+    add(
+        "substr",
+        Function::simple(
+            vec![p("str", Type::String), p("offset", Type::Number), p("length", Type::Number)],
+            None,
+            Type::String,
+            |a, _| substr(a),
+        ),
+    );
+    add("trim", trim2(|x, cut| x.trim_matches(|c| cut.contains(c)).to_string()));
+    add("trimprefix", trim2(|x, pre| x.strip_prefix(pre).unwrap_or(x).to_string()));
+    add("trimsuffix", trim2(|x, suf| x.strip_suffix(suf).unwrap_or(x).to_string()));
+    add("indent", indent_fn());
+    add("join", join_fn());
+    add("split", split_fn());
+    add("replace", replace_fn());
+    add("regex_replace", regex_replace_fn());
+    add("length", length_fn());
+    add("concat", concat_fn());
+    add("max", minmax(true));
+    add("min", minmax(false));
+    add(
+        "abs",
+        Function::simple(vec![p("num", Type::Number)], None, Type::Number, |a, _| {
+            Ok(Value::number(num(&a[0]).abs()))
+        }),
+    );
+    add(
+        "ceil",
+        Function::simple(vec![p("num", Type::Number)], None, Type::Number, |a, _| {
+            round(&a[0], RoundingMode::Ceiling)
+        }),
+    );
+    add(
+        "floor",
+        Function::simple(vec![p("num", Type::Number)], None, Type::Number, |a, _| {
+            round(&a[0], RoundingMode::Floor)
+        }),
+    );
+    add(
+        "int",
+        Function::simple(vec![p("num", Type::Number).allow_dynamic()], None, Type::Number, |a, _| {
+            if num(&a[0]).is_infinite() {
+                return err("can't truncate infinity to an integer");
+            }
+            round(&a[0], RoundingMode::Down)
+        }),
+    );
+    add(
+        "signum",
+        Function::simple(vec![p("num", Type::Number)], None, Type::Number, |a, _| {
+            let n = int_arg(&a[0])?;
+            Ok(Value::int(n.signum()))
+        }),
+    );
+    add("pow", pow_log(true));
+    add("log", pow_log(false));
+    add("parseint", parseint_fn());
+    add("keys", keys_values(true));
+    add("values", keys_values(false));
+    add("lookup", lookup_fn());
+    add("element", element_fn());
+    add("merge", merge_fn());
+    add("coalesce", coalesce_fn());
+    add("coalescelist", coalescelist_fn());
+    add("contains", contains_fn());
+    add("distinct", distinct_fn());
+    add("compact", compact_fn());
+    add("reverse", reverse_fn());
+    add("range", range_fn());
+    add("sort", sort_fn());
+    add("zipmap", zipmap_fn());
+    add("flatten", flatten_fn());
+    add("chunklist", chunklist_fn());
+    add("slice", slice_fn());
+    add("jsonencode", jsonencode_fn());
+    add("jsondecode", jsondecode_fn());
+    add("setunion", set_op(0));
+    add("setintersection", set_op(1));
+    add("setsubtract", set_op(2));
+    add("tostring", to_fn(Type::String));
+    add("tonumber", to_fn(Type::Number));
+    add("tobool", to_fn(Type::Bool));
+    add("tolist", to_fn(Type::list(Type::Dynamic)));
+    add("toset", to_fn(Type::set(Type::Dynamic)));
+    add("tomap", to_fn(Type::map(Type::Dynamic)));
+    let _ = make_list;
     t
 }
