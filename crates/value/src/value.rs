@@ -185,6 +185,19 @@ impl Value {
         }
     }
 
+    /// `HasWhollyKnownType`: no unknown value of the dynamic pseudo-type
+    /// (nor an unknown collection whose type has dynamic parts) anywhere
+    /// inside. Nulls count as known, whatever their type.
+    pub fn has_wholly_known_type(&self) -> bool {
+        match &self.0 {
+            Repr::Null(_) => true,
+            Repr::Unknown(t) => !t.has_dynamic_types(),
+            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => e.iter().all(Value::has_wholly_known_type),
+            Repr::Map(_, m) | Repr::Object(m) => m.values().all(Value::has_wholly_known_type),
+            _ => true,
+        }
+    }
+
     pub fn as_bool(&self) -> Option<bool> {
         match self.0 {
             Repr::Bool(b) => Some(b),
@@ -256,9 +269,9 @@ impl Value {
             _ => {}
         }
         let (aty, bty) = (a.ty(), b.ty());
-        if aty.has_dynamic_types() || bty.has_dynamic_types() {
-            // A dynamic type inside a known value stands for an unknown
-            // element; the result is false only when the types cannot
+        if !a.has_wholly_known_type() || !b.has_wholly_known_type() {
+            // An unknown of the dynamic type inside stands for an element of
+            // any type; the result is false only when the types cannot
             // possibly agree.
             if !conforms(&aty, &bty) && !conforms(&bty, &aty) {
                 return Some(false);

@@ -204,3 +204,18 @@ fn implied_types() {
         r#"["object",{"a":["tuple",["number","string","dynamic"]],"b":["object",{"c":"bool"}]}]"#
     );
 }
+
+#[test]
+fn equals_with_dynamic_nulls() {
+    // Nulls of the dynamic type count as known (HasWhollyKnownType), so they
+    // compare like any value.
+    let cases = [
+        (vec![Value::null(Type::Dynamic)], vec![Value::null(Type::Dynamic)], Some(true)),
+        (vec![Value::null(Type::Dynamic)], vec![Value::null(Type::String)], Some(false)),
+        (vec![Value::unknown(Type::list(Type::Dynamic))], vec![Value::int(1)], Some(false)),
+    ];
+    for (a, b, want) in cases {
+        let (a, b) = (Value::tuple(a), Value::tuple(b));
+        assert_eq!(a.equals(&b), want, "{a:?} == {b:?}");
+    }
+}
