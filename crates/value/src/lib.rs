@@ -20,6 +20,23 @@
 //!
 //! No function here panics on any input: constructors that can be given
 //! inconsistent parts return errors.
+//!
+//! # Where this differs from go-cty, on purpose or by approximation
+//!
+//! - Numbers are exact decimals, not 512-bit binary floats: `1 - 0.9` is
+//!   `0.1`. A quotient that does not terminate is rounded to 160 significant
+//!   digits; a sum whose exact result would need more than about 100,000
+//!   digits is rounded 400 digits below its leading digit, and a remainder
+//!   whose quotient has more than 100,000 integer digits is `0` (go-cty's
+//!   answers there are rounding noise). Exponents beyond go-cty's range
+//!   (about 10^±646456993) overflow to ±Inf or underflow to ±0.
+//! - Infinities are written to JSON as the strings `"+Inf"` / `"-Inf"` (the
+//!   eval conformance format); go-cty refuses to serialise them.
+//! - Set order is go-cty's, computed from its rules (`set.rs`); the one
+//!   approximation is the ten-digit `%g` text of numbers nested inside
+//!   composite set elements, rounded from the exact decimal rather than from
+//!   a binary float, and Go's notion of a printable character in `%q`.
+//! - Error messages of conversions are shorter than `convert.MismatchMessage`.
 
 pub mod convert;
 pub mod json;
