@@ -11,7 +11,7 @@
 //!   encoding of values ([`Value::to_json_string`], [`Value::from_json_str`]).
 //! - [`Number`]: exact decimals (bigdecimal) with `+Inf` and `-Inf`, the
 //!   project's one deliberate difference from go-cty's binary floats.
-//! - [`convert`]: safe and unsafe conversion and type unification.
+//! - [`mod@convert`]: safe and unsafe conversion and type unification.
 //!
 //! It must never depend on syntax or know about source positions: values
 //! are position-free, so that evaluation results compare equal whatever
