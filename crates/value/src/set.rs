@@ -24,6 +24,7 @@
 //! unknown elements never merge and `1` and `1.0` do.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 use crate::number::Number;
 use crate::value::Value;
@@ -78,12 +79,17 @@ fn sort_key(v: &Value) -> (Class, Key) {
 /// Deduplicates and sorts set elements into go-cty's canonical order.
 pub(crate) fn canonicalize(elems: Vec<Value>) -> Vec<Value> {
     let mut keyed: Vec<(Vec<u8>, Value)> = Vec::with_capacity(elems.len());
+    // Elements kept so far, by hash bytes, so that a large set is built in
+    // about linear time.
+    let mut by_hash: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
     for v in elems {
         let h = hash_bytes(&v);
-        let duplicate = keyed.iter().any(|(kh, kv)| *kh == h && kv.equals(&v) == Some(true));
-        if !duplicate {
-            keyed.push((h, v));
+        let same_hash = by_hash.entry(h.clone()).or_default();
+        if same_hash.iter().any(|&i| keyed[i].1.equals(&v) == Some(true)) {
+            continue;
         }
+        same_hash.push(keyed.len());
+        keyed.push((h, v));
     }
     // go-cty first lists elements by hash bucket (CRC-32 of the hash bytes,
     // ascending), in insertion order within a bucket; then it sorts stably.

@@ -219,3 +219,11 @@ fn equals_with_dynamic_nulls() {
         assert_eq!(a.equals(&b), want, "{a:?} == {b:?}");
     }
 }
+
+#[test]
+fn large_sets_build_quickly() {
+    let elems: Vec<Value> = (0..20_000).map(|i| Value::int(i % 5_000)).collect();
+    let set = Value::set(Type::Number, elems).unwrap();
+    assert_eq!(set.length(), Some(5_000));
+    assert_eq!(set.elements().unwrap()[4_999], Value::int(4_999));
+}
