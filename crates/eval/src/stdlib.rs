@@ -114,21 +114,13 @@ fn length_fn() -> Function {
         vec![p("collection", Type::Dynamic).allow_dynamic().allow_unknown()],
         None,
         Arc::new(|a| match a[0].ty() {
-            Type::List(_)
-            | Type::Set(_)
-            | Type::Map(_)
-            | Type::Tuple(_)
-            | Type::Object(_)
-            | Type::Dynamic => Ok(Type::Number),
+            Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Tuple(_) | Type::Dynamic => Ok(Type::Number),
             _ => Err(FunctionError::arg(0, "collection must be a list, a map or a tuple")),
         }),
         Arc::new(|a, _| {
             let v = &a[0];
             if let Type::Tuple(t) = v.ty() {
                 return Ok(Value::int(t.len() as i64));
-            }
-            if let Type::Object(o) = v.ty() {
-                return Ok(Value::int(o.attrs().len() as i64));
             }
             if !v.is_known() {
                 return Ok(Value::unknown(Type::Number));
@@ -926,6 +918,252 @@ fn trim2(f: fn(&str, &str) -> String) -> Function {
     })
 }
 
+/// The result type of a `regex` match for a pattern (go-cty's
+/// `regexPatternResultType`), and the compiled pattern.
+fn regex_result_type(pattern: &str) -> Result<(regex::Regex, Type), FunctionError> {
+    let re = regex::Regex::new(pattern)
+        .map_err(|e| FunctionError::arg(0, format!("invalid regexp pattern: {e}")))?;
+    let names: Vec<Option<&str>> = re.capture_names().skip(1).collect();
+    let named = names.iter().filter(|n| n.is_some()).count();
+    let unnamed = names.len() - named;
+    let ty = match (unnamed, named) {
+        (0, 0) => Type::String,
+        (n, 0) => Type::Tuple(vec![Type::String; n]),
+        (0, _) => Type::object(names.iter().flatten().map(|n| (n.to_string(), Type::String)).collect()),
+        _ => {
+            return Err(FunctionError::arg(
+                0,
+                "invalid regexp pattern: cannot mix both named and unnamed capture groups",
+            ));
+        }
+    };
+    Ok((re, ty))
+}
+
+fn regex_match_value(re: &regex::Regex, ty: &Type, caps: &regex::Captures<'_>) -> Value {
+    // An optional group that did not take part in the match is a null.
+    let group =
+        |i: usize| caps.get(i).map_or_else(|| Value::null(Type::String), |m| Value::string(m.as_str()));
+    match ty {
+        Type::String => group(0),
+        Type::Tuple(_) => Value::tuple((1..caps.len()).map(group).collect()),
+        _ => Value::object(
+            re.capture_names()
+                .enumerate()
+                .filter_map(|(i, n)| n.map(|n| (n.to_string(), group(i))))
+                .collect(),
+        ),
+    }
+}
+
+fn regex_fn(all: bool) -> Function {
+    Function::new(
+        vec![p("pattern", Type::String), p("string", Type::String)],
+        None,
+        Arc::new(move |a| {
+            if !a[0].is_known() {
+                return Ok(if all { Type::list(Type::Dynamic) } else { Type::Dynamic });
+            }
+            let (_, ty) = regex_result_type(s(&a[0]))?;
+            Ok(if all { Type::list(ty) } else { ty })
+        }),
+        Arc::new(move |a, _| {
+            let (re, ty) = regex_result_type(s(&a[0]))?;
+            let text = s(&a[1]);
+            if all {
+                let vals: Vec<Value> =
+                    re.captures_iter(text).map(|c| regex_match_value(&re, &ty, &c)).collect();
+                return Value::list(ty, vals).map_err(|e| FunctionError::new(e.to_string()));
+            }
+            match re.captures(text) {
+                Some(c) => Ok(regex_match_value(&re, &ty, &c)),
+                None => err("pattern did not match any part of the given string"),
+            }
+        }),
+    )
+}
+
+fn setproduct_fn() -> Function {
+    Function::new(
+        vec![],
+        Some(p("sets", Type::Dynamic)),
+        Arc::new(|a| {
+            if a.len() < 2 {
+                return Err(FunctionError::new("at least two arguments are required"));
+            }
+            let mut lists = 0;
+            let mut etys = Vec::new();
+            for (i, v) in a.iter().enumerate() {
+                match v.ty() {
+                    Type::Set(e) => etys.push(*e),
+                    Type::List(e) => {
+                        lists += 1;
+                        etys.push(*e);
+                    }
+                    Type::Tuple(t) => {
+                        lists += 1;
+                        if t.is_empty() {
+                            etys.push(Type::Dynamic);
+                        } else {
+                            match value::unify_unsafe(&t) {
+                                Some(e) => etys.push(e),
+                                None => {
+                                    return Err(FunctionError::arg(
+                                        i,
+                                        "all elements must be of the same type",
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                    _ => return Err(FunctionError::arg(i, "a set or a list is required")),
+                }
+            }
+            let ety = Type::Tuple(etys);
+            Ok(if lists == a.len() { Type::list(ety) } else { Type::set(ety) })
+        }),
+        Arc::new(|a, ret| {
+            let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+            let sub = ety.tuple_element_types().map(<[Type]>::to_vec).unwrap_or_default();
+            let args: Vec<Vec<Value>> = a.iter().map(seq_elems).collect();
+            let total: usize = args.iter().map(Vec::len).product();
+            if total > 100_000 {
+                return err("the product has too many elements");
+            }
+            let mut out = Vec::with_capacity(total);
+            let mut idx = vec![0usize; args.len()];
+            for _ in 0..total {
+                let mut tuple = Vec::with_capacity(args.len());
+                for (j, &n) in idx.iter().enumerate() {
+                    let v = &args[j][n];
+                    let t = sub.get(j).cloned().unwrap_or(Type::Dynamic);
+                    tuple.push(if v.ty() == t {
+                        v.clone()
+                    } else {
+                        value::convert(v, &t).map_err(|e| FunctionError::new(e.to_string()))?
+                    });
+                }
+                out.push(Value::tuple(tuple));
+                for j in (0..idx.len()).rev() {
+                    idx[j] += 1;
+                    if idx[j] < args[j].len() {
+                        break;
+                    }
+                    idx[j] = 0;
+                }
+            }
+            if ret.is_list() {
+                Value::list(ety, out).map_err(|e| FunctionError::new(e.to_string()))
+            } else {
+                Value::set(ety, out).map_err(|e| FunctionError::new(e.to_string()))
+            }
+        }),
+    )
+}
+
+/// Go's `encoding/csv` reader, in the mode go-cty uses (every record must
+/// have the header's number of fields).
+fn parse_csv(text: &str) -> Result<Vec<Vec<String>>, String> {
+    let mut records = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut line = 1;
+    while chars.peek().is_some() {
+        let mut record = Vec::new();
+        loop {
+            let mut field = String::new();
+            if chars.peek() == Some(&'"') {
+                chars.next();
+                loop {
+                    match chars.next() {
+                        None => {
+                            return Err(format!(
+                                "parse error on line {line}: extraneous or missing \" in quoted-field"
+                            ));
+                        }
+                        Some('"') => {
+                            if chars.peek() == Some(&'"') {
+                                chars.next();
+                                field.push('"');
+                            } else {
+                                break;
+                            }
+                        }
+                        Some('\n') => {
+                            line += 1;
+                            field.push('\n');
+                        }
+                        Some(c) => field.push(c),
+                    }
+                }
+                if !matches!(chars.peek(), None | Some(',') | Some('\n') | Some('\r')) {
+                    return Err(format!(
+                        "parse error on line {line}: extraneous or missing \" in quoted-field"
+                    ));
+                }
+            } else {
+                while let Some(&c) = chars.peek() {
+                    if c == ',' || c == '\n' || c == '\r' {
+                        break;
+                    }
+                    if c == '"' {
+                        return Err(format!("parse error on line {line}: bare \" in non-quoted-field"));
+                    }
+                    field.push(c);
+                    chars.next();
+                }
+            }
+            record.push(field);
+            match chars.next() {
+                Some(',') => continue,
+                Some('\r') => {
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+        line += 1;
+        if !(record.len() == 1 && record[0].is_empty()) {
+            records.push(record);
+        }
+    }
+    Ok(records)
+}
+
+fn csvdecode_fn() -> Function {
+    Function::new(
+        vec![p("str", Type::String)],
+        None,
+        Arc::new(|a| {
+            if !a[0].is_known() {
+                return Ok(Type::Dynamic);
+            }
+            let recs = parse_csv(s(&a[0])).map_err(FunctionError::new)?;
+            let Some(header) = recs.first() else {
+                return Err(FunctionError::new("missing header line"));
+            };
+            Ok(Type::list(Type::object(header.iter().map(|h| (h.clone(), Type::String)).collect())))
+        }),
+        Arc::new(|a, ret| {
+            let recs = parse_csv(s(&a[0])).map_err(FunctionError::new)?;
+            let header = recs.first().cloned().unwrap_or_default();
+            let mut rows = Vec::new();
+            for (i, r) in recs.iter().enumerate().skip(1) {
+                if r.len() != header.len() {
+                    return err(format!("record on line {}: wrong number of fields", i + 1));
+                }
+                rows.push(Value::object(
+                    header.iter().cloned().zip(r.iter().map(|f| Value::string(f))).collect(),
+                ));
+            }
+            let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+            Value::list(ety, rows).map_err(|e| FunctionError::new(e.to_string()))
+        }),
+    )
+}
+
 /// The standard function table.
 pub fn functions() -> BTreeMap<String, Function> {
     let mut t: BTreeMap<String, Function> = BTreeMap::new();
@@ -1032,6 +1270,10 @@ pub fn functions() -> BTreeMap<String, Function> {
     add("tolist", to_fn(Type::list(Type::Dynamic)));
     add("toset", to_fn(Type::set(Type::Dynamic)));
     add("tomap", to_fn(Type::map(Type::Dynamic)));
+    add("regex", regex_fn(false));
+    add("regexall", regex_fn(true));
+    add("setproduct", setproduct_fn());
+    add("csvdecode", csvdecode_fn());
     let _ = make_list;
     t
 }
