@@ -22,6 +22,7 @@
 //! own ([`MAX_DEPTH`]) for arenas built by other means.
 
 mod expr;
+mod format;
 mod function;
 pub mod stdlib;
 mod template;

@@ -1274,6 +1274,8 @@ pub fn functions() -> BTreeMap<String, Function> {
     add("regexall", regex_fn(true));
     add("setproduct", setproduct_fn());
     add("csvdecode", csvdecode_fn());
+    add("format", crate::format::format_fn());
+    add("formatlist", crate::format::formatlist_fn());
     let _ = make_list;
     t
 }

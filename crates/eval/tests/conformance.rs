@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 
 /// The number of agreeing cases this crate has reached. Raise it as the
 /// evaluator and the standard library improve; never lower it.
-const FLOOR: usize = 1063;
+const FLOOR: usize = 1088;
 
 #[derive(serde::Deserialize)]
 struct Expected {
