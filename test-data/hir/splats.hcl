@@ -12,3 +12,5 @@ full_then_attr_splat = a[*].b.*.c
 nested_attr_splat = x.*.*
 splat_of_call = f()[*].x
 splat_in_index = m[a[*].id]
+parens_end_a_splat = (list[*]).id
+parens_end_an_attr_splat = (list.*.a).b

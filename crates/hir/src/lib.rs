@@ -304,8 +304,11 @@ impl SourceMap {
         self.expr_to_syntax.get(id).copied()
     }
 
-    /// The expression lowered from a node, if any. Parentheses have none of
-    /// their own; ask for the expression inside.
+    /// The expression lowered from a node, if any. Parentheses answer with
+    /// the expression inside. The node of a splat's last absorbed accessor
+    /// (`.b` in `a[*].b`) answers with the splat, which is what its text
+    /// denotes; the accessor applied to each element inside the splat's
+    /// `each` maps to that node but not back.
     pub fn node_expr(&self, node: &SyntaxNode) -> Option<ExprId> {
         self.syntax_to_expr.get(&SyntaxNodePtr::new(node)).copied()
     }

@@ -62,3 +62,41 @@ fn trivia_does_not_change_the_hir() {
     let c = lower("a = foo.bar[0] + 2\nb { c = \"x ${y}\" }\n");
     assert_ne!(a, c);
 }
+
+/// Every expression maps to a node of the tree, and every expression with a
+/// node of its own maps back from it (holes and splat items have none).
+#[test]
+fn the_source_map_round_trips() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data/hir");
+    for entry in fs::read_dir(dir).expect("test directory") {
+        let path = entry.expect("directory entry").path();
+        if path.extension().is_none_or(|ext| ext != "hcl") {
+            continue;
+        }
+        let text = fs::read_to_string(&path).expect("UTF-8");
+        let parse = syntax::parse(&text);
+        let root = parse.syntax_node();
+        let (hir, map) = hir::lower_file(&parse.tree());
+        for (id, expr) in hir.exprs.iter() {
+            let ptr = map.expr_syntax(id).unwrap_or_else(|| panic!("{}: {expr:?} unmapped", path.display()));
+            let node = ptr.to_node(&root);
+            if matches!(expr, hir::Expr::Missing | hir::Expr::SplatItem) {
+                continue;
+            }
+            // The last accessor a splat absorbed shares its node with the
+            // splat, whose text it is; the node answers with the splat.
+            let back = map.node_expr(&node).expect("node mapped");
+            assert!(
+                back == id || matches!(hir[back], hir::Expr::Splat { .. }),
+                "{}: {expr:?} at {node:?}",
+                path.display()
+            );
+        }
+        for (id, _) in hir.attributes.iter() {
+            map.attribute_syntax(id).expect("attribute mapped").to_node(&root);
+        }
+        for (id, _) in hir.blocks.iter() {
+            map.block_syntax(id).expect("block mapped").to_node(&root);
+        }
+    }
+}
