@@ -21,6 +21,7 @@
 //! whose depth the parser bounds (its nesting limit), plus a guard of our
 //! own ([`MAX_DEPTH`]) for arenas built by other means.
 
+mod datetime;
 mod expr;
 mod format;
 mod function;

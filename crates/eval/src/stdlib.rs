@@ -1276,6 +1276,8 @@ pub fn functions() -> BTreeMap<String, Function> {
     add("csvdecode", csvdecode_fn());
     add("format", crate::format::format_fn());
     add("formatlist", crate::format::formatlist_fn());
+    add("formatdate", crate::datetime::formatdate_fn());
+    add("timeadd", crate::datetime::timeadd_fn());
     let _ = make_list;
     t
 }

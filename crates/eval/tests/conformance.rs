@@ -15,7 +15,21 @@ use serde_json::value::RawValue;
 
 /// The number of agreeing cases this crate has reached. Raise it as the
 /// evaluator and the standard library improve; never lower it.
-const FLOOR: usize = 1088;
+const FLOOR: usize = 1103;
+
+/// Cases that differ from the reference because it computes with 512-bit
+/// binary floats and Halite with exact decimals (the README's one deliberate
+/// difference). They are reported apart, never counted as agreeing.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "cmp_equality.one_third_round_trip",
+        "1 / 3 * 3 == 1: the reference's binary rounding gives exactly 1; 160 decimal digits of 1/3 times 3 is 0.999…9",
+    ),
+    (
+        "tmpl_interpolation.number_fraction",
+        "the string of 1/3 shows the reference's 157 binary-derived digits ending in 5, Halite's 160 decimal threes",
+    ),
+];
 
 #[derive(serde::Deserialize)]
 struct Expected {
@@ -127,8 +141,11 @@ fn conformance() {
                 },
                 _ => false,
             };
+            let known = KNOWN_DIFFERENCES.iter().find(|(name, _)| *name == format!("{stem}.{path}"));
             if ok {
                 file_agree += 1;
+            } else if let Some((name, why)) = known {
+                report.push_str(&format!("  known difference {name}: {why}\n"));
             } else if std::env::var_os("EVAL_VERBOSE").is_some() {
                 let got = match got {
                     Some(Ok(v)) => format!("{v:?} : {}", v.ty()),
