@@ -12,8 +12,103 @@ use crate::function::Kind;
 use crate::{Context, EvalError, MAX_DEPTH};
 
 /// Evaluates the expression `id` of `exprs` in `ctx`.
+///
+/// Evaluation recurses over the expression tree. The parser bounds nesting
+/// but lets operator chains grow long (a left-deep tree of thousands of
+/// `+`), so an expression deeper than a caller's stack can be assumed to
+/// hold is evaluated on a thread of its own whose stack is sized to the
+/// tree's depth.
 pub fn eval_expr(exprs: &Arena<Expr>, id: ExprId, ctx: &Context) -> Result<Value, EvalError> {
-    Evaluator { exprs, ctx, locals: Vec::new(), splat_items: Vec::new(), depth: 0 }.eval(id)
+    let run = || Evaluator { exprs, ctx, locals: Vec::new(), splat_items: Vec::new(), depth: 0 }.eval(id);
+    let depth = tree_depth(exprs, id);
+    if depth <= SHALLOW {
+        return run();
+    }
+    let stack = depth.min(MAX_DEPTH).saturating_mul(FRAME_BYTES).saturating_add(1 << 20);
+    std::thread::scope(|scope| match std::thread::Builder::new().stack_size(stack).spawn_scoped(scope, run) {
+        Ok(handle) => handle.join().unwrap_or_else(|_| {
+            Err(EvalError {
+                expr: id,
+                summary: "Evaluation failed".into(),
+                detail: "The evaluator stopped unexpectedly.".into(),
+            })
+        }),
+        Err(_) => Err(EvalError {
+            expr: id,
+            summary: "Expression too deeply nested".into(),
+            detail: "No thread could be started to evaluate it.".into(),
+        }),
+    })
+}
+
+/// Depths up to this are evaluated on the caller's stack.
+const SHALLOW: usize = 48;
+/// A generous bound on the stack one level of evaluation takes (debug
+/// builds use far more than release ones).
+const FRAME_BYTES: usize = 48 * 1024;
+
+/// The depth of the expression tree under `id`, found without recursion.
+fn tree_depth(exprs: &Arena<Expr>, id: ExprId) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(id, 1usize)];
+    let mut kids = Vec::new();
+    while let Some((e, d)) = stack.pop() {
+        max = max.max(d);
+        kids.clear();
+        children(&exprs[e], &mut kids);
+        stack.extend(kids.iter().map(|&k| (k, d + 1)));
+    }
+    max
+}
+
+fn part_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
+    for part in parts {
+        match part {
+            TemplatePart::Literal(_) => {}
+            TemplatePart::Interpolation { expr, .. } => out.push(*expr),
+            TemplatePart::If { cond, then_parts, else_parts, .. } => {
+                out.push(*cond);
+                part_children(then_parts, out);
+                if let Some(e) = else_parts {
+                    part_children(e, out);
+                }
+            }
+            TemplatePart::For { collection, body, .. } => {
+                out.push(*collection);
+                part_children(body, out);
+            }
+        }
+    }
+}
+
+fn children(e: &Expr, out: &mut Vec<ExprId>) {
+    match e {
+        Expr::Missing | Expr::Literal(_) | Expr::Variable(_) | Expr::SplatItem => {}
+        Expr::Template { parts, .. } => part_children(parts, out),
+        Expr::GetAttr { base, .. } | Expr::LegacyIndex { base, .. } => out.push(*base),
+        Expr::Index { base, index } => out.extend([*base, *index]),
+        Expr::Splat { source, each, .. } => out.extend([*source, *each]),
+        Expr::Call { args, .. } | Expr::Tuple(args) => out.extend(args.iter().copied()),
+        Expr::Object(items) => {
+            for item in items {
+                if let ObjectKey::Expr { expr, .. } = &item.key {
+                    out.push(*expr);
+                }
+                out.push(item.value);
+            }
+        }
+        Expr::ForTuple { collection, value, cond, .. } => {
+            out.extend([*collection, *value]);
+            out.extend(*cond);
+        }
+        Expr::ForObject { collection, key, value, cond, .. } => {
+            out.extend([*collection, *key, *value]);
+            out.extend(*cond);
+        }
+        Expr::Unary { operand, .. } => out.push(*operand),
+        Expr::Binary { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
+        Expr::Conditional { cond, then_expr, else_expr } => out.extend([*cond, *then_expr, *else_expr]),
+    }
 }
 
 pub(crate) struct Evaluator<'a> {

@@ -17,9 +17,11 @@
 //! none. It must never depend on the command line (the `cli` package) or
 //! render diagnostics: front ends do that.
 //!
-//! No input makes evaluation panic. Recursion follows the expression tree,
-//! whose depth the parser bounds (its nesting limit), plus a guard of our
-//! own ([`MAX_DEPTH`]) for arenas built by other means.
+//! No input makes evaluation panic or overflow the stack. Recursion follows
+//! the expression tree, whose nesting the parser bounds; long operator
+//! chains, which it allows, are evaluated on a thread with a stack sized to
+//! the tree's depth, and [`MAX_DEPTH`] caps the depth for arenas built by
+//! other means.
 
 mod datetime;
 mod expr;
@@ -38,7 +40,7 @@ pub use crate::expr::eval_expr;
 pub use crate::function::{Function, FunctionError, ImplFn, Param, TypeFn};
 
 /// How deep evaluation recurses before it gives up with an error.
-pub const MAX_DEPTH: usize = 512;
+pub const MAX_DEPTH: usize = 10_000;
 
 /// An evaluation context: root variables and functions.
 #[derive(Clone, Default)]

@@ -906,7 +906,13 @@ fn coalescelist_fn() -> Function {
 
 fn indent_fn() -> Function {
     Function::simple(vec![p("spaces", Type::Number), p("str", Type::String)], None, Type::String, |a, _| {
-        let n = int_arg(&a[0])?.max(0) as usize;
+        // Go would try to allocate any width; a bound keeps a typo from
+        // exhausting memory.
+        let n = int_arg(&a[0])?.max(0);
+        if n > 1_000_000 {
+            return Err(FunctionError::arg(0, "too many spaces"));
+        }
+        let n = n as usize;
         let pad = " ".repeat(n);
         Ok(Value::string(&s(&a[1]).replace('\n', &format!("\n{pad}"))))
     })

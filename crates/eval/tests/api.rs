@@ -1,0 +1,82 @@
+//! The evaluator's public face: a custom function, unknown values, and
+//! inputs that must not panic or overflow the stack.
+
+use std::sync::Arc;
+
+use eval::{Context, Function, FunctionError, Param, Type, Value};
+
+fn eval_src(src: &str, ctx: &Context) -> Vec<Result<Value, eval::EvalError>> {
+    let parse = syntax::parse(src);
+    let (hir, _) = hir::lower_file(&parse.tree());
+    hir.body.attributes.iter().map(|&a| eval::eval_expr(&hir.exprs, hir[a].value, ctx)).collect()
+}
+
+#[test]
+fn a_custom_function_gives_a_typed_unknown_for_an_unknown_argument() {
+    let mut ctx = Context::with_stdlib();
+    ctx.functions.insert(
+        "twice".into(),
+        Function::new(
+            vec![Param::new("s", Type::String)],
+            None,
+            Arc::new(|_| Ok(Type::list(Type::String))),
+            Arc::new(|a, _| {
+                let s = a[0].as_str().ok_or_else(|| FunctionError::new("not a string"))?;
+                Value::list(Type::String, vec![Value::string(s), Value::string(s)])
+                    .map_err(|e| FunctionError::new(e.to_string()))
+            }),
+        ),
+    );
+    ctx.variables.insert("u".into(), Value::unknown(Type::String));
+    let got = eval_src("a = twice(\"x\")\nb = twice(u)\nc = twice(1)\nd = \"${u}!\"\n", &ctx);
+    assert_eq!(got[0].as_ref().ok().and_then(Value::length), Some(2));
+    assert_eq!(got[1], Ok(Value::unknown(Type::list(Type::String))));
+    assert!(matches!(&got[2], Ok(v) if v.length() == Some(2)), "1 converts to \"1\"");
+    assert_eq!(got[3], Ok(Value::unknown(Type::String)));
+}
+
+#[test]
+fn errors_name_their_subject_and_suggest_a_close_name() {
+    let mut ctx = Context::with_stdlib();
+    ctx.variables.insert("count".into(), Value::int(1));
+    let got = eval_src("a = cuont + 1\n", &ctx);
+    let err = got[0].as_ref().expect_err("unknown variable");
+    assert_eq!(err.summary, "Unknown variable");
+    assert!(err.detail.contains("Did you mean \"count\"?"), "{}", err.detail);
+}
+
+#[test]
+fn long_chains_and_deep_nesting_do_not_overflow() {
+    let ctx = Context::with_stdlib();
+    let chain = format!("a = {}1\n", "1 + ".repeat(4000));
+    let nested = format!("b = {}1{}\n", "[".repeat(200), "]".repeat(200));
+    let calls = format!("c = {}\"x\"{}\n", "upper(".repeat(200), ")".repeat(200));
+    let src = format!("{chain}{nested}{calls}");
+    let handle = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || eval_src(&src, &ctx).len())
+        .expect("thread");
+    assert_eq!(handle.join().expect("no panic"), 3);
+}
+
+#[test]
+fn odd_inputs_are_errors_not_panics() {
+    let ctx = Context::with_stdlib();
+    let src = r#"
+a = indent(99999999999999, "a\nb")
+b = range(1e300)
+c = substr("abc", -100, 99999999999)
+d = format("%99999999999d", 1)
+e = [1, 2][1e300]
+f = setproduct([1, 2], [3, 4], [5, 6])
+g = timeadd("2017-11-22T00:00:00Z", "99999999999999h")
+h = element([], 0)
+i = chunklist([1, 2], 0)
+j = parseint("zz", 99)
+k = formatdate("''''", "2017-11-22T00:00:00Z")
+l = 1 % 0
+m = -(-0)
+"#;
+    let got = eval_src(src, &ctx);
+    assert_eq!(got.len(), 13);
+}
