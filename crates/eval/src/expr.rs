@@ -212,6 +212,9 @@ impl<'a> Evaluator<'a> {
         if let Some(v) = self.ctx.variables.get(name) {
             return Ok(v.clone());
         }
+        if !self.ctx.variables_allowed && self.locals.is_empty() {
+            return Err(self.err(id, "Variables not allowed", "Variables may not be used here."));
+        }
         let mut detail = format!("There is no variable named {name:?}.");
         let names =
             self.locals.iter().map(|(n, _)| n.as_str()).chain(self.ctx.variables.keys().map(String::as_str));
@@ -710,6 +713,9 @@ impl<'a> Evaluator<'a> {
         args: &[ExprId],
         expand_final: bool,
     ) -> Result<Value, EvalError> {
+        if !self.ctx.functions_allowed {
+            return Err(self.err(id, "Function calls not allowed", "Functions may not be called here."));
+        }
         let Some(f) = self.ctx.functions.get(name) else {
             let mut detail = format!("There is no function named {name:?}.");
             if let Some(s) = suggest(name, self.ctx.functions.keys().map(String::as_str)) {

@@ -42,22 +42,47 @@ pub use crate::function::{Function, FunctionError, ImplFn, Param, TypeFn};
 /// How deep evaluation recurses before it gives up with an error.
 pub const MAX_DEPTH: usize = 10_000;
 
-/// An evaluation context: root variables and functions.
-#[derive(Clone, Default)]
+/// An evaluation context: root variables and functions, and the evaluation
+/// mode of `spec/expression-evaluation.rst`. Without variables (the
+/// reference's nil `Variables` map, or no context at all) a reference to a
+/// variable fails with "Variables not allowed" rather than naming the
+/// variable as unknown; without functions a call fails with "Function calls
+/// not allowed".
+#[derive(Clone)]
 pub struct Context {
     pub variables: BTreeMap<String, Value>,
     pub functions: BTreeMap<String, Function>,
+    pub variables_allowed: bool,
+    pub functions_allowed: bool,
+}
+
+impl Default for Context {
+    fn default() -> Context {
+        Context {
+            variables: BTreeMap::new(),
+            functions: BTreeMap::new(),
+            variables_allowed: true,
+            functions_allowed: true,
+        }
+    }
 }
 
 impl Context {
+    /// A full context with no variables or functions yet.
     pub fn new() -> Context {
         Context::default()
+    }
+
+    /// No context at all (the reference's nil `EvalContext`): neither
+    /// variables nor function calls are allowed.
+    pub fn none() -> Context {
+        Context { variables_allowed: false, functions_allowed: false, ..Context::default() }
     }
 
     /// A context whose function table is go-cty's standard library (the
     /// names of the conformance README) with `try` and `can`.
     pub fn with_stdlib() -> Context {
-        Context { variables: BTreeMap::new(), functions: stdlib::functions() }
+        Context { functions: stdlib::functions(), ..Context::default() }
     }
 }
 

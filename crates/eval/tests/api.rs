@@ -80,3 +80,16 @@ m = -(-0)
     let got = eval_src(src, &ctx);
     assert_eq!(got.len(), 13);
 }
+
+#[test]
+fn evaluation_modes_say_what_is_not_allowed() {
+    let got = eval_src("a = x\nb = upper(\"a\")\nc = [for v in [1] : v]\nd = 1 + 2\n", &Context::none());
+    let summary = |i: usize| got[i].as_ref().err().map(|e| e.summary.clone());
+    assert_eq!(summary(0).as_deref(), Some("Variables not allowed"));
+    assert_eq!(summary(1).as_deref(), Some("Function calls not allowed"));
+    assert!(got[2].is_ok(), "a for expression's own variables are allowed");
+    assert_eq!(got[3], Ok(Value::int(3)));
+    let full = eval_src("a = x\nb = nosuch(1)\n", &Context::with_stdlib());
+    assert_eq!(full[0].as_ref().err().map(|e| e.summary.as_str()), Some("Unknown variable"));
+    assert_eq!(full[1].as_ref().err().map(|e| e.summary.as_str()), Some("Call to unknown function"));
+}
