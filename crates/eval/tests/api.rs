@@ -93,3 +93,47 @@ fn evaluation_modes_say_what_is_not_allowed() {
     assert_eq!(full[0].as_ref().err().map(|e| e.summary.as_str()), Some("Unknown variable"));
     assert_eq!(full[1].as_ref().err().map(|e| e.summary.as_str()), Some("Call to unknown function"));
 }
+
+/// Every attribute of every file of `../shared/corpus/input` (when present),
+/// evaluated without a context and with the standard library: no panic, no
+/// hang. Run with `cargo test -p eval --release -- --ignored corpus`.
+#[test]
+#[ignore = "needs ../shared/corpus; slow in debug builds"]
+fn corpus_evaluates_without_panicking() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/input");
+    let mut stack = vec![root];
+    let (mut files, mut attrs, mut ok) = (0, 0, 0);
+    let start = std::time::Instant::now();
+    let mut bytes = 0;
+    let ctx = Context::with_stdlib();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let parse = syntax::parse(&text);
+            if !parse.errors().is_empty() {
+                continue;
+            }
+            files += 1;
+            bytes += text.len();
+            let (hir, _) = hir::lower_file(&parse.tree());
+            for (id, attr) in hir.attributes.iter() {
+                let _ = id;
+                attrs += 1;
+                if eval::eval_expr(&hir.exprs, attr.value, &ctx).is_ok() {
+                    ok += 1;
+                }
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{files} files, {attrs} attributes, {ok} evaluated without error, {:.1} MB/s",
+        bytes as f64 / 1e6 / secs.max(1e-9)
+    );
+}
