@@ -808,6 +808,9 @@ impl<'a> Evaluator<'a> {
             return Err(self.err(id, "Invalid function call", "At least one argument is required."));
         }
         for a in args {
+            if self.depends_on_unknowns(*a) {
+                return Ok(Value::dynamic());
+            }
             if let Ok(v) = self.eval(*a) {
                 return Ok(v);
             }
@@ -827,11 +830,51 @@ impl<'a> Evaluator<'a> {
                 "Function \"can\" expects exactly one argument.",
             ));
         }
-        Ok(match self.eval(args[0]) {
-            Ok(v) if !v.is_wholly_known() => Value::unknown(Type::Bool),
-            Ok(_) => Value::bool(true),
-            Err(_) => Value::bool(false),
-        })
+        if self.depends_on_unknowns(args[0]) {
+            return Ok(Value::unknown(Type::Bool));
+        }
+        Ok(Value::bool(self.eval(args[0]).is_ok()))
+    }
+
+    /// tryfunc's `dependsOnUnknowns`: whether a static traversal the
+    /// expression references (a variable with its attribute and constant
+    /// index steps) evaluates without error to a value that is not wholly
+    /// known. `try` and `can` then cannot tell success from failure yet.
+    fn depends_on_unknowns(&mut self, arg: ExprId) -> bool {
+        let exprs = self.exprs;
+        let mut parents = std::collections::HashMap::new();
+        let mut vars = Vec::new();
+        let mut stack = vec![arg];
+        let mut kids = Vec::new();
+        while let Some(e) = stack.pop() {
+            if matches!(exprs[e], Expr::Variable(_)) {
+                vars.push(e);
+            }
+            kids.clear();
+            children(&exprs[e], &mut kids);
+            for &k in &kids {
+                parents.insert(k, e);
+                stack.push(k);
+            }
+        }
+        for v in vars {
+            let mut top = v;
+            while let Some(&p) = parents.get(&top) {
+                match &exprs[p] {
+                    Expr::GetAttr { base, .. } | Expr::LegacyIndex { base, .. } if *base == top => top = p,
+                    Expr::Index { base, index }
+                        if *base == top && matches!(exprs[*index], Expr::Literal(_)) =>
+                    {
+                        top = p
+                    }
+                    _ => break,
+                }
+            }
+            if self.eval(top).is_ok_and(|val| !val.is_wholly_known()) {
+                return true;
+            }
+        }
+        false
     }
 }
 

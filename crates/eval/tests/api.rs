@@ -137,3 +137,22 @@ fn corpus_evaluates_without_panicking() {
         bytes as f64 / 1e6 / secs.max(1e-9)
     );
 }
+
+#[test]
+fn try_and_can_wait_for_unknown_references() {
+    let mut ctx = Context::with_stdlib();
+    ctx.variables.insert("u".into(), Value::unknown(Type::String));
+    ctx.variables.insert(
+        "obj".into(),
+        Value::object_from([("k", Value::string("v")), ("u", Value::unknown(Type::Number))]),
+    );
+    let got = eval_src(
+        "a = try(u, \"x\")\nb = can(u)\nc = try(obj.k, 1)\nd = can(nosuch)\ne = try(obj.u, 1)\n",
+        &ctx,
+    );
+    assert_eq!(got[0], Ok(Value::dynamic()));
+    assert_eq!(got[1], Ok(Value::unknown(Type::Bool)));
+    assert_eq!(got[2], Ok(Value::string("v")));
+    assert_eq!(got[3], Ok(Value::bool(false)));
+    assert_eq!(got[4], Ok(Value::dynamic()));
+}
