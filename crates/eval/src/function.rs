@@ -135,16 +135,27 @@ impl Function {
             return Err(FunctionError::new("too many arguments"));
         }
         let param_of = |i: usize| self.params.get(i).or(self.var_param.as_ref());
+        // go-cty's `ReturnTypeForValues`: arguments are checked in order, and
+        // the first one of the dynamic pseudo-type where the parameter does
+        // not allow it makes the return type dynamic without asking the
+        // type function (arguments after it are not checked for null). The
+        // implementation still runs on known arguments, with that dynamic
+        // return type: `tostring(null)` is a null of the dynamic type.
+        let mut ty = None;
         for (i, v) in args.iter().enumerate() {
             let Some(p) = param_of(i) else { continue };
             if v.is_null() && !p.allow_null {
                 return Err(FunctionError::arg(i, "argument must not be null"));
             }
             if v.ty().is_dynamic() && !p.allow_dynamic {
-                return Ok(Value::dynamic());
+                ty = Some(Type::Dynamic);
+                break;
             }
         }
-        let ty = ret(args)?;
+        let ty = match ty {
+            Some(ty) => ty,
+            None => ret(args)?,
+        };
         for (i, v) in args.iter().enumerate() {
             let Some(p) = param_of(i) else { continue };
             if !v.is_wholly_known() && !p.allow_unknown {

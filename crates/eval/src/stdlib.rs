@@ -51,6 +51,28 @@ fn go_space(c: char) -> bool {
         || (c > '\u{ff}' && c.is_whitespace())
 }
 
+/// Go's `unicode.ToUpper`: the simple (one character) case mapping, so
+/// `ß` stays `ß` where Rust's full mapping gives `SS`.
+fn go_upper(c: char) -> char {
+    let mut it = c.to_uppercase();
+    match (it.next(), it.next()) {
+        (Some(u), None) => u,
+        _ => c,
+    }
+}
+
+/// Go's `unicode.ToLower`, the simple mapping (`İ` becomes `i`).
+fn go_lower(c: char) -> char {
+    if c == '\u{130}' {
+        return 'i';
+    }
+    let mut it = c.to_lowercase();
+    match (it.next(), it.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
 fn round(v: &Value, mode: RoundingMode) -> R {
     let n = num(v);
     match n.as_decimal() {
@@ -133,7 +155,7 @@ fn length_fn() -> Function {
 fn to_fn(want: Type) -> Function {
     let w1 = want.clone();
     Function::new(
-        vec![p("v", Type::Dynamic).allow_null().allow_unknown().allow_dynamic()],
+        vec![p("v", Type::Dynamic).allow_null()],
         None,
         Arc::new(move |a| {
             let have = a[0].ty();
@@ -153,7 +175,8 @@ fn to_fn(want: Type) -> Function {
             }
         }),
         Arc::new(move |a, ret| {
-            let target = if want.has_dynamic_types() { ret.clone() } else { want.clone() };
+            let target =
+                if want.has_dynamic_types() || ret.is_dynamic() { ret.clone() } else { want.clone() };
             value::convert(&a[0], &target).map_err(|e| FunctionError::arg(0, e.to_string()))
         }),
     )
@@ -1178,8 +1201,8 @@ pub fn functions() -> BTreeMap<String, Function> {
     };
     add("try", Function::try_fn());
     add("can", Function::can_fn());
-    add("upper", str_fn(|x| x.to_uppercase()));
-    add("lower", str_fn(|x| x.to_lowercase()));
+    add("upper", str_fn(|x| x.chars().map(go_upper).collect()));
+    add("lower", str_fn(|x| x.chars().map(go_lower).collect()));
     add("title", str_fn(title));
     add("trimspace", str_fn(|x| x.trim_matches(go_space).to_string()));
     add("strrev", str_fn(|x| x.graphemes(true).rev().collect()));

@@ -37,8 +37,14 @@ struct Expected {
     parse_error: Option<serde_json::Value>,
 }
 
+/// The vendored cases, or the directory `EVAL_CASES_DIR` names (cases made
+/// with the reference's `hcleval`, for a differential run; the floor then
+/// does not apply).
 fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/eval")
+    match std::env::var_os("EVAL_CASES_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/eval"),
+    }
 }
 
 fn collect(hir: &FileHir, body: &Body, prefix: &str, out: &mut Vec<(String, hir::ExprId)>) {
@@ -161,5 +167,8 @@ fn conformance() {
         report.push_str(&format!("{stem}: {file_agree}/{file_total}\n"));
     }
     println!("{report}agreement: {agree}/{total}");
+    if std::env::var_os("EVAL_CASES_DIR").is_some() {
+        return;
+    }
     assert!(agree >= FLOOR, "agreement {agree}/{total} fell below the floor {FLOOR}");
 }
