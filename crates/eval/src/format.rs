@@ -100,11 +100,12 @@ pub(crate) fn format(fmt: &str, args: &[Value]) -> Result<String, FunctionError>
         next_arg += 1;
         max_used = max_used.max(next_arg);
         let text = format_one(verb, &spec, arg)?;
-        out.push_str(&pad(
-            text,
-            &spec,
-            matches!(verb, 'd' | 'b' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'g' | 'G'),
-        ));
+        out.push_str(&match verb {
+            // go-cty writes a bool without any padding.
+            't' => text,
+            'd' | 'b' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'g' | 'G' => pad(text, &spec, true),
+            _ => pad_width(text, &spec),
+        });
     }
     if max_used < args.len() {
         return ferr(format!("too many arguments; only {max_used} used by format string"));
@@ -112,6 +113,20 @@ pub(crate) fn format(fmt: &str, args: &[Value]) -> Result<String, FunctionError>
     Ok(out)
 }
 
+/// go-cty's `formatPadWidth`: the width counted in grapheme clusters, the
+/// padding `0` with the `0` flag (even for strings), on the right with `-`.
+fn pad_width(text: String, spec: &Spec) -> String {
+    use unicode_segmentation::UnicodeSegmentation;
+    let Some(width) = spec.width else { return text };
+    let len = text.graphemes(true).count();
+    if len >= width {
+        return text;
+    }
+    let fill = if spec.zero { "0" } else { " " }.repeat(width - len);
+    if spec.minus { format!("{text}{fill}") } else { format!("{fill}{text}") }
+}
+
+/// Go's `fmt` padding of a number: spaces, or zeros after the sign.
 fn pad(text: String, spec: &Spec, numeric: bool) -> String {
     let Some(width) = spec.width else { return text };
     let len = text.chars().count();
@@ -161,6 +176,9 @@ fn format_one(verb: char, spec: &Spec, arg: &Value) -> Result<String, FunctionEr
             if spec.sharp || !ty.is_primitive() {
                 return arg.to_json_string(&ty).map_err(|e| FunctionError::new(e.0));
             }
+            if let Some(n) = arg.as_number() {
+                return Ok(go_g(n, None));
+            }
             let s = value::convert(arg, &Type::String).map_err(|e| FunctionError::new(e.to_string()))?;
             Ok(s.as_str().unwrap_or_default().to_string())
         }
@@ -171,12 +189,14 @@ fn format_one(verb: char, spec: &Spec, arg: &Value) -> Result<String, FunctionEr
         's' | 'q' => {
             let s = to(arg, &Type::String, verb)?;
             let mut s = s.as_str().unwrap_or_default().to_string();
-            if let Some(p) = spec.prec {
-                s = s.chars().take(p).collect();
+            if let Some(p) = spec.prec.filter(|p| *p > 0) {
+                use unicode_segmentation::UnicodeSegmentation;
+                s = s.graphemes(true).take(p).collect();
             }
             if verb == 'q' {
+                // go-cty quotes with its JSON encoding, not Go's `%q`.
                 let mut q = String::new();
-                value::set::go_quote(&mut q, &s);
+                value::json::write_string(&mut q, &s);
                 return Ok(q);
             }
             Ok(s)
@@ -218,19 +238,7 @@ fn format_one(verb: char, spec: &Spec, arg: &Value) -> Result<String, FunctionEr
                     if verb == 'E' { s.to_uppercase() } else { s }
                 }
                 _ => {
-                    let f = n.to_f64().abs();
-                    let s = match spec.prec {
-                        Some(p) => format!("{:.*e}", p.saturating_sub(1), f),
-                        None => format!("{f:e}"),
-                    };
-                    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
-                    let exp: i64 = exp.parse().unwrap_or(0);
-                    let limit = spec.prec.map_or(21, |p| p.max(1) as i64);
-                    let out = if exp < -4 || exp >= limit {
-                        go_exp(&format!("{mant}e{exp}"))
-                    } else {
-                        format!("{f}")
-                    };
+                    let out = go_g(&n.abs(), spec.prec);
                     if verb == 'G' { out.to_uppercase() } else { out }
                 }
             };
@@ -238,6 +246,67 @@ fn format_one(verb: char, spec: &Spec, arg: &Value) -> Result<String, FunctionEr
         }
         _ => ferr(format!("unsupported format verb %{verb}")),
     }
+}
+
+/// The decimal digits of a finite non-zero number and the position of its
+/// decimal point: the value is `0.DIGITS × 10^dp`.
+fn digits_dp(n: &Number) -> Option<(String, i64)> {
+    let d = n.as_decimal()?.abs().normalized();
+    let (int, scale) = d.as_bigint_and_exponent();
+    let digits = int.to_string();
+    if digits == "0" {
+        return None;
+    }
+    let dp = digits.len() as i64 - scale;
+    Some((digits.trim_end_matches('0').to_string(), dp))
+}
+
+/// Go's `%g` (big.Float's `Text('g', prec)`, shortest when `prec` is
+/// `None`): `%e` form when the exponent is below -4 or at least the
+/// precision (6 for the shortest form), else plain decimals.
+fn go_g(n: &Number, prec: Option<usize>) -> String {
+    if n.is_infinite() {
+        return if n.sign_bit() { "-Inf".into() } else { "+Inf".into() };
+    }
+    let negative = n.sign_bit();
+    let Some((mut digits, mut dp)) = digits_dp(n) else {
+        return if negative { "-0".into() } else { "0".into() };
+    };
+    if let Some(p) = prec {
+        let p = p.max(1);
+        if digits.len() > p {
+            let rounded = n.as_decimal().unwrap_or_default().abs().with_prec(p as u64);
+            if let Some((d2, dp2)) = digits_dp(&Number::from_decimal(rounded)) {
+                digits = d2;
+                dp = dp2;
+            }
+        }
+    }
+    let nd = digits.len() as i64;
+    let eprec = match prec {
+        None => 6,
+        Some(p) => {
+            let p = p.max(1) as i64;
+            if p > nd && nd >= dp { nd } else { p }
+        }
+    };
+    let x = dp - 1;
+    let body = if x < -4 || x >= eprec {
+        let mut m = digits[..1].to_string();
+        if nd > 1 {
+            m.push('.');
+            m.push_str(&digits[1..]);
+        }
+        let (sign, e) = if x < 0 { ('-', -x) } else { ('+', x) };
+        format!("{m}e{sign}{e:02}")
+    } else if dp <= 0 {
+        format!("0.{}{digits}", "0".repeat((-dp) as usize))
+    } else if nd <= dp {
+        format!("{digits}{}", "0".repeat((dp - nd) as usize))
+    } else {
+        format!("{}.{}", &digits[..dp as usize], &digits[dp as usize..])
+    };
+    if negative { format!("-{body}") } else { body }
 }
 
 /// Rust's `1.5e3` exponent as Go writes it: `1.5e+03`.
