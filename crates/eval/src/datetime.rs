@@ -227,7 +227,13 @@ fn format_date(fmt: &str, t: Time) -> Result<String, FunctionError> {
         i = j;
         let piece = match (c, n) {
             ('Y', 2) => format!("{:02}", f.year % 100),
-            ('Y', _) => format!("{:04}", f.year),
+            ('Y', 4) => format!("{:04}", f.year),
+            ('Y', _) => {
+                return Err(FunctionError::arg(
+                    0,
+                    format!("invalid date format verb {tok:?}: year must either be \"YY\" or \"YYYY\""),
+                ));
+            }
             ('M', 1) => f.month.to_string(),
             ('M', 2) => format!("{:02}", f.month),
             ('M', 3) => MONTHS[(f.month - 1) as usize][..3].to_string(),
@@ -266,8 +272,7 @@ fn format_date(fmt: &str, t: Time) -> Result<String, FunctionError> {
             }
             ('Z', 4) => zone(t.offset, false, false),
             ('Z', 5) => zone(t.offset, true, false),
-            ('M' | 'D' | 'E' | 'h' | 'H' | 'm' | 's' | 'Z', _) => return Err(bad(&tok)),
-            _ => tok,
+            _ => return Err(bad(&tok)),
         };
         out.push_str(&piece);
     }

@@ -61,6 +61,18 @@ fn go_upper(c: char) -> char {
     }
 }
 
+/// Go's `unicode.ToTitle`: the upper-case mapping but for the four
+/// digraphs with a title case of their own.
+fn go_title(c: char) -> char {
+    match c {
+        '\u{1c4}'..='\u{1c6}' => '\u{1c5}',
+        '\u{1c7}'..='\u{1c9}' => '\u{1c8}',
+        '\u{1ca}'..='\u{1cc}' => '\u{1cb}',
+        '\u{1f1}'..='\u{1f3}' => '\u{1f2}',
+        _ => go_upper(c),
+    }
+}
+
 /// Go's `unicode.ToLower`, the simple mapping (`İ` becomes `i`).
 fn go_lower(c: char) -> char {
     if c == '\u{130}' {
@@ -93,7 +105,7 @@ fn title(s: &str) -> String {
     let mut prev_sep = true;
     for c in s.chars() {
         if prev_sep {
-            out.extend(c.to_uppercase());
+            out.push(go_title(c));
         } else {
             out.push(c);
         }
@@ -460,30 +472,35 @@ fn float_value(r: f64) -> R {
 
 fn lookup_fn() -> Function {
     Function::new(
-        vec![p("inputMap", Type::Dynamic), p("key", Type::String), p("default", Type::Dynamic).allow_null()],
+        vec![p("inputMap", Type::Dynamic), p("key", Type::String), p("default", Type::Dynamic)],
         None,
-        Arc::new(|a| {
-            let dty = a[2].ty();
-            match a[0].ty() {
-                Type::Map(e) => Ok(value::unify_unsafe(&[*e, dty]).unwrap_or(Type::Dynamic)),
-                Type::Object(o) => {
-                    if a[1].is_known()
-                        && let Some(t) = o.attrs().get(s(&a[1]))
-                    {
-                        return Ok(t.clone());
-                    }
-                    Ok(dty)
+        Arc::new(|a| match a[0].ty() {
+            Type::Object(o) => {
+                if !a[1].is_known() {
+                    return Ok(Type::Dynamic);
                 }
-                _ => Err(FunctionError::arg(0, "the first argument must be a map or object")),
+                Ok(o.attrs().get(s(&a[1])).cloned().unwrap_or_else(|| a[2].ty()))
             }
+            Type::Map(e) => {
+                if value::convert(&a[2], &e).is_err() {
+                    return Err(FunctionError::arg(
+                        2,
+                        "the default value must have the same type as the map elements",
+                    ));
+                }
+                Ok(*e)
+            }
+            _ => Err(FunctionError::arg(0, "lookup() requires a map as the first argument")),
         }),
         Arc::new(|a, ret| {
             let key = s(&a[1]);
-            let found = a[0].entries().and_then(|m| m.get(key)).cloned().unwrap_or_else(|| a[2].clone());
-            if ret.is_dynamic() {
-                return Ok(found);
+            if let Some(found) = a[0].entries().and_then(|m| m.get(key)) {
+                return Ok(found.clone());
             }
-            value::convert(&found, ret).map_err(|e| FunctionError::new(e.to_string()))
+            if ret.is_dynamic() {
+                return Ok(a[2].clone());
+            }
+            value::convert(&a[2], ret).map_err(|e| FunctionError::new(e.to_string()))
         }),
     )
 }
@@ -528,29 +545,43 @@ fn merge_fn() -> Function {
         vec![],
         Some(p("maps", Type::Dynamic).allow_null().allow_dynamic()),
         Arc::new(|a| {
+            if a.is_empty() {
+                return Ok(Type::empty_object());
+            }
             let mut attrs = BTreeMap::new();
-            let mut all_maps = true;
-            let mut etys = Vec::new();
+            let mut attrs_known = true;
+            let mut matching = true;
+            let first = a[0].ty();
             for (i, v) in a.iter().enumerate() {
-                match v.ty() {
-                    Type::Map(e) => etys.push(*e),
+                let ty = v.ty();
+                match &ty {
+                    Type::Dynamic => return Ok(Type::Dynamic),
                     Type::Object(o) => {
-                        all_maps = false;
-                        for (k, t) in o.attrs() {
-                            attrs.insert(k.clone(), t.clone());
+                        if !v.is_null() {
+                            for (k, t) in o.attrs() {
+                                attrs.insert(k.clone(), t.clone());
+                            }
                         }
                     }
-                    Type::Dynamic => return Ok(Type::Dynamic),
+                    Type::Map(e) => {
+                        if v.is_known() && !v.is_null() {
+                            for k in v.entries().into_iter().flatten().map(|(k, _)| k) {
+                                attrs.insert(k.clone(), (**e).clone());
+                            }
+                        } else if !v.is_known() {
+                            attrs_known = false;
+                        }
+                    }
                     _ => return Err(FunctionError::arg(i, "arguments must be maps or objects")),
                 }
-            }
-            if all_maps && !etys.is_empty() {
-                if let Some(e) = value::unify(&etys) {
-                    return Ok(Type::map(e));
+                if ty != first {
+                    matching = false;
                 }
-                return Ok(Type::Dynamic);
             }
-            if !etys.is_empty() {
+            if matching {
+                return Ok(first);
+            }
+            if !attrs_known {
                 return Ok(Type::Dynamic);
             }
             Ok(Type::object(attrs))
@@ -566,12 +597,7 @@ fn merge_fn() -> Function {
                 }
             }
             match ret {
-                Type::Map(e) => {
-                    let conv: Result<BTreeMap<_, _>, _> =
-                        out.into_iter().map(|(k, v)| value::convert(&v, e).map(|v| (k, v))).collect();
-                    Value::map((**e).clone(), conv.map_err(|e| FunctionError::new(e.to_string()))?)
-                        .map_err(|e| FunctionError::new(e.to_string()))
-                }
+                Type::Map(e) => Value::map((**e).clone(), out).map_err(|e| FunctionError::new(e.to_string())),
                 _ => Ok(Value::object(out)),
             }
         }),
@@ -634,7 +660,11 @@ fn compact_fn() -> Function {
 fn range_fn() -> Function {
     Function::simple(vec![], Some(p("params", Type::Number)), Type::list(Type::Number), |a, _| {
         let (start, end, step) = match a.len() {
-            1 => (Number::zero(), num(&a[0]), Number::from_i64(1)),
+            1 => {
+                let e0 = num(&a[0]);
+                let step = if e0 < Number::zero() { Number::from_i64(-1) } else { Number::from_i64(1) };
+                (Number::zero(), e0, step)
+            }
             2 => {
                 let (s0, e0) = (num(&a[0]), num(&a[1]));
                 let step = if e0 < s0 { Number::from_i64(-1) } else { Number::from_i64(1) };
@@ -749,9 +779,18 @@ fn set_op(kind: u8) -> Function {
         vec![p("first_set", Type::set(Type::Dynamic)).allow_dynamic()],
         Some(p("other_sets", Type::set(Type::Dynamic)).allow_dynamic()),
         Arc::new(|a| {
-            let etys: Vec<Type> =
-                a.iter().map(|v| v.ty().element_type().cloned().unwrap_or(Type::Dynamic)).collect();
-            match value::unify(&etys) {
+            // Empty collections of dynamic elements convert to any set, so
+            // they do not take part in unification.
+            let etys: Vec<Type> = a
+                .iter()
+                .map(|v| (v, v.ty().element_type().cloned().unwrap_or(Type::Dynamic)))
+                .filter(|(v, t)| !(v.is_known() && v.length() == Some(0) && t.is_dynamic()))
+                .map(|(_, t)| t)
+                .collect();
+            if etys.is_empty() {
+                return Ok(Type::set(Type::Dynamic));
+            }
+            match value::unify_unsafe(&etys) {
                 Some(t) => Ok(Type::set(t)),
                 None => Err(FunctionError::new("given sets must all have compatible element types")),
             }
