@@ -217,10 +217,12 @@ fn concat_fn() -> Function {
                     Type::Tuple(_) => {
                         all_lists = false;
                     }
-                    Type::Set(_) => {
-                        all_lists = false;
+                    other => {
+                        return Err(FunctionError::arg(
+                            i,
+                            format!("all arguments must be lists or tuples; got {}", other.friendly_name()),
+                        ));
                     }
-                    _ => return Err(FunctionError::arg(i, "all arguments must be lists or tuples")),
                 }
             }
             if all_lists && let Some(e) = list_ety {
