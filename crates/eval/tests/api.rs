@@ -156,3 +156,41 @@ fn try_and_can_wait_for_unknown_references() {
     assert_eq!(got[3], Ok(Value::bool(false)));
     assert_eq!(got[4], Ok(Value::dynamic()));
 }
+
+#[test]
+fn unknown_values_flow_through_every_form() {
+    let mut ctx = Context::with_stdlib();
+    let objs = Type::list(Type::object_from([("n", Type::Number)]));
+    ctx.variables.insert("n".into(), Value::unknown(Type::Number));
+    ctx.variables.insert("b".into(), Value::unknown(Type::Bool));
+    ctx.variables.insert("l".into(), Value::unknown(objs));
+    ctx.variables.insert("d".into(), Value::dynamic());
+    let src = "\
+a = n + 1
+b = b ? 1 : \"x\"
+c = [for x in l : x]
+d = l[*].n
+e = l[0]
+f = upper(d)
+g = \"x${n}\"
+h = max(l[*].n...)
+i = n == 1
+j = d.x
+k = !b
+";
+    let got: Vec<Value> = eval_src(src, &ctx).into_iter().map(|r| r.expect("no error")).collect();
+    let want = [
+        Value::unknown(Type::Number),
+        Value::unknown(Type::String),
+        Value::dynamic(),
+        Value::unknown(Type::list(Type::Number)),
+        Value::unknown(Type::object_from([("n", Type::Number)])),
+        Value::unknown(Type::String),
+        Value::unknown(Type::String),
+        Value::dynamic(),
+        Value::unknown(Type::Bool),
+        Value::dynamic(),
+        Value::unknown(Type::Bool),
+    ];
+    assert_eq!(got, want);
+}
