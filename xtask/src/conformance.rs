@@ -14,6 +14,15 @@
 //! `test-data/corpus/known-differences.tsv`; any other disagreement, and any
 //! listed one that no longer happens, fails the run, so the list stays true.
 //!
+//! It then runs the evaluation cases of `../shared/conformance/eval` by the
+//! eval crate's comparison rules ([`eval::conformance`]); a disagreement not
+//! in [`eval::conformance::KNOWN_DIFFERENCES`] (decimal versus binary
+//! numbers) fails the run. Last, it evaluates every attribute of every file
+//! both the reference and Halite parse, with no evaluation context as
+//! `halite eval FILE` does, and fails on a panic or a file that takes longer
+//! than [`EVAL_TIME_LIMIT`]; it prints the attributes evaluated, how many
+//! succeeded, and the throughput (a few seconds in a debug build).
+//!
 //! `../shared` is optional: a fresh clone without it prints that and succeeds.
 
 use std::{
@@ -21,7 +30,11 @@ use std::{
     fmt, fs,
     panic::{self, AssertUnwindSafe},
     path::{Path, PathBuf},
-    time::Instant,
+    sync::{
+        Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant},
 };
 
 use anyhow::{Context, bail};
@@ -92,12 +105,17 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             println!("  {kind} {path}");
         }
     }
-    if !unexplained.is_empty() || !stale.is_empty() {
+
+    let eval_disagreements = check_eval_cases(&shared.join("conformance/eval"))?;
+    let corpus_failures = evaluate_corpus(&corpus.join("input"), &manifest)?;
+
+    if !unexplained.is_empty() || !stale.is_empty() || eval_disagreements > 0 || corpus_failures > 0 {
         // Exiting directly rather than returning an error keeps the output to
         // the lists above: an error would add a backtrace when RUST_BACKTRACE
         // is set.
         println!(
-            "conformance: FAILED ({} unexplained disagreements, {} stale known differences)",
+            "conformance: FAILED ({} unexplained disagreements, {} stale known differences, \
+             {eval_disagreements} evaluation disagreements, {corpus_failures} corpus files panicking or hanging in evaluation)",
             unexplained.len(),
             stale.len()
         );
@@ -469,4 +487,195 @@ fn read_known_differences(path: &Path) -> anyhow::Result<BTreeSet<(String, Kind)
             Ok((row[0].clone(), kind))
         })
         .collect()
+}
+
+/// Runs the evaluation cases of `../shared/conformance/eval` (when present)
+/// by the rules of the eval crate's conformance test
+/// ([`eval::conformance`]), prints the agreement and every disagreement,
+/// and returns the number of disagreements that are not listed known
+/// differences (decimal versus binary numbers).
+fn check_eval_cases(dir: &Path) -> anyhow::Result<usize> {
+    let dir = &dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
+    if !dir.join("README.md").is_file() {
+        println!("evaluation: no cases at {}, nothing to compare", dir.display());
+        return Ok(0);
+    }
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "hcl"))
+        .collect();
+    files.sort();
+    let started = Instant::now();
+    let previous_hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let results: Vec<_> = files
+        .par_iter()
+        .map(|path| {
+            let name = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+            match panic::catch_unwind(|| eval::conformance::check_case_file(path)) {
+                Ok(Ok(cases)) => Ok(cases),
+                Ok(Err(message)) => Err(anyhow::anyhow!(message)),
+                Err(payload) => Ok(vec![eval::conformance::Case {
+                    name,
+                    agrees: false,
+                    got: format!("a panic: {}", panic_message(payload.as_ref())),
+                    want: "no panic".to_owned(),
+                }]),
+            }
+        })
+        .collect();
+    panic::set_hook(previous_hook);
+    let (mut total, mut agree) = (0, 0);
+    let (mut known, mut unexplained) = (Vec::new(), Vec::new());
+    for cases in results {
+        for case in cases? {
+            total += 1;
+            if case.agrees {
+                agree += 1;
+            } else if let Some(why) = eval::conformance::known_difference(&case.name) {
+                known.push(format!("  {}: {why}", case.name));
+            } else {
+                unexplained.push(format!("  {}: got {}; want {}", case.name, case.got, case.want));
+            }
+        }
+    }
+    println!(
+        "evaluation cases agreeing with the reference: {agree} / {total} ({} files of {} in {:.1} s)",
+        files.len(),
+        dir.display(),
+        started.elapsed().as_secs_f64()
+    );
+    if !known.is_empty() {
+        println!("{} known differences (decimal versus binary numbers):", known.len());
+        for line in &known {
+            println!("{line}");
+        }
+    }
+    if !unexplained.is_empty() {
+        println!("{} evaluation disagreements:", unexplained.len());
+        for line in &unexplained {
+            println!("{line}");
+        }
+    }
+    Ok(unexplained.len())
+}
+
+/// How long one file's parsing, lowering and evaluation may take before the
+/// run calls it a hang.
+const EVAL_TIME_LIMIT: Duration = Duration::from_secs(20);
+
+/// Evaluates every attribute of every corpus file that both
+/// the reference and Halite parse, with no evaluation context (as `halite
+/// eval FILE` does), checking that none panics and no file takes longer than
+/// [`EVAL_TIME_LIMIT`]. Prints the attributes evaluated, how many succeeded,
+/// and the throughput; returns the number of files that panicked (a hang
+/// ends the run at once).
+fn evaluate_corpus(input: &Path, manifest: &[(String, bool)]) -> anyhow::Result<usize> {
+    let files: Vec<(&str, String)> = manifest
+        .par_iter()
+        .filter(|(_, reference_parses)| *reference_parses)
+        .map(|(path, _)| {
+            let bytes = fs::read(input.join(path)).with_context(|| format!("reading {path}"))?;
+            Ok(syntax::decode_source(&bytes).ok().map(|text| (path.as_str(), text.to_owned())))
+        })
+        .filter_map(Result::transpose)
+        .collect::<anyhow::Result<_>>()?;
+
+    // A watchdog over the file each worker is on: a hang cannot be
+    // interrupted, so it is reported and the run ends.
+    let threads = rayon::current_num_threads();
+    let working: Mutex<Vec<Option<(&str, Instant)>>> = Mutex::new(vec![None; threads + 1]);
+    let done = AtomicBool::new(false);
+    let previous_hook = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let started = Instant::now();
+    let outcomes: Vec<_> = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+                let working = working.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                if let Some((path, since)) =
+                    working.iter().flatten().find(|(_, since)| since.elapsed() > EVAL_TIME_LIMIT)
+                {
+                    println!(
+                        "evaluation: {path} has run for {:.0} s (the limit is {} s): a hang",
+                        since.elapsed().as_secs_f64(),
+                        EVAL_TIME_LIMIT.as_secs()
+                    );
+                    println!("conformance: FAILED (an evaluation hang)");
+                    std::process::exit(1);
+                }
+            }
+        });
+        let outcomes = files
+            .par_iter()
+            .filter_map(|(path, text)| {
+                let slot = rayon::current_thread_index().unwrap_or(threads);
+                let set =
+                    |value| working.lock().unwrap_or_else(|poisoned| poisoned.into_inner())[slot] = value;
+                set(Some((*path, Instant::now())));
+                let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                    let parse = syntax::parse(text);
+                    if !parse.errors().is_empty() {
+                        return None;
+                    }
+                    let (hir, _map) = hir::lower_file(&parse.tree());
+                    let context = eval::Context::none();
+                    let evaluated = hir.attributes.iter().count();
+                    let succeeded = hir
+                        .attributes
+                        .iter()
+                        .filter(|(_, attribute)| {
+                            eval::eval_expr(&hir.exprs, attribute.value, &context).is_ok()
+                        })
+                        .count();
+                    Some((evaluated, succeeded))
+                }));
+                set(None);
+                match outcome {
+                    Ok(counts) => counts.map(|counts| Ok((text.len(), counts))),
+                    Err(payload) => Some(Err(format!("{path}: {}", panic_message(payload.as_ref())))),
+                }
+            })
+            .collect();
+        done.store(true, Ordering::Relaxed);
+        outcomes
+    });
+    let elapsed = started.elapsed().as_secs_f64();
+    panic::set_hook(previous_hook);
+
+    let (mut evaluated_files, mut bytes, mut attributes, mut succeeded) = (0, 0, 0, 0);
+    let mut panics = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Ok((size, (evaluated, ok))) => {
+                evaluated_files += 1;
+                bytes += size;
+                attributes += evaluated;
+                succeeded += ok;
+            }
+            Err(message) => panics.push(message),
+        }
+    }
+    println!(
+        "corpus evaluation (no context): {evaluated_files} files, {attributes} attributes evaluated, \
+         {succeeded} without error, {} panics; {:.1} MB in {elapsed:.2} s on {threads} threads, {:.1} MB/s \
+         (parse, lower and evaluate)",
+        panics.len(),
+        bytes as f64 / 1e6,
+        bytes as f64 / 1e6 / elapsed.max(1e-9)
+    );
+    for message in &panics {
+        println!("  panic {message}");
+    }
+    Ok(panics.len())
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned())
 }

@@ -23,6 +23,7 @@
 //! the tree's depth, and [`MAX_DEPTH`] caps the depth for arenas built by
 //! other means.
 
+pub mod conformance;
 mod datetime;
 mod expr;
 mod format;
