@@ -13,6 +13,7 @@
 
 mod check;
 mod discover;
+mod eval;
 mod format;
 mod parse;
 mod render;
@@ -74,6 +75,30 @@ enum Command {
         #[arg(long)]
         diff: bool,
     },
+    /// Evaluate every attribute of a file and print the values as JSON.
+    ///
+    /// Attributes come in the order of the conformance cases: in each body,
+    /// attributes in source order, then blocks in source order, recursively;
+    /// an attribute in a block is named `TYPE.LABEL1.LABEL2.attr`. The
+    /// function table is go-cty's standard library with `try` and `can`.
+    /// Each failed attribute is a diagnostic on standard error, and the exit
+    /// code is 1 if any failed or the file does not parse.
+    Eval {
+        /// The file to evaluate, or `-` for standard input.
+        file: Utf8PathBuf,
+        /// A JSON object whose keys become root variables (arrays are
+        /// tuples, objects objects, `null` a null of the dynamic type).
+        #[arg(long, value_name = "VARS.json")]
+        context: Option<Utf8PathBuf>,
+        /// Print `{"results": [{"path", "value", "type"} | {"path",
+        /// "error"}]}` with cty's JSON encodings, rather than an object of
+        /// plain values by path (which leaves failed attributes out).
+        #[arg(long)]
+        with_types: bool,
+        /// How to print the values.
+        #[arg(long, value_enum, default_value_t = eval::EvalFormat::Json)]
+        format: eval::EvalFormat,
+    },
     /// Print a file's syntax tree and syntax errors, for debugging.
     Parse {
         /// The file to parse, or `-` for standard input.
@@ -120,6 +145,9 @@ fn main() -> ExitCode {
         Command::Check { paths, format } => check::run(&paths, format),
         Command::Fmt { paths, check, diff } => format::run(&paths, format::Options { check, diff }),
         Command::Parse { file } => parse::run(&file),
+        Command::Eval { file, context, with_types, format: eval::EvalFormat::Json } => {
+            eval::run(&file, eval::Options { context: context.as_deref(), with_types })
+        }
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -1,0 +1,207 @@
+//! `halite eval`: the value of every attribute of one file, as JSON on
+//! standard output, with a rustc-style diagnostic on standard error for each
+//! attribute that fails.
+//!
+//! The order and paths are those of the conformance cases
+//! (`test-data/eval/README.md`): in each body, attributes in source order,
+//! then blocks in source order, recursively; an attribute in a block is
+//! `TYPE.LABEL1.LABEL2.attr`.
+
+use std::io::{self, IsTerminal, Read, Write};
+
+use analysis::Diagnostic;
+use anyhow::{Context as _, Result, bail};
+use camino::Utf8Path;
+use db::{File, RootDatabase};
+use eval::{Context, EvalError, ExprId, Value};
+use hir::{Body, FileHir};
+use syntax::TextRange;
+
+use crate::{Outcome, render};
+
+/// What `halite eval` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum EvalFormat {
+    /// A JSON document on standard output.
+    Json,
+}
+
+pub(crate) struct Options<'a> {
+    pub(crate) context: Option<&'a Utf8Path>,
+    pub(crate) with_types: bool,
+}
+
+pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
+    let bytes = if path == "-" {
+        let mut bytes = Vec::new();
+        io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+        bytes
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read `{path}`"))?
+    };
+    let mut ctx = Context::with_stdlib();
+    if let Some(vars) = options.context {
+        ctx.variables = read_variables(vars)?;
+    }
+    let mut db = RootDatabase::new();
+    let file = db.set_file_bytes(if path == "-" { "<stdin>" } else { path.as_str() }, &bytes);
+
+    let renderer = render::Human::new(io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none());
+    let mut stderr = String::new();
+    let mut stdout = String::new();
+
+    let syntax_errors = analysis::syntax_diagnostics(&db, file);
+    let outcome = if let Some(first) = syntax_errors.first() {
+        // A file that does not parse has no attributes to evaluate: the
+        // reference reports the first error as the parse error.
+        for diagnostic in syntax_errors {
+            stderr.push_str(&renderer.render(&db, diagnostic));
+            stderr.push_str("\n\n");
+        }
+        if options.with_types {
+            stdout.push_str("{\n  \"results\": [],\n  \"parse_error\": ");
+            value::json::write_string(&mut stdout, &one_line(first));
+            stdout.push_str("\n}\n");
+        }
+        Outcome::FoundErrors
+    } else {
+        let results = evaluate_file(&db, file, &ctx);
+        let mut failed = false;
+        for (_, result) in &results {
+            if let Err(diagnostic) = result {
+                failed = true;
+                stderr.push_str(&renderer.render(&db, diagnostic));
+                stderr.push_str("\n\n");
+            }
+        }
+        if options.with_types {
+            write_with_types(&mut stdout, &results);
+        } else {
+            write_plain(&mut stdout, &results);
+        }
+        if failed { Outcome::FoundErrors } else { Outcome::Clean }
+    };
+    io::stderr().lock().write_all(stderr.as_bytes()).context("cannot write to standard error")?;
+    let mut out = io::stdout().lock();
+    out.write_all(stdout.as_bytes()).context("cannot write to standard output")?;
+    out.flush().context("cannot write to standard output")?;
+    Ok(outcome)
+}
+
+/// The root variables of `--context`: the keys of a JSON object, with the
+/// types JSON implies (arrays are tuples, objects objects, `null` a dynamic
+/// null).
+fn read_variables(path: &Utf8Path) -> Result<std::collections::BTreeMap<String, Value>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read `{path}`"))?;
+    let vars = Value::from_json_implied(&text)
+        .map_err(|err| anyhow::anyhow!("`{path}` is not valid JSON: {}", err.0))?;
+    let Some(entries) = vars.entries().filter(|_| vars.ty().is_object()) else {
+        bail!("`{path}` must hold a JSON object, whose keys become variables");
+    };
+    Ok(entries.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+}
+
+/// A parse error as one line: the message, then the detail if any.
+fn one_line(diagnostic: &Diagnostic) -> String {
+    match diagnostic.notes.first() {
+        Some(detail) => format!("{}: {detail}", diagnostic.message),
+        None => diagnostic.message.clone(),
+    }
+}
+
+/// One attribute's result: the cty JSON encodings of its value and type, or
+/// the diagnostic of its failure.
+type AttrResult = (String, Result<(String, String), Diagnostic>);
+
+fn evaluate_file(db: &RootDatabase, file: File, ctx: &Context) -> Vec<AttrResult> {
+    let hir = db::lower(db, file);
+    let source_map = db::source_map(db, file);
+    let range_of = |expr: ExprId| {
+        source_map.expr_syntax(expr).map_or_else(|| TextRange::empty(0.into()), |ptr| ptr.text_range())
+    };
+    let mut attrs = Vec::new();
+    collect(hir, &hir.body, "", &mut attrs);
+    attrs
+        .into_iter()
+        .map(|(path, expr)| {
+            let result = match eval::eval_expr(&hir.exprs, expr, ctx) {
+                Ok(value) => {
+                    let ty = value.ty();
+                    // An unknown value (possible only through a function)
+                    // has no JSON encoding.
+                    value.to_json_string(&ty).map(|json| (json, ty.to_json_string())).map_err(|err| {
+                        Diagnostic::error("eval", "Value cannot be printed", file, range_of(expr))
+                            .with_note(err.0)
+                    })
+                }
+                Err(error) => {
+                    let range =
+                        source_map.expr_syntax(error.expr).map_or_else(|| range_of(expr), |p| p.text_range());
+                    Err(diagnostic(file, range, &error))
+                }
+            };
+            (path, result)
+        })
+        .collect()
+}
+
+fn diagnostic(file: File, range: TextRange, error: &EvalError) -> Diagnostic {
+    let diagnostic = Diagnostic::error("eval", error.summary.clone(), file, range);
+    if error.detail.is_empty() { diagnostic } else { diagnostic.with_note(error.detail.clone()) }
+}
+
+/// Every attribute's path and expression, in the conformance order.
+fn collect(hir: &FileHir, body: &Body, prefix: &str, out: &mut Vec<(String, ExprId)>) {
+    for &a in &body.attributes {
+        let attr = &hir[a];
+        out.push((format!("{prefix}{}", attr.name), attr.value));
+    }
+    for &b in &body.blocks {
+        let block = &hir[b];
+        let mut p = format!("{prefix}{}.", block.type_name);
+        for label in &block.labels {
+            p.push_str(label);
+            p.push('.');
+        }
+        collect(hir, &block.body, &p, out);
+    }
+}
+
+/// `{"results": [{"path", "value", "type"} | {"path", "error"}]}`, the
+/// format of the conformance cases' `NAME.expected.json`.
+fn write_with_types(out: &mut String, results: &[AttrResult]) {
+    out.push_str("{\n  \"results\": [");
+    for (i, (path, result)) in results.iter().enumerate() {
+        out.push_str(if i == 0 { "\n    {\n      \"path\": " } else { ",\n    {\n      \"path\": " });
+        value::json::write_string(out, path);
+        match result {
+            Ok((value, ty)) => {
+                out.push_str(",\n      \"value\": ");
+                out.push_str(value);
+                out.push_str(",\n      \"type\": ");
+                out.push_str(ty);
+            }
+            Err(diagnostic) => {
+                out.push_str(",\n      \"error\": ");
+                value::json::write_string(out, &one_line(diagnostic));
+            }
+        }
+        out.push_str("\n    }");
+    }
+    out.push_str(if results.is_empty() { "]\n}\n" } else { "\n  ]\n}\n" });
+}
+
+/// A JSON object of plain values by path; a failed attribute is left out.
+fn write_plain(out: &mut String, results: &[AttrResult]) {
+    out.push('{');
+    let mut first = true;
+    for (path, result) in results {
+        let Ok((json, _)) = result else { continue };
+        out.push_str(if first { "\n  " } else { ",\n  " });
+        first = false;
+        value::json::write_string(out, path);
+        out.push_str(": ");
+        out.push_str(json);
+    }
+    out.push_str(if first { "}\n" } else { "\n}\n" });
+}

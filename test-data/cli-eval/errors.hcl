@@ -1,0 +1,3 @@
+ok      = upper("fine")
+missing = nosuchfunc(1)
+typo    = uper("x")
