@@ -660,10 +660,11 @@ fn evaluate_corpus(input: &Path, manifest: &[(String, bool)]) -> anyhow::Result<
     }
     println!(
         "corpus evaluation (no context): {evaluated_files} files, {attributes} attributes evaluated, \
-         {succeeded} without error, {} panics; {:.1} MB in {elapsed:.2} s on {threads} threads, {:.1} MB/s \
+         {succeeded} without error, {} panics; {:.1} MB in {elapsed:.2} s on {threads} thread{}, {:.1} MB/s \
          (parse, lower and evaluate)",
         panics.len(),
         bytes as f64 / 1e6,
+        if threads == 1 { "" } else { "s" },
         bytes as f64 / 1e6 / elapsed.max(1e-9)
     );
     for message in &panics {
