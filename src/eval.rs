@@ -14,7 +14,6 @@ use anyhow::{Context as _, Result, bail};
 use camino::Utf8Path;
 use db::{File, RootDatabase};
 use eval::{Context, EvalError, ExprId, Value};
-use hir::{Body, FileHir};
 use syntax::TextRange;
 
 use crate::{Outcome, render};
@@ -119,9 +118,7 @@ fn evaluate_file(db: &RootDatabase, file: File, ctx: &Context) -> Vec<AttrResult
     let range_of = |expr: ExprId| {
         source_map.expr_syntax(expr).map_or_else(|| TextRange::empty(0.into()), |ptr| ptr.text_range())
     };
-    let mut attrs = Vec::new();
-    collect(hir, &hir.body, "", &mut attrs);
-    attrs
+    eval::conformance::attribute_paths(hir)
         .into_iter()
         .map(|(path, expr)| {
             let result = match eval::eval_expr(&hir.exprs, expr, ctx) {
@@ -148,23 +145,6 @@ fn evaluate_file(db: &RootDatabase, file: File, ctx: &Context) -> Vec<AttrResult
 fn diagnostic(file: File, range: TextRange, error: &EvalError) -> Diagnostic {
     let diagnostic = Diagnostic::error("eval", error.summary.clone(), file, range);
     if error.detail.is_empty() { diagnostic } else { diagnostic.with_note(error.detail.clone()) }
-}
-
-/// Every attribute's path and expression, in the conformance order.
-fn collect(hir: &FileHir, body: &Body, prefix: &str, out: &mut Vec<(String, ExprId)>) {
-    for &a in &body.attributes {
-        let attr = &hir[a];
-        out.push((format!("{prefix}{}", attr.name), attr.value));
-    }
-    for &b in &body.blocks {
-        let block = &hir[b];
-        let mut p = format!("{prefix}{}.", block.type_name);
-        for label in &block.labels {
-            p.push_str(label);
-            p.push('.');
-        }
-        collect(hir, &block.body, &p, out);
-    }
 }
 
 /// `{"results": [{"path", "value", "type"} | {"path", "error"}]}`, the
