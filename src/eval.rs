@@ -100,7 +100,8 @@ fn read_variables(path: &Utf8Path) -> Result<std::collections::BTreeMap<String, 
     Ok(entries.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
 }
 
-/// A parse error as one line: the message, then the detail if any.
+/// A diagnostic as one line (a parse error, a failed attribute): the
+/// message, then the detail if any, as the reference words them.
 fn one_line(diagnostic: &Diagnostic) -> String {
     match diagnostic.notes.first() {
         Some(detail) => format!("{}: {detail}", diagnostic.message),
