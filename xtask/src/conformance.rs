@@ -18,8 +18,8 @@
 //! eval crate's comparison rules ([`eval::conformance`]); a disagreement not
 //! in [`eval::conformance::KNOWN_DIFFERENCES`] (decimal versus binary
 //! numbers) fails the run. Last, it evaluates every attribute of every file
-//! both the reference and Halite parse, with no evaluation context as
-//! `halite eval FILE` does, and fails on a panic or a file that takes longer
+//! both the reference and Halite parse, as `halite eval FILE` does without
+//! `--context` (the standard library, no variables), and fails on a panic or a file that takes longer
 //! than [`EVAL_TIME_LIMIT`]; it prints the attributes evaluated, how many
 //! succeeded, and the throughput (a few seconds in a debug build).
 //!
@@ -566,8 +566,8 @@ fn check_eval_cases(dir: &Path) -> anyhow::Result<usize> {
 const EVAL_TIME_LIMIT: Duration = Duration::from_secs(20);
 
 /// Evaluates every attribute of every corpus file that both
-/// the reference and Halite parse, with no evaluation context (as `halite
-/// eval FILE` does), checking that none panics and no file takes longer than
+/// the reference and Halite parse as `halite eval FILE` does without
+/// `--context` (the standard library, no variables), checking that none panics and no file takes longer than
 /// [`EVAL_TIME_LIMIT`]. Prints the attributes evaluated, how many succeeded,
 /// and the throughput; returns the number of files that panicked (a hang
 /// ends the run at once).
@@ -587,6 +587,8 @@ fn evaluate_corpus(input: &Path, manifest: &[(String, bool)]) -> anyhow::Result<
     let threads = rayon::current_num_threads();
     let working: Mutex<Vec<Option<(&str, Instant)>>> = Mutex::new(vec![None; threads + 1]);
     let done = AtomicBool::new(false);
+    // `halite eval FILE`'s context: the standard library, no variables.
+    let context = eval::Context::with_stdlib();
     let previous_hook = panic::take_hook();
     panic::set_hook(Box::new(|_| {}));
     let started = Instant::now();
@@ -621,7 +623,6 @@ fn evaluate_corpus(input: &Path, manifest: &[(String, bool)]) -> anyhow::Result<
                         return None;
                     }
                     let (hir, _map) = hir::lower_file(&parse.tree());
-                    let context = eval::Context::none();
                     let evaluated = hir.attributes.iter().count();
                     let succeeded = hir
                         .attributes
@@ -659,7 +660,7 @@ fn evaluate_corpus(input: &Path, manifest: &[(String, bool)]) -> anyhow::Result<
         }
     }
     println!(
-        "corpus evaluation (no context): {evaluated_files} files, {attributes} attributes evaluated, \
+        "corpus evaluation (stdlib, no variables): {evaluated_files} files, {attributes} attributes evaluated, \
          {succeeded} without error, {} panics; {:.1} MB in {elapsed:.2} s on {threads} thread{}, {:.1} MB/s \
          (parse, lower and evaluate)",
         panics.len(),
