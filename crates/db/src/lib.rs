@@ -96,6 +96,25 @@ pub fn lower(db: &dyn Db, file: File) -> Arc<FileHir> {
     lower_with_source_map(db, file).0.clone()
 }
 
+/// Every attribute of the file evaluated as `halite eval` evaluates it with
+/// no `--context`: the standard library, no variables. Each path (in the
+/// order of the evaluation conformance cases) has a value or an error. It
+/// reads only the file's HIR, so an edit to whitespace or comments re-runs
+/// nothing here. (Evaluation per attribute, with variables and references
+/// across files, is the module model's job.)
+#[salsa::tracked(returns(ref))]
+pub fn evaluate(db: &dyn Db, file: File) -> Vec<(String, Result<eval::Value, eval::EvalError>)> {
+    let hir = lower(db, file);
+    let context = eval::Context::with_stdlib();
+    eval::conformance::attribute_paths(&hir)
+        .into_iter()
+        .map(|(path, expr)| {
+            let result = eval::eval_expr(&hir.exprs, expr, &context);
+            (path, result)
+        })
+        .collect()
+}
+
 /// Where each part of a file's HIR came from: for diagnostics, which need
 /// positions, and should be the only readers of it.
 #[salsa::tracked]
