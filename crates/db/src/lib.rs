@@ -106,7 +106,7 @@ pub fn lower(db: &dyn Db, file: File) -> Arc<FileHir> {
 pub fn evaluate(db: &dyn Db, file: File) -> Vec<(String, Result<eval::Value, eval::EvalError>)> {
     let hir = lower(db, file);
     let context = eval::Context::with_stdlib();
-    eval::conformance::attribute_paths(&hir)
+    eval::conformance::attribute_paths(hir)
         .into_iter()
         .map(|(path, expr)| {
             let result = eval::eval_expr(&hir.exprs, expr, &context);
