@@ -402,25 +402,10 @@ impl<'a> Evaluator<'a> {
                 ),
             ));
         };
-        let c = self.eval(cond)?;
-        if c.is_null() {
-            return Err(self.err(
-                cond,
-                "Null condition",
-                "The condition value is null. Conditions must either be true or false.",
-            ));
-        }
-        if !c.is_known() {
+        let Some(truth) = self.eval_condition(cond)? else {
             return Ok(Value::unknown(result_ty));
-        }
-        let c = value::convert(&c, &Type::Bool).map_err(|e| {
-            self.err(
-                cond,
-                "Incorrect condition type",
-                &format!("The condition expression must be of type bool: {e}."),
-            )
-        })?;
-        let (chosen, which) = if c.as_bool() == Some(true) { (t?, then_expr) } else { (f?, else_expr) };
+        };
+        let (chosen, which) = if truth { (t?, then_expr) } else { (f?, else_expr) };
         if result_ty.is_dynamic() {
             return Ok(chosen);
         }
@@ -431,6 +416,31 @@ impl<'a> Evaluator<'a> {
                 &format!("The result value could not be converted to the conditional's type: {e}."),
             )
         })
+    }
+
+    /// The truth of a condition, of `? :` or of a template's `if`: `None`
+    /// when it is unknown. A null condition, or one that is not a bool, is an
+    /// error, with the reference's words for both.
+    pub(crate) fn eval_condition(&mut self, cond: ExprId) -> Result<Option<bool>, EvalError> {
+        let c = self.eval(cond)?;
+        if c.is_null() {
+            return Err(self.err(
+                cond,
+                "Null condition",
+                "The condition value is null. Conditions must either be true or false.",
+            ));
+        }
+        if !c.is_known() {
+            return Ok(None);
+        }
+        let c = value::convert(&c, &Type::Bool).map_err(|e| {
+            self.err(
+                cond,
+                "Incorrect condition type",
+                &format!("The condition expression must be of type bool: {e}."),
+            )
+        })?;
+        Ok(c.as_bool())
     }
 
     /// The elements of a `for` collection as (key, value) pairs, or `None`

@@ -260,25 +260,7 @@ impl Evaluator<'_> {
         then_nodes: &[Node<'_>],
         else_nodes: &[Node<'_>],
     ) -> Result<Value, EvalError> {
-        let c = self.eval(cond)?;
-        if c.is_null() {
-            return Err(self.err(
-                cond,
-                "Null condition",
-                "The condition value is null. Conditions must either be true or false.",
-            ));
-        }
-        if !c.is_known() {
-            return Ok(Value::unknown(Type::String));
-        }
-        let c = value::convert(&c, &Type::Bool).map_err(|e| {
-            self.err(
-                cond,
-                "Incorrect condition type",
-                &format!("The condition expression must be of type bool: {e}."),
-            )
-        })?;
-        match c.as_bool() {
+        match self.eval_condition(cond)? {
             Some(true) => self.eval_nodes(cond, then_nodes),
             Some(false) => self.eval_nodes(cond, else_nodes),
             None => Ok(Value::unknown(Type::String)),
