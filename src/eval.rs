@@ -7,7 +7,7 @@
 //! then blocks in source order, recursively; an attribute in a block is
 //! `TYPE.LABEL1.LABEL2.attr`.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 
 use analysis::Diagnostic;
 use anyhow::{Context as _, Result, bail};
@@ -31,13 +31,7 @@ pub(crate) struct Options<'a> {
 }
 
 pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
-    let bytes = if path == "-" {
-        let mut bytes = Vec::new();
-        io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
-        bytes
-    } else {
-        std::fs::read(path).with_context(|| format!("cannot read `{path}`"))?
-    };
+    let bytes = crate::read_file_or_stdin(path)?;
     let mut ctx = Context::with_stdlib();
     if let Some(vars) = options.context {
         ctx.variables = read_variables(vars)?;

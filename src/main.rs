@@ -159,3 +159,17 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// The bytes of the file at `path`, or of standard input when `path` is `-`,
+/// with a one-line reason when they cannot be read.
+fn read_file_or_stdin(path: &camino::Utf8Path) -> anyhow::Result<Vec<u8>> {
+    use anyhow::Context as _;
+    use std::io::Read as _;
+    if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+        Ok(bytes)
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read `{path}`"))
+    }
+}

@@ -1,7 +1,7 @@
 //! `halite parse`: the tree and the syntax errors of one file, for
 //! debugging the parser and for bug reports.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 use camino::Utf8Path;
@@ -10,13 +10,7 @@ use db::RootDatabase;
 use crate::Outcome;
 
 pub(crate) fn run(path: &Utf8Path) -> Result<Outcome> {
-    let bytes = if path == "-" {
-        let mut bytes = Vec::new();
-        io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
-        bytes
-    } else {
-        std::fs::read(path).with_context(|| format!("cannot read `{path}`"))?
-    };
+    let bytes = crate::read_file_or_stdin(path)?;
     let mut db = RootDatabase::new();
     let file = db.set_file_bytes(if path == "-" { "<stdin>" } else { path.as_str() }, &bytes);
 
