@@ -321,12 +321,7 @@ fn keys_values(keys: bool) -> Function {
             } else {
                 entries.into_values().collect()
             };
-            match ret {
-                Type::List(e) => {
-                    Value::list((**e).clone(), vals).map_err(|e| FunctionError::new(e.to_string()))
-                }
-                _ => Ok(Value::tuple(vals)),
-            }
+            list_or_tuple(ret, vals)
         }),
     )
 }
@@ -347,10 +342,7 @@ fn reverse_fn() -> Function {
         Arc::new(|a, ret| {
             let mut e = seq_elems(&a[0]);
             e.reverse();
-            match ret {
-                Type::List(t) => Value::list((**t).clone(), e).map_err(|e| FunctionError::new(e.to_string())),
-                _ => Ok(Value::tuple(e)),
-            }
+            list_or_tuple(ret, e)
         }),
     )
 }
@@ -919,12 +911,7 @@ fn slice_fn() -> Function {
                 return Err(FunctionError::arg(1, "start index must not be greater than end index"));
             }
             let part = e[st as usize..en as usize].to_vec();
-            match ret {
-                Type::List(t) => {
-                    Value::list((**t).clone(), part).map_err(|e| FunctionError::new(e.to_string()))
-                }
-                _ => Ok(Value::tuple(part)),
-            }
+            list_or_tuple(ret, part)
         }),
     )
 }
@@ -1350,4 +1337,16 @@ pub fn functions() -> BTreeMap<String, Function> {
     add("timeadd", crate::datetime::timeadd_fn());
     let _ = make_list;
     t
+}
+
+/// `items` as the sequence a function's return type asks for: a list of its
+/// element type when the return type is a list, a tuple otherwise (the
+/// functions that keep a tuple a tuple).
+fn list_or_tuple(ret: &Type, items: Vec<Value>) -> Result<Value, FunctionError> {
+    match ret {
+        Type::List(element) => {
+            Value::list((**element).clone(), items).map_err(|e| FunctionError::new(e.to_string()))
+        }
+        _ => Ok(Value::tuple(items)),
+    }
 }
