@@ -38,6 +38,76 @@ impl std::fmt::Display for SourceFile {
     }
 }
 
+#[doc = "A whole text read as one expression (`syntax::parse_expression`), for"]
+#[doc = "command-line variables and the JSON syntax's static analyses."]
+#[doc = ""]
+#[doc = "```text"]
+#[doc = "ExpressionFile = Expr"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ExpressionFile {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl ExpressionFile {
+    pub fn expr(&self) -> Option<Expr> {
+        support::child(&self.syntax)
+    }
+}
+
+impl AstNode for ExpressionFile {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == EXPRESSION_FILE
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        if Self::can_cast(syntax.kind()) { Some(Self { syntax }) } else { None }
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
+    }
+}
+
+impl std::fmt::Display for ExpressionFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
+#[doc = "A whole text read as a bare template (`syntax::parse_template`): no"]
+#[doc = "quotes, no escapes but `$${` and `%%{`; the JSON syntax's strings."]
+#[doc = ""]
+#[doc = "```text"]
+#[doc = "TemplateFile = TemplatePart*"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TemplateFile {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl TemplateFile {
+    pub fn template_parts(&self) -> AstChildren<TemplatePart> {
+        support::children(&self.syntax)
+    }
+}
+
+impl AstNode for TemplateFile {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == TEMPLATE_FILE
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        if Self::can_cast(syntax.kind()) { Some(Self { syntax }) } else { None }
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
+    }
+}
+
+impl std::fmt::Display for TemplateFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
 #[doc = "```text"]
 #[doc = "Body = (Attribute | Block)*"]
 #[doc = "```"]
