@@ -20,11 +20,12 @@
 //!   functions the generated accessors call.
 
 mod generated;
+mod json_ext;
 mod node_ext;
 
 use std::marker::PhantomData;
 
-pub use self::{generated::*, node_ext::*};
+pub use self::{generated::*, json_ext::*, node_ext::*};
 use crate::{SyntaxKind, SyntaxNode, SyntaxNodeChildren};
 
 /// A typed view of a syntax node.

@@ -14,6 +14,7 @@
 //! of the stack, and the database, the formatter and the analyses build on it.
 
 pub mod ast;
+mod json;
 pub mod lexer;
 mod parser;
 mod syntax_error;
@@ -90,6 +91,14 @@ pub fn decode_source(bytes: &[u8]) -> Result<&str, SyntaxError> {
             "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.",
         )
     })
+}
+
+/// Parses a whole file of the HCL JSON syntax: one JSON value, kept
+/// losslessly with its exact number and string text, property order and
+/// repeated names. Errors carry the reference implementation's summaries.
+pub fn parse_json(text: &str) -> Parse<ast::JsonDocument> {
+    let (green, errors) = json::parse_document(text);
+    Parse { green, errors: errors.into(), _ty: PhantomData }
 }
 
 impl<T> Parse<T> {

@@ -105,3 +105,33 @@ fn deep_parentheses_are_an_error_not_an_overflow() {
 fn deep_interpolations_are_an_error_not_an_overflow() {
     assert_deep_nesting_is_an_error("\"${");
 }
+
+/// Pieces of JSON, valid and broken, whose concatenations reach unbalanced
+/// brackets, strings left open across lines, bad escapes and junk.
+const JSON_FRAGMENTS: &[&str] = &[
+    "{", "}", "[", "]", ",", ":", "=", "\"", "\"a\"", "\"\\", "\\u", "\\ud83e", "00", "1", "-", "1.5e3", ".",
+    "e", "true", "fals", "null", "NaN", " ", "\n", "\r\n", "\t", "@", "é", "🦀", "\u{0}", "\u{feff}", "//",
+];
+
+fn json_fragments() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(JSON_FRAGMENTS), 0..64).prop_map(|parts| parts.concat())
+}
+
+fn assert_json_lossless(text: &str) {
+    let parse = syntax::parse_json(text);
+    assert_eq!(parse.syntax_node().to_string(), text, "the JSON tree's text differs from the input");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn json_arbitrary_strings_are_lossless(text in any::<String>()) {
+        assert_json_lossless(&text);
+    }
+
+    #[test]
+    fn json_fragments_are_lossless(text in json_fragments()) {
+        assert_json_lossless(&text);
+    }
+}

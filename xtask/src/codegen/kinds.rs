@@ -50,8 +50,17 @@ pub(super) const PUNCT: &[(&str, &str)] = &[
 /// Tokens the grammar names rather than spells: their kind is the name in
 /// capitals. HCL has no keywords, so there is no keyword table: `for`, `if`
 /// and `true` are `ident` tokens told apart by their text.
-pub(super) const NAMED: &[&str] =
-    &["ident", "number", "quote", "template_text", "heredoc_start", "heredoc_end", "newline"];
+pub(super) const NAMED: &[&str] = &[
+    "ident",
+    "number",
+    "quote",
+    "template_text",
+    "heredoc_start",
+    "heredoc_end",
+    "newline",
+    "string",
+    "keyword",
+];
 
 /// Kinds no rule mentions, after the named tokens: the parser skips trivia
 /// wherever it is, so the grammar does not write it.

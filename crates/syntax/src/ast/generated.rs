@@ -1613,6 +1613,259 @@ impl std::fmt::Display for FullSplatExpr {
 }
 
 #[doc = "```text"]
+#[doc = "JsonDocument = JsonValue"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonDocument {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl JsonDocument {
+    pub fn json_value(&self) -> Option<JsonValue> {
+        support::child(&self.syntax)
+    }
+}
+
+impl AstNode for JsonDocument {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == JSON_DOCUMENT
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        if Self::can_cast(syntax.kind()) { Some(Self { syntax }) } else { None }
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
+    }
+}
+
+impl std::fmt::Display for JsonDocument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
+#[doc = "```text"]
+#[doc = "JsonObject = '{' (JsonMember (',' JsonMember)*)? '}'"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonObject {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl JsonObject {
+    pub fn l_curly_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T!['{'])
+    }
+    pub fn json_members(&self) -> AstChildren<JsonMember> {
+        support::children(&self.syntax)
+    }
+    pub fn comma_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T![,])
+    }
+    pub fn r_curly_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T!['}'])
+    }
+}
+
+impl AstNode for JsonObject {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == JSON_OBJECT
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        if Self::can_cast(syntax.kind()) { Some(Self { syntax }) } else { None }
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
+    }
+}
+
+impl std::fmt::Display for JsonObject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
+#[doc = "The name is the first `JsonString`; the value follows the colon. Both are"]
+#[doc = "hand-written accessors, since a name is a `JsonValue` too."]
+#[doc = ""]
+#[doc = "```text"]
+#[doc = "JsonMember = JsonString ':' JsonValue"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonMember {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl JsonMember {
+    pub fn json_string(&self) -> Option<JsonString> {
+        support::child(&self.syntax)
+    }
+    pub fn colon_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T![:])
+    }
+    pub fn json_value(&self) -> Option<JsonValue> {
+        support::child(&self.syntax)
+    }
+}
+
+impl AstNode for JsonMember {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == JSON_MEMBER
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        if Self::can_cast(syntax.kind()) { Some(Self { syntax }) } else { None }
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
+    }
+}
+
+impl std::fmt::Display for JsonMember {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
+#[doc = "```text"]
+#[doc = "JsonArray = '[' (JsonValue (',' JsonValue)*)? ']'"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonArray {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl JsonArray {
+    pub fn l_brack_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T!['['])
+    }
+    pub fn json_values(&self) -> AstChildren<JsonValue> {
+        support::children(&self.syntax)
+    }
+    pub fn comma_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T![,])
+    }
+    pub fn r_brack_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T![']'])
+    }
+}
+
+impl AstNode for JsonArray {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == JSON_ARRAY
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        if Self::can_cast(syntax.kind()) { Some(Self { syntax }) } else { None }
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
+    }
+}
+
+impl std::fmt::Display for JsonArray {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
+#[doc = "```text"]
+#[doc = "JsonString = 'string'"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonString {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl JsonString {
+    pub fn string_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T![string])
+    }
+}
+
+impl AstNode for JsonString {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == JSON_STRING
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        if Self::can_cast(syntax.kind()) { Some(Self { syntax }) } else { None }
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
+    }
+}
+
+impl std::fmt::Display for JsonString {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
+#[doc = "```text"]
+#[doc = "JsonNumber = 'number'"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonNumber {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl JsonNumber {
+    pub fn number_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T![number])
+    }
+}
+
+impl AstNode for JsonNumber {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == JSON_NUMBER
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        if Self::can_cast(syntax.kind()) { Some(Self { syntax }) } else { None }
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
+    }
+}
+
+impl std::fmt::Display for JsonNumber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
+#[doc = "`true`, `false` or `null`; any other word is kept here with an error."]
+#[doc = ""]
+#[doc = "```text"]
+#[doc = "JsonKeyword = 'keyword'"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonKeyword {
+    pub(crate) syntax: SyntaxNode,
+}
+
+impl JsonKeyword {
+    pub fn keyword_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T![keyword])
+    }
+}
+
+impl AstNode for JsonKeyword {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        kind == JSON_KEYWORD
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        if Self::can_cast(syntax.kind()) { Some(Self { syntax }) } else { None }
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        &self.syntax
+    }
+}
+
+impl std::fmt::Display for JsonKeyword {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
+#[doc = "```text"]
 #[doc = "Expr = Literal | Variable | QuotedTemplate | Heredoc | FunctionCall | ParenExpr | TupleExpr | ObjectExpr | ForTupleExpr | ForObjectExpr | UnaryExpr | BinaryExpr | ConditionalExpr | GetAttrExpr | LegacyIndexExpr | IndexExpr | AttrSplatExpr | FullSplatExpr"]
 #[doc = "```"]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -1883,6 +2136,80 @@ impl AstNode for TemplatePart {
 }
 
 impl std::fmt::Display for TemplatePart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.syntax(), f)
+    }
+}
+
+#[doc = "```text"]
+#[doc = "JsonValue = JsonObject | JsonArray | JsonString | JsonNumber | JsonKeyword"]
+#[doc = "```"]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum JsonValue {
+    JsonObject(JsonObject),
+    JsonArray(JsonArray),
+    JsonString(JsonString),
+    JsonNumber(JsonNumber),
+    JsonKeyword(JsonKeyword),
+}
+
+impl From<JsonObject> for JsonValue {
+    fn from(node: JsonObject) -> JsonValue {
+        JsonValue::JsonObject(node)
+    }
+}
+
+impl From<JsonArray> for JsonValue {
+    fn from(node: JsonArray) -> JsonValue {
+        JsonValue::JsonArray(node)
+    }
+}
+
+impl From<JsonString> for JsonValue {
+    fn from(node: JsonString) -> JsonValue {
+        JsonValue::JsonString(node)
+    }
+}
+
+impl From<JsonNumber> for JsonValue {
+    fn from(node: JsonNumber) -> JsonValue {
+        JsonValue::JsonNumber(node)
+    }
+}
+
+impl From<JsonKeyword> for JsonValue {
+    fn from(node: JsonKeyword) -> JsonValue {
+        JsonValue::JsonKeyword(node)
+    }
+}
+
+impl AstNode for JsonValue {
+    fn can_cast(kind: SyntaxKind) -> bool {
+        matches!(kind, JSON_OBJECT | JSON_ARRAY | JSON_STRING | JSON_NUMBER | JSON_KEYWORD)
+    }
+    fn cast(syntax: SyntaxNode) -> Option<Self> {
+        let node = match syntax.kind() {
+            JSON_OBJECT => JsonValue::JsonObject(JsonObject { syntax }),
+            JSON_ARRAY => JsonValue::JsonArray(JsonArray { syntax }),
+            JSON_STRING => JsonValue::JsonString(JsonString { syntax }),
+            JSON_NUMBER => JsonValue::JsonNumber(JsonNumber { syntax }),
+            JSON_KEYWORD => JsonValue::JsonKeyword(JsonKeyword { syntax }),
+            _ => return None,
+        };
+        Some(node)
+    }
+    fn syntax(&self) -> &SyntaxNode {
+        match self {
+            JsonValue::JsonObject(it) => &it.syntax,
+            JsonValue::JsonArray(it) => &it.syntax,
+            JsonValue::JsonString(it) => &it.syntax,
+            JsonValue::JsonNumber(it) => &it.syntax,
+            JsonValue::JsonKeyword(it) => &it.syntax,
+        }
+    }
+}
+
+impl std::fmt::Display for JsonValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(self.syntax(), f)
     }
