@@ -191,7 +191,7 @@ impl Evaluator<'_> {
         kind: TemplateKind,
         parts: &[TemplatePart],
     ) -> Result<Value, EvalError> {
-        let heredoc = matches!(kind, TemplateKind::Heredoc { .. });
+        let heredoc = matches!(kind, TemplateKind::Heredoc { .. } | TemplateKind::Bare);
         let mut toks = Vec::new();
         flatten(parts, heredoc, &mut toks);
         apply_strips(&mut toks);

@@ -194,3 +194,22 @@ k = !b
     ];
     assert_eq!(got, want);
 }
+
+/// A bare template (the JSON syntax's strings) evaluates as the reference's
+/// `ParseTemplate` result: one interpolation alone passes its value through,
+/// and strip markers reach only the adjacent line, as in a heredoc.
+#[test]
+fn bare_templates_evaluate_as_the_reference_does() {
+    let mut ctx = Context::with_stdlib();
+    ctx.variables.insert("n".into(), Value::int(3));
+    let eval_template = |text: &str| {
+        let parse = syntax::parse_template(text);
+        assert!(parse.ok(), "{text:?}: {:?}", parse.errors());
+        let (hir, root, _) = hir::lower_template_file(&parse.tree());
+        eval::eval_expr(&hir.exprs, root, &ctx)
+    };
+    assert_eq!(eval_template("${n}"), Ok(Value::int(3)));
+    assert_eq!(eval_template("n is ${n + 1}, \"quoted\" \\n"), Ok(Value::string("n is 4, \"quoted\" \\n")));
+    assert_eq!(eval_template("a\n  ${n ~}\n  b\n"), Ok(Value::string("a\n  3  b\n")));
+    assert_eq!(eval_template("100%"), Ok(Value::string("100%")));
+}

@@ -48,7 +48,7 @@ fn name(name: &str) -> &str {
     if name.is_empty() { "<missing-name>" } else { name }
 }
 
-fn expr(hir: &FileHir, id: ExprId) -> String {
+pub(crate) fn expr(hir: &FileHir, id: ExprId) -> String {
     let mut out = String::new();
     write_expr(hir, id, &mut out);
     out
@@ -84,6 +84,7 @@ fn write_expr(hir: &FileHir, id: ExprId, out: &mut String) {
                 TemplateKind::Quoted => "quoted",
                 TemplateKind::Heredoc { flush: false } => "heredoc",
                 TemplateKind::Heredoc { flush: true } => "heredoc-flush",
+                TemplateKind::Bare => "bare",
             });
             template(hir, parts, out);
         }

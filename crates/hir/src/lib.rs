@@ -31,7 +31,7 @@ use syntax::SyntaxNode;
 
 pub use crate::{
     escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
-    lower::lower_file,
+    lower::{lower_expression_file, lower_file, lower_template_file},
 };
 pub use syntax::ast::{BinaryOp, UnaryOp};
 
@@ -81,6 +81,11 @@ impl FileHir {
     /// for tests and debugging, not for arbitrarily deep input.
     pub fn debug_dump(&self) -> String {
         dump::dump(self)
+    }
+
+    /// One expression of the arena in the notation of [`Self::debug_dump`].
+    pub fn debug_dump_expr(&self, id: ExprId) -> String {
+        dump::expr(self, id)
     }
 }
 
@@ -138,14 +143,18 @@ pub struct Strip {
     pub right: bool,
 }
 
-/// Whether a template was a quoted string or a heredoc; a heredoc's
-/// `<<-` (flush) form has its common indentation removed at evaluation, which
-/// needs the literal text as written (minus escapes), so it is kept here as a
-/// flag rather than done in lowering.
+/// Whether a template was a quoted string, a heredoc or a bare template; a
+/// heredoc's `<<-` (flush) form has its common indentation removed at
+/// evaluation, which needs the literal text as written (minus escapes), so it
+/// is kept here as a flag rather than done in lowering. A bare template (a
+/// whole text read as one, see [`lower_template_file`]) behaves as a heredoc
+/// that is not flush: its literal text is taken line by line, as the
+/// reference scans it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TemplateKind {
     Quoted,
     Heredoc { flush: bool },
+    Bare,
 }
 
 /// A part of a template. Literal text is decoded: backslash escapes in

@@ -27,6 +27,24 @@ pub fn lower_file(file: &ast::SourceFile) -> (FileHir, SourceMap) {
     (ctx.hir, ctx.map)
 }
 
+/// Lowers a text parsed as one expression ([`syntax::parse_expression`]):
+/// a HIR with an empty body whose arena holds the expression, and its root.
+pub fn lower_expression_file(file: &ast::ExpressionFile) -> (FileHir, ExprId, SourceMap) {
+    let mut ctx = Ctx::default();
+    let root = ctx.expr_opt(file.expr(), file.syntax());
+    (ctx.hir, root, ctx.map)
+}
+
+/// Lowers a text parsed as a bare template ([`syntax::parse_template`]) to
+/// a [`TemplateKind::Bare`] template, the root of the returned arena. Its
+/// literal text is decoded as a heredoc's: only `$${` and `%%{`.
+pub fn lower_template_file(file: &ast::TemplateFile) -> (FileHir, ExprId, SourceMap) {
+    let mut ctx = Ctx::default();
+    let parts = ctx.template_parts(file.template_parts(), false);
+    let root = ctx.alloc(Expr::Template { kind: TemplateKind::Bare, parts }, file.syntax());
+    (ctx.hir, root, ctx.map)
+}
+
 #[derive(Default)]
 struct Ctx {
     hir: FileHir,

@@ -111,6 +111,17 @@ pub fn lex(text: &str) -> LexedStr<'_> {
     LexedStr { text, kind: lexer.kind, start: lexer.start, errors: lexer.errors }
 }
 
+/// Lexes `text` as a bare template: literal text (newlines and quotes
+/// included, no backslash escapes) with `${ … }` and `%{ … }` sequences, up
+/// to the end of the text. The reference's `LexTemplate`, which the JSON
+/// syntax uses for its strings.
+pub fn lex_template(text: &str) -> LexedStr<'_> {
+    let mut lexer = Lexer::new(text);
+    lexer.modes.push(Mode::Bare);
+    lexer.run();
+    LexedStr { text, kind: lexer.kind, start: lexer.start, errors: lexer.errors }
+}
+
 /// Where the lexer is, beyond plain top-level expression mode (an empty
 /// stack).
 #[derive(Debug, Clone, Copy)]
@@ -125,6 +136,9 @@ enum Mode {
     /// `line_start` is true when the next byte begins a line of the body, the
     /// only place where the closing marker can be.
     Heredoc { marker_start: usize, marker_end: usize, line_start: bool },
+    /// A bare template ([`lex_template`]): text to the end of the input.
+    /// It is the bottom of the stack and never popped.
+    Bare,
 }
 
 /// How many complaints of each capped kind have been made, for the caps the
@@ -151,6 +165,8 @@ static IDENT_ASCII: [bool; 256] =
 static QUOTED_STOP: [bool; 256] = byte_set(b"\"$%\\\r\n");
 /// Bytes that end a run of literal text in a heredoc line.
 static HEREDOC_STOP: [bool; 256] = byte_set(b"$%\r\n");
+/// Bytes that end a run of literal text in a bare template.
+static BARE_STOP: [bool; 256] = byte_set(b"$%");
 
 const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut set = [false; 256];
@@ -192,7 +208,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn run(&mut self) {
-        if self.bytes.starts_with(BOM) {
+        if self.modes.is_empty() && self.bytes.starts_with(BOM) {
             self.error(
                 "byte-order-mark",
                 INVALID_CHARACTER,
@@ -210,6 +226,7 @@ impl<'a> Lexer<'a> {
                 Some(&Mode::Heredoc { marker_start, marker_end, line_start }) => {
                     self.heredoc_text(marker_start, marker_end, line_start)
                 }
+                Some(Mode::Bare) => self.bare_text(),
             }
         }
         // A template still open at the end of the input is reported by the
@@ -727,6 +744,38 @@ impl<'a> Lexer<'a> {
                     }
                     None => i = self.literal_sign(i),
                 },
+            }
+        }
+        if i > start {
+            self.push(TEMPLATE_TEXT, i);
+        }
+    }
+
+    /// One piece of a bare template: a run of literal text, or the template
+    /// sequence that ends it.
+    fn bare_text(&mut self) {
+        let start = self.pos;
+        let mut i = start;
+        loop {
+            while i < self.bytes.len() && !BARE_STOP[self.bytes[i] as usize] {
+                i += 1;
+            }
+            if i == self.bytes.len() {
+                break;
+            }
+            match self.template_sequence(i) {
+                Some(kind) => {
+                    if i > start {
+                        self.push(TEMPLATE_TEXT, i);
+                    }
+                    self.template_open(kind);
+                    return;
+                }
+                // Unlike in a quoted template, the reference takes a sign
+                // at the very end of a bare template as text: JSON strings
+                // like "100%" are fine.
+                None if i + 1 == self.bytes.len() => i += 1,
+                None => i = self.literal_sign(i),
             }
         }
         if i > start {

@@ -79,6 +79,24 @@ pub fn parse(text: &str) -> Parse<ast::SourceFile> {
     Parse { green, errors: errors.into(), _ty: PhantomData }
 }
 
+/// Parses a whole text as one HCL expression, newlines ignored as inside
+/// parentheses: command-line variables (`--var NAME=EXPR`) and the JSON
+/// syntax's static analyses, which read a string as an expression.
+pub fn parse_expression(text: &str) -> Parse<ast::ExpressionFile> {
+    let lexed = lexer::lex(text);
+    let (green, errors) = parser::parse_expression_file(&lexed);
+    Parse { green, errors: errors.into(), _ty: PhantomData }
+}
+
+/// Parses a whole text as a bare template: literal text with `${ … }`
+/// interpolations and `%{ … }` directives, no quotes and no backslash
+/// escapes. The JSON syntax evaluates its strings this way.
+pub fn parse_template(text: &str) -> Parse<ast::TemplateFile> {
+    let lexed = lexer::lex_template(text);
+    let (green, errors) = parser::parse_template_file(&lexed);
+    Parse { green, errors: errors.into(), _ty: PhantomData }
+}
+
 /// Reads file bytes as source text: UTF-8 is required, and anything else is
 /// an error at the first byte that is not part of a valid sequence. A tree
 /// can only hold text, so such a file has no tree at all.

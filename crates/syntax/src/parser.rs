@@ -39,8 +39,22 @@ pub(crate) const MAX_NESTING: u32 = 128;
 pub(crate) const MAX_CHAIN: u32 = 4096;
 
 pub(crate) fn parse_source_file(lexed: &LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
+    parse_with(lexed, grammar::source_file)
+}
+
+/// Parses a whole text as one expression (see [`grammar::expression_file`]).
+pub(crate) fn parse_expression_file(lexed: &LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
+    parse_with(lexed, grammar::expression_file)
+}
+
+/// Parses a text lexed by [`crate::lexer::lex_template`] as a bare template.
+pub(crate) fn parse_template_file(lexed: &LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
+    parse_with(lexed, grammar::template_file)
+}
+
+fn parse_with(lexed: &LexedStr<'_>, root: fn(&mut Parser<'_>)) -> (GreenNode, Vec<SyntaxError>) {
     let mut p = Parser::new(lexed);
-    grammar::source_file(&mut p);
+    root(&mut p);
     let Parser { events, mut errors, .. } = p;
     let green = tree_builder::build(lexed, events);
     // Lexical errors come first, as in the reference, which reports invalid

@@ -15,6 +15,37 @@ use crate::{SyntaxError, SyntaxKind::*};
 
 pub(crate) use items::source_file;
 
+/// A whole text as one expression, newlines ignored as inside parentheses
+/// (the reference's `ParseExpression`); anything after the expression is an
+/// error, kept in an `ERROR` node.
+pub(crate) fn expression_file(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.with_newlines(false, |p| {
+        expressions::expr(p);
+        if !p.at(EOF) {
+            p.error(error_here(
+                p,
+                "extra-characters",
+                "Extra characters after expression",
+                "An expression was successfully parsed, but extra characters were found after it.",
+            ));
+            let rest = p.start();
+            while !p.at(EOF) {
+                p.bump_any();
+            }
+            rest.complete(p, ERROR);
+        }
+    });
+    m.complete(p, EXPRESSION_FILE);
+}
+
+/// A whole text as a bare template (the reference's `ParseTemplate`).
+pub(crate) fn template_file(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.with_newlines(true, |p| templates::parts(p, EOF, &[]));
+    m.complete(p, TEMPLATE_FILE);
+}
+
 /// Builds an error at the current token.
 fn error_here(p: &Parser<'_>, code: &'static str, message: &str, detail: &str) -> SyntaxError {
     SyntaxError::new(code, message, p.current_range()).with_detail(detail)

@@ -51,7 +51,7 @@ fn unterminated(p: &mut Parser<'_>) {
 
 /// Parses template parts up to the template's closer, the end of the file,
 /// or a directive whose keyword is in `stop_at` (which the caller handles).
-fn parts(p: &mut Parser<'_>, close: SyntaxKind, stop_at: &[&str]) {
+pub(super) fn parts(p: &mut Parser<'_>, close: SyntaxKind, stop_at: &[&str]) {
     loop {
         match p.current() {
             TEMPLATE_TEXT => {

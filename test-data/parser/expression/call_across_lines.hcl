@@ -1,0 +1,4 @@
+upper(
+  "x",
+  var.y
+)

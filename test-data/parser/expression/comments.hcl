@@ -1,0 +1,2 @@
+# a comment
+foo # trailing
