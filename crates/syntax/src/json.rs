@@ -581,6 +581,10 @@ fn object(p: &mut JsonParser<'_>) {
             open_range,
         );
     };
+    // The reference abandons a group at its first separator error, so only
+    // that one is placed where the reference's recovery would place it; a
+    // later one is reported at the token itself.
+    let mut separator_error_reported = false;
     let closed = loop {
         match p.current() {
             R_CURLY => break true,
@@ -620,7 +624,12 @@ fn object(p: &mut JsonParser<'_>) {
                 break false;
             }
             _ => {
-                let range = p.range_after_reference_recovery(p.sig_pos, L_CURLY, R_CURLY);
+                let range = if separator_error_reported {
+                    p.current_range()
+                } else {
+                    p.range_after_reference_recovery(p.sig_pos, L_CURLY, R_CURLY)
+                };
+                separator_error_reported = true;
                 p.error(
                     "json-missing-comma",
                     "Missing attribute seperator comma",
@@ -705,6 +714,9 @@ fn array(p: &mut JsonParser<'_>) {
     let open_range = p.current_range();
     p.start_node(JSON_ARRAY);
     p.bump();
+    // As in an object, only the first separator error is placed where the
+    // reference's recovery would place it.
+    let mut separator_error_reported = false;
     let closed = loop {
         if p.at(R_BRACK) {
             break true;
@@ -736,7 +748,12 @@ fn array(p: &mut JsonParser<'_>) {
                 break false;
             }
             COLON => {
-                let range = p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK);
+                let range = if separator_error_reported {
+                    p.current_range()
+                } else {
+                    p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK)
+                };
+                separator_error_reported = true;
                 p.error(
                     "json-invalid-array-value",
                     "Invalid array value",
@@ -746,7 +763,12 @@ fn array(p: &mut JsonParser<'_>) {
                 p.skip_junk();
             }
             R_CURLY => {
-                let range = p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK);
+                let range = if separator_error_reported {
+                    p.current_range()
+                } else {
+                    p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK)
+                };
+                separator_error_reported = true;
                 p.error(
                     "json-mismatched-brackets",
                     "Mismatched brackets",
@@ -756,7 +778,12 @@ fn array(p: &mut JsonParser<'_>) {
                 break false;
             }
             _ => {
-                let range = p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK);
+                let range = if separator_error_reported {
+                    p.current_range()
+                } else {
+                    p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK)
+                };
+                separator_error_reported = true;
                 p.error(
                     "json-missing-comma",
                     "Missing attribute seperator comma",
