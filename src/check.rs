@@ -12,7 +12,7 @@ use db::{File, RootDatabase};
 use crate::{Format, Outcome, discover, render};
 
 pub(crate) fn run(paths: &[Utf8PathBuf], format: Format) -> Result<Outcome> {
-    let paths = discover::hcl_files(paths)?;
+    let paths = discover::hcl_files(paths, discover::Syntaxes::All)?;
     let mut db = RootDatabase::new();
     // Every file is read before any is checked: a path that cannot be read
     // stops the run (exit 2) before it prints half a report.

@@ -8,20 +8,34 @@ use ignore::WalkBuilder;
 /// `.pkr.hcl` (Packer) and `.tftest.hcl` (Terraform tests).
 const HCL_SUFFIXES: &[&str] = &[".hcl", ".tf", ".tfvars", ".nomad"];
 
+/// The endings of file names that hold HCL's JSON syntax: the native ones'
+/// twins (`main.tf.json`, `config.hcl.json`).
+const JSON_SUFFIXES: &[&str] = &[".hcl.json", ".tf.json", ".tfvars.json", ".nomad.json"];
+
+/// Which syntaxes a directory walk collects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Syntaxes {
+    /// Native syntax files only: what the formatter works on.
+    Native,
+    /// Native and JSON syntax files.
+    All,
+}
+
 /// Directories never searched, besides hidden ones: Terraform's cache of
 /// downloaded modules and providers is someone else's code.
 const SKIPPED_DIRS: &[&str] = &[".terraform"];
 
 /// The files to work on, sorted by path and without duplicates, so output
 /// is the same from run to run. A file argument is taken whatever its name;
-/// a directory is walked for HCL files. A path that does not exist or
-/// cannot be read is an error: the tool cannot do what it was asked.
-pub(crate) fn hcl_files(paths: &[Utf8PathBuf]) -> Result<Vec<Utf8PathBuf>> {
+/// a directory is walked for HCL files of the given syntaxes. A path that
+/// does not exist or cannot be read is an error: the tool cannot do what it
+/// was asked.
+pub(crate) fn hcl_files(paths: &[Utf8PathBuf], syntaxes: Syntaxes) -> Result<Vec<Utf8PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         let metadata = std::fs::metadata(path).with_context(|| format!("cannot read `{path}`"))?;
         if metadata.is_dir() {
-            walk(path, &mut files)?;
+            walk(path, syntaxes, &mut files)?;
         } else {
             files.push(tidy(path));
         }
@@ -31,7 +45,7 @@ pub(crate) fn hcl_files(paths: &[Utf8PathBuf]) -> Result<Vec<Utf8PathBuf>> {
     Ok(files)
 }
 
-fn walk(root: &Utf8Path, files: &mut Vec<Utf8PathBuf>) -> Result<()> {
+fn walk(root: &Utf8Path, syntaxes: Syntaxes, files: &mut Vec<Utf8PathBuf>) -> Result<()> {
     let walker = WalkBuilder::new(root)
         // Hidden files are still checked (`.tflint.hcl` is configuration
         // people keep); hidden directories are skipped below.
@@ -53,7 +67,9 @@ fn walk(root: &Utf8Path, files: &mut Vec<Utf8PathBuf>) -> Result<()> {
             continue;
         }
         let name = entry.file_name().to_string_lossy();
-        if !HCL_SUFFIXES.iter().any(|suffix| name.ends_with(suffix)) {
+        let wanted = HCL_SUFFIXES.iter().any(|suffix| name.ends_with(suffix))
+            || (syntaxes == Syntaxes::All && JSON_SUFFIXES.iter().any(|suffix| name.ends_with(suffix)));
+        if !wanted {
             continue;
         }
         let path = Utf8PathBuf::from_path_buf(entry.into_path())

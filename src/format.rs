@@ -24,7 +24,7 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
-use db::{File, RootDatabase};
+use db::{File, RootDatabase, SourceSyntax};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use similar::TextDiff;
@@ -59,7 +59,15 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     }
     // A path that does not exist stops the run before anything is written:
     // a mistyped argument should not leave the others half done.
-    let paths = discover::hcl_files(paths)?;
+    let paths = discover::hcl_files(paths, discover::Syntaxes::Native)?;
+    // A JSON file named on the command line is not formatted (the reference
+    // formatter has no JSON form either); say so rather than pass over it
+    // in silence or refuse it as broken native syntax.
+    let (json, paths): (Vec<Utf8PathBuf>, Vec<Utf8PathBuf>) =
+        paths.into_iter().partition(|path| SourceSyntax::of_path(path) == SourceSyntax::Json);
+    for path in &json {
+        eprintln!("note: `{path}` is in the JSON syntax, which `halite fmt` does not format; left as it is");
+    }
     let mut db = RootDatabase::new();
 
     // Reading is I/O-bound and the files are independent, so it runs in

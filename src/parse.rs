@@ -1,11 +1,12 @@
 //! `halite parse`: the tree and the syntax errors of one file, for
-//! debugging the parser and for bug reports.
+//! debugging the parser and for bug reports. A `.json` file is read in the
+//! JSON syntax; standard input is native.
 
 use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 use camino::Utf8Path;
-use db::RootDatabase;
+use db::{RootDatabase, SourceSyntax};
 
 use crate::Outcome;
 
@@ -19,9 +20,12 @@ pub(crate) fn run(path: &Utf8Path) -> Result<Outcome> {
     let errors = match file.encoding_error(&db) {
         Some(error) => vec![error.clone()],
         None => {
-            let parse = db::parse(&db, file);
-            write!(out, "{:#?}", parse.syntax_node()).context("cannot write to standard output")?;
-            parse.errors().to_vec()
+            let tree = match file.syntax(&db) {
+                SourceSyntax::Native => db::parse(&db, file).syntax_node(),
+                SourceSyntax::Json => db::parse_json(&db, file).syntax_node(),
+            };
+            write!(out, "{tree:#?}").context("cannot write to standard output")?;
+            db::syntax_errors(&db, file).to_vec()
         }
     };
     for error in &errors {

@@ -133,3 +133,13 @@ fn the_readme_example_shows_one_deliberate_error() {
     expect_file!["../test-data/cli/examples.check.txt"].assert_eq(&transcript);
     assert_eq!(code, 1, "{transcript}");
 }
+
+#[test]
+fn check_reads_json_twins_in_the_json_syntax_and_skips_other_json() {
+    check(&["check", "json"], 1, expect_file!["../test-data/cli/json.check.txt"]);
+}
+
+#[test]
+fn parse_shows_a_json_file_as_its_json_tree() {
+    check(&["parse", "json/broken.tf.json"], 1, expect_file!["../test-data/cli/json.parse.txt"]);
+}

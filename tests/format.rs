@@ -126,6 +126,7 @@ const SKIPPED: &[&str] = &[
     "walk/.terraform/modules/vpc/main.tf",
     "walk/generated/main.tf",
     "walk/ignored.tf",
+    "walk/main.tf.json",
     "walk/notes.txt",
 ];
 
@@ -259,6 +260,20 @@ fn a_file_named_on_the_command_line_is_formatted_whatever_its_name() {
     let text =
         fs::read_to_string(dir.path().join("walk/terragrunt.hcl.example")).expect("the file is readable");
     assert_eq!(text, "inputs = {}\n");
+}
+
+#[test]
+fn a_json_file_named_on_the_command_line_is_left_alone_with_a_note() {
+    let dir = workspace(&["walk"]);
+    let before = snapshot(dir.path());
+    let (code, transcript) = halite(dir.path(), &["fmt", "walk/main.tf.json", "walk/formatted.tf"], b"");
+    assert_eq!(
+        transcript,
+        "$ halite fmt walk/main.tf.json walk/formatted.tf\nexit: 0\n--- stdout\n--- stderr\n\
+         note: `walk/main.tf.json` is in the JSON syntax, which `halite fmt` does not format; left as it is\n"
+    );
+    assert_eq!(code, 0, "{transcript}");
+    assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new(), "{transcript}");
 }
 
 #[test]

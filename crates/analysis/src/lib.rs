@@ -38,7 +38,8 @@ pub fn diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
 
 /// The diagnostics of reading and parsing a file: one error if its bytes
 /// are not UTF-8 (such a file has no tree, so there is nothing else to say),
-/// otherwise one error per [`syntax::SyntaxError`], in the parser's order:
+/// otherwise one error per [`syntax::SyntaxError`] of the file's syntax (native
+/// or JSON, see [`db::SourceSyntax`]), in the parser's order:
 /// lexical errors first, then parse errors as they were found. That is the
 /// reference's order, so the first diagnostic is the one it would report,
 /// and it puts an error about an unclosed outer bracket after the inner
@@ -51,5 +52,5 @@ pub fn syntax_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     if let Some(error) = file.encoding_error(db) {
         return vec![Diagnostic::from_syntax_error(file, error)];
     }
-    db::parse(db, file).errors().iter().map(|error| Diagnostic::from_syntax_error(file, error)).collect()
+    db::syntax_errors(db, file).iter().map(|error| Diagnostic::from_syntax_error(file, error)).collect()
 }

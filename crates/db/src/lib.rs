@@ -25,7 +25,10 @@ use hir::{FileHir, SourceMap};
 pub use salsa;
 use salsa::plumbing::AsId;
 use salsa::{Database as _, Setter as _};
-use syntax::{Parse, ast::SourceFile};
+use syntax::{
+    Parse, SyntaxError,
+    ast::{JsonDocument, SourceFile},
+};
 
 pub use crate::files::{File, FileStatus, Files};
 
@@ -38,7 +41,54 @@ pub trait Db: salsa::Database {
     fn file(&self, path: &Utf8Path) -> Option<File>;
 }
 
+/// Which of HCL's two syntaxes a file is written in. The name decides, as it
+/// does for the reference's tools: a name ending in `.json` (`main.tf.json`,
+/// `config.hcl.json`) is the JSON syntax, anything else the native one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SourceSyntax {
+    Native,
+    Json,
+}
+
+impl SourceSyntax {
+    pub fn of_path(path: &Utf8Path) -> SourceSyntax {
+        if path.as_str().ends_with(".json") { SourceSyntax::Json } else { SourceSyntax::Native }
+    }
+}
+
+impl File {
+    /// The syntax the file is written in, by its name.
+    pub fn syntax(self, db: &dyn Db) -> SourceSyntax {
+        SourceSyntax::of_path(self.path(db))
+    }
+}
+
+/// The errors of reading a file in its syntax (see [`SourceSyntax`]), from
+/// [`parse`] or [`parse_json`]. A deleted file has none; a file whose bytes
+/// are not UTF-8 has the errors of its valid prefix, and
+/// [`File::encoding_error`] besides.
+pub fn syntax_errors(db: &dyn Db, file: File) -> &[SyntaxError] {
+    match file.syntax(db) {
+        SourceSyntax::Native => parse(db, file).errors(),
+        SourceSyntax::Json => parse_json(db, file).errors(),
+    }
+}
+
+/// Parses a JSON syntax file into its lossless tree, as [`parse`] does for
+/// the native syntax (deleted or undecodable files parse as empty text).
+#[salsa::tracked(returns(ref), lru = 256)]
+pub fn parse_json(db: &dyn Db, file: File) -> Parse<JsonDocument> {
+    if file.status(db) == FileStatus::Deleted || file.encoding_error(db).is_some() {
+        return syntax::parse_json("");
+    }
+    syntax::parse_json(file.text(db))
+}
+
 /// Parses a file into its lossless syntax tree.
+///
+/// This is the native syntax's tree: a JSON file (see [`SourceSyntax`]) has
+/// no native tree and parses as empty text here; [`parse_json`] is its
+/// parser.
 ///
 /// A file that was deleted, or whose bytes are not UTF-8, has no tree: it
 /// parses as empty text. Callers that must not mistake that for an empty file
@@ -53,7 +103,10 @@ pub trait Db: salsa::Database {
 /// files, which keeps a run over a whole monorepo in bounded memory.
 #[salsa::tracked(returns(ref), lru = 256)]
 pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
-    if file.status(db) == FileStatus::Deleted || file.encoding_error(db).is_some() {
+    if file.status(db) == FileStatus::Deleted
+        || file.encoding_error(db).is_some()
+        || file.syntax(db) == SourceSyntax::Json
+    {
         return syntax::parse("");
     }
     syntax::parse(file.text(db))
@@ -62,11 +115,15 @@ pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
 /// Formats a file as the reference formatter (`hclwrite.Format`) would.
 ///
 /// `None` when formatting would not be safe: the file has syntax errors, its
-/// bytes are not UTF-8, or it was deleted. A formatter must leave such a file
+/// bytes are not UTF-8, or it was deleted; and for JSON files, which the
+/// reference formatter does not format either. A formatter must leave such a file
 /// alone rather than guess, so the caller gets nothing to write.
 #[salsa::tracked(returns(ref))]
 pub fn format(db: &dyn Db, file: File) -> Option<String> {
-    if file.status(db) == FileStatus::Deleted || file.encoding_error(db).is_some() {
+    if file.status(db) == FileStatus::Deleted
+        || file.encoding_error(db).is_some()
+        || file.syntax(db) == SourceSyntax::Json
+    {
         return None;
     }
     let parse = parse(db, file);
