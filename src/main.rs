@@ -12,6 +12,7 @@
 //! `db` or `analysis`, not here.
 
 mod check;
+mod dec;
 mod discover;
 mod eval;
 mod format;
@@ -99,6 +100,10 @@ enum Command {
         #[arg(long, value_enum, default_value_t = eval::EvalFormat::Json)]
         format: eval::EvalFormat,
     },
+    /// Decode HCL files with an hcldec spec file and print the value as
+    /// JSON, as the reference `hcldec` does (same flags, output and exit
+    /// codes: 2 for error diagnostics, 1 for other failures).
+    Dec(dec::DecArgs),
     /// Print a file's syntax tree and syntax errors, for debugging.
     Parse {
         /// The file to parse, or `-` for standard input.
@@ -145,6 +150,7 @@ fn main() -> ExitCode {
         Command::Check { paths, format } => check::run(&paths, format),
         Command::Fmt { paths, check, diff } => format::run(&paths, format::Options { check, diff }),
         Command::Parse { file } => parse::run(&file),
+        Command::Dec(args) => return dec::run(args),
         Command::Eval { file, context, with_types, format: eval::EvalFormat::Json } => {
             eval::run(&file, eval::Options { context: context.as_deref(), with_types })
         }
