@@ -768,7 +768,6 @@ fn array(p: &mut JsonParser<'_>) {
                 } else {
                     p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK)
                 };
-                separator_error_reported = true;
                 p.error(
                     "json-mismatched-brackets",
                     "Mismatched brackets",
