@@ -1,11 +1,16 @@
 //! Bodies and their content under a schema (`spec/information-model.md`,
 //! "Structural Elements" and "Schema-driven Processing").
+//!
+//! Each kind of body answers for itself: native bodies here (over the HIR,
+//! with ranges from its source map), JSON bodies in `crate::json`, merged
+//! bodies as the reference's `MergeBodies` reads them, and bodies of dynamic
+//! block expansion in `crate::dynblock`.
 
 use std::sync::Arc;
 
 use smol_str::SmolStr;
 
-use crate::{Diagnostics, Expression, Range, SourceFile};
+use crate::{Diagnostic, Diagnostics, Expression, Range, SourceFile, diagnostic::go_quote, native};
 
 /// An attribute the schema asks for; `required` makes its absence an error
 /// ("Missing required argument").
@@ -80,10 +85,16 @@ pub struct Body {
 pub(crate) enum BodyKind {
     Empty,
     /// The top-level body of a native file (`block: None`) or a block's body.
-    Native { file: Arc<SourceFile>, block: Option<hir::BlockId> },
+    Native {
+        file: Arc<SourceFile>,
+        block: Option<hir::BlockId>,
+    },
     /// A JSON body: one object, or the objects of an array of objects,
     /// given as the JSON value nodes.
-    Json { file: Arc<SourceFile>, values: Vec<hir::SyntaxNodePtr> },
+    Json {
+        file: Arc<SourceFile>,
+        values: Vec<hir::SyntaxNodePtr>,
+    },
     /// `MergeBodies`: several bodies read as one.
     Merged(Vec<Body>),
     /// A body produced by dynamic block expansion (`crate::dynblock`).
@@ -91,34 +102,218 @@ pub(crate) enum BodyKind {
 }
 
 impl Body {
+    pub(crate) fn from_kind(kind: BodyKind) -> Body {
+        Body { kind, hidden_attributes: Arc::default(), hidden_blocks: Arc::default() }
+    }
+
+    /// A native file's top-level body (`block: None`) or a block's body.
+    pub(crate) fn native(file: Arc<SourceFile>, block: Option<hir::BlockId>) -> Body {
+        Body::from_kind(BodyKind::Native { file, block })
+    }
+
+    /// A body with nothing in it (the reference's `hcl.EmptyBody`).
     pub fn empty() -> Body {
-        todo!()
+        Body::from_kind(BodyKind::Empty)
     }
 
     /// Several bodies read as one (the reference's `hcl.MergeBodies`),
-    /// as `hcldec` does for several input files.
+    /// as `hcldec` does for several input files. Merged bodies among
+    /// `bodies` are flattened into the result.
     pub fn merge(bodies: Vec<Body>) -> Body {
-        todo!()
+        let mut flat = Vec::with_capacity(bodies.len());
+        for body in bodies {
+            match body.kind {
+                BodyKind::Merged(children) => flat.extend(children),
+                _ => flat.push(body),
+            }
+        }
+        if flat.is_empty() {
+            return Body::empty();
+        }
+        Body::from_kind(BodyKind::Merged(flat))
+    }
+
+    /// Whether an attribute of this name was consumed by an earlier
+    /// partial decode.
+    pub(crate) fn is_attribute_hidden(&self, name: &str) -> bool {
+        self.hidden_attributes.iter().any(|hidden| hidden == name)
+    }
+
+    /// Whether blocks of this type were consumed by an earlier partial
+    /// decode.
+    pub(crate) fn is_block_hidden(&self, type_name: &str) -> bool {
+        self.hidden_blocks.iter().any(|hidden| hidden == type_name)
     }
 
     /// The content the schema asks for; anything else is an error
     /// ("Unsupported argument", "Unsupported block type", ...).
     pub fn content(&self, schema: &BodySchema) -> (BodyContent, Diagnostics) {
-        todo!()
+        match &self.kind {
+            BodyKind::Empty => (self.empty_content(), Diagnostics::new()),
+            BodyKind::Native { file, block } => native::content(self, file, *block, schema),
+            BodyKind::Json { file, values } => crate::json::content(self, file, values, schema),
+            BodyKind::Merged(bodies) => {
+                let (content, _, diagnostics) = merged_content(bodies, schema, false);
+                (content, diagnostics)
+            }
+            BodyKind::Dynamic(expanded) => expanded.content(schema),
+        }
     }
 
     /// The content the schema asks for, and a body holding the rest.
     pub fn partial_content(&self, schema: &BodySchema) -> (BodyContent, Body, Diagnostics) {
-        todo!()
+        match &self.kind {
+            BodyKind::Empty => (self.empty_content(), self.clone(), Diagnostics::new()),
+            BodyKind::Native { file, block } => native::partial_content(self, file, *block, schema),
+            BodyKind::Json { file, values } => crate::json::partial_content(self, file, values, schema),
+            BodyKind::Merged(bodies) => merged_content(bodies, schema, true),
+            BodyKind::Dynamic(expanded) => expanded.partial_content(schema),
+        }
     }
 
     /// Every item as an attribute; a block is an error ("Unexpected ... block").
     pub fn just_attributes(&self) -> (Vec<Attribute>, Diagnostics) {
-        todo!()
+        match &self.kind {
+            BodyKind::Empty => (Vec::new(), Diagnostics::new()),
+            BodyKind::Native { file, block } => native::just_attributes(self, file, *block),
+            BodyKind::Json { file, values } => crate::json::just_attributes(self, file, values),
+            BodyKind::Merged(bodies) => merged_just_attributes(bodies),
+            BodyKind::Dynamic(expanded) => expanded.just_attributes(),
+        }
     }
 
     /// Where an item that is missing from this body would have gone.
     pub fn missing_item_range(&self) -> Range {
-        todo!()
+        match &self.kind {
+            BodyKind::Empty => empty_range(),
+            BodyKind::Native { file, block } => native::missing_item_range(file, *block),
+            BodyKind::Json { file, values } => crate::json::missing_item_range(file, values),
+            BodyKind::Merged(bodies) => bodies.first().map_or_else(empty_range, Body::missing_item_range),
+            BodyKind::Dynamic(expanded) => expanded.missing_item_range(),
+        }
+    }
+
+    fn empty_content(&self) -> BodyContent {
+        BodyContent { missing_item_range: self.missing_item_range(), ..BodyContent::default() }
+    }
+}
+
+/// The missing-item range of an empty body, the reference's: no position,
+/// in a file named `<empty>`.
+fn empty_range() -> Range {
+    Range { filename: Arc::from("<empty>"), ..Range::default() }
+}
+
+/// The reference's message for an attribute defined in two merged bodies.
+fn duplicate_argument(name: &str, existing: &Attribute, duplicate: &Attribute) -> Diagnostic {
+    Diagnostic::error(
+        "Duplicate argument",
+        format!("Argument {} was already set at {}", go_quote(name), existing.name_range),
+        Some(duplicate.name_range.clone()),
+    )
+}
+
+/// The content of merged bodies: each body decoded with the schema (its
+/// required attributes made optional, since another body may define them),
+/// an attribute defined twice an error, and required attributes checked
+/// over the union.
+fn merged_content(bodies: &[Body], schema: &BodySchema, partial: bool) -> (BodyContent, Body, Diagnostics) {
+    let lenient = BodySchema {
+        attributes: schema
+            .attributes
+            .iter()
+            .map(|attribute| AttributeSchema { name: attribute.name.clone(), required: false })
+            .collect(),
+        blocks: schema.blocks.clone(),
+    };
+    let mut content = BodyContent {
+        missing_item_range: bodies.first().map_or_else(empty_range, Body::missing_item_range),
+        ..BodyContent::default()
+    };
+    let mut leftovers = Vec::new();
+    let mut diagnostics = Diagnostics::new();
+    for body in bodies {
+        let (this, this_diagnostics) = if partial {
+            let (this, rest, this_diagnostics) = body.partial_content(&lenient);
+            leftovers.push(rest);
+            (this, this_diagnostics)
+        } else {
+            body.content(&lenient)
+        };
+        diagnostics.extend(this_diagnostics);
+        for attribute in this.attributes {
+            if let Some(existing) = content.attribute(&attribute.name) {
+                diagnostics.push(duplicate_argument(&attribute.name, existing, &attribute));
+                continue;
+            }
+            content.attributes.push(attribute);
+        }
+        content.blocks.extend(this.blocks);
+    }
+    for attribute in schema.attributes.iter().filter(|attribute| attribute.required) {
+        if content.attribute(&attribute.name).is_none() {
+            diagnostics.push(Diagnostic::error(
+                "Missing required argument",
+                format!("The argument {} is required, but was not set.", go_quote(&attribute.name)),
+                None,
+            ));
+        }
+    }
+    (content, Body::merge(leftovers), diagnostics)
+}
+
+fn merged_just_attributes(bodies: &[Body]) -> (Vec<Attribute>, Diagnostics) {
+    let mut attributes: Vec<Attribute> = Vec::new();
+    let mut diagnostics = Diagnostics::new();
+    for body in bodies {
+        let (these, these_diagnostics) = body.just_attributes();
+        diagnostics.extend(these_diagnostics);
+        for attribute in these {
+            if let Some(existing) = attributes.iter().find(|it| it.name == attribute.name) {
+                diagnostics.push(duplicate_argument(&attribute.name, existing, &attribute));
+                continue;
+            }
+            attributes.push(attribute);
+        }
+    }
+    (attributes, diagnostics)
+}
+
+/// The closest of `candidates` to `given`, as the reference suggests
+/// names: the first whose Levenshtein distance is under 3.
+pub(crate) fn name_suggestion<'a>(
+    given: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates.into_iter().find(|candidate| levenshtein(given, candidate) < 3)
+}
+
+/// The edit distance between two strings, counted in characters.
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levenshtein_counts_edits() {
+        assert_eq!(levenshtein("", "abc"), 3);
+        assert_eq!(levenshtein("kitten", "sitting"), 3);
+        assert_eq!(levenshtein("fooo", "foo"), 1);
+        assert_eq!(name_suggestion("b", ["a", "foo"]), Some("a"));
+        assert_eq!(name_suggestion("bar", ["x", "svc"]), None);
     }
 }

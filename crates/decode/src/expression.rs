@@ -1,12 +1,19 @@
 //! Expressions of either syntax: evaluation and the static analyses of
 //! `spec/information-model.md` ("Static Analysis").
+//!
+//! A native expression is an expression of its file's HIR, evaluated by
+//! `eval` and analysed here, with ranges from the file's source map; a JSON
+//! expression is answered by `crate::json`.
 
 use std::sync::Arc;
 
 use smol_str::SmolStr;
+use syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange, ast};
 use value::Value;
 
-use crate::{Diagnostics, Range, SourceFile, Traversal};
+use crate::{
+    Diagnostic, Diagnostics, Range, SourceFile, Traversal, TraversalStep, source::trimmed_range, traversal,
+};
 
 /// An expression of a body.
 #[derive(Debug, Clone)]
@@ -19,10 +26,21 @@ pub(crate) enum ExpressionKind {
     /// A native syntax expression of a file's HIR.
     Native { file: Arc<SourceFile>, expr: hir::ExprId },
     /// A JSON value, interpreted by the JSON syntax's rules.
+    // Made by `crate::json`'s bodies, which are still placeholders.
+    #[allow(dead_code)]
     Json { file: Arc<SourceFile>, value: hir::SyntaxNodePtr },
     /// A value known already, with the range it stands for (dynamic blocks'
     /// iterator values, `hcldec` literals).
     Literal { value: Value, range: Range },
+    /// A bare name standing for itself: an object constructor's key written
+    /// as an identifier. It evaluates to the name as a string, and as a
+    /// keyword or a traversal it is the name (the reference's
+    /// `ObjectConsKeyExpr`, which type constraints read with
+    /// `ExprAsKeyword`).
+    Name { name: SmolStr, range: Range },
+    /// An expression inside a `dynamic` block's `content`, evaluated with
+    /// the iterator variables of its iteration (`crate::dynblock`).
+    Iterated { expr: Arc<Expression>, iteration: Arc<crate::dynblock::Iteration> },
 }
 
 /// A function call found by static analysis: `name(args…)`.
@@ -34,65 +52,317 @@ pub struct StaticCall {
     pub arguments_range: Range,
 }
 
+/// The reference's message when an expression is not a static traversal.
+fn invalid_traversal(range: Range) -> Diagnostics {
+    vec![Diagnostic::error(
+        "Invalid expression",
+        "A single static variable reference is required: only attribute access and indexing with constant keys. \
+         No calculations, function calls, template expressions, etc are allowed here.",
+        Some(range),
+    )]
+}
+
 impl Expression {
     /// A value with the range it stands for.
     pub fn literal(value: Value, range: Range) -> Expression {
         Expression { kind: ExpressionKind::Literal { value, range } }
     }
 
+    /// An expression of a native file's HIR.
+    pub(crate) fn native(file: Arc<SourceFile>, expr: hir::ExprId) -> Expression {
+        Expression { kind: ExpressionKind::Native { file, expr } }
+    }
+
+    /// A bare name standing for itself (see [`ExpressionKind::Name`]).
+    pub(crate) fn name(name: SmolStr, range: Range) -> Expression {
+        Expression { kind: ExpressionKind::Name { name, range } }
+    }
+
+    /// This expression, evaluated in `iteration` (a part of an iterated
+    /// expression found by static analysis).
+    fn iterated(self, iteration: &Arc<crate::dynblock::Iteration>) -> Expression {
+        Expression { kind: ExpressionKind::Iterated { expr: Arc::new(self), iteration: iteration.clone() } }
+    }
+
     /// The expression's value in `ctx`, and what went wrong. On error the
     /// value is unknown of the dynamic type, as the reference's
     /// `cty.DynamicVal`.
     pub fn value(&self, ctx: &eval::Context) -> (Value, Diagnostics) {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => {
+                let Some((hir, _)) = file.native_parts() else {
+                    return (Value::dynamic(), Diagnostics::new());
+                };
+                match eval::eval_expr(&hir.exprs, *expr, ctx) {
+                    Ok(value) => (value, Diagnostics::new()),
+                    Err(error) => {
+                        let subject = native_range(file, error.expr);
+                        (
+                            Value::dynamic(),
+                            vec![Diagnostic::error(error.summary, error.detail, Some(subject))],
+                        )
+                    }
+                }
+            }
+            ExpressionKind::Json { file, value } => crate::json::value(file, *value, ctx),
+            ExpressionKind::Literal { value, .. } => (value.clone(), Diagnostics::new()),
+            ExpressionKind::Name { name, .. } => (Value::string(name), Diagnostics::new()),
+            ExpressionKind::Iterated { expr, iteration } => expr.value(&iteration.eval_context(ctx)),
+        }
     }
 
     /// Every traversal the expression reads from its context, in source
     /// order, with the steps after a dynamic index kept (see
     /// [`crate::traversal`]).
     pub fn variables(&self) -> Vec<Traversal> {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => traversal::native_variables(file, *expr, true),
+            ExpressionKind::Json { file, value } => crate::json::variables(file, *value),
+            ExpressionKind::Literal { .. } | ExpressionKind::Name { .. } => Vec::new(),
+            ExpressionKind::Iterated { expr, iteration } => {
+                expr.variables().into_iter().filter(|it| !iteration.binds(it.root_name())).collect()
+            }
+        }
     }
 
     /// The same, as the reference's `hcl.Expression.Variables` computes it:
     /// a traversal stops at the first index that is not a constant. What
     /// `hcldec --var-refs` prints.
     pub fn reference_variables(&self) -> Vec<Traversal> {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => traversal::native_variables(file, *expr, false),
+            ExpressionKind::Json { file, value } => crate::json::reference_variables(file, *value),
+            ExpressionKind::Literal { .. } | ExpressionKind::Name { .. } => Vec::new(),
+            ExpressionKind::Iterated { expr, iteration } => {
+                expr.reference_variables().into_iter().filter(|it| !iteration.binds(it.root_name())).collect()
+            }
+        }
     }
 
     pub fn range(&self) -> Range {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => native_range(file, *expr),
+            ExpressionKind::Json { file, value } => crate::json::range(file, *value),
+            ExpressionKind::Iterated { expr, .. } => expr.range(),
+            ExpressionKind::Literal { range, .. } | ExpressionKind::Name { range, .. } => range.clone(),
+        }
     }
 
+    /// The part of the expression a diagnostic about its start points at,
+    /// as the reference's `StartRange`: a call's name and opening
+    /// parenthesis, a collection's opening bracket, an operator's left
+    /// operand, and otherwise the whole expression.
     pub fn start_range(&self) -> Range {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => native_start_range(file, *expr),
+            ExpressionKind::Json { file, value } => crate::json::start_range(file, *value),
+            ExpressionKind::Iterated { expr, .. } => expr.start_range(),
+            ExpressionKind::Literal { range, .. } | ExpressionKind::Name { range, .. } => range.clone(),
+        }
     }
 
     /// `hcl.ExprList`: the elements of a tuple constructor (a JSON array).
     pub fn as_list(&self) -> Option<Vec<Expression>> {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => match &file.native_parts()?.0[*expr] {
+                hir::Expr::Tuple(items) => {
+                    Some(items.iter().map(|&item| Expression::native(file.clone(), item)).collect())
+                }
+                _ => None,
+            },
+            ExpressionKind::Json { file, value } => crate::json::as_list(file, *value),
+            ExpressionKind::Iterated { expr, iteration } => {
+                Some(expr.as_list()?.into_iter().map(|item| item.iterated(iteration)).collect())
+            }
+            ExpressionKind::Literal { .. } | ExpressionKind::Name { .. } => None,
+        }
     }
 
     /// `hcl.ExprMap`: the key and value expressions of an object constructor.
+    /// A key written as a bare name is an expression standing for the name.
     pub fn as_map(&self) -> Option<Vec<(Expression, Expression)>> {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => native_as_map(file, *expr),
+            ExpressionKind::Json { file, value } => crate::json::as_map(file, *value),
+            ExpressionKind::Iterated { expr, iteration } => Some(
+                expr.as_map()?
+                    .into_iter()
+                    .map(|(key, value)| (key.iterated(iteration), value.iterated(iteration)))
+                    .collect(),
+            ),
+            ExpressionKind::Literal { .. } | ExpressionKind::Name { .. } => None,
+        }
     }
 
     /// `hcl.ExprCall`: a function call by name.
     pub fn as_call(&self) -> Option<StaticCall> {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => native_as_call(file, *expr),
+            ExpressionKind::Json { file, value } => crate::json::as_call(file, *value),
+            ExpressionKind::Iterated { expr, iteration } => {
+                let call = expr.as_call()?;
+                Some(StaticCall {
+                    arguments: call.arguments.into_iter().map(|arg| arg.iterated(iteration)).collect(),
+                    ..call
+                })
+            }
+            ExpressionKind::Literal { .. } | ExpressionKind::Name { .. } => None,
+        }
     }
 
     /// `hcl.AbsTraversalForExpr`: the expression as a traversal from a root
     /// name (a JSON string is parsed as one).
     pub fn as_traversal(&self) -> Result<Traversal, Diagnostics> {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => {
+                traversal::native_static_traversal(file, *expr).ok_or_else(|| invalid_traversal(self.range()))
+            }
+            ExpressionKind::Json { file, value } => crate::json::as_traversal(file, *value),
+            ExpressionKind::Iterated { expr, .. } => expr.as_traversal(),
+            ExpressionKind::Name { name, range } => Ok(Traversal {
+                steps: vec![TraversalStep::Root { name: name.clone(), range: range.clone() }],
+            }),
+            ExpressionKind::Literal { range, .. } => Err(invalid_traversal(range.clone())),
+        }
     }
 
     /// `hcl.ExprAsKeyword`: a bare single name, like `string` in a type
     /// constraint.
     pub fn as_keyword(&self) -> Option<SmolStr> {
-        todo!()
+        match &self.kind {
+            ExpressionKind::Json { file, value } => crate::json::as_keyword(file, *value),
+            ExpressionKind::Iterated { expr, .. } => expr.as_keyword(),
+            ExpressionKind::Name { name, .. } => Some(name.clone()),
+            ExpressionKind::Literal { .. } => None,
+            ExpressionKind::Native { file, expr } => {
+                let traversal = traversal::native_static_traversal(file, *expr)?;
+                match traversal.steps.as_slice() {
+                    [TraversalStep::Root { name, .. }] => Some(name.clone()),
+                    _ => None,
+                }
+            }
+        }
     }
+}
+
+/// The syntax node of a native expression, widened to the parentheses
+/// around it: the HIR drops parentheses, but the reference's range of a
+/// parenthesised expression includes them.
+pub(crate) fn native_node(file: &SourceFile, expr: hir::ExprId) -> Option<SyntaxNode> {
+    let (_, map) = file.native_parts()?;
+    let mut node = map.expr_syntax(expr)?.try_to_node(&file.syntax_root())?;
+    while let Some(parent) = node.parent().filter(|it| it.kind() == SyntaxKind::PAREN_EXPR) {
+        node = parent;
+    }
+    Some(node)
+}
+
+/// The syntax node an expression was lowered from, without widening.
+pub(crate) fn native_own_node(file: &SourceFile, expr: hir::ExprId) -> Option<SyntaxNode> {
+    let (_, map) = file.native_parts()?;
+    map.expr_syntax(expr)?.try_to_node(&file.syntax_root())
+}
+
+pub(crate) fn native_range(file: &SourceFile, expr: hir::ExprId) -> Range {
+    match native_node(file, expr) {
+        Some(node) => file.range(trimmed_range(&node)),
+        None => file.range(TextRange::default()),
+    }
+}
+
+fn token_range(node: &SyntaxNode, kind: SyntaxKind) -> Option<TextRange> {
+    node.children_with_tokens()
+        .filter_map(|it| it.into_token())
+        .find(|it| it.kind() == kind)
+        .map(|it| it.text_range())
+}
+
+fn native_start_range(file: &SourceFile, expr: hir::ExprId) -> Range {
+    let Some((hir, _)) = file.native_parts() else { return file.range(TextRange::default()) };
+    let whole = || native_range(file, expr);
+    let Some(node) = native_own_node(file, expr) else { return whole() };
+    match &hir[expr] {
+        hir::Expr::Binary { lhs, .. } => native_start_range(file, *lhs),
+        hir::Expr::Conditional { cond, .. } => native_start_range(file, *cond),
+        hir::Expr::Call { .. } => {
+            let Some(call) = ast::FunctionCall::cast(node.clone()) else { return whole() };
+            let start = call.name().map_or(trimmed_range(&node).start(), |it| it.text_range().start());
+            let open = call
+                .syntax()
+                .children()
+                .find(|it| it.kind() == SyntaxKind::ARG_LIST)
+                .and_then(|args| token_range(&args, SyntaxKind::L_PAREN));
+            match open {
+                Some(open) => file.range(TextRange::new(start, open.end())),
+                None => whole(),
+            }
+        }
+        hir::Expr::Index { .. } => match token_range(&node, SyntaxKind::L_BRACK) {
+            Some(open) => file.range(open),
+            None => whole(),
+        },
+        hir::Expr::Tuple(_)
+        | hir::Expr::Object(_)
+        | hir::Expr::ForTuple { .. }
+        | hir::Expr::ForObject { .. }
+        | hir::Expr::Unary { .. } => {
+            let trimmed = trimmed_range(&node);
+            match node.first_token().filter(|it| trimmed.contains_range(it.text_range())) {
+                Some(token) => file.range(token.text_range()),
+                None => whole(),
+            }
+        }
+        _ => whole(),
+    }
+}
+
+fn native_as_map(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<Vec<(Expression, Expression)>> {
+    let hir::Expr::Object(items) = &file.native_parts()?.0[expr] else { return None };
+    // Lowering keeps every item of the object's node, in order, so the
+    // node's items give the ranges of keys written as bare names.
+    let item_nodes: Vec<ast::ObjectItem> = native_own_node(file, expr)
+        .and_then(ast::ObjectExpr::cast)
+        .map(|object| object.object_items().collect())
+        .unwrap_or_default();
+    let pairs = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let key = match &item.key {
+                hir::ObjectKey::Name(name) => {
+                    let range = item_nodes
+                        .get(i)
+                        .and_then(ast::ObjectItem::key)
+                        .map_or_else(TextRange::default, |key| trimmed_range(key.syntax()));
+                    Expression::name(name.clone(), file.range(range))
+                }
+                hir::ObjectKey::Expr { expr, .. } => Expression::native(file.clone(), *expr),
+            };
+            (key, Expression::native(file.clone(), item.value))
+        })
+        .collect();
+    Some(pairs)
+}
+
+fn native_as_call(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<StaticCall> {
+    let hir::Expr::Call { name, args, .. } = &file.native_parts()?.0[expr] else { return None };
+    let node = native_own_node(file, expr).and_then(ast::FunctionCall::cast);
+    let (name_range, arguments_range) = match &node {
+        Some(call) => {
+            let name_range = call.name().map_or_else(|| trimmed_range(call.syntax()), |it| it.text_range());
+            let arguments_range = call
+                .syntax()
+                .children()
+                .find(|it| it.kind() == SyntaxKind::ARG_LIST)
+                .map_or(TextRange::empty(name_range.end()), |args| trimmed_range(&args));
+            (name_range, arguments_range)
+        }
+        None => (TextRange::default(), TextRange::default()),
+    };
+    Some(StaticCall {
+        name: name.clone(),
+        name_range: file.range(name_range),
+        arguments: args.iter().map(|&arg| Expression::native(file.clone(), arg)).collect(),
+        arguments_range: file.range(arguments_range),
+    })
 }

@@ -24,12 +24,14 @@ pub mod body;
 pub mod diagnostic;
 pub mod dynblock;
 pub mod expression;
+mod json;
+mod native;
 pub mod source;
 pub mod traversal;
 pub mod typeexpr;
 
 pub use crate::{
-    body::{Attribute, Block, Body, BodyContent, BodySchema, AttributeSchema, BlockHeaderSchema},
+    body::{Attribute, AttributeSchema, Block, BlockHeaderSchema, Body, BodyContent, BodySchema},
     diagnostic::{Diagnostic, Diagnostics, Severity},
     expression::{Expression, StaticCall},
     source::{FileId, Pos, Range, SourceFile, Sources},

@@ -6,7 +6,10 @@
 
 use std::sync::Arc;
 
-use syntax::{TextRange, TextSize};
+use syntax::{AstNode, TextRange, TextSize};
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::{Diagnostic, Diagnostics};
 
 /// A position, as the reference reports one: 1-based line and column (the
 /// column counts characters), and the 0-based byte offset.
@@ -28,7 +31,39 @@ pub struct Range {
 impl Range {
     /// The byte range, for front ends that work with offsets.
     pub fn text_range(&self) -> TextRange {
-        TextRange::new(TextSize::from(self.start.byte), TextSize::from(self.end.byte))
+        TextRange::new(TextSize::from(self.start.byte), TextSize::from(self.end.byte.max(self.start.byte)))
+    }
+
+    /// From the start of `start` to the end of `end`, the reference's
+    /// `hcl.RangeBetween`.
+    pub fn between(start: &Range, end: &Range) -> Range {
+        Range { filename: start.filename.clone(), start: start.start, end: end.end }
+    }
+
+    /// The empty range at this range's start.
+    pub fn start_point(&self) -> Range {
+        Range { filename: self.filename.clone(), start: self.start, end: self.start }
+    }
+
+    /// The empty range at this range's end.
+    pub fn end_point(&self) -> Range {
+        Range { filename: self.filename.clone(), start: self.end, end: self.end }
+    }
+}
+
+impl std::fmt::Display for Range {
+    /// The reference's `Range.String`: `file:line,col-col`, or
+    /// `file:line,col-line,col` across lines.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.start.line == self.end.line {
+            write!(f, "{}:{},{}-{}", self.filename, self.start.line, self.start.column, self.end.column)
+        } else {
+            write!(
+                f,
+                "{}:{},{}-{},{}",
+                self.filename, self.start.line, self.start.column, self.end.line, self.end.column
+            )
+        }
     }
 }
 
@@ -37,12 +72,26 @@ impl Range {
 pub struct FileId(pub u32);
 
 /// The syntax a file was parsed with.
+// One of these exists per loaded file, behind an `Arc`, so the size of the
+// larger variant costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum FileSyntax {
     /// A native syntax file: its tree, its HIR and the source map between.
     Native { parse: syntax::Parse<syntax::ast::SourceFile>, hir: hir::FileHir, source_map: hir::SourceMap },
     /// A JSON syntax file: its tree (`syntax::parse_json`).
-    Json { green: syntax::GreenNode, errors: Arc<[syntax::SyntaxError]> },
+    Json { parse: syntax::Parse<syntax::ast::JsonDocument> },
+    /// A native expression or bare template read from a JSON string (made
+    /// by `crate::json`): its tree, HIR and source map. Its positions count
+    /// from `base`, where the reference places the string's content in the
+    /// JSON file, so its expressions are native ones with JSON ranges.
+    Fragment {
+        root: syntax::GreenNode,
+        errors: Arc<[syntax::SyntaxError]>,
+        hir: hir::FileHir,
+        source_map: hir::SourceMap,
+        base: Pos,
+    },
 }
 
 /// One parsed file.
@@ -57,30 +106,132 @@ pub struct SourceFile {
 impl SourceFile {
     /// Parses `text` as the native syntax and lowers it.
     pub fn native(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Arc<SourceFile> {
-        todo!()
+        let text = text.into();
+        let parse = syntax::parse(&text);
+        let (hir, source_map) = hir::lower_file(&parse.tree());
+        let syntax = FileSyntax::Native { parse, hir, source_map };
+        Arc::new(SourceFile::new(name.into(), text, syntax))
     }
 
     /// Parses `text` as the JSON syntax.
     pub fn json(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Arc<SourceFile> {
-        todo!()
+        let text = text.into();
+        let syntax = FileSyntax::Json { parse: syntax::parse_json(&text) };
+        Arc::new(SourceFile::new(name.into(), text, syntax))
+    }
+
+    /// A native expression or template read from a JSON string (see
+    /// [`FileSyntax::Fragment`]).
+    // Called by `crate::json` once its string expressions land.
+    #[allow(dead_code)]
+    pub(crate) fn fragment(name: Arc<str>, text: Arc<str>, syntax: FileSyntax) -> Arc<SourceFile> {
+        Arc::new(SourceFile::new(name, text, syntax))
+    }
+
+    fn new(name: Arc<str>, text: Arc<str>, syntax: FileSyntax) -> SourceFile {
+        let mut line_starts = vec![TextSize::from(0)];
+        line_starts.extend(
+            text.match_indices('\n').filter_map(|(at, _)| u32::try_from(at + 1).ok()).map(TextSize::from),
+        );
+        SourceFile { name, text, syntax, line_starts }
     }
 
     /// The syntax errors of the file, as diagnostics.
     pub fn syntax_diagnostics(&self) -> crate::Diagnostics {
-        todo!()
+        let errors: &[syntax::SyntaxError] = match &self.syntax {
+            FileSyntax::Native { parse, .. } => parse.errors(),
+            FileSyntax::Json { parse } => parse.errors(),
+            FileSyntax::Fragment { errors, .. } => errors,
+        };
+        errors
+            .iter()
+            .map(|error| {
+                Diagnostic::error(
+                    error.message.clone(),
+                    error.detail.clone().unwrap_or_default(),
+                    Some(self.range(error.range)),
+                )
+            })
+            .collect::<Diagnostics>()
     }
 
     /// The top-level body of the file.
     pub fn body(self: &Arc<Self>) -> crate::Body {
-        todo!()
+        match &self.syntax {
+            FileSyntax::Native { .. } => crate::Body::native(self.clone(), None),
+            FileSyntax::Json { .. } => crate::json::file_body(self),
+            FileSyntax::Fragment { .. } => crate::Body::empty(),
+        }
     }
 
+    /// The position of a byte offset. The column counts grapheme clusters
+    /// from the start of the line, as the reference's scanner does; an
+    /// offset past the end of the text is clamped to it.
     pub fn pos(&self, offset: TextSize) -> Pos {
-        todo!()
+        let offset = offset.min(TextSize::of(&*self.text));
+        let line = self.line_starts.partition_point(|&start| start <= offset).saturating_sub(1);
+        let line_start = self.line_starts.get(line).copied().unwrap_or_default();
+        let before = self.text.get(usize::from(line_start)..usize::from(offset)).unwrap_or("");
+        let mut column = before.graphemes(true).count();
+        if let FileSyntax::Json { .. } = self.syntax {
+            // The reference's JSON scanner counts a tab as two columns and a
+            // carriage return as none; neither can be inside a string token.
+            column = (column + before.matches('\t').count()).saturating_sub(before.matches('\r').count());
+        }
+        let pos = Pos {
+            line: u32::try_from(line + 1).unwrap_or(u32::MAX),
+            column: u32::try_from(column + 1).unwrap_or(u32::MAX),
+            byte: offset.into(),
+        };
+        match &self.syntax {
+            FileSyntax::Fragment { base, .. } => Pos {
+                line: pos.line + base.line.saturating_sub(1),
+                column: if pos.line == 1 { pos.column + base.column.saturating_sub(1) } else { pos.column },
+                byte: pos.byte + base.byte,
+            },
+            _ => pos,
+        }
     }
 
     pub fn range(&self, range: TextRange) -> Range {
-        todo!()
+        Range { filename: self.name.clone(), start: self.pos(range.start()), end: self.pos(range.end()) }
+    }
+
+    /// The root of the native syntax tree, or of the JSON tree.
+    pub(crate) fn syntax_root(&self) -> syntax::SyntaxNode {
+        match &self.syntax {
+            FileSyntax::Native { parse, .. } => parse.syntax_node(),
+            FileSyntax::Json { parse } => parse.syntax_node(),
+            FileSyntax::Fragment { root, .. } => syntax::SyntaxNode::new_root(root.clone()),
+        }
+    }
+
+    /// The range of the top-level body's missing items: where the
+    /// reference's parser starts the file's body, the first token that is
+    /// not whitespace or a block comment. A line comment counts: the
+    /// reference's lexer turns it into the newline it ends with.
+    pub(crate) fn native_body_start(&self) -> Range {
+        let root = self.syntax_root();
+        let offset = root
+            .descendants_with_tokens()
+            .filter_map(|it| it.into_token())
+            .find(|token| match token.kind() {
+                syntax::SyntaxKind::WHITESPACE => false,
+                syntax::SyntaxKind::COMMENT => !token.text().starts_with("/*"),
+                _ => true,
+            })
+            .map_or_else(|| TextSize::of(&*self.text), |token| token.text_range().start());
+        self.range(TextRange::empty(offset))
+    }
+
+    /// The native tree, HIR and source map, for a file known to be native.
+    pub(crate) fn native_parts(&self) -> Option<(&hir::FileHir, &hir::SourceMap)> {
+        match &self.syntax {
+            FileSyntax::Native { hir, source_map, .. } | FileSyntax::Fragment { hir, source_map, .. } => {
+                Some((hir, source_map))
+            }
+            FileSyntax::Json { .. } => None,
+        }
     }
 }
 
@@ -88,4 +239,44 @@ impl SourceFile {
 #[derive(Debug, Default)]
 pub struct Sources {
     pub files: Vec<Arc<SourceFile>>,
+}
+
+impl Sources {
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, file: Arc<SourceFile>) -> FileId {
+        let id = FileId(u32::try_from(self.files.len()).unwrap_or(u32::MAX));
+        self.files.push(file);
+        id
+    }
+
+    pub fn get(&self, id: FileId) -> Option<&Arc<SourceFile>> {
+        self.files.get(id.0 as usize)
+    }
+}
+
+/// The range of a node without the trivia and newlines at its edges.
+pub(crate) fn trimmed_range(node: &syntax::SyntaxNode) -> TextRange {
+    let significant = |token: &syntax::SyntaxToken| {
+        !token.kind().is_trivia() && token.kind() != syntax::SyntaxKind::NEWLINE
+    };
+    let mut first = node.first_token();
+    while let Some(token) = first.as_ref().filter(|it| !significant(it)) {
+        first = token.next_token().filter(|it| node.text_range().contains_range(it.text_range()));
+    }
+    let mut last = node.last_token();
+    while let Some(token) = last.as_ref().filter(|it| !significant(it)) {
+        last = token.prev_token().filter(|it| node.text_range().contains_range(it.text_range()));
+    }
+    match (first, last) {
+        (Some(first), Some(last)) if first.text_range().start() <= last.text_range().end() => {
+            TextRange::new(first.text_range().start(), last.text_range().end())
+        }
+        _ => TextRange::empty(node.text_range().start()),
+    }
+}
+
+/// Whether `node` is wrapped in parentheses (the HIR drops them, but the
+/// reference keeps them as a node that ends a traversal).
+pub(crate) fn is_parenthesised(node: &syntax::SyntaxNode) -> bool {
+    node.parent().is_some_and(|parent| syntax::ast::ParenExpr::can_cast(parent.kind()))
 }

@@ -1,0 +1,2 @@
+   /* a block comment first */ # content: a!
+x = 1

@@ -1,0 +1,3 @@
+# partial: a! | rest: a! b
+a = 1
+b = 2

@@ -1,0 +1,4 @@
+# partial: a blk[] | just-attributes
+a = 1
+blk {}
+b = "two"

@@ -1,0 +1,5 @@
+# content: a!
+# a line comment
+/* a block comment */   
+
+x = 1

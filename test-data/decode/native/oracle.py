@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Makes the reference's diagnostics for the `# content:` cases of
+content/: a hcldec spec from the schema line (attributes of type any, block
+types as block_map with their labels or block_list without), run through
+the reference hcldec (../shared/oracle/bin/hcldec) with --diags=json, and
+written as NAME.oracle.txt in the test's one-line form.
+
+Run from the repository root: python3 test-data/decode/native/oracle.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HCLDEC = os.path.abspath(os.environ.get("HCLDEC", "../shared/oracle/bin/hcldec"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def spec_for(schema):
+    lines = ["object {"]
+    for item in schema.split():
+        if "[" in item:
+            name, labels = item.split("[", 1)
+            labels = [it for it in labels.rstrip("]").split(",") if it]
+            if labels:
+                quoted = ", ".join(json.dumps(it) for it in labels)
+                lines += [f'  block_map "{name}" {{', f"    labels = [{quoted}]", "    object {", "    }", "  }"]
+            else:
+                lines += [f'  block_list "{name}" {{', "    object {", "    }", "  }"]
+        else:
+            required = item.endswith("!")
+            name = item.rstrip("!")
+            lines += [f'  attr "{name}" {{', "    type = any"]
+            if required:
+                lines.append("    required = true")
+            lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def rng(r):
+    s, e = r["start"], r["end"]
+    return f'{r["filename"]}:{s["line"]}:{s["column"]}-{e["line"]}:{e["column"]}({s["byte"]}-{e["byte"]})'
+
+
+def main():
+    cases = os.path.join(HERE, "content")
+    for name in sorted(os.listdir(cases)):
+        if not name.endswith(".hcl"):
+            continue
+        path = os.path.join(cases, name)
+        with open(path, encoding="utf-8") as f:
+            first = f.readline().split("#", 1)[-1].strip()
+        # A file with syntax errors is not decoded by hcldec at all.
+        if not first.startswith("content:") or name.startswith("syntax_"):
+            continue
+        with tempfile.NamedTemporaryFile("w", suffix=".hcldec", delete=False) as spec:
+            spec.write(spec_for(first[len("content:"):]))
+        result = subprocess.run(
+            [HCLDEC, "--spec", spec.name, "--diags=json", name], cwd=cases, capture_output=True, text=True
+        )
+        os.unlink(spec.name)
+        out = result.stderr
+        at = out.find('{\n  "diagnostics"')
+        lines = []
+        if at >= 0:
+            for d in json.loads(out[at:])["diagnostics"]:
+                subject = rng(d["subject"]) if d.get("subject") else "-"
+                lines.append(f'{d["severity"]}: {d["summary"]} | {d["detail"]} | {subject}')
+        with open(path[: -len(".hcl")] + ".oracle.txt", "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+        print(name, len(lines), file=sys.stderr)
+
+
+main()
