@@ -127,3 +127,20 @@ fn conversions() {
     }
     expect_file!["../../../test-data/decode/typeexpr/conversions.txt"].assert_eq(&out);
 }
+
+/// The reference's parser keeps parentheses as an expression of their own
+/// that is neither a keyword, nor a call, nor a static list or map, and a
+/// parenthesised object key is never an attribute name: each of these is
+/// an invalid type.
+#[test]
+#[ignore = "the native static analyses (as_keyword, as_call, as_list, as_map) look through parentheses"]
+fn parenthesized_expressions_are_not_types() {
+    let file = load("parenthesized.hcl");
+    let (attributes, diagnostics) = file.body().just_attributes();
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(attributes.len(), 5);
+    for attribute in attributes {
+        let result = typeexpr::type_constraint(&attribute.expr);
+        assert!(result.is_err(), "{} gave {result:?}", attribute.name);
+    }
+}

@@ -1,0 +1,5 @@
+parenthesized  = (string)
+paren_call     = (list(string))
+object_bad_key = object({(name) = string})
+paren_list     = tuple(([string]))
+paren_map      = object(({a = string}))
