@@ -27,7 +27,7 @@ use crate::{
     Diagnostics, Expression, Range,
 };
 
-pub use variables::{NestedSchema, SchemaTree, reference_variables, variables};
+pub use variables::{NestedSchema, SchemaTree, expand_variables, reference_variables, variables};
 
 /// One element of a `dynamic` block's `for_each`, as its iterator variable
 /// shows it, with the iterations of the `dynamic` blocks around it.

@@ -214,6 +214,8 @@ fn variables_before_expansion() {
     out.push_str(&lines(dynblock::variables(&file.body(), &schema)));
     out.push_str("# reference_variables\n");
     out.push_str(&lines(dynblock::reference_variables(&file.body(), &schema)));
+    out.push_str("# expand_variables: for_each and labels only\n");
+    out.push_str(&lines(dynblock::expand_variables(&file.body(), &schema)));
     out.push_str("# a lone schema: the top level only\n");
     out.push_str(&lines(dynblock::variables(&file.body(), &support::schema(&["top", "a[key,name]"]))));
     expect_file!["../../../test-data/decode/dynblock/variables.txt"].assert_eq(&out);

@@ -57,7 +57,17 @@ impl NestedSchema for SchemaTree {
 /// a dynamic index ([`Expression::variables`]).
 pub fn variables(body: &Body, schema: &dyn NestedSchema) -> Vec<Traversal> {
     let mut found = Vec::new();
-    walk(body, None, schema, Expression::variables, &mut found);
+    walk(body, None, schema, Walk { analysis: Expression::variables, attributes: true }, &mut found);
+    found
+}
+
+/// Only what expanding the `dynamic` blocks needs: their `for_each` and
+/// `labels`, at every depth the schema goes, and none of the attributes
+/// (`dynblock.ExpandVariablesHCLDec`), for a caller that expands first and
+/// evaluates the attributes later.
+pub fn expand_variables(body: &Body, schema: &dyn NestedSchema) -> Vec<Traversal> {
+    let mut found = Vec::new();
+    walk(body, None, schema, Walk { analysis: Expression::variables, attributes: false }, &mut found);
     found
 }
 
@@ -65,7 +75,8 @@ pub fn variables(body: &Body, schema: &dyn NestedSchema) -> Vec<Traversal> {
 /// ([`Expression::reference_variables`]), for output that must match it.
 pub fn reference_variables(body: &Body, schema: &dyn NestedSchema) -> Vec<Traversal> {
     let mut found = Vec::new();
-    walk(body, None, schema, Expression::reference_variables, &mut found);
+    let how = Walk { analysis: Expression::reference_variables, attributes: true };
+    walk(body, None, schema, how, &mut found);
     found
 }
 
@@ -79,15 +90,26 @@ fn inner_schema() -> BodySchema {
     }
 }
 
+/// How a walk collects references.
+#[derive(Clone, Copy)]
+struct Walk {
+    /// The traversal analysis: Halite's, or the reference's.
+    analysis: fn(&Expression) -> Vec<Traversal>,
+    /// Whether the attributes the schema asks for count, or only what the
+    /// `dynamic` blocks need to expand.
+    attributes: bool,
+}
+
 /// One body's references, then those of its child blocks whose types the
 /// schema goes on into, in the reference's order.
 fn walk(
     body: &Body,
     iteration: Option<&Arc<Iteration>>,
     schema: &dyn NestedSchema,
-    analysis: fn(&Expression) -> Vec<Traversal>,
+    how: Walk,
     found: &mut Vec<Traversal>,
 ) {
+    let analysis = how.analysis;
     let mut extended = schema.schema();
     extended.blocks.push(dynamic_block_schema());
     // Problems are for the decode proper to report; this walk only collects
@@ -96,7 +118,7 @@ fn walk(
     let bound =
         |traversal: &Traversal| iteration.is_some_and(|iteration| iteration.binds(traversal.root_name()));
 
-    for attribute in &container.attributes {
+    for attribute in container.attributes.iter().filter(|_| how.attributes) {
         found.extend(analysis(&attribute.expr).into_iter().filter(|traversal| !bound(traversal)));
     }
 
@@ -140,7 +162,7 @@ fn walk(
 
     for (block_type, child_body, child_iteration) in children {
         if let Some(child_schema) = schema.child(&block_type) {
-            walk(&child_body, child_iteration.as_ref(), child_schema, analysis, found);
+            walk(&child_body, child_iteration.as_ref(), child_schema, how, found);
         }
     }
 }
