@@ -47,3 +47,7 @@ nested_defaults = list(object({
   d = optional(map(object({e = optional(bool, true)})))
 }))
 tuple_defaults = tuple([object({a = optional(string, "x")}), string])
+optional_kw   = optional
+list_quoted   = list("string")
+default_incompatible = object({ a = optional(string, "hello"), b = optional(number, true) })
+default_nested_in_map = map(object({ a = string, b = optional(number, 5) }))
