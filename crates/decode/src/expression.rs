@@ -96,7 +96,7 @@ impl Expression {
                 match eval::eval_expr(&hir.exprs, *expr, ctx) {
                     Ok(value) => (value, Diagnostics::new()),
                     Err(error) => {
-                        let subject = native_range(file, error.expr);
+                        let subject = native_error_subject(file, &error);
                         (
                             Value::dynamic(),
                             vec![Diagnostic::error(error.summary, error.detail, Some(subject))],
@@ -268,6 +268,55 @@ pub(crate) fn native_range(file: &SourceFile, expr: hir::ExprId) -> Range {
         Some(node) => file.range(trimmed_range(&node)),
         None => file.range(TextRange::default()),
     }
+}
+
+/// The subject of an evaluation error: the range of the expression it
+/// names, but where the reference points elsewhere for the same error.
+fn native_error_subject(file: &SourceFile, error: &eval::EvalError) -> Range {
+    let Some((hir, _)) = file.native_parts() else { return file.range(TextRange::default()) };
+    match (&hir[error.expr], error.summary.as_str()) {
+        // The reference points at both results, from the first to the last.
+        (hir::Expr::Conditional { then_expr, else_expr, .. }, "Inconsistent conditional result types") => {
+            Range::between(&native_range(file, *then_expr), &native_range(file, *else_expr))
+        }
+        // The reference points a null key's error at the item's value.
+        (_, "Null value as key") => {
+            let value = hir.exprs.iter().find_map(|(_, expr)| match expr {
+                hir::Expr::Object(items) => items.iter().find_map(|item| match item.key {
+                    hir::ObjectKey::Expr { expr, .. } if expr == error.expr => Some(item.value),
+                    _ => None,
+                }),
+                _ => None,
+            });
+            native_subject_range(file, value.unwrap_or(error.expr))
+        }
+        _ => native_subject_range(file, error.expr),
+    }
+}
+
+/// The range the reference's diagnostics about an expression point at:
+/// for an accessor, the step alone (`.name`, `[key]`), as the reference's
+/// traversal and index errors do; otherwise the expression's own node,
+/// without the parentheses around it.
+pub(crate) fn native_subject_range(file: &SourceFile, expr: hir::ExprId) -> Range {
+    let Some((hir, _)) = file.native_parts() else { return file.range(TextRange::default()) };
+    match &hir[expr] {
+        hir::Expr::GetAttr { .. } | hir::Expr::LegacyIndex { .. } => step_range(file, expr, SyntaxKind::DOT),
+        hir::Expr::Index { .. } => step_range(file, expr, SyntaxKind::L_BRACK),
+        _ => match native_own_node(file, expr) {
+            Some(node) => file.range(trimmed_range(&node)),
+            None => file.range(TextRange::default()),
+        },
+    }
+}
+
+/// The range of an accessor step: from its `.` or `[` to the end of the
+/// accessor's node.
+pub(crate) fn step_range(file: &SourceFile, expr: hir::ExprId, opener: SyntaxKind) -> Range {
+    let Some(node) = native_own_node(file, expr) else { return file.range(TextRange::default()) };
+    let whole = trimmed_range(&node);
+    let start = token_range(&node, opener).map_or(whole.start(), TextRange::start);
+    file.range(TextRange::new(start.min(whole.end()), whole.end()))
 }
 
 fn token_range(node: &SyntaxNode, kind: SyntaxKind) -> Option<TextRange> {

@@ -16,7 +16,8 @@
 //! `false`, `null`, or a string without interpolation) written without
 //! parentheses, and a parenthesised expression ends a traversal; the
 //! reference form follows the syntax tree for both, which the HIR only
-//! records through its source map.
+//! records through its source map. The fixed form also takes a key that is
+//! constant without being a literal (`[-1]`, `[(0)]`) as a constant index.
 
 use std::sync::Arc;
 
@@ -328,7 +329,10 @@ impl<'a> Walker<'a> {
                     current = *base;
                 }
                 hir::Expr::Index { base, index } => {
-                    let key = self.literal_key(*index);
+                    let key = match self.literal_key(*index) {
+                        None if self.keep_dynamic => self.constant_key(*index),
+                        key => key,
+                    };
                     match key {
                         Some(key) if !self.ends_reference_traversal(*base) => {
                             steps
@@ -394,6 +398,15 @@ impl<'a> Walker<'a> {
         Some(key)
     }
 
+    /// The key of an index whose expression is constant though not a
+    /// literal (`[-1]`, `[(0)]`, `["a-${"b"}"]`): it evaluates without
+    /// variables or functions to a wholly known value. Only the fixed form
+    /// folds these; the reference's parser does not.
+    fn constant_key(&self, index: hir::ExprId) -> Option<Value> {
+        let value = eval::eval_expr(&self.hir.exprs, index, &eval::Context::none()).ok()?;
+        value.is_wholly_known().then_some(value)
+    }
+
     fn expr_range(&self, id: hir::ExprId) -> Range {
         match self.own_node(id) {
             Some(node) => self.file.range(trimmed_range(&node)),
@@ -401,17 +414,8 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The range of an accessor step: from its `.` or `[` to the end of the
-    /// accessor's node.
     fn step_range(&self, id: hir::ExprId, opener: SyntaxKind) -> Range {
-        let Some(node) = self.own_node(id) else { return self.file.range(TextRange::default()) };
-        let whole = trimmed_range(&node);
-        let start = node
-            .children_with_tokens()
-            .filter_map(|it| it.into_token())
-            .find(|it| it.kind() == opener)
-            .map_or(whole.start(), |it| it.text_range().start());
-        self.file.range(TextRange::new(start, whole.end()))
+        crate::expression::step_range(self.file, id, opener)
     }
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Makes the reference's diagnostics for the `# content:` cases of
-content/: a hcldec spec from the schema line (attributes of type any, block
+"""Makes the reference's diagnostics for the cases of values/ (each
+top-level attribute decoded as `type = any` in hcldec's empty context) and
+for the `# content:` cases of content/: a hcldec spec from the schema line (attributes of type any, block
 types as block_map with their labels or block_list without), run through
 the reference hcldec (../shared/oracle/bin/hcldec) with --diags=json, and
 written as NAME.oracle.txt in the test's one-line form.
@@ -10,8 +11,8 @@ Run from the repository root: python3 test-data/decode/native/oracle.py
 
 import json
 import os
+import re
 import subprocess
-import sys
 import tempfile
 
 HCLDEC = os.path.abspath(os.environ.get("HCLDEC", "../shared/oracle/bin/hcldec"))
@@ -45,7 +46,46 @@ def rng(r):
     return f'{r["filename"]}:{s["line"]}:{s["column"]}-{e["line"]}:{e["column"]}({s["byte"]}-{e["byte"]})'
 
 
+def values_spec(path):
+    """A spec with an attribute of type any for each top-level attribute."""
+    names = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            match = re.match(r"([A-Za-z_][A-Za-z0-9_-]*)\s*=", line)
+            if match:
+                names.append(match.group(1))
+    return "object {\n" + "".join(f'  attr "{n}" {{\n    type = any\n  }}\n' for n in names) + "}\n"
+
+
+def oracle_diagnostics(cases, name, spec_text):
+    with tempfile.NamedTemporaryFile("w", suffix=".hcldec", delete=False) as spec:
+        spec.write(spec_text)
+    result = subprocess.run(
+        [HCLDEC, "--spec", spec.name, "--diags=json", name], cwd=cases, capture_output=True, text=True
+    )
+    os.unlink(spec.name)
+    out = result.stderr
+    at = out.find('{\n  "diagnostics"')
+    lines = []
+    if at >= 0:
+        for d in json.loads(out[at:])["diagnostics"]:
+            subject = rng(d["subject"]) if d.get("subject") else "-"
+            lines.append(f'{d["severity"]}: {d["summary"]} | {d["detail"]} | {subject}')
+    return lines
+
+
+def write_lines(path, lines):
+    with open(path, "w", encoding="utf-8") as f:
+        # Sorted: the reference reports attributes in the random order of a Go map.
+        f.write("".join(line + "\n" for line in sorted(lines)))
+
+
 def main():
+    values = os.path.join(HERE, "values")
+    for name in sorted(os.listdir(values)):
+        if name.endswith(".hcl"):
+            path = os.path.join(values, name)
+            write_lines(path[: -len(".hcl")] + ".oracle.txt", oracle_diagnostics(values, name, values_spec(path)))
     cases = os.path.join(HERE, "content")
     for name in sorted(os.listdir(cases)):
         if not name.endswith(".hcl"):
@@ -56,22 +96,8 @@ def main():
         # A file with syntax errors is not decoded by hcldec at all.
         if not first.startswith("content:") or name.startswith("syntax_"):
             continue
-        with tempfile.NamedTemporaryFile("w", suffix=".hcldec", delete=False) as spec:
-            spec.write(spec_for(first[len("content:"):]))
-        result = subprocess.run(
-            [HCLDEC, "--spec", spec.name, "--diags=json", name], cwd=cases, capture_output=True, text=True
-        )
-        os.unlink(spec.name)
-        out = result.stderr
-        at = out.find('{\n  "diagnostics"')
-        lines = []
-        if at >= 0:
-            for d in json.loads(out[at:])["diagnostics"]:
-                subject = rng(d["subject"]) if d.get("subject") else "-"
-                lines.append(f'{d["severity"]}: {d["summary"]} | {d["detail"]} | {subject}')
-        with open(path[: -len(".hcl")] + ".oracle.txt", "w", encoding="utf-8") as f:
-            f.write("".join(line + "\n" for line in lines))
-        print(name, len(lines), file=sys.stderr)
+        lines = oracle_diagnostics(cases, name, spec_for(first[len("content:"):]))
+        write_lines(path[: -len(".hcl")] + ".oracle.txt", lines)
 
 
 main()

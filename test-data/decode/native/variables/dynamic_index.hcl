@@ -1,0 +1,1 @@
+a = foo.x[count.index].name
