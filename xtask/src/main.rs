@@ -6,6 +6,7 @@
 mod bench;
 mod codegen;
 mod conformance;
+mod gen_module;
 
 use std::path::PathBuf;
 
@@ -17,7 +18,8 @@ fn main() -> anyhow::Result<()> {
         Some("bench") => bench::run(&rest),
         Some("codegen") => codegen::run(&rest),
         Some("conformance") => conformance::run(&rest),
-        _ => anyhow::bail!("usage: cargo xtask <bench|codegen|conformance> [ARGS…]"),
+        Some("gen-module") => gen_module::run(&rest).map_err(anyhow::Error::msg),
+        _ => anyhow::bail!("usage: cargo xtask <bench|codegen|conformance|gen-module> [ARGS…]"),
     }
 }
 

@@ -1,0 +1,418 @@
+//! `cargo xtask gen-module --files N --out DIR [--seed S]`: a synthetic
+//! module for the incremental-evaluation benchmark, and the dependency graph
+//! it wrote.
+//!
+//! Each file declares two variables, a `locals` block, a `service` block and
+//! a `target` block whose attributes reference each other within the file
+//! and reach into lower-numbered files only, so the graph is a DAG. The
+//! expressions are the kinds real configurations use: string templates,
+//! `format`, `join`, `concat`, `merge`, `lookup`, `upper`/`lower`,
+//! conditionals, `for` expressions and arithmetic.
+//!
+//! Cross-file references are layered so that every chain of references is
+//! at most four attributes long: an attribute of one layer references other
+//! files' attributes of lower layers only. Without that, a chain through
+//! every file would make one edit re-evaluate most of the module, which is
+//! neither realistic nor what the benchmark measures.
+//!
+//! Besides the files, the generator writes `manifest.json`: every attribute
+//! with the addresses it references (the graph, known here by construction,
+//! not by analysing the text), and two edits for the benchmark: a
+//! one-attribute edit with the exact set of attributes it must re-evaluate
+//! (the attribute and its transitive dependents), and a whitespace edit
+//! that must re-evaluate nothing. Every expression on a path from the edited
+//! attribute carries the changed string into its result, so each dependent's
+//! value really changes and salsa cannot cut the propagation short.
+//!
+//! This file uses the standard library only: the module benchmark and the
+//! `halite` crate's tests include it with `#[path]` to generate the same
+//! modules in memory.
+
+// Each includer uses a different part of this file (the benchmark never
+// writes a manifest, xtask never applies an edit).
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// One attribute of the generated module and the addresses its expression
+/// references (`var.NAME`, `local.NAME`, `TYPE.LABEL….attr`).
+#[derive(Debug, Clone)]
+pub struct GeneratedAttribute {
+    pub address: String,
+    /// Index into [`GeneratedModule::files`].
+    pub file: usize,
+    pub refs: Vec<String>,
+}
+
+/// A text edit of one file: replace the first occurrence of `old` by `new`.
+#[derive(Debug, Clone)]
+pub struct GeneratedEdit {
+    /// The file's name (relative to the module directory).
+    pub file: String,
+    /// The attribute the edit changes; empty for a whitespace edit.
+    pub address: String,
+    pub old: String,
+    pub new: String,
+    /// The attributes the edit must re-evaluate, sorted: the edited
+    /// attribute and everything that transitively references it.
+    pub expected: Vec<String>,
+}
+
+impl GeneratedEdit {
+    /// The file's text after the edit.
+    pub fn apply(&self, text: &str) -> String {
+        text.replacen(&self.old, &self.new, 1)
+    }
+}
+
+/// A generated module: files (name, text) in order, its graph, two edits.
+#[derive(Debug, Clone)]
+pub struct GeneratedModule {
+    pub files: Vec<(String, String)>,
+    pub attributes: Vec<GeneratedAttribute>,
+    pub edit: GeneratedEdit,
+    pub whitespace_edit: GeneratedEdit,
+}
+
+/// splitmix64: a tiny deterministic generator, so that a seed gives the
+/// same module on every machine without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A lower-numbered file than `i`, most often a near one (files refer
+    /// to their neighbours more than to distant ones), or `i` itself for
+    /// file 0, which has no lower file.
+    fn lower_file(&mut self, i: usize) -> usize {
+        if i == 0 {
+            return 0;
+        }
+        if self.below(4) == 0 { self.below(i) } else { i - 1 - self.below(i.min(16)) }
+    }
+}
+
+const REGIONS: &[&str] = &["eu-west-1", "us-east-1", "ap-south-1", "eu-central-1"];
+
+/// The name of file `i`.
+pub fn file_name(i: usize) -> String {
+    format!("f{i:05}.hcl")
+}
+
+/// Generates a module of `files` files (at least one) from `seed`.
+pub fn generate(files: usize, seed: u64) -> GeneratedModule {
+    let files = files.max(1);
+    let mut rng = Rng(seed);
+    let mut texts = Vec::with_capacity(files);
+    let mut attributes = Vec::new();
+    for i in 0..files {
+        let (text, attrs) = generate_file(i, &mut rng);
+        texts.push((file_name(i), text));
+        attributes.extend(attrs);
+    }
+    // The edited attribute: a string local in a file three fifths of the
+    // way in, which typical files reference and whose dependents are a
+    // small part of the module.
+    let m = files * 3 / 5;
+    let address = format!("local.l{m}_name");
+    let old = format!("l{m}_name   = \"svc-{m}\"");
+    let new = format!("l{m}_name   = \"svc-{m}-edited\"");
+    let expected = dependents(&attributes, &address).into_iter().collect();
+    let edit = GeneratedEdit { file: file_name(m), address, old, new, expected };
+    // Blank lines and spaces between tokens: the HIR is unchanged.
+    let whitespace_edit = GeneratedEdit {
+        file: file_name(m),
+        address: String::new(),
+        old: "\nlocals {".to_string(),
+        new: "\n\n\nlocals  {".to_string(),
+        expected: Vec::new(),
+    };
+    GeneratedModule { files: texts, attributes, edit, whitespace_edit }
+}
+
+/// One file's text and attributes.
+fn generate_file(i: usize, rng: &mut Rng) -> (String, Vec<GeneratedAttribute>) {
+    let region = REGIONS[rng.below(REGIONS.len())];
+    let replicas = 1 + rng.below(5);
+    let (a, b, c) = (rng.lower_file(i), rng.lower_file(i), rng.lower_file(i));
+    let step = i % 10 + 1;
+    let tier = i % 3;
+    let mut attrs = Vec::new();
+    let mut attr = |address: String, refs: &[String]| {
+        attrs.push(GeneratedAttribute { address, file: i, refs: refs.to_vec() });
+    };
+    let var = |name: &str| format!("var.v{i}_{name}");
+    let local = |j: usize, name: &str| format!("local.l{j}_{name}");
+    let service = |j: usize, name: &str| format!("service.s{j}.{name}");
+
+    let mut text = String::new();
+    let _ = writeln!(text, "# Service {i}, generated by `cargo xtask gen-module`.");
+    let _ = write!(
+        text,
+        r#"
+variable "v{i}_region" {{
+  type    = string
+  default = "{region}"
+}}
+
+variable "v{i}_replicas" {{
+  type    = number
+  default = {replicas}
+}}
+"#
+    );
+    attr(var("region"), &[]);
+    attr(var("replicas"), &[]);
+
+    // Layer 0: the file's own variables and locals only.
+    let _ = write!(
+        text,
+        r#"
+locals {{
+  l{i}_name   = "svc-{i}"
+  l{i}_prefix = "${{local.l{i}_name}}-${{var.v{i}_region}}"
+  l{i}_size   = var.v{i}_replicas * 2 + {rem}
+  l{i}_ports  = [for p in range(3) : 8000 + p * {step}]
+  l{i}_tags   = merge({{ tier = "t{tier}", region = var.v{i}_region }}, {{ owner = upper(local.l{a}_name) }})
+}}
+"#,
+        rem = i % 5,
+    );
+    attr(local(i, "name"), &[]);
+    attr(local(i, "prefix"), &[local(i, "name"), var("region")]);
+    attr(local(i, "size"), &[var("replicas")]);
+    attr(local(i, "ports"), &[]);
+    // Layer 1: another file's name.
+    attr(local(i, "tags"), &[var("region"), local(a, "name")]);
+
+    let _ = write!(
+        text,
+        r#"
+service "s{i}" {{
+  name     = format("%s-%s", local.l{i}_prefix, local.l{b}_prefix)
+  replicas = local.l{i}_size > 4 ? local.l{i}_size : 4
+  protocol = var.v{i}_region == "eu-west-1" ? "https" : "http"
+  image    = "registry.example.com/${{lower(local.l{i}_name)}}:${{var.v{i}_replicas}}"
+  ports    = [for p in local.l{i}_ports : p + local.l{c}_size]
+  depends  = concat([service.s{a}.name], [service.s{b}.image])
+  env      = {{ for k, v in local.l{i}_tags : upper(k) => "${{v}}-${{local.l{i}_name}}" }}
+  endpoint = lookup({{ primary = service.s{c}.image }}, "primary", "none")
+}}
+"#
+    );
+    // Layer 1: other files' layer-0 attributes.
+    attr(service(i, "name"), &[local(i, "prefix"), local(b, "prefix")]);
+    attr(service(i, "replicas"), &[local(i, "size")]);
+    attr(service(i, "protocol"), &[var("region")]);
+    attr(service(i, "image"), &[local(i, "name"), var("replicas")]);
+    attr(service(i, "ports"), &[local(i, "ports"), local(c, "size")]);
+    // Layer 2: other files' layer-1 and layer-0 attributes.
+    attr(service(i, "depends"), &[service(a, "name"), service(b, "image")]);
+    attr(service(i, "env"), &[local(i, "tags"), local(i, "name")]);
+    attr(service(i, "endpoint"), &[service(c, "image")]);
+
+    let _ = write!(
+        text,
+        r#"
+target "t{i}" "build" {{
+  command = join(" ", ["make", service.s{i}.name, local.l{a}_name])
+  after   = service.s{b}.depends
+  workers = local.l{i}_size * 2 - 1
+}}
+"#
+    );
+    // Layer 3: nothing references it.
+    let target = |name: &str| format!("target.t{i}.build.{name}");
+    attr(target("command"), &[service(i, "name"), local(a, "name")]);
+    attr(target("after"), &[service(b, "depends")]);
+    attr(target("workers"), &[local(i, "size")]);
+    (text, attrs)
+}
+
+/// The attribute at `address` and every attribute that transitively
+/// references it, by a breadth-first walk of the reversed graph.
+pub fn dependents(attributes: &[GeneratedAttribute], address: &str) -> BTreeSet<String> {
+    let mut referrers: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for attribute in attributes {
+        for target in &attribute.refs {
+            referrers.entry(target.as_str()).or_default().push(attribute.address.as_str());
+        }
+    }
+    let mut seen = BTreeSet::from([address.to_string()]);
+    let mut queue = vec![address];
+    while let Some(next) = queue.pop() {
+        for &referrer in referrers.get(next).map(Vec::as_slice).unwrap_or_default() {
+            if seen.insert(referrer.to_string()) {
+                queue.push(referrer);
+            }
+        }
+    }
+    seen
+}
+
+impl GeneratedModule {
+    /// The manifest as JSON: the files, every attribute with its references,
+    /// and the two edits with the attributes each must re-evaluate.
+    pub fn manifest_json(&self) -> String {
+        let mut out = String::from("{\n");
+        let _ = writeln!(out, "  \"files\": {},", self.files.len());
+        out.push_str("  \"attributes\": [\n");
+        for (n, attribute) in self.attributes.iter().enumerate() {
+            let refs: Vec<String> = attribute.refs.iter().map(|r| json_string(r)).collect();
+            let _ = write!(
+                out,
+                "    {{\"address\": {}, \"file\": {}, \"refs\": [{}]}}",
+                json_string(&attribute.address),
+                json_string(&self.files[attribute.file].0),
+                refs.join(", ")
+            );
+            out.push_str(if n + 1 < self.attributes.len() { ",\n" } else { "\n" });
+        }
+        out.push_str("  ],\n");
+        for (key, edit, last) in
+            [("edit", &self.edit, false), ("whitespace_edit", &self.whitespace_edit, true)]
+        {
+            let expected: Vec<String> = edit.expected.iter().map(|r| json_string(r)).collect();
+            let _ = writeln!(
+                out,
+                "  {}: {{\"file\": {}, \"address\": {}, \"old\": {}, \"new\": {}, \"expected_count\": {}, \"expected\": [{}]}}{}",
+                json_string(key),
+                json_string(&edit.file),
+                json_string(&edit.address),
+                json_string(&edit.old),
+                json_string(&edit.new),
+                edit.expected.len(),
+                expected.join(", "),
+                if last { "" } else { "," }
+            );
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// Writes the files and `manifest.json` into `dir`, creating it.
+    pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        for (name, text) in &self.files {
+            std::fs::write(dir.join(name), text)?;
+        }
+        std::fs::write(dir.join("manifest.json"), self.manifest_json())
+    }
+}
+
+/// A JSON string literal; the generator's strings are ASCII, but quotes,
+/// backslashes and control characters are escaped anyway.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The command: parses its flags, generates, writes, and says what it wrote.
+pub fn run(args: &[String]) -> Result<(), String> {
+    const USAGE: &str = "usage: cargo xtask gen-module --files N --out DIR [--seed S]";
+    let mut files = None;
+    let mut out = None;
+    let mut seed = 1;
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{flag} takes a value\n{USAGE}"))?;
+        match flag.as_str() {
+            "--files" => {
+                files = Some(
+                    value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or("--files takes a positive number")?,
+                )
+            }
+            "--out" => out = Some(value.clone()),
+            "--seed" => seed = value.parse().map_err(|_| "--seed takes a number".to_string())?,
+            _ => return Err(format!("unknown flag {flag}\n{USAGE}")),
+        }
+    }
+    let (Some(files), Some(out)) = (files, out) else {
+        return Err(USAGE.to_string());
+    };
+    let module = generate(files, seed);
+    let dir = Path::new(&out);
+    module.write(dir).map_err(|err| format!("writing {}: {err}", dir.display()))?;
+    let bytes: usize = module.files.iter().map(|(_, text)| text.len()).sum();
+    println!(
+        "wrote {} files ({:.2} MB, {} attributes) and manifest.json to {}; editing {} in {} re-evaluates {} attributes",
+        files,
+        bytes as f64 / 1e6,
+        module.attributes.len(),
+        dir.display(),
+        module.edit.address,
+        module.edit.file,
+        module.edit.expected.len()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_module() {
+        let one = generate(50, 7);
+        let two = generate(50, 7);
+        assert_eq!(one.files, two.files);
+        assert_ne!(one.files, generate(50, 8).files);
+    }
+
+    #[test]
+    fn references_point_to_lower_or_same_files() {
+        let module = generate(200, 1);
+        let file_of: BTreeMap<&str, usize> =
+            module.attributes.iter().map(|a| (a.address.as_str(), a.file)).collect();
+        for attribute in &module.attributes {
+            for target in &attribute.refs {
+                let file = file_of.get(target.as_str()).copied();
+                assert!(file.is_some_and(|f| f <= attribute.file), "{} -> {target}", attribute.address);
+            }
+        }
+    }
+
+    #[test]
+    fn edits_apply_once() {
+        let module = generate(100, 1);
+        for edit in [&module.edit, &module.whitespace_edit] {
+            let (_, text) =
+                module.files.iter().find(|(name, _)| *name == edit.file).expect("the edited file");
+            assert_eq!(text.matches(&edit.old).count(), 1, "{}", edit.old);
+            assert_ne!(edit.apply(text), *text);
+        }
+        // The edited attribute, its own file's dependents, and more.
+        assert!(module.edit.expected.len() > 5, "{:?}", module.edit.expected);
+        assert!(module.edit.expected.contains(&module.edit.address));
+    }
+}
