@@ -107,7 +107,7 @@ fn decode_files(args: &DecArgs, loaded: &mut Loaded) -> Result<Result<(), Diagno
 
     let spec_file = match read_source(spec_path.as_str(), false, loaded) {
         Ok(file) => file,
-        Err(diag) => return Ok(Err(vec![diag])),
+        Err(diag) => return Ok(Err(vec![*diag])),
     };
     let (spec, spec_diags) = hcldec::load_spec_file(&spec_file);
     diags.extend(spec_diags);
@@ -146,7 +146,7 @@ fn decode_files(args: &DecArgs, loaded: &mut Loaded) -> Result<Result<(), Diagno
             let file = match read_source(path.as_str(), path.as_str().ends_with(".json"), loaded) {
                 Ok(file) => file,
                 Err(diag) => {
-                    diags.push(diag);
+                    diags.push(*diag);
                     continue;
                 }
             };
@@ -214,19 +214,19 @@ fn write_output(args: &DecArgs, text: &str) -> Result<(), Failure> {
 
 /// Reads and parses a file, or the reference's diagnostic when it cannot
 /// be read.
-fn read_source(path: &str, json: bool, loaded: &mut Loaded) -> Result<Arc<SourceFile>, Diagnostic> {
+fn read_source(path: &str, json: bool, loaded: &mut Loaded) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
     match std::fs::read(path) {
         Ok(bytes) => Ok(parse_source(path, &bytes, json, loaded)),
-        Err(_) if json => Err(Diagnostic::error(
+        Err(_) if json => Err(Box::new(Diagnostic::error(
             "Failed to open file",
             format!("The file {} could not be opened.", go_quote(path)),
             None,
-        )),
-        Err(_) => Err(Diagnostic::error(
+        ))),
+        Err(_) => Err(Box::new(Diagnostic::error(
             "Failed to read file",
             format!("The configuration file {} could not be read.", go_quote(path)),
             None,
-        )),
+        ))),
     }
 }
 
@@ -246,7 +246,7 @@ fn read_vars(arg: &str, index: usize, loaded: &mut Loaded) -> (BTreeMap<String, 
     } else {
         match read_source(arg, arg.ends_with(".json"), loaded) {
             Ok(file) => file,
-            Err(diag) => return (BTreeMap::new(), vec![diag]),
+            Err(diag) => return (BTreeMap::new(), vec![*diag]),
         }
     };
     let mut diags = file.syntax_diagnostics();

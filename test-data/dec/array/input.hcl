@@ -1,0 +1,2 @@
+first = "a"
+last  = 3

@@ -1,0 +1,4 @@
+tags {
+  team  = "infra"
+  level = 3
+}

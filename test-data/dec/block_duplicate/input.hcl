@@ -1,0 +1,6 @@
+server {
+  host = "a"
+}
+server {
+  host = "b"
+}

@@ -1,0 +1,9 @@
+rule {
+  port = 1
+}
+rule {
+  port = 2
+}
+rule {
+  port = 3
+}

@@ -1,0 +1,3 @@
+extra {
+  value = "x"
+}

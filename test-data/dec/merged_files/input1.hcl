@@ -1,0 +1,4 @@
+a = "from one"
+item {
+  n = 1
+}

@@ -1,0 +1,4 @@
+b = "from two"
+item {
+  n = 2
+}

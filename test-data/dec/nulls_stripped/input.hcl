@@ -1,0 +1,5 @@
+settings = {
+  zeta  = 1
+  alpha = null
+  mid   = [null, { inner = null, kept = "<&>" }]
+}

@@ -1,0 +1,2 @@
+where      = "${region}/${zones[0]}"
+zone_count = length(zones)

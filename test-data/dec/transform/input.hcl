@@ -1,0 +1,2 @@
+word  = "hello"
+items = ["a", "b", "c"]

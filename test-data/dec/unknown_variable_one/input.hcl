@@ -1,0 +1,2 @@
+greeting = "hello, ${nobody}"
+total    = sum.a

@@ -1,0 +1,2 @@
+greeting = "hello, ${name}"
+total    = 1 + sum.b

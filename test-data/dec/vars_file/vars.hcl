@@ -1,0 +1,2 @@
+name = "file"
+sum  = { a = 10, b = 20 }

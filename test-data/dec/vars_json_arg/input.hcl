@@ -1,0 +1,2 @@
+greeting = "hello, ${name}"
+total    = sum.a + sum.b
