@@ -52,7 +52,12 @@ fn render(out: &mut String, body: &Body, schema: &SchemaTree, ctx: &eval::Contex
     diagnostics_at(out, &pad, &diagnostics);
     for attribute in &content.attributes {
         let (value, diagnostics) = attribute.expr.value(ctx);
-        let _ = writeln!(out, "{pad}{} = {value:?}", attribute.name);
+        // What the attribute needs from the caller: never an iterator.
+        let references: Vec<String> =
+            attribute.expr.variables().iter().map(|traversal| traversal.root_name().to_string()).collect();
+        let references =
+            if references.is_empty() { String::new() } else { format!(" needs [{}]", references.join(", ")) };
+        let _ = writeln!(out, "{pad}{} = {value:?}{references}", attribute.name);
         diagnostics_at(out, &pad, &diagnostics);
     }
     for block in &content.blocks {
@@ -195,6 +200,19 @@ fn just_attributes_of_a_generated_block() {
         .map(|attribute| format!("{} = {:?}", attribute.name, attribute.expr.value(&ctx).0))
         .collect();
     assert_eq!(values, ["key = 0", "value = \"l0\""]);
+    // The iterator is the expansion's own variable, not one the caller
+    // must provide.
+    for attribute in &attributes {
+        assert_eq!(attribute.expr.variables(), Vec::new(), "{}", attribute.name);
+    }
+    let last = content.blocks.last().expect("a generated block");
+    let (attributes, _) = last.body.just_attributes();
+    let roots: Vec<String> = attributes
+        .iter()
+        .flat_map(|attribute| attribute.expr.variables())
+        .map(|traversal| traversal.root_name().to_string())
+        .collect();
+    assert!(roots.is_empty(), "{roots:?}");
 }
 
 /// What the body needs before expansion: attribute references the schema
