@@ -20,8 +20,45 @@ pub fn type_expr(expr: &Expression) -> (Type, Diagnostics) {
     let mut diags = Diagnostics::new();
     match read_type(expr, &mut diags) {
         Some(ty) => (ty, diags),
-        None => (Type::Dynamic, diags),
+        None => {
+            // The reference's failed evaluation leaves the dynamic value,
+            // which is not a type either; it says so too, without a range.
+            if diags.iter().all(|diag| diag.summary != "Invalid type expression") {
+                diags.push(Diagnostic::error(
+                    "Invalid type expression",
+                    "A type is required, not dynamic.",
+                    None,
+                ));
+            }
+            (Type::Dynamic, diags)
+        }
     }
+}
+
+/// The reference's "Did you mean" hint: the first candidate within two
+/// edits of `given`.
+fn suggestion(given: &str, candidates: &[&str]) -> String {
+    candidates
+        .iter()
+        .find(|candidate| edit_distance(given, candidate) < 3)
+        .map(|candidate| format!(" Did you mean {}?", quote(candidate)))
+        .unwrap_or_default()
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = if ca == *cb { previous } else { 1 + previous.min(row[j]).min(current) };
+            previous = current;
+        }
+    }
+    row[b.len()]
 }
 
 fn read_type(expr: &Expression, diags: &mut Diagnostics) -> Option<Type> {
@@ -36,7 +73,11 @@ fn read_type(expr: &Expression, diags: &mut Diagnostics) -> Option<Type> {
             name => {
                 diags.push(Diagnostic::error(
                     "Unknown variable",
-                    format!("There is no variable named {}.", quote(name)),
+                    format!(
+                        "There is no variable named {}.{}",
+                        quote(name),
+                        suggestion(name, &["any", "bool", "number", "string"])
+                    ),
                     Some(expr.range()),
                 ));
                 None
@@ -48,22 +89,40 @@ fn read_type(expr: &Expression, diags: &mut Diagnostics) -> Option<Type> {
         if !matches!(constructor, "list" | "set" | "map" | "tuple" | "object") {
             diags.push(Diagnostic::error(
                 "Call to unknown function",
-                format!("There is no function named {}.", quote(constructor)),
+                format!(
+                    "There is no function named {}.{}",
+                    quote(constructor),
+                    suggestion(constructor, &["list", "map", "object", "set", "tuple"])
+                ),
                 Some(call.name_range.clone()),
             ));
             return None;
         }
         let [arg] = call.arguments.as_slice() else {
-            let summary = if call.arguments.is_empty() {
-                "Not enough function arguments"
-            } else {
-                "Too many function arguments"
+            let diag = match call.arguments.get(1) {
+                None => {
+                    let param = match constructor {
+                        "tuple" => "element_types",
+                        "object" => "attribute_types",
+                        _ => "element_type",
+                    };
+                    Diagnostic::error(
+                        "Not enough function arguments",
+                        format!(
+                            "Function {} expects 1 argument(s). Missing value for {}.",
+                            quote(constructor),
+                            quote(param)
+                        ),
+                        Some(call.arguments_range.clone()),
+                    )
+                }
+                Some(extra) => Diagnostic::error(
+                    "Too many function arguments",
+                    format!("Function {} expects only 1 argument(s).", quote(constructor)),
+                    Some(extra.start_range()),
+                ),
             };
-            diags.push(Diagnostic::error(
-                summary,
-                format!("Function {} expects 1 argument(s).", quote(constructor)),
-                Some(call.arguments_range.clone()),
-            ));
+            diags.push(diag);
             return None;
         };
         return match constructor {

@@ -1,0 +1,1 @@
+a = { k = [{ x = "1", y = [true, false, true] }] }
