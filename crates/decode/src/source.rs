@@ -143,7 +143,7 @@ impl SourceFile {
             FileSyntax::Json { parse } => parse.errors(),
             FileSyntax::Fragment { errors, .. } => errors,
         };
-        errors
+        let mut diagnostics = errors
             .iter()
             .map(|error| {
                 Diagnostic::error(
@@ -152,7 +152,12 @@ impl SourceFile {
                     Some(self.range(error.range)),
                 )
             })
-            .collect::<Diagnostics>()
+            .collect::<Diagnostics>();
+        if let FileSyntax::Json { .. } = self.syntax {
+            // The reference checks a JSON file's root as it parses it.
+            diagnostics.extend(crate::json::root_diagnostics(self));
+        }
+        diagnostics
     }
 
     /// The top-level body of the file.
