@@ -309,3 +309,30 @@ fn ranges_of_json_expressions() {
     assert_eq!(support::range(&o.start_range()), "test.json:2:8-2:9(9-10)");
     assert_eq!(support::range(&attributes["s"].start_range()), "test.json:3:8-3:11(28-31)");
 }
+
+/// Every file of the vendored JSON corpus (`test-data/corpus-json`) read
+/// every way a caller might: the root's attributes evaluated with and
+/// without a context, their variables and static analyses. Nothing may
+/// panic, and the files the reference accepts have no syntax diagnostics.
+#[test]
+fn the_json_corpus_decodes_without_panics() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data/corpus-json");
+    let reference = fs::read_to_string(root.join("reference.tsv")).expect("reference.tsv");
+    let mut evaluated = 0;
+    for line in reference.lines().skip(1).filter(|line| !line.is_empty()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let text = fs::read_to_string(root.join("input").join(fields[0])).expect("a corpus file");
+        let file = SourceFile::json(fields[0], text);
+        let syntax_errors = file.syntax_diagnostics();
+        assert_eq!(syntax_errors.is_empty(), fields[1] == "yes", "{}: {syntax_errors:?}", fields[0]);
+        let (attributes, _) = file.body().just_attributes();
+        for attribute in attributes {
+            let _ = attribute.expr.value(&eval::Context::none());
+            let _ = attribute.expr.value(&context_with_variables());
+            let _ = (attribute.expr.variables(), attribute.expr.reference_variables());
+            let _ = (attribute.expr.as_traversal(), attribute.expr.as_call(), attribute.expr.as_map());
+            evaluated += 1;
+        }
+    }
+    assert!(evaluated >= 30, "only {evaluated} attributes were read");
+}
