@@ -1,0 +1,138 @@
+//! Files on disk for Halite: which names belong to a module, loading a
+//! directory's HCL files, and a watcher that turns filesystem events into
+//! batches of changes to apply to the database's inputs.
+//!
+//! The crate knows bytes and paths, nothing about syntax or the database:
+//! a front end (`halite watch`, an embedding build system) loads the files
+//! with [`load`], gives them to the database, starts a [`Watcher`] and
+//! applies each [`ChangeBatch`] it hands over. A batch says what the files
+//! are now, read from disk when the batch is formed, rather than replaying
+//! the events: editors save in many ways (in place, through a temporary file
+//! renamed over the original, by deleting and recreating), and only the end
+//! state matters to the database.
+
+mod load;
+mod watch;
+
+use camino::Utf8PathBuf;
+
+pub use crate::load::{Error, LoadedFile, Scope, is_module_file, load};
+pub use crate::watch::{WatchOptions, Watcher};
+
+/// One file's change, as its state on disk when the batch was formed.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Change {
+    /// A file the watcher did not know appeared, with its bytes.
+    Created(Utf8PathBuf, Vec<u8>),
+    /// A known file's bytes changed; these are the new ones.
+    Modified(Utf8PathBuf, Vec<u8>),
+    /// A known file is gone (deleted, or renamed to another name).
+    Deleted(Utf8PathBuf),
+}
+
+impl Change {
+    /// The path of the file that changed, as the watcher's root was given
+    /// joined with the file's name.
+    pub fn path(&self) -> &camino::Utf8Path {
+        match self {
+            Change::Created(path, _) | Change::Modified(path, _) | Change::Deleted(path) => path,
+        }
+    }
+
+    /// The new bytes, unless the file was deleted.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Change::Created(_, bytes) | Change::Modified(_, bytes) => Some(bytes),
+            Change::Deleted(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Change {
+    /// Bytes are shown by length: a test failure should name the files, not
+    /// dump their contents.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Change::Created(path, bytes) => write!(f, "Created({path}, {} bytes)", bytes.len()),
+            Change::Modified(path, bytes) => write!(f, "Modified({path}, {} bytes)", bytes.len()),
+            Change::Deleted(path) => write!(f, "Deleted({path})"),
+        }
+    }
+}
+
+/// The changes of one burst of filesystem activity, at most one per path,
+/// sorted by path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChangeBatch {
+    pub changes: Vec<Change>,
+}
+
+impl ChangeBatch {
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.changes.len()
+    }
+
+    /// Folds a later batch into this one, so that a consumer that fell
+    /// behind applies one batch: per path the later change wins, except that
+    /// a file created and then modified is still new, and a file created and
+    /// then deleted was never there.
+    pub fn merge(&mut self, later: ChangeBatch) {
+        let mut by_path: std::collections::BTreeMap<Utf8PathBuf, Change> = std::mem::take(&mut self.changes)
+            .into_iter()
+            .map(|change| (change.path().to_owned(), change))
+            .collect();
+        for change in later.changes {
+            let path = change.path().to_owned();
+            let merged = match (by_path.remove(&path), change) {
+                (Some(Change::Created(..)), Change::Modified(path, bytes)) => {
+                    Some(Change::Created(path, bytes))
+                }
+                (Some(Change::Created(..)), Change::Deleted(_)) => None,
+                (Some(Change::Deleted(_)), Change::Created(path, bytes)) => {
+                    Some(Change::Modified(path, bytes))
+                }
+                (_, change) => Some(change),
+            };
+            if let Some(merged) = merged {
+                by_path.insert(path, merged);
+            }
+        }
+        self.changes = by_path.into_values().collect();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn created(path: &str, text: &str) -> Change {
+        Change::Created(path.into(), text.into())
+    }
+
+    fn modified(path: &str, text: &str) -> Change {
+        Change::Modified(path.into(), text.into())
+    }
+
+    fn deleted(path: &str) -> Change {
+        Change::Deleted(path.into())
+    }
+
+    #[test]
+    fn merging_keeps_the_last_state_of_each_path() {
+        let mut batch =
+            ChangeBatch { changes: vec![created("a.tf", "1"), modified("b.tf", "1"), deleted("c.tf")] };
+        batch.merge(ChangeBatch {
+            changes: vec![modified("a.tf", "2"), deleted("b.tf"), created("c.tf", "3"), created("d.tf", "4")],
+        });
+        assert_eq!(
+            batch.changes,
+            vec![created("a.tf", "2"), deleted("b.tf"), modified("c.tf", "3"), created("d.tf", "4")]
+        );
+        batch.merge(ChangeBatch { changes: vec![deleted("a.tf")] });
+        assert_eq!(batch.changes, vec![deleted("b.tf"), modified("c.tf", "3"), created("d.tf", "4")]);
+    }
+}

@@ -1,0 +1,181 @@
+//! Which files belong to a module, and reading them from a directory.
+
+use std::io;
+
+use camino::{Utf8Path, Utf8PathBuf};
+
+/// The endings of the names of a module's files: the native syntax (`.hcl`
+/// also covers Packer's `.pkr.hcl`) and the JSON twins. `.tfvars` files are
+/// values for variables, not part of a module, so they are not here.
+const MODULE_SUFFIXES: &[&str] =
+    &[".hcl", ".tf", ".nomad", ".hcl.json", ".tf.json", ".nomad.json", ".pkr.json"];
+
+/// Directories never entered by a walk of a tree, besides hidden ones:
+/// Terraform's cache of downloaded modules and providers is someone else's
+/// code. (It is hidden too; the name is kept to say so.)
+const SKIPPED_DIRS: &[&str] = &[".terraform"];
+
+/// Whether a file of this name is part of a module.
+///
+/// Besides the endings, the names Terraform ignores are ignored (a name
+/// starting with `.`, ending with `~`, or starting and ending with `#`):
+/// those are editors' backups, swap files and lock files (`.main.tf.swp`,
+/// `main.tf~`, Emacs's `.#main.tf` and `#main.tf#`), which appear and vanish
+/// while a file is saved and must never be read as part of the module.
+pub fn is_module_file(name: &str) -> bool {
+    let ignored = name.starts_with('.')
+        || name.ends_with('~')
+        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'));
+    !ignored && MODULE_SUFFIXES.iter().any(|suffix| name.len() > suffix.len() && name.ends_with(suffix))
+}
+
+/// How much of the file tree under a root is loaded and watched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The root directory's own files: one module.
+    Directory,
+    /// Every directory below the root too, except hidden ones and
+    /// `.terraform`; symbolic links to directories are not followed, so a
+    /// link cannot make the walk loop.
+    Tree,
+}
+
+impl Scope {
+    /// Whether a directory below the root is entered, by its name.
+    pub(crate) fn enters(self, dir_name: &str) -> bool {
+        self == Scope::Tree && !dir_name.starts_with('.') && !SKIPPED_DIRS.contains(&dir_name)
+    }
+}
+
+/// A file read from disk.
+#[derive(Clone, PartialEq, Eq)]
+pub struct LoadedFile {
+    /// The root as it was given, joined with the file's path below it.
+    pub path: Utf8PathBuf,
+    pub bytes: Vec<u8>,
+}
+
+impl std::fmt::Debug for LoadedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LoadedFile({}, {} bytes)", self.path, self.bytes.len())
+    }
+}
+
+/// Why a directory could not be loaded or watched.
+#[derive(Debug)]
+pub struct Error {
+    pub path: Utf8PathBuf,
+    pub source: io::Error,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read `{}`: {}", self.path, self.source)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// Reads the module files under `root` (see [`is_module_file`] and
+/// [`Scope`]), sorted by path.
+///
+/// The root must be a readable directory. Below it, a file that vanishes
+/// between listing and reading is simply not there, and a name that is not
+/// UTF-8 cannot be a module file's; any other error reading a file or a
+/// directory is returned, since a module with a file missing would evaluate
+/// to something it is not.
+pub fn load(root: &Utf8Path, scope: Scope) -> Result<Vec<LoadedFile>, Error> {
+    let mut paths = Vec::new();
+    list_files(root, scope, &mut paths)?;
+    paths.sort();
+    let mut files = Vec::with_capacity(paths.len());
+    for path in paths {
+        match read_file(&path) {
+            Ok(Some(bytes)) => files.push(LoadedFile { path, bytes }),
+            Ok(None) => {}
+            Err(source) => return Err(Error { path, source }),
+        }
+    }
+    Ok(files)
+}
+
+/// Appends the paths of the module files under `dir` (see [`load`]) to
+/// `paths`, in no particular order.
+pub(crate) fn list_files(dir: &Utf8Path, scope: Scope, paths: &mut Vec<Utf8PathBuf>) -> Result<(), Error> {
+    let error = |source| Error { path: dir.to_owned(), source };
+    for entry in std::fs::read_dir(dir).map_err(error)? {
+        let entry = entry.map_err(error)?;
+        let Ok(name) = entry.file_name().into_string() else { continue };
+        // `file_type` does not follow symbolic links, so a link to a
+        // directory is never entered; a link to a file is listed, and read
+        // through the link.
+        let Ok(file_type) = entry.file_type() else { continue };
+        if file_type.is_dir() {
+            if scope.enters(&name) {
+                list_files(&child(dir, &name), scope, paths)?;
+            }
+        } else if is_module_file(&name) {
+            paths.push(child(dir, &name));
+        }
+    }
+    Ok(())
+}
+
+/// The bytes of the file at `path`, or `None` if there is no file there
+/// (never was, was removed, or is a directory now).
+pub(crate) fn read_file(path: &Utf8Path) -> io::Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        // A symbolic link whose target is gone reads as not found; a path
+        // whose parent became a file reads as "not a directory".
+        Err(err)
+            if matches!(
+                err.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::IsADirectory | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// `dir/name`, without a leading `./` when the root is `.`, so that paths
+/// read as the user would write them.
+pub(crate) fn child(dir: &Utf8Path, name: &str) -> Utf8PathBuf {
+    if dir == "." { Utf8PathBuf::from(name) } else { dir.join(name) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_file_names() {
+        for name in
+            ["main.tf", "a.hcl", "build.pkr.hcl", "job.nomad", "main.tf.json", "x.hcl.json", "b.pkr.json"]
+        {
+            assert!(is_module_file(name), "{name}");
+        }
+        for name in [
+            "terraform.tfvars",
+            "a.tfvars.json",
+            "README.md",
+            ".main.tf.swp",
+            ".#main.tf",
+            "#main.tf#",
+            "main.tf~",
+            "main.tf.tmp",
+            ".hidden.tf",
+            "4913",
+            ".tf",
+            "package.json",
+        ] {
+            assert!(!is_module_file(name), "{name}");
+        }
+    }
+}
