@@ -149,7 +149,12 @@ impl Body {
     /// ("Unsupported argument", "Unsupported block type", ...).
     pub fn content(&self, schema: &BodySchema) -> (BodyContent, Diagnostics) {
         match &self.kind {
-            BodyKind::Empty => (self.empty_content(), Diagnostics::new()),
+            // The reference's empty body is a merge of no bodies, so it
+            // still reports required attributes as missing.
+            BodyKind::Empty => {
+                let (content, _, diagnostics) = merged_content(&[], schema, false);
+                (content, diagnostics)
+            }
             BodyKind::Native { file, block } => native::content(self, file, *block, schema),
             BodyKind::Json { file, values } => crate::json::content(self, file, values, schema),
             BodyKind::Merged(bodies) => {
@@ -163,7 +168,7 @@ impl Body {
     /// The content the schema asks for, and a body holding the rest.
     pub fn partial_content(&self, schema: &BodySchema) -> (BodyContent, Body, Diagnostics) {
         match &self.kind {
-            BodyKind::Empty => (self.empty_content(), self.clone(), Diagnostics::new()),
+            BodyKind::Empty => merged_content(&[], schema, true),
             BodyKind::Native { file, block } => native::partial_content(self, file, *block, schema),
             BodyKind::Json { file, values } => crate::json::partial_content(self, file, values, schema),
             BodyKind::Merged(bodies) => merged_content(bodies, schema, true),
@@ -191,10 +196,6 @@ impl Body {
             BodyKind::Merged(bodies) => bodies.first().map_or_else(empty_range, Body::missing_item_range),
             BodyKind::Dynamic(expanded) => expanded.missing_item_range(),
         }
-    }
-
-    fn empty_content(&self) -> BodyContent {
-        BodyContent { missing_item_range: self.missing_item_range(), ..BodyContent::default() }
     }
 }
 

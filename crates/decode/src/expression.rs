@@ -68,6 +68,58 @@ impl Expression {
         Expression { kind: ExpressionKind::Literal { value, range } }
     }
 
+    /// Parses `text` as one native syntax expression, the reference's
+    /// `hclsyntax.ParseExpression` (command-line variables, expressions
+    /// given as strings). The syntax errors come back as diagnostics; the
+    /// expression is whatever could be read.
+    pub fn parse(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> (Expression, Diagnostics) {
+        let text = text.into();
+        let parse = syntax::parse_expression(&text);
+        let (hir, root, source_map) = hir::lower_expression_file(&parse.tree());
+        Expression::standalone(
+            name.into(),
+            text,
+            parse.green().clone(),
+            Arc::from(parse.errors()),
+            hir,
+            root,
+            source_map,
+        )
+    }
+
+    /// Parses `text` as a bare template (no quotes; only `$${` and `%%{`
+    /// escaped), the reference's `hclsyntax.ParseTemplate`.
+    pub fn parse_template(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> (Expression, Diagnostics) {
+        let text = text.into();
+        let parse = syntax::parse_template(&text);
+        let (hir, root, source_map) = hir::lower_template_file(&parse.tree());
+        Expression::standalone(
+            name.into(),
+            text,
+            parse.green().clone(),
+            Arc::from(parse.errors()),
+            hir,
+            root,
+            source_map,
+        )
+    }
+
+    fn standalone(
+        name: Arc<str>,
+        text: Arc<str>,
+        root: syntax::GreenNode,
+        errors: Arc<[syntax::SyntaxError]>,
+        hir: hir::FileHir,
+        expr: hir::ExprId,
+        source_map: hir::SourceMap,
+    ) -> (Expression, Diagnostics) {
+        let base = crate::Pos { line: 1, column: 1, byte: 0 };
+        let syntax = crate::source::FileSyntax::Fragment { root, errors, hir, source_map, base };
+        let file = SourceFile::fragment(name, text, syntax);
+        let diagnostics = file.syntax_diagnostics();
+        (Expression::native(file, expr), diagnostics)
+    }
+
     /// An expression of a native file's HIR.
     pub(crate) fn native(file: Arc<SourceFile>, expr: hir::ExprId) -> Expression {
         Expression { kind: ExpressionKind::Native { file, expr } }
@@ -346,9 +398,23 @@ fn native_start_range(file: &SourceFile, expr: hir::ExprId) -> Range {
                 None => whole(),
             }
         }
+        // An index with a literal key is a step of the reference's
+        // traversal expression, which starts where it starts.
+        hir::Expr::Index { index, .. } if traversal::native_literal_index_key(file, *index).is_some() => {
+            whole()
+        }
         hir::Expr::Index { .. } => match token_range(&node, SyntaxKind::L_BRACK) {
             Some(open) => file.range(open),
             None => whole(),
+        },
+        // A template starts with its first part, unless it is a single
+        // interpolation, which the reference unwraps.
+        hir::Expr::Template { parts, .. } => match parts.as_slice() {
+            [hir::TemplatePart::Interpolation { .. }] | [] => whole(),
+            _ => match node.children().find(|it| ast::TemplatePart::can_cast(it.kind())) {
+                Some(first) => file.range(trimmed_range(&first)),
+                None => whole(),
+            },
         },
         hir::Expr::Tuple(_)
         | hir::Expr::Object(_)

@@ -170,6 +170,22 @@ pub(crate) fn native_static_traversal(file: &Arc<SourceFile>, expr: hir::ExprId)
     Some(Traversal { steps })
 }
 
+/// The key of an index the reference's parser folds into its traversal
+/// (see [`Walker::literal_key`]), or `None` for an `IndexExpr` of its own.
+pub(crate) fn native_literal_index_key(file: &SourceFile, index: hir::ExprId) -> Option<Value> {
+    let (hir, map) = file.native_parts()?;
+    let walker = Walker {
+        file,
+        hir,
+        map,
+        root: file.syntax_root(),
+        keep_dynamic: false,
+        scopes: Vec::new(),
+        out: Vec::new(),
+    };
+    walker.literal_key(index)
+}
+
 const T_DOT: SyntaxKind = SyntaxKind::DOT;
 const T_BRACK: SyntaxKind = SyntaxKind::L_BRACK;
 
@@ -187,7 +203,7 @@ enum Work<'a> {
 }
 
 struct Walker<'a> {
-    file: &'a Arc<SourceFile>,
+    file: &'a SourceFile,
     hir: &'a hir::FileHir,
     map: &'a hir::SourceMap,
     root: SyntaxNode,

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Makes the reference's diagnostics for the cases of values/ (each
+"""Makes the reference's diagnostics for the files of merged/ decoded
+together with merged/spec.hcldec, for the cases of values/ (each
 top-level attribute decoded as `type = any` in hcldec's empty context) and
 for the `# content:` cases of content/: a hcldec spec from the schema line (attributes of type any, block
 types as block_map with their labels or block_list without), run through
@@ -57,11 +58,12 @@ def values_spec(path):
     return "object {\n" + "".join(f'  attr "{n}" {{\n    type = any\n  }}\n' for n in names) + "}\n"
 
 
-def oracle_diagnostics(cases, name, spec_text):
+def oracle_diagnostics(cases, names, spec_text):
     with tempfile.NamedTemporaryFile("w", suffix=".hcldec", delete=False) as spec:
         spec.write(spec_text)
+    names = [names] if isinstance(names, str) else names
     result = subprocess.run(
-        [HCLDEC, "--spec", spec.name, "--diags=json", name], cwd=cases, capture_output=True, text=True
+        [HCLDEC, "--spec", spec.name, "--diags=json", *names], cwd=cases, capture_output=True, text=True
     )
     os.unlink(spec.name)
     out = result.stderr
@@ -81,6 +83,11 @@ def write_lines(path, lines):
 
 
 def main():
+    merged = os.path.join(HERE, "merged")
+    with open(os.path.join(merged, "spec.hcldec"), encoding="utf-8") as f:
+        spec_text = f.read()
+    files = sorted(name for name in os.listdir(merged) if name.endswith(".hcl"))
+    write_lines(os.path.join(merged, "oracle.txt"), oracle_diagnostics(merged, files, spec_text))
     values = os.path.join(HERE, "values")
     for name in sorted(os.listdir(values)):
         if name.endswith(".hcl"):

@@ -1,0 +1,4 @@
+a = 1
+svc "x" {
+}
+extra = true

@@ -1,0 +1,5 @@
+a = 2
+b = "two"
+svc "y" {
+}
+other {}

@@ -1,0 +1,19 @@
+list = [a, "b", 1 + 2]
+paren_list = ([x, y])
+map = { name = 1, "quoted" = 2, (paren) = 3, true = 4, a.b = 5 }
+call = lookup(m, "k", 3...)
+no_args = timestamp()
+traversal = a.b[0]["c"].d
+paren_traversal = (a.b).c[1]
+keyword = string
+keyword_null = null
+not_keyword = a.b
+dynamic = a[b]
+splat = a[*].b
+number = 42
+template = "x${y}"
+conditional = a ? b : c
+binary = x + y
+index = z[w + 1]
+tuple_for = [for v in l : v]
+unary = -x
