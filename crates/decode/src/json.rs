@@ -458,13 +458,13 @@ enum Reading {
 /// The decoded content of a JSON string parsed as native syntax, as a
 /// fragment file positioned where the reference positions it: a template one
 /// byte and one column after the string's start, an expression at the start
-/// itself. `None` for a string that does not decode (a syntax error).
+/// itself.
 fn parse_string(
     file: &SourceFile,
     text: &str,
     string_start: TextSize,
     reading: Reading,
-) -> Option<(Arc<SourceFile>, hir::ExprId)> {
+) -> (Arc<SourceFile>, hir::ExprId) {
     let start = file.pos(string_start);
     let base = match reading {
         Reading::Template => Pos { line: start.line, column: start.column + 1, byte: start.byte + 1 },
@@ -483,7 +483,7 @@ fn parse_string(
         }
     };
     let syntax = FileSyntax::Fragment { root, errors, hir, source_map, base };
-    Some((SourceFile::fragment(file.name.clone(), Arc::from(text), syntax), root_expr))
+    (SourceFile::fragment(file.name.clone(), Arc::from(text), syntax), root_expr)
 }
 
 /// A JSON string value's decoded text and where its literal starts.
@@ -506,7 +506,7 @@ fn parsed_string(
 ) -> Option<(Arc<SourceFile>, hir::ExprId)> {
     let ast::JsonValue::JsonString(string) = value else { return None };
     let (text, start) = string_parts(string)?;
-    let (fragment, root) = parse_string(file, &text, start, reading)?;
+    let (fragment, root) = parse_string(file, &text, start, reading);
     (!has_syntax_errors(&fragment)).then_some((fragment, root))
 }
 
@@ -568,9 +568,7 @@ fn evaluate_string(
     if is_literal_mode(ctx) {
         return Value::string(&text);
     }
-    let Some((fragment, root)) = parse_string(file, &text, start, Reading::Template) else {
-        return Value::dynamic();
-    };
+    let (fragment, root) = parse_string(file, &text, start, Reading::Template);
     let syntax_errors = fragment.syntax_diagnostics();
     if !syntax_errors.is_empty() {
         diagnostics.extend(syntax_errors);
