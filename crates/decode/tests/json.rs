@@ -336,3 +336,27 @@ fn the_json_corpus_decodes_without_panics() {
     }
     assert!(evaluated >= 30, "only {evaluated} attributes were read");
 }
+
+/// Type constraints written as JSON strings, as Terraform's `.tf.json`
+/// variables write them: the string is read as a native expression.
+#[test]
+fn type_constraints_from_json_strings() {
+    let attributes = attributes_of(
+        r#"{"a": "string", "b": "list(object({name=string, port=optional(number, 80)}))", "c": "map(any)", "d": "nope(1)", "e": 5}"#,
+    );
+    let text = |name: &str| match decode::typeexpr::type_constraint(&attributes[name]) {
+        Ok(ty) => decode::typeexpr::type_string(&ty),
+        Err(diagnostics) => {
+            let mut out = String::new();
+            support::diagnostics(&mut out, &diagnostics);
+            out
+        }
+    };
+    expect_test::expect![[r#"
+        a: string
+        b: error: Invalid type specification | Optional attribute modifier expects only one argument: the attribute type. | test.json:1:61-1:73(60-72) | context test.json:1:53-1:73(52-72)
+        c: map(any)
+        d: error: Invalid type specification | Keyword "nope" is not a valid type constructor. | test.json:1:102-1:111(101-110)
+        e: error: Invalid type specification | A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string). | test.json:1:118-1:119(117-118)"#]]
+    .assert_eq(&["a", "b", "c", "d", "e"].map(|name| format!("{name}: {}", text(name).trim_end())).join("\n"));
+}
