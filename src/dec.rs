@@ -62,7 +62,7 @@ enum DiagsFormat {
 /// Everything loaded so far, by file name, for rendering source lines.
 #[derive(Default)]
 struct Loaded {
-    texts: BTreeMap<String, Arc<str>>,
+    files: BTreeMap<String, Arc<SourceFile>>,
 }
 
 /// A reason to stop that is not a diagnostic: "Error: …" and exit 1.
@@ -234,8 +234,9 @@ fn parse_source(name: &str, bytes: &[u8], json: bool, loaded: &mut Loaded) -> Ar
     // Bytes that are not UTF-8 become replacement characters, which the
     // parser then reports where they stand.
     let text: Arc<str> = String::from_utf8_lossy(bytes).into();
-    loaded.texts.insert(name.to_string(), text.clone());
-    if json { SourceFile::json(name, text) } else { SourceFile::native(name, text) }
+    let file = if json { SourceFile::json(name, text) } else { SourceFile::native(name, text) };
+    loaded.files.insert(name.to_string(), file.clone());
+    file
 }
 
 /// One `--vars` argument: a JSON object given inline (it starts with `{`),
@@ -535,8 +536,7 @@ fn index(value: &Value, key: &Value) -> Option<Value> {
 
 /// Diagnostics as the reference's text writer writes them: the severity and
 /// summary, the file and line, the source lines of the subject (and its
-/// context), then the detail wrapped at 80 columns. The reference also
-/// names the enclosing block after the line number; this does not.
+/// context), then the detail wrapped at 80 columns.
 fn diagnostics_text(diags: &[Diagnostic], loaded: &Loaded, color: bool) -> String {
     let mut out = String::new();
     for diag in diags {
@@ -551,13 +551,21 @@ fn diagnostics_text(diags: &[Diagnostic], loaded: &Loaded, color: bool) -> Strin
         };
         out.push_str(&format!("{color_code}{severity}{reset}: {}\n\n", diag.summary));
         if let Some(subject) = &diag.subject {
-            match loaded.texts.get(&*subject.filename) {
+            match loaded.files.get(&*subject.filename) {
                 None => out.push_str(&format!(
                     "  on {} line {}:\n  (source code not available)\n\n",
                     subject.filename, subject.start.line
                 )),
-                Some(text) => {
-                    out.push_str(&format!("  on {} line {}:\n", subject.filename, subject.start.line));
+                Some(file) => {
+                    let text = &file.text;
+                    let context = match context_string(file, subject.start.byte) {
+                        Some(context) => format!(", in {context}"),
+                        None => String::new(),
+                    };
+                    out.push_str(&format!(
+                        "  on {} line {}{context}:\n",
+                        subject.filename, subject.start.line
+                    ));
                     let mut snippet = (subject.start.byte as usize, subject.end.byte as usize);
                     if let Some(context) = &diag.context {
                         snippet = (
@@ -575,23 +583,19 @@ fn diagnostics_text(diags: &[Diagnostic], loaded: &Loaded, color: bool) -> Strin
                     for (number, line) in text.split_inclusive('\n').enumerate() {
                         let content = line.strip_suffix('\n').unwrap_or(line);
                         let content = content.strip_suffix('\r').unwrap_or(content);
-                        let line_end = line_start + content.len();
-                        // Overlap, with an empty line counted as one byte
-                        // wide, as the reference's range check does.
-                        let overlaps = line_start < snippet.1 && snippet.0 < line_end.max(line_start + 1);
-                        if overlaps {
-                            let from = highlighted.0.clamp(line_start, line_end) - line_start;
-                            let to = highlighted.1.clamp(line_start, line_end) - line_start;
-                            let (before, rest) = content.split_at(floor_char(content, from));
-                            let (marked, after) =
-                                rest.split_at(floor_char(rest, to.saturating_sub(before.len())));
-                            if marked.is_empty() {
-                                out.push_str(&format!("{:4}: {content}\n", number + 1));
-                            } else {
+                        let line_range = (line_start, line_start + content.len());
+                        if overlaps(line_range, snippet) {
+                            let marked = overlap(line_range, highlighted);
+                            if marked.0 < marked.1 {
+                                let (before, rest) =
+                                    content.split_at(floor_char(content, marked.0 - line_start));
+                                let (marked, after) = rest.split_at(floor_char(rest, marked.1 - marked.0));
                                 out.push_str(&format!(
                                     "{:4}: {before}{highlight}{marked}{reset}{after}\n",
                                     number + 1
                                 ));
+                            } else {
+                                out.push_str(&format!("{:4}: {content}\n", number + 1));
                             }
                         }
                         line_start += line.len();
@@ -606,6 +610,72 @@ fn diagnostics_text(diags: &[Diagnostic], loaded: &Loaded, color: bool) -> Strin
         }
     }
     out
+}
+
+/// What the reference's text writer names as the place of `offset`: in a
+/// native file the header of the top-level block containing it (the type,
+/// then each label quoted), in a JSON file the path of the objects and
+/// arrays containing it (`a.b[0]`).
+fn context_string(file: &SourceFile, offset: u32) -> Option<String> {
+    let offset = syntax::TextSize::from(offset);
+    let contains = |range: syntax::TextRange| range.start() <= offset && offset < range.end();
+    match &file.syntax {
+        decode::source::FileSyntax::Native { hir, source_map, .. } => {
+            hir.body.blocks.iter().find_map(|&id| {
+                if !contains(source_map.block_syntax(id)?.text_range()) {
+                    return None;
+                }
+                let block = &hir.blocks[id];
+                Some(block.labels.iter().fold(block.type_name.to_string(), |header, label| {
+                    format!("{header} {}", go_quote(label))
+                }))
+            })
+        }
+        decode::source::FileSyntax::Json { parse } => {
+            use syntax::ast::{AstNode as _, JsonValue};
+            let is_container =
+                |value: &JsonValue| matches!(value, JsonValue::JsonObject(_) | JsonValue::JsonArray(_));
+            let mut path = String::new();
+            let mut current = parse.tree().value()?;
+            loop {
+                let next = match &current {
+                    JsonValue::JsonObject(object) => object.members().find_map(|member| {
+                        let value = member.value()?;
+                        (is_container(&value) && contains(value.syntax().text_range())).then(|| {
+                            let name = member.name().and_then(|name| name.value()).unwrap_or_default();
+                            (format!(".{name}"), value)
+                        })
+                    }),
+                    JsonValue::JsonArray(array) => array.values().enumerate().find_map(|(i, value)| {
+                        (is_container(&value) && contains(value.syntax().text_range()))
+                            .then(|| (format!("[{i}]"), value))
+                    }),
+                    _ => None,
+                };
+                let Some((step, value)) = next else { break };
+                path.push_str(&step);
+                current = value;
+            }
+            let path = path.strip_prefix('.').unwrap_or(&path);
+            (!path.is_empty()).then(|| path.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// `hcl.Range.Overlaps` over byte ranges: empty ranges overlap nothing, and
+/// an end counts as inside the other range, as the reference's check has it.
+fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
+    let contains = |r: (usize, usize), offset: usize| r.0 <= offset && offset < r.1;
+    a.0 < a.1 && b.0 < b.1 && (contains(a, b.0) || contains(a, b.1) || contains(b, a.0) || contains(b, a.1))
+}
+
+/// `hcl.Range.Overlap`: the part of both, empty at `a`'s start if none.
+fn overlap(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+    if !overlaps(a, b) {
+        return (a.0, a.0);
+    }
+    (a.0.max(b.0), a.1.min(b.1))
 }
 
 /// The largest char boundary of `s` at or before `at`.

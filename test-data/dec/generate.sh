@@ -8,7 +8,8 @@
 #   hcldec --spec=spec.hcldec --diags=json ARGS… input*.hcl input*.json
 # with ARGS the lines of its `args` file; standard output goes to
 # expected.json, standard error to expected-diags.json (kept only when not
-# empty).
+# empty). A failing case runs again without --diags=json, its standard
+# error (the diagnostics as text) going to expected-text.txt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 hcldec=${HCLDEC:-$here/../../../shared/oracle/bin/hcldec}
@@ -24,5 +25,9 @@ for dir in "$here"/*/; do
   "$bin" --spec=spec.hcldec --diags=json "${args[@]}" ${inputs[@]} > expected.json 2> expected-diags.json || status=$?
   [ -s expected.json ] || rm expected.json
   [ -s expected-diags.json ] || rm expected-diags.json
+  rm -f expected-text.txt
+  if [ "$status" != 0 ]; then
+    "$bin" --spec=spec.hcldec "${args[@]}" ${inputs[@]} > /dev/null 2> expected-text.txt || true
+  fi
   echo "$(basename "$dir"): exit $status"
 done
