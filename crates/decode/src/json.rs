@@ -723,6 +723,11 @@ pub(crate) fn as_traversal(
 ) -> Result<Traversal, Diagnostics> {
     json_value(file, ptr)
         .and_then(|value| parsed_string(file, &value, Reading::Expression))
+        // The reference reads the string with its traversal parser, which
+        // knows no parentheses; the native analysis looks through them.
+        .filter(|(fragment, _)| {
+            !fragment.syntax_root().descendants().any(|node| node.kind() == syntax::SyntaxKind::PAREN_EXPR)
+        })
         .and_then(|(fragment, root)| Expression::native(fragment, root).as_traversal().ok())
         .ok_or_else(|| {
             vec![Diagnostic::error(

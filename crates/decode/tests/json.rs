@@ -254,7 +254,7 @@ fn variables_come_from_every_string_read_as_a_template() {
 
 #[test]
 fn static_analyses_read_strings_as_expressions_at_the_string_start() {
-    let text = r#"{"t": "var.name[0]", "k": "string", "c": "list(object({a=string}))", "l": ["a", 1], "m": {"x": 1, "${y}": 2}, "s": "a + b", "n": 5}"#;
+    let text = r#"{"t": "var.name[0]", "k": "string", "c": "list(object({a=string}))", "l": ["a", 1], "m": {"x": 1, "${y}": 2}, "s": "a + b", "n": 5, "p": "(a).b"}"#;
     let attributes = attributes_of(text);
     let get = |name: &str| &attributes[name];
 
@@ -267,6 +267,7 @@ fn static_analyses_read_strings_as_expressions_at_the_string_start() {
         Some("test.json:1:116-1:123(115-122)")
     );
     assert!(get("n").as_traversal().is_err());
+    assert!(get("p").as_traversal().is_err(), "the reference's traversal parser knows no parentheses");
 
     assert_eq!(get("k").as_keyword().as_deref(), Some("string"));
     assert_eq!(get("t").as_keyword(), None);
