@@ -380,11 +380,15 @@ fn token_range(node: &SyntaxNode, kind: SyntaxKind) -> Option<TextRange> {
 
 fn native_start_range(file: &SourceFile, expr: hir::ExprId) -> Range {
     let Some((hir, _)) = file.native_parts() else { return file.range(TextRange::default()) };
+    // An operator chain starts where its leftmost operand starts; the
+    // chain may be thousands of links long, so it is walked with a loop.
+    let mut expr = expr;
+    while let hir::Expr::Binary { lhs: first, .. } | hir::Expr::Conditional { cond: first, .. } = &hir[expr] {
+        expr = *first;
+    }
     let whole = || native_range(file, expr);
     let Some(node) = native_own_node(file, expr) else { return whole() };
     match &hir[expr] {
-        hir::Expr::Binary { lhs, .. } => native_start_range(file, *lhs),
-        hir::Expr::Conditional { cond, .. } => native_start_range(file, *cond),
         hir::Expr::Call { .. } => {
             let Some(call) = ast::FunctionCall::cast(node.clone()) else { return whole() };
             let start = call.name().map_or(trimmed_range(&node).start(), |it| it.text_range().start());

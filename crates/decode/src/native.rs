@@ -30,15 +30,13 @@ fn hir_body(file: &SourceFile, block: Option<hir::BlockId>) -> Option<&hir::Body
 /// order. Attributes without a name (after a syntax error) are left out.
 fn unique_attributes(file: &SourceFile, body: &hir::Body) -> Vec<hir::AttributeId> {
     let Some((hir, _)) = file.native_parts() else { return Vec::new() };
-    let mut seen: Vec<&SmolStr> = Vec::new();
+    let mut seen: rustc_hash::FxHashSet<&SmolStr> = rustc_hash::FxHashSet::default();
     let mut out = Vec::new();
     for &id in &body.attributes {
         let name = &hir[id].name;
-        if name.is_empty() || seen.contains(&name) {
-            continue;
+        if !name.is_empty() && seen.insert(name) {
+            out.push(id);
         }
-        seen.push(name);
-        out.push(id);
     }
     out
 }
