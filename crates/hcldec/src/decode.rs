@@ -411,24 +411,29 @@ fn decode_block_attrs(
         return (Value::map(spec.element_type.clone(), values).unwrap_or_else(|_| Value::dynamic()), diags);
     }
     // With an element type of `any` the values keep their own types, and a
-    // map needs one: the reference requires them to agree.
+    // map needs one. The reference requires them to be the same (it
+    // crashes otherwise); they are unified here, and an error only when
+    // they have no common type.
     let ety = if spec.element_type.has_dynamic_types() {
         let types: Vec<Type> = values.values().map(Value::ty).collect();
-        value::unify_unsafe(&types).unwrap_or(Type::Dynamic)
+        value::unify_unsafe(&types)
     } else {
-        spec.element_type.clone()
+        Some(spec.element_type.clone())
     };
-    let converted: Result<BTreeMap<String, Value>, _> =
-        values.into_iter().map(|(k, v)| value::convert(&v, &ety).map(|v| (k, v))).collect();
-    match converted
-        .map_err(|err| err.to_string())
-        .and_then(|values| Value::map(ety, values).map_err(|err| err.to_string()))
-    {
-        Ok(value) => (value, diags),
-        Err(err) => {
+    let map = ety.and_then(|ety| {
+        let converted: Option<BTreeMap<String, Value>> =
+            values.into_iter().map(|(k, v)| value::convert(&v, &ety).ok().map(|v| (k, v))).collect();
+        Value::map(ety, converted?).ok()
+    });
+    match map {
+        Some(value) => (value, diags),
+        None => {
             diags.push(Diagnostic::error(
                 "Invalid attribute value",
-                format!("Invalid value for attribute of {} block: {err}.", quote(&spec.type_name)),
+                format!(
+                    "Invalid value for attribute of {} block: the attributes' values have no common type.",
+                    quote(&spec.type_name)
+                ),
                 Some(block.def_range.clone()),
             ));
             (Value::unknown(Type::map(spec.element_type.clone())), diags)
