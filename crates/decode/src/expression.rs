@@ -26,8 +26,6 @@ pub(crate) enum ExpressionKind {
     /// A native syntax expression of a file's HIR.
     Native { file: Arc<SourceFile>, expr: hir::ExprId },
     /// A JSON value, interpreted by the JSON syntax's rules.
-    // Made by `crate::json`'s bodies, which are still placeholders.
-    #[allow(dead_code)]
     Json { file: Arc<SourceFile>, value: hir::SyntaxNodePtr },
     /// A value known already, with the range it stands for (dynamic blocks'
     /// iterator values, `hcldec` literals).

@@ -122,8 +122,6 @@ impl SourceFile {
 
     /// A native expression or template read from a JSON string (see
     /// [`FileSyntax::Fragment`]).
-    // Called by `crate::json` once its string expressions land.
-    #[allow(dead_code)]
     pub(crate) fn fragment(name: Arc<str>, text: Arc<str>, syntax: FileSyntax) -> Arc<SourceFile> {
         Arc::new(SourceFile::new(name, text, syntax))
     }
