@@ -14,6 +14,7 @@
 //! round.
 
 mod files;
+pub mod module;
 
 use std::sync::{
     Arc, Mutex,
@@ -31,6 +32,7 @@ use syntax::{
 };
 
 pub use crate::files::{File, FileStatus, Files};
+pub use crate::module::{Address, Attr, Module};
 
 /// The database trait every query of the workspace takes; other crates'
 /// tracked functions take `&dyn Db` so that any database (the real one, a
@@ -179,6 +181,9 @@ pub fn source_map(db: &dyn Db, file: File) -> Arc<SourceMap> {
     lower_with_source_map(db, file).1.clone()
 }
 
+/// The queries keyed by [`Attr`], whose log entries show the address.
+const ATTR_QUERIES: &[&str] = &["attribute_expr", "attribute_resolution", "attribute_value"];
+
 /// The database: salsa's storage, the table of files, and an optional log of
 /// salsa events for tests that check what an edit re-ran.
 ///
@@ -189,6 +194,8 @@ pub fn source_map(db: &dyn Db, file: File) -> Arc<SourceMap> {
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     files: Files,
+    /// The module of each directory, found by its path.
+    modules: Arc<Mutex<std::collections::HashMap<Utf8PathBuf, Module>>>,
     /// `Some` while [`RootDatabase::log`] records.
     events: Arc<Mutex<Option<Vec<salsa::Event>>>>,
     /// Whether [`RootDatabase::log`] is recording: salsa reports an event for
@@ -219,6 +226,7 @@ impl Default for RootDatabase {
         RootDatabase {
             storage: salsa::Storage::new(Some(Box::new(callback))),
             files: Files::default(),
+            modules: Arc::default(),
             events,
             recording,
         }
@@ -287,6 +295,42 @@ impl RootDatabase {
         file
     }
 
+    /// The module of `dir`, if one was set.
+    pub fn module(&self, dir: &Utf8Path) -> Option<Module> {
+        self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(dir).copied()
+    }
+
+    /// Sets the files of the module of `dir` (creating it the first time,
+    /// with no variables). The list is kept sorted by path; setting the same
+    /// files again is not a change.
+    pub fn set_module_files(&mut self, dir: impl Into<Utf8PathBuf>, files: Vec<File>) -> Module {
+        let dir = dir.into();
+        let mut files = files;
+        files.sort_by(|a, b| a.path(self).cmp(b.path(self)));
+        files.dedup();
+        if let Some(module) = self.module(&dir) {
+            if *module.files(self) != files {
+                module.set_files(self).to(files);
+            }
+            return module;
+        }
+        let module = Module::new(self, dir.clone(), files, Arc::default());
+        self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(dir, module);
+        module
+    }
+
+    /// Sets the values of `module`'s variables (`var.NAME`). Setting the
+    /// same values again is not a change, so nothing re-runs.
+    pub fn set_module_variables(
+        &mut self,
+        module: Module,
+        variables: std::collections::BTreeMap<String, eval::Value>,
+    ) {
+        if **module.variables(self) != variables {
+            module.set_variables(self).to(Arc::new(variables));
+        }
+    }
+
     /// Drops all but the most recently used parse trees (see [`parse`]):
     /// batch front ends call it between chunks of files, so that a run over
     /// thousands of files holds a bounded number of trees. Like a write, it
@@ -342,9 +386,19 @@ impl RootDatabase {
     fn describe(&self, key: salsa::DatabaseKeyIndex) -> String {
         let query = self.ingredient_debug_name(key.ingredient_index());
         let id = key.key_index();
-        match self.files.iter().find(|file| file.as_id() == id) {
-            Some(file) => format!("{query}({})", file.path(self)),
-            None => format!("{query}({id:?})"),
+        if let Some(file) = self.files.iter().find(|file| file.as_id() == id) {
+            return format!("{query}({})", file.path(self));
         }
+        let modules: Vec<Module> =
+            self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).values().copied().collect();
+        if let Some(module) = modules.into_iter().find(|module| module.as_id() == id) {
+            return format!("{query}({})", module.dir(self));
+        }
+        // The per-attribute queries take an `Attr`: show its address.
+        if ATTR_QUERIES.contains(&&*query) {
+            let attr: Attr<'_> = salsa::plumbing::FromId::from_id(id);
+            return format!("{query}({})", attr.address(self));
+        }
+        format!("{query}({id:?})")
     }
 }

@@ -1,0 +1,154 @@
+//! The module model: a directory's files evaluated together, queried one
+//! attribute at a time.
+//!
+//! # API (for the front ends: `halite eval`, `halite watch`, the library)
+//!
+//! Inputs, set through [`crate::RootDatabase`]:
+//! - [`Module`]: one per directory, created by
+//!   [`RootDatabase::set_module_files`](crate::RootDatabase::set_module_files)
+//!   with the module's [`File`]s (re-setting the same list changes nothing),
+//!   found again by [`RootDatabase::module`](crate::RootDatabase::module).
+//!   Which files belong to a module is the caller's choice;
+//!   [`is_module_file`] is the rule `halite eval DIR` uses.
+//! - The module's variables (`var.NAME` values, already [`Value`]s), set by
+//!   [`RootDatabase::set_module_variables`](crate::RootDatabase::set_module_variables);
+//!   compared by value, so setting the same values again re-runs nothing.
+//!
+//! Addresses: [`Address`] (`local.a`, `var.x`, `aws_instance.web.ami`, or a
+//! top-level attribute's bare name) and [`Attr`], an address interned with
+//! its module: the key of every per-attribute query. Make one with
+//! [`Attr::new`] or [`attr`].
+//!
+//! Queries:
+//! - [`module_attributes`]: every evaluable attribute of the module, in
+//!   order (files by path, then source order), as [`Attr`]s;
+//! - [`attribute_value`]: one attribute's [`Value`], or an [`AttrError`];
+//!   `var.NAME` addresses give the variable's value;
+//! - [`module_diagnostics`]: duplicate declarations, unresolved references
+//!   (with a did-you-mean), reference cycles (every step named), invalid
+//!   variable types and values, and evaluation errors, each with a file and
+//!   a range, as [`ModuleDiagnostic`]s (converted to `analysis::Diagnostic`
+//!   at the edge);
+//! - [`attribute_diagnostic`]: the same for one attribute's error.
+//!
+//! The layers below them, each a query that backdates so that an edit
+//! re-runs as little as possible:
+//! - [`file_declarations`]: what one file declares (names, kinds and where
+//!   in the file's HIR), equal after any edit that only changes expressions;
+//! - [`module_index`]: the module's declarations by address, duplicates
+//!   recorded; re-runs only when a declaration is added, removed or moved;
+//! - [`attribute_expr`]: one attribute's expression copied into its own
+//!   position-free arena ([`AttrExpr`]), equal unless that expression changed;
+//! - [`attribute_resolution`]: what the expression's references resolve
+//!   to, as [`Attr`]s;
+//! - [`attribute_value`]: evaluation with exactly the referenced values.
+//!
+//! So editing one attribute's expression re-evaluates it and what depends
+//! on it, an edit to whitespace or comments re-evaluates nothing, and adding
+//! or removing a declaration re-resolves every attribute but re-evaluates
+//! only those whose resolution changed. `tests/incremental_module.rs`
+//! asserts each with the exact list of executed queries.
+
+mod declarations;
+mod diagnostics;
+mod expr;
+mod resolve;
+mod value;
+
+use std::{collections::BTreeMap, fmt, sync::Arc};
+
+use camino::{Utf8Path, Utf8PathBuf};
+use smol_str::SmolStr;
+
+pub use eval::Value;
+
+pub use crate::module::{
+    declarations::{
+        Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
+        file_declarations, module_index,
+    },
+    diagnostics::{ModuleDiagnostic, attribute_diagnostic, module_diagnostics},
+    expr::{AttrExpr, Reference, extract, references},
+    resolve::{Resolution, Target, attribute_resolution},
+    value::{AttrError, attribute_expr, attribute_value, module_attributes, variable_types},
+};
+use crate::{Db, File};
+
+/// The files of one directory, evaluated together, and the values of its
+/// variables.
+#[salsa::input(debug)]
+pub struct Module {
+    /// The directory, as the caller named it.
+    #[returns(ref)]
+    pub dir: Utf8PathBuf,
+    /// The module's files, sorted by path (the order of evaluation output and
+    /// of "first declared" for duplicates).
+    #[returns(ref)]
+    pub files: Vec<File>,
+    /// The values given for `var.NAME`, by name.
+    #[returns(ref)]
+    pub variables: Arc<BTreeMap<String, Value>>,
+}
+
+/// Whether a file named `path` belongs to a module by its name: `*.hcl`,
+/// `*.tf`, `*.pkr.hcl`, `*.nomad`. (The JSON twins, `*.tf.json` and the
+/// like, are not read yet: the JSON syntax's bodies are still being built.)
+pub fn is_module_file(path: &Utf8Path) -> bool {
+    let name = path.file_name().unwrap_or_default();
+    [".hcl", ".tf", ".nomad"].iter().any(|ext| name.ends_with(ext))
+}
+
+/// Where an attribute lives in a module's scope, as segments: `local.a` is
+/// `["local", "a"]`, `aws_instance.web.ami` is `["aws_instance", "web",
+/// "ami"]`. Shown joined by dots (a label with a dot in it shows
+/// ambiguously; the segments never are).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Address {
+    segments: Vec<SmolStr>,
+}
+
+impl Address {
+    pub fn new(segments: impl IntoIterator<Item = impl Into<SmolStr>>) -> Address {
+        Address { segments: segments.into_iter().map(Into::into).collect() }
+    }
+
+    /// `text` split at each `.`: `aws_instance.web.ami`.
+    pub fn parse(text: &str) -> Address {
+        Address::new(text.split('.'))
+    }
+
+    pub fn segments(&self) -> &[SmolStr] {
+        &self.segments
+    }
+}
+
+impl fmt::Display for Address {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, segment) in self.segments.iter().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(segment)?;
+        }
+        Ok(())
+    }
+}
+
+/// An attribute of a module by its address: the key of the per-attribute
+/// queries. Interned, so the same address in the same module is the same
+/// `Attr` in every revision, however the files around it change (unlike an
+/// arena index, which shifts when an attribute is added above it). Kept for
+/// the database's lifetime (never collected), though a handle borrows the
+/// database as salsa's interned values do.
+#[salsa::interned(debug, revisions = usize::MAX)]
+pub struct Attr<'db> {
+    #[returns(copy)]
+    pub module: Module,
+    #[returns(ref)]
+    pub address: Address,
+}
+
+/// The [`Attr`] of `address` (text such as `local.a`) in `module`.
+pub fn attr<'db>(db: &'db dyn Db, module: Module, address: &str) -> Attr<'db> {
+    Attr::new(db, module, Address::parse(address))
+}

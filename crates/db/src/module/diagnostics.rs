@@ -1,0 +1,260 @@
+//! The module's diagnostics, with files and ranges.
+//!
+//! Everything below this point is position-free; here the positions come
+//! back, from the files' source maps. These queries therefore re-run after
+//! any edit of the module's files, and are the only ones that do besides the
+//! per-file projections.
+
+use syntax::TextRange;
+
+use crate::{
+    Db, File,
+    module::{
+        Attr, AttrError, DeclarationKind, Definition, Location, Module, attribute_value, extract,
+        module_index, references, value::locate, variable_types,
+    },
+};
+
+/// A problem in a module, with where it is. `analysis` and the command line
+/// turn it into their `Diagnostic`; this crate keeps its own type because it
+/// sits below them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleDiagnostic {
+    pub file: File,
+    pub range: TextRange,
+    /// A stable, kebab-case identifier of the kind of problem.
+    pub code: &'static str,
+    /// The reference's one-line summary ("Unknown variable").
+    pub summary: String,
+    pub detail: String,
+    /// Other places that explain the problem (the first declaration of a
+    /// duplicate), and what to say there.
+    pub related: Vec<(File, TextRange, String)>,
+}
+
+/// Every problem of the module: duplicate declarations, invalid variable
+/// types, then each attribute's error in declaration order (unresolved
+/// references, cycles — each cycle once —, variables with no value where
+/// they are used, values that do not fit a variable's type, evaluation
+/// errors). An attribute that fails only because something it references
+/// failed is not reported again.
+#[salsa::tracked(returns(ref))]
+pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> {
+    let index = module_index(db, module);
+    let mut out = Vec::new();
+    for duplicate in &index.duplicates {
+        let (first_file, first_location) = duplicate.first;
+        let (file, location) = duplicate.duplicate;
+        let first_range = declaration_range(db, first_file, first_location);
+        let at = format!("{}:{}", first_file.path(db), line_column(db, first_file, first_range));
+        let name = duplicate.address.segments().last().map(|it| it.as_str()).unwrap_or_default();
+        let (summary, detail) = match duplicate.kind {
+            DeclarationKind::Variable { .. } => (
+                "Duplicate variable declaration".to_string(),
+                format!(
+                    "A variable named {name:?} was already declared at {at}. Variable names must be unique within a module."
+                ),
+            ),
+            DeclarationKind::Local => (
+                "Duplicate local value definition".to_string(),
+                format!(
+                    "A local value named {name:?} was already defined at {at}. Local value names must be unique within a module."
+                ),
+            ),
+            DeclarationKind::TopLevelAttribute => (
+                "Duplicate attribute".to_string(),
+                format!("An attribute named {name:?} was already defined at {at}."),
+            ),
+            DeclarationKind::Block | DeclarationKind::BlockAttribute => {
+                let segments = duplicate.address.segments();
+                let shown: Vec<String> =
+                    segments.iter().skip(1).map(|it| format!("{:?}", it.as_str())).collect();
+                let type_name = segments.first().map(|it| it.as_str()).unwrap_or_default();
+                (
+                    format!("Duplicate {type_name} block"),
+                    format!("A {type_name} block {} was already declared at {at}.", shown.join(" ")),
+                )
+            }
+        };
+        out.push(ModuleDiagnostic {
+            file,
+            range: declaration_range(db, file, location),
+            code: "duplicate-declaration",
+            summary,
+            detail,
+            related: vec![(first_file, first_range, "first declared here".to_string())],
+        });
+    }
+    for &file in module.files(db) {
+        for result in variable_types(db, file).values() {
+            for diagnostic in result.as_ref().err().into_iter().flatten() {
+                let range = diagnostic.subject.as_ref().map_or_else(
+                    || TextRange::empty(0.into()),
+                    |range| TextRange::new(range.start.byte.into(), range.end.byte.into()),
+                );
+                out.push(ModuleDiagnostic {
+                    file,
+                    range,
+                    code: "invalid-type",
+                    summary: diagnostic.summary.clone(),
+                    detail: diagnostic.detail.clone(),
+                    related: Vec::new(),
+                });
+            }
+        }
+    }
+    let mut cycles_seen: Vec<Vec<crate::module::Address>> = Vec::new();
+    for address in &index.order {
+        let Some(def) = index.definitions.get(address) else { continue };
+        if !def.kind.is_attribute() && !matches!(def.kind, DeclarationKind::Variable { .. }) {
+            continue;
+        }
+        let attr = Attr::new(db, module, address.clone());
+        if let Err(AttrError::Cycle(path)) = attribute_value(db, attr) {
+            let mut members = path.clone();
+            members.sort();
+            members.dedup();
+            if cycles_seen.contains(&members) {
+                continue;
+            }
+            cycles_seen.push(members);
+        }
+        out.extend(attribute_diagnostic(db, attr));
+    }
+    out
+}
+
+/// The diagnostic of one attribute's error, if it has one of its own.
+pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<ModuleDiagnostic> {
+    let error = attribute_value(db, attr).as_ref().err()?;
+    let index = module_index(db, attr.module(db));
+    let def = index.definitions.get(attr.address(db))?;
+    let file = def.file;
+    let diagnostic = |code, range, summary: &str, detail: String| ModuleDiagnostic {
+        file,
+        range,
+        code,
+        summary: summary.to_string(),
+        detail,
+        related: Vec::new(),
+    };
+    match error {
+        AttrError::NotDeclared | AttrError::Dependency(_) | AttrError::NoValue | AttrError::InvalidType => {
+            None
+        }
+        AttrError::Unresolved { reference, step, summary, detail } => Some(diagnostic(
+            "unresolved-reference",
+            reference_range(db, def, *reference, *step),
+            summary,
+            detail.clone(),
+        )),
+        AttrError::Cycle(path) => {
+            // Point at the reference that leads to the next step.
+            let next = path.get(1);
+            let reference = next.and_then(|next| {
+                crate::module::attribute_resolution(db, attr).targets.iter().position(|target| {
+                    matches!(target, crate::module::Target::Attributes { attrs, .. } if attrs.contains(next))
+                })
+            });
+            let range = match reference {
+                Some(reference) => reference_range(db, def, reference, usize::MAX),
+                None => expr_range(db, def, None),
+            };
+            let steps: Vec<String> = path.iter().map(|address| address.to_string()).collect();
+            Some(diagnostic(
+                "reference-cycle",
+                range,
+                "Reference cycle",
+                format!("The value of {} depends on itself: {}.", attr.address(db), steps.join(" -> ")),
+            ))
+        }
+        AttrError::MissingVariable { reference, variable } => Some(diagnostic(
+            "missing-variable",
+            reference_range(db, def, *reference, 1),
+            "No value for required variable",
+            format!(
+                "The input variable {:?} is not set, and has no default value.",
+                variable.segments().get(1).map(|it| it.as_str()).unwrap_or_default()
+            ),
+        )),
+        AttrError::Eval(error) => {
+            let detail = error.detail.clone();
+            Some(diagnostic("eval", expr_range(db, def, Some(error.expr)), &error.summary, detail))
+        }
+        AttrError::InvalidValue { message, from_default } => {
+            if *from_default {
+                Some(diagnostic(
+                    "invalid-variable-value",
+                    expr_range(db, def, None),
+                    "Invalid default value for variable",
+                    format!(
+                        "This default value is not compatible with the variable's type constraint: {message}."
+                    ),
+                ))
+            } else {
+                Some(diagnostic(
+                    "invalid-variable-value",
+                    declaration_range(db, file, def.location),
+                    "Invalid value for input variable",
+                    format!("The given value is not suitable for {}: {message}.", attr.address(db)),
+                ))
+            }
+        }
+    }
+}
+
+/// The range of a declaration: its attribute, or its block.
+fn declaration_range(db: &dyn Db, file: File, location: Location) -> TextRange {
+    let hir = crate::lower(db, file);
+    let source_map = crate::source_map(db, file);
+    let body_block = location.block.and_then(|block| hir.body.blocks.get(block as usize).copied());
+    let pointer = match (body_block, location.attribute) {
+        (block, Some(attribute)) => {
+            let body = match block {
+                Some(block) => &hir[block].body,
+                None => &hir.body,
+            };
+            body.attributes.get(attribute as usize).and_then(|&id| source_map.attribute_syntax(id))
+        }
+        (Some(block), None) => source_map.block_syntax(block),
+        (None, None) => None,
+    };
+    pointer.map_or_else(|| TextRange::empty(0.into()), |pointer| pointer.text_range())
+}
+
+/// The range of an expression of `def`'s attribute: `local` an id of its
+/// [`crate::module::AttrExpr`], or the whole expression.
+fn expr_range(db: &dyn Db, def: &Definition, local: Option<hir::ExprId>) -> TextRange {
+    let hir = crate::lower(db, def.file);
+    let source_map = crate::source_map(db, def.file);
+    let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, def.location) };
+    let (_, origins) = extract(&hir.exprs, root);
+    let file_expr =
+        local.and_then(|local| origins.get(local.into_raw().into_u32() as usize).copied()).unwrap_or(root);
+    source_map
+        .expr_syntax(file_expr)
+        .or_else(|| source_map.expr_syntax(root))
+        .map_or_else(|| declaration_range(db, def.file, def.location), |pointer| pointer.text_range())
+}
+
+/// The range of a reference of `def`'s expression up to `step` (0 the root
+/// name; past the last step, the whole static traversal).
+fn reference_range(db: &dyn Db, def: &Definition, reference: usize, step: usize) -> TextRange {
+    let hir = crate::lower(db, def.file);
+    let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, def.location) };
+    let (expr, _) = extract(&hir.exprs, root);
+    let references = references(&expr.exprs, expr.root);
+    let link =
+        references.get(reference).and_then(|it| it.links.get(step.min(it.links.len().saturating_sub(1))));
+    expr_range(db, def, link.copied())
+}
+
+/// `LINE:COLUMN` of a range's start, 1-based, counting characters.
+fn line_column(db: &dyn Db, file: File, range: TextRange) -> String {
+    let text = file.text(db);
+    let offset = usize::from(range.start()).min(text.len());
+    let before = text.get(..offset).unwrap_or_default();
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+    format!("{line}:{column}")
+}

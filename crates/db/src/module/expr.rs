@@ -1,0 +1,339 @@
+//! One attribute's expression as its own small arena, and what it
+//! references.
+//!
+//! A file's HIR keeps every expression in one arena, so an edit anywhere in
+//! the file changes it. Copying one attribute's expression out into an arena
+//! of its own gives a value that compares equal as long as that attribute's
+//! expression did not change, which is what lets salsa skip re-evaluating it
+//! (see [`crate::module::attribute_expr`]). The copy is made in a fixed
+//! order, so running it again over the file's HIR gives the same ids and the
+//! mapping back to the file's expressions, which diagnostics need for
+//! ranges.
+
+use la_arena::Arena;
+use smol_str::SmolStr;
+
+use hir::{Expr, ExprId, ObjectItem, ObjectKey, TemplatePart};
+
+/// An attribute's expression: an arena holding only its nodes, and the root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttrExpr {
+    pub exprs: Arena<Expr>,
+    pub root: ExprId,
+}
+
+/// Copies the expression at `root` of `exprs` into an arena of its own.
+/// Returns the copy and, for each id of the copy in order, the id it came
+/// from.
+pub fn extract(exprs: &Arena<Expr>, root: ExprId) -> (AttrExpr, Vec<ExprId>) {
+    // An explicit post-order walk: accessor and operator chains can be
+    // thousands of links long, too deep to copy by recursion. Children are
+    // copied before their parent, so the parent's copy can name them.
+    let mut new_ids: rustc_hash::FxHashMap<ExprId, ExprId> = rustc_hash::FxHashMap::default();
+    let mut origins = Vec::new();
+    let mut copy = Arena::new();
+    let mut stack = vec![(root, false)];
+    while let Some((id, children_done)) = stack.pop() {
+        if children_done {
+            let expr = remap(&exprs[id], &new_ids);
+            let new_id = copy.alloc(expr);
+            new_ids.insert(id, new_id);
+            origins.push(id);
+            continue;
+        }
+        stack.push((id, true));
+        let mut children = Vec::new();
+        children_of(&exprs[id], &mut children);
+        // Reversed so that the first child is copied first: the order is
+        // only required to be fixed, but source order is easier to read in
+        // a debugger.
+        stack.extend(children.into_iter().rev().map(|child| (child, false)));
+    }
+    let root = new_ids.get(&root).copied().unwrap_or_else(|| copy.alloc(Expr::Missing));
+    (AttrExpr { exprs: copy, root }, origins)
+}
+
+/// Every expression directly under `expr`, in source order.
+fn children_of(expr: &Expr, out: &mut Vec<ExprId>) {
+    match expr {
+        Expr::Missing | Expr::Literal(_) | Expr::Variable(_) | Expr::SplatItem | Expr::LegacyIndex { .. } => {
+            if let Expr::LegacyIndex { base, .. } = expr {
+                out.push(*base);
+            }
+        }
+        Expr::Template { parts, .. } => parts_children(parts, out),
+        Expr::GetAttr { base, .. } => out.push(*base),
+        Expr::Index { base, index } => out.extend([*base, *index]),
+        Expr::Splat { source, each, .. } => out.extend([*source, *each]),
+        Expr::Call { args, .. } | Expr::Tuple(args) => out.extend(args.iter().copied()),
+        Expr::Object(items) => {
+            for item in items {
+                if let ObjectKey::Expr { expr, .. } = &item.key {
+                    out.push(*expr);
+                }
+                out.push(item.value);
+            }
+        }
+        Expr::ForTuple { collection, value, cond, .. } => {
+            out.extend([*collection, *value]);
+            out.extend(cond.iter().copied());
+        }
+        Expr::ForObject { collection, key, value, cond, .. } => {
+            out.extend([*collection, *key, *value]);
+            out.extend(cond.iter().copied());
+        }
+        Expr::Unary { operand, .. } => out.push(*operand),
+        Expr::Binary { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
+        Expr::Conditional { cond, then_expr, else_expr } => out.extend([*cond, *then_expr, *else_expr]),
+    }
+}
+
+fn parts_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
+    for part in parts {
+        match part {
+            TemplatePart::Literal(_) => {}
+            TemplatePart::Interpolation { expr, .. } => out.push(*expr),
+            TemplatePart::If { cond, then_parts, else_parts, .. } => {
+                out.push(*cond);
+                parts_children(then_parts, out);
+                parts_children(else_parts.as_deref().unwrap_or_default(), out);
+            }
+            TemplatePart::For { collection, body, .. } => {
+                out.push(*collection);
+                parts_children(body, out);
+            }
+        }
+    }
+}
+
+/// `expr` with its children's ids replaced by their copies' ids.
+fn remap(expr: &Expr, new_ids: &rustc_hash::FxHashMap<ExprId, ExprId>) -> Expr {
+    // Every child was copied before its parent; a child missing from the map
+    // cannot happen, but `Missing`'s id is no worse than a panic if it did.
+    let id = |old: &ExprId| new_ids.get(old).copied().unwrap_or(*old);
+    match expr {
+        Expr::Missing | Expr::Literal(_) | Expr::Variable(_) | Expr::SplatItem => expr.clone(),
+        Expr::Template { kind, parts } => Expr::Template { kind: *kind, parts: remap_parts(parts, &id) },
+        Expr::GetAttr { base, name } => Expr::GetAttr { base: id(base), name: name.clone() },
+        Expr::Index { base, index } => Expr::Index { base: id(base), index: id(index) },
+        Expr::LegacyIndex { base, index } => Expr::LegacyIndex { base: id(base), index: index.clone() },
+        Expr::Splat { kind, source, each } => Expr::Splat { kind: *kind, source: id(source), each: id(each) },
+        Expr::Call { name, args, expand_final } => Expr::Call {
+            name: name.clone(),
+            args: args.iter().map(id).collect(),
+            expand_final: *expand_final,
+        },
+        Expr::Tuple(items) => Expr::Tuple(items.iter().map(id).collect()),
+        Expr::Object(items) => Expr::Object(
+            items
+                .iter()
+                .map(|item| ObjectItem {
+                    key: match &item.key {
+                        ObjectKey::Name(name) => ObjectKey::Name(name.clone()),
+                        ObjectKey::Expr { expr, parenthesised } => {
+                            ObjectKey::Expr { expr: id(expr), parenthesised: *parenthesised }
+                        }
+                    },
+                    value: id(&item.value),
+                })
+                .collect(),
+        ),
+        Expr::ForTuple { key_var, value_var, collection, value, cond } => Expr::ForTuple {
+            key_var: key_var.clone(),
+            value_var: value_var.clone(),
+            collection: id(collection),
+            value: id(value),
+            cond: cond.as_ref().map(id),
+        },
+        Expr::ForObject { key_var, value_var, collection, key, value, grouping, cond } => Expr::ForObject {
+            key_var: key_var.clone(),
+            value_var: value_var.clone(),
+            collection: id(collection),
+            key: id(key),
+            value: id(value),
+            grouping: *grouping,
+            cond: cond.as_ref().map(id),
+        },
+        Expr::Unary { op, operand } => Expr::Unary { op: *op, operand: id(operand) },
+        Expr::Binary { op, lhs, rhs } => Expr::Binary { op: *op, lhs: id(lhs), rhs: id(rhs) },
+        Expr::Conditional { cond, then_expr, else_expr } => {
+            Expr::Conditional { cond: id(cond), then_expr: id(then_expr), else_expr: id(else_expr) }
+        }
+    }
+}
+
+fn remap_parts(parts: &[TemplatePart], id: &impl Fn(&ExprId) -> ExprId) -> Vec<TemplatePart> {
+    parts
+        .iter()
+        .map(|part| match part {
+            TemplatePart::Literal(text) => TemplatePart::Literal(text.clone()),
+            TemplatePart::Interpolation { expr, strip } => {
+                TemplatePart::Interpolation { expr: id(expr), strip: *strip }
+            }
+            TemplatePart::If { cond, then_parts, else_parts, if_strip, else_strip, endif_strip } => {
+                TemplatePart::If {
+                    cond: id(cond),
+                    then_parts: remap_parts(then_parts, id),
+                    else_parts: else_parts.as_ref().map(|parts| remap_parts(parts, id)),
+                    if_strip: *if_strip,
+                    else_strip: *else_strip,
+                    endif_strip: *endif_strip,
+                }
+            }
+            TemplatePart::For { key_var, value_var, collection, body, for_strip, endfor_strip } => {
+                TemplatePart::For {
+                    key_var: key_var.clone(),
+                    value_var: value_var.clone(),
+                    collection: id(collection),
+                    body: remap_parts(body, id),
+                    for_strip: *for_strip,
+                    endfor_strip: *endfor_strip,
+                }
+            }
+        })
+        .collect()
+}
+
+/// A name an expression reads from the module's scope: a root variable and
+/// the attribute names that follow it statically (`local.a`, `var.x`,
+/// `aws_instance.web.ami`; an index or a splat ends the static part).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub root: SmolStr,
+    pub attrs: Vec<SmolStr>,
+    /// The expression of each step: `links[0]` is the root variable,
+    /// `links[i]` the `.attrs[i-1]` access; a diagnostic about a step points
+    /// at its link, which covers the traversal up to that step.
+    pub links: Vec<ExprId>,
+}
+
+/// The references of the expression at `root`, in source order, without
+/// the iteration variables of the `for` expressions around them.
+///
+/// This is the walk of `decode`'s fixed traversal analysis (the reference's
+/// `Variables` without its loss of steps after a dynamic index), reduced to
+/// what name resolution needs: roots and their leading attribute steps, on a
+/// bare arena with no source map.
+pub fn references(exprs: &Arena<Expr>, root: ExprId) -> Vec<Reference> {
+    enum Work<'a> {
+        Expr(ExprId),
+        Parts(&'a [TemplatePart]),
+        PushScope(Vec<SmolStr>),
+        PopScope,
+    }
+    let mut scopes: Vec<Vec<SmolStr>> = Vec::new();
+    let mut out = Vec::new();
+    let mut stack = vec![Work::Expr(root)];
+    let scope_of = |key_var: &Option<SmolStr>, value_var: &SmolStr| -> Vec<SmolStr> {
+        key_var.iter().cloned().chain(Some(value_var.clone())).collect()
+    };
+    while let Some(work) = stack.pop() {
+        match work {
+            Work::PushScope(names) => scopes.push(names),
+            Work::PopScope => {
+                scopes.pop();
+            }
+            Work::Parts(parts) => {
+                for part in parts.iter().rev() {
+                    match part {
+                        TemplatePart::Literal(_) => {}
+                        TemplatePart::Interpolation { expr, .. } => stack.push(Work::Expr(*expr)),
+                        TemplatePart::If { cond, then_parts, else_parts, .. } => {
+                            stack.push(Work::Parts(else_parts.as_deref().unwrap_or_default()));
+                            stack.push(Work::Parts(then_parts));
+                            stack.push(Work::Expr(*cond));
+                        }
+                        TemplatePart::For { key_var, value_var, collection, body, .. } => {
+                            stack.push(Work::PopScope);
+                            stack.push(Work::Parts(body));
+                            stack.push(Work::PushScope(scope_of(key_var, value_var)));
+                            stack.push(Work::Expr(*collection));
+                        }
+                    }
+                }
+            }
+            Work::Expr(id) => match &exprs[id] {
+                Expr::Variable(_) | Expr::GetAttr { .. } | Expr::Index { .. } | Expr::LegacyIndex { .. } => {
+                    // Walk the chain down to its base, remembering each
+                    // link; index keys are expressions of their own.
+                    let mut links = Vec::new();
+                    let mut current = id;
+                    loop {
+                        match &exprs[current] {
+                            Expr::GetAttr { base, .. } | Expr::LegacyIndex { base, .. } => {
+                                links.push(current);
+                                current = *base;
+                            }
+                            Expr::Index { base, index } => {
+                                links.push(current);
+                                stack.push(Work::Expr(*index));
+                                current = *base;
+                            }
+                            _ => break,
+                        }
+                    }
+                    let Expr::Variable(name) = &exprs[current] else {
+                        stack.push(Work::Expr(current));
+                        continue;
+                    };
+                    if scopes.iter().any(|scope| scope.contains(name)) {
+                        continue;
+                    }
+                    links.push(current);
+                    links.reverse();
+                    let mut reference =
+                        Reference { root: name.clone(), attrs: Vec::new(), links: vec![current] };
+                    for &link in &links[1..] {
+                        let Expr::GetAttr { name, .. } = &exprs[link] else { break };
+                        reference.attrs.push(name.clone());
+                        reference.links.push(link);
+                    }
+                    out.push(reference);
+                }
+                Expr::Missing | Expr::Literal(_) | Expr::SplatItem => {}
+                Expr::Template { parts, .. } => stack.push(Work::Parts(parts)),
+                Expr::Splat { source, each, .. } => {
+                    stack.push(Work::Expr(*each));
+                    stack.push(Work::Expr(*source));
+                }
+                Expr::Call { args, .. } | Expr::Tuple(args) => {
+                    stack.extend(args.iter().rev().map(|&arg| Work::Expr(arg)));
+                }
+                Expr::Object(items) => {
+                    for item in items.iter().rev() {
+                        stack.push(Work::Expr(item.value));
+                        if let ObjectKey::Expr { expr, .. } = &item.key {
+                            stack.push(Work::Expr(*expr));
+                        }
+                    }
+                }
+                Expr::ForTuple { key_var, value_var, collection, value, cond } => {
+                    stack.push(Work::PopScope);
+                    stack.extend(cond.map(Work::Expr));
+                    stack.push(Work::Expr(*value));
+                    stack.push(Work::PushScope(scope_of(key_var, value_var)));
+                    stack.push(Work::Expr(*collection));
+                }
+                Expr::ForObject { key_var, value_var, collection, key, value, cond, .. } => {
+                    stack.push(Work::PopScope);
+                    stack.extend(cond.map(Work::Expr));
+                    stack.push(Work::Expr(*value));
+                    stack.push(Work::Expr(*key));
+                    stack.push(Work::PushScope(scope_of(key_var, value_var)));
+                    stack.push(Work::Expr(*collection));
+                }
+                Expr::Unary { operand, .. } => stack.push(Work::Expr(*operand)),
+                Expr::Binary { lhs, rhs, .. } => {
+                    stack.push(Work::Expr(*rhs));
+                    stack.push(Work::Expr(*lhs));
+                }
+                Expr::Conditional { cond, then_expr, else_expr } => {
+                    stack.push(Work::Expr(*else_expr));
+                    stack.push(Work::Expr(*then_expr));
+                    stack.push(Work::Expr(*cond));
+                }
+            },
+        }
+    }
+    out
+}

@@ -1,0 +1,226 @@
+//! Name resolution: what each reference of an attribute's expression reads.
+//!
+//! The result names attributes by [`Attr`], never by position, so it stays
+//! equal when declarations elsewhere are added or moved: then an attribute
+//! is re-resolved but not re-evaluated.
+
+use smol_str::SmolStr;
+
+use crate::{
+    Db,
+    module::{Address, Attr, DeclarationKind, ModuleIndex, attribute_expr, module_index, references},
+};
+
+/// What one reference resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// The reference reads these attributes. `objects` are the addresses of
+    /// the objects it reads whole, which must exist in the evaluation
+    /// context even when they have no attributes (`aws_instance.web` with
+    /// an empty body is `{}`).
+    Attributes { objects: Vec<Address>, attrs: Vec<Address> },
+    /// Nothing is declared there. `step` is the reference's step that found
+    /// nothing (0 for the root name).
+    Unresolved { step: usize, summary: String, detail: String },
+}
+
+/// The targets of an attribute's references, in the order of
+/// [`references`] over its [`attribute_expr`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Resolution {
+    pub targets: Vec<Target>,
+}
+
+impl Resolution {
+    /// Every attribute read, once each, in order of first use.
+    pub fn dependencies(&self) -> Vec<&Address> {
+        let mut out: Vec<&Address> = Vec::new();
+        for target in &self.targets {
+            if let Target::Attributes { attrs, .. } = target {
+                for attr in attrs {
+                    if !out.contains(&attr) {
+                        out.push(attr);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Resolves the references of `attr`'s expression through the module's
+/// index. A variable's default is evaluated without a context, so it
+/// resolves nothing.
+#[salsa::tracked(returns(ref))]
+pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
+    let module = attr.module(db);
+    let index = module_index(db, module);
+    let is_variable = index
+        .definitions
+        .get(attr.address(db))
+        .is_some_and(|def| matches!(def.kind, DeclarationKind::Variable { .. }));
+    let Some(expr) = attribute_expr(db, attr) else { return Resolution::default() };
+    if is_variable {
+        return Resolution::default();
+    }
+    let targets = references(&expr.exprs, expr.root)
+        .into_iter()
+        .map(|reference| resolve(index, &reference.root, &reference.attrs))
+        .collect();
+    Resolution { targets }
+}
+
+fn resolve(index: &ModuleIndex, root: &str, steps: &[SmolStr]) -> Target {
+    let attr_of = |segments: Vec<SmolStr>| Address::new(segments);
+    match root {
+        "var" | "local" => {
+            let Some(name) = steps.first() else {
+                let attrs =
+                    index.names_under(root).map(|name| attr_of(vec![root.into(), name.clone()])).collect();
+                return Target::Attributes { objects: vec![Address::new([root])], attrs };
+            };
+            let address = Address::new([root, name.as_str()]);
+            if index.definitions.contains_key(&address) {
+                return Target::Attributes { objects: Vec::new(), attrs: vec![address] };
+            }
+            let (summary, what) = if root == "var" {
+                ("Reference to undeclared input variable", "An input variable")
+            } else {
+                ("Reference to undeclared local value", "A local value")
+            };
+            let detail = with_suggestion(
+                format!("{what} with the name {:?} has not been declared.", name.as_str()),
+                name,
+                index.names_under(root).map(SmolStr::as_str),
+            );
+            Target::Unresolved { step: 1, summary: summary.into(), detail }
+        }
+        _ => {
+            let Some(entries) = index.blocks.get(root) else {
+                let roots = ["var", "local"].into_iter().chain(index.blocks.keys().map(SmolStr::as_str));
+                let detail = with_suggestion(format!("There is no variable named {root:?}."), root, roots);
+                return Target::Unresolved { step: 0, summary: "Unknown variable".into(), detail };
+            };
+            // The block whose labels the steps start with, the longest if
+            // several do (`a.b` and `a.b.c` both declared).
+            let exact = entries
+                .iter()
+                .filter(|entry| steps.starts_with(&entry.labels))
+                .max_by_key(|entry| entry.labels.len());
+            let mut prefix: Vec<SmolStr> = vec![root.into()];
+            if let Some(entry) = exact {
+                prefix.extend(entry.labels.iter().cloned());
+                let n = entry.labels.len();
+                let Some(name) = steps.get(n) else {
+                    let attrs = entry
+                        .attributes
+                        .iter()
+                        .map(|name| {
+                            let mut segments = prefix.clone();
+                            segments.push(name.clone());
+                            attr_of(segments)
+                        })
+                        .collect();
+                    return Target::Attributes { objects: vec![Address::new(prefix)], attrs };
+                };
+                if entry.attributes.contains(name) {
+                    prefix.push(name.clone());
+                    return Target::Attributes { objects: Vec::new(), attrs: vec![attr_of(prefix)] };
+                }
+                let detail = with_suggestion(
+                    format!("This object does not have an attribute named {:?}.", name.as_str()),
+                    name,
+                    entry.attributes.iter().map(SmolStr::as_str),
+                );
+                return Target::Unresolved { step: n + 1, summary: "Unsupported attribute".into(), detail };
+            }
+            // Blocks with more labels than the steps name: the reference
+            // reads an object of all of them.
+            let under: Vec<_> = entries.iter().filter(|entry| entry.labels.starts_with(steps)).collect();
+            if !under.is_empty() {
+                prefix.extend(steps.iter().cloned());
+                let mut objects = Vec::new();
+                let mut attrs = Vec::new();
+                for entry in under {
+                    let mut segments: Vec<SmolStr> = vec![root.into()];
+                    segments.extend(entry.labels.iter().cloned());
+                    objects.push(Address::new(segments.clone()));
+                    for name in &entry.attributes {
+                        let mut segments = segments.clone();
+                        segments.push(name.clone());
+                        attrs.push(attr_of(segments));
+                    }
+                }
+                return Target::Attributes { objects, attrs };
+            }
+            // The first step no block's labels continue with.
+            let mut depth = 0;
+            while depth < steps.len()
+                && entries
+                    .iter()
+                    .any(|entry| entry.labels.len() > depth && entry.labels[..=depth] == steps[..=depth])
+            {
+                depth += 1;
+            }
+            let Some(label) = steps.get(depth) else {
+                // Unreachable in practice: a step past the labels would have
+                // matched a block exactly above.
+                return Target::Unresolved {
+                    step: 0,
+                    summary: "Unknown variable".into(),
+                    detail: String::new(),
+                };
+            };
+            let shown: Vec<String> = std::iter::once(root)
+                .chain(steps[..=depth].iter().map(SmolStr::as_str))
+                .map(|it| format!("{it:?}"))
+                .collect();
+            let candidates = entries
+                .iter()
+                .filter(|entry| entry.labels.len() > depth && entry.labels[..depth] == steps[..depth])
+                .map(|entry| entry.labels[depth].as_str());
+            let detail = with_suggestion(
+                format!("A block {} has not been declared.", shown.join(" ")),
+                label,
+                candidates,
+            );
+            Target::Unresolved { step: depth + 1, summary: "Reference to undeclared block".into(), detail }
+        }
+    }
+}
+
+/// `detail` followed by "Did you mean …?" when one of `names` is close to
+/// `name` (fewer than three edits, as the evaluator's own suggestions).
+fn with_suggestion<'n>(detail: String, name: &str, names: impl Iterator<Item = &'n str>) -> String {
+    match suggest(name, names) {
+        Some(suggestion) => format!("{detail} Did you mean {suggestion:?}?"),
+        None => detail,
+    }
+}
+
+/// The closest of `names` to `name` by edit distance, if it is closer than
+/// three edits (the evaluator's rule for unknown variables and attributes).
+pub(crate) fn suggest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<String> {
+    let mut best: Option<(usize, &str)> = None;
+    for candidate in names {
+        let distance = levenshtein(name, candidate);
+        if distance < 3 && best.is_none_or(|(best_distance, _)| distance < best_distance) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, name)| name.to_string())
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            current[j + 1] =
+                (previous[j] + usize::from(ca != *cb)).min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}

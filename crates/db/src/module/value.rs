@@ -1,0 +1,320 @@
+//! Attribute values: each attribute evaluated with exactly the values its
+//! expression references, and variables from their inputs and declarations.
+
+use std::{
+    collections::{BTreeMap, VecDeque},
+    sync::OnceLock,
+};
+
+use smol_str::SmolStr;
+
+use crate::{
+    Db, File,
+    module::{
+        Address, Attr, AttrExpr, DeclarationKind, Definition, Location, Module, Target, Value,
+        attribute_resolution, extract, file_declarations, module_index,
+    },
+};
+
+/// Why an attribute has no value. Ids in [`AttrError::Eval`] are those of
+/// the attribute's [`AttrExpr`]; references are counted in the order of
+/// [`crate::module::references`]. Nothing here holds a position, so an
+/// unchanged error backdates like a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttrError {
+    /// The module declares nothing at this address.
+    NotDeclared,
+    /// A reference names nothing (see [`Target::Unresolved`]).
+    Unresolved { reference: usize, step: usize, summary: String, detail: String },
+    /// The attribute's value depends on itself: the cycle, from this
+    /// attribute back to it.
+    Cycle(Vec<Address>),
+    /// A referenced variable has no value and no default.
+    MissingVariable { reference: usize, variable: Address },
+    /// A referenced attribute has no value; its own error says why.
+    Dependency(Address),
+    /// Evaluation failed (for a variable: its default's evaluation).
+    Eval(eval::EvalError),
+    /// A variable with neither a value nor a default (reported where it is
+    /// used, as [`AttrError::MissingVariable`]).
+    NoValue,
+    /// A variable's `type` is not a valid type constraint ([`variable_types`]
+    /// has the diagnostics).
+    InvalidType,
+    /// A variable's value (given, or its default) does not convert to its
+    /// type constraint.
+    InvalidValue { message: String, from_default: bool },
+}
+
+/// Every attribute of the module with an expression of its own (locals,
+/// block attributes, top-level attributes), in declaration order: files by
+/// path, then source order.
+#[salsa::tracked(returns(ref))]
+pub fn module_attributes(db: &dyn Db, module: Module) -> Vec<Attr<'_>> {
+    let index = module_index(db, module);
+    index
+        .order
+        .iter()
+        .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.is_attribute()))
+        .map(|address| Attr::new(db, module, address.clone()))
+        .collect()
+}
+
+/// The expression of `def` in its file's HIR: the attribute's value, or a
+/// variable's default.
+pub(crate) fn locate(hir: &hir::FileHir, def: &Definition) -> Option<hir::ExprId> {
+    let body = match def.location.block {
+        Some(block) => &hir[*hir.body.blocks.get(block as usize)?].body,
+        None => &hir.body,
+    };
+    let attribute = match (&def.kind, def.location) {
+        (DeclarationKind::Variable { default_attr, .. }, _) => (*default_attr)?,
+        (DeclarationKind::Block, _) => return None,
+        (_, Location { attribute, .. }) => attribute?,
+    };
+    Some(hir[*body.attributes.get(attribute as usize)?].value)
+}
+
+/// `attr`'s expression (a variable's default), copied out of its file's HIR
+/// into an arena of its own. Re-runs whenever its file changes, and compares
+/// equal unless this expression did.
+#[salsa::tracked(returns(ref))]
+pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<AttrExpr> {
+    let index = module_index(db, attr.module(db));
+    let def = index.definitions.get(attr.address(db))?;
+    let hir = crate::lower(db, def.file);
+    let root = locate(hir, def)?;
+    Some(extract(&hir.exprs, root).0)
+}
+
+/// The type constraint of each variable `file` declares with a `type`,
+/// or the diagnostics of an invalid one. Type expressions are read through
+/// `decode`'s static analyses, which need the file's tree and source map,
+/// so this re-runs on every edit of the file; a variable's value reads it
+/// only when the variable has a `type`, and is re-run only when the
+/// constraint changes.
+#[allow(clippy::type_complexity)]
+#[salsa::tracked(returns(ref))]
+pub fn variable_types(
+    db: &dyn Db,
+    file: File,
+) -> BTreeMap<SmolStr, Result<decode::typeexpr::TypeConstraint, Vec<decode::Diagnostic>>> {
+    let mut out = BTreeMap::new();
+    let declares_types = file_declarations(db, file)
+        .declarations
+        .iter()
+        .any(|it| matches!(it.kind, DeclarationKind::Variable { type_attr: Some(_), .. }));
+    if !declares_types || file.status(db) == crate::FileStatus::Deleted {
+        return out;
+    }
+    let source = decode::SourceFile::native(file.path(db).as_str(), file.text(db).clone());
+    let body = source.body();
+    let schema = decode::BodySchema {
+        attributes: Vec::new(),
+        blocks: vec![decode::BlockHeaderSchema {
+            type_name: "variable".into(),
+            label_names: vec!["name".into()],
+        }],
+    };
+    let (content, _, _) = body.partial_content(&schema);
+    let type_schema = decode::BodySchema {
+        attributes: vec![decode::AttributeSchema { name: "type".into(), required: false }],
+        blocks: Vec::new(),
+    };
+    for block in &content.blocks {
+        let Some(name) = block.labels.first() else { continue };
+        if out.contains_key(name) {
+            continue;
+        }
+        let (content, _, _) = block.body.partial_content(&type_schema);
+        if let Some(attribute) = content.attribute("type") {
+            out.insert(name.clone(), decode::typeexpr::type_constraint_with_defaults(&attribute.expr));
+        }
+    }
+    out
+}
+
+/// The standard library's function table, built once: every evaluation
+/// clones it into its context.
+fn stdlib() -> &'static BTreeMap<String, eval::Function> {
+    static FUNCTIONS: OnceLock<BTreeMap<String, eval::Function>> = OnceLock::new();
+    FUNCTIONS.get_or_init(eval::stdlib::functions)
+}
+
+/// The value of `attr`: a variable's value, or the attribute's expression
+/// evaluated with the values of exactly what it references (each through
+/// this query, so that an edit re-evaluates only what depends on it).
+/// A reference cycle gives every attribute on it [`AttrError::Cycle`]
+/// (salsa's cycle fallback), never a hang.
+#[salsa::tracked(returns(ref), cycle_result = attribute_value_in_cycle)]
+pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, AttrError> {
+    let index = module_index(db, attr.module(db));
+    let Some(def) = index.definitions.get(attr.address(db)) else { return Err(AttrError::NotDeclared) };
+    if let DeclarationKind::Variable { type_attr, .. } = def.kind {
+        return variable_value(db, attr, def.file, type_attr.is_some());
+    }
+    let Some(expr) = attribute_expr(db, attr) else { return Err(AttrError::NotDeclared) };
+    let resolution = attribute_resolution(db, attr);
+    let mut scope = Scope::default();
+    for (reference, target) in resolution.targets.iter().enumerate() {
+        match target {
+            Target::Unresolved { step, summary, detail } => {
+                return Err(AttrError::Unresolved {
+                    reference,
+                    step: *step,
+                    summary: summary.clone(),
+                    detail: detail.clone(),
+                });
+            }
+            Target::Attributes { objects, attrs } => {
+                for object in objects {
+                    scope.insert_object(object.segments());
+                }
+                for address in attrs {
+                    match attribute_value(db, Attr::new(db, attr.module(db), address.clone())) {
+                        Ok(value) => scope.insert_value(address.segments(), value.clone()),
+                        Err(AttrError::NoValue) => {
+                            return Err(AttrError::MissingVariable { reference, variable: address.clone() });
+                        }
+                        Err(_) => return Err(AttrError::Dependency(address.clone())),
+                    }
+                }
+            }
+        }
+    }
+    let context = eval::Context {
+        variables: scope.into_variables(),
+        functions: stdlib().clone(),
+        ..eval::Context::new()
+    };
+    eval::eval_expr(&expr.exprs, expr.root, &context).map_err(AttrError::Eval)
+}
+
+/// What a variable's query answers: the value given, else its default
+/// (evaluated with no context: a default cannot refer to anything),
+/// converted to its type constraint with the constraint's defaults applied.
+fn variable_value<'db>(
+    db: &'db dyn Db,
+    attr: Attr<'db>,
+    file: File,
+    has_type: bool,
+) -> Result<Value, AttrError> {
+    let name = attr.address(db).segments().get(1).cloned().unwrap_or_default();
+    let given = attr.module(db).variables(db).get(name.as_str()).cloned();
+    let (value, from_default) = match given {
+        Some(value) => (value, false),
+        None => match attribute_expr(db, attr) {
+            Some(expr) => (
+                eval::eval_expr(&expr.exprs, expr.root, &eval::Context::none()).map_err(AttrError::Eval)?,
+                true,
+            ),
+            None => return Err(AttrError::NoValue),
+        },
+    };
+    if !has_type {
+        return Ok(value);
+    }
+    match variable_types(db, file).get(&name) {
+        Some(Ok(constraint)) => decode::typeexpr::convert_with_defaults(&value, constraint)
+            .map_err(|message| AttrError::InvalidValue { message, from_default }),
+        Some(Err(_)) => Err(AttrError::InvalidType),
+        None => Ok(value),
+    }
+}
+
+/// The fallback salsa gives each attribute on a reference cycle: the cycle,
+/// found on the resolved references (which never cycle themselves).
+fn attribute_value_in_cycle<'db>(
+    db: &'db dyn Db,
+    _id: salsa::Id,
+    attr: Attr<'db>,
+) -> Result<Value, AttrError> {
+    Err(AttrError::Cycle(find_cycle(db, attr)))
+}
+
+/// The shortest path of references from `start` back to itself, both ends
+/// included (`local.a -> local.b -> local.a`); just `start` if there is
+/// none.
+pub(crate) fn find_cycle<'db>(db: &'db dyn Db, start: Attr<'db>) -> Vec<Address> {
+    let module = start.module(db);
+    let start = start.address(db);
+    let mut came_from: rustc_hash::FxHashMap<&Address, &Address> = rustc_hash::FxHashMap::default();
+    let mut queue = VecDeque::from([start]);
+    while let Some(address) = queue.pop_front() {
+        let resolution = attribute_resolution(db, Attr::new(db, module, address.clone()));
+        for dependency in resolution.dependencies() {
+            if dependency == start {
+                // Walk back from `address` to `start`, then read it forwards.
+                let mut path = vec![address.clone()];
+                let mut current = address;
+                while current != start {
+                    let Some(&previous) = came_from.get(current) else { break };
+                    path.push(previous.clone());
+                    current = previous;
+                }
+                path.reverse();
+                path.push(start.clone());
+                return path;
+            }
+            if let std::collections::hash_map::Entry::Vacant(entry) = came_from.entry(dependency) {
+                entry.insert(address);
+                queue.push_back(dependency);
+            }
+        }
+    }
+    vec![start.clone()]
+}
+
+/// The root variables of an evaluation, built from the referenced values at
+/// their addresses: `local.a` becomes `local = { a = … }`.
+#[derive(Default)]
+struct Scope {
+    roots: BTreeMap<String, Node>,
+}
+
+enum Node {
+    Value(Value),
+    Object(BTreeMap<String, Node>),
+}
+
+impl Scope {
+    fn object_at(&mut self, segments: &[SmolStr]) -> Option<&mut BTreeMap<String, Node>> {
+        let mut current = &mut self.roots;
+        for segment in segments {
+            let node = current.entry(segment.to_string()).or_insert_with(|| Node::Object(BTreeMap::new()));
+            match node {
+                Node::Object(children) => current = children,
+                // A value where an object was expected: two declarations
+                // with overlapping addresses; the value stays.
+                Node::Value(_) => return None,
+            }
+        }
+        Some(current)
+    }
+
+    fn insert_object(&mut self, segments: &[SmolStr]) {
+        self.object_at(segments);
+    }
+
+    fn insert_value(&mut self, segments: &[SmolStr], value: Value) {
+        let Some((last, parents)) = segments.split_last() else { return };
+        if let Some(object) = self.object_at(parents) {
+            object.entry(last.to_string()).or_insert(Node::Value(value));
+        }
+    }
+
+    fn into_variables(self) -> BTreeMap<String, Value> {
+        self.roots.into_iter().map(|(name, node)| (name, node.into_value())).collect()
+    }
+}
+
+impl Node {
+    fn into_value(self) -> Value {
+        match self {
+            Node::Value(value) => value,
+            Node::Object(children) => {
+                Value::object(children.into_iter().map(|(name, node)| (name, node.into_value())).collect())
+            }
+        }
+    }
+}
