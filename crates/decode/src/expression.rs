@@ -39,6 +39,10 @@ pub(crate) enum ExpressionKind {
     /// An expression inside a `dynamic` block's `content`, evaluated with
     /// the iterator variables of its iteration (`crate::dynblock`).
     Iterated { expr: Arc<Expression>, iteration: Arc<crate::dynblock::Iteration> },
+    /// An object constructor's key that starts with a parenthesis (the
+    /// reference's `ForceNonLiteral`): the expression inside in every way
+    /// but that it is never a keyword or a static traversal.
+    NonLiteralKey(Arc<Expression>),
 }
 
 /// A function call found by static analysis: `name(args…)`.
@@ -158,6 +162,7 @@ impl Expression {
             ExpressionKind::Literal { value, .. } => (value.clone(), Diagnostics::new()),
             ExpressionKind::Name { name, .. } => (Value::string(name), Diagnostics::new()),
             ExpressionKind::Iterated { expr, iteration } => expr.value(&iteration.eval_context(ctx)),
+            ExpressionKind::NonLiteralKey(expr) => expr.value(ctx),
         }
     }
 
@@ -172,6 +177,7 @@ impl Expression {
             ExpressionKind::Iterated { expr, iteration } => {
                 expr.variables().into_iter().filter(|it| !iteration.binds(it.root_name())).collect()
             }
+            ExpressionKind::NonLiteralKey(expr) => expr.variables(),
         }
     }
 
@@ -186,6 +192,7 @@ impl Expression {
             ExpressionKind::Iterated { expr, iteration } => {
                 expr.reference_variables().into_iter().filter(|it| !iteration.binds(it.root_name())).collect()
             }
+            ExpressionKind::NonLiteralKey(expr) => expr.reference_variables(),
         }
     }
 
@@ -193,7 +200,7 @@ impl Expression {
         match &self.kind {
             ExpressionKind::Native { file, expr } => native_range(file, *expr),
             ExpressionKind::Json { file, value } => crate::json::range(file, *value),
-            ExpressionKind::Iterated { expr, .. } => expr.range(),
+            ExpressionKind::Iterated { expr, .. } | ExpressionKind::NonLiteralKey(expr) => expr.range(),
             ExpressionKind::Literal { range, .. } | ExpressionKind::Name { range, .. } => range.clone(),
         }
     }
@@ -206,7 +213,7 @@ impl Expression {
         match &self.kind {
             ExpressionKind::Native { file, expr } => native_start_range(file, *expr),
             ExpressionKind::Json { file, value } => crate::json::start_range(file, *value),
-            ExpressionKind::Iterated { expr, .. } => expr.start_range(),
+            ExpressionKind::Iterated { expr, .. } | ExpressionKind::NonLiteralKey(expr) => expr.start_range(),
             ExpressionKind::Literal { range, .. } | ExpressionKind::Name { range, .. } => range.clone(),
         }
     }
@@ -224,6 +231,7 @@ impl Expression {
             ExpressionKind::Iterated { expr, iteration } => {
                 Some(expr.as_list()?.into_iter().map(|item| item.iterated(iteration)).collect())
             }
+            ExpressionKind::NonLiteralKey(expr) => expr.as_list(),
             ExpressionKind::Literal { .. } | ExpressionKind::Name { .. } => None,
         }
     }
@@ -240,6 +248,7 @@ impl Expression {
                     .map(|(key, value)| (key.iterated(iteration), value.iterated(iteration)))
                     .collect(),
             ),
+            ExpressionKind::NonLiteralKey(expr) => expr.as_map(),
             ExpressionKind::Literal { .. } | ExpressionKind::Name { .. } => None,
         }
     }
@@ -256,6 +265,7 @@ impl Expression {
                     ..call
                 })
             }
+            ExpressionKind::NonLiteralKey(expr) => expr.as_call(),
             ExpressionKind::Literal { .. } | ExpressionKind::Name { .. } => None,
         }
     }
@@ -269,6 +279,7 @@ impl Expression {
             }
             ExpressionKind::Json { file, value } => crate::json::as_traversal(file, *value),
             ExpressionKind::Iterated { expr, .. } => expr.as_traversal(),
+            ExpressionKind::NonLiteralKey(expr) => Err(invalid_traversal(expr.range())),
             ExpressionKind::Name { name, range } => Ok(Traversal {
                 steps: vec![TraversalStep::Root { name: name.clone(), range: range.clone() }],
             }),
@@ -282,6 +293,7 @@ impl Expression {
         match &self.kind {
             ExpressionKind::Json { file, value } => crate::json::as_keyword(file, *value),
             ExpressionKind::Iterated { expr, .. } => expr.as_keyword(),
+            ExpressionKind::NonLiteralKey(_) => None,
             ExpressionKind::Name { name, .. } => Some(name.clone()),
             ExpressionKind::Literal { .. } => None,
             ExpressionKind::Native { file, expr } => {
@@ -453,6 +465,9 @@ fn native_as_map(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<Vec<(Expre
                         .map_or_else(TextRange::default, |key| trimmed_range(key.syntax()));
                     Expression::name(name.clone(), file.range(range))
                 }
+                hir::ObjectKey::Expr { expr, parenthesised: true } => Expression {
+                    kind: ExpressionKind::NonLiteralKey(Arc::new(Expression::native(file.clone(), *expr))),
+                },
                 hir::ObjectKey::Expr { expr, .. } => Expression::native(file.clone(), *expr),
             };
             (key, Expression::native(file.clone(), item.value))
