@@ -95,12 +95,27 @@ pub enum FileSyntax {
 }
 
 /// One parsed file.
-#[derive(Debug)]
 pub struct SourceFile {
     pub name: Arc<str>,
     pub text: Arc<str>,
     pub syntax: FileSyntax,
     line_starts: Vec<TextSize>,
+}
+
+/// Only the name and the syntax: every body and expression of a file holds
+/// it, and printing one should not print the whole file.
+impl std::fmt::Debug for SourceFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let syntax = match &self.syntax {
+            FileSyntax::Native { .. } => "native",
+            FileSyntax::Json { .. } => "json",
+            FileSyntax::Fragment { .. } => "fragment",
+        };
+        f.debug_struct("SourceFile")
+            .field("name", &self.name)
+            .field("syntax", &syntax)
+            .finish_non_exhaustive()
+    }
 }
 
 impl SourceFile {
