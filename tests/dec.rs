@@ -24,13 +24,29 @@ struct Run {
 }
 
 fn run_dec(dir: &Path, args: &[String]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_halite"))
+    run_dec_with_stdin(dir, args, b"")
+}
+
+fn run_dec_with_stdin(dir: &Path, args: &[String], stdin: &[u8]) -> Run {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
         .arg("dec")
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")
-        .output()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .expect("the halite binary runs");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    // A run that stops before reading its input closes the pipe first.
+    match pipe.write_all(stdin) {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
+        result => result.expect("stdin takes the input"),
+    }
+    drop(pipe);
+    let output = child.wait_with_output().expect("halite finishes");
     Run {
         code: output.status.code().expect("halite exits rather than being killed"),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -157,6 +173,16 @@ fn output_file_and_text_diagnostics() {
     assert_eq!((run.code, run.stdout.as_str()), (0, ""));
     let written = std::fs::read_to_string(out.path()).unwrap();
     assert_eq!(written, std::fs::read_to_string(dir.join("expected.json")).unwrap());
+
+    // Without files, standard input is the one native input, named
+    // `<stdin>` in diagnostics.
+    let input = std::fs::read(dir.join("input.hcl")).unwrap();
+    let run = run_dec_with_stdin(&dir, &["--spec=spec.hcldec".into()], &input);
+    assert_eq!((run.code, run.stdout.as_str()), (0, written.as_str()));
+    let run =
+        run_dec_with_stdin(&dir, &["--spec=spec.hcldec".into(), "--diags=json".into()], b"name = 1 +\n");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains(r#""filename": "\u003cstdin\u003e""#), "{}", run.stderr);
 
     let dir = test_data("dec/attr_unexpected");
     let run = run_dec(&dir, &["--spec=spec.hcldec".into(), "input.hcl".into()]);
