@@ -242,7 +242,6 @@ fn variables_before_expansion() {
 /// `dynamic` blocks in the JSON syntax: for_each and labels as templates, a
 /// `dynamic` property holding several blocks of one type.
 #[test]
-#[ignore = "the JSON bodies (json.rs) are placeholders; refresh json.txt when they land"]
 fn expand_json_bodies() {
     let path = support::test_data("dynblock").join("json.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
