@@ -1,5 +1,50 @@
-//! Halite as a library: see [`de`].
+//! Halite as a library: the one public face for programs that define their
+//! configuration language on HCL.
+//!
+//! A [`Workspace`] holds one module: a directory's HCL files (read from
+//! disk with [`Workspace::open`], or given in memory with
+//! [`Workspace::add_file`]) evaluated together, with the values of its
+//! variables ([`Workspace::set_variable`]). An application asks for values
+//! by address ([`Workspace::value`], or [`Workspace::value_as`] to decode
+//! into a Rust type with serde, see [`de`]), lists what there is
+//! ([`Workspace::addresses`]), collects [`Diagnostic`]s, and applies
+//! changes ([`Workspace::apply`]), learning which addresses' values
+//! changed. [`Workspace::watch`] does the last from the filesystem.
+//!
+//! Addresses are the names the configuration itself uses: `var.NAME`,
+//! `local.NAME`, `TYPE.LABEL….ATTRIBUTE` for an attribute of a labelled
+//! block, and `TYPE.LABEL…` for the whole block as an object of its
+//! attributes.
+//!
+//! ```
+//! use halite::{Value, Workspace};
+//!
+//! let mut workspace = Workspace::new("config");
+//! workspace.add_file("config/main.hcl", r#"
+//!     variable "name" { default = "world" }
+//!     locals { greeting = "hello, ${var.name}" }
+//!     job "greet" { command = "echo ${local.greeting}" }
+//! "#);
+//! assert_eq!(workspace.value("job.greet.command")?, Value::string("echo hello, world"));
+//!
+//! workspace.set_variable("name", Value::string("halite"));
+//! assert_eq!(workspace.value("local.greeting")?, Value::string("hello, halite"));
+//! # Ok::<(), halite::Error>(())
+//! ```
+//!
+//! Underneath is the salsa database of the `db` crate: every value is a
+//! query that reads exactly the attributes its expression references, so
+//! after an edit only the edited attribute and what depends on it are
+//! evaluated again, and an edit to whitespace or comments evaluates
+//! nothing.
 
 pub mod de;
+mod dialect;
+mod workspace;
 
+pub use camino::{Utf8Path, Utf8PathBuf};
+pub use eval::{Function, FunctionError, Param};
 pub use value::{Number, Type, Value};
+
+pub use crate::de::{DecodeError, from_value};
+pub use crate::workspace::{Change, Diagnostic, Error, Severity, Workspace};

@@ -1,0 +1,67 @@
+//! The build-tool example's logic run once over `examples/build-tool`, and
+//! an edit applied to a copy of it: the values the tool reads, the plan's
+//! order, and the addresses an edit changes.
+
+#[path = "../examples/build_tool.rs"]
+#[allow(dead_code, reason = "the example's main is not called here")]
+mod build_tool;
+
+use halite::{Change, Utf8Path, Utf8PathBuf, Value};
+
+fn example_dir() -> Utf8PathBuf {
+    Utf8PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/build-tool"))
+}
+
+#[test]
+fn plans_the_example() {
+    let workspace = build_tool::load(&example_dir(), &[]).expect("the example loads");
+    assert_eq!(workspace.diagnostics(), []);
+    assert_eq!(workspace.value("local.out_dir").unwrap(), Value::string("target/debug"));
+    assert_eq!(workspace.value("local.banner").unwrap(), Value::string("build-tool (debug)"));
+    let plan = build_tool::plan(&workspace).expect("a plan");
+    let rendered = build_tool::render(&plan);
+    expect_test::expect![[r#"
+        1. lib -> target/debug/libcalc.a
+           $ cc -g -O0 -c src/parse.c src/eval.c && ar rcs target/debug/libcalc.a *.o
+        2. app -> target/debug/calc
+           $ cc -g -O0 -o target/debug/calc src/main.c target/debug/libcalc.a
+        3. test -> target/debug/test.log
+           $ target/debug/calc --self-test > target/debug/test.log
+    "#]]
+    .assert_eq(&rendered);
+}
+
+#[test]
+fn a_variable_changes_every_output() {
+    let variables = [("profile".to_string(), "\"release\"".to_string())];
+    let workspace = build_tool::load(&example_dir(), &variables).expect("the example loads");
+    let plan = build_tool::plan(&workspace).expect("a plan");
+    assert_eq!(
+        plan[1].1.command,
+        "cc -O2 -DNDEBUG -o target/release/calc src/main.c target/release/libcalc.a"
+    );
+}
+
+#[test]
+fn an_edit_changes_its_dependents_only() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = Utf8Path::from_path(dir.path()).expect("a UTF-8 path");
+    for name in ["project.hcl", "library.hcl", "app.hcl", "test.hcl"] {
+        std::fs::copy(example_dir().join(name), dir.join(name)).expect("copied");
+    }
+    let mut workspace = build_tool::load(dir, &[]).expect("the copy loads");
+    build_tool::plan(&workspace).expect("a plan");
+    let path = dir.join("app.hcl");
+    let text = std::fs::read_to_string(&path).expect("readable");
+    let edited = text.replace("\"${local.out_dir}/calc\"", "\"${local.out_dir}/calculator\"");
+    let changed = workspace.apply([Change::SetFile { path: path.clone(), text: edited.clone() }]);
+    assert_eq!(
+        changed,
+        ["target.app.command", "target.app.output", "target.test.command", "target.test.deps"]
+    );
+    let plan = build_tool::plan(&workspace).expect("a plan");
+    assert_eq!(plan[2].1.command, "target/debug/calculator --self-test > target/debug/test.log");
+    // Whitespace and comments change nothing.
+    let changed = workspace.apply([Change::SetFile { path, text: format!("# A comment.\n\n{edited}") }]);
+    assert_eq!(changed, Vec::<String>::new());
+}
