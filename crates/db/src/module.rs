@@ -69,7 +69,7 @@ pub use crate::module::{
     },
     diagnostics::{ModuleDiagnostic, attribute_diagnostic, module_diagnostics},
     expr::{AttrExpr, Reference, extract, references},
-    resolve::{Resolution, Target, attribute_resolution},
+    resolve::{AttrKind, Resolution, Target, attribute_resolution},
     value::{AttrError, attribute_expr, attribute_value, module_attributes, variable_types},
 };
 use crate::{Db, File};

@@ -84,3 +84,115 @@ fn values_across_files() {
         &Ok(eval::Value::string("HELLO YOU"))
     );
 }
+
+#[test]
+fn cycles_are_diagnostics_naming_every_step() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[
+            (
+                "a.tf",
+                "locals {\n  a = local.b + 1\n  b = local.c\n  c = [local.a]\n  self = local.self\n  user = local.a\n  fine = 1\n}\n",
+            ),
+            ("b.tf", "service \"web\" {\n  port = service.web\n}\n"),
+        ],
+    );
+    expect![[r#"
+        local.a: Cycle([Address { segments: ["local", "a"] }, Address { segments: ["local", "b"] }, Address { segments: ["local", "c"] }, Address { segments: ["local", "a"] }])
+        local.b: Cycle([Address { segments: ["local", "b"] }, Address { segments: ["local", "c"] }, Address { segments: ["local", "a"] }, Address { segments: ["local", "b"] }])
+        local.c: Cycle([Address { segments: ["local", "c"] }, Address { segments: ["local", "a"] }, Address { segments: ["local", "b"] }, Address { segments: ["local", "c"] }])
+        local.self: Cycle([Address { segments: ["local", "self"] }, Address { segments: ["local", "self"] }])
+        local.user: Dependency(Address { segments: ["local", "a"] })
+        local.fine = 1
+        service.web.port: Cycle([Address { segments: ["service", "web", "port"] }, Address { segments: ["service", "web", "port"] }])
+    "#]]
+    .assert_eq(&values(&db, module));
+    expect![[r#"
+        m/a.tf "local.b" [reference-cycle] Reference cycle: The value of local.a depends on itself: local.a -> local.b -> local.c -> local.a.
+        m/a.tf "local.self" [reference-cycle] Reference cycle: The value of local.self depends on itself: local.self -> local.self.
+        m/b.tf "service.web" [reference-cycle] Reference cycle: The value of service.web.port depends on itself: service.web.port -> service.web.port.
+    "#]].assert_eq(&diagnostics(&db, module));
+}
+
+#[test]
+fn duplicate_declarations() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[
+            ("a.tf", "locals {\n  a = 1\n}\n\nvariable \"x\" {}\n\nservice \"web\" {\n  port = 80\n}\n"),
+            (
+                "b.tf",
+                "locals {\n  a = 2\n}\nvariable \"x\" {\n  default = 1\n}\nservice \"web\" {\n  port = 8080\n  extra = true\n}\n",
+            ),
+        ],
+    );
+    expect![[r#"
+        m/b.tf "a" [duplicate-declaration] Duplicate local value definition: A local value named "a" was already defined at m/a.tf:2:3. Local value names must be unique within a module.
+          m/a.tf 11: first declared here
+        m/b.tf "variable \"x\"" [duplicate-declaration] Duplicate variable declaration: A variable named "x" was already declared at m/a.tf:5:1. Variable names must be unique within a module.
+          m/a.tf 20: first declared here
+        m/b.tf "service \"web\"" [duplicate-declaration] Duplicate service block: A service block "web" was already declared at m/a.tf:7:1.
+          m/a.tf 37: first declared here
+    "#]].assert_eq(&diagnostics(&db, module));
+    // The first declaration (files by path) is the one that counts.
+    expect![[r#"
+        local.a = 1
+        service.web.port = 80
+    "#]]
+    .assert_eq(&values(&db, module));
+}
+
+#[test]
+fn unresolved_references_suggest_a_near_name() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[(
+            "a.tf",
+            "locals {\n  count = 1\n  a = local.cuont\n  b = var.regoin\n  c = servce.web.port\n  d = service.wbe.port\n  e = service.web.prot\n  f = nothing\n  g = [for x in [1] : x + local.count]\n}\n\nvariable \"region\" {\n  default = \"eu\"\n}\n\nservice \"web\" {\n  port = 80\n}\n",
+        )],
+    );
+    expect![[r#"
+        m/a.tf "local.cuont" [unresolved-reference] Reference to undeclared local value: A local value with the name "cuont" has not been declared. Did you mean "count"?
+        m/a.tf "var.regoin" [unresolved-reference] Reference to undeclared input variable: An input variable with the name "regoin" has not been declared. Did you mean "region"?
+        m/a.tf "servce" [unresolved-reference] Unknown variable: There is no variable named "servce". Did you mean "service"?
+        m/a.tf "service.wbe" [unresolved-reference] Reference to undeclared block: A block "service" "wbe" has not been declared. Did you mean "web"?
+        m/a.tf "service.web.prot" [unresolved-reference] Unsupported attribute: This object does not have an attribute named "prot". Did you mean "port"?
+        m/a.tf "nothing" [unresolved-reference] Unknown variable: There is no variable named "nothing".
+    "#]].assert_eq(&diagnostics(&db, module));
+}
+
+#[test]
+fn variables_without_values_fail_where_used() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[(
+            "a.tf",
+            "variable \"needed\" {}\nvariable \"typed\" {\n  type = object({ a = number, b = optional(string, \"dflt\") })\n}\nvariable \"bad_default\" {\n  type = number\n  default = \"x\"\n}\nvariable \"bad_type\" {\n  type = strang\n}\nlocals {\n  a = var.needed\n  b = var.typed\n  c = var.bad_default\n  d = var.bad_type\n  unused = 1\n}\n",
+        )],
+    );
+    db.set_module_variables(
+        module,
+        BTreeMap::from([(
+            "typed".to_string(),
+            eval::Value::object(BTreeMap::from([("a".to_string(), eval::Value::string("5"))])),
+        )]),
+    );
+    expect![[r#"
+        local.a: MissingVariable { reference: 0, variable: Address { segments: ["var", "needed"] } }
+        local.b = {"a":5,"b":"dflt"}
+        local.c: Dependency(Address { segments: ["var", "bad_default"] })
+        local.d: MissingVariable { reference: 0, variable: Address { segments: ["var", "bad_type"] } }
+        local.unused = 1
+    "#]]
+    .assert_eq(&values(&db, module));
+    expect![[r#"
+        m/a.tf "strang" [invalid-type] Invalid type specification: The keyword "strang" is not a valid type specification.
+        m/a.tf "\"x\"" [invalid-variable-value] Invalid default value for variable: This default value is not compatible with the variable's type constraint: a number is required.
+        m/a.tf "var.needed" [missing-variable] No value for required variable: The input variable "needed" is not set, and has no default value.
+        m/a.tf "var.bad_type" [missing-variable] No value for required variable: The input variable "bad_type" is not set, and has no default value.
+    "#]].assert_eq(&diagnostics(&db, module));
+}

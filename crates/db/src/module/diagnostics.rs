@@ -203,7 +203,8 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
     }
 }
 
-/// The range of a declaration: its attribute, or its block.
+/// The range of a declaration: an attribute's name, or a block's header
+/// (its type and labels), where a reader looks for the name.
 fn declaration_range(db: &dyn Db, file: File, location: Location) -> TextRange {
     let hir = crate::lower(db, file);
     let source_map = crate::source_map(db, file);
@@ -219,7 +220,19 @@ fn declaration_range(db: &dyn Db, file: File, location: Location) -> TextRange {
         (Some(block), None) => source_map.block_syntax(block),
         (None, None) => None,
     };
-    pointer.map_or_else(|| TextRange::empty(0.into()), |pointer| pointer.text_range())
+    let Some(pointer) = pointer else { return TextRange::empty(0.into()) };
+    let root = crate::parse(db, file).syntax_node();
+    let Some(node) = pointer.try_to_node(&root) else { return pointer.text_range() };
+    // The tokens before the body's `{` (a block) or the `=` (an attribute).
+    let header: Vec<_> = node
+        .children_with_tokens()
+        .take_while(|it| !matches!(it.kind(), syntax::SyntaxKind::L_CURLY | syntax::SyntaxKind::EQ))
+        .filter(|it| !it.kind().is_trivia() && it.kind() != syntax::SyntaxKind::NEWLINE)
+        .collect();
+    match (header.first(), header.last()) {
+        (Some(first), Some(last)) => TextRange::new(first.text_range().start(), last.text_range().end()),
+        _ => pointer.text_range(),
+    }
 }
 
 /// The range of an expression of `def`'s attribute: `local` an id of its

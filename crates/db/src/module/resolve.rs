@@ -7,8 +7,10 @@
 use smol_str::SmolStr;
 
 use crate::{
-    Db,
-    module::{Address, Attr, DeclarationKind, ModuleIndex, attribute_expr, module_index, references},
+    Db, File,
+    module::{
+        Address, Attr, DeclarationKind, Definition, ModuleIndex, attribute_expr, module_index, references,
+    },
 };
 
 /// What one reference resolves to.
@@ -24,10 +26,28 @@ pub enum Target {
     Unresolved { step: usize, summary: String, detail: String },
 }
 
-/// The targets of an attribute's references, in the order of
-/// [`references`] over its [`attribute_expr`].
+/// What an address names, as much as evaluation needs to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AttrKind {
+    /// Nothing is declared at the address.
+    #[default]
+    NotDeclared,
+    /// An attribute with an expression.
+    Expression,
+    /// A variable declared in `file`, with or without a `type`.
+    Variable { file: File, has_type: bool },
+}
+
+/// What an attribute is, and the targets of its references, in the order
+/// of [`references`] over its [`attribute_expr`].
+///
+/// The attribute's own kind is resolved here too, so that
+/// [`crate::module::attribute_value`] never reads the module's index: the
+/// index changes whenever a declaration is added, and this result only when
+/// what this attribute reads does.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Resolution {
+    pub kind: AttrKind,
     pub targets: Vec<Target>,
 }
 
@@ -48,26 +68,30 @@ impl Resolution {
     }
 }
 
-/// Resolves the references of `attr`'s expression through the module's
-/// index. A variable's default is evaluated without a context, so it
-/// resolves nothing.
+/// Resolves `attr` and the references of its expression through the
+/// module's index.
 #[salsa::tracked(returns(ref))]
 pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let module = attr.module(db);
     let index = module_index(db, module);
-    let is_variable = index
-        .definitions
-        .get(attr.address(db))
-        .is_some_and(|def| matches!(def.kind, DeclarationKind::Variable { .. }));
-    let Some(expr) = attribute_expr(db, attr) else { return Resolution::default() };
-    if is_variable {
-        return Resolution::default();
-    }
+    let kind = match index.definitions.get(attr.address(db)) {
+        None => return Resolution::default(),
+        Some(Definition { kind: DeclarationKind::Variable { type_attr, .. }, file, .. }) => {
+            // A variable's default is evaluated without a context, so it
+            // resolves nothing.
+            return Resolution {
+                kind: AttrKind::Variable { file: *file, has_type: type_attr.is_some() },
+                targets: Vec::new(),
+            };
+        }
+        Some(_) => AttrKind::Expression,
+    };
+    let Some(expr) = attribute_expr(db, attr) else { return Resolution { kind, targets: Vec::new() } };
     let targets = references(&expr.exprs, expr.root)
         .into_iter()
         .map(|reference| resolve(index, &reference.root, &reference.attrs))
         .collect();
-    Resolution { targets }
+    Resolution { kind, targets }
 }
 
 fn resolve(index: &ModuleIndex, root: &str, steps: &[SmolStr]) -> Target {

@@ -11,7 +11,7 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, Attr, AttrExpr, DeclarationKind, Definition, Location, Module, Target, Value,
+        Address, Attr, AttrExpr, AttrKind, DeclarationKind, Definition, Location, Module, Target, Value,
         attribute_resolution, extract, file_declarations, module_index,
     },
 };
@@ -148,13 +148,13 @@ fn stdlib() -> &'static BTreeMap<String, eval::Function> {
 /// (salsa's cycle fallback), never a hang.
 #[salsa::tracked(returns(ref), cycle_result = attribute_value_in_cycle)]
 pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, AttrError> {
-    let index = module_index(db, attr.module(db));
-    let Some(def) = index.definitions.get(attr.address(db)) else { return Err(AttrError::NotDeclared) };
-    if let DeclarationKind::Variable { type_attr, .. } = def.kind {
-        return variable_value(db, attr, def.file, type_attr.is_some());
+    let resolution = attribute_resolution(db, attr);
+    match resolution.kind {
+        AttrKind::NotDeclared => return Err(AttrError::NotDeclared),
+        AttrKind::Variable { file, has_type } => return variable_value(db, attr, file, has_type),
+        AttrKind::Expression => {}
     }
     let Some(expr) = attribute_expr(db, attr) else { return Err(AttrError::NotDeclared) };
-    let resolution = attribute_resolution(db, attr);
     let mut scope = Scope::default();
     for (reference, target) in resolution.targets.iter().enumerate() {
         match target {

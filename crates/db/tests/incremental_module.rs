@@ -1,0 +1,309 @@
+//! What an edit of a module re-runs, by the exact list of executed queries
+//! (the style of rust-analyzer's `hir-ty/src/tests/incremental.rs`).
+
+use std::collections::BTreeMap;
+
+use db::{
+    RootDatabase,
+    module::{Module, attribute_value, module_attributes},
+};
+use expect_test::expect;
+
+fn load(db: &mut RootDatabase, files: &[(&str, &str)]) -> Module {
+    let files = files.iter().map(|(path, text)| db.set_file_text(*path, *text)).collect();
+    db.set_module_files("m", files)
+}
+
+/// Evaluates every attribute of the module, as a front end would.
+fn evaluate_all(db: &RootDatabase, module: Module) {
+    for &attr in module_attributes(db, module) {
+        let _ = attribute_value(db, attr);
+    }
+}
+
+/// `address = value` for every attribute, to check the values after an
+/// edit as well as what ran.
+fn values(db: &RootDatabase, module: Module) -> Vec<String> {
+    module_attributes(db, module)
+        .iter()
+        .map(|&attr| match attribute_value(db, attr) {
+            Ok(value) => {
+                format!("{} = {}", attr.address(db), value.to_json_string(&value.ty()).unwrap_or_default())
+            }
+            Err(error) => format!("{}: {error:?}", attr.address(db)),
+        })
+        .collect()
+}
+
+const A: &str = "locals {\n  a = 1\n  b = local.a + 1\n  c = local.b * 10\n}\n";
+const B: &str = "locals {\n  d = 5\n  e = local.d\n}\n";
+
+#[test]
+fn first_evaluation_runs_everything_once() {
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf", B)]);
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "module_attributes(m)",
+            "module_index(m)",
+            "file_declarations(m/a.tf)",
+            "lower(m/a.tf)",
+            "lower_with_source_map(m/a.tf)",
+            "parse(m/a.tf)",
+            "file_declarations(m/b.tf)",
+            "lower(m/b.tf)",
+            "lower_with_source_map(m/b.tf)",
+            "parse(m/b.tf)",
+            "attribute_value(local.a)",
+            "attribute_resolution(local.a)",
+            "attribute_expr(local.a)",
+            "attribute_value(local.b)",
+            "attribute_resolution(local.b)",
+            "attribute_expr(local.b)",
+            "attribute_value(local.c)",
+            "attribute_resolution(local.c)",
+            "attribute_expr(local.c)",
+            "attribute_value(local.d)",
+            "attribute_resolution(local.d)",
+            "attribute_expr(local.d)",
+            "attribute_value(local.e)",
+            "attribute_resolution(local.e)",
+            "attribute_expr(local.e)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+}
+
+#[test]
+fn editing_one_expression_reevaluates_it_and_its_dependents() {
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf", B)]);
+    evaluate_all(&db, module);
+
+    db.set_file_text("m/a.tf", A.replace("a = 1", "a = 2"));
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "parse(m/a.tf)",
+            "lower_with_source_map(m/a.tf)",
+            "lower(m/a.tf)",
+            "file_declarations(m/a.tf)",
+            "attribute_expr(local.a)",
+            "attribute_resolution(local.a)",
+            "attribute_value(local.a)",
+            "attribute_expr(local.b)",
+            "attribute_value(local.b)",
+            "attribute_expr(local.c)",
+            "attribute_value(local.c)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    expect![[r#"
+        [
+            "local.a = 2",
+            "local.b = 3",
+            "local.c = 30",
+            "local.d = 5",
+            "local.e = 5",
+        ]
+    "#]]
+    .assert_debug_eq(&values(&db, module));
+}
+
+#[test]
+fn whitespace_and_comments_reevaluate_nothing() {
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf", B)]);
+    evaluate_all(&db, module);
+
+    let edited = "# A comment.\nlocals {\n  a   = 1 // why\n  b = local.a   +   1\n\n  c = local.b * 10\n}\n";
+    db.set_file_text("m/a.tf", edited);
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "parse(m/a.tf)",
+            "lower_with_source_map(m/a.tf)",
+            "lower(m/a.tf)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+}
+
+#[test]
+fn editing_one_file_of_several_reparses_only_that_file() {
+    let mut db = RootDatabase::new();
+    let module =
+        load(&mut db, &[("m/a.tf", A), ("m/b.tf", B), ("m/c.tf", "locals {\n  f = local.e + local.c\n}\n")]);
+    evaluate_all(&db, module);
+
+    db.set_file_text("m/b.tf", B.replace("d = 5", "d = 6"));
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "parse(m/b.tf)",
+            "lower_with_source_map(m/b.tf)",
+            "lower(m/b.tf)",
+            "file_declarations(m/b.tf)",
+            "attribute_expr(local.d)",
+            "attribute_resolution(local.d)",
+            "attribute_value(local.d)",
+            "attribute_expr(local.e)",
+            "attribute_value(local.e)",
+            "attribute_value(local.f)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    expect![[r#"
+        [
+            "local.a = 1",
+            "local.b = 2",
+            "local.c = 20",
+            "local.d = 6",
+            "local.e = 6",
+            "local.f = 26",
+        ]
+    "#]]
+    .assert_debug_eq(&values(&db, module));
+}
+
+#[test]
+fn adding_a_declaration_reevaluates_only_what_resolves_differently() {
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf", "locals {\n  d = 5\n  g = local.f\n}\n")]);
+    evaluate_all(&db, module);
+    expect![[r#"
+        [
+            "local.a = 1",
+            "local.b = 2",
+            "local.c = 20",
+            "local.d = 5",
+            "local.g: Unresolved { reference: 0, step: 1, summary: \"Reference to undeclared local value\", detail: \"A local value with the name \\\"f\\\" has not been declared. Did you mean \\\"a\\\"?\" }",
+        ]
+    "#]].assert_debug_eq(&values(&db, module));
+
+    // `f` is declared before `g`, so `g`'s position in the file shifts too.
+    db.set_file_text("m/b.tf", "locals {\n  d = 5\n  f = 7\n  g = local.f\n}\n");
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "parse(m/b.tf)",
+            "lower_with_source_map(m/b.tf)",
+            "lower(m/b.tf)",
+            "file_declarations(m/b.tf)",
+            "module_index(m)",
+            "module_attributes(m)",
+            "attribute_resolution(local.a)",
+            "attribute_expr(local.a)",
+            "attribute_resolution(local.b)",
+            "attribute_expr(local.b)",
+            "attribute_resolution(local.c)",
+            "attribute_expr(local.c)",
+            "attribute_resolution(local.d)",
+            "attribute_expr(local.d)",
+            "attribute_value(local.f)",
+            "attribute_resolution(local.f)",
+            "attribute_expr(local.f)",
+            "attribute_resolution(local.g)",
+            "attribute_expr(local.g)",
+            "attribute_value(local.g)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    expect![[r#"
+        [
+            "local.a = 1",
+            "local.b = 2",
+            "local.c = 20",
+            "local.d = 5",
+            "local.f = 7",
+            "local.g = 7",
+        ]
+    "#]]
+    .assert_debug_eq(&values(&db, module));
+
+    // And removing it again.
+    db.set_file_text("m/b.tf", "locals {\n  d = 5\n  g = local.f\n}\n");
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "parse(m/b.tf)",
+            "lower_with_source_map(m/b.tf)",
+            "lower(m/b.tf)",
+            "file_declarations(m/b.tf)",
+            "module_index(m)",
+            "module_attributes(m)",
+            "attribute_resolution(local.a)",
+            "attribute_expr(local.a)",
+            "attribute_resolution(local.b)",
+            "attribute_expr(local.b)",
+            "attribute_resolution(local.c)",
+            "attribute_expr(local.c)",
+            "attribute_resolution(local.d)",
+            "attribute_expr(local.d)",
+            "attribute_resolution(local.g)",
+            "attribute_expr(local.g)",
+            "attribute_value(local.g)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+}
+
+#[test]
+fn changing_a_variable_reevaluates_its_users() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[
+            ("m/main.tf", "locals {\n  p = var.x + 1\n  q = \"${var.y}!\"\n  r = local.p * 2\n}\n"),
+            (
+                "m/variables.tf",
+                "variable \"x\" {\n  default = 1\n}\n\nvariable \"y\" {\n  type = string\n}\n",
+            ),
+        ],
+    );
+    db.set_module_variables(module, BTreeMap::from([("y".to_string(), eval::Value::string("a"))]));
+    evaluate_all(&db, module);
+
+    db.set_module_variables(module, BTreeMap::from([("y".to_string(), eval::Value::string("b"))]));
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "attribute_value(var.x)",
+            "attribute_value(var.y)",
+            "attribute_value(local.q)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    expect![[r#"
+        [
+            "local.p = 2",
+            "local.q = \"b!\"",
+            "local.r = 4",
+        ]
+    "#]]
+    .assert_debug_eq(&values(&db, module));
+
+    // The same values again are no change at all.
+    db.set_module_variables(module, BTreeMap::from([("y".to_string(), eval::Value::string("b"))]));
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        []
+    "#]]
+    .assert_debug_eq(&executed);
+
+    // A number where the type says string is converted, as the reference
+    // converts a variable's value to its type constraint.
+    db.set_module_variables(
+        module,
+        BTreeMap::from([("y".to_string(), eval::Value::int(3)), ("x".to_string(), eval::Value::int(10))]),
+    );
+    expect![[r#"
+        [
+            "local.p = 11",
+            "local.q = \"3!\"",
+            "local.r = 22",
+        ]
+    "#]]
+    .assert_debug_eq(&values(&db, module));
+}
