@@ -48,6 +48,9 @@ pub(crate) struct DecArgs {
     /// Write to this file instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     out: Option<Utf8PathBuf>,
+    /// Print the version and exit.
+    #[arg(short = 'v', long)]
+    version: bool,
     /// The input files, read as one body; standard input when there are
     /// none. A name ending in `.json` is read as HCL's JSON syntax.
     files: Vec<Utf8PathBuf>,
@@ -69,6 +72,10 @@ struct Loaded {
 struct Failure(String);
 
 pub(crate) fn run(args: DecArgs) -> ExitCode {
+    if args.version {
+        println!("{}", env!("CARGO_PKG_VERSION"));
+        return ExitCode::SUCCESS;
+    }
     let format = match args.diags.as_deref() {
         None | Some("") => {
             DiagsFormat::Text { color: io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() }
@@ -199,9 +206,9 @@ fn decode_files(args: &DecArgs, loaded: &mut Loaded) -> Result<Result<(), Diagno
 
 fn write_output(args: &DecArgs, text: &str) -> Result<(), Failure> {
     match &args.out {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|err| Failure(format!("can't open {path} for writing: {err}")))
-        }
+        Some(path) => std::fs::write(path, text).map_err(|err| {
+            Failure(format!("can't open {path} for writing: open {path}: {}", os_error_text(&err)))
+        }),
         None => {
             let mut stdout = io::stdout().lock();
             stdout
@@ -209,6 +216,21 @@ fn write_output(args: &DecArgs, text: &str) -> Result<(), Failure> {
                 .and_then(|()| stdout.flush())
                 .map_err(|err| Failure(err.to_string()))
         }
+    }
+}
+
+/// An I/O error as Go's `syscall.Errno` prints it: the C library's text,
+/// lower-cased at the start, without Rust's "(os error N)".
+fn os_error_text(err: &io::Error) -> String {
+    let text = err.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
