@@ -39,7 +39,7 @@ pub fn decode(body: &Body, spec: &Spec, ctx: &eval::Context) -> (Value, Diagnost
     decode_body(body, &[], ctx, spec)
 }
 
-/// Like [`decode`], but items of the top-level body that the spec does not
+/// Like [`decode()`](fn@decode), but items of the top-level body that the spec does not
 /// ask for are returned as a body instead of being errors (nested block
 /// bodies are still decoded whole).
 pub fn partial_decode(body: &Body, spec: &Spec, ctx: &eval::Context) -> (Value, Body, Diagnostics) {
