@@ -150,11 +150,14 @@ impl Expression {
                 match eval::eval_expr(&hir.exprs, *expr, ctx) {
                     Ok(value) => (value, Diagnostics::new()),
                     Err(error) => {
-                        let subject = native_error_subject(file, &error);
-                        (
-                            Value::dynamic(),
-                            vec![Diagnostic::error(error.summary, error.detail, Some(subject))],
-                        )
+                        let diagnostics = all_errors(hir, *expr, error, ctx, 0)
+                            .into_iter()
+                            .map(|error| {
+                                let subject = native_error_subject(file, &error);
+                                Diagnostic::error(error.summary, error.detail, Some(subject))
+                            })
+                            .collect();
+                        (Value::dynamic(), diagnostics)
                     }
                 }
             }
@@ -329,6 +332,115 @@ pub(crate) fn native_range(file: &SourceFile, expr: hir::ExprId) -> Range {
     match native_node(file, expr) {
         Some(node) => file.range(trimmed_range(&node)),
         None => file.range(TextRange::default()),
+    }
+}
+
+/// How deep [`all_errors`] looks for the errors of an expression's parts
+/// before it settles for the first error of the whole.
+const ERROR_SEARCH_DEPTH: usize = 64;
+
+/// Every error of a failed expression, as the reference reports them: the
+/// evaluator stops at the first error, but the reference evaluates every
+/// element, item, argument, operand, template part and both results of a
+/// conditional, and reports the errors of each. So the parts of a failed
+/// expression that evaluate on their own (not a `for` expression's or a
+/// splat's body, which need their iteration) are evaluated one by one, in
+/// source order, and the errors of those that fail are reported instead of
+/// the whole's, looking further down each failed part. When no part fails
+/// alone, the error belongs to the expression itself.
+fn all_errors(
+    hir: &hir::FileHir,
+    expr: hir::ExprId,
+    error: eval::EvalError,
+    ctx: &eval::Context,
+    depth: usize,
+) -> Vec<eval::EvalError> {
+    if depth >= ERROR_SEARCH_DEPTH {
+        return vec![error];
+    }
+    let mut parts = Vec::new();
+    independent_parts(hir, expr, ctx, &mut parts);
+    let mut errors = Vec::new();
+    for part in parts {
+        if let Err(part_error) = eval::eval_expr(&hir.exprs, part, ctx) {
+            errors.extend(all_errors(hir, part, part_error, ctx, depth + 1));
+        }
+    }
+    if errors.is_empty() {
+        errors.push(error);
+    }
+    errors
+}
+
+/// The parts of an expression that the reference evaluates whatever
+/// happens to the others, and that mean the same on their own. A
+/// conditional (or a template `%{ if }`) is evaluated as the reference
+/// does: its condition, then only the branch it selects; a call to a
+/// function that cannot be called fails before its arguments are looked at.
+fn independent_parts(hir: &hir::FileHir, expr: hir::ExprId, ctx: &eval::Context, out: &mut Vec<hir::ExprId>) {
+    match &hir[expr] {
+        hir::Expr::Missing | hir::Expr::Literal(_) | hir::Expr::Variable(_) | hir::Expr::SplatItem => {}
+        hir::Expr::Template { parts, .. } => template_parts(hir, parts, ctx, out),
+        hir::Expr::GetAttr { base, .. } | hir::Expr::LegacyIndex { base, .. } => out.push(*base),
+        hir::Expr::Index { base, index } => out.extend([*base, *index]),
+        hir::Expr::Splat { source, .. } => out.push(*source),
+        hir::Expr::Call { name, args, .. } => {
+            if ctx.functions_allowed && ctx.functions.contains_key(name.as_str()) {
+                out.extend(args);
+            }
+        }
+        hir::Expr::Tuple(items) => out.extend(items),
+        hir::Expr::Object(items) => {
+            for item in items {
+                if let hir::ObjectKey::Expr { expr, .. } = &item.key {
+                    out.push(*expr);
+                }
+                out.push(item.value);
+            }
+        }
+        hir::Expr::ForTuple { collection, .. } | hir::Expr::ForObject { collection, .. } => {
+            out.push(*collection)
+        }
+        hir::Expr::Unary { operand, .. } => out.push(*operand),
+        hir::Expr::Binary { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
+        hir::Expr::Conditional { cond, then_expr, else_expr } => {
+            out.push(*cond);
+            match selected_branch(hir, *cond, ctx) {
+                Some(true) => out.push(*then_expr),
+                Some(false) => out.push(*else_expr),
+                None => {}
+            }
+        }
+    }
+}
+
+/// Which branch a condition selects, when it evaluates to a known bool.
+fn selected_branch(hir: &hir::FileHir, cond: hir::ExprId, ctx: &eval::Context) -> Option<bool> {
+    let value = eval::eval_expr(&hir.exprs, cond, ctx).ok()?;
+    let value = value::convert(&value, &value::Type::Bool).ok()?;
+    value.as_bool()
+}
+
+fn template_parts(
+    hir: &hir::FileHir,
+    parts: &[hir::TemplatePart],
+    ctx: &eval::Context,
+    out: &mut Vec<hir::ExprId>,
+) {
+    for part in parts {
+        match part {
+            hir::TemplatePart::Literal(_) => {}
+            hir::TemplatePart::Interpolation { expr, .. } => out.push(*expr),
+            hir::TemplatePart::If { cond, then_parts, else_parts, .. } => {
+                out.push(*cond);
+                match selected_branch(hir, *cond, ctx) {
+                    Some(true) => template_parts(hir, then_parts, ctx, out),
+                    Some(false) => template_parts(hir, else_parts.as_deref().unwrap_or_default(), ctx, out),
+                    None => {}
+                }
+            }
+            hir::TemplatePart::For { collection, .. } => out.push(*collection),
+        }
     }
 }
 
