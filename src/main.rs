@@ -18,6 +18,7 @@ mod eval;
 mod format;
 mod parse;
 mod render;
+mod sarif;
 
 use std::process::ExitCode;
 
@@ -41,12 +42,16 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Check HCL files for errors and report every diagnostic.
+    /// Check HCL files for errors and style problems and report every
+    /// diagnostic; exit 1 if any is an error.
     ///
     /// A directory is searched recursively for *.hcl, *.tf, *.tfvars,
     /// *.pkr.hcl, *.nomad and *.tftest.hcl files, skipping hidden
     /// directories, .terraform/ and whatever .gitignore excludes; a file is
-    /// checked whatever its name.
+    /// checked whatever its name. The nearest halite.toml in a file's
+    /// directory or above switches rules off or changes their severity;
+    /// a `# halite-ignore: CODE` comment silences a rule on its line (or,
+    /// alone on a line, on the next).
     Check {
         /// Files and directories to check.
         #[arg(default_value = ".")]
@@ -54,6 +59,9 @@ enum Command {
         /// How to print diagnostics.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
+        /// Exit 1 on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Format HCL files in place, as the reference formatter (`terraform fmt`)
     /// does, and print the name of each file changed.
@@ -118,6 +126,8 @@ enum Format {
     Human,
     /// One JSON object per diagnostic per line, for programs.
     Json,
+    /// One SARIF 2.1.0 log, for code-scanning services.
+    Sarif,
 }
 
 /// What a command found, as the exit code says it.
@@ -147,7 +157,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Check { paths, format } => check::run(&paths, format),
+        Command::Check { paths, format, deny_warnings } => {
+            check::run(&paths, check::Options { format, deny_warnings })
+        }
         Command::Fmt { paths, check, diff } => format::run(&paths, format::Options { check, diff }),
         Command::Parse { file } => parse::run(&file),
         Command::Dec(args) => return dec::run(args),

@@ -1,5 +1,6 @@
 //! Diagnostics as people and programs read them. This is the edge where the
-//! plain values of `analysis` become text.
+//! plain values of `analysis` become text: rustc-style text and JSON lines
+//! here, SARIF in `sarif.rs`.
 
 use analysis::{Diagnostic, Severity};
 use annotate_snippets::{AnnotationKind, Group, Level, Patch, Renderer, Snippet};
@@ -80,6 +81,22 @@ pub(crate) fn json(db: &RootDatabase, diagnostic: &Diagnostic) -> String {
         detail: detail.as_deref(),
         start: position(diagnostic.range.start()),
         end: position(diagnostic.range.end()),
+        suggestions: diagnostic
+            .suggestions
+            .iter()
+            .map(|suggestion| JsonSuggestion {
+                message: &suggestion.message,
+                edits: suggestion
+                    .edits
+                    .iter()
+                    .map(|edit| JsonEdit {
+                        start: position(edit.range.start()),
+                        end: position(edit.range.end()),
+                        replacement: &edit.replacement,
+                    })
+                    .collect(),
+            })
+            .collect(),
     };
     // Serializing plain strings and numbers cannot fail.
     serde_json::to_string(&json).unwrap_or_default()
@@ -95,6 +112,24 @@ struct JsonDiagnostic<'a> {
     detail: Option<&'a str>,
     start: Position,
     end: Position,
+    /// Fixes, each a set of edits to make together; left out when there
+    /// are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suggestions: Vec<JsonSuggestion<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSuggestion<'a> {
+    message: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+/// Replace the text from `start` to `end` with `replacement`.
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    start: Position,
+    end: Position,
+    replacement: &'a str,
 }
 
 #[derive(Serialize)]

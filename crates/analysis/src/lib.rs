@@ -3,23 +3,36 @@
 //! This crate owns the one [`Diagnostic`] type (severity, stable code,
 //! message, file and range, labels, notes, suggestions), the [`LineIndex`]
 //! that turns byte offsets into the lines and columns people read, and the
-//! queries that collect a file's diagnostics ([`diagnostics`]; today the
-//! syntax ones, [`syntax_diagnostics`]). Diagnostics are plain values here:
-//! they are rendered only at the edges (rustc-style text, JSON, SARIF), by
-//! the front ends.
+//! queries that collect a file's diagnostics ([`diagnostics`]: the syntax
+//! ones, [`syntax_diagnostics`], and the lints). Diagnostics are plain
+//! values here: they are rendered only at the edges (rustc-style text, JSON,
+//! SARIF), by the front ends.
+//!
+//! Lints are rules with stable codes in a registry ([`rules::RULES`]); the
+//! per-file style lints are in `lints.rs`. What a file says about them
+//! (`# halite-ignore: CODE` comments, `ignore.rs`) is applied here, inside
+//! [`diagnostics`]; what a repository says (`halite.toml`, [`config`]) is
+//! applied by the front end, since the database does not know where a
+//! repository starts.
 //!
 //! It must never depend on the command line (`cli`) or on any renderer: the
 //! watch mode and a language server use the same diagnostics and show them
 //! their own way.
 
+pub mod config;
 mod diagnostic;
+mod ignore;
 mod lines;
+mod lints;
+pub mod rules;
 
-use db::{Db, File, FileStatus};
+use db::{Db, File, FileStatus, SourceSyntax};
 
 pub use crate::{
+    config::{Config, ConfigError, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
     lines::{LineCol, LineIndex},
+    rules::{RULES, Rule},
 };
 
 /// The line index of a file's text, kept by the database so that rendering
@@ -29,11 +42,30 @@ pub fn line_index(db: &dyn Db, file: File) -> LineIndex {
     LineIndex::new(file.text(db))
 }
 
-/// Every diagnostic of a file, ordered by position. Today these are the
-/// syntax diagnostics; lowering, evaluation and lints will add theirs here.
+/// Every diagnostic of a file, each lint at its rule's default severity.
+///
+/// A file with syntax errors has those, in the parser's order, and nothing
+/// else: lints read the tree, and the tree of a broken file is a guess.
+/// Otherwise the lints' diagnostics come ordered by position, less those a
+/// `# halite-ignore` comment silences, with any mistaken ignore comments.
+/// Lowering, evaluation and the module's reference lints will add theirs
+/// here.
 #[salsa::tracked(returns(ref))]
 pub fn diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
-    syntax_diagnostics(db, file).clone()
+    let syntax = syntax_diagnostics(db, file);
+    if !syntax.is_empty() || file.status(db) == FileStatus::Deleted || file.syntax(db) != SourceSyntax::Native
+    {
+        return syntax.clone();
+    }
+    let index = line_index(db, file);
+    let mut ignores = ignore::ignores(db, file, index);
+    let mut diagnostics: Vec<Diagnostic> = lints::native_lints(db, file)
+        .into_iter()
+        .filter(|diagnostic| !ignores.silences(index, diagnostic))
+        .collect();
+    diagnostics.append(&mut ignores.problems);
+    diagnostics.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
+    diagnostics
 }
 
 /// The diagnostics of reading and parsing a file: one error if its bytes

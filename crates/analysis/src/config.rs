@@ -1,0 +1,239 @@
+//! `halite.toml`: which rules run, and how severe they are, per path.
+//!
+//! ```toml
+//! [rules]
+//! interpolation-only = "off"
+//! legacy-index = "error"
+//!
+//! [[overrides]]
+//! paths = ["legacy/**", "vendor/*.tf"]
+//! rules = { attribute-splat = "off" }
+//! ```
+//!
+//! Each rule's level is `"off"`, `"warn"` or `"error"`. `[rules]` applies to
+//! every file; each `[[overrides]]` entry applies to the files its globs
+//! match (relative to the directory of `halite.toml`, `/` separated; `*`
+//! stays within a directory, `**` crosses them), later entries winning over
+//! earlier ones. A file's configuration is the nearest `halite.toml` in its
+//! directory or above; there is no merging of several files.
+//!
+//! Mistakes are errors that name the file, line and column of the bad key
+//! or value: an unknown table or key, an unknown rule, a level that is not
+//! one of the three, a glob that does not parse.
+
+use std::{collections::BTreeMap, fmt};
+
+use camino::{Utf8Path, Utf8PathBuf};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::{Diagnostic, LineIndex, Severity, rules};
+
+/// The configuration file's name.
+pub const CONFIG_FILE_NAME: &str = "halite.toml";
+
+/// What a configuration may set a rule to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Off,
+    Warn,
+    Error,
+}
+
+impl Level {
+    fn parse(text: &str) -> Option<Level> {
+        match text {
+            "off" => Some(Level::Off),
+            "warn" => Some(Level::Warn),
+            "error" => Some(Level::Error),
+            _ => None,
+        }
+    }
+}
+
+/// The level of each rule for one file, where the configuration sets one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RuleLevels {
+    levels: BTreeMap<&'static str, Level>,
+}
+
+impl RuleLevels {
+    pub fn set(&mut self, code: &'static str, level: Level) {
+        self.levels.insert(code, level);
+    }
+
+    pub fn get(&self, code: &str) -> Option<Level> {
+        self.levels.get(code).copied()
+    }
+
+    /// The diagnostics as configured: a rule set to `off` drops its
+    /// diagnostics, `warn` and `error` set their severity. Syntax errors are
+    /// not rules and pass unchanged.
+    pub fn apply(&self, diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
+        diagnostics
+            .iter()
+            .filter_map(|diagnostic| {
+                let severity = match self.get(diagnostic.code) {
+                    None => return Some(diagnostic.clone()),
+                    Some(Level::Off) => return None,
+                    Some(Level::Warn) => Severity::Warning,
+                    Some(Level::Error) => Severity::Error,
+                };
+                Some(Diagnostic { severity, ..diagnostic.clone() })
+            })
+            .collect()
+    }
+}
+
+/// A parsed `halite.toml`.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The directory holding the file; override globs are relative to it.
+    root: Utf8PathBuf,
+    rules: RuleLevels,
+    overrides: Vec<Override>,
+}
+
+#[derive(Debug, Clone)]
+struct Override {
+    paths: GlobSet,
+    rules: RuleLevels,
+}
+
+/// A mistake in a configuration file, or a file that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub path: Utf8PathBuf,
+    /// 1-based line and column, when the mistake has a place in the file.
+    pub position: Option<(u32, u32)>,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some((line, column)) => write!(f, "{}:{line}:{column}: {}", self.path, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    #[serde(default)]
+    rules: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    overrides: Vec<RawOverride>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOverride {
+    paths: Vec<Spanned<String>>,
+    #[serde(default)]
+    rules: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+impl Config {
+    /// Reads the configuration text of the file at `path`, whose directory
+    /// is the root of the override globs.
+    pub fn parse(path: &Utf8Path, text: &str) -> Result<Config, ConfigError> {
+        let index = LineIndex::new(text);
+        let error_at = |span: Option<std::ops::Range<usize>>, message: String| ConfigError {
+            path: path.to_owned(),
+            position: span.map(|span| {
+                let line_col = index.line_col(syntax::TextSize::try_from(span.start).unwrap_or_default());
+                (line_col.line, line_col.column)
+            }),
+            message,
+        };
+        let raw: RawConfig = toml::from_str(text)
+            .map_err(|error| error_at(error.span(), error.message().trim_end().to_owned()))?;
+
+        let levels = |table: BTreeMap<Spanned<String>, Spanned<String>>| -> Result<RuleLevels, ConfigError> {
+            let mut levels = RuleLevels::default();
+            for (code, level) in table {
+                let Some(rule) = rules::rule(code.get_ref()) else {
+                    return Err(error_at(
+                        Some(code.span()),
+                        format!("unknown rule `{}`; the rules are {}", code.get_ref(), rule_list()),
+                    ));
+                };
+                let Some(parsed) = Level::parse(level.get_ref()) else {
+                    return Err(error_at(
+                        Some(level.span()),
+                        format!(
+                            "`{}` is not a level for `{}`; write \"off\", \"warn\" or \"error\"",
+                            level.get_ref(),
+                            rule.code
+                        ),
+                    ));
+                };
+                levels.set(rule.code, parsed);
+            }
+            Ok(levels)
+        };
+
+        let rules = levels(raw.rules)?;
+        let mut overrides = Vec::new();
+        for raw_override in raw.overrides {
+            let mut globs = GlobSetBuilder::new();
+            for pattern in &raw_override.paths {
+                let glob =
+                    GlobBuilder::new(pattern.get_ref()).literal_separator(true).build().map_err(|error| {
+                        error_at(Some(pattern.span()), format!("invalid glob: {}", error.kind()))
+                    })?;
+                globs.add(glob);
+            }
+            let paths = globs.build().map_err(|error| error_at(None, format!("invalid globs: {error}")))?;
+            overrides.push(Override { paths, rules: levels(raw_override.rules)? });
+        }
+        let root = path.parent().map(Utf8Path::to_owned).unwrap_or_default();
+        Ok(Config { root, rules, overrides })
+    }
+
+    /// Reads the configuration file at `path`.
+    pub fn load(path: &Utf8Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError {
+            path: path.to_owned(),
+            position: None,
+            message: format!("cannot read: {error}"),
+        })?;
+        Config::parse(path, &text)
+    }
+
+    /// The nearest `halite.toml` in `dir` or a directory above it, if any.
+    /// `dir` should be absolute, so that the search does not stop at the
+    /// top of a relative path.
+    pub fn find_file(dir: &Utf8Path) -> Option<Utf8PathBuf> {
+        dir.ancestors().map(|dir| dir.join(CONFIG_FILE_NAME)).find(|candidate| candidate.is_file())
+    }
+
+    /// The directory the configuration file is in.
+    pub fn root(&self) -> &Utf8Path {
+        &self.root
+    }
+
+    /// The rule levels for the file at `path` (absolute, or relative to the
+    /// same directory as the configuration's own path).
+    pub fn levels_for(&self, path: &Utf8Path) -> RuleLevels {
+        let mut levels = self.rules.clone();
+        let relative = path.strip_prefix(&self.root).unwrap_or(path);
+        for override_ in &self.overrides {
+            if override_.paths.is_match(relative.as_std_path()) {
+                for (&code, &level) in &override_.rules.levels {
+                    levels.set(code, level);
+                }
+            }
+        }
+        levels
+    }
+}
+
+fn rule_list() -> String {
+    rules::RULES.iter().map(|rule| format!("`{}`", rule.code)).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,136 @@
+//! `# halite-ignore: CODE, CODE` comments, which silence rules on one line.
+//!
+//! A comment alone on its line applies to the next line; a comment after
+//! code applies to its own line. A diagnostic is on the line where its
+//! range starts. Both `#` and `//` comments are read; block comments are
+//! not, since a comment that spans lines has no one line to apply to.
+//!
+//! The comment must name its codes. A bare `# halite-ignore` silences
+//! nothing and is itself reported (`invalid-ignore`): a blanket ignore would
+//! also hide every problem found on that line later, by rules that did not
+//! exist when it was written. A code that is not a rule is reported too,
+//! since a misspelt code silences nothing. Syntax errors cannot be ignored:
+//! a file that does not parse is broken whatever a comment says.
+
+use db::{Db, File};
+use syntax::{SyntaxKind, TextRange, TextSize};
+
+use crate::{Diagnostic, LineIndex, rules};
+
+/// The marker that makes a comment an ignore comment.
+const MARKER: &str = "halite-ignore";
+
+/// The ignore comments of a file: which codes are silenced on which lines.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Ignores {
+    /// A line (1-based) and a code silenced on it.
+    silenced: Vec<(u32, &'static str)>,
+    /// Comments that do not say what they mean to.
+    pub(crate) problems: Vec<Diagnostic>,
+}
+
+impl Ignores {
+    /// Whether a comment silences `diagnostic`'s code on its first line.
+    pub(crate) fn silences(&self, index: &LineIndex, diagnostic: &Diagnostic) -> bool {
+        if self.silenced.is_empty() {
+            return false;
+        }
+        let line = index.line_col(diagnostic.range.start()).line;
+        self.silenced.iter().any(|&(silenced_line, code)| silenced_line == line && code == diagnostic.code)
+    }
+}
+
+/// Reads the ignore comments of a native-syntax file.
+pub(crate) fn ignores(db: &dyn Db, file: File, index: &LineIndex) -> Ignores {
+    let text = file.text(db);
+    let mut ignores = Ignores::default();
+    // Nearly no file has one; this keeps the walk over every token for the
+    // few that do.
+    if !text.contains(MARKER) {
+        return ignores;
+    }
+    let root = db::parse(db, file).syntax_node();
+    for token in root.descendants_with_tokens().filter_map(|it| it.into_token()) {
+        if token.kind() != SyntaxKind::COMMENT {
+            continue;
+        }
+        let comment = token.text();
+        let Some(body) = comment.strip_prefix('#').or_else(|| comment.strip_prefix("//")) else {
+            continue;
+        };
+        let Some(rest) = body.trim_start().strip_prefix(MARKER) else { continue };
+        let range = token.text_range();
+        let start = range.start();
+        let line = index.line_col(start).line;
+        let alone_on_its_line = text[line_start(text, start)..usize::from(start)].trim().is_empty();
+        let target = if alone_on_its_line { line + 1 } else { line };
+
+        let rest = rest.trim_end();
+        let Some(codes) = rest.strip_prefix(':') else {
+            // `# halite-ignored` or `# halite-ignore-next` are other words,
+            // not ignore comments; only `halite-ignore` alone is a mistake.
+            if rest.is_empty() {
+                ignores.problems.push(
+                    Diagnostic::warning(
+                        rules::INVALID_IGNORE,
+                        "This ignore comment names no rules",
+                        file,
+                        range,
+                    )
+                    .with_note(
+                        "Name the codes to silence, as in `# halite-ignore: interpolation-only`; \
+                         an ignore comment without codes silences nothing.",
+                    ),
+                );
+            }
+            continue;
+        };
+        let mut offset = usize::from(start) + (comment.len() - codes.len());
+        let mut named_any = false;
+        for code in codes.split(',') {
+            let code_start = offset + (code.len() - code.trim_start().len());
+            offset += code.len() + 1;
+            let code = code.trim();
+            if code.is_empty() {
+                continue;
+            }
+            named_any = true;
+            match rules::rule(code) {
+                Some(rule) => ignores.silenced.push((target, rule.code)),
+                None => {
+                    let code_range = TextRange::at(text_size(code_start), text_size(code.len()));
+                    ignores.problems.push(
+                        Diagnostic::warning(
+                            rules::INVALID_IGNORE,
+                            format!("`{code}` is not a rule that can be ignored"),
+                            file,
+                            code_range,
+                        )
+                        .with_note(format!(
+                            "The rules are: {}. Syntax errors cannot be ignored.",
+                            rules::RULES.iter().map(|rule| rule.code).collect::<Vec<_>>().join(", ")
+                        )),
+                    );
+                }
+            }
+        }
+        if !named_any {
+            ignores.problems.push(
+                Diagnostic::warning(rules::INVALID_IGNORE, "This ignore comment names no rules", file, range)
+                    .with_note("List the codes after the colon, separated by commas."),
+            );
+        }
+    }
+    ignores
+}
+
+/// The offset of the start of the line holding `offset`.
+fn line_start(text: &str, offset: TextSize) -> usize {
+    let offset = usize::from(offset).min(text.len());
+    text[..offset].rfind('\n').map_or(0, |newline| newline + 1)
+}
+
+/// Offsets within a file's text fit in `TextSize`, since the tree does.
+fn text_size(offset: usize) -> TextSize {
+    TextSize::try_from(offset).unwrap_or(TextSize::from(u32::MAX))
+}

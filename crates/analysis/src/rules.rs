@@ -1,0 +1,104 @@
+//! The registry of lint rules: every rule's stable code, default severity
+//! and one-line description.
+//!
+//! Syntax errors have codes too (they come from `syntax::SyntaxError`), but
+//! they are not rules: a file that does not parse cannot be configured into
+//! parsing, so they are always errors and cannot be switched off. Only the
+//! rules listed here can be switched off, made errors or made warnings by a
+//! `halite.toml`, and silenced by a `# halite-ignore: CODE` comment.
+//!
+//! A new rule is one entry in [`RULES`] and one function in `lints.rs` (or,
+//! for the rules that need the module model, wherever they are computed);
+//! the registry is what the configuration validates names against and what
+//! SARIF output lists as the tool's rules.
+
+use crate::Severity;
+
+/// A lint rule as users see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// The stable, kebab-case code diagnostics carry, configuration and
+    /// ignore comments name.
+    pub code: &'static str,
+    /// The severity when no configuration says otherwise.
+    pub default_severity: Severity,
+    /// One sentence: what the rule finds (SARIF's `shortDescription`).
+    pub summary: &'static str,
+    /// Why it matters and what to do instead (SARIF's `fullDescription`).
+    pub explanation: &'static str,
+}
+
+/// Every lint rule, in the order they are documented.
+pub static RULES: &[Rule] = &[
+    Rule {
+        code: INTERPOLATION_ONLY,
+        default_severity: Severity::Warning,
+        summary: "A string that is only one interpolation, such as \"${var.name}\".",
+        explanation: "HCL 1 and Terraform 0.11 needed every expression wrapped in \"${…}\"; since \
+                      HCL 2 the expression stands on its own, and Terraform deprecates the wrapped \
+                      form. Write the inner expression without quotes.",
+    },
+    Rule {
+        code: QUOTED_TYPE_CONSTRAINT,
+        default_severity: Severity::Warning,
+        summary: "A variable's type constraint written as a string, such as type = \"string\".",
+        explanation: "Terraform 0.11 needed type constraints in quotes and accepted only \
+                      \"string\", \"list\" and \"map\"; Terraform 0.12 to 0.14 accepted the quoted \
+                      form with a deprecation warning, and later releases reject it. Write the type \
+                      as a type expression: string, list(string), map(string).",
+    },
+    Rule {
+        code: LEGACY_INDEX,
+        default_severity: Severity::Warning,
+        summary: "An index written as an attribute, such as list.0.",
+        explanation: "The .N index form exists in HCL 2 only for compatibility with HIL \
+                      (Terraform 0.11); the native form is list[0], which also takes expressions.",
+    },
+    Rule {
+        code: ATTRIBUTE_SPLAT,
+        default_severity: Severity::Warning,
+        summary: "The attribute-only splat .*, such as list.*.id.",
+        explanation: "The attribute-only splat is kept in HCL 2 for compatibility with HIL; it \
+                      applies only the .name accessors after it, and an index after them applies to \
+                      the whole result, which surprises readers. The full splat [*] applies every \
+                      accessor after it to each element.",
+    },
+    Rule {
+        code: INVALID_IGNORE,
+        default_severity: Severity::Warning,
+        summary: "A halite-ignore comment that names no codes, or a code that is not a rule.",
+        explanation: "An ignore comment must name the rules it silences, as in \
+                      # halite-ignore: interpolation-only, so that it never hides a problem it was \
+                      not written for; a misspelt code silences nothing.",
+    },
+];
+
+pub const INTERPOLATION_ONLY: &str = "interpolation-only";
+pub const QUOTED_TYPE_CONSTRAINT: &str = "quoted-type-constraint";
+pub const LEGACY_INDEX: &str = "legacy-index";
+pub const ATTRIBUTE_SPLAT: &str = "attribute-splat";
+pub const INVALID_IGNORE: &str = "invalid-ignore";
+
+/// The rule with this code, if there is one.
+pub fn rule(code: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|rule| rule.code == code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_kebab_case() {
+        for (index, rule) in RULES.iter().enumerate() {
+            assert!(
+                rule.code.bytes().all(|byte| byte.is_ascii_lowercase() || byte == b'-'),
+                "{} is not kebab-case",
+                rule.code
+            );
+            assert!(RULES[..index].iter().all(|other| other.code != rule.code), "{} twice", rule.code);
+            assert_eq!(self::rule(rule.code), Some(rule));
+        }
+        assert_eq!(rule("no-such-rule"), None);
+    }
+}

@@ -1,0 +1,284 @@
+//! SARIF 2.1.0 output of `halite check`, for code-scanning services.
+//!
+//! One run; the tool's rules are the lint registry ([`analysis::RULES`])
+//! followed by the syntax error codes that occur in the results (syntax
+//! errors are not configurable rules, but SARIF consumers look every
+//! `ruleId` up in the rules). Locations are relative to the directory the
+//! check ran in, through the `%SRCROOT%` base, with 1-based lines and
+//! columns counted in Unicode code points (`columnKind`
+//! `unicodeCodePoints`), the same columns as the human and JSON outputs;
+//! an end column is the one after the range, as SARIF defines it.
+//! Suggestions become `fixes`.
+
+use std::collections::BTreeMap;
+
+use analysis::{Diagnostic, Severity};
+use db::RootDatabase;
+use serde::Serialize;
+use syntax::TextRange;
+
+/// The log being built: results in file order.
+#[derive(Default)]
+pub(crate) struct Log {
+    pub(crate) results: Vec<SarifResult>,
+}
+
+/// One diagnostic as a SARIF `result`, its positions already resolved
+/// (they need the file's line index, which the database has while the
+/// file is being checked).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SarifResult {
+    rule_id: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_index: Option<usize>,
+    level: &'static str,
+    message: Message,
+    locations: Vec<Location>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<Fix>,
+}
+
+#[derive(Serialize)]
+struct Message {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    physical_location: PhysicalLocation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize, Clone)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u32,
+    start_column: u32,
+    end_line: u32,
+    end_column: u32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Fix {
+    description: Message,
+    artifact_changes: Vec<ArtifactChange>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactChange {
+    artifact_location: ArtifactLocation,
+    replacements: Vec<Replacement>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Replacement {
+    deleted_region: Region,
+    inserted_content: Content,
+}
+
+#[derive(Serialize)]
+struct Content {
+    text: String,
+}
+
+impl SarifResult {
+    pub(crate) fn new(db: &RootDatabase, diagnostic: &Diagnostic) -> SarifResult {
+        let index = analysis::line_index(db, diagnostic.file);
+        let region = |range: TextRange| {
+            let start = index.line_col(range.start());
+            let end = index.line_col(range.end());
+            Region {
+                start_line: start.line,
+                start_column: start.column,
+                end_line: end.line,
+                end_column: end.column,
+            }
+        };
+        let artifact = artifact_location(diagnostic.file.path(db).as_str());
+        let mut text = diagnostic.message.clone();
+        for note in &diagnostic.notes {
+            text.push_str("\n\n");
+            text.push_str(note);
+        }
+        let fixes = diagnostic
+            .suggestions
+            .iter()
+            .map(|suggestion| Fix {
+                description: Message { text: suggestion.message.clone() },
+                artifact_changes: vec![ArtifactChange {
+                    artifact_location: artifact.clone(),
+                    replacements: suggestion
+                        .edits
+                        .iter()
+                        .map(|edit| Replacement {
+                            deleted_region: region(edit.range),
+                            inserted_content: Content { text: edit.replacement.clone() },
+                        })
+                        .collect(),
+                }],
+            })
+            .collect();
+        SarifResult {
+            rule_id: diagnostic.code,
+            rule_index: None,
+            level: match diagnostic.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            message: Message { text },
+            locations: vec![Location {
+                physical_location: PhysicalLocation {
+                    artifact_location: artifact,
+                    region: region(diagnostic.range),
+                },
+            }],
+            fixes,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReportingDescriptor {
+    id: &'static str,
+    short_description: Message,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    full_description: Option<Message>,
+    default_configuration: Configuration,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+impl Log {
+    /// The whole log as one JSON document.
+    pub(crate) fn into_json(mut self) -> String {
+        let mut rules: Vec<ReportingDescriptor> = analysis::RULES
+            .iter()
+            .map(|rule| ReportingDescriptor {
+                id: rule.code,
+                short_description: Message { text: rule.summary.to_owned() },
+                full_description: Some(Message { text: rule.explanation.to_owned() }),
+                default_configuration: Configuration { level: rule.default_severity.as_str() },
+            })
+            .collect();
+        // Syntax error codes, described by the first message seen with each;
+        // a BTreeMap so that the order does not depend on the files'.
+        let mut syntax_codes: BTreeMap<&'static str, String> = BTreeMap::new();
+        for result in &self.results {
+            if analysis::rules::rule(result.rule_id).is_none() {
+                syntax_codes
+                    .entry(result.rule_id)
+                    .or_insert_with(|| result.message.text.lines().next().unwrap_or_default().to_owned());
+            }
+        }
+        for (code, message) in syntax_codes {
+            rules.push(ReportingDescriptor {
+                id: code,
+                short_description: Message { text: format!("Syntax error: {message}") },
+                full_description: None,
+                default_configuration: Configuration { level: "error" },
+            });
+        }
+        let index_of: BTreeMap<&str, usize> =
+            rules.iter().enumerate().map(|(index, rule)| (rule.id, index)).collect();
+        for result in &mut self.results {
+            result.rule_index = index_of.get(result.rule_id).copied();
+        }
+
+        let log = serde_json::json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {
+                    "driver": driver(rules),
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": self.results,
+            }],
+        });
+        // Serializing strings, numbers and the structures above cannot fail.
+        serde_json::to_string_pretty(&log).unwrap_or_default()
+    }
+}
+
+fn driver(rules: Vec<ReportingDescriptor>) -> serde_json::Value {
+    let mut driver = serde_json::json!({
+        "name": "halite",
+        "version": env!("CARGO_PKG_VERSION"),
+        "semanticVersion": env!("CARGO_PKG_VERSION"),
+        "rules": rules,
+    });
+    // The project's address, once the package declares one; SARIF requires
+    // a valid URI here, so nothing is better than a made-up one.
+    let information_uri = option_env!("CARGO_PKG_REPOSITORY").filter(|uri| !uri.is_empty());
+    if let (Some(uri), Some(object)) = (information_uri, driver.as_object_mut()) {
+        object.insert("informationUri".to_owned(), serde_json::Value::String(uri.to_owned()));
+    }
+    driver
+}
+
+/// A file's path as a SARIF artifact location: a relative path is a URI
+/// reference relative to `%SRCROOT%` (the directory the check ran in); an
+/// absolute one is a `file:` URI of its own.
+fn artifact_location(path: &str) -> ArtifactLocation {
+    let path = path.replace('\\', "/");
+    if let Some(rest) = path.strip_prefix('/') {
+        ArtifactLocation { uri: format!("file:///{}", percent_encode(rest)), uri_base_id: None }
+    } else {
+        ArtifactLocation { uri: percent_encode(&path), uri_base_id: Some("%SRCROOT%") }
+    }
+}
+
+/// Percent-encodes every byte of `path` that may not stand for itself in a
+/// URI path (RFC 3986: unreserved characters, `/` and the sub-delimiters
+/// stay), so that names with spaces or non-ASCII letters are valid URIs.
+fn percent_encode(path: &str) -> String {
+    let mut encoded = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        let keep = byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=@".contains(&byte);
+        if keep {
+            encoded.push(char::from(byte));
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    encoded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_become_uri_references() {
+        let relative = artifact_location("modules/my net/main.tf");
+        assert_eq!(relative.uri, "modules/my%20net/main.tf");
+        assert_eq!(relative.uri_base_id, Some("%SRCROOT%"));
+        let absolute = artifact_location("/srv/é.tf");
+        assert_eq!(absolute.uri, "file:///srv/%C3%A9.tf");
+        assert_eq!(absolute.uri_base_id, None);
+        assert_eq!(artifact_location("a:b#c?.tf").uri, "a%3Ab%23c%3F.tf");
+    }
+}
