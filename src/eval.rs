@@ -1,22 +1,26 @@
-//! `halite eval`: the value of every attribute of one file, as JSON on
-//! standard output, with a rustc-style diagnostic on standard error for each
-//! attribute that fails.
+//! `halite eval`: the value of every attribute of one file, or of a
+//! directory's module, as JSON on standard output, with a rustc-style
+//! diagnostic on standard error for each problem.
 //!
-//! The order and paths are those of the conformance cases
+//! For a file, the order and paths are those of the conformance cases
 //! (`test-data/eval/README.md`): in each body, attributes in source order,
 //! then blocks in source order, recursively; an attribute in a block is
-//! `TYPE.LABEL1.LABEL2.attr`.
+//! `TYPE.LABEL1.LABEL2.attr`. For a directory, the attributes are the
+//! module's (`db::module`): `local.NAME`, `TYPE.LABEL….NAME`, by address,
+//! with variables from `--var` and `--var-file`.
 
 use std::io::{self, IsTerminal, Write};
 
 use analysis::Diagnostic;
 use anyhow::{Context as _, Result, bail};
-use camino::Utf8Path;
+use camino::{Utf8Path, Utf8PathBuf};
 use db::{File, RootDatabase};
 use eval::{Context, EvalError, ExprId, Value};
 use syntax::TextRange;
 
 use crate::{Outcome, render};
+
+mod module;
 
 /// What `halite eval` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -28,9 +32,21 @@ pub(crate) enum EvalFormat {
 pub(crate) struct Options<'a> {
     pub(crate) context: Option<&'a Utf8Path>,
     pub(crate) with_types: bool,
+    /// `--var NAME=EXPR`, in order.
+    pub(crate) vars: &'a [String],
+    /// `--var-file FILE`, in order.
+    pub(crate) var_files: &'a [Utf8PathBuf],
+    /// `--attr ADDRESS`: only these attributes.
+    pub(crate) attrs: &'a [String],
 }
 
 pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
+    if path != "-" && path.is_dir() {
+        return module::run(path, &options);
+    }
+    if !options.vars.is_empty() || !options.var_files.is_empty() || !options.attrs.is_empty() {
+        bail!("--var, --var-file and --attr apply to a module: give a directory, not `{path}`");
+    }
     let bytes = crate::read_file_or_stdin(path)?;
     let mut ctx = Context::with_stdlib();
     if let Some(vars) = options.context {

@@ -84,17 +84,37 @@ enum Command {
         #[arg(long)]
         diff: bool,
     },
-    /// Evaluate every attribute of a file and print the values as JSON.
+    /// Evaluate every attribute of a file, or of a directory's module, and
+    /// print the values as JSON.
     ///
-    /// Attributes come in the order of the conformance cases: in each body,
+    /// For a directory, the module is its *.hcl, *.tf, *.pkr.hcl and *.nomad
+    /// files: attributes are named by address (`local.NAME`,
+    /// `TYPE.LABEL….NAME`, a top-level attribute by its name) and come in
+    /// declaration order, files by path; `var.NAME` comes from `variable`
+    /// blocks, `--var-file` and `--var`.
+    ///
+    /// For a file, attributes come in the order of the conformance cases: in each body,
     /// attributes in source order, then blocks in source order, recursively;
     /// an attribute in a block is named `TYPE.LABEL1.LABEL2.attr`. The
     /// function table is go-cty's standard library with `try` and `can`.
     /// Each failed attribute is a diagnostic on standard error, and the exit
     /// code is 1 if any failed or the file does not parse.
     Eval {
-        /// The file to evaluate, or `-` for standard input.
+        /// The file or directory to evaluate, or `-` for standard input.
         file: Utf8PathBuf,
+        /// A module's variable: NAME=EXPR, an HCL expression evaluated with
+        /// functions but no variables (`--var 'name="web"'`). Repeatable;
+        /// it wins over --var-file.
+        #[arg(long = "var", value_name = "NAME=EXPR")]
+        vars: Vec<String>,
+        /// A file of a module's variables as HCL attributes (NAME = EXPR).
+        /// Repeatable; later files win.
+        #[arg(long = "var-file", value_name = "FILE")]
+        var_files: Vec<Utf8PathBuf>,
+        /// Evaluate only this attribute of a module (an address such as
+        /// `local.name`, `service.web.port` or `var.region`). Repeatable.
+        #[arg(long = "attr", value_name = "ADDRESS")]
+        attrs: Vec<String>,
         /// A JSON object whose keys become root variables (arrays are
         /// tuples, objects objects, `null` a null of the dynamic type).
         #[arg(long, value_name = "VARS.json")]
@@ -163,9 +183,24 @@ fn main() -> ExitCode {
         Command::Fmt { paths, check, diff } => format::run(&paths, format::Options { check, diff }),
         Command::Parse { file } => parse::run(&file),
         Command::Dec(args) => return dec::run(args),
-        Command::Eval { file, context, with_types, format: eval::EvalFormat::Json } => {
-            eval::run(&file, eval::Options { context: context.as_deref(), with_types })
-        }
+        Command::Eval {
+            file,
+            context,
+            with_types,
+            format: eval::EvalFormat::Json,
+            vars,
+            var_files,
+            attrs,
+        } => eval::run(
+            &file,
+            eval::Options {
+                context: context.as_deref(),
+                with_types,
+                vars: &vars,
+                var_files: &var_files,
+                attrs: &attrs,
+            },
+        ),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

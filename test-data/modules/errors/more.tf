@@ -1,0 +1,5 @@
+locals {
+  name = "y"
+}
+
+variable "required" {}

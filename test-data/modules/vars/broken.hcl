@@ -1,0 +1,1 @@
+region = upper(var.other)

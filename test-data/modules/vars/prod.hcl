@@ -1,0 +1,4 @@
+environment = "prod"
+region      = "eu-west-1"
+replicas    = 3
+settings    = { debug = true }

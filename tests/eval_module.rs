@@ -1,0 +1,103 @@
+//! `halite eval DIR`: a module's attributes by address, with `--var`,
+//! `--var-file` and `--attr`, on the fixture modules of `test-data/modules/`
+//! (`UPDATE_EXPECT=1 cargo test -p cli --test eval_module` refreshes the
+//! transcripts in `test-data/cli-eval/`).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use expect_test::{ExpectFile, expect_file};
+
+fn test_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test-data")
+}
+
+fn eval(args: &[&str], expected_code: i32, expected: ExpectFile) {
+    let (code, transcript) = support::run_halite(&test_data(), args, b"");
+    expected.assert_eq(&transcript);
+    assert_eq!(code, expected_code, "{transcript}");
+}
+
+#[test]
+fn a_module_with_defaults_and_one_variable() {
+    eval(
+        &["eval", "modules/basic", "--var", "region=\"us-east-1\""],
+        0,
+        expect_file!["../test-data/cli-eval/module-basic.txt"],
+    );
+}
+
+#[test]
+fn variables_from_a_file_then_the_command_line() {
+    eval(
+        &["eval", "modules/basic", "--var-file", "modules/vars/prod.hcl", "--var", "replicas=2 + 3"],
+        0,
+        expect_file!["../test-data/cli-eval/module-var-file.txt"],
+    );
+}
+
+#[test]
+fn only_the_attributes_asked_for_with_types() {
+    eval(
+        &[
+            "eval",
+            "modules/basic",
+            "--var-file",
+            "modules/vars/prod.hcl",
+            "--attr",
+            "output.summary.value",
+            "--attr",
+            "var.settings",
+            "--attr",
+            "local.ports",
+            "--with-types",
+        ],
+        0,
+        expect_file!["../test-data/cli-eval/module-attrs.txt"],
+    );
+}
+
+#[test]
+fn a_required_variable_without_a_value_fails_where_used() {
+    eval(&["eval", "modules/basic"], 1, expect_file!["../test-data/cli-eval/module-missing-var.txt"]);
+}
+
+#[test]
+fn cycles_duplicates_and_unknown_names_are_diagnostics() {
+    eval(&["eval", "modules/errors"], 1, expect_file!["../test-data/cli-eval/module-errors.txt"]);
+    eval(
+        &["eval", "modules/errors", "--attr", "local.uses_a", "--attr", "local.fine", "--with-types"],
+        1,
+        expect_file!["../test-data/cli-eval/module-errors-attrs.txt"],
+    );
+}
+
+#[test]
+fn bad_variables_and_addresses_exit_2() {
+    eval(
+        &["eval", "modules/basic", "--var", "region=us-east-1"],
+        2,
+        expect_file!["../test-data/cli-eval/module-bad-var.txt"],
+    );
+    eval(
+        &["eval", "modules/basic", "--var", "region"],
+        2,
+        expect_file!["../test-data/cli-eval/module-var-no-equals.txt"],
+    );
+    eval(
+        &["eval", "modules/basic", "--var-file", "modules/vars/broken.hcl"],
+        2,
+        expect_file!["../test-data/cli-eval/module-broken-var-file.txt"],
+    );
+    eval(
+        &["eval", "modules/basic", "--var", "region=\"x\"", "--attr", "local.nope"],
+        2,
+        expect_file!["../test-data/cli-eval/module-no-such-attr.txt"],
+    );
+    eval(
+        &["eval", "cli-eval/values.hcl", "--var", "a=1"],
+        2,
+        expect_file!["../test-data/cli-eval/file-with-var.txt"],
+    );
+}
