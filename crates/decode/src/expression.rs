@@ -157,7 +157,7 @@ impl Expression {
                                 Diagnostic::error(error.summary, error.detail, Some(subject))
                             })
                             .collect();
-                        (Value::dynamic(), diagnostics)
+                        (partial_value(hir, *expr, ctx, 0), diagnostics)
                     }
                 }
             }
@@ -370,6 +370,68 @@ fn all_errors(
         errors.push(error);
     }
     errors
+}
+
+/// The value the reference gives an expression that failed: what it could
+/// compute around the failure. A collection constructor keeps its good
+/// elements (a failed one is unknown); a template, an operator and a
+/// negation are unknown of their result type; anything else is unknown of
+/// the dynamic type. This matters when the value is converted afterwards:
+/// an object whose member failed still cannot become a string.
+fn partial_value(hir: &hir::FileHir, expr: hir::ExprId, ctx: &eval::Context, depth: usize) -> Value {
+    if depth >= ERROR_SEARCH_DEPTH {
+        return Value::dynamic();
+    }
+    let part = |id: hir::ExprId| match eval::eval_expr(&hir.exprs, id, ctx) {
+        Ok(value) => value,
+        Err(_) => partial_value(hir, id, ctx, depth + 1),
+    };
+    match &hir[expr] {
+        hir::Expr::Tuple(items) => Value::tuple(items.iter().map(|&item| part(item)).collect()),
+        hir::Expr::Object(items) => {
+            let mut attributes = std::collections::BTreeMap::new();
+            for item in items {
+                let key = match &item.key {
+                    hir::ObjectKey::Name(name) => name.to_string(),
+                    hir::ObjectKey::Expr { expr, .. } => {
+                        // A key that fails or is not known makes the whole
+                        // object unknown, as the reference's does.
+                        let key = eval::eval_expr(&hir.exprs, *expr, ctx)
+                            .ok()
+                            .and_then(|key| value::convert(&key, &value::Type::String).ok());
+                        match key.as_ref().and_then(Value::as_str) {
+                            Some(key) => key.to_owned(),
+                            None => return Value::dynamic(),
+                        }
+                    }
+                };
+                attributes.insert(key, part(item.value));
+            }
+            Value::object(attributes)
+        }
+        // A template of one interpolation is that interpolation's value.
+        hir::Expr::Template {
+            kind: hir::TemplateKind::Quoted | hir::TemplateKind::Heredoc { .. },
+            parts,
+        } if matches!(parts.as_slice(), [hir::TemplatePart::Interpolation { .. }]) => {
+            match parts.as_slice() {
+                [hir::TemplatePart::Interpolation { expr, .. }] => part(*expr),
+                _ => Value::unknown(value::Type::String),
+            }
+        }
+        hir::Expr::Template { .. } => Value::unknown(value::Type::String),
+        hir::Expr::Binary { op, .. } => Value::unknown(match op {
+            hir::BinaryOp::Add
+            | hir::BinaryOp::Sub
+            | hir::BinaryOp::Mul
+            | hir::BinaryOp::Div
+            | hir::BinaryOp::Rem => value::Type::Number,
+            _ => value::Type::Bool,
+        }),
+        hir::Expr::Unary { op: hir::UnaryOp::Neg, .. } => Value::unknown(value::Type::Number),
+        hir::Expr::Unary { op: hir::UnaryOp::Not, .. } => Value::unknown(value::Type::Bool),
+        _ => Value::dynamic(),
+    }
 }
 
 /// The parts of an expression that the reference evaluates whatever
