@@ -83,6 +83,9 @@ fn interpolation_only(file: File, template: &SyntaxNode, diagnostics: &mut Vec<D
     if template.parent().is_some_and(|parent| parent.kind() == SyntaxKind::BLOCK_LABEL) {
         return;
     }
+    if is_placeholder(&inner) {
+        return;
+    }
 
     let inner_text = inner_source(&interpolation);
     let replacement =
@@ -102,6 +105,42 @@ fn interpolation_only(file: File, template: &SyntaxNode, diagnostics: &mut Vec<D
         edits: vec![Edit { range: template.text_range(), replacement }],
     });
     diagnostics.push(diagnostic);
+}
+
+/// Whether the interpolated expression is a bare name that no enclosing
+/// `for` binds: `"${token}"`.
+///
+/// No configuration language on HCL has bare root names of its own but the
+/// variables of `for` expressions, so such a name is a placeholder: the file
+/// is a template for another tool (Terraform's `templatefile` writing a
+/// Consul or Boundary configuration, Nomad's runtime variables such as
+/// `${NOMAD_ALLOC_ID}`), and the quotes are part of what it writes out.
+/// Removing them would break that output, so the lint stays quiet.
+fn is_placeholder(inner: &SyntaxNode) -> bool {
+    if inner.kind() != SyntaxKind::VARIABLE {
+        return false;
+    }
+    let Some(name) = child_token(inner, SyntaxKind::IDENT) else { return false };
+    let bound = inner.ancestors().any(|ancestor| {
+        let intro = match ancestor.kind() {
+            SyntaxKind::FOR_TUPLE_EXPR | SyntaxKind::FOR_OBJECT_EXPR => {
+                ancestor.children().find(|child| child.kind() == SyntaxKind::FOR_INTRO)
+            }
+            SyntaxKind::TEMPLATE_FOR => {
+                ancestor.children().find(|child| child.kind() == SyntaxKind::FOR_DIRECTIVE)
+            }
+            _ => None,
+        };
+        // The intro's own identifiers are `for`, the one or two names and
+        // `in`; a name spelt `for` or `in` is not worth telling apart.
+        intro.is_some_and(|intro| {
+            intro
+                .children_with_tokens()
+                .filter_map(|it| it.into_token())
+                .any(|token| token.kind() == SyntaxKind::IDENT && token.text() == name.text())
+        })
+    });
+    !bound
 }
 
 /// The text between `${` (and its `~`) and `}` (and its `~`), without the

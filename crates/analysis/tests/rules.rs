@@ -1,0 +1,190 @@
+//! The lint rules on the cases of `test-data/check/<rule>/`.
+//!
+//! Every input file there is checked, and its diagnostics, the suggestions'
+//! edits and the text after applying the rule's suggestions are compared
+//! with `<file>.txt` beside it (`UPDATE_EXPECT=1 cargo test -p analysis`
+//! refreshes them). Besides the expected files, each case asserts what it
+//! is for: a `triggers*` file has diagnostics of its folder's rule and no
+//! other file has any; applying the rule's suggestions gives a file that
+//! parses and that the rule no longer fires on.
+
+use std::path::{Path, PathBuf};
+
+use analysis::{Diagnostic, LineIndex};
+use db::RootDatabase;
+use expect_test::expect_file;
+
+fn check_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/check")
+}
+
+/// The input files of a folder, sorted.
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext != "txt"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn diagnostics_of(name: &str, text: &str) -> (RootDatabase, Vec<Diagnostic>) {
+    let mut db = RootDatabase::new();
+    let file = db.set_file_text(name, text);
+    let diagnostics = analysis::diagnostics(&db, file).clone();
+    (db, diagnostics)
+}
+
+/// The text with the edits of every suggestion of `code` applied.
+fn apply(text: &str, diagnostics: &[Diagnostic], code: &str) -> String {
+    let mut edits: Vec<_> = diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.code == code)
+        .flat_map(|diagnostic| &diagnostic.suggestions)
+        .flat_map(|suggestion| &suggestion.edits)
+        .collect();
+    edits.sort_by_key(|edit| (edit.range.start(), edit.range.end()));
+    for pair in edits.windows(2) {
+        assert!(pair[0].range.end() <= pair[1].range.start(), "overlapping edits {pair:?}");
+    }
+    let mut fixed = text.to_owned();
+    for edit in edits.iter().rev() {
+        fixed
+            .replace_range(usize::from(edit.range.start())..usize::from(edit.range.end()), &edit.replacement);
+    }
+    fixed
+}
+
+fn describe(text: &str, diagnostics: &[Diagnostic]) -> String {
+    let index = LineIndex::new(text);
+    let position = |offset| {
+        let line_col = index.line_col(offset);
+        format!("{}:{}", line_col.line, line_col.column)
+    };
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        out.push_str(&format!(
+            "{}-{} {}[{}] {}\n",
+            position(diagnostic.range.start()),
+            position(diagnostic.range.end()),
+            diagnostic.severity.as_str(),
+            diagnostic.code,
+            diagnostic.message
+        ));
+        for suggestion in &diagnostic.suggestions {
+            out.push_str(&format!("  help: {}\n", suggestion.message));
+            for edit in &suggestion.edits {
+                out.push_str(&format!(
+                    "    {}-{} {:?} -> {:?}\n",
+                    position(edit.range.start()),
+                    position(edit.range.end()),
+                    &text[usize::from(edit.range.start())..usize::from(edit.range.end())],
+                    edit.replacement
+                ));
+            }
+        }
+    }
+    if diagnostics.is_empty() {
+        out.push_str("no diagnostics\n");
+    }
+    out
+}
+
+fn run_rule_folder(rule: &str) {
+    assert!(analysis::rules::rule(rule).is_some(), "{rule} is in the registry");
+    let dir = check_dir().join(rule);
+    let files = inputs(&dir);
+    assert!(!files.is_empty(), "{} has cases", dir.display());
+    for path in files {
+        let name = path.file_name().and_then(|name| name.to_str()).expect("a UTF-8 name").to_owned();
+        let text = std::fs::read_to_string(&path).expect("a readable case");
+        let (_, diagnostics) = diagnostics_of(&name, &text);
+        assert!(diagnostics.iter().all(|it| it.code == rule), "{name}: only {rule} fires:\n{diagnostics:#?}");
+        if name.starts_with("triggers") {
+            assert!(!diagnostics.is_empty(), "{name} triggers {rule}");
+        } else {
+            assert!(
+                diagnostics.is_empty(),
+                "{name} must not trigger {rule}:\n{}",
+                describe(&text, &diagnostics)
+            );
+        }
+
+        let fixed = apply(&text, &diagnostics, rule);
+        let (_, after) = diagnostics_of(&name, &fixed);
+        assert!(
+            after.iter().all(|it| it.code != rule && !it.is_error()),
+            "{name} after the fixes:\n{fixed}\n{after:#?}"
+        );
+
+        let mut expected = describe(&text, &diagnostics);
+        if fixed != text {
+            expected.push_str("--- after the suggestions\n");
+            expected.push_str(&fixed);
+        }
+        expect_file![
+            path.with_extension(format!("{}.txt", path.extension().and_then(|e| e.to_str()).unwrap_or("")))
+        ]
+        .assert_eq(&expected);
+    }
+}
+
+#[test]
+fn interpolation_only() {
+    run_rule_folder("interpolation-only");
+}
+
+#[test]
+fn quoted_type_constraint() {
+    run_rule_folder("quoted-type-constraint");
+}
+
+#[test]
+fn legacy_index() {
+    run_rule_folder("legacy-index");
+}
+
+#[test]
+fn attribute_splat() {
+    run_rule_folder("attribute-splat");
+}
+
+/// `halite-ignore` comments: which diagnostics they silence, and the
+/// mistaken ones reported.
+#[test]
+fn ignore_comments() {
+    let path = check_dir().join("halite-ignore/comments.tf");
+    let text = std::fs::read_to_string(&path).expect("a readable case");
+    let (_, diagnostics) = diagnostics_of("comments.tf", &text);
+    let index = LineIndex::new(&text);
+    let lines_of = |code: &str| -> Vec<u32> {
+        diagnostics
+            .iter()
+            .filter(|it| it.code == code)
+            .map(|it| index.line_col(it.range.start()).line)
+            .collect()
+    };
+    // a, b, c and i are silenced; d (another rule named), e (no codes),
+    // f (misspelt), h (the comment is two lines up) are not.
+    assert_eq!(lines_of("interpolation-only"), [7, 9, 10, 15]);
+    // The bare comment, the misspelt code, and the colon with no codes.
+    assert_eq!(lines_of("invalid-ignore"), [8, 10, 11]);
+    assert_eq!(lines_of("legacy-index"), [11]);
+    expect_file![path.with_extension("tf.txt")].assert_eq(&describe(&text, &diagnostics));
+}
+
+/// A file with syntax errors gets those and no lints: its tree is a guess.
+#[test]
+fn no_lints_on_a_file_with_syntax_errors() {
+    let (_, diagnostics) = diagnostics_of("main.tf", "a = \"${var.a}\"\nb = [\n");
+    assert!(!diagnostics.is_empty());
+    assert!(diagnostics.iter().all(Diagnostic::is_error), "{diagnostics:#?}");
+}
+
+/// JSON files have no native tree; the style lints are native-syntax only.
+#[test]
+fn no_lints_on_json_files() {
+    let (_, diagnostics) = diagnostics_of("main.tf.json", r#"{"locals": {"a": "${var.a}"}}"#);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+}
