@@ -66,14 +66,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
         "json_syntax_error",
         "a JSON file whose root object is unclosed: the reference also reports \"Root value must be object\", as its parser returns no root value",
     ),
-    (
-        "unknown_variable",
-        "the evaluator stops at the first operand's error; the reference reports both operands",
-    ),
-    (
-        "variables_not_allowed",
-        "the evaluator stops at the first operand's error; the reference reports both operands",
-    ),
 ];
 
 #[test]

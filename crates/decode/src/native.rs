@@ -15,8 +15,8 @@ use crate::{
     body::name_suggestion, diagnostic::go_quote, source::trimmed_range,
 };
 
-/// The HIR body of a native body, or `None` when `file` is not native or
-/// the block id is not in it.
+/// The HIR body of a native body (the file's, or a block's), or `None`
+/// when `file` has no HIR.
 fn hir_body(file: &SourceFile, block: Option<hir::BlockId>) -> Option<&hir::Body> {
     let (hir, _) = file.native_parts()?;
     match block {
