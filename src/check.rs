@@ -126,7 +126,13 @@ fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>> {
                     Some(config_path) => match configs.get(&config_path) {
                         Some(config) => Some(config.clone()),
                         None => {
-                            let config = Arc::new(Config::load(&config_path)?);
+                            let config = Arc::new(Config::load(&config_path).map_err(|mut error| {
+                                // Named as the user would type it from here.
+                                if let Ok(relative) = error.path.strip_prefix(&current_dir) {
+                                    error.path = relative.to_owned();
+                                }
+                                error
+                            })?);
                             configs.insert(config_path, config.clone());
                             Some(config)
                         }

@@ -207,36 +207,63 @@ impl Log {
             result.rule_index = index_of.get(result.rule_id).copied();
         }
 
-        let log = serde_json::json!({
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [{
-                "tool": {
-                    "driver": driver(rules),
+        let information_uri = option_env!("CARGO_PKG_REPOSITORY").filter(|uri| !uri.is_empty());
+        let log = SarifLog {
+            schema: "https://json.schemastore.org/sarif-2.1.0.json",
+            version: "2.1.0",
+            runs: vec![Run {
+                tool: Tool {
+                    driver: Driver {
+                        name: "halite",
+                        version: env!("CARGO_PKG_VERSION"),
+                        semantic_version: env!("CARGO_PKG_VERSION"),
+                        information_uri,
+                        rules,
+                    },
                 },
-                "columnKind": "unicodeCodePoints",
-                "results": self.results,
+                column_kind: "unicodeCodePoints",
+                results: self.results,
             }],
-        });
+        };
         // Serializing strings, numbers and the structures above cannot fail.
         serde_json::to_string_pretty(&log).unwrap_or_default()
     }
 }
 
-fn driver(rules: Vec<ReportingDescriptor>) -> serde_json::Value {
-    let mut driver = serde_json::json!({
-        "name": "halite",
-        "version": env!("CARGO_PKG_VERSION"),
-        "semanticVersion": env!("CARGO_PKG_VERSION"),
-        "rules": rules,
-    });
-    // The project's address, once the package declares one; SARIF requires
-    // a valid URI here, so nothing is better than a made-up one.
-    let information_uri = option_env!("CARGO_PKG_REPOSITORY").filter(|uri| !uri.is_empty());
-    if let (Some(uri), Some(object)) = (information_uri, driver.as_object_mut()) {
-        object.insert("informationUri".to_owned(), serde_json::Value::String(uri.to_owned()));
-    }
-    driver
+/// The log's top level, fields in the order SARIF's examples use (serde
+/// keeps a struct's order; a `serde_json::Value` would sort them).
+#[derive(Serialize)]
+struct SarifLog {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run {
+    tool: Tool,
+    column_kind: &'static str,
+    results: Vec<SarifResult>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    semantic_version: &'static str,
+    /// The project's address, once the package declares one; SARIF requires
+    /// a valid URI here, so nothing is better than a made-up one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    information_uri: Option<&'static str>,
+    rules: Vec<ReportingDescriptor>,
 }
 
 /// A file's path as a SARIF artifact location: a relative path is a URI

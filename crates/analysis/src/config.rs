@@ -237,3 +237,125 @@ impl Config {
 fn rule_list() -> String {
     rules::RULES.iter().map(|rule| format!("`{}`", rule.code)).collect::<Vec<_>>().join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    use super::*;
+
+    fn error(text: &str, expected: Expect) {
+        let error = Config::parse(Utf8Path::new("repo/halite.toml"), text).expect_err("a bad configuration");
+        expected.assert_eq(&error.to_string());
+    }
+
+    #[test]
+    fn levels_by_path_later_overrides_winning() {
+        let config = Config::parse(
+            Utf8Path::new("/repo/halite.toml"),
+            r#"
+[rules]
+interpolation-only = "off"
+legacy-index = "error"
+
+[[overrides]]
+paths = ["legacy/**"]
+rules = { interpolation-only = "warn", attribute-splat = "off" }
+
+[[overrides]]
+paths = ["legacy/strict/*.tf"]
+rules = { interpolation-only = "error" }
+"#,
+        )
+        .expect("a good configuration");
+        let levels = |path: &str| {
+            let levels = config.levels_for(Utf8Path::new(path));
+            ["interpolation-only", "legacy-index", "attribute-splat"].map(|code| levels.get(code))
+        };
+        assert_eq!(levels("/repo/main.tf"), [Some(Level::Off), Some(Level::Error), None]);
+        assert_eq!(
+            levels("/repo/legacy/a/main.tf"),
+            [Some(Level::Warn), Some(Level::Error), Some(Level::Off)]
+        );
+        assert_eq!(
+            levels("/repo/legacy/strict/main.tf"),
+            [Some(Level::Error), Some(Level::Error), Some(Level::Off)]
+        );
+        // `*` stays within a directory.
+        assert_eq!(
+            levels("/repo/legacy/strict/deeper/main.tf"),
+            [Some(Level::Warn), Some(Level::Error), Some(Level::Off)]
+        );
+        // A file outside the configuration's directory gets only `[rules]`.
+        assert_eq!(levels("/elsewhere/legacy/main.tf"), [Some(Level::Off), Some(Level::Error), None]);
+    }
+
+    #[test]
+    fn an_empty_file_configures_nothing() {
+        let config = Config::parse(Utf8Path::new("halite.toml"), "").expect("a good configuration");
+        assert_eq!(config.levels_for(Utf8Path::new("main.tf")), RuleLevels::default());
+    }
+
+    #[test]
+    fn apply_drops_and_changes_severities_but_not_syntax_errors() {
+        let mut db = db::RootDatabase::new();
+        let file = db.set_file_text("main.tf", "");
+        let range = syntax::TextRange::default();
+        let diagnostics = [
+            Diagnostic::warning("interpolation-only", "a", file, range),
+            Diagnostic::warning("legacy-index", "b", file, range),
+            Diagnostic::error("invalid-character", "c", file, range),
+            Diagnostic::warning("attribute-splat", "d", file, range),
+        ];
+        let mut levels = RuleLevels::default();
+        levels.set("interpolation-only", Level::Off);
+        levels.set("legacy-index", Level::Error);
+        let applied: Vec<_> =
+            levels.apply(&diagnostics).into_iter().map(|it| (it.code, it.severity)).collect();
+        assert_eq!(
+            applied,
+            [
+                ("legacy-index", Severity::Error),
+                ("invalid-character", Severity::Error),
+                ("attribute-splat", Severity::Warning)
+            ]
+        );
+    }
+
+    #[test]
+    fn mistakes_name_the_place() {
+        error(
+            "[rules]\ninterpolation-only = \"off\"\nlegacy-idx = \"off\"\n",
+            expect![[
+                r#"repo/halite.toml:3:1: unknown rule `legacy-idx`; the rules are `interpolation-only`, `quoted-type-constraint`, `legacy-index`, `attribute-splat`, `invalid-ignore`"#
+            ]],
+        );
+        error(
+            "[rules]\ninterpolation-only = \"warning\"\n",
+            expect![[
+                r#"repo/halite.toml:2:22: `warning` is not a level for `interpolation-only`; write "off", "warn" or "error""#
+            ]],
+        );
+        error(
+            "[rule]\ninterpolation-only = \"off\"\n",
+            expect![[r#"repo/halite.toml:1:2: unknown field `rule`, expected `rules` or `overrides`"#]],
+        );
+        error(
+            "[[overrides]]\npaths = [\"legacy/[\"]\n",
+            expect![[r#"repo/halite.toml:2:10: invalid glob: unclosed character class; missing ']'"#]],
+        );
+        error(
+            "[[overrides]]\nrules = { legacy-index = \"off\" }\n",
+            expect![[r#"repo/halite.toml:1:1: missing field `paths`"#]],
+        );
+        error(
+            "[[overrides]]\npaths = [\"a/**\"]\nrule = { legacy-index = \"off\" }\n",
+            expect![[r#"repo/halite.toml:3:1: unknown field `rule`, expected `paths` or `rules`"#]],
+        );
+        error(
+            "[rules]\nlegacy-index = 1\n",
+            expect![[r#"repo/halite.toml:2:16: invalid type: integer `1`, expected a string"#]],
+        );
+        error("[rules\n", expect![[r#"repo/halite.toml:1:7: unclosed table, expected `]`"#]]);
+    }
+}
