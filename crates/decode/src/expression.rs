@@ -341,8 +341,8 @@ const ERROR_SEARCH_DEPTH: usize = 64;
 
 /// Every error of a failed expression, as the reference reports them: the
 /// evaluator stops at the first error, but the reference evaluates every
-/// element, item, argument, operand, template part and both results of a
-/// conditional, and reports the errors of each. So the parts of a failed
+/// element, item, argument, operand and template part, and a conditional's
+/// condition and the branch it selects, and reports the errors of each. So the parts of a failed
 /// expression that evaluate on their own (not a `for` expression's or a
 /// splat's body, which need their iteration) are evaluated one by one, in
 /// source order, and the errors of those that fail are reported instead of
@@ -410,16 +410,10 @@ fn partial_value(hir: &hir::FileHir, expr: hir::ExprId, ctx: &eval::Context, dep
             Value::object(attributes)
         }
         // A template of one interpolation is that interpolation's value.
-        hir::Expr::Template {
-            kind: hir::TemplateKind::Quoted | hir::TemplateKind::Heredoc { .. },
-            parts,
-        } if matches!(parts.as_slice(), [hir::TemplatePart::Interpolation { .. }]) => {
-            match parts.as_slice() {
-                [hir::TemplatePart::Interpolation { expr, .. }] => part(*expr),
-                _ => Value::unknown(value::Type::String),
-            }
-        }
-        hir::Expr::Template { .. } => Value::unknown(value::Type::String),
+        hir::Expr::Template { parts, .. } => match parts.as_slice() {
+            [hir::TemplatePart::Interpolation { expr, .. }] => part(*expr),
+            _ => Value::unknown(value::Type::String),
+        },
         hir::Expr::Binary { op, .. } => Value::unknown(match op {
             hir::BinaryOp::Add
             | hir::BinaryOp::Sub
