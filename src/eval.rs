@@ -20,7 +20,7 @@ use syntax::TextRange;
 
 use crate::{Outcome, render};
 
-mod module;
+pub(crate) mod module;
 
 /// What `halite eval` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -19,6 +19,7 @@ mod format;
 mod parse;
 mod render;
 mod sarif;
+mod watch;
 
 use std::process::ExitCode;
 
@@ -132,6 +133,10 @@ enum Command {
     /// JSON, as the reference `hcldec` does (same flags, output and exit
     /// codes: 2 for error diagnostics, 1 for other failures).
     Dec(dec::DecArgs),
+    /// Evaluate a directory's module, then watch its files and print, as
+    /// JSON lines, each value that changes and each new diagnostic, until
+    /// Ctrl-C.
+    Watch(watch::WatchArgs),
     /// Print a file's syntax tree and syntax errors, for debugging.
     Parse {
         /// The file to parse, or `-` for standard input.
@@ -183,6 +188,7 @@ fn main() -> ExitCode {
         Command::Fmt { paths, check, diff } => format::run(&paths, format::Options { check, diff }),
         Command::Parse { file } => parse::run(&file),
         Command::Dec(args) => return dec::run(args),
+        Command::Watch(args) => watch::run(args),
         Command::Eval {
             file,
             context,

@@ -134,7 +134,7 @@ fn module_files(dir: &Utf8Path) -> Result<Vec<Utf8PathBuf>> {
 }
 
 /// `NAME=EXPR`: the name, and the expression's value.
-fn parse_var(var: &str) -> Result<(String, Value)> {
+pub(crate) fn parse_var(var: &str) -> Result<(String, Value)> {
     let (name, text) = var.split_once('=').ok_or_else(|| anyhow!("--var `{var}` is not NAME=EXPR"))?;
     let name = name.trim();
     if !is_identifier(name) {
@@ -164,11 +164,11 @@ fn value_context() -> Context {
 
 /// A variables file's values by name, or the diagnostics of what is wrong
 /// with it.
-type VarFileValues = Result<Vec<(String, Value)>, Vec<Diagnostic>>;
+pub(crate) type VarFileValues = Result<Vec<(String, Value)>, Vec<Diagnostic>>;
 
 /// The top-level attributes of a variables file, evaluated; or its
 /// diagnostics.
-fn read_var_file(db: &mut RootDatabase, path: &Utf8Path) -> Result<VarFileValues> {
+pub(crate) fn read_var_file(db: &mut RootDatabase, path: &Utf8Path) -> Result<VarFileValues> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read `{path}`"))?;
     let file = db.set_file_bytes(path, &bytes);
     let syntax_errors = analysis::syntax_diagnostics(db, file);
@@ -266,7 +266,7 @@ fn result(db: &RootDatabase, attr: module::Attr<'_>, file: db::File) -> AttrResu
 
 /// The command line's diagnostic for a module's: the detail as a note,
 /// another place in the same file as a label.
-fn convert(diagnostic: &ModuleDiagnostic) -> Diagnostic {
+pub(crate) fn convert(diagnostic: &ModuleDiagnostic) -> Diagnostic {
     let mut out =
         Diagnostic::error(diagnostic.code, diagnostic.summary.clone(), diagnostic.file, diagnostic.range);
     for (file, range, message) in &diagnostic.related {

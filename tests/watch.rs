@@ -1,0 +1,245 @@
+//! `halite watch` end to end: the binary watches a temporary directory while
+//! the test edits, saves atomically, renames and deletes files, and each
+//! evaluation's printed lines are checked.
+//!
+//! Timing never decides the outcome: every wait is for an expected line,
+//! with a generous timeout, and `--stats` prints a line after each
+//! evaluation, which marks where one evaluation's output ends.
+
+use std::{
+    collections::BTreeSet,
+    io::{BufRead as _, BufReader},
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    sync::mpsc::{self, Receiver},
+    time::{Duration, Instant},
+};
+
+use serde_json::{Value, json};
+
+/// Long enough for a loaded machine; a passing test waits far less.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A running `halite watch`, killed when dropped.
+struct Watch {
+    child: Child,
+    lines: Receiver<String>,
+    dir: tempfile::TempDir,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What one evaluation printed: its lines other than the statistics, and
+/// the statistics.
+#[derive(Debug)]
+struct Report {
+    lines: BTreeSet<String>,
+    stats: Value,
+}
+
+impl Watch {
+    fn start(files: &[(&str, &str)], args: &[&str]) -> Watch {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("a written file");
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
+            .args(["watch", ".", "--stats"])
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("halite runs");
+        let stdout = child.stdout.take().expect("a piped standard output");
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines, dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        std::fs::write(self.path(name), text).expect("a written file");
+    }
+
+    /// The next evaluation's report.
+    fn report(&self, deadline: Instant) -> Report {
+        let mut lines = BTreeSet::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("timed out waiting for output; so far: {lines:#?}"));
+            let value: Value = serde_json::from_str(&line).unwrap_or_else(|err| panic!("{line}: {err}"));
+            if let Some(stats) = value.get("batch") {
+                return Report { lines, stats: stats.clone() };
+            }
+            lines.insert(normalize(value));
+        }
+    }
+
+    /// Reports until every expected line has been printed; returns their
+    /// lines together and the reports. (One change to the files normally
+    /// gives one report, but a slow machine may see it in two.)
+    fn reports_until(&self, expected: &[Value]) -> (BTreeSet<String>, Vec<Report>) {
+        let expected: BTreeSet<String> = expected.iter().cloned().map(normalize).collect();
+        let deadline = Instant::now() + TIMEOUT;
+        let mut seen = BTreeSet::new();
+        let mut reports = Vec::new();
+        while !expected.is_subset(&seen) || reports.is_empty() {
+            let report = self.report(deadline);
+            seen.extend(report.lines.iter().cloned());
+            reports.push(report);
+        }
+        (seen, reports)
+    }
+
+    /// Asserts that the next reports print exactly `expected`, and returns
+    /// the reports.
+    fn expect(&self, expected: &[Value]) -> Vec<Report> {
+        let (seen, reports) = self.reports_until(expected);
+        let expected: BTreeSet<String> = expected.iter().cloned().map(normalize).collect();
+        assert_eq!(seen, expected, "{reports:#?}");
+        reports
+    }
+}
+
+/// A JSON value as canonical text (serde_json sorts object keys), so lines
+/// compare whatever order the program wrote keys in.
+fn normalize(value: Value) -> String {
+    value.to_string()
+}
+
+fn files_changed(reports: &[Report]) -> u64 {
+    reports.iter().map(|report| report.stats["files"].as_u64().expect("a file count")).sum()
+}
+
+#[test]
+fn watch_prints_changed_values_and_new_diagnostics() {
+    let watch = Watch::start(
+        &[("main.tf", "locals {\n  a = 1\n  b = local.a + 1\n}\n"), ("other.tf", "x = \"hi\"\n")],
+        &[],
+    );
+
+    // The first evaluation prints every value.
+    let reports = watch.expect(&[
+        json!({"address": "local.a", "value": 1}),
+        json!({"address": "local.b", "value": 2}),
+        json!({"address": "x", "value": "hi"}),
+    ]);
+    assert_eq!(files_changed(&reports), 2);
+
+    // An edit in place: the attribute and what depends on it are
+    // re-evaluated, nothing else.
+    watch.write("main.tf", "locals {\n  a = 5\n  b = local.a + 1\n}\n");
+    let reports =
+        watch.expect(&[json!({"address": "local.a", "value": 5}), json!({"address": "local.b", "value": 6})]);
+    assert_eq!(files_changed(&reports), 1);
+    assert_eq!(reports.last().expect("a report").stats["reparsed"], 1, "{reports:#?}");
+    assert_eq!(reports.last().expect("a report").stats["reevaluated"], 2, "{reports:#?}");
+
+    // An atomic save: a temporary file renamed over the original.
+    watch.write(".other.tf.tmp", "x = \"bye\"\n");
+    std::fs::rename(watch.path(".other.tf.tmp"), watch.path("other.tf")).expect("a renamed file");
+    let reports = watch.expect(&[json!({"address": "x", "value": "bye"})]);
+    assert_eq!(files_changed(&reports), 1);
+
+    // A rename changes no value: nothing but the statistics is printed.
+    std::fs::rename(watch.path("other.tf"), watch.path("renamed.tf")).expect("a renamed file");
+    let reports = watch.expect(&[]);
+    assert_eq!(files_changed(&reports), 2);
+
+    // A syntax error is a new diagnostic, printed once.
+    watch.write("broken.tf", "y = \n");
+    let (seen, _) = watch.reports_until(&[]);
+    let diagnostics: Vec<Value> = seen
+        .iter()
+        .map(|line| serde_json::from_str::<Value>(line).expect("JSON"))
+        .filter_map(|line| line.get("diagnostic").cloned())
+        .collect();
+    assert!(diagnostics.iter().any(|d| d["file"] == "broken.tf" && d["severity"] == "error"), "{seen:#?}");
+    watch.write("main.tf", "locals {\n  a = 6\n  b = local.a + 1\n}\n");
+    watch.expect(&[json!({"address": "local.a", "value": 6}), json!({"address": "local.b", "value": 7})]);
+
+    // A deleted file's attributes are gone.
+    std::fs::remove_file(watch.path("renamed.tf")).expect("a removed file");
+    std::fs::remove_file(watch.path("broken.tf")).expect("a removed file");
+    let reports =
+        watch.expect(&[json!({"address": "x", "removed": true}), json!({"address": "y", "removed": true})]);
+    assert_eq!(files_changed(&reports), 2);
+}
+
+#[test]
+fn watch_coalesces_a_burst_of_files() {
+    let watch = Watch::start(&[("main.tf", "locals {\n  n = 0\n}\n")], &["--var", "unused=1"]);
+    watch.expect(&[json!({"address": "local.n", "value": 0})]);
+
+    let expected: Vec<Value> = (0..200).map(|i| json!({"address": format!("v{i:03}"), "value": i})).collect();
+    for i in 0..200 {
+        watch.write(&format!("f{i:03}.tf"), &format!("v{i:03} = {i}\n"));
+    }
+    let reports = watch.expect(&expected);
+    assert_eq!(files_changed(&reports), 200);
+    // Written in a few milliseconds, they settle into one batch; a busy
+    // machine might split them, but never file by file.
+    assert!(reports.len() <= 3, "{} reports", reports.len());
+}
+
+#[test]
+fn watch_takes_variables() {
+    let watch = Watch::start(
+        &[
+            ("main.tf", "variable \"n\" {\n  type = number\n}\nlocals {\n  twice = var.n * 2\n}\n"),
+            ("vars.hcl.txt", "n = 21\n"),
+        ],
+        &["--var-file", "vars.hcl.txt"],
+    );
+    watch.expect(&[json!({"address": "local.twice", "value": 42})]);
+}
+
+#[test]
+fn ctrl_c_ends_watch_cleanly() {
+    let mut watch = Watch::start(&[("main.tf", "a = 1\n")], &[]);
+    watch.expect(&[json!({"address": "a", "value": 1})]);
+    let status =
+        Command::new("kill").args(["-INT", &watch.child.id().to_string()]).status().expect("kill runs");
+    assert!(status.success());
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        if let Some(status) = watch.child.try_wait().expect("the child's status") {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "halite watch did not end after SIGINT");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn watch_refuses_a_missing_directory() {
+    let output = Command::new(env!("CARGO_BIN_EXE_halite"))
+        .args(["watch", "no/such/dir"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .output()
+        .expect("halite runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no/such/dir"), "{stderr}");
+}
