@@ -375,8 +375,8 @@ fn all_errors(
 /// The value the reference gives an expression that failed: what it could
 /// compute around the failure. A collection constructor keeps its good
 /// elements (a failed one is unknown); a template, an operator and a
-/// negation are unknown of their result type; anything else is unknown of
-/// the dynamic type. This matters when the value is converted afterwards:
+/// negation are unknown of their result type, a conditional of its results'
+/// unified type; anything else is unknown of the dynamic type. This matters when the value is converted afterwards:
 /// an object whose member failed still cannot become a string.
 fn partial_value(hir: &hir::FileHir, expr: hir::ExprId, ctx: &eval::Context, depth: usize) -> Value {
     if depth >= ERROR_SEARCH_DEPTH {
@@ -422,6 +422,25 @@ fn partial_value(hir: &hir::FileHir, expr: hir::ExprId, ctx: &eval::Context, dep
             | hir::BinaryOp::Rem => value::Type::Number,
             _ => value::Type::Bool,
         }),
+        // The reference unifies the two results' types first, and a
+        // condition that fails gives an unknown of that type.
+        hir::Expr::Conditional { cond, then_expr, else_expr } => {
+            let (then_value, else_value) = (part(*then_expr), part(*else_expr));
+            let is_null_literal = |value: &Value| value.is_null() && value.ty() == value::Type::Dynamic;
+            let ty = if is_null_literal(&then_value) {
+                else_value.ty()
+            } else if is_null_literal(&else_value) {
+                then_value.ty()
+            } else {
+                value::unify_unsafe(&[then_value.ty(), else_value.ty()]).unwrap_or(value::Type::Dynamic)
+            };
+            let selected = match selected_branch(hir, *cond, ctx) {
+                Some(true) => then_value,
+                Some(false) => else_value,
+                None => return Value::unknown(ty),
+            };
+            value::convert(&selected, &ty).unwrap_or_else(|_| Value::unknown(ty))
+        }
         hir::Expr::Unary { op: hir::UnaryOp::Neg, .. } => Value::unknown(value::Type::Number),
         hir::Expr::Unary { op: hir::UnaryOp::Not, .. } => Value::unknown(value::Type::Bool),
         _ => Value::dynamic(),
