@@ -432,7 +432,12 @@ fn partial_value(hir: &hir::FileHir, expr: hir::ExprId, ctx: &eval::Context, dep
             } else if is_null_literal(&else_value) {
                 then_value.ty()
             } else {
-                value::unify_unsafe(&[then_value.ty(), else_value.ty()]).unwrap_or(value::Type::Dynamic)
+                // Results with no common type are the reference's
+                // "Inconsistent conditional result types", with no value.
+                match value::unify_unsafe(&[then_value.ty(), else_value.ty()]) {
+                    Some(ty) => ty,
+                    None => return Value::dynamic(),
+                }
             };
             let selected = match selected_branch(hir, *cond, ctx) {
                 Some(true) => then_value,
