@@ -72,6 +72,10 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
         attrs
     };
 
+    // Dependencies first, so that a long chain of references cannot
+    // overflow the stack (see `db::module::evaluate_in_order`).
+    module::evaluate_in_order(&db, &attrs);
+
     // Syntax errors first, as for a file; then the module's own problems
     // (all of them, or those behind the attributes asked for).
     let mut diagnostics: Vec<Diagnostic> = Vec::new();

@@ -29,7 +29,12 @@
 //!   variable types and values, and evaluation errors, each with a file and
 //!   a range, as [`ModuleDiagnostic`]s (converted to `analysis::Diagnostic`
 //!   at the edge);
-//! - [`attribute_diagnostic`]: the same for one attribute's error.
+//! - [`attribute_diagnostic`]: the same for one attribute's error;
+//! - [`evaluate_in_order`]: evaluates attributes dependencies first. Values
+//!   ask for the values they reference, so asking for the end of a long
+//!   chain first recurses through all of it (and so does salsa's check of
+//!   it after an edit); front ends evaluating a whole module go through this
+//!   to keep the stack shallow.
 //!
 //! The layers below them, each a query that backdates so that an edit
 //! re-runs as little as possible:
@@ -70,7 +75,10 @@ pub use crate::module::{
     diagnostics::{ModuleDiagnostic, attribute_diagnostic, module_diagnostics},
     expr::{AttrExpr, Reference, extract, references},
     resolve::{AttrKind, Resolution, Target, attribute_resolution},
-    value::{AttrError, attribute_expr, attribute_value, module_attributes, variable_types},
+    value::{
+        AttrError, attribute_expr, attribute_value, evaluate_in_order, evaluation_order, module_attributes,
+        variable_types,
+    },
 };
 use crate::{Db, File};
 

@@ -14,7 +14,7 @@ fn load(db: &mut RootDatabase, files: &[(&str, &str)]) -> Module {
     db.set_module_files("m", files)
 }
 
-/// Evaluates every attribute of the module, as a front end would.
+/// Evaluates every attribute of the module, in declaration order.
 fn evaluate_all(db: &RootDatabase, module: Module) {
     for &attr in module_attributes(db, module) {
         let _ = attribute_value(db, attr);
@@ -306,4 +306,61 @@ fn changing_a_variable_reevaluates_its_users() {
         ]
     "#]]
     .assert_debug_eq(&values(&db, module));
+}
+
+/// A rough measure of a large module, for looking at costs by hand:
+/// `cargo test --release -p db --test incremental_module -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing run, not a check"]
+fn large_module_timings() {
+    let files = 10_000;
+    let mut db = RootDatabase::new();
+    let start = std::time::Instant::now();
+    let inputs: Vec<_> = (0..files)
+        .map(|i| {
+            let previous = if i == 0 { "1".to_string() } else { format!("local.a{} + 1", i - 1) };
+            db.set_file_text(
+                format!("m/f{i}.tf"),
+                format!("locals {{\n  a{i} = {previous}\n  b{i} = \"${{local.a{i}}}-x\"\n  c{i} = [local.b{i}, {i}]\n}}\n"),
+            )
+        })
+        .collect();
+    let module = db.set_module_files("m", inputs);
+    println!("load {:?}", start.elapsed());
+    let start = std::time::Instant::now();
+    evaluate_all(&db, module);
+    println!("cold evaluate {:?}", start.elapsed());
+    for round in 0..3 {
+        let edited = files - 10 + round;
+        db.set_file_text(
+            format!("m/f{edited}.tf"),
+            format!("locals {{\n  a{edited} = {round}\n  b{edited} = \"${{local.a{edited}}}-x\"\n  c{edited} = [local.b{edited}, {edited}]\n}}\n"),
+        );
+        let start = std::time::Instant::now();
+        evaluate_all(&db, module);
+        println!("edit + evaluate all {:?}", start.elapsed());
+    }
+}
+
+/// A long chain of references recurses through the queries, a few salsa
+/// frames per link, unless evaluated dependencies first; this one would not
+/// fit the test thread's stack otherwise, neither at first nor after an
+/// edit at its start.
+#[test]
+fn a_chain_of_four_thousand_references_evaluates_in_order() {
+    let mut db = RootDatabase::new();
+    let mut text = String::from("locals {\n  a0 = 0\n");
+    for i in 1..4_000 {
+        text.push_str(&format!("  a{i} = local.a{} + 1\n", i - 1));
+    }
+    text.push_str("}\n");
+    let module = load(&mut db, &[("m/chain.tf", &text)]);
+    db::module::evaluate_in_order(&db, module_attributes(&db, module));
+    let last = db::module::attr(&db, module, "local.a3999");
+    assert_eq!(attribute_value(&db, last), &Ok(eval::Value::int(3999)));
+
+    db.set_file_text("m/chain.tf", text.replace("a0 = 0", "a0 = 1"));
+    db::module::evaluate_in_order(&db, module_attributes(&db, module));
+    let last = db::module::attr(&db, module, "local.a3999");
+    assert_eq!(attribute_value(&db, last), &Ok(eval::Value::int(4000)));
 }

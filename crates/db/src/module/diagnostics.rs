@@ -103,6 +103,9 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
             }
         }
     }
+    // Dependencies first, so that a long chain of references does not
+    // recurse through the whole chain (see `evaluate_in_order`).
+    crate::module::evaluate_in_order(db, crate::module::module_attributes(db, module));
     let mut cycles_seen: Vec<Vec<crate::module::Address>> = Vec::new();
     for address in &index.order {
         let Some(def) = index.definitions.get(address) else { continue };

@@ -2,8 +2,8 @@
 //! expression references, and variables from their inputs and declarations.
 
 use std::{
+    cell::RefCell,
     collections::{BTreeMap, VecDeque},
-    sync::OnceLock,
 };
 
 use smol_str::SmolStr;
@@ -134,11 +134,26 @@ pub fn variable_types(
     out
 }
 
-/// The standard library's function table, built once: every evaluation
-/// clones it into its context.
-fn stdlib() -> &'static BTreeMap<String, eval::Function> {
-    static FUNCTIONS: OnceLock<BTreeMap<String, eval::Function>> = OnceLock::new();
-    FUNCTIONS.get_or_init(eval::stdlib::functions)
+thread_local! {
+    /// A context with the standard library, kept per thread: building the
+    /// function table (or cloning it) for every attribute cost more than
+    /// evaluating most attributes.
+    static CONTEXT: RefCell<Option<eval::Context>> = const { RefCell::new(None) };
+}
+
+/// Evaluates `expr` with the standard library and `variables` as its roots.
+fn evaluate(expr: &AttrExpr, variables: BTreeMap<String, Value>) -> Result<Value, eval::EvalError> {
+    CONTEXT.with(|cell| {
+        // `take` rather than borrow: evaluation never comes back here, but
+        // if it ever did, the inner call would build a context of its own
+        // instead of failing on the borrow.
+        let mut context = cell.borrow_mut().take().unwrap_or_else(eval::Context::with_stdlib);
+        context.variables = variables;
+        let result = eval::eval_expr(&expr.exprs, expr.root, &context);
+        context.variables.clear();
+        *cell.borrow_mut() = Some(context);
+        result
+    })
 }
 
 /// The value of `attr`: a variable's value, or the attribute's expression
@@ -182,12 +197,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
             }
         }
     }
-    let context = eval::Context {
-        variables: scope.into_variables(),
-        functions: stdlib().clone(),
-        ..eval::Context::new()
-    };
-    eval::eval_expr(&expr.exprs, expr.root, &context).map_err(AttrError::Eval)
+    evaluate(expr, scope.into_variables()).map_err(AttrError::Eval)
 }
 
 /// What a variable's query answers: the value given, else its default
@@ -263,6 +273,51 @@ pub(crate) fn find_cycle<'db>(db: &'db dyn Db, start: Attr<'db>) -> Vec<Address>
         }
     }
     vec![start.clone()]
+}
+
+/// `attrs` and everything they reference, dependencies before their users
+/// (cycles broken anywhere), for [`evaluate_in_order`].
+pub fn evaluation_order<'db>(db: &'db dyn Db, attrs: &[Attr<'db>]) -> Vec<Attr<'db>> {
+    let mut order = Vec::new();
+    let mut seen: rustc_hash::FxHashSet<Attr<'db>> = rustc_hash::FxHashSet::default();
+    // An explicit depth-first walk: a chain of references can be as long
+    // as the module is large.
+    for &root in attrs {
+        if !seen.insert(root) {
+            continue;
+        }
+        let mut stack = vec![(root, false)];
+        while let Some((attr, dependencies_done)) = stack.pop() {
+            if dependencies_done {
+                order.push(attr);
+                continue;
+            }
+            stack.push((attr, true));
+            let module = attr.module(db);
+            for address in attribute_resolution(db, attr).dependencies().into_iter().rev() {
+                let dependency = Attr::new(db, module, address.clone());
+                if seen.insert(dependency) {
+                    stack.push((dependency, false));
+                }
+            }
+        }
+    }
+    order
+}
+
+/// Evaluates `attrs` (and what they reference) dependencies first.
+///
+/// [`attribute_value`] asks for each referenced value in turn, so asking
+/// for the end of a chain of references first recurses through the whole
+/// chain, a few stack frames of salsa's per link; so does salsa's check of
+/// a chain after an edit. Asked in this order, every value's references are
+/// already known (or checked) when it is asked for, and the stack stays
+/// shallow however long the chains are. Front ends that evaluate a whole
+/// module should go through here.
+pub fn evaluate_in_order<'db>(db: &'db dyn Db, attrs: &[Attr<'db>]) {
+    for attr in evaluation_order(db, attrs) {
+        let _ = attribute_value(db, attr);
+    }
 }
 
 /// The root variables of an evaluation, built from the referenced values at
