@@ -158,9 +158,13 @@ impl Config {
             let mut levels = RuleLevels::default();
             for (code, level) in table {
                 let Some(rule) = rules::rule(code.get_ref()) else {
+                    let hint = match rules::similar_rule(code.get_ref()) {
+                        Some(rule) => format!("did you mean `{}`?", rule.code),
+                        None => format!("the rules are {}", rule_list()),
+                    };
                     return Err(error_at(
                         Some(code.span()),
-                        format!("unknown rule `{}`; the rules are {}", code.get_ref(), rule_list()),
+                        format!("unknown rule `{}`; {hint}", code.get_ref()),
                     ));
                 };
                 let Some(parsed) = Level::parse(level.get_ref()) else {
@@ -326,9 +330,13 @@ rules = { interpolation-only = "error" }
     fn mistakes_name_the_place() {
         error(
             "[rules]\ninterpolation-only = \"off\"\nlegacy-idx = \"off\"\n",
-            expect![[
-                r#"repo/halite.toml:3:1: unknown rule `legacy-idx`; the rules are `interpolation-only`, `quoted-type-constraint`, `legacy-index`, `attribute-splat`, `invalid-ignore`"#
-            ]],
+            expect!["repo/halite.toml:3:1: unknown rule `legacy-idx`; did you mean `legacy-index`?"],
+        );
+        error(
+            "[rules]\nno-such-rule = \"off\"\n",
+            expect![
+                "repo/halite.toml:2:1: unknown rule `no-such-rule`; the rules are `interpolation-only`, `quoted-type-constraint`, `legacy-index`, `attribute-splat`, `invalid-ignore`"
+            ],
         );
         error(
             "[rules]\ninterpolation-only = \"warning\"\n",

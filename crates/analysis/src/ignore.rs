@@ -15,7 +15,7 @@
 use db::{Db, File};
 use syntax::{SyntaxKind, TextRange, TextSize};
 
-use crate::{Diagnostic, LineIndex, rules};
+use crate::{Diagnostic, Edit, LineIndex, Suggestion, rules};
 
 /// The marker that makes a comment an ignore comment.
 const MARKER: &str = "halite-ignore";
@@ -99,18 +99,23 @@ pub(crate) fn ignores(db: &dyn Db, file: File, index: &LineIndex) -> Ignores {
                 Some(rule) => ignores.silenced.push((target, rule.code)),
                 None => {
                     let code_range = TextRange::at(text_size(code_start), text_size(code.len()));
-                    ignores.problems.push(
-                        Diagnostic::warning(
-                            rules::INVALID_IGNORE,
-                            format!("`{code}` is not a rule that can be ignored"),
-                            file,
-                            code_range,
-                        )
-                        .with_note(format!(
+                    let mut problem = Diagnostic::warning(
+                        rules::INVALID_IGNORE,
+                        format!("`{code}` is not a rule that can be ignored"),
+                        file,
+                        code_range,
+                    );
+                    problem = match rules::similar_rule(code) {
+                        Some(rule) => problem.with_suggestion(Suggestion {
+                            message: format!("did you mean `{}`?", rule.code),
+                            edits: vec![Edit { range: code_range, replacement: rule.code.to_owned() }],
+                        }),
+                        None => problem.with_note(format!(
                             "The rules are: {}. Syntax errors cannot be ignored.",
                             rules::RULES.iter().map(|rule| rule.code).collect::<Vec<_>>().join(", ")
                         )),
-                    );
+                    };
+                    ignores.problems.push(problem);
                 }
             }
         }

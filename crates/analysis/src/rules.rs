@@ -84,9 +84,49 @@ pub fn rule(code: &str) -> Option<&'static Rule> {
     RULES.iter().find(|rule| rule.code == code)
 }
 
+/// The rule whose code is closest to a misspelt `code`, if one is close
+/// enough to be what was meant: at most a third of its length in edits
+/// (insertions, deletions, substitutions), as in "interpolaton-only".
+pub fn similar_rule(code: &str) -> Option<&'static Rule> {
+    RULES
+        .iter()
+        .map(|rule| (edit_distance(code, rule.code), rule))
+        .filter(|&(distance, rule)| distance > 0 && distance * 3 <= rule.code.len())
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, rule)| rule)
+}
+
+/// Levenshtein distance over characters, in one row of memory: codes are
+/// short, so a crate would add more than it saves.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn misspelt_codes_find_the_rule_meant() {
+        assert_eq!(similar_rule("interpolaton-only").map(|rule| rule.code), Some(INTERPOLATION_ONLY));
+        assert_eq!(similar_rule("legacy-indexes").map(|rule| rule.code), Some(LEGACY_INDEX));
+        assert_eq!(similar_rule("attribute_splat").map(|rule| rule.code), Some(ATTRIBUTE_SPLAT));
+        assert_eq!(similar_rule("unused-variable"), None);
+        assert_eq!(similar_rule(LEGACY_INDEX), None, "an exact code is not a misspelling");
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
 
     #[test]
     fn codes_are_unique_and_kebab_case() {
