@@ -15,7 +15,8 @@
 //! match (relative to the directory of `halite.toml`, `/` separated; `*`
 //! stays within a directory, `**` crosses them), later entries winning over
 //! earlier ones. A file's configuration is the nearest `halite.toml` in its
-//! directory or above; there is no merging of several files.
+//! directory or above, up to the repository's root (the directory with
+//! `.git`); there is no merging of several files.
 //!
 //! Mistakes are errors that name the file, line and column of the bad key
 //! or value: an unknown table or key, an unknown rule, a level that is not
@@ -210,11 +211,22 @@ impl Config {
         Config::parse(path, &text)
     }
 
-    /// The nearest `halite.toml` in `dir` or a directory above it, if any.
-    /// `dir` should be absolute, so that the search does not stop at the
-    /// top of a relative path.
+    /// The nearest `halite.toml` in `dir` or a directory above it, up to
+    /// the root of the repository (the first directory with a `.git`), if
+    /// any. A configuration outside the repository (in a home directory,
+    /// say) is someone else's and does not apply. `dir` should be absolute,
+    /// so that the search does not stop at the top of a relative path.
     pub fn find_file(dir: &Utf8Path) -> Option<Utf8PathBuf> {
-        dir.ancestors().map(|dir| dir.join(CONFIG_FILE_NAME)).find(|candidate| candidate.is_file())
+        for ancestor in dir.ancestors() {
+            let candidate = ancestor.join(CONFIG_FILE_NAME);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+            if ancestor.join(".git").exists() {
+                return None;
+            }
+        }
+        None
     }
 
     /// The directory the configuration file is in.
@@ -292,6 +304,26 @@ rules = { interpolation-only = "error" }
         );
         // A file outside the configuration's directory gets only `[rules]`.
         assert_eq!(levels("/elsewhere/legacy/main.tf"), [Some(Level::Off), Some(Level::Error), None]);
+    }
+
+    #[test]
+    fn the_nearest_file_applies_and_the_search_stops_at_the_repository_root() {
+        let temp = tempfile::tempdir().expect("a temporary directory");
+        let root = Utf8Path::from_path(temp.path()).expect("a UTF-8 temporary path");
+        let repo = root.join("outer/repo");
+        std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
+        std::fs::create_dir_all(repo.join("modules/net/sub")).expect("mkdir");
+        std::fs::create_dir_all(root.join("elsewhere/deep")).expect("mkdir");
+        for dir in [root.join("outer"), repo.join("modules/net"), root.to_owned()] {
+            std::fs::write(dir.join(CONFIG_FILE_NAME), "").expect("write");
+        }
+        assert_eq!(
+            Config::find_file(&repo.join("modules/net/sub")),
+            Some(repo.join("modules/net/halite.toml"))
+        );
+        // `outer/halite.toml` is outside the repository.
+        assert_eq!(Config::find_file(&repo.join("modules")), None);
+        assert_eq!(Config::find_file(&root.join("elsewhere/deep")), Some(root.join("halite.toml")));
     }
 
     #[test]
