@@ -358,6 +358,27 @@ fn all_errors(
     if depth >= ERROR_SEARCH_DEPTH {
         return vec![error];
     }
+    if let hir::Expr::ForTuple { key_var, value_var, collection, cond, .. }
+    | hir::Expr::ForObject { key_var, value_var, collection, cond, .. } = &hir[expr]
+    {
+        let iteration =
+            ForIteration { key_var: key_var.as_deref(), value_var, collection: *collection, cond: *cond };
+        let mut errors = for_errors(hir, expr, &iteration, ctx, depth);
+        if errors.is_empty() {
+            errors.push(error);
+        }
+        return errors;
+    }
+    if let hir::Expr::Template { parts, .. } = &hir[expr]
+        && !matches!(parts.as_slice(), [hir::TemplatePart::Interpolation { .. }])
+    {
+        let mut errors = Vec::new();
+        template_errors(hir, parts, ctx, depth, &mut errors);
+        if errors.is_empty() {
+            errors.push(error);
+        }
+        return errors;
+    }
     let mut parts = Vec::new();
     independent_parts(hir, expr, ctx, &mut parts);
     let mut errors = Vec::new();
@@ -368,6 +389,171 @@ fn all_errors(
     }
     if errors.is_empty() {
         errors.push(error);
+    }
+    errors
+}
+
+/// The errors of a template's parts, as the reference reports them: it
+/// goes on past a failed part, and finds every interpolation whose value is
+/// null or not a string (the evaluator stops at the first).
+fn template_errors(
+    hir: &hir::FileHir,
+    parts: &[hir::TemplatePart],
+    ctx: &eval::Context,
+    depth: usize,
+    errors: &mut Vec<eval::EvalError>,
+) {
+    let check =
+        |expr: hir::ExprId, errors: &mut Vec<eval::EvalError>| match eval::eval_expr(&hir.exprs, expr, ctx) {
+            Err(error) => errors.extend(all_errors(hir, expr, error, ctx, depth + 1)),
+            Ok(value) => {
+                let summary = "Invalid template interpolation value";
+                if value.is_null() {
+                    errors.push(eval::EvalError {
+                        expr,
+                        summary: summary.to_owned(),
+                        detail:
+                            "The expression result is null. Cannot include a null value in a string template."
+                                .to_owned(),
+                    });
+                } else if value.is_known()
+                    && let Err(error) = value::convert(&value, &value::Type::String)
+                {
+                    errors.push(eval::EvalError {
+                        expr,
+                        summary: summary.to_owned(),
+                        detail: format!("Cannot include the given value in a string template: {error}."),
+                    });
+                }
+            }
+        };
+    for part in parts {
+        match part {
+            hir::TemplatePart::Literal(_) => {}
+            hir::TemplatePart::Interpolation { expr, .. } => check(*expr, errors),
+            hir::TemplatePart::If { cond, then_parts, else_parts, .. } => {
+                if let Err(error) = eval::eval_expr(&hir.exprs, *cond, ctx) {
+                    errors.extend(all_errors(hir, *cond, error, ctx, depth + 1));
+                    continue;
+                }
+                match selected_branch(hir, *cond, ctx) {
+                    Some(true) => template_errors(hir, then_parts, ctx, depth + 1, errors),
+                    Some(false) => template_errors(
+                        hir,
+                        else_parts.as_deref().unwrap_or_default(),
+                        ctx,
+                        depth + 1,
+                        errors,
+                    ),
+                    None => {}
+                }
+            }
+            hir::TemplatePart::For { collection, .. } => {
+                if let Err(error) = eval::eval_expr(&hir.exprs, *collection, ctx) {
+                    errors.extend(all_errors(hir, *collection, error, ctx, depth + 1));
+                }
+            }
+        }
+    }
+}
+
+/// The most elements of a `for` expression's collection whose errors are
+/// looked for one by one.
+const FOR_ELEMENTS_SEARCHED: usize = 1000;
+
+/// The iteration of a `for` expression.
+struct ForIteration<'a> {
+    key_var: Option<&'a str>,
+    value_var: &'a str,
+    collection: hir::ExprId,
+    cond: Option<hir::ExprId>,
+}
+
+impl ForIteration<'_> {
+    /// The context of one iteration: `ctx` with the iteration variables.
+    fn context(&self, ctx: &eval::Context, key: Value, value: Value) -> eval::Context {
+        let mut child = ctx.clone();
+        if let Some(key_var) = self.key_var {
+            child.variables.insert(key_var.to_owned(), key);
+        }
+        child.variables.insert(self.value_var.to_owned(), value);
+        child.variables_allowed = true;
+        child
+    }
+}
+
+/// The errors of a failed `for` expression, as the reference reports them:
+/// the collection's; then, if the collection can still be iterated, the
+/// condition's with unknown iteration variables (a failure there ends it);
+/// then, element by element, the condition's and, for the elements it
+/// keeps, the key's and (for a good key) the value's. Per element, as the
+/// reference does: an error in the body is reported once for each.
+fn for_errors(
+    hir: &hir::FileHir,
+    expr: hir::ExprId,
+    iteration: &ForIteration<'_>,
+    ctx: &eval::Context,
+    depth: usize,
+) -> Vec<eval::EvalError> {
+    let errors_of = |part: hir::ExprId, ctx: &eval::Context| match eval::eval_expr(&hir.exprs, part, ctx) {
+        Ok(value) => (value, Vec::new()),
+        Err(error) => {
+            (partial_value(hir, part, ctx, depth + 1), all_errors(hir, part, error, ctx, depth + 1))
+        }
+    };
+    let (collection, mut errors) = errors_of(iteration.collection, ctx);
+    let elements: Vec<(Value, Value)> = if !collection.is_known() || collection.is_null() {
+        return errors;
+    } else if let Some(entries) = collection.entries() {
+        entries.iter().map(|(key, value)| (Value::string(key), value.clone())).collect()
+    } else if let Some(elements) = collection.elements() {
+        let is_set = matches!(collection.ty(), value::Type::Set(_));
+        elements
+            .iter()
+            .enumerate()
+            .map(|(i, value)| {
+                let key =
+                    if is_set { value.clone() } else { Value::int(i64::try_from(i).unwrap_or(i64::MAX)) };
+                (key, value.clone())
+            })
+            .collect()
+    } else {
+        return errors;
+    };
+    if let Some(cond) = iteration.cond {
+        let unknown = iteration.context(ctx, Value::dynamic(), Value::dynamic());
+        let (_, cond_errors) = errors_of(cond, &unknown);
+        if !cond_errors.is_empty() {
+            errors.extend(cond_errors);
+            return errors;
+        }
+    }
+    let (key_expr, value_expr) = match &hir[expr] {
+        hir::Expr::ForTuple { value, .. } => (None, *value),
+        hir::Expr::ForObject { key, value, .. } => (Some(*key), *value),
+        _ => return errors,
+    };
+    for (key, value) in elements.into_iter().take(FOR_ELEMENTS_SEARCHED) {
+        let child = iteration.context(ctx, key, value);
+        if let Some(cond) = iteration.cond {
+            let (keep, cond_errors) = errors_of(cond, &child);
+            let keep = value::convert(&keep, &value::Type::Bool).ok().and_then(|it| it.as_bool());
+            errors.extend(cond_errors);
+            if keep != Some(true) {
+                continue;
+            }
+        }
+        // A key that fails, or is not a known value, skips the element's
+        // value, as in the reference.
+        if let Some(key_expr) = key_expr {
+            let (key, key_errors) = errors_of(key_expr, &child);
+            let skip = !key_errors.is_empty() || !key.is_known() || key.is_null();
+            errors.extend(key_errors);
+            if skip {
+                continue;
+            }
+        }
+        errors.extend(errors_of(value_expr, &child).1);
     }
     errors
 }
