@@ -101,3 +101,12 @@ fn bad_variables_and_addresses_exit_2() {
         expect_file!["../test-data/cli-eval/file-with-var.txt"],
     );
 }
+
+#[test]
+fn json_files_join_the_module() {
+    eval(
+        &["eval", "modules/json", "--var", "port=9000"],
+        0,
+        expect_file!["../test-data/cli-eval/module-json.txt"],
+    );
+}

@@ -57,6 +57,7 @@
 mod declarations;
 mod diagnostics;
 mod expr;
+mod json;
 mod resolve;
 mod value;
 
@@ -99,10 +100,12 @@ pub struct Module {
 }
 
 /// Whether a file named `path` belongs to a module by its name: `*.hcl`,
-/// `*.tf`, `*.pkr.hcl`, `*.nomad`. (The JSON twins, `*.tf.json` and the
-/// like, are not read yet: the JSON syntax's bodies are still being built.)
+/// `*.tf`, `*.pkr.hcl`, `*.nomad`, and their JSON twins (`*.hcl.json`,
+/// `*.tf.json`, `*.nomad.json`, and Packer's `*.pkr.json`).
 pub fn is_module_file(path: &Utf8Path) -> bool {
     let name = path.file_name().unwrap_or_default();
+    let name =
+        name.strip_suffix(".json").map_or(name, |stem| if stem.ends_with(".pkr") { "x.hcl" } else { stem });
     [".hcl", ".tf", ".nomad"].iter().any(|ext| name.ends_with(ext))
 }
 

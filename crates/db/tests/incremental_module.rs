@@ -364,3 +364,53 @@ fn a_chain_of_four_thousand_references_evaluates_in_order() {
     let last = db::module::attr(&db, module, "local.a3999");
     assert_eq!(attribute_value(&db, last), &Ok(eval::Value::int(4000)));
 }
+
+#[test]
+fn editing_a_json_value_reevaluates_it_and_its_dependents() {
+    let mut db = RootDatabase::new();
+    let json = r#"{"locals": {"j1": 1, "j2": "${local.j1 + 1}", "j3": "${local.a}"}}"#;
+    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf.json", json)]);
+    evaluate_all(&db, module);
+
+    db.set_file_text("m/b.tf.json", json.replace("\"j1\": 1", "\"j1\": 5"));
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "parse_json(m/b.tf.json)",
+            "file_declarations(m/b.tf.json)",
+            "attribute_expr(local.j1)",
+            "attribute_resolution(local.j1)",
+            "attribute_value(local.j1)",
+            "attribute_expr(local.j2)",
+            "attribute_value(local.j2)",
+            "attribute_expr(local.j3)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    expect![[r#"
+        [
+            "local.a = 1",
+            "local.b = 2",
+            "local.c = 20",
+            "local.j1 = 5",
+            "local.j2 = 6",
+            "local.j3 = 1",
+        ]
+    "#]]
+    .assert_debug_eq(&values(&db, module));
+
+    // Whitespace re-reads the file's declarations and expressions, which
+    // compare equal, and evaluates nothing.
+    db.set_file_text("m/b.tf.json", json.replace("\"j1\": 1", "\"j1\" :\n   5 "));
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "parse_json(m/b.tf.json)",
+            "file_declarations(m/b.tf.json)",
+            "attribute_expr(local.j1)",
+            "attribute_expr(local.j2)",
+            "attribute_expr(local.j3)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+}

@@ -196,3 +196,44 @@ fn variables_without_values_fail_where_used() {
         m/a.tf "var.bad_type" [missing-variable] No value for required variable: The input variable "bad_type" is not set, and has no default value.
     "#]].assert_eq(&diagnostics(&db, module));
 }
+
+#[test]
+fn json_files_declare_and_reference_like_native_ones() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[
+            ("main.tf", "locals {\n  port = service.api.port + 1\n  prefix = \"${var.env}-\"\n}\n"),
+            (
+                "extra.tf.json",
+                r#"{
+  "variable": {"env": {"type": "string", "default": "dev"}},
+  "locals": [{"name": "${local.prefix}api"}, {"ports": ["${local.port}", 2]}],
+  "service": {
+    "api": {"port": 8080, "tags": {"${var.env}": true, "plain": null}},
+    "db": [{"port": "${service.api.port * 2}"}]
+  }
+}"#,
+            ),
+            ("dup.tf", "locals {\n  name = \"again\"\n}\n"),
+        ],
+    );
+    expect![[r#"
+        local.name = "again"
+        local.ports = [8081,2]
+        service.api.port = 8080
+        service.api.tags = {"dev":true,"plain":null}
+        service.db.port = 16160
+        local.port = 8081
+        local.prefix = "dev-"
+    "#]]
+    .assert_eq(&values(&db, module));
+    expect![[r#"
+        m/extra.tf.json "\"name\"" [duplicate-declaration] Duplicate local value definition: A local value named "name" was already defined at m/dup.tf:2:3. Local value names must be unique within a module.
+          m/dup.tf 11: first declared here
+    "#]].assert_eq(&diagnostics(&db, module));
+    assert!(module::is_module_file("a/main.tf.json".into()));
+    assert!(module::is_module_file("a/build.pkr.json".into()));
+    assert!(!module::is_module_file("a/terraform.tfvars.json".into()));
+    assert!(!module::is_module_file("a/package.json".into()));
+}

@@ -43,14 +43,20 @@ impl DeclarationKind {
     }
 }
 
-/// Where a declaration is in its file's HIR: the position of its top-level
+/// Where a declaration is in its file: the position of its top-level
 /// block in the file's body, and of its attribute in that block's body (or
 /// in the file's body for a top-level attribute). Positions, not arena ids:
 /// they change only when declarations are added or removed before it.
+///
+/// In a JSON file, `block` counts the root object's properties, `label` the
+/// properties of that block type's object (the block's one label), and
+/// `attribute` those of the block's body; an array of objects at any level
+/// counts as its objects' properties in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Location {
     pub block: Option<u32>,
     pub attribute: Option<u32>,
+    pub label: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +72,7 @@ pub struct FileDeclarations {
     pub declarations: Vec<Declaration>,
 }
 
-fn position(index: usize) -> u32 {
+pub(crate) fn position(index: usize) -> u32 {
     u32::try_from(index).unwrap_or(u32::MAX)
 }
 
@@ -74,6 +80,9 @@ fn position(index: usize) -> u32 {
 /// expression; the result does not, so an expression edit stops here.
 #[salsa::tracked(returns(ref))]
 pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
+    if file.syntax(db) == crate::SourceSyntax::Json {
+        return crate::module::json::declarations(db, file);
+    }
     let hir = crate::lower(db, file);
     let mut declarations = Vec::new();
     for (i, &attribute) in hir.body.attributes.iter().enumerate() {
@@ -84,7 +93,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
         declarations.push(Declaration {
             address: Address::new([name.clone()]),
             kind: DeclarationKind::TopLevelAttribute,
-            location: Location { block: None, attribute: Some(position(i)) },
+            location: Location { block: None, attribute: Some(position(i)), label: None },
         });
     }
     for (j, &block) in hir.body.blocks.iter().enumerate() {
@@ -102,7 +111,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     type_attr: attribute_position("type"),
                     default_attr: attribute_position("default"),
                 },
-                location: Location { block: block_position, attribute: None },
+                location: Location { block: block_position, attribute: None, label: None },
             }),
             ("locals", []) => {
                 for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
@@ -113,7 +122,11 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     declarations.push(Declaration {
                         address: Address::new(["local", name.as_str()]),
                         kind: DeclarationKind::Local,
-                        location: Location { block: block_position, attribute: Some(position(k)) },
+                        location: Location {
+                            block: block_position,
+                            attribute: Some(position(k)),
+                            label: None,
+                        },
                     });
                 }
             }
@@ -124,7 +137,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                 declarations.push(Declaration {
                     address: Address { segments: segments.clone() },
                     kind: DeclarationKind::Block,
-                    location: Location { block: block_position, attribute: None },
+                    location: Location { block: block_position, attribute: None, label: None },
                 });
                 for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
                     let name = &hir[attribute].name;
@@ -136,7 +149,11 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     declarations.push(Declaration {
                         address: Address { segments },
                         kind: DeclarationKind::BlockAttribute,
-                        location: Location { block: block_position, attribute: Some(position(k)) },
+                        location: Location {
+                            block: block_position,
+                            attribute: Some(position(k)),
+                            label: None,
+                        },
                     });
                 }
             }

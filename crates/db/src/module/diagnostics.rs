@@ -209,6 +209,9 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
 /// The range of a declaration: an attribute's name, or a block's header
 /// (its type and labels), where a reader looks for the name.
 fn declaration_range(db: &dyn Db, file: File, location: Location) -> TextRange {
+    if file.syntax(db) == crate::SourceSyntax::Json {
+        return crate::module::json::range(db, file, location, false).unwrap_or_default();
+    }
     let hir = crate::lower(db, file);
     let source_map = crate::source_map(db, file);
     let body_block = location.block.and_then(|block| hir.body.blocks.get(block as usize).copied());
@@ -241,6 +244,10 @@ fn declaration_range(db: &dyn Db, file: File, location: Location) -> TextRange {
 /// The range of an expression of `def`'s attribute: `local` an id of its
 /// [`crate::module::AttrExpr`], or the whole expression.
 fn expr_range(db: &dyn Db, def: &Definition, local: Option<hir::ExprId>) -> TextRange {
+    if def.file.syntax(db) == crate::SourceSyntax::Json {
+        // A JSON value's HIR has no source map: the whole value it is.
+        return json_value_range(db, def);
+    }
     let hir = crate::lower(db, def.file);
     let source_map = crate::source_map(db, def.file);
     let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, def.location) };
@@ -256,6 +263,9 @@ fn expr_range(db: &dyn Db, def: &Definition, local: Option<hir::ExprId>) -> Text
 /// The range of a reference of `def`'s expression up to `step` (0 the root
 /// name; past the last step, the whole static traversal).
 fn reference_range(db: &dyn Db, def: &Definition, reference: usize, step: usize) -> TextRange {
+    if def.file.syntax(db) == crate::SourceSyntax::Json {
+        return json_value_range(db, def);
+    }
     let hir = crate::lower(db, def.file);
     let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, def.location) };
     let (expr, _) = extract(&hir.exprs, root);
@@ -263,6 +273,19 @@ fn reference_range(db: &dyn Db, def: &Definition, reference: usize, step: usize)
     let link =
         references.get(reference).and_then(|it| it.links.get(step.min(it.links.len().saturating_sub(1))));
     expr_range(db, def, link.copied())
+}
+
+/// The range of a JSON declaration's value (a variable's default).
+fn json_value_range(db: &dyn Db, def: &Definition) -> TextRange {
+    let location = match def.kind {
+        DeclarationKind::Variable { default_attr: Some(default), .. } => {
+            Location { attribute: Some(default), ..def.location }
+        }
+        _ => def.location,
+    };
+    crate::module::json::range(db, def.file, location, true)
+        .or_else(|| crate::module::json::range(db, def.file, def.location, false))
+        .unwrap_or_default()
 }
 
 /// `LINE:COLUMN` of a range's start, 1-based, counting characters.

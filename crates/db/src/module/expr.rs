@@ -26,17 +26,30 @@ pub struct AttrExpr {
 /// Returns the copy and, for each id of the copy in order, the id it came
 /// from.
 pub fn extract(exprs: &Arena<Expr>, root: ExprId) -> (AttrExpr, Vec<ExprId>) {
+    let mut copy = Arena::new();
+    let mut origins = Vec::new();
+    let root = copy_into(&mut copy, exprs, root, &mut origins);
+    (AttrExpr { exprs: copy, root }, origins)
+}
+
+/// Copies the expression at `root` of `exprs` into `into`, children before
+/// parents, and returns the copy's id; `origins` gets the id each new node
+/// came from.
+pub(crate) fn copy_into(
+    into: &mut Arena<Expr>,
+    exprs: &Arena<Expr>,
+    root: ExprId,
+    origins: &mut Vec<ExprId>,
+) -> ExprId {
     // An explicit post-order walk: accessor and operator chains can be
     // thousands of links long, too deep to copy by recursion. Children are
     // copied before their parent, so the parent's copy can name them.
     let mut new_ids: rustc_hash::FxHashMap<ExprId, ExprId> = rustc_hash::FxHashMap::default();
-    let mut origins = Vec::new();
-    let mut copy = Arena::new();
     let mut stack = vec![(root, false)];
     while let Some((id, children_done)) = stack.pop() {
         if children_done {
             let expr = remap(&exprs[id], &new_ids);
-            let new_id = copy.alloc(expr);
+            let new_id = into.alloc(expr);
             new_ids.insert(id, new_id);
             origins.push(id);
             continue;
@@ -49,8 +62,7 @@ pub fn extract(exprs: &Arena<Expr>, root: ExprId) -> (AttrExpr, Vec<ExprId>) {
         // a debugger.
         stack.extend(children.into_iter().rev().map(|child| (child, false)));
     }
-    let root = new_ids.get(&root).copied().unwrap_or_else(|| copy.alloc(Expr::Missing));
-    (AttrExpr { exprs: copy, root }, origins)
+    new_ids.get(&root).copied().unwrap_or_else(|| into.alloc(Expr::Missing))
 }
 
 /// Every expression directly under `expr`, in source order.

@@ -82,6 +82,9 @@ pub(crate) fn locate(hir: &hir::FileHir, def: &Definition) -> Option<hir::ExprId
 pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<AttrExpr> {
     let index = module_index(db, attr.module(db));
     let def = index.definitions.get(attr.address(db))?;
+    if def.file.syntax(db) == crate::SourceSyntax::Json {
+        return crate::module::json::attribute_expr(db, def.file, def.location, &def.kind);
+    }
     let hir = crate::lower(db, def.file);
     let root = locate(hir, def)?;
     Some(extract(&hir.exprs, root).0)
@@ -107,7 +110,12 @@ pub fn variable_types(
     if !declares_types || file.status(db) == crate::FileStatus::Deleted {
         return out;
     }
-    let source = decode::SourceFile::native(file.path(db).as_str(), file.text(db).clone());
+    let source = match file.syntax(db) {
+        crate::SourceSyntax::Native => {
+            decode::SourceFile::native(file.path(db).as_str(), file.text(db).clone())
+        }
+        crate::SourceSyntax::Json => decode::SourceFile::json(file.path(db).as_str(), file.text(db).clone()),
+    };
     let body = source.body();
     let schema = decode::BodySchema {
         attributes: Vec::new(),

@@ -1,0 +1,3 @@
+locals {
+  url = "http://${service.api.host}:${service.api.port}/"
+}
