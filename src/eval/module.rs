@@ -260,6 +260,7 @@ fn result(db: &RootDatabase, attr: module::Attr<'_>, file: db::File) -> AttrResu
                     format!("The input variable {} is not set, and has no default value.", attr.address(db)),
                 ),
                 AttrError::InvalidType => ("Invalid type specification".to_string(), String::new()),
+                AttrError::Eval(error) => (error.summary.clone(), error.detail.clone()),
                 other => ("Evaluation failed".to_string(), format!("{other:?}")),
             };
             Err(failure(summary, detail))

@@ -237,3 +237,15 @@ fn json_files_declare_and_reference_like_native_ones() {
     assert!(!module::is_module_file("a/terraform.tfvars.json".into()));
     assert!(!module::is_module_file("a/package.json".into()));
 }
+
+#[test]
+fn an_expression_the_parser_could_not_read_is_not_reported_again() {
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, &[("a.tf", "locals {\n  a = 1 +\n  b = local.a\n  c = \"ok\"\n}\n")]);
+    expect![[""]].assert_eq(&diagnostics(&db, module));
+    expect![[r#"
+        local.a: Eval(EvalError { expr: Idx::<Expr>(1), summary: "Missing expression", detail: "The expression could not be parsed." })
+        local.b: Dependency(Address { segments: ["local", "a"] })
+        local.c = "ok"
+    "#]].assert_eq(&values(&db, module));
+}

@@ -180,6 +180,15 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
                 variable.segments().get(1).map(|it| it.as_str()).unwrap_or_default()
             ),
         )),
+        AttrError::Eval(error)
+            if crate::module::attribute_expr(db, attr).as_ref().is_some_and(|expr| {
+                expr.exprs.iter().any(|(id, it)| id == error.expr && matches!(it, hir::Expr::Missing))
+            }) =>
+        {
+            // An expression the parser could not read: its syntax error is
+            // the diagnostic, and "Missing expression" would only repeat it.
+            None
+        }
         AttrError::Eval(error) => {
             let detail = error.detail.clone();
             Some(diagnostic("eval", expr_range(db, def, Some(error.expr)), &error.summary, detail))
