@@ -136,6 +136,16 @@ enum Command {
     /// Evaluate a directory's module, then watch its files and print, as
     /// JSON lines, each value that changes and each new diagnostic, until
     /// Ctrl-C.
+    ///
+    /// The first evaluation prints every attribute; after each change to the
+    /// files, only what changed: `{"address", "value"}` (cty's JSON
+    /// encoding), `{"address", "error"}` when an attribute now fails,
+    /// `{"address", "removed": true}` when it is gone, and
+    /// `{"diagnostic": {...}}` for each diagnostic not printed before (as
+    /// `check --format json` prints them). With --stats, each evaluation
+    /// ends with `{"batch": {"files", "reparsed", "reevaluated",
+    /// "elapsed_ms"}}`. A change during an evaluation cancels it, and the
+    /// next evaluation covers both.
     Watch(watch::WatchArgs),
     /// Print a file's syntax tree and syntax errors, for debugging.
     Parse {

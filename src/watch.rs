@@ -23,7 +23,7 @@
 //! Ctrl-C ends the command with exit code 0.
 
 use std::{
-    collections::{BTreeMap, BTreeSet, HashSet},
+    collections::{BTreeMap, BTreeSet, HashMap, HashSet, hash_map::Entry},
     io::{IsTerminal as _, Write as _},
     panic::AssertUnwindSafe,
     sync::mpsc,
@@ -333,28 +333,55 @@ fn evaluate(db: &RootDatabase, module: Module) -> Evaluation {
 
 /// What has been printed: each attribute's last line and the diagnostics of
 /// the last evaluation.
+///
+/// A module may have tens of thousands of attributes and an edit changes a
+/// few, so the table is updated in place rather than rebuilt.
 #[derive(Default)]
 struct Shown {
-    attributes: BTreeMap<String, String>,
+    /// By address: the last line printed, and the evaluation that last
+    /// had the attribute.
+    attributes: HashMap<String, (String, u64)>,
     diagnostics: HashSet<String>,
+    evaluations: u64,
 }
 
 impl Shown {
     /// The lines that tell what changed since the last evaluation, and
-    /// remembers the new one.
+    /// remembers the new one: changed attributes in the module's order,
+    /// removed ones by address, then new diagnostics.
     fn update(&mut self, evaluation: Evaluation) -> String {
+        self.evaluations += 1;
+        let current = self.evaluations;
         let mut out = String::new();
-        let mut attributes = BTreeMap::new();
         for (address, line) in evaluation.attributes {
-            if self.attributes.get(&address) != Some(&line) {
-                out.push_str(&line);
-                out.push('\n');
+            match self.attributes.entry(address) {
+                Entry::Occupied(mut entry) => {
+                    let (shown, seen) = entry.get_mut();
+                    *seen = current;
+                    if *shown != line {
+                        out.push_str(&line);
+                        out.push('\n');
+                        *shown = line;
+                    }
+                }
+                Entry::Vacant(entry) => {
+                    out.push_str(&line);
+                    out.push('\n');
+                    entry.insert((line, current));
+                }
             }
-            attributes.insert(address, line);
         }
-        for address in self.attributes.keys().filter(|address| !attributes.contains_key(*address)) {
+        let mut removed: Vec<String> = self
+            .attributes
+            .iter()
+            .filter(|(_, (_, seen))| *seen != current)
+            .map(|(address, _)| address.clone())
+            .collect();
+        removed.sort();
+        for address in removed {
+            self.attributes.remove(&address);
             out.push_str("{\"address\":");
-            value::json::write_string(&mut out, address);
+            value::json::write_string(&mut out, &address);
             out.push_str(",\"removed\":true}\n");
         }
         let diagnostics: HashSet<String> = evaluation.diagnostics.iter().cloned().collect();
@@ -365,7 +392,6 @@ impl Shown {
                 out.push_str("}\n");
             }
         }
-        self.attributes = attributes;
         self.diagnostics = diagnostics;
         out
     }
