@@ -24,6 +24,7 @@ pub mod body;
 pub mod diagnostic;
 pub mod dynblock;
 pub mod expression;
+mod failure;
 mod json;
 mod native;
 pub mod source;

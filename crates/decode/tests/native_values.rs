@@ -55,3 +55,21 @@ fn native_values_cases() {
         assert_eq!(ours, theirs, "{name}: the reference's diagnostics differ");
     }
 }
+
+/// A failure inside nested `for` expressions over large collections is
+/// reported per element, as the reference does, but the search for those
+/// errors is bounded: a million iterations cost a bounded number of
+/// evaluations, and the errors found so far are reported.
+#[test]
+fn nested_for_failures_are_bounded() {
+    let elements: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+    let list = format!("[{}]", elements.join(", "));
+    let text = format!("a = [for x in {list} : [for y in {list} : [for z in {list} : zzz]]]\n");
+    let file = SourceFile::native("nested.hcl", text);
+    let (attributes, _) = file.body().just_attributes();
+    let (value, diagnostics) = attributes[0].expr.value(&eval::Context::none());
+    assert!(!value.is_known());
+    assert!(diagnostics.len() > 100, "{} errors", diagnostics.len());
+    assert!(diagnostics.len() <= 2_000, "{} errors", diagnostics.len());
+    assert!(diagnostics.iter().all(|it| it.summary == "Unknown variable"));
+}
