@@ -24,6 +24,7 @@
 mod dump;
 mod escape;
 mod lower;
+mod lower_json;
 
 use la_arena::{Arena, ArenaMap, Idx};
 use smol_str::SmolStr;
@@ -32,6 +33,7 @@ use syntax::SyntaxNode;
 pub use crate::{
     escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
     lower::{lower_expression_file, lower_file, lower_template_file},
+    lower_json::{lower_json_file, lower_json_value},
 };
 pub use syntax::ast::{BinaryOp, UnaryOp};
 

@@ -40,15 +40,19 @@ pub fn lower_expression_file(file: &ast::ExpressionFile) -> (FileHir, ExprId, So
 /// literal text is decoded as a heredoc's: only `$${` and `%%{`.
 pub fn lower_template_file(file: &ast::TemplateFile) -> (FileHir, ExprId, SourceMap) {
     let mut ctx = Ctx::default();
-    let parts = ctx.template_parts(file.template_parts(), false);
-    let root = ctx.alloc(Expr::Template { kind: TemplateKind::Bare, parts }, file.syntax());
+    let root = ctx.template_file(file);
     (ctx.hir, root, ctx.map)
 }
 
 #[derive(Default)]
-struct Ctx {
-    hir: FileHir,
-    map: SourceMap,
+pub(crate) struct Ctx {
+    pub(crate) hir: FileHir,
+    pub(crate) map: SourceMap,
+    /// While set, every expression allocated points at this node and no
+    /// node points back: what is being lowered comes from another tree (a
+    /// JSON string's template), which the source map cannot hold pointers
+    /// into.
+    detached_from: Option<SyntaxNode>,
 }
 
 /// One link of an accessor chain, innermost first once collected.
@@ -122,7 +126,28 @@ impl Ctx {
         id
     }
 
-    fn alloc(&mut self, expr: Expr, node: &SyntaxNode) -> ExprId {
+    pub(crate) fn template_file(&mut self, file: &ast::TemplateFile) -> ExprId {
+        let parts = self.template_parts(file.template_parts(), false);
+        self.alloc(Expr::Template { kind: TemplateKind::Bare, parts }, file.syntax())
+    }
+
+    /// Runs `lower` with every expression it allocates mapped to `node`
+    /// (see `detached_from`).
+    pub(crate) fn lower_detached_from(
+        &mut self,
+        node: &SyntaxNode,
+        lower: impl FnOnce(&mut Ctx) -> ExprId,
+    ) -> ExprId {
+        let outer = self.detached_from.replace(node.clone());
+        let id = lower(self);
+        self.detached_from = outer;
+        id
+    }
+
+    pub(crate) fn alloc(&mut self, expr: Expr, node: &SyntaxNode) -> ExprId {
+        if let Some(detached) = self.detached_from.clone() {
+            return self.alloc_detached(expr, &detached);
+        }
         let id = self.hir.exprs.alloc(expr);
         let ptr = SyntaxNodePtr::new(node);
         self.map.expr_to_syntax.insert(id, ptr);
@@ -132,9 +157,10 @@ impl Ctx {
 
     /// An expression with no node of its own (a hole, a splat's item): it
     /// points back at `node`, but `node` does not point at it.
-    fn alloc_detached(&mut self, expr: Expr, node: &SyntaxNode) -> ExprId {
+    pub(crate) fn alloc_detached(&mut self, expr: Expr, node: &SyntaxNode) -> ExprId {
+        let node = self.detached_from.clone().unwrap_or_else(|| node.clone());
         let id = self.hir.exprs.alloc(expr);
-        self.map.expr_to_syntax.insert(id, SyntaxNodePtr::new(node));
+        self.map.expr_to_syntax.insert(id, SyntaxNodePtr::new(&node));
         id
     }
 

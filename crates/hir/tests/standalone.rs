@@ -2,6 +2,7 @@
 //! a text read as a bare template.
 
 use expect_test::{Expect, expect};
+use hir::Expr;
 
 fn check_expression(text: &str, expected: Expect) {
     let parse = syntax::parse_expression(text);
@@ -28,4 +29,39 @@ fn bare_templates() {
     check_template("hello ${name}!", expect![[r#"bare["hello ", ${name}, "!"]"#]]);
     check_template(r#"a "quoted" \n $${x}"#, expect![[r#"bare["a \"quoted\" \\n ${x}"]"#]]);
     check_template("", expect![[r#"bare[]"#]]);
+}
+
+#[test]
+fn json_files_lower_in_just_attributes_mode() {
+    let text = r#"{
+  "//": "a comment property, not an attribute",
+  "name": "web-${var.env}",
+  "ports": [80, 443.0, 1e3],
+  "tags": {"team": "core", "${var.key}": true, "none": null},
+  "broken": tru
+}"#;
+    let parse = syntax::parse_json(text);
+    let (hir, map) = hir::lower_json_file(&parse.tree());
+    expect![[r#"
+        name = bare["web-", ${var.env}]
+        ports = [80, 443, 1e3]
+        tags = {team = bare["core"], [(bare[${var.key}])] = true, none = null}
+        broken = <missing>
+    "#]]
+    .assert_eq(&hir.debug_dump());
+    // Everything lowered from a string's template maps to the string.
+    let root = parse.syntax_node();
+    let name = hir.body.attributes[0];
+    let Expr::Template { parts, .. } = &hir[hir[name].value] else { panic!("a template") };
+    let hir::TemplatePart::Interpolation { expr, .. } = &parts[1] else { panic!("an interpolation") };
+    let node = map.expr_syntax(*expr).expect("mapped").to_node(&root);
+    assert_eq!(node.text(), r#""web-${var.env}""#);
+}
+
+#[test]
+fn a_json_value_lowers_on_its_own() {
+    let parse = syntax::parse_json(r#"[1, "x", {"a": false}]"#);
+    let value = parse.tree().value().expect("a value");
+    let (hir, root, _) = hir::lower_json_value(&value);
+    expect![[r#"[1, bare["x"], {a = false}]"#]].assert_eq(&hir.debug_dump_expr(root));
 }
