@@ -270,3 +270,19 @@ fn paths_are_reported_under_the_root_as_given() {
     let batch = batches.recv_timeout(TIMEOUT).expect("a batch");
     assert_eq!(batch.changes, [Change::Modified(roundabout.join("main.tf"), b"x = 1".to_vec())]);
 }
+
+#[test]
+fn removing_the_root_deletes_every_file() {
+    let fixture = Fixture::new(&[]);
+    let watched = fixture.path("module");
+    std::fs::create_dir(&watched).expect("a directory");
+    std::fs::write(watched.join("a.tf"), "a").expect("a written file");
+    std::fs::write(watched.join("b.hcl"), "b").expect("a written file");
+    let loaded = vfs::load(&watched, Scope::Directory).expect("a loaded directory");
+    let (_watcher, batches) =
+        Watcher::start_with_channel(&watched, Scope::Directory, &loaded).expect("a watcher");
+
+    std::fs::remove_dir_all(&watched).expect("a removed directory");
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
+    assert_eq!(received.concat(), ["-module/a.tf", "-module/b.hcl"]);
+}
