@@ -12,7 +12,9 @@
 //! - with `--stats`, after each evaluation, `{"batch": {"files", "reparsed",
 //!   "reevaluated", "elapsed_ms"}}`: the files changed, the parse and
 //!   attribute value queries salsa executed (not reused) since the last
-//!   report, and the time from the first change to the output.
+//!   report, and the milliseconds from the arrival of the first batch
+//!   (after the watcher's debounce, which adds about a tenth of a second
+//!   to what a person sees) to the output.
 //!
 //! The first evaluation prints every attribute and diagnostic. Evaluation
 //! runs on a thread of its own with a handle on the database; when files
