@@ -249,3 +249,26 @@ fn an_expression_the_parser_could_not_read_is_not_reported_again() {
         local.c = "ok"
     "#]].assert_eq(&values(&db, module));
 }
+
+#[test]
+fn nested_blocks_attributes_are_evaluated_by_address() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[(
+            "a.tf",
+            "service \"web\" {\n  port = 80\n  health {\n    path = \"/up/${service.web.port}\"\n    check \"tcp\" {\n      timeout = 1 + 1\n    }\n  }\n  rule {\n    allow = true\n  }\n  rule {\n    allow = local.nope\n  }\n}\n",
+        )],
+    );
+    expect![[r#"
+        service.web.port = 80
+        service.web.health.path = "/up/80"
+        service.web.health.check.tcp.timeout = 2
+        service.web.rule.0.allow = true
+        service.web.rule.1.allow: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared local value", detail: "A local value with the name \"nope\" has not been declared." }
+    "#]]
+    .assert_eq(&values(&db, module));
+    expect![[r#"
+        m/a.tf "local.nope" [unresolved-reference] Reference to undeclared local value: A local value with the name "nope" has not been declared.
+    "#]].assert_eq(&diagnostics(&db, module));
+}

@@ -30,6 +30,12 @@ pub enum DeclarationKind {
     /// An attribute at the top level of a file, addressed by its name. It
     /// is evaluated (a `.tfvars`-like file) but nothing can refer to it.
     TopLevelAttribute,
+    /// An attribute of a block nested in a top-level block (not `locals`
+    /// or `variable`): `TYPE.LABEL….NESTED_TYPE.NESTED_LABEL….NAME`, with
+    /// the nested block's position among its kind (`.0`, `.1`) when its
+    /// type and labels repeat in its body. It is evaluated, but nothing can
+    /// refer to it: a block's object holds its own attributes only.
+    NestedAttribute,
 }
 
 impl DeclarationKind {
@@ -38,7 +44,10 @@ impl DeclarationKind {
     pub fn is_attribute(&self) -> bool {
         matches!(
             self,
-            DeclarationKind::Local | DeclarationKind::BlockAttribute | DeclarationKind::TopLevelAttribute
+            DeclarationKind::Local
+                | DeclarationKind::BlockAttribute
+                | DeclarationKind::TopLevelAttribute
+                | DeclarationKind::NestedAttribute
         )
     }
 }
@@ -52,11 +61,15 @@ impl DeclarationKind {
 /// properties of that block type's object (the block's one label), and
 /// `attribute` those of the block's body; an array of objects at any level
 /// counts as its objects' properties in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// An attribute of a nested block has the positions of the blocks below the
+/// top-level one in `nested`, outermost first.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Location {
     pub block: Option<u32>,
     pub attribute: Option<u32>,
     pub label: Option<u32>,
+    pub nested: Vec<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +106,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
         declarations.push(Declaration {
             address: Address::new([name.clone()]),
             kind: DeclarationKind::TopLevelAttribute,
-            location: Location { block: None, attribute: Some(position(i)), label: None },
+            location: Location { block: None, attribute: Some(position(i)), label: None, nested: Vec::new() },
         });
     }
     for (j, &block) in hir.body.blocks.iter().enumerate() {
@@ -111,7 +124,12 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     type_attr: attribute_position("type"),
                     default_attr: attribute_position("default"),
                 },
-                location: Location { block: block_position, attribute: None, label: None },
+                location: Location {
+                    block: block_position,
+                    attribute: None,
+                    label: None,
+                    nested: Vec::new(),
+                },
             }),
             ("locals", []) => {
                 for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
@@ -126,6 +144,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                             block: block_position,
                             attribute: Some(position(k)),
                             label: None,
+                            nested: Vec::new(),
                         },
                     });
                 }
@@ -137,7 +156,12 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                 declarations.push(Declaration {
                     address: Address { segments: segments.clone() },
                     kind: DeclarationKind::Block,
-                    location: Location { block: block_position, attribute: None, label: None },
+                    location: Location {
+                        block: block_position,
+                        attribute: None,
+                        label: None,
+                        nested: Vec::new(),
+                    },
                 });
                 for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
                     let name = &hir[attribute].name;
@@ -153,13 +177,78 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                             block: block_position,
                             attribute: Some(position(k)),
                             label: None,
+                            nested: Vec::new(),
                         },
                     });
                 }
+                nested_declarations(hir, &block_data.body, &segments, block_position, &mut declarations);
             }
         }
     }
     FileDeclarations { declarations }
+}
+
+/// The attributes of the blocks nested in `body` (a top-level block's, at
+/// `block`), at any depth, addressed under `prefix`.
+fn nested_declarations(
+    hir: &hir::FileHir,
+    body: &hir::Body,
+    prefix: &[SmolStr],
+    block: Option<u32>,
+    out: &mut Vec<Declaration>,
+) {
+    // Depth first in source order, by an explicit stack of blocks to visit
+    // (each with its address and path): nesting is bounded by the parser,
+    // but a walk that cannot overflow costs nothing more.
+    let mut stack: Vec<(hir::BlockId, Vec<SmolStr>, Vec<u32>)> = Vec::new();
+    push_children(hir, body, prefix, &[], &mut stack);
+    while let Some((nested, segments, path)) = stack.pop() {
+        let data = &hir[nested];
+        for (k, &attribute) in data.body.attributes.iter().enumerate() {
+            let name = &hir[attribute].name;
+            if name.is_empty() {
+                continue;
+            }
+            let mut address = segments.clone();
+            address.push(name.clone());
+            out.push(Declaration {
+                address: Address { segments: address },
+                kind: DeclarationKind::NestedAttribute,
+                location: Location { block, attribute: Some(position(k)), label: None, nested: path.clone() },
+            });
+        }
+        push_children(hir, &data.body, &segments, &path, &mut stack);
+    }
+}
+
+/// Pushes the blocks of `body` for [`nested_declarations`], last first so
+/// that the first comes off the stack first, each with its address (its
+/// position among its kind added when its type and labels repeat).
+fn push_children(
+    hir: &hir::FileHir,
+    body: &hir::Body,
+    prefix: &[SmolStr],
+    path: &[u32],
+    stack: &mut Vec<(hir::BlockId, Vec<SmolStr>, Vec<u32>)>,
+) {
+    for (n, &nested) in body.blocks.iter().enumerate().rev() {
+        let data = &hir[nested];
+        if data.type_name.is_empty() {
+            continue;
+        }
+        let same = |other: &&hir::BlockId| {
+            hir[**other].type_name == data.type_name && hir[**other].labels == data.labels
+        };
+        let mut segments = prefix.to_vec();
+        segments.push(data.type_name.clone());
+        segments.extend(data.labels.iter().cloned());
+        if body.blocks.iter().filter(same).count() > 1 {
+            segments.push(SmolStr::new(body.blocks[..n].iter().filter(same).count().to_string()));
+        }
+        let mut nested_path = path.to_vec();
+        nested_path.push(position(n));
+        stack.push((nested, segments, nested_path));
+    }
 }
 
 /// A declaration as the module knows it.
@@ -219,7 +308,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
         // attributes are left out, so each address has one definition.
         let mut skipped_block = None;
         for declaration in &file_declarations(db, file).declarations {
-            if declaration.kind == DeclarationKind::BlockAttribute
+            if matches!(declaration.kind, DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute)
                 && skipped_block.is_some()
                 && skipped_block == declaration.location.block
             {
@@ -229,8 +318,8 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 index.duplicates.push(Duplicate {
                     address: declaration.address.clone(),
                     kind: declaration.kind.clone(),
-                    first: (first.file, first.location),
-                    duplicate: (file, declaration.location),
+                    first: (first.file, first.location.clone()),
+                    duplicate: (file, declaration.location.clone()),
                 });
                 if declaration.kind == DeclarationKind::Block {
                     skipped_block = declaration.location.block;
@@ -262,7 +351,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             index.order.push(declaration.address.clone());
             index.definitions.insert(
                 declaration.address.clone(),
-                Definition { file, kind: declaration.kind.clone(), location: declaration.location },
+                Definition { file, kind: declaration.kind.clone(), location: declaration.location.clone() },
             );
         }
     }

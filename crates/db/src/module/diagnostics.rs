@@ -43,8 +43,9 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
     let index = module_index(db, module);
     let mut out = Vec::new();
     for duplicate in &index.duplicates {
-        let (first_file, first_location) = duplicate.first;
-        let (file, location) = duplicate.duplicate;
+        let (first_file, first_location) = &duplicate.first;
+        let (file, location) = &duplicate.duplicate;
+        let (first_file, file) = (*first_file, *file);
         let first_range = declaration_range(db, first_file, first_location);
         let at = format!("{}:{}", first_file.path(db), line_column(db, first_file, first_range));
         let name = duplicate.address.segments().last().map(|it| it.as_str()).unwrap_or_default();
@@ -65,7 +66,7 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
                 "Duplicate attribute".to_string(),
                 format!("An attribute named {name:?} was already defined at {at}."),
             ),
-            DeclarationKind::Block | DeclarationKind::BlockAttribute => {
+            DeclarationKind::Block | DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute => {
                 let segments = duplicate.address.segments();
                 let shown: Vec<String> =
                     segments.iter().skip(1).map(|it| format!("{:?}", it.as_str())).collect();
@@ -206,7 +207,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             } else {
                 Some(diagnostic(
                     "invalid-variable-value",
-                    declaration_range(db, file, def.location),
+                    declaration_range(db, file, &def.location),
                     "Invalid value for input variable",
                     format!("The given value is not suitable for {}: {message}.", attr.address(db)),
                 ))
@@ -217,23 +218,20 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
 
 /// The range of a declaration: an attribute's name, or a block's header
 /// (its type and labels), where a reader looks for the name.
-fn declaration_range(db: &dyn Db, file: File, location: Location) -> TextRange {
+fn declaration_range(db: &dyn Db, file: File, location: &Location) -> TextRange {
     if file.syntax(db) == crate::SourceSyntax::Json {
         return crate::module::json::range(db, file, location, false).unwrap_or_default();
     }
     let hir = crate::lower(db, file);
     let source_map = crate::source_map(db, file);
-    let body_block = location.block.and_then(|block| hir.body.blocks.get(block as usize).copied());
-    let pointer = match (body_block, location.attribute) {
-        (block, Some(attribute)) => {
-            let body = match block {
-                Some(block) => &hir[block].body,
-                None => &hir.body,
-            };
-            body.attributes.get(attribute as usize).and_then(|&id| source_map.attribute_syntax(id))
-        }
-        (Some(block), None) => source_map.block_syntax(block),
-        (None, None) => None,
+    let pointer = match location.attribute {
+        Some(attribute) => crate::module::value::body_at(hir, location)
+            .and_then(|body| body.attributes.get(attribute as usize))
+            .and_then(|&id| source_map.attribute_syntax(id)),
+        None => location
+            .block
+            .and_then(|block| hir.body.blocks.get(block as usize))
+            .and_then(|&block| source_map.block_syntax(block)),
     };
     let Some(pointer) = pointer else { return TextRange::empty(0.into()) };
     let root = crate::parse(db, file).syntax_node();
@@ -259,14 +257,14 @@ fn expr_range(db: &dyn Db, def: &Definition, local: Option<hir::ExprId>) -> Text
     }
     let hir = crate::lower(db, def.file);
     let source_map = crate::source_map(db, def.file);
-    let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, def.location) };
+    let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, &def.location) };
     let (_, origins) = extract(&hir.exprs, root);
     let file_expr =
         local.and_then(|local| origins.get(local.into_raw().into_u32() as usize).copied()).unwrap_or(root);
     source_map
         .expr_syntax(file_expr)
         .or_else(|| source_map.expr_syntax(root))
-        .map_or_else(|| declaration_range(db, def.file, def.location), |pointer| pointer.text_range())
+        .map_or_else(|| declaration_range(db, def.file, &def.location), |pointer| pointer.text_range())
 }
 
 /// The range of a reference of `def`'s expression up to `step` (0 the root
@@ -276,7 +274,7 @@ fn reference_range(db: &dyn Db, def: &Definition, reference: usize, step: usize)
         return json_value_range(db, def);
     }
     let hir = crate::lower(db, def.file);
-    let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, def.location) };
+    let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, &def.location) };
     let (expr, _) = extract(&hir.exprs, root);
     let references = references(&expr.exprs, expr.root);
     let link =
@@ -288,12 +286,12 @@ fn reference_range(db: &dyn Db, def: &Definition, reference: usize, step: usize)
 fn json_value_range(db: &dyn Db, def: &Definition) -> TextRange {
     let location = match def.kind {
         DeclarationKind::Variable { default_attr: Some(default), .. } => {
-            Location { attribute: Some(default), ..def.location }
+            Location { attribute: Some(default), ..def.location.clone() }
         }
-        _ => def.location,
+        _ => def.location.clone(),
     };
-    crate::module::json::range(db, def.file, location, true)
-        .or_else(|| crate::module::json::range(db, def.file, def.location, false))
+    crate::module::json::range(db, def.file, &location, true)
+        .or_else(|| crate::module::json::range(db, def.file, &def.location, false))
         .unwrap_or_default()
 }
 

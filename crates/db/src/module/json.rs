@@ -68,7 +68,12 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                 declarations.push(Declaration {
                     address: Address::new(["local", name.as_str()]),
                     kind: DeclarationKind::Local,
-                    location: Location { block, attribute: Some(position(k)), label: None },
+                    location: Location {
+                        block,
+                        attribute: Some(position(k)),
+                        label: None,
+                        nested: Vec::new(),
+                    },
                 });
             }
             continue;
@@ -87,21 +92,26 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                         type_attr: attribute_position("type"),
                         default_attr: attribute_position("default"),
                     },
-                    location: Location { block, attribute: None, label: label_position },
+                    location: Location { block, attribute: None, label: label_position, nested: Vec::new() },
                 });
                 continue;
             }
             declarations.push(Declaration {
                 address: Address::new([type_name.clone(), label.clone()]),
                 kind: DeclarationKind::Block,
-                location: Location { block, attribute: None, label: label_position },
+                location: Location { block, attribute: None, label: label_position, nested: Vec::new() },
             });
             for (k, attribute) in attributes.iter().enumerate() {
                 let Some(name) = name_of(attribute) else { continue };
                 declarations.push(Declaration {
                     address: Address::new([type_name.clone(), label.clone(), name]),
                     kind: DeclarationKind::BlockAttribute,
-                    location: Location { block, attribute: Some(position(k)), label: label_position },
+                    location: Location {
+                        block,
+                        attribute: Some(position(k)),
+                        label: label_position,
+                        nested: Vec::new(),
+                    },
                 });
             }
         }
@@ -111,7 +121,7 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
 
 /// The member a declaration's location names: the attribute's (or, for a
 /// block or variable, the labelled member's).
-pub(crate) fn member_at(db: &dyn Db, file: File, location: Location) -> Option<ast::JsonMember> {
+pub(crate) fn member_at(db: &dyn Db, file: File, location: &Location) -> Option<ast::JsonMember> {
     let root = root(db, file)?;
     let block_type = members(&root).into_iter().nth(location.block? as usize)?;
     let mut body = block_type.value()?;
@@ -131,17 +141,17 @@ pub(crate) fn member_at(db: &dyn Db, file: File, location: Location) -> Option<a
 pub(crate) fn attribute_expr(
     db: &dyn Db,
     file: File,
-    location: Location,
+    location: &Location,
     kind: &DeclarationKind,
 ) -> Option<AttrExpr> {
     let location = match kind {
         DeclarationKind::Variable { default_attr, .. } => {
-            Location { attribute: Some((*default_attr)?), ..location }
+            Location { attribute: Some((*default_attr)?), ..location.clone() }
         }
         DeclarationKind::Block => return None,
-        _ => location,
+        _ => location.clone(),
     };
-    let value = member_at(db, file, location)?.value()?;
+    let value = member_at(db, file, &location)?.value()?;
     let mut exprs = Arena::new();
     let root = lower_value(&mut exprs, &value);
     Some(AttrExpr { exprs, root })
@@ -149,7 +159,7 @@ pub(crate) fn attribute_expr(
 
 /// The range of what a location names, for diagnostics: a member's name,
 /// or with `value`, its value.
-pub(crate) fn range(db: &dyn Db, file: File, location: Location, value: bool) -> Option<TextRange> {
+pub(crate) fn range(db: &dyn Db, file: File, location: &Location, value: bool) -> Option<TextRange> {
     let member = member_at(db, file, location)?;
     if value {
         return member.value().map(|it| it.syntax().text_range());

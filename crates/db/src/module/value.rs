@@ -63,16 +63,24 @@ pub fn module_attributes(db: &dyn Db, module: Module) -> Vec<Attr<'_>> {
 /// The expression of `def` in its file's HIR: the attribute's value, or a
 /// variable's default.
 pub(crate) fn locate(hir: &hir::FileHir, def: &Definition) -> Option<hir::ExprId> {
-    let body = match def.location.block {
-        Some(block) => &hir[*hir.body.blocks.get(block as usize)?].body,
-        None => &hir.body,
+    let attribute = match &def.kind {
+        DeclarationKind::Variable { default_attr, .. } => (*default_attr)?,
+        DeclarationKind::Block => return None,
+        _ => def.location.attribute?,
     };
-    let attribute = match (&def.kind, def.location) {
-        (DeclarationKind::Variable { default_attr, .. }, _) => (*default_attr)?,
-        (DeclarationKind::Block, _) => return None,
-        (_, Location { attribute, .. }) => attribute?,
-    };
+    let body = body_at(hir, &def.location)?;
     Some(hir[*body.attributes.get(attribute as usize)?].value)
+}
+
+/// The body a location's attribute is in: the file's, a top-level block's,
+/// or a nested block's.
+pub(crate) fn body_at<'h>(hir: &'h hir::FileHir, location: &Location) -> Option<&'h hir::Body> {
+    let Some(block) = location.block else { return Some(&hir.body) };
+    let mut body = &hir[*hir.body.blocks.get(block as usize)?].body;
+    for &nested in &location.nested {
+        body = &hir[*body.blocks.get(nested as usize)?].body;
+    }
+    Some(body)
 }
 
 /// `attr`'s expression (a variable's default), copied out of its file's HIR
@@ -83,7 +91,7 @@ pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<AttrExpr>
     let index = module_index(db, attr.module(db));
     let def = index.definitions.get(attr.address(db))?;
     if def.file.syntax(db) == crate::SourceSyntax::Json {
-        return crate::module::json::attribute_expr(db, def.file, def.location, &def.kind);
+        return crate::module::json::attribute_expr(db, def.file, &def.location, &def.kind);
     }
     let hir = crate::lower(db, def.file);
     let root = locate(hir, def)?;
