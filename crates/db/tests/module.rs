@@ -272,3 +272,68 @@ fn nested_blocks_attributes_are_evaluated_by_address() {
         m/a.tf "local.nope" [unresolved-reference] Reference to undeclared local value: A local value with the name "nope" has not been declared.
     "#]].assert_eq(&diagnostics(&db, module));
 }
+
+/// The references of one expression as `root.attr…` strings.
+fn references_of(text: &str) -> Vec<String> {
+    let parse = syntax::parse_expression(text);
+    assert!(parse.errors().is_empty(), "{text}: {:?}", parse.errors());
+    let (hir, root, _) = hir::lower_expression_file(&parse.tree());
+    let (expr, _) = module::extract(&hir.exprs, root);
+    module::references(&expr.exprs, expr.root)
+        .into_iter()
+        .map(|reference| std::iter::once(reference.root).chain(reference.attrs).collect::<Vec<_>>().join("."))
+        .collect()
+}
+
+#[test]
+fn references_are_roots_and_their_leading_attributes() {
+    expect![[r#"
+        [
+            "local.a.b",
+            "var.x",
+        ]
+    "#]]
+    .assert_debug_eq(&references_of("local.a.b[0].c + var.x"));
+    expect![[r#"
+        [
+            "local.m",
+            "var.skip",
+        ]
+    "#]]
+    .assert_debug_eq(&references_of("[for k, v in local.m : v.x if k != var.skip]"));
+    expect![[r#"
+        [
+            "local.l",
+            "local.n",
+        ]
+    "#]]
+    .assert_debug_eq(&references_of("{ for x in local.l : x => local.n[x] }"));
+    expect![[r#"
+        [
+            "local.list",
+        ]
+    "#]]
+    .assert_debug_eq(&references_of("local.list[*].name"));
+    expect![[r#"
+        [
+            "service.web",
+            "var.i",
+        ]
+    "#]]
+    .assert_debug_eq(&references_of("service.web[var.i].port"));
+    expect![[r#"
+        [
+            "local.ss",
+            "var.sep",
+        ]
+    "#]]
+    .assert_debug_eq(&references_of("\"%{ for s in local.ss }${s}-${var.sep}%{ endfor }\""));
+    expect![[r#"
+        [
+            "local.x",
+            "local.y.z",
+            "nope",
+        ]
+    "#]]
+    .assert_debug_eq(&references_of("upper(local.x) == \"${local.y.z}\" ? 1 : can(nope)"));
+}
