@@ -110,3 +110,12 @@ fn json_files_join_the_module() {
         expect_file!["../test-data/cli-eval/module-json.txt"],
     );
 }
+
+#[test]
+fn a_value_for_an_undeclared_variable_is_a_warning() {
+    eval(
+        &["eval", "modules/json", "--var", "port=1", "--var", "prot=2", "--attr", "service.api.port"],
+        0,
+        expect_file!["../test-data/cli-eval/module-undeclared-var.txt"],
+    );
+}

@@ -55,6 +55,16 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
         let (name, value) = parse_var(var)?;
         variables.insert(name, value);
     }
+    // A value for a variable the module does not declare is most likely a
+    // misspelt name; it changes nothing, so it is a warning, not a failure.
+    let index = module::module_index(&db, module);
+    for name in variables.keys() {
+        if !index.definitions.contains_key(&module::Address::new(["var", name.as_str()])) {
+            stderr.push_str(&format!(
+                "halite: warning: `{dir}` declares no variable `{name}`; its value is not used\n"
+            ));
+        }
+    }
     db.set_module_variables(module, variables);
 
     let attrs: Vec<module::Attr<'_>> = if options.attrs.is_empty() {
