@@ -190,7 +190,9 @@ impl SourceFile {
         let line = self.line_starts.partition_point(|&start| start <= offset).saturating_sub(1);
         let line_start = self.line_starts.get(line).copied().unwrap_or_default();
         let before = self.text.get(usize::from(line_start)..usize::from(offset)).unwrap_or("");
-        let mut column = before.graphemes(true).count();
+        // Most lines are ASCII, where every byte is a grapheme cluster of
+        // its own; segmenting is only needed for the rest.
+        let mut column = if before.is_ascii() { before.len() } else { before.graphemes(true).count() };
         if let FileSyntax::Json { .. } = self.syntax {
             // The reference's JSON scanner counts a tab as two columns and a
             // carriage return as none; neither can be inside a string token.
