@@ -205,6 +205,9 @@ impl Expression {
         }
     }
 
+    /// The whole expression, with the parentheses around it (the range a
+    /// diagnostic about its value points at, like "Incorrect attribute
+    /// value type").
     pub fn range(&self) -> Range {
         match &self.kind {
             ExpressionKind::Native { file, expr } => native_range(file, *expr),

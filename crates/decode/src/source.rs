@@ -213,6 +213,7 @@ impl SourceFile {
         }
     }
 
+    /// A byte range of the file as a [`Range`] with positions.
     pub fn range(&self, range: TextRange) -> Range {
         Range { filename: self.name.clone(), start: self.pos(range.start()), end: self.pos(range.end()) }
     }
@@ -269,6 +270,7 @@ impl Sources {
         id
     }
 
+    /// The file of an id from [`Sources::add`].
     pub fn get(&self, id: FileId) -> Option<&Arc<SourceFile>> {
         self.files.get(id.0 as usize)
     }
