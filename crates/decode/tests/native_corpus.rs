@@ -151,3 +151,45 @@ fn native_corpus_read_every_way() {
         counts.attributes, counts.blocks, counts.expressions
     );
 }
+
+/// Broken files read every way without a panic: every tenth corpus file,
+/// cut short, with a span deleted, or with a bracket, quote or operator put
+/// in, at places chosen by a fixed pseudo-random sequence.
+#[test]
+fn broken_native_files_read_every_way() {
+    let mut paths = Vec::new();
+    files(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data/corpus/input"), &mut paths);
+    paths.sort();
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |bound: usize| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(state >> 33).unwrap_or(0) % bound.max(1)
+    };
+    let mut counts =
+        Counts { stdlib: eval::Context::with_stdlib(), attributes: 0, blocks: 0, expressions: 0 };
+    let inserts = ["{", "}", "[", "]", "(", ")", "\"", "${", "%{", "=", ".", "\n", "<<EOT\n", "*", "?", ","];
+    for path in paths.iter().step_by(10) {
+        let Ok(text) = fs::read_to_string(path) else { continue };
+        for round in 0..4 {
+            let mut at = next(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let broken = match round {
+                0 => text[..at].to_owned(),
+                1 => {
+                    let mut end = (at + next(40)).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    format!("{}{}", &text[..at], &text[end..])
+                }
+                _ => format!("{}{}{}", &text[..at], inserts[next(inserts.len())], &text[at..]),
+            };
+            let file = SourceFile::native(path.display().to_string(), broken);
+            let _ = file.syntax_diagnostics();
+            walk_body(&file.body(), &mut counts, 0);
+        }
+    }
+    assert!(counts.attributes > 1_000, "{} attributes", counts.attributes);
+}
