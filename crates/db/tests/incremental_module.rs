@@ -414,3 +414,52 @@ fn editing_a_json_value_reevaluates_it_and_its_dependents() {
     "#]]
     .assert_debug_eq(&executed);
 }
+
+#[test]
+fn whitespace_in_a_file_of_typed_variables_reevaluates_nothing() {
+    let mut db = RootDatabase::new();
+    let vars = "variable \"x\" {\n  type = number\n  default = 1\n}\nlocals {\n  y = var.x + 1\n}\n";
+    let module = load(&mut db, &[("m/a.tf", vars)]);
+    evaluate_all(&db, module);
+
+    db.set_file_text("m/a.tf", format!("# Comment.\n{vars}"));
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "parse(m/a.tf)",
+            "lower_with_source_map(m/a.tf)",
+            "lower(m/a.tf)",
+            "variable_types(m/a.tf)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+}
+
+#[test]
+fn whitespace_before_a_block_after_typed_variables_reevaluates_nothing() {
+    let mut db = RootDatabase::new();
+    let vars = "# Service.\n\nvariable \"v_region\" {\n  type    = string\n  default = \"eu-central-1\"\n}\n\nvariable \"v_replicas\" {\n  type    = number\n  default = 1\n}\n\nlocals {\n  name = \"${var.v_region}-${var.v_replicas}\"\n}\n";
+    let module = load(&mut db, &[("m/a.hcl", vars)]);
+    evaluate_all(&db, module);
+    let evaluate_variables = |db: &RootDatabase| {
+        for address in ["var.v_region", "var.v_replicas"] {
+            let _ = attribute_value(db, db::module::attr(db, module, address));
+        }
+    };
+    evaluate_variables(&db);
+
+    db.set_file_text("m/a.hcl", vars.replacen("\nlocals {", "\n\n\nlocals  {", 1));
+    let executed = db.log_executed(|| {
+        evaluate_all(&db, module);
+        evaluate_variables(&db);
+    });
+    expect![[r#"
+        [
+            "parse(m/a.hcl)",
+            "lower_with_source_map(m/a.hcl)",
+            "lower(m/a.hcl)",
+            "variable_types(m/a.hcl)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+}
