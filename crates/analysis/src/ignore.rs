@@ -21,7 +21,7 @@ use crate::{Diagnostic, Edit, LineIndex, Suggestion, rules};
 const MARKER: &str = "halite-ignore";
 
 /// The ignore comments of a file: which codes are silenced on which lines.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Ignores {
     /// A line (1-based) and a code silenced on it.
     silenced: Vec<(u32, &'static str)>,
@@ -30,6 +30,12 @@ pub(crate) struct Ignores {
 }
 
 impl Ignores {
+    /// Whether no comment silences anything: then there is no need for line
+    /// numbers at all.
+    pub(crate) fn silences_nothing(&self) -> bool {
+        self.silenced.is_empty()
+    }
+
     /// Whether a comment silences `diagnostic`'s code on its first line.
     pub(crate) fn silences(&self, index: &LineIndex, diagnostic: &Diagnostic) -> bool {
         if self.silenced.is_empty() {
@@ -41,7 +47,7 @@ impl Ignores {
 }
 
 /// Reads the ignore comments of a native-syntax file.
-pub(crate) fn ignores(db: &dyn Db, file: File, index: &LineIndex) -> Ignores {
+pub(crate) fn ignores(db: &dyn Db, file: File) -> Ignores {
     let text = file.text(db);
     let mut ignores = Ignores::default();
     // Nearly no file has one; this keeps the walk over every token for the
@@ -49,6 +55,7 @@ pub(crate) fn ignores(db: &dyn Db, file: File, index: &LineIndex) -> Ignores {
     if !text.contains(MARKER) {
         return ignores;
     }
+    let index = crate::line_index(db, file);
     let root = db::parse(db, file).syntax_node();
     for token in root.descendants_with_tokens().filter_map(|it| it.into_token()) {
         if token.kind() != SyntaxKind::COMMENT {

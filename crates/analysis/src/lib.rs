@@ -50,6 +50,10 @@ pub fn line_index(db: &dyn Db, file: File) -> LineIndex {
 /// `# halite-ignore` comment silences, with any mistaken ignore comments.
 /// Lowering, evaluation and the module's reference lints will add theirs
 /// here.
+///
+/// The lints and the ignore comments are queries of their own, so that an
+/// edit that changes neither (most edits of a file without findings) leaves
+/// this query's inputs equal, and it does not run again.
 #[salsa::tracked(returns(ref))]
 pub fn diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     let syntax = syntax_diagnostics(db, file);
@@ -57,15 +61,30 @@ pub fn diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     {
         return syntax.clone();
     }
-    let index = line_index(db, file);
-    let mut ignores = ignore::ignores(db, file, index);
-    let mut diagnostics: Vec<Diagnostic> = lints::native_lints(db, file)
-        .into_iter()
-        .filter(|diagnostic| !ignores.silences(index, diagnostic))
-        .collect();
-    diagnostics.append(&mut ignores.problems);
+    let lints = style_lints(db, file);
+    let ignores = ignore_comments(db, file);
+    let mut diagnostics: Vec<Diagnostic> = if ignores.silences_nothing() {
+        lints.clone()
+    } else {
+        let index = line_index(db, file);
+        lints.iter().filter(|diagnostic| !ignores.silences(index, diagnostic)).cloned().collect()
+    };
+    diagnostics.extend(ignores.problems.iter().cloned());
     diagnostics.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
     diagnostics
+}
+
+/// The style lints of a native-syntax file (see `lints.rs`), before ignore
+/// comments and configuration.
+#[salsa::tracked(returns(ref))]
+fn style_lints(db: &dyn Db, file: File) -> Vec<Diagnostic> {
+    lints::native_lints(db, file)
+}
+
+/// The `# halite-ignore` comments of a native-syntax file.
+#[salsa::tracked(returns(ref))]
+fn ignore_comments(db: &dyn Db, file: File) -> ignore::Ignores {
+    ignore::ignores(db, file)
 }
 
 /// The diagnostics of reading and parsing a file: one error if its bytes

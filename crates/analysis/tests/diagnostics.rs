@@ -94,9 +94,13 @@ fn editing_one_file_recomputes_only_its_diagnostics() {
             "diagnostics(a.hcl)",
             "syntax_diagnostics(a.hcl)",
             "parse(a.hcl)",
+            "style_lints(a.hcl)",
+            "ignore_comments(a.hcl)",
             "diagnostics(b.hcl)",
             "syntax_diagnostics(b.hcl)",
             "parse(b.hcl)",
+            "style_lints(b.hcl)",
+            "ignore_comments(b.hcl)",
         ]
     "#]]
     .assert_debug_eq(&executed);
@@ -106,13 +110,16 @@ fn editing_one_file_recomputes_only_its_diagnostics() {
         diagnostics(&db, a);
         diagnostics(&db, b);
     });
-    // The new tree makes the syntax diagnostics re-run; they are the same
-    // (none) as before, so salsa keeps the old value and `diagnostics`, the
-    // query above them, does not re-run. Nothing of `b.hcl` re-runs.
+    // The new tree makes the syntax diagnostics, the style lints and the
+    // ignore comments re-run; each is the same (none) as before, so salsa
+    // keeps the old values and `diagnostics`, the query above them, does not
+    // re-run. Nothing of `b.hcl` re-runs.
     expect![[r#"
         [
             "parse(a.hcl)",
             "syntax_diagnostics(a.hcl)",
+            "style_lints(a.hcl)",
+            "ignore_comments(a.hcl)",
         ]
     "#]]
     .assert_debug_eq(&executed);
