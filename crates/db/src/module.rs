@@ -42,10 +42,11 @@
 //!   in the file's HIR), equal after any edit that only changes expressions;
 //! - [`module_index`]: the module's declarations by address, duplicates
 //!   recorded; re-runs only when a declaration is added, removed or moved;
-//! - [`attribute_expr`]: one attribute's expression copied into its own
-//!   position-free arena ([`AttrExpr`]), equal unless that expression changed;
-//! - [`attribute_resolution`]: what the expression's references resolve
-//!   to, as [`Attr`]s;
+//! - [`attribute_resolution`]: the attribute's kind, its expression copied
+//!   into its own position-free arena ([`AttrExpr`]), and what the
+//!   expression's references resolve to, as [`Address`]es: equal unless that
+//!   expression or its names' meaning changed ([`attribute_expr`] is the
+//!   expression alone, for readers that want only it);
 //! - [`attribute_value`]: evaluation with exactly the referenced values.
 //!
 //! So editing one attribute's expression re-evaluates it and what depends

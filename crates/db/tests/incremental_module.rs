@@ -57,19 +57,14 @@ fn first_evaluation_runs_everything_once() {
             "parse(m/b.tf)",
             "attribute_value(local.a)",
             "attribute_resolution(local.a)",
-            "attribute_expr(local.a)",
             "attribute_value(local.b)",
             "attribute_resolution(local.b)",
-            "attribute_expr(local.b)",
             "attribute_value(local.c)",
             "attribute_resolution(local.c)",
-            "attribute_expr(local.c)",
             "attribute_value(local.d)",
             "attribute_resolution(local.d)",
-            "attribute_expr(local.d)",
             "attribute_value(local.e)",
             "attribute_resolution(local.e)",
-            "attribute_expr(local.e)",
         ]
     "#]]
     .assert_debug_eq(&executed);
@@ -89,12 +84,11 @@ fn editing_one_expression_reevaluates_it_and_its_dependents() {
             "lower_with_source_map(m/a.tf)",
             "lower(m/a.tf)",
             "file_declarations(m/a.tf)",
-            "attribute_expr(local.a)",
             "attribute_resolution(local.a)",
             "attribute_value(local.a)",
-            "attribute_expr(local.b)",
+            "attribute_resolution(local.b)",
             "attribute_value(local.b)",
-            "attribute_expr(local.c)",
+            "attribute_resolution(local.c)",
             "attribute_value(local.c)",
         ]
     "#]]
@@ -145,10 +139,9 @@ fn editing_one_file_of_several_reparses_only_that_file() {
             "lower_with_source_map(m/b.tf)",
             "lower(m/b.tf)",
             "file_declarations(m/b.tf)",
-            "attribute_expr(local.d)",
             "attribute_resolution(local.d)",
             "attribute_value(local.d)",
-            "attribute_expr(local.e)",
+            "attribute_resolution(local.e)",
             "attribute_value(local.e)",
             "attribute_value(local.f)",
         ]
@@ -194,18 +187,12 @@ fn adding_a_declaration_reevaluates_only_what_resolves_differently() {
             "module_index(m)",
             "module_attributes(m)",
             "attribute_resolution(local.a)",
-            "attribute_expr(local.a)",
             "attribute_resolution(local.b)",
-            "attribute_expr(local.b)",
             "attribute_resolution(local.c)",
-            "attribute_expr(local.c)",
             "attribute_resolution(local.d)",
-            "attribute_expr(local.d)",
             "attribute_value(local.f)",
             "attribute_resolution(local.f)",
-            "attribute_expr(local.f)",
             "attribute_resolution(local.g)",
-            "attribute_expr(local.g)",
             "attribute_value(local.g)",
         ]
     "#]]
@@ -234,15 +221,10 @@ fn adding_a_declaration_reevaluates_only_what_resolves_differently() {
             "module_index(m)",
             "module_attributes(m)",
             "attribute_resolution(local.a)",
-            "attribute_expr(local.a)",
             "attribute_resolution(local.b)",
-            "attribute_expr(local.b)",
             "attribute_resolution(local.c)",
-            "attribute_expr(local.c)",
             "attribute_resolution(local.d)",
-            "attribute_expr(local.d)",
             "attribute_resolution(local.g)",
-            "attribute_expr(local.g)",
             "attribute_value(local.g)",
         ]
     "#]]
@@ -378,12 +360,11 @@ fn editing_a_json_value_reevaluates_it_and_its_dependents() {
         [
             "parse_json(m/b.tf.json)",
             "file_declarations(m/b.tf.json)",
-            "attribute_expr(local.j1)",
             "attribute_resolution(local.j1)",
             "attribute_value(local.j1)",
-            "attribute_expr(local.j2)",
+            "attribute_resolution(local.j2)",
             "attribute_value(local.j2)",
-            "attribute_expr(local.j3)",
+            "attribute_resolution(local.j3)",
         ]
     "#]]
     .assert_debug_eq(&executed);
@@ -407,9 +388,9 @@ fn editing_a_json_value_reevaluates_it_and_its_dependents() {
         [
             "parse_json(m/b.tf.json)",
             "file_declarations(m/b.tf.json)",
-            "attribute_expr(local.j1)",
-            "attribute_expr(local.j2)",
-            "attribute_expr(local.j3)",
+            "attribute_resolution(local.j1)",
+            "attribute_resolution(local.j2)",
+            "attribute_resolution(local.j3)",
         ]
     "#]]
     .assert_debug_eq(&executed);

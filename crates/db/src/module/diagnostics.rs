@@ -182,7 +182,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             ),
         )),
         AttrError::Eval(error)
-            if crate::module::attribute_expr(db, attr).as_ref().is_some_and(|expr| {
+            if crate::module::attribute_resolution(db, attr).expr.as_ref().is_some_and(|expr| {
                 expr.exprs.iter().any(|(id, it)| id == error.expr && matches!(it, hir::Expr::Missing))
             }) =>
         {

@@ -9,7 +9,7 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, Attr, DeclarationKind, Definition, ModuleIndex, attribute_expr, module_index, references,
+        Address, Attr, AttrExpr, DeclarationKind, ModuleIndex, module_index, references, value::expr_of,
     },
 };
 
@@ -38,16 +38,22 @@ pub enum AttrKind {
     Variable { file: File, has_type: bool },
 }
 
-/// What an attribute is, and the targets of its references, in the order
-/// of [`references`] over its [`attribute_expr`].
+/// What an attribute is, its expression, and the targets of its
+/// references, in the order of [`references`] over the expression.
 ///
-/// The attribute's own kind is resolved here too, so that
-/// [`crate::module::attribute_value`] never reads the module's index: the
-/// index changes whenever a declaration is added, and this result only when
-/// what this attribute reads does.
+/// The attribute's own kind and expression come with it, so that
+/// [`crate::module::attribute_value`] reads this query alone (besides the
+/// values it references): never the module's index, which changes whenever
+/// a declaration is added, while this result changes only when what the
+/// attribute is or reads does. One query rather than three per attribute
+/// also makes salsa's check of an unchanged attribute after an edit
+/// cheaper, which is most of the cost of re-evaluating a large module.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Resolution {
     pub kind: AttrKind,
+    /// The attribute's expression, or a variable's default (the same as
+    /// [`attribute_expr`]).
+    pub expr: Option<AttrExpr>,
     pub targets: Vec<Target>,
 }
 
@@ -74,24 +80,25 @@ impl Resolution {
 pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let module = attr.module(db);
     let index = module_index(db, module);
-    let kind = match index.definitions.get(attr.address(db)) {
-        None => return Resolution::default(),
-        Some(Definition { kind: DeclarationKind::Variable { type_attr, .. }, file, .. }) => {
-            // A variable's default is evaluated without a context, so it
-            // resolves nothing.
-            return Resolution {
-                kind: AttrKind::Variable { file: *file, has_type: type_attr.is_some() },
-                targets: Vec::new(),
-            };
-        }
-        Some(_) => AttrKind::Expression,
+    let Some(def) = index.definitions.get(attr.address(db)) else { return Resolution::default() };
+    let expr = expr_of(db, def);
+    if let DeclarationKind::Variable { type_attr, .. } = def.kind {
+        // A variable's default is evaluated without a context, so it
+        // resolves nothing.
+        return Resolution {
+            kind: AttrKind::Variable { file: def.file, has_type: type_attr.is_some() },
+            expr,
+            targets: Vec::new(),
+        };
+    }
+    let targets = match &expr {
+        Some(expr) => references(&expr.exprs, expr.root)
+            .into_iter()
+            .map(|reference| resolve(index, &reference.root, &reference.attrs))
+            .collect(),
+        None => Vec::new(),
     };
-    let Some(expr) = attribute_expr(db, attr) else { return Resolution { kind, targets: Vec::new() } };
-    let targets = references(&expr.exprs, expr.root)
-        .into_iter()
-        .map(|reference| resolve(index, &reference.root, &reference.attrs))
-        .collect();
-    Resolution { kind, targets }
+    Resolution { kind: AttrKind::Expression, expr, targets }
 }
 
 fn resolve(index: &ModuleIndex, root: &str, steps: &[SmolStr]) -> Target {

@@ -86,10 +86,17 @@ pub(crate) fn body_at<'h>(hir: &'h hir::FileHir, location: &Location) -> Option<
 /// `attr`'s expression (a variable's default), copied out of its file's HIR
 /// into an arena of its own. Re-runs whenever its file changes, and compares
 /// equal unless this expression did.
+///
+/// Evaluation does not read it: [`attribute_resolution`] carries the same
+/// expression, so that an attribute is one query to check, not two.
 #[salsa::tracked(returns(ref))]
 pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<AttrExpr> {
     let index = module_index(db, attr.module(db));
-    let def = index.definitions.get(attr.address(db))?;
+    expr_of(db, index.definitions.get(attr.address(db))?)
+}
+
+/// The expression of a definition, copied out of its file.
+pub(crate) fn expr_of(db: &dyn Db, def: &Definition) -> Option<AttrExpr> {
     if def.file.syntax(db) == crate::SourceSyntax::Json {
         return crate::module::json::attribute_expr(db, def.file, &def.location, &def.kind);
     }
@@ -182,10 +189,12 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let resolution = attribute_resolution(db, attr);
     match resolution.kind {
         AttrKind::NotDeclared => return Err(AttrError::NotDeclared),
-        AttrKind::Variable { file, has_type } => return variable_value(db, attr, file, has_type),
+        AttrKind::Variable { file, has_type } => {
+            return variable_value(db, attr, resolution.expr.as_ref(), file, has_type);
+        }
         AttrKind::Expression => {}
     }
-    let Some(expr) = attribute_expr(db, attr) else { return Err(AttrError::NotDeclared) };
+    let Some(expr) = &resolution.expr else { return Err(AttrError::NotDeclared) };
     let mut scope = Scope::default();
     for (reference, target) in resolution.targets.iter().enumerate() {
         match target {
@@ -222,6 +231,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
 fn variable_value<'db>(
     db: &'db dyn Db,
     attr: Attr<'db>,
+    default: Option<&AttrExpr>,
     file: File,
     has_type: bool,
 ) -> Result<Value, AttrError> {
@@ -229,7 +239,7 @@ fn variable_value<'db>(
     let given = attr.module(db).variables(db).get(name.as_str()).cloned();
     let (value, from_default) = match given {
         Some(value) => (value, false),
-        None => match attribute_expr(db, attr) {
+        None => match default {
             Some(expr) => (
                 eval::eval_expr(&expr.exprs, expr.root, &eval::Context::none()).map_err(AttrError::Eval)?,
                 true,
