@@ -312,8 +312,9 @@ fn large_module_timings() {
     let start = std::time::Instant::now();
     evaluate_all(&db, module);
     println!("cold evaluate {:?}", start.elapsed());
-    for round in 0..3 {
-        let edited = files - 10 + round;
+    let rounds: usize = std::env::var("ROUNDS").ok().and_then(|it| it.parse().ok()).unwrap_or(3);
+    for round in 0..rounds {
+        let edited = files - 10 + round % 10;
         db.set_file_text(
             format!("m/f{edited}.tf"),
             format!("locals {{\n  a{edited} = {round}\n  b{edited} = \"${{local.a{edited}}}-x\"\n  c{edited} = [local.b{edited}, {edited}]\n}}\n"),
