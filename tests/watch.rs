@@ -243,3 +243,33 @@ fn watch_refuses_a_missing_directory() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no/such/dir"), "{stderr}");
 }
+
+#[test]
+fn a_change_during_an_evaluation_is_not_lost() {
+    // A module whose evaluation takes a while, edited at once: whether the
+    // edit lands before the first evaluation, during it (cancelling it) or
+    // after, the last value printed is the edited one.
+    let module = |base: u32| {
+        let mut text = format!("locals {{\n  base = {base}\n");
+        for i in 0..300 {
+            text.push_str(&format!("  l{i} = length(range(local.base, local.base + 1000))\n"));
+        }
+        text + "}\n"
+    };
+    let watch = Watch::start(&[("main.tf", &module(1))], &[]);
+    watch.write("main.tf", &module(2));
+    let deadline = Instant::now() + TIMEOUT;
+    let mut last_base = None;
+    while last_base != Some(json!(2)) {
+        let report = watch.report(deadline);
+        for line in &report.lines {
+            let line: Value = serde_json::from_str(line).expect("JSON");
+            if line["address"] == "local.base" {
+                last_base = Some(line["value"].clone());
+            }
+        }
+    }
+    // Nothing follows: the state printed last is the files' state.
+    let quiet = watch.lines.recv_timeout(Duration::from_millis(500));
+    assert!(quiet.is_err(), "unexpected output: {quiet:?}");
+}

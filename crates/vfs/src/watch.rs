@@ -10,6 +10,13 @@
 //! and a creation, an atomic save (write a temporary file, rename it over the
 //! original) is one modification, since the temporary name is not a module
 //! file's, and a file written twice is one change.
+//!
+//! Two things keep the watcher's picture equal to the disk although events
+//! and reads interleave: when the watch starts, the directory is compared
+//! with what the caller loaded (a change in between raised no event), and
+//! after a rename or removal every known file is checked for existence
+//! (the debouncer merges a chain of renames, so a file already reported
+//! under a middle name would otherwise never be named again).
 
 use std::{
     collections::{BTreeSet, HashMap, HashSet},
@@ -26,7 +33,7 @@ use std::{
 use camino::{Utf8Path, Utf8PathBuf};
 use notify::{
     EventKind, RecommendedWatcher, RecursiveMode,
-    event::{AccessKind, AccessMode},
+    event::{AccessKind, AccessMode, ModifyKind},
 };
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
@@ -84,8 +91,12 @@ impl Drop for Watcher {
 
 /// What the debouncer's handler passes to the batching thread.
 enum Signal {
-    /// These paths had events.
-    Paths(Vec<PathBuf>),
+    /// These paths had events. `vanished` is set when some were renames or
+    /// removals: notify's debouncer merges a chain of renames (`a` to `b`
+    /// to `c` becomes `a` to `c`), so a file the watcher already reported
+    /// under the middle name is never named again, and the known files must
+    /// be checked for existence.
+    Paths { paths: Vec<PathBuf>, vanished: bool },
     /// Events may have been lost (the kernel's queue overflowed, or notify
     /// reported an error), so every file must be looked at again.
     Rescan,
@@ -95,6 +106,8 @@ impl Watcher {
     /// Watches the module files under `root` (see [`Scope`]), knowing that
     /// `known` is what they are now (normally what [`crate::load`] returned),
     /// and calls `sink` on a thread of its own with each batch of changes.
+    /// Files that changed between loading and this call are in the first
+    /// batch, so nothing is missed however long the caller took in between.
     pub fn start(
         root: &Utf8Path,
         scope: Scope,
@@ -120,6 +133,12 @@ impl Watcher {
                     if events.iter().any(|event| event.need_rescan()) {
                         Signal::Rescan
                     } else {
+                        let vanished = events.iter().any(|event| {
+                            matches!(
+                                event.kind,
+                                EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(_))
+                            )
+                        });
                         let paths: Vec<PathBuf> = events
                             .into_iter()
                             .filter(|event| is_change(&event.kind))
@@ -128,7 +147,7 @@ impl Watcher {
                         if paths.is_empty() {
                             return;
                         }
-                        Signal::Paths(paths)
+                        Signal::Paths { paths, vanished }
                     }
                 }
                 Err(_) => Signal::Rescan,
@@ -144,12 +163,22 @@ impl Watcher {
             Scope::Tree => RecursiveMode::Recursive,
         };
         debouncer.watch(&absolute_root, mode).map_err(|err| error(std::io::Error::other(err.to_string())))?;
+        // A file changed between the caller's load and this point raised
+        // no event, so the directory is compared with `known` once the
+        // watch is in place (from here on, every change raises an event),
+        // and any difference is the first batch. It is done here rather than
+        // on the batching thread so that it reads the files as they were
+        // when the watch started, not in the middle of what follows.
+        let initial = state.batch(Pending { rescan: true, ..Pending::default() });
 
         let stopped = Arc::new(AtomicBool::new(false));
         let stopped_in_thread = Arc::clone(&stopped);
         std::thread::Builder::new()
             .name("vfs batches".to_owned())
             .spawn(move || {
+                if !initial.is_empty() && !stopped_in_thread.load(Ordering::Acquire) {
+                    sink(initial);
+                }
                 // The loop ends when the debouncer's thread drops the
                 // handler, which happens soon after the watcher is dropped.
                 while let Ok(first) = signals_received.recv() {
@@ -207,13 +236,18 @@ fn is_change(kind: &EventKind) -> bool {
 #[derive(Default)]
 struct Pending {
     paths: HashSet<PathBuf>,
+    /// Whether a known file may have gone without being named.
+    vanished: bool,
     rescan: bool,
 }
 
 impl Pending {
     fn add(&mut self, signal: Signal) {
         match signal {
-            Signal::Paths(paths) => self.paths.extend(paths),
+            Signal::Paths { paths, vanished } => {
+                self.paths.extend(paths);
+                self.vanished |= vanished;
+            }
             Signal::Rescan => self.rescan = true,
         }
     }
@@ -240,6 +274,12 @@ impl State {
                 Some(relative) => self.add_candidates(&relative, &mut candidates),
                 None => {}
             }
+        }
+        if pending.vanished && !rescan {
+            // Only existence is checked here (a name no event mentioned
+            // cannot have new contents), so this costs a `stat` per file.
+            let gone = self.known.keys().filter(|path| !candidates.contains(*path) && !path.exists());
+            candidates.extend(gone.cloned().collect::<Vec<_>>());
         }
         if rescan {
             candidates.extend(self.known.keys().cloned());

@@ -210,23 +210,25 @@ fn a_burst_of_hundreds_of_changes_is_coalesced() {
     }
     fixture.write("keep.tf", "1");
 
-    let mut state: BTreeMap<String, String> = BTreeMap::new();
-    let received = batches_until(&fixture, &batches, |received| {
-        received.concat().iter().any(|change| change.starts_with("~keep.tf"))
-    });
-    for change in received.concat() {
-        let (name, text) = change[1..].split_once(' ').unwrap_or((&change[1..], ""));
-        match &change[..1] {
-            "-" => state.remove(name),
-            _ => state.insert(name.to_owned(), text.to_owned()),
-        };
-    }
     let expected: BTreeMap<String, String> = (0..300)
         .filter(|i| i % 3 != 0)
         .map(|i| (format!("f{i:03}.tf"), format!("v = {i}")))
         .chain([("keep.tf".to_owned(), "1".to_owned())])
         .collect();
-    assert_eq!(state, expected);
+    // A batch is not a snapshot (its files are read one after another while
+    // the writer goes on), so the test waits for the end state itself.
+    let state_after = |received: &[Vec<String>]| {
+        let mut state: BTreeMap<String, String> = BTreeMap::from([("keep.tf".to_owned(), "0".to_owned())]);
+        for change in received.concat() {
+            let (name, text) = change[1..].split_once(' ').unwrap_or((&change[1..], ""));
+            match &change[..1] {
+                "-" => state.remove(name),
+                _ => state.insert(name.to_owned(), text.to_owned()),
+            };
+        }
+        state
+    };
+    let received = batches_until(&fixture, &batches, |received| state_after(received) == expected);
     // The writes take milliseconds, so they settle into one batch; a
     // machine too busy to run the writer for a tenth of a second between
     // two of them could split it, but never into many.
@@ -285,4 +287,42 @@ fn removing_the_root_deletes_every_file() {
     std::fs::remove_dir_all(&watched).expect("a removed directory");
     let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
     assert_eq!(received.concat(), ["-module/a.tf", "-module/b.hcl"]);
+}
+
+#[test]
+fn changes_between_loading_and_watching_come_first() {
+    let fixture = Fixture::new(&[("a.tf", "a = 1"), ("b.tf", "b = 1")]);
+    let loaded = vfs::load(&fixture.root, Scope::Directory).expect("a loaded directory");
+    fixture.write("a.tf", "a = 2");
+    std::fs::remove_file(fixture.path("b.tf")).expect("a removed file");
+    fixture.write("c.tf", "c = 1");
+    let (_watcher, batches) =
+        Watcher::start_with_channel(&fixture.root, Scope::Directory, &loaded).expect("a watcher");
+    assert_eq!(next_batch(&fixture, &batches), ["~a.tf a = 2", "-b.tf", "+c.tf c = 1"]);
+    assert_quiet(&fixture, &batches);
+}
+
+#[test]
+fn a_chain_of_renames_leaves_only_the_last_name() {
+    let fixture = Fixture::new(&[("a.tf", "x = 1")]);
+    let (_watcher, batches) = fixture.watch(Scope::Directory);
+
+    // However the renames fall into batches, the files reported at the end
+    // are the files on disk: `c.tf` alone.
+    std::fs::rename(fixture.path("a.tf"), fixture.path("b.tf")).expect("a renamed file");
+    std::fs::rename(fixture.path("b.tf"), fixture.path("c.tf")).expect("a renamed file");
+    let names_after = |received: &[Vec<String>]| {
+        let mut names = std::collections::BTreeSet::from(["a.tf".to_owned()]);
+        for change in received.concat() {
+            let name = change[1..].split(' ').next().unwrap_or_default().to_owned();
+            if change.starts_with('-') {
+                names.remove(&name);
+            } else {
+                names.insert(name);
+            }
+        }
+        names
+    };
+    batches_until(&fixture, &batches, |received| names_after(received) == ["c.tf".to_owned()].into());
+    assert_quiet(&fixture, &batches);
 }
