@@ -44,6 +44,9 @@ pub struct Workspace {
     functions: BTreeMap<String, eval::Function>,
     roots: BTreeMap<String, Value>,
     dialect: Option<DialectInput>,
+    /// The files edited since they were loaded: their inputs have low
+    /// durability, the others' medium (see [`Workspace::make_stable`]).
+    volatile: HashSet<Utf8PathBuf>,
     /// Where [`Workspace::apply`] reads what an edited file would declare
     /// before it changes the module.
     scratch: RootDatabase,
@@ -162,6 +165,7 @@ impl Workspace {
             functions: BTreeMap::new(),
             roots: BTreeMap::new(),
             dialect: None,
+            volatile: HashSet::new(),
             scratch: RootDatabase::new(),
         }
     }
@@ -184,6 +188,7 @@ impl Workspace {
         let mut workspace = Workspace::new(dir);
         for file in loaded {
             let file = workspace.db.set_file_bytes(file.path.clone(), &file.bytes);
+            workspace.make_stable(file);
             workspace.files.insert(file.path(&workspace.db).clone(), file);
         }
         workspace.sync_files();
@@ -283,6 +288,28 @@ impl Workspace {
             }
         }
         Ok(Value::object(attributes))
+    }
+
+    /// Every address's value or error, in the order of
+    /// [`Workspace::addresses`]. Besides evaluating the whole module, it
+    /// records who reads what, so that the next [`Workspace::apply`] does
+    /// not have to: a watch loop calls it once after loading.
+    ///
+    /// ```
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "locals {\n  a = 1\n  b = local.a + local.nope\n}\n");
+    /// let values = workspace.values();
+    /// assert_eq!(values[0], ("local.a".to_string(), Ok(halite::Value::int(1))));
+    /// assert!(values[1].1.is_err());
+    /// ```
+    pub fn values(&mut self) -> Vec<(String, Result<Value, Error>)> {
+        let values = self.addresses().into_iter().map(|address| {
+            let value = self.value(&address);
+            (address, value)
+        });
+        let values = values.collect();
+        self.readers();
+        values
     }
 
     /// The value at `address` decoded into a `T` (see [`crate::de`]).
@@ -509,12 +536,14 @@ impl Workspace {
         for change in changes {
             match change {
                 Change::SetFile { path, text } => {
+                    self.make_volatile(&path);
                     let file = self.db.set_file_text(path.clone(), text);
-                    files_changed |= self.files.insert(path, file).is_none();
+                    files_changed |= self.insert_file(path, file);
                 }
                 Change::SetFileBytes { path, bytes } => {
+                    self.make_volatile(&path);
                     let file = self.db.set_file_bytes(path.clone(), &bytes);
-                    files_changed |= self.files.insert(path, file).is_none();
+                    files_changed |= self.insert_file(path, file);
                 }
                 Change::RemoveFile { path } => {
                     if self.files.remove(&path).is_some() {
@@ -536,6 +565,51 @@ impl Workspace {
         if variables_changed {
             self.db.set_module_variables(self.module, self.variables.clone());
         }
+    }
+
+    /// Records a file of the module; true if it is new to it. A new file
+    /// is stable until it is edited (see [`Workspace::make_stable`]).
+    fn insert_file(&mut self, path: Utf8PathBuf, file: File) -> bool {
+        let new = self.files.insert(path, file).is_none();
+        if new && !self.volatile.contains(file.path(&self.db)) {
+            self.make_stable(file);
+        }
+        new
+    }
+
+    /// Gives a file's inputs medium durability: most files of a module are
+    /// never edited while it is loaded, and salsa checks a query that reads
+    /// only inputs of some durability without walking its dependencies when
+    /// no input of that durability changed. The module's index reads every
+    /// file, so without this each edit would walk the whole module's
+    /// declarations (and their trees' queries) to find them unchanged.
+    fn make_stable(&mut self, file: File) {
+        let medium = salsa::Durability::MEDIUM;
+        let text = file.text(&self.db).clone();
+        file.set_text(&mut self.db).with_durability(medium).to(text);
+        let status = file.status(&self.db);
+        file.set_status(&mut self.db).with_durability(medium).to(status);
+        let error = file.encoding_error(&self.db).clone();
+        file.set_encoding_error(&mut self.db).with_durability(medium).to(error);
+        let path = file.path(&self.db).clone();
+        file.set_path(&mut self.db).with_durability(medium).to(path);
+    }
+
+    /// Gives a file that is being edited low durability, once: from then on
+    /// its edits leave the other files' queries verified at a glance (see
+    /// [`Workspace::make_stable`]). The first edit of a file still costs a
+    /// walk of everything that reads medium-durability inputs.
+    fn make_volatile(&mut self, path: &Utf8Path) {
+        let Some(&file) = self.files.get(path) else { return };
+        if !self.volatile.insert(path.to_owned()) {
+            return;
+        }
+        // Only the text: setting a field marks it changed even to the same
+        // value, and the status and encoding error are read by queries
+        // (the module's index among them) that an edit of the text alone
+        // leaves alone. They keep medium durability; a deletion is rare.
+        let text = file.text(&self.db).clone();
+        file.set_text(&mut self.db).with_durability(salsa::Durability::LOW).to(text);
     }
 
     fn sync_files(&mut self) {
