@@ -208,4 +208,25 @@ mod tests {
         expect![[r#"{"file":"main.tf","severity":"error","code":"extra-token","message":"Extra characters after the value","start":{"line":2,"column":12,"byte":19},"end":{"line":2,"column":13,"byte":20}}"#]]
         .assert_eq(&json(&db, &diagnostic));
     }
+
+    #[test]
+    fn json_lists_suggestions_with_their_edits() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text(
+            "main.tf",
+            "v = a.*.b[0]
+",
+        );
+        let diagnostic = Diagnostic::warning("attribute-splat", "Attribute-only splat", file, range(5, 7))
+            .with_suggestion(Suggestion {
+                message: "use the full splat".to_owned(),
+                edits: vec![
+                    Edit { range: range(4, 4), replacement: "(".to_owned() },
+                    Edit { range: range(5, 7), replacement: "[*]".to_owned() },
+                    Edit { range: range(9, 9), replacement: ")".to_owned() },
+                ],
+            });
+        expect![[r#"{"file":"main.tf","severity":"warning","code":"attribute-splat","message":"Attribute-only splat","start":{"line":1,"column":6,"byte":5},"end":{"line":1,"column":8,"byte":7},"suggestions":[{"message":"use the full splat","edits":[{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":5,"byte":4},"replacement":"("},{"start":{"line":1,"column":6,"byte":5},"end":{"line":1,"column":8,"byte":7},"replacement":"[*]"},{"start":{"line":1,"column":10,"byte":9},"end":{"line":1,"column":10,"byte":9},"replacement":")"}]}]}"#]]
+        .assert_eq(&json(&db, &diagnostic));
+    }
 }

@@ -12,9 +12,9 @@
 //!
 //! Each rule's level is `"off"`, `"warn"` or `"error"`. `[rules]` applies to
 //! every file; each `[[overrides]]` entry applies to the files its globs
-//! match (relative to the directory of `halite.toml`, `/` separated; `*`
-//! stays within a directory, `**` crosses them), later entries winning over
-//! earlier ones. A file's configuration is the nearest `halite.toml` in its
+//! match (relative to the directory of `halite.toml`, `/` separated, a
+//! leading `./` or `/` ignored; `*` stays within a directory, `**` crosses
+//! them), later entries winning over earlier ones. A file's configuration is the nearest `halite.toml` in its
 //! directory or above, up to the repository's root (the directory with
 //! `.git`); there is no merging of several files.
 //!
@@ -188,10 +188,13 @@ impl Config {
         for raw_override in raw.overrides {
             let mut globs = GlobSetBuilder::new();
             for pattern in &raw_override.paths {
-                let glob =
-                    GlobBuilder::new(pattern.get_ref()).literal_separator(true).build().map_err(|error| {
-                        error_at(Some(pattern.span()), format!("invalid glob: {}", error.kind()))
-                    })?;
+                // `./legacy/**` and `/legacy/**` name the same files as
+                // `legacy/**`: globs are matched against paths relative to
+                // the configuration's directory, which have no such prefix.
+                let text = pattern.get_ref().trim_start_matches("./").trim_start_matches('/');
+                let glob = GlobBuilder::new(text).literal_separator(true).build().map_err(|error| {
+                    error_at(Some(pattern.span()), format!("invalid glob: {}", error.kind()))
+                })?;
                 globs.add(glob);
             }
             let paths = globs.build().map_err(|error| error_at(None, format!("invalid globs: {error}")))?;
@@ -279,7 +282,7 @@ paths = ["legacy/**"]
 rules = { interpolation-only = "warn", attribute-splat = "off" }
 
 [[overrides]]
-paths = ["legacy/strict/*.tf"]
+paths = ["./legacy/strict/*.tf"]
 rules = { interpolation-only = "error" }
 "#,
         )
