@@ -72,11 +72,12 @@ pub(crate) fn ignores(db: &dyn Db, file: File) -> Ignores {
         let alone_on_its_line = text[line_start(text, start)..usize::from(start)].trim().is_empty();
         let target = if alone_on_its_line { line + 1 } else { line };
 
-        let rest = rest.trim_end();
-        let Some(codes) = rest.strip_prefix(':') else {
+        // `codes` stays a suffix of `comment` (nothing is trimmed off its
+        // end), so that its length says where it starts.
+        let Some(codes) = rest.trim_start().strip_prefix(':') else {
             // `# halite-ignored` or `# halite-ignore-next` are other words,
             // not ignore comments; only `halite-ignore` alone is a mistake.
-            if rest.is_empty() {
+            if rest.trim().is_empty() {
                 ignores.problems.push(
                     Diagnostic::warning(
                         rules::INVALID_IGNORE,
@@ -145,4 +146,28 @@ fn line_start(text: &str, offset: TextSize) -> usize {
 /// Offsets within a file's text fit in `TextSize`, since the tree does.
 fn text_size(offset: usize) -> TextSize {
     TextSize::try_from(offset).unwrap_or(TextSize::from(u32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use db::RootDatabase;
+
+    use super::*;
+
+    /// The ranges of unknown codes are exact whatever the spacing around
+    /// them, trailing whitespace included.
+    #[test]
+    fn code_ranges_survive_odd_spacing() {
+        let mut db = RootDatabase::new();
+        let text = "a = 1 #halite-ignore :  nope ,legacy-index,  other   \n";
+        let file = db.set_file_text("main.tf", text);
+        let ignores = ignores(&db, file);
+        let named: Vec<&str> = ignores
+            .problems
+            .iter()
+            .map(|problem| &text[usize::from(problem.range.start())..usize::from(problem.range.end())])
+            .collect();
+        assert_eq!(named, ["nope", "other"]);
+        assert_eq!(ignores.silenced, [(1, rules::LEGACY_INDEX)]);
+    }
 }
