@@ -337,3 +337,31 @@ fn references_are_roots_and_their_leading_attributes() {
     "#]]
     .assert_debug_eq(&references_of("upper(local.x) == \"${local.y.z}\" ? 1 : can(nope)"));
 }
+
+#[test]
+fn repeated_blocks_without_labels_are_numbered_not_duplicates() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[
+            (
+                "a.tf",
+                "moved {\n  from = \"a\"\n}\nsettings {\n  debug = true\n}\nmoved {\n  from = \"b\"\n}\n",
+            ),
+            (
+                "b.tf",
+                "moved {\n  from = \"c\"\n}\nlocals {\n  debug = settings.debug\n  second = moved.1.from\n}\n",
+            ),
+        ],
+    );
+    expect![[r#"
+        moved.0.from = "a"
+        settings.debug = true
+        moved.1.from = "b"
+        moved.2.from = "c"
+        local.debug = true
+        local.second = "b"
+    "#]]
+    .assert_eq(&values(&db, module));
+    expect![[""]].assert_eq(&diagnostics(&db, module));
+}

@@ -298,11 +298,36 @@ impl ModuleIndex {
     }
 }
 
+/// The blocks without labels whose type is declared more than once in the
+/// module (`moved`, `import`, `rule`), each with its ordinal among its type,
+/// by file and position. Such blocks are repeatable rather than duplicates,
+/// so each is addressed with its ordinal as a label: `moved.0.from`,
+/// `moved.1.from`.
+fn repeated_unlabelled_blocks(db: &dyn Db, module: Module) -> rustc_hash::FxHashMap<(File, u32), usize> {
+    let mut by_type: BTreeMap<&SmolStr, Vec<(File, u32)>> = BTreeMap::new();
+    for &file in module.files(db) {
+        for declaration in &file_declarations(db, file).declarations {
+            if declaration.kind == DeclarationKind::Block
+                && let [type_name] = declaration.address.segments()
+                && let Some(block) = declaration.location.block
+            {
+                by_type.entry(type_name).or_default().push((file, block));
+            }
+        }
+    }
+    by_type
+        .into_values()
+        .filter(|blocks| blocks.len() > 1)
+        .flat_map(|blocks| blocks.into_iter().enumerate().map(|(ordinal, block)| (block, ordinal)))
+        .collect()
+}
+
 /// The module's index, from its files' declarations only: an edit that
 /// changes no declaration leaves it equal.
 #[salsa::tracked(returns(ref))]
 pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut index = ModuleIndex::default();
+    let ordinals = repeated_unlabelled_blocks(db, module);
     for &file in module.files(db) {
         // The position of a block whose declaration was a duplicate: its
         // attributes are left out, so each address has one definition.
@@ -314,9 +339,25 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             {
                 continue;
             }
-            if let Some(first) = index.definitions.get(&declaration.address) {
+            let ordinal = match declaration.kind {
+                DeclarationKind::Block
+                | DeclarationKind::BlockAttribute
+                | DeclarationKind::NestedAttribute => {
+                    declaration.location.block.and_then(|block| ordinals.get(&(file, block)))
+                }
+                _ => None,
+            };
+            let address = match ordinal {
+                Some(ordinal) => {
+                    let mut segments = declaration.address.segments.clone();
+                    segments.insert(1, SmolStr::new(ordinal.to_string()));
+                    Address { segments }
+                }
+                None => declaration.address.clone(),
+            };
+            if let Some(first) = index.definitions.get(&address) {
                 index.duplicates.push(Duplicate {
-                    address: declaration.address.clone(),
+                    address: address.clone(),
                     kind: declaration.kind.clone(),
                     first: (first.file, first.location.clone()),
                     duplicate: (file, declaration.location.clone()),
@@ -328,7 +369,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             }
             match declaration.kind {
                 DeclarationKind::Block => {
-                    let segments = declaration.address.segments();
+                    let segments = address.segments();
                     index
                         .blocks
                         .entry(segments[0].clone())
@@ -336,7 +377,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                         .push(BlockEntry { labels: segments[1..].to_vec(), attributes: Vec::new() });
                 }
                 DeclarationKind::BlockAttribute => {
-                    let segments = declaration.address.segments();
+                    let segments = address.segments();
                     if let Some((name, block)) = segments.split_last()
                         && let Some(entry) = index
                             .blocks
@@ -348,9 +389,9 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 }
                 _ => {}
             }
-            index.order.push(declaration.address.clone());
+            index.order.push(address.clone());
             index.definitions.insert(
-                declaration.address.clone(),
+                address,
                 Definition { file, kind: declaration.kind.clone(), location: declaration.location.clone() },
             );
         }
