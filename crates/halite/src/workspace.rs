@@ -941,6 +941,8 @@ fn evaluate_standalone(text: &str) -> Result<Value, Error> {
         return Err(Error::InvalidExpression { text: text.to_string(), message: error.to_string() });
     }
     let (hir, root, _) = hir::lower_expression_file(&parse.tree());
-    eval::eval_expr(&hir.exprs, root, &eval::Context::with_stdlib())
+    // As on the command line: a variable's value cannot refer to anything.
+    let context = eval::Context { variables_allowed: false, ..eval::Context::with_stdlib() };
+    eval::eval_expr(&hir.exprs, root, &context)
         .map_err(|error| Error::InvalidExpression { text: text.to_string(), message: error.to_string() })
 }
