@@ -36,7 +36,10 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use db::{
     RootDatabase,
-    module::{Module, attribute_diagnostic, attribute_value, module_attributes, module_diagnostics},
+    module::{
+        Module, attribute_diagnostic, attribute_value, evaluate_in_order, module_attributes,
+        module_diagnostics,
+    },
     salsa::{self, Database as _},
 };
 use eval::Value;
@@ -289,7 +292,12 @@ fn count_executed(db: &RootDatabase, run: impl FnOnce()) -> Counts {
 
 /// Every attribute's line and every diagnostic of the module.
 fn evaluate(db: &RootDatabase, module: Module) -> Evaluation {
-    let attributes = module_attributes(db, module)
+    let attrs = module_attributes(db, module);
+    // Dependencies first: in the module's order, the end of a long chain of
+    // references could come first and recurse through the whole chain (see
+    // `evaluate_in_order`); after this, every value below is memoized.
+    evaluate_in_order(db, attrs);
+    let attributes = attrs
         .iter()
         .map(|&attr| {
             let address = attr.address(db).to_string();
@@ -484,6 +492,34 @@ mod tests {
         assert_eq!(evaluation.attributes.len(), 301);
         assert_eq!(evaluation.attributes[0].1, r#"{"address":"local.base","value":7}"#);
         assert_eq!(evaluation.attributes[1].1, r#"{"address":"local.l0","value":1000}"#);
+    }
+
+    #[test]
+    fn a_long_chain_of_references_is_evaluated_and_re_evaluated_on_a_thread() {
+        // Each local refers to the next, so evaluating in the module's
+        // order would start at the far end of a chain of thousands.
+        let chain = |end: u32| {
+            let mut text = String::from("locals {\n");
+            for i in 0..5000 {
+                text.push_str(&format!("  l{i} = local.l{} + 1\n", i + 1));
+            }
+            text.push_str(&format!("  l5000 = {end}\n}}\n"));
+            text
+        };
+        let mut db = RootDatabase::new();
+        let dir = Utf8Path::new("module");
+        let members = BTreeSet::from([Utf8PathBuf::from("module/main.tf")]);
+        for (generation, end) in [(0, 0), (1, 10)] {
+            db.set_file_text("module/main.tf", chain(end));
+            let module = set_module(&mut db, dir, &members, &BTreeMap::new());
+            let (messages, received) = mpsc::channel();
+            spawn_evaluation(&db, module, generation, false, messages);
+            let (finished, ending) = next_ending(&received);
+            assert_eq!(finished, generation);
+            let Ending::Finished(evaluation) = ending else { panic!("the evaluation did not finish") };
+            let expected = format!("{{\"address\":\"local.l0\",\"value\":{}}}", 5000 + end);
+            assert_eq!(evaluation.attributes[0].1, expected);
+        }
     }
 
     #[test]
