@@ -257,7 +257,7 @@ fn nested_blocks_attributes_are_evaluated_by_address() {
         &mut db,
         &[(
             "a.tf",
-            "service \"web\" {\n  port = 80\n  health {\n    path = \"/up/${service.web.port}\"\n    check \"tcp\" {\n      timeout = 1 + 1\n    }\n  }\n  rule {\n    allow = true\n  }\n  rule {\n    allow = local.nope\n  }\n}\n",
+            "service \"web\" {\n  port = 80\n  health {\n    path = \"/up/${service.web.port}\"\n    check \"tcp\" {\n      timeout = 1 + 1\n    }\n  }\n  rule {\n    allow = true\n  }\n  rule {\n    allow = local.nope\n  }\n  dynamic \"rule\" {\n    for_each = [1]\n    content {\n      allow = rule.value\n    }\n  }\n}\n",
         )],
     );
     expect![[r#"

@@ -233,7 +233,10 @@ fn push_children(
 ) {
     for (n, &nested) in body.blocks.iter().enumerate().rev() {
         let data = &hir[nested];
-        if data.type_name.is_empty() {
+        // A `dynamic` block (`spec/ext-dynblock.md`) is a template of the
+        // blocks it generates: its content refers to its iterator, which
+        // only the expansion binds, so its attributes are not the module's.
+        if data.type_name.is_empty() || data.type_name == "dynamic" {
             continue;
         }
         let same = |other: &&hir::BlockId| {
