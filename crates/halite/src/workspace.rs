@@ -118,7 +118,16 @@ pub enum Severity {
     Warning,
 }
 
-/// A problem found in the module's files, with where it is.
+/// A problem found in the module's files, with where it is. Its `Display`
+/// is the one-line form editors jump to.
+///
+/// ```
+/// let mut workspace = halite::Workspace::new("m");
+/// workspace.add_file("m/a.hcl", "locals {\n  a = \n}\n");
+/// let diagnostic = &workspace.diagnostics()[0];
+/// assert_eq!((diagnostic.severity, diagnostic.line), (halite::Severity::Error, 2));
+/// assert!(diagnostic.to_string().starts_with("m/a.hcl:2:"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -196,12 +205,24 @@ impl Workspace {
     }
 
     /// The module's directory.
+    ///
+    /// ```
+    /// assert_eq!(halite::Workspace::new("config").dir(), "config");
+    /// ```
     pub fn dir(&self) -> &Utf8Path {
         self.module.dir(&self.db)
     }
 
     /// Adds a file to the module, or replaces its text. The path is the
     /// file's name in diagnostics; nothing is read from or written to it.
+    ///
+    /// ```
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "locals { a = 1 }");
+    /// workspace.add_file("m/a.hcl", "locals { a = 2 }");
+    /// assert_eq!(workspace.value("local.a")?, halite::Value::int(2));
+    /// # Ok::<(), halite::Error>(())
+    /// ```
     pub fn add_file(&mut self, path: impl Into<Utf8PathBuf>, text: impl Into<String>) {
         self.apply([Change::SetFile { path: path.into(), text: text.into() }]);
     }
@@ -220,6 +241,17 @@ impl Workspace {
 
     /// Sets the value of `var.NAME`. It is converted to the variable's
     /// declared type where it is used.
+    ///
+    /// ```
+    /// use halite::{Value, Workspace};
+    ///
+    /// let mut workspace = Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "variable \"port\" { type = number }\nlocals { url = \"http://localhost:${var.port}\" }");
+    /// workspace.set_variable("port", Value::string("8080"));
+    /// assert_eq!(workspace.value("var.port")?, Value::int(8080));
+    /// assert_eq!(workspace.value_as::<String>("local.url")?, "http://localhost:8080");
+    /// # Ok::<(), halite::Error>(())
+    /// ```
     pub fn set_variable(&mut self, name: impl Into<String>, value: Value) {
         self.apply([Change::SetVariable { name: name.into(), value }]);
     }
