@@ -933,35 +933,60 @@ type AttrResult = Result<Value, String>;
 
 /// Which attributes read each attribute (the reverse of resolution), and
 /// what each attribute was last seen to read, so that an update can remove
-/// its old edges. Keyed by address: the database's interned ids live only
-/// as long as a borrow of it.
+/// its old edges. Addresses are numbered once, since the database's
+/// interned ids live only as long as a borrow of it and a copy of an
+/// address per edge would cost a hundred bytes each.
 #[derive(Default)]
 struct Readers {
-    readers: HashMap<Address, Vec<Address>>,
-    reads: HashMap<Address, Vec<Address>>,
+    ids: HashMap<Address, u32>,
+    addresses: Vec<Address>,
+    readers: Vec<Vec<u32>>,
+    reads: Vec<Vec<u32>>,
 }
 
 impl Readers {
+    fn id(&mut self, address: &Address) -> u32 {
+        if let Some(&id) = self.ids.get(address) {
+            return id;
+        }
+        let id = u32::try_from(self.addresses.len()).unwrap_or(u32::MAX);
+        self.ids.insert(address.clone(), id);
+        self.addresses.push(address.clone());
+        self.readers.push(Vec::new());
+        self.reads.push(Vec::new());
+        id
+    }
+
     fn of<'a>(&'a self, address: &Address) -> impl Iterator<Item = &'a Address> + 'a {
-        self.readers.get(address).into_iter().flatten()
+        let readers = self.ids.get(address).and_then(|&id| self.readers.get(id as usize));
+        readers.into_iter().flatten().filter_map(|&reader| self.addresses.get(reader as usize))
     }
 
     /// Records what the attribute at `address` reads now.
     fn update(&mut self, db: &RootDatabase, module: Module, address: &Address) {
         let attr = Attr::new(db, module, address.clone());
-        let reads: Vec<Address> =
-            module::attribute_resolution(db, attr).dependencies().into_iter().cloned().collect();
-        if let Some(old) = self.reads.remove(address) {
-            for target in old {
-                if let Some(list) = self.readers.get_mut(&target) {
-                    list.retain(|reader| reader != address);
-                }
+        let id = self.id(address);
+        let reads: Vec<u32> = module::attribute_resolution(db, attr)
+            .dependencies()
+            .into_iter()
+            .map(|target| self.id(target))
+            .collect();
+        // Ids index both vectors (`id` pushes to each), so the lookups
+        // below find their entries.
+        let old = self.reads.get_mut(id as usize).map(std::mem::take).unwrap_or_default();
+        for target in old {
+            if let Some(readers) = self.readers.get_mut(target as usize) {
+                readers.retain(|&reader| reader != id);
             }
         }
-        for target in &reads {
-            self.readers.entry(target.clone()).or_default().push(address.clone());
+        for &target in &reads {
+            if let Some(readers) = self.readers.get_mut(target as usize) {
+                readers.push(id);
+            }
         }
-        self.reads.insert(address.clone(), reads);
+        if let Some(slot) = self.reads.get_mut(id as usize) {
+            *slot = reads;
+        }
     }
 }
 
