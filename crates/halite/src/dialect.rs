@@ -10,6 +10,14 @@
 //! as incremental (it reads only what the expression references, and an
 //! attribute is evaluated again only when something it reads changed).
 //! A workspace without a dialect uses the model's own query.
+//!
+//! Diagnostics still come from the model, which evaluates without the
+//! dialect: the workspace drops those about the dialect's names ("Unknown
+//! variable" for a root, "Call to unknown function" for a function), but an
+//! error only the dialect's evaluation meets (a registered function that
+//! fails) is not reported as a diagnostic yet, only by
+//! [`crate::Workspace::value`]: turning it into one needs the model's
+//! ranges for an attribute's error, which it keeps to itself.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, OnceLock};
