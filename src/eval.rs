@@ -40,9 +40,25 @@ pub(crate) struct Options<'a> {
     pub(crate) attrs: &'a [String],
 }
 
+/// The stack of the thread that evaluates a module: 1 GiB of address
+/// space, enough for reference cycles of some hundred thousand attributes.
+const MODULE_STACK: usize = 1 << 30;
+
 pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
     if path != "-" && path.is_dir() {
-        return module::run(path, &options);
+        // A reference cycle is found by salsa when the walk through it comes
+        // back to its start, a few stack frames per link, so a cycle of
+        // thousands of attributes needs a deep stack (chains do not: see
+        // `db::module::evaluate_in_order`). The memory is reserved, not
+        // used, until a module needs it.
+        return std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .name("eval".to_string())
+                .stack_size(MODULE_STACK)
+                .spawn_scoped(scope, || module::run(path, &options))
+                .context("cannot start the evaluation thread")?;
+            worker.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the evaluation thread failed")))
+        });
     }
     if !options.vars.is_empty() || !options.var_files.is_empty() || !options.attrs.is_empty() {
         bail!("--var, --var-file and --attr apply to a module: give a directory, not `{path}`");

@@ -119,3 +119,25 @@ fn a_value_for_an_undeclared_variable_is_a_warning() {
         expect_file!["../test-data/cli-eval/module-undeclared-var.txt"],
     );
 }
+
+/// A reference cycle of a thousand and more attributes is found by walking
+/// all of it: a diagnostic, not a stack overflow. (Salsa's cycle handling
+/// takes time and memory quadratic in the cycle's length, so this stays
+/// far below the lengths that would show it: 4,000 takes 11 s unoptimised.)
+#[test]
+fn a_long_cycle_is_a_diagnostic() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut text = String::from("locals {\n");
+    let length = 1_500;
+    for i in 0..length {
+        text.push_str(&format!("  a{i} = local.a{} + 1\n", (i + 1) % length));
+    }
+    text.push_str("  fine = 1\n}\n");
+    std::fs::write(dir.path().join("main.tf"), text).expect("the module is written");
+    let (code, transcript) =
+        support::run_halite(dir.path(), &["eval", ".", "--attr", "local.fine", "--attr", "local.a0"], b"");
+    assert_eq!(code, 1, "{transcript}");
+    assert!(transcript.contains("\"local.fine\": 1"), "{transcript}");
+    assert!(transcript.contains("Reference cycle"), "{}", &transcript[..transcript.len().min(2000)]);
+    assert!(transcript.contains("local.a0 -> local.a1 -> local.a2 -> "), "a cycle names its steps");
+}

@@ -107,21 +107,23 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
     // Dependencies first, so that a long chain of references does not
     // recurse through the whole chain (see `evaluate_in_order`).
     crate::module::evaluate_in_order(db, crate::module::module_attributes(db, module));
-    let mut cycles_seen: Vec<Vec<crate::module::Address>> = Vec::new();
+    // The attributes on cycles reported already: each cycle once, and its
+    // path found once (a walk around the whole cycle).
+    let mut on_reported_cycles: rustc_hash::FxHashSet<crate::module::Address> = Default::default();
     for address in &index.order {
         let Some(def) = index.definitions.get(address) else { continue };
         if !def.kind.is_attribute() && !matches!(def.kind, DeclarationKind::Variable { .. }) {
             continue;
         }
         let attr = Attr::new(db, module, address.clone());
-        if let Err(AttrError::Cycle(path)) = attribute_value(db, attr) {
-            let mut members = path.clone();
-            members.sort();
-            members.dedup();
-            if cycles_seen.contains(&members) {
+        if let Err(AttrError::Cycle(_)) = attribute_value(db, attr) {
+            if on_reported_cycles.contains(address) {
                 continue;
             }
-            cycles_seen.push(members);
+            let path = crate::module::cycle_path(db, attr);
+            out.extend(cycle_diagnostic(db, attr, def, &path));
+            on_reported_cycles.extend(path);
+            continue;
         }
         out.extend(attribute_diagnostic(db, attr));
     }
@@ -152,26 +154,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             summary,
             detail.clone(),
         )),
-        AttrError::Cycle(path) => {
-            // Point at the reference that leads to the next step.
-            let next = path.get(1);
-            let reference = next.and_then(|next| {
-                crate::module::attribute_resolution(db, attr).targets.iter().position(|target| {
-                    matches!(target, crate::module::Target::Attributes { attrs, .. } if attrs.contains(next))
-                })
-            });
-            let range = match reference {
-                Some(reference) => reference_range(db, def, reference, usize::MAX),
-                None => expr_range(db, def, None),
-            };
-            let steps: Vec<String> = path.iter().map(|address| address.to_string()).collect();
-            Some(diagnostic(
-                "reference-cycle",
-                range,
-                "Reference cycle",
-                format!("The value of {} depends on itself: {}.", attr.address(db), steps.join(" -> ")),
-            ))
-        }
+        AttrError::Cycle(_) => cycle_diagnostic(db, attr, def, &crate::module::cycle_path(db, attr)),
         AttrError::MissingVariable { reference, variable } => Some(diagnostic(
             "missing-variable",
             reference_range(db, def, *reference, 1),
@@ -214,6 +197,39 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             }
         }
     }
+}
+
+/// The diagnostic of a cycle through `attr`, pointing at the reference
+/// that leads to its next step; none if `path` is not a cycle.
+fn cycle_diagnostic(
+    db: &dyn Db,
+    attr: Attr<'_>,
+    def: &Definition,
+    path: &[crate::module::Address],
+) -> Option<ModuleDiagnostic> {
+    let next = path.get(1)?;
+    let diagnostic = |code, range, summary: &str, detail: String| ModuleDiagnostic {
+        file: def.file,
+        range,
+        code,
+        summary: summary.to_string(),
+        detail,
+        related: Vec::new(),
+    };
+    let reference = crate::module::attribute_resolution(db, attr).targets.iter().position(
+        |target| matches!(target, crate::module::Target::Attributes { attrs, .. } if attrs.contains(next)),
+    );
+    let range = match reference {
+        Some(reference) => reference_range(db, def, reference, usize::MAX),
+        None => expr_range(db, def, None),
+    };
+    let steps: Vec<String> = path.iter().map(|address| address.to_string()).collect();
+    Some(diagnostic(
+        "reference-cycle",
+        range,
+        "Reference cycle",
+        format!("The value of {} depends on itself: {}.", attr.address(db), steps.join(" -> ")),
+    ))
 }
 
 /// The range of a declaration: an attribute's name, or a block's header

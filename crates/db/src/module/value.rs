@@ -26,8 +26,10 @@ pub enum AttrError {
     NotDeclared,
     /// A reference names nothing (see [`Target::Unresolved`]).
     Unresolved { reference: usize, step: usize, summary: String, detail: String },
-    /// The attribute's value depends on itself: the cycle, from this
-    /// attribute back to it.
+    /// The attribute's value depends on itself. The vector is left empty
+    /// here: every attribute on a cycle of n gets this error, and n paths
+    /// of n steps would cost n² in time and memory. [`cycle_path`] finds the
+    /// path (from this attribute back to it) when a diagnostic needs it.
     Cycle(Vec<Address>),
     /// A referenced variable has no value and no default.
     MissingVariable { reference: usize, variable: Address },
@@ -258,14 +260,21 @@ fn variable_value<'db>(
     }
 }
 
-/// The fallback salsa gives each attribute on a reference cycle: the cycle,
-/// found on the resolved references (which never cycle themselves).
+/// The fallback salsa gives each attribute on a reference cycle (see
+/// [`AttrError::Cycle`] for why without its path).
 fn attribute_value_in_cycle<'db>(
-    db: &'db dyn Db,
+    _db: &'db dyn Db,
     _id: salsa::Id,
-    attr: Attr<'db>,
+    _attr: Attr<'db>,
 ) -> Result<Value, AttrError> {
-    Err(AttrError::Cycle(find_cycle(db, attr)))
+    Err(AttrError::Cycle(Vec::new()))
+}
+
+/// The cycle of references through `attr`, from it back to it
+/// (`local.a -> local.b -> local.a`), found on the resolved references
+/// (which never cycle themselves); just `attr` if it is on none.
+pub fn cycle_path<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Address> {
+    find_cycle(db, attr)
 }
 
 /// The shortest path of references from `start` back to itself, both ends
