@@ -78,8 +78,8 @@ pub use crate::module::{
     expr::{AttrExpr, Reference, extract, references},
     resolve::{AttrKind, Resolution, Target, attribute_resolution},
     value::{
-        AttrError, attribute_expr, attribute_value, cycle_path, evaluate_in_order, evaluation_order,
-        module_attributes, variable_types,
+        AttrError, CYCLE_PATH_LIMIT, attribute_expr, attribute_value, cycle_path, evaluate_in_order,
+        evaluation_order, module_attributes, variable_types,
     },
 };
 use crate::{Db, File};

@@ -99,13 +99,13 @@ fn cycles_are_diagnostics_naming_every_step() {
         ],
     );
     expect![[r#"
-        local.a: Cycle([])
-        local.b: Cycle([])
-        local.c: Cycle([])
-        local.self: Cycle([])
+        local.a: Cycle([Address { segments: ["local", "a"] }, Address { segments: ["local", "b"] }, Address { segments: ["local", "c"] }, Address { segments: ["local", "a"] }])
+        local.b: Cycle([Address { segments: ["local", "b"] }, Address { segments: ["local", "c"] }, Address { segments: ["local", "a"] }, Address { segments: ["local", "b"] }])
+        local.c: Cycle([Address { segments: ["local", "c"] }, Address { segments: ["local", "a"] }, Address { segments: ["local", "b"] }, Address { segments: ["local", "c"] }])
+        local.self: Cycle([Address { segments: ["local", "self"] }, Address { segments: ["local", "self"] }])
         local.user: Dependency(Address { segments: ["local", "a"] })
         local.fine = 1
-        service.web.port: Cycle([])
+        service.web.port: Cycle([Address { segments: ["service", "web", "port"] }, Address { segments: ["service", "web", "port"] }])
     "#]]
     .assert_eq(&values(&db, module));
     expect![[r#"

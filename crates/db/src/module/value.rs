@@ -26,10 +26,11 @@ pub enum AttrError {
     NotDeclared,
     /// A reference names nothing (see [`Target::Unresolved`]).
     Unresolved { reference: usize, step: usize, summary: String, detail: String },
-    /// The attribute's value depends on itself. The vector is left empty
-    /// here: every attribute on a cycle of n gets this error, and n paths
-    /// of n steps would cost n² in time and memory. [`cycle_path`] finds the
-    /// path (from this attribute back to it) when a diagnostic needs it.
+    /// The attribute's value depends on itself: the cycle, from this
+    /// attribute back to it, when a walk of at most [`CYCLE_PATH_LIMIT`]
+    /// attributes finds it; otherwise empty, since every attribute on a
+    /// cycle of n gets this error, and n walks of n steps would cost n² in
+    /// time and memory. [`cycle_path`] finds any cycle's path.
     Cycle(Vec<Address>),
     /// A referenced variable has no value and no default.
     MissingVariable { reference: usize, variable: Address },
@@ -260,32 +261,44 @@ fn variable_value<'db>(
     }
 }
 
-/// The fallback salsa gives each attribute on a reference cycle (see
-/// [`AttrError::Cycle`] for why without its path).
+/// How many attributes the walk for a cycle's path in
+/// [`AttrError::Cycle`] visits before giving up.
+pub const CYCLE_PATH_LIMIT: usize = 64;
+
+/// The fallback salsa gives each attribute on a reference cycle: the cycle's
+/// path if it is short (see [`AttrError::Cycle`]).
 fn attribute_value_in_cycle<'db>(
-    _db: &'db dyn Db,
+    db: &'db dyn Db,
     _id: salsa::Id,
-    _attr: Attr<'db>,
+    attr: Attr<'db>,
 ) -> Result<Value, AttrError> {
-    Err(AttrError::Cycle(Vec::new()))
+    Err(AttrError::Cycle(find_cycle(db, attr, CYCLE_PATH_LIMIT)))
 }
 
 /// The cycle of references through `attr`, from it back to it
 /// (`local.a -> local.b -> local.a`), found on the resolved references
 /// (which never cycle themselves); just `attr` if it is on none.
 pub fn cycle_path<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Address> {
-    find_cycle(db, attr)
+    match attribute_value(db, attr) {
+        Err(AttrError::Cycle(path)) if !path.is_empty() => path.clone(),
+        _ => find_cycle(db, attr, usize::MAX),
+    }
 }
 
 /// The shortest path of references from `start` back to itself, both ends
 /// included (`local.a -> local.b -> local.a`); just `start` if there is
 /// none.
-pub(crate) fn find_cycle<'db>(db: &'db dyn Db, start: Attr<'db>) -> Vec<Address> {
+pub(crate) fn find_cycle<'db>(db: &'db dyn Db, start: Attr<'db>, limit: usize) -> Vec<Address> {
     let module = start.module(db);
     let start = start.address(db);
     let mut came_from: rustc_hash::FxHashMap<&Address, &Address> = rustc_hash::FxHashMap::default();
     let mut queue = VecDeque::from([start]);
+    let mut visited = 0;
     while let Some(address) = queue.pop_front() {
+        visited += 1;
+        if visited > limit {
+            return Vec::new();
+        }
         let resolution = attribute_resolution(db, Attr::new(db, module, address.clone()));
         for dependency in resolution.dependencies() {
             if dependency == start {
