@@ -3,6 +3,9 @@
 //!
 //! # API (for the front ends: `halite eval`, `halite watch`, the library)
 //!
+//! Native files and their JSON twins (with a fixed schema, see `json.rs`)
+//! declare the same things and evaluate the same way.
+//!
 //! Inputs, set through [`crate::RootDatabase`]:
 //! - [`Module`]: one per directory, created by
 //!   [`RootDatabase::set_module_files`](crate::RootDatabase::set_module_files)
@@ -30,6 +33,8 @@
 //!   a range, as [`ModuleDiagnostic`]s (converted to `analysis::Diagnostic`
 //!   at the edge);
 //! - [`attribute_diagnostic`]: the same for one attribute's error;
+//! - [`cycle_path`]: the steps of the reference cycle through an attribute
+//!   (long cycles leave [`AttrError::Cycle`] without them);
 //! - [`evaluate_in_order`]: evaluates attributes dependencies first. Values
 //!   ask for the values they reference, so asking for the end of a long
 //!   chain first recurses through all of it (and so does salsa's check of
