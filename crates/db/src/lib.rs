@@ -142,7 +142,12 @@ pub fn format(db: &dyn Db, file: File) -> Option<String> {
 /// of rust-analyzer's `body_with_source_map`).
 #[salsa::tracked(returns(ref))]
 pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<SourceMap>) {
-    let (hir, source_map) = hir::lower_file(&parse(db, file).tree());
+    // Without a schema, a JSON file is read in "just attributes" mode: each
+    // property of its root object an attribute (see `hir::lower_json_file`).
+    let (hir, source_map) = match file.syntax(db) {
+        SourceSyntax::Native => hir::lower_file(&parse(db, file).tree()),
+        SourceSyntax::Json => hir::lower_json_file(&parse_json(db, file).tree()),
+    };
     (Arc::new(hir), Arc::new(source_map))
 }
 

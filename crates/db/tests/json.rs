@@ -52,3 +52,27 @@ fn editing_a_json_file_reparses_only_it() {
     "#]]
     .assert_debug_eq(&executed);
 }
+
+#[test]
+fn a_json_file_evaluates_in_just_attributes_mode() {
+    let mut db = RootDatabase::new();
+    let file = db.set_file_text(
+        "config.hcl.json",
+        r#"{"//": "not an attribute", "name": "app-${upper(\"x\")}", "ports": [80, 443], "bad": "${1 +"}"#,
+    );
+    let results: Vec<String> = db::evaluate(&db, file)
+        .iter()
+        .map(|(path, result)| match result {
+            Ok(value) => format!("{path} = {value:?}"),
+            Err(error) => format!("{path}: {}", error.summary),
+        })
+        .collect();
+    expect![[r#"
+        [
+            "name = \"app-X\"",
+            "ports = tuple[80, 443]",
+            "bad: Missing expression",
+        ]
+    "#]]
+    .assert_debug_eq(&results);
+}

@@ -116,8 +116,14 @@ fn json_value(ctx: &mut Ctx, value: &ast::JsonValue) -> ExprId {
 
 /// A string's text as a bare template, every expression of it mapped to
 /// `node`, the string in the JSON tree: the template's own tree is a
-/// different tree, which the source map cannot point into.
+/// different tree, which the source map cannot point into. A string that is
+/// not a valid template is missing as a whole: the JSON parser saw nothing
+/// wrong with it, and what its template's parser found is for the reader
+/// that evaluates it to report, with positions (the `decode` crate does).
 fn template(ctx: &mut Ctx, text: &str, node: &SyntaxNode) -> ExprId {
     let parse = syntax::parse_template(text);
+    if !parse.ok() {
+        return ctx.alloc_detached(Expr::Missing, node);
+    }
     ctx.lower_detached_from(node, |ctx| ctx.template_file(&parse.tree()))
 }

@@ -7,25 +7,18 @@
 //! {"port": 80}}}` declares `service.web.port`. (A dialect that knows other
 //! label counts needs its own schema; see `docs/architecture.md`.)
 //!
-//! An attribute's value is turned into the native HIR (strings parsed as
-//! templates, as the JSON syntax evaluates them with a context; object keys
-//! the same), so evaluation, reference analysis and backdating are those of
-//! native attributes.
+//! An attribute's value is turned into the native HIR by
+//! [`hir::lower_json_value`] (strings parsed as templates, as the JSON syntax
+//! evaluates them with a context; object keys the same), so evaluation,
+//! reference analysis and backdating are those of native attributes.
 
-use la_arena::Arena;
 use smol_str::SmolStr;
-use syntax::{
-    AstNode, TextRange,
-    ast::{self, JsonKeywordKind},
-};
-
-use hir::{Expr, ExprId, Literal, ObjectItem, ObjectKey};
+use syntax::{AstNode, TextRange, ast};
 
 use crate::{
     Db, File,
     module::{
         Address, AttrExpr, Declaration, DeclarationKind, FileDeclarations, Location, declarations::position,
-        expr::copy_into,
     },
 };
 
@@ -152,9 +145,8 @@ pub(crate) fn attribute_expr(
         _ => location.clone(),
     };
     let value = member_at(db, file, &location)?.value()?;
-    let mut exprs = Arena::new();
-    let root = lower_value(&mut exprs, &value);
-    Some(AttrExpr { exprs, root })
+    let (hir, root, _) = hir::lower_json_value(&value);
+    Some(AttrExpr { exprs: hir.exprs, root })
 }
 
 /// The range of what a location names, for diagnostics: a member's name,
@@ -165,60 +157,4 @@ pub(crate) fn range(db: &dyn Db, file: File, location: &Location, value: bool) -
         return member.value().map(|it| it.syntax().text_range());
     }
     member.name_value().map(|it| it.syntax().text_range())
-}
-
-/// A JSON value as a native expression: objects and arrays as constructors,
-/// numbers and keywords as literals, strings as templates.
-fn lower_value(exprs: &mut Arena<Expr>, value: &ast::JsonValue) -> ExprId {
-    match value {
-        ast::JsonValue::JsonObject(object) => {
-            let items = object
-                .members()
-                .map(|member| {
-                    let name = member.name().and_then(|it| it.value()).unwrap_or_default();
-                    let key = if name.contains("${") || name.contains("%{") {
-                        ObjectKey::Expr { expr: lower_template(exprs, &name), parenthesised: true }
-                    } else {
-                        ObjectKey::Name(SmolStr::from(name))
-                    };
-                    let value = match member.value() {
-                        Some(value) => lower_value(exprs, &value),
-                        None => exprs.alloc(Expr::Missing),
-                    };
-                    ObjectItem { key, value }
-                })
-                .collect();
-            exprs.alloc(Expr::Object(items))
-        }
-        ast::JsonValue::JsonArray(array) => {
-            let items = array.values().map(|value| lower_value(exprs, &value)).collect();
-            exprs.alloc(Expr::Tuple(items))
-        }
-        ast::JsonValue::JsonString(string) => match string.value() {
-            Some(text) => lower_template(exprs, &text),
-            None => exprs.alloc(Expr::Missing),
-        },
-        ast::JsonValue::JsonNumber(number) if number.is_valid() => {
-            exprs.alloc(Expr::Literal(Literal::Number(hir::normalise_number(&number.text()))))
-        }
-        ast::JsonValue::JsonNumber(_) => exprs.alloc(Expr::Missing),
-        ast::JsonValue::JsonKeyword(keyword) => exprs.alloc(match keyword.kind() {
-            Some(JsonKeywordKind::True) => Expr::Literal(Literal::Bool(true)),
-            Some(JsonKeywordKind::False) => Expr::Literal(Literal::Bool(false)),
-            Some(JsonKeywordKind::Null) => Expr::Literal(Literal::Null),
-            None => Expr::Missing,
-        }),
-    }
-}
-
-/// A string's text as a bare template, copied into `exprs`. A string that
-/// does not parse as a template is missing (the JSON file's check reports
-/// it when its value is asked for through `decode`).
-fn lower_template(exprs: &mut Arena<Expr>, text: &str) -> ExprId {
-    let parse = syntax::parse_template(text);
-    if !parse.errors().is_empty() {
-        return exprs.alloc(Expr::Missing);
-    }
-    let (hir, root, _) = hir::lower_template_file(&parse.tree());
-    copy_into(exprs, &hir.exprs, root, &mut Vec::new())
 }
