@@ -25,6 +25,7 @@ mod dump;
 mod escape;
 mod lower;
 mod lower_json;
+mod references;
 
 use la_arena::{Arena, ArenaMap, Idx};
 use smol_str::SmolStr;
@@ -34,6 +35,7 @@ pub use crate::{
     escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
     lower::{lower_expression_file, lower_file, lower_template_file},
     lower_json::{lower_json_file, lower_json_value},
+    references::{ReferenceChain, ReferenceVisitor, references, walk_references},
 };
 pub use syntax::ast::{BinaryOp, UnaryOp};
 
