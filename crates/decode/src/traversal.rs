@@ -96,40 +96,25 @@ pub(crate) fn native_variables(
     expr: hir::ExprId,
     keep_dynamic: bool,
 ) -> Vec<Traversal> {
-    let Some((hir, map)) = file.native_parts() else { return Vec::new() };
-    let mut walker = Walker {
-        file,
-        hir,
-        map,
-        root: file.syntax_root(),
-        keep_dynamic,
-        scopes: Vec::new(),
-        out: Vec::new(),
-    };
-    walker.run(expr);
-    walker.out
+    let Some(native) = Native::of(file) else { return Vec::new() };
+    let exprs = &native.hir.exprs;
+    let mut collector = Collector { native, keep_dynamic, index_keys: Vec::new(), out: Vec::new() };
+    hir::walk_references(exprs, expr, &mut collector);
+    collector.out
 }
 
 /// `hcl.AbsTraversalForExpr` over a native expression: a root name (or the
 /// keywords `true`, `false`, `null`) followed by attribute accesses and
 /// indexes with literal keys; parentheses are looked through.
 pub(crate) fn native_static_traversal(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<Traversal> {
-    let (hir, map) = file.native_parts()?;
-    let walker = Walker {
-        file,
-        hir,
-        map,
-        root: file.syntax_root(),
-        keep_dynamic: false,
-        scopes: Vec::new(),
-        out: Vec::new(),
-    };
+    let native = Native::of(file)?;
+    let hir = native.hir;
     let mut steps = Vec::new();
     let mut current = expr;
     loop {
         match &hir[current] {
             hir::Expr::Variable(name) => {
-                steps.push(TraversalStep::Root { name: name.clone(), range: walker.expr_range(current) });
+                steps.push(TraversalStep::Root { name: name.clone(), range: native.expr_range(current) });
                 break;
             }
             hir::Expr::Literal(literal @ (hir::Literal::Bool(_) | hir::Literal::Null)) => {
@@ -140,27 +125,27 @@ pub(crate) fn native_static_traversal(file: &Arc<SourceFile>, expr: hir::ExprId)
                 };
                 steps.push(TraversalStep::Root {
                     name: SmolStr::new(name),
-                    range: walker.expr_range(current),
+                    range: native.expr_range(current),
                 });
                 break;
             }
             hir::Expr::GetAttr { base, name } => {
                 steps.push(TraversalStep::Attr {
                     name: name.clone(),
-                    range: walker.step_range(current, T_DOT),
+                    range: native.step_range(current, T_DOT),
                 });
                 current = *base;
             }
             hir::Expr::LegacyIndex { base, index } => {
                 steps.push(TraversalStep::Index {
                     key: number_key(index),
-                    range: walker.step_range(current, T_DOT),
+                    range: native.step_range(current, T_DOT),
                 });
                 current = *base;
             }
             hir::Expr::Index { base, index } => {
-                let key = walker.literal_key(*index)?;
-                steps.push(TraversalStep::Index { key, range: walker.step_range(current, T_BRACK) });
+                let key = native.literal_key(*index)?;
+                steps.push(TraversalStep::Index { key, range: native.step_range(current, T_BRACK) });
                 current = *base;
             }
             _ => return None,
@@ -171,19 +156,9 @@ pub(crate) fn native_static_traversal(file: &Arc<SourceFile>, expr: hir::ExprId)
 }
 
 /// The key of an index the reference's parser folds into its traversal
-/// (see [`Walker::literal_key`]), or `None` for an `IndexExpr` of its own.
+/// (see [`Native::literal_key`]), or `None` for an `IndexExpr` of its own.
 pub(crate) fn native_literal_index_key(file: &SourceFile, index: hir::ExprId) -> Option<Value> {
-    let (hir, map) = file.native_parts()?;
-    let walker = Walker {
-        file,
-        hir,
-        map,
-        root: file.syntax_root(),
-        keep_dynamic: false,
-        scopes: Vec::new(),
-        out: Vec::new(),
-    };
-    walker.literal_key(index)
+    Native::of(file)?.literal_key(index)
 }
 
 const T_DOT: SyntaxKind = SyntaxKind::DOT;
@@ -193,197 +168,121 @@ fn number_key(text: &str) -> Value {
     Number::parse(text).map_or_else(Value::dynamic, Value::number)
 }
 
-/// One piece of work of the walk, which keeps its own stack: operator and
-/// accessor chains can be thousands of links long.
-enum Work<'a> {
-    Expr(hir::ExprId),
-    Part(&'a hir::TemplatePart),
-    PushScope(Vec<SmolStr>),
-    PopScope,
-}
-
-struct Walker<'a> {
+/// A native file's HIR with its source map and tree: what turning the HIR's
+/// reference chains into traversals with ranges needs.
+struct Native<'a> {
     file: &'a SourceFile,
     hir: &'a hir::FileHir,
     map: &'a hir::SourceMap,
     root: SyntaxNode,
+}
+
+/// Builds [`Traversal`]s from the chains of hir's reference walk, in the
+/// fixed form or the reference's.
+struct Collector<'a> {
+    native: Native<'a>,
     keep_dynamic: bool,
-    /// The iteration variables of the `for` expressions around the current
-    /// point, innermost last.
-    scopes: Vec<Vec<SmolStr>>,
+    /// In the fixed form, the constant key (if any) of each index of the
+    /// chain being walked, outermost first, as [`hir::ReferenceVisitor`]'s
+    /// `walk_index_key` found them: a key is evaluated once, to decide both
+    /// whether it is walked and what step it makes.
+    index_keys: Vec<(hir::ExprId, Option<Value>)>,
     out: Vec<Traversal>,
 }
 
-impl<'a> Walker<'a> {
-    fn run(&mut self, start: hir::ExprId) {
-        let hir = self.hir;
-        let mut stack = vec![Work::Expr(start)];
-        while let Some(work) = stack.pop() {
-            match work {
-                Work::PushScope(names) => self.scopes.push(names),
-                Work::PopScope => {
-                    self.scopes.pop();
-                }
-                Work::Part(part) => match part {
-                    hir::TemplatePart::Literal(_) => {}
-                    hir::TemplatePart::Interpolation { expr, .. } => stack.push(Work::Expr(*expr)),
-                    hir::TemplatePart::If { cond, then_parts, else_parts, .. } => {
-                        for part in else_parts.iter().flatten().rev() {
-                            stack.push(Work::Part(part));
-                        }
-                        for part in then_parts.iter().rev() {
-                            stack.push(Work::Part(part));
-                        }
-                        stack.push(Work::Expr(*cond));
-                    }
-                    hir::TemplatePart::For { key_var, value_var, collection, body, .. } => {
-                        stack.push(Work::PopScope);
-                        for part in body.iter().rev() {
-                            stack.push(Work::Part(part));
-                        }
-                        stack.push(Work::PushScope(scope_names(key_var, value_var)));
-                        stack.push(Work::Expr(*collection));
-                    }
-                },
-                Work::Expr(id) => match &hir[id] {
-                    hir::Expr::Missing | hir::Expr::Literal(_) | hir::Expr::SplatItem => {}
-                    hir::Expr::Template { parts, .. } => {
-                        for part in parts.iter().rev() {
-                            stack.push(Work::Part(part));
-                        }
-                    }
-                    hir::Expr::Variable(_)
-                    | hir::Expr::GetAttr { .. }
-                    | hir::Expr::LegacyIndex { .. }
-                    | hir::Expr::Index { .. } => self.chain(id, &mut stack),
-                    hir::Expr::Splat { source, each, .. } => {
-                        stack.push(Work::Expr(*each));
-                        stack.push(Work::Expr(*source));
-                    }
-                    hir::Expr::Call { args, .. } | hir::Expr::Tuple(args) => {
-                        stack.extend(args.iter().rev().map(|&arg| Work::Expr(arg)));
-                    }
-                    hir::Expr::Object(items) => {
-                        for item in items.iter().rev() {
-                            stack.push(Work::Expr(item.value));
-                            if let hir::ObjectKey::Expr { expr, .. } = &item.key {
-                                stack.push(Work::Expr(*expr));
-                            }
-                        }
-                    }
-                    hir::Expr::ForTuple { key_var, value_var, collection, value, cond } => {
-                        stack.push(Work::PopScope);
-                        stack.extend(cond.map(Work::Expr));
-                        stack.push(Work::Expr(*value));
-                        stack.push(Work::PushScope(scope_names(key_var, value_var)));
-                        stack.push(Work::Expr(*collection));
-                    }
-                    hir::Expr::ForObject { key_var, value_var, collection, key, value, cond, .. } => {
-                        stack.push(Work::PopScope);
-                        stack.extend(cond.map(Work::Expr));
-                        stack.push(Work::Expr(*value));
-                        stack.push(Work::Expr(*key));
-                        stack.push(Work::PushScope(scope_names(key_var, value_var)));
-                        stack.push(Work::Expr(*collection));
-                    }
-                    hir::Expr::Unary { operand, .. } => stack.push(Work::Expr(*operand)),
-                    hir::Expr::Binary { lhs, rhs, .. } => {
-                        stack.push(Work::Expr(*rhs));
-                        stack.push(Work::Expr(*lhs));
-                    }
-                    hir::Expr::Conditional { cond, then_expr, else_expr } => {
-                        stack.push(Work::Expr(*else_expr));
-                        stack.push(Work::Expr(*then_expr));
-                        stack.push(Work::Expr(*cond));
-                    }
-                },
-            }
+impl hir::ReferenceVisitor for Collector<'_> {
+    fn walk_index_key(&mut self, link: hir::ExprId) -> bool {
+        // The reference's form walks every key: where it cuts a chain at an
+        // index the key is an expression of its own, and the keys it folds
+        // into a traversal are literals, which reference nothing.
+        if !self.keep_dynamic {
+            return true;
         }
+        let key = self.native.fixed_key(link);
+        let dynamic = key.is_none();
+        self.index_keys.push((link, key));
+        dynamic
     }
 
-    /// A chain of accessors from the outermost link `id` down to its base.
-    /// When the base is a variable, the chain is a traversal; otherwise its
-    /// base is walked like any expression. The keys of dynamic indexes are
-    /// walked after the traversal, in source order.
-    fn chain(&mut self, id: hir::ExprId, stack: &mut Vec<Work<'a>>) {
-        let hir = self.hir;
-        let mut steps = Vec::new();
-        let mut dynamic_keys = Vec::new();
-        let mut current = id;
-        let base = loop {
-            match &hir[current] {
-                hir::Expr::Variable(name) => {
-                    let local = self.scopes.iter().any(|scope| scope.contains(name));
-                    if !local {
-                        steps.push(TraversalStep::Root {
-                            name: name.clone(),
-                            range: self.expr_range(current),
-                        });
-                        steps.reverse();
-                        self.out.push(Traversal { steps });
-                    }
-                    break None;
-                }
+    fn reference(&mut self, chain: hir::ReferenceChain) {
+        let mut index_keys = std::mem::take(&mut self.index_keys);
+        let native = &self.native;
+        let hir = native.hir;
+        let mut steps = Vec::with_capacity(chain.links.len() + 1);
+        steps.push(TraversalStep::Root {
+            name: chain.root_name(&hir.exprs).clone(),
+            range: native.expr_range(chain.root),
+        });
+        // The keys of this chain's indexes were the last asked for,
+        // outermost first, so they come off the end innermost first; keys of
+        // chains not reported (bound by a `for`) are left below them and
+        // dropped here.
+        for &link in &chain.links {
+            match &hir[link] {
                 hir::Expr::GetAttr { base, name } => {
                     if self.ends_reference_traversal(*base) {
-                        break Some(*base);
+                        break;
                     }
                     steps.push(TraversalStep::Attr {
                         name: name.clone(),
-                        range: self.step_range(current, T_DOT),
+                        range: native.step_range(link, T_DOT),
                     });
-                    current = *base;
                 }
                 hir::Expr::LegacyIndex { base, index } => {
                     if self.ends_reference_traversal(*base) {
-                        break Some(*base);
+                        break;
                     }
                     steps.push(TraversalStep::Index {
                         key: number_key(index),
-                        range: self.step_range(current, T_DOT),
+                        range: native.step_range(link, T_DOT),
                     });
-                    current = *base;
                 }
                 hir::Expr::Index { base, index } => {
-                    let key = match self.literal_key(*index) {
-                        None if self.keep_dynamic => self.constant_key(*index),
-                        key => key,
-                    };
-                    match key {
-                        Some(key) if !self.ends_reference_traversal(*base) => {
-                            steps
-                                .push(TraversalStep::Index { key, range: self.step_range(current, T_BRACK) });
-                        }
-                        _ if self.keep_dynamic => {
-                            steps.push(TraversalStep::DynamicIndex {
-                                range: self.step_range(current, T_BRACK),
-                            });
-                            dynamic_keys.push(*index);
-                        }
-                        _ => {
-                            // The reference's `IndexExpr`: its collection
-                            // and key are walked, and the steps after it
-                            // are lost.
-                            stack.push(Work::Expr(*index));
-                            break Some(*base);
+                    let range = native.step_range(link, T_BRACK);
+                    if self.keep_dynamic {
+                        let key = match index_keys.pop() {
+                            Some((asked, key)) if asked == link => key,
+                            _ => native.fixed_key(link),
+                        };
+                        steps.push(match key {
+                            Some(key) => TraversalStep::Index { key, range },
+                            None => TraversalStep::DynamicIndex { range },
+                        });
+                    } else {
+                        // The reference's `IndexExpr`: a key that is not a
+                        // literal, or a parenthesised collection, ends the
+                        // traversal, and the steps after it are lost.
+                        match native.literal_key(*index) {
+                            Some(key) if !self.ends_reference_traversal(*base) => {
+                                steps.push(TraversalStep::Index { key, range });
+                            }
+                            _ => break,
                         }
                     }
-                    current = *base;
                 }
-                _ => break Some(current),
+                // A link is an accessor by construction.
+                _ => break,
             }
-        };
-        // Pushed so that the base comes off the stack first, then the keys
-        // from the innermost (leftmost) out.
-        stack.extend(dynamic_keys.into_iter().map(Work::Expr));
-        stack.extend(base.map(Work::Expr));
+        }
+        index_keys.clear();
+        self.index_keys = index_keys;
+        self.out.push(Traversal { steps });
     }
+}
 
+impl Collector<'_> {
     /// Whether, in the reference's form, a traversal cannot continue from
     /// `base` to the accessor after it: a parenthesised base is an
     /// expression of its own there.
     fn ends_reference_traversal(&self, base: hir::ExprId) -> bool {
-        !self.keep_dynamic && self.own_node(base).is_some_and(|node| is_parenthesised(&node))
+        !self.keep_dynamic && self.native.own_node(base).is_some_and(|node| is_parenthesised(&node))
+    }
+}
+
+impl<'a> Native<'a> {
+    fn of(file: &'a SourceFile) -> Option<Self> {
+        let (hir, map) = file.native_parts()?;
+        Some(Native { file, hir, map, root: file.syntax_root() })
     }
 
     fn own_node(&self, id: hir::ExprId) -> Option<SyntaxNode> {
@@ -414,6 +313,13 @@ impl<'a> Walker<'a> {
         Some(key)
     }
 
+    /// The key the fixed form takes for the index `link` (an
+    /// [`hir::Expr::Index`]): a literal, or else a constant.
+    fn fixed_key(&self, link: hir::ExprId) -> Option<Value> {
+        let hir::Expr::Index { index, .. } = &self.hir[link] else { return None };
+        self.literal_key(*index).or_else(|| self.constant_key(*index))
+    }
+
     /// The key of an index whose expression is constant though not a
     /// literal (`[-1]`, `[(0)]`, `["a-${"b"}"]`): it evaluates without
     /// variables or functions to a wholly known value. Only the fixed form
@@ -433,8 +339,4 @@ impl<'a> Walker<'a> {
     fn step_range(&self, id: hir::ExprId, opener: SyntaxKind) -> Range {
         crate::expression::step_range(self.file, id, opener)
     }
-}
-
-fn scope_names(key_var: &Option<SmolStr>, value_var: &SmolStr) -> Vec<SmolStr> {
-    key_var.iter().cloned().chain(Some(value_var.clone())).filter(|name| !name.is_empty()).collect()
 }
