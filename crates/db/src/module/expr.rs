@@ -222,130 +222,23 @@ pub struct Reference {
 /// The references of the expression at `root`, in source order, without
 /// the iteration variables of the `for` expressions around them.
 ///
-/// This is the walk of `decode`'s fixed traversal analysis (the reference's
-/// `Variables` without its loss of steps after a dynamic index), reduced to
-/// what name resolution needs: roots and their leading attribute steps, on a
-/// bare arena with no source map.
+/// The walk is hir's, shared with `decode`'s traversal analysis; name
+/// resolution keeps of each chain its root and leading attribute steps.
 pub fn references(exprs: &Arena<Expr>, root: ExprId) -> Vec<Reference> {
-    enum Work<'a> {
-        Expr(ExprId),
-        Parts(&'a [TemplatePart]),
-        PushScope(Vec<SmolStr>),
-        PopScope,
-    }
-    let mut scopes: Vec<Vec<SmolStr>> = Vec::new();
-    let mut out = Vec::new();
-    let mut stack = vec![Work::Expr(root)];
-    let scope_of = |key_var: &Option<SmolStr>, value_var: &SmolStr| -> Vec<SmolStr> {
-        key_var.iter().cloned().chain(Some(value_var.clone())).collect()
-    };
-    while let Some(work) = stack.pop() {
-        match work {
-            Work::PushScope(names) => scopes.push(names),
-            Work::PopScope => {
-                scopes.pop();
+    hir::references(exprs, root)
+        .into_iter()
+        .map(|chain| {
+            let mut reference = Reference {
+                root: chain.root_name(exprs).clone(),
+                attrs: Vec::new(),
+                links: vec![chain.root],
+            };
+            for &link in &chain.links {
+                let Expr::GetAttr { name, .. } = &exprs[link] else { break };
+                reference.attrs.push(name.clone());
+                reference.links.push(link);
             }
-            Work::Parts(parts) => {
-                for part in parts.iter().rev() {
-                    match part {
-                        TemplatePart::Literal(_) => {}
-                        TemplatePart::Interpolation { expr, .. } => stack.push(Work::Expr(*expr)),
-                        TemplatePart::If { cond, then_parts, else_parts, .. } => {
-                            stack.push(Work::Parts(else_parts.as_deref().unwrap_or_default()));
-                            stack.push(Work::Parts(then_parts));
-                            stack.push(Work::Expr(*cond));
-                        }
-                        TemplatePart::For { key_var, value_var, collection, body, .. } => {
-                            stack.push(Work::PopScope);
-                            stack.push(Work::Parts(body));
-                            stack.push(Work::PushScope(scope_of(key_var, value_var)));
-                            stack.push(Work::Expr(*collection));
-                        }
-                    }
-                }
-            }
-            Work::Expr(id) => match &exprs[id] {
-                Expr::Variable(_) | Expr::GetAttr { .. } | Expr::Index { .. } | Expr::LegacyIndex { .. } => {
-                    // Walk the chain down to its base, remembering each
-                    // link; index keys are expressions of their own.
-                    let mut links = Vec::new();
-                    let mut current = id;
-                    loop {
-                        match &exprs[current] {
-                            Expr::GetAttr { base, .. } | Expr::LegacyIndex { base, .. } => {
-                                links.push(current);
-                                current = *base;
-                            }
-                            Expr::Index { base, index } => {
-                                links.push(current);
-                                stack.push(Work::Expr(*index));
-                                current = *base;
-                            }
-                            _ => break,
-                        }
-                    }
-                    let Expr::Variable(name) = &exprs[current] else {
-                        stack.push(Work::Expr(current));
-                        continue;
-                    };
-                    if scopes.iter().any(|scope| scope.contains(name)) {
-                        continue;
-                    }
-                    links.push(current);
-                    links.reverse();
-                    let mut reference =
-                        Reference { root: name.clone(), attrs: Vec::new(), links: vec![current] };
-                    for &link in &links[1..] {
-                        let Expr::GetAttr { name, .. } = &exprs[link] else { break };
-                        reference.attrs.push(name.clone());
-                        reference.links.push(link);
-                    }
-                    out.push(reference);
-                }
-                Expr::Missing | Expr::Literal(_) | Expr::SplatItem => {}
-                Expr::Template { parts, .. } => stack.push(Work::Parts(parts)),
-                Expr::Splat { source, each, .. } => {
-                    stack.push(Work::Expr(*each));
-                    stack.push(Work::Expr(*source));
-                }
-                Expr::Call { args, .. } | Expr::Tuple(args) => {
-                    stack.extend(args.iter().rev().map(|&arg| Work::Expr(arg)));
-                }
-                Expr::Object(items) => {
-                    for item in items.iter().rev() {
-                        stack.push(Work::Expr(item.value));
-                        if let ObjectKey::Expr { expr, .. } = &item.key {
-                            stack.push(Work::Expr(*expr));
-                        }
-                    }
-                }
-                Expr::ForTuple { key_var, value_var, collection, value, cond } => {
-                    stack.push(Work::PopScope);
-                    stack.extend(cond.map(Work::Expr));
-                    stack.push(Work::Expr(*value));
-                    stack.push(Work::PushScope(scope_of(key_var, value_var)));
-                    stack.push(Work::Expr(*collection));
-                }
-                Expr::ForObject { key_var, value_var, collection, key, value, cond, .. } => {
-                    stack.push(Work::PopScope);
-                    stack.extend(cond.map(Work::Expr));
-                    stack.push(Work::Expr(*value));
-                    stack.push(Work::Expr(*key));
-                    stack.push(Work::PushScope(scope_of(key_var, value_var)));
-                    stack.push(Work::Expr(*collection));
-                }
-                Expr::Unary { operand, .. } => stack.push(Work::Expr(*operand)),
-                Expr::Binary { lhs, rhs, .. } => {
-                    stack.push(Work::Expr(*rhs));
-                    stack.push(Work::Expr(*lhs));
-                }
-                Expr::Conditional { cond, then_expr, else_expr } => {
-                    stack.push(Work::Expr(*else_expr));
-                    stack.push(Work::Expr(*then_expr));
-                    stack.push(Work::Expr(*cond));
-                }
-            },
-        }
-    }
-    out
+            reference
+        })
+        .collect()
 }
