@@ -313,13 +313,28 @@ impl RootDatabase {
         let mut files = files;
         files.sort_by(|a, b| a.path(self).cmp(b.path(self)));
         files.dedup();
+        let chosen = module::DialectRules::for_files(files.iter().map(|file| file.path(self).as_path()));
         if let Some(module) = self.module(&dir) {
             if *module.files(self) != files {
                 module.set_files(self).to(files);
             }
+            let dialect = module.dialect(self);
+            if dialect.rules(self).chosen_by_files && **dialect.rules(self) != chosen {
+                self.set_dialect_rules(module, chosen);
+            }
             return module;
         }
-        let module = Module::new(self, dir.clone(), files, Arc::default());
+        let functions = module::FunctionTable::new(&chosen, &Default::default());
+        let function_names = Arc::new(chosen.unknown_functions.clone());
+        let dialect = module::Dialect::new(
+            self,
+            Arc::new(chosen),
+            Arc::default(),
+            function_names,
+            functions,
+            Arc::default(),
+        );
+        let module = Module::new(self, dir.clone(), files, Arc::default(), dialect);
         self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(dir, module);
         module
     }
@@ -334,6 +349,65 @@ impl RootDatabase {
         if **module.variables(self) != variables {
             module.set_variables(self).to(Arc::new(variables));
         }
+    }
+
+    /// Sets the rules of `module`'s dialect (see [`module::Dialect`]); rules
+    /// with `chosen_by_files` unset stay when the files change. Setting
+    /// equal rules again is not a change.
+    pub fn set_dialect_rules(&mut self, module: Module, rules: module::DialectRules) {
+        let dialect = module.dialect(self);
+        if **dialect.rules(self) == rules {
+            return;
+        }
+        let registered = Arc::clone(dialect.registered(self));
+        self.set_dialect_functions_with(module, &rules, registered);
+        dialect.set_rules(self).to(Arc::new(rules));
+    }
+
+    /// Sets the extra root names of `module`'s dialect and their values;
+    /// only the attributes reading a root whose value changed re-evaluate.
+    pub fn set_dialect_roots(
+        &mut self,
+        module: Module,
+        roots: std::collections::BTreeMap<smol_str::SmolStr, eval::Value>,
+    ) {
+        let dialect = module.dialect(self);
+        if **dialect.roots(self) != roots {
+            dialect.set_roots(self).to(Arc::new(roots));
+        }
+    }
+
+    /// Sets the functions registered in `module`'s dialect, which win over
+    /// the standard library's and the dialect's own. The attributes calling
+    /// a function of the dialect re-evaluate.
+    pub fn set_dialect_functions(
+        &mut self,
+        module: Module,
+        functions: std::collections::BTreeMap<String, eval::Function>,
+    ) {
+        let rules = Arc::clone(module.dialect(self).rules(self));
+        self.set_dialect_functions_with(module, &rules, Arc::new(functions));
+    }
+
+    fn set_dialect_functions_with(
+        &mut self,
+        module: Module,
+        rules: &module::DialectRules,
+        registered: Arc<std::collections::BTreeMap<String, eval::Function>>,
+    ) {
+        let dialect = module.dialect(self);
+        let names: std::collections::BTreeSet<smol_str::SmolStr> = rules
+            .unknown_functions
+            .iter()
+            .cloned()
+            .chain(registered.keys().map(smol_str::SmolStr::new))
+            .collect();
+        let table = module::FunctionTable::new(rules, &registered);
+        if **dialect.function_names(self) != names {
+            dialect.set_function_names(self).to(Arc::new(names));
+        }
+        dialect.set_functions(self).to(table);
+        dialect.set_registered(self).to(registered);
     }
 
     /// Drops all but the most recently used parse trees (see [`parse`]):
@@ -396,7 +470,11 @@ impl RootDatabase {
         }
         let modules: Vec<Module> =
             self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).values().copied().collect();
-        if let Some(module) = modules.into_iter().find(|module| module.as_id() == id) {
+        if let Some(module) = modules.iter().find(|module| module.as_id() == id) {
+            return format!("{query}({})", module.dir(self));
+        }
+        // A module's dialect shows its module's directory.
+        if let Some(module) = modules.iter().find(|module| module.dialect(self).as_id() == id) {
             return format!("{query}({})", module.dir(self));
         }
         // The per-attribute queries take an `Attr`: show its address.

@@ -62,6 +62,7 @@
 
 mod declarations;
 mod diagnostics;
+mod dialect;
 mod expr;
 mod json;
 mod resolve;
@@ -80,6 +81,10 @@ pub use crate::module::{
         file_declarations, module_index,
     },
     diagnostics::{ModuleDiagnostic, attribute_diagnostic, module_diagnostics},
+    dialect::{
+        Dialect, DialectRules, FunctionTable, TERRAFORM_FUNCTIONS, dialect_root, dialect_root_names,
+        is_terraform_file, unknown_function,
+    },
     expr::{AttrExpr, Reference, extract, references},
     resolve::{AttrKind, Resolution, Target, attribute_resolution},
     value::{
@@ -103,6 +108,10 @@ pub struct Module {
     /// The values given for `var.NAME`, by name.
     #[returns(ref)]
     pub variables: Arc<BTreeMap<String, Value>>,
+    /// What the module's language adds to its scope (see [`Dialect`]):
+    /// chosen by its files' names unless the caller set one.
+    #[returns(copy)]
+    pub dialect: Dialect,
 }
 
 /// Whether a file named `path` belongs to a module by its name: `*.hcl`,

@@ -57,6 +57,7 @@ fn first_evaluation_runs_everything_once() {
             "parse(m/b.tf)",
             "attribute_value(local.a)",
             "attribute_resolution(local.a)",
+            "dialect_root_names(m)",
             "attribute_value(local.b)",
             "attribute_resolution(local.b)",
             "attribute_value(local.c)",

@@ -56,14 +56,14 @@ fn values_across_files() {
         &mut db,
         &[
             (
-                "main.tf",
+                "main.hcl",
                 "locals {\n  greeting = \"hello ${var.name}\"\n  n = length(local.items)\n}\n\nservice \"web\" {\n  size = local.n * 2\n  label = upper(local.greeting)\n}\n",
             ),
             (
-                "other.tf",
+                "other.hcl",
                 "locals {\n  items = [1, 2, 3]\n  whole = service.web\n  size = service.web.size\n}\n",
             ),
-            ("variables.tf", "variable \"name\" {\n  type = string\n  default = \"world\"\n}\n"),
+            ("variables.hcl", "variable \"name\" {\n  type = string\n  default = \"world\"\n}\n"),
         ],
     );
     expect![[r#"
@@ -92,10 +92,10 @@ fn cycles_are_diagnostics_naming_every_step() {
         &mut db,
         &[
             (
-                "a.tf",
+                "a.hcl",
                 "locals {\n  a = local.b + 1\n  b = local.c\n  c = [local.a]\n  self = local.self\n  user = local.a\n  fine = 1\n}\n",
             ),
-            ("b.tf", "service \"web\" {\n  port = service.web\n}\n"),
+            ("b.hcl", "service \"web\" {\n  port = service.web\n}\n"),
         ],
     );
     expect![[r#"
@@ -109,9 +109,9 @@ fn cycles_are_diagnostics_naming_every_step() {
     "#]]
     .assert_eq(&values(&db, module));
     expect![[r#"
-        m/a.tf "local.b" [reference-cycle] Reference cycle: The value of local.a depends on itself: local.a -> local.b -> local.c -> local.a.
-        m/a.tf "local.self" [reference-cycle] Reference cycle: The value of local.self depends on itself: local.self -> local.self.
-        m/b.tf "service.web" [reference-cycle] Reference cycle: The value of service.web.port depends on itself: service.web.port -> service.web.port.
+        m/a.hcl "local.b" [reference-cycle] Reference cycle: The value of local.a depends on itself: local.a -> local.b -> local.c -> local.a.
+        m/a.hcl "local.self" [reference-cycle] Reference cycle: The value of local.self depends on itself: local.self -> local.self.
+        m/b.hcl "service.web" [reference-cycle] Reference cycle: The value of service.web.port depends on itself: service.web.port -> service.web.port.
     "#]].assert_eq(&diagnostics(&db, module));
 }
 
@@ -121,20 +121,20 @@ fn duplicate_declarations() {
     let module = load(
         &mut db,
         &[
-            ("a.tf", "locals {\n  a = 1\n}\n\nvariable \"x\" {}\n\nservice \"web\" {\n  port = 80\n}\n"),
+            ("a.hcl", "locals {\n  a = 1\n}\n\nvariable \"x\" {}\n\nservice \"web\" {\n  port = 80\n}\n"),
             (
-                "b.tf",
+                "b.hcl",
                 "locals {\n  a = 2\n}\nvariable \"x\" {\n  default = 1\n}\nservice \"web\" {\n  port = 8080\n  extra = true\n}\n",
             ),
         ],
     );
     expect![[r#"
-        m/b.tf "a" [duplicate-declaration] Duplicate local value definition: A local value named "a" was already defined at m/a.tf:2:3. Local value names must be unique within a module.
-          m/a.tf 11: first declared here
-        m/b.tf "variable \"x\"" [duplicate-declaration] Duplicate variable declaration: A variable named "x" was already declared at m/a.tf:5:1. Variable names must be unique within a module.
-          m/a.tf 20: first declared here
-        m/b.tf "service \"web\"" [duplicate-declaration] Duplicate service block: A service block "web" was already declared at m/a.tf:7:1.
-          m/a.tf 37: first declared here
+        m/b.hcl "a" [duplicate-declaration] Duplicate local value definition: A local value named "a" was already defined at m/a.hcl:2:3. Local value names must be unique within a module.
+          m/a.hcl 11: first declared here
+        m/b.hcl "variable \"x\"" [duplicate-declaration] Duplicate variable declaration: A variable named "x" was already declared at m/a.hcl:5:1. Variable names must be unique within a module.
+          m/a.hcl 20: first declared here
+        m/b.hcl "service \"web\"" [duplicate-declaration] Duplicate service block: A service block "web" was already declared at m/a.hcl:7:1.
+          m/a.hcl 37: first declared here
     "#]].assert_eq(&diagnostics(&db, module));
     // The first declaration (files by path) is the one that counts.
     expect![[r#"
@@ -150,17 +150,17 @@ fn unresolved_references_suggest_a_near_name() {
     let module = load(
         &mut db,
         &[(
-            "a.tf",
+            "a.hcl",
             "locals {\n  count = 1\n  a = local.cuont\n  b = var.regoin\n  c = servce.web.port\n  d = service.wbe.port\n  e = service.web.prot\n  f = nothing\n  g = [for x in [1] : x + local.count]\n}\n\nvariable \"region\" {\n  default = \"eu\"\n}\n\nservice \"web\" {\n  port = 80\n}\n",
         )],
     );
     expect![[r#"
-        m/a.tf "local.cuont" [unresolved-reference] Reference to undeclared local value: A local value with the name "cuont" has not been declared. Did you mean "count"?
-        m/a.tf "var.regoin" [unresolved-reference] Reference to undeclared input variable: An input variable with the name "regoin" has not been declared. Did you mean "region"?
-        m/a.tf "servce" [unresolved-reference] Unknown variable: There is no variable named "servce". Did you mean "service"?
-        m/a.tf "service.wbe" [unresolved-reference] Reference to undeclared block: A block "service" "wbe" has not been declared. Did you mean "web"?
-        m/a.tf "service.web.prot" [unresolved-reference] Unsupported attribute: This object does not have an attribute named "prot". Did you mean "port"?
-        m/a.tf "nothing" [unresolved-reference] Unknown variable: There is no variable named "nothing".
+        m/a.hcl "local.cuont" [unresolved-reference] Reference to undeclared local value: A local value with the name "cuont" has not been declared. Did you mean "count"?
+        m/a.hcl "var.regoin" [unresolved-reference] Reference to undeclared input variable: An input variable with the name "regoin" has not been declared. Did you mean "region"?
+        m/a.hcl "servce" [unresolved-reference] Unknown variable: There is no variable named "servce". Did you mean "service"?
+        m/a.hcl "service.wbe" [unresolved-reference] Reference to undeclared block: A block "service" "wbe" has not been declared. Did you mean "web"?
+        m/a.hcl "service.web.prot" [unresolved-reference] Unsupported attribute: This object does not have an attribute named "prot". Did you mean "port"?
+        m/a.hcl "nothing" [unresolved-reference] Unknown variable: There is no variable named "nothing".
     "#]].assert_eq(&diagnostics(&db, module));
 }
 
@@ -170,7 +170,7 @@ fn variables_without_values_fail_where_used() {
     let module = load(
         &mut db,
         &[(
-            "a.tf",
+            "a.hcl",
             "variable \"needed\" {}\nvariable \"typed\" {\n  type = object({ a = number, b = optional(string, \"dflt\") })\n}\nvariable \"bad_default\" {\n  type = number\n  default = \"x\"\n}\nvariable \"bad_type\" {\n  type = strang\n}\nlocals {\n  a = var.needed\n  b = var.typed\n  c = var.bad_default\n  d = var.bad_type\n  unused = 1\n}\n",
         )],
     );
@@ -190,10 +190,10 @@ fn variables_without_values_fail_where_used() {
     "#]]
     .assert_eq(&values(&db, module));
     expect![[r#"
-        m/a.tf "strang" [invalid-type] Invalid type specification: The keyword "strang" is not a valid type specification.
-        m/a.tf "\"x\"" [invalid-variable-value] Invalid default value for variable: This default value is not compatible with the variable's type constraint: a number is required.
-        m/a.tf "var.needed" [missing-variable] No value for required variable: The input variable "needed" is not set, and has no default value.
-        m/a.tf "var.bad_type" [missing-variable] No value for required variable: The input variable "bad_type" is not set, and has no default value.
+        m/a.hcl "strang" [invalid-type] Invalid type specification: The keyword "strang" is not a valid type specification.
+        m/a.hcl "\"x\"" [invalid-variable-value] Invalid default value for variable: This default value is not compatible with the variable's type constraint: a number is required.
+        m/a.hcl "var.needed" [missing-variable] No value for required variable: The input variable "needed" is not set, and has no default value.
+        m/a.hcl "var.bad_type" [missing-variable] No value for required variable: The input variable "bad_type" is not set, and has no default value.
     "#]].assert_eq(&diagnostics(&db, module));
 }
 
@@ -203,9 +203,9 @@ fn json_files_declare_and_reference_like_native_ones() {
     let module = load(
         &mut db,
         &[
-            ("main.tf", "locals {\n  port = service.api.port + 1\n  prefix = \"${var.env}-\"\n}\n"),
+            ("main.hcl", "locals {\n  port = service.api.port + 1\n  prefix = \"${var.env}-\"\n}\n"),
             (
-                "extra.tf.json",
+                "extra.hcl.json",
                 r#"{
   "variable": {"env": {"type": "string", "default": "dev"}},
   "locals": [{"name": "${local.prefix}api"}, {"ports": ["${local.port}", 2]}],
@@ -215,7 +215,7 @@ fn json_files_declare_and_reference_like_native_ones() {
   }
 }"#,
             ),
-            ("dup.tf", "locals {\n  name = \"again\"\n}\n"),
+            ("dup.hcl", "locals {\n  name = \"again\"\n}\n"),
         ],
     );
     expect![[r#"
@@ -229,10 +229,10 @@ fn json_files_declare_and_reference_like_native_ones() {
     "#]]
     .assert_eq(&values(&db, module));
     expect![[r#"
-        m/extra.tf.json "\"name\"" [duplicate-declaration] Duplicate local value definition: A local value named "name" was already defined at m/dup.tf:2:3. Local value names must be unique within a module.
-          m/dup.tf 11: first declared here
+        m/extra.hcl.json "\"name\"" [duplicate-declaration] Duplicate local value definition: A local value named "name" was already defined at m/dup.hcl:2:3. Local value names must be unique within a module.
+          m/dup.hcl 11: first declared here
     "#]].assert_eq(&diagnostics(&db, module));
-    assert!(module::is_module_file("a/main.tf.json".into()));
+    assert!(module::is_module_file("a/main.hcl.json".into()));
     assert!(module::is_module_file("a/build.pkr.json".into()));
     assert!(!module::is_module_file("a/terraform.tfvars.json".into()));
     assert!(!module::is_module_file("a/package.json".into()));
@@ -241,7 +241,7 @@ fn json_files_declare_and_reference_like_native_ones() {
 #[test]
 fn an_expression_the_parser_could_not_read_is_not_reported_again() {
     let mut db = RootDatabase::new();
-    let module = load(&mut db, &[("a.tf", "locals {\n  a = 1 +\n  b = local.a\n  c = \"ok\"\n}\n")]);
+    let module = load(&mut db, &[("a.hcl", "locals {\n  a = 1 +\n  b = local.a\n  c = \"ok\"\n}\n")]);
     expect![[""]].assert_eq(&diagnostics(&db, module));
     expect![[r#"
         local.a: Eval(EvalError { expr: Idx::<Expr>(1), summary: "Missing expression", detail: "The expression could not be parsed." })
@@ -256,7 +256,7 @@ fn nested_blocks_attributes_are_evaluated_by_address() {
     let module = load(
         &mut db,
         &[(
-            "a.tf",
+            "a.hcl",
             "service \"web\" {\n  port = 80\n  health {\n    path = \"/up/${service.web.port}\"\n    check \"tcp\" {\n      timeout = 1 + 1\n    }\n  }\n  rule {\n    allow = true\n  }\n  rule {\n    allow = local.nope\n  }\n  dynamic \"rule\" {\n    for_each = [1]\n    content {\n      allow = rule.value\n    }\n  }\n}\n",
         )],
     );
@@ -269,7 +269,7 @@ fn nested_blocks_attributes_are_evaluated_by_address() {
     "#]]
     .assert_eq(&values(&db, module));
     expect![[r#"
-        m/a.tf "local.nope" [unresolved-reference] Reference to undeclared local value: A local value with the name "nope" has not been declared.
+        m/a.hcl "local.nope" [unresolved-reference] Reference to undeclared local value: A local value with the name "nope" has not been declared.
     "#]].assert_eq(&diagnostics(&db, module));
 }
 
@@ -345,11 +345,11 @@ fn repeated_blocks_without_labels_are_numbered_not_duplicates() {
         &mut db,
         &[
             (
-                "a.tf",
+                "a.hcl",
                 "moved {\n  from = \"a\"\n}\nsettings {\n  debug = true\n}\nmoved {\n  from = \"b\"\n}\n",
             ),
             (
-                "b.tf",
+                "b.hcl",
                 "moved {\n  from = \"c\"\n}\nlocals {\n  debug = settings.debug\n  second = moved.1.from\n}\n",
             ),
         ],

@@ -4,7 +4,6 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::Arc;
 use std::sync::mpsc;
 
 use camino::{Utf8Path, Utf8PathBuf};
@@ -13,8 +12,6 @@ use db::{File, RootDatabase};
 use salsa::Setter as _;
 use serde::de::DeserializeOwned;
 use value::Value;
-
-use crate::dialect::{DialectInput, dialect_value};
 
 /// A module of HCL files and what an application adds to it: variables,
 /// functions and root names.
@@ -39,11 +36,10 @@ pub struct Workspace {
     /// date by it, so that an edit finds the attributes it can change
     /// without looking at the others.
     readers: Option<Readers>,
-    /// The functions and root names the application added, and their
-    /// input once there are any (see [`crate::dialect`]).
+    /// The functions and root names the application added, which the
+    /// module's dialect input holds (see [`crate::dialect`]).
     functions: BTreeMap<String, eval::Function>,
     roots: BTreeMap<String, Value>,
-    dialect: Option<DialectInput>,
     /// The files edited since they were loaded: their inputs have low
     /// durability, the others' medium (see [`Workspace::make_stable`]).
     volatile: HashSet<Utf8PathBuf>,
@@ -173,7 +169,6 @@ impl Workspace {
             readers: None,
             functions: BTreeMap::new(),
             roots: BTreeMap::new(),
-            dialect: None,
             volatile: HashSet::new(),
             scratch: RootDatabase::new(),
         }
@@ -399,9 +394,6 @@ impl Workspace {
             }
         }
         for diagnostic in module::module_diagnostics(&self.db, self.module) {
-            if self.dialect_explains(diagnostic) {
-                continue;
-            }
             let notes =
                 if diagnostic.detail.is_empty() { Vec::new() } else { vec![diagnostic.detail.clone()] };
             out.push(self.located(
@@ -757,12 +749,9 @@ impl Workspace {
         self.readers.get_or_insert_with(Readers::default)
     }
 
-    /// An attribute's value or error: through the dialect if there is one.
+    /// An attribute's value or error (the module's dialect included).
     fn evaluate<'db>(&'db self, attr: Attr<'db>) -> &'db Result<Value, AttrError> {
-        match self.dialect {
-            Some(dialect) => dialect_value(&self.db, dialect, attr),
-            None => module::attribute_value(&self.db, attr),
-        }
+        module::attribute_value(&self.db, attr)
     }
 
     /// An error in words: its summary and detail, or what it is about.
@@ -786,25 +775,6 @@ impl Workspace {
             AttrError::NoValue => "the variable is not set, and has no default value".to_string(),
             AttrError::InvalidType => "the variable's type constraint is invalid".to_string(),
             AttrError::InvalidValue { message, .. } => format!("Invalid value for variable: {message}"),
-        }
-    }
-
-    /// Whether a diagnostic of the module model is about a name the
-    /// dialect provides, which the model does not know of.
-    fn dialect_explains(&self, diagnostic: &module::ModuleDiagnostic) -> bool {
-        if self.dialect.is_none() {
-            return false;
-        }
-        let named =
-            |prefix: &str, name: &String| diagnostic.detail.starts_with(&format!("{prefix} {name:?}."));
-        match (diagnostic.code, diagnostic.summary.as_str()) {
-            ("unresolved-reference", "Unknown variable") => {
-                self.roots.keys().any(|name| named("There is no variable named", name))
-            }
-            ("eval", "Call to unknown function") => {
-                self.functions.keys().any(|name| named("There is no function named", name))
-            }
-            _ => false,
         }
     }
 
@@ -852,15 +822,7 @@ impl Workspace {
     }
 
     fn sync_dialect(&mut self) {
-        let functions = Arc::new(self.functions.clone());
-        let roots = Arc::new(self.roots.clone());
-        match self.dialect {
-            Some(dialect) => {
-                dialect.set_functions(&mut self.db).to(functions);
-                dialect.set_roots(&mut self.db).to(roots);
-            }
-            None => self.dialect = Some(DialectInput::new(&self.db, functions, roots)),
-        }
+        crate::dialect::sync(&mut self.db, self.module, &self.functions, &self.roots);
     }
 
     /// Starts watching the module's directory: the watcher hands over a

@@ -10,7 +10,7 @@ use smol_str::SmolStr;
 
 use crate::{
     Db, File,
-    module::{Address, Module},
+    module::{Address, DialectRules, Module},
 };
 
 /// What a declaration is.
@@ -271,10 +271,9 @@ pub struct Duplicate {
     pub duplicate: (File, Location),
 }
 
-/// A labelled block as name resolution needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A labelled block as name resolution needs it: its attributes' names.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct BlockEntry {
-    pub labels: Vec<SmolStr>,
     pub attributes: Vec<SmolStr>,
 }
 
@@ -286,8 +285,11 @@ pub struct ModuleIndex {
     /// Addresses in declaration order.
     pub order: Vec<Address>,
     pub duplicates: Vec<Duplicate>,
-    /// Blocks other than `variable` and `locals`, by type.
-    pub blocks: BTreeMap<SmolStr, Vec<BlockEntry>>,
+    /// The blocks that are root names (not `variable`, `locals`, nor a
+    /// dialect's hidden types), by their address's first segment, then by
+    /// the rest of their address (their labels): a reference finds its
+    /// block by a lookup per step, not a scan of every block of the type.
+    pub blocks: BTreeMap<SmolStr, BTreeMap<Vec<SmolStr>, BlockEntry>>,
 }
 
 impl ModuleIndex {
@@ -301,40 +303,77 @@ impl ModuleIndex {
     }
 }
 
-/// The blocks without labels whose type is declared more than once in the
-/// module (`moved`, `import`, `rule`), each with its ordinal among its type,
-/// by file and position. Such blocks are repeatable rather than duplicates,
-/// so each is addressed with its ordinal as a label: `moved.0.from`,
-/// `moved.1.from`.
-fn repeated_unlabelled_blocks(db: &dyn Db, module: Module) -> rustc_hash::FxHashMap<(File, u32), usize> {
-    let mut by_type: BTreeMap<&SmolStr, Vec<(File, u32)>> = BTreeMap::new();
+/// The blocks that repeat and are not duplicates, each with its ordinal
+/// among the blocks of the same type and labels, by file and position: a
+/// block type without labels declared more than once (`moved`, `import`,
+/// `rule`), and the dialect's repeatable labelled types (Terraform's
+/// `provider "aws"` with aliases). Each such block is addressed with its
+/// ordinal after its labels: `moved.0.from`, `provider.aws.1.region`.
+fn repeated_blocks(
+    db: &dyn Db,
+    module: Module,
+    rules: &DialectRules,
+) -> rustc_hash::FxHashMap<(File, u32), usize> {
+    let mut by_address: BTreeMap<&[SmolStr], Vec<(File, u32)>> = BTreeMap::new();
     for &file in module.files(db) {
         for declaration in &file_declarations(db, file).declarations {
             if declaration.kind == DeclarationKind::Block
-                && let [type_name] = declaration.address.segments()
                 && let Some(block) = declaration.location.block
+                && let [type_name, labels @ ..] = declaration.address.segments()
+                && (labels.is_empty() || rules.repeatable_block_types.contains(type_name))
             {
-                by_type.entry(type_name).or_default().push((file, block));
+                by_address.entry(declaration.address.segments()).or_default().push((file, block));
             }
         }
     }
-    by_type
+    by_address
         .into_values()
         .filter(|blocks| blocks.len() > 1)
         .flat_map(|blocks| blocks.into_iter().enumerate().map(|(ordinal, block)| (block, ordinal)))
         .collect()
 }
 
-/// The module's index, from its files' declarations only: an edit that
-/// changes no declaration leaves it equal.
+/// The address the module gives a declaration: a repeated block's ordinal
+/// after its labels, and without the type name of the dialect's unprefixed
+/// types (`resource`).
+fn module_address(
+    declaration: &Declaration,
+    ordinal: Option<(usize, usize)>,
+    rules: &DialectRules,
+) -> Address {
+    let segments = declaration.address.segments();
+    let unprefixed = matches!(
+        declaration.kind,
+        DeclarationKind::Block | DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute
+    ) && segments.len() > 1
+        && rules.unprefixed_block_types.contains(&segments[0]);
+    if ordinal.is_none() && !unprefixed {
+        return declaration.address.clone();
+    }
+    let mut segments = segments.to_vec();
+    if let Some((ordinal, at)) = ordinal {
+        segments.insert(at.min(segments.len()), SmolStr::new(ordinal.to_string()));
+    }
+    if unprefixed {
+        segments.remove(0);
+    }
+    Address { segments }
+}
+
+/// The module's index, from its files' declarations and its dialect's
+/// rules only: an edit that changes no declaration leaves it equal.
 #[salsa::tracked(returns(ref))]
 pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut index = ModuleIndex::default();
-    let ordinals = repeated_unlabelled_blocks(db, module);
+    let rules = module.dialect(db).rules(db);
+    let ordinals = repeated_blocks(db, module, rules);
     for &file in module.files(db) {
         // The position of a block whose declaration was a duplicate: its
         // attributes are left out, so each address has one definition.
         let mut skipped_block = None;
+        // The current block's label count, where a repeated block's ordinal
+        // goes in its attributes' addresses.
+        let mut block_length = 0;
         for declaration in &file_declarations(db, file).declarations {
             if matches!(declaration.kind, DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute)
                 && skipped_block.is_some()
@@ -342,22 +381,20 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             {
                 continue;
             }
+            if declaration.kind == DeclarationKind::Block {
+                block_length = declaration.address.segments().len();
+            }
             let ordinal = match declaration.kind {
                 DeclarationKind::Block
                 | DeclarationKind::BlockAttribute
-                | DeclarationKind::NestedAttribute => {
-                    declaration.location.block.and_then(|block| ordinals.get(&(file, block)))
-                }
+                | DeclarationKind::NestedAttribute => declaration
+                    .location
+                    .block
+                    .and_then(|block| ordinals.get(&(file, block)))
+                    .map(|&ordinal| (ordinal, block_length)),
                 _ => None,
             };
-            let address = match ordinal {
-                Some(ordinal) => {
-                    let mut segments = declaration.address.segments.clone();
-                    segments.insert(1, SmolStr::new(ordinal.to_string()));
-                    Address { segments }
-                }
-                None => declaration.address.clone(),
-            };
+            let address = module_address(declaration, ordinal, rules);
             if let Some(first) = index.definitions.get(&address) {
                 index.duplicates.push(Duplicate {
                     address: address.clone(),
@@ -370,22 +407,27 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 }
                 continue;
             }
+            let is_root_name = |type_name: &SmolStr| {
+                declaration.address.segments().first().is_none_or(|it| !rules.hidden_block_types.contains(it))
+                    && !type_name.is_empty()
+            };
             match declaration.kind {
                 DeclarationKind::Block => {
-                    let segments = address.segments();
-                    index
-                        .blocks
-                        .entry(segments[0].clone())
-                        .or_default()
-                        .push(BlockEntry { labels: segments[1..].to_vec(), attributes: Vec::new() });
+                    if let [type_name, labels @ ..] = address.segments()
+                        && is_root_name(type_name)
+                    {
+                        index
+                            .blocks
+                            .entry(type_name.clone())
+                            .or_default()
+                            .insert(labels.to_vec(), BlockEntry::default());
+                    }
                 }
                 DeclarationKind::BlockAttribute => {
-                    let segments = address.segments();
-                    if let Some((name, block)) = segments.split_last()
-                        && let Some(entry) = index
-                            .blocks
-                            .get_mut(&block[0])
-                            .and_then(|entries| entries.iter_mut().rev().find(|it| it.labels == block[1..]))
+                    if let Some((name, [type_name, labels @ ..])) = address.segments().split_last()
+                        && is_root_name(type_name)
+                        && let Some(entry) =
+                            index.blocks.get_mut(type_name).and_then(|entries| entries.get_mut(labels))
                     {
                         entry.attributes.push(name.clone());
                     }

@@ -4,12 +4,15 @@
 //! equal when declarations elsewhere are added or moved: then an attribute
 //! is re-resolved but not re-evaluated.
 
+use std::collections::BTreeSet;
+
 use smol_str::SmolStr;
 
 use crate::{
     Db, File,
     module::{
-        Address, Attr, AttrExpr, DeclarationKind, ModuleIndex, module_index, references, value::expr_of,
+        Address, Attr, AttrExpr, DeclarationKind, DialectRules, ModuleIndex, dialect_root_names,
+        module_index, references, value::expr_of,
     },
 };
 
@@ -24,6 +27,12 @@ pub enum Target {
     /// Nothing is declared there. `step` is the reference's step that found
     /// nothing (0 for the root name).
     Unresolved { step: usize, summary: String, detail: String },
+    /// The dialect says the value at `address` is not known from the
+    /// configuration (`count.index`, a resource's computed `id`, a module's
+    /// output): it evaluates to an unknown value of any type.
+    Unknown { address: Address },
+    /// A root name of the dialect with a value ([`crate::module::dialect_root`]).
+    Root { name: SmolStr },
 }
 
 /// What an address names, as much as evaluation needs to know.
@@ -36,6 +45,9 @@ pub enum AttrKind {
     Expression,
     /// A variable declared in `file`, with or without a `type`.
     Variable { file: File, has_type: bool },
+    /// An attribute the dialect reads as references by name, not as an
+    /// expression (Terraform's `depends_on`): not evaluated, unknown.
+    Static,
 }
 
 /// What an attribute is, its expression, and the targets of its
@@ -80,6 +92,8 @@ impl Resolution {
 pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let module = attr.module(db);
     let index = module_index(db, module);
+    let dialect = module.dialect(db);
+    let rules = dialect.rules(db);
     let Some(def) = index.definitions.get(attr.address(db)) else { return Resolution::default() };
     let expr = expr_of(db, def);
     if let DeclarationKind::Variable { type_attr, .. } = def.kind {
@@ -91,17 +105,27 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
             targets: Vec::new(),
         };
     }
+    if rules.is_static(attr.address(db).segments()) {
+        return Resolution { kind: AttrKind::Static, expr, targets: Vec::new() };
+    }
+    let roots = dialect_root_names(db, dialect);
     let targets = match &expr {
         Some(expr) => references(&expr.exprs, expr.root)
             .into_iter()
-            .map(|reference| resolve(index, &reference.root, &reference.attrs))
+            .map(|reference| resolve(index, rules, roots, &reference.root, &reference.attrs))
             .collect(),
         None => Vec::new(),
     };
     Resolution { kind: AttrKind::Expression, expr, targets }
 }
 
-fn resolve(index: &ModuleIndex, root: &str, steps: &[SmolStr]) -> Target {
+fn resolve(
+    index: &ModuleIndex,
+    rules: &DialectRules,
+    roots: &BTreeSet<SmolStr>,
+    root: &str,
+    steps: &[SmolStr],
+) -> Target {
     let attr_of = |segments: Vec<SmolStr>| Address::new(segments);
     match root {
         "var" | "local" => {
@@ -128,21 +152,39 @@ fn resolve(index: &ModuleIndex, root: &str, steps: &[SmolStr]) -> Target {
         }
         _ => {
             let Some(entries) = index.blocks.get(root) else {
-                let roots = ["var", "local"].into_iter().chain(index.blocks.keys().map(SmolStr::as_str));
-                let detail = with_suggestion(format!("There is no variable named {root:?}."), root, roots);
+                if rules.unknown_roots.contains(root) {
+                    return Target::Unknown { address: Address::new([root]) };
+                }
+                if roots.contains(root) {
+                    return Target::Root { name: root.into() };
+                }
+                let names = ["var", "local"]
+                    .into_iter()
+                    .chain(index.blocks.keys().map(SmolStr::as_str))
+                    .chain(roots.iter().map(SmolStr::as_str));
+                let detail = with_suggestion(format!("There is no variable named {root:?}."), root, names);
                 return Target::Unresolved { step: 0, summary: "Unknown variable".into(), detail };
             };
-            // The block whose labels the steps start with, the longest if
-            // several do (`a.b` and `a.b.c` both declared).
-            let exact = entries
-                .iter()
-                .filter(|entry| steps.starts_with(&entry.labels))
-                .max_by_key(|entry| entry.labels.len());
+            let opaque = rules.opaque_block_types.contains(root);
+            let computed = rules.computed_attributes;
             let mut prefix: Vec<SmolStr> = vec![root.into()];
-            if let Some(entry) = exact {
-                prefix.extend(entry.labels.iter().cloned());
-                let n = entry.labels.len();
+            // The block whose labels the steps start with, the longest if
+            // several do (`a.b` and `a.b.c` both declared): one lookup per
+            // step.
+            let exact = (0..=steps.len()).rev().find_map(|n| entries.get_key_value(&steps[..n]));
+            if let Some((labels, entry)) = exact {
+                prefix.extend(labels.iter().cloned());
+                let n = labels.len();
+                let repeated = entry.attributes.iter().any(|it| rules.repetition_attributes.contains(it));
+                if opaque || repeated {
+                    // A module call's outputs, or one instance of a block
+                    // with `count` or `for_each`: nothing is known.
+                    return Target::Unknown { address: Address::new(prefix) };
+                }
                 let Some(name) = steps.get(n) else {
+                    if computed {
+                        return Target::Unknown { address: Address::new(prefix) };
+                    }
                     let attrs = entry
                         .attributes
                         .iter()
@@ -154,9 +196,12 @@ fn resolve(index: &ModuleIndex, root: &str, steps: &[SmolStr]) -> Target {
                         .collect();
                     return Target::Attributes { objects: vec![Address::new(prefix)], attrs };
                 };
+                prefix.push(name.clone());
                 if entry.attributes.contains(name) {
-                    prefix.push(name.clone());
                     return Target::Attributes { objects: Vec::new(), attrs: vec![attr_of(prefix)] };
+                }
+                if computed {
+                    return Target::Unknown { address: Address::new(prefix) };
                 }
                 let detail = with_suggestion(
                     format!("This object does not have an attribute named {:?}.", name.as_str()),
@@ -167,14 +212,20 @@ fn resolve(index: &ModuleIndex, root: &str, steps: &[SmolStr]) -> Target {
             }
             // Blocks with more labels than the steps name: the reference
             // reads an object of all of them.
-            let under: Vec<_> = entries.iter().filter(|entry| entry.labels.starts_with(steps)).collect();
+            let under: Vec<_> = entries
+                .range::<[SmolStr], _>((std::ops::Bound::Included(steps), std::ops::Bound::Unbounded))
+                .take_while(|(labels, _)| labels.starts_with(steps))
+                .collect();
             if !under.is_empty() {
-                prefix.extend(steps.iter().cloned());
+                if computed || opaque {
+                    prefix.extend(steps.iter().cloned());
+                    return Target::Unknown { address: Address::new(prefix) };
+                }
                 let mut objects = Vec::new();
                 let mut attrs = Vec::new();
-                for entry in under {
+                for (labels, entry) in under {
                     let mut segments: Vec<SmolStr> = vec![root.into()];
-                    segments.extend(entry.labels.iter().cloned());
+                    segments.extend(labels.iter().cloned());
                     objects.push(Address::new(segments.clone()));
                     for name in &entry.attributes {
                         let mut segments = segments.clone();
@@ -184,12 +235,11 @@ fn resolve(index: &ModuleIndex, root: &str, steps: &[SmolStr]) -> Target {
                 }
                 return Target::Attributes { objects, attrs };
             }
-            // The first step no block's labels continue with.
+            // The first step no block's labels continue with (an error, so
+            // a scan is fine).
             let mut depth = 0;
             while depth < steps.len()
-                && entries
-                    .iter()
-                    .any(|entry| entry.labels.len() > depth && entry.labels[..=depth] == steps[..=depth])
+                && entries.keys().any(|labels| labels.len() > depth && labels[..=depth] == steps[..=depth])
             {
                 depth += 1;
             }
@@ -207,9 +257,9 @@ fn resolve(index: &ModuleIndex, root: &str, steps: &[SmolStr]) -> Target {
                 .map(|it| format!("{it:?}"))
                 .collect();
             let candidates = entries
-                .iter()
-                .filter(|entry| entry.labels.len() > depth && entry.labels[..depth] == steps[..depth])
-                .map(|entry| entry.labels[depth].as_str());
+                .keys()
+                .filter(|labels| labels.len() > depth && labels[..depth] == steps[..depth])
+                .map(|labels| labels[depth].as_str());
             let detail = with_suggestion(
                 format!("A block {} has not been declared.", shown.join(" ")),
                 label,

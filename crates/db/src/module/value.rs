@@ -11,8 +11,8 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, Attr, AttrExpr, AttrKind, DeclarationKind, Definition, Location, Module, Target, Value,
-        attribute_resolution, extract, file_declarations, module_index,
+        Address, Attr, AttrExpr, AttrKind, DeclarationKind, Definition, FunctionTable, Location, Module,
+        Target, Value, attribute_resolution, dialect_root, extract, file_declarations, module_index,
     },
 };
 
@@ -161,25 +161,45 @@ pub fn variable_types(
 }
 
 thread_local! {
-    /// A context with the standard library, kept per thread: building the
-    /// function table (or cloning it) for every attribute cost more than
+    /// A context with a function table, kept per thread with the generation
+    /// of the table it holds (0 for the standard library alone): building
+    /// the table (or cloning it) for every attribute cost more than
     /// evaluating most attributes.
-    static CONTEXT: RefCell<Option<eval::Context>> = const { RefCell::new(None) };
+    static CONTEXT: RefCell<Option<(u64, eval::Context)>> = const { RefCell::new(None) };
 }
 
-/// Evaluates `expr` with the standard library and `variables` as its roots.
-fn evaluate(expr: &AttrExpr, variables: BTreeMap<String, Value>) -> Result<Value, eval::EvalError> {
+/// Evaluates `expr` with `variables` as its roots and the standard library,
+/// or `functions` when given.
+fn evaluate(
+    expr: &AttrExpr,
+    variables: BTreeMap<String, Value>,
+    functions: Option<&FunctionTable>,
+) -> Result<Value, eval::EvalError> {
+    let generation = functions.map_or(0, FunctionTable::generation);
     CONTEXT.with(|cell| {
         // `take` rather than borrow: evaluation never comes back here, but
         // if it ever did, the inner call would build a context of its own
         // instead of failing on the borrow.
-        let mut context = cell.borrow_mut().take().unwrap_or_else(eval::Context::with_stdlib);
+        let cached = cell.borrow_mut().take().filter(|(cached, _)| *cached == generation);
+        let mut context = match cached {
+            Some((_, context)) => context,
+            None => match functions {
+                Some(table) => eval::Context { functions: table.functions().clone(), ..eval::Context::new() },
+                None => eval::Context::with_stdlib(),
+            },
+        };
         context.variables = variables;
         let result = eval::eval_expr(&expr.exprs, expr.root, &context);
         context.variables.clear();
-        *cell.borrow_mut() = Some(context);
+        *cell.borrow_mut() = Some((generation, context));
         result
     })
+}
+
+/// Whether `expr` calls one of `names`.
+fn calls_any(expr: &AttrExpr, names: &std::collections::BTreeSet<SmolStr>) -> bool {
+    !names.is_empty()
+        && expr.exprs.iter().any(|(_, it)| matches!(it, hir::Expr::Call { name, .. } if names.contains(name)))
 }
 
 /// The value of `attr`: a variable's value, or the attribute's expression
@@ -195,9 +215,11 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
         AttrKind::Variable { file, has_type } => {
             return variable_value(db, attr, resolution.expr.as_ref(), file, has_type);
         }
+        AttrKind::Static => return Ok(Value::dynamic()),
         AttrKind::Expression => {}
     }
     let Some(expr) = &resolution.expr else { return Err(AttrError::NotDeclared) };
+    let dialect = attr.module(db).dialect(db);
     let mut scope = Scope::default();
     for (reference, target) in resolution.targets.iter().enumerate() {
         match target {
@@ -209,6 +231,11 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                     detail: detail.clone(),
                 });
             }
+            Target::Unknown { address } => scope.insert_unknown(address.segments()),
+            Target::Root { name } => match dialect_root(db, dialect, name.clone()) {
+                Some(value) => scope.insert_value(std::slice::from_ref(name), value.clone()),
+                None => scope.insert_unknown(std::slice::from_ref(name)),
+            },
             Target::Attributes { objects, attrs } => {
                 for object in objects {
                     scope.insert_object(object.segments());
@@ -225,7 +252,10 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
             }
         }
     }
-    evaluate(expr, scope.into_variables()).map_err(AttrError::Eval)
+    // The dialect's function table is read only by attributes that call
+    // one of its functions, so that changing it re-evaluates only those.
+    let functions = calls_any(expr, dialect.function_names(db)).then(|| dialect.functions(db));
+    evaluate(expr, scope.into_variables(), functions).map_err(AttrError::Eval)
 }
 
 /// What a variable's query answers: the value given, else its default
@@ -247,6 +277,11 @@ fn variable_value<'db>(
                 eval::eval_expr(&expr.exprs, expr.root, &eval::Context::none()).map_err(AttrError::Eval)?,
                 true,
             ),
+            // A module's input that its caller sets, in a dialect that
+            // says so (Terraform): unknown, converted to its type below.
+            None if attr.module(db).dialect(db).rules(db).unset_variables_unknown => {
+                (Value::dynamic(), false)
+            }
             None => return Err(AttrError::NoValue),
         },
     };
@@ -397,6 +432,16 @@ impl Scope {
 
     fn insert_object(&mut self, segments: &[SmolStr]) {
         self.object_at(segments);
+    }
+
+    /// An unknown value at `segments`, in place of whatever was there: an
+    /// object built from the known attributes of a block would make the
+    /// unknown ones errors.
+    fn insert_unknown(&mut self, segments: &[SmolStr]) {
+        let Some((last, parents)) = segments.split_last() else { return };
+        if let Some(object) = self.object_at(parents) {
+            object.insert(last.to_string(), Node::Value(Value::dynamic()));
+        }
     }
 
     fn insert_value(&mut self, segments: &[SmolStr], value: Value) {

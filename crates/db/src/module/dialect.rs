@@ -1,0 +1,411 @@
+//! Dialects: what an application's configuration language adds to a
+//! module's scope beyond `var.`, `local.` and labelled blocks.
+//!
+//! A dialect is three inputs of one salsa struct, [`Dialect`], owned by its
+//! [`Module`](crate::module::Module):
+//! - [`DialectRules`], comparable data: root names whose every reference is
+//!   unknown (Terraform's `count`, `each`, `path`), how block types are
+//!   addressed (Terraform's `resource "T" "N"` as `T.N`), which blocks'
+//!   unwritten attributes are unknown rather than errors, label counts, the
+//!   names of functions known without an implementation;
+//! - the values of extra root names ([`Dialect::roots`]), each read through
+//!   [`dialect_root`], so that changing one root's value re-evaluates only
+//!   the attributes that read that root;
+//! - the function table ([`FunctionTable`]).
+//!
+//! Functions are `eval::Function`s, Rust closures that cannot be compared.
+//! They live in the input anyway, wrapped in a [`FunctionTable`] that
+//! compares by a generation number taken from a global counter each time a
+//! table is built: setting a table is then a change exactly when it is a new
+//! table, which is what a revision number beside the database would give,
+//! without a second place to keep in step with salsa. Their names are a
+//! separate, comparable field ([`Dialect::function_names`]): an attribute
+//! reads the table only when its expression calls one of those names, so
+//! registering a function re-evaluates only the attributes that call a
+//! dialect function (and those that call that name).
+//!
+//! [`DialectRules::terraform`] is the Terraform dialect;
+//! [`RootDatabase::set_module_files`](crate::RootDatabase::set_module_files)
+//! gives it to a module with `*.tf` or `*.tf.json` files unless the caller
+//! set a dialect of its own.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+use smol_str::SmolStr;
+
+use crate::{Db, module::Value};
+
+/// The comparable part of a dialect: everything but root values and
+/// function implementations.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DialectRules {
+    /// A name for messages and tests (`generic`, `terraform`).
+    pub name: SmolStr,
+    /// Whether the rules were chosen by the module's file names (and are
+    /// chosen again when the files change) rather than set by the caller.
+    pub chosen_by_files: bool,
+    /// Root names whose every reference is unknown: `count.index`,
+    /// `each.value`, `path.module`, `self`. Declared blocks of the same type
+    /// come first, so `module.vpc` is checked against the `module` blocks.
+    pub unknown_roots: BTreeSet<SmolStr>,
+    /// Block types addressed without their type name: Terraform's
+    /// `resource "aws_instance" "web"` is `aws_instance.web`.
+    pub unprefixed_block_types: BTreeSet<SmolStr>,
+    /// Block types that are not root names (`output`, `provider`,
+    /// `terraform`): their attributes are evaluated, nothing refers to them.
+    pub hidden_block_types: BTreeSet<SmolStr>,
+    /// Labelled block types that may repeat with the same labels
+    /// (Terraform's `provider "aws"` with aliases): each repetition takes
+    /// its ordinal after the labels, as unlabelled repeated blocks do.
+    pub repeatable_block_types: BTreeSet<SmolStr>,
+    /// Block types whose labels are checked but whose every attribute is
+    /// unknown: `module.vpc.vpc_id` is an output of the child module.
+    pub opaque_block_types: BTreeSet<SmolStr>,
+    /// Whether a labelled block has attributes beyond those written (a
+    /// resource's computed `id`): a reference to an unwritten attribute, or
+    /// to the whole block, is unknown rather than an error.
+    pub computed_attributes: bool,
+    /// Attributes that make a block a collection of instances (`count`,
+    /// `for_each`): every reference to such a block is unknown.
+    pub repetition_attributes: BTreeSet<SmolStr>,
+    /// Attributes that are references by name, not expressions
+    /// (`depends_on`, `lifecycle.ignore_changes`, `moved.from`), by the
+    /// block type at the root of their address, `*` for any: they are not
+    /// evaluated, and their value is unknown.
+    pub static_attributes: BTreeMap<SmolStr, BTreeSet<SmolStr>>,
+    /// Whether a variable with no value and no default is unknown (a
+    /// module's input, set by its caller) rather than an error where used.
+    pub unset_variables_unknown: bool,
+    /// Labels per block type, for JSON files, where nothing else says how
+    /// deep the labels go. (Applied by file name, see `json.rs`.)
+    pub label_counts: BTreeMap<SmolStr, usize>,
+    /// Functions known by name without an implementation: calls evaluate
+    /// to an unknown value, never "Call to unknown function".
+    pub unknown_functions: BTreeSet<SmolStr>,
+}
+
+fn names(list: &[&str]) -> BTreeSet<SmolStr> {
+    list.iter().copied().map(SmolStr::new).collect()
+}
+
+impl DialectRules {
+    /// HCL with the module model's generic rules only.
+    pub fn generic() -> DialectRules {
+        DialectRules { name: "generic".into(), chosen_by_files: true, ..DialectRules::default() }
+    }
+
+    /// The rules for a module made of `paths`: Terraform's when any is a
+    /// `*.tf` or `*.tf.json` file, the generic ones otherwise.
+    pub fn for_files<'p>(paths: impl IntoIterator<Item = &'p camino::Utf8Path>) -> DialectRules {
+        if paths.into_iter().any(is_terraform_file) {
+            DialectRules::terraform()
+        } else {
+            DialectRules::generic()
+        }
+    }
+
+    /// The Terraform language: see `docs/architecture.md` ("Dialects").
+    pub fn terraform() -> DialectRules {
+        let stdlib = eval::stdlib::functions();
+        let unknown_functions = TERRAFORM_FUNCTIONS
+            .iter()
+            .filter(|name| !stdlib.contains_key(**name))
+            .map(SmolStr::new)
+            .collect();
+        let mut static_attributes = BTreeMap::new();
+        static_attributes.insert(
+            SmolStr::new("*"),
+            names(&["depends_on", "provider", "providers", "ignore_changes", "replace_triggered_by"]),
+        );
+        static_attributes.insert(SmolStr::new("moved"), names(&["from", "to"]));
+        static_attributes.insert(SmolStr::new("import"), names(&["to"]));
+        static_attributes.insert(SmolStr::new("removed"), names(&["from"]));
+        DialectRules {
+            name: "terraform".into(),
+            chosen_by_files: true,
+            unknown_roots: names(&["count", "each", "path", "terraform", "self", "data", "module"]),
+            unprefixed_block_types: names(&["resource"]),
+            hidden_block_types: names(&[
+                "output",
+                "provider",
+                "terraform",
+                "moved",
+                "import",
+                "removed",
+                "check",
+            ]),
+            repeatable_block_types: names(&["provider"]),
+            opaque_block_types: names(&["module"]),
+            computed_attributes: true,
+            repetition_attributes: names(&["count", "for_each"]),
+            static_attributes,
+            unset_variables_unknown: true,
+            label_counts: [
+                ("resource", 2),
+                ("data", 2),
+                ("module", 1),
+                ("variable", 1),
+                ("output", 1),
+                ("provider", 1),
+                ("check", 1),
+                ("locals", 0),
+                ("terraform", 0),
+                ("moved", 0),
+                ("import", 0),
+                ("removed", 0),
+            ]
+            .into_iter()
+            .map(|(name, count)| (SmolStr::new(name), count))
+            .collect(),
+            unknown_functions,
+        }
+    }
+
+    /// Whether the attribute at `address` is a reference by name that the
+    /// dialect does not evaluate.
+    pub fn is_static(&self, address: &[SmolStr]) -> bool {
+        let (Some(name), Some(root)) = (address.last(), address.first()) else { return false };
+        // Locals are expressions whatever their names.
+        address.len() > 1
+            && root != "local"
+            && ["*", root.as_str()]
+                .iter()
+                .any(|key| self.static_attributes.get(*key).is_some_and(|it| it.contains(name)))
+    }
+}
+
+/// Whether `path` is a Terraform file by its name.
+pub fn is_terraform_file(path: &camino::Utf8Path) -> bool {
+    let name = path.as_str();
+    name.ends_with(".tf") || name.ends_with(".tf.json")
+}
+
+/// Terraform's built-in functions: the table of `internal/lang/functions.go`
+/// in hashicorp/terraform (commit 06c309c7, read through the search
+/// corpus), plus those added after it that the language documentation
+/// lists (`plantimestamp`, `strcontains` in 1.5, `issensitive` in 1.8,
+/// `templatestring` in 1.9, `ephemeralasnull` in 1.10) and `type`
+/// (`terraform console` only). Those the standard library has evaluate;
+/// the others are known by name and evaluate to unknown.
+pub const TERRAFORM_FUNCTIONS: &[&str] = &[
+    "abs",
+    "abspath",
+    "alltrue",
+    "anytrue",
+    "basename",
+    "base64decode",
+    "base64encode",
+    "base64gzip",
+    "base64sha256",
+    "base64sha512",
+    "bcrypt",
+    "can",
+    "ceil",
+    "chomp",
+    "cidrhost",
+    "cidrnetmask",
+    "cidrsubnet",
+    "cidrsubnets",
+    "coalesce",
+    "coalescelist",
+    "compact",
+    "concat",
+    "contains",
+    "csvdecode",
+    "dirname",
+    "distinct",
+    "element",
+    "endswith",
+    "chunklist",
+    "ephemeralasnull",
+    "file",
+    "fileexists",
+    "fileset",
+    "filebase64",
+    "filebase64sha256",
+    "filebase64sha512",
+    "filemd5",
+    "filesha1",
+    "filesha256",
+    "filesha512",
+    "flatten",
+    "floor",
+    "format",
+    "formatdate",
+    "formatlist",
+    "indent",
+    "index",
+    "issensitive",
+    "join",
+    "jsondecode",
+    "jsonencode",
+    "keys",
+    "length",
+    "list",
+    "log",
+    "lookup",
+    "lower",
+    "map",
+    "matchkeys",
+    "max",
+    "md5",
+    "merge",
+    "min",
+    "nonsensitive",
+    "one",
+    "parseint",
+    "pathexpand",
+    "plantimestamp",
+    "pow",
+    "range",
+    "regex",
+    "regexall",
+    "replace",
+    "reverse",
+    "rsadecrypt",
+    "sensitive",
+    "setintersection",
+    "setproduct",
+    "setsubtract",
+    "setunion",
+    "sha1",
+    "sha256",
+    "sha512",
+    "signum",
+    "slice",
+    "sort",
+    "split",
+    "startswith",
+    "strcontains",
+    "strrev",
+    "substr",
+    "sum",
+    "templatefile",
+    "templatestring",
+    "textdecodebase64",
+    "textencodebase64",
+    "timeadd",
+    "timecmp",
+    "timestamp",
+    "title",
+    "tobool",
+    "tolist",
+    "tomap",
+    "tonumber",
+    "toset",
+    "tostring",
+    "transpose",
+    "trim",
+    "trimprefix",
+    "trimspace",
+    "trimsuffix",
+    "try",
+    "type",
+    "upper",
+    "urlencode",
+    "uuid",
+    "uuidv5",
+    "values",
+    "yamldecode",
+    "yamlencode",
+    "zipmap",
+];
+
+/// The functions of a dialect: the standard library, a stub returning an
+/// unknown value for each of [`DialectRules::unknown_functions`], and the
+/// functions registered, which win over both. Compares by generation (see
+/// the module's documentation).
+#[derive(Clone)]
+pub struct FunctionTable {
+    generation: u64,
+    functions: Arc<BTreeMap<String, eval::Function>>,
+}
+
+impl PartialEq for FunctionTable {
+    fn eq(&self, other: &FunctionTable) -> bool {
+        self.generation == other.generation
+    }
+}
+
+impl Eq for FunctionTable {}
+
+impl std::fmt::Debug for FunctionTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FunctionTable(generation {}, {} functions)", self.generation, self.functions.len())
+    }
+}
+
+static GENERATIONS: AtomicU64 = AtomicU64::new(1);
+
+impl FunctionTable {
+    /// The table of `rules` and `registered`, with a new generation.
+    pub fn new(rules: &DialectRules, registered: &BTreeMap<String, eval::Function>) -> FunctionTable {
+        let mut functions = eval::stdlib::functions();
+        for name in &rules.unknown_functions {
+            functions.insert(name.to_string(), unknown_function());
+        }
+        functions.extend(registered.iter().map(|(name, function)| (name.clone(), function.clone())));
+        FunctionTable {
+            generation: GENERATIONS.fetch_add(1, Ordering::Relaxed),
+            functions: Arc::new(functions),
+        }
+    }
+
+    /// A number that changes whenever the table does.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    pub fn functions(&self) -> &BTreeMap<String, eval::Function> {
+        &self.functions
+    }
+}
+
+/// A function known by name whose result is not computed: any arguments,
+/// an unknown result of any type.
+pub fn unknown_function() -> eval::Function {
+    let any = eval::Param::new("args", eval::Type::Dynamic).allow_null().allow_unknown().allow_dynamic();
+    eval::Function::simple(Vec::new(), Some(any), eval::Type::Dynamic, |_, _| Ok(Value::dynamic()))
+}
+
+/// A module's dialect, as salsa inputs.
+#[salsa::input(debug)]
+pub struct Dialect {
+    #[returns(ref)]
+    pub rules: Arc<DialectRules>,
+    /// Extra root names and their values (possibly unknown).
+    #[returns(ref)]
+    pub roots: Arc<BTreeMap<SmolStr, Value>>,
+    /// The names that [`Dialect::functions`] adds to or changes in the
+    /// standard library: the registered functions and
+    /// [`DialectRules::unknown_functions`].
+    #[returns(ref)]
+    pub function_names: Arc<BTreeSet<SmolStr>>,
+    #[returns(ref)]
+    pub functions: FunctionTable,
+    /// The functions registered by the caller, kept to rebuild the table
+    /// when the rules change.
+    #[returns(ref)]
+    pub registered: Arc<BTreeMap<String, eval::Function>>,
+}
+
+/// The names of the dialect's roots: a projection of [`Dialect::roots`]
+/// that stays equal when only a value changes, so that name resolution
+/// does not re-run then.
+#[salsa::tracked(returns(ref))]
+pub fn dialect_root_names(db: &dyn Db, dialect: Dialect) -> BTreeSet<SmolStr> {
+    dialect.roots(db).keys().cloned().collect()
+}
+
+/// One root's value: a projection of [`Dialect::roots`], so that changing
+/// one root re-evaluates only the attributes that read it.
+#[salsa::tracked(returns(ref))]
+pub fn dialect_root(db: &dyn Db, dialect: Dialect, name: SmolStr) -> Option<Value> {
+    dialect.roots(db).get(&name).cloned()
+}
