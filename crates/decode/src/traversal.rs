@@ -7,11 +7,14 @@
 //! [`crate::Expression::reference_variables`] gives the reference's form,
 //! which `hcldec --var-refs` prints.
 //!
-//! For native expressions both walk the HIR the way the reference walks its
-//! syntax tree: every operand, argument, element, key and template part; a
-//! `for` expression's collection outside its scope and the rest inside it,
-//! where its iteration variables are not references; a splat's source and
-//! the index keys applied to each element. The reference's parser folds an
+//! For native expressions both build on hir's reference walk
+//! ([`hir::walk_references`]), which goes over the HIR the way the reference
+//! walks its syntax tree: every operand, argument, element, key and
+//! template part; a `for` expression's collection outside its scope and the
+//! rest inside it, where its iteration variables are not references; a
+//! splat's source and the index keys applied to each element. Decode keeps
+//! what is its own: ranges, which keys are constant, and where the
+//! reference's form cuts a chain. The reference's parser folds an
 //! index into a traversal only when its key is a literal (a number, `true`,
 //! `false`, `null`, or a string without interpolation) written without
 //! parentheses, and a parenthesised expression ends a traversal; the
