@@ -1,0 +1,233 @@
+//! The Terraform dialect: a real-world shaped module evaluates with no
+//! diagnostics, values not known from the configuration are unknown, and
+//! mistakes are still reported; the dialect input's roots and functions
+//! re-evaluate only their readers.
+
+use std::collections::BTreeMap;
+
+use db::{
+    RootDatabase, Utf8Path, Utf8PathBuf,
+    module::{self, Module, attr, attribute_value, module_attributes, module_diagnostics},
+};
+use expect_test::{expect, expect_file};
+
+/// Loads the module files directly in `dir` (not those of subdirectories).
+fn load_dir(db: &mut RootDatabase, dir: &Utf8Path) -> Module {
+    let mut files = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("fixture directory").flatten().collect();
+    entries.sort_by_key(|entry| entry.path());
+    for entry in entries {
+        let Ok(path) = Utf8PathBuf::from_path_buf(entry.path()) else { continue };
+        if path.is_file() && module::is_module_file(&path) {
+            let text = std::fs::read_to_string(&path).expect("fixture file");
+            files.push(db.set_file_text(path, text));
+        }
+    }
+    db.set_module_files(dir, files)
+}
+
+fn load(db: &mut RootDatabase, files: &[(&str, &str)]) -> Module {
+    let files = files.iter().map(|(path, text)| db.set_file_text(format!("m/{path}"), *text)).collect();
+    db.set_module_files("m", files)
+}
+
+fn fixture(name: &str) -> Utf8PathBuf {
+    Utf8PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data/modules").join(name)
+}
+
+/// Every attribute as `address = value` (JSON when wholly known, else the
+/// value with its unknowns shown) or `address: error`, then every
+/// diagnostic.
+fn report(db: &RootDatabase, module: Module) -> String {
+    let mut out = String::new();
+    module::evaluate_in_order(db, module_attributes(db, module));
+    for &attr in module_attributes(db, module) {
+        let address = attr.address(db);
+        match attribute_value(db, attr) {
+            Ok(value) if value.is_wholly_known() => out.push_str(&format!(
+                "{address} = {}\n",
+                value.to_json_string(&value.ty()).unwrap_or_default()
+            )),
+            Ok(value) => out.push_str(&format!("{address} = {value:?}\n")),
+            Err(error) => out.push_str(&format!("{address}: {error:?}\n")),
+        }
+    }
+    out.push_str("\ndiagnostics:\n");
+    for diagnostic in module_diagnostics(db, module) {
+        let text = diagnostic.file.text(db);
+        let range = diagnostic.range;
+        out.push_str(&format!(
+            "{} {:?} [{}] {}: {}\n",
+            diagnostic.file.path(db).file_name().unwrap_or_default(),
+            &text[usize::from(range.start())..usize::from(range.end())],
+            diagnostic.code,
+            diagnostic.summary,
+            diagnostic.detail
+        ));
+    }
+    out
+}
+
+#[test]
+fn a_real_world_shaped_module_has_no_diagnostics() {
+    let mut db = RootDatabase::new();
+    let module = load_dir(&mut db, &fixture("terraform-app"));
+    assert_eq!(module.dialect(&db).rules(&db).name, "terraform");
+    assert!(module_diagnostics(&db, module).is_empty(), "{}", report(&db, module));
+    expect_file!["expected/terraform-app.txt"].assert_eq(&report(&db, module));
+    let child = load_dir(&mut db, &fixture("terraform-app/modules/network"));
+    assert!(module_diagnostics(&db, child).is_empty(), "{}", report(&db, child));
+    expect_file!["expected/terraform-app-network.txt"].assert_eq(&report(&db, child));
+}
+
+#[test]
+fn a_module_of_hcl_files_stays_generic() {
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, &[("a.hcl", "locals {\n  a = count.index\n}\n")]);
+    assert_eq!(module.dialect(&db).rules(&db).name, "generic");
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, &[("a.hcl", "locals {\n  a = 1\n}\n"), ("b.tf.json", "{}")]);
+    assert_eq!(module.dialect(&db).rules(&db).name, "terraform");
+}
+
+#[test]
+fn mistakes_are_still_reported() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[(
+            "main.tf",
+            r#"
+resource "aws_instance" "web" {
+  ami = "ami-1"
+}
+
+data "aws_ami" "ubuntu" {
+  owners = ["self"]
+}
+
+module "net" {
+  source = "./net"
+}
+
+locals {
+  ok       = aws_instance.web.id
+  ok_ami   = aws_instance.web.ami
+  typo     = aws_instance.wbe.id
+  no_type  = aws_instanse.web.id
+  no_data  = data.aws_ami.debian.id
+  no_mod   = module.nett.vpc_id
+  no_var   = var.nope
+  no_local = local.nope
+  output   = output.x
+  fn       = no_such_function(1)
+  known    = upper(cidrsubnet("10.0.0.0/16", 8, 1))
+  each_key = each.key
+}
+
+output "x" {
+  value = local.ok
+}
+"#,
+        )],
+    );
+    expect![[r#"
+        aws_instance.web.ami = "ami-1"
+        data.aws_ami.ubuntu.owners = ["self"]
+        module.net.source = "./net"
+        local.ok = unknown("dynamic")
+        local.ok_ami = "ami-1"
+        local.typo: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared block", detail: "A block \"aws_instance\" \"wbe\" has not been declared. Did you mean \"web\"?" }
+        local.no_type: Unresolved { reference: 0, step: 0, summary: "Unknown variable", detail: "There is no variable named \"aws_instanse\". Did you mean \"aws_instance\"?" }
+        local.no_data: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared block", detail: "A block \"data\" \"aws_ami\" \"debian\" has not been declared." }
+        local.no_mod: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared block", detail: "A block \"module\" \"nett\" has not been declared. Did you mean \"net\"?" }
+        local.no_var: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared input variable", detail: "An input variable with the name \"nope\" has not been declared." }
+        local.no_local: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared local value", detail: "A local value with the name \"nope\" has not been declared." }
+        local.output: Unresolved { reference: 0, step: 0, summary: "Unknown variable", detail: "There is no variable named \"output\"." }
+        local.fn: Eval(EvalError { expr: Idx::<Expr>(1), summary: "Call to unknown function", detail: "There is no function named \"no_such_function\"." })
+        local.known = unknown("string")
+        local.each_key = unknown("dynamic")
+        output.x.value = unknown("dynamic")
+    "#]]
+    .assert_eq(&values(&db, module));
+}
+
+fn values(db: &RootDatabase, module: Module) -> String {
+    let report = report(db, module);
+    report.split("\ndiagnostics:").next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn changing_a_root_re_evaluates_only_its_readers() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[("a.hcl", "locals {\n  a = env.HOME\n  b = project.name\n  c = local.a\n  d = 1\n}\n")],
+    );
+    let roots = |home: &str| {
+        BTreeMap::from([
+            ("env".into(), eval::Value::object_from([("HOME", eval::Value::string(home))])),
+            ("project".into(), eval::Value::object_from([("name", eval::Value::string("calc"))])),
+        ])
+    };
+    db.set_dialect_roots(module, roots("/home/a"));
+    let evaluate_all = |db: &RootDatabase| {
+        for &attr in module_attributes(db, module) {
+            let _ = attribute_value(db, attr);
+        }
+    };
+    evaluate_all(&db);
+    assert_eq!(attribute_value(&db, attr(&db, module, "local.c")), &Ok(eval::Value::string("/home/a")));
+    db.set_dialect_roots(module, roots("/home/b"));
+    let executed = db.log_executed(|| evaluate_all(&db));
+    expect![[r#"
+        [
+            "dialect_root_names(m)",
+            "dialect_root(Id(200))",
+            "attribute_value(local.a)",
+            "dialect_root(Id(201))",
+            "attribute_value(local.c)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    assert_eq!(attribute_value(&db, attr(&db, module, "local.c")), &Ok(eval::Value::string("/home/b")));
+    // Setting the same roots again changes nothing.
+    db.set_dialect_roots(module, roots("/home/b"));
+    assert!(db.log_executed(|| evaluate_all(&db)).is_empty());
+}
+
+#[test]
+fn registering_a_function_re_evaluates_only_its_callers() {
+    let mut db = RootDatabase::new();
+    let module =
+        load(&mut db, &[("a.hcl", "locals {\n  a = double(2)\n  b = upper(\"x\")\n  c = local.a + 1\n}\n")]);
+    let double = |factor: i64| {
+        eval::Function::simple(
+            vec![eval::Param::new("n", eval::Type::Number)],
+            None,
+            eval::Type::Number,
+            move |args, _| {
+                let n = args[0].as_number().and_then(|n| n.to_i64()).unwrap_or_default();
+                Ok(eval::Value::int(n * factor))
+            },
+        )
+    };
+    db.set_dialect_functions(module, BTreeMap::from([("double".to_string(), double(2))]));
+    let evaluate_all = |db: &RootDatabase| {
+        for &attr in module_attributes(db, module) {
+            let _ = attribute_value(db, attr);
+        }
+    };
+    evaluate_all(&db);
+    assert_eq!(attribute_value(&db, attr(&db, module, "local.c")), &Ok(eval::Value::int(5)));
+    db.set_dialect_functions(module, BTreeMap::from([("double".to_string(), double(3))]));
+    let executed = db.log_executed(|| evaluate_all(&db));
+    expect![[r#"
+        [
+            "attribute_value(local.a)",
+            "attribute_value(local.c)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    assert_eq!(attribute_value(&db, attr(&db, module, "local.c")), &Ok(eval::Value::int(7)));
+}
