@@ -410,6 +410,12 @@ impl RootDatabase {
         dialect.set_registered(self).to(registered);
     }
 
+    /// The problems of `module`'s calls of local modules loaded in this
+    /// database (see [`module::module_call_diagnostics`]).
+    pub fn module_call_diagnostics(&self, module: Module) -> Vec<module::ModuleDiagnostic> {
+        module::module_call_diagnostics(self, module, |dir| self.module(dir))
+    }
+
     /// Drops all but the most recently used parse trees (see [`parse`]):
     /// batch front ends call it between chunks of files, so that a run over
     /// thousands of files holds a bounded number of trees. Like a write, it

@@ -60,6 +60,7 @@
 //! only those whose resolution changed. `tests/incremental_module.rs`
 //! asserts each with the exact list of executed queries.
 
+mod calls;
 mod declarations;
 mod diagnostics;
 mod dialect;
@@ -76,6 +77,9 @@ use smol_str::SmolStr;
 pub use eval::Value;
 
 pub use crate::module::{
+    calls::{
+        MODULE_META_ARGUMENTS, ModuleCall, ModuleInput, module_call_diagnostics, module_calls, module_inputs,
+    },
     declarations::{
         Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
         file_declarations, module_index,

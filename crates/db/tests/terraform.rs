@@ -231,3 +231,51 @@ fn registering_a_function_re_evaluates_only_its_callers() {
     .assert_debug_eq(&executed);
     assert_eq!(attribute_value(&db, attr(&db, module, "local.c")), &Ok(eval::Value::int(7)));
 }
+
+#[test]
+fn module_calls_are_checked_against_the_child_variables() {
+    let mut db = RootDatabase::new();
+    let app = load_dir(&mut db, &fixture("terraform-app"));
+    let calls = module::module_calls(&db, app);
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].dir, fixture("terraform-app").join("modules/network"));
+    // The child is not loaded yet: nothing to check against.
+    assert!(db.module_call_diagnostics(app).is_empty());
+    let network = load_dir(&mut db, &fixture("terraform-app/modules/network"));
+    let inputs: Vec<String> = module::module_inputs(&db, network)
+        .iter()
+        .map(|input| format!("{}{}", input.name, if input.required { " (required)" } else { "" }))
+        .collect();
+    assert_eq!(inputs, ["cidr_block (required)", "enable_nat", "name (required)", "zones"]);
+    assert!(db.module_call_diagnostics(app).is_empty());
+
+    let files = [
+        (
+            "m/main.tf",
+            "module \"net\" {\n  source = \"./child\"\n  nmae   = \"x\"\n  count  = 2\n}\n\nmodule \"remote\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n  anything = 1\n}\n",
+        ),
+        ("m/child/variables.tf", "variable \"name\" {}\nvariable \"size\" {\n  default = 1\n}\n"),
+    ];
+    let mut db = RootDatabase::new();
+    let parent = db.set_file_text(files[0].0, files[0].1);
+    let parent = db.set_module_files("m", vec![parent]);
+    let child = db.set_file_text(files[1].0, files[1].1);
+    db.set_module_files("m/child", vec![child]);
+    let shown: Vec<String> = db
+        .module_call_diagnostics(parent)
+        .iter()
+        .map(|it| {
+            let text = it.file.text(&db);
+            format!(
+                "{:?} [{}] {}: {}",
+                &text[usize::from(it.range.start())..usize::from(it.range.end())],
+                it.code,
+                it.summary,
+                it.detail
+            )
+        })
+        .collect();
+    expect![[r#"
+        "nmae" [unsupported-module-argument] Unsupported argument: An argument named "nmae" is not expected here. Did you mean "name"?
+        "module \"net\"" [missing-module-argument] Missing required argument: The argument "name" is required, but no definition was found."#]].assert_eq(&shown.join("\n"));
+}

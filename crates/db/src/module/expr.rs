@@ -56,7 +56,7 @@ pub(crate) fn copy_into(
         }
         stack.push((id, true));
         let mut children = Vec::new();
-        children_of(&exprs[id], &mut children);
+        exprs[id].children(&mut children);
         // Reversed so that the first child is copied first: the order is
         // only required to be fixed, but source order is easier to read in
         // a debugger.
@@ -66,58 +66,6 @@ pub(crate) fn copy_into(
 }
 
 /// Every expression directly under `expr`, in source order.
-fn children_of(expr: &Expr, out: &mut Vec<ExprId>) {
-    match expr {
-        Expr::Missing | Expr::Literal(_) | Expr::Variable(_) | Expr::SplatItem | Expr::LegacyIndex { .. } => {
-            if let Expr::LegacyIndex { base, .. } = expr {
-                out.push(*base);
-            }
-        }
-        Expr::Template { parts, .. } => parts_children(parts, out),
-        Expr::GetAttr { base, .. } => out.push(*base),
-        Expr::Index { base, index } => out.extend([*base, *index]),
-        Expr::Splat { source, each, .. } => out.extend([*source, *each]),
-        Expr::Call { args, .. } | Expr::Tuple(args) => out.extend(args.iter().copied()),
-        Expr::Object(items) => {
-            for item in items {
-                if let ObjectKey::Expr { expr, .. } = &item.key {
-                    out.push(*expr);
-                }
-                out.push(item.value);
-            }
-        }
-        Expr::ForTuple { collection, value, cond, .. } => {
-            out.extend([*collection, *value]);
-            out.extend(cond.iter().copied());
-        }
-        Expr::ForObject { collection, key, value, cond, .. } => {
-            out.extend([*collection, *key, *value]);
-            out.extend(cond.iter().copied());
-        }
-        Expr::Unary { operand, .. } => out.push(*operand),
-        Expr::Binary { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
-        Expr::Conditional { cond, then_expr, else_expr } => out.extend([*cond, *then_expr, *else_expr]),
-    }
-}
-
-fn parts_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
-    for part in parts {
-        match part {
-            TemplatePart::Literal(_) => {}
-            TemplatePart::Interpolation { expr, .. } => out.push(*expr),
-            TemplatePart::If { cond, then_parts, else_parts, .. } => {
-                out.push(*cond);
-                parts_children(then_parts, out);
-                parts_children(else_parts.as_deref().unwrap_or_default(), out);
-            }
-            TemplatePart::For { collection, body, .. } => {
-                out.push(*collection);
-                parts_children(body, out);
-            }
-        }
-    }
-}
-
 /// `expr` with its children's ids replaced by their copies' ids.
 fn remap(expr: &Expr, new_ids: &rustc_hash::FxHashMap<ExprId, ExprId>) -> Expr {
     // Every child was copied before its parent; a child missing from the map

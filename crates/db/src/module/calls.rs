@@ -1,0 +1,185 @@
+//! Module calls: `module "x" { source = "./child" }` blocks whose source
+//! is a local directory, and the checks of their arguments against the
+//! child module's variables.
+//!
+//! The database does no I/O, so following a call is the front end's job:
+//! [`module_calls`] says which directories to load (with
+//! [`RootDatabase::set_module_files`](crate::RootDatabase::set_module_files)),
+//! [`module_inputs`] lists a loaded module's variables, and
+//! [`module_call_diagnostics`] compares the two for every call whose child
+//! the caller can find. (That last step is not a query: which modules are
+//! loaded is the caller's table, not an input, so a query reading it would
+//! miss a child loaded later.)
+
+use camino::{Utf8Path, Utf8PathBuf};
+use smol_str::SmolStr;
+
+use crate::{
+    Db, File,
+    module::{
+        Address, Attr, DeclarationKind, Location, Module, ModuleDiagnostic, attribute_value,
+        diagnostics::declaration_range, module_index,
+    },
+};
+
+/// The arguments of a `module` block that are Terraform's meta-arguments,
+/// not the child's variables.
+pub const MODULE_META_ARGUMENTS: &[&str] =
+    &["source", "version", "count", "for_each", "providers", "depends_on"];
+
+/// A `module` block with a local `source`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleCall {
+    /// The block's label: `module.NAME`.
+    pub name: SmolStr,
+    /// The `source` as written (`./modules/network`).
+    pub source: String,
+    /// The child's directory: the calling module's directory joined with
+    /// the source, `.` and `..` resolved lexically.
+    pub dir: Utf8PathBuf,
+    /// The arguments given (attributes other than the meta-arguments), with
+    /// where each is declared.
+    pub arguments: Vec<(SmolStr, Location)>,
+    /// Where the block is.
+    pub file: File,
+    pub location: Location,
+}
+
+/// A variable of a module, as a caller sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleInput {
+    pub name: SmolStr,
+    /// No default: every call must set it.
+    pub required: bool,
+}
+
+/// The module's calls of local modules (a `source` starting with `./` or
+/// `../`), in declaration order. Registry and remote sources are left out:
+/// their variables are not on disk here.
+#[salsa::tracked(returns(ref))]
+pub fn module_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
+    let index = module_index(db, module);
+    let Some(blocks) = index.blocks.get("module") else { return Vec::new() };
+    let mut out = Vec::new();
+    for address in &index.order {
+        let [root, name] = address.segments() else { continue };
+        if root != "module" || !blocks.contains_key(std::slice::from_ref(name)) {
+            continue;
+        }
+        let Some(definition) = index.definitions.get(address) else { continue };
+        if definition.kind != DeclarationKind::Block {
+            continue;
+        }
+        let source_address = Address::new(["module", name.as_str(), "source"]);
+        let Ok(source) = attribute_value(db, Attr::new(db, module, source_address)) else { continue };
+        let Some(source) = source.as_str().filter(|it| it.starts_with("./") || it.starts_with("../")) else {
+            continue;
+        };
+        let arguments = blocks[std::slice::from_ref(name)]
+            .attributes
+            .iter()
+            .filter(|it| !MODULE_META_ARGUMENTS.contains(&it.as_str()))
+            .filter_map(|argument| {
+                let address = Address::new(["module", name.as_str(), argument.as_str()]);
+                Some((argument.clone(), index.definitions.get(&address)?.location.clone()))
+            })
+            .collect();
+        out.push(ModuleCall {
+            name: name.clone(),
+            source: source.to_string(),
+            dir: join_lexically(module.dir(db), source),
+            arguments,
+            file: definition.file,
+            location: definition.location.clone(),
+        });
+    }
+    out
+}
+
+/// `base` joined with the relative path `source`, `.` and `..` resolved
+/// without asking the file system (a `..` past the start stays).
+fn join_lexically(base: &Utf8Path, source: &str) -> Utf8PathBuf {
+    let mut parts: Vec<&str> = base.as_str().split('/').filter(|it| !it.is_empty() && *it != ".").collect();
+    let absolute = base.as_str().starts_with('/');
+    for part in source.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|it| *it != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    Utf8PathBuf::from(if absolute { format!("/{joined}") } else { joined })
+}
+
+/// The variables of `module`, in name order, each with whether a caller
+/// must set it.
+#[salsa::tracked(returns(ref))]
+pub fn module_inputs(db: &dyn Db, module: Module) -> Vec<ModuleInput> {
+    let index = module_index(db, module);
+    index
+        .names_under("var")
+        .filter_map(|name| {
+            let definition = index.definitions.get(&Address::new(["var", name.as_str()]))?;
+            let DeclarationKind::Variable { default_attr, .. } = definition.kind else { return None };
+            Some(ModuleInput { name: name.clone(), required: default_attr.is_none() })
+        })
+        .collect()
+}
+
+/// The problems of `module`'s calls of local modules whose child
+/// `child_of` finds (by directory): an argument the child has no variable
+/// for, and a required variable the call does not set. A call whose child
+/// is not loaded is skipped; one with `count` or `for_each` is checked like
+/// any other, since its arguments do not depend on the instance.
+pub fn module_call_diagnostics(
+    db: &dyn Db,
+    module: Module,
+    child_of: impl Fn(&Utf8Path) -> Option<Module>,
+) -> Vec<ModuleDiagnostic> {
+    let mut out = Vec::new();
+    for call in module_calls(db, module) {
+        let Some(child) = child_of(&call.dir) else { continue };
+        let inputs = module_inputs(db, child);
+        for (argument, location) in &call.arguments {
+            if inputs.iter().any(|input| input.name == *argument) {
+                continue;
+            }
+            let detail =
+                match crate::module::resolve::suggest(argument, inputs.iter().map(|it| it.name.as_str())) {
+                    Some(suggestion) => format!(
+                        "An argument named {:?} is not expected here. Did you mean {suggestion:?}?",
+                        argument.as_str()
+                    ),
+                    None => format!("An argument named {:?} is not expected here.", argument.as_str()),
+                };
+            out.push(ModuleDiagnostic {
+                file: call.file,
+                range: declaration_range(db, call.file, location),
+                code: "unsupported-module-argument",
+                summary: "Unsupported argument".to_string(),
+                detail,
+                related: Vec::new(),
+            });
+        }
+        for input in inputs.iter().filter(|input| input.required) {
+            if call.arguments.iter().any(|(argument, _)| *argument == input.name) {
+                continue;
+            }
+            out.push(ModuleDiagnostic {
+                file: call.file,
+                range: declaration_range(db, call.file, &call.location),
+                code: "missing-module-argument",
+                summary: "Missing required argument".to_string(),
+                detail: format!(
+                    "The argument {:?} is required, but no definition was found.",
+                    input.name.as_str()
+                ),
+                related: Vec::new(),
+            });
+        }
+    }
+    out
+}
