@@ -55,60 +55,10 @@ fn tree_depth(exprs: &Arena<Expr>, id: ExprId) -> usize {
     while let Some((e, d)) = stack.pop() {
         max = max.max(d);
         kids.clear();
-        children(&exprs[e], &mut kids);
+        exprs[e].children(&mut kids);
         stack.extend(kids.iter().map(|&k| (k, d + 1)));
     }
     max
-}
-
-fn part_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
-    for part in parts {
-        match part {
-            TemplatePart::Literal(_) => {}
-            TemplatePart::Interpolation { expr, .. } => out.push(*expr),
-            TemplatePart::If { cond, then_parts, else_parts, .. } => {
-                out.push(*cond);
-                part_children(then_parts, out);
-                if let Some(e) = else_parts {
-                    part_children(e, out);
-                }
-            }
-            TemplatePart::For { collection, body, .. } => {
-                out.push(*collection);
-                part_children(body, out);
-            }
-        }
-    }
-}
-
-fn children(e: &Expr, out: &mut Vec<ExprId>) {
-    match e {
-        Expr::Missing | Expr::Literal(_) | Expr::Variable(_) | Expr::SplatItem => {}
-        Expr::Template { parts, .. } => part_children(parts, out),
-        Expr::GetAttr { base, .. } | Expr::LegacyIndex { base, .. } => out.push(*base),
-        Expr::Index { base, index } => out.extend([*base, *index]),
-        Expr::Splat { source, each, .. } => out.extend([*source, *each]),
-        Expr::Call { args, .. } | Expr::Tuple(args) => out.extend(args.iter().copied()),
-        Expr::Object(items) => {
-            for item in items {
-                if let ObjectKey::Expr { expr, .. } = &item.key {
-                    out.push(*expr);
-                }
-                out.push(item.value);
-            }
-        }
-        Expr::ForTuple { collection, value, cond, .. } => {
-            out.extend([*collection, *value]);
-            out.extend(*cond);
-        }
-        Expr::ForObject { collection, key, value, cond, .. } => {
-            out.extend([*collection, *key, *value]);
-            out.extend(*cond);
-        }
-        Expr::Unary { operand, .. } => out.push(*operand),
-        Expr::Binary { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
-        Expr::Conditional { cond, then_expr, else_expr } => out.extend([*cond, *then_expr, *else_expr]),
-    }
 }
 
 pub(crate) struct Evaluator<'a> {
@@ -861,7 +811,7 @@ impl<'a> Evaluator<'a> {
                 vars.push(e);
             }
             kids.clear();
-            children(&exprs[e], &mut kids);
+            exprs[e].children(&mut kids);
             for &k in &kids {
                 parents.insert(k, e);
                 stack.push(k);

@@ -298,6 +298,61 @@ pub enum Expr {
     },
 }
 
+impl Expr {
+    /// Appends the expressions directly inside this one, in source order:
+    /// an object key before its value, a template's parts in order (an
+    /// `if` directive's condition, then its branches; a `for`'s collection,
+    /// then its body). For walks that must not recurse, over arenas whose
+    /// depth the parser does not bound (long operator chains).
+    pub fn children(&self, out: &mut Vec<ExprId>) {
+        match self {
+            Expr::Missing | Expr::Literal(_) | Expr::Variable(_) | Expr::SplatItem => {}
+            Expr::Template { parts, .. } => template_children(parts, out),
+            Expr::GetAttr { base, .. } | Expr::LegacyIndex { base, .. } => out.push(*base),
+            Expr::Index { base, index } => out.extend([*base, *index]),
+            Expr::Splat { source, each, .. } => out.extend([*source, *each]),
+            Expr::Call { args, .. } | Expr::Tuple(args) => out.extend(args.iter().copied()),
+            Expr::Object(items) => {
+                for item in items {
+                    if let ObjectKey::Expr { expr, .. } = &item.key {
+                        out.push(*expr);
+                    }
+                    out.push(item.value);
+                }
+            }
+            Expr::ForTuple { collection, value, cond, .. } => {
+                out.extend([*collection, *value]);
+                out.extend(*cond);
+            }
+            Expr::ForObject { collection, key, value, cond, .. } => {
+                out.extend([*collection, *key, *value]);
+                out.extend(*cond);
+            }
+            Expr::Unary { operand, .. } => out.push(*operand),
+            Expr::Binary { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
+            Expr::Conditional { cond, then_expr, else_expr } => out.extend([*cond, *then_expr, *else_expr]),
+        }
+    }
+}
+
+fn template_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
+    for part in parts {
+        match part {
+            TemplatePart::Literal(_) => {}
+            TemplatePart::Interpolation { expr, .. } => out.push(*expr),
+            TemplatePart::If { cond, then_parts, else_parts, .. } => {
+                out.push(*cond);
+                template_children(then_parts, out);
+                template_children(else_parts.as_deref().unwrap_or_default(), out);
+            }
+            TemplatePart::For { collection, body, .. } => {
+                out.push(*collection);
+                template_children(body, out);
+            }
+        }
+    }
+}
+
 /// Where each piece of the HIR came from, kept apart from it so that the HIR
 /// compares equal across edits that only move text.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
