@@ -986,27 +986,16 @@ pub(crate) fn index_value(coll: &Value, key: &Value) -> Result<Value, StepError>
     }
 }
 
-/// A did-you-mean suggestion: the closest name within a small edit distance.
-pub(crate) fn suggest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<String> {
+/// A did-you-mean suggestion: the closest of `names` to `name`, if it is
+/// fewer than three edits away (the evaluator's rule for unknown variables
+/// and attributes, which the module model's unresolved references share).
+pub fn suggest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
     for n in names {
-        let d = levenshtein(name, n);
+        let d = strsim::levenshtein(name, n);
         if d < 3 && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, n));
         }
     }
     best.map(|(_, n)| n.to_string())
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

@@ -37,7 +37,7 @@ use std::fmt;
 pub use hir::ExprId;
 pub use value::{Type, Value};
 
-pub use crate::expr::eval_expr;
+pub use crate::expr::{eval_expr, suggest};
 pub use crate::function::{Function, FunctionError, ImplFn, Param, TypeFn};
 
 /// How deep evaluation recurses before it gives up with an error.

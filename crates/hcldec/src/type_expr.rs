@@ -40,25 +40,9 @@ pub fn type_expr(expr: &Expression) -> (Type, Diagnostics) {
 fn suggestion(given: &str, candidates: &[&str]) -> String {
     candidates
         .iter()
-        .find(|candidate| edit_distance(given, candidate) < 3)
+        .find(|candidate| strsim::levenshtein(given, candidate) < 3)
         .map(|candidate| format!(" Did you mean {}?", quote(candidate)))
         .unwrap_or_default()
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = if ca == *cb { previous } else { 1 + previous.min(row[j]).min(current) };
-            previous = current;
-        }
-    }
-    row[b.len()]
 }
 
 fn read_type(expr: &Expression, diags: &mut Diagnostics) -> Option<Type> {

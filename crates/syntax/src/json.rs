@@ -504,7 +504,7 @@ fn keyword(p: &mut JsonParser<'_>) {
         ),
         _ => {
             let suggestion =
-                ["false", "true", "null"].into_iter().find(|keyword| levenshtein(word, keyword) < 3);
+                ["false", "true", "null"].into_iter().find(|keyword| strsim::levenshtein(word, keyword) < 3);
             let did_you_mean = suggestion.map(|s| format!(" Did you mean \"{s}\"?")).unwrap_or_default();
             p.error(
                 "json-invalid-keyword",
@@ -517,22 +517,6 @@ fn keyword(p: &mut JsonParser<'_>) {
     p.start_node(JSON_KEYWORD);
     p.bump();
     p.finish_node();
-}
-
-/// The edit distance between two words, in characters.
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
 }
 
 /// Enters an object or array, or reports that they nest too deeply and keeps
@@ -830,8 +814,8 @@ mod tests {
 
     #[test]
     fn keyword_distance() {
-        assert_eq!(levenshtein("ture", "true"), 2);
-        assert_eq!(levenshtein("nul", "null"), 1);
-        assert_eq!(levenshtein("", "abc"), 3);
+        assert_eq!(strsim::levenshtein("ture", "true"), 2);
+        assert_eq!(strsim::levenshtein("nul", "null"), 1);
+        assert_eq!(strsim::levenshtein("", "abc"), 3);
     }
 }

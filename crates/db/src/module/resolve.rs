@@ -279,29 +279,4 @@ fn with_suggestion<'n>(detail: String, name: &str, names: impl Iterator<Item = &
     }
 }
 
-/// The closest of `names` to `name` by edit distance, if it is closer than
-/// three edits (the evaluator's rule for unknown variables and attributes).
-pub(crate) fn suggest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<String> {
-    let mut best: Option<(usize, &str)> = None;
-    for candidate in names {
-        let distance = levenshtein(name, candidate);
-        if distance < 3 && best.is_none_or(|(best_distance, _)| distance < best_distance) {
-            best = Some((distance, candidate));
-        }
-    }
-    best.map(|(_, name)| name.to_string())
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            current[j + 1] =
-                (previous[j] + usize::from(ca != *cb)).min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
-}
+pub(crate) use eval::suggest;
