@@ -197,7 +197,7 @@ fn to_fn(want: Type) -> Function {
 fn concat_fn() -> Function {
     Function::new(
         vec![],
-        Some(p("seqs", Type::Dynamic).allow_dynamic()),
+        Some(p("seqs", Type::Dynamic)),
         Arc::new(|a| {
             if a.is_empty() {
                 return Err(FunctionError::new("at least one argument is required"));

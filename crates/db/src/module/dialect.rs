@@ -79,8 +79,10 @@ pub struct DialectRules {
     /// block type at the root of their address, `*` for any: they are not
     /// evaluated, and their value is unknown.
     pub static_attributes: BTreeMap<SmolStr, BTreeSet<SmolStr>>,
-    /// Whether a variable with no value and no default is unknown (a
-    /// module's input, set by its caller) rather than an error where used.
+    /// Whether a variable not given a value is unknown of its type (a
+    /// module's input, which any caller may set) rather than its default,
+    /// or an error where used when it has none. Its default is still
+    /// checked against its type.
     pub unset_variables_unknown: bool,
     /// Labels per block type, for JSON files, where nothing else says how
     /// deep the labels go. (Applied by file name, see `json.rs`.)
@@ -115,7 +117,7 @@ impl DialectRules {
         let stdlib = eval::stdlib::functions();
         let unknown_functions = TERRAFORM_FUNCTIONS
             .iter()
-            .filter(|name| !stdlib.contains_key(**name))
+            .filter(|name| !TERRAFORM_FROM_CTY_STDLIB.contains(name) || !stdlib.contains_key(**name))
             .map(SmolStr::new)
             .collect();
         let mut static_attributes = BTreeMap::new();
@@ -314,6 +316,68 @@ pub const TERRAFORM_FUNCTIONS: &[&str] = &[
     "values",
     "yamldecode",
     "yamlencode",
+    "zipmap",
+];
+
+/// The Terraform functions that are go-cty's standard library ones (and
+/// HCL's `try` and `can`), by `functions.go`'s table: these evaluate with
+/// the standard library. Terraform implements the others itself, some under
+/// a standard library name with other rules (`lookup` takes a null
+/// default, `length` a string, `replace` a regular expression), so they are
+/// known by name and unknown in value.
+pub const TERRAFORM_FROM_CTY_STDLIB: &[&str] = &[
+    "abs",
+    "can",
+    "ceil",
+    "chomp",
+    "chunklist",
+    "coalescelist",
+    "compact",
+    "concat",
+    "contains",
+    "csvdecode",
+    "distinct",
+    "element",
+    "flatten",
+    "floor",
+    "format",
+    "formatdate",
+    "formatlist",
+    "indent",
+    "join",
+    "jsondecode",
+    "jsonencode",
+    "keys",
+    "log",
+    "lower",
+    "max",
+    "merge",
+    "min",
+    "parseint",
+    "pow",
+    "range",
+    "regex",
+    "regexall",
+    "reverse",
+    "setintersection",
+    "setproduct",
+    "setsubtract",
+    "setunion",
+    "signum",
+    "slice",
+    "sort",
+    "split",
+    "strrev",
+    "substr",
+    "timeadd",
+    "title",
+    "trim",
+    "trimprefix",
+    "trimspace",
+    "trimsuffix",
+    "try",
+    "upper",
+    "values",
     "zipmap",
 ];
 

@@ -270,6 +270,11 @@ fn variable_value<'db>(
 ) -> Result<Value, AttrError> {
     let name = attr.address(db).segments().get(1).cloned().unwrap_or_default();
     let given = attr.module(db).variables(db).get(name.as_str()).cloned();
+    // A module's inputs in a dialect that says a caller sets them
+    // (Terraform): a variable not given is unknown of its type, whatever
+    // its default, since any caller may set it. The default is still
+    // checked against the type.
+    let inputs_unknown = attr.module(db).dialect(db).rules(db).unset_variables_unknown;
     let (value, from_default) = match given {
         Some(value) => (value, false),
         None => match default {
@@ -277,13 +282,18 @@ fn variable_value<'db>(
                 eval::eval_expr(&expr.exprs, expr.root, &eval::Context::none()).map_err(AttrError::Eval)?,
                 true,
             ),
-            // A module's input that its caller sets, in a dialect that
-            // says so (Terraform): unknown, converted to its type below.
-            None if attr.module(db).dialect(db).rules(db).unset_variables_unknown => {
-                (Value::dynamic(), false)
-            }
+            None if inputs_unknown => (Value::dynamic(), false),
             None => return Err(AttrError::NoValue),
         },
+    };
+    let value = if inputs_unknown && from_default {
+        if has_type && let Some(Ok(constraint)) = variable_types(db, file).get(&name) {
+            decode::typeexpr::convert_with_defaults(&value, constraint)
+                .map_err(|message| AttrError::InvalidValue { message, from_default })?;
+        }
+        Value::dynamic()
+    } else {
+        value
     };
     if !has_type {
         return Ok(value);
