@@ -41,20 +41,20 @@ const B: &str = "locals {\n  d = 5\n  e = local.d\n}\n";
 #[test]
 fn first_evaluation_runs_everything_once() {
     let mut db = RootDatabase::new();
-    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf", B)]);
+    let module = load(&mut db, &[("m/a.hcl", A), ("m/b.hcl", B)]);
     let executed = db.log_executed(|| evaluate_all(&db, module));
     expect![[r#"
         [
             "module_attributes(m)",
             "module_index(m)",
-            "file_declarations(m/a.tf)",
-            "lower(m/a.tf)",
-            "lower_with_source_map(m/a.tf)",
-            "parse(m/a.tf)",
-            "file_declarations(m/b.tf)",
-            "lower(m/b.tf)",
-            "lower_with_source_map(m/b.tf)",
-            "parse(m/b.tf)",
+            "file_declarations(m/a.hcl)",
+            "lower(m/a.hcl)",
+            "lower_with_source_map(m/a.hcl)",
+            "parse(m/a.hcl)",
+            "file_declarations(m/b.hcl)",
+            "lower(m/b.hcl)",
+            "lower_with_source_map(m/b.hcl)",
+            "parse(m/b.hcl)",
             "attribute_value(local.a)",
             "attribute_resolution(local.a)",
             "dialect_root_names(m)",
@@ -74,17 +74,17 @@ fn first_evaluation_runs_everything_once() {
 #[test]
 fn editing_one_expression_reevaluates_it_and_its_dependents() {
     let mut db = RootDatabase::new();
-    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf", B)]);
+    let module = load(&mut db, &[("m/a.hcl", A), ("m/b.hcl", B)]);
     evaluate_all(&db, module);
 
-    db.set_file_text("m/a.tf", A.replace("a = 1", "a = 2"));
+    db.set_file_text("m/a.hcl", A.replace("a = 1", "a = 2"));
     let executed = db.log_executed(|| evaluate_all(&db, module));
     expect![[r#"
         [
-            "parse(m/a.tf)",
-            "lower_with_source_map(m/a.tf)",
-            "lower(m/a.tf)",
-            "file_declarations(m/a.tf)",
+            "parse(m/a.hcl)",
+            "lower_with_source_map(m/a.hcl)",
+            "lower(m/a.hcl)",
+            "file_declarations(m/a.hcl)",
             "attribute_resolution(local.a)",
             "attribute_value(local.a)",
             "attribute_resolution(local.b)",
@@ -109,17 +109,17 @@ fn editing_one_expression_reevaluates_it_and_its_dependents() {
 #[test]
 fn whitespace_and_comments_reevaluate_nothing() {
     let mut db = RootDatabase::new();
-    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf", B)]);
+    let module = load(&mut db, &[("m/a.hcl", A), ("m/b.hcl", B)]);
     evaluate_all(&db, module);
 
     let edited = "# A comment.\nlocals {\n  a   = 1 // why\n  b = local.a   +   1\n\n  c = local.b * 10\n}\n";
-    db.set_file_text("m/a.tf", edited);
+    db.set_file_text("m/a.hcl", edited);
     let executed = db.log_executed(|| evaluate_all(&db, module));
     expect![[r#"
         [
-            "parse(m/a.tf)",
-            "lower_with_source_map(m/a.tf)",
-            "lower(m/a.tf)",
+            "parse(m/a.hcl)",
+            "lower_with_source_map(m/a.hcl)",
+            "lower(m/a.hcl)",
         ]
     "#]]
     .assert_debug_eq(&executed);
@@ -129,17 +129,17 @@ fn whitespace_and_comments_reevaluate_nothing() {
 fn editing_one_file_of_several_reparses_only_that_file() {
     let mut db = RootDatabase::new();
     let module =
-        load(&mut db, &[("m/a.tf", A), ("m/b.tf", B), ("m/c.tf", "locals {\n  f = local.e + local.c\n}\n")]);
+        load(&mut db, &[("m/a.hcl", A), ("m/b.hcl", B), ("m/c.hcl", "locals {\n  f = local.e + local.c\n}\n")]);
     evaluate_all(&db, module);
 
-    db.set_file_text("m/b.tf", B.replace("d = 5", "d = 6"));
+    db.set_file_text("m/b.hcl", B.replace("d = 5", "d = 6"));
     let executed = db.log_executed(|| evaluate_all(&db, module));
     expect![[r#"
         [
-            "parse(m/b.tf)",
-            "lower_with_source_map(m/b.tf)",
-            "lower(m/b.tf)",
-            "file_declarations(m/b.tf)",
+            "parse(m/b.hcl)",
+            "lower_with_source_map(m/b.hcl)",
+            "lower(m/b.hcl)",
+            "file_declarations(m/b.hcl)",
             "attribute_resolution(local.d)",
             "attribute_value(local.d)",
             "attribute_resolution(local.e)",
@@ -164,7 +164,7 @@ fn editing_one_file_of_several_reparses_only_that_file() {
 #[test]
 fn adding_a_declaration_reevaluates_only_what_resolves_differently() {
     let mut db = RootDatabase::new();
-    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf", "locals {\n  d = 5\n  g = local.f\n}\n")]);
+    let module = load(&mut db, &[("m/a.hcl", A), ("m/b.hcl", "locals {\n  d = 5\n  g = local.f\n}\n")]);
     evaluate_all(&db, module);
     expect![[r#"
         [
@@ -177,14 +177,14 @@ fn adding_a_declaration_reevaluates_only_what_resolves_differently() {
     "#]].assert_debug_eq(&values(&db, module));
 
     // `f` is declared before `g`, so `g`'s position in the file shifts too.
-    db.set_file_text("m/b.tf", "locals {\n  d = 5\n  f = 7\n  g = local.f\n}\n");
+    db.set_file_text("m/b.hcl", "locals {\n  d = 5\n  f = 7\n  g = local.f\n}\n");
     let executed = db.log_executed(|| evaluate_all(&db, module));
     expect![[r#"
         [
-            "parse(m/b.tf)",
-            "lower_with_source_map(m/b.tf)",
-            "lower(m/b.tf)",
-            "file_declarations(m/b.tf)",
+            "parse(m/b.hcl)",
+            "lower_with_source_map(m/b.hcl)",
+            "lower(m/b.hcl)",
+            "file_declarations(m/b.hcl)",
             "module_index(m)",
             "module_attributes(m)",
             "attribute_resolution(local.a)",
@@ -211,14 +211,14 @@ fn adding_a_declaration_reevaluates_only_what_resolves_differently() {
     .assert_debug_eq(&values(&db, module));
 
     // And removing it again.
-    db.set_file_text("m/b.tf", "locals {\n  d = 5\n  g = local.f\n}\n");
+    db.set_file_text("m/b.hcl", "locals {\n  d = 5\n  g = local.f\n}\n");
     let executed = db.log_executed(|| evaluate_all(&db, module));
     expect![[r#"
         [
-            "parse(m/b.tf)",
-            "lower_with_source_map(m/b.tf)",
-            "lower(m/b.tf)",
-            "file_declarations(m/b.tf)",
+            "parse(m/b.hcl)",
+            "lower_with_source_map(m/b.hcl)",
+            "lower(m/b.hcl)",
+            "file_declarations(m/b.hcl)",
             "module_index(m)",
             "module_attributes(m)",
             "attribute_resolution(local.a)",
@@ -238,9 +238,9 @@ fn changing_a_variable_reevaluates_its_users() {
     let module = load(
         &mut db,
         &[
-            ("m/main.tf", "locals {\n  p = var.x + 1\n  q = \"${var.y}!\"\n  r = local.p * 2\n}\n"),
+            ("m/main.hcl", "locals {\n  p = var.x + 1\n  q = \"${var.y}!\"\n  r = local.p * 2\n}\n"),
             (
-                "m/variables.tf",
+                "m/variables.hcl",
                 "variable \"x\" {\n  default = 1\n}\n\nvariable \"y\" {\n  type = string\n}\n",
             ),
         ],
@@ -303,7 +303,7 @@ fn large_module_timings() {
         .map(|i| {
             let previous = if i == 0 { "1".to_string() } else { format!("local.a{} + 1", i - 1) };
             db.set_file_text(
-                format!("m/f{i}.tf"),
+                format!("m/f{i}.hcl"),
                 format!("locals {{\n  a{i} = {previous}\n  b{i} = \"${{local.a{i}}}-x\"\n  c{i} = [local.b{i}, {i}]\n}}\n"),
             )
         })
@@ -317,7 +317,7 @@ fn large_module_timings() {
     for round in 0..rounds {
         let edited = files - 10 + round % 10;
         db.set_file_text(
-            format!("m/f{edited}.tf"),
+            format!("m/f{edited}.hcl"),
             format!("locals {{\n  a{edited} = {round}\n  b{edited} = \"${{local.a{edited}}}-x\"\n  c{edited} = [local.b{edited}, {edited}]\n}}\n"),
         );
         let start = std::time::Instant::now();
@@ -338,12 +338,12 @@ fn a_chain_of_four_thousand_references_evaluates_in_order() {
         text.push_str(&format!("  a{i} = local.a{} + 1\n", i - 1));
     }
     text.push_str("}\n");
-    let module = load(&mut db, &[("m/chain.tf", &text)]);
+    let module = load(&mut db, &[("m/chain.hcl", &text)]);
     db::module::evaluate_in_order(&db, module_attributes(&db, module));
     let last = db::module::attr(&db, module, "local.a3999");
     assert_eq!(attribute_value(&db, last), &Ok(eval::Value::int(3999)));
 
-    db.set_file_text("m/chain.tf", text.replace("a0 = 0", "a0 = 1"));
+    db.set_file_text("m/chain.hcl", text.replace("a0 = 0", "a0 = 1"));
     db::module::evaluate_in_order(&db, module_attributes(&db, module));
     let last = db::module::attr(&db, module, "local.a3999");
     assert_eq!(attribute_value(&db, last), &Ok(eval::Value::int(4000)));
@@ -353,15 +353,15 @@ fn a_chain_of_four_thousand_references_evaluates_in_order() {
 fn editing_a_json_value_reevaluates_it_and_its_dependents() {
     let mut db = RootDatabase::new();
     let json = r#"{"locals": {"j1": 1, "j2": "${local.j1 + 1}", "j3": "${local.a}"}}"#;
-    let module = load(&mut db, &[("m/a.tf", A), ("m/b.tf.json", json)]);
+    let module = load(&mut db, &[("m/a.hcl", A), ("m/b.hcl.json", json)]);
     evaluate_all(&db, module);
 
-    db.set_file_text("m/b.tf.json", json.replace("\"j1\": 1", "\"j1\": 5"));
+    db.set_file_text("m/b.hcl.json", json.replace("\"j1\": 1", "\"j1\": 5"));
     let executed = db.log_executed(|| evaluate_all(&db, module));
     expect![[r#"
         [
-            "parse_json(m/b.tf.json)",
-            "file_declarations(m/b.tf.json)",
+            "parse_json(m/b.hcl.json)",
+            "file_declarations(m/b.hcl.json)",
             "attribute_resolution(local.j1)",
             "attribute_value(local.j1)",
             "attribute_resolution(local.j2)",
@@ -384,12 +384,12 @@ fn editing_a_json_value_reevaluates_it_and_its_dependents() {
 
     // Whitespace re-reads the file's declarations and expressions, which
     // compare equal, and evaluates nothing.
-    db.set_file_text("m/b.tf.json", json.replace("\"j1\": 1", "\"j1\" :\n   5 "));
+    db.set_file_text("m/b.hcl.json", json.replace("\"j1\": 1", "\"j1\" :\n   5 "));
     let executed = db.log_executed(|| evaluate_all(&db, module));
     expect![[r#"
         [
-            "parse_json(m/b.tf.json)",
-            "file_declarations(m/b.tf.json)",
+            "parse_json(m/b.hcl.json)",
+            "file_declarations(m/b.hcl.json)",
             "attribute_resolution(local.j1)",
             "attribute_resolution(local.j2)",
             "attribute_resolution(local.j3)",
@@ -402,17 +402,17 @@ fn editing_a_json_value_reevaluates_it_and_its_dependents() {
 fn whitespace_in_a_file_of_typed_variables_reevaluates_nothing() {
     let mut db = RootDatabase::new();
     let vars = "variable \"x\" {\n  type = number\n  default = 1\n}\nlocals {\n  y = var.x + 1\n}\n";
-    let module = load(&mut db, &[("m/a.tf", vars)]);
+    let module = load(&mut db, &[("m/a.hcl", vars)]);
     evaluate_all(&db, module);
 
-    db.set_file_text("m/a.tf", format!("# Comment.\n{vars}"));
+    db.set_file_text("m/a.hcl", format!("# Comment.\n{vars}"));
     let executed = db.log_executed(|| evaluate_all(&db, module));
     expect![[r#"
         [
-            "parse(m/a.tf)",
-            "lower_with_source_map(m/a.tf)",
-            "lower(m/a.tf)",
-            "variable_types(m/a.tf)",
+            "parse(m/a.hcl)",
+            "lower_with_source_map(m/a.hcl)",
+            "lower(m/a.hcl)",
+            "variable_types(m/a.hcl)",
         ]
     "#]]
     .assert_debug_eq(&executed);
