@@ -233,6 +233,7 @@ impl Expression {
     /// `hcl.ExprList`: the elements of a tuple constructor (a JSON array).
     pub fn as_list(&self) -> Option<Vec<Expression>> {
         match &self.kind {
+            ExpressionKind::Native { file, expr } if parenthesised(file, *expr) => None,
             ExpressionKind::Native { file, expr } => match &file.native_parts()?.0[*expr] {
                 hir::Expr::Tuple(items) => {
                     Some(items.iter().map(|&item| Expression::native(file.clone(), item)).collect())
@@ -252,6 +253,7 @@ impl Expression {
     /// A key written as a bare name is an expression standing for the name.
     pub fn as_map(&self) -> Option<Vec<(Expression, Expression)>> {
         match &self.kind {
+            ExpressionKind::Native { file, expr } if parenthesised(file, *expr) => None,
             ExpressionKind::Native { file, expr } => native_as_map(file, *expr),
             ExpressionKind::Json { file, value } => crate::json::as_map(file, *value),
             ExpressionKind::Iterated { expr, iteration } => Some(
@@ -268,6 +270,7 @@ impl Expression {
     /// `hcl.ExprCall`: a function call by name.
     pub fn as_call(&self) -> Option<StaticCall> {
         match &self.kind {
+            ExpressionKind::Native { file, expr } if parenthesised(file, *expr) => None,
             ExpressionKind::Native { file, expr } => native_as_call(file, *expr),
             ExpressionKind::Json { file, value } => crate::json::as_call(file, *value),
             ExpressionKind::Iterated { expr, iteration } => {
@@ -308,6 +311,7 @@ impl Expression {
             ExpressionKind::NonLiteralKey(_) => None,
             ExpressionKind::Name { name, .. } => Some(name.clone()),
             ExpressionKind::Literal { .. } => None,
+            ExpressionKind::Native { file, expr } if parenthesised(file, *expr) => None,
             ExpressionKind::Native { file, expr } => {
                 let traversal = traversal::native_static_traversal(file, *expr)?;
                 match traversal.steps.as_slice() {
@@ -317,6 +321,14 @@ impl Expression {
             }
         }
     }
+}
+
+/// Whether a native expression is written in parentheses. The HIR drops
+/// them, but the reference keeps them as an expression of their own
+/// (`ParenthesesExpr`), which is no keyword, call, tuple or object for the
+/// static analyses: `(string)` is not a type constraint.
+fn parenthesised(file: &SourceFile, expr: hir::ExprId) -> bool {
+    native_node(file, expr).is_some_and(|node| node.kind() == SyntaxKind::PAREN_EXPR)
 }
 
 /// The syntax node of a native expression, widened to the parentheses

@@ -136,7 +136,6 @@ fn conversions() {
 /// parenthesised object key is never an attribute name: each of these is
 /// an invalid type.
 #[test]
-#[ignore = "the native as_keyword, as_call, as_list and as_map look through parentheses (the reference's ParenthesesExpr has none of them); object keys are done"]
 fn parenthesized_expressions_are_not_types() {
     let file = load("parenthesized.hcl");
     let (attributes, diagnostics) = file.body().just_attributes();
