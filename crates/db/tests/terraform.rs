@@ -279,3 +279,39 @@ fn module_calls_are_checked_against_the_child_variables() {
         "nmae" [unsupported-module-argument] Unsupported argument: An argument named "nmae" is not expected here. Did you mean "name"?
         "module \"net\"" [missing-module-argument] Missing required argument: The argument "name" is required, but no definition was found."#]].assert_eq(&shown.join("\n"));
 }
+
+#[test]
+fn json_twins_take_terraform_label_counts() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[(
+            "main.tf.json",
+            r#"{
+  "resource": {"aws_instance": {"web": {"ami": "ami-1", "tags": {"Name": "${aws_instance.wbe.id}"}}}},
+  "terraform": {"required_version": ">= 1.0"}
+}"#,
+        )],
+    );
+    let shown: Vec<String> = module_diagnostics(&db, module)
+        .iter()
+        .map(|it| {
+            let text = it.file.text(&db);
+            format!(
+                "{:?} {}: {}",
+                &text[usize::from(it.range.start())..usize::from(it.range.end())],
+                it.summary,
+                it.detail
+            )
+        })
+        .collect();
+    expect![[r#""{\"Name\": \"${aws_instance.wbe.id}\"}" Reference to undeclared block: A block "aws_instance" "wbe" has not been declared. Did you mean "web"?"#]].assert_eq(&shown.join("\n"));
+    assert_eq!(
+        attribute_value(&db, attr(&db, module, "aws_instance.web.ami")),
+        &Ok(eval::Value::string("ami-1"))
+    );
+    assert_eq!(
+        attribute_value(&db, attr(&db, module, "terraform.required_version")),
+        &Ok(eval::Value::string(">= 1.0"))
+    );
+}

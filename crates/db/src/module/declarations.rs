@@ -57,8 +57,9 @@ impl DeclarationKind {
 /// in the file's body for a top-level attribute). Positions, not arena ids:
 /// they change only when declarations are added or removed before it.
 ///
-/// In a JSON file, `block` counts the root object's properties, `label` the
-/// properties of that block type's object (the block's one label), and
+/// In a JSON file, `block` counts the root object's properties, `labels`
+/// the properties at each label level below that block type's object (one
+/// per label: Terraform's `resource` has two), and
 /// `attribute` those of the block's body; an array of objects at any level
 /// counts as its objects' properties in order.
 ///
@@ -68,7 +69,7 @@ impl DeclarationKind {
 pub struct Location {
     pub block: Option<u32>,
     pub attribute: Option<u32>,
-    pub label: Option<u32>,
+    pub labels: Vec<u32>,
     pub nested: Vec<u32>,
 }
 
@@ -106,7 +107,12 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
         declarations.push(Declaration {
             address: Address::new([name.clone()]),
             kind: DeclarationKind::TopLevelAttribute,
-            location: Location { block: None, attribute: Some(position(i)), label: None, nested: Vec::new() },
+            location: Location {
+                block: None,
+                attribute: Some(position(i)),
+                labels: Vec::new(),
+                nested: Vec::new(),
+            },
         });
     }
     for (j, &block) in hir.body.blocks.iter().enumerate() {
@@ -127,7 +133,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                 location: Location {
                     block: block_position,
                     attribute: None,
-                    label: None,
+                    labels: Vec::new(),
                     nested: Vec::new(),
                 },
             }),
@@ -143,7 +149,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                         location: Location {
                             block: block_position,
                             attribute: Some(position(k)),
-                            label: None,
+                            labels: Vec::new(),
                             nested: Vec::new(),
                         },
                     });
@@ -159,7 +165,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     location: Location {
                         block: block_position,
                         attribute: None,
-                        label: None,
+                        labels: Vec::new(),
                         nested: Vec::new(),
                     },
                 });
@@ -176,7 +182,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                         location: Location {
                             block: block_position,
                             attribute: Some(position(k)),
-                            label: None,
+                            labels: Vec::new(),
                             nested: Vec::new(),
                         },
                     });
@@ -214,7 +220,12 @@ fn nested_declarations(
             out.push(Declaration {
                 address: Address { segments: address },
                 kind: DeclarationKind::NestedAttribute,
-                location: Location { block, attribute: Some(position(k)), label: None, nested: path.clone() },
+                location: Location {
+                    block,
+                    attribute: Some(position(k)),
+                    labels: Vec::new(),
+                    nested: path.clone(),
+                },
             });
         }
         push_children(hir, &data.body, &segments, &path, &mut stack);

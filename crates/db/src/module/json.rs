@@ -4,8 +4,9 @@
 //! schema says which; the module model's schema is fixed: the root's
 //! properties are block types, `locals` has no label, and every other block
 //! type (`variable` included) has exactly one, so `{"service": {"web":
-//! {"port": 80}}}` declares `service.web.port`. (A dialect that knows other
-//! label counts needs its own schema; see `docs/architecture.md`.)
+//! {"port": 80}}}` declares `service.web.port`; in a `*.tf.json` file the
+//! Terraform dialect's label counts apply instead (`resource` and `data`
+//! two, `terraform` and `moved` none).
 //!
 //! An attribute's value is turned into the native HIR by
 //! [`hir::lower_json_value`] (strings parsed as templates, as the JSON syntax
@@ -18,7 +19,8 @@ use syntax::{AstNode, TextRange, ast};
 use crate::{
     Db, File,
     module::{
-        Address, AttrExpr, Declaration, DeclarationKind, FileDeclarations, Location, declarations::position,
+        Address, AttrExpr, Declaration, DeclarationKind, DialectRules, FileDeclarations, Location,
+        declarations::position, is_terraform_file,
     },
 };
 
@@ -48,34 +50,82 @@ fn root(db: &dyn Db, file: File) -> Option<ast::JsonValue> {
     crate::parse_json(db, file).tree().value()
 }
 
+/// How many labels blocks of `type_name` have in `file`: by the Terraform
+/// dialect's counts for a `*.tf.json` file, else the fixed schema above.
+/// (The file's name decides, not its module's dialect: declarations are
+/// per file, computed before any module reads them, and a `.tf.json` file
+/// is Terraform whatever module it is in.)
+fn label_count(file_is_terraform: bool, type_name: &str) -> usize {
+    if type_name == "locals" {
+        return 0;
+    }
+    if file_is_terraform {
+        let counts = TERRAFORM_LABEL_COUNTS.get_or_init(|| DialectRules::terraform().label_counts);
+        return counts.get(type_name).copied().unwrap_or(1);
+    }
+    1
+}
+
+static TERRAFORM_LABEL_COUNTS: std::sync::OnceLock<std::collections::BTreeMap<SmolStr, usize>> =
+    std::sync::OnceLock::new();
+
+/// The blocks under a block type's value: each with its labels, their
+/// positions, and its body, `count` levels of objects deep. Terraform's
+/// `"//"` comment properties are not labels.
+fn labelled_bodies(value: ast::JsonValue, count: usize) -> Vec<(Vec<SmolStr>, Vec<u32>, ast::JsonValue)> {
+    let mut level = vec![(Vec::new(), Vec::new(), value)];
+    for _ in 0..count {
+        let mut next = Vec::new();
+        for (labels, positions, value) in level {
+            for (j, member) in members(&value).iter().enumerate() {
+                let (Some(label), Some(body)) = (name_of(member), member.value()) else { continue };
+                if label == "//" {
+                    continue;
+                }
+                let mut labels = labels.clone();
+                labels.push(label);
+                let mut positions = positions.clone();
+                positions.push(position(j));
+                next.push((labels, positions, body));
+            }
+        }
+        level = next;
+    }
+    level
+}
+
 /// What a JSON file declares, by the fixed schema above.
 pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
     let mut declarations = Vec::new();
     let Some(root) = root(db, file) else { return FileDeclarations { declarations } };
+    let file_is_terraform = is_terraform_file(file.path(db));
     for (i, block_type) in members(&root).iter().enumerate() {
         let (Some(type_name), Some(value)) = (name_of(block_type), block_type.value()) else { continue };
+        if type_name == "//" {
+            continue;
+        }
         let block = Some(position(i));
         if type_name == "locals" {
             for (k, local) in members(&value).iter().enumerate() {
-                let Some(name) = name_of(local) else { continue };
+                let Some(name) = name_of(local).filter(|it| it != "//") else { continue };
                 declarations.push(Declaration {
                     address: Address::new(["local", name.as_str()]),
                     kind: DeclarationKind::Local,
                     location: Location {
                         block,
                         attribute: Some(position(k)),
-                        label: None,
+                        labels: Vec::new(),
                         nested: Vec::new(),
                     },
                 });
             }
             continue;
         }
-        for (j, labelled) in members(&value).iter().enumerate() {
-            let (Some(label), Some(body)) = (name_of(labelled), labelled.value()) else { continue };
-            let label_position = Some(position(j));
+        let count = label_count(file_is_terraform, &type_name);
+        for (labels, label_positions, body) in labelled_bodies(value, count) {
             let attributes = members(&body);
             if type_name == "variable" {
+                let Some(label) = labels.first() else { continue };
                 let attribute_position = |wanted: &str| {
                     attributes.iter().position(|it| name_of(it).as_deref() == Some(wanted)).map(position)
                 };
@@ -85,24 +135,38 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                         type_attr: attribute_position("type"),
                         default_attr: attribute_position("default"),
                     },
-                    location: Location { block, attribute: None, label: label_position, nested: Vec::new() },
+                    location: Location {
+                        block,
+                        attribute: None,
+                        labels: label_positions,
+                        nested: Vec::new(),
+                    },
                 });
                 continue;
             }
+            let mut segments = vec![type_name.clone()];
+            segments.extend(labels.iter().cloned());
             declarations.push(Declaration {
-                address: Address::new([type_name.clone(), label.clone()]),
+                address: Address::new(segments.clone()),
                 kind: DeclarationKind::Block,
-                location: Location { block, attribute: None, label: label_position, nested: Vec::new() },
+                location: Location {
+                    block,
+                    attribute: None,
+                    labels: label_positions.clone(),
+                    nested: Vec::new(),
+                },
             });
             for (k, attribute) in attributes.iter().enumerate() {
-                let Some(name) = name_of(attribute) else { continue };
+                let Some(name) = name_of(attribute).filter(|it| it != "//") else { continue };
+                let mut segments = segments.clone();
+                segments.push(name);
                 declarations.push(Declaration {
-                    address: Address::new([type_name.clone(), label.clone(), name]),
+                    address: Address::new(segments),
                     kind: DeclarationKind::BlockAttribute,
                     location: Location {
                         block,
                         attribute: Some(position(k)),
-                        label: label_position,
+                        labels: label_positions.clone(),
                         nested: Vec::new(),
                     },
                 });
@@ -119,7 +183,7 @@ pub(crate) fn member_at(db: &dyn Db, file: File, location: &Location) -> Option<
     let block_type = members(&root).into_iter().nth(location.block? as usize)?;
     let mut body = block_type.value()?;
     let mut member = block_type;
-    if let Some(label) = location.label {
+    for &label in &location.labels {
         member = members(&body).into_iter().nth(label as usize)?;
         body = member.value()?;
     }
