@@ -2,7 +2,7 @@
 //! nearest `halite.toml`, then a summary.
 
 use std::{
-    collections::{BTreeSet, HashMap},
+    collections::{BTreeMap, HashMap},
     io::{self, IsTerminal, Write},
     sync::Arc,
     time::Instant,
@@ -11,7 +11,7 @@ use std::{
 use analysis::{Config, RuleLevels, Severity};
 use anyhow::{Context, Result, anyhow};
 use camino::{Utf8Path, Utf8PathBuf};
-use db::{File, RootDatabase};
+use db::{File, Module, RootDatabase, module};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
@@ -31,8 +31,6 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // A bad configuration stops the run (exit 2) before anything is
     // checked: checking with rules the user did not ask for would be wrong.
     let levels = rule_levels(&paths)?;
-    let modules =
-        paths.iter().map(|path| path.parent().unwrap_or(Utf8Path::new(""))).collect::<BTreeSet<_>>().len();
 
     let mut db = RootDatabase::new();
     // Every file is read before any is checked: a path that cannot be read
@@ -42,6 +40,8 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         let bytes = std::fs::read(path).with_context(|| format!("cannot read `{path}`"))?;
         files.push(db.set_file_bytes(path.clone(), &bytes));
     }
+    let units = check_units(&mut db, &paths, &files);
+    let modules = units.iter().filter(|unit| unit.module.is_some()).count();
 
     let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let renderer = render::Human::new(color);
@@ -49,28 +49,66 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let mut sarif = sarif::Log::default();
     let (mut errors, mut warnings) = (0usize, 0usize);
     let progress = progress_bar(files.len());
-    // Files are checked and their reports rendered in parallel, a chunk at a
-    // time, then printed in path order; parse trees are evicted between
-    // chunks, so a run over a whole monorepo holds a bounded number of them.
-    let jobs: Vec<(File, &RuleLevels)> = files.iter().copied().zip(levels.iter().map(|it| &**it)).collect();
-    for chunk in jobs.chunks(FILES_PER_CHUNK) {
-        let reports: Vec<FileReport> = chunk
-            .par_iter()
-            .map_with(db.clone(), |db, &(file, levels)| {
-                let report = FileReport::new(db, &renderer, options.format, file, levels);
-                progress.inc(1);
-                report
-            })
-            .collect();
-        for report in reports {
-            errors += report.errors;
-            warnings += report.warnings;
-            sarif.results.extend(report.sarif_results);
-            progress
-                .suspend(|| stdout.write_all(report.text.as_bytes()))
-                .context("cannot write to standard output")?;
+    // Modules (and files outside any) are checked and their reports
+    // rendered in parallel, a chunk at a time; parse trees are evicted
+    // between chunks, so a run over a whole monorepo holds a bounded number
+    // of them. Reports are printed in path order at the end.
+    let mut reports: Vec<Option<FileReport>> = (0..files.len()).map(|_| None).collect();
+    // Evaluating a module may walk a long chain of references, and salsa
+    // finds a cycle by walking all of it: the workers get deep stacks
+    // (reserved, not used, unless a module needs them).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(WORKER_STACK)
+        .build()
+        .context("cannot start the worker threads")?;
+    let mut chunk = Vec::new();
+    let mut chunk_files = 0;
+    let mut remaining = units.iter().peekable();
+    while let Some(unit) = remaining.next() {
+        chunk_files += unit.files.len();
+        chunk.push(unit);
+        if chunk_files < FILES_PER_CHUNK && remaining.peek().is_some() {
+            continue;
         }
+        // The workers take a handle of their own: one is not shared
+        // between threads.
+        let worker_db = db.clone();
+        let (jobs, files, levels, renderer, progress) = (&chunk, &files, &levels, &renderer, &progress);
+        let done: Vec<Vec<(usize, FileReport)>> = pool.install(move || {
+            jobs.par_iter()
+                .map_with(worker_db, |db, unit| {
+                    let module_diagnostics: &[analysis::Diagnostic] =
+                        unit.module.map_or(&[], |module| analysis::module_diagnostics(db, module));
+                    let out = unit
+                        .files
+                        .iter()
+                        .map(|&index| {
+                            let diagnostics =
+                                analysis::file_diagnostics_in_module(db, files[index], module_diagnostics);
+                            let report =
+                                FileReport::new(db, renderer, options.format, &diagnostics, &levels[index]);
+                            (index, report)
+                        })
+                        .collect();
+                    progress.inc(unit.files.len() as u64);
+                    out
+                })
+                .collect()
+        });
+        for (index, report) in done.into_iter().flatten() {
+            reports[index] = Some(report);
+        }
+        chunk.clear();
+        chunk_files = 0;
         db.evict_parse_trees();
+    }
+    for report in reports.into_iter().flatten() {
+        errors += report.errors;
+        warnings += report.warnings;
+        sarif.results.extend(report.sarif_results);
+        progress
+            .suspend(|| stdout.write_all(report.text.as_bytes()))
+            .context("cannot write to standard output")?;
     }
     progress.finish_and_clear();
     if options.format == Format::Sarif {
@@ -96,6 +134,39 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let failed = errors > 0 || (options.deny_warnings && warnings > 0);
     Ok(if failed { Outcome::FoundErrors } else { Outcome::Clean })
 }
+
+/// What one parallel job checks: a module and its files, or one file that
+/// belongs to no module (a `.tfvars` file); `files` index the run's paths.
+struct CheckUnit {
+    module: Option<Module>,
+    files: Vec<usize>,
+}
+
+/// The run's files grouped into modules, one per directory (of the files
+/// `db::module::is_module_file` accepts), and the other files alone. Each
+/// module's variables are unknown: a check knows no inputs, so nothing that
+/// depends on them is reported.
+fn check_units(db: &mut RootDatabase, paths: &[Utf8PathBuf], files: &[File]) -> Vec<CheckUnit> {
+    let mut by_dir: BTreeMap<&Utf8Path, Vec<usize>> = BTreeMap::new();
+    let mut units = Vec::new();
+    for (index, path) in paths.iter().enumerate() {
+        if module::is_module_file(path) {
+            by_dir.entry(path.parent().unwrap_or(Utf8Path::new(""))).or_default().push(index);
+        } else {
+            units.push(CheckUnit { module: None, files: vec![index] });
+        }
+    }
+    for (dir, indexes) in by_dir {
+        let module = db.set_module_files(dir, indexes.iter().map(|&index| files[index]).collect());
+        let variables = analysis::module::unknown_variables(db, module);
+        db.set_module_variables(module, variables);
+        units.push(CheckUnit { module: Some(module), files: indexes });
+    }
+    units
+}
+
+/// The stack of each worker thread.
+const WORKER_STACK: usize = 512 << 20;
 
 /// Files checked between two evictions of parse trees.
 const FILES_PER_CHUNK: usize = 256;
@@ -163,12 +234,12 @@ impl FileReport {
         db: &RootDatabase,
         renderer: &render::Human,
         format: Format,
-        file: File,
+        diagnostics: &[analysis::Diagnostic],
         levels: &RuleLevels,
     ) -> FileReport {
         let mut report =
             FileReport { text: String::new(), sarif_results: Vec::new(), errors: 0, warnings: 0 };
-        for diagnostic in &levels.apply(analysis::diagnostics(db, file)) {
+        for diagnostic in &levels.apply(diagnostics) {
             match diagnostic.severity {
                 Severity::Error => report.errors += 1,
                 Severity::Warning => report.warnings += 1,

@@ -93,7 +93,9 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
         diagnostics.extend(analysis::syntax_diagnostics(&db, file).iter().cloned());
     }
     if options.attrs.is_empty() {
-        diagnostics.extend(module::module_diagnostics(&db, module).iter().map(convert));
+        diagnostics.extend(
+            module::module_diagnostics(&db, module).iter().map(|it| analysis::module::convert(&db, it)),
+        );
     } else {
         let mut seen = Vec::new();
         for &attr in &attrs {
@@ -102,7 +104,9 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
                 continue;
             }
             seen.push(cause);
-            diagnostics.extend(module::attribute_diagnostic(&db, cause).as_ref().map(convert));
+            diagnostics.extend(
+                module::attribute_diagnostic(&db, cause).map(|it| analysis::module::convert(&db, &it)),
+            );
         }
     }
     let index = module::module_index(&db, module);
@@ -259,7 +263,7 @@ fn result(db: &RootDatabase, attr: module::Attr<'_>, file: db::File) -> AttrResu
         }
         Err(error) => {
             if let Some(diagnostic) = module::attribute_diagnostic(db, attr) {
-                return (address, Err(convert(&diagnostic)));
+                return (address, Err(analysis::module::convert(db, &diagnostic)));
             }
             let (summary, detail) = match error {
                 AttrError::Dependency(address) => {
@@ -279,18 +283,9 @@ fn result(db: &RootDatabase, attr: module::Attr<'_>, file: db::File) -> AttrResu
     (address, outcome)
 }
 
-/// The command line's diagnostic for a module's: the detail as a note,
-/// another place in the same file as a label.
+/// The command line's diagnostic for a module's, without the fix a
+/// misspelt name gets from [`analysis::module::convert`] (for callers with
+/// no database at hand).
 pub(crate) fn convert(diagnostic: &ModuleDiagnostic) -> Diagnostic {
-    let mut out =
-        Diagnostic::error(diagnostic.code, diagnostic.summary.clone(), diagnostic.file, diagnostic.range);
-    for (file, range, message) in &diagnostic.related {
-        if *file == diagnostic.file {
-            out = out.with_secondary_label(*range, message.clone());
-        }
-    }
-    if !diagnostic.detail.is_empty() {
-        out = out.with_note(diagnostic.detail.clone());
-    }
-    out
+    analysis::module::convert_without_fix(diagnostic)
 }

@@ -24,6 +24,7 @@ mod diagnostic;
 mod ignore;
 mod lines;
 mod lints;
+pub mod module;
 pub mod rules;
 
 use db::{Db, File, FileStatus, SourceSyntax};
@@ -32,6 +33,7 @@ pub use crate::{
     config::{Config, ConfigError, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
     lines::{LineCol, LineIndex},
+    module::{FileKind, module_diagnostics},
     rules::{RULES, Rule},
 };
 
@@ -72,6 +74,39 @@ pub fn diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     diagnostics.extend(ignores.problems.iter().cloned());
     diagnostics.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
     diagnostics
+}
+
+/// Every diagnostic of a file in a module, as `halite check` reports them:
+/// the file's own ([`diagnostics`]) and those of `module` about it
+/// ([`module_diagnostics`], computed once per module by the caller and
+/// passed here as `module_diagnostics`), ordered by position, less those a
+/// `# halite-ignore` comment silences. A file with syntax errors gets only
+/// those: what the module model read of it is a guess.
+pub fn file_diagnostics_in_module<'d>(
+    db: &dyn Db,
+    file: File,
+    module_diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
+) -> Vec<Diagnostic> {
+    let own = diagnostics(db, file);
+    if !syntax_diagnostics(db, file).is_empty() {
+        return own.clone();
+    }
+    let mut module_diagnostics: Vec<Diagnostic> =
+        module_diagnostics.into_iter().filter(|it| it.file == file).cloned().collect();
+    if module_diagnostics.is_empty() {
+        return own.clone();
+    }
+    if file.syntax(db) == SourceSyntax::Native {
+        let ignores = ignore_comments(db, file);
+        if !ignores.silences_nothing() {
+            let index = line_index(db, file);
+            module_diagnostics.retain(|diagnostic| !ignores.silences(index, diagnostic));
+        }
+    }
+    let mut all = own.clone();
+    all.extend(module_diagnostics);
+    all.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
+    all
 }
 
 /// The style lints of a native-syntax file (see `lints.rs`), before ignore

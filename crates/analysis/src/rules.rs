@@ -64,6 +64,107 @@ pub static RULES: &[Rule] = &[
                       accessor after it to each element.",
     },
     Rule {
+        code: UNDECLARED_REFERENCE,
+        default_severity: Severity::Error,
+        summary: "A reference to a variable, local value or block the module does not declare.",
+        explanation: "var.NAME needs a variable block, local.NAME an entry in a locals block, and \
+                      TYPE.LABEL a block of that type and label, in one of the module's files (a \
+                      directory's files are one module). Usually a misspelling: the diagnostic \
+                      suggests the closest declared name. Only roots the module declares or its tool \
+                      is known to have are checked; others may come from the application.",
+    },
+    Rule {
+        code: UNKNOWN_ATTRIBUTE,
+        default_severity: Severity::Error,
+        summary: "A reference to an attribute that the referenced object does not have.",
+        explanation: "Reported where that is known from the configuration alone: an object built \
+                      from literals (local.settings.nmae), or a block the file's dialect says has \
+                      only the attributes written. Blocks of tools without a dialect (Packer, \
+                      Nomad, Terragrunt, applications) may have attributes computed elsewhere, and \
+                      are not checked.",
+    },
+    Rule {
+        code: DUPLICATE_DECLARATION,
+        default_severity: Severity::Error,
+        summary: "A variable, local value, attribute or block declared twice in one configuration.",
+        explanation: "Names must be unique within a module: the second declaration would silently \
+                      hide the first. Rename or remove one. Blocks count only for the types a tool \
+                      keys by their labels (Terraform's resource, data, module and output); files of \
+                      a directory count together only for tools that read them together (Terraform, \
+                      Packer).",
+    },
+    Rule {
+        code: UNUSED_DECLARATION,
+        default_severity: Severity::Warning,
+        summary: "A variable or local value that nothing in the module refers to.",
+        explanation: "A declaration nobody reads is dead configuration, or a sign that a reference \
+                      was meant to read it and reads something else. Every expression of the module \
+                      counts, including references inside function calls, for expressions, splats, \
+                      templates and dynamic blocks.",
+    },
+    Rule {
+        code: REFERENCE_CYCLE,
+        default_severity: Severity::Error,
+        summary: "Values that depend on themselves through a chain of references.",
+        explanation: "A value that needs itself has none. The diagnostic names each step of the \
+                      cycle; break it by computing one of the steps from something else.",
+    },
+    Rule {
+        code: TYPE_MISMATCH,
+        default_severity: Severity::Error,
+        summary: "An operation on values of a type it cannot take, known without any input.",
+        explanation: "Reported only where every value involved is known from the configuration \
+                      (literals and locals built from them); anything that depends on a variable or \
+                      on a value the tool computes is left alone.",
+    },
+    Rule {
+        code: INVALID_INDEX,
+        default_severity: Severity::Error,
+        summary: "An index that a value known without any input does not have.",
+        explanation: "Such as the fourth element of a literal tuple of three, or a key a literal \
+                      map does not have. Reported only for values known from the configuration.",
+    },
+    Rule {
+        code: UNKNOWN_FUNCTION,
+        default_severity: Severity::Error,
+        summary: "A call to a function the file's tool does not have.",
+        explanation: "Reported only where the tool's functions are all known: applications \
+                      register functions of their own, so a generic HCL file is never checked.",
+    },
+    Rule {
+        code: WRONG_ARGUMENT_COUNT,
+        default_severity: Severity::Error,
+        summary: "A function called with too few or too many arguments.",
+        explanation: "Each function takes a fixed number of arguments, or a fixed number followed \
+                      by any number of a variadic one.",
+    },
+    Rule {
+        code: EVALUATION_ERROR,
+        default_severity: Severity::Error,
+        summary: "Another error that evaluating an expression proves without any input.",
+        explanation: "An error of a function call or an expression whose values are all known \
+                      from the configuration.",
+    },
+    Rule {
+        code: INVALID_TYPE_CONSTRAINT,
+        default_severity: Severity::Error,
+        summary: "A variable's type that is not a valid type constraint.",
+        explanation: "A variable's type is a type expression: string, number, bool, any, or \
+                      list(…), set(…), map(…), tuple([…]), object({…}) of them.",
+    },
+    Rule {
+        code: MISSING_VARIABLE,
+        default_severity: Severity::Error,
+        summary: "A variable with no value and no default, where it is used (halite eval).",
+        explanation: "Give it a value with --var or --var-file, or a default.",
+    },
+    Rule {
+        code: INVALID_VARIABLE_VALUE,
+        default_severity: Severity::Error,
+        summary: "A variable's value or default that does not fit its type constraint.",
+        explanation: "The value is converted to the declared type; change the value or the type.",
+    },
+    Rule {
         code: INVALID_IGNORE,
         default_severity: Severity::Warning,
         summary: "A halite-ignore comment that names no codes, or a code that is not a rule.",
@@ -78,6 +179,19 @@ pub const QUOTED_TYPE_CONSTRAINT: &str = "quoted-type-constraint";
 pub const LEGACY_INDEX: &str = "legacy-index";
 pub const ATTRIBUTE_SPLAT: &str = "attribute-splat";
 pub const INVALID_IGNORE: &str = "invalid-ignore";
+pub const UNDECLARED_REFERENCE: &str = "undeclared-reference";
+pub const UNKNOWN_ATTRIBUTE: &str = "unknown-attribute";
+pub const DUPLICATE_DECLARATION: &str = "duplicate-declaration";
+pub const UNUSED_DECLARATION: &str = "unused-declaration";
+pub const REFERENCE_CYCLE: &str = "reference-cycle";
+pub const TYPE_MISMATCH: &str = "type-mismatch";
+pub const INVALID_INDEX: &str = "invalid-index";
+pub const UNKNOWN_FUNCTION: &str = "unknown-function";
+pub const WRONG_ARGUMENT_COUNT: &str = "wrong-argument-count";
+pub const EVALUATION_ERROR: &str = "evaluation-error";
+pub const INVALID_TYPE_CONSTRAINT: &str = "invalid-type-constraint";
+pub const MISSING_VARIABLE: &str = "missing-variable";
+pub const INVALID_VARIABLE_VALUE: &str = "invalid-variable-value";
 
 /// The rule with this code, if there is one.
 pub fn rule(code: &str) -> Option<&'static Rule> {

@@ -1,0 +1,570 @@
+//! The module rules: what the module model (`db::module`) finds about a
+//! directory's files taken together, as [`Diagnostic`]s with rule codes.
+//!
+//! Two readers, two needs. `halite eval DIR` shows every problem its
+//! evaluation meets ([`convert`] on each of `db`'s module diagnostics).
+//! `halite check` runs over repositories of tools whose semantics the
+//! generic model knows only in part (Terraform, Packer, Nomad, Terragrunt,
+//! applications' own formats), where a false alarm costs more than a missed
+//! finding: [`module_diagnostics`] keeps only what the file's kind lets it
+//! trust (see [`FileKind`]) and adds the unused declarations.
+//!
+//! Trust, in short: a reference to `var.`/`local.` that names nothing is an
+//! error wherever the tool has those roots; a root the module does not
+//! declare is reported only where a dialect knows every root (none yet); an
+//! attribute a block does not have only in applications' own formats (a
+//! tool's blocks have attributes computed outside the configuration);
+//! duplicates of blocks only for the block types each tool keys by label;
+//! and an evaluation error only when every value it reads is the module's
+//! own (locals and literals, variables being unknown inputs), so an error
+//! never rests on a value the model made up.
+
+use db::{
+    Db, File, SourceSyntax,
+    module::{
+        self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnostic, Target,
+        attribute_resolution, attribute_value, module_attributes, module_index, references,
+    },
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+use syntax::{SyntaxKind, TextRange, TextSize};
+
+use crate::{Diagnostic, Edit, Suggestion, rules};
+
+/// The tool a file is written for, by its name: what its roots, functions
+/// and blocks mean decides which of the model's findings hold for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// `*.tf`, `*.tf.json`.
+    Terraform,
+    /// Terraform's other formats (`*.tftest.hcl`, `*.tfcomponent.hcl`,
+    /// `*.tfstack.hcl`, `*.tfdeploy.hcl`, `*.tfmock.hcl`, `*.tfquery.hcl`),
+    /// with roots of their own (`run.NAME`, `component.NAME`) and variables
+    /// declared elsewhere.
+    TerraformTool,
+    /// `*.pkr.hcl`, `*.pkr.json`.
+    Packer,
+    /// `*.nomad`, `*.nomad.hcl`, `*.nomad.json`.
+    Nomad,
+    /// `terragrunt.hcl` (and its JSON twin).
+    Terragrunt,
+    /// Any other HCL file: an application's own format (tflint's
+    /// `.tflint.hcl` among them), with roots and functions the application
+    /// registers.
+    Generic,
+}
+
+impl FileKind {
+    pub fn of(path: &str) -> FileKind {
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let name = name.strip_suffix(".json").unwrap_or(name);
+        if name.ends_with(".tf") {
+            FileKind::Terraform
+        } else if name.rsplit('.').nth(1).is_some_and(|ext| ext.starts_with("tf")) && name.ends_with(".hcl") {
+            FileKind::TerraformTool
+        } else if name.ends_with(".pkr.hcl") || name.ends_with(".pkr") {
+            FileKind::Packer
+        } else if name.ends_with(".nomad") || name.ends_with(".nomad.hcl") {
+            FileKind::Nomad
+        } else if name == "terragrunt.hcl"
+            || name.ends_with(".terragrunt.hcl")
+            || name == "terragrunt.stack.hcl"
+        {
+            FileKind::Terragrunt
+        } else {
+            FileKind::Generic
+        }
+    }
+
+    /// Whether several files of a directory make one configuration for the
+    /// tool, so that a name declared in two of them is a conflict. Nomad and
+    /// Terragrunt read one file at a time; an application may too.
+    fn is_multi_file(self) -> bool {
+        matches!(self, FileKind::Terraform | FileKind::Packer)
+    }
+
+    /// Whether the tool has `var.NAME` (declared by `variable` blocks).
+    fn has_variables(self) -> bool {
+        matches!(self, FileKind::Terraform | FileKind::Packer | FileKind::Nomad)
+    }
+
+    /// Whether the tool has `local.NAME` (declared in `locals` blocks).
+    fn has_locals(self) -> bool {
+        matches!(self, FileKind::Terraform | FileKind::Packer | FileKind::Nomad | FileKind::Terragrunt)
+    }
+
+    /// The top-level block types whose blocks are keyed by their labels, and
+    /// referred to as `TYPE.LABEL…`: declaring one twice, or referring to a
+    /// label none has, is an error for the tool.
+    fn labelled_roots(self) -> &'static [&'static str] {
+        match self {
+            FileKind::Terraform => &["data", "module"],
+            FileKind::Packer => &["data"],
+            FileKind::Terragrunt => &["dependency"],
+            FileKind::TerraformTool | FileKind::Nomad | FileKind::Generic => &[],
+        }
+    }
+
+    /// The block types a second block of the same labels conflicts with;
+    /// `None` for all of them (Terraform's dialect makes the repeatable ones,
+    /// `provider`, repeat without conflict).
+    fn unique_block_types(self) -> Option<&'static [&'static str]> {
+        match self {
+            FileKind::Terraform => None,
+            FileKind::Packer => Some(&["source", "data"]),
+            FileKind::Terragrunt => Some(&["dependency"]),
+            FileKind::TerraformTool | FileKind::Nomad | FileKind::Generic => Some(&[]),
+        }
+    }
+}
+
+/// What a module's dialect lets a check trust about a file: the generic
+/// model's findings, or also those only a dialect can make (every root and
+/// every function known).
+#[derive(Debug, Clone, Copy)]
+struct Trust {
+    kind: FileKind,
+    /// The module's dialect is the file's own language (Terraform's, for a
+    /// `*.tf` file): it knows every root name and every function.
+    dialect: bool,
+}
+
+impl Trust {
+    fn of(db: &dyn Db, module: Module, file: File) -> Trust {
+        let kind = FileKind::of(file.path(db).as_str());
+        let rules = module.dialect(db).rules(db);
+        let dialect = kind == FileKind::Terraform && rules.name == "terraform";
+        Trust { kind, dialect }
+    }
+
+    /// Whether a call to a function the evaluator does not have is a
+    /// finding: only where the dialect lists the language's functions.
+    fn knows_every_function(self) -> bool {
+        self.dialect
+    }
+
+    /// Whether the evaluator's functions are the file's: the standard
+    /// library's, for an application's own format (where a function by a
+    /// standard name behaves as the standard one). Terraform, Packer and
+    /// Terragrunt have functions of the same names that differ (Terraform's
+    /// `lookup` takes two arguments, its `length` a string), which the
+    /// Terraform dialect does not implement yet.
+    fn knows_functions_it_has(self) -> bool {
+        self.kind == FileKind::Generic
+    }
+}
+
+/// The rule code of one of `db`'s module diagnostics: `db` names kinds of
+/// problems its own way; the rule registry's codes are what users configure.
+pub fn rule_code(diagnostic: &ModuleDiagnostic) -> &'static str {
+    match diagnostic.code {
+        "unresolved-reference" if diagnostic.summary == "Unsupported attribute" => rules::UNKNOWN_ATTRIBUTE,
+        "unresolved-reference" => rules::UNDECLARED_REFERENCE,
+        "duplicate-declaration" => rules::DUPLICATE_DECLARATION,
+        "reference-cycle" => rules::REFERENCE_CYCLE,
+        "invalid-type" => rules::INVALID_TYPE_CONSTRAINT,
+        "missing-variable" => rules::MISSING_VARIABLE,
+        "invalid-variable-value" => rules::INVALID_VARIABLE_VALUE,
+        _ => match diagnostic.summary.as_str() {
+            "Call to unknown function" => rules::UNKNOWN_FUNCTION,
+            "Not enough function arguments" | "Too many function arguments" => rules::WRONG_ARGUMENT_COUNT,
+            "Unsupported attribute" => rules::UNKNOWN_ATTRIBUTE,
+            "Invalid index" | "Missing map element" => rules::INVALID_INDEX,
+            "Invalid operand"
+            | "Incorrect condition type"
+            | "Invalid template interpolation value"
+            | "Invalid function argument"
+            | "Incorrect key type"
+            | "Invalid object key"
+            | "Invalid 'for' condition"
+            | "Invalid expanding argument value" => rules::TYPE_MISMATCH,
+            _ => rules::EVALUATION_ERROR,
+        },
+    }
+}
+
+/// One of `db`'s module diagnostics as a [`Diagnostic`] with its rule's code
+/// and default severity: the detail as a note, a related place in the same
+/// file as a label, and for a misspelt name the did-you-mean as a fix.
+pub fn convert(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Diagnostic {
+    let mut out = convert_without_fix(diagnostic);
+    if matches!(out.code, rules::UNDECLARED_REFERENCE | rules::UNKNOWN_ATTRIBUTE)
+        && let Some(suggestion) = rename_suggestion(db, diagnostic)
+    {
+        out = out.with_suggestion(suggestion);
+    }
+    out
+}
+
+/// [`convert`] without the fix, for a caller that has no database at hand.
+pub fn convert_without_fix(diagnostic: &ModuleDiagnostic) -> Diagnostic {
+    let code = rule_code(diagnostic);
+    let severity = rules::rule(code).map_or(crate::Severity::Error, |rule| rule.default_severity);
+    let mut out =
+        Diagnostic::new(severity, code, diagnostic.summary.clone(), diagnostic.file, diagnostic.range);
+    for (file, range, message) in &diagnostic.related {
+        if *file == diagnostic.file {
+            out = out.with_secondary_label(*range, message.clone());
+        }
+    }
+    if !diagnostic.detail.is_empty() {
+        out = out.with_note(diagnostic.detail.clone());
+    }
+    out
+}
+
+/// The fix of a did-you-mean: the reference's last step, at the end of the
+/// diagnostic's range, replaced by the suggested name. None when the detail
+/// suggests nothing, or the range does not end with a name (a JSON value).
+fn rename_suggestion(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Option<Suggestion> {
+    let suggested = diagnostic.detail.split("Did you mean \"").nth(1)?.strip_suffix("\"?")?;
+    if diagnostic.file.syntax(db) != SourceSyntax::Native {
+        return None;
+    }
+    let text = diagnostic.file.text(db);
+    let referenced = text.get(usize::from(diagnostic.range.start())..usize::from(diagnostic.range.end()))?;
+    let name_start = referenced.rfind('.').map_or(0, |dot| dot + 1);
+    let name = &referenced[name_start..];
+    let is_name = !name.is_empty()
+        && name.chars().all(|it| it.is_alphanumeric() || it == '_' || it == '-')
+        && !name.starts_with(|it: char| it.is_ascii_digit());
+    if !is_name {
+        return None;
+    }
+    let start = diagnostic.range.start() + TextSize::try_from(name_start).ok()?;
+    Some(Suggestion {
+        message: format!("replace `{name}` with `{suggested}`"),
+        edits: vec![Edit {
+            range: TextRange::new(start, diagnostic.range.end()),
+            replacement: suggested.into(),
+        }],
+    })
+}
+
+/// The module's diagnostics for `halite check`: those of `db`'s module
+/// diagnostics that hold whatever values the inputs take and whatever the
+/// tool adds to the model (see the module documentation), then the unused
+/// variables and locals. Variables should be unknown values (see
+/// [`unknown_variables`]): a check knows none of them.
+#[salsa::tracked(returns(ref))]
+pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let index = module_index(db, module);
+    let declares = |root: &str| index.names_under(root).next().is_some();
+    // Duplicates, invalid types and cycles come from the module's list;
+    // each attribute's own error is taken below, where its address is known.
+    for diagnostic in module::module_diagnostics(db, module) {
+        let trust = Trust::of(db, module, diagnostic.file);
+        let trusted = match diagnostic.code {
+            "duplicate-declaration" => trusts_duplicate(db, diagnostic, trust.kind),
+            "invalid-type" => trusts_type_error(db, diagnostic, trust.kind),
+            "reference-cycle" => {
+                trust.dialect
+                    || diagnostic
+                        .detail
+                        .split(": ")
+                        .nth(1)
+                        .is_some_and(|steps| steps.split(" -> ").all(|step| step.starts_with("local.")))
+            }
+            _ => false,
+        };
+        if trusted {
+            out.push(convert(db, diagnostic));
+        }
+    }
+    let mut own_values: FxHashMap<Address, bool> = FxHashMap::default();
+    for &attr in module_attributes(db, module) {
+        let error = match attribute_value(db, attr) {
+            Err(error @ (AttrError::Unresolved { .. } | AttrError::Eval(_))) => error,
+            _ => continue,
+        };
+        let Some(diagnostic) = module::attribute_diagnostic(db, attr) else { continue };
+        let trust = Trust::of(db, module, diagnostic.file);
+        let trusted = match error {
+            AttrError::Unresolved { summary, detail, .. } => match summary.as_str() {
+                // A `variables { NAME = … }` block (Packer, Terraform's
+                // tests) declares variables the model does not index.
+                "Reference to undeclared input variable" if index.blocks.contains_key("variables") => false,
+                "Reference to undeclared input variable" => match trust.kind {
+                    FileKind::Terraform | FileKind::Packer | FileKind::Nomad => true,
+                    FileKind::Generic => declares("var"),
+                    FileKind::TerraformTool | FileKind::Terragrunt => false,
+                },
+                "Reference to undeclared local value" => match trust.kind {
+                    FileKind::Terraform | FileKind::Packer | FileKind::Nomad | FileKind::Terragrunt => true,
+                    FileKind::Generic => declares("local"),
+                    FileKind::TerraformTool => false,
+                },
+                "Reference to undeclared block" => quoted_after(detail, "A block ")
+                    .is_some_and(|root| trust.kind.labelled_roots().contains(&root)),
+                // An attribute a block does not set, or a root the module
+                // does not declare: only the file's own dialect could know
+                // whether the tool computes or provides it, and Terraform's
+                // does not know every root yet (`resource.T.N`, `action`,
+                // an output's `type`, `provider = NAME`).
+                _ => false,
+            },
+            AttrError::Eval(_) => {
+                let code = rule_code(&diagnostic);
+                let by_functions = match code {
+                    rules::UNKNOWN_FUNCTION => trust.knows_every_function(),
+                    rules::WRONG_ARGUMENT_COUNT => trust.knows_functions_it_has(),
+                    _ if FUNCTION_ERRORS.contains(&diagnostic.summary.as_str()) => {
+                        trust.knows_functions_it_has()
+                    }
+                    _ => true,
+                };
+                by_functions && reads_only_own_values(db, attr, &mut own_values)
+            }
+            _ => false,
+        };
+        if trusted {
+            out.push(convert(db, &diagnostic));
+        }
+    }
+    out.extend(unused_declarations(db, module));
+    out
+}
+
+/// The summaries of errors a function's own implementation reports.
+const FUNCTION_ERRORS: &[&str] = &["Invalid function argument", "Error in function call"];
+
+/// Whether an invalid type constraint is one for the file's tool: Terraform
+/// reads the bare `list` and `map` of its 0.11 days as `list(any)` and
+/// `map(any)`, Terraform 0.12 to 0.14 accepted quoted types (the
+/// `quoted-type-constraint` lint warns about both), and its other formats
+/// have type keywords of their own.
+fn trusts_type_error(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
+    match kind {
+        FileKind::Terraform => {
+            let text = diagnostic.file.text(db);
+            let quoted =
+                text.get(usize::from(diagnostic.range.start())..).is_some_and(|it| it.starts_with('"'));
+            !quoted
+                && !["The list type constructor", "The map type constructor"]
+                    .iter()
+                    .any(|legacy| diagnostic.detail.starts_with(legacy))
+        }
+        FileKind::TerraformTool => false,
+        _ => true,
+    }
+}
+
+/// The values a check gives a module's variables: unknown, of any type, so
+/// that what depends on them is unknown and reported about by nobody.
+pub fn unknown_variables(
+    db: &dyn Db,
+    module: Module,
+) -> std::collections::BTreeMap<String, db::module::Value> {
+    module_index(db, module)
+        .names_under("var")
+        .map(|name| (name.to_string(), db::module::Value::dynamic()))
+        .collect()
+}
+
+/// Whether a duplicate declaration is a conflict for the tool: variables,
+/// locals and top-level attributes within one configuration (one file, or
+/// files the tool reads together), blocks of the types the tool keys by
+/// label.
+fn trusts_duplicate(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
+    // Terraform merges an override file's declarations into the others.
+    let is_override = |file: File| {
+        let name = file.path(db).file_name().unwrap_or_default();
+        let stem = name.strip_suffix(".json").unwrap_or(name).strip_suffix(".tf").unwrap_or_default();
+        stem == "override" || stem.ends_with("_override")
+    };
+    if kind == FileKind::Terraform
+        && (is_override(diagnostic.file)
+            || diagnostic.related.iter().any(|(first, _, _)| is_override(*first)))
+    {
+        return false;
+    }
+    let same_configuration = diagnostic.related.iter().all(|(first, _, _)| {
+        *first == diagnostic.file || (kind.is_multi_file() && FileKind::of(first.path(db).as_str()) == kind)
+    });
+    if !same_configuration {
+        return false;
+    }
+    match diagnostic.summary.as_str() {
+        "Duplicate variable declaration" => kind.has_variables(),
+        "Duplicate local value definition" => kind.has_locals(),
+        "Duplicate attribute" => true,
+        summary => summary.strip_prefix("Duplicate ").and_then(|it| it.strip_suffix(" block")).is_some_and(
+            |type_name| kind.unique_block_types().is_none_or(|types| types.contains(&type_name)),
+        ),
+    }
+}
+
+/// The first quoted name after `prefix` in `text`.
+fn quoted_after<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
+    let rest = text.split(prefix).nth(1)?.strip_prefix('"')?;
+    rest.split('"').next()
+}
+
+/// Whether `attr`'s value depends only on literals and locals that do too:
+/// no variable (an input, unknown to a check; the evaluator's functions do
+/// not all take an unknown of any type as go-cty's do, so an error may
+/// rest on one), no block's attributes, which a tool may compute or
+/// replace, and no root of a dialect.
+/// An explicit walk, since chains of locals run to thousands.
+fn reads_only_own_values(db: &dyn Db, attr: Attr<'_>, memo: &mut FxHashMap<Address, bool>) -> bool {
+    let module = attr.module(db);
+    let mut stack = vec![(attr.address(db).clone(), false)];
+    let mut on_stack: FxHashSet<Address> = FxHashSet::default();
+    while let Some((address, children_done)) = stack.pop() {
+        if memo.contains_key(&address) {
+            continue;
+        }
+        let resolution = attribute_resolution(db, Attr::new(db, module, address.clone()));
+        let mut own = true;
+        let mut pending = Vec::new();
+        for target in &resolution.targets {
+            match target {
+                Target::Attributes { objects, attrs } => {
+                    own &= objects.iter().all(|object| root_of(object) == "local");
+                    for dependency in attrs {
+                        match root_of(dependency) {
+                            "local" => match memo.get(dependency) {
+                                Some(&dependency_own) => own &= dependency_own,
+                                // A cycle has no value to be wrong about.
+                                None if on_stack.contains(dependency) => {}
+                                None => pending.push(dependency.clone()),
+                            },
+                            _ => own = false,
+                        }
+                    }
+                }
+                // Unresolved, unknown, or a dialect's root: not the module's.
+                _ => own = false,
+            }
+        }
+        if own && !pending.is_empty() && !children_done {
+            on_stack.insert(address.clone());
+            stack.push((address, true));
+            stack.extend(pending.into_iter().map(|it| (it, false)));
+            continue;
+        }
+        on_stack.remove(&address);
+        memo.insert(address, own);
+    }
+    memo.get(attr.address(db)).copied().unwrap_or(false)
+}
+
+fn root_of(address: &Address) -> &str {
+    address.segments().first().map(|it| it.as_str()).unwrap_or_default()
+}
+
+/// Variables and locals declared in a native file of the module and never
+/// referenced anywhere in it. Every expression of every file counts,
+/// including those the model does not evaluate (a `dynamic` block's
+/// content), and the references of an expression are the fixed analysis's:
+/// inside function calls, `for` expressions, splats and templates, with the
+/// steps after a dynamic index kept. A whole-object reference (`local`,
+/// `var`) uses every name under it.
+fn unused_declarations(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
+    let index = module_index(db, module);
+    let mut used: FxHashSet<(String, String)> = FxHashSet::default();
+    let mut whole: FxHashSet<String> = FxHashSet::default();
+    let mut note = |root: &str, name: Option<&str>| match name {
+        Some(name) => {
+            used.insert((root.to_string(), name.to_string()));
+        }
+        None => {
+            whole.insert(root.to_string());
+        }
+    };
+    for &file in module.files(db) {
+        if file.syntax(db) != SourceSyntax::Native {
+            continue;
+        }
+        let hir = db::lower(db, file);
+        let mut bodies = vec![&hir.body];
+        while let Some(body) = bodies.pop() {
+            for &attribute in &body.attributes {
+                for reference in references(&hir.exprs, hir[attribute].value) {
+                    if matches!(reference.root.as_str(), "var" | "local") {
+                        note(&reference.root, reference.attrs.first().map(|it| it.as_str()));
+                    }
+                }
+            }
+            bodies.extend(body.blocks.iter().map(|&block| &hir[block].body));
+        }
+    }
+    // JSON files' expressions are the model's own lowering: their
+    // references are in the resolutions.
+    for &attr in module_attributes(db, module) {
+        for target in &attribute_resolution(db, attr).targets {
+            if let Target::Attributes { objects, attrs } = target {
+                for object in objects {
+                    if let [root] = object.segments() {
+                        note(root, None);
+                    }
+                }
+                for address in attrs {
+                    if let [root, name, ..] = address.segments() {
+                        note(root, Some(name));
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for address in &index.order {
+        let Some(def) = index.definitions.get(address) else { continue };
+        let (root, what) = match def.kind {
+            DeclarationKind::Variable { .. } => ("var", "Variable"),
+            DeclarationKind::Local => ("local", "Local value"),
+            _ => continue,
+        };
+        let Some(name) = address.segments().get(1) else { continue };
+        if whole.contains(root) || used.contains(&(root.to_string(), name.to_string())) {
+            continue;
+        }
+        if def.file.syntax(db) != SourceSyntax::Native {
+            continue;
+        }
+        let Some(range) = declaration_name_range(db, def.file, &def.location, def.kind.clone()) else {
+            continue;
+        };
+        out.push(
+            Diagnostic::warning(
+                rules::UNUSED_DECLARATION,
+                format!("{what} `{name}` is never used"),
+                def.file,
+                range,
+            )
+            .with_note(format!(
+                "Nothing in this module refers to {address}. Remove the declaration, or use it where it was meant to be used."
+            )),
+        );
+    }
+    out
+}
+
+/// The range of a declaration's name in a native file: a local's name, or a
+/// variable block's header (its type and label).
+fn declaration_name_range(
+    db: &dyn Db,
+    file: File,
+    location: &module::Location,
+    kind: DeclarationKind,
+) -> Option<TextRange> {
+    let hir = db::lower(db, file);
+    let source_map = db::source_map(db, file);
+    let block = *hir.body.blocks.get(location.block? as usize)?;
+    let pointer = match kind {
+        DeclarationKind::Local => {
+            let attribute = *hir[block].body.attributes.get(location.attribute? as usize)?;
+            source_map.attribute_syntax(attribute)?
+        }
+        _ => source_map.block_syntax(block)?,
+    };
+    let root = db::parse(db, file).syntax_node();
+    let node = pointer.try_to_node(&root)?;
+    let header: Vec<_> = node
+        .children_with_tokens()
+        .take_while(|it| !matches!(it.kind(), SyntaxKind::L_CURLY | SyntaxKind::EQ))
+        .filter(|it| !it.kind().is_trivia() && it.kind() != SyntaxKind::NEWLINE)
+        .collect();
+    Some(TextRange::new(header.first()?.text_range().start(), header.last()?.text_range().end()))
+}
