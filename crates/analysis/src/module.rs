@@ -173,7 +173,6 @@ pub fn rule_code(diagnostic: &ModuleDiagnostic) -> &'static str {
             "Invalid operand"
             | "Incorrect condition type"
             | "Invalid template interpolation value"
-            | "Invalid function argument"
             | "Incorrect key type"
             | "Invalid object key"
             | "Invalid 'for' condition"

@@ -142,8 +142,9 @@ pub static RULES: &[Rule] = &[
         code: EVALUATION_ERROR,
         default_severity: Severity::Error,
         summary: "Another error that evaluating an expression proves without any input.",
-        explanation: "An error of a function call or an expression whose values are all known \
-                      from the configuration.",
+        explanation: "A function that rejects its arguments' values (jsondecode of text that is \
+                      not JSON), or another error of an expression whose values are all known from \
+                      the configuration.",
     },
     Rule {
         code: INVALID_TYPE_CONSTRAINT,

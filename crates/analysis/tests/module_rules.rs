@@ -1,0 +1,183 @@
+//! The module rules on the cases of `test-data/check/<rule>/<case>/`.
+//!
+//! Each case is a folder checked as one module, as `halite check` does: its
+//! files in one module, every variable unknown, each file's diagnostics and
+//! the module's about it. The diagnostics are compared with `<case>.txt`
+//! beside the folder (`UPDATE_EXPECT=1 cargo test -p analysis --test
+//! module_rules` refreshes them). Besides the expected files, each case
+//! asserts what it is for: a `triggers*` case has diagnostics of its
+//! folder's rule; any other case has none of that rule and no error at all,
+//! since it is a valid configuration that must raise no false alarm.
+
+use std::path::{Path, PathBuf};
+
+use analysis::{Diagnostic, LineIndex};
+use db::RootDatabase;
+use expect_test::expect_file;
+
+fn check_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/check")
+}
+
+/// The diagnostics of the module made of `dir`'s files, as text: one line
+/// per diagnostic (`file:line:column-line:column severity[code] message`),
+/// then its notes and suggested edits.
+fn check_module(rule: &str, case: &str) -> (Vec<Diagnostic>, String) {
+    let dir = check_dir().join(rule).join(case);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    paths.sort();
+    let mut db = RootDatabase::new();
+    let mut files = Vec::new();
+    let mut texts = Vec::new();
+    for path in &paths {
+        let name = path.file_name().and_then(|name| name.to_str()).expect("a UTF-8 name");
+        let text = std::fs::read_to_string(path).expect("a readable case");
+        files.push(db.set_file_text(format!("{case}/{name}"), text.as_str()));
+        texts.push((name.to_owned(), text));
+    }
+    let module = db.set_module_files(case, files.clone());
+    let variables = analysis::module::unknown_variables(&db, module);
+    db.set_module_variables(module, variables);
+
+    let module_diagnostics = analysis::module_diagnostics(&db, module);
+    let mut all = Vec::new();
+    let mut out = String::new();
+    for (&file, (name, text)) in files.iter().zip(&texts) {
+        let diagnostics = analysis::file_diagnostics_in_module(&db, file, module_diagnostics);
+        let index = LineIndex::new(text);
+        let position = |offset| {
+            let line_col = index.line_col(offset);
+            format!("{}:{}", line_col.line, line_col.column)
+        };
+        for diagnostic in &diagnostics {
+            out.push_str(&format!(
+                "{name}:{}-{} {}[{}] {}\n",
+                position(diagnostic.range.start()),
+                position(diagnostic.range.end()),
+                diagnostic.severity.as_str(),
+                diagnostic.code,
+                diagnostic.message
+            ));
+            for note in &diagnostic.notes {
+                out.push_str(&format!("  note: {note}\n"));
+            }
+            for suggestion in &diagnostic.suggestions {
+                out.push_str(&format!("  help: {}\n", suggestion.message));
+                for edit in &suggestion.edits {
+                    out.push_str(&format!(
+                        "    {}-{} {:?} -> {:?}\n",
+                        position(edit.range.start()),
+                        position(edit.range.end()),
+                        &text[usize::from(edit.range.start())..usize::from(edit.range.end())],
+                        edit.replacement
+                    ));
+                }
+            }
+        }
+        all.extend(diagnostics);
+    }
+    if all.is_empty() {
+        out.push_str("no diagnostics\n");
+    }
+    (all, out)
+}
+
+fn run_module_rule(rule: &str) {
+    assert!(analysis::rules::rule(rule).is_some(), "{rule} is in the registry");
+    let dir = check_dir().join(rule);
+    let mut cases: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.is_dir())
+        .map(|path| path.file_name().and_then(|name| name.to_str()).expect("a UTF-8 name").to_owned())
+        .collect();
+    cases.sort();
+    assert!(cases.iter().any(|case| case.starts_with("triggers")), "{rule} has a case that triggers it");
+    for case in cases {
+        let (diagnostics, text) = check_module(rule, &case);
+        if case.starts_with("triggers") {
+            assert!(diagnostics.iter().any(|it| it.code == rule), "{rule}/{case} triggers {rule}:\n{text}");
+        } else {
+            assert!(
+                diagnostics.iter().all(|it| it.code != rule && !it.is_error()),
+                "{rule}/{case} must raise no {rule} and no error:\n{text}"
+            );
+        }
+        expect_file![dir.join(format!("{case}.txt"))].assert_eq(&text);
+    }
+}
+
+#[test]
+fn undeclared_reference() {
+    run_module_rule("undeclared-reference");
+}
+
+#[test]
+fn unknown_attribute() {
+    run_module_rule("unknown-attribute");
+}
+
+#[test]
+fn duplicate_declaration() {
+    run_module_rule("duplicate-declaration");
+}
+
+/// The must-show: a local used only inside `concat()`, a `for` expression,
+/// a splat, a template, after a dynamic index or in a dynamic block's
+/// content is used (the `quiet-uses` case has no warning about them).
+#[test]
+fn unused_declaration() {
+    run_module_rule("unused-declaration");
+    let (diagnostics, text) = check_module("unused-declaration", "quiet-uses");
+    assert!(diagnostics.is_empty(), "{text}");
+}
+
+#[test]
+fn reference_cycle() {
+    run_module_rule("reference-cycle");
+}
+
+#[test]
+fn type_mismatch() {
+    run_module_rule("type-mismatch");
+}
+
+#[test]
+fn invalid_index() {
+    run_module_rule("invalid-index");
+}
+
+#[test]
+fn unknown_function() {
+    run_module_rule("unknown-function");
+}
+
+#[test]
+fn wrong_argument_count() {
+    run_module_rule("wrong-argument-count");
+}
+
+#[test]
+fn evaluation_error() {
+    run_module_rule("evaluation-error");
+}
+
+#[test]
+fn invalid_type_constraint() {
+    run_module_rule("invalid-type-constraint");
+}
+
+/// Every rule `halite check` reports has a folder of cases; the two about
+/// variables' values are `halite eval`'s (a check knows no values).
+#[test]
+fn every_rule_has_cases() {
+    for rule in analysis::RULES {
+        if matches!(rule.code, "missing-variable" | "invalid-variable-value" | "invalid-ignore") {
+            continue;
+        }
+        assert!(check_dir().join(rule.code).is_dir(), "test-data/check/{} is missing", rule.code);
+    }
+}

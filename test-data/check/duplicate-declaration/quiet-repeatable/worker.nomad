@@ -1,0 +1,7 @@
+variable "datacenters" {
+  default = ["dc1"]
+}
+
+job "worker" {
+  datacenters = var.datacenters
+}

@@ -1,0 +1,10 @@
+variable "region" {}
+
+locals {
+  name = "web"
+}
+
+resource "aws_instance" "web" {
+  ami  = var.region
+  tags = { Name = local.name }
+}

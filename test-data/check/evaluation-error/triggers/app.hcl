@@ -1,0 +1,7 @@
+locals {
+  settings = jsondecode("{not json")
+}
+
+service "web" {
+  settings = local.settings
+}

@@ -1,0 +1,11 @@
+variable "zones" {
+  type = list
+}
+
+variable "tags" {
+  type = "map"
+}
+
+output "all" {
+  value = [var.zones, var.tags]
+}

@@ -1,0 +1,7 @@
+variable "name" {
+  type = strin
+}
+
+output "name" {
+  value = var.name
+}

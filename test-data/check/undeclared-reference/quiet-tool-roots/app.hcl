@@ -1,0 +1,5 @@
+service "web" {
+  home    = env.HOME
+  command = shell("date")
+  owner   = config.owner
+}

@@ -1,0 +1,7 @@
+locals {
+  when = timestamp_of_build()
+}
+
+service "web" {
+  started = local.when
+}

@@ -1,0 +1,7 @@
+locals {
+  id = guid()
+}
+
+output "id" {
+  value = local.id
+}

@@ -1,0 +1,9 @@
+locals {
+  loud  = upper("a", "b")
+  parts = split(",")
+}
+
+service "web" {
+  name  = local.loud
+  parts = local.parts
+}
