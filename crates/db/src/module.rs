@@ -82,12 +82,12 @@ pub use crate::module::{
     },
     declarations::{
         Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
-        file_declarations, module_index,
+        file_declarations, module_files, module_index,
     },
     diagnostics::{ModuleDiagnostic, attribute_diagnostic, module_diagnostics},
     dialect::{
         Dialect, DialectRules, FunctionTable, TERRAFORM_FUNCTIONS, dialect_root, dialect_root_names,
-        is_terraform_file, unknown_function,
+        is_terraform_file, is_terraform_override_file, unknown_function,
     },
     expr::{AttrExpr, Reference, extract, references},
     resolve::{AttrKind, Resolution, Target, attribute_resolution},

@@ -47,6 +47,7 @@ fn first_evaluation_runs_everything_once() {
         [
             "module_attributes(m)",
             "module_index(m)",
+            "module_files(m)",
             "file_declarations(m/a.hcl)",
             "lower(m/a.hcl)",
             "lower_with_source_map(m/a.hcl)",
@@ -128,8 +129,10 @@ fn whitespace_and_comments_reevaluate_nothing() {
 #[test]
 fn editing_one_file_of_several_reparses_only_that_file() {
     let mut db = RootDatabase::new();
-    let module =
-        load(&mut db, &[("m/a.hcl", A), ("m/b.hcl", B), ("m/c.hcl", "locals {\n  f = local.e + local.c\n}\n")]);
+    let module = load(
+        &mut db,
+        &[("m/a.hcl", A), ("m/b.hcl", B), ("m/c.hcl", "locals {\n  f = local.e + local.c\n}\n")],
+    );
     evaluate_all(&db, module);
 
     db.set_file_text("m/b.hcl", B.replace("d = 5", "d = 6"));

@@ -88,6 +88,23 @@ fn a_module_of_hcl_files_stays_generic() {
     let mut db = RootDatabase::new();
     let module = load(&mut db, &[("a.hcl", "locals {\n  a = 1\n}\n"), ("b.tf.json", "{}")]);
     assert_eq!(module.dialect(&db).rules(&db).name, "terraform");
+    // Terraform reads its `.tf` files only, and merges override files
+    // rather than adding their declarations.
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[
+            ("main.tf", "variable \"a\" {}\n"),
+            ("terragrunt.hcl", "inputs = { a = get_env(\"A\") }\n"),
+            ("main.tftest.hcl", "run \"x\" {}\n"),
+            ("main_override.tf", "variable \"a\" {\n  default = 1\n}\n"),
+            ("override.tf.json", "{}"),
+        ],
+    );
+    let files: Vec<&str> =
+        module::module_files(&db, module).iter().map(|file| file.path(&db).as_str()).collect();
+    assert_eq!(files, ["m/main.tf"]);
+    assert!(module_diagnostics(&db, module).is_empty());
 }
 
 #[test]

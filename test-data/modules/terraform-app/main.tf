@@ -101,6 +101,12 @@ resource "aws_eip" "web" {
   provisioner "local-exec" {
     command = "echo ${self.public_ip} >> ips.txt"
   }
+
+  provisioner "local-exec" {
+    when       = destroy
+    on_failure = continue
+    command    = "echo destroying ${self.id}"
+  }
 }
 
 moved {

@@ -5,6 +5,8 @@ terraform {
     aws = {
       source  = "hashicorp/aws"
       version = "~> 5.0"
+
+      configuration_aliases = [aws.replica]
     }
   }
 }

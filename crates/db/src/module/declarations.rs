@@ -10,7 +10,7 @@ use smol_str::SmolStr;
 
 use crate::{
     Db, File,
-    module::{Address, DialectRules, Module},
+    module::{Address, DialectRules, Module, is_terraform_file, is_terraform_override_file},
 };
 
 /// What a declaration is.
@@ -326,7 +326,7 @@ fn repeated_blocks(
     rules: &DialectRules,
 ) -> rustc_hash::FxHashMap<(File, u32), usize> {
     let mut by_address: BTreeMap<&[SmolStr], Vec<(File, u32)>> = BTreeMap::new();
-    for &file in module.files(db) {
+    for &file in module_files(db, module) {
         for declaration in &file_declarations(db, file).declarations {
             if declaration.kind == DeclarationKind::Block
                 && let Some(block) = declaration.location.block
@@ -341,6 +341,27 @@ fn repeated_blocks(
         .into_values()
         .filter(|blocks| blocks.len() > 1)
         .flat_map(|blocks| blocks.into_iter().enumerate().map(|(ordinal, block)| (block, ordinal)))
+        .collect()
+}
+
+/// The files of `module` that its dialect reads: all of them, but for
+/// Terraform's, only `*.tf` and `*.tf.json` (Terraform itself ignores the
+/// others: a `terragrunt.hcl` or a `*.tftest.hcl` beside them is another
+/// language, which a front end may evaluate as a module of its own), and
+/// not its override files: Terraform merges those into the declarations
+/// they override, which the model does not do, and reading them as more
+/// declarations would report every override as a duplicate.
+#[salsa::tracked(returns(ref))]
+pub fn module_files(db: &dyn Db, module: Module) -> Vec<File> {
+    let rules = module.dialect(db).rules(db);
+    module
+        .files(db)
+        .iter()
+        .copied()
+        .filter(|file| {
+            !rules.terraform_files_only
+                || (is_terraform_file(file.path(db)) && !is_terraform_override_file(file.path(db)))
+        })
         .collect()
 }
 
@@ -378,7 +399,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut index = ModuleIndex::default();
     let rules = module.dialect(db).rules(db);
     let ordinals = repeated_blocks(db, module, rules);
-    for &file in module.files(db) {
+    for &file in module_files(db, module) {
         // The position of a block whose declaration was a duplicate: its
         // attributes are left out, so each address has one definition.
         let mut skipped_block = None;

@@ -86,7 +86,7 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
             related: vec![(first_file, first_range, "first declared here".to_string())],
         });
     }
-    for &file in module.files(db) {
+    for &file in crate::module::module_files(db, module) {
         for result in variable_types(db, file).values() {
             for diagnostic in result.as_ref().err().into_iter().flatten() {
                 let range = diagnostic.subject.as_ref().map_or_else(

@@ -74,16 +74,20 @@ pub struct DialectRules {
     /// Attributes that make a block a collection of instances (`count`,
     /// `for_each`): every reference to such a block is unknown.
     pub repetition_attributes: BTreeSet<SmolStr>,
-    /// Attributes that are references by name, not expressions
-    /// (`depends_on`, `lifecycle.ignore_changes`, `moved.from`), by the
-    /// block type at the root of their address, `*` for any: they are not
-    /// evaluated, and their value is unknown.
+    /// Attributes that are references by name or keywords, not expressions
+    /// (`depends_on`, `lifecycle.ignore_changes`, `moved.from`, a
+    /// provisioner's `when = destroy`), by a segment of the address that
+    /// encloses them (a block type), `*` for any; a name `*` stands for
+    /// every attribute. They are not evaluated, and their value is unknown.
     pub static_attributes: BTreeMap<SmolStr, BTreeSet<SmolStr>>,
     /// Whether a variable not given a value is unknown of its type (a
     /// module's input, which any caller may set) rather than its default,
     /// or an error where used when it has none. Its default is still
     /// checked against its type.
     pub unset_variables_unknown: bool,
+    /// Whether the module is made of its `*.tf` and `*.tf.json` files only
+    /// (see [`crate::module::module_files`]).
+    pub terraform_files_only: bool,
     /// Labels per block type, for JSON files, where nothing else says how
     /// deep the labels go. (Applied by file name, see `json.rs`.)
     pub label_counts: BTreeMap<SmolStr, usize>,
@@ -128,10 +132,28 @@ impl DialectRules {
         static_attributes.insert(SmolStr::new("moved"), names(&["from", "to"]));
         static_attributes.insert(SmolStr::new("import"), names(&["to"]));
         static_attributes.insert(SmolStr::new("removed"), names(&["from"]));
+        static_attributes.insert(SmolStr::new("provisioner"), names(&["when", "on_failure"]));
+        // `configuration_aliases = [aws.west]` names providers.
+        static_attributes.insert(SmolStr::new("required_providers"), names(&["*"]));
+        // An output's `type` is a type constraint, as a variable's.
+        static_attributes.insert(SmolStr::new("output"), names(&["type"]));
+        static_attributes.insert(SmolStr::new("terraform"), names(&["experiments"]));
+        // Terraform 1.14's actions: `events = [after_create]`.
+        static_attributes.insert(SmolStr::new("action_trigger"), names(&["events", "actions"]));
         DialectRules {
             name: "terraform".into(),
             chosen_by_files: true,
-            unknown_roots: names(&["count", "each", "path", "terraform", "self", "data", "module"]),
+            unknown_roots: names(&[
+                "count",
+                "each",
+                "path",
+                "terraform",
+                "self",
+                "data",
+                "module",
+                "action",
+                "ephemeral",
+            ]),
             unprefixed_block_types: names(&["resource"]),
             hidden_block_types: names(&[
                 "output",
@@ -148,9 +170,12 @@ impl DialectRules {
             repetition_attributes: names(&["count", "for_each"]),
             static_attributes,
             unset_variables_unknown: true,
+            terraform_files_only: true,
             label_counts: [
                 ("resource", 2),
                 ("data", 2),
+                ("ephemeral", 2),
+                ("action", 2),
                 ("module", 1),
                 ("variable", 1),
                 ("output", 1),
@@ -172,14 +197,26 @@ impl DialectRules {
     /// Whether the attribute at `address` is a reference by name that the
     /// dialect does not evaluate.
     pub fn is_static(&self, address: &[SmolStr]) -> bool {
-        let (Some(name), Some(root)) = (address.last(), address.first()) else { return false };
-        // Locals are expressions whatever their names.
-        address.len() > 1
-            && root != "local"
-            && ["*", root.as_str()]
-                .iter()
-                .any(|key| self.static_attributes.get(*key).is_some_and(|it| it.contains(name)))
+        let Some((name, enclosing)) = address.split_last() else { return false };
+        // Locals are expressions whatever their names; a top-level
+        // attribute is not in a block.
+        if enclosing.is_empty() || enclosing[0] == "local" {
+            return false;
+        }
+        let names_match = |key: &str| {
+            self.static_attributes.get(key).is_some_and(|names| names.contains(name) || names.contains("*"))
+        };
+        names_match("*") || enclosing.iter().any(|segment| names_match(segment))
     }
+}
+
+/// Whether `path` is a Terraform override file (`override.tf`,
+/// `*_override.tf`, and their JSON twins), which Terraform merges into the
+/// declarations of the other files rather than adding to them.
+pub fn is_terraform_override_file(path: &camino::Utf8Path) -> bool {
+    let name = path.file_name().unwrap_or_default();
+    let stem = name.strip_suffix(".tf.json").or_else(|| name.strip_suffix(".tf"));
+    stem.is_some_and(|stem| stem == "override" || stem.ends_with("_override"))
 }
 
 /// Whether `path` is a Terraform file by its name.
