@@ -16,6 +16,11 @@
 //! - The module's variables (`var.NAME` values, already [`Value`]s), set by
 //!   [`RootDatabase::set_module_variables`](crate::RootDatabase::set_module_variables);
 //!   compared by value, so setting the same values again re-runs nothing.
+//! - The module's [`Dialect`]: rules chosen by its files' names (Terraform
+//!   for `*.tf`, see `dialect.rs`) or set with `set_dialect_rules`, extra
+//!   roots (`set_dialect_roots`) and functions (`set_dialect_functions`).
+//!   Names the dialect knows are never reported; values it says are not
+//!   known from configuration are unknown, and so is what depends on them.
 //!
 //! Addresses: [`Address`] (`local.a`, `var.x`, `aws_instance.web.ami`, or a
 //! top-level attribute's bare name) and [`Attr`], an address interned with
@@ -35,6 +40,10 @@
 //! - [`attribute_diagnostic`]: the same for one attribute's error;
 //! - [`cycle_path`]: the steps of the reference cycle through an attribute
 //!   (long cycles leave [`AttrError::Cycle`] without them);
+//! - [`module_files`]: the files the dialect reads (Terraform: `.tf` and
+//!   `.tf.json` without override files);
+//! - [`module_calls`], [`module_inputs`], [`module_call_diagnostics`]: local
+//!   child modules, their variables, and the check of a call's arguments;
 //! - [`evaluate_in_order`]: evaluates attributes dependencies first. Values
 //!   ask for the values they reference, so asking for the end of a long
 //!   chain first recurses through all of it (and so does salsa's check of
