@@ -324,7 +324,7 @@ impl RootDatabase {
             }
             return module;
         }
-        let functions = module::FunctionTable::new(&chosen, &Default::default());
+        let functions = module::FunctionTable::shared(&chosen);
         let function_names = Arc::new(chosen.unknown_functions.clone());
         let dialect = module::Dialect::new(
             self,

@@ -118,6 +118,13 @@ impl DialectRules {
 
     /// The Terraform language: see `docs/architecture.md` ("Dialects").
     pub fn terraform() -> DialectRules {
+        // Built once: a check makes one per module, thousands of times, and
+        // the standard library's table it reads is not small.
+        static TERRAFORM: std::sync::OnceLock<DialectRules> = std::sync::OnceLock::new();
+        TERRAFORM.get_or_init(DialectRules::build_terraform).clone()
+    }
+
+    fn build_terraform() -> DialectRules {
         let stdlib = eval::stdlib::functions();
         let unknown_functions = TERRAFORM_FUNCTIONS
             .iter()
@@ -456,6 +463,21 @@ impl FunctionTable {
             generation: GENERATIONS.fetch_add(1, Ordering::Relaxed),
             functions: Arc::new(functions),
         }
+    }
+
+    /// The table of `rules` with nothing registered, shared by every caller
+    /// with equal rules: a new module gets it without building the standard
+    /// library's table again (a check creates thousands of modules).
+    pub fn shared(rules: &DialectRules) -> FunctionTable {
+        static SHARED: std::sync::Mutex<Vec<(DialectRules, FunctionTable)>> =
+            std::sync::Mutex::new(Vec::new());
+        let mut shared = SHARED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, table)) = shared.iter().find(|(known, _)| known == rules) {
+            return table.clone();
+        }
+        let table = FunctionTable::new(rules, &BTreeMap::new());
+        shared.push((rules.clone(), table.clone()));
+        table
     }
 
     /// A number that changes whenever the table does.
