@@ -243,8 +243,8 @@ fn rename_suggestion(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Option<Sugge
 /// The module's diagnostics for `halite check`: those of `db`'s module
 /// diagnostics that hold whatever values the inputs take and whatever the
 /// tool adds to the model (see the module documentation), then the unused
-/// variables and locals. Variables should be unknown values (see
-/// [`unknown_variables`]): a check knows none of them.
+/// variables and locals. A check knows no variable's value, so nothing that
+/// depends on one is reported, whatever the module's variables are set to.
 #[salsa::tracked(returns(ref))]
 pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -347,18 +347,6 @@ fn trusts_type_error(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: FileKind)
         FileKind::TerraformTool => false,
         _ => true,
     }
-}
-
-/// The values a check gives a module's variables: unknown, of any type, so
-/// that what depends on them is unknown and reported about by nobody.
-pub fn unknown_variables(
-    db: &dyn Db,
-    module: Module,
-) -> std::collections::BTreeMap<String, db::module::Value> {
-    module_index(db, module)
-        .names_under("var")
-        .map(|name| (name.to_string(), db::module::Value::dynamic()))
-        .collect()
 }
 
 /// Whether a duplicate declaration is a conflict for the tool: variables,
