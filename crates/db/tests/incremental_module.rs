@@ -58,7 +58,6 @@ fn first_evaluation_runs_everything_once() {
             "parse(m/b.hcl)",
             "attribute_value(local.a)",
             "attribute_resolution(local.a)",
-            "dialect_root_names(m)",
             "attribute_value(local.b)",
             "attribute_resolution(local.b)",
             "attribute_value(local.c)",
@@ -448,4 +447,29 @@ fn whitespace_before_a_block_after_typed_variables_reevaluates_nothing() {
         ]
     "#]]
     .assert_debug_eq(&executed);
+}
+
+/// Cold evaluation of a module of many blocks of one type, each reading
+/// the one before (name resolution's lookup of a block by its labels), for
+/// `cargo test --release -p db --test incremental_module -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing run, not a check"]
+fn blocks_of_one_type_timings() {
+    let blocks = 20_000;
+    let files = 100;
+    let mut db = RootDatabase::new();
+    let inputs: Vec<_> = (0..files)
+        .map(|f| {
+            let mut text = String::new();
+            for i in (f..blocks).step_by(files) {
+                let previous = if i == 0 { "0".to_string() } else { format!("service.s{}.port + 1", i - 1) };
+                text.push_str(&format!("service \"s{i}\" {{\n  port = {previous}\n}}\n"));
+            }
+            db.set_file_text(format!("m/f{f}.hcl"), text)
+        })
+        .collect();
+    let module = db.set_module_files("m", inputs);
+    let start = std::time::Instant::now();
+    db::module::evaluate_in_order(&db, db::module::module_attributes(&db, module));
+    println!("{blocks} blocks of one type: cold evaluate {:?}", start.elapsed());
 }

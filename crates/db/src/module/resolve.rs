@@ -108,21 +108,23 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
     if rules.is_static(attr.address(db).segments()) {
         return Resolution { kind: AttrKind::Static, expr, targets: Vec::new() };
     }
-    let roots = dialect_root_names(db, dialect);
+    // The dialect's root names are read only by a reference that no
+    // declaration resolves: most attributes never depend on them.
+    let roots = || dialect_root_names(db, dialect);
     let targets = match &expr {
         Some(expr) => references(&expr.exprs, expr.root)
             .into_iter()
-            .map(|reference| resolve(index, rules, roots, &reference.root, &reference.attrs))
+            .map(|reference| resolve(index, rules, &roots, &reference.root, &reference.attrs))
             .collect(),
         None => Vec::new(),
     };
     Resolution { kind: AttrKind::Expression, expr, targets }
 }
 
-fn resolve(
+fn resolve<'r>(
     index: &ModuleIndex,
     rules: &DialectRules,
-    roots: &BTreeSet<SmolStr>,
+    roots: &dyn Fn() -> &'r BTreeSet<SmolStr>,
     root: &str,
     steps: &[SmolStr],
 ) -> Target {
@@ -155,13 +157,13 @@ fn resolve(
                 if rules.unknown_roots.contains(root) {
                     return Target::Unknown { address: Address::new([root]) };
                 }
-                if roots.contains(root) {
+                if roots().contains(root) {
                     return Target::Root { name: root.into() };
                 }
                 let names = ["var", "local"]
                     .into_iter()
                     .chain(index.blocks.keys().map(SmolStr::as_str))
-                    .chain(roots.iter().map(SmolStr::as_str));
+                    .chain(roots().iter().map(SmolStr::as_str));
                 let detail = with_suggestion(format!("There is no variable named {root:?}."), root, names);
                 return Target::Unresolved { step: 0, summary: "Unknown variable".into(), detail };
             };

@@ -254,7 +254,8 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     }
     // The dialect's function table is read only by attributes that call
     // one of its functions, so that changing it re-evaluates only those.
-    let functions = calls_any(expr, dialect.function_names(db)).then(|| dialect.functions(db));
+    let calls = expr.exprs.iter().any(|(_, it)| matches!(it, hir::Expr::Call { .. }));
+    let functions = (calls && calls_any(expr, dialect.function_names(db))).then(|| dialect.functions(db));
     evaluate(expr, scope.into_variables(), functions).map_err(AttrError::Eval)
 }
 
