@@ -332,3 +332,40 @@ fn json_twins_take_terraform_label_counts() {
         &Ok(eval::Value::string(">= 1.0"))
     );
 }
+
+/// The module-call check over every directory of a tree (`HALITE_TF_TREE`),
+/// for reports on real repositories:
+/// `HALITE_TF_TREE=path cargo test -p db --test terraform -- --ignored --nocapture`.
+#[test]
+#[ignore = "reads a tree named by HALITE_TF_TREE"]
+fn module_calls_in_a_tree() {
+    let Ok(tree) = std::env::var("HALITE_TF_TREE") else { return };
+    let mut dirs = vec![Utf8PathBuf::from(tree)];
+    let mut modules = Vec::new();
+    let mut db = RootDatabase::new();
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let Ok(path) = Utf8PathBuf::from_path_buf(entry.path()) else { continue };
+            if path.is_dir() && !path.file_name().unwrap_or_default().starts_with('.') {
+                dirs.push(path);
+            }
+        }
+        modules.push(load_dir(&mut db, &dir));
+    }
+    let (mut calls, mut followed, mut problems) = (0, 0, 0);
+    for &module in &modules {
+        for call in module::module_calls(&db, module) {
+            calls += 1;
+            followed += usize::from(db.module(&call.dir).is_some());
+        }
+        for diagnostic in db.module_call_diagnostics(module) {
+            problems += 1;
+            println!("{}: {}: {}", diagnostic.file.path(&db), diagnostic.summary, diagnostic.detail);
+        }
+    }
+    println!(
+        "{} modules, {calls} local module calls, {followed} followed, {problems} problems",
+        modules.len()
+    );
+}
