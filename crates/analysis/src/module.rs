@@ -250,33 +250,70 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let index = module_index(db, module);
     let declares = |root: &str| index.names_under(root).next().is_some();
-    // Duplicates, invalid types and cycles come from the module's list;
-    // each attribute's own error is taken below, where its address is known.
-    for diagnostic in module::module_diagnostics(db, module) {
-        let trust = Trust::of(db, module, diagnostic.file);
-        let trusted = match diagnostic.code {
-            "duplicate-declaration" => trusts_duplicate(db, diagnostic, trust.kind),
-            "invalid-type" => trusts_type_error(db, diagnostic, trust.kind),
-            "reference-cycle" => {
-                trust.dialect
-                    || diagnostic
-                        .detail
-                        .split(": ")
-                        .nth(1)
-                        .is_some_and(|steps| steps.split(" -> ").all(|step| step.starts_with("local.")))
+    // Duplicates come with `db`'s module diagnostics, which evaluate every
+    // attribute: asked for only in the few modules that have any.
+    if !index.duplicates.is_empty() {
+        for diagnostic in module::module_diagnostics(db, module) {
+            let trust = Trust::of(db, module, diagnostic.file);
+            if diagnostic.code == "duplicate-declaration" && trusts_duplicate(db, diagnostic, trust.kind) {
+                out.push(convert(db, diagnostic));
             }
-            _ => false,
-        };
-        if trusted {
-            out.push(convert(db, diagnostic));
         }
     }
+    for &file in module.files(db) {
+        let kind = FileKind::of(file.path(db).as_str());
+        for result in module::variable_types(db, file).values() {
+            for error in result.as_ref().err().into_iter().flatten() {
+                let range = error.subject.as_ref().map_or_else(
+                    || TextRange::empty(0.into()),
+                    |range| TextRange::new((range.start.byte as u32).into(), (range.end.byte as u32).into()),
+                );
+                let diagnostic = ModuleDiagnostic {
+                    file,
+                    range,
+                    code: "invalid-type",
+                    summary: error.summary.clone(),
+                    detail: error.detail.clone(),
+                    related: Vec::new(),
+                };
+                if trusts_type_error(db, &diagnostic, kind) {
+                    out.push(convert(db, &diagnostic));
+                }
+            }
+        }
+    }
+
+    // Only two kinds of attributes can have an error a check reports: those
+    // with a reference that names nothing, and those that read only the
+    // module's own values. The others are not evaluated at all (most of a
+    // Terraform module reads variables or resources). Dependencies first,
+    // so that a long chain of locals does not recurse (see
+    // `evaluate_in_order`).
     let mut own_values: FxHashMap<Address, bool> = FxHashMap::default();
-    for &attr in module_attributes(db, module) {
+    let candidates: Vec<Attr<'_>> = module_attributes(db, module)
+        .iter()
+        .copied()
+        .filter(|&attr| {
+            attribute_resolution(db, attr)
+                .targets
+                .iter()
+                .any(|target| matches!(target, Target::Unresolved { .. }))
+                || reads_only_own_values(db, attr, &mut own_values)
+        })
+        .collect();
+    module::evaluate_in_order(db, &candidates);
+    let mut on_reported_cycles: FxHashSet<Address> = FxHashSet::default();
+    for &attr in &candidates {
         let error = match attribute_value(db, attr) {
-            Err(error @ (AttrError::Unresolved { .. } | AttrError::Eval(_))) => error,
+            Err(error @ (AttrError::Unresolved { .. } | AttrError::Eval(_) | AttrError::Cycle(_))) => error,
             _ => continue,
         };
+        if let AttrError::Cycle(_) = error {
+            if on_reported_cycles.contains(attr.address(db)) {
+                continue;
+            }
+            on_reported_cycles.extend(module::cycle_path(db, attr));
+        }
         let Some(diagnostic) = module::attribute_diagnostic(db, attr) else { continue };
         let trust = Trust::of(db, module, diagnostic.file);
         let trusted = match error {
@@ -299,21 +336,22 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
                 // An attribute a block does not set, or a root the module
                 // does not declare: only the file's own dialect could know
                 // whether the tool computes or provides it, and Terraform's
-                // does not know every root yet (`resource.T.N`, `action`,
-                // an output's `type`, `provider = NAME`).
+                // does not know every root yet.
                 _ => false,
             },
+            // A cycle among attributes that read only locals (the others
+            // are not evaluated here).
+            AttrError::Cycle(_) => true,
             AttrError::Eval(_) => {
                 let code = rule_code(&diagnostic);
-                let by_functions = match code {
+                match code {
                     rules::UNKNOWN_FUNCTION => trust.knows_every_function(),
                     rules::WRONG_ARGUMENT_COUNT => trust.knows_functions_it_has(),
                     _ if FUNCTION_ERRORS.contains(&diagnostic.summary.as_str()) => {
                         trust.knows_functions_it_has()
                     }
                     _ => true,
-                };
-                by_functions && reads_only_own_values(db, attr, &mut own_values)
+                }
             }
             _ => false,
         };
@@ -441,8 +479,8 @@ fn root_of(address: &Address) -> &str {
     address.segments().first().map(|it| it.as_str()).unwrap_or_default()
 }
 
-/// Variables and locals declared in a native file of the module and never
-/// referenced anywhere in it. Every expression of every file counts,
+/// Variables and locals declared in a native Terraform, Packer or Nomad
+/// file of the module and never referenced anywhere in it. Every expression of every file counts,
 /// including those the model does not evaluate (a `dynamic` block's
 /// content), and the references of an expression are the fixed analysis's:
 /// inside function calls, `for` expressions, splats and templates, with the
@@ -507,7 +545,14 @@ fn unused_declarations(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         if whole.contains(root) || used.contains(&(root.to_string(), name.to_string())) {
             continue;
         }
-        if def.file.syntax(db) != SourceSyntax::Native {
+        // Terragrunt's locals are read by the files that include them, and an
+        // application may read its own: only tools whose configuration is
+        // the module alone say that nothing reads a declaration.
+        let closed = matches!(
+            FileKind::of(def.file.path(db).as_str()),
+            FileKind::Terraform | FileKind::Packer | FileKind::Nomad
+        );
+        if !closed || def.file.syntax(db) != SourceSyntax::Native {
             continue;
         }
         let Some(range) = declaration_name_range(db, def.file, &def.location, def.kind.clone()) else {
