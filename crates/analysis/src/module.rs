@@ -266,7 +266,7 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
             for error in result.as_ref().err().into_iter().flatten() {
                 let range = error.subject.as_ref().map_or_else(
                     || TextRange::empty(0.into()),
-                    |range| TextRange::new((range.start.byte as u32).into(), (range.end.byte as u32).into()),
+                    |range| TextRange::new(range.start.byte.into(), range.end.byte.into()),
                 );
                 let diagnostic = ModuleDiagnostic {
                     file,
