@@ -18,7 +18,7 @@ use crate::{
     Db, File,
     module::{
         Address, Attr, DeclarationKind, Location, Module, ModuleDiagnostic, attribute_value,
-        diagnostics::declaration_range, module_index,
+        diagnostics::declaration_range, module_files, module_index,
     },
 };
 
@@ -58,6 +58,12 @@ pub struct ModuleInput {
 /// their variables are not on disk here.
 #[salsa::tracked(returns(ref))]
 pub fn module_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
+    // Only where the dialect says `module` blocks call modules (Terraform
+    // makes them opaque); elsewhere a `module` block is the application's
+    // own (HashiCorp's enos passes variables through other blocks).
+    if !module.dialect(db).rules(db).opaque_block_types.contains("module") {
+        return Vec::new();
+    }
     let index = module_index(db, module);
     let Some(blocks) = index.blocks.get("module") else { return Vec::new() };
     let mut out = Vec::new();
@@ -141,7 +147,11 @@ pub fn module_call_diagnostics(
 ) -> Vec<ModuleDiagnostic> {
     let mut out = Vec::new();
     for call in module_calls(db, module) {
-        let Some(child) = child_of(&call.dir) else { continue };
+        // A directory without configuration files is not a module to check
+        // against (Terraform reports it as such, not argument by argument).
+        let Some(child) = child_of(&call.dir).filter(|&child| !module_files(db, child).is_empty()) else {
+            continue;
+        };
         let inputs = module_inputs(db, child);
         for (argument, location) in &call.arguments {
             if inputs.iter().any(|input| input.name == *argument) {
@@ -164,7 +174,10 @@ pub fn module_call_diagnostics(
                 related: Vec::new(),
             });
         }
-        for input in inputs.iter().filter(|input| input.required) {
+        // A variable named like a meta-argument (`count`, from Terraform
+        // before 0.12) cannot be set by a call: not reported.
+        let settable = |input: &&ModuleInput| !MODULE_META_ARGUMENTS.contains(&input.name.as_str());
+        for input in inputs.iter().filter(|input| input.required).filter(settable) {
             if call.arguments.iter().any(|(argument, _)| *argument == input.name) {
                 continue;
             }
