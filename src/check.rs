@@ -77,8 +77,19 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         let done: Vec<Vec<(usize, FileReport)>> = pool.install(move || {
             jobs.par_iter()
                 .map_with(worker_db, |db, unit| {
-                    let module_diagnostics: &[analysis::Diagnostic] =
-                        unit.module.map_or(&[], |module| analysis::module_diagnostics(db, module));
+                    let mut module_diagnostics: Vec<analysis::Diagnostic> = Vec::new();
+                    if let Some(module) = unit.module {
+                        module_diagnostics.extend(analysis::module_diagnostics(db, module).iter().cloned());
+                        // Calls of local Terraform modules, against the
+                        // modules of this run (a child outside it is not
+                        // checked).
+                        module_diagnostics.extend(
+                            db.module_call_diagnostics(module)
+                                .iter()
+                                .map(|it| analysis::module::convert(db, it)),
+                        );
+                    }
+                    let module_diagnostics = &module_diagnostics;
                     let out = unit
                         .files
                         .iter()

@@ -164,6 +164,8 @@ pub fn rule_code(diagnostic: &ModuleDiagnostic) -> &'static str {
         "reference-cycle" => rules::REFERENCE_CYCLE,
         "invalid-type" => rules::INVALID_TYPE_CONSTRAINT,
         "missing-variable" => rules::MISSING_VARIABLE,
+        "unsupported-module-argument" => rules::UNSUPPORTED_MODULE_ARGUMENT,
+        "missing-module-argument" => rules::MISSING_MODULE_ARGUMENT,
         "invalid-variable-value" => rules::INVALID_VARIABLE_VALUE,
         _ => match diagnostic.summary.as_str() {
             "Call to unknown function" => rules::UNKNOWN_FUNCTION,
@@ -187,8 +189,10 @@ pub fn rule_code(diagnostic: &ModuleDiagnostic) -> &'static str {
 /// file as a label, and for a misspelt name the did-you-mean as a fix.
 pub fn convert(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Diagnostic {
     let mut out = convert_without_fix(diagnostic);
-    if matches!(out.code, rules::UNDECLARED_REFERENCE | rules::UNKNOWN_ATTRIBUTE)
-        && let Some(suggestion) = rename_suggestion(db, diagnostic)
+    if matches!(
+        out.code,
+        rules::UNDECLARED_REFERENCE | rules::UNKNOWN_ATTRIBUTE | rules::UNSUPPORTED_MODULE_ARGUMENT
+    ) && let Some(suggestion) = rename_suggestion(db, diagnostic)
     {
         out = out.with_suggestion(suggestion);
     }

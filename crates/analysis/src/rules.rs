@@ -147,6 +147,20 @@ pub static RULES: &[Rule] = &[
                       the configuration.",
     },
     Rule {
+        code: UNSUPPORTED_MODULE_ARGUMENT,
+        default_severity: Severity::Error,
+        summary: "An argument of a Terraform module call that the called module has no variable for.",
+        explanation: "A module block with a local source passes its arguments to the variables of \
+                      the module in that directory; an argument no variable takes is an error for \
+                      Terraform. Usually a misspelling: the diagnostic suggests the closest variable.",
+    },
+    Rule {
+        code: MISSING_MODULE_ARGUMENT,
+        default_severity: Severity::Error,
+        summary: "A Terraform module call that does not set a variable the called module requires.",
+        explanation: "A variable without a default must be given by every call of its module.",
+    },
+    Rule {
         code: INVALID_TYPE_CONSTRAINT,
         default_severity: Severity::Error,
         summary: "A variable's type that is not a valid type constraint.",
@@ -190,6 +204,8 @@ pub const INVALID_INDEX: &str = "invalid-index";
 pub const UNKNOWN_FUNCTION: &str = "unknown-function";
 pub const WRONG_ARGUMENT_COUNT: &str = "wrong-argument-count";
 pub const EVALUATION_ERROR: &str = "evaluation-error";
+pub const UNSUPPORTED_MODULE_ARGUMENT: &str = "unsupported-module-argument";
+pub const MISSING_MODULE_ARGUMENT: &str = "missing-module-argument";
 pub const INVALID_TYPE_CONSTRAINT: &str = "invalid-type-constraint";
 pub const MISSING_VARIABLE: &str = "missing-variable";
 pub const INVALID_VARIABLE_VALUE: &str = "invalid-variable-value";

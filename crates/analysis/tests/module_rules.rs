@@ -27,9 +27,28 @@ fn check_module(rule: &str, case: &str) -> (Vec<Diagnostic>, String) {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
         .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.is_file())
         .collect();
     paths.sort();
     let mut db = RootDatabase::new();
+    // A subfolder is a module of its own that the case's module may call
+    // (`source = "./child"`); its diagnostics are not part of the case's.
+    for child in
+        std::fs::read_dir(&dir).expect("a readable case").map(|entry| entry.expect("an entry").path())
+    {
+        if !child.is_dir() {
+            continue;
+        }
+        let child_name = child.file_name().and_then(|name| name.to_str()).expect("a UTF-8 name").to_owned();
+        let mut child_files = Vec::new();
+        for entry in std::fs::read_dir(&child).expect("a readable child") {
+            let path = entry.expect("an entry").path();
+            let name = path.file_name().and_then(|name| name.to_str()).expect("a UTF-8 name").to_owned();
+            let text = std::fs::read_to_string(&path).expect("a readable file");
+            child_files.push(db.set_file_text(format!("{case}/{child_name}/{name}"), text.as_str()));
+        }
+        db.set_module_files(format!("{case}/{child_name}"), child_files);
+    }
     let mut files = Vec::new();
     let mut texts = Vec::new();
     for path in &paths {
@@ -40,7 +59,10 @@ fn check_module(rule: &str, case: &str) -> (Vec<Diagnostic>, String) {
     }
     let module = db.set_module_files(case, files.clone());
 
-    let module_diagnostics = analysis::module_diagnostics(&db, module);
+    let mut module_diagnostics = analysis::module_diagnostics(&db, module).clone();
+    module_diagnostics
+        .extend(db.module_call_diagnostics(module).iter().map(|it| analysis::module::convert(&db, it)));
+    let module_diagnostics = &module_diagnostics;
     let mut all = Vec::new();
     let mut out = String::new();
     for (&file, (name, text)) in files.iter().zip(&texts) {
@@ -161,6 +183,16 @@ fn wrong_argument_count() {
 #[test]
 fn evaluation_error() {
     run_module_rule("evaluation-error");
+}
+
+#[test]
+fn unsupported_module_argument() {
+    run_module_rule("unsupported-module-argument");
+}
+
+#[test]
+fn missing_module_argument() {
+    run_module_rule("missing-module-argument");
 }
 
 #[test]

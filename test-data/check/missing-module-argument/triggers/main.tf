@@ -1,0 +1,8 @@
+module "network" {
+  source = "./network"
+  name   = "edge"
+}
+
+output "id" {
+  value = module.network.id
+}

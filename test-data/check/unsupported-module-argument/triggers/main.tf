@@ -1,0 +1,9 @@
+module "network" {
+  source    = "./network"
+  cidr_blok = "10.0.0.0/16"
+  cidr_block = "10.0.0.0/16"
+}
+
+output "id" {
+  value = module.network.id
+}
