@@ -140,6 +140,8 @@ locals {
   fn       = no_such_function(1)
   known    = upper(cidrsubnet("10.0.0.0/16", 8, 1))
   each_key = each.key
+  prefixed = resource.aws_instance.web.id
+  prefix_typo = resource.aws_instance.wbe.id
 }
 
 output "x" {
@@ -164,6 +166,8 @@ output "x" {
         local.fn: Eval(EvalError { expr: Idx::<Expr>(1), summary: "Call to unknown function", detail: "There is no function named \"no_such_function\"." })
         local.known = unknown("string")
         local.each_key = unknown("dynamic")
+        local.prefixed = unknown("dynamic")
+        local.prefix_typo: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared block", detail: "A block \"aws_instance\" \"wbe\" has not been declared. Did you mean \"web\"?" }
         output.x.value = unknown("dynamic")
     "#]]
     .assert_eq(&values(&db, module));

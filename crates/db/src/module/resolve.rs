@@ -152,6 +152,22 @@ fn resolve<'r>(
             );
             Target::Unresolved { step: 1, summary: summary.into(), detail }
         }
+        _ if rules.unprefixed_block_types.contains(root) && !steps.is_empty() => {
+            // `resource.aws_instance.web.id`: Terraform's explicit prefix
+            // for the unprefixed address. The block must be declared; the
+            // value is unknown (the evaluation scope holds the reference
+            // under the prefix, not the module's address).
+            match resolve(index, rules, roots, &steps[0], &steps[1..]) {
+                Target::Unresolved { step, summary, detail } => {
+                    Target::Unresolved { step: step + 1, summary, detail }
+                }
+                _ => {
+                    let mut address = vec![SmolStr::new(root)];
+                    address.extend(steps.iter().cloned());
+                    Target::Unknown { address: Address::new(address) }
+                }
+            }
+        }
         _ => {
             let Some(entries) = index.blocks.get(root) else {
                 if rules.unknown_roots.contains(root) {
