@@ -140,3 +140,12 @@ fn the_sarif_format_is_listed_in_help() {
     assert_eq!(code, 0);
     assert!(transcript.contains("sarif") && transcript.contains("--deny-warnings"), "{transcript}");
 }
+
+/// Modules: a directory's files are one module (counted as such), checked
+/// with the module rules; a call of a local module is checked against the
+/// child's variables; `halite.toml` and ignore comments cover module rules
+/// as they do the per-file lints.
+#[test]
+fn modules_are_checked_with_their_rules_configured() {
+    check(&["check", "modules"], 1, expect_file!["../test-data/check/cli/modules.txt"]);
+}

@@ -1,0 +1,7 @@
+variable "cidr_block" {}
+
+variable "region" {}
+
+locals {
+  name = "main"
+}
