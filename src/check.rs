@@ -83,11 +83,13 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
                         // Calls of local Terraform modules, against the
                         // modules of this run (a child outside it is not
                         // checked).
-                        module_diagnostics.extend(
-                            db.module_call_diagnostics(module)
-                                .iter()
-                                .map(|it| analysis::module::convert(db, it)),
-                        );
+                        if db::module::module_index(db, module).blocks.contains_key("module") {
+                            module_diagnostics.extend(
+                                db.module_call_diagnostics(module)
+                                    .iter()
+                                    .map(|it| analysis::module::convert(db, it)),
+                            );
+                        }
                     }
                     let module_diagnostics = &module_diagnostics;
                     let out = unit
