@@ -221,27 +221,10 @@ pub fn rule(code: &str) -> Option<&'static Rule> {
 pub fn similar_rule(code: &str) -> Option<&'static Rule> {
     RULES
         .iter()
-        .map(|rule| (edit_distance(code, rule.code), rule))
+        .map(|rule| (strsim::levenshtein(code, rule.code), rule))
         .filter(|&(distance, rule)| distance > 0 && distance * 3 <= rule.code.len())
         .min_by_key(|&(distance, _)| distance)
         .map(|(_, rule)| rule)
-}
-
-/// Levenshtein distance over characters, in one row of memory: codes are
-/// short, so a crate would add more than it saves.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
@@ -255,8 +238,6 @@ mod tests {
         assert_eq!(similar_rule("attribute_splat").map(|rule| rule.code), Some(ATTRIBUTE_SPLAT));
         assert_eq!(similar_rule("unused-variable"), None);
         assert_eq!(similar_rule(LEGACY_INDEX), None, "an exact code is not a misspelling");
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 
     #[test]
