@@ -361,6 +361,19 @@ impl<'t> JsonParser<'t> {
         (EOF, self.end_range())
     }
 
+    /// Where a separator error in a group opened by `open` goes: the
+    /// reference abandons the group at its first one, so only that one is
+    /// placed where the reference's recovery would place it; a later one is
+    /// at the current token. `reported` tracks which this is.
+    fn separator_error_range(&self, reported: &mut bool, open: SyntaxKind, close: SyntaxKind) -> TextRange {
+        let first = !std::mem::replace(reported, true);
+        if first {
+            self.range_after_reference_recovery(self.sig_pos, open, close)
+        } else {
+            self.current_range()
+        }
+    }
+
     /// Where the reference reports an error after its recovery from the
     /// token at significant position `k`: it reads tokens from there until
     /// the `close` that balances the group it is in, counting nested `open`s,
@@ -565,9 +578,7 @@ fn object(p: &mut JsonParser<'_>) {
             open_range,
         );
     };
-    // The reference abandons a group at its first separator error, so only
-    // that one is placed where the reference's recovery would place it; a
-    // later one is reported at the token itself.
+    // See `separator_error_range`.
     let mut separator_error_reported = false;
     let closed = loop {
         match p.current() {
@@ -608,12 +619,7 @@ fn object(p: &mut JsonParser<'_>) {
                 break false;
             }
             _ => {
-                let range = if separator_error_reported {
-                    p.current_range()
-                } else {
-                    p.range_after_reference_recovery(p.sig_pos, L_CURLY, R_CURLY)
-                };
-                separator_error_reported = true;
+                let range = p.separator_error_range(&mut separator_error_reported, L_CURLY, R_CURLY);
                 p.error(
                     "json-missing-comma",
                     "Missing attribute seperator comma",
@@ -698,8 +704,7 @@ fn array(p: &mut JsonParser<'_>) {
     let open_range = p.current_range();
     p.start_node(JSON_ARRAY);
     p.bump();
-    // As in an object, only the first separator error is placed where the
-    // reference's recovery would place it.
+    // See `separator_error_range`.
     let mut separator_error_reported = false;
     let closed = loop {
         if p.at(R_BRACK) {
@@ -732,12 +737,7 @@ fn array(p: &mut JsonParser<'_>) {
                 break false;
             }
             COLON => {
-                let range = if separator_error_reported {
-                    p.current_range()
-                } else {
-                    p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK)
-                };
-                separator_error_reported = true;
+                let range = p.separator_error_range(&mut separator_error_reported, L_BRACK, R_BRACK);
                 p.error(
                     "json-invalid-array-value",
                     "Invalid array value",
@@ -747,11 +747,7 @@ fn array(p: &mut JsonParser<'_>) {
                 p.skip_junk();
             }
             R_CURLY => {
-                let range = if separator_error_reported {
-                    p.current_range()
-                } else {
-                    p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK)
-                };
+                let range = p.separator_error_range(&mut separator_error_reported, L_BRACK, R_BRACK);
                 p.error(
                     "json-mismatched-brackets",
                     "Mismatched brackets",
@@ -761,12 +757,7 @@ fn array(p: &mut JsonParser<'_>) {
                 break false;
             }
             _ => {
-                let range = if separator_error_reported {
-                    p.current_range()
-                } else {
-                    p.range_after_reference_recovery(p.sig_pos, L_BRACK, R_BRACK)
-                };
-                separator_error_reported = true;
+                let range = p.separator_error_range(&mut separator_error_reported, L_BRACK, R_BRACK);
                 p.error(
                     "json-missing-comma",
                     "Missing attribute seperator comma",
