@@ -471,15 +471,15 @@ mod tests {
     fn a_write_cancels_the_running_evaluation_and_the_next_sees_the_new_state() {
         let mut db = RootDatabase::new();
         let dir = Utf8Path::new("module");
-        let members = BTreeSet::from([Utf8PathBuf::from("module/main.tf")]);
-        db.set_file_text("module/main.tf", heavy_module(1));
+        let members = BTreeSet::from([Utf8PathBuf::from("module/main.hcl")]);
+        db.set_file_text("module/main.hcl", heavy_module(1));
         let module = set_module(&mut db, dir, &members, &BTreeMap::new());
         let (messages, received) = mpsc::channel();
         spawn_evaluation(&db, module, 0, true, messages.clone());
 
         // The write waits for the evaluation to let go of its handle, which
         // it does by unwinding at its next query.
-        db.set_file_text("module/main.tf", heavy_module(7));
+        db.set_file_text("module/main.hcl", heavy_module(7));
         let module = set_module(&mut db, dir, &members, &BTreeMap::new());
         spawn_evaluation(&db, module, 1, true, messages);
 
@@ -508,9 +508,9 @@ mod tests {
         };
         let mut db = RootDatabase::new();
         let dir = Utf8Path::new("module");
-        let members = BTreeSet::from([Utf8PathBuf::from("module/main.tf")]);
+        let members = BTreeSet::from([Utf8PathBuf::from("module/main.hcl")]);
         for (generation, end) in [(0, 0), (1, 10)] {
-            db.set_file_text("module/main.tf", chain(end));
+            db.set_file_text("module/main.hcl", chain(end));
             let module = set_module(&mut db, dir, &members, &BTreeMap::new());
             let (messages, received) = mpsc::channel();
             spawn_evaluation(&db, module, generation, false, messages);
