@@ -15,3 +15,7 @@ locals {
 output "name" {
   value = local.name
 }
+
+output "tags" {
+  value = local.tags
+}
