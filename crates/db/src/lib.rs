@@ -140,7 +140,14 @@ pub fn format(db: &dyn Db, file: File) -> Option<String> {
 /// pair changes with every edit, since the source map holds positions, and
 /// the two projections are what let salsa tell the halves apart (the shape
 /// of rust-analyzer's `body_with_source_map`).
-#[salsa::tracked(returns(ref))]
+///
+/// Like trees, the HIR and source maps (here and in the two projections)
+/// are kept for the 256 most recently used files once eviction runs: a
+/// check over thousands of modules held every file's, about a sixth of its
+/// memory, though each is read only while its module is checked. An
+/// evicted file's HIR is lowered again if asked for, and cannot backdate
+/// against the old one.
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<SourceMap>) {
     // Without a schema, a JSON file is read in "just attributes" mode: each
     // property of its root object an attribute (see `hir::lower_json_file`).
@@ -155,7 +162,7 @@ pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<Sour
 /// comments) re-runs this query, but its result compares equal to the old
 /// one, so salsa keeps the old revision and nothing that reads only the HIR
 /// runs again.
-#[salsa::tracked]
+#[salsa::tracked(lru = 256)]
 pub fn lower(db: &dyn Db, file: File) -> Arc<FileHir> {
     lower_with_source_map(db, file).0.clone()
 }
@@ -181,7 +188,7 @@ pub fn evaluate(db: &dyn Db, file: File) -> Vec<(String, Result<eval::Value, eva
 
 /// Where each part of a file's HIR came from: for diagnostics, which need
 /// positions, and should be the only readers of it.
-#[salsa::tracked]
+#[salsa::tracked(lru = 256)]
 pub fn source_map(db: &dyn Db, file: File) -> Arc<SourceMap> {
     lower_with_source_map(db, file).1.clone()
 }
