@@ -320,27 +320,21 @@ impl RootDatabase {
         let mut files = files;
         files.sort_by(|a, b| a.path(self).cmp(b.path(self)));
         files.dedup();
-        let chosen = module::DialectRules::for_files(files.iter().map(|file| file.path(self).as_path()));
+        let (chosen, function_names, functions) =
+            module::DialectRules::shared_for_files(files.iter().map(|file| file.path(self).as_path()));
         if let Some(module) = self.module(&dir) {
             if *module.files(self) != files {
                 module.set_files(self).to(files);
             }
             let dialect = module.dialect(self);
-            if dialect.rules(self).chosen_by_files && **dialect.rules(self) != chosen {
-                self.set_dialect_rules(module, chosen);
+            let rules = dialect.rules(self);
+            if rules.chosen_by_files && !Arc::ptr_eq(rules, &chosen) && **rules != *chosen {
+                self.set_dialect_rules(module, (*chosen).clone());
             }
             return module;
         }
-        let functions = module::FunctionTable::shared(&chosen);
-        let function_names = Arc::new(chosen.unknown_functions.clone());
-        let dialect = module::Dialect::new(
-            self,
-            Arc::new(chosen),
-            Arc::default(),
-            function_names,
-            functions,
-            Arc::default(),
-        );
+        let dialect =
+            module::Dialect::new(self, chosen, Arc::default(), function_names, functions, Arc::default());
         let module = Module::new(self, dir.clone(), files, Arc::default(), dialect);
         self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(dir, module);
         module

@@ -116,6 +116,30 @@ impl DialectRules {
         }
     }
 
+    /// The rules of [`DialectRules::for_files`], the names of their
+    /// unknown functions and their function table, each built once per
+    /// kind of rules and shared: a check creates thousands of modules, and
+    /// a copy of Terraform's rules per module took more memory than the
+    /// modules' declarations.
+    pub fn shared_for_files<'p>(
+        paths: impl IntoIterator<Item = &'p camino::Utf8Path>,
+    ) -> (Arc<DialectRules>, Arc<BTreeSet<SmolStr>>, FunctionTable) {
+        type Shared = (Arc<DialectRules>, Arc<BTreeSet<SmolStr>>, FunctionTable);
+        static TERRAFORM: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
+        static GENERIC: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
+        let build = |rules: DialectRules| {
+            let functions = FunctionTable::shared(&rules);
+            let function_names = Arc::new(rules.unknown_functions.clone());
+            (Arc::new(rules), function_names, functions)
+        };
+        let shared = if paths.into_iter().any(is_terraform_file) {
+            TERRAFORM.get_or_init(|| build(DialectRules::terraform()))
+        } else {
+            GENERIC.get_or_init(|| build(DialectRules::generic()))
+        };
+        shared.clone()
+    }
+
     /// The Terraform language: see `docs/architecture.md` ("Dialects").
     pub fn terraform() -> DialectRules {
         // Built once: a check makes one per module, thousands of times, and
