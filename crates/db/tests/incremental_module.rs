@@ -415,6 +415,7 @@ fn whitespace_in_a_file_of_typed_variables_reevaluates_nothing() {
             "lower_with_source_map(m/a.hcl)",
             "lower(m/a.hcl)",
             "variable_types(m/a.hcl)",
+            "source_map(m/a.hcl)",
         ]
     "#]]
     .assert_debug_eq(&executed);
@@ -444,6 +445,7 @@ fn whitespace_before_a_block_after_typed_variables_reevaluates_nothing() {
             "lower_with_source_map(m/a.hcl)",
             "lower(m/a.hcl)",
             "variable_types(m/a.hcl)",
+            "source_map(m/a.hcl)",
         ]
     "#]]
     .assert_debug_eq(&executed);

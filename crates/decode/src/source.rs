@@ -128,6 +128,20 @@ impl SourceFile {
         Arc::new(SourceFile::new(name.into(), text, syntax))
     }
 
+    /// A native syntax file already parsed and lowered elsewhere (a
+    /// database's tree and HIR of `text`), so that reading it here does not
+    /// parse it again.
+    pub fn native_parsed(
+        name: impl Into<Arc<str>>,
+        text: impl Into<Arc<str>>,
+        parse: syntax::Parse<syntax::ast::SourceFile>,
+        hir: hir::FileHir,
+        source_map: hir::SourceMap,
+    ) -> Arc<SourceFile> {
+        let syntax = FileSyntax::Native { parse, hir, source_map };
+        Arc::new(SourceFile::new(name.into(), text.into(), syntax))
+    }
+
     /// Parses `text` as the JSON syntax.
     pub fn json(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Arc<SourceFile> {
         let text = text.into();
