@@ -200,6 +200,7 @@ fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>> {
         .map_err(|dir| anyhow!("the current directory `{}` is not UTF-8", dir.display()))?;
     let mut config_of_dir: HashMap<Utf8PathBuf, Option<Arc<Config>>> = HashMap::new();
     let mut configs: HashMap<Utf8PathBuf, Arc<Config>> = HashMap::new();
+    let mut config_file_of_dir: HashMap<Utf8PathBuf, Option<Utf8PathBuf>> = HashMap::new();
     let unconfigured = Arc::new(RuleLevels::default());
     let mut levels = Vec::with_capacity(paths.len());
     for path in paths {
@@ -208,7 +209,7 @@ fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>> {
         let config = match config_of_dir.get(&dir) {
             Some(config) => config.clone(),
             None => {
-                let config = match Config::find_file(&dir) {
+                let config = match find_config_file(&dir, &mut config_file_of_dir) {
                     None => None,
                     Some(config_path) => match configs.get(&config_path) {
                         Some(config) => Some(config.clone()),
@@ -235,6 +236,40 @@ fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>> {
         });
     }
     Ok(levels)
+}
+
+/// The configuration file that applies in `dir`, as `Config::find_file`
+/// finds it (the nearest `halite.toml` in `dir` or above, stopping at the
+/// repository's root), with each directory's answer remembered: the
+/// directories of a repository share their ancestors, and looking at every
+/// ancestor of every directory was a twentieth of a check's time.
+fn find_config_file(
+    dir: &Utf8Path,
+    known: &mut HashMap<Utf8PathBuf, Option<Utf8PathBuf>>,
+) -> Option<Utf8PathBuf> {
+    // The directories looked at so far, nearest first, that take the
+    // answer found further up.
+    let mut pending: Vec<&Utf8Path> = Vec::new();
+    let mut found = None;
+    for ancestor in dir.ancestors() {
+        if let Some(answer) = known.get(ancestor) {
+            found = answer.clone();
+            break;
+        }
+        pending.push(ancestor);
+        let candidate = ancestor.join(analysis::config::CONFIG_FILE_NAME);
+        if candidate.is_file() {
+            found = Some(candidate);
+            break;
+        }
+        if ancestor.join(".git").exists() {
+            break;
+        }
+    }
+    for ancestor in pending {
+        known.insert(ancestor.to_owned(), found.clone());
+    }
+    found
 }
 
 /// One file's diagnostics, rendered, and how many of each severity.
