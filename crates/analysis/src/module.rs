@@ -22,8 +22,8 @@
 use db::{
     Db, File, SourceSyntax,
     module::{
-        self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnostic, Target,
-        attribute_resolution, attribute_value, module_attributes, module_index, references,
+        self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnostic, Target, attribute_targets,
+        attribute_value, module_attributes, module_index, references,
     },
 };
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -298,10 +298,7 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         .iter()
         .copied()
         .filter(|&attr| {
-            attribute_resolution(db, attr)
-                .targets
-                .iter()
-                .any(|target| matches!(target, Target::Unresolved { .. }))
+            attribute_targets(db, attr).iter().any(|target| matches!(target, Target::Unresolved { .. }))
                 || reads_only_own_values(db, attr, &mut own_values)
         })
         .collect();
@@ -444,10 +441,10 @@ fn reads_only_own_values(db: &dyn Db, attr: Attr<'_>, memo: &mut FxHashMap<Addre
         if memo.contains_key(&address) {
             continue;
         }
-        let resolution = attribute_resolution(db, Attr::new(db, module, address.clone()));
+        let targets = attribute_targets(db, Attr::new(db, module, address.clone()));
         let mut own = true;
         let mut pending = Vec::new();
-        for target in &resolution.targets {
+        for target in &targets {
             match target {
                 Target::Attributes { objects, attrs } => {
                     own &= objects.iter().all(|object| root_of(object) == "local");
@@ -522,7 +519,7 @@ fn unused_declarations(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     // JSON files' expressions are the model's own lowering: their
     // references are in the resolutions.
     for &attr in module_attributes(db, module) {
-        for target in &attribute_resolution(db, attr).targets {
+        for target in &attribute_targets(db, attr) {
             if let Target::Attributes { objects, attrs } = target {
                 for object in objects {
                     if let [root] = object.segments() {

@@ -99,7 +99,7 @@ pub use crate::module::{
         is_terraform_file, is_terraform_override_file, unknown_function,
     },
     expr::{AttrExpr, Reference, extract, references},
-    resolve::{AttrKind, Resolution, Target, attribute_resolution},
+    resolve::{AttrKind, Resolution, Target, attribute_resolution, attribute_targets},
     value::{
         AttrError, CYCLE_PATH_LIMIT, attribute_expr, attribute_value, cycle_path, evaluate_in_order,
         evaluation_order, module_attributes, variable_types,

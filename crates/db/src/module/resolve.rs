@@ -121,6 +121,34 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
     Resolution { kind: AttrKind::Expression, expr, targets }
 }
 
+/// The targets of `attr`'s references, as [`attribute_resolution`] gives
+/// them, without storing a resolution: for a reader that only looks at
+/// what every attribute of a module reads (a check looks at all of them
+/// and evaluates a few), a memo per attribute with a copy of its
+/// expression was most of what the module model kept. A native file's
+/// expression is read in place in its HIR; a JSON file's goes through the
+/// query, which lowers it.
+pub fn attribute_targets<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Target> {
+    let module = attr.module(db);
+    let index = module_index(db, module);
+    let Some(def) = index.definitions.get(attr.address(db)) else { return Vec::new() };
+    if def.file.syntax(db) != crate::SourceSyntax::Native {
+        return attribute_resolution(db, attr).targets.clone();
+    }
+    let dialect = module.dialect(db);
+    let rules = dialect.rules(db);
+    if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(attr.address(db).segments()) {
+        return Vec::new();
+    }
+    let hir = crate::lower(db, def.file);
+    let Some(root) = crate::module::value::locate(hir, def) else { return Vec::new() };
+    let roots = || dialect_root_names(db, dialect);
+    references(&hir.exprs, root)
+        .into_iter()
+        .map(|reference| resolve(index, rules, &roots, &reference.root, &reference.attrs))
+        .collect()
+}
+
 fn resolve<'r>(
     index: &ModuleIndex,
     rules: &DialectRules,
