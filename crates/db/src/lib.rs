@@ -141,12 +141,11 @@ pub fn format(db: &dyn Db, file: File) -> Option<String> {
 /// the two projections are what let salsa tell the halves apart (the shape
 /// of rust-analyzer's `body_with_source_map`).
 ///
-/// Like trees, the HIR and source maps (here and in the two projections)
-/// are kept for the 256 most recently used files once eviction runs: a
-/// check over thousands of modules held every file's, about a sixth of its
-/// memory, though each is read only while its module is checked. An
-/// evicted file's HIR is lowered again if asked for, and cannot backdate
-/// against the old one.
+/// Like trees, this pair and the source maps are kept for the 256 most
+/// recently used files once eviction runs: a check over thousands of modules
+/// held every file's, though each is read only while its module is checked.
+/// [`lower`] is not evicted: it is where an edit that only moves text stops,
+/// by comparing the new HIR with the old, which an evicted value could not.
 #[salsa::tracked(returns(ref), lru = 256)]
 pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<SourceMap>) {
     // Without a schema, a JSON file is read in "just attributes" mode: each
@@ -162,7 +161,7 @@ pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<Sour
 /// comments) re-runs this query, but its result compares equal to the old
 /// one, so salsa keeps the old revision and nothing that reads only the HIR
 /// runs again.
-#[salsa::tracked(lru = 256)]
+#[salsa::tracked]
 pub fn lower(db: &dyn Db, file: File) -> Arc<FileHir> {
     lower_with_source_map(db, file).0.clone()
 }

@@ -93,11 +93,11 @@ pub(crate) fn position(index: usize) -> u32 {
 /// What `file` declares. Reads the file's HIR, which changes with every
 /// expression; the result does not, so an expression edit stops here.
 ///
-/// Only the module's index and its variables' types read it, so, like the
-/// HIR, it is kept for the 256 most recently used files once eviction
-/// runs: a check over thousands of modules otherwise kept every file's
-/// after its module was done.
-#[salsa::tracked(returns(ref), lru = 256)]
+/// Never evicted: an edit stops here only by comparing the new result with
+/// the old one, and an evicted result has nothing to compare with, so the
+/// module index and everything resolved through it would run again (and,
+/// with the other files' results evicted too, re-read every file).
+#[salsa::tracked(returns(ref))]
 pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
     if file.syntax(db) == crate::SourceSyntax::Json {
         return crate::module::json::declarations(db, file);
