@@ -37,6 +37,9 @@
 //! after an edit only the edited attribute and what depends on it are
 //! evaluated again, and an edit to whitespace or comments evaluates
 //! nothing.
+//!
+//! It must never depend on the command line (the `cli` package): embedders
+//! get everything through this crate, and the binary is one more front end.
 
 pub mod de;
 mod dialect;
