@@ -18,7 +18,7 @@ use std::{
 
 use camino::Utf8PathBuf;
 use decode::{Body, Diagnostic, Diagnostics, Range, Severity, SourceFile, Traversal, TraversalStep};
-use value::{Type, Value, json::Json};
+use value::{Type, Value, json::Json, set::go_quoted as go_quote};
 
 /// The arguments of `halite dec`, spelled as the reference's.
 #[derive(Debug, clap::Args)]
@@ -282,13 +282,6 @@ fn read_vars(arg: &str, index: usize, loaded: &mut Loaded) -> (BTreeMap<String, 
         values.insert(attr.name.to_string(), value);
     }
     (values, diags)
-}
-
-/// Go's `%q`.
-fn go_quote(s: &str) -> String {
-    let mut out = String::new();
-    value::set::go_quote(&mut out, s);
-    out
 }
 
 /// Removes null object properties, recursively, and sorts object keys (a

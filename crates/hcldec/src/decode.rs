@@ -158,7 +158,7 @@ fn decode_block(spec: &BlockSpec, content: &BodyContent, ctx: &eval::Context) ->
                 format!(
                     "Only one block of type {} is allowed. Previous definition was at {}.",
                     quote(&spec.type_name),
-                    range_string(&first.def_range)
+                    first.def_range
                 ),
                 Some(candidate.def_range.clone()),
             ));
@@ -379,7 +379,7 @@ fn decode_block_attrs(
             format!(
                 "Only one block of type {} is allowed. Previous definition was at {}.",
                 quote(&spec.type_name),
-                range_string(&block.def_range)
+                block.def_range
             ),
             Some(other.def_range.clone()),
         ));
@@ -486,28 +486,11 @@ fn spec_source_range(spec: &Spec, content: &BodyContent, labels: &[BlockLabel]) 
 }
 
 /// `s` quoted as Go's `%q` quotes it.
-pub(crate) fn quote(s: &str) -> String {
-    let mut out = String::new();
-    value::set::go_quote(&mut out, s);
-    out
-}
+pub(crate) use value::set::go_quoted as quote;
 
 /// `hcl.RangeBetween`: from the earlier start to the later end.
 pub(crate) fn range_between(a: &Range, b: &Range) -> Range {
     let start = if a.start.byte <= b.start.byte { a.start } else { b.start };
     let end = if a.end.byte >= b.end.byte { a.end } else { b.end };
     Range { filename: a.filename.clone(), start, end }
-}
-
-/// `hcl.Range.String`: `file:line,col-col`, or `file:line,col-line,col`
-/// across lines.
-pub(crate) fn range_string(range: &Range) -> String {
-    if range.start.line == range.end.line {
-        format!("{}:{},{}-{}", range.filename, range.start.line, range.start.column, range.end.column)
-    } else {
-        format!(
-            "{}:{},{}-{},{}",
-            range.filename, range.start.line, range.start.column, range.end.line, range.end.column
-        )
-    }
 }

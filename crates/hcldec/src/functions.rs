@@ -9,8 +9,6 @@ use decode::{Diagnostic, Expression, diagnostic::has_errors};
 use eval::{Function, FunctionError, Param};
 use value::{Type, Value};
 
-use crate::decode::range_string;
-
 /// The spec definition functions (`cmd/hcldec/spec_funcs.go`), from the
 /// evaluator's standard library. `reverse` reverses a string here, as
 /// go-cty's `ReverseFunc` does (the standard library's `reverse` is the
@@ -127,7 +125,7 @@ pub(crate) fn user_function(
 /// `hcl.Diagnostics.Error`: the first diagnostic, and how many more.
 fn diagnostics_error(diags: &[Diagnostic]) -> String {
     let one = |diag: &Diagnostic| {
-        let subject = diag.subject.as_ref().map(range_string).unwrap_or_else(|| "<nil>".to_string());
+        let subject = diag.subject.as_ref().map(ToString::to_string).unwrap_or_else(|| "<nil>".to_string());
         format!("{subject}: {}; {}", diag.summary, diag.detail)
     };
     match diags {

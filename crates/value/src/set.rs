@@ -205,6 +205,13 @@ pub fn go_quote(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// [`go_quote`] into a new string.
+pub fn go_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    go_quote(&mut out, s);
+    out
+}
+
 fn is_go_printable(c: char) -> bool {
     if c == ' ' {
         return true;
