@@ -17,7 +17,7 @@ use db::{
     RootDatabase,
     module::{self, AttrError, ModuleDiagnostic},
 };
-use eval::{Context, Value};
+use eval::Value;
 use syntax::TextRange;
 
 use super::{AttrResult, Options, write_plain, write_with_types};
@@ -158,13 +158,10 @@ pub(crate) fn parse_var(var: &str) -> Result<(String, Value)> {
     if !is_identifier(name) {
         bail!("--var `{var}`: `{name}` is not a variable name");
     }
-    let parse = syntax::parse_expression(text);
-    if let Some(error) = parse.errors().first() {
-        bail!("--var `{var}`: {}", error.message);
-    }
-    let (hir, root, _) = hir::lower_expression_file(&parse.tree());
-    let value = eval::eval_expr(&hir.exprs, root, &value_context())
-        .map_err(|error| anyhow!("--var `{var}`: {error}"))?;
+    let value = module::evaluate_variable_expr(text).map_err(|error| match error {
+        module::VariableExprError::Syntax(error) => anyhow!("--var `{var}`: {}", error.message),
+        module::VariableExprError::Eval(error) => anyhow!("--var `{var}`: {error}"),
+    })?;
     Ok((name.to_string(), value))
 }
 
@@ -173,11 +170,6 @@ fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|first| first.is_alphabetic() || first == '_')
         && chars.all(|it| it.is_alphanumeric() || it == '_' || it == '-')
-}
-
-/// Where variable values are evaluated: functions, but no variables.
-fn value_context() -> Context {
-    Context { variables_allowed: false, ..Context::with_stdlib() }
 }
 
 /// A variables file's values by name, or the diagnostics of what is wrong
@@ -195,7 +187,7 @@ pub(crate) fn read_var_file(db: &mut RootDatabase, path: &Utf8Path) -> Result<Va
     }
     let hir = db::lower(db, file);
     let source_map = db::source_map(db, file);
-    let context = value_context();
+    let context = module::variable_value_context();
     let mut values = Vec::new();
     let mut errors = Vec::new();
     for &attribute in &hir.body.attributes {

@@ -137,6 +137,32 @@ pub fn is_module_file(path: &Utf8Path) -> bool {
     [".hcl", ".tf", ".nomad"].iter().any(|ext| name.ends_with(ext))
 }
 
+/// Where a variable's value given as text is evaluated (`--var NAME=EXPR`,
+/// a variables file, the library's `set_variable_expr`): the standard
+/// library, but no variables, since a value cannot refer to anything.
+pub fn variable_value_context() -> eval::Context {
+    eval::Context { variables_allowed: false, ..eval::Context::with_stdlib() }
+}
+
+/// Why a variable's value given as text has no value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VariableExprError {
+    /// The text is not one expression: its first syntax error.
+    Syntax(syntax::SyntaxError),
+    Eval(eval::EvalError),
+}
+
+/// A variable's value given as text: `text` read as one HCL expression and
+/// evaluated in [`variable_value_context`].
+pub fn evaluate_variable_expr(text: &str) -> Result<Value, VariableExprError> {
+    let parse = syntax::parse_expression(text);
+    if let Some(error) = parse.errors().first() {
+        return Err(VariableExprError::Syntax(error.clone()));
+    }
+    let (hir, root, _) = hir::lower_expression_file(&parse.tree());
+    eval::eval_expr(&hir.exprs, root, &variable_value_context()).map_err(VariableExprError::Eval)
+}
+
 /// Where an attribute lives in a module's scope, as segments: `local.a` is
 /// `["local", "a"]`, `aws_instance.web.ami` is `["aws_instance", "web",
 /// "ami"]`. Shown joined by dots (a label with a dot in it shows

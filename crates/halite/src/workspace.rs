@@ -264,7 +264,13 @@ impl Workspace {
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn set_variable_expr(&mut self, name: impl Into<String>, text: &str) -> Result<(), Error> {
-        let value = evaluate_standalone(text)?;
+        let value = module::evaluate_variable_expr(text).map_err(|error| {
+            let message = match error {
+                module::VariableExprError::Syntax(error) => error.to_string(),
+                module::VariableExprError::Eval(error) => error.to_string(),
+            };
+            Error::InvalidExpression { text: text.to_string(), message }
+        })?;
         self.set_variable(name, value);
         Ok(())
     }
@@ -950,18 +956,4 @@ impl Readers {
             *slot = reads;
         }
     }
-}
-
-/// Evaluates a standalone expression with the standard library and no
-/// variables.
-fn evaluate_standalone(text: &str) -> Result<Value, Error> {
-    let parse = syntax::parse_expression(text);
-    if let Some(error) = parse.errors().first() {
-        return Err(Error::InvalidExpression { text: text.to_string(), message: error.to_string() });
-    }
-    let (hir, root, _) = hir::lower_expression_file(&parse.tree());
-    // As on the command line: a variable's value cannot refer to anything.
-    let context = eval::Context { variables_allowed: false, ..eval::Context::with_stdlib() };
-    eval::eval_expr(&hir.exprs, root, &context)
-        .map_err(|error| Error::InvalidExpression { text: text.to_string(), message: error.to_string() })
 }
