@@ -746,6 +746,13 @@ impl<'a> Evaluator<'a> {
             let Some(p) = f.params.get(i).or(f.var_param.as_ref()) else { continue };
             match value::convert(v, &p.ty) {
                 Ok(c) => *v = c,
+                // A value with parts of no type yet (`[var.a, { b = 1 }]`,
+                // `var.a` unknown of any type) may convert once they have
+                // one, though go-cty's unification gives up on them: the
+                // argument is an unknown of the parameter's type.
+                Err(_) if v.ty().has_dynamic_types() && !v.is_wholly_known() => {
+                    *v = Value::unknown(p.ty.clone());
+                }
                 Err(e) => {
                     return Err(self.err(
                         arg_ids[i],

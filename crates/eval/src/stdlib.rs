@@ -180,6 +180,9 @@ fn to_fn(want: Type) -> Function {
                     Err(_) if !a[0].is_wholly_known() => Ok(w1.clone()),
                     Err(e) => Err(FunctionError::arg(0, e.to_string())),
                 },
+                // Parts of no type yet may convert once they have one (see
+                // the call's own conversion of arguments).
+                None if have.has_dynamic_types() && !a[0].is_wholly_known() => Ok(w1.clone()),
                 None => Err(FunctionError::arg(
                     0,
                     format!("cannot convert {} to {}", have.friendly_name(), w1.friendly_name()),
@@ -834,11 +837,13 @@ fn flatten_fn() -> Function {
         vec![p("list", Type::Dynamic)],
         None,
         Arc::new(|a| {
-            if !matches!(a[0].ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) {
-                return Err(FunctionError::arg(0, "can only flatten lists, sets and tuples"));
-            }
+            // As go-cty: a value not wholly known has an unknown type before
+            // its own type is checked.
             if !a[0].is_wholly_known() {
                 return Ok(Type::Dynamic);
+            }
+            if !matches!(a[0].ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) {
+                return Err(FunctionError::arg(0, "can only flatten lists, sets and tuples"));
             }
             let mut out = Vec::new();
             flatten_value(&a[0], &mut out);
@@ -919,35 +924,35 @@ fn slice_fn() -> Function {
 fn coalescelist_fn() -> Function {
     Function::new(
         vec![],
-        Some(p("vals", Type::Dynamic).allow_unknown().allow_dynamic()),
+        Some(p("vals", Type::Dynamic).allow_null().allow_unknown().allow_dynamic()),
+        // go-cty's: an unknown argument before any that is not a sequence
+        // makes the type unknown, and sequences of different types give
+        // the dynamic type (the chosen argument is returned as it is).
         Arc::new(|a| {
             if a.is_empty() {
                 return Err(FunctionError::new("at least one argument is required"));
             }
-            let tys: Vec<Type> = a.iter().map(Value::ty).collect();
-            if tys.iter().all(Type::is_list) {
-                if let Some(t) = value::unify(&tys) {
-                    return Ok(t);
+            for v in a {
+                if !v.is_known() {
+                    return Ok(Type::Dynamic);
                 }
-                return Err(FunctionError::new("all arguments must have the same type"));
-            }
-            for (i, t) in tys.iter().enumerate() {
-                if !matches!(t, Type::List(_) | Type::Tuple(_) | Type::Dynamic) {
-                    return Err(FunctionError::arg(i, "must be a list or tuple"));
+                if !matches!(v.ty(), Type::List(_) | Type::Tuple(_)) {
+                    return Err(FunctionError::new("coalescelist arguments must be lists or tuples"));
                 }
             }
-            Ok(Type::Dynamic)
+            let first = a[0].ty();
+            Ok(if a.iter().all(|v| v.ty() == first) { first } else { Type::Dynamic })
         }),
         Arc::new(|a, ret| {
             for v in a {
                 if !v.is_known() {
                     return Ok(Value::unknown(ret.clone()));
                 }
+                if v.is_null() {
+                    continue;
+                }
                 if v.length().unwrap_or(0) > 0 {
-                    if ret.is_dynamic() {
-                        return Ok(v.clone());
-                    }
-                    return value::convert(v, ret).map_err(|e| FunctionError::new(e.to_string()));
+                    return Ok(v.clone());
                 }
             }
             err("no non-null arguments")
