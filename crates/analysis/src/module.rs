@@ -145,12 +145,13 @@ impl Trust {
 
     /// Whether the evaluator's functions are the file's: the standard
     /// library's, for an application's own format (where a function by a
-    /// standard name behaves as the standard one). Terraform, Packer and
-    /// Terragrunt have functions of the same names that differ (Terraform's
-    /// `lookup` takes two arguments, its `length` a string), which the
-    /// Terraform dialect does not implement yet.
+    /// standard name behaves as the standard one), and Terraform's, for a
+    /// Terraform file in a module of the Terraform dialect (which has each
+    /// of Terraform's functions with its own signature). Packer and
+    /// Terragrunt have functions of the same names that differ, which no
+    /// dialect implements yet.
     fn knows_functions_it_has(self) -> bool {
-        self.kind == FileKind::Generic
+        self.kind == FileKind::Generic || self.dialect
     }
 }
 

@@ -76,6 +76,7 @@ mod dialect;
 mod expr;
 mod json;
 mod resolve;
+mod terraform_functions;
 mod value;
 
 use std::{collections::BTreeMap, fmt, sync::Arc};
@@ -100,6 +101,7 @@ pub use crate::module::{
     },
     expr::{AttrExpr, Reference, extract, references},
     resolve::{AttrKind, Resolution, Target, attribute_resolution, attribute_targets},
+    terraform_functions::functions as terraform_function_table,
     value::{
         AttrError, CYCLE_PATH_LIMIT, attribute_expr, attribute_value, cycle_path, evaluate_in_order,
         evaluation_order, module_attributes, variable_types,

@@ -94,6 +94,15 @@ pub struct DialectRules {
     /// Functions known by name without an implementation: calls evaluate
     /// to an unknown value, never "Call to unknown function".
     pub unknown_functions: BTreeSet<SmolStr>,
+    /// Whether references follow Terraform's addressing
+    /// (`internal/addrs/parse_ref.go`), which knows every root name: a root
+    /// that is neither declared, nor one of [`DialectRules::unknown_roots`],
+    /// nor one of [`DialectRules::label_counts`]' block types, is a managed
+    /// resource's type, so `aws_instanc.web` names a resource nobody
+    /// declared rather than something the tool provides. `data.T.N`,
+    /// `ephemeral.T.N` and `module.N` that name no block are reported with
+    /// Terraform's own words even when no block of the kind is declared.
+    pub terraform_references: bool,
 }
 
 fn names(list: &[&str]) -> BTreeSet<SmolStr> {
@@ -149,12 +158,9 @@ impl DialectRules {
     }
 
     fn build_terraform() -> DialectRules {
-        let stdlib = eval::stdlib::functions();
-        let unknown_functions = TERRAFORM_FUNCTIONS
-            .iter()
-            .filter(|name| !TERRAFORM_FROM_CTY_STDLIB.contains(name) || !stdlib.contains_key(**name))
-            .map(SmolStr::new)
-            .collect();
+        // The names whose function is not the standard library's: an
+        // attribute calling one reads the table of `terraform_functions`.
+        let unknown_functions = crate::module::terraform_functions::names_differing_from_stdlib();
         let mut static_attributes = BTreeMap::new();
         static_attributes.insert(
             SmolStr::new("*"),
@@ -174,6 +180,13 @@ impl DialectRules {
         DialectRules {
             name: "terraform".into(),
             chosen_by_files: true,
+            // Every root `parse_ref.go` knows besides `var`, `local` and
+            // resource types: `data`, `module` and `ephemeral` are checked
+            // against their blocks first (see `terraform_references`);
+            // `list` (query files), `caller`, `action` (whose references sit
+            // in static attributes) and the reserved `template`, `lazy` and
+            // `arg` stay unknown; a bare `string`, `number`, `bool` or `any`
+            // is a type constraint, not a resource.
             unknown_roots: names(&[
                 "count",
                 "each",
@@ -184,6 +197,15 @@ impl DialectRules {
                 "module",
                 "action",
                 "ephemeral",
+                "list",
+                "caller",
+                "template",
+                "lazy",
+                "arg",
+                "string",
+                "number",
+                "bool",
+                "any",
             ]),
             unprefixed_block_types: names(&["resource"]),
             hidden_block_types: names(&[
@@ -222,6 +244,7 @@ impl DialectRules {
             .map(|(name, count)| (SmolStr::new(name), count))
             .collect(),
             unknown_functions,
+            terraform_references: true,
         }
     }
 
@@ -261,8 +284,8 @@ pub fn is_terraform_file(path: &camino::Utf8Path) -> bool {
 /// corpus), plus those added after it that the language documentation
 /// lists (`plantimestamp`, `strcontains` in 1.5, `issensitive` in 1.8,
 /// `templatestring` in 1.9, `ephemeralasnull` in 1.10) and `type`
-/// (`terraform console` only). Those the standard library has evaluate;
-/// the others are known by name and evaluate to unknown.
+/// (`terraform console` only). `terraform_functions.rs` gives each its
+/// signature and, where it can, its value.
 pub const TERRAFORM_FUNCTIONS: &[&str] = &[
     "abs",
     "abspath",
@@ -387,68 +410,6 @@ pub const TERRAFORM_FUNCTIONS: &[&str] = &[
     "zipmap",
 ];
 
-/// The Terraform functions that are go-cty's standard library ones (and
-/// HCL's `try` and `can`), by `functions.go`'s table: these evaluate with
-/// the standard library. Terraform implements the others itself, some under
-/// a standard library name with other rules (`lookup` takes a null
-/// default, `length` a string, `replace` a regular expression), so they are
-/// known by name and unknown in value.
-pub const TERRAFORM_FROM_CTY_STDLIB: &[&str] = &[
-    "abs",
-    "can",
-    "ceil",
-    "chomp",
-    "chunklist",
-    "coalescelist",
-    "compact",
-    "concat",
-    "contains",
-    "csvdecode",
-    "distinct",
-    "element",
-    "flatten",
-    "floor",
-    "format",
-    "formatdate",
-    "formatlist",
-    "indent",
-    "join",
-    "jsondecode",
-    "jsonencode",
-    "keys",
-    "log",
-    "lower",
-    "max",
-    "merge",
-    "min",
-    "parseint",
-    "pow",
-    "range",
-    "regex",
-    "regexall",
-    "reverse",
-    "setintersection",
-    "setproduct",
-    "setsubtract",
-    "setunion",
-    "signum",
-    "slice",
-    "sort",
-    "split",
-    "strrev",
-    "substr",
-    "timeadd",
-    "title",
-    "trim",
-    "trimprefix",
-    "trimspace",
-    "trimsuffix",
-    "try",
-    "upper",
-    "values",
-    "zipmap",
-];
-
 /// The functions of a dialect: the standard library, a stub returning an
 /// unknown value for each of [`DialectRules::unknown_functions`], and the
 /// functions registered, which win over both. Compares by generation (see
@@ -481,6 +442,9 @@ impl FunctionTable {
         let mut functions = eval::stdlib::functions();
         for name in &rules.unknown_functions {
             functions.insert(name.to_string(), unknown_function());
+        }
+        if rules.name == "terraform" {
+            crate::module::terraform_functions::apply(&mut functions);
         }
         functions.extend(registered.iter().map(|(name, function)| (name.clone(), function.clone())));
         FunctionTable {

@@ -1,0 +1,808 @@
+//! Terraform's built-in functions, as the Terraform dialect's function table.
+//!
+//! The list and every signature (parameters with their types and their
+//! null, unknown and dynamic-type allowances, the variadic parameter, the
+//! return type) follow `internal/lang/functions.go` and
+//! `internal/lang/funcs/*.go` in hashicorp/terraform (commit 883c7221, with
+//! go-cty v1.18.1), read through the mirror of that repository. Each
+//! function is one of three kinds:
+//! - go-cty's standard library function unchanged (`upper`, `join`, ...):
+//!   the one of `eval::stdlib`;
+//! - Terraform's own function, implemented here with Terraform's rules
+//!   (`length` of a string, `lookup` with two arguments, `coalesce`
+//!   skipping empty strings, `element` with a negative index, ...);
+//! - Terraform's own function that reads the file system, the clock, a
+//!   random source, or does cryptography or network arithmetic (`file`,
+//!   `timestamp`, `uuid`, `bcrypt`, `cidrsubnet`, ...): its signature is
+//!   exact, so a wrong number of arguments or an argument of the wrong type
+//!   is reported as Terraform reports it, and its result is an unknown value
+//!   of its return type.
+//!
+//! Functions of the standard library that Terraform does not have
+//! (`strlen`, `int`, `regex_replace`) are not in the table, so calling one
+//! in a Terraform file is a call to an unknown function, as in Terraform.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    sync::Arc,
+};
+
+use eval::{Function, FunctionError, Param, Type, Value};
+use smol_str::SmolStr;
+
+/// Terraform's functions that are go-cty's standard library functions
+/// unchanged (and HCL's `try` and `can`), by `functions.go`'s table.
+/// `pow` and `log` are Terraform's own since 1.x but compute the same.
+const FROM_STDLIB: &[&str] = &[
+    "abs",
+    "can",
+    "ceil",
+    "chomp",
+    "chunklist",
+    "coalescelist",
+    "compact",
+    "concat",
+    "contains",
+    "csvdecode",
+    "distinct",
+    "flatten",
+    "floor",
+    "format",
+    "formatdate",
+    "formatlist",
+    "indent",
+    "join",
+    "jsondecode",
+    "jsonencode",
+    "keys",
+    "log",
+    "lower",
+    "max",
+    "merge",
+    "min",
+    "parseint",
+    "pow",
+    "range",
+    "regex",
+    "regexall",
+    "reverse",
+    "setintersection",
+    "setproduct",
+    "setsubtract",
+    "setunion",
+    "signum",
+    "slice",
+    "sort",
+    "split",
+    "strrev",
+    "substr",
+    "timeadd",
+    "title",
+    "trim",
+    "trimprefix",
+    "trimspace",
+    "trimsuffix",
+    "try",
+    "upper",
+    "values",
+    "zipmap",
+];
+
+/// Every Terraform function by name: the standard library's where Terraform
+/// uses it unchanged, the others from [`own_functions`].
+pub fn functions() -> BTreeMap<String, Function> {
+    let stdlib = eval::stdlib::functions();
+    let mut table: BTreeMap<String, Function> = FROM_STDLIB
+        .iter()
+        .filter_map(|name| stdlib.get(*name).map(|function| (name.to_string(), function.clone())))
+        .collect();
+    table.extend(own_functions());
+    table
+}
+
+/// The names whose function in a Terraform module is not the standard
+/// library's: Terraform's own functions, and the standard library's
+/// functions Terraform does not have. These are the names for which an
+/// attribute must read the dialect's table rather than the standard library.
+pub fn names_differing_from_stdlib() -> BTreeSet<SmolStr> {
+    let own = own_functions();
+    let removed = eval::stdlib::functions()
+        .into_keys()
+        .filter(|name| !FROM_STDLIB.contains(&name.as_str()) && !own.contains_key(name));
+    own.keys().cloned().chain(removed).map(SmolStr::from).collect()
+}
+
+/// Makes `table` (the standard library with the dialect's stubs) Terraform's:
+/// Terraform's own functions replace the standard library's or the stubs of
+/// the same names, and the standard library's functions Terraform lacks are
+/// removed. Names that are neither (a caller's own unknown functions) stay.
+pub fn apply(table: &mut BTreeMap<String, Function>) {
+    let own = own_functions();
+    table.retain(|name, _| {
+        FROM_STDLIB.contains(&name.as_str()) || !is_stdlib_name(name) || own.contains_key(name)
+    });
+    table.extend(own);
+}
+
+fn is_stdlib_name(name: &str) -> bool {
+    thread_local! {
+        static NAMES: BTreeSet<String> = eval::stdlib::functions().into_keys().collect();
+    }
+    NAMES.with(|names| names.contains(name))
+}
+
+fn p(name: &str, ty: Type) -> Param {
+    Param::new(name, ty)
+}
+
+/// A parameter that takes anything: null, unknown, of any type.
+fn any(name: &str) -> Param {
+    Param::new(name, Type::Dynamic).allow_null().allow_unknown().allow_dynamic()
+}
+
+fn string_arg(value: &Value) -> &str {
+    value.as_str().unwrap_or_default()
+}
+
+fn list_of_strings() -> Type {
+    Type::list(Type::String)
+}
+
+/// A function Terraform has but that is not computed here: exact
+/// parameters, an unknown result of `ret`.
+fn unknown_result(params: Vec<Param>, var_param: Option<Param>, ret: Type) -> Function {
+    Function::simple(params, var_param, ret, |_, ret| Ok(Value::unknown(ret.clone())))
+}
+
+/// A function with a fixed return type computed by `imp`.
+fn simple(
+    params: Vec<Param>,
+    ret: Type,
+    imp: impl Fn(&[Value]) -> Result<Value, FunctionError> + Send + Sync + 'static,
+) -> Function {
+    Function::simple(params, None, ret, move |args, _| imp(args))
+}
+
+/// A function whose result has the type of its only argument and is that
+/// argument: Terraform's functions that only change marks, which values
+/// here do not carry.
+fn identity() -> Function {
+    Function::new(
+        vec![any("value")],
+        None,
+        Arc::new(|args| Ok(args[0].ty())),
+        Arc::new(|args, _| Ok(args[0].clone())),
+    )
+}
+
+/// Terraform's own functions (`internal/lang/funcs`), by name.
+fn own_functions() -> BTreeMap<String, Function> {
+    let mut table = BTreeMap::new();
+    let mut add = |name: &str, function: Function| {
+        table.insert(name.to_string(), function);
+    };
+    let path = || p("path", Type::String).allow_unknown();
+    let string = |name: &str| p(name, Type::String);
+
+    // Collections.
+    add("length", length());
+    add("lookup", lookup());
+    add("element", element());
+    add("coalesce", coalesce());
+    add("index", index());
+    add("one", one());
+    add("sum", sum());
+    add("alltrue", all_any_true(true));
+    add("anytrue", all_any_true(false));
+    add(
+        "matchkeys",
+        Function::new(
+            vec![
+                p("values", Type::list(Type::Dynamic)),
+                p("keys", Type::list(Type::Dynamic)),
+                p("searchset", Type::list(Type::Dynamic)),
+            ],
+            None,
+            Arc::new(|args| {
+                if value::unify_unsafe(&[args[1].ty(), args[2].ty()]).is_none() {
+                    return Err(FunctionError::new("keys and searchset must be of the same type"));
+                }
+                Ok(args[0].ty())
+            }),
+            Arc::new(|_, ret| Ok(Value::unknown(ret.clone()))),
+        ),
+    );
+    add(
+        "transpose",
+        unknown_result(vec![p("values", Type::map(list_of_strings()))], None, Type::map(list_of_strings())),
+    );
+    add("list", removed("list", "tolist([ ... ])", "a literal list"));
+    add("map", removed("map", "tomap({ ... })", "a literal map"));
+
+    // Type conversion.
+    add("tostring", to_type(Type::String));
+    add("tonumber", to_type(Type::Number));
+    add("tobool", to_type(Type::Bool));
+    add("tolist", to_type(Type::list(Type::Dynamic)));
+    add("toset", to_type(Type::set(Type::Dynamic)));
+    add("tomap", to_type(Type::map(Type::Dynamic)));
+    // `convert(value, type)` reads its second argument as a type
+    // expression, which is not evaluated here: any arguments, unknown.
+    add("convert", unknown_result(vec![any("value"), any("type")], None, Type::Dynamic));
+    add("type", unknown_result(vec![any("value")], None, Type::Dynamic));
+    add("sensitive", identity());
+    add("nonsensitive", identity());
+    add("ephemeralasnull", identity());
+    // Whether a value is sensitive depends on marks this model does not
+    // carry (a sensitive variable's value, a provider's attribute).
+    add("issensitive", unknown_result(vec![any("value")], None, Type::Bool));
+
+    // Strings.
+    add("startswith", starts_with());
+    add(
+        "endswith",
+        simple(vec![string("str"), string("suffix")], Type::Bool, |args| {
+            Ok(Value::bool(string_arg(&args[0]).ends_with(string_arg(&args[1]))))
+        }),
+    );
+    add(
+        "strcontains",
+        simple(vec![string("str"), string("substr")], Type::Bool, |args| {
+            Ok(Value::bool(string_arg(&args[0]).contains(string_arg(&args[1]))))
+        }),
+    );
+    add("replace", replace());
+    add(
+        "templatestring",
+        unknown_result(vec![any("template"), p("vars", Type::Dynamic)], None, Type::String),
+    );
+
+    // Encodings.
+    add(
+        "base64encode",
+        simple(vec![string("str")], Type::String, |args| {
+            Ok(Value::string(&base64_encode(string_arg(&args[0]).as_bytes())))
+        }),
+    );
+    add("base64decode", base64_decode());
+    add(
+        "urlencode",
+        simple(vec![string("str")], Type::String, |args| {
+            Ok(Value::string(&url_query_escape(string_arg(&args[0]))))
+        }),
+    );
+    add("base64gzip", unknown_result(vec![string("str")], None, Type::String));
+    add("textencodebase64", unknown_result(vec![string("string"), string("encoding")], None, Type::String));
+    add("textdecodebase64", unknown_result(vec![string("source"), string("encoding")], None, Type::String));
+    // go-cty-yaml's functions: any value to encode, a string to decode.
+    add("yamlencode", unknown_result(vec![any("value")], None, Type::String));
+    add("yamldecode", unknown_result(vec![string("src")], None, Type::Dynamic));
+
+    // Hashes and cryptography.
+    for name in ["md5", "sha1", "sha256", "sha512", "base64sha256", "base64sha512"] {
+        add(name, unknown_result(vec![string("str")], None, Type::String));
+    }
+    add("bcrypt", unknown_result(vec![string("str")], Some(p("cost", Type::Number)), Type::String));
+    add("rsadecrypt", unknown_result(vec![string("ciphertext"), string("privatekey")], None, Type::String));
+    add("uuid", unknown_result(Vec::new(), None, Type::String));
+    add("uuidv5", unknown_result(vec![string("namespace"), string("name")], None, Type::String));
+
+    // Network addresses.
+    add("cidrhost", unknown_result(vec![string("prefix"), p("hostnum", Type::Number)], None, Type::String));
+    add("cidrnetmask", unknown_result(vec![string("prefix")], None, Type::String));
+    add(
+        "cidrsubnet",
+        unknown_result(
+            vec![string("prefix"), p("newbits", Type::Number), p("netnum", Type::Number)],
+            None,
+            Type::String,
+        ),
+    );
+    add(
+        "cidrsubnets",
+        unknown_result(vec![string("prefix")], Some(p("newbits", Type::Number)), list_of_strings()),
+    );
+
+    // Time.
+    add("timestamp", unknown_result(Vec::new(), None, Type::String));
+    add("plantimestamp", unknown_result(Vec::new(), None, Type::String));
+    add("timecmp", unknown_result(vec![string("timestamp_a"), string("timestamp_b")], None, Type::Number));
+
+    // The file system.
+    for name in [
+        "file",
+        "filebase64",
+        "filebase64sha256",
+        "filebase64sha512",
+        "filemd5",
+        "filesha1",
+        "filesha256",
+        "filesha512",
+    ] {
+        add(name, unknown_result(vec![path()], None, Type::String));
+    }
+    add("fileexists", unknown_result(vec![path()], None, Type::Bool));
+    add(
+        "fileset",
+        unknown_result(
+            vec![path(), p("pattern", Type::String).allow_unknown()],
+            None,
+            Type::set(Type::String),
+        ),
+    );
+    // A template made of one interpolation can produce a value of any type.
+    add(
+        "templatefile",
+        unknown_result(vec![path(), p("vars", Type::Dynamic).allow_unknown()], None, Type::Dynamic),
+    );
+    for name in ["abspath", "basename", "dirname", "pathexpand"] {
+        add(name, unknown_result(vec![string("path")], None, Type::String));
+    }
+    table
+}
+
+/// `length`: of a string (its grapheme clusters, as `strlen`), a
+/// collection, or a structural value.
+fn length() -> Function {
+    let strlen = eval::stdlib::functions().remove("strlen");
+    Function::new(
+        vec![Param::new("value", Type::Dynamic).allow_dynamic().allow_unknown()],
+        None,
+        Arc::new(|args| match args[0].ty() {
+            Type::String
+            | Type::List(_)
+            | Type::Set(_)
+            | Type::Map(_)
+            | Type::Tuple(_)
+            | Type::Object(_)
+            | Type::Dynamic => Ok(Type::Number),
+            _ => {
+                Err(FunctionError::new("argument must be a string, a collection type, or a structural type"))
+            }
+        }),
+        Arc::new(move |args, _| {
+            let value = &args[0];
+            match value.ty() {
+                Type::Tuple(elements) => Ok(Value::int(elements.len() as i64)),
+                Type::Object(object) => Ok(Value::int(object.attrs().len() as i64)),
+                _ if !value.is_known() => Ok(Value::unknown(Type::Number)),
+                Type::String => match &strlen {
+                    Some(strlen) => strlen.call(std::slice::from_ref(value)),
+                    None => Ok(Value::unknown(Type::Number)),
+                },
+                _ => {
+                    Ok(value.length().map_or_else(|| Value::unknown(Type::Number), |n| Value::int(n as i64)))
+                }
+            }
+        }),
+    )
+}
+
+/// `lookup(map, key)` or `lookup(map, key, default)`: the default is a
+/// variadic parameter, so that two arguments are enough.
+fn lookup() -> Function {
+    Function::new(
+        vec![
+            Param::new("inputMap", Type::Dynamic).allow_unknown(),
+            Param::new("key", Type::String).allow_unknown(),
+        ],
+        Some(any("default")),
+        Arc::new(|args| {
+            if args.len() > 3 {
+                return Err(FunctionError::new(format!(
+                    "lookup() takes two or three arguments, got {}",
+                    args.len()
+                )));
+            }
+            match args[0].ty() {
+                Type::Object(object) => {
+                    if !args[1].is_known() {
+                        return Ok(Type::Dynamic);
+                    }
+                    let key = string_arg(&args[1]);
+                    if let Some(ty) = object.attrs().get(key) {
+                        Ok(ty.clone())
+                    } else if let Some(default) = args.get(2) {
+                        Ok(default.ty())
+                    } else {
+                        Err(FunctionError::arg(
+                            0,
+                            format!("the given object has no attribute {}", value::set::go_quoted(key)),
+                        ))
+                    }
+                }
+                Type::Map(element) => {
+                    if let Some(default) = args.get(2)
+                        && value::convert(default, &element).is_err()
+                    {
+                        return Err(FunctionError::arg(
+                            2,
+                            "the default value must have the same type as the map elements",
+                        ));
+                    }
+                    Ok(*element)
+                }
+                _ => Err(FunctionError::arg(0, "lookup() requires a map as the first argument")),
+            }
+        }),
+        Arc::new(|args, ret| {
+            let (collection, key) = (&args[0], &args[1]);
+            if !collection.is_known() || !key.is_known() {
+                return Ok(Value::unknown(ret.clone()));
+            }
+            let key = string_arg(key);
+            if let Some(found) = collection.entries().and_then(|entries| entries.get(key)) {
+                return Ok(found.clone());
+            }
+            match args.get(2) {
+                Some(default) if ret.is_dynamic() => Ok(default.clone()),
+                Some(default) => value::convert(default, ret).map_err(|e| FunctionError::new(e.to_string())),
+                None => Err(FunctionError::new(format!(
+                    "lookup failed to find key {}",
+                    value::set::go_quoted(key)
+                ))),
+            }
+        }),
+    )
+}
+
+/// The index `index` names in a sequence of `len` elements: wrapped around
+/// in both directions (go-cty 1.15 and later count a negative index from the
+/// end).
+fn wrapped_index(index: &Value, len: usize) -> Result<usize, FunctionError> {
+    let index = index
+        .as_number()
+        .filter(|n| n.is_integer())
+        .and_then(|n| n.to_i64())
+        .ok_or_else(|| FunctionError::new("invalid index: a number is required to be a whole number"))?;
+    Ok(index.rem_euclid(len as i64) as usize)
+}
+
+/// `element`: the standard library's, with a negative index counting from
+/// the end (go-cty 1.15, Terraform 1.10).
+fn element() -> Function {
+    Function::new(
+        vec![Param::new("list", Type::Dynamic), Param::new("index", Type::Number)],
+        None,
+        Arc::new(|args| match args[0].ty() {
+            Type::List(element) => Ok(*element),
+            Type::Tuple(elements) => {
+                if !args[1].is_known() {
+                    return Ok(Type::Dynamic);
+                }
+                if elements.is_empty() {
+                    return Err(FunctionError::new("cannot use element function with an empty list"));
+                }
+                Ok(elements[wrapped_index(&args[1], elements.len())?].clone())
+            }
+            other => Err(FunctionError::new(format!("cannot read elements from {}", other.friendly_name()))),
+        }),
+        Arc::new(|args, _| {
+            let elements = args[0].elements().unwrap_or_default();
+            if elements.is_empty() {
+                return Err(FunctionError::new("cannot use element function with an empty list"));
+            }
+            Ok(elements[wrapped_index(&args[1], elements.len())?].clone())
+        }),
+    )
+}
+
+/// `coalesce`: the first argument neither null nor, when the arguments
+/// unify to strings, empty.
+fn coalesce() -> Function {
+    Function::new(
+        Vec::new(),
+        Some(any("vals")),
+        Arc::new(|args| {
+            let types: Vec<Type> = args.iter().map(Value::ty).collect();
+            value::unify_unsafe(&types)
+                .ok_or_else(|| FunctionError::new("all arguments must have the same type"))
+        }),
+        Arc::new(|args, ret| {
+            for arg in args {
+                let arg = value::convert(arg, ret).map_err(|e| FunctionError::new(e.to_string()))?;
+                if !arg.is_known() {
+                    return Ok(Value::unknown(ret.clone()));
+                }
+                if arg.is_null() || (*ret == Type::String && arg.as_str() == Some("")) {
+                    continue;
+                }
+                return Ok(arg);
+            }
+            Err(FunctionError::new("no non-null, non-empty-string arguments"))
+        }),
+    )
+}
+
+/// `index(list, value)`: the position of the first element equal to value.
+fn index() -> Function {
+    simple(vec![p("list", Type::Dynamic), p("value", Type::Dynamic)], Type::Number, |args| {
+        if !(args[0].ty().is_list() || args[0].ty().is_tuple()) {
+            return Err(FunctionError::new("argument must be a list or tuple"));
+        }
+        let elements = args[0].elements().unwrap_or_default();
+        if elements.is_empty() {
+            return Err(FunctionError::new("cannot search an empty list"));
+        }
+        for (i, element) in elements.iter().enumerate() {
+            match element.equals(&args[1]) {
+                None => return Ok(Value::unknown(Type::Number)),
+                Some(true) => return Ok(Value::int(i as i64)),
+                Some(false) => {}
+            }
+        }
+        Err(FunctionError::new("item not found"))
+    })
+}
+
+const ONE_MESSAGE: &str = "must be a list, set, or tuple value with either zero or one elements";
+
+/// `one`: the only element of a sequence of at most one, null if empty.
+fn one() -> Function {
+    Function::new(
+        vec![p("list", Type::Dynamic)],
+        None,
+        Arc::new(|args| match args[0].ty() {
+            Type::List(element) | Type::Set(element) => Ok(*element),
+            Type::Tuple(elements) if elements.is_empty() => Ok(Type::Dynamic),
+            Type::Tuple(elements) if elements.len() == 1 => Ok(elements[0].clone()),
+            _ => Err(FunctionError::arg(0, ONE_MESSAGE)),
+        }),
+        Arc::new(|args, ret| {
+            let elements = args[0].elements().unwrap_or_default();
+            match elements {
+                [] => Ok(Value::null(ret.clone())),
+                [only] => Ok(only.clone()),
+                _ => Err(FunctionError::arg(0, ONE_MESSAGE)),
+            }
+        }),
+    )
+}
+
+/// `sum`: the sum of a non-empty sequence of numbers.
+fn sum() -> Function {
+    simple(vec![p("list", Type::Dynamic)], Type::Number, |args| {
+        let ty = args[0].ty();
+        let Some(elements) = args[0].elements().or_else(|| args[0].entries().map(|_| &[][..])) else {
+            return Err(FunctionError::arg(0, "cannot sum noniterable"));
+        };
+        if args[0].length() == Some(0) {
+            return Err(FunctionError::arg(0, "cannot sum an empty list"));
+        }
+        if !(ty.is_list() || ty.is_set() || ty.is_tuple()) {
+            return Err(FunctionError::arg(
+                0,
+                format!("argument must be list, set, or tuple. Received {}", ty.friendly_name()),
+            ));
+        }
+        let not_numbers = || FunctionError::arg(0, "argument must be list, set, or tuple of number values");
+        let mut total: Option<value::Number> = None;
+        for element in elements {
+            if element.is_null() {
+                return Err(not_numbers());
+            }
+            let number = value::convert(element, &Type::Number).map_err(|_| not_numbers())?;
+            let number = number.as_number().cloned().ok_or_else(not_numbers)?;
+            total = Some(match total {
+                None => number,
+                Some(total) => total
+                    .add(&number)
+                    .map_err(|_| FunctionError::new("can't compute sum of opposing infinities"))?,
+            });
+        }
+        Ok(total.map_or_else(|| Value::unknown(Type::Number), Value::number))
+    })
+}
+
+/// `alltrue` (`all`) and `anytrue`: over a list of bools, a null element
+/// counting as false.
+fn all_any_true(all: bool) -> Function {
+    simple(vec![p("list", Type::list(Type::Bool))], Type::Bool, move |args| {
+        let mut flags = args[0].elements().unwrap_or_default().iter().map(|v| v.as_bool() == Some(true));
+        Ok(Value::bool(if all { flags.all(|flag| flag) } else { flags.any(|flag| flag) }))
+    })
+}
+
+/// `tostring`, `tonumber`, ...: conversion to `want`, with Terraform's
+/// messages.
+fn to_type(want: Type) -> Function {
+    let wanted = want.clone();
+    Function::new(
+        vec![any("v")],
+        None,
+        Arc::new(move |args| {
+            let have = args[0].ty();
+            if have == wanted {
+                return Ok(wanted.clone());
+            }
+            if value::get_conversion(&have, &wanted, true).is_none() {
+                let message = match (&have, &wanted) {
+                    (Type::Tuple(_), Type::Tuple(_)) => format!(
+                        "incompatible tuple type for conversion: {}",
+                        value::convert::mismatch_message(&have, &wanted)
+                    ),
+                    (Type::Object(_), Type::Object(_)) => format!(
+                        "incompatible object type for conversion: {}",
+                        value::convert::mismatch_message(&have, &wanted)
+                    ),
+                    _ => format!("cannot convert {} to {}", have.friendly_name(), constraint_name(&wanted)),
+                };
+                return Err(FunctionError::arg(0, message));
+            }
+            Ok(wanted.clone())
+        }),
+        Arc::new(move |args, ret| {
+            let arg = &args[0];
+            if !arg.is_known() {
+                return Ok(Value::unknown(ret.clone()));
+            }
+            value::convert(arg, ret).map_err(|_| {
+                let have = arg.ty();
+                let quoted = || arg.as_str().map_or_else(|| "string".to_string(), value::set::go_quoted);
+                let message = match (&have, &want) {
+                    (Type::String, Type::Bool) => format!(
+                        "cannot convert {} to bool; only the strings \"true\" or \"false\" are allowed",
+                        quoted()
+                    ),
+                    (Type::String, Type::Number) => format!(
+                        "cannot convert {} to number; given string must be a decimal representation of a number",
+                        quoted()
+                    ),
+                    _ => format!("cannot convert {} to {}", have.friendly_name(), constraint_name(&want)),
+                };
+                FunctionError::arg(0, message)
+            })
+        }),
+    )
+}
+
+/// go-cty's `FriendlyNameForConstraint`: `list of any single type` rather
+/// than `list of dynamic`.
+fn constraint_name(ty: &Type) -> String {
+    match ty {
+        Type::Dynamic => "any type".to_string(),
+        Type::List(element) if element.is_dynamic() => "list of any single type".to_string(),
+        Type::Set(element) if element.is_dynamic() => "set of any single type".to_string(),
+        Type::Map(element) if element.is_dynamic() => "map of any single type".to_string(),
+        _ => ty.friendly_name(),
+    }
+}
+
+/// Terraform 0.12's `list` and `map`, removed in 0.15: every call fails.
+fn removed(name: &'static str, instead: &'static str, what: &'static str) -> Function {
+    let message = format!(
+        "the \"{name}\" function was deprecated in Terraform v0.12 and is no longer available; use {instead} syntax to write {what}"
+    );
+    Function::new(
+        Vec::new(),
+        Some(any("vals")),
+        Arc::new(move |_| Err(FunctionError::new(message.clone()))),
+        Arc::new(|_, _| Ok(Value::dynamic())),
+    )
+}
+
+/// `startswith`: the string may be unknown (a known prefix of an unknown
+/// string is not modelled, so only the empty prefix decides then).
+fn starts_with() -> Function {
+    simple(vec![p("str", Type::String).allow_unknown(), p("prefix", Type::String)], Type::Bool, |args| {
+        let prefix = string_arg(&args[1]);
+        if !args[0].is_known() {
+            return Ok(if prefix.is_empty() { Value::bool(true) } else { Value::unknown(Type::Bool) });
+        }
+        Ok(Value::bool(string_arg(&args[0]).starts_with(prefix)))
+    })
+}
+
+/// `replace`: a substring between slashes (`/a+/`) is a regular expression,
+/// replaced as the standard library's `regex_replace` does.
+fn replace() -> Function {
+    let regex_replace = eval::stdlib::functions().remove("regex_replace");
+    simple(
+        vec![p("str", Type::String), p("substr", Type::String), p("replace", Type::String)],
+        Type::String,
+        {
+            move |args| {
+                let (text, search, replacement) =
+                    (string_arg(&args[0]), string_arg(&args[1]), string_arg(&args[2]));
+                if search.len() > 1 && search.starts_with('/') && search.ends_with('/') {
+                    let Some(regex_replace) = &regex_replace else { return Ok(Value::unknown(Type::String)) };
+                    let pattern = Value::string(&search[1..search.len() - 1]);
+                    return regex_replace
+                        .call(&[args[0].clone(), pattern, args[2].clone()])
+                        .map_err(|e| FunctionError::new(e.message));
+                }
+                Ok(Value::string(&text.replace(search, replacement)))
+            }
+        },
+    )
+}
+
+const BASE64_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// RFC 4648's standard base64, padded.
+fn base64_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let group =
+            chunk.iter().enumerate().fold(0u32, |group, (i, byte)| group | u32::from(*byte) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(BASE64_ALPHABET[(group >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Go's `base64.StdEncoding.DecodeString`: padding required, line breaks
+/// ignored.
+fn base64_decode_bytes(text: &str) -> Option<Vec<u8>> {
+    let symbols: Vec<u8> = text.bytes().filter(|b| *b != b'\r' && *b != b'\n').collect();
+    if !symbols.len().is_multiple_of(4) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(symbols.len() / 4 * 3);
+    let groups = symbols.len() / 4;
+    for (index, group) in symbols.chunks(4).enumerate() {
+        let padding = group.iter().rev().take_while(|b| **b == b'=').count();
+        if padding > 2 || (padding > 0 && index + 1 != groups) {
+            return None;
+        }
+        let mut bits = 0u32;
+        for (i, symbol) in group[..4 - padding].iter().enumerate() {
+            let value = BASE64_ALPHABET.iter().position(|b| b == symbol)? as u32;
+            bits |= value << (18 - 6 * i);
+        }
+        let bytes = bits.to_be_bytes();
+        out.extend_from_slice(&bytes[1..4 - padding]);
+    }
+    Some(out)
+}
+
+fn base64_decode() -> Function {
+    simple(vec![p("str", Type::String).allow_unknown()], Type::String, |args| {
+        let Some(text) = args[0].as_str().filter(|_| args[0].is_known()) else {
+            return Ok(Value::unknown(Type::String));
+        };
+        let bytes = base64_decode_bytes(text).ok_or_else(|| {
+            FunctionError::new(format!("failed to decode base64 data {}", value::set::go_quoted(text)))
+        })?;
+        let decoded = String::from_utf8(bytes).map_err(|_| {
+            FunctionError::new("the result of decoding the provided string is not valid UTF-8")
+        })?;
+        Ok(Value::string(&decoded))
+    })
+}
+
+/// Go's `url.QueryEscape`: unreserved bytes kept, a space as `+`, every
+/// other byte as `%XX`.
+fn url_query_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(char::from(byte)),
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips() {
+        for text in ["", "f", "fo", "foo", "foob", "fooba", "foobar", "héllo"] {
+            let encoded = base64_encode(text.as_bytes());
+            assert_eq!(base64_decode_bytes(&encoded).as_deref(), Some(text.as_bytes()), "{encoded}");
+        }
+        assert_eq!(base64_encode(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64_encode(b"fo"), "Zm8=");
+        assert_eq!(base64_decode_bytes("Zm8"), None);
+        assert_eq!(base64_decode_bytes("Zm8=Zm8="), None);
+    }
+}

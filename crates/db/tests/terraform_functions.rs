@@ -1,0 +1,303 @@
+//! Terraform's functions in the Terraform dialect: Terraform's own semantics
+//! where they differ from go-cty's standard library, exact signatures for
+//! the functions whose result is not computed (an unknown of their return
+//! type), and the standard library's functions Terraform lacks unknown.
+
+use db::{
+    RootDatabase,
+    module::{self, Module, attr, attribute_value, module_attributes, module_diagnostics},
+};
+use expect_test::{Expect, expect, expect_file};
+
+fn load(db: &mut RootDatabase, path: &str, text: &str) -> Module {
+    let file = db.set_file_text(format!("m/{path}"), text.to_string());
+    db.set_module_files("m", vec![file])
+}
+
+/// Each local as `name = value` (JSON when wholly known, the value with its
+/// unknowns otherwise) or `name: summary: detail` for its error.
+fn locals_report(source: &str) -> String {
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, "main.tf", source);
+    assert_eq!(module.dialect(&db).rules(&db).name, "terraform");
+    module::evaluate_in_order(&db, module_attributes(&db, module));
+    let mut out = String::new();
+    for &attr in module_attributes(&db, module) {
+        let address = attr.address(&db).to_string();
+        let Some(name) = address.strip_prefix("local.") else { continue };
+        match attribute_value(&db, attr) {
+            Ok(value) if value.is_wholly_known() => {
+                out.push_str(&format!("{name} = {}\n", value.to_json_string(&value.ty()).unwrap_or_default()))
+            }
+            Ok(value) => out.push_str(&format!("{name} = {value:?}\n")),
+            Err(module::AttrError::Eval(error)) => {
+                out.push_str(&format!("{name}: {}: {}\n", error.summary, error.detail))
+            }
+            Err(error) => out.push_str(&format!("{name}: {error:?}\n")),
+        }
+    }
+    out
+}
+
+fn check(source: &str, expected: Expect) {
+    expected.assert_eq(&locals_report(source));
+}
+
+#[test]
+fn length_takes_strings_collections_and_structures() {
+    check(
+        r#"
+variable "s" {
+  type = string
+}
+locals {
+  string    = length("héllo")
+  list      = length(["a", "b"])
+  map       = length({ a = 1 })
+  object    = length({ a = 1, b = "x" })
+  unknown   = length(var.s)
+  number    = length(1)
+}
+"#,
+        expect![[r#"
+            string = 5
+            list = 2
+            map = 1
+            object = 2
+            unknown = unknown("number")
+            number: Error in function call: Call to function "length" failed: argument must be a string, a collection type, or a structural type.
+        "#]],
+    );
+}
+
+#[test]
+fn lookup_takes_two_or_three_arguments() {
+    check(
+        r#"
+variable "m" {
+  type = map(string)
+}
+locals {
+  two         = lookup({ a = 1 }, "a")
+  default     = lookup({ a = 1 }, "b", 2)
+  map_default = lookup(tomap({ a = "x" }), "b", "y")
+  unknown     = lookup(var.m, "a")
+  missing     = lookup({ a = 1 }, "b")
+  four        = lookup({ a = 1 }, "a", 1, 2)
+  one         = lookup({ a = 1 })
+  not_a_map   = lookup(["a"], "a")
+}
+"#,
+        expect![[r#"
+            two = 1
+            default = 2
+            map_default = "y"
+            unknown = unknown("string")
+            missing: Invalid function argument: Call to function "lookup" failed: the given object has no attribute "b".
+            four: Error in function call: Call to function "lookup" failed: lookup() takes two or three arguments, got 4.
+            one: Not enough function arguments: Function "lookup" expects 2 argument(s). Missing value for "key".
+            not_a_map: Invalid function argument: Call to function "lookup" failed: lookup() requires a map as the first argument.
+        "#]],
+    );
+}
+
+#[test]
+fn conversions_follow_terraform() {
+    check(
+        r#"
+variable "v" {}
+locals {
+  string   = tostring(1)
+  number   = tonumber("2")
+  bool     = tobool("true")
+  list     = tolist(["a", 1])
+  set      = toset(["b", "a", "b"])
+  map      = tomap({ a = 1, b = "x" })
+  null     = tostring(null)
+  unknown  = tostring(var.v)
+  bad_bool = tobool("yes")
+  bad_num  = tonumber("one")
+  bad_list = tolist("a")
+}
+"#,
+        expect![[r#"
+            string = "1"
+            number = 2
+            bool = true
+            list = ["a","1"]
+            set = ["a","b"]
+            map = {"a":"1","b":"x"}
+            null = null
+            unknown = unknown("string")
+            bad_bool: Invalid function argument: Call to function "tobool" failed: cannot convert "yes" to bool; only the strings "true" or "false" are allowed.
+            bad_num: Invalid function argument: Call to function "tonumber" failed: cannot convert "one" to number; given string must be a decimal representation of a number.
+            bad_list: Invalid function argument: Call to function "tolist" failed: cannot convert string to list of any single type.
+        "#]],
+    );
+}
+
+#[test]
+fn collection_functions_follow_terraform() {
+    check(
+        r#"
+locals {
+  element_negative = element(["a", "b", "c"], -1)
+  element_wraps    = element(["a", "b", "c"], 4)
+  element_tuple    = element(["a", 1], -2)
+  coalesce_empty   = coalesce("", "x")
+  coalesce_none    = coalesce("", null)
+  sum              = sum([1, 2, 3.5])
+  sum_empty        = sum([])
+  sum_strings      = sum(["a"])
+  one_empty        = one([])
+  one_single       = one(["a"])
+  one_two          = one(["a", "b"])
+  alltrue          = alltrue([true, "true"])
+  alltrue_empty    = alltrue([])
+  anytrue          = anytrue([false, null, true])
+  index            = index(["a", "b"], "b")
+  index_missing    = index(["a", "b"], "c")
+  list             = list("a")
+  map              = map("a", 1)
+}
+"#,
+        expect![[r#"
+            element_negative = "c"
+            element_wraps = "b"
+            element_tuple = "a"
+            coalesce_empty = "x"
+            coalesce_none: Error in function call: Call to function "coalesce" failed: no non-null, non-empty-string arguments.
+            sum = 6.5
+            sum_empty: Invalid function argument: Call to function "sum" failed: cannot sum an empty list.
+            sum_strings: Invalid function argument: Call to function "sum" failed: argument must be list, set, or tuple of number values.
+            one_empty = null
+            one_single = "a"
+            one_two: Invalid function argument: Call to function "one" failed: must be a list, set, or tuple value with either zero or one elements.
+            alltrue = true
+            alltrue_empty = true
+            anytrue = true
+            index = 1
+            index_missing: Error in function call: Call to function "index" failed: item not found.
+            list: Error in function call: Call to function "list" failed: the "list" function was deprecated in Terraform v0.12 and is no longer available; use tolist([ ... ]) syntax to write a literal list.
+            map: Error in function call: Call to function "map" failed: the "map" function was deprecated in Terraform v0.12 and is no longer available; use tomap({ ... }) syntax to write a literal map.
+        "#]],
+    );
+}
+
+#[test]
+fn string_functions_follow_terraform() {
+    check(
+        r#"
+variable "s" {
+  type = string
+}
+locals {
+  startswith         = startswith("hello", "he")
+  startswith_unknown = startswith(var.s, "x")
+  startswith_empty   = startswith(var.s, "")
+  endswith           = endswith("hello", "lo")
+  strcontains        = strcontains("hello", "ell")
+  replace            = replace("a-b-c", "-", "+")
+  replace_regex      = replace("abbc", "/b+/", "X")
+  replace_slash      = replace("a/b", "/", "|")
+  base64encode       = base64encode("héllo")
+  base64decode       = base64decode("aMOpbGxv")
+  base64decode_bad   = base64decode("!")
+  urlencode          = urlencode("a b&c=d/é")
+}
+"#,
+        expect![[r#"
+            startswith = true
+            startswith_unknown = unknown("bool")
+            startswith_empty = true
+            endswith = true
+            strcontains = true
+            replace = "a+b+c"
+            replace_regex = "aXc"
+            replace_slash = "a|b"
+            base64encode = "aMOpbGxv"
+            base64decode = "héllo"
+            base64decode_bad: Error in function call: Call to function "base64decode" failed: failed to decode base64 data "!".
+            urlencode = "a+b%26c%3Dd%2F%C3%A9"
+        "#]],
+    );
+}
+
+#[test]
+fn functions_not_computed_have_exact_signatures_and_unknown_results() {
+    check(
+        r#"
+locals {
+  file          = file("x")
+  file_two      = file("x", "y")
+  fileset       = fileset(".", "*.tf")
+  templatefile  = templatefile("x.tpl", {})
+  cidrsubnet    = cidrsubnet("10.0.0.0/16", 8, 1)
+  cidr_short    = cidrsubnet("10.0.0.0/16", 8)
+  cidr_type     = cidrsubnet("10.0.0.0/16", "eight", 1)
+  cidrsubnets   = cidrsubnets("10.0.0.0/16", 8, 8)
+  uuid          = uuid()
+  uuid_arg      = uuid(1)
+  sha256        = sha256("x")
+  bcrypt        = bcrypt("x", 10)
+  timestamp     = timestamp()
+  yamldecode    = yamldecode("a: 1")
+  file_null     = file(null)
+  sensitive     = sensitive("x")
+  issensitive   = issensitive("x")
+  strlen        = strlen("x")
+}
+"#,
+        expect![[r#"
+            file = unknown("string")
+            file_two: Too many function arguments: Function "file" expects only 1 argument(s).
+            fileset = unknown(["set","string"])
+            templatefile = unknown("dynamic")
+            cidrsubnet = unknown("string")
+            cidr_short: Not enough function arguments: Function "cidrsubnet" expects 3 argument(s). Missing value for "netnum".
+            cidr_type: Invalid function argument: Invalid value for "newbits" parameter: a number is required.
+            cidrsubnets = unknown(["list","string"])
+            uuid = unknown("string")
+            uuid_arg: Too many function arguments: Function "uuid" expects only 0 argument(s).
+            sha256 = unknown("string")
+            bcrypt = unknown("string")
+            timestamp = unknown("string")
+            yamldecode = unknown("dynamic")
+            file_null: Invalid function argument: Call to function "file" failed: argument must not be null.
+            sensitive = "x"
+            issensitive = unknown("bool")
+            strlen: Call to unknown function: There is no function named "strlen". Did you mean "strrev"?
+        "#]],
+    );
+}
+
+/// Every Terraform function is in the dialect's table, and the standard
+/// library's functions Terraform lacks are not.
+#[test]
+fn the_table_has_terraform_functions_only() {
+    let table = module::terraform_function_table();
+    let missing: Vec<&str> =
+        module::TERRAFORM_FUNCTIONS.iter().copied().filter(|name| !table.contains_key(*name)).collect();
+    assert_eq!(missing, Vec::<&str>::new());
+    for name in ["strlen", "int", "regex_replace"] {
+        assert!(!table.contains_key(name), "{name}");
+    }
+    let extra: Vec<&str> =
+        table.keys().map(String::as_str).filter(|name| !module::TERRAFORM_FUNCTIONS.contains(name)).collect();
+    // `convert` is Terraform 1.14's.
+    assert_eq!(extra, ["convert"]);
+}
+
+/// A generic module keeps the standard library's functions: `length` of a
+/// string is an error there, `strlen` a function.
+#[test]
+fn a_generic_module_keeps_the_standard_library() {
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, "app.hcl", "a = length(\"abc\")\nb = strlen(\"abc\")\n");
+    assert_eq!(module.dialect(&db).rules(&db).name, "generic");
+    assert!(attribute_value(&db, attr(&db, module, "a")).is_err());
+    assert_eq!(attribute_value(&db, attr(&db, module, "b")).as_ref().ok(), Some(&module::Value::int(3)));
+    let diagnostics: Vec<String> =
+        module_diagnostics(&db, module).iter().map(|diagnostic| diagnostic.summary.clone()).collect();
+    expect_file!["expected/terraform_functions_generic.txt"].assert_debug_eq(&diagnostics);
+}
