@@ -117,7 +117,13 @@ impl Expression {
         source_map: hir::SourceMap,
     ) -> (Expression, Diagnostics) {
         let base = crate::Pos { line: 1, column: 1, byte: 0 };
-        let syntax = crate::source::FileSyntax::Fragment { root, errors, hir, source_map, base };
+        let syntax = crate::source::FileSyntax::Fragment {
+            root,
+            errors,
+            hir: Arc::new(hir),
+            source_map: Arc::new(source_map),
+            base,
+        };
         let file = SourceFile::fragment(name, text, syntax);
         let diagnostics = file.syntax_diagnostics();
         (Expression::native(file, expr), diagnostics)

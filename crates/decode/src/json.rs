@@ -482,7 +482,8 @@ fn parse_string(
             (parse.green().clone(), Arc::from(parse.errors()), hir, source_map, root_expr)
         }
     };
-    let syntax = FileSyntax::Fragment { root, errors, hir, source_map, base };
+    let syntax =
+        FileSyntax::Fragment { root, errors, hir: Arc::new(hir), source_map: Arc::new(source_map), base };
     (SourceFile::fragment(file.name.clone(), Arc::from(text), syntax), root_expr)
 }
 

@@ -78,7 +78,13 @@ pub struct FileId(pub u32);
 #[derive(Debug)]
 pub enum FileSyntax {
     /// A native syntax file: its tree, its HIR and the source map between.
-    Native { parse: syntax::Parse<syntax::ast::SourceFile>, hir: hir::FileHir, source_map: hir::SourceMap },
+    /// The HIR and source map are shared with whoever lowered the file (a
+    /// database keeps its own).
+    Native {
+        parse: syntax::Parse<syntax::ast::SourceFile>,
+        hir: Arc<hir::FileHir>,
+        source_map: Arc<hir::SourceMap>,
+    },
     /// A JSON syntax file: its tree (`syntax::parse_json`).
     Json { parse: syntax::Parse<syntax::ast::JsonDocument> },
     /// A native expression or bare template read from a JSON string (made
@@ -88,8 +94,8 @@ pub enum FileSyntax {
     Fragment {
         root: syntax::GreenNode,
         errors: Arc<[syntax::SyntaxError]>,
-        hir: hir::FileHir,
-        source_map: hir::SourceMap,
+        hir: Arc<hir::FileHir>,
+        source_map: Arc<hir::SourceMap>,
         base: Pos,
     },
 }
@@ -124,7 +130,7 @@ impl SourceFile {
         let text = text.into();
         let parse = syntax::parse(&text);
         let (hir, source_map) = hir::lower_file(&parse.tree());
-        let syntax = FileSyntax::Native { parse, hir, source_map };
+        let syntax = FileSyntax::Native { parse, hir: Arc::new(hir), source_map: Arc::new(source_map) };
         Arc::new(SourceFile::new(name.into(), text, syntax))
     }
 
@@ -135,8 +141,8 @@ impl SourceFile {
         name: impl Into<Arc<str>>,
         text: impl Into<Arc<str>>,
         parse: syntax::Parse<syntax::ast::SourceFile>,
-        hir: hir::FileHir,
-        source_map: hir::SourceMap,
+        hir: Arc<hir::FileHir>,
+        source_map: Arc<hir::SourceMap>,
     ) -> Arc<SourceFile> {
         let syntax = FileSyntax::Native { parse, hir, source_map };
         Arc::new(SourceFile::new(name.into(), text.into(), syntax))

@@ -138,8 +138,8 @@ pub fn variable_types(
                 file.path(db).as_str(),
                 file.text(db).clone(),
                 crate::parse(db, file).clone(),
-                hir::FileHir::clone(crate::lower(db, file)),
-                hir::SourceMap::clone(crate::source_map(db, file)),
+                crate::lower(db, file).clone(),
+                crate::source_map(db, file).clone(),
             )
         }
         crate::SourceSyntax::Native => {
