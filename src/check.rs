@@ -2,7 +2,7 @@
 //! nearest `halite.toml`, then a summary.
 
 use std::{
-    collections::{BTreeMap, HashMap},
+    collections::HashMap,
     io::{self, IsTerminal, Write},
     sync::Arc,
     time::Instant,
@@ -14,6 +14,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use db::{File, Module, RootDatabase, module};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 use crate::{Format, Outcome, discover, render, sarif};
 
@@ -32,28 +33,25 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // checked: checking with rules the user did not ask for would be wrong.
     let levels = rule_levels(&paths)?;
 
-    let mut db = RootDatabase::new();
-    // Every file is read before any is checked: a path that cannot be read
-    // stops the run (exit 2) before it prints half a report.
-    let mut files = Vec::with_capacity(paths.len());
-    for path in &paths {
-        let bytes = std::fs::read(path).with_context(|| format!("cannot read `{path}`"))?;
-        files.push(db.set_file_bytes(path.clone(), &bytes));
-    }
-    let units = check_units(&mut db, &paths, &files);
-    let modules = units.iter().filter(|unit| unit.module.is_some()).count();
+    let units = check_units(&paths);
+    let modules = units.iter().filter(|unit| unit.dir.is_some()).count();
+    let unit_of_dir: HashMap<&Utf8Path, &CheckUnit> =
+        units.iter().filter_map(|unit| Some((unit.dir.as_deref()?, unit))).collect();
 
     let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let renderer = render::Human::new(color);
     let mut stdout = io::stdout().lock();
     let mut sarif = sarif::Log::default();
     let (mut errors, mut warnings) = (0usize, 0usize);
-    let progress = progress_bar(files.len());
+    let progress = progress_bar(paths.len());
     // Modules (and files outside any) are checked and their reports
-    // rendered in parallel, a chunk at a time; parse trees are evicted
-    // between chunks, so a run over a whole monorepo holds a bounded number
-    // of them. Reports are printed in path order at the end.
-    let mut reports: Vec<Option<FileReport>> = (0..files.len()).map(|_| None).collect();
+    // rendered in parallel, a chunk at a time, each chunk in a database of
+    // its own that is dropped when its reports are rendered: a run over a
+    // whole monorepo holds one chunk's trees and memos, and the next chunk
+    // reuses their memory. A check needs nothing incremental across chunks
+    // (a module calling a module of another chunk loads that child again).
+    // Reports are printed in path order at the end.
+    let mut reports: Vec<Option<FileReport>> = (0..paths.len()).map(|_| None).collect();
     // Evaluating a module may walk a long chain of references, and salsa
     // finds a cycle by walking all of it: the workers get deep stacks
     // (reserved, not used, unless a module needs them).
@@ -61,59 +59,20 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         .stack_size(WORKER_STACK)
         .build()
         .context("cannot start the worker threads")?;
-    let mut chunk = Vec::new();
-    let mut chunk_files = 0;
-    let mut remaining = units.iter().peekable();
-    while let Some(unit) = remaining.next() {
-        chunk_files += unit.files.len();
-        chunk.push(unit);
-        if chunk_files < FILES_PER_CHUNK && remaining.peek().is_some() {
-            continue;
-        }
-        // The workers take a handle of their own: one is not shared
-        // between threads.
-        let worker_db = db.clone();
-        let (jobs, files, levels, renderer, progress) = (&chunk, &files, &levels, &renderer, &progress);
-        let done: Vec<Vec<(usize, FileReport)>> = pool.install(move || {
-            jobs.par_iter()
-                .map_with(worker_db, |db, unit| {
-                    let mut module_diagnostics: Vec<analysis::Diagnostic> = Vec::new();
-                    if let Some(module) = unit.module {
-                        module_diagnostics.extend(analysis::module_diagnostics(db, module).iter().cloned());
-                        // Calls of local Terraform modules, against the
-                        // modules of this run (a child outside it is not
-                        // checked).
-                        if db::module::module_index(db, module).blocks.contains_key("module") {
-                            module_diagnostics.extend(
-                                db.module_call_diagnostics(module)
-                                    .iter()
-                                    .map(|it| analysis::module::convert(db, it)),
-                            );
-                        }
-                    }
-                    let module_diagnostics = &module_diagnostics;
-                    let out = unit
-                        .files
-                        .iter()
-                        .map(|&index| {
-                            let diagnostics =
-                                analysis::file_diagnostics_in_module(db, files[index], module_diagnostics);
-                            let report =
-                                FileReport::new(db, renderer, options.format, &diagnostics, &levels[index]);
-                            (index, report)
-                        })
-                        .collect();
-                    progress.inc(unit.files.len() as u64);
-                    out
-                })
-                .collect()
-        });
-        for (index, report) in done.into_iter().flatten() {
-            reports[index] = Some(report);
-        }
-        chunk.clear();
-        chunk_files = 0;
-        db.evict_parse_trees();
+    let checker = ChunkChecker {
+        paths: &paths,
+        unit_of_dir: &unit_of_dir,
+        levels: &levels,
+        renderer: &renderer,
+        format: options.format,
+        progress: &progress,
+    };
+    // Every report is printed after every file is read: a path that cannot
+    // be read stops the run (exit 2) before it prints half a report.
+    let done: Vec<Vec<(usize, FileReport)>> =
+        pool.install(|| chunks(&units).par_iter().map(|chunk| checker.check(chunk)).collect::<Result<_>>())?;
+    for (index, report) in done.into_iter().flatten() {
+        reports[index] = Some(report);
     }
     for report in reports.into_iter().flatten() {
         errors += report.errors;
@@ -139,52 +98,146 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     };
     eprintln!(
         "checked {} in {}: {}, {}{elapsed}",
-        plural(files.len(), "file"),
+        plural(paths.len(), "file"),
         plural(modules, "module"),
         plural(errors, "error"),
         plural(warnings, "warning")
     );
-    // The process ends here: freeing every query's memo one by one would
-    // take a tenth of a large run's time, for nothing.
-    std::mem::forget(db);
     let failed = errors > 0 || (options.deny_warnings && warnings > 0);
     Ok(if failed { Outcome::FoundErrors } else { Outcome::Clean })
 }
 
-/// What one parallel job checks: a module and its files, or one file that
-/// belongs to no module (a `.tfvars` file); `files` index the run's paths.
+/// What one parallel job checks: a module (the files of one directory that
+/// `db::module::is_module_file` accepts) or one file that belongs to none
+/// (a `.tfvars` file); `files` index the run's paths, in path order.
 struct CheckUnit {
-    module: Option<Module>,
+    dir: Option<Utf8PathBuf>,
     files: Vec<usize>,
 }
 
-/// The run's files grouped into modules, one per directory (of the files
-/// `db::module::is_module_file` accepts), and the other files alone. No
+/// The run's files grouped into check units, modules by directory, in the
+/// order of their first files (so a chunk holds neighbours, which call each
+/// other more often than strangers do). No
 /// variable is given a value: `analysis::module_diagnostics` reports nothing
-/// that depends on one (setting them unknown would need every module's
-/// declarations first, one module after another, before any is checked in
-/// parallel).
-fn check_units(db: &mut RootDatabase, paths: &[Utf8PathBuf], files: &[File]) -> Vec<CheckUnit> {
-    let mut by_dir: BTreeMap<&Utf8Path, Vec<usize>> = BTreeMap::new();
+/// that depends on one.
+fn check_units(paths: &[Utf8PathBuf]) -> Vec<CheckUnit> {
+    // Keyed by text: hashing a `Path` walks its components.
+    let mut module_of_dir: FxHashMap<&str, usize> = FxHashMap::default();
     let mut units = Vec::new();
     for (index, path) in paths.iter().enumerate() {
-        if module::is_module_file(path) {
-            by_dir.entry(path.parent().unwrap_or(Utf8Path::new(""))).or_default().push(index);
-        } else {
-            units.push(CheckUnit { module: None, files: vec![index] });
+        if !module::is_module_file(path) {
+            units.push(CheckUnit { dir: None, files: vec![index] });
+            continue;
+        }
+        let dir = path.parent().unwrap_or(Utf8Path::new(""));
+        match module_of_dir.get(dir.as_str()) {
+            Some(&unit) => units[unit].files.push(index),
+            None => {
+                module_of_dir.insert(dir.as_str(), units.len());
+                units.push(CheckUnit { dir: Some(dir.to_owned()), files: vec![index] });
+            }
         }
     }
-    for (dir, indexes) in by_dir {
-        let module = db.set_module_files(dir, indexes.iter().map(|&index| files[index]).collect());
-        units.push(CheckUnit { module: Some(module), files: indexes });
-    }
     units
+}
+
+/// The units in chunks of about [`FILES_PER_CHUNK`] files (a module is never
+/// split).
+fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
+    let mut out = Vec::new();
+    let (mut start, mut files) = (0, 0);
+    for (index, unit) in units.iter().enumerate() {
+        files += unit.files.len();
+        if files >= std::env::var("CHUNK").ok().and_then(|v| v.parse().ok()).unwrap_or(FILES_PER_CHUNK)
+            || index + 1 == units.len()
+        {
+            out.push(&units[start..=index]);
+            (start, files) = (index + 1, 0);
+        }
+    }
+    out
+}
+
+/// Checks a chunk of units start to end on one worker thread, in a
+/// database of its own: its files read from disk into it, the children of its module
+/// calls loaded beside them, every diagnostic found and rendered, and the
+/// database dropped. A run over a whole monorepo holds a chunk's trees and
+/// memos per worker, and the memory a chunk frees is reused by the next on
+/// the same thread. A check needs nothing incremental across chunks.
+struct ChunkChecker<'a> {
+    paths: &'a [Utf8PathBuf],
+    unit_of_dir: &'a HashMap<&'a Utf8Path, &'a CheckUnit>,
+    levels: &'a [Arc<RuleLevels>],
+    renderer: &'a render::Human,
+    format: Format,
+    progress: &'a ProgressBar,
+}
+
+impl ChunkChecker<'_> {
+    fn check(&self, chunk: &[CheckUnit]) -> Result<Vec<(usize, FileReport)>> {
+        let mut db = RootDatabase::new();
+        let loaded: Vec<(Option<Module>, Vec<File>)> =
+            chunk.iter().map(|unit| self.load(&mut db, unit)).collect::<Result<_>>()?;
+        // A module calling a local module of another chunk (or of none
+        // checked yet) has that child loaded here too. Finding the calls
+        // parses the calling module, which the check does next anyway, and
+        // loading only creates inputs, without a new revision: nothing
+        // computed here is computed again.
+        let children: Vec<Utf8PathBuf> = loaded
+            .iter()
+            .filter_map(|(module, _)| *module)
+            .flat_map(|module| module::module_calls(&db, module).iter().map(|call| call.dir.clone()))
+            .collect();
+        for dir in children {
+            if db.module(&dir).is_none()
+                && let Some(unit) = self.unit_of_dir.get(dir.as_path())
+            {
+                self.load(&mut db, unit)?;
+            }
+        }
+        let mut out = Vec::new();
+        for (unit, (module, files)) in chunk.iter().zip(&loaded) {
+            let mut module_diagnostics: Vec<analysis::Diagnostic> = Vec::new();
+            if let Some(module) = *module {
+                module_diagnostics.extend(analysis::module_diagnostics(&db, module).iter().cloned());
+                module_diagnostics.extend(
+                    db.module_call_diagnostics(module).iter().map(|it| analysis::module::convert(&db, it)),
+                );
+            }
+            for (&index, &file) in unit.files.iter().zip(files) {
+                let diagnostics = analysis::file_diagnostics_in_module(&db, file, &module_diagnostics);
+                out.push((
+                    index,
+                    FileReport::new(&db, self.renderer, self.format, &diagnostics, &self.levels[index]),
+                ));
+            }
+            self.progress.inc(unit.files.len() as u64);
+        }
+        Ok(out)
+    }
+
+    /// Reads `unit` into `db`: its module (if it is one) and its files, in
+    /// `unit.files`' order.
+    fn load(&self, db: &mut RootDatabase, unit: &CheckUnit) -> Result<(Option<Module>, Vec<File>)> {
+        let files = unit
+            .files
+            .iter()
+            .map(|&index| {
+                let path = &self.paths[index];
+                let bytes = std::fs::read(path).with_context(|| format!("cannot read `{path}`"))?;
+                Ok(db.set_file_bytes(path.clone(), &bytes))
+            })
+            .collect::<Result<Vec<File>>>()?;
+        let module = unit.dir.as_ref().map(|dir| db.set_module_files(dir.clone(), files.clone()));
+        Ok((module, files))
+    }
 }
 
 /// The stack of each worker thread.
 const WORKER_STACK: usize = 512 << 20;
 
-/// Files checked between two evictions of parse trees.
+/// Files checked in one database. Larger chunks keep more memory live;
+/// smaller ones make more databases.
 const FILES_PER_CHUNK: usize = 256;
 
 /// Runs with more files than this show a progress bar, when standard error
@@ -198,18 +251,20 @@ fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>> {
     let current_dir = std::env::current_dir().context("cannot read the current directory")?;
     let current_dir = Utf8PathBuf::from_path_buf(current_dir)
         .map_err(|dir| anyhow!("the current directory `{}` is not UTF-8", dir.display()))?;
-    let mut config_of_dir: HashMap<Utf8PathBuf, Option<Arc<Config>>> = HashMap::new();
+    // Keyed by the directory as the run names it (hashing text, not a
+    // `Path`'s components): the files of a directory share its answer.
+    let mut config_of_dir: FxHashMap<&str, Option<Arc<Config>>> = FxHashMap::default();
     let mut configs: HashMap<Utf8PathBuf, Arc<Config>> = HashMap::new();
     let mut config_file_of_dir: HashMap<Utf8PathBuf, Option<Utf8PathBuf>> = HashMap::new();
     let unconfigured = Arc::new(RuleLevels::default());
     let mut levels = Vec::with_capacity(paths.len());
     for path in paths {
-        let absolute = current_dir.join(path);
-        let dir = absolute.parent().unwrap_or(&current_dir).to_owned();
-        let config = match config_of_dir.get(&dir) {
+        let dir = path.parent().unwrap_or(Utf8Path::new(""));
+        let config = match config_of_dir.get(dir.as_str()) {
             Some(config) => config.clone(),
             None => {
-                let config = match find_config_file(&dir, &mut config_file_of_dir) {
+                let absolute_dir = current_dir.join(dir);
+                let config = match find_config_file(&absolute_dir, &mut config_file_of_dir) {
                     None => None,
                     Some(config_path) => match configs.get(&config_path) {
                         Some(config) => Some(config.clone()),
@@ -226,12 +281,12 @@ fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>> {
                         }
                     },
                 };
-                config_of_dir.insert(dir, config.clone());
+                config_of_dir.insert(dir.as_str(), config.clone());
                 config
             }
         };
         levels.push(match config {
-            Some(config) => Arc::new(config.levels_for(&absolute)),
+            Some(config) => Arc::new(config.levels_for(&current_dir.join(path))),
             None => unconfigured.clone(),
         });
     }

@@ -193,9 +193,13 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Check { paths, format, deny_warnings } => {
+            keep_freed_memory();
             check::run(&paths, check::Options { format, deny_warnings })
         }
-        Command::Fmt { paths, check, diff } => format::run(&paths, format::Options { check, diff }),
+        Command::Fmt { paths, check, diff } => {
+            keep_freed_memory();
+            format::run(&paths, format::Options { check, diff })
+        }
         Command::Parse { file } => parse::run(&file),
         Command::Dec(args) => return dec::run(args),
         Command::Watch(args) => watch::run(args),
@@ -227,6 +231,24 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Tells the allocator to keep the memory a batch command frees for its own
+/// later allocations rather than hand it back to the kernel after 10 ms (its
+/// default). A batch frees each chunk's trees and memos and allocates the
+/// next chunk's: pages handed back come again as fresh pages, which the
+/// kernel zeroes first. That zeroing was a third of `halite check`'s time
+/// over the corpus; kept, the run is a quarter faster at the same peak
+/// memory. Long-running commands (`watch`) keep the default, so that their
+/// resident memory follows what they hold.
+fn keep_freed_memory() {
+    /// mimalloc's `mi_option_purge_delay` (libmimalloc-sys does not name it):
+    /// how long freed memory waits before it is handed back; -1 for never.
+    const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+    // SAFETY: `mi_option_set` only stores the value in mimalloc's option
+    // table, which the allocator reads atomically; any value is valid for
+    // this option, and no memory is touched.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
 }
 
 /// The bytes of the file at `path`, or of standard input when `path` is `-`,
