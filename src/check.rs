@@ -148,9 +148,7 @@ fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
     let (mut start, mut files) = (0, 0);
     for (index, unit) in units.iter().enumerate() {
         files += unit.files.len();
-        if files >= std::env::var("CHUNK").ok().and_then(|v| v.parse().ok()).unwrap_or(FILES_PER_CHUNK)
-            || index + 1 == units.len()
-        {
+        if files >= FILES_PER_CHUNK || index + 1 == units.len() {
             out.push(&units[start..=index]);
             (start, files) = (index + 1, 0);
         }
