@@ -155,6 +155,7 @@ locals {
   alltrue          = alltrue([true, "true"])
   alltrue_empty    = alltrue([])
   anytrue          = anytrue([false, null, true])
+  contains_null    = contains(["a", null], null)
   index            = index(["a", "b"], "b")
   index_missing    = index(["a", "b"], "c")
   list             = list("a")
@@ -176,6 +177,7 @@ locals {
             alltrue = true
             alltrue_empty = true
             anytrue = true
+            contains_null = true
             index = 1
             index_missing: Error in function call: Call to function "index" failed: item not found.
             list: Error in function call: Call to function "list" failed: the "list" function was deprecated in Terraform v0.12 and is no longer available; use tolist([ ... ]) syntax to write a literal list.

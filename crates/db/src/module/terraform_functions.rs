@@ -31,8 +31,11 @@ use eval::{Function, FunctionError, Param, Type, Value};
 use smol_str::SmolStr;
 
 /// Terraform's functions that are go-cty's standard library functions
-/// unchanged (and HCL's `try` and `can`), by `functions.go`'s table.
-/// `pow` and `log` are Terraform's own since 1.x but compute the same.
+/// (and HCL's `try` and `can`), by `functions.go`'s table, and that behave
+/// in go-cty v1.18.1 as `eval::stdlib`'s do (which follows the reference's
+/// older go-cty): `element` and `contains`, which changed since, are in
+/// [`own_functions`]. `pow` and `log` are Terraform's own now but compute
+/// the same.
 const FROM_STDLIB: &[&str] = &[
     "abs",
     "can",
@@ -42,7 +45,6 @@ const FROM_STDLIB: &[&str] = &[
     "coalescelist",
     "compact",
     "concat",
-    "contains",
     "csvdecode",
     "distinct",
     "flatten",
@@ -190,6 +192,9 @@ fn own_functions() -> BTreeMap<String, Function> {
     add("element", element());
     add("coalesce", coalesce());
     add("index", index());
+    if let Some(contains) = contains() {
+        add("contains", contains);
+    }
     add("one", one());
     add("sum", sum());
     add("alltrue", all_any_true(true));
@@ -512,6 +517,15 @@ fn coalesce() -> Function {
             Err(FunctionError::new("no non-null, non-empty-string arguments"))
         }),
     )
+}
+
+/// `contains`: the standard library's, but its value may be null (go-cty
+/// 1.18.1, which Terraform uses: whether the collection has a null element).
+fn contains() -> Option<Function> {
+    let mut contains = eval::stdlib::functions().remove("contains")?;
+    let value = contains.params.get_mut(1)?;
+    value.allow_null = true;
+    Some(contains)
 }
 
 /// `index(list, value)`: the position of the first element equal to value.

@@ -18,11 +18,13 @@ locals {
   primary    = coalesce(var.settings.region, "us-east-1")
   replaced   = replace(var.settings.region, "/-[0-9]+$/", "")
   first_zone = one(slice(var.settings.zones, 0, 1))
+  has_null   = contains(["a", null], null)
 }
 
 output "all" {
   value = [
     local.region, local.zone_count, local.name_size, local.enabled, local.port,
     local.zones, local.last_zone, local.primary, local.replaced, local.first_zone,
+    local.has_null,
   ]
 }
