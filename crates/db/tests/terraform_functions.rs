@@ -158,6 +158,10 @@ locals {
   contains_null    = contains(["a", null], null)
   index            = index(["a", "b"], "b")
   index_missing    = index(["a", "b"], "c")
+  matchkeys        = matchkeys(["a", "b", "c"], [1, 2, 3], [1, "3"])
+  matchkeys_none   = matchkeys(["a"], ["x"], ["y"])
+  matchkeys_uneven = matchkeys(["a"], ["x", "y"], ["y"])
+  transpose        = transpose({ a = ["1", "2"], b = ["2", "3"] })
   list             = list("a")
   map              = map("a", 1)
 }
@@ -180,6 +184,10 @@ locals {
             contains_null = true
             index = 1
             index_missing: Error in function call: Call to function "index" failed: item not found.
+            matchkeys = ["a","c"]
+            matchkeys_none = []
+            matchkeys_uneven: Error in function call: Call to function "matchkeys" failed: length of keys and values should be equal.
+            transpose = {"1":["a"],"2":["a","b"],"3":["b"]}
             list: Error in function call: Call to function "list" failed: the "list" function was deprecated in Terraform v0.12 and is no longer available; use tolist([ ... ]) syntax to write a literal list.
             map: Error in function call: Call to function "map" failed: the "map" function was deprecated in Terraform v0.12 and is no longer available; use tomap({ ... }) syntax to write a literal map.
         "#]],

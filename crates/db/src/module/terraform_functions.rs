@@ -199,28 +199,8 @@ fn own_functions() -> BTreeMap<String, Function> {
     add("sum", sum());
     add("alltrue", all_any_true(true));
     add("anytrue", all_any_true(false));
-    add(
-        "matchkeys",
-        Function::new(
-            vec![
-                p("values", Type::list(Type::Dynamic)),
-                p("keys", Type::list(Type::Dynamic)),
-                p("searchset", Type::list(Type::Dynamic)),
-            ],
-            None,
-            Arc::new(|args| {
-                if value::unify_unsafe(&[args[1].ty(), args[2].ty()]).is_none() {
-                    return Err(FunctionError::new("keys and searchset must be of the same type"));
-                }
-                Ok(args[0].ty())
-            }),
-            Arc::new(|_, ret| Ok(Value::unknown(ret.clone()))),
-        ),
-    );
-    add(
-        "transpose",
-        unknown_result(vec![p("values", Type::map(list_of_strings()))], None, Type::map(list_of_strings())),
-    );
+    add("matchkeys", matchkeys());
+    add("transpose", transpose());
     add("list", removed("list", "tolist([ ... ])", "a literal list"));
     add("map", removed("map", "tomap({ ... })", "a literal map"));
 
@@ -546,6 +526,90 @@ fn index() -> Function {
             }
         }
         Err(FunctionError::new("item not found"))
+    })
+}
+
+/// `matchkeys(values, keys, searchset)`: the values whose key (at the same
+/// position) is in the search set.
+fn matchkeys() -> Function {
+    Function::new(
+        vec![
+            p("values", Type::list(Type::Dynamic)),
+            p("keys", Type::list(Type::Dynamic)),
+            p("searchset", Type::list(Type::Dynamic)),
+        ],
+        None,
+        Arc::new(|args| {
+            if value::unify_unsafe(&[args[1].ty(), args[2].ty()]).is_none() {
+                return Err(FunctionError::new("keys and searchset must be of the same type"));
+            }
+            Ok(args[0].ty())
+        }),
+        Arc::new(|args, ret| {
+            let element_type = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+            let empty = || {
+                Value::list(element_type.clone(), Vec::new()).map_err(|e| FunctionError::new(e.to_string()))
+            };
+            let values = args[0].elements().unwrap_or_default();
+            if values.len() != args[1].length().unwrap_or(0) {
+                return Err(FunctionError::new("length of keys and values should be equal"));
+            }
+            // The keys and the search set are compared as their common type
+            // (`[1, 2]` against `["1"]` compares strings).
+            let common = value::unify_unsafe(&[args[1].ty(), args[2].ty()]).unwrap_or(Type::Dynamic);
+            let as_common =
+                |v: &Value| value::convert(v, &common).map_err(|e| FunctionError::new(e.to_string()));
+            let (keys, searchset) = (as_common(&args[1])?, as_common(&args[2])?);
+            let (keys, searchset) =
+                (keys.elements().unwrap_or_default(), searchset.elements().unwrap_or_default());
+            let mut matched = Vec::new();
+            for (value, key) in values.iter().zip(keys) {
+                for search in searchset {
+                    match key.equals(search) {
+                        None => return empty(),
+                        Some(true) => {
+                            matched.push(value.clone());
+                            break;
+                        }
+                        Some(false) => {}
+                    }
+                }
+            }
+            if matched.is_empty() {
+                return empty();
+            }
+            Value::list(element_type.clone(), matched).map_err(|e| FunctionError::new(e.to_string()))
+        }),
+    )
+}
+
+/// `transpose`: a map of lists of strings with keys and values swapped,
+/// each list sorted.
+fn transpose() -> Function {
+    let ret = Type::map(list_of_strings());
+    simple(vec![p("values", ret.clone())], ret, |args| {
+        let mut swapped: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (key, list) in args[0].entries().into_iter().flatten() {
+            if list.is_null() {
+                return Err(FunctionError::new("input must not contain null list"));
+            }
+            for item in list.elements().unwrap_or_default() {
+                let Some(item) = item.as_str() else {
+                    return Err(FunctionError::new("input list must not contain null string"));
+                };
+                swapped.entry(item.to_string()).or_default().push(key.clone());
+            }
+        }
+        let entries = swapped
+            .into_iter()
+            .map(|(key, mut keys)| {
+                keys.sort();
+                let list = Value::list(Type::String, keys.iter().map(|k| Value::string(k)).collect());
+                list.map(|list| (key, list))
+            })
+            .collect::<Result<BTreeMap<_, _>, _>>()
+            .map_err(|e| FunctionError::new(e.to_string()))?;
+        Value::map(list_of_strings(), entries).map_err(|e| FunctionError::new(e.to_string()))
     })
 }
 
