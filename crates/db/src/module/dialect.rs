@@ -92,7 +92,10 @@ pub struct DialectRules {
     /// deep the labels go. (Applied by file name, see `json.rs`.)
     pub label_counts: BTreeMap<SmolStr, usize>,
     /// Functions known by name without an implementation: calls evaluate
-    /// to an unknown value, never "Call to unknown function".
+    /// to an unknown value, never "Call to unknown function". In
+    /// Terraform's rules, the names whose function is not the standard
+    /// library's (see `terraform_functions.rs`): Terraform's own, with
+    /// their signatures, and the standard library's Terraform lacks.
     pub unknown_functions: BTreeSet<SmolStr>,
 }
 
