@@ -289,18 +289,19 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     }
 
     // Only two kinds of attributes can have an error a check reports: those
-    // with a reference that names nothing, and those that read only the
-    // module's own values. The others are not evaluated at all (most of a
-    // Terraform module reads variables or resources). Dependencies first,
-    // so that a long chain of locals does not recurse (see
-    // `evaluate_in_order`).
-    let mut own_values: FxHashMap<Address, bool> = FxHashMap::default();
+    // with a reference that names nothing, and those whose value is
+    // evaluated with every input it reads unknown (see
+    // `reads_only_sound_values`). The others are not evaluated at all.
+    // Dependencies first, so that a long chain of locals does not recurse
+    // (see `evaluate_in_order`).
+    let mut sound_values: FxHashMap<Address, bool> = FxHashMap::default();
+    let inputs = SoundInputs::of(db, module);
     let candidates: Vec<Attr<'_>> = module_attributes(db, module)
         .iter()
         .copied()
         .filter(|&attr| {
             attribute_targets(db, attr).iter().any(|target| matches!(target, Target::Unresolved { .. }))
-                || reads_only_own_values(db, attr, &mut own_values)
+                || reads_only_sound_values(db, attr, inputs, &mut sound_values)
         })
         .collect();
     module::evaluate_in_order(db, &candidates);
@@ -428,13 +429,56 @@ fn quoted_after<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
     rest.split('"').next()
 }
 
-/// Whether `attr`'s value depends only on literals and locals that do too:
-/// no variable (an input, unknown to a check; the evaluator's functions do
-/// not all take an unknown of any type as go-cty's do, so an error may
-/// rest on one), no block's attributes, which a tool may compute or
-/// replace, and no root of a dialect.
+/// What a module's evaluation makes of the values a check cannot know.
+#[derive(Debug, Clone, Copy)]
+struct SoundInputs {
+    /// A variable no caller set is an unknown of its type (the dialect's
+    /// `unset_variables_unknown`: Terraform's), not its default.
+    variables_unknown: bool,
+    /// A block's attribute is unknown (the dialect's `computed_attributes`:
+    /// a Terraform provider converts and computes what is written), not
+    /// its written value.
+    block_attributes_unknown: bool,
+}
+
+impl SoundInputs {
+    fn of(db: &dyn Db, module: Module) -> SoundInputs {
+        let rules = module.dialect(db).rules(db);
+        // A variable given a value is that value, which holds for one run,
+        // not for every input: a check gives none.
+        let variables_unknown = rules.unset_variables_unknown && module.variables(db).is_empty();
+        SoundInputs { variables_unknown, block_attributes_unknown: rules.computed_attributes }
+    }
+
+    /// Whether a value read at an address of `root` is one whose errors
+    /// hold whatever the inputs are: a local (when what it reads is), a
+    /// variable or a block's attribute when they are unknown.
+    fn reads(self, root: &str) -> Option<bool> {
+        match root {
+            "local" => None,
+            "var" => Some(self.variables_unknown),
+            _ => Some(self.block_attributes_unknown),
+        }
+    }
+}
+
+/// Whether every value `attr`'s value depends on is either the module's
+/// own (literals, and locals that read only such values) or unknown
+/// whatever the inputs are: a variable an unknown of its declared type, a
+/// block's attribute or a dialect's root (`count.index`, `path.module`) an
+/// unknown of any type. Evaluation treats unknowns as go-cty and HCL do
+/// (an error on one holds for every value it may take), so an error of
+/// such an attribute is one a check can report. Not where the dialect uses
+/// a variable's default (Packer's, the generic model's: a command line may
+/// set another) or a block's written value (a tool may compute or replace
+/// it), nor a root the front end gave a value.
 /// An explicit walk, since chains of locals run to thousands.
-fn reads_only_own_values(db: &dyn Db, attr: Attr<'_>, memo: &mut FxHashMap<Address, bool>) -> bool {
+fn reads_only_sound_values(
+    db: &dyn Db,
+    attr: Attr<'_>,
+    inputs: SoundInputs,
+    memo: &mut FxHashMap<Address, bool>,
+) -> bool {
     let module = attr.module(db);
     let mut stack = vec![(attr.address(db).clone(), false)];
     let mut on_stack: FxHashSet<Address> = FxHashSet::default();
@@ -443,36 +487,40 @@ fn reads_only_own_values(db: &dyn Db, attr: Attr<'_>, memo: &mut FxHashMap<Addre
             continue;
         }
         let targets = attribute_targets(db, Attr::new(db, module, address.clone()));
-        let mut own = true;
+        let mut sound = true;
         let mut pending = Vec::new();
         for target in &targets {
             match target {
                 Target::Attributes { objects, attrs } => {
-                    own &= objects.iter().all(|object| root_of(object) == "local");
+                    sound &= objects.iter().all(|object| inputs.reads(root_of(object)).unwrap_or(true));
                     for dependency in attrs {
-                        match root_of(dependency) {
-                            "local" => match memo.get(dependency) {
-                                Some(&dependency_own) => own &= dependency_own,
+                        match inputs.reads(root_of(dependency)) {
+                            Some(unknown) => sound &= unknown,
+                            None => match memo.get(dependency) {
+                                Some(&dependency_sound) => sound &= dependency_sound,
                                 // A cycle has no value to be wrong about.
                                 None if on_stack.contains(dependency) => {}
                                 None => pending.push(dependency.clone()),
                             },
-                            _ => own = false,
                         }
                     }
                 }
-                // Unresolved, unknown, or a dialect's root: not the module's.
-                _ => own = false,
+                // `count.index`, `each.value`, a computed attribute, a
+                // module's output: unknown of any type.
+                Target::Unknown { .. } => {}
+                // Unresolved (reported as such), or a root with a value
+                // the front end gave.
+                Target::Unresolved { .. } | Target::Root { .. } => sound = false,
             }
         }
-        if own && !pending.is_empty() && !children_done {
+        if sound && !pending.is_empty() && !children_done {
             on_stack.insert(address.clone());
             stack.push((address, true));
             stack.extend(pending.into_iter().map(|it| (it, false)));
             continue;
         }
         on_stack.remove(&address);
-        memo.insert(address, own);
+        memo.insert(address, sound);
     }
     memo.get(attr.address(db)).copied().unwrap_or(false)
 }

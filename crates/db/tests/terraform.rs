@@ -155,7 +155,7 @@ output "x" {
         data.aws_ami.ubuntu.owners = ["self"]
         module.net.source = "./net"
         local.ok = unknown("dynamic")
-        local.ok_ami = "ami-1"
+        local.ok_ami = unknown("dynamic")
         local.typo: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared block", detail: "A block \"aws_instance\" \"wbe\" has not been declared. Did you mean \"web\"?" }
         local.no_type: Unresolved { reference: 0, step: 0, summary: "Unknown variable", detail: "There is no variable named \"aws_instanse\". Did you mean \"aws_instance\"?" }
         local.no_data: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared block", detail: "A block \"data\" \"aws_ami\" \"debian\" has not been declared." }

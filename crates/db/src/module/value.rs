@@ -233,6 +233,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     }
     let Some(expr) = &resolution.expr else { return Err(AttrError::NotDeclared) };
     let dialect = attr.module(db).dialect(db);
+    let computed_attributes = dialect.rules(db).computed_attributes;
     let mut scope = Scope::default();
     for (reference, target) in resolution.targets.iter().enumerate() {
         match target {
@@ -255,6 +256,15 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                 }
                 for address in attrs {
                     match attribute_value(db, Attr::new(db, attr.module(db), address.clone())) {
+                        // A block's attribute in a dialect whose tool computes
+                        // attributes (Terraform's providers) is what the tool
+                        // makes of the written value: converted to its
+                        // schema's type, computed when written null. Its value
+                        // is still asked for, so that a cycle through it is
+                        // found and its error stops the reader.
+                        Ok(_) if computed_attributes && is_block_attribute(address) => {
+                            scope.insert_unknown(address.segments())
+                        }
                         Ok(value) => scope.insert_value(address.segments(), value.clone()),
                         Err(AttrError::NoValue) => {
                             return Err(AttrError::MissingVariable { reference, variable: address.clone() });
@@ -270,6 +280,11 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let calls = expr.exprs.iter().any(|(_, it)| matches!(it, hir::Expr::Call { .. }));
     let functions = (calls && calls_any(expr, dialect.function_names(db))).then(|| dialect.functions(db));
     evaluate(expr, scope.into_variables(), functions).map_err(AttrError::Eval)
+}
+
+/// Whether `address` is an attribute of a block (not a variable or a local).
+fn is_block_attribute(address: &Address) -> bool {
+    !matches!(address.segments().first().map(SmolStr::as_str), Some("var" | "local"))
 }
 
 /// What a variable's query answers: the value given, else its default

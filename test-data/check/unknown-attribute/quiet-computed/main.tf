@@ -11,5 +11,5 @@ module "network" {
 }
 
 output "arn" {
-  value = [aws_instance.web.arn, module.network.subnet_id, var.settings.nmae]
+  value = [aws_instance.web.arn, module.network.subnet_id, var.settings.name]
 }

@@ -1,0 +1,30 @@
+# Indexes out of range of a literal tuple, and keys missing from a literal
+# object, whatever the variables they sit beside are.
+variable "name" {
+  type = string
+}
+
+variable "settings" {
+  type = object({
+    region = string
+  })
+}
+
+resource "aws_instance" "web" {
+  ami = "ami-123"
+  # The tuple has two elements whatever its elements are.
+  instance_type = [var.name, var.name][2]
+  # The object has no "b" whatever its "a" is.
+  key_name = { a = var.name }["b"]
+}
+
+locals {
+  # A literal tuple indexed by a negative number.
+  zone = [var.settings.region, "us-east-1"][-1]
+  # A resource's attribute is unknown, the tuple around it is not.
+  ami = [aws_instance.web.ami][1]
+}
+
+output "all" {
+  value = [local.zone, local.ami]
+}
