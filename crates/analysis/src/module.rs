@@ -11,7 +11,7 @@
 //!
 //! Trust, in short: a reference to `var.`/`local.` that names nothing is an
 //! error wherever the tool has those roots; a root the module does not
-//! declare is reported only where a dialect knows every root (none yet); an
+//! declare is reported only where a dialect knows every root (Terraform's); an
 //! attribute a block does not have only in applications' own formats (a
 //! tool's blocks have attributes computed outside the configuration);
 //! duplicates of blocks only for the block types each tool keys by label;
@@ -140,6 +140,12 @@ impl Trust {
     /// Whether a call to a function the evaluator does not have is a
     /// finding: only where the dialect lists the language's functions.
     fn knows_every_function(self) -> bool {
+        self.dialect
+    }
+
+    /// Whether a root the module does not declare is a finding: only where
+    /// the dialect knows every root of the language.
+    fn knows_every_root(self) -> bool {
         self.dialect
     }
 
@@ -336,10 +342,17 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
                 },
                 "Reference to undeclared block" => quoted_after(detail, "A block ")
                     .is_some_and(|root| trust.kind.labelled_roots().contains(&root)),
+                // Terraform's dialect knows every root of a Terraform file
+                // (`DialectRules::terraform_references`): a resource, data
+                // source or module call it does not find is not declared,
+                // and a bare name is no reference at all.
+                "Reference to undeclared resource"
+                | "Reference to undeclared module"
+                | "Invalid reference" => trust.knows_every_root(),
                 // An attribute a block does not set, or a root the module
-                // does not declare: only the file's own dialect could know
-                // whether the tool computes or provides it, and Terraform's
-                // does not know every root yet.
+                // does not declare where no dialect knows every root: only
+                // the file's own dialect could know whether the tool
+                // computes or provides it.
                 _ => false,
             },
             // A cycle among attributes that read only locals (the others

@@ -156,10 +156,10 @@ output "x" {
         module.net.source = "./net"
         local.ok = unknown("dynamic")
         local.ok_ami = unknown("dynamic")
-        local.typo: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared block", detail: "A block \"aws_instance\" \"wbe\" has not been declared. Did you mean \"web\"?" }
-        local.no_type: Unresolved { reference: 0, step: 0, summary: "Unknown variable", detail: "There is no variable named \"aws_instanse\". Did you mean \"aws_instance\"?" }
-        local.no_data: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared block", detail: "A block \"data\" \"aws_ami\" \"debian\" has not been declared." }
-        local.no_mod: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared block", detail: "A block \"module\" \"nett\" has not been declared. Did you mean \"net\"?" }
+        local.typo: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
+        local.no_type: Unresolved { reference: 0, step: 0, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_instanse\" \"web\" has not been declared in this module. Did you mean \"aws_instance\"?" }
+        local.no_data: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared resource", detail: "A data resource \"aws_ami\" \"debian\" has not been declared in this module." }
+        local.no_mod: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared module", detail: "No module call named \"nett\" is declared in this module. Did you mean \"net\"?" }
         local.no_var: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared input variable", detail: "An input variable with the name \"nope\" has not been declared." }
         local.no_local: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared local value", detail: "A local value with the name \"nope\" has not been declared." }
         local.output: Unresolved { reference: 0, step: 0, summary: "Unknown variable", detail: "There is no variable named \"output\"." }
@@ -167,7 +167,7 @@ output "x" {
         local.known = unknown("string")
         local.each_key = unknown("dynamic")
         local.prefixed = unknown("dynamic")
-        local.prefix_typo: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared block", detail: "A block \"aws_instance\" \"wbe\" has not been declared. Did you mean \"web\"?" }
+        local.prefix_typo: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
         output.x.value = unknown("dynamic")
     "#]]
     .assert_eq(&values(&db, module));
@@ -326,7 +326,7 @@ fn json_twins_take_terraform_label_counts() {
             )
         })
         .collect();
-    expect![[r#""{\"Name\": \"${aws_instance.wbe.id}\"}" Reference to undeclared block: A block "aws_instance" "wbe" has not been declared. Did you mean "web"?"#]].assert_eq(&shown.join("\n"));
+    expect![[r#""{\"Name\": \"${aws_instance.wbe.id}\"}" Reference to undeclared resource: A managed resource "aws_instance" "wbe" has not been declared in this module. Did you mean "web"?"#]].assert_eq(&shown.join("\n"));
     assert_eq!(
         attribute_value(&db, attr(&db, module, "aws_instance.web.ami")),
         &Ok(eval::Value::string("ami-1"))

@@ -97,6 +97,15 @@ pub struct DialectRules {
     /// library's (see `terraform_functions.rs`): Terraform's own, with
     /// their signatures, and the standard library's Terraform lacks.
     pub unknown_functions: BTreeSet<SmolStr>,
+    /// Whether references follow Terraform's addressing
+    /// (`internal/addrs/parse_ref.go`), which knows every root name: a root
+    /// that is neither declared, nor one of [`DialectRules::unknown_roots`],
+    /// nor one of [`DialectRules::label_counts`]' block types, is a managed
+    /// resource's type, so `aws_instanc.web` names a resource nobody
+    /// declared rather than something the tool provides. `data.T.N`,
+    /// `ephemeral.T.N` and `module.N` that name no block are reported with
+    /// Terraform's own words even when no block of the kind is declared.
+    pub terraform_references: bool,
 }
 
 fn names(list: &[&str]) -> BTreeSet<SmolStr> {
@@ -168,12 +177,20 @@ impl DialectRules {
         static_attributes.insert(SmolStr::new("required_providers"), names(&["*"]));
         // An output's `type` is a type constraint, as a variable's.
         static_attributes.insert(SmolStr::new("output"), names(&["type"]));
-        static_attributes.insert(SmolStr::new("terraform"), names(&["experiments"]));
+        // `experiments = [name]` and `language = TF2021` are keywords.
+        static_attributes.insert(SmolStr::new("terraform"), names(&["experiments", "language"]));
         // Terraform 1.14's actions: `events = [after_create]`.
         static_attributes.insert(SmolStr::new("action_trigger"), names(&["events", "actions"]));
         DialectRules {
             name: "terraform".into(),
             chosen_by_files: true,
+            // Every root `parse_ref.go` knows besides `var`, `local` and
+            // resource types: `data`, `module` and `ephemeral` are checked
+            // against their blocks first (see `terraform_references`);
+            // `list` (query files), `caller`, `action` (whose references sit
+            // in static attributes) and the reserved `template`, `lazy` and
+            // `arg` stay unknown; a bare `string`, `number`, `bool` or `any`
+            // is a type constraint, not a resource.
             unknown_roots: names(&[
                 "count",
                 "each",
@@ -184,6 +201,15 @@ impl DialectRules {
                 "module",
                 "action",
                 "ephemeral",
+                "list",
+                "caller",
+                "template",
+                "lazy",
+                "arg",
+                "string",
+                "number",
+                "bool",
+                "any",
             ]),
             unprefixed_block_types: names(&["resource"]),
             hidden_block_types: names(&[
@@ -222,6 +248,7 @@ impl DialectRules {
             .map(|(name, count)| (SmolStr::new(name), count))
             .collect(),
             unknown_functions,
+            terraform_references: true,
         }
     }
 

@@ -11,8 +11,8 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, Attr, AttrExpr, DeclarationKind, DialectRules, ModuleIndex, dialect_root_names,
-        module_index, references, value::expr_of,
+        Address, Attr, AttrExpr, DeclarationKind, DialectRules, Module, ModuleIndex, dialect_root_names,
+        file_declarations, module_files, module_index, references, value::expr_of,
     },
 };
 
@@ -111,10 +111,11 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
     // The dialect's root names are read only by a reference that no
     // declaration resolves: most attributes never depend on them.
     let roots = || dialect_root_names(db, dialect);
+    let scope = Scope::new(db, module, rules, attr.address(db), &roots);
     let targets = match &expr {
         Some(expr) => references(&expr.exprs, expr.root)
             .into_iter()
-            .map(|reference| resolve(index, rules, &roots, &reference.root, &reference.attrs))
+            .map(|reference| resolve(index, rules, &scope, &reference.root, &reference.attrs))
             .collect(),
         None => Vec::new(),
     };
@@ -143,19 +144,55 @@ pub fn attribute_targets<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Target> {
     let hir = crate::lower(db, def.file);
     let Some(root) = crate::module::value::locate(hir, def) else { return Vec::new() };
     let roots = || dialect_root_names(db, dialect);
+    let scope = Scope::new(db, module, rules, attr.address(db), &roots);
     references(&hir.exprs, root)
         .into_iter()
-        .map(|reference| resolve(index, rules, &roots, &reference.root, &reference.attrs))
+        .map(|reference| resolve(index, rules, &scope, &reference.root, &reference.attrs))
         .collect()
 }
 
-fn resolve<'r>(
+/// What an attribute's references may name beyond the module's index,
+/// each read only when a reference needs it.
+struct Scope<'s, 'db> {
+    db: &'db dyn Db,
+    module: Module,
+    /// The dialect's root names.
+    roots: &'s dyn Fn() -> &'db BTreeSet<SmolStr>,
+    /// Whether Terraform's addressing applies to this attribute's
+    /// references (see [`DialectRules::terraform_references`]): not inside
+    /// a `dynamic` block of a JSON file, whose content refers to the
+    /// block's iterator, a name only its expansion binds. (A native
+    /// file's `dynamic` blocks are not attributes of the module at all.)
+    terraform: bool,
+}
+
+impl<'s, 'db> Scope<'s, 'db> {
+    fn new(
+        db: &'db dyn Db,
+        module: Module,
+        rules: &DialectRules,
+        address: &Address,
+        roots: &'s dyn Fn() -> &'db BTreeSet<SmolStr>,
+    ) -> Scope<'s, 'db> {
+        let terraform =
+            rules.terraform_references && !address.segments().iter().any(|segment| segment == "dynamic");
+        Scope { db, module, roots, terraform }
+    }
+
+    /// The data sources scoped to the module's `check` blocks.
+    fn scoped_data(&self) -> &'db ScopedDataSources {
+        scoped_data_sources(self.db, self.module)
+    }
+}
+
+fn resolve(
     index: &ModuleIndex,
     rules: &DialectRules,
-    roots: &dyn Fn() -> &'r BTreeSet<SmolStr>,
+    scope: &Scope<'_, '_>,
     root: &str,
     steps: &[SmolStr],
 ) -> Target {
+    let roots = scope.roots;
     let attr_of = |segments: Vec<SmolStr>| Address::new(segments);
     match root {
         "var" | "local" => {
@@ -185,7 +222,7 @@ fn resolve<'r>(
             // for the unprefixed address. The block must be declared; the
             // value is unknown (the evaluation scope holds the reference
             // under the prefix, not the module's address).
-            match resolve(index, rules, roots, &steps[0], &steps[1..]) {
+            match resolve(index, rules, scope, &steps[0], &steps[1..]) {
                 Target::Unresolved { step, summary, detail } => {
                     Target::Unresolved { step: step + 1, summary, detail }
                 }
@@ -195,6 +232,11 @@ fn resolve<'r>(
                     Target::Unknown { address: Address::new(address) }
                 }
             }
+        }
+        _ if scope.terraform
+            && let Some(undeclared) = terraform_undeclared(index, rules, scope, root, steps) =>
+        {
+            undeclared
         }
         _ => {
             let Some(entries) = index.blocks.get(root) else {
@@ -314,6 +356,232 @@ fn resolve<'r>(
             Target::Unresolved { step: depth + 1, summary: "Reference to undeclared block".into(), detail }
         }
     }
+}
+
+/// Terraform's error for a reference to a resource, data source, ephemeral
+/// resource or module call that the module does not declare
+/// (`staticValidateResourceReference` and
+/// `staticValidateModuleCallReference` in Terraform's
+/// `internal/terraform/evaluate_valid.go`), or `None` when the reference
+/// names something declared or something Terraform provides, which the
+/// generic resolution then finds.
+///
+/// A root that is none of Terraform's is a managed resource's type
+/// (`parse_ref.go`): `aws_instanc.web`. The did-you-mean is on the name
+/// when the type is declared, on the type otherwise, and the reference's
+/// range ends at the step it is about, so that a fix replaces that step.
+fn terraform_undeclared(
+    index: &ModuleIndex,
+    rules: &DialectRules,
+    scope: &Scope<'_, '_>,
+    root: &str,
+    steps: &[SmolStr],
+) -> Option<Target> {
+    // Whether a block of type `block_type` has labels that `labels` starts
+    // with, or that start with `labels`: the generic resolution finds it
+    // (a block with fewer labels than Terraform's is another tool's
+    // business, and not Terraform's to report).
+    let declared = |block_type: &str, labels: &[SmolStr]| {
+        index.blocks.get(block_type).is_some_and(|entries| {
+            entries.keys().any(|declared| declared.starts_with(labels) || labels.starts_with(declared))
+        })
+    };
+    match root {
+        "module" => {
+            let name = steps.first()?;
+            if declared(root, std::slice::from_ref(name)) {
+                return None;
+            }
+            let names = index.blocks.get(root).into_iter().flat_map(|entries| entries.keys());
+            let detail = with_suggestion(
+                format!("No module call named {:?} is declared in this module.", name.as_str()),
+                name,
+                names.filter_map(|labels| labels.first()).map(SmolStr::as_str),
+            );
+            Some(Target::Unresolved { step: 1, summary: "Reference to undeclared module".into(), detail })
+        }
+        "data" | "ephemeral" => {
+            let [type_name, name, ..] = steps else { return None };
+            let labels = [type_name.clone(), name.clone()];
+            if declared(root, &labels) {
+                return None;
+            }
+            if root == "data" && scope.scoped_data().declares(&labels) {
+                // Not in the index, which has no nested blocks: its
+                // attributes are the data source's, unknown.
+                return Some(Target::Unknown { address: Address::new([root, type_name, name]) });
+            }
+            let mode = if root == "data" { ResourceMode::Data } else { ResourceMode::Ephemeral };
+            let declared =
+                index.blocks.get(root).into_iter().flat_map(|entries| entries.keys()).filter_map(|labels| {
+                    match labels.as_slice() {
+                        [type_name, name] => Some((type_name.as_str(), name.as_str())),
+                        _ => None,
+                    }
+                });
+            let declared: Vec<(&str, &str)> = if root == "data" {
+                declared
+                    .chain(scope.scoped_data().labels.iter().map(|(t, n)| (t.as_str(), n.as_str())))
+                    .collect()
+            } else {
+                declared.collect()
+            };
+            let (step, detail) = undeclared_resource(mode, type_name, name, &declared, None);
+            Some(Target::Unresolved {
+                step: step + 1,
+                summary: "Reference to undeclared resource".into(),
+                detail,
+            })
+        }
+        _ if rules.unknown_roots.contains(root)
+            || rules.label_counts.contains_key(root)
+            || (scope.roots)().contains(root) =>
+        {
+            None
+        }
+        _ => {
+            let Some(name) = steps.first() else {
+                if index.blocks.contains_key(root) {
+                    return None;
+                }
+                return Some(Target::Unresolved {
+                    step: 0,
+                    summary: "Invalid reference".into(),
+                    detail: "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.".into(),
+                });
+            };
+            if declared(root, std::slice::from_ref(name)) {
+                return None;
+            }
+            // The managed resources: the blocks of every type that is not
+            // one of the language's own block types.
+            let declared: Vec<(&str, &str)> = index
+                .blocks
+                .iter()
+                .filter(|(type_name, _)| {
+                    !rules.label_counts.contains_key(*type_name) && !rules.unknown_roots.contains(*type_name)
+                })
+                .flat_map(|(type_name, entries)| {
+                    entries.keys().filter_map(move |labels| match labels.as_slice() {
+                        [name] => Some((type_name.as_str(), name.as_str())),
+                        _ => None,
+                    })
+                })
+                .collect();
+            // Terraform's hint for a data source referred to without its
+            // `data.` prefix.
+            let data_source = [SmolStr::new(root), name.clone()];
+            let data_source = (declared_in(index, "data", &data_source)
+                || scope.scoped_data().declares(&data_source))
+            .then(|| format!("data.{root}.{name}"));
+            let (step, detail) =
+                undeclared_resource(ResourceMode::Managed, root, name, &declared, data_source);
+            Some(Target::Unresolved { step, summary: "Reference to undeclared resource".into(), detail })
+        }
+    }
+}
+
+fn declared_in(index: &ModuleIndex, block_type: &str, labels: &[SmolStr]) -> bool {
+    index.blocks.get(block_type).is_some_and(|entries| entries.contains_key(labels))
+}
+
+/// The kinds of Terraform resources, for messages.
+#[derive(Clone, Copy)]
+enum ResourceMode {
+    Managed,
+    Data,
+    Ephemeral,
+}
+
+/// Terraform's detail for an undeclared resource `type_name.name` among the
+/// `declared` ones (type and name) of its mode, with a did-you-mean on the
+/// name among those of the same type, else on the type, and the step (0 the
+/// type, 1 the name) the diagnostic's range should end with: the one the
+/// suggestion replaces, the name when there is none. `data_source` is a data
+/// source of the same type and name, which Terraform suggests for a managed
+/// resource.
+fn undeclared_resource(
+    mode: ResourceMode,
+    type_name: &str,
+    name: &str,
+    declared: &[(&str, &str)],
+    data_source: Option<String>,
+) -> (usize, String) {
+    let (article, adjective) = match mode {
+        ResourceMode::Managed => ("A", "managed"),
+        ResourceMode::Data => ("A", "data"),
+        ResourceMode::Ephemeral => ("An", "ephemeral"),
+    };
+    let detail = format!(
+        "{article} {adjective} resource {type_name:?} {name:?} has not been declared in this module."
+    );
+    if let Some(data_source) = data_source {
+        return (1, format!("{detail}\n\nDid you mean the data resource {data_source}?"));
+    }
+    let names_of_type: Vec<&str> = declared
+        .iter()
+        .filter(|(declared_type, _)| *declared_type == type_name)
+        .map(|(_, name)| *name)
+        .collect();
+    if !names_of_type.is_empty() {
+        return (1, with_suggestion(detail, name, names_of_type.into_iter()));
+    }
+    let mut types: Vec<&str> = declared.iter().map(|(declared_type, _)| *declared_type).collect();
+    types.dedup();
+    match suggest(type_name, types.into_iter()) {
+        Some(suggestion) => (0, format!("{detail} Did you mean {suggestion:?}?")),
+        None => (1, detail),
+    }
+}
+
+/// The data sources declared inside Terraform's `check` blocks, which only
+/// the check's own expressions may read (Terraform reports a reference from
+/// elsewhere as "Reference to scoped resource", which a check does not).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct ScopedDataSources {
+    /// Their type and name.
+    labels: BTreeSet<(SmolStr, SmolStr)>,
+    /// Whether a JSON file's `check` block has a `data` member, whose
+    /// labels are inside an expression the index does not list: then any
+    /// data source may be one of them.
+    open: bool,
+}
+
+impl ScopedDataSources {
+    fn declares(&self, labels: &[SmolStr]) -> bool {
+        self.open
+            || matches!(labels, [type_name, name] if self.labels.contains(&(type_name.clone(), name.clone())))
+    }
+}
+
+/// The data sources of the module's `check` blocks. Reads every native
+/// file's HIR, but its result changes only with those blocks, so an edit
+/// elsewhere stops here.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn scoped_data_sources(db: &dyn Db, module: Module) -> ScopedDataSources {
+    let mut scoped = ScopedDataSources::default();
+    for &file in module_files(db, module) {
+        if file.syntax(db) != crate::SourceSyntax::Native {
+            scoped.open |= file_declarations(db, file).declarations.iter().any(|declaration| {
+                matches!(declaration.address.segments(), [check, _, data] if check == "check" && data == "data")
+            });
+            continue;
+        }
+        let hir = crate::lower(db, file);
+        for &block in &hir.body.blocks {
+            if hir[block].type_name != "check" {
+                continue;
+            }
+            for &nested in &hir[block].body.blocks {
+                if let ("data", [type_name, name]) =
+                    (hir[nested].type_name.as_str(), hir[nested].labels.as_slice())
+                {
+                    scoped.labels.insert((type_name.clone(), name.clone()));
+                }
+            }
+        }
+    }
+    scoped
 }
 
 /// `detail` followed by "Did you mean …?" when one of `names` is close to
