@@ -234,18 +234,63 @@ locals {
 }
 
 #[test]
+fn network_functions_compute_ipv4_and_leave_ipv6_unknown() {
+    check(
+        r#"
+locals {
+  host          = cidrhost("10.12.112.0/20", 16)
+  host_last     = cidrhost("10.12.112.0/20", -2)
+  host_over     = cidrhost("10.0.0.0/30", 4)
+  netmask       = cidrnetmask("172.16.0.0/12")
+  subnet        = cidrsubnet("10.1.2.0/24", 4, 15)
+  subnet_zeros  = cidrsubnet("010.001.0.0/016", 8, 2)
+  subnet_num    = cidrsubnet("10.0.0.0/16", 8, 256)
+  subnet_bits   = cidrsubnet("10.0.0.0/30", 8, 1)
+  subnet_bad    = cidrsubnet("10.0.0.300/16", 8, 1)
+  subnet_ipv6   = cidrsubnet("fd00:fd12:3456:7890::/56", 16, 162)
+  subnets       = cidrsubnets("10.1.0.0/16", 4, 4, 8, 4)
+  subnets_none  = cidrsubnets("10.1.0.0/16")
+  subnets_full  = cidrsubnets("10.0.0.0/30", 1, 1, 1)
+  subnets_short = cidrsubnets("10.0.0.0/30", 0)
+  subnets_long  = cidrsubnets("10.0.0.0/16", 20)
+}
+"#,
+        expect![[r#"
+            host = "10.12.112.16"
+            host_last = "10.12.127.254"
+            host_over: Error in function call: Call to function "cidrhost" failed: prefix of 30 does not accommodate a host numbered 4.
+            netmask = "255.240.0.0"
+            subnet = "10.1.2.240/28"
+            subnet_zeros = "10.1.2.0/24"
+            subnet_num: Error in function call: Call to function "cidrsubnet" failed: prefix extension of 8 does not accommodate a subnet numbered 256.
+            subnet_bits: Error in function call: Call to function "cidrsubnet" failed: insufficient address space to extend prefix of 30 by 8.
+            subnet_bad: Error in function call: Call to function "cidrsubnet" failed: invalid CIDR expression: invalid CIDR address: 10.0.0.300/16.
+            subnet_ipv6 = unknown("string")
+            subnets = ["10.1.0.0/20","10.1.16.0/20","10.1.32.0/24","10.1.48.0/20"]
+            subnets_none = []
+            subnets_full: Invalid function argument: Call to function "cidrsubnets" failed: not enough remaining address space for a subnet with a prefix of 31 bits after 10.0.0.2/31.
+            subnets_short: Invalid function argument: Call to function "cidrsubnets" failed: must extend prefix by at least one bit.
+            subnets_long: Invalid function argument: Call to function "cidrsubnets" failed: would extend prefix to 36 bits, which is too long for an IPv4 address.
+        "#]],
+    );
+}
+
+#[test]
 fn functions_not_computed_have_exact_signatures_and_unknown_results() {
     check(
         r#"
+variable "prefix" {
+  type = string
+}
 locals {
   file          = file("x")
   file_two      = file("x", "y")
   fileset       = fileset(".", "*.tf")
   templatefile  = templatefile("x.tpl", {})
-  cidrsubnet    = cidrsubnet("10.0.0.0/16", 8, 1)
+  cidrsubnet    = cidrsubnet(var.prefix, 8, 1)
   cidr_short    = cidrsubnet("10.0.0.0/16", 8)
   cidr_type     = cidrsubnet("10.0.0.0/16", "eight", 1)
-  cidrsubnets   = cidrsubnets("10.0.0.0/16", 8, 8)
+  cidrsubnets   = cidrsubnets(var.prefix, 8, 8)
   uuid          = uuid()
   uuid_arg      = uuid(1)
   sha256        = sha256("x")

@@ -273,19 +273,28 @@ fn own_functions() -> BTreeMap<String, Function> {
     add("uuidv5", unknown_result(vec![string("namespace"), string("name")], None, Type::String));
 
     // Network addresses.
-    add("cidrhost", unknown_result(vec![string("prefix"), p("hostnum", Type::Number)], None, Type::String));
-    add("cidrnetmask", unknown_result(vec![string("prefix")], None, Type::String));
+    add(
+        "cidrhost",
+        cidr_function(vec![string("prefix"), p("hostnum", Type::Number)], None, Type::String, cidrhost),
+    );
+    add("cidrnetmask", cidr_function(vec![string("prefix")], None, Type::String, cidrnetmask));
     add(
         "cidrsubnet",
-        unknown_result(
+        cidr_function(
             vec![string("prefix"), p("newbits", Type::Number), p("netnum", Type::Number)],
             None,
             Type::String,
+            cidrsubnet,
         ),
     );
     add(
         "cidrsubnets",
-        unknown_result(vec![string("prefix")], Some(p("newbits", Type::Number)), list_of_strings()),
+        cidr_function(
+            vec![string("prefix")],
+            Some(p("newbits", Type::Number)),
+            list_of_strings(),
+            cidrsubnets,
+        ),
     );
 
     // Time.
@@ -793,6 +802,204 @@ fn replace() -> Function {
             }
         },
     )
+}
+
+/// An IPv4 network: its first address (host bits cleared) and prefix length.
+#[derive(Clone, Copy)]
+struct Ipv4Network {
+    address: u32,
+    prefix: u32,
+}
+
+impl Ipv4Network {
+    fn mask(prefix: u32) -> u32 {
+        if prefix == 0 { 0 } else { u32::MAX << (32 - prefix) }
+    }
+
+    fn new(address: u32, prefix: u32) -> Ipv4Network {
+        Ipv4Network { address: address & Ipv4Network::mask(prefix), prefix }
+    }
+
+    fn last(self) -> u32 {
+        self.address | !Ipv4Network::mask(self.prefix)
+    }
+
+    fn contains(self, address: u32) -> bool {
+        address & Ipv4Network::mask(self.prefix) == self.address
+    }
+}
+
+impl std::fmt::Display for Ipv4Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", std::net::Ipv4Addr::from(self.address), self.prefix)
+    }
+}
+
+/// Why a prefix is not read here: not IPv4 notation this parser is sure of
+/// (IPv6, whose text forms are not reproduced here, is left unknown), or
+/// IPv4 that Terraform's parser rejects too.
+enum CidrError {
+    NotHandled,
+    Invalid(String),
+}
+
+/// Terraform's `ipaddr.ParseCIDR` (Go 1.16's, which takes leading zeros in
+/// IPv4 octets as decimal) for IPv4 prefixes.
+fn parse_ipv4_cidr(text: &str) -> Result<Ipv4Network, CidrError> {
+    if text.contains(':') {
+        return Err(CidrError::NotHandled);
+    }
+    let invalid = || CidrError::Invalid(format!("invalid CIDR address: {text}"));
+    let (address, prefix) = text.split_once('/').ok_or_else(invalid)?;
+    let decimal = |field: &str, max: u32| {
+        if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let digits = field.trim_start_matches('0');
+        if digits.len() > 3 {
+            return None;
+        }
+        let value = if digits.is_empty() { 0 } else { digits.parse::<u32>().ok()? };
+        (value <= max).then_some(value)
+    };
+    let octets: Vec<&str> = address.split('.').collect();
+    if octets.len() != 4 {
+        return Err(invalid());
+    }
+    let mut value = 0u32;
+    for octet in octets {
+        value = value << 8 | decimal(octet, 255).ok_or_else(invalid)?;
+    }
+    let prefix = decimal(prefix, 32).ok_or_else(invalid)?;
+    Ok(Ipv4Network::new(value, prefix))
+}
+
+/// A whole number argument that fits an `i64`; `None` for the others, which
+/// are left unknown rather than reported with a message that might differ.
+fn whole_number(value: &Value) -> Option<i64> {
+    value.as_number().filter(|n| n.is_integer()).and_then(|n| n.to_i64())
+}
+
+/// A function over an IPv4 prefix (its first argument): `compute` gives
+/// `Ok(None)` for a result left unknown.
+fn cidr_function(
+    params: Vec<Param>,
+    var_param: Option<Param>,
+    ret: Type,
+    compute: fn(Ipv4Network, &[Value]) -> Result<Option<Value>, FunctionError>,
+) -> Function {
+    Function::simple(params, var_param, ret, move |args, ret| {
+        let network = match parse_ipv4_cidr(string_arg(&args[0])) {
+            Ok(network) => network,
+            Err(CidrError::NotHandled) => return Ok(Value::unknown(ret.clone())),
+            Err(CidrError::Invalid(message)) => {
+                // `cidrsubnets` reports it against its prefix argument.
+                let message = format!("invalid CIDR expression: {message}");
+                return Err(if ret.is_list() {
+                    FunctionError::arg(0, message)
+                } else {
+                    FunctionError::new(message)
+                });
+            }
+        };
+        Ok(compute(network, args)?.unwrap_or_else(|| Value::unknown(ret.clone())))
+    })
+}
+
+/// go-cidr's `HostBig` for IPv4: a negative host number counts from the
+/// end of the network.
+fn cidrhost(network: Ipv4Network, args: &[Value]) -> Result<Option<Value>, FunctionError> {
+    let Some(host) = whole_number(&args[1]) else { return Ok(None) };
+    let max = i64::from(!Ipv4Network::mask(network.prefix));
+    let offset = if host < 0 { max - (-host - 1) } else { host };
+    if host >= 0 && host > max {
+        return Err(FunctionError::new(format!(
+            "prefix of {} does not accommodate a host numbered {host}",
+            network.prefix
+        )));
+    }
+    if !(0..=max).contains(&offset) {
+        return Ok(None);
+    }
+    Ok(Some(Value::string(&std::net::Ipv4Addr::from(network.address | offset as u32).to_string())))
+}
+
+fn cidrnetmask(network: Ipv4Network, _: &[Value]) -> Result<Option<Value>, FunctionError> {
+    Ok(Some(Value::string(&std::net::Ipv4Addr::from(Ipv4Network::mask(network.prefix)).to_string())))
+}
+
+/// go-cidr's `SubnetBig` for IPv4.
+fn cidrsubnet(network: Ipv4Network, args: &[Value]) -> Result<Option<Value>, FunctionError> {
+    let (Some(newbits), Some(netnum)) = (whole_number(&args[1]), whole_number(&args[2])) else {
+        return Ok(None);
+    };
+    if newbits < 0 || netnum < 0 {
+        return Ok(None);
+    }
+    let prefix = i64::from(network.prefix) + newbits;
+    if prefix > 32 {
+        return Err(FunctionError::new(format!(
+            "insufficient address space to extend prefix of {} by {newbits}",
+            network.prefix
+        )));
+    }
+    if netnum > (1i64 << newbits) - 1 {
+        return Err(FunctionError::new(format!(
+            "prefix extension of {newbits} does not accommodate a subnet numbered {netnum}"
+        )));
+    }
+    let prefix = prefix as u32;
+    let shifted = if prefix == 32 { netnum as u32 } else { (netnum as u32) << (32 - prefix) };
+    Ok(Some(Value::string(&Ipv4Network::new(network.address | shifted, prefix).to_string())))
+}
+
+/// `cidrsubnets`: consecutive subnets of the given extensions, each aligned
+/// after the previous one (go-cidr's `PreviousSubnet` and `NextSubnet`).
+fn cidrsubnets(network: Ipv4Network, args: &[Value]) -> Result<Option<Value>, FunctionError> {
+    let extensions = &args[1..];
+    if extensions.is_empty() {
+        return Ok(Some(
+            Value::list(Type::String, Vec::new()).map_err(|e| FunctionError::new(e.to_string()))?,
+        ));
+    }
+    let mut lengths = Vec::with_capacity(extensions.len());
+    for (i, extension) in extensions.iter().enumerate() {
+        let Some(length) = whole_number(extension) else { return Ok(None) };
+        if length < 1 {
+            return Err(FunctionError::arg(i + 1, "must extend prefix by at least one bit"));
+        }
+        if length > 32 {
+            return Err(FunctionError::arg(i + 1, "may not extend prefix by more than 32 bits"));
+        }
+        let length = length + i64::from(network.prefix);
+        if length > 32 {
+            return Err(FunctionError::arg(
+                i + 1,
+                format!("would extend prefix to {length} bits, which is too long for an IPv4 address"),
+            ));
+        }
+        lengths.push(length as u32);
+    }
+    // The subnet just before the network, of the first length: the first
+    // `NextSubnet` is then the network's first subnet of that length.
+    let mut current = Ipv4Network::new(network.address.wrapping_sub(1), lengths[0]);
+    let mut subnets = Vec::with_capacity(lengths.len());
+    for (i, length) in lengths.into_iter().enumerate() {
+        let last = Ipv4Network::new(current.last(), length).last();
+        let (start, rollover) = last.overflowing_add(1);
+        let next = Ipv4Network::new(start, length);
+        if rollover || !network.contains(next.address) {
+            return Err(FunctionError::arg(
+                i + 1,
+                format!(
+                    "not enough remaining address space for a subnet with a prefix of {length} bits after {current}"
+                ),
+            ));
+        }
+        current = next;
+        subnets.push(Value::string(&current.to_string()));
+    }
+    Ok(Some(Value::list(Type::String, subnets).map_err(|e| FunctionError::new(e.to_string()))?))
 }
 
 const BASE64_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
