@@ -241,6 +241,8 @@ locals {
   host          = cidrhost("10.12.112.0/20", 16)
   host_last     = cidrhost("10.12.112.0/20", -2)
   host_over     = cidrhost("10.0.0.0/30", 4)
+  host_first    = cidrhost("192.168.1.0/24", -256)
+  host_zeros    = cidrhost("010.001.0.0/24", 6)
   netmask       = cidrnetmask("172.16.0.0/12")
   subnet        = cidrsubnet("10.1.2.0/24", 4, 15)
   subnet_zeros  = cidrsubnet("010.001.0.0/016", 8, 2)
@@ -253,12 +255,16 @@ locals {
   subnets_full  = cidrsubnets("10.0.0.0/30", 1, 1, 1)
   subnets_short = cidrsubnets("10.0.0.0/30", 0)
   subnets_long  = cidrsubnets("10.0.0.0/16", 20)
+  subnets_order = cidrsubnets("10.0.0.0/8", 1, 1, 1, 0)
+  subnets_21    = cidrsubnets("10.0.0.0/21", 3, 3, 3, 4, 4, 4, 7, 7, 7)
 }
 "#,
         expect![[r#"
             host = "10.12.112.16"
             host_last = "10.12.127.254"
             host_over: Error in function call: Call to function "cidrhost" failed: prefix of 30 does not accommodate a host numbered 4.
+            host_first = "192.168.1.0"
+            host_zeros = "10.1.0.6"
             netmask = "255.240.0.0"
             subnet = "10.1.2.240/28"
             subnet_zeros = "10.1.2.0/24"
@@ -271,6 +277,8 @@ locals {
             subnets_full: Invalid function argument: Call to function "cidrsubnets" failed: not enough remaining address space for a subnet with a prefix of 31 bits after 10.0.0.2/31.
             subnets_short: Invalid function argument: Call to function "cidrsubnets" failed: must extend prefix by at least one bit.
             subnets_long: Invalid function argument: Call to function "cidrsubnets" failed: would extend prefix to 36 bits, which is too long for an IPv4 address.
+            subnets_order: Invalid function argument: Call to function "cidrsubnets" failed: not enough remaining address space for a subnet with a prefix of 9 bits after 10.128.0.0/9.
+            subnets_21 = ["10.0.0.0/24","10.0.1.0/24","10.0.2.0/24","10.0.3.0/25","10.0.3.128/25","10.0.4.0/25","10.0.4.128/28","10.0.4.144/28","10.0.4.160/28"]
         "#]],
     );
 }

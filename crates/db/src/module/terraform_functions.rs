@@ -962,7 +962,13 @@ fn cidrsubnets(network: Ipv4Network, args: &[Value]) -> Result<Option<Value>, Fu
             Value::list(Type::String, Vec::new()).map_err(|e| FunctionError::new(e.to_string()))?,
         ));
     }
-    let mut lengths = Vec::with_capacity(extensions.len());
+    let Some(first) = whole_number(&extensions[0]) else { return Ok(None) };
+    // The subnet just before the network, of the first length: the first
+    // `NextSubnet` is then the network's first subnet of that length. Each
+    // extension is checked when its turn comes, as Terraform does.
+    let first = (first + i64::from(network.prefix)).clamp(0, 32) as u32;
+    let mut current = Ipv4Network::new(network.address.wrapping_sub(1), first);
+    let mut subnets = Vec::with_capacity(extensions.len());
     for (i, extension) in extensions.iter().enumerate() {
         let Some(length) = whole_number(extension) else { return Ok(None) };
         if length < 1 {
@@ -978,13 +984,7 @@ fn cidrsubnets(network: Ipv4Network, args: &[Value]) -> Result<Option<Value>, Fu
                 format!("would extend prefix to {length} bits, which is too long for an IPv4 address"),
             ));
         }
-        lengths.push(length as u32);
-    }
-    // The subnet just before the network, of the first length: the first
-    // `NextSubnet` is then the network's first subnet of that length.
-    let mut current = Ipv4Network::new(network.address.wrapping_sub(1), lengths[0]);
-    let mut subnets = Vec::with_capacity(lengths.len());
-    for (i, length) in lengths.into_iter().enumerate() {
+        let length = length as u32;
         let last = Ipv4Network::new(current.last(), length).last();
         let (start, rollover) = last.overflowing_add(1);
         let next = Ipv4Network::new(start, length);
