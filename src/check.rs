@@ -4,7 +4,7 @@
 use std::{
     collections::HashMap,
     io::{self, IsTerminal, Write},
-    sync::Arc,
+    sync::{Arc, OnceLock},
     time::Instant,
 };
 
@@ -29,10 +29,6 @@ pub(crate) struct Options {
 pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let started = Instant::now();
     let paths = discover::hcl_files(paths, discover::Syntaxes::All)?;
-    // A bad configuration stops the run (exit 2) before anything is
-    // checked: checking with rules the user did not ask for would be wrong.
-    let levels = rule_levels(&paths)?;
-
     let units = check_units(&paths);
     let modules = units.iter().filter(|unit| unit.dir.is_some()).count();
     let unit_of_dir: HashMap<&Utf8Path, &CheckUnit> =
@@ -59,6 +55,12 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         .stack_size(WORKER_STACK)
         .build()
         .context("cannot start the worker threads")?;
+    // The rule levels are found (a `halite.toml` looked for in every
+    // directory and above) on a thread of their own while the workers
+    // start checking; a worker waits for them only to render its first
+    // report. A bad configuration stops the run (exit 2) and nothing is
+    // printed: a report by rules the user did not ask for would be wrong.
+    let levels: OnceLock<Result<Vec<Arc<RuleLevels>>>> = OnceLock::new();
     let checker = ChunkChecker {
         paths: &paths,
         unit_of_dir: &unit_of_dir,
@@ -69,8 +71,19 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     };
     // Every report is printed after every file is read: a path that cannot
     // be read stops the run (exit 2) before it prints half a report.
-    let done: Vec<Vec<(usize, FileReport)>> =
-        pool.install(|| chunks(&units).par_iter().map(|chunk| checker.check(chunk)).collect::<Result<_>>())?;
+    let done: Result<Vec<Vec<(usize, FileReport)>>> = std::thread::scope(|scope| {
+        // Set even if finding them panics, or the workers would wait forever.
+        scope.spawn(|| {
+            let found = std::panic::catch_unwind(|| rule_levels(&paths))
+                .unwrap_or_else(|_| Err(anyhow!("finding the rule levels failed")));
+            levels.set(found)
+        });
+        pool.install(|| chunks(&units).par_iter().map(|chunk| checker.check(chunk)).collect())
+    });
+    if let Some(Err(error)) = levels.into_inner() {
+        return Err(error);
+    }
+    let done = done?;
     for (index, report) in done.into_iter().flatten() {
         reports[index] = Some(report);
     }
@@ -165,7 +178,8 @@ fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
 struct ChunkChecker<'a> {
     paths: &'a [Utf8PathBuf],
     unit_of_dir: &'a HashMap<&'a Utf8Path, &'a CheckUnit>,
-    levels: &'a [Arc<RuleLevels>],
+    /// Set by another thread, once (see [`ChunkChecker::levels`]).
+    levels: &'a OnceLock<Result<Vec<Arc<RuleLevels>>>>,
     renderer: &'a render::Human,
     format: Format,
     progress: &'a ProgressBar,
@@ -206,12 +220,21 @@ impl ChunkChecker<'_> {
                 let diagnostics = analysis::file_diagnostics_in_module(&db, file, &module_diagnostics);
                 out.push((
                     index,
-                    FileReport::new(&db, self.renderer, self.format, &diagnostics, &self.levels[index]),
+                    FileReport::new(&db, self.renderer, self.format, &diagnostics, &self.levels()?[index]),
                 ));
             }
             self.progress.inc(unit.files.len() as u64);
         }
         Ok(out)
+    }
+
+    /// The rule levels of every file, once they are found; an error when the
+    /// configuration is bad (the caller reports the configuration's own).
+    fn levels(&self) -> Result<&[Arc<RuleLevels>]> {
+        match self.levels.wait() {
+            Ok(levels) => Ok(levels),
+            Err(_) => Err(anyhow!("the configuration could not be read")),
+        }
     }
 
     /// Reads `unit` into `db`: its module (if it is one) and its files, in
