@@ -164,7 +164,7 @@ output "x" {
         local.no_local: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared local value", detail: "A local value with the name \"nope\" has not been declared." }
         local.output: Unresolved { reference: 0, step: 0, summary: "Unknown variable", detail: "There is no variable named \"output\"." }
         local.fn: Eval(EvalError { expr: Idx::<Expr>(1), summary: "Call to unknown function", detail: "There is no function named \"no_such_function\"." })
-        local.known = unknown("string")
+        local.known = "10.0.1.0/24"
         local.each_key = unknown("dynamic")
         local.prefixed = unknown("dynamic")
         local.prefix_typo: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
