@@ -173,6 +173,79 @@ output "x" {
     .assert_eq(&values(&db, module));
 }
 
+/// With no `data`, `module` or `ephemeral` block declared, references to
+/// them are still undeclared (Terraform knows every root); a check's scoped
+/// data source, a JSON `dynamic` block's iterator, Terraform's other roots
+/// and keywords are not.
+#[test]
+fn every_terraform_root_is_known() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[
+            (
+                "main.tf",
+                r#"
+terraform {
+  language = TF2021
+}
+
+resource "aws_instance" "web" {}
+
+check "health" {
+  data "http" "endpoint" {
+    url = "https://example.com"
+  }
+  assert {
+    condition     = data.http.endpoint.status_code == 200
+    error_message = "Unhealthy."
+  }
+}
+
+locals {
+  no_data      = data.aws_ami.ubuntu.id
+  no_module    = module.net.vpc_id
+  no_ephemeral = ephemeral.random_password.db.result
+  bare         = True
+  no_prefix    = aws_ami.ubuntu.id
+  type_word    = string
+  reserved     = template.x
+  query        = list.aws_instance.all
+  caller       = caller.x
+  workspace    = terraform.workspace
+}
+"#,
+            ),
+            (
+                "sg.tf.json",
+                r#"{"resource": {"aws_security_group": {"web": {
+  "dynamic": {"ingress": {"for_each": "${[1]}", "iterator": "rule", "content": {"port": "${rule.value}"}}},
+  "name": "${aws_instance.wbe.id}"
+}}}}"#,
+            ),
+        ],
+    );
+    expect![[r#"
+        terraform.language = unknown("dynamic")
+        check.health.data.http.endpoint.url = "https://example.com"
+        check.health.assert.condition = unknown("bool")
+        check.health.assert.error_message = "Unhealthy."
+        local.no_data: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared resource", detail: "A data resource \"aws_ami\" \"ubuntu\" has not been declared in this module." }
+        local.no_module: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared module", detail: "No module call named \"net\" is declared in this module." }
+        local.no_ephemeral: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared resource", detail: "An ephemeral resource \"random_password\" \"db\" has not been declared in this module." }
+        local.bare: Unresolved { reference: 0, step: 0, summary: "Invalid reference", detail: "A reference to a resource type must be followed by at least one attribute access, specifying the resource name." }
+        local.no_prefix: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_ami\" \"ubuntu\" has not been declared in this module." }
+        local.type_word = unknown("dynamic")
+        local.reserved = unknown("dynamic")
+        local.query = unknown("dynamic")
+        local.caller = unknown("dynamic")
+        local.workspace = unknown("dynamic")
+        aws_security_group.web.dynamic = object{"ingress": object{"content": object{"port": unknown("dynamic")}, "for_each": tuple[1], "iterator": "rule"}}
+        aws_security_group.web.name: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
+    "#]]
+    .assert_eq(&values(&db, module));
+}
+
 fn values(db: &RootDatabase, module: Module) -> String {
     let report = report(db, module);
     report.split("\ndiagnostics:").next().unwrap_or_default().to_string()

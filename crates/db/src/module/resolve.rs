@@ -164,6 +164,10 @@ struct Scope<'s, 'db> {
     /// block's iterator, a name only its expansion binds. (A native
     /// file's `dynamic` blocks are not attributes of the module at all.)
     terraform: bool,
+    /// Whether the attribute is a JSON file's `dynamic` block in
+    /// Terraform's dialect, where a name nothing declares is the block's
+    /// iterator: unknown, not an error.
+    iterator_scope: bool,
 }
 
 impl<'s, 'db> Scope<'s, 'db> {
@@ -174,9 +178,10 @@ impl<'s, 'db> Scope<'s, 'db> {
         address: &Address,
         roots: &'s dyn Fn() -> &'db BTreeSet<SmolStr>,
     ) -> Scope<'s, 'db> {
-        let terraform =
-            rules.terraform_references && !address.segments().iter().any(|segment| segment == "dynamic");
-        Scope { db, module, roots, terraform }
+        let dynamic = address.segments().iter().any(|segment| segment == "dynamic");
+        let terraform = rules.terraform_references && !dynamic;
+        let iterator_scope = rules.terraform_references && dynamic;
+        Scope { db, module, roots, terraform, iterator_scope }
     }
 
     /// The data sources scoped to the module's `check` blocks.
@@ -245,6 +250,9 @@ fn resolve(
                 }
                 if roots().contains(root) {
                     return Target::Root { name: root.into() };
+                }
+                if scope.iterator_scope {
+                    return Target::Unknown { address: Address::new([root]) };
                 }
                 let names = ["var", "local"]
                     .into_iter()
