@@ -322,11 +322,13 @@ fn go_exp(s: &str) -> String {
 pub(crate) fn format_fn() -> Function {
     Function::simple(
         vec![Param::new("format", Type::String)],
-        Some(Param::new("args", Type::Dynamic).allow_null().allow_unknown().allow_dynamic()),
+        // As go-cty's: an argument of no type yet makes the result's type
+        // unknown too.
+        Some(Param::new("args", Type::Dynamic).allow_null().allow_unknown()),
         Type::String,
-        |a, _| {
+        |a, ret| {
             if a[1..].iter().any(|v| !v.is_wholly_known()) {
-                return Ok(Value::unknown(Type::String));
+                return Ok(Value::unknown(ret.clone()));
             }
             format(a[0].as_str().unwrap_or_default(), &a[1..]).map(|s| Value::string(&s))
         },
@@ -336,13 +338,13 @@ pub(crate) fn format_fn() -> Function {
 pub(crate) fn formatlist_fn() -> Function {
     Function::new(
         vec![Param::new("format", Type::String)],
-        Some(Param::new("args", Type::Dynamic).allow_null().allow_unknown().allow_dynamic()),
+        Some(Param::new("args", Type::Dynamic).allow_null().allow_unknown()),
         Arc::new(|_| Ok(Type::list(Type::String))),
-        Arc::new(|a, _| {
+        Arc::new(|a, ret| {
             let mut len: Option<usize> = None;
             for (i, v) in a[1..].iter().enumerate() {
                 if !v.is_known() {
-                    return Ok(Value::unknown(Type::list(Type::String)));
+                    return Ok(Value::unknown(ret.clone()));
                 }
                 if matches!(v.ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) && !v.is_null() {
                     let n = v.length().unwrap_or(0);

@@ -171,6 +171,19 @@ fn to_fn(want: Type) -> Function {
         None,
         Arc::new(move |a| {
             let have = a[0].ty();
+            // go-cty's type for an unknown is the one asked for, with its
+            // dynamic parts; a known value (whose elements may be unknown)
+            // is converted.
+            if !have.is_dynamic() && have != w1 && !a[0].is_known() {
+                return match value::get_conversion(&have, &w1, true) {
+                    Some(_) => Ok(w1.clone()),
+                    None if have.has_dynamic_types() => Ok(w1.clone()),
+                    None => Err(FunctionError::arg(
+                        0,
+                        format!("cannot convert {} to {}", have.friendly_name(), w1.friendly_name()),
+                    )),
+                };
+            }
             if have.is_dynamic() || have == w1 {
                 return Ok(if have.is_dynamic() { w1.clone() } else { have });
             }
@@ -201,45 +214,35 @@ fn concat_fn() -> Function {
     Function::new(
         vec![],
         Some(p("seqs", Type::Dynamic)),
+        // go-cty's: lists alone unify into a list; otherwise the arguments
+        // are read in order, and an unknown list (whose length the tuple's
+        // type would need) makes the type unknown before the arguments
+        // after it are checked.
         Arc::new(|a| {
             if a.is_empty() {
                 return Err(FunctionError::new("at least one argument is required"));
             }
-            let mut list_ety: Option<Type> = None;
-            let mut all_lists = true;
+            let types: Vec<Type> = a.iter().map(Value::ty).collect();
+            if types.iter().all(Type::is_list)
+                && let Some(common) = value::unify_unsafe(&types)
+            {
+                return Ok(common);
+            }
+            let mut etys = Vec::new();
             for (i, v) in a.iter().enumerate() {
                 match v.ty() {
-                    Type::List(e) => match &list_ety {
-                        None => list_ety = Some(*e),
-                        Some(t) if *t == *e => {}
-                        Some(t) => match value::unify(&[t.clone(), *e]) {
-                            Some(u) => list_ety = Some(u),
-                            None => all_lists = false,
-                        },
-                    },
-                    Type::Tuple(_) => {
-                        all_lists = false;
+                    Type::Tuple(t) => etys.extend(t),
+                    Type::List(e) => {
+                        if !v.is_known() {
+                            return Ok(Type::Dynamic);
+                        }
+                        etys.extend(std::iter::repeat_n(*e, v.length().unwrap_or(0)));
                     }
                     other => {
                         return Err(FunctionError::arg(
                             i,
                             format!("all arguments must be lists or tuples; got {}", other.friendly_name()),
                         ));
-                    }
-                }
-            }
-            if all_lists && let Some(e) = list_ety {
-                return Ok(Type::list(e));
-            }
-            let mut etys = Vec::new();
-            for v in a {
-                match v.ty() {
-                    Type::Tuple(t) => etys.extend(t),
-                    _ => {
-                        if !v.is_known() {
-                            return Ok(Type::Dynamic);
-                        }
-                        etys.extend(seq_elems(v).iter().map(Value::ty));
                     }
                 }
             }

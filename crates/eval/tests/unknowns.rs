@@ -187,6 +187,13 @@ fn conforms(known: &Value, unknown: &Value) -> bool {
 
 const ANY: &str = "unknown of any type";
 
+/// Attributes whose unknown result has a type the known one does not
+/// conform to in go-cty too: `tolist` and `toset` of an unknown give a
+/// collection of any element, which a unification with numbers then makes
+/// numbers (`concat(tolist(t), tolist([1]))` is a list of numbers in the
+/// reference, checked with its `hcleval`-like oracle, `unknown-oracle`).
+const REFERENCE_TYPE_LOSSES: &[&str] = &["function_edges.bb", "function_library.o"];
+
 struct Failure {
     place: String,
     stand_in: &'static str,
@@ -223,12 +230,18 @@ fn check_text(name: &str, text: &str, ctx: &Context, failures: &mut Vec<Failure>
                     // An unknown of any type may be of another type than
                     // the known value it replaced, and so may the result
                     // (`tolist([var.a, 1])` is a list of numbers).
-                    Ok(v) if kind != ANY && !v.is_wholly_known() && !conforms(&original, &v) => failures
-                        .push(Failure {
+                    Ok(v)
+                        if kind != ANY
+                            && !v.is_wholly_known()
+                            && !conforms(&original, &v)
+                            && !REFERENCE_TYPE_LOSSES.contains(&format!("{name}.{path}").as_str()) =>
+                    {
+                        failures.push(Failure {
                             place,
                             stand_in: kind,
                             message: format!("unknown result of type {} for {}", v.ty(), original.ty()),
-                        }),
+                        })
+                    }
                     Ok(_) => {}
                 }
             }
@@ -330,4 +343,83 @@ fn every_function_gives_a_typed_unknown_for_unknown_arguments() {
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(expected == out, "{} differs; run with UPDATE_EXPECT=1 and review the diff", path.display());
+}
+
+/// The unknowns of `unknown-oracle/oracle.go.txt`, by name: one of any
+/// type, unknowns of each kind of type, and known collections with unknown
+/// elements.
+fn oracle_variables() -> Vec<(&'static str, Value)> {
+    let object = |attrs: &[(&str, Type)]| {
+        Type::object(attrs.iter().map(|(k, t)| (k.to_string(), t.clone())).collect())
+    };
+    vec![
+        ("d", Value::dynamic()),
+        ("s", Value::unknown(Type::String)),
+        ("n", Value::unknown(Type::Number)),
+        ("b", Value::unknown(Type::Bool)),
+        ("ls", Value::unknown(Type::list(Type::String))),
+        ("ld", Value::unknown(Type::list(Type::Dynamic))),
+        ("ms", Value::unknown(Type::map(Type::String))),
+        ("md", Value::unknown(Type::map(Type::Dynamic))),
+        ("ss", Value::unknown(Type::set(Type::String))),
+        ("o", Value::unknown(object(&[("a", Type::String), ("l", Type::list(Type::String))]))),
+        ("t", Value::unknown(Type::Tuple(vec![Type::String, Type::Number]))),
+        ("lo", Value::unknown(Type::list(object(&[("id", Type::String)])))),
+        (
+            "kl",
+            Value::list(Type::String, vec![Value::unknown(Type::String), Value::string("x")])
+                .expect("a list of strings"),
+        ),
+        (
+            "ko",
+            Value::object(
+                [("a".to_string(), Value::unknown(Type::String)), ("n".to_string(), Value::dynamic())].into(),
+            ),
+        ),
+    ]
+}
+
+/// Expressions over unknowns (`unknown-oracle/cases.tsv`, made by
+/// `gen.py` beside it), each with the outcome of the reference (HCL v2 and
+/// go-cty's standard library, `oracle.go.txt` built against the Go sources
+/// of `/usr/share/gocode`): where the reference evaluates one without error,
+/// so must Halite. Where the reference fails and Halite does not, Halite is
+/// only more lenient, which is never a false alarm; those are counted.
+#[test]
+fn no_error_where_the_reference_has_none_on_unknowns() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/unknown-oracle/cases.tsv");
+    let text = std::fs::read_to_string(&path).expect("the oracle's cases");
+    let mut ctx = Context::with_stdlib();
+    for (name, value) in oracle_variables() {
+        ctx.variables.insert(name.to_string(), value);
+    }
+    let (mut total, mut lenient) = (0, 0);
+    let mut false_alarms = Vec::new();
+    for line in text.lines() {
+        let Some((expr, want)) = line.split_once('\t') else { continue };
+        if want == "PARSE" {
+            continue;
+        }
+        total += 1;
+        let parse = syntax::parse_expression(expr);
+        let (hir, root, _) = hir::lower_expression_file(&parse.tree());
+        let ours = eval::eval_expr(&hir.exprs, root, &ctx);
+        match (ours, want.starts_with("OK")) {
+            (Err(e), true) => false_alarms.push(format!("{expr}: {e} (reference: {want})")),
+            // A result more precise than the reference's may fail where the
+            // reference's would not: the types must agree, or ours be any.
+            (Ok(v), true) => {
+                let ty = v.ty();
+                let reference_ty = want.trim_start_matches("OK ").rsplit_once(' ').map_or("", |(ty, _)| ty);
+                if !ty.has_dynamic_types() && ty.friendly_name() != reference_ty {
+                    false_alarms.push(format!("{expr}: of type {} (reference: {want})", ty.friendly_name()));
+                }
+            }
+            (Ok(_), false) => lenient += 1,
+            _ => {}
+        }
+    }
+    eprintln!("{total} expressions, {lenient} where only the reference fails");
+    assert!(total > 30_000, "only {total} cases were read");
+    assert!(false_alarms.is_empty(), "{} false alarms:\n{}", false_alarms.len(), false_alarms.join("\n"));
 }
