@@ -389,9 +389,15 @@ fn terraform_undeclared(
     // with, or that start with `labels`: the generic resolution finds it
     // (a block with fewer labels than Terraform's is another tool's
     // business, and not Terraform's to report).
+    // Lookups, not a scan: a reference to a declared block, the common
+    // case, costs a few searches of its type's blocks.
     let declared = |block_type: &str, labels: &[SmolStr]| {
         index.blocks.get(block_type).is_some_and(|entries| {
-            entries.keys().any(|declared| declared.starts_with(labels) || labels.starts_with(declared))
+            (0..=labels.len()).any(|n| entries.contains_key(&labels[..n]))
+                || entries
+                    .range::<[SmolStr], _>((std::ops::Bound::Included(labels), std::ops::Bound::Unbounded))
+                    .next()
+                    .is_some_and(|(declared, _)| declared.starts_with(labels))
         })
     };
     match root {
