@@ -15,3 +15,8 @@ resource "aws_route_table_association" "a" {
   provider       = "aws.west"
   depends_on     = ["aws_subnet.a"]
 }
+
+# Declared in the JSON twin of this module's files.
+output "from_json" {
+  value = "${null_resource.from_json.id}"
+}
