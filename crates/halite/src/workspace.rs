@@ -399,16 +399,18 @@ impl Workspace {
                 ));
             }
         }
+        // The module's problems under the rule codes (and severities) that
+        // `halite check` reports and users configure, not the model's own
+        // names for them.
         for diagnostic in module::module_diagnostics(&self.db, self.module) {
-            let notes =
-                if diagnostic.detail.is_empty() { Vec::new() } else { vec![diagnostic.detail.clone()] };
+            let diagnostic = analysis::module::convert(&self.db, diagnostic);
             out.push(self.located(
-                true,
+                diagnostic.is_error(),
                 diagnostic.code,
-                diagnostic.summary.clone(),
+                diagnostic.message,
                 diagnostic.file,
                 diagnostic.range,
-                notes,
+                diagnostic.notes,
             ));
         }
         out.sort_by(|a, b| (&a.path, a.range.start).cmp(&(&b.path, b.range.start)));

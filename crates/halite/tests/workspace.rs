@@ -99,6 +99,9 @@ fn a_dialect_adds_functions_and_roots_but_not_errors() {
     // `local.bad`, which only the dialect's evaluation meets.
     let messages: Vec<String> = workspace.diagnostics().iter().map(|d| d.message.clone()).collect();
     assert_eq!(messages, ["Invalid function argument", "Unknown variable"]);
+    // Under the codes `halite check` reports and `halite.toml` configures.
+    let codes: Vec<String> = workspace.diagnostics().iter().map(|d| d.code.clone()).collect();
+    assert_eq!(codes, ["evaluation-error", "undeclared-reference"]);
     // An edit re-evaluates through the dialect too.
     let changed = workspace.apply([set(
         "m/a.hcl",
