@@ -314,10 +314,8 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         .iter()
         .copied()
         .filter(|&attr| {
-            let targets = attribute_targets(db, attr);
-            targets.iter().any(|target| matches!(target, Target::Unresolved { .. }))
-                || ((may_fail(db, attr, inputs) || may_be_on_a_cycle(&targets))
-                    && reads_only_sound_values(db, attr, inputs, &mut sound_values))
+            attribute_targets(db, attr).iter().any(|target| matches!(target, Target::Unresolved { .. }))
+                || reads_only_sound_values(db, attr, inputs, &mut sound_values)
         })
         .collect();
     module::evaluate_in_order(db, &candidates);
@@ -547,88 +545,6 @@ fn reads_only_sound_values(
         memo.insert(address, sound);
     }
     memo.get(attr.address(db)).copied().unwrap_or(false)
-}
-
-/// Whether an attribute reading `targets` may be on a reference cycle: it
-/// reads a local or a block's written attribute (a variable's value and an
-/// unknown read nothing).
-fn may_be_on_a_cycle(targets: &[Target]) -> bool {
-    targets.iter().any(|target| match target {
-        Target::Attributes { attrs, .. } => attrs.iter().any(|it| root_of(it) != "var"),
-        _ => false,
-    })
-}
-
-/// Whether evaluating `attr` may fail for some value of what it reads: not
-/// when its expression is a literal, a reference whose value is its whole
-/// result (`var.name`, `local.tags`, a block's attribute where those are
-/// unknown: `aws_subnet.a.id`, `each.value.name`), or a tuple or an object
-/// of those. Such an attribute reading no local or block attribute has no
-/// error to report, and is not evaluated: most of a Terraform module's
-/// arguments are of that kind, and a check evaluating them all was a tenth
-/// slower. Read in place in a native file's HIR; a JSON file's expressions
-/// count as fallible.
-fn may_fail(db: &dyn Db, attr: Attr<'_>, inputs: SoundInputs) -> bool {
-    let index = module_index(db, attr.module(db));
-    let Some(def) = index.definitions.get(attr.address(db)) else { return true };
-    if def.file.syntax(db) != SourceSyntax::Native {
-        return true;
-    }
-    let hir = db::lower(db, def.file);
-    let Some(attribute) = def.location.attribute else { return true };
-    let mut body = &hir.body;
-    if let Some(block) = def.location.block {
-        let Some(&block) = hir.body.blocks.get(block as usize) else { return true };
-        body = &hir[block].body;
-        for &nested in &def.location.nested {
-            let Some(&nested) = body.blocks.get(nested as usize) else { return true };
-            body = &hir[nested].body;
-        }
-    }
-    let Some(&attribute) = body.attributes.get(attribute as usize) else { return true };
-    let mut stack = vec![hir[attribute].value];
-    while let Some(id) = stack.pop() {
-        match &hir.exprs[id] {
-            hir::Expr::Literal(_) | hir::Expr::Variable(_) => {}
-            hir::Expr::Template { parts, .. } => {
-                if !parts.iter().all(|part| matches!(part, hir::TemplatePart::Literal(_))) {
-                    return true;
-                }
-            }
-            hir::Expr::Tuple(items) => stack.extend(items.iter().copied()),
-            hir::Expr::Object(items) => {
-                for item in items {
-                    if !matches!(item.key, hir::ObjectKey::Name(_)) {
-                        return true;
-                    }
-                    stack.push(item.value);
-                }
-            }
-            hir::Expr::GetAttr { .. } => {
-                // A chain of attribute steps from a root: the step after
-                // `var`/`local` names the value; steps past it read into a
-                // value of a known type, which may not have them. Other
-                // roots are unknown from the step the reference resolves
-                // to on, where the dialect makes blocks' attributes unknown.
-                let mut steps = 0;
-                let mut current = id;
-                while let hir::Expr::GetAttr { base, .. } = &hir.exprs[current] {
-                    steps += 1;
-                    current = *base;
-                }
-                let hir::Expr::Variable(root) = &hir.exprs[current] else { return true };
-                let infallible = match root.as_str() {
-                    "var" | "local" => steps == 1,
-                    _ => inputs.block_attributes_unknown,
-                };
-                if !infallible {
-                    return true;
-                }
-            }
-            _ => return true,
-        }
-    }
-    false
 }
 
 fn root_of(address: &Address) -> &str {
