@@ -7,7 +7,9 @@
 //!   unknown (Terraform's `count`, `each`, `path`), how block types are
 //!   addressed (Terraform's `resource "T" "N"` as `T.N`), which blocks'
 //!   unwritten attributes are unknown rather than errors, label counts, the
-//!   names of functions known without an implementation;
+//!   names of functions known without an implementation, whether the
+//!   language knows every root (Terraform's does, so a name that is none of
+//!   its roots is a resource type, and an undeclared one an error);
 //! - the values of extra root names ([`Dialect::roots`]), each read through
 //!   [`dialect_root`], so that changing one root's value re-evaluates only
 //!   the attributes that read that root;
