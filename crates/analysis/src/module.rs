@@ -354,10 +354,17 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
                 // Terraform's dialect knows every root of a Terraform file
                 // (`DialectRules::terraform_references`): a resource, data
                 // source or module call it does not find is not declared,
-                // and a bare name is no reference at all.
+                // and a bare name is no reference at all. Unless a file of
+                // the module does not parse: the blocks after its error
+                // are missing from the index, not from the module.
                 "Reference to undeclared resource"
                 | "Reference to undeclared module"
-                | "Invalid reference" => trust.knows_every_root(),
+                | "Invalid reference" => {
+                    trust.knows_every_root()
+                        && db::module::module_files(db, module)
+                            .iter()
+                            .all(|&file| db::syntax_errors(db, file).is_empty())
+                }
                 // An attribute a block does not set, or a root the module
                 // does not declare where no dialect knows every root: only
                 // the file's own dialect could know whether the tool
