@@ -305,7 +305,9 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     // Only two kinds of attributes can have an error a check reports: those
     // with a reference that names nothing, and those whose value is
     // evaluated with every input it reads unknown (see
-    // `reads_only_sound_values`). The others are not evaluated at all.
+    // `reads_only_sound_values`) and whose expression may fail or which
+    // may be on a cycle (`may_fail_to_evaluate`: `name = var.name` cannot).
+    // The others are not evaluated at all.
     // Dependencies first, so that a long chain of locals does not recurse
     // (see `evaluate_in_order`).
     let mut sound_values: FxHashMap<Address, bool> = FxHashMap::default();
@@ -314,8 +316,10 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         .iter()
         .copied()
         .filter(|&attr| {
-            attribute_targets(db, attr).iter().any(|target| matches!(target, Target::Unresolved { .. }))
-                || reads_only_sound_values(db, attr, inputs, &mut sound_values)
+            let targets = attribute_targets(db, attr);
+            targets.iter().any(|target| matches!(target, Target::Unresolved { .. }))
+                || ((module::may_fail_to_evaluate(db, attr) || may_be_on_a_cycle(&targets))
+                    && reads_only_sound_values(db, attr, inputs, &mut sound_values))
         })
         .collect();
     module::evaluate_in_order(db, &candidates);
@@ -552,6 +556,16 @@ fn reads_only_sound_values(
         memo.insert(address, sound);
     }
     memo.get(attr.address(db)).copied().unwrap_or(false)
+}
+
+/// Whether an attribute reading `targets` may be on a reference cycle: it
+/// reads a local or a block's written attribute (a variable's value and an
+/// unknown read nothing).
+fn may_be_on_a_cycle(targets: &[Target]) -> bool {
+    targets.iter().any(|target| match target {
+        Target::Attributes { attrs, .. } => attrs.iter().any(|it| root_of(it) != "var"),
+        _ => false,
+    })
 }
 
 fn root_of(address: &Address) -> &str {

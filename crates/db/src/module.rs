@@ -104,7 +104,7 @@ pub use crate::module::{
     terraform_functions::functions as terraform_function_table,
     value::{
         AttrError, CYCLE_PATH_LIMIT, attribute_expr, attribute_value, cycle_path, evaluate_in_order,
-        evaluation_order, module_attributes, variable_types,
+        evaluation_order, may_fail_to_evaluate, module_attributes, variable_types,
     },
 };
 use crate::{Db, File};

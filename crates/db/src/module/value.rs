@@ -282,6 +282,72 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     evaluate(expr, scope.into_variables(), functions).map_err(AttrError::Eval)
 }
 
+/// Whether evaluating `attr` may fail for some value of what it reads: not
+/// when its expression is a literal, a reference whose value is its whole
+/// result (`var.name`, `local.tags`, and where the dialect makes blocks'
+/// attributes unknown, `aws_subnet.a.id` or `each.value.name`), or a tuple
+/// or an object of those. A front end that reports only evaluation errors
+/// can skip such an attribute (most of a Terraform module's arguments are
+/// of that kind). Read in place in a native file's HIR; a JSON file's
+/// expressions count as fallible.
+pub fn may_fail_to_evaluate(db: &dyn Db, attr: Attr<'_>) -> bool {
+    let module = attr.module(db);
+    let index = module_index(db, module);
+    let Some(def) = index.definitions.get(attr.address(db)) else { return true };
+    if def.file.syntax(db) != crate::SourceSyntax::Native
+        || matches!(def.kind, DeclarationKind::Variable { .. })
+    {
+        return true;
+    }
+    let blocks_unknown = module.dialect(db).rules(db).computed_attributes;
+    let hir = crate::lower(db, def.file);
+    let Some(root) = locate(hir, def) else { return true };
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        match &hir.exprs[id] {
+            hir::Expr::Literal(_) | hir::Expr::Variable(_) => {}
+            hir::Expr::Template { parts, .. } => {
+                if !parts.iter().all(|part| matches!(part, hir::TemplatePart::Literal(_))) {
+                    return true;
+                }
+            }
+            hir::Expr::Tuple(items) => stack.extend(items.iter().copied()),
+            hir::Expr::Object(items) => {
+                for item in items {
+                    if !matches!(item.key, hir::ObjectKey::Name(_)) {
+                        return true;
+                    }
+                    stack.push(item.value);
+                }
+            }
+            hir::Expr::GetAttr { .. } => {
+                // A chain of attribute steps from a root: the step after
+                // `var` or `local` names the value, and steps past it read
+                // into a value of a known type, which may not have them.
+                // Another root is unknown from the step its reference
+                // resolves to on, where the dialect makes blocks'
+                // attributes unknown (and a dialect's roots always are).
+                let mut steps = 0;
+                let mut current = id;
+                while let hir::Expr::GetAttr { base, .. } = &hir.exprs[current] {
+                    steps += 1;
+                    current = *base;
+                }
+                let hir::Expr::Variable(root) = &hir.exprs[current] else { return true };
+                let infallible = match root.as_str() {
+                    "var" | "local" => steps == 1,
+                    _ => blocks_unknown,
+                };
+                if !infallible {
+                    return true;
+                }
+            }
+            _ => return true,
+        }
+    }
+    false
+}
+
 /// Whether `address` is an attribute of a block (not a variable or a local).
 fn is_block_attribute(address: &Address) -> bool {
     !matches!(address.segments().first().map(SmolStr::as_str), Some("var" | "local"))
