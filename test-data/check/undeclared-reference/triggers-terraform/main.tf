@@ -24,6 +24,8 @@ locals {
   no_data = data.aws_vpc.main.id
   # No data source of that name.
   data_name = data.aws_ami.ubunt.id
+  # No data source of that type: the fix replaces the type.
+  data_type = data.aws_amii.ubuntu.id
   # No ephemeral resource of that name.
   ephemeral = ephemeral.random_password.dbb.result
   # A bare name is no reference Terraform knows (`true` is a keyword).
@@ -37,6 +39,6 @@ locals {
 output "everything" {
   value = [
     local.type_typo, local.name_typo, local.prefixed, local.no_prefix, local.no_data,
-    local.data_name, local.ephemeral, local.bare, local.template, local.call, local.for,
+    local.data_name, local.data_type, local.ephemeral, local.bare, local.template, local.call, local.for,
   ]
 }
