@@ -375,8 +375,8 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
                 // computes or provides it.
                 _ => false,
             },
-            // A cycle among attributes that read only locals (the others
-            // are not evaluated here).
+            // A cycle among locals and blocks' written attributes: a value
+            // depending on itself is an error whatever the inputs are.
             AttrError::Cycle(_) => true,
             AttrError::Eval(_) => {
                 let code = rule_code(&diagnostic);
