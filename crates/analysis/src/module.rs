@@ -478,8 +478,12 @@ impl SoundInputs {
     fn of(db: &dyn Db, module: Module) -> SoundInputs {
         let rules = module.dialect(db).rules(db);
         // A variable given a value is that value, which holds for one run,
-        // not for every input: a check gives none.
-        let variables_unknown = rules.unset_variables_unknown && module.variables(db).is_empty();
+        // not for every input: a check gives none. An override file, which
+        // the model does not read, may change a variable's type.
+        let overridden = rules.terraform_files_only
+            && module.files(db).iter().any(|file| module::is_terraform_override_file(file.path(db)));
+        let variables_unknown =
+            rules.unset_variables_unknown && module.variables(db).is_empty() && !overridden;
         SoundInputs { variables_unknown, block_attributes_unknown: rules.computed_attributes }
     }
 
