@@ -948,23 +948,40 @@ pub(crate) fn index_value(coll: &Value, key: &Value) -> Result<Value, StepError>
     match &ty {
         Type::List(_) | Type::Tuple(_) => {
             let k = value::convert(key, &Type::Number).map_err(|e| bad(&format!(": {e}.")))?;
-            if !coll.is_known() || !k.is_known() {
+            // A tuple's length is in its type, so an index outside it is an
+            // error even while the tuple is unknown (as go-cty's `HasIndex`);
+            // an unknown list's length is unknown.
+            let length = match &ty {
+                Type::Tuple(types) => Some(types.len()),
+                _ => coll.is_known().then(|| coll.elements().map_or(0, <[Value]>::len)),
+            };
+            let (Some(length), true) = (length, k.is_known()) else {
                 return Ok(match &ty {
                     Type::List(ety) => Value::unknown((**ety).clone()),
                     _ => Value::dynamic(),
                 });
-            }
+            };
             let n = k.as_number().cloned().unwrap_or_else(Number::zero);
             if !n.is_integer() {
-                return Err(bad(": indexes must be whole numbers."));
+                return Err(bad(
+                    ": indexing a sequence requires a whole number, but the given index has a fractional part.",
+                ));
             }
-            let elems = coll.elements().unwrap_or_default();
-            match n.to_i64() {
-                Some(i) if i >= 0 && (i as u64) < elems.len() as u64 => Ok(elems[i as usize].clone()),
-                _ if elems.is_empty() => Err(bad(": the collection has no elements.")),
-                Some(i) if i < 0 => Err(bad(": a negative number is not a valid index for a sequence.")),
-                _ => Err(bad(": the given index is greater than or equal to the length of the collection.")),
+            let index = match n.to_i64() {
+                Some(i) if i < 0 => {
+                    return Err(bad(": a negative number is not a valid index for a sequence."));
+                }
+                Some(i) if (i as u64) < length as u64 => i as usize,
+                _ if length == 0 => return Err(bad(": the collection has no elements.")),
+                _ => {
+                    return Err(bad(": the given index is greater than or equal to the length of the collection."));
+                }
+            };
+            if !coll.is_known() {
+                let element = ty.tuple_element_types().and_then(|types| types.get(index));
+                return Ok(Value::unknown(element.cloned().unwrap_or(Type::Dynamic)));
             }
+            Ok(coll.elements().and_then(|elems| elems.get(index)).cloned().unwrap_or_else(Value::dynamic))
         }
         Type::Map(ety) => {
             let k = value::convert(key, &Type::String).map_err(|e| bad(&format!(": {e}.")))?;

@@ -428,9 +428,11 @@ fn no_error_where_the_reference_has_none_on_unknowns() {
 /// reference with unknown arguments, each with the reference's outcome
 /// (its oracle's, see `unknown-oracle`): `d` is an unknown of any type,
 /// `s` of a string, `ls` of a list of strings, `t` of a tuple, `ms` of a
-/// map of strings. The last three the reference rejects (its unification
-/// gives up on parts of no type) though a value would convert once `d` has
-/// one; Halite gives an unknown, never a false alarm.
+/// map of strings. The reference rejects `tolist`, `distinct` and `toset`
+/// of `[d, { a = 1 }]` (its unification gives up on parts of no type)
+/// though a value would convert once `d` has one; Halite gives an unknown,
+/// never a false alarm. Indexes of an unknown tuple are checked against its
+/// type's length, as the reference's.
 #[test]
 fn fixed_calls_give_the_references_unknowns() {
     let mut ctx = Context::with_stdlib();
@@ -452,6 +454,12 @@ fn fixed_calls_give_the_references_unknowns() {
         ("tolist([d, { a = 1 }])", "unknown list of dynamic"),
         ("distinct([d, { a = 1 }])", "unknown list of dynamic"),
         ("toset([d, { a = 1 }])", "unknown set of dynamic"),
+        // A tuple's length is in its type.
+        ("t[1]", "unknown number"),
+        (
+            "t[2]",
+            "error Invalid index: The given key does not identify an element in this collection value: the given index is greater than or equal to the length of the collection.",
+        ),
     ];
     let mut out = Vec::new();
     for (expr, want) in cases {

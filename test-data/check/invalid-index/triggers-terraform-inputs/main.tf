@@ -4,6 +4,10 @@ variable "name" {
   type = string
 }
 
+variable "pair" {
+  type = tuple([string, number])
+}
+
 variable "settings" {
   type = object({
     region = string
@@ -23,8 +27,10 @@ locals {
   zone = [var.settings.region, "us-east-1"][-1]
   # A resource's attribute is unknown, the tuple around it is not.
   ami = [aws_instance.web.ami][1]
+  # A tuple's length is in its type, known while its value is not.
+  third = var.pair[2]
 }
 
 output "all" {
-  value = [local.zone, local.ami]
+  value = [local.zone, local.ami, local.third]
 }
