@@ -17,8 +17,9 @@
 //!   [`RootDatabase::set_module_variables`](crate::RootDatabase::set_module_variables);
 //!   compared by value, so setting the same values again re-runs nothing.
 //! - The module's [`Dialect`]: rules chosen by its files' names (Terraform
-//!   for `*.tf`, see `dialect.rs`) or set with `set_dialect_rules`, extra
-//!   roots (`set_dialect_roots`) and functions (`set_dialect_functions`).
+//!   for `*.tf` and OpenTofu's `*.tofu`, see `dialect.rs`) or set with
+//!   `set_dialect_rules`, extra roots (`set_dialect_roots`) and functions
+//!   (`set_dialect_functions`).
 //!   Names the dialect knows are never reported; values it says are not
 //!   known from configuration are unknown, and so is what depends on them.
 //!
@@ -40,8 +41,9 @@
 //! - [`attribute_diagnostic`]: the same for one attribute's error;
 //! - [`cycle_path`]: the steps of the reference cycle through an attribute
 //!   (long cycles leave [`AttrError::Cycle`] without them);
-//! - [`module_files`]: the files the dialect reads (Terraform: `.tf` and
-//!   `.tf.json` without override files);
+//! - [`module_files`]: the files the dialect reads (Terraform: `.tf`,
+//!   `.tf.json`, `.tofu` and `.tofu.json` without override files, and
+//!   without a `.tf` file whose `.tofu` twin is there, as OpenTofu does);
 //! - [`module_calls`], [`module_inputs`], [`module_call_diagnostics`]: local
 //!   child modules, their variables, and the check of a call's arguments;
 //! - [`evaluate_in_order`]: evaluates attributes dependencies first. Values
@@ -130,13 +132,14 @@ pub struct Module {
 }
 
 /// Whether a file named `path` belongs to a module by its name: `*.hcl`,
-/// `*.tf`, `*.pkr.hcl`, `*.nomad`, and their JSON twins (`*.hcl.json`,
-/// `*.tf.json`, `*.nomad.json`, and Packer's `*.pkr.json`).
+/// `*.tf`, OpenTofu's `*.tofu`, `*.pkr.hcl`, `*.nomad`, and their JSON
+/// twins (`*.hcl.json`, `*.tf.json`, `*.tofu.json`, `*.nomad.json`, and
+/// Packer's `*.pkr.json`).
 pub fn is_module_file(path: &Utf8Path) -> bool {
     let name = path.file_name().unwrap_or_default();
     let name =
         name.strip_suffix(".json").map_or(name, |stem| if stem.ends_with(".pkr") { "x.hcl" } else { stem });
-    [".hcl", ".tf", ".nomad"].iter().any(|ext| name.ends_with(ext))
+    [".hcl", ".tf", ".tofu", ".nomad"].iter().any(|ext| name.ends_with(ext))
 }
 
 /// Where a variable's value given as text is evaluated (`--var NAME=EXPR`,

@@ -6,11 +6,15 @@
 
 use std::collections::BTreeMap;
 
+use camino::Utf8Path;
+use rustc_hash::FxHashSet;
 use smol_str::SmolStr;
 
 use crate::{
     Db, File,
-    module::{Address, DialectRules, Module, is_terraform_file, is_terraform_override_file},
+    module::{
+        Address, DialectRules, Module, dialect::terraform_stem, is_terraform_file, is_terraform_override_file,
+    },
 };
 
 /// What a declaration is.
@@ -350,24 +354,48 @@ fn repeated_blocks(
 }
 
 /// The files of `module` that its dialect reads: all of them, but for
-/// Terraform's, only `*.tf` and `*.tf.json` (Terraform itself ignores the
-/// others: a `terragrunt.hcl` or a `*.tftest.hcl` beside them is another
-/// language, which a front end may evaluate as a module of its own), and
-/// not its override files: Terraform merges those into the declarations
-/// they override, which the model does not do, and reading them as more
-/// declarations would report every override as a duplicate.
+/// Terraform's, only `*.tf` and `*.tf.json` and OpenTofu's `*.tofu` and
+/// `*.tofu.json` (Terraform itself ignores the others: a `terragrunt.hcl`
+/// or a `*.tftest.hcl` beside them is another language, which a front end
+/// may evaluate as a module of its own), and not its override files:
+/// Terraform merges those into the declarations they override, which the
+/// model does not do, and reading them as more declarations would report
+/// every override as a duplicate. A `.tf` file whose `.tofu` twin is in the
+/// module (`main.tf` beside `main.tofu`, `main.tf.json` beside
+/// `main.tofu.json`) is left out too, as OpenTofu leaves it out: a module
+/// written for both tools keeps Terraform's version in the `.tf` file and
+/// OpenTofu's in the `.tofu` one, and reading both would declare
+/// everything twice.
 #[salsa::tracked(returns(ref))]
 pub fn module_files(db: &dyn Db, module: Module) -> Vec<File> {
     let rules = module.dialect(db).rules(db);
-    module
-        .files(db)
+    let files = module.files(db);
+    if !rules.terraform_files_only {
+        return files.clone();
+    }
+    let paths: FxHashSet<&Utf8Path> = files.iter().map(|file| file.path(db).as_path()).collect();
+    files
         .iter()
         .copied()
         .filter(|file| {
-            !rules.terraform_files_only
-                || (is_terraform_file(file.path(db)) && !is_terraform_override_file(file.path(db)))
+            let path = file.path(db);
+            is_terraform_file(path) && !is_terraform_override_file(path) && !has_tofu_twin(path, &paths)
         })
         .collect()
+}
+
+/// Whether `path` is a `.tf` or `.tf.json` file that OpenTofu ignores
+/// because `paths` has the same name ending in `.tofu` or `.tofu.json`
+/// (`filterTfPathsWithTofuAlternatives` in opentofu/opentofu's
+/// `internal/configs/parser_config_dir.go`). The twin is looked for in the
+/// same directory, since OpenTofu compares whole paths.
+fn has_tofu_twin(path: &Utf8Path, paths: &FxHashSet<&Utf8Path>) -> bool {
+    // Only `.tf` and `.tf.json` have a twin: `.tofu` does not start with
+    // `.tf`.
+    let Some((stem, extension)) = terraform_stem(path) else { return false };
+    let Some(json) = extension.strip_prefix(".tf") else { return false };
+    let twin = path.with_file_name(format!("{stem}.tofu{json}"));
+    paths.contains(twin.as_path())
 }
 
 /// The address the module gives a declaration: a repeated block's ordinal

@@ -28,8 +28,8 @@
 //!
 //! [`DialectRules::terraform`] is the Terraform dialect;
 //! [`RootDatabase::set_module_files`](crate::RootDatabase::set_module_files)
-//! gives it to a module with `*.tf` or `*.tf.json` files unless the caller
-//! set a dialect of its own.
+//! gives it to a module with `*.tf` or `*.tf.json` files (or OpenTofu's
+//! `*.tofu` and `*.tofu.json`) unless the caller set a dialect of its own.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -87,8 +87,8 @@ pub struct DialectRules {
     /// or an error where used when it has none. Its default is still
     /// checked against its type.
     pub unset_variables_unknown: bool,
-    /// Whether the module is made of its `*.tf` and `*.tf.json` files only
-    /// (see [`crate::module::module_files`]).
+    /// Whether the module is made of its `*.tf`, `*.tf.json`, `*.tofu` and
+    /// `*.tofu.json` files only (see [`crate::module::module_files`]).
     pub terraform_files_only: bool,
     /// Labels per block type, for JSON files, where nothing else says how
     /// deep the labels go. (Applied by file name, see `json.rs`.)
@@ -121,7 +121,8 @@ impl DialectRules {
     }
 
     /// The rules for a module made of `paths`: Terraform's when any is a
-    /// `*.tf` or `*.tf.json` file, the generic ones otherwise.
+    /// Terraform file ([`is_terraform_file`]: `*.tf`, `*.tofu` and their
+    /// JSON twins), the generic ones otherwise.
     pub fn for_files<'p>(paths: impl IntoIterator<Item = &'p camino::Utf8Path>) -> DialectRules {
         if paths.into_iter().any(is_terraform_file) {
             DialectRules::terraform()
@@ -270,19 +271,33 @@ impl DialectRules {
     }
 }
 
-/// Whether `path` is a Terraform override file (`override.tf`,
-/// `*_override.tf`, and their JSON twins), which Terraform merges into the
-/// declarations of the other files rather than adding to them.
-pub fn is_terraform_override_file(path: &camino::Utf8Path) -> bool {
-    let name = path.file_name().unwrap_or_default();
-    let stem = name.strip_suffix(".tf.json").or_else(|| name.strip_suffix(".tf"));
-    stem.is_some_and(|stem| stem == "override" || stem.ends_with("_override"))
+/// The endings of Terraform's configuration files: Terraform's own, and
+/// OpenTofu's (1.8 and later), which reads a `.tofu` file as it reads a
+/// `.tf` file and a `.tofu.json` file as a `.tf.json` one
+/// (`internal/configs/parser_config_dir.go` in opentofu/opentofu, its
+/// `tfExt`, `tofuExt`, `tfJSONExt` and `tofuJSONExt`).
+const TERRAFORM_EXTENSIONS: &[&str] = &[".tf", ".tf.json", ".tofu", ".tofu.json"];
+
+/// The name of `path` without its Terraform ending, with that ending:
+/// `main.tofu.json` is `("main", ".tofu.json")`.
+pub(crate) fn terraform_stem(path: &camino::Utf8Path) -> Option<(&str, &'static str)> {
+    let name = path.file_name()?;
+    TERRAFORM_EXTENSIONS.iter().find_map(|&extension| Some((name.strip_suffix(extension)?, extension)))
 }
 
-/// Whether `path` is a Terraform file by its name.
+/// Whether `path` is a Terraform override file (`override.tf`,
+/// `*_override.tf`, their JSON twins and OpenTofu's `override.tofu`,
+/// `*_override.tofu` and twins), which Terraform merges into the
+/// declarations of the other files rather than adding to them.
+pub fn is_terraform_override_file(path: &camino::Utf8Path) -> bool {
+    terraform_stem(path).is_some_and(|(stem, _)| stem == "override" || stem.ends_with("_override"))
+}
+
+/// Whether `path` is a Terraform file by its name: `*.tf`, `*.tf.json`, or
+/// OpenTofu's `*.tofu` and `*.tofu.json`.
 pub fn is_terraform_file(path: &camino::Utf8Path) -> bool {
     let name = path.as_str();
-    name.ends_with(".tf") || name.ends_with(".tf.json")
+    TERRAFORM_EXTENSIONS.iter().any(|extension| name.ends_with(extension))
 }
 
 /// Terraform's built-in functions: the table of `internal/lang/functions.go`

@@ -4,9 +4,9 @@
 //! schema says which; the module model's schema is fixed: the root's
 //! properties are block types, `locals` has no label, and every other block
 //! type (`variable` included) has exactly one, so `{"service": {"web":
-//! {"port": 80}}}` declares `service.web.port`; in a `*.tf.json` file the
-//! Terraform dialect's label counts apply instead (`resource` and `data`
-//! two, `terraform` and `moved` none).
+//! {"port": 80}}}` declares `service.web.port`; in a `*.tf.json` file (or
+//! OpenTofu's `*.tofu.json`) the Terraform dialect's label counts apply
+//! instead (`resource` and `data` two, `terraform` and `moved` none).
 //!
 //! An attribute's value is turned into the native HIR by
 //! [`hir::lower_json_value`] (strings parsed as templates, as the JSON syntax
@@ -51,8 +51,8 @@ fn root(db: &dyn Db, file: File) -> Option<ast::JsonValue> {
 }
 
 /// How many labels blocks of `type_name` have in `file`: by the Terraform
-/// dialect's counts for a `*.tf.json` file, else the fixed schema above.
-/// (The file's name decides, not its module's dialect: declarations are
+/// dialect's counts for a `*.tf.json` or `*.tofu.json` file, else the fixed
+/// schema above. (The file's name decides, not its module's dialect: declarations are
 /// per file, computed before any module reads them, and a `.tf.json` file
 /// is Terraform whatever module it is in.)
 fn label_count(file_is_terraform: bool, type_name: &str) -> usize {
