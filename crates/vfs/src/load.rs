@@ -5,10 +5,11 @@ use std::io;
 use camino::{Utf8Path, Utf8PathBuf};
 
 /// The endings of the names of a module's files: the native syntax (`.hcl`
-/// also covers Packer's `.pkr.hcl`) and the JSON twins. `.tfvars` files are
-/// values for variables, not part of a module, so they are not here.
+/// also covers Packer's `.pkr.hcl`; `.tofu` is OpenTofu's `.tf`) and the JSON
+/// twins. `.tfvars` files are values for variables, not part of a module, so
+/// they are not here.
 const MODULE_SUFFIXES: &[&str] =
-    &[".hcl", ".tf", ".nomad", ".hcl.json", ".tf.json", ".nomad.json", ".pkr.json"];
+    &[".hcl", ".tf", ".tofu", ".nomad", ".hcl.json", ".tf.json", ".tofu.json", ".nomad.json", ".pkr.json"];
 
 /// Directories never entered by a walk of a tree, besides hidden ones:
 /// Terraform's cache of downloaded modules and providers is someone else's
@@ -156,9 +157,17 @@ mod tests {
 
     #[test]
     fn module_file_names() {
-        for name in
-            ["main.tf", "a.hcl", "build.pkr.hcl", "job.nomad", "main.tf.json", "x.hcl.json", "b.pkr.json"]
-        {
+        for name in [
+            "main.tf",
+            "main.tofu",
+            "a.hcl",
+            "build.pkr.hcl",
+            "job.nomad",
+            "main.tf.json",
+            "main.tofu.json",
+            "x.hcl.json",
+            "b.pkr.json",
+        ] {
             assert!(is_module_file(name), "{name}");
         }
         for name in [
