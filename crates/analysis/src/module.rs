@@ -35,12 +35,12 @@ use crate::{Diagnostic, Edit, Suggestion, rules};
 /// and blocks mean decides which of the model's findings hold for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
-    /// `*.tf`, `*.tf.json`.
+    /// `*.tf`, `*.tf.json`, and OpenTofu's `*.tofu`, `*.tofu.json`.
     Terraform,
     /// Terraform's other formats (`*.tftest.hcl`, `*.tfcomponent.hcl`,
-    /// `*.tfstack.hcl`, `*.tfdeploy.hcl`, `*.tfmock.hcl`, `*.tfquery.hcl`),
-    /// with roots of their own (`run.NAME`, `component.NAME`) and variables
-    /// declared elsewhere.
+    /// `*.tfstack.hcl`, `*.tfdeploy.hcl`, `*.tfmock.hcl`, `*.tfquery.hcl`,
+    /// OpenTofu's `*.tofutest.hcl`), with roots of their own (`run.NAME`,
+    /// `component.NAME`) and variables declared elsewhere.
     TerraformTool,
     /// `*.pkr.hcl`, `*.pkr.json`.
     Packer,
@@ -58,9 +58,14 @@ impl FileKind {
     pub fn of(path: &str) -> FileKind {
         let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
         let name = name.strip_suffix(".json").unwrap_or(name);
-        if name.ends_with(".tf") {
+        // OpenTofu reads a `.tofu` file as a `.tf` one, and its
+        // `.tofutest.hcl` as a `.tftest.hcl` (opentofu/opentofu's
+        // `internal/configs/parser_config_dir.go`).
+        if name.ends_with(".tf") || name.ends_with(".tofu") {
             FileKind::Terraform
-        } else if name.rsplit('.').nth(1).is_some_and(|ext| ext.starts_with("tf")) && name.ends_with(".hcl") {
+        } else if name.rsplit('.').nth(1).is_some_and(|ext| ext.starts_with("tf") || ext == "tofutest")
+            && name.ends_with(".hcl")
+        {
             FileKind::TerraformTool
         } else if name.ends_with(".pkr.hcl") || name.ends_with(".pkr") {
             FileKind::Packer
@@ -429,11 +434,7 @@ fn trusts_type_error(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: FileKind)
 /// label.
 fn trusts_duplicate(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
     // Terraform merges an override file's declarations into the others.
-    let is_override = |file: File| {
-        let name = file.path(db).file_name().unwrap_or_default();
-        let stem = name.strip_suffix(".json").unwrap_or(name).strip_suffix(".tf").unwrap_or_default();
-        stem == "override" || stem.ends_with("_override")
-    };
+    let is_override = |file: File| module::is_terraform_override_file(file.path(db));
     if kind == FileKind::Terraform
         && (is_override(diagnostic.file)
             || diagnostic.related.iter().any(|(first, _, _)| is_override(*first)))
