@@ -7,12 +7,14 @@ use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
 /// The endings of file names that hold HCL native syntax. `.hcl` also covers
-/// `.pkr.hcl` (Packer) and `.tftest.hcl` (Terraform tests).
-const HCL_SUFFIXES: &[&str] = &[".hcl", ".tf", ".tfvars", ".nomad"];
+/// `.pkr.hcl` (Packer) and `.tftest.hcl` (Terraform tests); `.tofu` is
+/// OpenTofu's twin of `.tf`, which `tofu fmt` formats as it does `.tf`
+/// (opentofu/opentofu's `internal/command/fmt.go`).
+const HCL_SUFFIXES: &[&str] = &[".hcl", ".tf", ".tofu", ".tfvars", ".nomad"];
 
 /// The endings of file names that hold HCL's JSON syntax: the native ones'
-/// twins (`main.tf.json`, `config.hcl.json`).
-const JSON_SUFFIXES: &[&str] = &[".hcl.json", ".tf.json", ".tfvars.json", ".nomad.json"];
+/// twins (`main.tf.json`, `main.tofu.json`, `config.hcl.json`).
+const JSON_SUFFIXES: &[&str] = &[".hcl.json", ".tf.json", ".tofu.json", ".tfvars.json", ".nomad.json"];
 
 /// Which syntaxes a directory walk collects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -44,6 +44,15 @@ fn levels_come_from_the_nearest_halite_toml_with_overrides_by_path() {
 }
 
 #[test]
+fn a_walk_finds_opentofu_files_for_check_and_fmt() {
+    // `opentofu/`: `main.tofu` (a misspelt local, and unformatted),
+    // `subnets.tofu.json`, `outputs.tf` reading both, and `main.tf`, which
+    // `main.tofu` shadows (its resource is no duplicate).
+    check(&["check", "opentofu"], 1, expect_file!["../test-data/check/cli/opentofu.txt"]);
+    check(&["fmt", "--check", "opentofu"], 1, expect_file!["../test-data/check/cli/opentofu.fmt.txt"]);
+}
+
+#[test]
 fn json_lines_carry_the_code_and_the_suggestions() {
     let stdout = check(
         &["check", "--format", "json", "project"],
