@@ -88,8 +88,8 @@ enum Command {
     /// Evaluate every attribute of a file, or of a directory's module, and
     /// print the values as JSON.
     ///
-    /// For a directory, the module is its *.hcl, *.tf, *.pkr.hcl and *.nomad
-    /// files: attributes are named by address (`local.NAME`,
+    /// For a directory, the module is its *.hcl, *.tf, *.tofu, *.pkr.hcl and
+    /// *.nomad files: attributes are named by address (`local.NAME`,
     /// `TYPE.LABEL….NAME`, a top-level attribute by its name) and come in
     /// declaration order, files by path; `var.NAME` comes from `variable`
     /// blocks, `--var-file` and `--var`.
