@@ -317,14 +317,18 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     // (see `evaluate_in_order`).
     let mut sound_values: FxHashMap<Address, bool> = FxHashMap::default();
     let inputs = SoundInputs::of(db, module);
+    // The targets of every attribute's references, resolved once: the
+    // choice of candidates, the walk through their dependencies and the
+    // unused declarations all read them.
+    let targets = AttributeTargets::resolve(db, module);
     let candidates: Vec<Attr<'_>> = module_attributes(db, module)
         .iter()
         .copied()
         .filter(|&attr| {
-            let targets = attribute_targets(db, attr);
-            targets.iter().any(|target| matches!(target, Target::Unresolved { .. }))
-                || ((module::may_fail_to_evaluate(db, attr) || may_be_on_a_cycle(&targets))
-                    && reads_only_sound_values(db, attr, inputs, &mut sound_values))
+            let attr_targets = targets.get(db, attr.address(db));
+            attr_targets.iter().any(|target| matches!(target, Target::Unresolved { .. }))
+                || ((module::may_fail_to_evaluate(db, attr) || may_be_on_a_cycle(&attr_targets))
+                    && reads_only_sound_values(db, attr, inputs, &targets, &mut sound_values))
         })
         .collect();
     module::evaluate_in_order(db, &candidates);
@@ -400,8 +404,36 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
             out.push(convert(db, &diagnostic));
         }
     }
-    out.extend(unused_declarations(db, module));
+    out.extend(unused_declarations(db, module, &targets));
     out
+}
+
+/// The targets of the references of a module's attributes, by address,
+/// each resolved once ([`attribute_targets`]).
+struct AttributeTargets<'db> {
+    module: Module,
+    by_address: FxHashMap<&'db Address, Vec<Target>>,
+}
+
+impl<'db> AttributeTargets<'db> {
+    fn resolve(db: &'db dyn Db, module: Module) -> AttributeTargets<'db> {
+        let by_address = module_attributes(db, module)
+            .iter()
+            .map(|&attr| (attr.address(db), attribute_targets(db, attr)))
+            .collect();
+        AttributeTargets { module, by_address }
+    }
+
+    /// The targets of the attribute at `address` (resolved now if it is
+    /// not one of the module's attributes: nothing to resolve, then).
+    fn get(&self, db: &'db dyn Db, address: &Address) -> std::borrow::Cow<'_, [Target]> {
+        match self.by_address.get(address) {
+            Some(targets) => std::borrow::Cow::Borrowed(targets),
+            None => {
+                std::borrow::Cow::Owned(attribute_targets(db, Attr::new(db, self.module, address.clone())))
+            }
+        }
+    }
 }
 
 /// The summaries of errors a function's own implementation reports.
@@ -511,23 +543,22 @@ impl SoundInputs {
 /// set another) or a block's written value (a tool may compute or replace
 /// it), nor a root the front end gave a value.
 /// An explicit walk, since chains of locals run to thousands.
-fn reads_only_sound_values(
-    db: &dyn Db,
-    attr: Attr<'_>,
+fn reads_only_sound_values<'db>(
+    db: &'db dyn Db,
+    attr: Attr<'db>,
     inputs: SoundInputs,
+    targets: &AttributeTargets<'db>,
     memo: &mut FxHashMap<Address, bool>,
 ) -> bool {
-    let module = attr.module(db);
     let mut stack = vec![(attr.address(db).clone(), false)];
     let mut on_stack: FxHashSet<Address> = FxHashSet::default();
     while let Some((address, children_done)) = stack.pop() {
         if memo.contains_key(&address) {
             continue;
         }
-        let targets = attribute_targets(db, Attr::new(db, module, address.clone()));
         let mut sound = true;
         let mut pending = Vec::new();
-        for target in &targets {
+        for target in targets.get(db, &address).iter() {
             match target {
                 Target::Attributes { objects, attrs } => {
                     sound &= objects.iter().all(|object| inputs.reads(root_of(object)).unwrap_or(true));
@@ -584,7 +615,7 @@ fn root_of(address: &Address) -> &str {
 /// inside function calls, `for` expressions, splats and templates, with the
 /// steps after a dynamic index kept. A whole-object reference (`local`,
 /// `var`) uses every name under it.
-fn unused_declarations(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
+fn unused_declarations(db: &dyn Db, module: Module, targets: &AttributeTargets<'_>) -> Vec<Diagnostic> {
     let index = module_index(db, module);
     let mut used: FxHashSet<(String, String)> = FxHashSet::default();
     let mut whole: FxHashSet<String> = FxHashSet::default();
@@ -615,8 +646,8 @@ fn unused_declarations(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     }
     // JSON files' expressions are the model's own lowering: their
     // references are in the resolutions.
-    for &attr in module_attributes(db, module) {
-        for target in &attribute_targets(db, attr) {
+    for attr_targets in targets.by_address.values() {
+        for target in attr_targets {
             if let Target::Attributes { objects, attrs } = target {
                 for object in objects {
                     if let [root] = object.segments() {
