@@ -4,7 +4,7 @@
 use std::{
     collections::HashMap,
     io::{self, IsTerminal, Write},
-    sync::{Arc, OnceLock},
+    sync::{Arc, Mutex, OnceLock},
     time::Instant,
 };
 
@@ -61,9 +61,11 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // report. A bad configuration stops the run (exit 2) and nothing is
     // printed: a report by rules the user did not ask for would be wrong.
     let levels: OnceLock<Result<Vec<Arc<RuleLevels>>>> = OnceLock::new();
+    let child_inputs = Mutex::default();
     let checker = ChunkChecker {
         paths: &paths,
         unit_of_dir: &unit_of_dir,
+        child_inputs: &child_inputs,
         levels: &levels,
         renderer: &renderer,
         format: options.format,
@@ -170,14 +172,19 @@ fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
 }
 
 /// Checks a chunk of units start to end on one worker thread, in a
-/// database of its own: its files read from disk into it, the children of its module
-/// calls loaded beside them, every diagnostic found and rendered, and the
+/// database of its own: its files read from disk into it, the children of
+/// its module calls loaded beside them (unless another chunk has read their
+/// variables already), every diagnostic found and rendered, and the
 /// database dropped. A run over a whole monorepo holds a chunk's trees and
 /// memos per worker, and the memory a chunk frees is reused by the next on
 /// the same thread. A check needs nothing incremental across chunks.
 struct ChunkChecker<'a> {
     paths: &'a [Utf8PathBuf],
     unit_of_dir: &'a HashMap<&'a Utf8Path, &'a CheckUnit>,
+    /// The variables of the modules called so far, by directory: a module
+    /// that many others call (the root of a repository of examples) is read
+    /// once for all of them, not once per chunk of callers.
+    child_inputs: &'a Mutex<FxHashMap<Utf8PathBuf, Option<Arc<[module::ModuleInput]>>>>,
     /// Set by another thread, once (see [`ChunkChecker::levels`]).
     levels: &'a OnceLock<Result<Vec<Arc<RuleLevels>>>>,
     renderer: &'a render::Human,
@@ -191,10 +198,10 @@ impl ChunkChecker<'_> {
         let loaded: Vec<(Option<Module>, Vec<File>)> =
             chunk.iter().map(|unit| self.load(&mut db, unit)).collect::<Result<_>>()?;
         // A module calling a local module of another chunk (or of none
-        // checked yet) has that child loaded here too. Finding the calls
-        // parses the calling module, which the check does next anyway, and
-        // loading only creates inputs, without a new revision: nothing
-        // computed here is computed again.
+        // checked yet) has that child loaded here too, unless its variables
+        // are known already. Finding the calls parses the calling module,
+        // which the check does next anyway, and loading only creates inputs,
+        // without a new revision: nothing computed here is computed again.
         let children: Vec<Utf8PathBuf> = loaded
             .iter()
             .filter_map(|(module, _)| *module)
@@ -202,18 +209,31 @@ impl ChunkChecker<'_> {
             .collect();
         for dir in children {
             if db.module(&dir).is_none()
+                && !self.lock_child_inputs().contains_key(&dir)
                 && let Some(unit) = self.unit_of_dir.get(dir.as_path())
             {
                 self.load(&mut db, unit)?;
             }
         }
+        // A child of the run, in whichever chunk it was read; one outside
+        // the run is not checked against.
+        let inputs_of = |dir: &Utf8Path| {
+            if let Some(inputs) = self.lock_child_inputs().get(dir) {
+                return inputs.clone();
+            }
+            let inputs = module::child_inputs(&db, db.module(dir)?);
+            self.lock_child_inputs().insert(dir.to_owned(), inputs.clone());
+            inputs
+        };
         let mut out = Vec::new();
         for (unit, (module, files)) in chunk.iter().zip(&loaded) {
             let mut module_diagnostics: Vec<analysis::Diagnostic> = Vec::new();
             if let Some(module) = *module {
                 module_diagnostics.extend(analysis::module_diagnostics(&db, module).iter().cloned());
                 module_diagnostics.extend(
-                    db.module_call_diagnostics(module).iter().map(|it| analysis::module::convert(&db, it)),
+                    module::module_call_diagnostics(&db, module, inputs_of)
+                        .iter()
+                        .map(|it| analysis::module::convert(&db, it)),
                 );
             }
             for (&index, &file) in unit.files.iter().zip(files) {
@@ -226,6 +246,14 @@ impl ChunkChecker<'_> {
             self.progress.inc(unit.files.len() as u64);
         }
         Ok(out)
+    }
+
+    fn lock_child_inputs(
+        &self,
+    ) -> std::sync::MutexGuard<'_, FxHashMap<Utf8PathBuf, Option<Arc<[module::ModuleInput]>>>> {
+        // A worker that panicked holding the lock left a table of complete
+        // entries.
+        self.child_inputs.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The rule levels of every file, once they are found; an error when the

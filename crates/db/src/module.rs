@@ -90,7 +90,8 @@ pub use eval::Value;
 
 pub use crate::module::{
     calls::{
-        MODULE_META_ARGUMENTS, ModuleCall, ModuleInput, module_call_diagnostics, module_calls, module_inputs,
+        MODULE_META_ARGUMENTS, ModuleCall, ModuleInput, child_inputs, module_call_diagnostics, module_calls,
+        module_inputs,
     },
     declarations::{
         Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,

@@ -11,6 +11,8 @@
 //! loaded is the caller's table, not an input, so a query reading it would
 //! miss a child loaded later.)
 
+use std::sync::Arc;
+
 use camino::{Utf8Path, Utf8PathBuf};
 use smol_str::SmolStr;
 
@@ -135,24 +137,32 @@ pub fn module_inputs(db: &dyn Db, module: Module) -> Vec<ModuleInput> {
         .collect()
 }
 
-/// The problems of `module`'s calls of local modules whose child
-/// `child_of` finds (by directory): an argument the child has no variable
-/// for, and a required variable the call does not set. A call whose child
-/// is not loaded is skipped; one with `count` or `for_each` is checked like
-/// any other, since its arguments do not depend on the instance.
+/// The variables of `child` as its callers see them, or `None` when its
+/// directory holds no configuration files: not a module to check a call
+/// against (Terraform reports it as such, not argument by argument).
+pub fn child_inputs(db: &dyn Db, child: Module) -> Option<Arc<[ModuleInput]>> {
+    if module_files(db, child).is_empty() {
+        return None;
+    }
+    Some(module_inputs(db, child).as_slice().into())
+}
+
+/// The problems of `module`'s calls of local modules whose child's
+/// variables `inputs_of` finds (by directory, see [`child_inputs`]): an
+/// argument the child has no variable for, and a required variable the
+/// call does not set. A call whose child is not found is skipped; one with
+/// `count` or `for_each` is checked like any other, since its arguments do
+/// not depend on the instance. The caller finds the children: a database
+/// holding them all, or a batch that read each child once for all its
+/// callers.
 pub fn module_call_diagnostics(
     db: &dyn Db,
     module: Module,
-    child_of: impl Fn(&Utf8Path) -> Option<Module>,
+    inputs_of: impl Fn(&Utf8Path) -> Option<Arc<[ModuleInput]>>,
 ) -> Vec<ModuleDiagnostic> {
     let mut out = Vec::new();
     for call in module_calls(db, module) {
-        // A directory without configuration files is not a module to check
-        // against (Terraform reports it as such, not argument by argument).
-        let Some(child) = child_of(&call.dir).filter(|&child| !module_files(db, child).is_empty()) else {
-            continue;
-        };
-        let inputs = module_inputs(db, child);
+        let Some(inputs) = inputs_of(&call.dir) else { continue };
         for (argument, location) in &call.arguments {
             if inputs.iter().any(|input| input.name == *argument) {
                 continue;
