@@ -414,8 +414,8 @@ fn whitespace_in_a_file_of_typed_variables_reevaluates_nothing() {
             "parse(m/a.hcl)",
             "lower_with_source_map(m/a.hcl)",
             "lower(m/a.hcl)",
-            "variable_types(m/a.hcl)",
             "source_map(m/a.hcl)",
+            "variable_types(m/a.hcl)",
         ]
     "#]]
     .assert_debug_eq(&executed);
@@ -444,8 +444,8 @@ fn whitespace_before_a_block_after_typed_variables_reevaluates_nothing() {
             "parse(m/a.hcl)",
             "lower_with_source_map(m/a.hcl)",
             "lower(m/a.hcl)",
-            "variable_types(m/a.hcl)",
             "source_map(m/a.hcl)",
+            "variable_types(m/a.hcl)",
         ]
     "#]]
     .assert_debug_eq(&executed);

@@ -128,6 +128,9 @@ pub fn variable_types(
     if !declares_types || file.status(db) == crate::FileStatus::Deleted {
         return out;
     }
+    if let Some(known) = known_variable_types(db, file) {
+        return known;
+    }
     let source = match file.syntax(db) {
         // The database's tree and HIR of the file, which declaring the
         // module's variables built already: parsing the file again here
@@ -170,7 +173,87 @@ pub fn variable_types(
             out.insert(name.clone(), decode::typeexpr::type_constraint_with_defaults(&attribute.expr));
         }
     }
+    remember_type_constraints(db, file, &out);
     out
+}
+
+thread_local! {
+    /// Valid type constraints already read, by their text: a repository's
+    /// variables repeat a few (`string`, `list(string)`, `map(any)`), and
+    /// reading one through `decode` was a twentieth of a check. A
+    /// constraint means the same wherever its text is written.
+    static KNOWN_TYPE_CONSTRAINTS: RefCell<rustc_hash::FxHashMap<Box<str>, decode::typeexpr::TypeConstraint>> =
+        RefCell::default();
+}
+
+/// Constraints remembered per thread, at most: the few common ones are
+/// what it is for.
+const KNOWN_TYPE_CONSTRAINTS_LIMIT: usize = 4096;
+
+/// The `type` of each `variable` block of a native file that [`variable_types`]
+/// reads as `decode` does (one label, `type` set once; the first block of a
+/// name), with the text of its expression.
+fn variable_type_texts(db: &dyn Db, file: File) -> Option<Vec<(&SmolStr, &str)>> {
+    if file.syntax(db) != crate::SourceSyntax::Native || file.encoding_error(db).is_some() {
+        return None;
+    }
+    let hir = crate::lower(db, file);
+    let source_map = crate::source_map(db, file);
+    let text = file.text(db);
+    let mut out: Vec<(&SmolStr, &str)> = Vec::new();
+    for &block in &hir.body.blocks {
+        let block = &hir[block];
+        if block.type_name != "variable" {
+            continue;
+        }
+        // `decode` leaves out a block with other labels; and which `type`
+        // it reads of two is its business.
+        let [name] = block.labels.as_slice() else { return None };
+        let mut types = block.body.attributes.iter().filter(|&&it| hir[it].name == "type");
+        let attribute = match (types.next(), types.next()) {
+            (None, _) => continue,
+            (Some(&attribute), None) => attribute,
+            (Some(_), Some(_)) => return None,
+        };
+        if out.iter().any(|(seen, _)| *seen == name) {
+            continue;
+        }
+        let range = source_map.expr_syntax(hir[attribute].value)?.text_range();
+        out.push((name, text.get(usize::from(range.start())..usize::from(range.end()))?));
+    }
+    Some(out)
+}
+
+/// [`variable_types`] of a native file whose every `type` is a constraint
+/// read before (see [`KNOWN_TYPE_CONSTRAINTS`]), without reading the file
+/// through `decode`; `None` when one is not known.
+fn known_variable_types(
+    db: &dyn Db,
+    file: File,
+) -> Option<BTreeMap<SmolStr, Result<decode::typeexpr::TypeConstraint, Vec<decode::Diagnostic>>>> {
+    let texts = variable_type_texts(db, file)?;
+    KNOWN_TYPE_CONSTRAINTS.with_borrow(|known| {
+        texts.into_iter().map(|(name, text)| Some((name.clone(), Ok(known.get(text)?.clone())))).collect()
+    })
+}
+
+/// Remembers the valid constraints `decode` read in `file`, by their text.
+fn remember_type_constraints(
+    db: &dyn Db,
+    file: File,
+    types: &BTreeMap<SmolStr, Result<decode::typeexpr::TypeConstraint, Vec<decode::Diagnostic>>>,
+) {
+    let Some(texts) = variable_type_texts(db, file) else { return };
+    KNOWN_TYPE_CONSTRAINTS.with_borrow_mut(|known| {
+        for (name, text) in texts {
+            if known.len() >= KNOWN_TYPE_CONSTRAINTS_LIMIT {
+                return;
+            }
+            if let Some(Ok(constraint)) = types.get(name) {
+                known.entry(text.into()).or_insert_with(|| constraint.clone());
+            }
+        }
+    });
 }
 
 thread_local! {
