@@ -4,7 +4,10 @@
 use std::{
     collections::HashMap,
     io::{self, IsTerminal, Write},
-    sync::{Arc, Mutex, OnceLock},
+    sync::{
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicUsize, Ordering},
+    },
     time::Instant,
 };
 
@@ -13,7 +16,6 @@ use anyhow::{Context, Result, anyhow};
 use camino::{Utf8Path, Utf8PathBuf};
 use db::{File, Module, RootDatabase, module};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::{Format, Outcome, discover, render, sarif};
@@ -48,13 +50,6 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // (a module calling a module of another chunk loads that child again).
     // Reports are printed in path order at the end.
     let mut reports: Vec<Option<FileReport>> = (0..paths.len()).map(|_| None).collect();
-    // Evaluating a module may walk a long chain of references, and salsa
-    // finds a cycle by walking all of it: the workers get deep stacks
-    // (reserved, not used, unless a module needs them).
-    let pool = rayon::ThreadPoolBuilder::new()
-        .stack_size(WORKER_STACK)
-        .build()
-        .context("cannot start the worker threads")?;
     // The rule levels are found (a `halite.toml` looked for in every
     // directory and above) on a thread of their own while the workers
     // start checking; a worker waits for them only to render its first
@@ -80,7 +75,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
                 .unwrap_or_else(|_| Err(anyhow!("finding the rule levels failed")));
             levels.set(found)
         });
-        pool.install(|| chunks(&units).par_iter().map(|chunk| checker.check(chunk)).collect())
+        check_in_order(&checker, &chunks(&units))
     });
     if let Some(Err(error)) = levels.into_inner() {
         return Err(error);
@@ -171,6 +166,51 @@ fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
     out
 }
 
+/// Checks `chunks` on a worker thread per core, each taking the next chunk
+/// in path order when it is done with one, and returns their reports (or
+/// the first error, after which the workers take no more chunks). In path
+/// order, the module a repository's examples call (its root, `../..`) is
+/// usually checked before them, and they find its variables known (see
+/// [`ChunkChecker::child_inputs`]).
+fn check_in_order(
+    checker: &ChunkChecker<'_>,
+    chunks: &[&[CheckUnit]],
+) -> Result<Vec<Vec<(usize, FileReport)>>> {
+    let next = AtomicUsize::new(0);
+    let next = &next;
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    std::thread::scope(|scope| {
+        let handles = (0..workers)
+            .map(|_| {
+                // Evaluating a module may walk a long chain of references, and
+                // salsa finds a cycle by walking all of it: the workers get deep
+                // stacks (reserved, not used, unless a module needs them).
+                std::thread::Builder::new().stack_size(WORKER_STACK).spawn_scoped(scope, move || {
+                    let mut reports = Vec::new();
+                    while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        match checker.check(chunk) {
+                            Ok(chunk_reports) => reports.push(chunk_reports),
+                            Err(error) => {
+                                next.store(chunks.len(), Ordering::Relaxed);
+                                return Err(error);
+                            }
+                        }
+                    }
+                    Ok(reports)
+                })
+            })
+            .collect::<io::Result<Vec<_>>>()
+            .context("cannot start the worker threads")?;
+        let mut out = Vec::new();
+        for handle in handles {
+            // A worker's panic is the run's, as if it had happened here.
+            let reports = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            out.extend(reports);
+        }
+        Ok(out)
+    })
+}
+
 /// Checks a chunk of units start to end on one worker thread, in a
 /// database of its own: its files read from disk into it, the children of
 /// its module calls loaded beside them (unless another chunk has read their
@@ -230,6 +270,12 @@ impl ChunkChecker<'_> {
             let mut module_diagnostics: Vec<analysis::Diagnostic> = Vec::new();
             if let Some(module) = *module {
                 module_diagnostics.extend(analysis::module_diagnostics(&db, module).iter().cloned());
+                // Its variables, for the modules of later chunks that call
+                // it: read now, with its index built, they cost nothing.
+                if let Some(dir) = &unit.dir {
+                    let inputs = module::child_inputs(&db, module);
+                    self.lock_child_inputs().entry(dir.clone()).or_insert(inputs);
+                }
                 module_diagnostics.extend(
                     module::module_call_diagnostics(&db, module, inputs_of)
                         .iter()
