@@ -589,9 +589,39 @@ fn has_conv(from: &Type, to: &Type, unsafe_: bool) -> bool {
     from == to || get_conversion_impl(from, to, unsafe_).is_some()
 }
 
+/// How many distinct types [`unify_impl`] looks for before it stops
+/// counting them.
+const DISTINCT_TYPES_LIMIT: usize = 16;
+
 fn unify_impl(types: &[Type], unsafe_: bool) -> Option<Type> {
     if types.is_empty() {
         return None;
+    }
+    // The answer depends on which types there are, not on how many of
+    // each: a list of a thousand strings is unified as one string, not by
+    // sorting a thousand equal types (a `for` over `range(1024)` made that
+    // a twentieth of a check). The first of equal types stands for them,
+    // so the order among the others stays.
+    // (Only while there are few kinds: many distinct types are sorted as
+    // they come.)
+    let mut distinct: Vec<&Type> = Vec::new();
+    for ty in types {
+        if distinct.len() > DISTINCT_TYPES_LIMIT {
+            break;
+        }
+        if !distinct.contains(&ty) {
+            distinct.push(ty);
+        }
+    }
+    if distinct.len() > DISTINCT_TYPES_LIMIT {
+        distinct = types.iter().collect();
+    }
+    if let [only] = distinct.as_slice() {
+        return Some((*only).clone());
+    }
+    if distinct.len() < types.len() {
+        let distinct: Vec<Type> = distinct.into_iter().cloned().collect();
+        return unify_impl(&distinct, unsafe_);
     }
     let count = |f: fn(&Type) -> bool| types.iter().filter(|t| f(t)).count();
     let maps = count(Type::is_map);
