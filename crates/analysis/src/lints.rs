@@ -24,7 +24,25 @@ pub(crate) fn native_lints(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     let root = parse.syntax_node();
     let mut diagnostics = Vec::new();
     let nomad = is_nomad_job(file.path(db).as_str(), &root);
-    for node in root.descendants() {
+    // The kinds the lints look at are rare, and `variable` blocks are at
+    // the top level (the file, its body, the block): a walk of the green
+    // tree finds them without a cursor for every other node.
+    let wanted = |node: &syntax::GreenNodeData, depth: usize| match SyntaxKind::from(node.kind().0) {
+        // What `interpolation_only` asks first: one child node, an
+        // interpolation, between two quotes.
+        SyntaxKind::QUOTED_TEMPLATE => {
+            let kind_of = |child: syntax::GreenElementRef<'_>| SyntaxKind::from(child.kind().0);
+            let mut nodes = node.children().filter(|child| child.as_node().is_some());
+            !nomad
+                && nodes.next().is_some_and(|child| kind_of(child) == SyntaxKind::TEMPLATE_INTERPOLATION)
+                && nodes.next().is_none()
+                && node.children().filter(|&child| kind_of(child) == SyntaxKind::QUOTE).count() == 2
+        }
+        SyntaxKind::LEGACY_INDEX_EXPR | SyntaxKind::ATTR_SPLAT_EXPR => true,
+        SyntaxKind::BLOCK => depth == 2,
+        _ => false,
+    };
+    for node in syntax::descendants_where(&root, wanted) {
         match node.kind() {
             SyntaxKind::QUOTED_TEMPLATE if !nomad => interpolation_only(file, &node, &mut diagnostics),
             SyntaxKind::LEGACY_INDEX_EXPR => legacy_index(file, &node, &mut diagnostics),

@@ -14,6 +14,7 @@
 //! of the stack, and the database, the formatter and the analyses build on it.
 
 pub mod ast;
+mod find;
 mod json;
 pub mod lexer;
 mod parser;
@@ -23,10 +24,14 @@ mod tree_builder;
 
 use std::{marker::PhantomData, sync::Arc};
 
-pub use rowan::{GreenNode, TextRange, TextSize, WalkEvent};
+pub use rowan::{GreenNode, GreenNodeData, TextRange, TextSize, WalkEvent};
+
+/// A child of a green node, as [`descendants_where`]'s predicate sees it.
+pub type GreenElementRef<'a> = rowan::NodeOrToken<&'a rowan::GreenNodeData, &'a rowan::GreenTokenData>;
 
 pub use crate::{
     ast::AstNode,
+    find::descendants_where,
     syntax_error::SyntaxError,
     syntax_kind::{HclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxNodeChildren, SyntaxToken},
 };
