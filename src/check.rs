@@ -2,7 +2,6 @@
 //! nearest `halite.toml`, then a summary.
 
 use std::{
-    collections::HashMap,
     io::{self, IsTerminal, Write},
     sync::{
         Arc, Mutex, OnceLock,
@@ -33,7 +32,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let paths = discover::hcl_files(paths, discover::Syntaxes::All)?;
     let units = check_units(&paths);
     let modules = units.iter().filter(|unit| unit.dir.is_some()).count();
-    let unit_of_dir: HashMap<&Utf8Path, &CheckUnit> =
+    let unit_of_dir: FxHashMap<&Utf8Path, &CheckUnit> =
         units.iter().filter_map(|unit| Some((unit.dir.as_deref()?, unit))).collect();
 
     let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -220,7 +219,7 @@ fn check_in_order(
 /// the same thread. A check needs nothing incremental across chunks.
 struct ChunkChecker<'a> {
     paths: &'a [Utf8PathBuf],
-    unit_of_dir: &'a HashMap<&'a Utf8Path, &'a CheckUnit>,
+    unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory: a module
     /// that many others call (the root of a repository of examples) is read
     /// once for all of them, not once per chunk of callers.
@@ -352,8 +351,8 @@ fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>> {
     // Keyed by the directory as the run names it (hashing text, not a
     // `Path`'s components): the files of a directory share its answer.
     let mut config_of_dir: FxHashMap<&str, Option<Arc<Config>>> = FxHashMap::default();
-    let mut configs: HashMap<Utf8PathBuf, Arc<Config>> = HashMap::new();
-    let mut config_file_of_dir: HashMap<Utf8PathBuf, Option<Utf8PathBuf>> = HashMap::new();
+    let mut configs: FxHashMap<Utf8PathBuf, Arc<Config>> = FxHashMap::default();
+    let mut config_file_of_dir: FxHashMap<Utf8PathBuf, Option<Utf8PathBuf>> = FxHashMap::default();
     let unconfigured = Arc::new(RuleLevels::default());
     let mut levels = Vec::with_capacity(paths.len());
     for path in paths {
@@ -398,7 +397,7 @@ fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>> {
 /// ancestor of every directory was a twentieth of a check's time.
 fn find_config_file(
     dir: &Utf8Path,
-    known: &mut HashMap<Utf8PathBuf, Option<Utf8PathBuf>>,
+    known: &mut FxHashMap<Utf8PathBuf, Option<Utf8PathBuf>>,
 ) -> Option<Utf8PathBuf> {
     // The directories looked at so far, nearest first, that take the
     // answer found further up.

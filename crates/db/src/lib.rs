@@ -206,7 +206,7 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     files: Files,
     /// The module of each directory, found by its path.
-    modules: Arc<Mutex<std::collections::HashMap<Utf8PathBuf, Module>>>,
+    modules: Arc<Mutex<rustc_hash::FxHashMap<Utf8PathBuf, Module>>>,
     /// `Some` while [`RootDatabase::log`] records.
     events: Arc<Mutex<Option<Vec<salsa::Event>>>>,
     /// Whether [`RootDatabase::log`] is recording: salsa reports an event for
