@@ -4,6 +4,7 @@
 //! on it.
 
 mod bench;
+mod bench_check;
 mod codegen;
 mod conformance;
 mod gen_module;
@@ -16,10 +17,11 @@ fn main() -> anyhow::Result<()> {
     let rest: Vec<String> = args.collect();
     match task.as_deref() {
         Some("bench") => bench::run(&rest),
+        Some("bench-check") => bench_check::run(&rest),
         Some("codegen") => codegen::run(&rest),
         Some("conformance") => conformance::run(&rest),
         Some("gen-module") => gen_module::run(&rest).map_err(anyhow::Error::msg),
-        _ => anyhow::bail!("usage: cargo xtask <bench|codegen|conformance|gen-module> [ARGS…]"),
+        _ => anyhow::bail!("usage: cargo xtask <bench|bench-check|codegen|conformance|gen-module> [ARGS…]"),
     }
 }
 

@@ -1,0 +1,173 @@
+//! `cargo xtask bench-check`: the whole `halite check` program beside the
+//! reference `hclfmt -check`, on the same files, as a CI job would run them.
+//!
+//! The reference has no checker; `hclfmt -check` parses each file and
+//! reports its syntax errors, the least a checker does. Halite does the full
+//! analysis: syntax, style lints, every module's references, declarations,
+//! evaluation with unknown inputs and module calls. The files are every file
+//! of `../shared/corpus/input` and `../shared/corpus/json` (real repositories'
+//! trees, so that directories make modules), named explicitly to both
+//! programs so that both read the same ones (a directory walk would skip the
+//! hidden directories the corpus keeps): Halite in one invocation, as a user
+//! gives it a list, `hclfmt` through `xargs`, which cuts the list into the
+//! invocations it needs. Peak memory is the largest resident set of any
+//! process of the run, as `/usr/bin/time` reports it, when that is installed.
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+    time::Instant,
+};
+
+use anyhow::{Context, bail, ensure};
+
+use crate::project_root;
+
+pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    let runs: usize = match args {
+        [] => 5,
+        [flag, n] if flag == "--runs" => {
+            n.parse().ok().filter(|n| *n > 0).context("--runs takes a positive number")?
+        }
+        _ => bail!("usage: cargo xtask bench-check [--runs N]"),
+    };
+    let root = project_root();
+    let corpus = root.join("../shared/corpus");
+    let corpus = corpus.canonicalize().with_context(|| format!("no corpus at {}", corpus.display()))?;
+    let files = corpus_files(&corpus)?;
+    println!("corpus: {} files under {}/{{input,json}}", files.len(), corpus.display());
+
+    // Always a fresh release build: timing a stale binary would report on
+    // code that is not in the checkout.
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    println!("$ cargo build --release -p cli");
+    let status = Command::new(&cargo)
+        .args(["build", "--release", "-p", "cli"])
+        .current_dir(&root)
+        .status()
+        .context("running cargo build")?;
+    ensure!(status.success(), "cargo build --release -p cli failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let halite = target.join("release/halite");
+    let hclfmt = root.join("../shared/oracle/bin/hclfmt");
+    ensure!(
+        hclfmt.is_file(),
+        "{} is missing: build it with `bash ../shared/oracle/setup.sh`",
+        hclfmt.display()
+    );
+    let time = Path::new("/usr/bin/time");
+    let time = time.is_file().then_some(time);
+
+    // The list goes to `xargs` through a file, one NUL-terminated name each.
+    let list = tempfile::NamedTempFile::new().context("creating the list of files")?;
+    let mut names = Vec::new();
+    for file in &files {
+        names.extend_from_slice(file.to_str().context("a corpus path that is not UTF-8")?.as_bytes());
+        names.push(0);
+    }
+    std::fs::write(list.path(), names).context("writing the list of files")?;
+
+    let halite_run = |measure: Option<&Path>| {
+        let mut command = wrapped(measure, &halite);
+        command.args(["check", "--format", "json"]).args(&files).current_dir(&corpus);
+        command
+    };
+    let hclfmt_run = |measure: Option<&Path>| {
+        let mut command = wrapped(measure, Path::new("xargs"));
+        command.arg("-0").arg("-a").arg(list.path()).arg(&hclfmt).arg("-check").current_dir(&corpus);
+        command
+    };
+
+    // One untimed run each first: it brings the files and binaries into
+    // the page cache, and its outcome is checked so that the timed runs are
+    // known to do the job. Halite exits 1 (the corpus has errors); `xargs`
+    // exits 123 when an `hclfmt` found a file with syntax errors.
+    let output = halite_run(None).output().context("running halite check")?;
+    let summary = String::from_utf8_lossy(&output.stderr);
+    ensure!(output.status.code() == Some(1), "halite check: {}", summary.trim());
+    println!("halite: {}", summary.trim());
+    let output = hclfmt_run(None).output().context("running hclfmt -check")?;
+    ensure!(matches!(output.status.code(), Some(0 | 123)), "hclfmt -check: exit {}", output.status);
+
+    // Interleaved, so that a burst of load from elsewhere slows both.
+    let (mut halite_times, mut hclfmt_times) = (Vec::new(), Vec::new());
+    let (mut halite_peaks, mut hclfmt_peaks) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        for (run, times, peaks) in [
+            (&halite_run as &dyn Fn(Option<&Path>) -> Command, &mut halite_times, &mut halite_peaks),
+            (&hclfmt_run, &mut hclfmt_times, &mut hclfmt_peaks),
+        ] {
+            let started = Instant::now();
+            let output = run(time).output().context("running a timed program")?;
+            times.push(started.elapsed());
+            if time.is_some() {
+                peaks.push(peak_kilobytes(&output.stderr)?);
+            }
+        }
+    }
+    let (halite_time, hclfmt_time) = (median(&mut halite_times), median(&mut hclfmt_times));
+    println!(
+        "halite check --format json: median {:.3} s over {runs} runs; hclfmt -check: median {:.3} s",
+        halite_time.as_secs_f64(),
+        hclfmt_time.as_secs_f64()
+    );
+    if time.is_some() {
+        println!(
+            "peak resident memory (median): halite {:.0} MB, hclfmt {:.0} MB (the largest of its invocations)",
+            median(&mut halite_peaks) as f64 / 1024.0,
+            median(&mut hclfmt_peaks) as f64 / 1024.0
+        );
+    }
+    println!(
+        "halite check (full analysis) is {:.1}x faster than hclfmt -check (syntax only) on the same files (target: at least 5x)",
+        hclfmt_time.as_secs_f64() / halite_time.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Every file under `corpus/input` and `corpus/json`, sorted.
+fn corpus_files(corpus: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut dirs = vec![PathBuf::from("input"), PathBuf::from("json")];
+    while let Some(dir) = dirs.pop() {
+        let entries =
+            std::fs::read_dir(corpus.join(&dir)).with_context(|| format!("reading {}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+            let path = dir.join(entry.file_name());
+            if entry.file_type()?.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    ensure!(!files.is_empty(), "no files under {}", corpus.display());
+    Ok(files)
+}
+
+/// `program`, under `/usr/bin/time -f %M` when `time` is given (the peak
+/// resident set in kilobytes, printed last on standard error).
+fn wrapped(time: Option<&Path>, program: &Path) -> Command {
+    match time {
+        Some(time) => {
+            let mut command = Command::new(time);
+            command.args(["-f", "%M"]).arg(program);
+            command
+        }
+        None => Command::new(program),
+    }
+}
+
+fn peak_kilobytes(stderr: &[u8]) -> anyhow::Result<u64> {
+    let text = String::from_utf8_lossy(stderr);
+    let last = text.lines().last().unwrap_or_default();
+    last.trim().parse().with_context(|| format!("no peak memory in {last:?}"))
+}
+
+/// The middle of the sorted values (the upper middle of an even count).
+fn median<T: Ord + Copy>(values: &mut [T]) -> T {
+    values.sort();
+    values[values.len() / 2]
+}
