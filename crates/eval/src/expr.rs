@@ -1015,7 +1015,14 @@ pub(crate) fn index_value(coll: &Value, key: &Value) -> Result<Value, StepError>
 /// and attributes, which the module model's unresolved references share).
 pub fn suggest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
+    let length = name.chars().count();
     for n in names {
+        // At least as many edits as the lengths differ by: most names are
+        // ruled out without the distance (a call of an unknown function is
+        // compared with every function's name).
+        if n.chars().count().abs_diff(length) >= 3 {
+            continue;
+        }
         let d = strsim::levenshtein(name, n);
         if d < 3 && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, n));
