@@ -321,13 +321,14 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     // choice of candidates, the walk through their dependencies and the
     // unused declarations all read them.
     let targets = AttributeTargets::resolve(db, module);
+    let on_cycles = targets.on_cycles();
     let candidates: Vec<Attr<'_>> = module_attributes(db, module)
         .iter()
         .copied()
         .filter(|&attr| {
             let attr_targets = targets.get(db, attr.address(db));
             attr_targets.iter().any(|target| matches!(target, Target::Unresolved { .. }))
-                || ((module::may_fail_to_evaluate(db, attr) || may_be_on_a_cycle(&attr_targets))
+                || ((module::may_fail_to_evaluate(db, attr) || on_cycles.contains(attr.address(db)))
                     && reads_only_sound_values(db, attr, inputs, &targets, &mut sound_values))
         })
         .collect();
@@ -422,6 +423,81 @@ impl<'db> AttributeTargets<'db> {
             .map(|&attr| (attr.address(db), attribute_targets(db, attr)))
             .collect();
         AttributeTargets { module, by_address }
+    }
+
+    /// The addresses of the attributes on a reference cycle: in a strongly
+    /// connected component of the graph of what each reads (Tarjan's
+    /// algorithm, iteratively, since chains of locals run to thousands), of
+    /// more than one attribute or of one that reads itself. Only they can
+    /// have a cycle error, so only they need evaluating to find one.
+    fn on_cycles(&self) -> FxHashSet<&'db Address> {
+        let nodes: Vec<&'db Address> = self.by_address.keys().copied().collect();
+        let number: FxHashMap<&Address, usize> = nodes.iter().enumerate().map(|(i, &it)| (it, i)).collect();
+        let edges: Vec<Vec<usize>> = nodes
+            .iter()
+            .map(|address| {
+                self.by_address[address]
+                    .iter()
+                    .filter_map(|target| match target {
+                        Target::Attributes { attrs, .. } => Some(attrs),
+                        _ => None,
+                    })
+                    .flatten()
+                    .filter_map(|dependency| number.get(dependency).copied())
+                    .collect()
+            })
+            .collect();
+        let mut out = FxHashSet::default();
+        let unvisited = usize::MAX;
+        let (mut index, mut low) = (vec![unvisited; nodes.len()], vec![0; nodes.len()]);
+        let (mut on_stack, mut stack) = (vec![false; nodes.len()], Vec::new());
+        let mut next_index = 0;
+        for root in 0..nodes.len() {
+            if index[root] != unvisited {
+                continue;
+            }
+            // Frames of (node, next edge to follow).
+            let mut frames = vec![(root, 0)];
+            index[root] = next_index;
+            low[root] = next_index;
+            next_index += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (node, ref mut edge)) = frames.last_mut() {
+                if let Some(&next) = edges[node].get(*edge) {
+                    *edge += 1;
+                    if index[next] == unvisited {
+                        index[next] = next_index;
+                        low[next] = next_index;
+                        next_index += 1;
+                        stack.push(next);
+                        on_stack[next] = true;
+                        frames.push((next, 0));
+                    } else if on_stack[next] {
+                        low[node] = low[node].min(index[next]);
+                    }
+                    continue;
+                }
+                frames.pop();
+                if let Some(&(parent, _)) = frames.last() {
+                    low[parent] = low[parent].min(low[node]);
+                }
+                if low[node] == index[node] {
+                    let mut component = Vec::new();
+                    while let Some(member) = stack.pop() {
+                        on_stack[member] = false;
+                        component.push(member);
+                        if member == node {
+                            break;
+                        }
+                    }
+                    if component.len() > 1 || edges[node].contains(&node) {
+                        out.extend(component.into_iter().map(|member| nodes[member]));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The targets of the attribute at `address` (resolved now if it is
@@ -592,16 +668,6 @@ fn reads_only_sound_values<'db>(
         memo.insert(address, sound);
     }
     memo.get(attr.address(db)).copied().unwrap_or(false)
-}
-
-/// Whether an attribute reading `targets` may be on a reference cycle: it
-/// reads a local or a block's written attribute (a variable's value and an
-/// unknown read nothing).
-fn may_be_on_a_cycle(targets: &[Target]) -> bool {
-    targets.iter().any(|target| match target {
-        Target::Attributes { attrs, .. } => attrs.iter().any(|it| root_of(it) != "var"),
-        _ => false,
-    })
 }
 
 fn root_of(address: &Address) -> &str {
