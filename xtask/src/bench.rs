@@ -60,19 +60,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         println!("the manifest says formatting changes {changes} of them");
     }
 
-    // Always a fresh release build: timing a stale binary would report on
-    // code that is not in the checkout.
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    println!("$ cargo build --release -p cli");
-    let status = Command::new(&cargo)
-        .args(["build", "--release", "-p", "cli"])
-        .current_dir(&root)
-        .status()
-        .context("running cargo build")?;
-    ensure!(status.success(), "cargo build --release -p cli failed");
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
-    let halite = target.join("release/halite");
-    ensure!(halite.is_file(), "no halite binary at {} after the build", halite.display());
+    let halite = build_release_halite(&root)?;
 
     let mut programs = vec![Program::halite(&halite, dir)];
     let hclfmt = root.join("../shared/oracle/bin/hclfmt");
@@ -153,6 +141,23 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         "the two programs disagree on which files need formatting: the times do not compare the same job"
     );
     Ok(())
+}
+
+/// The `halite` binary of a fresh release build: timing a stale binary
+/// would report on code that is not in the checkout.
+pub(crate) fn build_release_halite(root: &Path) -> anyhow::Result<PathBuf> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    println!("$ cargo build --release -p cli");
+    let status = Command::new(&cargo)
+        .args(["build", "--release", "-p", "cli"])
+        .current_dir(root)
+        .status()
+        .context("running cargo build")?;
+    ensure!(status.success(), "cargo build --release -p cli failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let halite = target.join("release/halite");
+    ensure!(halite.is_file(), "no halite binary at {} after the build", halite.display());
+    Ok(halite)
 }
 
 /// Sorts `times` and returns the middle one (the upper middle of an even

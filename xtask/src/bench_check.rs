@@ -37,18 +37,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let files = corpus_files(&corpus)?;
     println!("corpus: {} files under {}/{{input,json}}", files.len(), corpus.display());
 
-    // Always a fresh release build: timing a stale binary would report on
-    // code that is not in the checkout.
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    println!("$ cargo build --release -p cli");
-    let status = Command::new(&cargo)
-        .args(["build", "--release", "-p", "cli"])
-        .current_dir(&root)
-        .status()
-        .context("running cargo build")?;
-    ensure!(status.success(), "cargo build --release -p cli failed");
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
-    let halite = target.join("release/halite");
+    let halite = crate::bench::build_release_halite(&root)?;
     let hclfmt = root.join("../shared/oracle/bin/hclfmt");
     ensure!(
         hclfmt.is_file(),
