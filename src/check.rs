@@ -43,11 +43,8 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let progress = progress_bar(paths.len());
     // Modules (and files outside any) are checked and their reports
     // rendered in parallel, a chunk at a time, each chunk in a database of
-    // its own that is dropped when its reports are rendered: a run over a
-    // whole monorepo holds one chunk's trees and memos, and the next chunk
-    // reuses their memory. A check needs nothing incremental across chunks
-    // (a module calling a module of another chunk loads that child again).
-    // Reports are printed in path order at the end.
+    // its own that is dropped when its reports are rendered (see
+    // `ChunkChecker`). Reports are printed in path order at the end.
     let mut reports: Vec<Option<FileReport>> = (0..paths.len()).map(|_| None).collect();
     // The rule levels are found (a `halite.toml` looked for in every
     // directory and above) on a thread of their own while the workers
@@ -126,9 +123,8 @@ struct CheckUnit {
 
 /// The run's files grouped into check units, modules by directory, in the
 /// order of their first files (so a chunk holds neighbours, which call each
-/// other more often than strangers do). No
-/// variable is given a value: `analysis::module_diagnostics` reports nothing
-/// that depends on one.
+/// other more often than strangers do). No variable is given a value:
+/// `analysis::module_diagnostics` reports nothing that depends on one.
 fn check_units(paths: &[Utf8PathBuf]) -> Vec<CheckUnit> {
     // Keyed by text: hashing a `Path` walks its components.
     let mut module_of_dir: FxHashMap<&str, usize> = FxHashMap::default();
