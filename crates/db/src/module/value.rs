@@ -257,12 +257,17 @@ fn remember_type_constraints(
 }
 
 thread_local! {
-    /// A context with a function table, kept per thread with the generation
-    /// of the table it holds (0 for the standard library alone): building
-    /// the table (or cloning it) for every attribute cost more than
-    /// evaluating most attributes.
-    static CONTEXT: RefCell<Option<(u64, eval::Context)>> = const { RefCell::new(None) };
+    /// Contexts with a function table, kept per thread with the generation
+    /// of the table each holds (0 for the standard library alone), the most
+    /// recently used last: building the table (or cloning it) for every
+    /// attribute cost more than evaluating most attributes, and a check
+    /// goes back and forth between the standard library and a dialect's
+    /// table from one module to the next.
+    static CONTEXTS: RefCell<Vec<(u64, eval::Context)>> = const { RefCell::new(Vec::new()) };
 }
+
+/// Contexts kept per thread, at most.
+const CONTEXTS_KEPT: usize = 4;
 
 /// Evaluates `expr` with `variables` as its roots and the standard library,
 /// or `functions` when given.
@@ -272,22 +277,27 @@ fn evaluate(
     functions: Option<&FunctionTable>,
 ) -> Result<Value, eval::EvalError> {
     let generation = functions.map_or(0, FunctionTable::generation);
-    CONTEXT.with(|cell| {
-        // `take` rather than borrow: evaluation never comes back here, but
-        // if it ever did, the inner call would build a context of its own
-        // instead of failing on the borrow.
-        let cached = cell.borrow_mut().take().filter(|(cached, _)| *cached == generation);
-        let mut context = match cached {
-            Some((_, context)) => context,
-            None => match functions {
-                Some(table) => eval::Context { functions: table.functions().clone(), ..eval::Context::new() },
-                None => eval::Context::with_stdlib(),
-            },
+    CONTEXTS.with(|cell| {
+        // Taken out rather than borrowed: evaluation never comes back here,
+        // but if it ever did, the inner call would build a context of its
+        // own instead of failing on the borrow.
+        let cached = {
+            let mut kept = cell.borrow_mut();
+            let position = kept.iter().position(|(cached, _)| *cached == generation);
+            position.map(|position| kept.remove(position).1)
         };
+        let mut context = cached.unwrap_or_else(|| match functions {
+            Some(table) => eval::Context { functions: table.functions().clone(), ..eval::Context::new() },
+            None => eval::Context::with_stdlib(),
+        });
         context.variables = variables;
         let result = eval::eval_expr(&expr.exprs, expr.root, &context);
         context.variables.clear();
-        *cell.borrow_mut() = Some((generation, context));
+        let mut kept = cell.borrow_mut();
+        if kept.len() >= CONTEXTS_KEPT {
+            kept.remove(0);
+        }
+        kept.push((generation, context));
         result
     })
 }
