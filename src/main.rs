@@ -46,7 +46,7 @@ enum Command {
     /// Check HCL files for errors and style problems and report every
     /// diagnostic; exit 1 if any is an error.
     ///
-    /// A directory is searched recursively for *.hcl, *.tf, *.tfvars,
+    /// A directory is searched recursively for *.hcl, *.tf, *.tofu, *.tfvars,
     /// *.pkr.hcl, *.nomad and *.tftest.hcl files, skipping hidden
     /// directories, .terraform/ and whatever .gitignore excludes; a file is
     /// checked whatever its name. The nearest halite.toml in a file's
@@ -67,7 +67,7 @@ enum Command {
     /// Format HCL files in place, as the reference formatter (`terraform fmt`)
     /// does, and print the name of each file changed.
     ///
-    /// A directory is searched recursively for *.hcl, *.tf, *.tfvars,
+    /// A directory is searched recursively for *.hcl, *.tf, *.tofu, *.tfvars,
     /// *.pkr.hcl, *.nomad and *.tftest.hcl files, skipping hidden
     /// directories, .terraform/ and whatever .gitignore excludes; a file is
     /// formatted whatever its name. A file that is not UTF-8 or has syntax

@@ -50,7 +50,7 @@ use crate::{Outcome, eval::module as module_eval, render};
 /// The flags of `halite watch`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct WatchArgs {
-    /// The module's directory: its *.hcl, *.tf, *.pkr.hcl and *.nomad files
+    /// The module's directory: its *.hcl, *.tf, *.tofu, *.pkr.hcl and *.nomad files
     /// (and their .json twins) are evaluated together.
     #[arg(default_value = ".")]
     dir: Utf8PathBuf,

@@ -174,8 +174,9 @@ impl Workspace {
         }
     }
 
-    /// The module of the directory `dir`: its `*.hcl`, `*.tf`, `*.nomad`
-    /// and `*.pkr.hcl` files (not those of subdirectories), read from disk.
+    /// The module of the directory `dir`: its `*.hcl`, `*.tf`, `*.tofu`,
+    /// `*.nomad` and `*.pkr.hcl` files and their `.json` twins (not those of
+    /// subdirectories), read from disk.
     ///
     /// ```
     /// # let dir = tempfile::tempdir().unwrap();
