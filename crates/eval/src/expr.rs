@@ -762,11 +762,23 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
+        // HCL decides the diagnostic from the kind of go-cty's error: an
+        // argument error names the parameter and points at the argument,
+        // any other error is a failure of the call as a whole.
         f.call(&vals).map_err(|e| {
-            let subject = e.arg.and_then(|i| arg_ids.get(i).copied()).unwrap_or(id);
-            let summary =
-                if e.arg.is_some() { "Invalid function argument" } else { "Error in function call" };
-            self.err(subject, summary, &format!("Call to function {name:?} failed: {}.", e.message))
+            let param = e.arg.and_then(|i| f.params.get(i).or(f.var_param.as_ref()).map(|p| (i, p)));
+            match param {
+                Some((i, p)) => self.err(
+                    arg_ids.get(i).copied().unwrap_or(id),
+                    "Invalid function argument",
+                    &format!("Invalid value for {:?} parameter: {}.", p.name, e.message),
+                ),
+                None => self.err(
+                    id,
+                    "Error in function call",
+                    &format!("Call to function {name:?} failed: {}.", e.message),
+                ),
+            }
         })
     }
 

@@ -516,7 +516,7 @@ fn element_fn() -> Function {
                     return Ok(Type::Dynamic);
                 }
                 if t.is_empty() {
-                    return Err(FunctionError::arg(0, "cannot use element function with an empty list"));
+                    return Err(FunctionError::new("cannot use element function with an empty list"));
                 }
                 let i = int_arg(&a[1])?;
                 if i < 0 {
