@@ -305,7 +305,7 @@ fn join_fn() -> Function {
 
 fn keys_values(keys: bool) -> Function {
     Function::new(
-        vec![p("map", Type::Dynamic).allow_unknown()],
+        vec![p(if keys { "inputMap" } else { "mapping" }, Type::Dynamic).allow_unknown()],
         None,
         Arc::new(move |a| match a[0].ty() {
             Type::Map(e) => Ok(if keys { Type::list(Type::String) } else { Type::list(*e) }),
