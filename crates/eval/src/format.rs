@@ -67,6 +67,7 @@ pub(crate) fn format(fmt: &str, args: &[Value]) -> Result<String, FunctionError>
             i += 1;
             continue;
         }
+        let verb_start = i - 1;
         let mut spec = Spec::default();
         while i < chars.len() {
             match chars[i] {
@@ -99,7 +100,19 @@ pub(crate) fn format(fmt: &str, args: &[Value]) -> Result<String, FunctionError>
         };
         next_arg += 1;
         max_used = max_used.max(next_arg);
-        let text = format_one(verb, &spec, arg)?;
+        // go-cty names a verb that rejects its value by the verb's text as
+        // written and the byte offset of its `%` in the format string.
+        let text = format_one(verb, &spec, arg).map_err(|e| {
+            let raw: String = chars[verb_start..i].iter().collect();
+            let offset: usize = chars[..verb_start].iter().map(|c| c.len_utf8()).sum();
+            let short = format!("unsupported value for \"%{verb}\": ");
+            match e.message.strip_prefix(&short) {
+                Some(rest) => {
+                    FunctionError::new(format!("unsupported value for {raw:?} at {offset}: {rest}"))
+                }
+                None => e,
+            }
+        })?;
         out.push_str(&match verb {
             // go-cty writes a bool without any padding.
             't' => text,
@@ -205,7 +218,7 @@ fn format_one(verb: char, spec: &Spec, arg: &Value) -> Result<String, FunctionEr
             let n = to(arg, &Type::Number, verb)?;
             let n = n.as_number().cloned().unwrap_or_else(Number::zero);
             if !n.is_integer() {
-                return ferr(format!("unsupported value for \"%{verb}\": number must be an integer"));
+                return ferr(format!("unsupported value for \"%{verb}\": an integer is required"));
             }
             let d = n.as_decimal().unwrap_or_default();
             let negative = n.sign_bit();
