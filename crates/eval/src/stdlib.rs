@@ -768,9 +768,9 @@ fn jsondecode_fn() -> Function {
             if !a[0].is_known() {
                 return Ok(Type::Dynamic);
             }
-            Value::from_json_implied(s(&a[0])).map(|v| v.ty()).map_err(|e| FunctionError::arg(0, e.0))
+            Value::from_json_implied(s(&a[0])).map(|v| v.ty()).map_err(|e| FunctionError::new(e.0))
         }),
-        Arc::new(|a, _| Value::from_json_implied(s(&a[0])).map_err(|e| FunctionError::arg(0, e.0))),
+        Arc::new(|a, _| Value::from_json_implied(s(&a[0])).map_err(|e| FunctionError::new(e.0))),
     )
 }
 
