@@ -93,10 +93,10 @@ locals {
             default = 2
             map_default = "y"
             unknown = unknown("string")
-            missing: Invalid function argument: Call to function "lookup" failed: the given object has no attribute "b".
+            missing: Invalid function argument: Invalid value for "inputMap" parameter: the given object has no attribute "b".
             four: Error in function call: Call to function "lookup" failed: lookup() takes two or three arguments, got 4.
             one: Not enough function arguments: Function "lookup" expects 2 argument(s). Missing value for "key".
-            not_a_map: Invalid function argument: Call to function "lookup" failed: lookup() requires a map as the first argument.
+            not_a_map: Invalid function argument: Invalid value for "inputMap" parameter: lookup() requires a map as the first argument.
         "#]],
     );
 }
@@ -129,9 +129,9 @@ locals {
             map = {"a":"1","b":"x"}
             null = null
             unknown = unknown("string")
-            bad_bool: Invalid function argument: Call to function "tobool" failed: cannot convert "yes" to bool; only the strings "true" or "false" are allowed.
-            bad_num: Invalid function argument: Call to function "tonumber" failed: cannot convert "one" to number; given string must be a decimal representation of a number.
-            bad_list: Invalid function argument: Call to function "tolist" failed: cannot convert string to list of any single type.
+            bad_bool: Invalid function argument: Invalid value for "v" parameter: cannot convert "yes" to bool; only the strings "true" or "false" are allowed.
+            bad_num: Invalid function argument: Invalid value for "v" parameter: cannot convert "one" to number; given string must be a decimal representation of a number.
+            bad_list: Invalid function argument: Invalid value for "v" parameter: cannot convert string to list of any single type.
         "#]],
     );
 }
@@ -173,11 +173,11 @@ locals {
             coalesce_empty = "x"
             coalesce_none: Error in function call: Call to function "coalesce" failed: no non-null, non-empty-string arguments.
             sum = 6.5
-            sum_empty: Invalid function argument: Call to function "sum" failed: cannot sum an empty list.
-            sum_strings: Invalid function argument: Call to function "sum" failed: argument must be list, set, or tuple of number values.
+            sum_empty: Invalid function argument: Invalid value for "list" parameter: cannot sum an empty list.
+            sum_strings: Invalid function argument: Invalid value for "list" parameter: argument must be list, set, or tuple of number values.
             one_empty = null
             one_single = "a"
-            one_two: Invalid function argument: Call to function "one" failed: must be a list, set, or tuple value with either zero or one elements.
+            one_two: Invalid function argument: Invalid value for "list" parameter: must be a list, set, or tuple value with either zero or one elements.
             alltrue = true
             alltrue_empty = true
             anytrue = true
@@ -274,10 +274,10 @@ locals {
             subnet_ipv6 = unknown("string")
             subnets = ["10.1.0.0/20","10.1.16.0/20","10.1.32.0/24","10.1.48.0/20"]
             subnets_none = []
-            subnets_full: Invalid function argument: Call to function "cidrsubnets" failed: not enough remaining address space for a subnet with a prefix of 31 bits after 10.0.0.2/31.
-            subnets_short: Invalid function argument: Call to function "cidrsubnets" failed: must extend prefix by at least one bit.
-            subnets_long: Invalid function argument: Call to function "cidrsubnets" failed: would extend prefix to 36 bits, which is too long for an IPv4 address.
-            subnets_order: Invalid function argument: Call to function "cidrsubnets" failed: not enough remaining address space for a subnet with a prefix of 9 bits after 10.128.0.0/9.
+            subnets_full: Invalid function argument: Invalid value for "newbits" parameter: not enough remaining address space for a subnet with a prefix of 31 bits after 10.0.0.2/31.
+            subnets_short: Invalid function argument: Invalid value for "newbits" parameter: must extend prefix by at least one bit.
+            subnets_long: Invalid function argument: Invalid value for "newbits" parameter: would extend prefix to 36 bits, which is too long for an IPv4 address.
+            subnets_order: Invalid function argument: Invalid value for "newbits" parameter: not enough remaining address space for a subnet with a prefix of 9 bits after 10.128.0.0/9.
             subnets_21 = ["10.0.0.0/24","10.0.1.0/24","10.0.2.0/24","10.0.3.0/25","10.0.3.128/25","10.0.4.0/25","10.0.4.128/28","10.0.4.144/28","10.0.4.160/28"]
         "#]],
     );
@@ -326,7 +326,7 @@ locals {
             bcrypt = unknown("string")
             timestamp = unknown("string")
             yamldecode = unknown("dynamic")
-            file_null: Invalid function argument: Call to function "file" failed: argument must not be null.
+            file_null: Invalid function argument: Invalid value for "path" parameter: argument must not be null.
             sensitive = "x"
             issensitive = unknown("bool")
             strlen: Call to unknown function: There is no function named "strlen". Did you mean "strrev"?
