@@ -99,8 +99,8 @@ pub use crate::module::{
     },
     diagnostics::{ModuleDiagnostic, attribute_diagnostic, module_diagnostics},
     dialect::{
-        Dialect, DialectRules, FunctionTable, TERRAFORM_FUNCTIONS, dialect_root, dialect_root_names,
-        is_terraform_file, is_terraform_override_file, unknown_function,
+        Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, is_terraform_file,
+        is_terraform_override_file, unknown_function,
     },
     expr::{AttrExpr, Reference, extract, references},
     resolve::{AttrKind, Resolution, Target, attribute_resolution, attribute_targets},
