@@ -9,15 +9,15 @@
 //! folder's rule; any other case has none of that rule and no error at all,
 //! since it is a valid configuration that must raise no false alarm.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use analysis::{Diagnostic, LineIndex};
 use db::RootDatabase;
 use expect_test::expect_file;
 
-fn check_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/check")
-}
+mod support;
+
+use support::check_dir;
 
 /// The diagnostics of the module made of `dir`'s files, as text: one line
 /// per diagnostic (`file:line:column-line:column severity[code] message`),
@@ -68,34 +68,8 @@ fn check_module(rule: &str, case: &str) -> (Vec<Diagnostic>, String) {
     for (&file, (name, text)) in files.iter().zip(&texts) {
         let diagnostics = analysis::file_diagnostics_in_module(&db, file, module_diagnostics);
         let index = LineIndex::new(text);
-        let position = |offset| {
-            let line_col = index.line_col(offset);
-            format!("{}:{}", line_col.line, line_col.column)
-        };
         for diagnostic in &diagnostics {
-            out.push_str(&format!(
-                "{name}:{}-{} {}[{}] {}\n",
-                position(diagnostic.range.start()),
-                position(diagnostic.range.end()),
-                diagnostic.severity.as_str(),
-                diagnostic.code,
-                diagnostic.message
-            ));
-            for note in &diagnostic.notes {
-                out.push_str(&format!("  note: {note}\n"));
-            }
-            for suggestion in &diagnostic.suggestions {
-                out.push_str(&format!("  help: {}\n", suggestion.message));
-                for edit in &suggestion.edits {
-                    out.push_str(&format!(
-                        "    {}-{} {:?} -> {:?}\n",
-                        position(edit.range.start()),
-                        position(edit.range.end()),
-                        &text[usize::from(edit.range.start())..usize::from(edit.range.end())],
-                        edit.replacement
-                    ));
-                }
-            }
+            support::write_diagnostic(&mut out, &format!("{name}:"), text, &index, diagnostic, true);
         }
         all.extend(diagnostics);
     }

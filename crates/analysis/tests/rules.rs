@@ -14,9 +14,9 @@ use analysis::{Diagnostic, LineIndex};
 use db::RootDatabase;
 use expect_test::expect_file;
 
-fn check_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/check")
-}
+mod support;
+
+use support::check_dir;
 
 /// The input files of a folder, sorted.
 fn inputs(dir: &Path) -> Vec<PathBuf> {
@@ -58,32 +58,9 @@ fn apply(text: &str, diagnostics: &[Diagnostic], code: &str) -> String {
 
 fn describe(text: &str, diagnostics: &[Diagnostic]) -> String {
     let index = LineIndex::new(text);
-    let position = |offset| {
-        let line_col = index.line_col(offset);
-        format!("{}:{}", line_col.line, line_col.column)
-    };
     let mut out = String::new();
     for diagnostic in diagnostics {
-        out.push_str(&format!(
-            "{}-{} {}[{}] {}\n",
-            position(diagnostic.range.start()),
-            position(diagnostic.range.end()),
-            diagnostic.severity.as_str(),
-            diagnostic.code,
-            diagnostic.message
-        ));
-        for suggestion in &diagnostic.suggestions {
-            out.push_str(&format!("  help: {}\n", suggestion.message));
-            for edit in &suggestion.edits {
-                out.push_str(&format!(
-                    "    {}-{} {:?} -> {:?}\n",
-                    position(edit.range.start()),
-                    position(edit.range.end()),
-                    &text[usize::from(edit.range.start())..usize::from(edit.range.end())],
-                    edit.replacement
-                ));
-            }
-        }
+        support::write_diagnostic(&mut out, "", text, &index, diagnostic, false);
     }
     if diagnostics.is_empty() {
         out.push_str("no diagnostics\n");
