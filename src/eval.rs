@@ -170,7 +170,7 @@ fn evaluate_file(db: &RootDatabase, file: File, ctx: &Context) -> Vec<AttrResult
 }
 
 fn diagnostic(file: File, range: TextRange, error: &EvalError) -> Diagnostic {
-    let diagnostic = Diagnostic::error("eval", error.summary.clone(), file, range);
+    let diagnostic = Diagnostic::error("eval", error.summary(), file, range);
     if error.detail.is_empty() { diagnostic } else { diagnostic.with_note(error.detail.clone()) }
 }
 

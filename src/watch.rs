@@ -319,7 +319,7 @@ fn evaluate(db: &RootDatabase, module: Module) -> Evaluation {
                     // keeps its summary.
                     let summary = attribute_diagnostic(db, attr).map_or_else(
                         || "The value cannot be evaluated".to_owned(),
-                        |diagnostic| diagnostic.summary,
+                        |diagnostic| diagnostic.summary().into_owned(),
                     );
                     line.push_str(",\"error\":");
                     value::json::write_string(&mut line, &summary);

@@ -198,7 +198,7 @@ pub(crate) fn read_var_file(db: &mut RootDatabase, path: &Utf8Path) -> Result<Va
                 let range = source_map
                     .expr_syntax(error.expr)
                     .map_or_else(|| TextRange::empty(0.into()), |it| it.text_range());
-                let diagnostic = Diagnostic::error("eval", error.summary.clone(), file, range);
+                let diagnostic = Diagnostic::error("eval", error.summary(), file, range);
                 errors.push(if error.detail.is_empty() {
                     diagnostic
                 } else {
@@ -266,7 +266,7 @@ fn result(db: &RootDatabase, attr: module::Attr<'_>, file: db::File) -> AttrResu
                     format!("The input variable {} is not set, and has no default value.", attr.address(db)),
                 ),
                 AttrError::InvalidType => ("Invalid type specification".to_string(), String::new()),
-                AttrError::Eval(error) => (error.summary.clone(), error.detail.clone()),
+                AttrError::Eval(error) => (error.summary().to_string(), error.detail.clone()),
                 other => ("Evaluation failed".to_string(), format!("{other:?}")),
             };
             Err(failure(summary, detail))

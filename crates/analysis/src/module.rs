@@ -22,10 +22,12 @@
 use db::{
     Db, File, SourceSyntax,
     module::{
-        self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnostic, Target, attribute_targets,
-        attribute_value, module_attributes, module_index, references,
+        self, Address, Attr, AttrError, DeclarationKind, DuplicateOf, Module, ModuleDiagnostic,
+        ModuleDiagnosticKind, Target, Unresolved, attribute_targets, attribute_value, module_attributes,
+        module_index, references,
     },
 };
+use eval::EvalErrorKind;
 use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{SyntaxKind, TextRange, TextSize};
 
@@ -174,33 +176,61 @@ impl Trust {
     }
 }
 
-/// The rule code of one of `db`'s module diagnostics: `db` names kinds of
-/// problems its own way; the rule registry's codes are what users configure.
-pub fn rule_code(diagnostic: &ModuleDiagnostic) -> &'static str {
-    match diagnostic.code {
-        "unresolved-reference" if diagnostic.summary == "Unsupported attribute" => rules::UNKNOWN_ATTRIBUTE,
-        "unresolved-reference" => rules::UNDECLARED_REFERENCE,
-        "duplicate-declaration" => rules::DUPLICATE_DECLARATION,
-        "reference-cycle" => rules::REFERENCE_CYCLE,
-        "invalid-type" => rules::INVALID_TYPE_CONSTRAINT,
-        "missing-variable" => rules::MISSING_VARIABLE,
-        "unsupported-module-argument" => rules::UNSUPPORTED_MODULE_ARGUMENT,
-        "missing-module-argument" => rules::MISSING_MODULE_ARGUMENT,
-        "invalid-variable-value" => rules::INVALID_VARIABLE_VALUE,
-        _ => match diagnostic.summary.as_str() {
-            "Call to unknown function" => rules::UNKNOWN_FUNCTION,
-            "Not enough function arguments" | "Too many function arguments" => rules::WRONG_ARGUMENT_COUNT,
-            "Unsupported attribute" => rules::UNKNOWN_ATTRIBUTE,
-            "Invalid index" | "Missing map element" => rules::INVALID_INDEX,
-            "Invalid operand"
-            | "Incorrect condition type"
-            | "Invalid template interpolation value"
-            | "Incorrect key type"
-            | "Invalid object key"
-            | "Invalid 'for' condition"
-            | "Invalid expanding argument value" => rules::TYPE_MISMATCH,
-            _ => rules::EVALUATION_ERROR,
-        },
+/// The rule code of a kind of module problem: what users configure and
+/// ignore. Decided by the kind alone, never by a message's words.
+pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
+    match kind {
+        ModuleDiagnosticKind::Duplicate(_) => rules::DUPLICATE_DECLARATION,
+        ModuleDiagnosticKind::InvalidTypeConstraint { .. } => rules::INVALID_TYPE_CONSTRAINT,
+        ModuleDiagnosticKind::Unresolved(Unresolved::UnsupportedAttribute { .. }) => rules::UNKNOWN_ATTRIBUTE,
+        ModuleDiagnosticKind::Unresolved(_) => rules::UNDECLARED_REFERENCE,
+        ModuleDiagnosticKind::ReferenceCycle => rules::REFERENCE_CYCLE,
+        ModuleDiagnosticKind::MissingVariable { .. } => rules::MISSING_VARIABLE,
+        ModuleDiagnosticKind::InvalidVariableValue { .. } => rules::INVALID_VARIABLE_VALUE,
+        ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => rules::UNSUPPORTED_MODULE_ARGUMENT,
+        ModuleDiagnosticKind::MissingModuleArgument { .. } => rules::MISSING_MODULE_ARGUMENT,
+        ModuleDiagnosticKind::Eval(kind) => eval_rule_code(kind),
+    }
+}
+
+/// The rule code of an evaluation error.
+fn eval_rule_code(kind: &EvalErrorKind) -> &'static str {
+    match kind {
+        EvalErrorKind::UnknownFunction { .. } => rules::UNKNOWN_FUNCTION,
+        EvalErrorKind::NotEnoughArguments { .. } | EvalErrorKind::TooManyArguments { .. } => {
+            rules::WRONG_ARGUMENT_COUNT
+        }
+        EvalErrorKind::UnsupportedAttribute { .. } => rules::UNKNOWN_ATTRIBUTE,
+        EvalErrorKind::InvalidIndex | EvalErrorKind::MissingMapElement { .. } => rules::INVALID_INDEX,
+        EvalErrorKind::InvalidOperand { .. }
+        | EvalErrorKind::IncorrectConditionType { .. }
+        | EvalErrorKind::InvalidTemplateInterpolation
+        | EvalErrorKind::IncorrectKeyType { .. }
+        | EvalErrorKind::InvalidForKey
+        | EvalErrorKind::InvalidForCondition
+        | EvalErrorKind::InvalidExpandingArgument => rules::TYPE_MISMATCH,
+        EvalErrorKind::MissingExpression
+        | EvalErrorKind::InvalidNumberLiteral
+        | EvalErrorKind::VariablesNotAllowed
+        | EvalErrorKind::UnknownVariable { .. }
+        | EvalErrorKind::AttributeOfNull
+        | EvalErrorKind::IndexOfNull
+        | EvalErrorKind::AmbiguousAttributeKey
+        | EvalErrorKind::NullKey
+        | EvalErrorKind::OperationFailed
+        | EvalErrorKind::InconsistentConditionalTypes { .. }
+        | EvalErrorKind::NullCondition
+        | EvalErrorKind::IterationOverNull
+        | EvalErrorKind::IterationOverNonIterable { .. }
+        | EvalErrorKind::NullForCondition
+        | EvalErrorKind::DuplicateForKey { .. }
+        | EvalErrorKind::SplatOfNull
+        | EvalErrorKind::FunctionCallsNotAllowed
+        | EvalErrorKind::InvalidFunctionArgument { .. }
+        | EvalErrorKind::FunctionCallFailed { .. }
+        | EvalErrorKind::InvalidFunctionCall { .. }
+        | EvalErrorKind::TooDeeplyNested
+        | EvalErrorKind::Internal => rules::EVALUATION_ERROR,
     }
 }
 
@@ -209,11 +239,7 @@ pub fn rule_code(diagnostic: &ModuleDiagnostic) -> &'static str {
 /// file as a label, and for a misspelt name the did-you-mean as a fix.
 pub fn convert(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Diagnostic {
     let mut out = convert_without_fix(diagnostic);
-    if matches!(
-        out.code,
-        rules::UNDECLARED_REFERENCE | rules::UNKNOWN_ATTRIBUTE | rules::UNSUPPORTED_MODULE_ARGUMENT
-    ) && let Some(suggestion) = rename_suggestion(db, diagnostic)
-    {
+    if let Some(suggestion) = rename_suggestion(db, diagnostic) {
         out = out.with_suggestion(suggestion);
     }
     out
@@ -221,10 +247,9 @@ pub fn convert(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Diagnostic {
 
 /// [`convert`] without the fix, for a caller that has no database at hand.
 pub fn convert_without_fix(diagnostic: &ModuleDiagnostic) -> Diagnostic {
-    let code = rule_code(diagnostic);
+    let code = rule_code(&diagnostic.kind);
     let severity = rules::rule(code).map_or(crate::Severity::Error, |rule| rule.default_severity);
-    let mut out =
-        Diagnostic::new(severity, code, diagnostic.summary.clone(), diagnostic.file, diagnostic.range);
+    let mut out = Diagnostic::new(severity, code, diagnostic.summary(), diagnostic.file, diagnostic.range);
     for (file, range, message) in &diagnostic.related {
         if *file == diagnostic.file {
             out = out.with_secondary_label(*range, message.clone());
@@ -237,10 +262,17 @@ pub fn convert_without_fix(diagnostic: &ModuleDiagnostic) -> Diagnostic {
 }
 
 /// The fix of a did-you-mean: the reference's last step, at the end of the
-/// diagnostic's range, replaced by the suggested name. None when the detail
+/// diagnostic's range, replaced by the suggested name. None when the kind
 /// suggests nothing, or the range does not end with a name (a JSON value).
+/// Only a misspelt reference or argument is renamed: a function's name is
+/// the evaluator's did-you-mean, not one the module's declarations make.
 fn rename_suggestion(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Option<Suggestion> {
-    let suggested = diagnostic.detail.split("Did you mean \"").nth(1)?.strip_suffix("\"?")?;
+    let suggested = match &diagnostic.kind {
+        ModuleDiagnosticKind::Unresolved(unresolved) => unresolved.suggestion()?,
+        ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. } => suggestion.as_ref()?,
+        ModuleDiagnosticKind::Eval(kind @ EvalErrorKind::UnsupportedAttribute { .. }) => kind.suggestion()?,
+        _ => return None,
+    };
     if diagnostic.file.syntax(db) != SourceSyntax::Native {
         return None;
     }
@@ -259,7 +291,7 @@ fn rename_suggestion(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Option<Sugge
         message: format!("replace `{name}` with `{suggested}`"),
         edits: vec![Edit {
             range: TextRange::new(start, diagnostic.range.end()),
-            replacement: suggested.into(),
+            replacement: suggested.to_string(),
         }],
     })
 }
@@ -279,30 +311,18 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     if !index.duplicates.is_empty() {
         for diagnostic in module::module_diagnostics(db, module) {
             let trust = Trust::of(db, module, diagnostic.file);
-            if diagnostic.code == "duplicate-declaration" && trusts_duplicate(db, diagnostic, trust.kind) {
+            if matches!(diagnostic.kind, ModuleDiagnosticKind::Duplicate(_))
+                && trusts_duplicate(db, diagnostic, trust.kind)
+            {
                 out.push(convert(db, diagnostic));
             }
         }
     }
     for &file in module.files(db) {
         let kind = FileKind::of(file.path(db).as_str());
-        for result in module::variable_types(db, file).values() {
-            for error in result.as_ref().err().into_iter().flatten() {
-                let range = error.subject.as_ref().map_or_else(
-                    || TextRange::empty(0.into()),
-                    |range| TextRange::new(range.start.byte.into(), range.end.byte.into()),
-                );
-                let diagnostic = ModuleDiagnostic {
-                    file,
-                    range,
-                    code: "invalid-type",
-                    summary: error.summary.clone(),
-                    detail: error.detail.clone(),
-                    related: Vec::new(),
-                };
-                if trusts_type_error(db, &diagnostic, kind) {
-                    out.push(convert(db, &diagnostic));
-                }
+        for diagnostic in module::type_constraint_diagnostics(db, file) {
+            if trusts_type_error(&diagnostic, kind) {
+                out.push(convert(db, &diagnostic));
             }
         }
     }
@@ -348,32 +368,33 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         let Some(diagnostic) = module::attribute_diagnostic(db, attr) else { continue };
         let trust = Trust::of(db, module, diagnostic.file);
         let trusted = match error {
-            AttrError::Unresolved { summary, detail, .. } => match summary.as_str() {
+            AttrError::Unresolved { kind, .. } => match kind {
                 _ if trust.ignored_by_tool => false,
                 // A `variables { NAME = … }` block (Packer, Terraform's
                 // tests) declares variables the model does not index.
-                "Reference to undeclared input variable" if index.blocks.contains_key("variables") => false,
-                "Reference to undeclared input variable" => match trust.kind {
+                Unresolved::UndeclaredVariable { .. } if index.blocks.contains_key("variables") => false,
+                Unresolved::UndeclaredVariable { .. } => match trust.kind {
                     FileKind::Terraform | FileKind::Packer | FileKind::Nomad => true,
                     FileKind::Generic => declares("var"),
                     FileKind::TerraformTool | FileKind::Terragrunt => false,
                 },
-                "Reference to undeclared local value" => match trust.kind {
+                Unresolved::UndeclaredLocal { .. } => match trust.kind {
                     FileKind::Terraform | FileKind::Packer | FileKind::Nomad | FileKind::Terragrunt => true,
                     FileKind::Generic => declares("local"),
                     FileKind::TerraformTool => false,
                 },
-                "Reference to undeclared block" => quoted_after(detail, "A block ")
-                    .is_some_and(|root| trust.kind.labelled_roots().contains(&root)),
+                Unresolved::UndeclaredBlock { block_type, .. } => {
+                    trust.kind.labelled_roots().contains(&block_type.as_str())
+                }
                 // Terraform's dialect knows every root of a Terraform file
                 // (`DialectRules::terraform_references`): a resource, data
                 // source or module call it does not find is not declared,
                 // and a bare name is no reference at all. Unless a file of
                 // the module does not parse: the blocks after its error
                 // are missing from the index, not from the module.
-                "Reference to undeclared resource"
-                | "Reference to undeclared module"
-                | "Invalid reference" => {
+                Unresolved::UndeclaredResource { .. }
+                | Unresolved::UndeclaredModule { .. }
+                | Unresolved::InvalidReference => {
                     trust.knows_every_root()
                         && db::module::module_files(db, module)
                             .iter()
@@ -383,22 +404,19 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
                 // does not declare where no dialect knows every root: only
                 // the file's own dialect could know whether the tool
                 // computes or provides it.
-                _ => false,
+                Unresolved::UnknownRoot { .. } | Unresolved::UnsupportedAttribute { .. } => false,
             },
             // A cycle among locals and blocks' written attributes: a value
             // depending on itself is an error whatever the inputs are.
             AttrError::Cycle(_) => true,
-            AttrError::Eval(_) => {
-                let code = rule_code(&diagnostic);
-                match code {
-                    rules::UNKNOWN_FUNCTION => trust.knows_every_function(),
-                    rules::WRONG_ARGUMENT_COUNT => trust.knows_functions_it_has(),
-                    _ if FUNCTION_ERRORS.contains(&diagnostic.summary.as_str()) => {
-                        trust.knows_functions_it_has()
-                    }
-                    _ => true,
+            AttrError::Eval(error) => match &error.kind {
+                EvalErrorKind::UnknownFunction { .. } => trust.knows_every_function(),
+                EvalErrorKind::NotEnoughArguments { .. } | EvalErrorKind::TooManyArguments { .. } => {
+                    trust.knows_functions_it_has()
                 }
-            }
+                kind if kind.is_function_error() => trust.knows_functions_it_has(),
+                _ => true,
+            },
             _ => false,
         };
         if trusted {
@@ -512,24 +530,15 @@ impl<'db> AttributeTargets<'db> {
     }
 }
 
-/// The summaries of errors a function's own implementation reports.
-const FUNCTION_ERRORS: &[&str] = &["Invalid function argument", "Error in function call"];
-
 /// Whether an invalid type constraint is one for the file's tool: Terraform
 /// reads the bare `list` and `map` of its 0.11 days as `list(any)` and
 /// `map(any)`, Terraform 0.12 to 0.14 accepted quoted types (the
 /// `quoted-type-constraint` lint warns about both), and its other formats
 /// have type keywords of their own.
-fn trusts_type_error(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
+fn trusts_type_error(diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
     match kind {
         FileKind::Terraform => {
-            let text = diagnostic.file.text(db);
-            let quoted =
-                text.get(usize::from(diagnostic.range.start())..).is_some_and(|it| it.starts_with('"'));
-            !quoted
-                && !["The list type constructor", "The map type constructor"]
-                    .iter()
-                    .any(|legacy| diagnostic.detail.starts_with(legacy))
+            !matches!(diagnostic.kind, ModuleDiagnosticKind::InvalidTypeConstraint { legacy: true, .. })
         }
         FileKind::TerraformTool => false,
         _ => true,
@@ -555,20 +564,15 @@ fn trusts_duplicate(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: FileKind) 
     if !same_configuration {
         return false;
     }
-    match diagnostic.summary.as_str() {
-        "Duplicate variable declaration" => kind.has_variables(),
-        "Duplicate local value definition" => kind.has_locals(),
-        "Duplicate attribute" => true,
-        summary => summary.strip_prefix("Duplicate ").and_then(|it| it.strip_suffix(" block")).is_some_and(
-            |type_name| kind.unique_block_types().is_none_or(|types| types.contains(&type_name)),
-        ),
+    match &diagnostic.kind {
+        ModuleDiagnosticKind::Duplicate(DuplicateOf::Variable) => kind.has_variables(),
+        ModuleDiagnosticKind::Duplicate(DuplicateOf::Local) => kind.has_locals(),
+        ModuleDiagnosticKind::Duplicate(DuplicateOf::TopLevelAttribute) => true,
+        ModuleDiagnosticKind::Duplicate(DuplicateOf::Block { block_type }) => {
+            kind.unique_block_types().is_none_or(|types| types.contains(&block_type.as_str()))
+        }
+        _ => false,
     }
-}
-
-/// The first quoted name after `prefix` in `text`.
-fn quoted_after<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
-    let rest = text.split(prefix).nth(1)?.strip_prefix('"')?;
-    rest.split('"').next()
 }
 
 /// What a module's evaluation makes of the values a check cannot know.

@@ -97,17 +97,23 @@ pub use crate::module::{
         Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
         file_declarations, module_files, module_index,
     },
-    diagnostics::{ModuleDiagnostic, attribute_diagnostic, module_diagnostics},
+    diagnostics::{
+        DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, module_diagnostics,
+        type_constraint_diagnostics,
+    },
     dialect::{
         Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, is_terraform_file,
         is_terraform_override_file, unknown_function,
     },
     expr::{AttrExpr, Reference, extract, references},
-    resolve::{AttrKind, Resolution, Target, attribute_resolution, attribute_targets},
+    resolve::{
+        AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
+    },
     terraform_functions::functions as terraform_function_table,
     value::{
-        AttrError, CYCLE_PATH_LIMIT, attribute_expr, attribute_value, cycle_path, evaluate_in_order,
-        evaluation_order, may_fail_to_evaluate, module_attributes, variable_types,
+        AttrError, CYCLE_PATH_LIMIT, InvalidTypeConstraint, VariableType, attribute_expr, attribute_value,
+        cycle_path, evaluate_in_order, evaluation_order, may_fail_to_evaluate, module_attributes,
+        variable_types,
     },
 };
 use crate::{Db, File};

@@ -9,7 +9,7 @@ fn values(db: &RootDatabase, file: db::File) -> Vec<(String, String)> {
         .map(|(path, result)| {
             let shown = match result {
                 Ok(value) => value.to_json_string(&value.ty()).unwrap_or_else(|_| "?".to_owned()),
-                Err(error) => format!("error: {}", error.summary),
+                Err(error) => format!("error: {}", error.summary()),
             };
             (path.clone(), shown)
         })

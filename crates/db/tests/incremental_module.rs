@@ -174,7 +174,7 @@ fn adding_a_declaration_reevaluates_only_what_resolves_differently() {
             "local.b = 2",
             "local.c = 20",
             "local.d = 5",
-            "local.g: Unresolved { reference: 0, step: 1, summary: \"Reference to undeclared local value\", detail: \"A local value with the name \\\"f\\\" has not been declared. Did you mean \\\"a\\\"?\" }",
+            "local.g: Unresolved { reference: 0, step: 1, kind: UndeclaredLocal { name: \"f\", suggestion: Some(\"a\") }, detail: \"A local value with the name \\\"f\\\" has not been declared. Did you mean \\\"a\\\"?\" }",
         ]
     "#]].assert_debug_eq(&values(&db, module));
 

@@ -64,7 +64,7 @@ fn a_json_file_evaluates_in_just_attributes_mode() {
         .iter()
         .map(|(path, result)| match result {
             Ok(value) => format!("{path} = {value:?}"),
-            Err(error) => format!("{path}: {}", error.summary),
+            Err(error) => format!("{path}: {}", error.summary()),
         })
         .collect();
     expect![[r#"

@@ -38,8 +38,8 @@ fn diagnostics(db: &RootDatabase, module: Module) -> String {
             "{} {:?} [{}] {}: {}\n",
             diagnostic.file.path(db),
             &text[usize::from(range.start())..usize::from(range.end())],
-            diagnostic.code,
-            diagnostic.summary,
+            diagnostic.kind.name(),
+            diagnostic.summary(),
             diagnostic.detail
         ));
         for (file, range, message) in &diagnostic.related {
@@ -244,7 +244,7 @@ fn an_expression_the_parser_could_not_read_is_not_reported_again() {
     let module = load(&mut db, &[("a.hcl", "locals {\n  a = 1 +\n  b = local.a\n  c = \"ok\"\n}\n")]);
     expect![[""]].assert_eq(&diagnostics(&db, module));
     expect![[r#"
-        local.a: Eval(EvalError { expr: Idx::<Expr>(1), summary: "Missing expression", detail: "The expression could not be parsed." })
+        local.a: Eval(EvalError { expr: Idx::<Expr>(1), kind: MissingExpression, detail: "The expression could not be parsed." })
         local.b: Dependency(Address { segments: ["local", "a"] })
         local.c = "ok"
     "#]].assert_eq(&values(&db, module));
@@ -265,7 +265,7 @@ fn nested_blocks_attributes_are_evaluated_by_address() {
         service.web.health.path = "/up/80"
         service.web.health.check.tcp.timeout = 2
         service.web.rule.0.allow = true
-        service.web.rule.1.allow: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared local value", detail: "A local value with the name \"nope\" has not been declared." }
+        service.web.rule.1.allow: Unresolved { reference: 0, step: 1, kind: UndeclaredLocal { name: "nope", suggestion: None }, detail: "A local value with the name \"nope\" has not been declared." }
     "#]]
     .assert_eq(&values(&db, module));
     expect![[r#"

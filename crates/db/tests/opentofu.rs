@@ -30,7 +30,7 @@ fn diagnostics(db: &RootDatabase, module: Module) -> String {
                 "{} {:?} {}: {}\n",
                 diagnostic.file.path(db),
                 &text[usize::from(range.start())..usize::from(range.end())],
-                diagnostic.summary,
+                diagnostic.summary(),
                 diagnostic.detail
             )
         })

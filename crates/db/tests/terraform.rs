@@ -60,8 +60,8 @@ fn report(db: &RootDatabase, module: Module) -> String {
             "{} {:?} [{}] {}: {}\n",
             diagnostic.file.path(db).file_name().unwrap_or_default(),
             &text[usize::from(range.start())..usize::from(range.end())],
-            diagnostic.code,
-            diagnostic.summary,
+            diagnostic.kind.name(),
+            diagnostic.summary(),
             diagnostic.detail
         ));
     }
@@ -156,18 +156,18 @@ output "x" {
         module.net.source = "./net"
         local.ok = unknown("dynamic")
         local.ok_ami = unknown("dynamic")
-        local.typo: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
-        local.no_type: Unresolved { reference: 0, step: 0, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_instanse\" \"web\" has not been declared in this module. Did you mean \"aws_instance\"?" }
-        local.no_data: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared resource", detail: "A data resource \"aws_ami\" \"debian\" has not been declared in this module." }
-        local.no_mod: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared module", detail: "No module call named \"nett\" is declared in this module. Did you mean \"net\"?" }
-        local.no_var: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared input variable", detail: "An input variable with the name \"nope\" has not been declared." }
-        local.no_local: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared local value", detail: "A local value with the name \"nope\" has not been declared." }
-        local.output: Unresolved { reference: 0, step: 0, summary: "Unknown variable", detail: "There is no variable named \"output\"." }
-        local.fn: Eval(EvalError { expr: Idx::<Expr>(1), summary: "Call to unknown function", detail: "There is no function named \"no_such_function\"." })
+        local.typo: Unresolved { reference: 0, step: 1, kind: UndeclaredResource { mode: Managed, suggestion: Some("web"), data_source: None }, detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
+        local.no_type: Unresolved { reference: 0, step: 0, kind: UndeclaredResource { mode: Managed, suggestion: Some("aws_instance"), data_source: None }, detail: "A managed resource \"aws_instanse\" \"web\" has not been declared in this module. Did you mean \"aws_instance\"?" }
+        local.no_data: Unresolved { reference: 0, step: 2, kind: UndeclaredResource { mode: Data, suggestion: None, data_source: None }, detail: "A data resource \"aws_ami\" \"debian\" has not been declared in this module." }
+        local.no_mod: Unresolved { reference: 0, step: 1, kind: UndeclaredModule { name: "nett", suggestion: Some("net") }, detail: "No module call named \"nett\" is declared in this module. Did you mean \"net\"?" }
+        local.no_var: Unresolved { reference: 0, step: 1, kind: UndeclaredVariable { name: "nope", suggestion: None }, detail: "An input variable with the name \"nope\" has not been declared." }
+        local.no_local: Unresolved { reference: 0, step: 1, kind: UndeclaredLocal { name: "nope", suggestion: None }, detail: "A local value with the name \"nope\" has not been declared." }
+        local.output: Unresolved { reference: 0, step: 0, kind: UnknownRoot { name: "output", suggestion: None }, detail: "There is no variable named \"output\"." }
+        local.fn: Eval(EvalError { expr: Idx::<Expr>(1), kind: UnknownFunction { name: "no_such_function", suggestion: None }, detail: "There is no function named \"no_such_function\"." })
         local.known = "10.0.1.0/24"
         local.each_key = unknown("dynamic")
         local.prefixed = unknown("dynamic")
-        local.prefix_typo: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
+        local.prefix_typo: Unresolved { reference: 0, step: 2, kind: UndeclaredResource { mode: Managed, suggestion: Some("web"), data_source: None }, detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
         output.x.value = unknown("dynamic")
     "#]]
     .assert_eq(&values(&db, module));
@@ -230,18 +230,18 @@ locals {
         check.health.data.http.endpoint.url = "https://example.com"
         check.health.assert.condition = unknown("bool")
         check.health.assert.error_message = "Unhealthy."
-        local.no_data: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared resource", detail: "A data resource \"aws_ami\" \"ubuntu\" has not been declared in this module." }
-        local.no_module: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared module", detail: "No module call named \"net\" is declared in this module." }
-        local.no_ephemeral: Unresolved { reference: 0, step: 2, summary: "Reference to undeclared resource", detail: "An ephemeral resource \"random_password\" \"db\" has not been declared in this module." }
-        local.bare: Unresolved { reference: 0, step: 0, summary: "Invalid reference", detail: "A reference to a resource type must be followed by at least one attribute access, specifying the resource name." }
-        local.no_prefix: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_ami\" \"ubuntu\" has not been declared in this module." }
+        local.no_data: Unresolved { reference: 0, step: 2, kind: UndeclaredResource { mode: Data, suggestion: None, data_source: None }, detail: "A data resource \"aws_ami\" \"ubuntu\" has not been declared in this module." }
+        local.no_module: Unresolved { reference: 0, step: 1, kind: UndeclaredModule { name: "net", suggestion: None }, detail: "No module call named \"net\" is declared in this module." }
+        local.no_ephemeral: Unresolved { reference: 0, step: 2, kind: UndeclaredResource { mode: Ephemeral, suggestion: None, data_source: None }, detail: "An ephemeral resource \"random_password\" \"db\" has not been declared in this module." }
+        local.bare: Unresolved { reference: 0, step: 0, kind: InvalidReference, detail: "A reference to a resource type must be followed by at least one attribute access, specifying the resource name." }
+        local.no_prefix: Unresolved { reference: 0, step: 1, kind: UndeclaredResource { mode: Managed, suggestion: None, data_source: None }, detail: "A managed resource \"aws_ami\" \"ubuntu\" has not been declared in this module." }
         local.type_word = unknown("dynamic")
         local.reserved = unknown("dynamic")
         local.query = unknown("dynamic")
         local.caller = unknown("dynamic")
         local.workspace = unknown("dynamic")
         aws_security_group.web.dynamic = object{"ingress": object{"content": object{"port": unknown("dynamic")}, "for_each": tuple[1], "iterator": "rule"}}
-        aws_security_group.web.name: Unresolved { reference: 0, step: 1, summary: "Reference to undeclared resource", detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
+        aws_security_group.web.name: Unresolved { reference: 0, step: 1, kind: UndeclaredResource { mode: Managed, suggestion: Some("web"), data_source: None }, detail: "A managed resource \"aws_instance\" \"wbe\" has not been declared in this module. Did you mean \"web\"?" }
     "#]]
     .assert_eq(&values(&db, module));
 }
@@ -363,8 +363,8 @@ fn module_calls_are_checked_against_the_child_variables() {
             format!(
                 "{:?} [{}] {}: {}",
                 &text[usize::from(it.range.start())..usize::from(it.range.end())],
-                it.code,
-                it.summary,
+                it.kind.name(),
+                it.summary(),
                 it.detail
             )
         })
@@ -394,7 +394,7 @@ fn json_twins_take_terraform_label_counts() {
             format!(
                 "{:?} {}: {}",
                 &text[usize::from(it.range.start())..usize::from(it.range.end())],
-                it.summary,
+                it.summary(),
                 it.detail
             )
         })
@@ -438,7 +438,7 @@ fn module_calls_in_a_tree() {
         }
         for diagnostic in db.module_call_diagnostics(module) {
             problems += 1;
-            println!("{}: {}: {}", diagnostic.file.path(&db), diagnostic.summary, diagnostic.detail);
+            println!("{}: {}: {}", diagnostic.file.path(&db), diagnostic.summary(), diagnostic.detail);
         }
     }
     println!(

@@ -31,7 +31,7 @@ fn locals_report(source: &str) -> String {
             }
             Ok(value) => out.push_str(&format!("{name} = {value:?}\n")),
             Err(module::AttrError::Eval(error)) => {
-                out.push_str(&format!("{name}: {}: {}\n", error.summary, error.detail))
+                out.push_str(&format!("{name}: {}: {}\n", error.summary(), error.detail))
             }
             Err(error) => out.push_str(&format!("{name}: {error:?}\n")),
         }
@@ -361,7 +361,7 @@ fn a_generic_module_keeps_the_standard_library() {
     assert!(attribute_value(&db, attr(&db, module, "a")).is_err());
     assert_eq!(attribute_value(&db, attr(&db, module, "b")).as_ref().ok(), Some(&module::Value::int(3)));
     let diagnostics: Vec<String> =
-        module_diagnostics(&db, module).iter().map(|diagnostic| diagnostic.summary.clone()).collect();
+        module_diagnostics(&db, module).iter().map(|diagnostic| diagnostic.summary().into_owned()).collect();
     expect_file!["expected/terraform_functions_generic.txt"].assert_debug_eq(&diagnostics);
 }
 

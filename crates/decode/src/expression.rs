@@ -166,7 +166,7 @@ impl Expression {
                             .into_iter()
                             .map(|error| {
                                 let subject = native_error_subject(file, &error);
-                                Diagnostic::error(error.summary, error.detail, Some(subject))
+                                Diagnostic::error(error.summary(), error.detail, Some(subject))
                             })
                             .collect();
                         (failure.partial_value(*expr, ctx), diagnostics)
@@ -308,6 +308,19 @@ impl Expression {
         }
     }
 
+    /// Whether the expression is a quoted string of the native syntax
+    /// (`"string"`), as opposed to a keyword or a JSON string, whose text is
+    /// read as an expression.
+    pub fn is_quoted_string(&self) -> bool {
+        match &self.kind {
+            ExpressionKind::Native { file, expr } => file.native_parts().is_some_and(|(hir, _)| {
+                matches!(hir[*expr], hir::Expr::Template { kind: hir::TemplateKind::Quoted, .. })
+            }),
+            ExpressionKind::Iterated { expr, .. } => expr.is_quoted_string(),
+            _ => false,
+        }
+    }
+
     /// `hcl.ExprAsKeyword`: a bare single name, like `string` in a type
     /// constraint.
     pub fn as_keyword(&self) -> Option<SmolStr> {
@@ -366,13 +379,14 @@ pub(crate) fn native_range(file: &SourceFile, expr: hir::ExprId) -> Range {
 /// names, but where the reference points elsewhere for the same error.
 fn native_error_subject(file: &SourceFile, error: &eval::EvalError) -> Range {
     let Some((hir, _)) = file.native_parts() else { return file.range(TextRange::default()) };
-    match (&hir[error.expr], error.summary.as_str()) {
+    match (&hir[error.expr], &error.kind) {
         // The reference points at both results, from the first to the last.
-        (hir::Expr::Conditional { then_expr, else_expr, .. }, "Inconsistent conditional result types") => {
-            Range::between(&native_range(file, *then_expr), &native_range(file, *else_expr))
-        }
+        (
+            hir::Expr::Conditional { then_expr, else_expr, .. },
+            eval::EvalErrorKind::InconsistentConditionalTypes { .. },
+        ) => Range::between(&native_range(file, *then_expr), &native_range(file, *else_expr)),
         // The reference points a null key's error at the item's value.
-        (_, "Null value as key") => {
+        (_, eval::EvalErrorKind::NullKey) => {
             let value = hir.exprs.iter().find_map(|(_, expr)| match expr {
                 hir::Expr::Object(items) => items.iter().find_map(|item| match item.key {
                     hir::ObjectKey::Expr { expr, .. } if expr == error.expr => Some(item.value),

@@ -185,26 +185,21 @@ impl<'a> Failure<'a> {
                         }
                     }
                     Some(Ok(value)) => {
-                        let summary = "Invalid template interpolation value".to_owned();
+                        let kind = eval::EvalErrorKind::InvalidTemplateInterpolation;
                         if value.is_null() {
-                            errors.push(eval::EvalError {
-                                expr: *expr,
-                                summary,
-                                detail:
-                                    "The expression result is null. Cannot include a null value in a string \
-                                         template."
-                                        .to_owned(),
-                            });
+                            errors.push(eval::EvalError::new(
+                                *expr,
+                                kind,
+                                "The expression result is null. Cannot include a null value in a string template.",
+                            ));
                         } else if value.is_known()
                             && let Err(error) = value::convert(&value, &Type::String)
                         {
-                            errors.push(eval::EvalError {
-                                expr: *expr,
-                                summary,
-                                detail: format!(
-                                    "Cannot include the given value in a string template: {error}."
-                                ),
-                            });
+                            errors.push(eval::EvalError::new(
+                                *expr,
+                                kind,
+                                format!("Cannot include the given value in a string template: {error}."),
+                            ));
                         }
                     }
                     None => return,

@@ -9,7 +9,7 @@ use smol_str::SmolStr;
 use value::{Number, Type, Value};
 
 use crate::function::Kind;
-use crate::{Context, EvalError, MAX_DEPTH};
+use crate::{Context, EvalError, EvalErrorKind as ErrorKind, MAX_DEPTH, Operand};
 
 /// Evaluates the expression `id` of `exprs` in `ctx`.
 ///
@@ -27,17 +27,11 @@ pub fn eval_expr(exprs: &Arena<Expr>, id: ExprId, ctx: &Context) -> Result<Value
     let stack = depth.min(MAX_DEPTH).saturating_mul(FRAME_BYTES).saturating_add(1 << 20);
     std::thread::scope(|scope| match std::thread::Builder::new().stack_size(stack).spawn_scoped(scope, run) {
         Ok(handle) => handle.join().unwrap_or_else(|_| {
-            Err(EvalError {
-                expr: id,
-                summary: "Evaluation failed".into(),
-                detail: "The evaluator stopped unexpectedly.".into(),
-            })
+            Err(EvalError::new(id, ErrorKind::Internal, "The evaluator stopped unexpectedly."))
         }),
-        Err(_) => Err(EvalError {
-            expr: id,
-            summary: "Expression too deeply nested".into(),
-            detail: "No thread could be started to evaluate it.".into(),
-        }),
+        Err(_) => {
+            Err(EvalError::new(id, ErrorKind::TooDeeplyNested, "No thread could be started to evaluate it."))
+        }
     })
 }
 
@@ -72,17 +66,13 @@ pub(crate) struct Evaluator<'a> {
 }
 
 impl<'a> Evaluator<'a> {
-    pub(crate) fn err(&self, id: ExprId, summary: &str, detail: &str) -> EvalError {
-        EvalError { expr: id, summary: summary.to_string(), detail: detail.to_string() }
+    pub(crate) fn err(&self, id: ExprId, kind: ErrorKind, detail: &str) -> EvalError {
+        EvalError::new(id, kind, detail)
     }
 
     pub(crate) fn eval(&mut self, id: ExprId) -> Result<Value, EvalError> {
         if self.depth >= MAX_DEPTH {
-            return Err(self.err(
-                id,
-                "Expression too deeply nested",
-                "Evaluation gave up at the nesting limit.",
-            ));
+            return Err(self.err(id, ErrorKind::TooDeeplyNested, "Evaluation gave up at the nesting limit."));
         }
         self.depth += 1;
         let r = self.eval_inner(id);
@@ -93,13 +83,17 @@ impl<'a> Evaluator<'a> {
     fn eval_inner(&mut self, id: ExprId) -> Result<Value, EvalError> {
         let exprs = self.exprs;
         match &exprs[id] {
-            Expr::Missing => Err(self.err(id, "Missing expression", "The expression could not be parsed.")),
+            Expr::Missing => {
+                Err(self.err(id, ErrorKind::MissingExpression, "The expression could not be parsed."))
+            }
             Expr::Literal(lit) => match lit {
                 Literal::Number(text) => match Number::parse(text) {
                     Some(n) => Ok(Value::number(n)),
-                    None => {
-                        Err(self.err(id, "Invalid number literal", &format!("{text:?} is not a number.")))
-                    }
+                    None => Err(self.err(
+                        id,
+                        ErrorKind::InvalidNumberLiteral,
+                        &format!("{text:?} is not a number."),
+                    )),
                 },
                 Literal::Bool(b) => Ok(Value::bool(*b)),
                 Literal::Null => Ok(Value::null(Type::Dynamic)),
@@ -108,12 +102,12 @@ impl<'a> Evaluator<'a> {
             Expr::Variable(name) => self.variable(id, name),
             Expr::GetAttr { base, name } => {
                 let b = self.eval(*base)?;
-                get_attr(&b, name).map_err(|(s, d)| self.err(id, s, &d))
+                get_attr(&b, name).map_err(|(kind, d)| self.err(id, kind, &d))
             }
             Expr::Index { base, index } => {
                 let b = self.eval(*base)?;
                 let k = self.eval(*index)?;
-                index_value(&b, &k).map_err(|(s, d)| self.err(id, s, &d))
+                index_value(&b, &k).map_err(|(kind, d)| self.err(id, kind, &d))
             }
             Expr::LegacyIndex { base, index } => {
                 let b = self.eval(*base)?;
@@ -121,7 +115,7 @@ impl<'a> Evaluator<'a> {
                     Some(n) => Value::number(n),
                     None => Value::string(index),
                 };
-                index_value(&b, &k).map_err(|(s, d)| self.err(id, s, &d))
+                index_value(&b, &k).map_err(|(kind, d)| self.err(id, kind, &d))
             }
             Expr::Splat { kind, source, each } => self.splat(id, *kind, *source, *each),
             Expr::SplatItem => Ok(self.splat_items.last().cloned().unwrap_or_else(Value::dynamic)),
@@ -163,15 +157,18 @@ impl<'a> Evaluator<'a> {
             return Ok(v.clone());
         }
         if !self.ctx.variables_allowed && self.locals.is_empty() {
-            return Err(self.err(id, "Variables not allowed", "Variables may not be used here."));
+            return Err(self.err(id, ErrorKind::VariablesNotAllowed, "Variables may not be used here."));
         }
         let mut detail = format!("There is no variable named {name:?}.");
         let names =
             self.locals.iter().map(|(n, _)| n.as_str()).chain(self.ctx.variables.keys().map(String::as_str));
-        if let Some(s) = suggest(name, names) {
+        let suggestion = suggest(name, names);
+        if let Some(s) = &suggestion {
             detail = format!("There is no variable named {name:?}. Did you mean {s:?}?");
         }
-        Err(self.err(id, "Unknown variable", &detail))
+        let kind =
+            ErrorKind::UnknownVariable { name: name.into(), suggestion: suggestion.map(SmolStr::from) };
+        Err(self.err(id, kind, &detail))
     }
 
     fn object(&mut self, items: &[ObjectItem]) -> Result<Value, EvalError> {
@@ -184,7 +181,7 @@ impl<'a> Evaluator<'a> {
                     if !parenthesised && self.is_multi_step_traversal(*expr) {
                         return Err(self.err(
                             *expr,
-                            "Ambiguous attribute key",
+                            ErrorKind::AmbiguousAttributeKey,
                             "If this expression is intended to be a reference, wrap it in parentheses. If it's instead intended as a literal name containing periods, wrap it in quotes to create a string literal.",
                         ));
                     }
@@ -197,10 +194,11 @@ impl<'a> Evaluator<'a> {
                 ObjectKey::Name(_) => item.value,
             };
             if key.is_null() {
-                return Err(self.err(key_id, "Null value as key", "Can't use a null value as a key."));
+                return Err(self.err(key_id, ErrorKind::NullKey, "Can't use a null value as a key."));
             }
             let key = value::convert(&key, &Type::String).map_err(|e| {
-                self.err(key_id, "Incorrect key type", &format!("Can't use this value as a key: {e}."))
+                let kind = ErrorKind::IncorrectKeyType { found: Box::new(key.ty()) };
+                self.err(key_id, kind, &format!("Can't use this value as a key: {e}."))
             })?;
             match key.as_str() {
                 Some(k) => {
@@ -250,12 +248,17 @@ impl<'a> Evaluator<'a> {
             UnaryOp::Not => Type::Bool,
         };
         let v = value::convert(&v, &want).map_err(|e| {
-            self.err(operand, "Invalid operand", &format!("Unsuitable value for unary operand: {e}."))
+            let kind = ErrorKind::InvalidOperand {
+                operand: Operand::Unary,
+                expected: Box::new(want.clone()),
+                found: Box::new(v.ty()),
+            };
+            self.err(operand, kind, &format!("Unsuitable value for unary operand: {e}."))
         })?;
         if v.is_null() {
             return Err(self.err(
                 id,
-                "Operation failed",
+                ErrorKind::OperationFailed,
                 "Error during operation: argument must not be null.",
             ));
         }
@@ -279,11 +282,20 @@ impl<'a> Evaluator<'a> {
                 (Type::Number, Type::Number)
             }
         };
+        let invalid = |operand, found| ErrorKind::InvalidOperand {
+            operand,
+            expected: Box::new(param.clone()),
+            found: Box::new(found),
+        };
         let l = value::convert(&l, &param).map_err(|e| {
-            self.err(lhs, "Invalid operand", &format!("Unsuitable value for left operand: {e}."))
+            self.err(lhs, invalid(Operand::Left, l.ty()), &format!("Unsuitable value for left operand: {e}."))
         })?;
         let r = value::convert(&r, &param).map_err(|e| {
-            self.err(rhs, "Invalid operand", &format!("Unsuitable value for right operand: {e}."))
+            self.err(
+                rhs,
+                invalid(Operand::Right, r.ty()),
+                &format!("Unsuitable value for right operand: {e}."),
+            )
         })?;
         if matches!(op, BinaryOp::Eq | BinaryOp::NotEq) {
             return Ok(match l.equals(&r) {
@@ -292,7 +304,7 @@ impl<'a> Evaluator<'a> {
             });
         }
         let fail = |this: &Self, msg: &str| {
-            this.err(id, "Operation failed", &format!("Error during operation: {msg}."))
+            this.err(id, ErrorKind::OperationFailed, &format!("Error during operation: {msg}."))
         };
         if l.is_null() || r.is_null() {
             return Err(fail(self, "argument must not be null"));
@@ -344,7 +356,7 @@ impl<'a> Evaluator<'a> {
         let Some(result_ty) = result_ty else {
             return Err(self.err(
                 id,
-                "Inconsistent conditional result types",
+                ErrorKind::InconsistentConditionalTypes { found: vec![tt.clone(), ft.clone()] },
                 &format!(
                     "The true and false result expressions must have consistent types. The 'true' value is {}, but the 'false' value is {}.",
                     tt.friendly_name(),
@@ -362,7 +374,7 @@ impl<'a> Evaluator<'a> {
         value::convert(&chosen, &result_ty).map_err(|e| {
             self.err(
                 which,
-                "Inconsistent conditional result types",
+                ErrorKind::InconsistentConditionalTypes { found: Vec::new() },
                 &format!("The result value could not be converted to the conditional's type: {e}."),
             )
         })
@@ -376,7 +388,7 @@ impl<'a> Evaluator<'a> {
         if c.is_null() {
             return Err(self.err(
                 cond,
-                "Null condition",
+                ErrorKind::NullCondition,
                 "The condition value is null. Conditions must either be true or false.",
             ));
         }
@@ -386,7 +398,7 @@ impl<'a> Evaluator<'a> {
         let c = value::convert(&c, &Type::Bool).map_err(|e| {
             self.err(
                 cond,
-                "Incorrect condition type",
+                ErrorKind::IncorrectConditionType { found: Box::new(c.ty()) },
                 &format!("The condition expression must be of type bool: {e}."),
             )
         })?;
@@ -403,7 +415,7 @@ impl<'a> Evaluator<'a> {
         if c.is_null() {
             return Err(self.err(
                 id,
-                "Iteration over null value",
+                ErrorKind::IterationOverNull,
                 "A null value cannot be used as the collection in a 'for' expression.",
             ));
         }
@@ -414,7 +426,7 @@ impl<'a> Evaluator<'a> {
         if !matches!(ty, Type::List(_) | Type::Set(_) | Type::Tuple(_) | Type::Map(_) | Type::Object(_)) {
             return Err(self.err(
                 id,
-                "Iteration over non-iterable value",
+                ErrorKind::IterationOverNonIterable { found: Box::new(ty.clone()) },
                 &format!(
                     "A value of type {} cannot be used as the collection in a 'for' expression.",
                     ty.friendly_name()
@@ -457,12 +469,16 @@ impl<'a> Evaluator<'a> {
             if r.is_null() {
                 return Err(self.err(
                     cond,
-                    "Condition is null",
+                    ErrorKind::NullForCondition,
                     "The value of the 'if' clause must not be null.",
                 ));
             }
             value::convert(&r, &Type::Bool).map_err(|e| {
-                self.err(cond, "Invalid 'for' condition", &format!("The 'if' clause value is invalid: {e}."))
+                self.err(
+                    cond,
+                    ErrorKind::InvalidForCondition,
+                    &format!("The 'if' clause value is invalid: {e}."),
+                )
             })?;
         }
         let mut known = true;
@@ -519,7 +535,7 @@ impl<'a> Evaluator<'a> {
             if r.is_null() {
                 return Err(self.err(
                     cond,
-                    "Invalid 'for' condition",
+                    ErrorKind::InvalidForCondition,
                     "The value of the 'if' clause must not be null.",
                 ));
             }
@@ -528,7 +544,11 @@ impl<'a> Evaluator<'a> {
                 return Ok(());
             }
             let r = value::convert(&r, &Type::Bool).map_err(|e| {
-                self.err(cond, "Invalid 'for' condition", &format!("The 'if' clause value is invalid: {e}."))
+                self.err(
+                    cond,
+                    ErrorKind::InvalidForCondition,
+                    &format!("The 'if' clause value is invalid: {e}."),
+                )
             })?;
             match r.as_bool() {
                 Some(true) => {}
@@ -547,7 +567,7 @@ impl<'a> Evaluator<'a> {
         if k.is_null() {
             return Err(self.err(
                 key,
-                "Invalid object key",
+                ErrorKind::InvalidForKey,
                 "Key expression in 'for' expression must not produce a null value.",
             ));
         }
@@ -558,7 +578,7 @@ impl<'a> Evaluator<'a> {
         let k = value::convert(&k, &Type::String).map_err(|e| {
             self.err(
                 key,
-                "Invalid object key",
+                ErrorKind::InvalidForKey,
                 &format!("The key expression produced an invalid result: {e}."),
             )
         })?;
@@ -571,7 +591,7 @@ impl<'a> Evaluator<'a> {
         match object.entry(k) {
             std::collections::btree_map::Entry::Occupied(e) => Err(self.err(
                 id,
-                "Duplicate object key",
+                ErrorKind::DuplicateForKey { key: e.key().into() },
                 &format!(
                     "Two different items produced the key {:?} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.",
                     e.key()
@@ -607,7 +627,7 @@ impl<'a> Evaluator<'a> {
             }
             return Err(self.err(
                 source,
-                "Splat of null value",
+                ErrorKind::SplatOfNull,
                 "Splat expressions (with the * symbol) cannot be applied to null sequences.",
             ));
         }
@@ -674,14 +694,21 @@ impl<'a> Evaluator<'a> {
         expand_final: bool,
     ) -> Result<Value, EvalError> {
         if !self.ctx.functions_allowed {
-            return Err(self.err(id, "Function calls not allowed", "Functions may not be called here."));
+            return Err(self.err(
+                id,
+                ErrorKind::FunctionCallsNotAllowed,
+                "Functions may not be called here.",
+            ));
         }
         let Some(f) = self.ctx.functions.get(name) else {
             let mut detail = format!("There is no function named {name:?}.");
-            if let Some(s) = suggest(name, self.ctx.functions.keys().map(String::as_str)) {
+            let suggestion = suggest(name, self.ctx.functions.keys().map(String::as_str));
+            if let Some(s) = &suggestion {
                 detail = format!("There is no function named {name:?}. Did you mean {s:?}?");
             }
-            return Err(self.err(id, "Call to unknown function", &detail));
+            let kind =
+                ErrorKind::UnknownFunction { name: name.into(), suggestion: suggestion.map(SmolStr::from) };
+            return Err(self.err(id, kind, &detail));
         };
         match &f.kind {
             Kind::Try => return self.call_try(id, args),
@@ -696,7 +723,7 @@ impl<'a> Evaluator<'a> {
                 if v.is_null() {
                     return Err(self.err(
                         *a,
-                        "Invalid expanding argument value",
+                        ErrorKind::InvalidExpandingArgument,
                         "The expanding argument (indicated by ...) must not be null.",
                     ));
                 }
@@ -713,7 +740,7 @@ impl<'a> Evaluator<'a> {
                     _ => {
                         return Err(self.err(
                             *a,
-                            "Invalid expanding argument value",
+                            ErrorKind::InvalidExpandingArgument,
                             "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
                         ));
                     }
@@ -727,7 +754,7 @@ impl<'a> Evaluator<'a> {
             let missing = &f.params[vals.len()].name;
             return Err(self.err(
                 id,
-                "Not enough function arguments",
+                ErrorKind::NotEnoughArguments { function: name.into() },
                 &format!(
                     "Function {name:?} expects {} argument(s). Missing value for {missing:?}.",
                     f.params.len()
@@ -738,7 +765,7 @@ impl<'a> Evaluator<'a> {
             let extra = arg_ids.get(f.params.len()).copied().unwrap_or(id);
             return Err(self.err(
                 extra,
-                "Too many function arguments",
+                ErrorKind::TooManyArguments { function: name.into() },
                 &format!("Function {name:?} expects only {} argument(s).", f.params.len()),
             ));
         }
@@ -756,7 +783,10 @@ impl<'a> Evaluator<'a> {
                 Err(e) => {
                     return Err(self.err(
                         arg_ids[i],
-                        "Invalid function argument",
+                        ErrorKind::InvalidFunctionArgument {
+                            function: name.into(),
+                            parameter: p.name.as_str().into(),
+                        },
                         &format!("Invalid value for {:?} parameter: {e}.", p.name),
                     ));
                 }
@@ -770,12 +800,15 @@ impl<'a> Evaluator<'a> {
             match param {
                 Some((i, p)) => self.err(
                     arg_ids.get(i).copied().unwrap_or(id),
-                    "Invalid function argument",
+                    ErrorKind::InvalidFunctionArgument {
+                        function: name.into(),
+                        parameter: p.name.as_str().into(),
+                    },
                     &format!("Invalid value for {:?} parameter: {}.", p.name, e.message),
                 ),
                 None => self.err(
                     id,
-                    "Error in function call",
+                    ErrorKind::FunctionCallFailed { function: name.into() },
                     &format!("Call to function {name:?} failed: {}.", e.message),
                 ),
             }
@@ -784,7 +817,11 @@ impl<'a> Evaluator<'a> {
 
     fn call_try(&mut self, id: ExprId, args: &[ExprId]) -> Result<Value, EvalError> {
         if args.is_empty() {
-            return Err(self.err(id, "Invalid function call", "At least one argument is required."));
+            return Err(self.err(
+                id,
+                ErrorKind::InvalidFunctionCall { function: "try".into() },
+                "At least one argument is required.",
+            ));
         }
         for a in args {
             if self.depends_on_unknowns(*a) {
@@ -796,7 +833,7 @@ impl<'a> Evaluator<'a> {
         }
         Err(self.err(
             id,
-            "Error in function call",
+            ErrorKind::FunctionCallFailed { function: "try".into() },
             "Call to function \"try\" failed: no expression succeeded.",
         ))
     }
@@ -805,7 +842,7 @@ impl<'a> Evaluator<'a> {
         if args.len() != 1 {
             return Err(self.err(
                 id,
-                "Invalid function call",
+                ErrorKind::InvalidFunctionCall { function: "can".into() },
                 "Function \"can\" expects exactly one argument.",
             ));
         }
@@ -892,13 +929,13 @@ pub(crate) fn element_pairs(c: &Value) -> Vec<(Value, Value)> {
     c.entries().map(|m| m.iter().map(|(k, v)| (Value::string(k), v.clone())).collect()).unwrap_or_default()
 }
 
-type StepError = (&'static str, String);
+type StepError = (ErrorKind, String);
 
 /// `hcl.GetAttr`.
 pub(crate) fn get_attr(obj: &Value, name: &str) -> Result<Value, StepError> {
     if obj.is_null() {
         return Err((
-            "Attempt to get attribute from null value",
+            ErrorKind::AttributeOfNull,
             "This value is null, so it does not have any attributes.".into(),
         ));
     }
@@ -906,13 +943,18 @@ pub(crate) fn get_attr(obj: &Value, name: &str) -> Result<Value, StepError> {
     match &ty {
         Type::Object(o) => {
             let Some(aty) = o.attrs().get(name) else {
-                let detail = match suggest(name, o.attrs().keys().map(String::as_str)) {
+                let suggestion = suggest(name, o.attrs().keys().map(String::as_str));
+                let detail = match &suggestion {
                     Some(s) => {
                         format!("This object does not have an attribute named {name:?}. Did you mean {s:?}?")
                     }
                     None => format!("This object does not have an attribute named {name:?}."),
                 };
-                return Err(("Unsupported attribute", detail));
+                let kind = ErrorKind::UnsupportedAttribute {
+                    name: name.into(),
+                    suggestion: suggestion.map(SmolStr::from),
+                };
+                return Err((kind, detail));
             };
             if !obj.is_known() {
                 return Ok(Value::unknown(aty.clone()));
@@ -928,12 +970,15 @@ pub(crate) fn get_attr(obj: &Value, name: &str) -> Result<Value, StepError> {
                 return Ok(Value::unknown((**ety).clone()));
             }
             obj.entries().and_then(|m| m.get(name)).cloned().ok_or_else(|| {
-                ("Missing map element", format!("This map does not have an element with the key {name:?}."))
+                (
+                    ErrorKind::MissingMapElement { key: name.into() },
+                    format!("This map does not have an element with the key {name:?}."),
+                )
             })
         }
         Type::Dynamic => Ok(Value::dynamic()),
         _ => Err((
-            "Unsupported attribute",
+            ErrorKind::UnsupportedAttribute { name: name.into(), suggestion: None },
             format!("Can't access attributes on a value of type {}.", ty.friendly_name()),
         )),
     }
@@ -942,20 +987,20 @@ pub(crate) fn get_attr(obj: &Value, name: &str) -> Result<Value, StepError> {
 /// `hcl.Index`.
 pub(crate) fn index_value(coll: &Value, key: &Value) -> Result<Value, StepError> {
     if coll.is_null() {
-        return Err((
-            "Attempt to index null value",
-            "This value is null, so it does not have any indices.".into(),
-        ));
+        return Err((ErrorKind::IndexOfNull, "This value is null, so it does not have any indices.".into()));
     }
     if key.is_null() {
-        return Err(("Invalid index", "Can't use a null value as an indexing key.".into()));
+        return Err((ErrorKind::InvalidIndex, "Can't use a null value as an indexing key.".into()));
     }
     let ty = coll.ty();
     if ty.is_dynamic() || key.ty().is_dynamic() {
         return Ok(Value::dynamic());
     }
     let bad = |why: &str| {
-        ("Invalid index", format!("The given key does not identify an element in this collection value{why}"))
+        (
+            ErrorKind::InvalidIndex,
+            format!("The given key does not identify an element in this collection value{why}"),
+        )
     };
     match &ty {
         Type::List(_) | Type::Tuple(_) => {
@@ -1015,10 +1060,10 @@ pub(crate) fn index_value(coll: &Value, key: &Value) -> Result<Value, StepError>
             Ok(coll.entries().and_then(|m| m.get(k)).cloned().unwrap_or_else(Value::dynamic))
         }
         Type::Set(_) => Err((
-            "Invalid index",
+            ErrorKind::InvalidIndex,
             "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.".into(),
         )),
-        _ => Err(("Invalid index", "This value does not have any indices.".into())),
+        _ => Err((ErrorKind::InvalidIndex, "This value does not have any indices.".into())),
     }
 }
 

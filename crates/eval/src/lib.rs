@@ -25,6 +25,7 @@
 
 pub mod conformance;
 mod datetime;
+mod error;
 mod expr;
 mod format;
 mod function;
@@ -32,11 +33,11 @@ pub mod stdlib;
 mod template;
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 pub use hir::ExprId;
 pub use value::{Type, Value};
 
+pub use crate::error::{EvalError, EvalErrorKind, Operand};
 pub use crate::expr::{eval_expr, suggest};
 pub use crate::function::{Function, FunctionError, ImplFn, Param, TypeFn};
 
@@ -86,25 +87,3 @@ impl Context {
         Context { functions: stdlib::functions(), ..Context::default() }
     }
 }
-
-/// An evaluation error: what went wrong, about which expression.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalError {
-    /// The expression the error is about (its subject range, at the edge).
-    pub expr: ExprId,
-    /// The reference's summary, like "Unsupported attribute".
-    pub summary: String,
-    pub detail: String,
-}
-
-impl fmt::Display for EvalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.detail.is_empty() {
-            f.write_str(&self.summary)
-        } else {
-            write!(f, "{}: {}", self.summary, self.detail)
-        }
-    }
-}
-
-impl std::error::Error for EvalError {}

@@ -229,7 +229,7 @@ impl Evaluator<'_> {
             if v.is_null() {
                 return Err(self.err(
                     part_id,
-                    "Invalid template interpolation value",
+                    crate::EvalErrorKind::InvalidTemplateInterpolation,
                     "The expression result is null. Cannot include a null value in a string template.",
                 ));
             }
@@ -245,7 +245,7 @@ impl Evaluator<'_> {
                 Err(e) => {
                     return Err(self.err(
                         part_id,
-                        "Invalid template interpolation value",
+                        crate::EvalErrorKind::InvalidTemplateInterpolation,
                         &format!("Cannot include the given value in a string template: {e}."),
                     ));
                 }
@@ -293,7 +293,7 @@ impl Evaluator<'_> {
             if r.is_null() {
                 return Err(self.err(
                     coll,
-                    "Invalid template interpolation value",
+                    crate::EvalErrorKind::InvalidTemplateInterpolation,
                     "An iteration result is null.",
                 ));
             }

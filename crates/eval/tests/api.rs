@@ -41,7 +41,7 @@ fn errors_name_their_subject_and_suggest_a_close_name() {
     ctx.variables.insert("count".into(), Value::int(1));
     let got = eval_src("a = cuont + 1\n", &ctx);
     let err = got[0].as_ref().expect_err("unknown variable");
-    assert_eq!(err.summary, "Unknown variable");
+    assert_eq!(err.summary(), "Unknown variable");
     assert!(err.detail.contains("Did you mean \"count\"?"), "{}", err.detail);
 }
 
@@ -84,14 +84,14 @@ m = -(-0)
 #[test]
 fn evaluation_modes_say_what_is_not_allowed() {
     let got = eval_src("a = x\nb = upper(\"a\")\nc = [for v in [1] : v]\nd = 1 + 2\n", &Context::none());
-    let summary = |i: usize| got[i].as_ref().err().map(|e| e.summary.clone());
+    let summary = |i: usize| got[i].as_ref().err().map(|e| e.summary().to_string());
     assert_eq!(summary(0).as_deref(), Some("Variables not allowed"));
     assert_eq!(summary(1).as_deref(), Some("Function calls not allowed"));
     assert!(got[2].is_ok(), "a for expression's own variables are allowed");
     assert_eq!(got[3], Ok(Value::int(3)));
     let full = eval_src("a = x\nb = nosuch(1)\n", &Context::with_stdlib());
-    assert_eq!(full[0].as_ref().err().map(|e| e.summary.as_str()), Some("Unknown variable"));
-    assert_eq!(full[1].as_ref().err().map(|e| e.summary.as_str()), Some("Call to unknown function"));
+    assert_eq!(full[0].as_ref().err().map(|e| e.summary()), Some("Unknown variable"));
+    assert_eq!(full[1].as_ref().err().map(|e| e.summary()), Some("Call to unknown function"));
 }
 
 /// Every attribute of every file of `../shared/corpus/input` (when present),

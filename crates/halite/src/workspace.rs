@@ -768,7 +768,7 @@ impl Workspace {
         let address = |address: &Address| address.to_string();
         match error {
             AttrError::NotDeclared => "nothing is declared here".to_string(),
-            AttrError::Unresolved { summary, detail, .. } => format!("{summary}: {detail}"),
+            AttrError::Unresolved { kind, detail, .. } => format!("{}: {detail}", kind.summary()),
             AttrError::Cycle(path) => {
                 let steps: Vec<String> = path.iter().map(address).collect();
                 format!("Reference cycle: {}", steps.join(" -> "))

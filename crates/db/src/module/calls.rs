@@ -19,8 +19,8 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, Attr, DeclarationKind, Location, Module, ModuleDiagnostic, attribute_value,
-        diagnostics::declaration_range, module_files, module_index,
+        Address, Attr, DeclarationKind, Location, Module, ModuleDiagnostic, ModuleDiagnosticKind,
+        attribute_value, diagnostics::declaration_range, module_files, module_index,
     },
 };
 
@@ -167,19 +167,22 @@ pub fn module_call_diagnostics(
             if inputs.iter().any(|input| input.name == *argument) {
                 continue;
             }
-            let detail =
-                match crate::module::resolve::suggest(argument, inputs.iter().map(|it| it.name.as_str())) {
-                    Some(suggestion) => format!(
-                        "An argument named {:?} is not expected here. Did you mean {suggestion:?}?",
-                        argument.as_str()
-                    ),
-                    None => format!("An argument named {:?} is not expected here.", argument.as_str()),
-                };
+            let suggestion =
+                crate::module::resolve::suggest(argument, inputs.iter().map(|it| it.name.as_str()));
+            let detail = match &suggestion {
+                Some(suggestion) => format!(
+                    "An argument named {:?} is not expected here. Did you mean {suggestion:?}?",
+                    argument.as_str()
+                ),
+                None => format!("An argument named {:?} is not expected here.", argument.as_str()),
+            };
             out.push(ModuleDiagnostic {
                 file: call.file,
                 range: declaration_range(db, call.file, location),
-                code: "unsupported-module-argument",
-                summary: "Unsupported argument".to_string(),
+                kind: ModuleDiagnosticKind::UnsupportedModuleArgument {
+                    name: argument.clone(),
+                    suggestion: suggestion.map(SmolStr::from),
+                },
                 detail,
                 related: Vec::new(),
             });
@@ -194,8 +197,7 @@ pub fn module_call_diagnostics(
             out.push(ModuleDiagnostic {
                 file: call.file,
                 range: declaration_range(db, call.file, &call.location),
-                code: "missing-module-argument",
-                summary: "Missing required argument".to_string(),
+                kind: ModuleDiagnosticKind::MissingModuleArgument { name: input.name.clone() },
                 detail: format!(
                     "The argument {:?} is required, but no definition was found.",
                     input.name.as_str()

@@ -5,31 +5,135 @@
 //! any edit of the module's files, and are the only ones that do besides the
 //! per-file projections.
 
+use std::borrow::Cow;
+
+use smol_str::SmolStr;
 use syntax::TextRange;
 
 use crate::{
     Db, File,
     module::{
-        Attr, AttrError, DeclarationKind, Definition, Location, Module, attribute_value, extract,
+        Attr, AttrError, DeclarationKind, Definition, Location, Module, Unresolved, attribute_value, extract,
         module_index, references, value::locate, variable_types,
     },
 };
 
-/// A problem in a module, with where it is. `analysis` and the command line
-/// turn it into their `Diagnostic`; this crate keeps its own type because it
-/// sits below them.
+/// A problem in a module, with where it is. `analysis` turns it into the
+/// one `Diagnostic` type, its rule code decided by a `match` on
+/// [`ModuleDiagnostic::kind`]; this crate keeps its own type because it
+/// sits below `analysis`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModuleDiagnostic {
     pub file: File,
     pub range: TextRange,
-    /// A stable, kebab-case identifier of the kind of problem.
-    pub code: &'static str,
-    /// The reference's one-line summary ("Unknown variable").
-    pub summary: String,
+    /// What kind of problem, with its data.
+    pub kind: ModuleDiagnosticKind,
+    /// The reference's detail sentence.
     pub detail: String,
     /// Other places that explain the problem (the first declaration of a
     /// duplicate), and what to say there.
     pub related: Vec<(File, TextRange, String)>,
+}
+
+impl ModuleDiagnostic {
+    /// The reference's one-line summary ("Unknown variable").
+    pub fn summary(&self) -> Cow<'static, str> {
+        self.kind.summary()
+    }
+}
+
+/// What a declaration declared twice is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DuplicateOf {
+    Variable,
+    Local,
+    TopLevelAttribute,
+    /// A block (or an attribute of one) of this type.
+    Block {
+        block_type: SmolStr,
+    },
+}
+
+/// The kinds of problems the module model finds, each with its data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModuleDiagnosticKind {
+    /// A second declaration of an address.
+    Duplicate(DuplicateOf),
+    /// A variable's `type` that is not a type constraint. `legacy` when it
+    /// is a quoted string or a bare `list` or `map`: what Terraform before
+    /// 0.12 (and 0.12 to 0.14, quoted) accepted.
+    InvalidTypeConstraint { summary: String, legacy: bool },
+    /// A reference that names nothing.
+    Unresolved(Unresolved),
+    /// An attribute whose value depends on itself.
+    ReferenceCycle,
+    /// A referenced variable with no value and no default.
+    MissingVariable { name: SmolStr },
+    /// An expression that fails to evaluate.
+    Eval(eval::EvalErrorKind),
+    /// A variable's value (given, or its default) that does not convert to
+    /// its type.
+    InvalidVariableValue { from_default: bool },
+    /// A module call's argument that the child module has no variable for.
+    UnsupportedModuleArgument { name: SmolStr, suggestion: Option<SmolStr> },
+    /// A required variable of the child module that a call does not set.
+    MissingModuleArgument { name: SmolStr },
+}
+
+impl ModuleDiagnosticKind {
+    /// The reference's one-line summary of this kind.
+    pub fn summary(&self) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
+            ModuleDiagnosticKind::Duplicate(DuplicateOf::Variable) => "Duplicate variable declaration",
+            ModuleDiagnosticKind::Duplicate(DuplicateOf::Local) => "Duplicate local value definition",
+            ModuleDiagnosticKind::Duplicate(DuplicateOf::TopLevelAttribute) => "Duplicate attribute",
+            ModuleDiagnosticKind::Duplicate(DuplicateOf::Block { block_type }) => {
+                return Cow::Owned(format!("Duplicate {block_type} block"));
+            }
+            // The type expression's own reader words these.
+            ModuleDiagnosticKind::InvalidTypeConstraint { summary, .. } => {
+                return Cow::Owned(summary.clone());
+            }
+            ModuleDiagnosticKind::Unresolved(unresolved) => unresolved.summary(),
+            ModuleDiagnosticKind::ReferenceCycle => "Reference cycle",
+            ModuleDiagnosticKind::MissingVariable { .. } => "No value for required variable",
+            ModuleDiagnosticKind::Eval(kind) => kind.summary(),
+            ModuleDiagnosticKind::InvalidVariableValue { from_default: true } => {
+                "Invalid default value for variable"
+            }
+            ModuleDiagnosticKind::InvalidVariableValue { from_default: false } => {
+                "Invalid value for input variable"
+            }
+            ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "Unsupported argument",
+            ModuleDiagnosticKind::MissingModuleArgument { .. } => "Missing required argument",
+        })
+    }
+
+    /// A short kebab-case name of the kind, for logs and tests (rule codes
+    /// are `analysis`'s, by a `match` on the kind).
+    pub fn name(&self) -> &'static str {
+        match self {
+            ModuleDiagnosticKind::Duplicate(_) => "duplicate-declaration",
+            ModuleDiagnosticKind::InvalidTypeConstraint { .. } => "invalid-type",
+            ModuleDiagnosticKind::Unresolved(_) => "unresolved-reference",
+            ModuleDiagnosticKind::ReferenceCycle => "reference-cycle",
+            ModuleDiagnosticKind::MissingVariable { .. } => "missing-variable",
+            ModuleDiagnosticKind::Eval(_) => "eval",
+            ModuleDiagnosticKind::InvalidVariableValue { .. } => "invalid-variable-value",
+            ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "unsupported-module-argument",
+            ModuleDiagnosticKind::MissingModuleArgument { .. } => "missing-module-argument",
+        }
+    }
+
+    /// The name suggested in place of a misspelt one, if any.
+    pub fn suggestion(&self) -> Option<&SmolStr> {
+        match self {
+            ModuleDiagnosticKind::Unresolved(unresolved) => unresolved.suggestion(),
+            ModuleDiagnosticKind::Eval(kind) => kind.suggestion(),
+            ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. } => suggestion.as_ref(),
+            _ => None,
+        }
+    }
 }
 
 /// Every problem of the module: duplicate declarations, invalid variable
@@ -49,60 +153,42 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
         let first_range = declaration_range(db, first_file, first_location);
         let at = format!("{}:{}", first_file.path(db), line_column(db, first_file, first_range));
         let name = duplicate.address.segments().last().map(|it| it.as_str()).unwrap_or_default();
-        let (summary, detail) = match duplicate.kind {
+        let (of, detail) = match duplicate.kind {
             DeclarationKind::Variable { .. } => (
-                "Duplicate variable declaration".to_string(),
+                DuplicateOf::Variable,
                 format!(
                     "A variable named {name:?} was already declared at {at}. Variable names must be unique within a module."
                 ),
             ),
             DeclarationKind::Local => (
-                "Duplicate local value definition".to_string(),
+                DuplicateOf::Local,
                 format!(
                     "A local value named {name:?} was already defined at {at}. Local value names must be unique within a module."
                 ),
             ),
             DeclarationKind::TopLevelAttribute => (
-                "Duplicate attribute".to_string(),
+                DuplicateOf::TopLevelAttribute,
                 format!("An attribute named {name:?} was already defined at {at}."),
             ),
             DeclarationKind::Block | DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute => {
                 let segments = duplicate.address.segments();
                 let shown: Vec<String> =
                     segments.iter().skip(1).map(|it| format!("{:?}", it.as_str())).collect();
-                let type_name = segments.first().map(|it| it.as_str()).unwrap_or_default();
-                (
-                    format!("Duplicate {type_name} block"),
-                    format!("A {type_name} block {} was already declared at {at}.", shown.join(" ")),
-                )
+                let type_name = segments.first().cloned().unwrap_or_default();
+                let detail = format!("A {type_name} block {} was already declared at {at}.", shown.join(" "));
+                (DuplicateOf::Block { block_type: type_name }, detail)
             }
         };
         out.push(ModuleDiagnostic {
             file,
             range: declaration_range(db, file, location),
-            code: "duplicate-declaration",
-            summary,
+            kind: ModuleDiagnosticKind::Duplicate(of),
             detail,
             related: vec![(first_file, first_range, "first declared here".to_string())],
         });
     }
     for &file in crate::module::module_files(db, module) {
-        for result in variable_types(db, file).values() {
-            for diagnostic in result.as_ref().err().into_iter().flatten() {
-                let range = diagnostic.subject.as_ref().map_or_else(
-                    || TextRange::empty(0.into()),
-                    |range| TextRange::new(range.start.byte.into(), range.end.byte.into()),
-                );
-                out.push(ModuleDiagnostic {
-                    file,
-                    range,
-                    code: "invalid-type",
-                    summary: diagnostic.summary.clone(),
-                    detail: diagnostic.detail.clone(),
-                    related: Vec::new(),
-                });
-            }
-        }
+        out.extend(type_constraint_diagnostics(db, file));
     }
     // Dependencies first, so that a long chain of references does not
     // recurse through the whole chain (see `evaluate_in_order`).
@@ -130,40 +216,57 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
     out
 }
 
+/// The diagnostics of the invalid type constraints of `file`'s variables.
+pub fn type_constraint_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
+    let mut out = Vec::new();
+    for result in variable_types(db, file).values() {
+        let Err(invalid) = result else { continue };
+        for diagnostic in &invalid.diagnostics {
+            let range = diagnostic.subject.as_ref().map_or_else(
+                || TextRange::empty(0.into()),
+                |range| TextRange::new(range.start.byte.into(), range.end.byte.into()),
+            );
+            out.push(ModuleDiagnostic {
+                file,
+                range,
+                kind: ModuleDiagnosticKind::InvalidTypeConstraint {
+                    summary: diagnostic.summary.clone(),
+                    legacy: invalid.legacy,
+                },
+                detail: diagnostic.detail.clone(),
+                related: Vec::new(),
+            });
+        }
+    }
+    out
+}
+
 /// The diagnostic of one attribute's error, if it has one of its own.
 pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<ModuleDiagnostic> {
     let error = attribute_value(db, attr).as_ref().err()?;
     let index = module_index(db, attr.module(db));
     let def = index.definitions.get(attr.address(db))?;
     let file = def.file;
-    let diagnostic = |code, range, summary: &str, detail: String| ModuleDiagnostic {
-        file,
-        range,
-        code,
-        summary: summary.to_string(),
-        detail,
-        related: Vec::new(),
-    };
+    let diagnostic =
+        |kind, range, detail: String| ModuleDiagnostic { file, range, kind, detail, related: Vec::new() };
     match error {
         AttrError::NotDeclared | AttrError::Dependency(_) | AttrError::NoValue | AttrError::InvalidType => {
             None
         }
-        AttrError::Unresolved { reference, step, summary, detail } => Some(diagnostic(
-            "unresolved-reference",
+        AttrError::Unresolved { reference, step, kind, detail } => Some(diagnostic(
+            ModuleDiagnosticKind::Unresolved(kind.clone()),
             reference_range(db, def, *reference, *step),
-            summary,
             detail.clone(),
         )),
         AttrError::Cycle(_) => cycle_diagnostic(db, attr, def, &crate::module::cycle_path(db, attr)),
-        AttrError::MissingVariable { reference, variable } => Some(diagnostic(
-            "missing-variable",
-            reference_range(db, def, *reference, 1),
-            "No value for required variable",
-            format!(
-                "The input variable {:?} is not set, and has no default value.",
-                variable.segments().get(1).map(|it| it.as_str()).unwrap_or_default()
-            ),
-        )),
+        AttrError::MissingVariable { reference, variable } => {
+            let name = variable.segments().get(1).cloned().unwrap_or_default();
+            Some(diagnostic(
+                ModuleDiagnosticKind::MissingVariable { name: name.clone() },
+                reference_range(db, def, *reference, 1),
+                format!("The input variable {:?} is not set, and has no default value.", name.as_str()),
+            ))
+        }
         AttrError::Eval(error)
             if crate::module::attribute_resolution(db, attr).expr.as_ref().is_some_and(|expr| {
                 expr.exprs.iter().any(|(id, it)| id == error.expr && matches!(it, hir::Expr::Missing))
@@ -175,23 +278,25 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
         }
         AttrError::Eval(error) => {
             let detail = error.detail.clone();
-            Some(diagnostic("eval", expr_range(db, def, Some(error.expr)), &error.summary, detail))
+            Some(diagnostic(
+                ModuleDiagnosticKind::Eval(error.kind.clone()),
+                expr_range(db, def, Some(error.expr)),
+                detail,
+            ))
         }
         AttrError::InvalidValue { message, from_default } => {
             if *from_default {
                 Some(diagnostic(
-                    "invalid-variable-value",
+                    ModuleDiagnosticKind::InvalidVariableValue { from_default: true },
                     expr_range(db, def, None),
-                    "Invalid default value for variable",
                     format!(
                         "This default value is not compatible with the variable's type constraint: {message}."
                     ),
                 ))
             } else {
                 Some(diagnostic(
-                    "invalid-variable-value",
+                    ModuleDiagnosticKind::InvalidVariableValue { from_default: false },
                     declaration_range(db, file, &def.location),
-                    "Invalid value for input variable",
                     format!("The given value is not suitable for {}: {message}.", attr.address(db)),
                 ))
             }
@@ -208,11 +313,10 @@ fn cycle_diagnostic(
     path: &[crate::module::Address],
 ) -> Option<ModuleDiagnostic> {
     let next = path.get(1)?;
-    let diagnostic = |code, range, summary: &str, detail: String| ModuleDiagnostic {
+    let diagnostic = |kind, range, detail: String| ModuleDiagnostic {
         file: def.file,
         range,
-        code,
-        summary: summary.to_string(),
+        kind,
         detail,
         related: Vec::new(),
     };
@@ -225,9 +329,8 @@ fn cycle_diagnostic(
     };
     let steps: Vec<String> = path.iter().map(|address| address.to_string()).collect();
     Some(diagnostic(
-        "reference-cycle",
+        ModuleDiagnosticKind::ReferenceCycle,
         range,
-        "Reference cycle",
         format!("The value of {} depends on itself: {}.", attr.address(db), steps.join(" -> ")),
     ))
 }

@@ -25,14 +25,73 @@ pub enum Target {
     /// an empty body is `{}`).
     Attributes { objects: Vec<Address>, attrs: Vec<Address> },
     /// Nothing is declared there. `step` is the reference's step that found
-    /// nothing (0 for the root name).
-    Unresolved { step: usize, summary: String, detail: String },
+    /// nothing (0 for the root name); `detail` says so in the reference's
+    /// words.
+    Unresolved { step: usize, kind: Unresolved, detail: String },
     /// The dialect says the value at `address` is not known from the
     /// configuration (`count.index`, a resource's computed `id`, a module's
     /// output): it evaluates to an unknown value of any type.
     Unknown { address: Address },
     /// A root name of the dialect with a value ([`crate::module::dialect_root`]).
     Root { name: SmolStr },
+}
+
+/// Why a reference names nothing, with the names involved and the
+/// did-you-mean, if any. The summary is a function of the kind
+/// ([`Unresolved::summary`]); whoever classifies a reference (a rule code,
+/// a fix) matches on the kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unresolved {
+    /// `var.NAME` with no `variable "NAME"` block.
+    UndeclaredVariable { name: SmolStr, suggestion: Option<SmolStr> },
+    /// `local.NAME` that no `locals` block declares.
+    UndeclaredLocal { name: SmolStr, suggestion: Option<SmolStr> },
+    /// A root name that nothing declares or provides.
+    UnknownRoot { name: SmolStr, suggestion: Option<SmolStr> },
+    /// An attribute that a declared block does not have.
+    UnsupportedAttribute { name: SmolStr, suggestion: Option<SmolStr> },
+    /// Labels that no block of the root's type has (`label` the first step
+    /// none continues with).
+    UndeclaredBlock { block_type: SmolStr, label: SmolStr, suggestion: Option<SmolStr> },
+    /// Terraform: `module.NAME` with no `module "NAME"` block.
+    UndeclaredModule { name: SmolStr, suggestion: Option<SmolStr> },
+    /// Terraform: a resource, data source or ephemeral resource the module
+    /// does not declare. `suggestion` replaces the step the reference's
+    /// range ends with (the type or the name); `data_source` is Terraform's
+    /// hint of a data source of that type and name.
+    UndeclaredResource { mode: ResourceMode, suggestion: Option<SmolStr>, data_source: Option<SmolStr> },
+    /// Terraform: a resource type with no name after it.
+    InvalidReference,
+}
+
+impl Unresolved {
+    /// The reference's summary of this kind of unresolved reference.
+    pub fn summary(&self) -> &'static str {
+        match self {
+            Unresolved::UndeclaredVariable { .. } => "Reference to undeclared input variable",
+            Unresolved::UndeclaredLocal { .. } => "Reference to undeclared local value",
+            Unresolved::UnknownRoot { .. } => "Unknown variable",
+            Unresolved::UnsupportedAttribute { .. } => "Unsupported attribute",
+            Unresolved::UndeclaredBlock { .. } => "Reference to undeclared block",
+            Unresolved::UndeclaredModule { .. } => "Reference to undeclared module",
+            Unresolved::UndeclaredResource { .. } => "Reference to undeclared resource",
+            Unresolved::InvalidReference => "Invalid reference",
+        }
+    }
+
+    /// The name suggested in place of the misspelt one, if any.
+    pub fn suggestion(&self) -> Option<&SmolStr> {
+        match self {
+            Unresolved::UndeclaredVariable { suggestion, .. }
+            | Unresolved::UndeclaredLocal { suggestion, .. }
+            | Unresolved::UnknownRoot { suggestion, .. }
+            | Unresolved::UnsupportedAttribute { suggestion, .. }
+            | Unresolved::UndeclaredBlock { suggestion, .. }
+            | Unresolved::UndeclaredModule { suggestion, .. }
+            | Unresolved::UndeclaredResource { suggestion, .. } => suggestion.as_ref(),
+            Unresolved::InvalidReference => None,
+        }
+    }
 }
 
 /// What an address names, as much as evaluation needs to know.
@@ -210,17 +269,19 @@ fn resolve(
             if index.definitions.contains_key(&address) {
                 return Target::Attributes { objects: Vec::new(), attrs: vec![address] };
             }
-            let (summary, what) = if root == "var" {
-                ("Reference to undeclared input variable", "An input variable")
-            } else {
-                ("Reference to undeclared local value", "A local value")
-            };
-            let detail = with_suggestion(
+            let what = if root == "var" { "An input variable" } else { "A local value" };
+            let (detail, suggestion) = with_suggestion(
                 format!("{what} with the name {:?} has not been declared.", name.as_str()),
                 name,
                 index.names_under(root).map(SmolStr::as_str),
             );
-            Target::Unresolved { step: 1, summary: summary.into(), detail }
+            let name = name.clone();
+            let kind = if root == "var" {
+                Unresolved::UndeclaredVariable { name, suggestion }
+            } else {
+                Unresolved::UndeclaredLocal { name, suggestion }
+            };
+            Target::Unresolved { step: 1, kind, detail }
         }
         _ if rules.unprefixed_block_types.contains(root) && !steps.is_empty() => {
             // `resource.aws_instance.web.id`: Terraform's explicit prefix
@@ -228,8 +289,8 @@ fn resolve(
             // value is unknown (the evaluation scope holds the reference
             // under the prefix, not the module's address).
             match resolve(index, rules, scope, &steps[0], &steps[1..]) {
-                Target::Unresolved { step, summary, detail } => {
-                    Target::Unresolved { step: step + 1, summary, detail }
+                Target::Unresolved { step, kind, detail } => {
+                    Target::Unresolved { step: step + 1, kind, detail }
                 }
                 _ => {
                     let mut address = vec![SmolStr::new(root)];
@@ -258,8 +319,10 @@ fn resolve(
                     .into_iter()
                     .chain(index.blocks.keys().map(SmolStr::as_str))
                     .chain(roots().iter().map(SmolStr::as_str));
-                let detail = with_suggestion(format!("There is no variable named {root:?}."), root, names);
-                return Target::Unresolved { step: 0, summary: "Unknown variable".into(), detail };
+                let (detail, suggestion) =
+                    with_suggestion(format!("There is no variable named {root:?}."), root, names);
+                let kind = Unresolved::UnknownRoot { name: root.into(), suggestion };
+                return Target::Unresolved { step: 0, kind, detail };
             };
             let opaque = rules.opaque_block_types.contains(root);
             let computed = rules.computed_attributes;
@@ -299,12 +362,13 @@ fn resolve(
                 if computed {
                     return Target::Unknown { address: Address::new(prefix) };
                 }
-                let detail = with_suggestion(
+                let (detail, suggestion) = with_suggestion(
                     format!("This object does not have an attribute named {:?}.", name.as_str()),
                     name,
                     entry.attributes.iter().map(SmolStr::as_str),
                 );
-                return Target::Unresolved { step: n + 1, summary: "Unsupported attribute".into(), detail };
+                let kind = Unresolved::UnsupportedAttribute { name: name.clone(), suggestion };
+                return Target::Unresolved { step: n + 1, kind, detail };
             }
             // Blocks with more labels than the steps name: the reference
             // reads an object of all of them.
@@ -344,7 +408,7 @@ fn resolve(
                 // matched a block exactly above.
                 return Target::Unresolved {
                     step: 0,
-                    summary: "Unknown variable".into(),
+                    kind: Unresolved::UnknownRoot { name: root.into(), suggestion: None },
                     detail: String::new(),
                 };
             };
@@ -356,12 +420,14 @@ fn resolve(
                 .keys()
                 .filter(|labels| labels.len() > depth && labels[..depth] == steps[..depth])
                 .map(|labels| labels[depth].as_str());
-            let detail = with_suggestion(
+            let (detail, suggestion) = with_suggestion(
                 format!("A block {} has not been declared.", shown.join(" ")),
                 label,
                 candidates,
             );
-            Target::Unresolved { step: depth + 1, summary: "Reference to undeclared block".into(), detail }
+            let kind =
+                Unresolved::UndeclaredBlock { block_type: root.into(), label: label.clone(), suggestion };
+            Target::Unresolved { step: depth + 1, kind, detail }
         }
     }
 }
@@ -407,12 +473,13 @@ fn terraform_undeclared(
                 return None;
             }
             let names = index.blocks.get(root).into_iter().flat_map(|entries| entries.keys());
-            let detail = with_suggestion(
+            let (detail, suggestion) = with_suggestion(
                 format!("No module call named {:?} is declared in this module.", name.as_str()),
                 name,
                 names.filter_map(|labels| labels.first()).map(SmolStr::as_str),
             );
-            Some(Target::Unresolved { step: 1, summary: "Reference to undeclared module".into(), detail })
+            let kind = Unresolved::UndeclaredModule { name: name.clone(), suggestion };
+            Some(Target::Unresolved { step: 1, kind, detail })
         }
         "data" | "ephemeral" => {
             let [type_name, name, ..] = steps else { return None };
@@ -440,12 +507,8 @@ fn terraform_undeclared(
             } else {
                 declared.collect()
             };
-            let (step, detail) = undeclared_resource(mode, type_name, name, &declared, None);
-            Some(Target::Unresolved {
-                step: step + 1,
-                summary: "Reference to undeclared resource".into(),
-                detail,
-            })
+            let (step, kind, detail) = undeclared_resource(mode, type_name, name, &declared, None);
+            Some(Target::Unresolved { step: step + 1, kind, detail })
         }
         _ if rules.unknown_roots.contains(root)
             || rules.label_counts.contains_key(root)
@@ -460,7 +523,7 @@ fn terraform_undeclared(
                 }
                 return Some(Target::Unresolved {
                     step: 0,
-                    summary: "Invalid reference".into(),
+                    kind: Unresolved::InvalidReference,
                     detail: "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.".into(),
                 });
             };
@@ -487,10 +550,10 @@ fn terraform_undeclared(
             let data_source = [SmolStr::new(root), name.clone()];
             let data_source = (declared_in(index, "data", &data_source)
                 || scope.scoped_data().declares(&data_source))
-            .then(|| format!("data.{root}.{name}"));
-            let (step, detail) =
+            .then(|| SmolStr::new(format!("data.{root}.{name}")));
+            let (step, kind, detail) =
                 undeclared_resource(ResourceMode::Managed, root, name, &declared, data_source);
-            Some(Target::Unresolved { step, summary: "Reference to undeclared resource".into(), detail })
+            Some(Target::Unresolved { step, kind, detail })
         }
     }
 }
@@ -499,9 +562,9 @@ fn declared_in(index: &ModuleIndex, block_type: &str, labels: &[SmolStr]) -> boo
     index.blocks.get(block_type).is_some_and(|entries| entries.contains_key(labels))
 }
 
-/// The kinds of Terraform resources, for messages.
-#[derive(Clone, Copy)]
-enum ResourceMode {
+/// The kinds of Terraform resources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResourceMode {
     Managed,
     Data,
     Ephemeral,
@@ -519,8 +582,8 @@ fn undeclared_resource(
     type_name: &str,
     name: &str,
     declared: &[(&str, &str)],
-    data_source: Option<String>,
-) -> (usize, String) {
+    data_source: Option<SmolStr>,
+) -> (usize, Unresolved, String) {
     let (article, adjective) = match mode {
         ResourceMode::Managed => ("A", "managed"),
         ResourceMode::Data => ("A", "data"),
@@ -530,21 +593,31 @@ fn undeclared_resource(
         "{article} {adjective} resource {type_name:?} {name:?} has not been declared in this module."
     );
     if let Some(data_source) = data_source {
-        return (1, format!("{detail}\n\nDid you mean the data resource {data_source}?"));
+        let detail = format!("{detail}\n\nDid you mean the data resource {data_source}?");
+        return (
+            1,
+            Unresolved::UndeclaredResource { mode, suggestion: None, data_source: Some(data_source) },
+            detail,
+        );
     }
     let names_of_type: Vec<&str> = declared
         .iter()
         .filter(|(declared_type, _)| *declared_type == type_name)
         .map(|(_, name)| *name)
         .collect();
+    let kind = |suggestion| Unresolved::UndeclaredResource { mode, suggestion, data_source: None };
     if !names_of_type.is_empty() {
-        return (1, with_suggestion(detail, name, names_of_type.into_iter()));
+        let (detail, suggestion) = with_suggestion(detail, name, names_of_type.into_iter());
+        return (1, kind(suggestion), detail);
     }
     let mut types: Vec<&str> = declared.iter().map(|(declared_type, _)| *declared_type).collect();
     types.dedup();
     match suggest(type_name, types.into_iter()) {
-        Some(suggestion) => (0, format!("{detail} Did you mean {suggestion:?}?")),
-        None => (1, detail),
+        Some(suggestion) => {
+            let detail = format!("{detail} Did you mean {suggestion:?}?");
+            (0, kind(Some(suggestion.into())), detail)
+        }
+        None => (1, kind(None), detail),
     }
 }
 
@@ -599,11 +672,16 @@ pub(crate) fn scoped_data_sources(db: &dyn Db, module: Module) -> ScopedDataSour
 }
 
 /// `detail` followed by "Did you mean …?" when one of `names` is close to
-/// `name` (fewer than three edits, as the evaluator's own suggestions).
-fn with_suggestion<'n>(detail: String, name: &str, names: impl Iterator<Item = &'n str>) -> String {
+/// `name` (fewer than three edits, as the evaluator's own suggestions), and
+/// the name suggested.
+fn with_suggestion<'n>(
+    detail: String,
+    name: &str,
+    names: impl Iterator<Item = &'n str>,
+) -> (String, Option<SmolStr>) {
     match suggest(name, names) {
-        Some(suggestion) => format!("{detail} Did you mean {suggestion:?}?"),
-        None => detail,
+        Some(suggestion) => (format!("{detail} Did you mean {suggestion:?}?"), Some(suggestion.into())),
+        None => (detail, None),
     }
 }
 

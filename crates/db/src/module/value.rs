@@ -12,7 +12,8 @@ use crate::{
     Db, File,
     module::{
         Address, Attr, AttrExpr, AttrKind, DeclarationKind, Definition, FunctionTable, Location, Module,
-        Target, Value, attribute_resolution, dialect_root, extract, file_declarations, module_index,
+        Target, Unresolved, Value, attribute_resolution, dialect_root, extract, file_declarations,
+        module_index,
     },
 };
 
@@ -25,7 +26,7 @@ pub enum AttrError {
     /// The module declares nothing at this address.
     NotDeclared,
     /// A reference names nothing (see [`Target::Unresolved`]).
-    Unresolved { reference: usize, step: usize, summary: String, detail: String },
+    Unresolved { reference: usize, step: usize, kind: Unresolved, detail: String },
     /// The attribute's value depends on itself: the cycle, from this
     /// attribute back to it, when a walk of at most [`CYCLE_PATH_LIMIT`]
     /// attributes finds it; otherwise empty, since every attribute on a
@@ -108,18 +109,27 @@ pub(crate) fn expr_of(db: &dyn Db, def: &Definition) -> Option<AttrExpr> {
     Some(extract(&hir.exprs, root).0)
 }
 
+/// Why a variable's `type` is not a type constraint: the type reader's
+/// diagnostics, and whether the expression is one that Terraform accepted
+/// before its 0.15 (a quoted string, `"string"`, or a bare `list` or `map`),
+/// which tools of that lineage may still read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidTypeConstraint {
+    pub diagnostics: Vec<decode::Diagnostic>,
+    pub legacy: bool,
+}
+
+/// A variable's type constraint as [`variable_types`] reads it.
+pub type VariableType = Result<decode::typeexpr::TypeConstraint, InvalidTypeConstraint>;
+
 /// The type constraint of each variable `file` declares with a `type`,
 /// or the diagnostics of an invalid one. Type expressions are read through
 /// `decode`'s static analyses, which need the file's tree and source map,
 /// so this re-runs on every edit of the file; a variable's value reads it
 /// only when the variable has a `type`, and is re-run only when the
 /// constraint changes.
-#[allow(clippy::type_complexity)]
 #[salsa::tracked(returns(ref))]
-pub fn variable_types(
-    db: &dyn Db,
-    file: File,
-) -> BTreeMap<SmolStr, Result<decode::typeexpr::TypeConstraint, Vec<decode::Diagnostic>>> {
+pub fn variable_types(db: &dyn Db, file: File) -> BTreeMap<SmolStr, VariableType> {
     let mut out = BTreeMap::new();
     let declares_types = file_declarations(db, file)
         .declarations
@@ -170,7 +180,16 @@ pub fn variable_types(
         }
         let (content, _, _) = block.body.partial_content(&type_schema);
         if let Some(attribute) = content.attribute("type") {
-            out.insert(name.clone(), decode::typeexpr::type_constraint_with_defaults(&attribute.expr));
+            let constraint =
+                decode::typeexpr::type_constraint_with_defaults(&attribute.expr).map_err(|diagnostics| {
+                    let legacy = attribute.expr.is_quoted_string()
+                        || attribute
+                            .expr
+                            .as_keyword()
+                            .is_some_and(|keyword| keyword == "list" || keyword == "map");
+                    InvalidTypeConstraint { diagnostics, legacy }
+                });
+            out.insert(name.clone(), constraint);
         }
     }
     remember_type_constraints(db, file, &out);
@@ -227,10 +246,7 @@ fn variable_type_texts(db: &dyn Db, file: File) -> Option<Vec<(&SmolStr, &str)>>
 /// [`variable_types`] of a native file whose every `type` is a constraint
 /// read before (see [`KNOWN_TYPE_CONSTRAINTS`]), without reading the file
 /// through `decode`; `None` when one is not known.
-fn known_variable_types(
-    db: &dyn Db,
-    file: File,
-) -> Option<BTreeMap<SmolStr, Result<decode::typeexpr::TypeConstraint, Vec<decode::Diagnostic>>>> {
+fn known_variable_types(db: &dyn Db, file: File) -> Option<BTreeMap<SmolStr, VariableType>> {
     let texts = variable_type_texts(db, file)?;
     KNOWN_TYPE_CONSTRAINTS.with_borrow(|known| {
         texts.into_iter().map(|(name, text)| Some((name.clone(), Ok(known.get(text)?.clone())))).collect()
@@ -238,11 +254,7 @@ fn known_variable_types(
 }
 
 /// Remembers the valid constraints `decode` read in `file`, by their text.
-fn remember_type_constraints(
-    db: &dyn Db,
-    file: File,
-    types: &BTreeMap<SmolStr, Result<decode::typeexpr::TypeConstraint, Vec<decode::Diagnostic>>>,
-) {
+fn remember_type_constraints(db: &dyn Db, file: File, types: &BTreeMap<SmolStr, VariableType>) {
     let Some(texts) = variable_type_texts(db, file) else { return };
     KNOWN_TYPE_CONSTRAINTS.with_borrow_mut(|known| {
         for (name, text) in texts {
@@ -330,11 +342,11 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let mut scope = Scope::default();
     for (reference, target) in resolution.targets.iter().enumerate() {
         match target {
-            Target::Unresolved { step, summary, detail } => {
+            Target::Unresolved { step, kind, detail } => {
                 return Err(AttrError::Unresolved {
                     reference,
                     step: *step,
-                    summary: summary.clone(),
+                    kind: kind.clone(),
                     detail: detail.clone(),
                 });
             }
