@@ -130,7 +130,7 @@ fn check_units(paths: &[Utf8PathBuf]) -> Vec<CheckUnit> {
     let mut module_of_dir: FxHashMap<&str, usize> = FxHashMap::default();
     let mut units = Vec::new();
     for (index, path) in paths.iter().enumerate() {
-        if !module::is_module_file(path) {
+        if !vfs::is_module_file(path) {
             units.push(CheckUnit { dir: None, files: vec![index] });
             continue;
         }

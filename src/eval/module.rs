@@ -143,7 +143,7 @@ fn module_files(dir: &Utf8Path) -> Result<Vec<Utf8PathBuf>> {
     for entry in entries {
         let entry = entry.with_context(|| format!("cannot read `{dir}`"))?;
         let path = entry.path();
-        if module::is_module_file(path) && path.is_file() {
+        if vfs::is_module_file(path) && path.is_file() {
             paths.push(path.to_owned());
         }
     }

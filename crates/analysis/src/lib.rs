@@ -33,7 +33,7 @@ pub use crate::{
     config::{Config, ConfigError, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
     lines::{LineCol, LineIndex},
-    module::{FileKind, module_diagnostics},
+    module::{language_of, module_diagnostics},
     rules::{RULES, Rule},
 };
 

@@ -7,7 +7,7 @@
 //! generic model knows only in part (Terraform, Packer, Nomad, Terragrunt,
 //! applications' own formats), where a false alarm costs more than a missed
 //! finding: [`module_diagnostics`] keeps only what the file's kind lets it
-//! trust (see [`FileKind`]) and adds the unused declarations.
+//! trust (see [`Language`]) and adds the unused declarations.
 //!
 //! Trust, in short: a reference to `var.`/`local.` that names nothing is an
 //! error wherever the tool has those roots; a root the module does not
@@ -28,99 +28,69 @@ use db::{
     },
 };
 use eval::EvalErrorKind;
+use vfs::Language;
 use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{SyntaxKind, TextRange, TextSize};
 
 use crate::{Diagnostic, Edit, Suggestion, rules};
 
-/// The tool a file is written for, by its name: what its roots, functions
-/// and blocks mean decides which of the model's findings hold for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileKind {
-    /// `*.tf`, `*.tf.json`, and OpenTofu's `*.tofu`, `*.tofu.json`.
-    Terraform,
-    /// Terraform's other formats (`*.tftest.hcl`, `*.tfcomponent.hcl`,
-    /// `*.tfstack.hcl`, `*.tfdeploy.hcl`, `*.tfmock.hcl`, `*.tfquery.hcl`,
-    /// OpenTofu's `*.tofutest.hcl`), with roots of their own (`run.NAME`,
-    /// `component.NAME`) and variables declared elsewhere.
-    TerraformTool,
-    /// `*.pkr.hcl`, `*.pkr.json`.
-    Packer,
-    /// `*.nomad`, `*.nomad.hcl`, `*.nomad.json`.
-    Nomad,
-    /// `terragrunt.hcl` (and its JSON twin).
-    Terragrunt,
-    /// Any other HCL file: an application's own format (tflint's
-    /// `.tflint.hcl` among them), with roots and functions the application
-    /// registers.
-    Generic,
+/// The language of a file by its name, from the one table of file kinds
+/// (`vfs`); a file named on the command line whatever its name is an
+/// application's format.
+pub fn language_of(db: &dyn Db, file: File) -> Language {
+    vfs::FileKind::of_named(file.path(db)).language
 }
 
-impl FileKind {
-    pub fn of(path: &str) -> FileKind {
-        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-        let name = name.strip_suffix(".json").unwrap_or(name);
-        // OpenTofu reads a `.tofu` file as a `.tf` one, and its
-        // `.tofutest.hcl` as a `.tftest.hcl` (opentofu/opentofu's
-        // `internal/configs/parser_config_dir.go`).
-        if name.ends_with(".tf") || name.ends_with(".tofu") {
-            FileKind::Terraform
-        } else if name.rsplit('.').nth(1).is_some_and(|ext| ext.starts_with("tf") || ext == "tofutest")
-            && name.ends_with(".hcl")
-        {
-            FileKind::TerraformTool
-        } else if name.ends_with(".pkr.hcl") || name.ends_with(".pkr") {
-            FileKind::Packer
-        } else if name.ends_with(".nomad") || name.ends_with(".nomad.hcl") {
-            FileKind::Nomad
-        } else if name == "terragrunt.hcl"
-            || name.ends_with(".terragrunt.hcl")
-            || name == "terragrunt.stack.hcl"
-        {
-            FileKind::Terragrunt
-        } else {
-            FileKind::Generic
-        }
-    }
-
+/// What each tool's language means for the module model's findings.
+trait ToolSemantics: Copy {
     /// Whether several files of a directory make one configuration for the
     /// tool, so that a name declared in two of them is a conflict. Nomad and
     /// Terragrunt read one file at a time; an application may too.
-    fn is_multi_file(self) -> bool {
-        matches!(self, FileKind::Terraform | FileKind::Packer)
-    }
-
+    fn is_multi_file(self) -> bool;
     /// Whether the tool has `var.NAME` (declared by `variable` blocks).
-    fn has_variables(self) -> bool {
-        matches!(self, FileKind::Terraform | FileKind::Packer | FileKind::Nomad)
-    }
-
+    fn has_variables(self) -> bool;
     /// Whether the tool has `local.NAME` (declared in `locals` blocks).
-    fn has_locals(self) -> bool {
-        matches!(self, FileKind::Terraform | FileKind::Packer | FileKind::Nomad | FileKind::Terragrunt)
-    }
-
+    fn has_locals(self) -> bool;
     /// The top-level block types whose blocks are keyed by their labels, and
     /// referred to as `TYPE.LABEL…`: declaring one twice, or referring to a
     /// label none has, is an error for the tool.
-    fn labelled_roots(self) -> &'static [&'static str] {
-        match self {
-            FileKind::Terraform => &["data", "module"],
-            FileKind::Packer => &["data"],
-            FileKind::Terragrunt => &["dependency"],
-            FileKind::TerraformTool | FileKind::Nomad | FileKind::Generic => &[],
-        }
-    }
-
+    fn labelled_roots(self) -> &'static [&'static str];
     /// The block types a second block of the same labels conflicts with;
     /// `None` for all of them (Terraform's dialect makes the repeatable ones,
     /// `provider`, repeat without conflict).
+    fn unique_block_types(self) -> Option<&'static [&'static str]>;
+}
+
+impl ToolSemantics for Language {
+    fn is_multi_file(self) -> bool {
+        matches!(self, Language::Terraform | Language::Packer)
+    }
+
+    fn has_variables(self) -> bool {
+        matches!(self, Language::Terraform | Language::Packer | Language::Nomad)
+    }
+
+    fn has_locals(self) -> bool {
+        matches!(self, Language::Terraform | Language::Packer | Language::Nomad | Language::Terragrunt)
+    }
+
+    fn labelled_roots(self) -> &'static [&'static str] {
+        match self {
+            Language::Terraform => &["data", "module"],
+            Language::Packer => &["data"],
+            Language::Terragrunt => &["dependency"],
+            Language::TerraformTool | Language::TerraformVariables | Language::Nomad | Language::Hcl => &[],
+        }
+    }
+
     fn unique_block_types(self) -> Option<&'static [&'static str]> {
         match self {
-            FileKind::Terraform => None,
-            FileKind::Packer => Some(&["source", "data"]),
-            FileKind::Terragrunt => Some(&["dependency"]),
-            FileKind::TerraformTool | FileKind::Nomad | FileKind::Generic => Some(&[]),
+            Language::Terraform => None,
+            Language::Packer => Some(&["source", "data"]),
+            Language::Terragrunt => Some(&["dependency"]),
+            Language::TerraformTool | Language::TerraformVariables | Language::Nomad | Language::Hcl => {
+                Some(&[])
+            }
         }
     }
 }
@@ -130,7 +100,7 @@ impl FileKind {
 /// every function known).
 #[derive(Debug, Clone, Copy)]
 struct Trust {
-    kind: FileKind,
+    kind: Language,
     /// The module's dialect is the file's own language (Terraform's, for a
     /// `*.tf` file): it knows every root name and every function.
     dialect: bool,
@@ -142,13 +112,13 @@ struct Trust {
 
 impl Trust {
     fn of(db: &dyn Db, module: Module, file: File) -> Trust {
-        let kind = FileKind::of(file.path(db).as_str());
+        let kind = language_of(db, file);
         let rules = module.dialect(db).rules(db);
-        let dialect = kind == FileKind::Terraform && rules.name == "terraform";
+        let dialect = kind == Language::Terraform && rules.name == "terraform";
         let name = file.path(db).file_name().unwrap_or_default();
         // Terraform's `configs.IsIgnoredFile`: hidden files (the editors'
         // backups it also skips do not end in `.tf`).
-        let ignored_by_tool = kind == FileKind::Terraform && name.starts_with('.');
+        let ignored_by_tool = kind == Language::Terraform && name.starts_with('.');
         Trust { kind, dialect, ignored_by_tool }
     }
 
@@ -172,7 +142,7 @@ impl Trust {
     /// Terragrunt have functions of the same names that differ, which no
     /// dialect implements yet.
     fn knows_functions_it_has(self) -> bool {
-        self.kind == FileKind::Generic || self.dialect
+        matches!(self.kind, Language::Hcl | Language::TerraformVariables) || self.dialect
     }
 }
 
@@ -319,7 +289,7 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         }
     }
     for &file in module.files(db) {
-        let kind = FileKind::of(file.path(db).as_str());
+        let kind = language_of(db, file);
         for diagnostic in module::type_constraint_diagnostics(db, file) {
             if trusts_type_error(&diagnostic, kind) {
                 out.push(convert(db, &diagnostic));
@@ -374,14 +344,14 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
                 // tests) declares variables the model does not index.
                 Unresolved::UndeclaredVariable { .. } if index.blocks.contains_key("variables") => false,
                 Unresolved::UndeclaredVariable { .. } => match trust.kind {
-                    FileKind::Terraform | FileKind::Packer | FileKind::Nomad => true,
-                    FileKind::Generic => declares("var"),
-                    FileKind::TerraformTool | FileKind::Terragrunt => false,
+                    Language::Terraform | Language::Packer | Language::Nomad => true,
+                    Language::Hcl | Language::TerraformVariables => declares("var"),
+                    Language::TerraformTool | Language::Terragrunt => false,
                 },
                 Unresolved::UndeclaredLocal { .. } => match trust.kind {
-                    FileKind::Terraform | FileKind::Packer | FileKind::Nomad | FileKind::Terragrunt => true,
-                    FileKind::Generic => declares("local"),
-                    FileKind::TerraformTool => false,
+                    Language::Terraform | Language::Packer | Language::Nomad | Language::Terragrunt => true,
+                    Language::Hcl | Language::TerraformVariables => declares("local"),
+                    Language::TerraformTool => false,
                 },
                 Unresolved::UndeclaredBlock { block_type, .. } => {
                     trust.kind.labelled_roots().contains(&block_type.as_str())
@@ -535,12 +505,12 @@ impl<'db> AttributeTargets<'db> {
 /// `map(any)`, Terraform 0.12 to 0.14 accepted quoted types (the
 /// `quoted-type-constraint` lint warns about both), and its other formats
 /// have type keywords of their own.
-fn trusts_type_error(diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
+fn trusts_type_error(diagnostic: &ModuleDiagnostic, kind: Language) -> bool {
     match kind {
-        FileKind::Terraform => {
+        Language::Terraform => {
             !matches!(diagnostic.kind, ModuleDiagnosticKind::InvalidTypeConstraint { legacy: true, .. })
         }
-        FileKind::TerraformTool => false,
+        Language::TerraformTool => false,
         _ => true,
     }
 }
@@ -549,17 +519,17 @@ fn trusts_type_error(diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
 /// locals and top-level attributes within one configuration (one file, or
 /// files the tool reads together), blocks of the types the tool keys by
 /// label.
-fn trusts_duplicate(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
+fn trusts_duplicate(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: Language) -> bool {
     // Terraform merges an override file's declarations into the others.
-    let is_override = |file: File| module::is_terraform_override_file(file.path(db));
-    if kind == FileKind::Terraform
+    let is_override = |file: File| vfs::is_terraform_override_file(file.path(db));
+    if kind == Language::Terraform
         && (is_override(diagnostic.file)
             || diagnostic.related.iter().any(|(first, _, _)| is_override(*first)))
     {
         return false;
     }
     let same_configuration = diagnostic.related.iter().all(|(first, _, _)| {
-        *first == diagnostic.file || (kind.is_multi_file() && FileKind::of(first.path(db).as_str()) == kind)
+        *first == diagnostic.file || (kind.is_multi_file() && language_of(db, *first) == kind)
     });
     if !same_configuration {
         return false;
@@ -594,7 +564,7 @@ impl SoundInputs {
         // not for every input: a check gives none. An override file, which
         // the model does not read, may change a variable's type.
         let overridden = rules.terraform_files_only
-            && module.files(db).iter().any(|file| module::is_terraform_override_file(file.path(db)));
+            && module.files(db).iter().any(|file| vfs::is_terraform_override_file(file.path(db)));
         let variables_unknown =
             rules.unset_variables_unknown && module.variables(db).is_empty() && !overridden;
         SoundInputs { variables_unknown, block_attributes_unknown: rules.computed_attributes }
@@ -748,8 +718,8 @@ fn unused_declarations(db: &dyn Db, module: Module, targets: &AttributeTargets<'
         // application may read its own: only tools whose configuration is
         // the module alone say that nothing reads a declaration.
         let closed = matches!(
-            FileKind::of(def.file.path(db).as_str()),
-            FileKind::Terraform | FileKind::Packer | FileKind::Nomad
+            language_of(db, def.file),
+            Language::Terraform | Language::Packer | Language::Nomad
         );
         if !closed || def.file.syntax(db) != SourceSyntax::Native {
             continue;

@@ -31,6 +31,8 @@ use syntax::{
     ast::{JsonDocument, SourceFile},
 };
 
+pub use vfs::SourceSyntax;
+
 pub use crate::files::{File, FileStatus, Files};
 pub use crate::module::{Address, Attr, Module};
 
@@ -41,21 +43,6 @@ pub use crate::module::{Address, Attr, Module};
 pub trait Db: salsa::Database {
     /// The input for a path, if the database has seen it.
     fn file(&self, path: &Utf8Path) -> Option<File>;
-}
-
-/// Which of HCL's two syntaxes a file is written in. The name decides, as it
-/// does for the reference's tools: a name ending in `.json` (`main.tf.json`,
-/// `config.hcl.json`) is the JSON syntax, anything else the native one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SourceSyntax {
-    Native,
-    Json,
-}
-
-impl SourceSyntax {
-    pub fn of_path(path: &Utf8Path) -> SourceSyntax {
-        if path.as_str().ends_with(".json") { SourceSyntax::Json } else { SourceSyntax::Native }
-    }
 }
 
 impl File {

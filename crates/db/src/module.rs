@@ -12,7 +12,7 @@
 //!   with the module's [`File`]s (re-setting the same list changes nothing),
 //!   found again by [`RootDatabase::module`](crate::RootDatabase::module).
 //!   Which files belong to a module is the caller's choice;
-//!   [`is_module_file`] is the rule `halite eval DIR` uses.
+//!   `vfs::is_module_file` is the rule the host uses.
 //! - The module's variables (`var.NAME` values, already [`Value`]s), set by
 //!   [`RootDatabase::set_module_variables`](crate::RootDatabase::set_module_variables);
 //!   compared by value, so setting the same values again re-runs nothing.
@@ -83,7 +83,7 @@ mod value;
 
 use std::{collections::BTreeMap, fmt, sync::Arc};
 
-use camino::{Utf8Path, Utf8PathBuf};
+use camino::Utf8PathBuf;
 use smol_str::SmolStr;
 
 pub use eval::Value;
@@ -101,10 +101,7 @@ pub use crate::module::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, module_diagnostics,
         type_constraint_diagnostics,
     },
-    dialect::{
-        Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, is_terraform_file,
-        is_terraform_override_file, unknown_function,
-    },
+    dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
     expr::{AttrExpr, Reference, extract, references},
     resolve::{
         AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
@@ -136,17 +133,6 @@ pub struct Module {
     /// chosen by its files' names unless the caller set one.
     #[returns(copy)]
     pub dialect: Dialect,
-}
-
-/// Whether a file named `path` belongs to a module by its name: `*.hcl`,
-/// `*.tf`, OpenTofu's `*.tofu`, `*.pkr.hcl`, `*.nomad`, and their JSON
-/// twins (`*.hcl.json`, `*.tf.json`, `*.tofu.json`, `*.nomad.json`, and
-/// Packer's `*.pkr.json`).
-pub fn is_module_file(path: &Utf8Path) -> bool {
-    let name = path.file_name().unwrap_or_default();
-    let name =
-        name.strip_suffix(".json").map_or(name, |stem| if stem.ends_with(".pkr") { "x.hcl" } else { stem });
-    [".hcl", ".tf", ".tofu", ".nomad"].iter().any(|ext| name.ends_with(ext))
 }
 
 /// Where a variable's value given as text is evaluated (`--var NAME=EXPR`,

@@ -232,10 +232,10 @@ fn json_files_declare_and_reference_like_native_ones() {
         m/extra.hcl.json "\"name\"" [duplicate-declaration] Duplicate local value definition: A local value named "name" was already defined at m/dup.hcl:2:3. Local value names must be unique within a module.
           m/dup.hcl 11: first declared here
     "#]].assert_eq(&diagnostics(&db, module));
-    assert!(module::is_module_file("a/main.hcl.json".into()));
-    assert!(module::is_module_file("a/build.pkr.json".into()));
-    assert!(!module::is_module_file("a/terraform.tfvars.json".into()));
-    assert!(!module::is_module_file("a/package.json".into()));
+    assert!(vfs::is_module_file("a/main.hcl.json".into()));
+    assert!(vfs::is_module_file("a/build.pkr.json".into()));
+    assert!(!vfs::is_module_file("a/terraform.tfvars.json".into()));
+    assert!(!vfs::is_module_file("a/package.json".into()));
 }
 
 #[test]

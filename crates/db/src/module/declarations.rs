@@ -13,7 +13,7 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, DialectRules, Module, dialect::terraform_stem, is_terraform_file, is_terraform_override_file,
+        Address, DialectRules, Module,
     },
 };
 
@@ -380,7 +380,9 @@ pub fn module_files(db: &dyn Db, module: Module) -> Vec<File> {
         .copied()
         .filter(|file| {
             let path = file.path(db);
-            is_terraform_file(path) && !is_terraform_override_file(path) && !has_tofu_twin(path, &paths)
+            vfs::FileKind::of(path).is_some_and(vfs::FileKind::is_terraform)
+                && !vfs::is_terraform_override_file(path)
+                && !has_tofu_twin(path, &paths)
         })
         .collect()
 }
@@ -393,7 +395,7 @@ pub fn module_files(db: &dyn Db, module: Module) -> Vec<File> {
 fn has_tofu_twin(path: &Utf8Path, paths: &FxHashSet<&Utf8Path>) -> bool {
     // Only `.tf` and `.tf.json` have a twin: `.tofu` does not start with
     // `.tf`.
-    let Some((stem, extension)) = terraform_stem(path) else { return false };
+    let Some((stem, extension)) = vfs::terraform_stem(path) else { return false };
     let Some(json) = extension.strip_prefix(".tf") else { return false };
     let twin = path.with_file_name(format!("{stem}.tofu{json}"));
     paths.contains(twin.as_path())

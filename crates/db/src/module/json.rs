@@ -20,7 +20,7 @@ use crate::{
     Db, File,
     module::{
         Address, AttrExpr, Declaration, DeclarationKind, DialectRules, FileDeclarations, Location,
-        declarations::position, is_terraform_file,
+        declarations::position,
     },
 };
 
@@ -98,7 +98,7 @@ fn labelled_bodies(value: ast::JsonValue, count: usize) -> Vec<(Vec<SmolStr>, Ve
 pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
     let mut declarations = Vec::new();
     let Some(root) = root(db, file) else { return FileDeclarations { declarations } };
-    let file_is_terraform = is_terraform_file(file.path(db));
+    let file_is_terraform = vfs::FileKind::of(file.path(db)).is_some_and(vfs::FileKind::is_terraform);
     for (i, block_type) in members(&root).iter().enumerate() {
         let (Some(type_name), Some(value)) = (name_of(block_type), block_type.value()) else { continue };
         if type_name == "//" {
