@@ -89,7 +89,8 @@ fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<Utf8PathBuf
     }
     // The one table of file kinds says which names are HCL files.
     let kind = entry.file_name().to_str().and_then(|name| vfs::FileKind::of(camino::Utf8Path::new(name)));
-    let wanted = kind.is_some_and(|kind| syntaxes == Syntaxes::All || kind.syntax == vfs::SourceSyntax::Native);
+    let wanted =
+        kind.is_some_and(|kind| syntaxes == Syntaxes::All || kind.syntax == vfs::SourceSyntax::Native);
     if !wanted {
         return Ok(None);
     }

@@ -28,9 +28,9 @@ use db::{
     },
 };
 use eval::EvalErrorKind;
-use vfs::Language;
 use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{SyntaxKind, TextRange, TextSize};
+use vfs::Language;
 
 use crate::{Diagnostic, Edit, Suggestion, rules};
 
@@ -717,10 +717,8 @@ fn unused_declarations(db: &dyn Db, module: Module, targets: &AttributeTargets<'
         // Terragrunt's locals are read by the files that include them, and an
         // application may read its own: only tools whose configuration is
         // the module alone say that nothing reads a declaration.
-        let closed = matches!(
-            language_of(db, def.file),
-            Language::Terraform | Language::Packer | Language::Nomad
-        );
+        let closed =
+            matches!(language_of(db, def.file), Language::Terraform | Language::Packer | Language::Nomad);
         if !closed || def.file.syntax(db) != SourceSyntax::Native {
             continue;
         }

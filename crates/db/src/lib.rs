@@ -138,7 +138,7 @@ pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<Sour
     // Without a schema, a JSON file is read in "just attributes" mode: each
     // property of its root object an attribute (see `hir::lower_json_file`).
     let (hir, source_map) = match file.syntax(db) {
-        SourceSyntax::Native => hir::lower_file(&parse(db, file).tree()),
+        SourceSyntax::Native => hir::lower_file(parse(db, file)),
         SourceSyntax::Json => hir::lower_json_file(&parse_json(db, file).tree()),
     };
     (Arc::new(hir), Arc::new(source_map))

@@ -143,7 +143,7 @@ pub fn check_case_file(hcl: &Path) -> Result<Vec<Case>, String> {
             ctx.variables.insert(k.clone(), v.clone());
         }
     }
-    let (hir, _map) = hir::lower_file(&parse.tree());
+    let (hir, _map) = hir::lower_file(&parse);
     let ours: Vec<(String, _)> =
         attribute_paths(&hir).into_iter().map(|(p, e)| (p, crate::eval_expr(&hir.exprs, e, &ctx))).collect();
     let mut cases = Vec::new();

@@ -77,7 +77,8 @@ impl FileKind {
     /// whatever its name: its kind by name, or an application's format in
     /// the syntax its name says.
     pub fn of_named(path: &Utf8Path) -> FileKind {
-        FileKind::of(path).unwrap_or(FileKind { language: Language::Hcl, syntax: SourceSyntax::of_path(path) })
+        FileKind::of(path)
+            .unwrap_or(FileKind { language: Language::Hcl, syntax: SourceSyntax::of_path(path) })
     }
 
     /// Whether files of this kind in one directory are read together as a
@@ -134,7 +135,9 @@ fn language_of(stem: &str) -> Option<Language> {
 /// to other tools (`.tflint.hcl`), so none is ever part of a module; a walk
 /// that checks every HCL file still checks the hidden ones on their own.
 pub fn is_ignored_name(name: &str) -> bool {
-    name.starts_with('.') || name.ends_with('~') || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'))
+    name.starts_with('.')
+        || name.ends_with('~')
+        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'))
 }
 
 /// Whether a file of this name is part of a module: an HCL file of a kind

@@ -12,9 +12,7 @@ use smol_str::SmolStr;
 
 use crate::{
     Db, File,
-    module::{
-        Address, DialectRules, Module,
-    },
+    module::{Address, DialectRules, Module},
 };
 
 /// What a declaration is.

@@ -209,6 +209,15 @@ pub(crate) fn attribute_expr(
         _ => location.clone(),
     };
     let value = member_at(db, file, &location)?.value()?;
+    // A value holding a syntax error has no value, as a native attribute
+    // (see `hir::lower_file`): the parser's recovery is a guess.
+    let range = value.syntax().text_range();
+    if crate::parse_json(db, file).errors().iter().any(|error| range.contains_inclusive(error.range.start()))
+    {
+        let mut exprs = la_arena::Arena::new();
+        let root = exprs.alloc(hir::Expr::Missing);
+        return Some(AttrExpr { exprs, root });
+    }
     let (hir, root, _) = hir::lower_json_value(&value);
     Some(AttrExpr { exprs: hir.exprs, root })
 }
