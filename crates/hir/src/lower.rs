@@ -26,9 +26,9 @@ use crate::{
 /// it: `[1 2]` recovers as a tuple of one element, and a value computed
 /// from a guess is a wrong value. Its error is the syntax error's.
 pub fn lower_file(parse: &syntax::Parse<ast::SourceFile>) -> (FileHir, SourceMap) {
-    let mut ctx = Ctx::default();
-    ctx.syntax_errors = parse.errors().iter().map(|error| error.range.start()).collect();
-    ctx.syntax_errors.sort_unstable();
+    let mut syntax_errors: Vec<TextSize> = parse.errors().iter().map(|error| error.range.start()).collect();
+    syntax_errors.sort_unstable();
+    let mut ctx = Ctx { syntax_errors, ..Ctx::default() };
     let file = parse.tree();
     let body = ctx.body(file.body());
     ctx.hir.body = body;
