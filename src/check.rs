@@ -262,22 +262,20 @@ impl ChunkChecker<'_> {
         };
         let mut out = Vec::new();
         for (unit, (module, files)) in chunk.iter().zip(&loaded) {
-            let mut module_diagnostics: Vec<analysis::Diagnostic> = Vec::new();
-            if let Some(module) = *module {
-                module_diagnostics.extend(analysis::module_diagnostics(&db, module).iter().cloned());
+            let facts = module.map(|module| analysis::ModuleFacts::build(&db, module));
+            if let (Some(module), Some(dir)) = (*module, &unit.dir) {
                 // Its variables, for the modules of later chunks that call
                 // it: read now, with its index built, they cost nothing.
-                if let Some(dir) = &unit.dir {
-                    let inputs = module::child_inputs(&db, module);
-                    self.lock_child_inputs().entry(dir.clone()).or_insert(inputs);
-                }
-                module_diagnostics.extend(
-                    module::module_call_diagnostics(&db, module, inputs_of)
-                        .iter()
-                        .map(|it| analysis::module::convert(&db, it)),
-                );
+                let inputs = module::child_inputs(&db, module);
+                self.lock_child_inputs().entry(dir.clone()).or_insert(inputs);
             }
             for (&index, &file) in unit.files.iter().zip(files) {
+                let module_diagnostics = match (*module, &facts) {
+                    (Some(module), Some(facts)) => {
+                        analysis::file_module_diagnostics(&db, module, file, facts, inputs_of)
+                    }
+                    _ => Vec::new(),
+                };
                 let diagnostics = analysis::file_diagnostics_in_module(&db, file, &module_diagnostics);
                 out.push((
                     index,

@@ -95,11 +95,11 @@ pub use crate::module::{
     },
     declarations::{
         Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
-        file_declarations, module_files, module_index,
+        declarations_of, file_declarations, module_files, module_index,
     },
     diagnostics::{
-        DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, module_diagnostics,
-        type_constraint_diagnostics,
+        DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
+        duplicate_diagnostics, module_diagnostics, type_constraint_diagnostics,
     },
     dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
     expr::{AttrExpr, Reference, extract, references},
@@ -164,10 +164,12 @@ pub fn evaluate_variable_expr(text: &str) -> Result<Value, VariableExprError> {
 /// Where an attribute lives in a module's scope, as segments: `local.a` is
 /// `["local", "a"]`, `aws_instance.web.ami` is `["aws_instance", "web",
 /// "ami"]`. Shown joined by dots (a label with a dot in it shows
-/// ambiguously; the segments never are).
+/// ambiguously; the segments never are). The segments are shared: an
+/// address is kept by a file's declarations, the module's index, the
+/// interned [`Attr`] and the dependency graph, and a clone is a pointer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Address {
-    segments: Vec<SmolStr>,
+    segments: Arc<[SmolStr]>,
 }
 
 impl Address {
@@ -182,6 +184,17 @@ impl Address {
 
     pub fn segments(&self) -> &[SmolStr] {
         &self.segments
+    }
+
+    /// The address of the first `n` segments (all of them if there are
+    /// fewer).
+    pub fn prefix(&self, n: usize) -> Address {
+        Address::new(self.segments.iter().take(n).cloned())
+    }
+
+    /// Whether this address starts with all of `prefix`'s segments.
+    pub fn starts_with(&self, prefix: &Address) -> bool {
+        self.segments.starts_with(&prefix.segments)
     }
 }
 

@@ -97,7 +97,9 @@ fn labelled_bodies(value: ast::JsonValue, count: usize) -> Vec<(Vec<SmolStr>, Ve
 /// What a JSON file declares, by the fixed schema above.
 pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
     let mut declarations = Vec::new();
-    let Some(root) = root(db, file) else { return FileDeclarations { declarations } };
+    let Some(root) = root(db, file) else {
+        return FileDeclarations { declarations, ..FileDeclarations::default() };
+    };
     let file_is_terraform = vfs::FileKind::of(file.path(db)).is_some_and(vfs::FileKind::is_terraform);
     for (i, block_type) in members(&root).iter().enumerate() {
         let (Some(type_name), Some(value)) = (name_of(block_type), block_type.value()) else { continue };
@@ -173,7 +175,7 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
             }
         }
     }
-    FileDeclarations { declarations }
+    FileDeclarations { declarations, ..FileDeclarations::default() }
 }
 
 /// The member a declaration's location names: the attribute's (or, for a
