@@ -277,8 +277,21 @@ pub struct ModuleFacts {
     usage: Usage,
     /// Whether each node reads only values a check can trust (see
     /// [`ModuleFacts::reads_only_sound_values`]), found as asked and
-    /// forgotten when the graph or the inputs change.
-    soundness: std::cell::RefCell<FxHashMap<NodeId, bool>>,
+    /// forgotten when the graph or the inputs change. Behind a lock, since
+    /// a report reads the facts on a thread of its own.
+    soundness: std::sync::Mutex<FxHashMap<NodeId, bool>>,
+}
+
+impl Clone for ModuleFacts {
+    fn clone(&self) -> ModuleFacts {
+        ModuleFacts {
+            graph: self.graph.clone(),
+            cycle_of: self.cycle_of.clone(),
+            cycles: self.cycles.clone(),
+            usage: self.usage.clone(),
+            soundness: std::sync::Mutex::default(),
+        }
+    }
 }
 
 /// How many references each variable and local has, by name, and how many
@@ -376,19 +389,19 @@ impl ModuleFacts {
     /// Sets what the attribute at `address` reads (see
     /// [`DependencyGraph::set_targets`]).
     pub fn set_targets(&mut self, address: &Address, targets: &[Target]) -> NodeId {
-        self.soundness.get_mut().clear();
+        self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
         self.graph.set_targets(address, targets)
     }
 
     /// Forgets an attribute whose declaration went away.
     pub fn remove(&mut self, address: &Address) {
-        self.soundness.get_mut().clear();
+        self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
         self.graph.remove(address);
     }
 
     /// Forgets what was found of the inputs' soundness: a variable was set.
     pub fn inputs_changed(&mut self) {
-        self.soundness.get_mut().clear();
+        self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
     }
 
     pub fn usage_mut(&mut self) -> &mut Usage {
@@ -457,7 +470,7 @@ impl ModuleFacts {
     /// front end gave a value. An explicit walk, since chains of locals run
     /// to thousands.
     fn reads_only_sound_values(&self, node: NodeId, inputs: SoundInputs) -> bool {
-        let mut memo = self.soundness.borrow_mut();
+        let mut memo = self.soundness.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let mut stack = vec![(node, false)];
         let mut on_stack: FxHashSet<NodeId> = FxHashSet::default();
         while let Some((current, children_done)) = stack.pop() {

@@ -149,6 +149,16 @@ pub fn is_module_file(path: &Utf8Path) -> bool {
     !is_ignored_name(name) && FileKind::of(path).is_some_and(FileKind::is_module_member)
 }
 
+/// The directory of the module a module file belongs to: its parent, `.`
+/// for a bare name (a file of the current directory), so that `main.tf`
+/// and `./main.tf` belong to the same module as the directory `.`.
+pub fn module_dir(path: &Utf8Path) -> &Utf8Path {
+    match path.parent() {
+        Some(parent) if !parent.as_str().is_empty() => parent,
+        _ => Utf8Path::new("."),
+    }
+}
+
 /// Whether `path` is a Terraform override file (`override.tf`,
 /// `*_override.tf`, their JSON twins and OpenTofu's `override.tofu`,
 /// `*_override.tofu` and twins), which Terraform merges into the
