@@ -30,6 +30,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// and mimalloc makes that markedly cheaper than the system allocator (the
 /// parse benchmark measures both). The choice belongs to the binary:
 /// libraries leave it to whoever embeds them.
+///
+/// The `system-allocator` feature leaves the system's allocator in place,
+/// for heap profilers that watch `malloc` (valgrind's dhat and massif).
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -241,6 +245,10 @@ fn main() -> ExitCode {
 /// over the corpus; kept, the run is a quarter faster at the same peak
 /// memory. Long-running commands (`watch`) keep the default, so that their
 /// resident memory follows what they hold.
+#[cfg(feature = "system-allocator")]
+fn keep_freed_memory() {}
+
+#[cfg(not(feature = "system-allocator"))]
 fn keep_freed_memory() {
     /// mimalloc's `mi_option_purge_delay` (libmimalloc-sys does not name it):
     /// how long freed memory waits before it is handed back; -1 for never.

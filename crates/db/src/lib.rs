@@ -129,11 +129,12 @@ pub fn format(db: &dyn Db, file: File) -> Option<String> {
 /// the two projections are what let salsa tell the halves apart (the shape
 /// of rust-analyzer's `body_with_source_map`).
 ///
-/// Like trees, this pair and the source maps are kept for the 256 most
-/// recently used files once eviction runs: a check over thousands of modules
-/// held every file's, though each is read only while its module is checked.
-/// [`lower`] is not evicted: it is where an edit that only moves text stops,
-/// by comparing the new HIR with the old, which an evicted value could not.
+/// Like trees, this pair, the HIR and the source maps are kept for the 256
+/// most recently used files once eviction runs: every reader that must stay
+/// in memory for a module (its declarations, its expressions, its
+/// references) is a query of its own that compares equal after an edit
+/// that only moves text, so an edit stops there even when the HIR it was
+/// made from was evicted.
 #[salsa::tracked(returns(ref), lru = 256)]
 pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<SourceMap>) {
     // Without a schema, a JSON file is read in "just attributes" mode: each
@@ -147,9 +148,9 @@ pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<Sour
 
 /// A file's position-free HIR. An edit that only moves text (whitespace,
 /// comments) re-runs this query, but its result compares equal to the old
-/// one, so salsa keeps the old revision and nothing that reads only the HIR
-/// runs again.
-#[salsa::tracked]
+/// one (when it was not evicted, see [`lower_with_source_map`]), so salsa
+/// keeps the old revision and nothing that reads only the HIR runs again.
+#[salsa::tracked(lru = 256)]
 pub fn lower(db: &dyn Db, file: File) -> Arc<FileHir> {
     lower_with_source_map(db, file).0.clone()
 }

@@ -58,12 +58,14 @@ fn first_evaluation_runs_everything_once() {
             "parse(m/b.hcl)",
             "attribute_value(local.a)",
             "attribute_resolution(local.a)",
+            "file_exprs(m/a.hcl)",
             "attribute_value(local.b)",
             "attribute_resolution(local.b)",
             "attribute_value(local.c)",
             "attribute_resolution(local.c)",
             "attribute_value(local.d)",
             "attribute_resolution(local.d)",
+            "file_exprs(m/b.hcl)",
             "attribute_value(local.e)",
             "attribute_resolution(local.e)",
         ]
@@ -85,6 +87,7 @@ fn editing_one_expression_reevaluates_it_and_its_dependents() {
             "lower_with_source_map(m/a.hcl)",
             "lower(m/a.hcl)",
             "file_declarations(m/a.hcl)",
+            "file_exprs(m/a.hcl)",
             "attribute_resolution(local.a)",
             "attribute_value(local.a)",
             "attribute_resolution(local.b)",
@@ -142,6 +145,7 @@ fn editing_one_file_of_several_reparses_only_that_file() {
             "lower_with_source_map(m/b.hcl)",
             "lower(m/b.hcl)",
             "file_declarations(m/b.hcl)",
+            "file_exprs(m/b.hcl)",
             "attribute_resolution(local.d)",
             "attribute_value(local.d)",
             "attribute_resolution(local.e)",
@@ -193,6 +197,7 @@ fn adding_a_declaration_reevaluates_only_what_resolves_differently() {
             "attribute_resolution(local.b)",
             "attribute_resolution(local.c)",
             "attribute_resolution(local.d)",
+            "file_exprs(m/b.hcl)",
             "attribute_value(local.f)",
             "attribute_resolution(local.f)",
             "attribute_resolution(local.g)",
@@ -227,6 +232,7 @@ fn adding_a_declaration_reevaluates_only_what_resolves_differently() {
             "attribute_resolution(local.b)",
             "attribute_resolution(local.c)",
             "attribute_resolution(local.d)",
+            "file_exprs(m/b.hcl)",
             "attribute_resolution(local.g)",
             "attribute_value(local.g)",
         ]
@@ -364,6 +370,7 @@ fn editing_a_json_value_reevaluates_it_and_its_dependents() {
         [
             "parse_json(m/b.hcl.json)",
             "file_declarations(m/b.hcl.json)",
+            "file_exprs(m/b.hcl.json)",
             "attribute_resolution(local.j1)",
             "attribute_value(local.j1)",
             "attribute_resolution(local.j2)",
@@ -392,9 +399,7 @@ fn editing_a_json_value_reevaluates_it_and_its_dependents() {
         [
             "parse_json(m/b.hcl.json)",
             "file_declarations(m/b.hcl.json)",
-            "attribute_resolution(local.j1)",
-            "attribute_resolution(local.j2)",
-            "attribute_resolution(local.j3)",
+            "file_exprs(m/b.hcl.json)",
         ]
     "#]]
     .assert_debug_eq(&executed);

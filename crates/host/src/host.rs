@@ -23,6 +23,10 @@ use crate::{
     report::{DiagnosticChange, LocatedDiagnostic, Report, ReportStats, ValueChange, ValueState},
 };
 
+/// Files read between two evictions of their trees (see
+/// [`AnalysisHost::read_files`]).
+const FILES_PER_CHUNK: usize = 256;
+
 /// Where the variables of a module the host does not hold come from, by its
 /// directory.
 pub type InputsOf = Arc<dyn Fn(&Utf8Path) -> Option<Arc<[ModuleInput]>> + Send + Sync>;
@@ -319,7 +323,7 @@ impl AnalysisHost {
                 self.db.set_module_files(dir.clone(), files);
             }
         }
-        self.snapshot_declarations(&touched);
+        self.read_files(&touched);
         for (dir, values) in variables {
             let state = self.module_state(&dir);
             let names: BTreeSet<&String> = state.variables.keys().chain(values.keys()).collect();
@@ -389,53 +393,79 @@ impl AnalysisHost {
         }
     }
 
-    /// Reads what each of `files` declares now and keeps it in the file's
-    /// declarations snapshot, the input the module-wide queries read (see
-    /// `db::module::declarations_of`). Many files (a module loaded) are
-    /// parsed on a thread per core. A change of declarations that gives
+    /// Reads each changed file now, once, while its tree is in memory:
+    /// everything the module model and the diagnostics keep of a file (its
+    /// declarations, its expressions, its references, its variables' types,
+    /// its syntax errors and style lints) is computed here, on a thread per
+    /// core when there are many, a chunk at a time, and the trees of a chunk
+    /// are evicted before the next is read: a module of thousands of files
+    /// is parsed once and never held whole. Each file's declarations go into
+    /// its snapshot, the input the module-wide queries read (see
+    /// `db::module::declarations_of`). A change of declarations that gives
     /// blocks ordinals (unlabelled or repeatable blocks: `moved.0`) may
     /// renumber other files' blocks: their modules are found again whole.
-    fn snapshot_declarations(&mut self, files: &[File]) {
-        let files: Vec<File> = files
-            .iter()
-            .copied()
-            .filter(|&file| {
-                file.status(&self.db) == FileStatus::Exists
-                    && self.files.get(file.path(&self.db)).is_some_and(|it| it.module.is_some())
-            })
-            .collect();
-        let read = || parallel_map(&self.db, &files, |db, file| module::file_declarations(db, file).clone());
-        let declarations = if self.record_stats {
-            // The files parsed here count for the next report.
-            let mut declarations = None;
-            let events = self.db.log(|| declarations = Some(read()));
-            let parsed = count_executed(&self.db, events).parsed;
-            self.pending_stats.parsed += parsed;
-            declarations.unwrap_or_default()
-        } else {
-            read()
-        };
-        for (file, declarations) in files.into_iter().zip(declarations) {
-            let previous = file.declarations(&self.db).clone();
-            if !self.db.set_file_declarations(file, declarations.clone()) {
-                continue;
-            }
-            let dir = self.files.get(file.path(&self.db)).and_then(|it| it.module.clone());
-            let Some(state) = dir.and_then(|dir| self.modules.get_mut(&dir)) else { continue };
-            let rules = state.module.dialect(&self.db).rules(&self.db).clone();
-            let ordinal = |declarations: &module::FileDeclarations| {
-                declarations.declarations.iter().any(|declaration| {
-                    declaration.kind == DeclarationKind::Block
-                        && match declaration.address.segments() {
-                            [_] => true,
-                            [type_name, ..] => rules.repeatable_block_types.contains(type_name),
-                            [] => false,
-                        }
+    fn read_files(&mut self, files: &[File]) {
+        let files: Vec<File> =
+            files.iter().copied().filter(|&file| file.status(&self.db) == FileStatus::Exists).collect();
+        for chunk in files.chunks(FILES_PER_CHUNK) {
+            let in_module: Vec<bool> = chunk
+                .iter()
+                .map(|&file| self.files.get(file.path(&self.db)).is_some_and(|it| it.module.is_some()))
+                .collect();
+            let work: Vec<(File, bool)> = chunk.iter().copied().zip(in_module).collect();
+            let read = || {
+                parallel_map(&self.db, &work, |db, (file, in_module)| {
+                    let _ = analysis::diagnostics(db, file);
+                    if !in_module {
+                        return None;
+                    }
+                    let declarations = module::file_declarations(db, file).clone();
+                    let _ = module::file_exprs(db, file);
+                    let _ = module::variable_types(db, file);
+                    let _ = analysis::file_references(db, file);
+                    Some(declarations)
                 })
             };
-            if previous.as_deref().is_some_and(ordinal) || ordinal(&declarations) {
-                state.pending.all = true;
+            let declarations = if self.record_stats {
+                // The files parsed here count for the next report.
+                let mut declarations = None;
+                let events = self.db.log(|| declarations = Some(read()));
+                let parsed = count_executed(&self.db, events).parsed;
+                self.pending_stats.parsed += parsed;
+                declarations.unwrap_or_default()
+            } else {
+                read()
+            };
+            for (&file, declarations) in chunk.iter().zip(declarations) {
+                if let Some(declarations) = declarations {
+                    self.snapshot_declarations(file, declarations);
+                }
             }
+            self.db.evict_parse_trees();
+        }
+    }
+
+    /// Keeps a file's declarations in its snapshot (see [`Self::read_files`]).
+    fn snapshot_declarations(&mut self, file: File, declarations: Arc<module::FileDeclarations>) {
+        let previous = file.declarations(&self.db).clone();
+        if !self.db.set_file_declarations(file, declarations.clone()) {
+            return;
+        }
+        let dir = self.files.get(file.path(&self.db)).and_then(|it| it.module.clone());
+        let Some(state) = dir.and_then(|dir| self.modules.get_mut(&dir)) else { return };
+        let rules = state.module.dialect(&self.db).rules(&self.db).clone();
+        let ordinal = |declarations: &module::FileDeclarations| {
+            declarations.declarations.iter().any(|declaration| {
+                declaration.kind == DeclarationKind::Block
+                    && match declaration.address.segments() {
+                        [_] => true,
+                        [type_name, ..] => rules.repeatable_block_types.contains(type_name),
+                        [] => false,
+                    }
+            })
+        };
+        if previous.as_deref().is_some_and(ordinal) || ordinal(&declarations) {
+            state.pending.all = true;
         }
     }
 
@@ -461,7 +491,7 @@ impl AnalysisHost {
         for work in unfinished.modules {
             let Some(state) = self.modules.get_mut(&work.dir) else { continue };
             state.carried.nodes.extend(work.value_nodes.iter().map(|(node, _, _)| *node));
-            state.carried.files.extend(work.files);
+            state.carried.files.extend(work.files.into_iter().map(|(file, _)| file));
             state.carried.removed.extend(work.removed);
         }
         self.dirty_standalone.extend(unfinished.standalone);
@@ -490,7 +520,7 @@ impl AnalysisHost {
         };
         let levels: FxHashMap<File, Arc<RuleLevels>> = modules
             .iter()
-            .flat_map(|job: &ModuleJob| job.files.iter().copied())
+            .flat_map(|job: &ModuleJob| job.files.iter().map(|(file, _)| *file))
             .chain(standalone.iter().copied())
             .map(|file| (file, levels_of(file)))
             .collect();
@@ -516,7 +546,10 @@ impl AnalysisHost {
         }
         let module = state.module;
         let index = module::module_index(db, module);
-        let members: FxHashSet<File> = module.files(db).iter().copied().collect();
+        // Whether a file is one of the module's now (a lookup: the module may
+        // have thousands).
+        let members = &state.members;
+        let is_member = |file: File| members.get(file.path(db)) == Some(&file);
         let targets_of = |address: &Address| {
             let attr = Attr::new(db, module, address.clone());
             if values {
@@ -566,7 +599,7 @@ impl AnalysisHost {
             facts.find_cycles(None);
             state.declared =
                 index.by_file.iter().map(|(&file, addresses)| (file, addresses.clone())).collect();
-            dirty_files.extend(members.iter().copied());
+            dirty_files.extend(members.values().copied());
             dirty_files.extend(pending.files.iter().copied());
         } else {
             let mut seeds: FxHashSet<Address> = FxHashSet::default();
@@ -574,7 +607,7 @@ impl AnalysisHost {
             for &file in &pending.files {
                 let old = state.declared.remove(&file).unwrap_or_default();
                 let new: Vec<Address> =
-                    if members.contains(&file) { index.addresses_of(file).to_vec() } else { Vec::new() };
+                    if is_member(file) { index.addresses_of(file).to_vec() } else { Vec::new() };
                 let old_set: FxHashSet<&Address> = old.iter().collect();
                 let new_set: FxHashSet<&Address> = new.iter().collect();
                 changed.extend(old_set.symmetric_difference(&new_set).map(|it| (*it).clone()));
@@ -621,7 +654,7 @@ impl AnalysisHost {
             let mut flipped: Vec<(smol_str::SmolStr, smol_str::SmolStr)> = Vec::new();
             for &file in &pending.files {
                 let old = state.references.remove(&file).unwrap_or_default();
-                let new = if members.contains(&file) {
+                let new = if is_member(file) {
                     analysis::file_references(db, file).clone()
                 } else {
                     FileReferences::default()
@@ -638,7 +671,7 @@ impl AnalysisHost {
                         }
                     }
                 }
-                if members.contains(&file) {
+                if is_member(file) {
                     state.references.insert(file, new);
                 }
             }
@@ -665,7 +698,7 @@ impl AnalysisHost {
                 }
             }
             if pending.inputs_flipped {
-                dirty_files.extend(members.iter().copied());
+                dirty_files.extend(members.values().copied());
             }
         }
         dirty_nodes.extend(carried.nodes.into_iter().filter(|node| facts.graph().is_present(*node)));
@@ -695,8 +728,9 @@ impl AnalysisHost {
         } else {
             Vec::new()
         };
-        let mut files: Vec<File> = dirty_files.into_iter().collect();
-        files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+        let mut files: Vec<(File, bool)> =
+            dirty_files.into_iter().map(|file| (file, is_member(file))).collect();
+        files.sort_by(|a, b| a.0.path(db).cmp(b.0.path(db)));
         // The children of the module's calls, whose variables its
         // diagnostics compare the calls with.
         let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>> = FxHashMap::default();
@@ -715,7 +749,6 @@ impl AnalysisHost {
             value_nodes,
             removed,
             files,
-            members,
             inputs,
         })
     }
@@ -813,8 +846,9 @@ pub struct ModuleJob {
     /// The values to evaluate, in declaration order.
     value_nodes: Vec<(NodeId, Address, bool)>,
     removed: Vec<(NodeId, Address)>,
-    files: Vec<File>,
-    members: FxHashSet<File>,
+    /// The files whose diagnostics to find, each with whether it is one of
+    /// the module's (a file that left has none).
+    files: Vec<(File, bool)>,
     inputs: FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>>,
 }
 
@@ -919,8 +953,8 @@ impl ReportJob {
                 }
             }
             let inputs_of = |dir: &Utf8Path| job.inputs.get(dir).cloned().flatten();
-            for &file in &job.files {
-                let found = if job.members.contains(&file) && file.status(db) == FileStatus::Exists {
+            for &(file, member) in &job.files {
+                let found = if member && file.status(db) == FileStatus::Exists {
                     let module_part =
                         analysis::file_module_diagnostics(db, job.module, file, &job.facts, inputs_of);
                     analysis::file_diagnostics_in_module(db, file, &module_part)
@@ -1014,10 +1048,10 @@ fn count_executed(db: &RootDatabase, events: Vec<salsa::Event>) -> ReportStats {
 
 /// `f` of each of `files`, on a thread per core when there are many, each
 /// with its own handle on the database.
-fn parallel_map<T: Send>(
+fn parallel_map<I: Copy + Sync, T: Send>(
     db: &RootDatabase,
-    files: &[File],
-    f: impl Fn(&RootDatabase, File) -> T + Sync,
+    files: &[I],
+    f: impl Fn(&RootDatabase, I) -> T + Sync,
 ) -> Vec<T> {
     const MANY: usize = 64;
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);

@@ -318,6 +318,9 @@ pub struct Definition {
     pub location: Location,
     /// Its place in the module's declaration order ([`ModuleIndex::order`]).
     pub position: u32,
+    /// Its place among its file's declarations (`FileDeclarations`), where
+    /// [`crate::module::file_exprs`] keeps its expression.
+    pub declaration: u32,
 }
 
 /// A second declaration of an address already declared.
@@ -488,7 +491,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
         // The current block's label count, where a repeated block's ordinal
         // goes in its attributes' addresses.
         let mut block_length = 0;
-        for declaration in &declarations_of(db, file).declarations {
+        for (number, declaration) in declarations_of(db, file).declarations.iter().enumerate() {
             if matches!(declaration.kind, DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute)
                 && skipped_block.is_some()
                 && skipped_block == declaration.location.block
@@ -561,6 +564,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                     kind: declaration.kind.clone(),
                     location: declaration.location.clone(),
                     position,
+                    declaration: self::position(number),
                 },
             );
         }

@@ -4,7 +4,7 @@
 //! equal when declarations elsewhere are added or moved: then an attribute
 //! is re-resolved but not re-evaluated.
 
-use std::collections::BTreeSet;
+use std::{collections::BTreeSet, sync::Arc};
 
 use smol_str::SmolStr;
 
@@ -123,9 +123,9 @@ pub enum AttrKind {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Resolution {
     pub kind: AttrKind,
-    /// The attribute's expression, or a variable's default (the same as
-    /// [`attribute_expr`]).
-    pub expr: Option<AttrExpr>,
+    /// The attribute's expression, or a variable's default, shared with
+    /// [`crate::module::file_exprs`].
+    pub expr: Option<Arc<AttrExpr>>,
     pub targets: Vec<Target>,
 }
 
@@ -155,7 +155,7 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
     let Some(def) = index.definitions.get(attr.address(db)) else { return Resolution::default() };
-    let expr = expr_of(db, def);
+    let expr = expr_of(db, def).cloned();
     if let DeclarationKind::Variable { type_attr, .. } = def.kind {
         // A variable's default is evaluated without a context, so it
         // resolves nothing.
@@ -185,27 +185,21 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
 /// The targets of `attr`'s references, as [`attribute_resolution`] gives
 /// them, without storing a resolution: for a reader that only looks at
 /// what every attribute of a module reads (a check looks at all of them
-/// and evaluates a few), a memo per attribute with a copy of its
-/// expression was most of what the module model kept. A native file's
-/// expression is read in place in its HIR; a JSON file's goes through the
-/// query, which lowers it.
+/// and evaluates a few), a memo per attribute was much of what the module
+/// model kept.
 pub fn attribute_targets<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Target> {
     let module = attr.module(db);
     let index = module_index(db, module);
     let Some(def) = index.definitions.get(attr.address(db)) else { return Vec::new() };
-    if def.file.syntax(db) != crate::SourceSyntax::Native {
-        return attribute_resolution(db, attr).targets.clone();
-    }
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
     if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(attr.address(db).segments()) {
         return Vec::new();
     }
-    let hir = crate::lower(db, def.file);
-    let Some(root) = crate::module::value::locate(hir, def) else { return Vec::new() };
+    let Some(expr) = expr_of(db, def) else { return Vec::new() };
     let roots = || dialect_root_names(db, dialect);
     let scope = Scope::new(db, module, rules, attr.address(db), &roots);
-    references(&hir.exprs, root)
+    references(&expr.exprs, expr.root)
         .into_iter()
         .map(|reference| resolve(index, rules, &scope, &reference.root, &reference.attrs))
         .collect()

@@ -1,7 +1,7 @@
 //! Attribute values: each attribute evaluated with exactly the values its
 //! expression references, and variables from their inputs and declarations.
 
-use std::{cell::RefCell, collections::BTreeMap};
+use std::{cell::RefCell, collections::BTreeMap, sync::Arc};
 
 use smol_str::SmolStr;
 
@@ -64,12 +64,20 @@ pub fn module_attributes(db: &dyn Db, module: Module) -> Vec<Attr<'_>> {
 /// The expression of `def` in its file's HIR: the attribute's value, or a
 /// variable's default.
 pub(crate) fn locate(hir: &hir::FileHir, def: &Definition) -> Option<hir::ExprId> {
-    let attribute = match &def.kind {
+    locate_at(hir, &def.kind, &def.location)
+}
+
+fn locate_declaration(hir: &hir::FileHir, declaration: &crate::module::Declaration) -> Option<hir::ExprId> {
+    locate_at(hir, &declaration.kind, &declaration.location)
+}
+
+fn locate_at(hir: &hir::FileHir, kind: &DeclarationKind, location: &Location) -> Option<hir::ExprId> {
+    let attribute = match kind {
         DeclarationKind::Variable { default_attr, .. } => (*default_attr)?,
         DeclarationKind::Block => return None,
-        _ => def.location.attribute?,
+        _ => location.attribute?,
     };
-    let body = body_at(hir, &def.location)?;
+    let body = body_at(hir, location)?;
     Some(hir[*body.attributes.get(attribute as usize)?].value)
 }
 
@@ -84,26 +92,58 @@ pub(crate) fn body_at<'h>(hir: &'h hir::FileHir, location: &Location) -> Option<
     Some(body)
 }
 
-/// `attr`'s expression (a variable's default), copied out of its file's HIR
-/// into an arena of its own. Re-runs whenever its file changes, and compares
-/// equal unless this expression did.
+/// Every expression of a file that the module model evaluates (each
+/// attribute's, each variable's default), copied out of the file's HIR into
+/// an arena of its own, by the number of its declaration among
+/// [`file_declarations`]'s. Re-runs whenever the file changes, and compares
+/// equal unless one of its expressions did.
 ///
-/// Evaluation does not read it: [`attribute_resolution`] carries the same
-/// expression, so that an attribute is one query to check, not two.
+/// This, not the file's HIR, is what the module's resolutions and values
+/// read, so that the HIR (and the tree under it) need not stay in memory:
+/// they are evicted like trees, and only this copy of the expressions, much
+/// smaller, is kept for every file.
 #[salsa::tracked(returns(ref))]
-pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<AttrExpr> {
+pub fn file_exprs(db: &dyn Db, file: File) -> FileExprs {
+    let declarations = file_declarations(db, file);
+    let exprs = if file.syntax(db) == crate::SourceSyntax::Json {
+        declarations
+            .declarations
+            .iter()
+            .map(|it| crate::module::json::attribute_expr(db, file, &it.location, &it.kind).map(Arc::new))
+            .collect()
+    } else {
+        let hir = crate::lower(db, file);
+        declarations
+            .declarations
+            .iter()
+            .map(|it| locate_declaration(hir, it).map(|root| Arc::new(extract(&hir.exprs, root).0)))
+            .collect()
+    };
+    FileExprs { exprs }
+}
+
+/// The expressions of one file's declarations (see [`file_exprs`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileExprs {
+    exprs: Vec<Option<Arc<AttrExpr>>>,
+}
+
+impl FileExprs {
+    /// The expression of a file's declaration by its number.
+    pub fn get(&self, declaration: u32) -> Option<&Arc<AttrExpr>> {
+        self.exprs.get(declaration as usize)?.as_ref()
+    }
+}
+
+/// `attr`'s expression (a variable's default), as [`file_exprs`] keeps it.
+pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<&'db Arc<AttrExpr>> {
     let index = module_index(db, attr.module(db));
     expr_of(db, index.definitions.get(attr.address(db))?)
 }
 
-/// The expression of a definition, copied out of its file.
-pub(crate) fn expr_of(db: &dyn Db, def: &Definition) -> Option<AttrExpr> {
-    if def.file.syntax(db) == crate::SourceSyntax::Json {
-        return crate::module::json::attribute_expr(db, def.file, &def.location, &def.kind);
-    }
-    let hir = crate::lower(db, def.file);
-    let root = locate(hir, def)?;
-    Some(extract(&hir.exprs, root).0)
+/// The expression of a definition, as [`file_exprs`] keeps it.
+pub(crate) fn expr_of<'db>(db: &'db dyn Db, def: &Definition) -> Option<&'db Arc<AttrExpr>> {
+    file_exprs(db, def.file).get(def.declaration)
 }
 
 /// Why a variable's `type` is not a type constraint: the type reader's
@@ -328,7 +368,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     match resolution.kind {
         AttrKind::NotDeclared => return Err(AttrError::NotDeclared),
         AttrKind::Variable { file, has_type } => {
-            return variable_value(db, attr, resolution.expr.as_ref(), file, has_type);
+            return variable_value(db, attr, resolution.expr.as_deref(), file, has_type);
         }
         AttrKind::Static => return Ok(Value::dynamic()),
         AttrKind::Expression => {}
@@ -402,11 +442,10 @@ pub fn may_fail_to_evaluate(db: &dyn Db, attr: Attr<'_>) -> bool {
         return true;
     }
     let blocks_unknown = module.dialect(db).rules(db).computed_attributes;
-    let hir = crate::lower(db, def.file);
-    let Some(root) = locate(hir, def) else { return true };
-    let mut stack = vec![root];
+    let Some(expr) = expr_of(db, def) else { return true };
+    let mut stack = vec![expr.root];
     while let Some(id) = stack.pop() {
-        match &hir.exprs[id] {
+        match &expr.exprs[id] {
             hir::Expr::Literal(_) | hir::Expr::Variable(_) => {}
             hir::Expr::Template { parts, .. } => {
                 if !parts.iter().all(|part| matches!(part, hir::TemplatePart::Literal(_))) {
@@ -431,11 +470,11 @@ pub fn may_fail_to_evaluate(db: &dyn Db, attr: Attr<'_>) -> bool {
                 // attributes unknown (and a dialect's roots always are).
                 let mut steps = 0;
                 let mut current = id;
-                while let hir::Expr::GetAttr { base, .. } = &hir.exprs[current] {
+                while let hir::Expr::GetAttr { base, .. } = &expr.exprs[current] {
                     steps += 1;
                     current = *base;
                 }
-                let hir::Expr::Variable(root) = &hir.exprs[current] else { return true };
+                let hir::Expr::Variable(root) = &expr.exprs[current] else { return true };
                 let infallible = match root.as_str() {
                     "var" | "local" => steps == 1,
                     _ => blocks_unknown,
