@@ -208,16 +208,11 @@ impl<'a> Lexer<'a> {
     }
 
     fn run(&mut self) {
+        // A leading byte order mark is skipped, as the reference's scanner
+        // and Terraform skip it: it is whitespace before the first token,
+        // kept in the tree like any other, and the formatter drops it.
         if self.modes.is_empty() && self.bytes.starts_with(BOM) {
-            self.error(
-                "byte-order-mark",
-                INVALID_CHARACTER,
-                "The file starts with a byte order mark (U+FEFF), which the native syntax does not allow. \
-                 Save the file as UTF-8 without a byte order mark.",
-                0,
-                BOM.len(),
-            );
-            self.push(ERROR, BOM.len());
+            self.push(WHITESPACE, BOM.len());
         }
         while self.pos < self.bytes.len() {
             match self.modes.last() {
@@ -337,6 +332,10 @@ impl<'a> Lexer<'a> {
             b')' => self.push(R_PAREN, pos + 1),
             b',' => self.push(COMMA, pos + 1),
             b'?' => self.push(QUESTION, pos + 1),
+            // The scope separator of a namespaced function name
+            // (`provider::aws::arn_parse`), one token wherever it appears,
+            // as the reference's scanner makes it.
+            b':' if next == b':' => self.push(COLON2, pos + 2),
             b':' => self.push(COLON, pos + 1),
             b'+' => self.push(PLUS, pos + 1),
             b'-' => self.push(MINUS, pos + 1),
