@@ -90,7 +90,7 @@ impl Conversion {
         if !v.is_known() || v.is_null() {
             let out = self.out.without_optional_attrs_deep();
             let ty = dynamic_replace(Some(&v.ty()), &out);
-            return Ok(if v.is_known() { Value::null(ty) } else { Value::unknown(ty) });
+            return Ok(if v.is_known() { Value::null(ty) } else { unknown_result(&v.range(), ty) });
         }
         self.apply_known(v)
     }
@@ -504,6 +504,37 @@ pub fn convert(v: &Value, want: &Type) -> Result<Value, ConvertError> {
     match get_conversion_impl(&have, want, true) {
         Some(c) => c.apply(v),
         None => fail(mismatch_message(&have, want)),
+    }
+}
+
+/// The unknown result of converting an unknown value (go-cty's
+/// `prepareUnknownResult`): not null if the input cannot be, and with a
+/// length range where conversion keeps the length (an object's attribute
+/// count as a map's length, a tuple's as a list's, a collection's own).
+fn unknown_result(source: &crate::ValueRange, target: Type) -> Value {
+    let mut b = Value::unknown(target.clone()).refine();
+    if source.definitely_not_null() {
+        b = b.not_null();
+    }
+    let source_ty = source.ty();
+    match (source_ty, &target) {
+        (Type::Object(o), Type::Map(_)) => b.length(o.attrs().len() as u64).build(),
+        (Type::Tuple(elems), Type::List(_)) => b.length(elems.len() as u64).build(),
+        (Type::Tuple(elems), Type::Set(_)) => match elems.len() {
+            n @ (0 | 1) => b.length(n as u64).build(),
+            n => b.length_lower(1).length_upper(n as u64).build(),
+        },
+        (source_ty, target) if source_ty.is_collection() && target.is_collection() => {
+            if target.is_set() {
+                if source.length_lower() > 0 {
+                    b = b.length_lower(1);
+                }
+            } else {
+                b = b.length_lower(source.length_lower());
+            }
+            b.length_upper(source.length_upper()).build()
+        }
+        _ => b.build(),
     }
 }
 

@@ -67,7 +67,21 @@ fn unknown_and_null_conversions() {
         (
             Value::unknown(Type::tuple(vec![Type::Number, Type::String])),
             Type::list(Type::Dynamic),
-            Ok(Value::unknown(Type::list(Type::String))),
+            // go-cty v1.13 and later: a list from a tuple has the tuple's
+            // length.
+            Ok(Value::unknown(Type::list(Type::String)).refine().length(2).build()),
+        ),
+        (
+            Value::unknown(Type::tuple(vec![Type::Number, Type::String])).refine_not_null(),
+            Type::list(Type::Dynamic),
+            // Known not null too: a known list of two unknown elements.
+            Ok(Value::list(Type::String, vec![Value::unknown(Type::String), Value::unknown(Type::String)])
+                .unwrap()),
+        ),
+        (
+            Value::unknown(Type::Number).refine().not_null().number_lower(Number::from_i64(1), true).build(),
+            Type::String,
+            Ok(Value::unknown(Type::String).refine_not_null()),
         ),
         // A set with unknowns has an unknown length, and so does its list.
         (
