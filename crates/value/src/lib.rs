@@ -37,7 +37,8 @@
 //!   approximation is the ten-digit `%g` text of numbers nested inside
 //!   composite set elements, rounded from the exact decimal rather than from
 //!   a binary float, and Go's notion of a printable character in `%q`.
-//! - Error messages of conversions are shorter than `convert.MismatchMessage`.
+//! - Where a conversion's error message walks an object's attributes, it
+//!   takes them in name order; go-cty's order is a Go map's, at random.
 
 pub mod convert;
 pub mod json;
