@@ -196,7 +196,9 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
 /// The rule code of an evaluation error.
 fn eval_rule_code(kind: &EvalErrorKind) -> &'static str {
     match kind {
-        EvalErrorKind::UnknownFunction { .. } => rules::UNKNOWN_FUNCTION,
+        EvalErrorKind::UnknownFunction { .. } | EvalErrorKind::UnknownNamespacedFunction { .. } => {
+            rules::UNKNOWN_FUNCTION
+        }
         EvalErrorKind::NotEnoughArguments { .. } | EvalErrorKind::TooManyArguments { .. } => {
             rules::WRONG_ARGUMENT_COUNT
         }
@@ -225,6 +227,7 @@ fn eval_rule_code(kind: &EvalErrorKind) -> &'static str {
         | EvalErrorKind::NullForCondition
         | EvalErrorKind::DuplicateForKey { .. }
         | EvalErrorKind::SplatOfNull
+        | EvalErrorKind::InvalidNestedSplat
         | EvalErrorKind::FunctionCallsNotAllowed
         | EvalErrorKind::InvalidFunctionArgument { .. }
         | EvalErrorKind::FunctionCallFailed { .. }
@@ -410,7 +413,9 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
             // depending on itself is an error whatever the inputs are.
             AttrError::Cycle(_) => true,
             AttrError::Eval(error) => match &error.kind {
-                EvalErrorKind::UnknownFunction { .. } => trust.knows_every_function(),
+                EvalErrorKind::UnknownFunction { .. } | EvalErrorKind::UnknownNamespacedFunction { .. } => {
+                    trust.knows_every_function()
+                }
                 EvalErrorKind::NotEnoughArguments { .. } | EvalErrorKind::TooManyArguments { .. } => {
                     trust.knows_functions_it_has()
                 }

@@ -155,7 +155,10 @@ locals {
   alltrue          = alltrue([true, "true"])
   alltrue_empty    = alltrue([])
   anytrue          = anytrue([false, null, true])
-  contains_null    = contains(["a", null], null)
+  contains_null    = contains(["a", null], tostring(null))
+  # A null of no type where the parameter takes no such type: go-cty
+  # (v1.13.1 and later) gives an unknown without calling the function.
+  contains_dyn_null = contains(["a", null], null)
   index            = index(["a", "b"], "b")
   index_missing    = index(["a", "b"], "c")
   matchkeys        = matchkeys(["a", "b", "c"], [1, 2, 3], [1, "3"])
@@ -182,6 +185,7 @@ locals {
             alltrue_empty = true
             anytrue = true
             contains_null = true
+            contains_dyn_null = unknown("dynamic")
             index = 1
             index_missing: Error in function call: Call to function "index" failed: item not found.
             matchkeys = ["a","c"]

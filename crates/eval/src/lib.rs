@@ -39,7 +39,7 @@ pub use value::{Type, Value};
 
 pub use crate::error::{EvalError, EvalErrorKind, Operand};
 pub use crate::expr::{eval_expr, suggest};
-pub use crate::function::{Function, FunctionError, ImplFn, Param, TypeFn};
+pub use crate::function::{Function, FunctionError, ImplFn, Param, RefineFn, TypeFn};
 
 /// How deep evaluation recurses before it gives up with an error.
 pub const MAX_DEPTH: usize = 10_000;
