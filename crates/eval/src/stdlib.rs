@@ -170,8 +170,10 @@ fn to_fn(want: Type) -> Function {
     let w1 = want.clone();
     Function::new(
         // Of no type yet is allowed too (go-cty v1.14.4 and later), so that
-        // a null of no type converts to a null of the type asked for.
-        vec![p("v", Type::Dynamic).allow_null().allow_dynamic()],
+        // a null of no type converts to a null of the type asked for. A
+        // known value with unknowns inside is converted, as go-cty does
+        // (`toset(["a", var.x])` is a known set); an unknown one is not.
+        vec![p("v", Type::Dynamic).allow_null().allow_dynamic().allow_unknown()],
         None,
         Arc::new(move |a| {
             let have = a[0].ty();
@@ -201,9 +203,18 @@ fn to_fn(want: Type) -> Function {
             }
         }),
         Arc::new(move |a, ret| {
+            if !a[0].is_known() {
+                return Ok(Value::unknown(ret.clone()));
+            }
             let target =
                 if want.has_dynamic_types() || ret.is_dynamic() { ret.clone() } else { want.clone() };
-            value::convert(&a[0], &target).map_err(|_| to_value_error(&a[0], &want))
+            match value::convert(&a[0], &target) {
+                Ok(v) => Ok(v),
+                // Unknowns inside that conversion cannot place yet (parts
+                // of no type) leave the whole unknown.
+                Err(_) if !a[0].is_wholly_known() => Ok(Value::unknown(ret.clone())),
+                Err(_) => Err(to_value_error(&a[0], &want)),
+            }
         }),
     )
 }
