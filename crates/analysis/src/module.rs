@@ -190,6 +190,7 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
         ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => rules::UNSUPPORTED_MODULE_ARGUMENT,
         ModuleDiagnosticKind::MissingModuleArgument { .. } => rules::MISSING_MODULE_ARGUMENT,
         ModuleDiagnosticKind::Eval(kind) => eval_rule_code(kind),
+        ModuleDiagnosticKind::UnknownProviderFunction { .. } => rules::UNKNOWN_FUNCTION,
     }
 }
 
@@ -326,6 +327,20 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         for diagnostic in module::type_constraint_diagnostics(db, file) {
             if trusts_type_error(&diagnostic, kind) {
                 out.push(convert(db, &diagnostic));
+            }
+        }
+    }
+    // Namespaced calls Terraform cannot resolve, found from the
+    // declarations: certain in a Terraform file of a module whose files all
+    // parse (a `required_providers` block after a syntax error is missing
+    // from the index, not from the module).
+    let provider_functions = module::provider_function_diagnostics(db, module);
+    if !provider_functions.is_empty()
+        && module::module_files(db, module).iter().all(|&file| db::syntax_errors(db, file).is_empty())
+    {
+        for diagnostic in &provider_functions {
+            if FileKind::of(diagnostic.file.path(db).as_str()) == FileKind::Terraform {
+                out.push(convert(db, diagnostic));
             }
         }
     }

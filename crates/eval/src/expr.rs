@@ -868,7 +868,7 @@ impl<'a> Evaluator<'a> {
                 "Functions may not be called here.",
             ));
         }
-        let Some(f) = self.ctx.functions.get(name) else {
+        let Some(f) = self.ctx.functions.get(name).or_else(|| self.namespace_function(name)) else {
             if let Some(sep) = name.rfind("::") {
                 return Err(self.unknown_namespaced_function(id, name, sep));
             }
@@ -984,6 +984,20 @@ impl<'a> Evaluator<'a> {
                 ),
             }
         })
+    }
+
+    /// The function of [`crate::Context::namespaces`] that stands for a
+    /// namespaced `name`: the longest namespace it starts with.
+    fn namespace_function(&self, name: &str) -> Option<&'a crate::Function> {
+        if !name.contains("::") {
+            return None;
+        }
+        self.ctx
+            .namespaces
+            .iter()
+            .filter(|(namespace, _)| name.starts_with(namespace.as_str()))
+            .max_by_key(|(namespace, _)| namespace.len())
+            .map(|(_, f)| f)
     }
 
     /// A namespaced name not in the table, in the reference's words: the

@@ -54,6 +54,13 @@ pub const MAX_DEPTH: usize = 10_000;
 pub struct Context {
     pub variables: BTreeMap<String, Value>,
     pub functions: BTreeMap<String, Function>,
+    /// Functions that stand for every namespaced name under a namespace
+    /// (a key ending in `::`, such as `provider::`) that is not itself in
+    /// [`Context::functions`]: an application's extension point whose
+    /// names only the running tool knows (Terraform's provider-defined
+    /// functions). The longest matching namespace wins; the empty key
+    /// matches every namespaced name.
+    pub namespaces: BTreeMap<String, Function>,
     pub variables_allowed: bool,
     pub functions_allowed: bool,
 }
@@ -63,6 +70,7 @@ impl Default for Context {
         Context {
             variables: BTreeMap::new(),
             functions: BTreeMap::new(),
+            namespaces: BTreeMap::new(),
             variables_allowed: true,
             functions_allowed: true,
         }
