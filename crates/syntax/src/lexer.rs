@@ -11,7 +11,7 @@
 //! skipped without decoding. Characters are decoded only where their class
 //! matters (identifiers, and the error for a character that fits nothing).
 //!
-//! Behaviour follows the reference implementation (Go HCL v2.14.1) where the
+//! Behaviour follows the reference implementation (Go HCL v2.24.0) where the
 //! two could differ, with these choices written down:
 //!
 //! - A newline inside a quoted template does not end it: the reference keeps
@@ -33,8 +33,11 @@
 //! - A `$` or `%` that ends the input inside template text is an invalid
 //!   character, as in the reference, which cannot tell whether it was meant
 //!   to open a sequence.
-//! - A byte-order mark at offset 0 is an error (the specification forbids
-//!   it; the reference strips it silently).
+//! - A byte order mark at offset 0 is whitespace: the reference's scanner
+//!   skips it (the specification forbids it, but Terraform and every tool on
+//!   HCL read such files).
+//! - `::` is one token wherever it appears, as the reference's scanner makes
+//!   it for namespaced function names (`provider::aws::arn_parse`).
 //! - Like the reference, repeated complaints about the same stray character
 //!   are capped: at most four about bitwise operators, one about `;`, and
 //!   backticks and single quotes are reported for every other occurrence (an
