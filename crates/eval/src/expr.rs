@@ -830,7 +830,15 @@ impl<'a> Evaluator<'a> {
                         Some(_) => {}
                     }
                 }
-                Ok(make_list(vals))
+                // As `cty.ListVal`: the list's element type is that of its
+                // elements, and an element of no type yet (an unknown or a
+                // null of the dynamic type) stands in as one of it.
+                let Some(ety) = first else { return Ok(make_list(vals)) };
+                let vals: Vec<Value> = vals
+                    .into_iter()
+                    .map(|v| if v.ty().is_dynamic() { value::convert(&v, &ety).unwrap_or(v) } else { v })
+                    .collect();
+                Ok(Value::list(ety, vals.clone()).unwrap_or_else(|_| make_list(vals)))
             }
             _ => Ok(Value::tuple(vals)),
         }

@@ -5,6 +5,8 @@ nested_splat_same    = [{ a = [{ b = 1 }, { b = 2 }] }][*].a[*].b
 nested_splat_list    = tolist([{ a = [{ b = 1 }] }, { a = [{ b = "x" }] }])[*].a[*].b
 nested_splat_null    = tolist([{ a = 1 }, { a = null }])[*].a[*]
 nested_splat_scalars = tolist([{ a = 1 }, { a = 2 }])[*].a[*]
+nested_splat_unknown = tolist([{ a = 1 }, { a = u }])[*].a[*]
+nested_splat_nn      = tolist([{ a = 1 }, { a = nn }])[*].a[*]
 unknown_obj_attr     = o["a"]
 unknown_obj_missing  = o["nope"]
 unknown_obj_dyn_key  = o[s]
