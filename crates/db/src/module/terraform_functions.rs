@@ -1173,23 +1173,6 @@ fn url_query_escape(text: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base64_round_trips() {
-        for text in ["", "f", "fo", "foo", "foob", "fooba", "foobar", "héllo"] {
-            let encoded = base64_encode(text.as_bytes());
-            assert_eq!(base64_decode_bytes(&encoded).as_deref(), Some(text.as_bytes()), "{encoded}");
-        }
-        assert_eq!(base64_encode(b"foobar"), "Zm9vYmFy");
-        assert_eq!(base64_encode(b"fo"), "Zm8=");
-        assert_eq!(base64_decode_bytes("Zm8"), None);
-        assert_eq!(base64_decode_bytes("Zm8=Zm8="), None);
-    }
-}
-
 /// Terraform's errors for namespaced function calls that cannot be
 /// resolved (`CheckForUnknownFunctionDiags` in `internal/lang/eval.go`):
 /// a namespace other than `provider::` (`core::` takes only the built-in
@@ -1309,4 +1292,21 @@ fn required_provider_names(index: &crate::module::ModuleIndex) -> Option<BTreeSe
         }
     }
     Some(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips() {
+        for text in ["", "f", "fo", "foo", "foob", "fooba", "foobar", "héllo"] {
+            let encoded = base64_encode(text.as_bytes());
+            assert_eq!(base64_decode_bytes(&encoded).as_deref(), Some(text.as_bytes()), "{encoded}");
+        }
+        assert_eq!(base64_encode(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64_encode(b"fo"), "Zm8=");
+        assert_eq!(base64_decode_bytes("Zm8"), None);
+        assert_eq!(base64_decode_bytes("Zm8=Zm8="), None);
+    }
 }
