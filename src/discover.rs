@@ -6,16 +6,6 @@ use anyhow::{Context, Result, anyhow};
 use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
-/// The endings of file names that hold HCL native syntax. `.hcl` also covers
-/// `.pkr.hcl` (Packer) and `.tftest.hcl` (Terraform tests); `.tofu` is
-/// OpenTofu's twin of `.tf`, which `tofu fmt` formats as it does `.tf`
-/// (opentofu/opentofu's `internal/command/fmt.go`).
-const HCL_SUFFIXES: &[&str] = &[".hcl", ".tf", ".tofu", ".tfvars", ".nomad"];
-
-/// The endings of file names that hold HCL's JSON syntax: the native ones'
-/// twins (`main.tf.json`, `main.tofu.json`, `config.hcl.json`).
-const JSON_SUFFIXES: &[&str] = &[".hcl.json", ".tf.json", ".tofu.json", ".tfvars.json", ".nomad.json"];
-
 /// Which syntaxes a directory walk collects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Syntaxes {
@@ -97,9 +87,10 @@ fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<Utf8PathBuf
     if !entry.file_type().is_some_and(|file_type| file_type.is_file()) {
         return Ok(None);
     }
-    let name = entry.file_name().to_string_lossy();
-    let wanted = HCL_SUFFIXES.iter().any(|suffix| name.ends_with(suffix))
-        || (syntaxes == Syntaxes::All && JSON_SUFFIXES.iter().any(|suffix| name.ends_with(suffix)));
+    // The one table of file kinds says which names are HCL files.
+    let kind = entry.file_name().to_str().and_then(|name| vfs::FileKind::of(camino::Utf8Path::new(name)));
+    let wanted =
+        kind.is_some_and(|kind| syntaxes == Syntaxes::All || kind.syntax == vfs::SourceSyntax::Native);
     if !wanted {
         return Ok(None);
     }

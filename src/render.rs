@@ -2,9 +2,8 @@
 //! plain values of `analysis` become text: rustc-style text and JSON lines
 //! here, SARIF in `sarif.rs`.
 
-use analysis::{Diagnostic, Severity};
 use annotate_snippets::{AnnotationKind, Group, Level, Patch, Renderer, Snippet};
-use db::RootDatabase;
+use halite::host::{Diagnostic, LineCol, LocatedDiagnostic, RootDatabase, Severity};
 use serde::Serialize;
 use syntax::{TextRange, TextSize};
 
@@ -65,22 +64,25 @@ fn span(text: &str, range: TextRange) -> std::ops::Range<usize> {
     usize::from(range.start().min(len))..usize::from(range.end().min(len))
 }
 
-/// One diagnostic as one line of JSON.
-pub(crate) fn json(db: &RootDatabase, diagnostic: &Diagnostic) -> String {
-    let index = analysis::line_index(db, diagnostic.file);
-    let position = |offset: TextSize| {
-        let line_col = index.line_col(offset);
-        Position { line: line_col.line, column: line_col.column, byte: offset.into() }
+/// One diagnostic as one line of JSON, at the lines and columns it was
+/// found at.
+pub(crate) fn json(located: &LocatedDiagnostic) -> String {
+    let diagnostic = &located.diagnostic;
+    let position = |offset: TextSize, line_col: LineCol| Position {
+        line: line_col.line,
+        column: line_col.column,
+        byte: offset.into(),
     };
+    let mut edit_positions = located.edits.iter();
     let detail = (!diagnostic.notes.is_empty()).then(|| diagnostic.notes.join("\n"));
     let json = JsonDiagnostic {
-        file: diagnostic.file.path(db).as_str(),
+        file: located.path.as_str(),
         severity: diagnostic.severity.as_str(),
         code: diagnostic.code,
         message: &diagnostic.message,
         detail: detail.as_deref(),
-        start: position(diagnostic.range.start()),
-        end: position(diagnostic.range.end()),
+        start: position(diagnostic.range.start(), located.start),
+        end: position(diagnostic.range.end(), located.end),
         suggestions: diagnostic
             .suggestions
             .iter()
@@ -89,10 +91,13 @@ pub(crate) fn json(db: &RootDatabase, diagnostic: &Diagnostic) -> String {
                 edits: suggestion
                     .edits
                     .iter()
-                    .map(|edit| JsonEdit {
-                        start: position(edit.range.start()),
-                        end: position(edit.range.end()),
-                        replacement: &edit.replacement,
+                    .map(|edit| {
+                        let (start, end) = edit_positions.next().copied().unwrap_or_default();
+                        JsonEdit {
+                            start: position(edit.range.start(), start),
+                            end: position(edit.range.end(), end),
+                            replacement: &edit.replacement,
+                        }
                     })
                     .collect(),
             })
@@ -153,6 +158,24 @@ mod tests {
         TextRange::new(start.into(), end.into())
     }
 
+    /// `diagnostic` with its positions, as the host reports it.
+    fn located(db: &RootDatabase, diagnostic: Diagnostic) -> LocatedDiagnostic {
+        let index = analysis::line_index(db, diagnostic.file);
+        let edits = diagnostic
+            .suggestions
+            .iter()
+            .flat_map(|it| &it.edits)
+            .map(|edit| (index.line_col(edit.range.start()), index.line_col(edit.range.end())))
+            .collect();
+        LocatedDiagnostic {
+            path: diagnostic.file.path(db).clone(),
+            start: index.line_col(diagnostic.range.start()),
+            end: index.line_col(diagnostic.range.end()),
+            edits,
+            diagnostic,
+        }
+    }
+
     #[test]
     fn human_shows_labels_notes_and_suggestions() {
         let mut db = RootDatabase::new();
@@ -206,7 +229,7 @@ mod tests {
         let diagnostic =
             Diagnostic::error("extra-token", "Extra characters after the value", file, range(19, 20));
         expect![[r#"{"file":"main.tf","severity":"error","code":"extra-token","message":"Extra characters after the value","start":{"line":2,"column":12,"byte":19},"end":{"line":2,"column":13,"byte":20}}"#]]
-        .assert_eq(&json(&db, &diagnostic));
+        .assert_eq(&json(&located(&db, diagnostic)));
     }
 
     #[test]
@@ -227,6 +250,6 @@ mod tests {
                 ],
             });
         expect![[r#"{"file":"main.tf","severity":"warning","code":"attribute-splat","message":"Attribute-only splat","start":{"line":1,"column":6,"byte":5},"end":{"line":1,"column":8,"byte":7},"suggestions":[{"message":"use the full splat","edits":[{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":5,"byte":4},"replacement":"("},{"start":{"line":1,"column":6,"byte":5},"end":{"line":1,"column":8,"byte":7},"replacement":"[*]"},{"start":{"line":1,"column":10,"byte":9},"end":{"line":1,"column":10,"byte":9},"replacement":")"}]}]}"#]]
-        .assert_eq(&json(&db, &diagnostic));
+        .assert_eq(&json(&located(&db, diagnostic)));
     }
 }

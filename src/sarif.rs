@@ -12,10 +12,8 @@
 
 use std::collections::BTreeMap;
 
-use analysis::{Diagnostic, Severity};
-use db::RootDatabase;
+use halite::host::{LineCol, LocatedDiagnostic, Severity};
 use serde::Serialize;
-use syntax::TextRange;
 
 /// The log being built: results in file order.
 #[derive(Default)]
@@ -101,19 +99,16 @@ struct Content {
 }
 
 impl SarifResult {
-    pub(crate) fn new(db: &RootDatabase, diagnostic: &Diagnostic) -> SarifResult {
-        let index = analysis::line_index(db, diagnostic.file);
-        let region = |range: TextRange| {
-            let start = index.line_col(range.start());
-            let end = index.line_col(range.end());
-            Region {
-                start_line: start.line,
-                start_column: start.column,
-                end_line: end.line,
-                end_column: end.column,
-            }
+    pub(crate) fn new(located: &LocatedDiagnostic) -> SarifResult {
+        let diagnostic = &located.diagnostic;
+        let region = |(start, end): (LineCol, LineCol)| Region {
+            start_line: start.line,
+            start_column: start.column,
+            end_line: end.line,
+            end_column: end.column,
         };
-        let artifact = artifact_location(diagnostic.file.path(db).as_str());
+        let mut edit_positions = located.edits.iter().copied();
+        let artifact = artifact_location(located.path.as_str());
         let mut text = diagnostic.message.clone();
         for note in &diagnostic.notes {
             text.push_str("\n\n");
@@ -130,7 +125,7 @@ impl SarifResult {
                         .edits
                         .iter()
                         .map(|edit| Replacement {
-                            deleted_region: region(edit.range),
+                            deleted_region: region(edit_positions.next().unwrap_or_default()),
                             inserted_content: Content { text: edit.replacement.clone() },
                         })
                         .collect(),
@@ -148,7 +143,7 @@ impl SarifResult {
             locations: vec![Location {
                 physical_location: PhysicalLocation {
                     artifact_location: artifact,
-                    region: region(diagnostic.range),
+                    region: region((located.start, located.end)),
                 },
             }],
             fixes,

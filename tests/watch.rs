@@ -134,7 +134,7 @@ fn files_changed(reports: &[Report]) -> u64 {
 #[test]
 fn watch_prints_changed_values_and_new_diagnostics() {
     let watch = Watch::start(
-        &[("main.tf", "locals {\n  a = 1\n  b = local.a + 1\n}\n"), ("other.tf", "x = \"hi\"\n")],
+        &[("main.hcl", "locals {\n  a = 1\n  b = local.a + 1\n}\n"), ("other.hcl", "x = \"hi\"\n")],
         &[],
     );
 
@@ -148,7 +148,7 @@ fn watch_prints_changed_values_and_new_diagnostics() {
 
     // An edit in place: the attribute and what depends on it are
     // re-evaluated, nothing else.
-    watch.write("main.tf", "locals {\n  a = 5\n  b = local.a + 1\n}\n");
+    watch.write("main.hcl", "locals {\n  a = 5\n  b = local.a + 1\n}\n");
     let reports =
         watch.expect(&[json!({"address": "local.a", "value": 5}), json!({"address": "local.b", "value": 6})]);
     assert_eq!(files_changed(&reports), 1);
@@ -156,44 +156,56 @@ fn watch_prints_changed_values_and_new_diagnostics() {
     assert_eq!(reports.last().expect("a report").stats["reevaluated"], 2, "{reports:#?}");
 
     // An atomic save: a temporary file renamed over the original.
-    watch.write(".other.tf.tmp", "x = \"bye\"\n");
-    std::fs::rename(watch.path(".other.tf.tmp"), watch.path("other.tf")).expect("a renamed file");
+    watch.write(".other.hcl.tmp", "x = \"bye\"\n");
+    std::fs::rename(watch.path(".other.hcl.tmp"), watch.path("other.hcl")).expect("a renamed file");
     let reports = watch.expect(&[json!({"address": "x", "value": "bye"})]);
     assert_eq!(files_changed(&reports), 1);
 
     // A rename changes no value: nothing but the statistics is printed.
-    std::fs::rename(watch.path("other.tf"), watch.path("renamed.tf")).expect("a renamed file");
+    std::fs::rename(watch.path("other.hcl"), watch.path("renamed.hcl")).expect("a renamed file");
     let reports = watch.expect(&[]);
     assert_eq!(files_changed(&reports), 2);
 
-    // A syntax error is a new diagnostic, printed once.
-    watch.write("broken.tf", "y = \n");
+    // A syntax error is a new diagnostic, printed once; the attribute it
+    // is in has an error, not a value.
+    watch.write("broken.hcl", "y = \n");
     let (seen, _) = watch.reports_until(&[]);
     let diagnostics: Vec<Value> = seen
         .iter()
         .map(|line| serde_json::from_str::<Value>(line).expect("JSON"))
         .filter_map(|line| line.get("diagnostic").cloned())
         .collect();
-    assert!(diagnostics.iter().any(|d| d["file"] == "broken.tf" && d["severity"] == "error"), "{seen:#?}");
-    watch.write("main.tf", "locals {\n  a = 6\n  b = local.a + 1\n}\n");
+    assert!(diagnostics.iter().any(|d| d["file"] == "broken.hcl" && d["severity"] == "error"), "{seen:#?}");
+    assert!(seen.contains(&normalize(json!({"address": "y", "error": "Missing expression"}))), "{seen:#?}");
+    watch.write("main.hcl", "locals {\n  a = 6\n  b = local.a + 1\n}\n");
     watch.expect(&[json!({"address": "local.a", "value": 6}), json!({"address": "local.b", "value": 7})]);
 
-    // A deleted file's attributes are gone.
-    std::fs::remove_file(watch.path("renamed.tf")).expect("a removed file");
-    std::fs::remove_file(watch.path("broken.tf")).expect("a removed file");
-    let reports =
-        watch.expect(&[json!({"address": "x", "removed": true}), json!({"address": "y", "removed": true})]);
+    // A deleted file's attributes are gone, and its diagnostics resolved.
+    std::fs::remove_file(watch.path("renamed.hcl")).expect("a removed file");
+    std::fs::remove_file(watch.path("broken.hcl")).expect("a removed file");
+    let (seen, reports) = watch
+        .reports_until(&[json!({"address": "x", "removed": true}), json!({"address": "y", "removed": true})]);
     assert_eq!(files_changed(&reports), 2);
+    let resolved: Vec<Value> = seen
+        .iter()
+        .map(|line| serde_json::from_str::<Value>(line).expect("JSON"))
+        .filter(|line| line["resolved"] == true)
+        .collect();
+    assert!(
+        !resolved.is_empty() && resolved.iter().all(|it| it["diagnostic"]["file"] == "broken.hcl"),
+        "{seen:#?}"
+    );
+    assert_eq!(seen.len(), 2 + resolved.len(), "{seen:#?}");
 }
 
 #[test]
 fn watch_coalesces_a_burst_of_files() {
-    let watch = Watch::start(&[("main.tf", "locals {\n  n = 0\n}\n")], &["--var", "unused=1"]);
+    let watch = Watch::start(&[("main.hcl", "locals {\n  n = 0\n}\n")], &["--var", "unused=1"]);
     watch.expect(&[json!({"address": "local.n", "value": 0})]);
 
     let expected: Vec<Value> = (0..200).map(|i| json!({"address": format!("v{i:03}"), "value": i})).collect();
     for i in 0..200 {
-        watch.write(&format!("f{i:03}.tf"), &format!("v{i:03} = {i}\n"));
+        watch.write(&format!("f{i:03}.hcl"), &format!("v{i:03} = {i}\n"));
     }
     let reports = watch.expect(&expected);
     assert_eq!(files_changed(&reports), 200);
@@ -206,7 +218,7 @@ fn watch_coalesces_a_burst_of_files() {
 fn watch_takes_variables() {
     let watch = Watch::start(
         &[
-            ("main.tf", "variable \"n\" {\n  type = number\n}\nlocals {\n  twice = var.n * 2\n}\n"),
+            ("main.hcl", "variable \"n\" {\n  type = number\n}\nlocals {\n  twice = var.n * 2\n}\n"),
             ("vars.hcl.txt", "n = 21\n"),
         ],
         &["--var-file", "vars.hcl.txt"],
@@ -216,7 +228,7 @@ fn watch_takes_variables() {
 
 #[test]
 fn ctrl_c_ends_watch_cleanly() {
-    let mut watch = Watch::start(&[("main.tf", "a = 1\n")], &[]);
+    let mut watch = Watch::start(&[("main.hcl", "a = 1\n")], &[]);
     watch.expect(&[json!({"address": "a", "value": 1})]);
     let status =
         Command::new("kill").args(["-INT", &watch.child.id().to_string()]).status().expect("kill runs");
@@ -256,8 +268,8 @@ fn a_change_during_an_evaluation_is_not_lost() {
         }
         text + "}\n"
     };
-    let watch = Watch::start(&[("main.tf", &module(1))], &[]);
-    watch.write("main.tf", &module(2));
+    let watch = Watch::start(&[("main.hcl", &module(1))], &[]);
+    watch.write("main.hcl", &module(2));
     let deadline = Instant::now() + TIMEOUT;
     let mut last_base = None;
     while last_base != Some(json!(2)) {
@@ -272,4 +284,58 @@ fn a_change_during_an_evaluation_is_not_lost() {
     // Nothing follows: the state printed last is the files' state.
     let quiet = watch.lines.recv_timeout(Duration::from_millis(500));
     assert!(quiet.is_err(), "unexpected output: {quiet:?}");
+}
+
+#[test]
+fn watch_reports_diagnostics_as_check_does_and_says_when_they_are_resolved() {
+    // Terraform's rules: an unused local is a warning, an undeclared one an
+    // error, and the diagnostics are those `halite check` reports.
+    let watch = Watch::start(
+        &[
+            ("main.tf", "locals {\n  a = 1\n  b = local.a + 1\n}\n"),
+            ("halite.toml", "[rules]\nunused-declaration = \"error\"\n"),
+        ],
+        &[],
+    );
+    let unused_b = json!({"diagnostic": {
+        "code": "unused-declaration",
+        "detail": "Nothing in this module refers to local.b. Remove the declaration, or use it where it was meant to be used.",
+        "end": {"byte": 20, "column": 4, "line": 3},
+        "file": "main.tf",
+        "message": "Local value `b` is never used",
+        "severity": "error",
+        "start": {"byte": 19, "column": 3, "line": 3},
+    }});
+    watch.expect(&[
+        json!({"address": "local.a", "value": 1}),
+        json!({"address": "local.b", "value": 2}),
+        unused_b.clone(),
+    ]);
+
+    // Using `local.b` resolves its warning; the new reference names nothing.
+    watch.write("main.tf", "locals {\n  a = 1\n  b = local.a + 1\n  c = local.b + local.nope\n}\n");
+    let (seen, _) = watch.reports_until(&[]);
+    let lines: Vec<Value> = seen.iter().map(|line| serde_json::from_str(line).expect("JSON")).collect();
+    let mut resolved = unused_b.clone();
+    resolved["resolved"] = json!(true);
+    assert!(lines.contains(&resolved), "{seen:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|it| it["diagnostic"]["code"] == "undeclared-reference" && it.get("resolved").is_none()),
+        "{seen:#?}"
+    );
+    assert!(lines.iter().any(|it| it["address"] == "local.c" && it.get("error").is_some()), "{seen:#?}");
+
+    // A comment evaluates nothing and prints nothing.
+    watch.write(
+        "main.tf",
+        "# a comment\nlocals {\n  a = 1\n  b = local.a + 1\n  c = local.b + local.nope\n}\n",
+    );
+    let (seen, reports) = watch.reports_until(&[]);
+    let moved: Vec<Value> = seen.iter().map(|line| serde_json::from_str(line).expect("JSON")).collect();
+    // The diagnostics moved a line down: resolved where they were, new
+    // where they are.
+    assert!(moved.iter().all(|it| it.get("diagnostic").is_some()), "{seen:#?}");
+    assert_eq!(reports.iter().map(|it| it.stats["reevaluated"].as_u64().expect("a count")).sum::<u64>(), 0);
 }

@@ -663,7 +663,7 @@ fn evaluate_corpus(input: &Path, manifest: &[(String, bool)]) -> anyhow::Result<
                     if !parse.errors().is_empty() {
                         return None;
                     }
-                    let (hir, _map) = hir::lower_file(&parse.tree());
+                    let (hir, _map) = hir::lower_file(&parse);
                     let evaluated = hir.attributes.iter().count();
                     let succeeded = hir
                         .attributes

@@ -33,7 +33,7 @@ pub use crate::{
     config::{Config, ConfigError, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
     lines::{LineCol, LineIndex},
-    module::{FileKind, module_diagnostics},
+    module::{FileReferences, ModuleFacts, Usage, file_module_diagnostics, file_references, language_of},
     rules::{RULES, Rule},
 };
 

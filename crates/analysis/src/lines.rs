@@ -4,7 +4,7 @@ use syntax::TextSize;
 
 /// A position as people read it: both 1-based, the column counting Unicode
 /// scalar values (so `é` is one column whatever its bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LineCol {
     pub line: u32,
     pub column: u32,

@@ -7,7 +7,7 @@
 //! generic model knows only in part (Terraform, Packer, Nomad, Terragrunt,
 //! applications' own formats), where a false alarm costs more than a missed
 //! finding: [`module_diagnostics`] keeps only what the file's kind lets it
-//! trust (see [`FileKind`]) and adds the unused declarations.
+//! trust (see [`Language`]) and adds the unused declarations.
 //!
 //! Trust, in short: a reference to `var.`/`local.` that names nothing is an
 //! error wherever the tool has those roots; a root the module does not
@@ -21,6 +21,7 @@
 
 use db::{
     Db, File, SourceSyntax,
+    graph::{DependencyGraph, KeyKind, NodeId},
     module::{
         self, Address, Attr, AttrError, DeclarationKind, DuplicateOf, Module, ModuleDiagnostic,
         ModuleDiagnosticKind, Target, Unresolved, attribute_targets, attribute_value, module_attributes,
@@ -29,98 +30,69 @@ use db::{
 };
 use eval::EvalErrorKind;
 use rustc_hash::{FxHashMap, FxHashSet};
+use smol_str::SmolStr;
 use syntax::{SyntaxKind, TextRange, TextSize};
+use vfs::Language;
 
 use crate::{Diagnostic, Edit, Suggestion, rules};
 
-/// The tool a file is written for, by its name: what its roots, functions
-/// and blocks mean decides which of the model's findings hold for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileKind {
-    /// `*.tf`, `*.tf.json`, and OpenTofu's `*.tofu`, `*.tofu.json`.
-    Terraform,
-    /// Terraform's other formats (`*.tftest.hcl`, `*.tfcomponent.hcl`,
-    /// `*.tfstack.hcl`, `*.tfdeploy.hcl`, `*.tfmock.hcl`, `*.tfquery.hcl`,
-    /// OpenTofu's `*.tofutest.hcl`), with roots of their own (`run.NAME`,
-    /// `component.NAME`) and variables declared elsewhere.
-    TerraformTool,
-    /// `*.pkr.hcl`, `*.pkr.json`.
-    Packer,
-    /// `*.nomad`, `*.nomad.hcl`, `*.nomad.json`.
-    Nomad,
-    /// `terragrunt.hcl` (and its JSON twin).
-    Terragrunt,
-    /// Any other HCL file: an application's own format (tflint's
-    /// `.tflint.hcl` among them), with roots and functions the application
-    /// registers.
-    Generic,
+/// The language of a file by its name, from the one table of file kinds
+/// (`vfs`); a file named on the command line whatever its name is an
+/// application's format.
+pub fn language_of(db: &dyn Db, file: File) -> Language {
+    vfs::FileKind::of_named(file.path(db)).language
 }
 
-impl FileKind {
-    pub fn of(path: &str) -> FileKind {
-        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-        let name = name.strip_suffix(".json").unwrap_or(name);
-        // OpenTofu reads a `.tofu` file as a `.tf` one, and its
-        // `.tofutest.hcl` as a `.tftest.hcl` (opentofu/opentofu's
-        // `internal/configs/parser_config_dir.go`).
-        if name.ends_with(".tf") || name.ends_with(".tofu") {
-            FileKind::Terraform
-        } else if name.rsplit('.').nth(1).is_some_and(|ext| ext.starts_with("tf") || ext == "tofutest")
-            && name.ends_with(".hcl")
-        {
-            FileKind::TerraformTool
-        } else if name.ends_with(".pkr.hcl") || name.ends_with(".pkr") {
-            FileKind::Packer
-        } else if name.ends_with(".nomad") || name.ends_with(".nomad.hcl") {
-            FileKind::Nomad
-        } else if name == "terragrunt.hcl"
-            || name.ends_with(".terragrunt.hcl")
-            || name == "terragrunt.stack.hcl"
-        {
-            FileKind::Terragrunt
-        } else {
-            FileKind::Generic
-        }
-    }
-
+/// What each tool's language means for the module model's findings.
+trait ToolSemantics: Copy {
     /// Whether several files of a directory make one configuration for the
     /// tool, so that a name declared in two of them is a conflict. Nomad and
     /// Terragrunt read one file at a time; an application may too.
-    fn is_multi_file(self) -> bool {
-        matches!(self, FileKind::Terraform | FileKind::Packer)
-    }
-
+    fn is_multi_file(self) -> bool;
     /// Whether the tool has `var.NAME` (declared by `variable` blocks).
-    fn has_variables(self) -> bool {
-        matches!(self, FileKind::Terraform | FileKind::Packer | FileKind::Nomad)
-    }
-
+    fn has_variables(self) -> bool;
     /// Whether the tool has `local.NAME` (declared in `locals` blocks).
-    fn has_locals(self) -> bool {
-        matches!(self, FileKind::Terraform | FileKind::Packer | FileKind::Nomad | FileKind::Terragrunt)
-    }
-
+    fn has_locals(self) -> bool;
     /// The top-level block types whose blocks are keyed by their labels, and
     /// referred to as `TYPE.LABEL…`: declaring one twice, or referring to a
     /// label none has, is an error for the tool.
-    fn labelled_roots(self) -> &'static [&'static str] {
-        match self {
-            FileKind::Terraform => &["data", "module"],
-            FileKind::Packer => &["data"],
-            FileKind::Terragrunt => &["dependency"],
-            FileKind::TerraformTool | FileKind::Nomad | FileKind::Generic => &[],
-        }
-    }
-
+    fn labelled_roots(self) -> &'static [&'static str];
     /// The block types a second block of the same labels conflicts with;
     /// `None` for all of them (Terraform's dialect makes the repeatable ones,
     /// `provider`, repeat without conflict).
+    fn unique_block_types(self) -> Option<&'static [&'static str]>;
+}
+
+impl ToolSemantics for Language {
+    fn is_multi_file(self) -> bool {
+        matches!(self, Language::Terraform | Language::Packer)
+    }
+
+    fn has_variables(self) -> bool {
+        matches!(self, Language::Terraform | Language::Packer | Language::Nomad)
+    }
+
+    fn has_locals(self) -> bool {
+        matches!(self, Language::Terraform | Language::Packer | Language::Nomad | Language::Terragrunt)
+    }
+
+    fn labelled_roots(self) -> &'static [&'static str] {
+        match self {
+            Language::Terraform => &["data", "module"],
+            Language::Packer => &["data"],
+            Language::Terragrunt => &["dependency"],
+            Language::TerraformTool | Language::TerraformVariables | Language::Nomad | Language::Hcl => &[],
+        }
+    }
+
     fn unique_block_types(self) -> Option<&'static [&'static str]> {
         match self {
-            FileKind::Terraform => None,
-            FileKind::Packer => Some(&["source", "data"]),
-            FileKind::Terragrunt => Some(&["dependency"]),
-            FileKind::TerraformTool | FileKind::Nomad | FileKind::Generic => Some(&[]),
+            Language::Terraform => None,
+            Language::Packer => Some(&["source", "data"]),
+            Language::Terragrunt => Some(&["dependency"]),
+            Language::TerraformTool | Language::TerraformVariables | Language::Nomad | Language::Hcl => {
+                Some(&[])
+            }
         }
     }
 }
@@ -130,26 +102,19 @@ impl FileKind {
 /// every function known).
 #[derive(Debug, Clone, Copy)]
 struct Trust {
-    kind: FileKind,
+    kind: Language,
     /// The module's dialect is the file's own language (Terraform's, for a
     /// `*.tf` file): it knows every root name and every function.
     dialect: bool,
-    /// The tool skips the file though its name has the tool's extension
-    /// (Terraform ignores `.hidden.tf`, as editors' and systems' hidden
-    /// files): nothing it refers to need exist.
-    ignored_by_tool: bool,
 }
 
 impl Trust {
     fn of(db: &dyn Db, module: Module, file: File) -> Trust {
-        let kind = FileKind::of(file.path(db).as_str());
+        let kind = language_of(db, file);
         let rules = module.dialect(db).rules(db);
-        let dialect = kind == FileKind::Terraform && rules.name == "terraform";
-        let name = file.path(db).file_name().unwrap_or_default();
-        // Terraform's `configs.IsIgnoredFile`: hidden files (the editors'
-        // backups it also skips do not end in `.tf`).
-        let ignored_by_tool = kind == FileKind::Terraform && name.starts_with('.');
-        Trust { kind, dialect, ignored_by_tool }
+        // (A hidden `.tf` file, which Terraform ignores, is never a module's.)
+        let dialect = kind == Language::Terraform && rules.terraform_references;
+        Trust { kind, dialect }
     }
 
     /// Whether a call to a function the evaluator does not have is a
@@ -172,7 +137,7 @@ impl Trust {
     /// Terragrunt have functions of the same names that differ, which no
     /// dialect implements yet.
     fn knows_functions_it_has(self) -> bool {
-        self.kind == FileKind::Generic || self.dialect
+        matches!(self.kind, Language::Hcl | Language::TerraformVariables) || self.dialect
     }
 }
 
@@ -300,46 +265,295 @@ fn rename_suggestion(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Option<Sugge
     })
 }
 
-/// The module's diagnostics for `halite check`: those of `db`'s module
-/// diagnostics that hold whatever values the inputs take and whatever the
-/// tool adds to the model (see the module documentation), then the unused
-/// variables and locals. A check knows no variable's value, so nothing that
-/// depends on one is reported, whatever the module's variables are set to.
-#[salsa::tracked(returns(ref))]
-pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let index = module_index(db, module);
-    let declares = |root: &str| index.names_under(root).next().is_some();
-    // Duplicates come with `db`'s module diagnostics, which evaluate every
-    // attribute: asked for only in the few modules that have any.
-    if !index.duplicates.is_empty() {
-        for diagnostic in module::module_diagnostics(db, module) {
-            let trust = Trust::of(db, module, diagnostic.file);
-            if matches!(diagnostic.kind, ModuleDiagnosticKind::Duplicate(_))
-                && trusts_duplicate(db, diagnostic, trust.kind)
-            {
-                out.push(convert(db, diagnostic));
-            }
+/// What the module rules need to know of a module as a whole, which one
+/// file's report cannot find out alone: the dependency graph of its
+/// attributes (for the cycles, and for whether an attribute reads only
+/// values a check can trust), its reference cycles, and which variables and
+/// locals something refers to. A batch builds it once per module
+/// ([`ModuleFacts::build`]); the host keeps one per module and updates it
+/// as files change, a few nodes at a time.
+#[derive(Debug, Default)]
+pub struct ModuleFacts {
+    graph: DependencyGraph,
+    /// Each node on a cycle, with its cycle's number in `cycles`.
+    cycle_of: FxHashMap<NodeId, usize>,
+    cycles: Vec<Vec<NodeId>>,
+    usage: Usage,
+    /// Whether each node reads only values a check can trust (see
+    /// [`ModuleFacts::reads_only_sound_values`]), found as asked and
+    /// forgotten when the graph or the inputs change. Behind a lock, since
+    /// a report reads the facts on a thread of its own.
+    soundness: std::sync::Mutex<FxHashMap<NodeId, bool>>,
+}
+
+impl Clone for ModuleFacts {
+    fn clone(&self) -> ModuleFacts {
+        ModuleFacts {
+            graph: self.graph.clone(),
+            cycle_of: self.cycle_of.clone(),
+            cycles: self.cycles.clone(),
+            usage: self.usage.clone(),
+            soundness: std::sync::Mutex::default(),
         }
     }
-    for &file in module.files(db) {
-        let kind = FileKind::of(file.path(db).as_str());
-        for diagnostic in module::type_constraint_diagnostics(db, file) {
-            if trusts_type_error(&diagnostic, kind) {
-                out.push(convert(db, &diagnostic));
+}
+
+/// How many references each variable and local has, by name, and how many
+/// whole-object references (`local`, `var`) each root has: kept as counts so
+/// that an edit of one file adds and removes its own references only.
+#[derive(Debug, Default, Clone)]
+pub struct Usage {
+    names: FxHashMap<(SmolStr, SmolStr), u32>,
+    whole: FxHashMap<SmolStr, u32>,
+}
+
+impl Usage {
+    /// Adds (`by` 1) or removes (`by` -1) a file's references.
+    pub fn count(&mut self, references: &FileReferences, by: i32) {
+        let step = |count: &mut u32| *count = count.saturating_add_signed(by);
+        for name in &references.names {
+            step(self.names.entry(name.clone()).or_default());
+        }
+        for root in &references.whole {
+            step(self.whole.entry(root.clone()).or_default());
+        }
+        self.names.retain(|_, count| *count > 0);
+        self.whole.retain(|_, count| *count > 0);
+    }
+
+    /// Whether `root.name` is referred to anywhere.
+    pub fn is_used(&self, root: &str, name: &str) -> bool {
+        self.whole.contains_key(root) || self.names.contains_key(&(SmolStr::new(root), SmolStr::new(name)))
+    }
+}
+
+/// The variables and locals one file's expressions refer to: every
+/// expression of every body, those the model does not evaluate included (a
+/// `dynamic` block's content), by the fixed reference analysis (inside
+/// calls, `for` expressions, splats and templates, with the steps after a
+/// dynamic index kept). A JSON file's strings are read as templates.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileReferences {
+    /// `(root, name)` for `var.NAME` and `local.NAME`, sorted, once each.
+    pub names: Vec<(SmolStr, SmolStr)>,
+    /// Roots referred to whole (`local` alone).
+    pub whole: Vec<SmolStr>,
+}
+
+/// See [`FileReferences`]. Equal after any edit that adds or removes no
+/// reference, so that an edit of a literal stops here.
+#[salsa::tracked(returns(ref))]
+pub fn file_references(db: &dyn Db, file: File) -> FileReferences {
+    let hir = db::lower(db, file);
+    let mut names = Vec::new();
+    let mut whole = Vec::new();
+    let mut bodies = vec![&hir.body];
+    while let Some(body) = bodies.pop() {
+        for &attribute in &body.attributes {
+            for reference in references(&hir.exprs, hir[attribute].value) {
+                if !matches!(reference.root.as_str(), "var" | "local") {
+                    continue;
+                }
+                match reference.attrs.first() {
+                    Some(name) => names.push((reference.root.clone(), name.clone())),
+                    None => whole.push(reference.root.clone()),
+                }
             }
+        }
+        bodies.extend(body.blocks.iter().map(|&block| &hir[block].body));
+    }
+    names.sort_unstable();
+    names.dedup();
+    whole.sort_unstable();
+    whole.dedup();
+    FileReferences { names, whole }
+}
+
+impl ModuleFacts {
+    /// The facts of `module`, built from every attribute's targets (resolved
+    /// without keeping a resolution: a check evaluates a few attributes of
+    /// each module and needs the others' targets only once) and every
+    /// file's references.
+    pub fn build(db: &dyn Db, module: Module) -> ModuleFacts {
+        let mut facts = ModuleFacts::default();
+        for &attr in module_attributes(db, module) {
+            facts.graph.set_targets(attr.address(db), &attribute_targets(db, attr));
+        }
+        for &file in module.files(db) {
+            facts.usage.count(file_references(db, file), 1);
+        }
+        facts.find_cycles(None);
+        facts
+    }
+
+    pub fn graph(&self) -> &DependencyGraph {
+        &self.graph
+    }
+
+    /// Sets what the attribute at `address` reads (see
+    /// [`DependencyGraph::set_targets`]).
+    pub fn set_targets(&mut self, address: &Address, targets: &[Target]) -> NodeId {
+        self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        self.graph.set_targets(address, targets)
+    }
+
+    /// Forgets an attribute whose declaration went away.
+    pub fn remove(&mut self, address: &Address) {
+        self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        self.graph.remove(address);
+    }
+
+    /// Forgets what was found of the inputs' soundness: a variable was set.
+    pub fn inputs_changed(&mut self) {
+        self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+    }
+
+    pub fn usage_mut(&mut self) -> &mut Usage {
+        &mut self.usage
+    }
+
+    pub fn usage(&self) -> &Usage {
+        &self.usage
+    }
+
+    /// Finds the reference cycles again among `within` (all nodes when
+    /// `None`): a cycle through a changed node is among the nodes that
+    /// depend on it, so a caller that changed a few nodes passes their
+    /// dependents. Returns the nodes whose cycle changed (they were on one,
+    /// or are now).
+    pub fn find_cycles(&mut self, within: Option<&FxHashSet<NodeId>>) -> Vec<NodeId> {
+        let mut changed: Vec<NodeId> = Vec::new();
+        match within {
+            None => {
+                changed.extend(self.cycle_of.keys().copied());
+                self.cycle_of.clear();
+                self.cycles.clear();
+            }
+            Some(nodes) => {
+                // The old cycles through any of the nodes go whole.
+                let touched: FxHashSet<usize> =
+                    nodes.iter().filter_map(|node| self.cycle_of.get(node).copied()).collect();
+                for cycle in touched {
+                    for node in std::mem::take(&mut self.cycles[cycle]) {
+                        self.cycle_of.remove(&node);
+                        changed.push(node);
+                    }
+                }
+            }
+        }
+        for cycle in self.graph.cycles(within) {
+            // A node already on a cycle outside `within` cannot be on one
+            // within it: cycles are disjoint.
+            let number = self.cycles.len();
+            for &node in &cycle {
+                self.cycle_of.insert(node, number);
+                changed.push(node);
+            }
+            self.cycles.push(cycle);
+        }
+        changed.sort_unstable();
+        changed.dedup();
+        changed
+    }
+
+    /// The other nodes of the cycle `node` is on, itself included.
+    pub fn cycle_of(&self, node: NodeId) -> Option<&[NodeId]> {
+        self.cycle_of.get(&node).map(|&cycle| self.cycles[cycle].as_slice())
+    }
+
+    /// Whether every value `node`'s value depends on is either the module's
+    /// own (literals, and locals that read only such values) or unknown
+    /// whatever the inputs are: a variable an unknown of its declared type,
+    /// a block's attribute or a dialect's root (`count.index`,
+    /// `path.module`) an unknown of any type. Evaluation treats unknowns as
+    /// go-cty and HCL do (an error on one holds for every value it may
+    /// take), so an error of such an attribute is one a check can report.
+    /// Not where the dialect uses a variable's default (Packer's, the
+    /// generic model's: a command line may set another) or a block's
+    /// written value (a tool may compute or replace it), nor a root the
+    /// front end gave a value. An explicit walk, since chains of locals run
+    /// to thousands.
+    fn reads_only_sound_values(&self, node: NodeId, inputs: SoundInputs) -> bool {
+        let mut memo = self.soundness.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut stack = vec![(node, false)];
+        let mut on_stack: FxHashSet<NodeId> = FxHashSet::default();
+        while let Some((current, children_done)) = stack.pop() {
+            if memo.contains_key(&current) {
+                continue;
+            }
+            let mut sound = !self.graph.has_unresolved(current);
+            let mut pending = Vec::new();
+            for (kind, key) in self.graph.keys(current) {
+                match kind {
+                    KeyKind::Object => sound &= inputs.reads(root_of(key)).unwrap_or(true),
+                    // `count.index`, `each.value`, a computed attribute, a
+                    // module's output: unknown of any type.
+                    KeyKind::Unknown | KeyKind::Block => {}
+                    // A root with a value the front end gave.
+                    KeyKind::Root => sound = false,
+                }
+            }
+            for &dependency in self.graph.reads(current) {
+                match inputs.reads(root_of(self.graph.address(dependency))) {
+                    Some(unknown) => sound &= unknown,
+                    None => match memo.get(&dependency) {
+                        Some(&dependency_sound) => sound &= dependency_sound,
+                        // A cycle has no value to be wrong about.
+                        None if on_stack.contains(&dependency) => {}
+                        None => pending.push(dependency),
+                    },
+                }
+            }
+            if sound && !pending.is_empty() && !children_done {
+                on_stack.insert(current);
+                stack.push((current, true));
+                stack.extend(pending.into_iter().map(|it| (it, false)));
+                continue;
+            }
+            on_stack.remove(&current);
+            memo.insert(current, sound);
+        }
+        memo.get(&node).copied().unwrap_or(false)
+    }
+}
+
+/// The module's diagnostics about `file` for `halite check` and every other
+/// front end: those of `db`'s findings that hold whatever values the
+/// inputs take and whatever the tool adds to the model (see the module
+/// documentation), the unused variables and locals, and the problems of the
+/// file's calls of local modules whose children `inputs_of` finds. A check
+/// knows no variable's value, so nothing that depends on one is reported.
+pub fn file_module_diagnostics(
+    db: &dyn Db,
+    module: Module,
+    file: File,
+    facts: &ModuleFacts,
+    inputs_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<[module::ModuleInput]>>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let index = module_index(db, module);
+    let trust = Trust::of(db, module, file);
+    let declares = |root: &str| index.names_under(root).next().is_some();
+    for diagnostic in module::duplicate_diagnostics(db, module) {
+        if diagnostic.file == file && trusts_duplicate(db, diagnostic, trust.kind) {
+            out.push(convert(db, diagnostic));
+        }
+    }
+    for diagnostic in module::type_constraint_diagnostics(db, file) {
+        if trusts_type_error(&diagnostic, trust.kind) {
+            out.push(convert(db, &diagnostic));
         }
     }
     // Namespaced calls Terraform cannot resolve, found from the
     // declarations: certain in a Terraform file of a module whose files all
     // parse (a `required_providers` block after a syntax error is missing
     // from the index, not from the module).
-    let provider_functions = module::provider_function_diagnostics(db, module);
-    if !provider_functions.is_empty()
-        && module::module_files(db, module).iter().all(|&file| db::syntax_errors(db, file).is_empty())
-    {
-        for diagnostic in &provider_functions {
-            if FileKind::of(diagnostic.file.path(db).as_str()) == FileKind::Terraform {
+    if trust.dialect {
+        let provider_functions = module::provider_function_diagnostics(db, module);
+        if provider_functions.iter().any(|diagnostic| diagnostic.file == file)
+            && module::module_files(db, module).iter().all(|&file| db::syntax_errors(db, file).is_empty())
+        {
+            for diagnostic in provider_functions.iter().filter(|diagnostic| diagnostic.file == file) {
                 out.push(convert(db, diagnostic));
             }
         }
@@ -351,55 +565,51 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
     // `reads_only_sound_values`) and whose expression may fail or which
     // may be on a cycle (`may_fail_to_evaluate`: `name = var.name` cannot).
     // The others are not evaluated at all.
+    let inputs = SoundInputs::of(db, module);
+    let is_candidate = |attr: Attr<'_>| {
+        let Some(node) = facts.graph.node(attr.address(db)) else { return false };
+        facts.graph.has_unresolved(node)
+            || ((module::may_fail_to_evaluate(db, attr) || facts.cycle_of(node).is_some())
+                && facts.reads_only_sound_values(node, inputs))
+    };
+    let candidates: Vec<Attr<'_>> = index
+        .addresses_of(file)
+        .iter()
+        .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.is_attribute()))
+        .map(|address| Attr::new(db, module, address.clone()))
+        .filter(|&attr| is_candidate(attr))
+        .collect();
     // Dependencies first, so that a long chain of locals does not recurse
     // (see `evaluate_in_order`).
-    let mut sound_values: FxHashMap<Address, bool> = FxHashMap::default();
-    let inputs = SoundInputs::of(db, module);
-    // The targets of every attribute's references, resolved once: the
-    // choice of candidates, the walk through their dependencies and the
-    // unused declarations all read them.
-    let targets = AttributeTargets::resolve(db, module);
-    let on_cycles = targets.on_cycles();
-    let candidates: Vec<Attr<'_>> = module_attributes(db, module)
-        .iter()
-        .copied()
-        .filter(|&attr| {
-            let attr_targets = targets.get(db, attr.address(db));
-            attr_targets.iter().any(|target| matches!(target, Target::Unresolved { .. }))
-                || ((module::may_fail_to_evaluate(db, attr) || on_cycles.contains(attr.address(db)))
-                    && reads_only_sound_values(db, attr, inputs, &targets, &mut sound_values))
-        })
-        .collect();
     module::evaluate_in_order(db, &candidates);
-    let mut on_reported_cycles: FxHashSet<Address> = FxHashSet::default();
     for &attr in &candidates {
         let error = match attribute_value(db, attr) {
             Err(error @ (AttrError::Unresolved { .. } | AttrError::Eval(_) | AttrError::Cycle(_))) => error,
             _ => continue,
         };
         if let AttrError::Cycle(_) = error {
-            if on_reported_cycles.contains(attr.address(db)) {
-                continue;
+            // Each cycle once, at its first member in declaration order that
+            // a check looks at.
+            if let Some(diagnostic) = cycle_diagnostic(db, module, facts, attr, &is_candidate) {
+                out.push(convert(db, &diagnostic));
             }
-            on_reported_cycles.extend(module::cycle_path(db, attr));
+            continue;
         }
         let Some(diagnostic) = module::attribute_diagnostic(db, attr) else { continue };
-        let trust = Trust::of(db, module, diagnostic.file);
         let trusted = match error {
             AttrError::Unresolved { kind, .. } => match kind {
-                _ if trust.ignored_by_tool => false,
                 // A `variables { NAME = … }` block (Packer, Terraform's
                 // tests) declares variables the model does not index.
                 Unresolved::UndeclaredVariable { .. } if index.blocks.contains_key("variables") => false,
                 Unresolved::UndeclaredVariable { .. } => match trust.kind {
-                    FileKind::Terraform | FileKind::Packer | FileKind::Nomad => true,
-                    FileKind::Generic => declares("var"),
-                    FileKind::TerraformTool | FileKind::Terragrunt => false,
+                    Language::Terraform | Language::Packer | Language::Nomad => true,
+                    Language::Hcl | Language::TerraformVariables => declares("var"),
+                    Language::TerraformTool | Language::Terragrunt => false,
                 },
                 Unresolved::UndeclaredLocal { .. } => match trust.kind {
-                    FileKind::Terraform | FileKind::Packer | FileKind::Nomad | FileKind::Terragrunt => true,
-                    FileKind::Generic => declares("local"),
-                    FileKind::TerraformTool => false,
+                    Language::Terraform | Language::Packer | Language::Nomad | Language::Terragrunt => true,
+                    Language::Hcl | Language::TerraformVariables => declares("local"),
+                    Language::TerraformTool => false,
                 },
                 Unresolved::UndeclaredBlock { block_type, .. } => {
                     trust.kind.labelled_roots().contains(&block_type.as_str())
@@ -424,9 +634,6 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
                 // computes or provides it.
                 Unresolved::UnknownRoot { .. } | Unresolved::UnsupportedAttribute { .. } => false,
             },
-            // A cycle among locals and blocks' written attributes: a value
-            // depending on itself is an error whatever the inputs are.
-            AttrError::Cycle(_) => true,
             AttrError::Eval(error) => match &error.kind {
                 EvalErrorKind::UnknownFunction { .. } | EvalErrorKind::UnknownNamespacedFunction { .. } => {
                     trust.knows_every_function()
@@ -443,111 +650,45 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
             out.push(convert(db, &diagnostic));
         }
     }
-    out.extend(unused_declarations(db, module, &targets));
+    out.extend(unused_declarations(db, module, file, facts.usage()));
+    out.extend(
+        module::module_call_diagnostics(db, module, inputs_of)
+            .iter()
+            .filter(|diagnostic| diagnostic.file == file)
+            .map(|diagnostic| convert(db, diagnostic)),
+    );
     out
 }
 
-/// The targets of the references of a module's attributes, by address,
-/// each resolved once ([`attribute_targets`]).
-struct AttributeTargets<'db> {
+/// The diagnostic of the cycle through `attr`, if `attr` is the member that
+/// reports it: the first in declaration order that is a candidate and
+/// whose value is a cycle error. It points at the reference that leads to
+/// the next step of the shortest way round, found on the graph.
+fn cycle_diagnostic<'db>(
+    db: &'db dyn Db,
     module: Module,
-    by_address: FxHashMap<&'db Address, Vec<Target>>,
-}
-
-impl<'db> AttributeTargets<'db> {
-    fn resolve(db: &'db dyn Db, module: Module) -> AttributeTargets<'db> {
-        let by_address = module_attributes(db, module)
-            .iter()
-            .map(|&attr| (attr.address(db), attribute_targets(db, attr)))
-            .collect();
-        AttributeTargets { module, by_address }
+    facts: &ModuleFacts,
+    attr: Attr<'db>,
+    is_candidate: &dyn Fn(Attr<'db>) -> bool,
+) -> Option<ModuleDiagnostic> {
+    let index = module_index(db, module);
+    let node = facts.graph.node(attr.address(db))?;
+    let members = facts.cycle_of(node)?;
+    let position = |node: NodeId| index.definitions.get(facts.graph.address(node)).map(|def| def.position);
+    let reporter = members
+        .iter()
+        .copied()
+        .filter(|&member| {
+            let member = Attr::new(db, module, facts.graph.address(member).clone());
+            is_candidate(member) && matches!(attribute_value(db, member), Err(AttrError::Cycle(_)))
+        })
+        .min_by_key(|&member| position(member))?;
+    if reporter != node {
+        return None;
     }
-
-    /// The addresses of the attributes on a reference cycle: in a strongly
-    /// connected component of the graph of what each reads (Tarjan's
-    /// algorithm, iteratively, since chains of locals run to thousands), of
-    /// more than one attribute or of one that reads itself. Only they can
-    /// have a cycle error, so only they need evaluating to find one.
-    fn on_cycles(&self) -> FxHashSet<&'db Address> {
-        let nodes: Vec<&'db Address> = self.by_address.keys().copied().collect();
-        let number: FxHashMap<&Address, usize> = nodes.iter().enumerate().map(|(i, &it)| (it, i)).collect();
-        let edges: Vec<Vec<usize>> = nodes
-            .iter()
-            .map(|address| {
-                self.by_address[address]
-                    .iter()
-                    .filter_map(|target| match target {
-                        Target::Attributes { attrs, .. } => Some(attrs),
-                        _ => None,
-                    })
-                    .flatten()
-                    .filter_map(|dependency| number.get(dependency).copied())
-                    .collect()
-            })
-            .collect();
-        let mut out = FxHashSet::default();
-        let unvisited = usize::MAX;
-        let (mut index, mut low) = (vec![unvisited; nodes.len()], vec![0; nodes.len()]);
-        let (mut on_stack, mut stack) = (vec![false; nodes.len()], Vec::new());
-        let mut next_index = 0;
-        for root in 0..nodes.len() {
-            if index[root] != unvisited {
-                continue;
-            }
-            // Frames of (node, next edge to follow).
-            let mut frames = vec![(root, 0)];
-            index[root] = next_index;
-            low[root] = next_index;
-            next_index += 1;
-            stack.push(root);
-            on_stack[root] = true;
-            while let Some(&mut (node, ref mut edge)) = frames.last_mut() {
-                if let Some(&next) = edges[node].get(*edge) {
-                    *edge += 1;
-                    if index[next] == unvisited {
-                        index[next] = next_index;
-                        low[next] = next_index;
-                        next_index += 1;
-                        stack.push(next);
-                        on_stack[next] = true;
-                        frames.push((next, 0));
-                    } else if on_stack[next] {
-                        low[node] = low[node].min(index[next]);
-                    }
-                    continue;
-                }
-                frames.pop();
-                if let Some(&(parent, _)) = frames.last() {
-                    low[parent] = low[parent].min(low[node]);
-                }
-                if low[node] == index[node] {
-                    let mut component = Vec::new();
-                    while let Some(member) = stack.pop() {
-                        on_stack[member] = false;
-                        component.push(member);
-                        if member == node {
-                            break;
-                        }
-                    }
-                    if component.len() > 1 || edges[node].contains(&node) {
-                        out.extend(component.into_iter().map(|member| nodes[member]));
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// The targets of the attribute at `address` (resolved now if it is
-    /// not one of the module's attributes: nothing to resolve, then).
-    fn get(&self, db: &'db dyn Db, address: &Address) -> std::borrow::Cow<'_, [Target]> {
-        match self.by_address.get(address) {
-            Some(targets) => std::borrow::Cow::Borrowed(targets),
-            None => {
-                std::borrow::Cow::Owned(attribute_targets(db, Attr::new(db, self.module, address.clone())))
-            }
-        }
-    }
+    let path: Vec<Address> =
+        facts.graph.cycle_path(node).into_iter().map(|step| facts.graph.address(step).clone()).collect();
+    module::cycle_diagnostic_along(db, attr, &path)
 }
 
 /// Whether an invalid type constraint is one for the file's tool: Terraform
@@ -555,12 +696,12 @@ impl<'db> AttributeTargets<'db> {
 /// `map(any)`, Terraform 0.12 to 0.14 accepted quoted types (the
 /// `quoted-type-constraint` lint warns about both), and its other formats
 /// have type keywords of their own.
-fn trusts_type_error(diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
+fn trusts_type_error(diagnostic: &ModuleDiagnostic, kind: Language) -> bool {
     match kind {
-        FileKind::Terraform => {
+        Language::Terraform => {
             !matches!(diagnostic.kind, ModuleDiagnosticKind::InvalidTypeConstraint { legacy: true, .. })
         }
-        FileKind::TerraformTool => false,
+        Language::TerraformTool => false,
         _ => true,
     }
 }
@@ -569,17 +710,17 @@ fn trusts_type_error(diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
 /// locals and top-level attributes within one configuration (one file, or
 /// files the tool reads together), blocks of the types the tool keys by
 /// label.
-fn trusts_duplicate(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: FileKind) -> bool {
+fn trusts_duplicate(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: Language) -> bool {
     // Terraform merges an override file's declarations into the others.
-    let is_override = |file: File| module::is_terraform_override_file(file.path(db));
-    if kind == FileKind::Terraform
+    let is_override = |file: File| vfs::is_terraform_override_file(file.path(db));
+    if kind == Language::Terraform
         && (is_override(diagnostic.file)
             || diagnostic.related.iter().any(|(first, _, _)| is_override(*first)))
     {
         return false;
     }
     let same_configuration = diagnostic.related.iter().all(|(first, _, _)| {
-        *first == diagnostic.file || (kind.is_multi_file() && FileKind::of(first.path(db).as_str()) == kind)
+        *first == diagnostic.file || (kind.is_multi_file() && language_of(db, *first) == kind)
     });
     if !same_configuration {
         return false;
@@ -614,7 +755,7 @@ impl SoundInputs {
         // not for every input: a check gives none. An override file, which
         // the model does not read, may change a variable's type.
         let overridden = rules.terraform_files_only
-            && module.files(db).iter().any(|file| module::is_terraform_override_file(file.path(db)));
+            && module.files(db).iter().any(|file| vfs::is_terraform_override_file(file.path(db)));
         let variables_unknown =
             rules.unset_variables_unknown && module.variables(db).is_empty() && !overridden;
         SoundInputs { variables_unknown, block_attributes_unknown: rules.computed_attributes }
@@ -632,128 +773,25 @@ impl SoundInputs {
     }
 }
 
-/// Whether every value `attr`'s value depends on is either the module's
-/// own (literals, and locals that read only such values) or unknown
-/// whatever the inputs are: a variable an unknown of its declared type, a
-/// block's attribute or a dialect's root (`count.index`, `path.module`) an
-/// unknown of any type. Evaluation treats unknowns as go-cty and HCL do
-/// (an error on one holds for every value it may take), so an error of
-/// such an attribute is one a check can report. Not where the dialect uses
-/// a variable's default (Packer's, the generic model's: a command line may
-/// set another) or a block's written value (a tool may compute or replace
-/// it), nor a root the front end gave a value.
-/// An explicit walk, since chains of locals run to thousands.
-fn reads_only_sound_values<'db>(
-    db: &'db dyn Db,
-    attr: Attr<'db>,
-    inputs: SoundInputs,
-    targets: &AttributeTargets<'db>,
-    memo: &mut FxHashMap<Address, bool>,
-) -> bool {
-    let mut stack = vec![(attr.address(db).clone(), false)];
-    let mut on_stack: FxHashSet<Address> = FxHashSet::default();
-    while let Some((address, children_done)) = stack.pop() {
-        if memo.contains_key(&address) {
-            continue;
-        }
-        let mut sound = true;
-        let mut pending = Vec::new();
-        for target in targets.get(db, &address).iter() {
-            match target {
-                Target::Attributes { objects, attrs } => {
-                    sound &= objects.iter().all(|object| inputs.reads(root_of(object)).unwrap_or(true));
-                    for dependency in attrs {
-                        match inputs.reads(root_of(dependency)) {
-                            Some(unknown) => sound &= unknown,
-                            None => match memo.get(dependency) {
-                                Some(&dependency_sound) => sound &= dependency_sound,
-                                // A cycle has no value to be wrong about.
-                                None if on_stack.contains(dependency) => {}
-                                None => pending.push(dependency.clone()),
-                            },
-                        }
-                    }
-                }
-                // `count.index`, `each.value`, a computed attribute, a
-                // module's output: unknown of any type.
-                Target::Unknown { .. } => {}
-                // Unresolved (reported as such), or a root with a value
-                // the front end gave.
-                Target::Unresolved { .. } | Target::Root { .. } => sound = false,
-            }
-        }
-        if sound && !pending.is_empty() && !children_done {
-            on_stack.insert(address.clone());
-            stack.push((address, true));
-            stack.extend(pending.into_iter().map(|it| (it, false)));
-            continue;
-        }
-        on_stack.remove(&address);
-        memo.insert(address, sound);
-    }
-    memo.get(attr.address(db)).copied().unwrap_or(false)
-}
-
 fn root_of(address: &Address) -> &str {
     address.segments().first().map(|it| it.as_str()).unwrap_or_default()
 }
 
-/// Variables and locals declared in a native Terraform, Packer or Nomad
-/// file of the module and never referenced anywhere in it. Every expression of every file counts,
-/// including those the model does not evaluate (a `dynamic` block's
-/// content), and the references of an expression are the fixed analysis's:
-/// inside function calls, `for` expressions, splats and templates, with the
-/// steps after a dynamic index kept. A whole-object reference (`local`,
-/// `var`) uses every name under it.
-fn unused_declarations(db: &dyn Db, module: Module, targets: &AttributeTargets<'_>) -> Vec<Diagnostic> {
+/// Variables and locals declared in `file`, a native Terraform, Packer or
+/// Nomad file of the module, that nothing in the module refers to (see
+/// [`FileReferences`]; a whole-object reference, `local` or `var`, uses
+/// every name under it).
+fn unused_declarations(db: &dyn Db, module: Module, file: File, usage: &Usage) -> Vec<Diagnostic> {
+    // Terragrunt's locals are read by the files that include them, and an
+    // application may read its own: only tools whose configuration is the
+    // module alone say that nothing reads a declaration.
+    let closed = matches!(language_of(db, file), Language::Terraform | Language::Packer | Language::Nomad);
+    if !closed || file.syntax(db) != SourceSyntax::Native {
+        return Vec::new();
+    }
     let index = module_index(db, module);
-    let mut used: FxHashSet<(String, String)> = FxHashSet::default();
-    let mut whole: FxHashSet<String> = FxHashSet::default();
-    let mut note = |root: &str, name: Option<&str>| match name {
-        Some(name) => {
-            used.insert((root.to_string(), name.to_string()));
-        }
-        None => {
-            whole.insert(root.to_string());
-        }
-    };
-    for &file in module.files(db) {
-        if file.syntax(db) != SourceSyntax::Native {
-            continue;
-        }
-        let hir = db::lower(db, file);
-        let mut bodies = vec![&hir.body];
-        while let Some(body) = bodies.pop() {
-            for &attribute in &body.attributes {
-                for reference in references(&hir.exprs, hir[attribute].value) {
-                    if matches!(reference.root.as_str(), "var" | "local") {
-                        note(&reference.root, reference.attrs.first().map(|it| it.as_str()));
-                    }
-                }
-            }
-            bodies.extend(body.blocks.iter().map(|&block| &hir[block].body));
-        }
-    }
-    // JSON files' expressions are the model's own lowering: their
-    // references are in the resolutions.
-    for attr_targets in targets.by_address.values() {
-        for target in attr_targets {
-            if let Target::Attributes { objects, attrs } = target {
-                for object in objects {
-                    if let [root] = object.segments() {
-                        note(root, None);
-                    }
-                }
-                for address in attrs {
-                    if let [root, name, ..] = address.segments() {
-                        note(root, Some(name));
-                    }
-                }
-            }
-        }
-    }
     let mut out = Vec::new();
-    for address in &index.order {
+    for address in index.addresses_of(file) {
         let Some(def) = index.definitions.get(address) else { continue };
         let (root, what) = match def.kind {
             DeclarationKind::Variable { .. } => ("var", "Variable"),
@@ -761,17 +799,7 @@ fn unused_declarations(db: &dyn Db, module: Module, targets: &AttributeTargets<'
             _ => continue,
         };
         let Some(name) = address.segments().get(1) else { continue };
-        if whole.contains(root) || used.contains(&(root.to_string(), name.to_string())) {
-            continue;
-        }
-        // Terragrunt's locals are read by the files that include them, and an
-        // application may read its own: only tools whose configuration is
-        // the module alone say that nothing reads a declaration.
-        let closed = matches!(
-            FileKind::of(def.file.path(db).as_str()),
-            FileKind::Terraform | FileKind::Packer | FileKind::Nomad
-        );
-        if !closed || def.file.syntax(db) != SourceSyntax::Native {
+        if usage.is_used(root, name) {
             continue;
         }
         let Some(range) = declaration_name_range(db, def.file, &def.location, def.kind.clone()) else {

@@ -57,16 +57,23 @@ fn check_module(rule: &str, case: &str) -> (Vec<Diagnostic>, String) {
         files.push(db.set_file_text(format!("{case}/{name}"), text.as_str()));
         texts.push((name.to_owned(), text));
     }
-    let module = db.set_module_files(case, files.clone());
+    // As the host groups them: the files a module is made of, and the
+    // others (hidden ones, variables files) checked on their own.
+    let members: Vec<db::File> =
+        files.iter().copied().filter(|file| vfs::is_module_file(file.path(&db))).collect();
+    let module = db.set_module_files(case, members.clone());
 
-    let mut module_diagnostics = analysis::module_diagnostics(&db, module).clone();
-    module_diagnostics
-        .extend(db.module_call_diagnostics(module).iter().map(|it| analysis::module::convert(&db, it)));
-    let module_diagnostics = &module_diagnostics;
+    let facts = analysis::ModuleFacts::build(&db, module);
+    let inputs_of = |dir: &camino::Utf8Path| db::module::child_inputs(&db, db.module(dir)?);
     let mut all = Vec::new();
     let mut out = String::new();
     for (&file, (name, text)) in files.iter().zip(&texts) {
-        let diagnostics = analysis::file_diagnostics_in_module(&db, file, module_diagnostics);
+        let module_diagnostics = if members.contains(&file) {
+            analysis::file_module_diagnostics(&db, module, file, &facts, inputs_of)
+        } else {
+            Vec::new()
+        };
+        let diagnostics = analysis::file_diagnostics_in_module(&db, file, &module_diagnostics);
         let index = LineIndex::new(text);
         for diagnostic in &diagnostics {
             support::write_diagnostic(&mut out, &format!("{name}:"), text, &index, diagnostic, true);

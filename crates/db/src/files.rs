@@ -30,6 +30,11 @@ pub struct File {
     /// no tree.
     #[returns(ref)]
     pub encoding_error: Option<SyntaxError>,
+    /// A snapshot of [`crate::module::file_declarations`], kept by a caller
+    /// that sets it only when the declarations change, with the durability
+    /// of the module's structure (see [`crate::module::declarations_of`]).
+    #[returns(ref)]
+    pub declarations: Option<Arc<crate::module::FileDeclarations>>,
 }
 
 /// Whether a file's input describes a file that exists.
@@ -68,8 +73,15 @@ impl Files {
         path: Utf8PathBuf,
         text: Arc<str>,
         encoding_error: Option<SyntaxError>,
+        durability: crate::InputDurability,
     ) -> File {
-        let file = File::new(db, path.clone(), text, FileStatus::Exists, encoding_error);
+        let file = File::builder(path.clone(), text, FileStatus::Exists, encoding_error, None)
+            .path_durability(durability.structure)
+            .status_durability(durability.structure)
+            .encoding_error_durability(durability.text)
+            .text_durability(durability.text)
+            .declarations_durability(durability.structure)
+            .new(db);
         self.by_path.write().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(path, file);
         file
     }

@@ -14,6 +14,7 @@
 //! round.
 
 mod files;
+pub mod graph;
 pub mod module;
 
 use std::sync::{
@@ -31,6 +32,8 @@ use syntax::{
     ast::{JsonDocument, SourceFile},
 };
 
+pub use vfs::SourceSyntax;
+
 pub use crate::files::{File, FileStatus, Files};
 pub use crate::module::{Address, Attr, Module};
 
@@ -41,21 +44,6 @@ pub use crate::module::{Address, Attr, Module};
 pub trait Db: salsa::Database {
     /// The input for a path, if the database has seen it.
     fn file(&self, path: &Utf8Path) -> Option<File>;
-}
-
-/// Which of HCL's two syntaxes a file is written in. The name decides, as it
-/// does for the reference's tools: a name ending in `.json` (`main.tf.json`,
-/// `config.hcl.json`) is the JSON syntax, anything else the native one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SourceSyntax {
-    Native,
-    Json,
-}
-
-impl SourceSyntax {
-    pub fn of_path(path: &Utf8Path) -> SourceSyntax {
-        if path.as_str().ends_with(".json") { SourceSyntax::Json } else { SourceSyntax::Native }
-    }
 }
 
 impl File {
@@ -151,7 +139,7 @@ pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<Sour
     // Without a schema, a JSON file is read in "just attributes" mode: each
     // property of its root object an attribute (see `hir::lower_json_file`).
     let (hir, source_map) = match file.syntax(db) {
-        SourceSyntax::Native => hir::lower_file(&parse(db, file).tree()),
+        SourceSyntax::Native => hir::lower_file(parse(db, file)),
         SourceSyntax::Json => hir::lower_json_file(&parse_json(db, file).tree()),
     };
     (Arc::new(hir), Arc::new(source_map))
@@ -195,6 +183,27 @@ pub fn source_map(db: &dyn Db, file: File) -> Arc<SourceMap> {
 /// The queries keyed by [`Attr`], whose log entries show the address.
 const ATTR_QUERIES: &[&str] = &["attribute_expr", "attribute_resolution", "attribute_value"];
 
+/// How durable the database's inputs are, by what they hold: salsa verifies
+/// a query that reads only inputs of some durability without walking its
+/// dependencies when no input of that durability changed. Texts change
+/// with every edit; the structure (paths, the module's files and dialect,
+/// each file's declarations) seldom does, so a caller that edits files (the
+/// host) gives the structure a higher durability than the texts, and the
+/// module's index, which reads every file's declarations, is then
+/// verified at a glance after an edit that keeps them. Both are low by
+/// default, as for a batch that never edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputDurability {
+    pub text: salsa::Durability,
+    pub structure: salsa::Durability,
+}
+
+impl Default for InputDurability {
+    fn default() -> InputDurability {
+        InputDurability { text: salsa::Durability::LOW, structure: salsa::Durability::LOW }
+    }
+}
+
 /// The database: salsa's storage, the table of files, and an optional log of
 /// salsa events for tests that check what an edit re-ran.
 ///
@@ -213,6 +222,8 @@ pub struct RootDatabase {
     /// every query it runs or reuses, and threads checking files in parallel
     /// must not queue on the log's lock when nobody records.
     recording: Arc<AtomicBool>,
+    /// The durability the setters give the inputs they set.
+    durability: InputDurability,
 }
 
 impl Default for RootDatabase {
@@ -240,6 +251,7 @@ impl Default for RootDatabase {
             modules: Arc::default(),
             events,
             recording,
+            durability: InputDurability::default(),
         }
     }
 }
@@ -264,6 +276,24 @@ impl RootDatabase {
         &self.files
     }
 
+    /// Sets the durability of the inputs set from now on (see
+    /// [`InputDurability`]).
+    pub fn set_input_durability(&mut self, durability: InputDurability) {
+        self.durability = durability;
+    }
+
+    /// Sets the snapshot of a file's declarations that the module's index
+    /// reads (see [`module::declarations_of`]), unless it is equal to the
+    /// one there. Returns whether it changed.
+    pub fn set_file_declarations(&mut self, file: File, declarations: Arc<module::FileDeclarations>) -> bool {
+        if file.declarations(self).as_deref() == Some(&*declarations) {
+            return false;
+        }
+        let durability = self.durability.structure;
+        file.set_declarations(self).with_durability(durability).to(Some(declarations));
+        true
+    }
+
     /// Sets the text of the file at `path`, creating its input the first time
     /// and marking it as existing. Setting the same text again is not a
     /// change, so nothing downstream re-runs.
@@ -271,10 +301,11 @@ impl RootDatabase {
         let path = path.into();
         let text = text.into();
         let Some(file) = self.files.get(&path) else {
-            return self.files.insert(self, path, text, None);
+            return self.files.insert(self, path, text, None, self.durability);
         };
         if **file.text(self) != *text {
-            file.set_text(self).to(text);
+            let durability = self.durability.text;
+            file.set_text(self).with_durability(durability).to(text);
         }
         self.set_existing(file, None);
         file
@@ -297,10 +328,11 @@ impl RootDatabase {
             }
         };
         let Some(file) = self.files.get(&path) else {
-            return self.files.insert(self, path, text, error);
+            return self.files.insert(self, path, text, error, self.durability);
         };
         if **file.text(self) != *text {
-            file.set_text(self).to(text);
+            let durability = self.durability.text;
+            file.set_text(self).with_durability(durability).to(text);
         }
         self.set_existing(file, error);
         file
@@ -321,9 +353,10 @@ impl RootDatabase {
         files.dedup();
         let (chosen, function_names, functions) =
             module::DialectRules::shared_for_files(files.iter().map(|file| file.path(self).as_path()));
+        let structure = self.durability.structure;
         if let Some(module) = self.module(&dir) {
             if *module.files(self) != files {
-                module.set_files(self).to(files);
+                module.set_files(self).with_durability(structure).to(files);
             }
             let dialect = module.dialect(self);
             let rules = dialect.rules(self);
@@ -333,8 +366,13 @@ impl RootDatabase {
             return module;
         }
         let dialect =
-            module::Dialect::new(self, chosen, Arc::default(), function_names, functions, Arc::default());
-        let module = Module::new(self, dir.clone(), files, Arc::default(), dialect);
+            module::Dialect::builder(chosen, Arc::default(), function_names, functions, Arc::default())
+                .durability(structure)
+                .new(self);
+        let module = Module::builder(dir.clone(), files, Arc::default(), dialect)
+            .durability(structure)
+            .variables_durability(self.durability.text)
+            .new(self);
         self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(dir, module);
         module
     }
@@ -347,7 +385,8 @@ impl RootDatabase {
         variables: std::collections::BTreeMap<String, eval::Value>,
     ) {
         if **module.variables(self) != variables {
-            module.set_variables(self).to(Arc::new(variables));
+            let durability = self.durability.text;
+            module.set_variables(self).with_durability(durability).to(Arc::new(variables));
         }
     }
 
@@ -361,7 +400,8 @@ impl RootDatabase {
         }
         let registered = Arc::clone(dialect.registered(self));
         self.set_dialect_functions_with(module, &rules, registered);
-        dialect.set_rules(self).to(Arc::new(rules));
+        let durability = self.durability.structure;
+        dialect.set_rules(self).with_durability(durability).to(Arc::new(rules));
     }
 
     /// Sets the extra root names of `module`'s dialect and their values;
@@ -373,7 +413,8 @@ impl RootDatabase {
     ) {
         let dialect = module.dialect(self);
         if **dialect.roots(self) != roots {
-            dialect.set_roots(self).to(Arc::new(roots));
+            let durability = self.durability.structure;
+            dialect.set_roots(self).with_durability(durability).to(Arc::new(roots));
         }
     }
 
@@ -403,11 +444,12 @@ impl RootDatabase {
             .chain(registered.keys().map(smol_str::SmolStr::new))
             .collect();
         let table = module::FunctionTable::new(rules, &registered);
+        let durability = self.durability.structure;
         if **dialect.function_names(self) != names {
-            dialect.set_function_names(self).to(Arc::new(names));
+            dialect.set_function_names(self).with_durability(durability).to(Arc::new(names));
         }
-        dialect.set_functions(self).to(table);
-        dialect.set_registered(self).to(registered);
+        dialect.set_functions(self).with_durability(durability).to(table);
+        dialect.set_registered(self).with_durability(durability).to(registered);
     }
 
     /// The problems of `module`'s calls of local modules loaded in this
@@ -430,17 +472,20 @@ impl RootDatabase {
     pub fn delete_file(&mut self, path: &Utf8Path) -> Option<File> {
         let file = self.files.get(path)?;
         if file.status(self) != FileStatus::Deleted {
-            file.set_status(self).to(FileStatus::Deleted);
+            let durability = self.durability.structure;
+            file.set_status(self).with_durability(durability).to(FileStatus::Deleted);
         }
         Some(file)
     }
 
     fn set_existing(&mut self, file: File, error: Option<syntax::SyntaxError>) {
         if file.status(self) != FileStatus::Exists {
-            file.set_status(self).to(FileStatus::Exists);
+            let durability = self.durability.structure;
+            file.set_status(self).with_durability(durability).to(FileStatus::Exists);
         }
         if *file.encoding_error(self) != error {
-            file.set_encoding_error(self).to(error);
+            let durability = self.durability.text;
+            file.set_encoding_error(self).with_durability(durability).to(error);
         }
     }
 

@@ -12,7 +12,7 @@
 //!   with the module's [`File`]s (re-setting the same list changes nothing),
 //!   found again by [`RootDatabase::module`](crate::RootDatabase::module).
 //!   Which files belong to a module is the caller's choice;
-//!   [`is_module_file`] is the rule `halite eval DIR` uses.
+//!   `vfs::is_module_file` is the rule the host uses.
 //! - The module's variables (`var.NAME` values, already [`Value`]s), set by
 //!   [`RootDatabase::set_module_variables`](crate::RootDatabase::set_module_variables);
 //!   compared by value, so setting the same values again re-runs nothing.
@@ -83,7 +83,7 @@ mod value;
 
 use std::{collections::BTreeMap, fmt, sync::Arc};
 
-use camino::{Utf8Path, Utf8PathBuf};
+use camino::Utf8PathBuf;
 use smol_str::SmolStr;
 
 pub use eval::Value;
@@ -95,16 +95,13 @@ pub use crate::module::{
     },
     declarations::{
         Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
-        file_declarations, module_files, module_index,
+        declarations_of, file_declarations, module_files, module_index,
     },
     diagnostics::{
-        DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, module_diagnostics,
-        type_constraint_diagnostics,
+        DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
+        duplicate_diagnostics, module_diagnostics, type_constraint_diagnostics,
     },
-    dialect::{
-        Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, is_terraform_file,
-        is_terraform_override_file, unknown_function,
-    },
+    dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
     expr::{AttrExpr, Reference, extract, references},
     resolve::{
         AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
@@ -138,17 +135,6 @@ pub struct Module {
     pub dialect: Dialect,
 }
 
-/// Whether a file named `path` belongs to a module by its name: `*.hcl`,
-/// `*.tf`, OpenTofu's `*.tofu`, `*.pkr.hcl`, `*.nomad`, and their JSON
-/// twins (`*.hcl.json`, `*.tf.json`, `*.tofu.json`, `*.nomad.json`, and
-/// Packer's `*.pkr.json`).
-pub fn is_module_file(path: &Utf8Path) -> bool {
-    let name = path.file_name().unwrap_or_default();
-    let name =
-        name.strip_suffix(".json").map_or(name, |stem| if stem.ends_with(".pkr") { "x.hcl" } else { stem });
-    [".hcl", ".tf", ".tofu", ".nomad"].iter().any(|ext| name.ends_with(ext))
-}
-
 /// Where a variable's value given as text is evaluated (`--var NAME=EXPR`,
 /// a variables file, the library's `set_variable_expr`): the standard
 /// library, but no variables, since a value cannot refer to anything.
@@ -178,10 +164,12 @@ pub fn evaluate_variable_expr(text: &str) -> Result<Value, VariableExprError> {
 /// Where an attribute lives in a module's scope, as segments: `local.a` is
 /// `["local", "a"]`, `aws_instance.web.ami` is `["aws_instance", "web",
 /// "ami"]`. Shown joined by dots (a label with a dot in it shows
-/// ambiguously; the segments never are).
+/// ambiguously; the segments never are). The segments are shared: an
+/// address is kept by a file's declarations, the module's index, the
+/// interned [`Attr`] and the dependency graph, and a clone is a pointer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Address {
-    segments: Vec<SmolStr>,
+    segments: Arc<[SmolStr]>,
 }
 
 impl Address {
@@ -196,6 +184,17 @@ impl Address {
 
     pub fn segments(&self) -> &[SmolStr] {
         &self.segments
+    }
+
+    /// The address of the first `n` segments (all of them if there are
+    /// fewer).
+    pub fn prefix(&self, n: usize) -> Address {
+        Address::new(self.segments.iter().take(n).cloned())
+    }
+
+    /// Whether this address starts with all of `prefix`'s segments.
+    pub fn starts_with(&self, prefix: &Address) -> bool {
+        self.segments.starts_with(&prefix.segments)
     }
 }
 

@@ -232,10 +232,10 @@ fn json_files_declare_and_reference_like_native_ones() {
         m/extra.hcl.json "\"name\"" [duplicate-declaration] Duplicate local value definition: A local value named "name" was already defined at m/dup.hcl:2:3. Local value names must be unique within a module.
           m/dup.hcl 11: first declared here
     "#]].assert_eq(&diagnostics(&db, module));
-    assert!(module::is_module_file("a/main.hcl.json".into()));
-    assert!(module::is_module_file("a/build.pkr.json".into()));
-    assert!(!module::is_module_file("a/terraform.tfvars.json".into()));
-    assert!(!module::is_module_file("a/package.json".into()));
+    assert!(vfs::is_module_file("a/main.hcl.json".into()));
+    assert!(vfs::is_module_file("a/build.pkr.json".into()));
+    assert!(!vfs::is_module_file("a/terraform.tfvars.json".into()));
+    assert!(!vfs::is_module_file("a/package.json".into()));
 }
 
 #[test]
@@ -244,10 +244,32 @@ fn an_expression_the_parser_could_not_read_is_not_reported_again() {
     let module = load(&mut db, &[("a.hcl", "locals {\n  a = 1 +\n  b = local.a\n  c = \"ok\"\n}\n")]);
     expect![[""]].assert_eq(&diagnostics(&db, module));
     expect![[r#"
-        local.a: Eval(EvalError { expr: Idx::<Expr>(1), kind: MissingExpression, detail: "The expression could not be parsed." })
+        local.a: Eval(EvalError { expr: Idx::<Expr>(0), kind: MissingExpression, detail: "The expression could not be parsed." })
         local.b: Dependency(Address { segments: ["local", "a"] })
         local.c = "ok"
     "#]].assert_eq(&values(&db, module));
+}
+
+#[test]
+fn an_attribute_holding_a_syntax_error_has_no_value() {
+    // The parser recovers `[1 2]` as a tuple of one element and `f(1 x)` as
+    // a call of one argument; a value computed from either would be wrong.
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[
+            ("a.hcl", "locals {\n  list = [1 2]\n  call = max(1 x)\n  after = 3\n}\n"),
+            ("b.hcl.json", "{\"locals\": {\"j\": [1 2], \"k\": 4}}"),
+        ],
+    );
+    expect![[r#"
+        local.list: Eval(EvalError { expr: Idx::<Expr>(0), kind: MissingExpression, detail: "The expression could not be parsed." })
+        local.call: Eval(EvalError { expr: Idx::<Expr>(0), kind: MissingExpression, detail: "The expression could not be parsed." })
+        local.after = 3
+        local.j: Eval(EvalError { expr: Idx::<Expr>(0), kind: MissingExpression, detail: "The expression could not be parsed." })
+        local.k = 4
+    "#]]
+    .assert_eq(&values(&db, module));
 }
 
 #[test]

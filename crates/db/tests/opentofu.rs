@@ -40,16 +40,16 @@ fn diagnostics(db: &RootDatabase, module: Module) -> String {
 #[test]
 fn tofu_files_are_terraform_files() {
     for name in ["a/main.tofu", "a/main.tofu.json", "a/override.tofu"] {
-        assert!(module::is_module_file(name.into()), "{name}");
-        assert!(module::is_terraform_file(name.into()), "{name}");
+        assert!(vfs::is_module_file(name.into()), "{name}");
+        assert!(vfs::FileKind::of(name.into()).is_some_and(vfs::FileKind::is_terraform), "{name}");
     }
     for name in ["a/override.tofu", "a/x_override.tofu", "a/override.tofu.json", "a/x_override.tofu.json"] {
-        assert!(module::is_terraform_override_file(name.into()), "{name}");
+        assert!(vfs::is_terraform_override_file(name.into()), "{name}");
     }
     for name in ["a/main.tofu", "a/overrides.tofu", "a/override.tofutest.hcl", "a/override.hcl"] {
-        assert!(!module::is_terraform_override_file(name.into()), "{name}");
+        assert!(!vfs::is_terraform_override_file(name.into()), "{name}");
     }
-    assert!(!module::is_module_file("a/terraform.tofuvars".into()));
+    assert!(!vfs::is_module_file("a/terraform.tofuvars".into()));
 
     // A directory of `.tofu` files alone is a Terraform module: resources
     // are addressed without `resource`, and Terraform's functions are known.

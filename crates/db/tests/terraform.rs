@@ -18,7 +18,7 @@ fn load_dir(db: &mut RootDatabase, dir: &Utf8Path) -> Module {
     entries.sort_by_key(|entry| entry.path());
     for entry in entries {
         let Ok(path) = Utf8PathBuf::from_path_buf(entry.path()) else { continue };
-        if path.is_file() && module::is_module_file(&path) {
+        if path.is_file() && vfs::is_module_file(&path) {
             let text = std::fs::read_to_string(&path).expect("fixture file");
             files.push(db.set_file_text(path, text));
         }

@@ -129,7 +129,7 @@ impl SourceFile {
     pub fn native(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Arc<SourceFile> {
         let text = text.into();
         let parse = syntax::parse(&text);
-        let (hir, source_map) = hir::lower_file(&parse.tree());
+        let (hir, source_map) = hir::lower_file(&parse);
         let syntax = FileSyntax::Native { parse, hir: Arc::new(hir), source_map: Arc::new(source_map) };
         Arc::new(SourceFile::new(name.into(), text, syntax))
     }

@@ -264,7 +264,7 @@ pub fn check_case_file(hcl: &Path) -> Result<Vec<Case>, String> {
             read_unknowns(&read(&unknowns_path)?).map_err(|e| format!("{}: {e}", unknowns_path.display()))?,
         );
     }
-    let (hir, _map) = hir::lower_file(&parse.tree());
+    let (hir, _map) = hir::lower_file(&parse);
     let ours: Vec<(String, _)> =
         attribute_paths(&hir).into_iter().map(|(p, e)| (p, crate::eval_expr(&hir.exprs, e, &ctx))).collect();
     let mut cases = Vec::new();

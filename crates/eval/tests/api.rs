@@ -7,7 +7,7 @@ use eval::{Context, Function, FunctionError, Param, Type, Value};
 
 fn eval_src(src: &str, ctx: &Context) -> Vec<Result<Value, eval::EvalError>> {
     let parse = syntax::parse(src);
-    let (hir, _) = hir::lower_file(&parse.tree());
+    let (hir, _) = hir::lower_file(&parse);
     hir.body.attributes.iter().map(|&a| eval::eval_expr(&hir.exprs, hir[a].value, ctx)).collect()
 }
 
@@ -122,7 +122,7 @@ fn corpus_evaluates_without_panicking() {
             }
             files += 1;
             bytes += text.len();
-            let (hir, _) = hir::lower_file(&parse.tree());
+            let (hir, _) = hir::lower_file(&parse);
             for (id, attr) in hir.attributes.iter() {
                 let _ = id;
                 attrs += 1;

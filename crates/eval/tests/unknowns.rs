@@ -205,7 +205,7 @@ fn check_text(name: &str, text: &str, ctx: &Context, failures: &mut Vec<Failure>
     if !parse.errors().is_empty() {
         return;
     }
-    let (hir, _) = hir::lower_file(&parse.tree());
+    let (hir, _) = hir::lower_file(&parse);
     for (path, root) in eval::conformance::attribute_paths(&hir) {
         let Ok(original) = eval::eval_expr(&hir.exprs, root, ctx) else { continue };
         for sub in subexpressions(&hir.exprs, root) {

@@ -45,6 +45,10 @@ pub mod de;
 mod dialect;
 mod workspace;
 
+/// The analysis host every front end stands on, the command line's
+/// included: its inputs, one `Change` type, and reports of what changed.
+pub use host;
+
 pub use camino::{Utf8Path, Utf8PathBuf};
 pub use eval::{Function, FunctionError, Param};
 pub use value::{Number, Type, Value};

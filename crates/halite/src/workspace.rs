@@ -538,7 +538,7 @@ impl Workspace {
             };
             let file = *self.files.get(path)?;
             let declarations = module::file_declarations(&self.db, file);
-            if *declarations != new_declarations {
+            if **declarations != new_declarations {
                 return None;
             }
             seeds.extend(declarations.declarations.iter().map(|declaration| declaration.address.clone()));
@@ -555,7 +555,7 @@ impl Workspace {
         set: impl FnOnce(&mut RootDatabase, Utf8PathBuf) -> File,
     ) -> module::FileDeclarations {
         let file = set(&mut self.scratch, path.to_owned());
-        let declarations = module::file_declarations(&self.scratch, file).clone();
+        let declarations = module::file_declarations(&self.scratch, file).as_ref().clone();
         // Emptied at once, so that the scratch database does not keep a
         // second tree of every file edited.
         self.scratch.set_file_text(path.to_owned(), "");

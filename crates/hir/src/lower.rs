@@ -9,7 +9,7 @@
 
 use smol_str::SmolStr;
 use syntax::{
-    AstNode, SyntaxKind, SyntaxNode, SyntaxToken, T,
+    AstNode, SyntaxKind, SyntaxNode, SyntaxToken, T, TextSize,
     ast::{self, LiteralKind},
 };
 
@@ -19,9 +19,17 @@ use crate::{
     escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
 };
 
-/// Lowers a file's tree to its HIR and the source map beside it.
-pub fn lower_file(file: &ast::SourceFile) -> (FileHir, SourceMap) {
-    let mut ctx = Ctx::default();
+/// Lowers a parsed file to its HIR and the source map beside it.
+///
+/// An attribute whose text holds a syntax error has a value of
+/// [`Expr::Missing`], whatever the parser's recovery made of the rest of
+/// it: `[1 2]` recovers as a tuple of one element, and a value computed
+/// from a guess is a wrong value. Its error is the syntax error's.
+pub fn lower_file(parse: &syntax::Parse<ast::SourceFile>) -> (FileHir, SourceMap) {
+    let mut syntax_errors: Vec<TextSize> = parse.errors().iter().map(|error| error.range.start()).collect();
+    syntax_errors.sort_unstable();
+    let mut ctx = Ctx { syntax_errors, ..Ctx::default() };
+    let file = parse.tree();
     let body = ctx.body(file.body());
     ctx.hir.body = body;
     (ctx.hir, ctx.map)
@@ -53,6 +61,8 @@ pub(crate) struct Ctx {
     /// JSON string's template), which the source map cannot hold pointers
     /// into.
     detached_from: Option<SyntaxNode>,
+    /// Where the file's syntax errors start, in order (see [`lower_file`]).
+    syntax_errors: Vec<TextSize>,
 }
 
 /// One link of an accessor chain, innermost first once collected.
@@ -98,10 +108,31 @@ impl Ctx {
     }
 
     fn attribute(&mut self, attr: &ast::Attribute) -> AttributeId {
-        let value = self.expr_opt(attr.value(), attr.syntax());
+        let value = if self.holds_syntax_error(attr.syntax()) {
+            self.alloc_detached(Expr::Missing, attr.syntax())
+        } else {
+            self.expr_opt(attr.value(), attr.syntax())
+        };
         let id = self.hir.attributes.alloc(Attribute { name: name_of(attr.name()), value });
         self.map.attributes.insert(id, SyntaxNodePtr::new(attr.syntax()));
         id
+    }
+
+    /// Whether a syntax error starts inside `node`'s text, from its first
+    /// token to the end of its last one (trailing trivia and the newline
+    /// left out, since the next line's error starts there), or right after
+    /// it (a missing closing bracket is reported where it should be).
+    fn holds_syntax_error(&self, node: &SyntaxNode) -> bool {
+        if self.syntax_errors.is_empty() {
+            return false;
+        }
+        let last = std::iter::successors(node.last_token(), |token| token.prev_token())
+            .take_while(|token| node.text_range().contains_range(token.text_range()))
+            .find(|token| !token.kind().is_trivia() && token.kind() != SyntaxKind::NEWLINE);
+        let Some(last) = last else { return false };
+        let (start, end) = (node.text_range().start(), last.text_range().end());
+        let first = self.syntax_errors.partition_point(|&error| error < start);
+        self.syntax_errors.get(first).is_some_and(|&error| error <= end)
     }
 
     fn block(&mut self, block: &ast::Block) -> BlockId {

@@ -28,13 +28,13 @@ fn check(dir: &Path) -> usize {
     for path in &paths {
         let Ok(text) = fs::read_to_string(path) else { continue };
         let parse = syntax::parse(&text);
-        let (hir, _) = hir::lower_file(&parse.tree());
+        let (hir, _) = hir::lower_file(&parse);
         if !parse.errors().is_empty() {
             continue;
         }
         let formatted = fmt::format_tree(&parse.syntax_node());
         let reparsed = syntax::parse(&formatted);
-        let (hir_after, _) = hir::lower_file(&reparsed.tree());
+        let (hir_after, _) = hir::lower_file(&reparsed);
         assert!(hir == hir_after, "formatting changed the HIR of {}", path.display());
         checked += 1;
     }

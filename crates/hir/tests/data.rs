@@ -17,7 +17,7 @@ fn hir_dumps() {
     for path in paths {
         let text = fs::read_to_string(&path).expect("test file is UTF-8");
         let parse = syntax::parse(&text);
-        let (hir, _) = hir::lower_file(&parse.tree());
+        let (hir, _) = hir::lower_file(&parse);
         let mut dump = hir.debug_dump();
         for error in parse.errors() {
             dump.push_str(&format!("syntax error {:?}: {}\n", error.range, error.message));

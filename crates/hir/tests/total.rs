@@ -5,7 +5,7 @@ use std::{fs, path::PathBuf};
 
 fn lower(text: &str) -> hir::FileHir {
     let parse = syntax::parse(text);
-    hir::lower_file(&parse.tree()).0
+    hir::lower_file(&parse).0
 }
 
 /// Every parser test file, and every prefix of each (cut at character
@@ -76,7 +76,7 @@ fn the_source_map_round_trips() {
         let text = fs::read_to_string(&path).expect("UTF-8");
         let parse = syntax::parse(&text);
         let root = parse.syntax_node();
-        let (hir, map) = hir::lower_file(&parse.tree());
+        let (hir, map) = hir::lower_file(&parse);
         for (id, expr) in hir.exprs.iter() {
             let ptr = map.expr_syntax(id).unwrap_or_else(|| panic!("{}: {expr:?} unmapped", path.display()));
             let node = ptr.to_node(&root);

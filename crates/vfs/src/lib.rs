@@ -1,5 +1,6 @@
-//! Files on disk for Halite: which names belong to a module, loading a
-//! directory's HCL files, and a watcher that turns filesystem events into
+//! Files on disk for Halite: the one table of file kinds (which names are
+//! HCL files, in which syntax, for which tool, and which belong to a
+//! module), loading a directory's HCL files, and a watcher that turns filesystem events into
 //! batches of changes to apply to the database's inputs.
 //!
 //! The crate knows bytes and paths, nothing about syntax or the database:
@@ -11,12 +12,17 @@
 //! renamed over the original, by deleting and recreating), and only the end
 //! state matters to the database.
 
+mod kind;
 mod load;
 mod watch;
 
 use camino::Utf8PathBuf;
 
-pub use crate::load::{Error, LoadedFile, Scope, is_module_file, load};
+pub use crate::kind::{
+    FileKind, Language, SourceSyntax, is_ignored_name, is_module_file, is_terraform_override_file,
+    module_dir, terraform_stem,
+};
+pub use crate::load::{Error, LoadedFile, Scope, load};
 pub use crate::watch::{WatchOptions, Watcher};
 
 /// One file's change, as its state on disk when the batch was formed.

@@ -4,31 +4,12 @@ use std::io;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-/// The endings of the names of a module's files: the native syntax (`.hcl`
-/// also covers Packer's `.pkr.hcl`; `.tofu` is OpenTofu's `.tf`) and the JSON
-/// twins. `.tfvars` files are values for variables, not part of a module, so
-/// they are not here.
-const MODULE_SUFFIXES: &[&str] =
-    &[".hcl", ".tf", ".tofu", ".nomad", ".hcl.json", ".tf.json", ".tofu.json", ".nomad.json", ".pkr.json"];
+use crate::kind::is_module_file;
 
 /// Directories never entered by a walk of a tree, besides hidden ones:
 /// Terraform's cache of downloaded modules and providers is someone else's
 /// code. (It is hidden too; the name is kept to say so.)
 const SKIPPED_DIRS: &[&str] = &[".terraform"];
-
-/// Whether a file of this name is part of a module.
-///
-/// Besides the endings, the names Terraform ignores are ignored (a name
-/// starting with `.`, ending with `~`, or starting and ending with `#`):
-/// those are editors' backups, swap files and lock files (`.main.tf.swp`,
-/// `main.tf~`, Emacs's `.#main.tf` and `#main.tf#`), which appear and vanish
-/// while a file is saved and must never be read as part of the module.
-pub fn is_module_file(name: &str) -> bool {
-    let ignored = name.starts_with('.')
-        || name.ends_with('~')
-        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'));
-    !ignored && MODULE_SUFFIXES.iter().any(|suffix| name.len() > suffix.len() && name.ends_with(suffix))
-}
 
 /// How much of the file tree under a root is loaded and watched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +100,7 @@ pub(crate) fn list_files(dir: &Utf8Path, scope: Scope, paths: &mut Vec<Utf8PathB
             if scope.enters(&name) {
                 list_files(&child(dir, &name), scope, paths)?;
             }
-        } else if is_module_file(&name) {
+        } else if is_module_file(Utf8Path::new(&name)) {
             paths.push(child(dir, &name));
         }
     }
@@ -149,42 +130,4 @@ pub(crate) fn read_file(path: &Utf8Path) -> io::Result<Option<Vec<u8>>> {
 /// read as the user would write them.
 pub(crate) fn child(dir: &Utf8Path, name: &str) -> Utf8PathBuf {
     if dir == "." { Utf8PathBuf::from(name) } else { dir.join(name) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn module_file_names() {
-        for name in [
-            "main.tf",
-            "main.tofu",
-            "a.hcl",
-            "build.pkr.hcl",
-            "job.nomad",
-            "main.tf.json",
-            "main.tofu.json",
-            "x.hcl.json",
-            "b.pkr.json",
-        ] {
-            assert!(is_module_file(name), "{name}");
-        }
-        for name in [
-            "terraform.tfvars",
-            "a.tfvars.json",
-            "README.md",
-            ".main.tf.swp",
-            ".#main.tf",
-            "#main.tf#",
-            "main.tf~",
-            "main.tf.tmp",
-            ".hidden.tf",
-            "4913",
-            ".tf",
-            "package.json",
-        ] {
-            assert!(!is_module_file(name), "{name}");
-        }
-    }
 }

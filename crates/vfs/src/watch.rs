@@ -39,7 +39,8 @@ use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, ne
 
 use crate::{
     Change, ChangeBatch, LoadedFile, Scope,
-    load::{Error, child, is_module_file, list_files, read_file},
+    kind::is_module_file,
+    load::{Error, child, list_files, read_file},
 };
 
 /// How long the watcher waits before it reports.
@@ -334,7 +335,7 @@ impl State {
             return;
         }
         let path = dirs.iter().chain([&name]).fold(self.root.clone(), |path, part| child(&path, part));
-        if is_module_file(name) {
+        if is_module_file(Utf8Path::new(name)) {
             candidates.insert(path.clone());
         }
         if self.scope.enters(name) {

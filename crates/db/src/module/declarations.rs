@@ -4,7 +4,7 @@
 //! they compare equal after an edit that changes only expressions: salsa
 //! then backdates them and nothing that reads them re-runs.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, sync::Arc};
 
 use camino::Utf8Path;
 use rustc_hash::FxHashSet;
@@ -12,9 +12,7 @@ use smol_str::SmolStr;
 
 use crate::{
     Db, File,
-    module::{
-        Address, DialectRules, Module, dialect::terraform_stem, is_terraform_file, is_terraform_override_file,
-    },
+    module::{Address, DialectRules, Module},
 };
 
 /// What a declaration is.
@@ -88,6 +86,14 @@ pub struct Declaration {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileDeclarations {
     pub declarations: Vec<Declaration>,
+    /// The data sources declared inside `check` blocks, by type and name:
+    /// Terraform scopes them to the check's own expressions, and the index
+    /// has no nested blocks.
+    pub scoped_data: Vec<(SmolStr, SmolStr)>,
+    /// Whether a JSON file's `check` block has a `data` member, whose
+    /// labels are inside an expression the declarations do not list: then
+    /// any data source may be one of them.
+    pub scoped_data_open: bool,
 }
 
 pub(crate) fn position(index: usize) -> u32 {
@@ -102,9 +108,13 @@ pub(crate) fn position(index: usize) -> u32 {
 /// module index and everything resolved through it would run again (and,
 /// with the other files' results evicted too, re-read every file).
 #[salsa::tracked(returns(ref))]
-pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
+pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
     if file.syntax(db) == crate::SourceSyntax::Json {
-        return crate::module::json::declarations(db, file);
+        let mut declarations = crate::module::json::declarations(db, file);
+        declarations.scoped_data_open = declarations.declarations.iter().any(|declaration| {
+            matches!(declaration.address.segments(), [check, _, data] if check == "check" && data == "data")
+        });
+        return Arc::new(declarations);
     }
     let hir = crate::lower(db, file);
     let mut declarations = Vec::new();
@@ -169,7 +179,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                 segments.push(SmolStr::new(type_name));
                 segments.extend(labels.iter().cloned());
                 declarations.push(Declaration {
-                    address: Address { segments: segments.clone() },
+                    address: Address::new(segments.iter().cloned()),
                     kind: DeclarationKind::Block,
                     location: Location {
                         block: block_position,
@@ -186,7 +196,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     let mut segments = segments.clone();
                     segments.push(name.clone());
                     declarations.push(Declaration {
-                        address: Address { segments },
+                        address: Address::new(segments),
                         kind: DeclarationKind::BlockAttribute,
                         location: Location {
                             block: block_position,
@@ -200,7 +210,33 @@ pub fn file_declarations(db: &dyn Db, file: File) -> FileDeclarations {
             }
         }
     }
-    FileDeclarations { declarations }
+    let mut scoped_data = Vec::new();
+    for &block in &hir.body.blocks {
+        if hir[block].type_name != "check" {
+            continue;
+        }
+        for &nested in &hir[block].body.blocks {
+            if let ("data", [type_name, name]) =
+                (hir[nested].type_name.as_str(), hir[nested].labels.as_slice())
+            {
+                scoped_data.push((type_name.clone(), name.clone()));
+            }
+        }
+    }
+    Arc::new(FileDeclarations { declarations, scoped_data, scoped_data_open: false })
+}
+
+/// What `file` declares, as the module-wide queries read it: the snapshot
+/// the host keeps in the file's input ([`File::declarations`]) when there
+/// is one, [`file_declarations`] otherwise. The snapshot is an input of the
+/// structure's durability, set only when the declarations change, so that
+/// after an edit of an expression the module's index is verified at a
+/// glance instead of by a walk of every file's queries.
+pub fn declarations_of(db: &dyn Db, file: File) -> &FileDeclarations {
+    match file.declarations(db) {
+        Some(snapshot) => snapshot,
+        None => file_declarations(db, file),
+    }
 }
 
 /// The attributes of the blocks nested in `body` (a top-level block's, at
@@ -227,7 +263,7 @@ fn nested_declarations(
             let mut address = segments.clone();
             address.push(name.clone());
             out.push(Declaration {
-                address: Address { segments: address },
+                address: Address::new(address),
                 kind: DeclarationKind::NestedAttribute,
                 location: Location {
                     block,
@@ -280,6 +316,8 @@ pub struct Definition {
     pub file: File,
     pub kind: DeclarationKind,
     pub location: Location,
+    /// Its place in the module's declaration order ([`ModuleIndex::order`]).
+    pub position: u32,
 }
 
 /// A second declaration of an address already declared.
@@ -308,6 +346,9 @@ pub struct ModuleIndex {
     names: rustc_hash::FxHashMap<SmolStr, Vec<SmolStr>>,
     /// Addresses in declaration order.
     pub order: Vec<Address>,
+    /// Each file's addresses in declaration order, for readers that look at
+    /// one file of a module.
+    pub by_file: rustc_hash::FxHashMap<File, Vec<Address>>,
     pub duplicates: Vec<Duplicate>,
     /// The blocks that are root names (not `variable`, `locals`, nor a
     /// dialect's hidden types), by their address's first segment, then by
@@ -317,6 +358,11 @@ pub struct ModuleIndex {
 }
 
 impl ModuleIndex {
+    /// The addresses `file` declares, in declaration order.
+    pub fn addresses_of(&self, file: File) -> &[Address] {
+        self.by_file.get(&file).map_or(&[], Vec::as_slice)
+    }
+
     /// The names declared under a root (`var`, `local`): the second segment
     /// of every address that starts with it.
     pub fn names_under<'a>(&'a self, root: &'a str) -> impl Iterator<Item = &'a SmolStr> + 'a {
@@ -337,7 +383,7 @@ fn repeated_blocks(
 ) -> rustc_hash::FxHashMap<(File, u32), usize> {
     let mut by_address: BTreeMap<&[SmolStr], Vec<(File, u32)>> = BTreeMap::new();
     for &file in module_files(db, module) {
-        for declaration in &file_declarations(db, file).declarations {
+        for declaration in &declarations_of(db, file).declarations {
             if declaration.kind == DeclarationKind::Block
                 && let Some(block) = declaration.location.block
                 && let [type_name, labels @ ..] = declaration.address.segments()
@@ -380,7 +426,9 @@ pub fn module_files(db: &dyn Db, module: Module) -> Vec<File> {
         .copied()
         .filter(|file| {
             let path = file.path(db);
-            is_terraform_file(path) && !is_terraform_override_file(path) && !has_tofu_twin(path, &paths)
+            vfs::FileKind::of(path).is_some_and(vfs::FileKind::is_terraform)
+                && !vfs::is_terraform_override_file(path)
+                && !has_tofu_twin(path, &paths)
         })
         .collect()
 }
@@ -393,7 +441,7 @@ pub fn module_files(db: &dyn Db, module: Module) -> Vec<File> {
 fn has_tofu_twin(path: &Utf8Path, paths: &FxHashSet<&Utf8Path>) -> bool {
     // Only `.tf` and `.tf.json` have a twin: `.tofu` does not start with
     // `.tf`.
-    let Some((stem, extension)) = terraform_stem(path) else { return false };
+    let Some((stem, extension)) = vfs::terraform_stem(path) else { return false };
     let Some(json) = extension.strip_prefix(".tf") else { return false };
     let twin = path.with_file_name(format!("{stem}.tofu{json}"));
     paths.contains(twin.as_path())
@@ -423,7 +471,7 @@ fn module_address(
     if unprefixed {
         segments.remove(0);
     }
-    Address { segments }
+    Address::new(segments)
 }
 
 /// The module's index, from its files' declarations and its dialect's
@@ -440,7 +488,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
         // The current block's label count, where a repeated block's ordinal
         // goes in its attributes' addresses.
         let mut block_length = 0;
-        for declaration in &file_declarations(db, file).declarations {
+        for declaration in &declarations_of(db, file).declarations {
             if matches!(declaration.kind, DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute)
                 && skipped_block.is_some()
                 && skipped_block == declaration.location.block
@@ -503,10 +551,17 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             if let [root, name] = address.segments() {
                 index.names.entry(root.clone()).or_default().push(name.clone());
             }
+            let position = position(index.order.len());
             index.order.push(address.clone());
+            index.by_file.entry(file).or_default().push(address.clone());
             index.definitions.insert(
                 address,
-                Definition { file, kind: declaration.kind.clone(), location: declaration.location.clone() },
+                Definition {
+                    file,
+                    kind: declaration.kind.clone(),
+                    location: declaration.location.clone(),
+                    position,
+                },
             );
         }
     }

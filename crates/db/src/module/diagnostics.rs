@@ -151,6 +151,42 @@ impl ModuleDiagnosticKind {
 #[salsa::tracked(returns(ref))]
 pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> {
     let index = module_index(db, module);
+    let mut out = duplicate_diagnostics(db, module).clone();
+    for &file in crate::module::module_files(db, module) {
+        out.extend(type_constraint_diagnostics(db, file));
+    }
+    out.extend(crate::module::terraform_functions::provider_function_diagnostics(db, module).iter().cloned());
+    // Dependencies first, so that a long chain of references does not
+    // recurse through the whole chain (see `evaluate_in_order`).
+    crate::module::evaluate_in_order(db, crate::module::module_attributes(db, module));
+    // The attributes on cycles reported already: each cycle once, and its
+    // path found once (a walk around the whole cycle).
+    let mut on_reported_cycles: rustc_hash::FxHashSet<crate::module::Address> = Default::default();
+    for address in &index.order {
+        let Some(def) = index.definitions.get(address) else { continue };
+        if !def.kind.is_attribute() && !matches!(def.kind, DeclarationKind::Variable { .. }) {
+            continue;
+        }
+        let attr = Attr::new(db, module, address.clone());
+        if let Err(AttrError::Cycle(_)) = attribute_value(db, attr) {
+            if on_reported_cycles.contains(address) {
+                continue;
+            }
+            let path = crate::module::cycle_path(db, attr);
+            out.extend(cycle_diagnostic(db, attr, def, &path));
+            on_reported_cycles.extend(path);
+            continue;
+        }
+        out.extend(attribute_diagnostic(db, attr));
+    }
+    out
+}
+
+/// The module's duplicate declarations, each at its second declaration
+/// with the first as a related place. Reads the module's index only.
+#[salsa::tracked(returns(ref))]
+pub fn duplicate_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> {
+    let index = module_index(db, module);
     let mut out = Vec::new();
     for duplicate in &index.duplicates {
         let (first_file, first_location) = &duplicate.first;
@@ -192,33 +228,6 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
             detail,
             related: vec![(first_file, first_range, "first declared here".to_string())],
         });
-    }
-    for &file in crate::module::module_files(db, module) {
-        out.extend(type_constraint_diagnostics(db, file));
-    }
-    out.extend(crate::module::terraform_functions::provider_function_diagnostics(db, module));
-    // Dependencies first, so that a long chain of references does not
-    // recurse through the whole chain (see `evaluate_in_order`).
-    crate::module::evaluate_in_order(db, crate::module::module_attributes(db, module));
-    // The attributes on cycles reported already: each cycle once, and its
-    // path found once (a walk around the whole cycle).
-    let mut on_reported_cycles: rustc_hash::FxHashSet<crate::module::Address> = Default::default();
-    for address in &index.order {
-        let Some(def) = index.definitions.get(address) else { continue };
-        if !def.kind.is_attribute() && !matches!(def.kind, DeclarationKind::Variable { .. }) {
-            continue;
-        }
-        let attr = Attr::new(db, module, address.clone());
-        if let Err(AttrError::Cycle(_)) = attribute_value(db, attr) {
-            if on_reported_cycles.contains(address) {
-                continue;
-            }
-            let path = crate::module::cycle_path(db, attr);
-            out.extend(cycle_diagnostic(db, attr, def, &path));
-            on_reported_cycles.extend(path);
-            continue;
-        }
-        out.extend(attribute_diagnostic(db, attr));
     }
     out
 }
@@ -309,6 +318,19 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             }
         }
     }
+}
+
+/// The diagnostic of the cycle `path` (from `attr` round to it, as a
+/// dependency graph finds it), pointing at the reference that leads to its
+/// next step; none if `path` is not a cycle.
+pub fn cycle_diagnostic_along(
+    db: &dyn Db,
+    attr: Attr<'_>,
+    path: &[crate::module::Address],
+) -> Option<ModuleDiagnostic> {
+    let index = module_index(db, attr.module(db));
+    let def = index.definitions.get(attr.address(db))?;
+    cycle_diagnostic(db, attr, def, path)
 }
 
 /// The diagnostic of a cycle through `attr`, pointing at the reference

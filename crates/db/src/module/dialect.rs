@@ -43,6 +43,12 @@ use smol_str::SmolStr;
 
 use crate::{Db, module::Value};
 
+/// Whether `path` is one of Terraform's configuration files, by the one
+/// table of file kinds.
+fn is_terraform_file(path: &camino::Utf8Path) -> bool {
+    vfs::FileKind::of(path).is_some_and(vfs::FileKind::is_terraform)
+}
+
 /// The comparable part of a dialect: everything but root values and
 /// function implementations.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -121,8 +127,8 @@ impl DialectRules {
     }
 
     /// The rules for a module made of `paths`: Terraform's when any is a
-    /// Terraform file ([`is_terraform_file`]: `*.tf`, `*.tofu` and their
-    /// JSON twins), the generic ones otherwise.
+    /// Terraform file (`*.tf`, `*.tofu` and their JSON twins), the generic
+    /// ones otherwise.
     pub fn for_files<'p>(paths: impl IntoIterator<Item = &'p camino::Utf8Path>) -> DialectRules {
         if paths.into_iter().any(is_terraform_file) {
             DialectRules::terraform()
@@ -269,35 +275,6 @@ impl DialectRules {
         };
         names_match("*") || enclosing.iter().any(|segment| names_match(segment))
     }
-}
-
-/// The endings of Terraform's configuration files: Terraform's own, and
-/// OpenTofu's (1.8 and later), which reads a `.tofu` file as it reads a
-/// `.tf` file and a `.tofu.json` file as a `.tf.json` one
-/// (`internal/configs/parser_config_dir.go` in opentofu/opentofu, its
-/// `tfExt`, `tofuExt`, `tfJSONExt` and `tofuJSONExt`).
-const TERRAFORM_EXTENSIONS: &[&str] = &[".tf", ".tf.json", ".tofu", ".tofu.json"];
-
-/// The name of `path` without its Terraform ending, with that ending:
-/// `main.tofu.json` is `("main", ".tofu.json")`.
-pub(crate) fn terraform_stem(path: &camino::Utf8Path) -> Option<(&str, &'static str)> {
-    let name = path.file_name()?;
-    TERRAFORM_EXTENSIONS.iter().find_map(|&extension| Some((name.strip_suffix(extension)?, extension)))
-}
-
-/// Whether `path` is a Terraform override file (`override.tf`,
-/// `*_override.tf`, their JSON twins and OpenTofu's `override.tofu`,
-/// `*_override.tofu` and twins), which Terraform merges into the
-/// declarations of the other files rather than adding to them.
-pub fn is_terraform_override_file(path: &camino::Utf8Path) -> bool {
-    terraform_stem(path).is_some_and(|(stem, _)| stem == "override" || stem.ends_with("_override"))
-}
-
-/// Whether `path` is a Terraform file by its name: `*.tf`, `*.tf.json`, or
-/// OpenTofu's `*.tofu` and `*.tofu.json`.
-pub fn is_terraform_file(path: &camino::Utf8Path) -> bool {
-    let name = path.as_str();
-    TERRAFORM_EXTENSIONS.iter().any(|extension| name.ends_with(extension))
 }
 
 /// The functions of a dialect: the standard library, a stub returning an

@@ -20,7 +20,7 @@ use crate::{
     Db, File,
     module::{
         Address, AttrExpr, Declaration, DeclarationKind, DialectRules, FileDeclarations, Location,
-        declarations::position, is_terraform_file,
+        declarations::position,
     },
 };
 
@@ -97,8 +97,10 @@ fn labelled_bodies(value: ast::JsonValue, count: usize) -> Vec<(Vec<SmolStr>, Ve
 /// What a JSON file declares, by the fixed schema above.
 pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
     let mut declarations = Vec::new();
-    let Some(root) = root(db, file) else { return FileDeclarations { declarations } };
-    let file_is_terraform = is_terraform_file(file.path(db));
+    let Some(root) = root(db, file) else {
+        return FileDeclarations { declarations, ..FileDeclarations::default() };
+    };
+    let file_is_terraform = vfs::FileKind::of(file.path(db)).is_some_and(vfs::FileKind::is_terraform);
     for (i, block_type) in members(&root).iter().enumerate() {
         let (Some(type_name), Some(value)) = (name_of(block_type), block_type.value()) else { continue };
         if type_name == "//" {
@@ -173,7 +175,7 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
             }
         }
     }
-    FileDeclarations { declarations }
+    FileDeclarations { declarations, ..FileDeclarations::default() }
 }
 
 /// The member a declaration's location names: the attribute's (or, for a
@@ -209,6 +211,15 @@ pub(crate) fn attribute_expr(
         _ => location.clone(),
     };
     let value = member_at(db, file, &location)?.value()?;
+    // A value holding a syntax error has no value, as a native attribute
+    // (see `hir::lower_file`): the parser's recovery is a guess.
+    let range = value.syntax().text_range();
+    if crate::parse_json(db, file).errors().iter().any(|error| range.contains_inclusive(error.range.start()))
+    {
+        let mut exprs = la_arena::Arena::new();
+        let root = exprs.alloc(hir::Expr::Missing);
+        return Some(AttrExpr { exprs, root });
+    }
     let (hir, root, _) = hir::lower_json_value(&value);
     Some(AttrExpr { exprs: hir.exprs, root })
 }

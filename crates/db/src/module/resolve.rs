@@ -11,8 +11,9 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, Attr, AttrExpr, DeclarationKind, DialectRules, Module, ModuleIndex, dialect_root_names,
-        file_declarations, module_files, module_index, references, value::expr_of,
+        Address, Attr, AttrExpr, DeclarationKind, DialectRules, Module, ModuleIndex,
+        declarations::declarations_of, dialect_root_names, module_files, module_index, references,
+        value::expr_of,
     },
 };
 
@@ -641,32 +642,15 @@ impl ScopedDataSources {
     }
 }
 
-/// The data sources of the module's `check` blocks. Reads every native
-/// file's HIR, but its result changes only with those blocks, so an edit
-/// elsewhere stops here.
+/// The data sources of the module's `check` blocks, from the files'
+/// declarations.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn scoped_data_sources(db: &dyn Db, module: Module) -> ScopedDataSources {
     let mut scoped = ScopedDataSources::default();
     for &file in module_files(db, module) {
-        if file.syntax(db) != crate::SourceSyntax::Native {
-            scoped.open |= file_declarations(db, file).declarations.iter().any(|declaration| {
-                matches!(declaration.address.segments(), [check, _, data] if check == "check" && data == "data")
-            });
-            continue;
-        }
-        let hir = crate::lower(db, file);
-        for &block in &hir.body.blocks {
-            if hir[block].type_name != "check" {
-                continue;
-            }
-            for &nested in &hir[block].body.blocks {
-                if let ("data", [type_name, name]) =
-                    (hir[nested].type_name.as_str(), hir[nested].labels.as_slice())
-                {
-                    scoped.labels.insert((type_name.clone(), name.clone()));
-                }
-            }
-        }
+        let declarations = declarations_of(db, file);
+        scoped.open |= declarations.scoped_data_open;
+        scoped.labels.extend(declarations.scoped_data.iter().cloned());
     }
     scoped
 }

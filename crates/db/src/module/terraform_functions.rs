@@ -1183,7 +1183,9 @@ fn url_query_escape(text: &str) -> String {
 /// function, which only the provider knows: such a call is not checked
 /// here, and evaluates to an unknown value; the built-in `terraform`
 /// provider's functions are known. Found in the native files' calls, from
-/// the declarations alone, so that no attribute's value depends on them.
+/// the declarations alone, so that no attribute's value depends on them. A
+/// query, read once per file by a check.
+#[salsa::tracked(returns(ref))]
 pub fn provider_function_diagnostics(
     db: &dyn crate::Db,
     module: crate::module::Module,
@@ -1195,7 +1197,7 @@ pub fn provider_function_diagnostics(
     // An override file may add a provider (its `required_providers`
     // replaces the module's, provider by provider), and the model leaves
     // override files out: then the module's providers are not known here.
-    if module.files(db).iter().any(|&file| crate::module::is_terraform_override_file(file.path(db))) {
+    if module.files(db).iter().any(|&file| vfs::is_terraform_override_file(file.path(db))) {
         return Vec::new();
     }
     let table = dialect.functions(db);

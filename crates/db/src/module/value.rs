@@ -1,10 +1,7 @@
 //! Attribute values: each attribute evaluated with exactly the values its
 //! expression references, and variables from their inputs and declarations.
 
-use std::{
-    cell::RefCell,
-    collections::{BTreeMap, VecDeque},
-};
+use std::{cell::RefCell, collections::BTreeMap};
 
 use smol_str::SmolStr;
 
@@ -572,71 +569,40 @@ pub fn cycle_path<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Address> {
 }
 
 /// The shortest path of references from `start` back to itself, both ends
-/// included (`local.a -> local.b -> local.a`); just `start` if there is
-/// none.
+/// included (`local.a -> local.b -> local.a`), found on the resolutions
+/// (which never cycle themselves) by the graph's walk, giving up after
+/// `limit` attributes (then empty); just `start` if there is none.
 pub(crate) fn find_cycle<'db>(db: &'db dyn Db, start: Attr<'db>, limit: usize) -> Vec<Address> {
     let module = start.module(db);
-    let start = start.address(db);
-    let mut came_from: rustc_hash::FxHashMap<&Address, &Address> = rustc_hash::FxHashMap::default();
-    let mut queue = VecDeque::from([start]);
-    let mut visited = 0;
-    while let Some(address) = queue.pop_front() {
-        visited += 1;
-        if visited > limit {
-            return Vec::new();
+    let reads = |attr: Attr<'db>| {
+        let dependencies: Vec<Attr<'db>> = attribute_resolution(db, attr)
+            .dependencies()
+            .into_iter()
+            .map(|address| Attr::new(db, module, address.clone()))
+            .collect();
+        dependencies
+    };
+    match crate::graph::shortest_cycle(start, limit, reads) {
+        crate::graph::CycleSearch::Found(path) => {
+            path.into_iter().map(|attr| attr.address(db).clone()).collect()
         }
-        let resolution = attribute_resolution(db, Attr::new(db, module, address.clone()));
-        for dependency in resolution.dependencies() {
-            if dependency == start {
-                // Walk back from `address` to `start`, then read it forwards.
-                let mut path = vec![address.clone()];
-                let mut current = address;
-                while current != start {
-                    let Some(&previous) = came_from.get(current) else { break };
-                    path.push(previous.clone());
-                    current = previous;
-                }
-                path.reverse();
-                path.push(start.clone());
-                return path;
-            }
-            if let std::collections::hash_map::Entry::Vacant(entry) = came_from.entry(dependency) {
-                entry.insert(address);
-                queue.push_back(dependency);
-            }
-        }
+        crate::graph::CycleSearch::GaveUp => Vec::new(),
+        crate::graph::CycleSearch::NoCycle => vec![start.address(db).clone()],
     }
-    vec![start.clone()]
 }
 
 /// `attrs` and everything they reference, dependencies before their users
 /// (cycles broken anywhere), for [`evaluate_in_order`].
 pub fn evaluation_order<'db>(db: &'db dyn Db, attrs: &[Attr<'db>]) -> Vec<Attr<'db>> {
-    let mut order = Vec::new();
-    let mut seen: rustc_hash::FxHashSet<Attr<'db>> = rustc_hash::FxHashSet::default();
-    // An explicit depth-first walk: a chain of references can be as long
-    // as the module is large.
-    for &root in attrs {
-        if !seen.insert(root) {
-            continue;
-        }
-        let mut stack = vec![(root, false)];
-        while let Some((attr, dependencies_done)) = stack.pop() {
-            if dependencies_done {
-                order.push(attr);
-                continue;
-            }
-            stack.push((attr, true));
-            let module = attr.module(db);
-            for address in attribute_resolution(db, attr).dependencies().into_iter().rev() {
-                let dependency = Attr::new(db, module, address.clone());
-                if seen.insert(dependency) {
-                    stack.push((dependency, false));
-                }
-            }
-        }
-    }
-    order
+    crate::graph::dependencies_first(attrs.iter().copied(), |attr: Attr<'db>| {
+        let module = attr.module(db);
+        let dependencies: Vec<Attr<'db>> = attribute_resolution(db, attr)
+            .dependencies()
+            .into_iter()
+            .map(|address| Attr::new(db, module, address.clone()))
+            .collect();
+        dependencies
+    })
 }
 
 /// Evaluates `attrs` (and what they reference) dependencies first.

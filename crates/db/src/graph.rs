@@ -1,0 +1,451 @@
+//! The dependency graph of a module's attributes: the one graph that cycle
+//! diagnostics, evaluation order and change propagation all walk.
+//!
+//! A node is an address with a value (an attribute or a variable); its
+//! edges are what its resolution ([`crate::module::attribute_resolution`])
+//! says it reads, kept in both directions. Besides the attributes it reads,
+//! a node remembers the other addresses its resolution depended on (the
+//! objects it reads whole, the references that named nothing, the ones the
+//! dialect makes unknown or gives a value): when a declaration appears or
+//! vanishes there, the node may resolve differently, and
+//! [`DependencyGraph::affected_by`] finds it without looking at the rest.
+//!
+//! The graph is plain data with no database of its own: a caller sets each
+//! node's targets as it resolves it ([`DependencyGraph::set_targets`]), all
+//! at once for a batch or a few after an edit, and every walk is
+//! iterative, since chains of references run to thousands of links.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::module::{Address, Target};
+
+/// A node's number in its graph: stable for the graph's lifetime, however
+/// its edges change.
+pub type NodeId = u32;
+
+/// What an address that is not a node meant to a node's resolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyKind {
+    /// An object read whole (`local`, `service.web`): every attribute
+    /// under it.
+    Object,
+    /// The block an attribute read was found in: a new attribute of the
+    /// block (`count`) may change what a reference into it means.
+    Block,
+    /// A value the dialect says is not known from the configuration.
+    Unknown,
+    /// A root name the dialect gives a value.
+    Root,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Node {
+    address: Option<Address>,
+    /// Whether the address is declared: a node whose declaration went away
+    /// stays, with no edges, so that ids stay stable.
+    present: bool,
+    reads: Vec<NodeId>,
+    readers: Vec<NodeId>,
+    keys: Vec<(KeyKind, Address)>,
+}
+
+/// The graph; see the module's documentation.
+#[derive(Debug, Clone, Default)]
+pub struct DependencyGraph {
+    ids: FxHashMap<Address, NodeId>,
+    nodes: Vec<Node>,
+    /// The nodes whose resolution read each key, by the key's address, in
+    /// order so that every key under an address is one range.
+    key_readers: BTreeMap<Address, Vec<NodeId>>,
+    /// The nodes with a reference that names nothing: their did-you-mean
+    /// may change with any new declaration.
+    unresolved: FxHashSet<NodeId>,
+}
+
+impl DependencyGraph {
+    pub fn new() -> DependencyGraph {
+        DependencyGraph::default()
+    }
+
+    /// The node of `address`, if the graph has one.
+    pub fn node(&self, address: &Address) -> Option<NodeId> {
+        self.ids.get(address).copied()
+    }
+
+    /// The node of `address`, made if the graph has none.
+    pub fn node_or_insert(&mut self, address: &Address) -> NodeId {
+        if let Some(&id) = self.ids.get(address) {
+            return id;
+        }
+        let id = NodeId::try_from(self.nodes.len()).unwrap_or(NodeId::MAX);
+        self.ids.insert(address.clone(), id);
+        self.nodes.push(Node { address: Some(address.clone()), ..Node::default() });
+        id
+    }
+
+    /// The address of a node.
+    pub fn address(&self, node: NodeId) -> &Address {
+        static NONE: std::sync::OnceLock<Address> = std::sync::OnceLock::new();
+        self.nodes
+            .get(node as usize)
+            .and_then(|it| it.address.as_ref())
+            .unwrap_or_else(|| NONE.get_or_init(|| Address::new(Vec::<&str>::new())))
+    }
+
+    /// Whether the node's address is declared now.
+    pub fn is_present(&self, node: NodeId) -> bool {
+        self.nodes.get(node as usize).is_some_and(|it| it.present)
+    }
+
+    /// Every node whose address is declared.
+    pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.nodes.iter().enumerate().filter(|(_, node)| node.present).map(|(id, _)| id as NodeId)
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The attributes a node reads.
+    pub fn reads(&self, node: NodeId) -> &[NodeId] {
+        self.nodes.get(node as usize).map_or(&[], |it| &it.reads)
+    }
+
+    /// The nodes that read a node.
+    pub fn readers(&self, node: NodeId) -> &[NodeId] {
+        self.nodes.get(node as usize).map_or(&[], |it| &it.readers)
+    }
+
+    /// Whether one of a node's references names nothing.
+    pub fn has_unresolved(&self, node: NodeId) -> bool {
+        self.unresolved.contains(&node)
+    }
+
+    /// The other addresses a node's resolution depended on.
+    pub fn keys(&self, node: NodeId) -> &[(KeyKind, Address)] {
+        self.nodes.get(node as usize).map_or(&[], |it| &it.keys)
+    }
+
+    /// Sets what the attribute at `address` reads, from its resolution's
+    /// targets, replacing what it read before. Returns its node.
+    pub fn set_targets(&mut self, address: &Address, targets: &[Target]) -> NodeId {
+        let id = self.node_or_insert(address);
+        self.clear_edges(id);
+        let mut reads = Vec::new();
+        let mut keys = Vec::new();
+        for target in targets {
+            match target {
+                Target::Attributes { objects, attrs } => {
+                    keys.extend(objects.iter().map(|object| (KeyKind::Object, object.clone())));
+                    for attr in attrs {
+                        let read = self.node_or_insert(attr);
+                        if !reads.contains(&read) {
+                            reads.push(read);
+                        }
+                        let segments = attr.segments();
+                        if !matches!(segments.first().map(|it| it.as_str()), Some("var" | "local")) {
+                            let block = (KeyKind::Block, attr.prefix(segments.len().saturating_sub(1)));
+                            if !keys.contains(&block) {
+                                keys.push(block);
+                            }
+                        }
+                    }
+                }
+                Target::Unresolved { .. } => {}
+                Target::Unknown { address } => keys.push((KeyKind::Unknown, address.clone())),
+                Target::Root { name } => keys.push((KeyKind::Root, Address::new([name.clone()]))),
+            }
+        }
+        if targets.iter().any(|target| matches!(target, Target::Unresolved { .. })) {
+            self.unresolved.insert(id);
+        }
+        for &read in &reads {
+            self.nodes[read as usize].readers.push(id);
+        }
+        for (_, key) in &keys {
+            self.key_readers.entry(key.clone()).or_default().push(id);
+        }
+        let node = &mut self.nodes[id as usize];
+        node.present = true;
+        node.reads = reads;
+        node.keys = keys;
+        id
+    }
+
+    /// Forgets what the attribute at `address` reads and marks it as not
+    /// declared (its declaration went away).
+    pub fn remove(&mut self, address: &Address) {
+        if let Some(id) = self.node(address) {
+            self.clear_edges(id);
+            self.nodes[id as usize].present = false;
+        }
+    }
+
+    fn clear_edges(&mut self, id: NodeId) {
+        let node = &mut self.nodes[id as usize];
+        let reads = std::mem::take(&mut node.reads);
+        let keys = std::mem::take(&mut node.keys);
+        for read in reads {
+            if let Some(target) = self.nodes.get_mut(read as usize) {
+                target.readers.retain(|&reader| reader != id);
+            }
+        }
+        for (_, key) in keys {
+            if let Some(readers) = self.key_readers.get_mut(&key) {
+                readers.retain(|&reader| reader != id);
+                if readers.is_empty() {
+                    self.key_readers.remove(&key);
+                }
+            }
+        }
+        self.unresolved.remove(&id);
+    }
+
+    /// `seeds` and every node that reads one of them, directly or through
+    /// others: what a change of the seeds' values can change.
+    pub fn dependents(&self, seeds: impl IntoIterator<Item = NodeId>) -> Vec<NodeId> {
+        let mut seen: FxHashSet<NodeId> = FxHashSet::default();
+        let mut out = Vec::new();
+        let mut queue: Vec<NodeId> = seeds.into_iter().collect();
+        while let Some(id) = queue.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            out.push(id);
+            queue.extend(self.readers(id).iter().copied().filter(|reader| !seen.contains(reader)));
+        }
+        out
+    }
+
+    /// The nodes whose resolution may change when declarations appear or
+    /// vanish at `changed`: the nodes at those addresses and their readers;
+    /// the nodes that read an address that is a prefix of a changed one (a
+    /// whole object that holds it, the block a new attribute, `count` among
+    /// them, changes the meaning of references into) or that lies under one
+    /// (references into a block that appeared or vanished); and every node
+    /// with a reference that named nothing, whose did-you-mean may be the
+    /// new name.
+    pub fn affected_by<'a>(&self, changed: impl IntoIterator<Item = &'a Address>) -> Vec<NodeId> {
+        let mut out: FxHashSet<NodeId> = self.unresolved.iter().copied().collect();
+        for address in changed {
+            if let Some(id) = self.node(address) {
+                out.insert(id);
+                out.extend(self.readers(id).iter().copied());
+            }
+            for n in 1..=address.segments().len() {
+                if let Some(readers) = self.key_readers.get(&address.prefix(n)) {
+                    out.extend(readers.iter().copied());
+                }
+            }
+            for (key, readers) in self.key_readers.range(address.clone()..) {
+                if !key.starts_with(address) {
+                    break;
+                }
+                out.extend(readers.iter().copied());
+            }
+        }
+        let mut out: Vec<NodeId> = out.into_iter().collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The strongly connected components of more than one node, or of one
+    /// node that reads itself: the reference cycles. Only the nodes of
+    /// `within` are walked when it is given (a cycle through a changed node
+    /// is among the nodes that depend on it). Cycles in order of their
+    /// first node.
+    pub fn cycles(&self, within: Option<&FxHashSet<NodeId>>) -> Vec<Vec<NodeId>> {
+        let include = |id: &NodeId| within.is_none_or(|set| set.contains(id)) && self.is_present(*id);
+        let mut roots: Vec<NodeId> = match within {
+            Some(set) => set.iter().copied().filter(include).collect(),
+            None => self.nodes().collect(),
+        };
+        roots.sort_unstable();
+        let mut out = cycles(roots, |id| self.reads(id).iter().copied().filter(include));
+        for cycle in &mut out {
+            cycle.sort_unstable();
+        }
+        out.sort_by_key(|cycle| cycle.first().copied());
+        out
+    }
+
+    /// The shortest path of reads from `start` back to itself, both ends
+    /// included; just `start` if it is on no cycle.
+    pub fn cycle_path(&self, start: NodeId) -> Vec<NodeId> {
+        match shortest_cycle(start, usize::MAX, |id| self.reads(id).to_vec()) {
+            CycleSearch::Found(path) => path,
+            CycleSearch::NoCycle | CycleSearch::GaveUp => vec![start],
+        }
+    }
+
+    /// `roots` and everything they read, dependencies before their readers
+    /// (a cycle broken anywhere).
+    pub fn evaluation_order(&self, roots: impl IntoIterator<Item = NodeId>) -> Vec<NodeId> {
+        dependencies_first(roots, |id| self.reads(id).to_vec())
+    }
+}
+
+/// The graph walks, over any graph given by a function from a node to the
+/// nodes it reads: [`DependencyGraph`] walks its stored edges with them, and
+/// the module model walks resolutions with them where it has no graph (a
+/// cycle found inside an evaluation). All iterative, since chains of
+/// references run to thousands of links.
+///
+/// The strongly connected components of more than one node, or of one node
+/// that reads itself (Tarjan's algorithm), among the nodes reachable from
+/// `roots`.
+pub fn cycles<N, I>(roots: impl IntoIterator<Item = N>, mut reads: impl FnMut(N) -> I) -> Vec<Vec<N>>
+where
+    N: Copy + Eq + std::hash::Hash,
+    I: IntoIterator<Item = N>,
+{
+    let mut index: FxHashMap<N, u32> = FxHashMap::default();
+    let mut low: FxHashMap<N, u32> = FxHashMap::default();
+    let mut on_stack: FxHashSet<N> = FxHashSet::default();
+    let mut stack: Vec<N> = Vec::new();
+    let mut next_index = 0u32;
+    let mut out = Vec::new();
+    for root in roots {
+        if index.contains_key(&root) {
+            continue;
+        }
+        // Frames of (node, the nodes it reads, the next one to follow).
+        let mut frames: Vec<(N, Vec<N>, usize)> = vec![(root, reads(root).into_iter().collect(), 0)];
+        index.insert(root, next_index);
+        low.insert(root, next_index);
+        next_index += 1;
+        stack.push(root);
+        on_stack.insert(root);
+        while let Some((node, edges, edge)) = frames.last_mut() {
+            let node = *node;
+            if let Some(&next) = edges.get(*edge) {
+                *edge += 1;
+                match index.get(&next) {
+                    None => {
+                        index.insert(next, next_index);
+                        low.insert(next, next_index);
+                        next_index += 1;
+                        stack.push(next);
+                        on_stack.insert(next);
+                        frames.push((next, reads(next).into_iter().collect(), 0));
+                    }
+                    Some(&next_index_of) if on_stack.contains(&next) => {
+                        let current = low[&node];
+                        low.insert(node, current.min(next_index_of));
+                    }
+                    Some(_) => {}
+                }
+                continue;
+            }
+            let reads_itself = edges.contains(&node);
+            frames.pop();
+            let node_low = low[&node];
+            if let Some((parent, _, _)) = frames.last() {
+                let parent_low = low[parent];
+                low.insert(*parent, parent_low.min(node_low));
+            }
+            if node_low == index[&node] {
+                let mut component = Vec::new();
+                while let Some(member) = stack.pop() {
+                    on_stack.remove(&member);
+                    component.push(member);
+                    if member == node {
+                        break;
+                    }
+                }
+                if component.len() > 1 || reads_itself {
+                    component.reverse();
+                    out.push(component);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What [`shortest_cycle`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CycleSearch<N> {
+    /// The path, from the start round to it.
+    Found(Vec<N>),
+    /// The start is on no cycle.
+    NoCycle,
+    /// The walk visited its limit of nodes without coming back.
+    GaveUp,
+}
+
+/// The shortest path of reads from `start` back to itself, both ends
+/// included (`local.a -> local.b -> local.a`), by a breadth-first walk
+/// that gives up after visiting `limit` nodes.
+pub fn shortest_cycle<N, I>(start: N, limit: usize, mut reads: impl FnMut(N) -> I) -> CycleSearch<N>
+where
+    N: Copy + Eq + std::hash::Hash,
+    I: IntoIterator<Item = N>,
+{
+    let mut came_from: FxHashMap<N, N> = FxHashMap::default();
+    let mut queue = VecDeque::from([start]);
+    let mut visited = 0;
+    while let Some(node) = queue.pop_front() {
+        visited += 1;
+        if visited > limit {
+            return CycleSearch::GaveUp;
+        }
+        for next in reads(node) {
+            if next == start {
+                let mut path = vec![node];
+                let mut current = node;
+                while current != start {
+                    let Some(&previous) = came_from.get(&current) else { break };
+                    path.push(previous);
+                    current = previous;
+                }
+                path.reverse();
+                path.push(start);
+                return CycleSearch::Found(path);
+            }
+            if let std::collections::hash_map::Entry::Vacant(entry) = came_from.entry(next) {
+                entry.insert(node);
+                queue.push_back(next);
+            }
+        }
+    }
+    CycleSearch::NoCycle
+}
+
+/// `roots` and everything they read, dependencies before their readers (a
+/// cycle broken anywhere): the order in which evaluating each asks only
+/// for values already known.
+pub fn dependencies_first<N, I>(roots: impl IntoIterator<Item = N>, mut reads: impl FnMut(N) -> I) -> Vec<N>
+where
+    N: Copy + Eq + std::hash::Hash,
+    I: IntoIterator<Item = N>,
+    I::IntoIter: DoubleEndedIterator,
+{
+    let mut order = Vec::new();
+    let mut seen: FxHashSet<N> = FxHashSet::default();
+    for root in roots {
+        if !seen.insert(root) {
+            continue;
+        }
+        let mut stack = vec![(root, false)];
+        while let Some((node, dependencies_done)) = stack.pop() {
+            if dependencies_done {
+                order.push(node);
+                continue;
+            }
+            stack.push((node, true));
+            for read in reads(node).into_iter().rev() {
+                if seen.insert(read) {
+                    stack.push((read, false));
+                }
+            }
+        }
+    }
+    order
+}

@@ -1,0 +1,319 @@
+//! Checking many files at once: `halite check` over a repository.
+//!
+//! The files are grouped into units (a module per directory, and each file
+//! that belongs to none), and the units into chunks of about
+//! [`FILES_PER_CHUNK`] files. Each chunk is checked start to end by one
+//! worker thread in a host of its own: the worker reads the chunk's files,
+//! loads the children of its modules' calls beside them (whatever chunk
+//! they belong to; read only for their variables), reports every
+//! diagnostic, hands each file's to the caller, and drops the host. A check
+//! needs nothing incremental across chunks, so this costs nothing and
+//! bounds memory: a worker holds one chunk's trees and memos. One worker
+//! per core takes the chunks in path order (a repository's root module,
+//! which its examples call, usually comes before them), and a called
+//! module's variables are kept by directory for the whole run, so a module
+//! many others call is read once. Meanwhile a thread of its own finds the
+//! rule levels (`halite.toml`, one look per directory); a worker waits for
+//! them only to report.
+
+use std::{
+    io,
+    sync::{
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicUsize, Ordering},
+    },
+};
+
+use analysis::{ConfigError, RuleLevels};
+use camino::{Utf8Path, Utf8PathBuf};
+use db::{RootDatabase, module::ModuleInput};
+use rustc_hash::FxHashMap;
+
+use crate::{AnalysisHost, Change, HostOptions, LocatedDiagnostic, config::RuleLevelsFinder};
+
+/// Files checked in one host. A worker holds one chunk's trees and memos
+/// at a time, and smaller chunks peaked lower for no more time (fresh pages
+/// cost their zeroing). A module is never split.
+pub const FILES_PER_CHUNK: usize = 32;
+
+/// The stack of each worker thread: evaluating a module may walk a long
+/// chain of references, and salsa finds a cycle by walking all of it
+/// (reserved, not used, unless a module needs it).
+const WORKER_STACK: usize = 512 << 20;
+
+/// Why a check could not run.
+#[derive(Debug)]
+pub enum CheckError {
+    /// A file could not be read.
+    Read { path: Utf8PathBuf, error: io::Error },
+    /// A `halite.toml` is wrong: nothing is reported, since a report by
+    /// rules the user did not ask for would be wrong.
+    Config(ConfigError),
+    /// The worker threads could not be started.
+    Threads(io::Error),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::Read { path, error } => write!(f, "cannot read `{path}`: {error}"),
+            CheckError::Config(error) => error.fmt(f),
+            CheckError::Threads(error) => write!(f, "cannot start the worker threads: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+/// What one parallel job checks: a module (the module files of one
+/// directory) or one file that belongs to none (a `.tfvars` file, a hidden
+/// file); `files` index the run's paths, in path order.
+struct CheckUnit {
+    dir: Option<Utf8PathBuf>,
+    files: Vec<usize>,
+}
+
+/// How many modules a run checked (the units that are modules).
+pub fn module_count(paths: &[Utf8PathBuf]) -> usize {
+    check_units(paths).iter().filter(|unit| unit.dir.is_some()).count()
+}
+
+/// Checks `paths` (sorted, each once) and hands each file's diagnostics, on
+/// the worker that found them, to `on_file` with the database that holds
+/// the file (to read its text for rendering). Returns what `on_file` made
+/// of each path, in path order; a path with no diagnostics gets `on_file`
+/// too, with none.
+pub fn check_paths<R: Send>(
+    paths: &[Utf8PathBuf],
+    on_file: impl Fn(&RootDatabase, usize, &[LocatedDiagnostic]) -> R + Sync,
+    on_progress: impl Fn(usize) + Sync,
+) -> Result<Vec<R>, CheckError> {
+    let units = check_units(paths);
+    let unit_of_dir: FxHashMap<&Utf8Path, &CheckUnit> =
+        units.iter().filter_map(|unit| Some((unit.dir.as_deref()?, unit))).collect();
+    let levels: OnceLock<Result<Vec<Arc<RuleLevels>>, ConfigError>> = OnceLock::new();
+    let child_inputs: ChildInputs = Arc::default();
+    let checker = ChunkChecker {
+        paths,
+        unit_of_dir: &unit_of_dir,
+        child_inputs,
+        levels: &levels,
+        on_file: &on_file,
+        on_progress: &on_progress,
+    };
+    let chunks = chunks(&units);
+    let done = std::thread::scope(|scope| {
+        // Set even if finding them panics, or the workers would wait forever.
+        scope.spawn(|| {
+            let found = std::panic::catch_unwind(|| rule_levels(paths)).unwrap_or_else(|_| {
+                Err(ConfigError {
+                    path: Utf8PathBuf::from("."),
+                    position: None,
+                    message: "finding the rule levels failed".into(),
+                })
+            });
+            levels.set(found)
+        });
+        check_in_order(&checker, &chunks)
+    });
+    if let Some(Err(error)) = levels.into_inner() {
+        return Err(CheckError::Config(error));
+    }
+    let mut out: Vec<Option<R>> = (0..paths.len()).map(|_| None).collect();
+    for (index, report) in done?.into_iter().flatten() {
+        out[index] = Some(report);
+    }
+    Ok(out.into_iter().flatten().collect())
+}
+
+/// The run's files grouped into check units, modules by directory, in the
+/// order of their first files (so a chunk holds neighbours, which call each
+/// other more often than strangers do).
+fn check_units(paths: &[Utf8PathBuf]) -> Vec<CheckUnit> {
+    // Keyed by text: hashing a `Path` walks its components.
+    let mut module_of_dir: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut units = Vec::new();
+    for (index, path) in paths.iter().enumerate() {
+        if !vfs::is_module_file(path) {
+            units.push(CheckUnit { dir: None, files: vec![index] });
+            continue;
+        }
+        let dir = vfs::module_dir(path);
+        match module_of_dir.get(dir.as_str()) {
+            Some(&unit) => units[unit].files.push(index),
+            None => {
+                module_of_dir.insert(dir.as_str(), units.len());
+                units.push(CheckUnit { dir: Some(dir.to_owned()), files: vec![index] });
+            }
+        }
+    }
+    units
+}
+
+/// The units in chunks of about [`FILES_PER_CHUNK`] files.
+fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
+    let mut out = Vec::new();
+    let (mut start, mut files) = (0, 0);
+    for (index, unit) in units.iter().enumerate() {
+        files += unit.files.len();
+        if files >= FILES_PER_CHUNK || index + 1 == units.len() {
+            out.push(&units[start..=index]);
+            (start, files) = (index + 1, 0);
+        }
+    }
+    out
+}
+
+type Reports<R> = Vec<Vec<(usize, R)>>;
+
+/// The variables of the modules called so far, by directory, for the whole
+/// run.
+type ChildInputs = Arc<Mutex<FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>>>>;
+
+/// Checks `chunks` on a worker thread per core, each taking the next chunk
+/// in path order when it is done with one, and returns their reports (or
+/// the first error, after which the workers take no more chunks).
+fn check_in_order<R: Send>(
+    checker: &ChunkChecker<'_, R>,
+    chunks: &[&[CheckUnit]],
+) -> Result<Reports<R>, CheckError> {
+    let next = AtomicUsize::new(0);
+    let next = &next;
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    std::thread::scope(|scope| {
+        let handles = (0..workers)
+            .map(|_| {
+                std::thread::Builder::new().stack_size(WORKER_STACK).spawn_scoped(scope, move || {
+                    let mut reports = Vec::new();
+                    while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        match checker.check(chunk) {
+                            Ok(chunk_reports) => reports.push(chunk_reports),
+                            Err(error) => {
+                                next.store(chunks.len(), Ordering::Relaxed);
+                                return Err(error);
+                            }
+                        }
+                    }
+                    Ok(reports)
+                })
+            })
+            .collect::<io::Result<Vec<_>>>()
+            .map_err(CheckError::Threads)?;
+        let mut out = Vec::new();
+        for handle in handles {
+            // A worker's panic is the run's, as if it had happened here.
+            let reports = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            out.extend(reports);
+        }
+        Ok(out)
+    })
+}
+
+struct ChunkChecker<'a, R> {
+    paths: &'a [Utf8PathBuf],
+    unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
+    /// The variables of the modules called so far, by directory.
+    child_inputs: ChildInputs,
+    levels: &'a OnceLock<Result<Vec<Arc<RuleLevels>>, ConfigError>>,
+    on_file: &'a (dyn Fn(&RootDatabase, usize, &[LocatedDiagnostic]) -> R + Sync),
+    on_progress: &'a (dyn Fn(usize) + Sync),
+}
+
+impl<R: Send> ChunkChecker<'_, R> {
+    fn check(&self, chunk: &[CheckUnit]) -> Result<Vec<(usize, R)>, CheckError> {
+        let mut host = AnalysisHost::new(HostOptions { values: false });
+        let cache = Arc::clone(&self.child_inputs);
+        host.set_external_inputs(Arc::new(move |dir: &Utf8Path| lock(&cache).get(dir).cloned().flatten()));
+        let mut change = Change::new();
+        for unit in chunk {
+            self.read(&mut change, unit, true)?;
+        }
+        host.apply_change(change);
+        // A module calling a local module of another chunk (or of none
+        // checked yet) has that child read here too, unless its variables
+        // are known already.
+        let mut children = Change::new();
+        let mut loaded: Vec<Utf8PathBuf> = Vec::new();
+        for dir in host.module_dirs().map(Utf8Path::to_owned).collect::<Vec<_>>() {
+            let Some(module) = host.module(&dir) else { continue };
+            for call in db::module::module_calls(host.db(), module) {
+                if host.module(&call.dir).is_none()
+                    && !loaded.contains(&call.dir)
+                    && !lock(&self.child_inputs).contains_key(&call.dir)
+                    && let Some(unit) = self.unit_of_dir.get(call.dir.as_path())
+                {
+                    self.read(&mut children, unit, false)?;
+                    loaded.push(call.dir.clone());
+                }
+            }
+        }
+        host.apply_change(children);
+        let levels = self.levels()?;
+        let mut with_levels = Change::new();
+        for unit in chunk {
+            for &index in &unit.files {
+                with_levels.set_rule_levels(self.paths[index].clone(), levels[index].clone());
+            }
+        }
+        host.apply_change(with_levels);
+        let report = host.report();
+        // Every module's variables, for the modules of later chunks that
+        // call it: read now, with its index built, they cost nothing.
+        for dir in host.module_dirs().map(Utf8Path::to_owned).collect::<Vec<_>>() {
+            if let Some(module) = host.module(&dir) {
+                let inputs = db::module::child_inputs(host.db(), module);
+                lock(&self.child_inputs).entry(dir).or_insert(inputs);
+            }
+        }
+        let mut by_path: FxHashMap<&Utf8Path, Vec<LocatedDiagnostic>> = FxHashMap::default();
+        for change in &report.diagnostics {
+            by_path.entry(change.diagnostic.path.as_path()).or_default().push(change.diagnostic.clone());
+        }
+        let mut out = Vec::new();
+        for unit in chunk {
+            for &index in &unit.files {
+                let mut diagnostics = by_path.remove(self.paths[index].as_path()).unwrap_or_default();
+                diagnostics.sort_by_key(|it| (it.diagnostic.range.start(), it.diagnostic.range.end()));
+                out.push((index, (self.on_file)(host.db(), index, &diagnostics)));
+            }
+            (self.on_progress)(unit.files.len());
+        }
+        Ok(out)
+    }
+
+    /// Adds `unit`'s files, read from disk, to `change`: as a reported
+    /// module (or a file of none), or as a module read for its variables.
+    fn read(&self, change: &mut Change, unit: &CheckUnit, reported: bool) -> Result<(), CheckError> {
+        for &index in &unit.files {
+            let path = &self.paths[index];
+            let bytes =
+                std::fs::read(path).map_err(|error| CheckError::Read { path: path.clone(), error })?;
+            change.set_file_bytes(path.clone(), bytes);
+        }
+        if let Some(dir) = &unit.dir {
+            change.set_reported(dir.clone(), reported);
+        }
+        Ok(())
+    }
+
+    /// The rule levels of every file, once they are found.
+    fn levels(&self) -> Result<&[Arc<RuleLevels>], CheckError> {
+        match self.levels.wait() {
+            Ok(levels) => Ok(levels),
+            Err(error) => Err(CheckError::Config(error.clone())),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A worker that panicked holding the lock left a table of complete
+    // entries.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The rule levels of each file, from the nearest `halite.toml` in the
+/// file's directory or above.
+fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>, ConfigError> {
+    let mut finder = RuleLevelsFinder::from_current_dir()?;
+    paths.iter().map(|path| finder.levels_for(path)).collect()
+}

@@ -1,0 +1,1042 @@
+//! [`AnalysisHost`]: the inputs, the modules, and the reports of what
+//! changed.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    hash::{Hash, Hasher},
+    panic::AssertUnwindSafe,
+    sync::Arc,
+};
+
+use analysis::{FileReferences, LineCol, ModuleFacts, RuleLevels};
+use camino::{Utf8Path, Utf8PathBuf};
+use db::{
+    File, FileStatus, InputDurability, RootDatabase,
+    graph::NodeId,
+    module::{self, Address, Attr, AttrError, DeclarationKind, Module, ModuleInput},
+};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use value::Value;
+
+use crate::{
+    change::{Change, Contents, FileChange, Membership},
+    report::{DiagnosticChange, LocatedDiagnostic, Report, ReportStats, ValueChange, ValueState},
+};
+
+/// Where the variables of a module the host does not hold come from, by its
+/// directory.
+pub type InputsOf = Arc<dyn Fn(&Utf8Path) -> Option<Arc<[ModuleInput]>> + Send + Sync>;
+
+/// What the host computes for its reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostOptions {
+    /// Report values (`eval`, `watch`, the library), not only diagnostics
+    /// (`check`). Without values, a module's attributes are resolved without
+    /// keeping their resolutions, and only those whose errors a check
+    /// reports are evaluated.
+    pub values: bool,
+}
+
+impl Default for HostOptions {
+    fn default() -> HostOptions {
+        HostOptions { values: true }
+    }
+}
+
+/// The one owner of Halite's state: the files (and the module each belongs
+/// to), the modules' variables and dialects, the rule levels of each file,
+/// and what was last reported. Every change goes through
+/// [`AnalysisHost::apply_change`]; [`AnalysisHost::report`] says what it
+/// changed, having computed only what the change can reach.
+pub struct AnalysisHost {
+    db: RootDatabase,
+    options: HostOptions,
+    modules: BTreeMap<Utf8PathBuf, ModuleState>,
+    files: FxHashMap<Utf8PathBuf, HostFile>,
+    levels: FxHashMap<Utf8PathBuf, Arc<RuleLevels>>,
+    default_levels: Arc<RuleLevels>,
+    /// Files of no module whose diagnostics must be found again.
+    dirty_standalone: FxHashSet<File>,
+    /// The diagnostics last reported, by file.
+    shown_diagnostics: FxHashMap<File, Vec<LocatedDiagnostic>>,
+    /// The variables of modules outside the host, by directory, for the
+    /// calls of its modules (a batch keeps them across its databases).
+    external_inputs: Option<InputsOf>,
+    record_stats: bool,
+    /// The queries changes applied since the last report ran (files parsed
+    /// for their declarations), for the next report's statistics.
+    pending_stats: ReportStats,
+}
+
+#[derive(Debug, Clone)]
+struct HostFile {
+    file: File,
+    module: Option<Utf8PathBuf>,
+}
+
+struct ModuleState {
+    module: Module,
+    /// Whether the module is reported on, or only read for its callers.
+    reported: bool,
+    members: BTreeMap<Utf8PathBuf, File>,
+    variables: BTreeMap<String, Value>,
+    /// Built at the module's first report and kept up to date after.
+    facts: Option<Arc<ModuleFacts>>,
+    /// What each file declared (module addresses) at the last report.
+    declared: FxHashMap<File, Vec<Address>>,
+    /// What each file referred to at the last report.
+    references: FxHashMap<File, FileReferences>,
+    /// A hash of each node's value or error as last reported; 0 for none.
+    shown_values: Vec<u64>,
+    pending: Pending,
+    /// The work of a report that a change cancelled, for the next.
+    carried: Carried,
+}
+
+/// The work a cancelled report left undone.
+#[derive(Default)]
+struct Carried {
+    nodes: FxHashSet<NodeId>,
+    files: FxHashSet<File>,
+    removed: Vec<(NodeId, Address)>,
+}
+
+/// What happened to a module since its last report.
+#[derive(Default)]
+struct Pending {
+    /// Everything is to be found again (a first report, a dialect change,
+    /// blocks whose ordinals depend on other files).
+    all: bool,
+    /// Files whose contents or membership changed, removed ones included.
+    files: FxHashSet<File>,
+    /// Variables whose values changed.
+    variables: FxHashSet<String>,
+    /// Whether the module went from no variables given to some, or back:
+    /// what a check may trust changes everywhere.
+    inputs_flipped: bool,
+}
+
+impl Default for AnalysisHost {
+    fn default() -> AnalysisHost {
+        AnalysisHost::new(HostOptions::default())
+    }
+}
+
+impl AnalysisHost {
+    pub fn new(options: HostOptions) -> AnalysisHost {
+        let mut db = RootDatabase::new();
+        // The durability policy: texts change with every edit, the
+        // structure (paths, membership, declarations, dialects) seldom, so
+        // that after an edit that keeps every declaration the module-wide
+        // queries are verified at a glance, and the first edit of a file
+        // costs what later ones do (its text was never more durable).
+        db.set_input_durability(InputDurability {
+            text: salsa::Durability::LOW,
+            structure: salsa::Durability::MEDIUM,
+        });
+        AnalysisHost {
+            db,
+            options,
+            modules: BTreeMap::new(),
+            files: FxHashMap::default(),
+            levels: FxHashMap::default(),
+            default_levels: Arc::new(RuleLevels::default()),
+            dirty_standalone: FxHashSet::default(),
+            shown_diagnostics: FxHashMap::default(),
+            external_inputs: None,
+            record_stats: false,
+            pending_stats: ReportStats::default(),
+        }
+    }
+
+    /// The database, for reading what the reports name (a file's text to
+    /// show a diagnostic's source, a value by address).
+    pub fn db(&self) -> &RootDatabase {
+        &self.db
+    }
+
+    /// Counts the queries each report runs ([`Report::stats`]).
+    pub fn record_stats(&mut self, record: bool) {
+        self.record_stats = record;
+    }
+
+    /// Where the variables of modules the host does not hold come from,
+    /// for the calls of its own (see [`module::child_inputs`]).
+    pub fn set_external_inputs(&mut self, inputs: InputsOf) {
+        self.external_inputs = Some(inputs);
+    }
+
+    /// The input of the file at `path`, if the host holds it.
+    pub fn file(&self, path: &Utf8Path) -> Option<File> {
+        self.files.get(path).map(|it| it.file)
+    }
+
+    /// The module of `dir`, if the host holds one.
+    pub fn module(&self, dir: &Utf8Path) -> Option<Module> {
+        self.modules.get(dir).map(|it| it.module)
+    }
+
+    /// The directories of the modules the host holds.
+    pub fn module_dirs(&self) -> impl Iterator<Item = &Utf8Path> {
+        self.modules.keys().map(Utf8PathBuf::as_path)
+    }
+
+    /// The files of the module of `dir`, by path.
+    pub fn module_files(&self, dir: &Utf8Path) -> Vec<File> {
+        self.modules.get(dir).map(|it| it.members.values().copied().collect()).unwrap_or_default()
+    }
+
+    /// The values given to the variables of the module of `dir`.
+    pub fn variables(&self, dir: &Utf8Path) -> Option<&BTreeMap<String, Value>> {
+        self.modules.get(dir).map(|it| &it.variables)
+    }
+
+    /// Every file the host holds, in no particular order.
+    pub fn files(&self) -> impl Iterator<Item = File> + '_ {
+        self.files.values().map(|it| it.file)
+    }
+
+    /// The attributes with an expression of the module of `dir`, in
+    /// declaration order.
+    pub fn attributes(&self, dir: &Utf8Path) -> Vec<Address> {
+        let Some(module) = self.module(dir) else { return Vec::new() };
+        module::module_attributes(&self.db, module)
+            .iter()
+            .map(|attr| attr.address(&self.db).clone())
+            .collect()
+    }
+
+    /// The value at `address` of the module of `dir`: an attribute's or a
+    /// variable's. `None` when the host holds no such module.
+    pub fn value(&self, dir: &Utf8Path, address: &Address) -> Option<&Result<Value, AttrError>> {
+        let module = self.module(dir)?;
+        Some(module::attribute_value(&self.db, Attr::new(&self.db, module, address.clone())))
+    }
+
+    /// Evaluates `addresses` of the module of `dir` and what they read,
+    /// dependencies first, so that a long chain of references is never
+    /// walked by recursion.
+    pub fn evaluate(&self, dir: &Utf8Path, addresses: &[Address]) {
+        let Some(module) = self.module(dir) else { return };
+        let attrs: Vec<Attr<'_>> =
+            addresses.iter().map(|address| Attr::new(&self.db, module, address.clone())).collect();
+        module::evaluate_in_order(&self.db, &attrs);
+    }
+
+    /// The diagnostics last reported, by file, in path order.
+    pub fn diagnostics(&self) -> Vec<&LocatedDiagnostic> {
+        let mut out: Vec<&LocatedDiagnostic> = self.shown_diagnostics.values().flatten().collect();
+        out.sort_by(|a, b| (&a.path, a.diagnostic.range.start()).cmp(&(&b.path, b.diagnostic.range.start())));
+        out
+    }
+
+    /// The diagnostics last reported about one file.
+    pub fn file_diagnostics(&self, file: File) -> &[LocatedDiagnostic] {
+        self.shown_diagnostics.get(&file).map_or(&[], Vec::as_slice)
+    }
+
+    /// The formatted text of a file, as `hclwrite.Format` writes it; `None`
+    /// for a file that must not be formatted (syntax errors, bytes that are
+    /// not UTF-8, the JSON syntax).
+    pub fn formatted(&self, file: File) -> Option<&String> {
+        db::format(&self.db, file).as_ref()
+    }
+
+    /// Applies a change to the inputs. Nothing is computed for it but what
+    /// each changed file declares (which says whether the change adds,
+    /// removes or moves a declaration); the next report computes the rest.
+    pub fn apply_change(&mut self, change: Change) {
+        let Change { files, variables, dialects, levels, reported } = change;
+        for (path, levels) in levels {
+            if let Some(entry) = self.files.get(&path) {
+                let file = entry.file;
+                if self.levels.get(&path) != Some(&levels) {
+                    self.mark_file(file);
+                }
+            }
+            self.levels.insert(path, levels);
+        }
+        let mut touched: Vec<File> = Vec::new();
+        let mut membership_changed: BTreeSet<Utf8PathBuf> = BTreeSet::new();
+        for change in files {
+            match change {
+                FileChange::Set { path, contents, membership } => {
+                    let file = match contents {
+                        Contents::Text(text) => self.db.set_file_text(path.clone(), text),
+                        Contents::Bytes(bytes) => self.db.set_file_bytes(path.clone(), &bytes),
+                    };
+                    let module = match membership {
+                        Membership::ByName => {
+                            vfs::is_module_file(&path).then(|| vfs::module_dir(&path).to_owned())
+                        }
+                        Membership::Module(dir) => Some(dir),
+                        Membership::Standalone => None,
+                    };
+                    let previous = self.files.insert(path.clone(), HostFile { file, module: module.clone() });
+                    if let Some(old) =
+                        previous.and_then(|it| it.module).filter(|old| Some(old) != module.as_ref())
+                        && let Some(state) = self.modules.get_mut(&old)
+                    {
+                        state.members.remove(&path);
+                        state.pending.files.insert(file);
+                        membership_changed.insert(old);
+                    }
+                    match module {
+                        Some(dir) => {
+                            let state = self.module_state(&dir);
+                            if state.members.insert(path, file).is_none() {
+                                membership_changed.insert(dir);
+                            }
+                            state.pending.files.insert(file);
+                        }
+                        None => {
+                            self.dirty_standalone.insert(file);
+                        }
+                    }
+                    touched.push(file);
+                }
+                FileChange::Remove { path } => {
+                    let Some(entry) = self.files.remove(&path) else { continue };
+                    self.db.delete_file(&path);
+                    match entry.module {
+                        Some(dir) => {
+                            if let Some(state) = self.modules.get_mut(&dir) {
+                                state.members.remove(&path);
+                                state.pending.files.insert(entry.file);
+                                membership_changed.insert(dir);
+                            }
+                        }
+                        None => {
+                            self.dirty_standalone.insert(entry.file);
+                        }
+                    }
+                }
+            }
+        }
+        for dir in &membership_changed {
+            if let Some(state) = self.modules.get(dir) {
+                let files: Vec<File> = state.members.values().copied().collect();
+                self.db.set_module_files(dir.clone(), files);
+            }
+        }
+        self.snapshot_declarations(&touched);
+        for (dir, values) in variables {
+            let state = self.module_state(&dir);
+            let names: BTreeSet<&String> = state.variables.keys().chain(values.keys()).collect();
+            let changed: Vec<String> = names
+                .into_iter()
+                .filter(|name| state.variables.get(*name) != values.get(*name))
+                .cloned()
+                .collect();
+            if changed.is_empty() {
+                continue;
+            }
+            state.pending.inputs_flipped |= state.variables.is_empty() != values.is_empty();
+            state.pending.variables.extend(changed);
+            state.variables = values.clone();
+            let module = state.module;
+            self.db.set_module_variables(module, values);
+        }
+        for (dir, dialect) in dialects {
+            let state = self.module_state(&dir);
+            state.pending.all = true;
+            let module = state.module;
+            self.db.set_dialect_roots(module, dialect.roots);
+            self.db.set_dialect_functions(module, dialect.functions);
+        }
+        for (dir, reported) in reported {
+            let state = self.module_state(&dir);
+            if state.reported != reported {
+                state.reported = reported;
+                state.pending.all = true;
+            }
+        }
+    }
+
+    /// The state of the module of `dir`, made empty if there is none.
+    fn module_state(&mut self, dir: &Utf8Path) -> &mut ModuleState {
+        if !self.modules.contains_key(dir) {
+            let module = self.db.set_module_files(dir.to_owned(), Vec::new());
+            self.modules.insert(
+                dir.to_owned(),
+                ModuleState {
+                    module,
+                    reported: true,
+                    members: BTreeMap::new(),
+                    variables: BTreeMap::new(),
+                    facts: None,
+                    declared: FxHashMap::default(),
+                    references: FxHashMap::default(),
+                    shown_values: Vec::new(),
+                    pending: Pending { all: true, ..Pending::default() },
+                    carried: Carried::default(),
+                },
+            );
+        }
+        self.modules.get_mut(dir).unwrap_or_else(|| unreachable!("inserted above"))
+    }
+
+    /// Marks a file's diagnostics to be found again.
+    fn mark_file(&mut self, file: File) {
+        let module = self.files.get(file.path(&self.db)).and_then(|it| it.module.clone());
+        match module.and_then(|dir| self.modules.get_mut(&dir)) {
+            Some(state) => {
+                state.pending.files.insert(file);
+            }
+            None => {
+                self.dirty_standalone.insert(file);
+            }
+        }
+    }
+
+    /// Reads what each of `files` declares now and keeps it in the file's
+    /// declarations snapshot, the input the module-wide queries read (see
+    /// `db::module::declarations_of`). Many files (a module loaded) are
+    /// parsed on a thread per core. A change of declarations that gives
+    /// blocks ordinals (unlabelled or repeatable blocks: `moved.0`) may
+    /// renumber other files' blocks: their modules are found again whole.
+    fn snapshot_declarations(&mut self, files: &[File]) {
+        let files: Vec<File> = files
+            .iter()
+            .copied()
+            .filter(|&file| {
+                file.status(&self.db) == FileStatus::Exists
+                    && self.files.get(file.path(&self.db)).is_some_and(|it| it.module.is_some())
+            })
+            .collect();
+        let read = || parallel_map(&self.db, &files, |db, file| module::file_declarations(db, file).clone());
+        let declarations = if self.record_stats {
+            // The files parsed here count for the next report.
+            let mut declarations = None;
+            let events = self.db.log(|| declarations = Some(read()));
+            let parsed = count_executed(&self.db, events).parsed;
+            self.pending_stats.parsed += parsed;
+            declarations.unwrap_or_default()
+        } else {
+            read()
+        };
+        for (file, declarations) in files.into_iter().zip(declarations) {
+            let previous = file.declarations(&self.db).clone();
+            if !self.db.set_file_declarations(file, declarations.clone()) {
+                continue;
+            }
+            let dir = self.files.get(file.path(&self.db)).and_then(|it| it.module.clone());
+            let Some(state) = dir.and_then(|dir| self.modules.get_mut(&dir)) else { continue };
+            let rules = state.module.dialect(&self.db).rules(&self.db).clone();
+            let ordinal = |declarations: &module::FileDeclarations| {
+                declarations.declarations.iter().any(|declaration| {
+                    declaration.kind == DeclarationKind::Block
+                        && match declaration.address.segments() {
+                            [_] => true,
+                            [type_name, ..] => rules.repeatable_block_types.contains(type_name),
+                            [] => false,
+                        }
+                })
+            };
+            if previous.as_deref().is_some_and(ordinal) || ordinal(&declarations) {
+                state.pending.all = true;
+            }
+        }
+    }
+
+    /// Computes what changed since the last report and reports it: the
+    /// values of the attributes an edit can reach (the edited ones and what
+    /// reads them), and the diagnostics of the files those are in.
+    pub fn report(&mut self) -> Report {
+        let job = self.prepare_report();
+        match job.run() {
+            Ok(draft) => self.commit_report(draft),
+            // Nothing else holds a handle on this host's database, so
+            // nothing can cancel the run; should it happen, the work waits
+            // for the next report.
+            Err(unfinished) => {
+                self.requeue(unfinished);
+                Report::default()
+            }
+        }
+    }
+
+    /// Keeps the work of a cancelled report for the next one.
+    pub fn requeue(&mut self, unfinished: Unfinished) {
+        for work in unfinished.modules {
+            let Some(state) = self.modules.get_mut(&work.dir) else { continue };
+            state.carried.nodes.extend(work.value_nodes.iter().map(|(node, _, _)| *node));
+            state.carried.files.extend(work.files);
+            state.carried.removed.extend(work.removed);
+        }
+        self.dirty_standalone.extend(unfinished.standalone);
+        self.pending_stats.parsed += unfinished.applied.parsed;
+        self.pending_stats.evaluated += unfinished.applied.evaluated;
+    }
+
+    /// The first half of a report: brings each module's dependency graph up
+    /// to date with the changes applied since the last report, and says
+    /// which values to evaluate and which files' diagnostics to find. The
+    /// job runs on any thread ([`ReportJob::run`]) on a snapshot of the
+    /// database; a change applied meanwhile cancels it, and the next job
+    /// covers both.
+    pub fn prepare_report(&mut self) -> ReportJob {
+        let mut modules = Vec::new();
+        let dirs: Vec<Utf8PathBuf> = self.modules.keys().cloned().collect();
+        for dir in dirs {
+            if let Some(job) = self.prepare_module(&dir) {
+                modules.push(job);
+            }
+        }
+        let mut standalone: Vec<File> = self.dirty_standalone.drain().collect();
+        standalone.sort_by(|a, b| a.path(&self.db).cmp(b.path(&self.db)));
+        let levels_of = |file: File| {
+            self.levels.get(file.path(&self.db)).cloned().unwrap_or_else(|| self.default_levels.clone())
+        };
+        let levels: FxHashMap<File, Arc<RuleLevels>> = modules
+            .iter()
+            .flat_map(|job: &ModuleJob| job.files.iter().copied())
+            .chain(standalone.iter().copied())
+            .map(|file| (file, levels_of(file)))
+            .collect();
+        ReportJob {
+            db: self.db.clone(),
+            modules,
+            standalone,
+            levels,
+            values: self.options.values,
+            record_stats: self.record_stats,
+            applied: std::mem::take(&mut self.pending_stats),
+        }
+    }
+
+    fn prepare_module(&mut self, dir: &Utf8Path) -> Option<ModuleJob> {
+        let db = &self.db;
+        let values = self.options.values;
+        let state = self.modules.get_mut(dir)?;
+        let pending = std::mem::take(&mut state.pending);
+        let carried = std::mem::take(&mut state.carried);
+        if !state.reported {
+            return None;
+        }
+        let module = state.module;
+        let index = module::module_index(db, module);
+        let members: FxHashSet<File> = module.files(db).iter().copied().collect();
+        let targets_of = |address: &Address| {
+            let attr = Attr::new(db, module, address.clone());
+            if values {
+                module::attribute_resolution(db, attr).targets.clone()
+            } else {
+                module::attribute_targets(db, attr)
+            }
+        };
+        // Every attribute and variable has a node.
+        let is_node = |address: &Address| {
+            index.definitions.get(address).is_some_and(|def| {
+                def.kind.is_attribute() || matches!(def.kind, DeclarationKind::Variable { .. })
+            })
+        };
+        let full = pending.all || state.facts.is_none();
+        let facts = Arc::make_mut(state.facts.get_or_insert_with(Default::default));
+        let mut dirty_nodes: Vec<NodeId> = Vec::new();
+        let mut dirty_files: FxHashSet<File> = FxHashSet::default();
+        let mut removed: Vec<(NodeId, Address)> = Vec::new();
+        if full {
+            let present: FxHashSet<&Address> = index.order.iter().filter(|it| is_node(it)).collect();
+            let gone: Vec<Address> = facts
+                .graph()
+                .nodes()
+                .map(|node| facts.graph().address(node).clone())
+                .filter(|address| !present.contains(address))
+                .collect();
+            for address in gone {
+                if let Some(node) = facts.graph().node(&address) {
+                    removed.push((node, address.clone()));
+                }
+                facts.remove(&address);
+            }
+            for address in index.order.iter().filter(|it| is_node(it)) {
+                let node = facts.set_targets(address, &targets_of(address));
+                dirty_nodes.push(node);
+            }
+            facts.inputs_changed();
+            let mut usage = analysis::Usage::default();
+            state.references.clear();
+            for &file in module.files(db) {
+                let references = analysis::file_references(db, file);
+                usage.count(references, 1);
+                state.references.insert(file, references.clone());
+            }
+            *facts.usage_mut() = usage;
+            facts.find_cycles(None);
+            state.declared =
+                index.by_file.iter().map(|(&file, addresses)| (file, addresses.clone())).collect();
+            dirty_files.extend(members.iter().copied());
+            dirty_files.extend(pending.files.iter().copied());
+        } else {
+            let mut seeds: FxHashSet<Address> = FxHashSet::default();
+            let mut changed: FxHashSet<Address> = FxHashSet::default();
+            for &file in &pending.files {
+                let old = state.declared.remove(&file).unwrap_or_default();
+                let new: Vec<Address> =
+                    if members.contains(&file) { index.addresses_of(file).to_vec() } else { Vec::new() };
+                let old_set: FxHashSet<&Address> = old.iter().collect();
+                let new_set: FxHashSet<&Address> = new.iter().collect();
+                changed.extend(old_set.symmetric_difference(&new_set).map(|it| (*it).clone()));
+                seeds.extend(old.iter().cloned());
+                seeds.extend(new.iter().cloned());
+                if !new.is_empty() {
+                    state.declared.insert(file, new);
+                }
+            }
+            for name in &pending.variables {
+                seeds.insert(Address::new(["var", name.as_str()]));
+            }
+            let mut update: Vec<Address> = seeds.into_iter().collect();
+            if !changed.is_empty() {
+                update.extend(
+                    facts
+                        .graph()
+                        .affected_by(&changed)
+                        .into_iter()
+                        .map(|node| facts.graph().address(node).clone()),
+                );
+            }
+            update.sort();
+            update.dedup();
+            let mut updated: Vec<NodeId> = Vec::new();
+            for address in &update {
+                if is_node(address) {
+                    updated.push(facts.set_targets(address, &targets_of(address)));
+                } else if let Some(node) = facts.graph().node(address) {
+                    if facts.graph().is_present(node) {
+                        removed.push((node, address.clone()));
+                    }
+                    facts.remove(address);
+                }
+            }
+            if pending.inputs_flipped || !pending.variables.is_empty() {
+                facts.inputs_changed();
+            }
+            dirty_nodes = facts.graph().dependents(updated.iter().copied());
+            let within: FxHashSet<NodeId> = dirty_nodes.iter().copied().collect();
+            let cycles_changed = facts.find_cycles(Some(&within));
+            // References: the names whose use changed are in the files that
+            // declare them.
+            let mut flipped: Vec<(smol_str::SmolStr, smol_str::SmolStr)> = Vec::new();
+            for &file in &pending.files {
+                let old = state.references.remove(&file).unwrap_or_default();
+                let new = if members.contains(&file) {
+                    analysis::file_references(db, file).clone()
+                } else {
+                    FileReferences::default()
+                };
+                if old != new {
+                    let usage = facts.usage_mut();
+                    let before: Vec<bool> =
+                        names_of(&old, &new).map(|(root, name)| usage.is_used(root, name)).collect();
+                    usage.count(&old, -1);
+                    usage.count(&new, 1);
+                    for ((root, name), was) in names_of(&old, &new).zip(before) {
+                        if usage.is_used(root, name) != was {
+                            flipped.push((root.clone(), name.clone()));
+                        }
+                    }
+                }
+                if members.contains(&file) {
+                    state.references.insert(file, new);
+                }
+            }
+            let file_of = |address: &Address| index.definitions.get(address).map(|def| def.file);
+            dirty_files.extend(pending.files.iter().copied());
+            dirty_files.extend(
+                dirty_nodes
+                    .iter()
+                    .chain(&cycles_changed)
+                    .filter_map(|&node| file_of(facts.graph().address(node))),
+            );
+            dirty_files.extend(
+                flipped
+                    .iter()
+                    .filter_map(|(root, name)| file_of(&Address::new([root.clone(), name.clone()]))),
+            );
+            // A declaration that appeared or went away may make or end a
+            // duplicate in another file.
+            dirty_files.extend(changed.iter().filter_map(&file_of));
+            for duplicate in &index.duplicates {
+                if changed.contains(&duplicate.address) {
+                    dirty_files.insert(duplicate.first.0);
+                    dirty_files.insert(duplicate.duplicate.0);
+                }
+            }
+            if pending.inputs_flipped {
+                dirty_files.extend(members.iter().copied());
+            }
+        }
+        dirty_nodes.extend(carried.nodes.into_iter().filter(|node| facts.graph().is_present(*node)));
+        dirty_nodes.sort_unstable();
+        dirty_nodes.dedup();
+        dirty_files.extend(carried.files);
+        removed.extend(carried.removed);
+        if dirty_nodes.is_empty() && dirty_files.is_empty() && removed.is_empty() {
+            return None;
+        }
+        let value_nodes: Vec<(NodeId, Address, bool)> = if values {
+            let present: FxHashSet<NodeId> = dirty_nodes.iter().copied().collect();
+            let graph = facts.graph();
+            let order = graph.evaluation_order(dirty_nodes.iter().copied());
+            let mut out: Vec<(NodeId, Address, bool)> = order
+                .into_iter()
+                .filter(|node| present.contains(node) && graph.is_present(*node))
+                .map(|node| {
+                    let address = graph.address(node).clone();
+                    let is_variable = address.segments().first().is_some_and(|it| it == "var");
+                    (node, address, is_variable)
+                })
+                .collect();
+            // Reported in declaration order; evaluated dependencies first.
+            out.sort_by_key(|(_, address, _)| index.definitions.get(address).map(|def| def.position));
+            out
+        } else {
+            Vec::new()
+        };
+        let mut files: Vec<File> = dirty_files.into_iter().collect();
+        files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+        // The children of the module's calls, whose variables its
+        // diagnostics compare the calls with.
+        let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>> = FxHashMap::default();
+        for call in module::module_calls(db, module) {
+            let found = match self.modules.get(&call.dir) {
+                Some(child) => module::child_inputs(db, child.module),
+                None => self.external_inputs.as_ref().and_then(|inputs| inputs(&call.dir)),
+            };
+            inputs.insert(call.dir.clone(), found);
+        }
+        let state = self.modules.get_mut(dir)?;
+        Some(ModuleJob {
+            dir: dir.to_owned(),
+            module,
+            facts: state.facts.clone().unwrap_or_default(),
+            value_nodes,
+            removed,
+            files,
+            members,
+            inputs,
+        })
+    }
+
+    /// The second half of a report: compares what the job found with what
+    /// was reported before, keeps it as reported, and says what changed.
+    pub fn commit_report(&mut self, draft: ReportDraft) -> Report {
+        let mut report = Report { stats: draft.stats, ..Report::default() };
+        for module in draft.modules {
+            let Some(state) = self.modules.get_mut(&module.dir) else { continue };
+            for (node, address) in module.removed {
+                let shown = state.shown_values.get_mut(node as usize).map(std::mem::take).unwrap_or(0);
+                if shown != 0 {
+                    let is_variable = address.segments().first().is_some_and(|it| it == "var");
+                    report.values.push(ValueChange {
+                        module: module.dir.clone(),
+                        address,
+                        is_variable,
+                        state: ValueState::Removed,
+                    });
+                }
+            }
+            for (node, address, is_variable, hash, value_state) in module.values {
+                let index = node as usize;
+                if state.shown_values.len() <= index {
+                    state.shown_values.resize(index + 1, 0);
+                }
+                if state.shown_values[index] == hash {
+                    continue;
+                }
+                state.shown_values[index] = hash;
+                report.values.push(ValueChange {
+                    module: module.dir.clone(),
+                    address,
+                    is_variable,
+                    state: value_state,
+                });
+            }
+        }
+        let mut resolved = Vec::new();
+        let mut added = Vec::new();
+        for (file, diagnostics) in draft.diagnostics {
+            let old = self.shown_diagnostics.remove(&file).unwrap_or_default();
+            for diagnostic in &old {
+                if !diagnostics.contains(diagnostic) {
+                    resolved.push(DiagnosticChange { diagnostic: diagnostic.clone(), resolved: true });
+                }
+            }
+            for diagnostic in &diagnostics {
+                if !old.contains(diagnostic) {
+                    added.push(DiagnosticChange { diagnostic: diagnostic.clone(), resolved: false });
+                }
+            }
+            if !diagnostics.is_empty() {
+                self.shown_diagnostics.insert(file, diagnostics);
+            }
+        }
+        let order = |change: &DiagnosticChange| {
+            (
+                change.diagnostic.path.clone(),
+                change.diagnostic.diagnostic.range.start(),
+                change.diagnostic.diagnostic.range.end(),
+            )
+        };
+        resolved.sort_by_key(order);
+        added.sort_by_key(order);
+        report.diagnostics = resolved;
+        report.diagnostics.extend(added);
+        report
+    }
+}
+
+/// Every name either of two files' references has, once.
+fn names_of<'a>(
+    old: &'a FileReferences,
+    new: &'a FileReferences,
+) -> impl Iterator<Item = (&'a smol_str::SmolStr, &'a smol_str::SmolStr)> {
+    let mut names: Vec<(&smol_str::SmolStr, &smol_str::SmolStr)> = old
+        .names
+        .iter()
+        .chain(&new.names)
+        .map(|(root, name)| (root, name))
+        .chain(old.whole.iter().chain(&new.whole).map(|root| (root, root)))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names.into_iter()
+}
+
+/// A module's part of a [`ReportJob`].
+pub struct ModuleJob {
+    dir: Utf8PathBuf,
+    module: Module,
+    facts: Arc<ModuleFacts>,
+    /// The values to evaluate, in declaration order.
+    value_nodes: Vec<(NodeId, Address, bool)>,
+    removed: Vec<(NodeId, Address)>,
+    files: Vec<File>,
+    members: FxHashSet<File>,
+    inputs: FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>>,
+}
+
+/// The work of a report, on a snapshot of the database (see
+/// [`AnalysisHost::prepare_report`]).
+pub struct ReportJob {
+    db: RootDatabase,
+    modules: Vec<ModuleJob>,
+    standalone: Vec<File>,
+    levels: FxHashMap<File, Arc<RuleLevels>>,
+    values: bool,
+    record_stats: bool,
+    /// What applying the changes cost, counted with the report's own work.
+    applied: ReportStats,
+}
+
+/// A report's job that a change applied meanwhile cancelled, with its work,
+/// for [`AnalysisHost::requeue`].
+pub struct Unfinished {
+    modules: Vec<ModuleJob>,
+    standalone: Vec<File>,
+    applied: ReportStats,
+}
+
+/// What a [`ReportJob`] found, for [`AnalysisHost::commit_report`].
+pub struct ReportDraft {
+    modules: Vec<ModuleDraft>,
+    diagnostics: Vec<(File, Vec<LocatedDiagnostic>)>,
+    stats: ReportStats,
+}
+
+struct ModuleDraft {
+    dir: Utf8PathBuf,
+    removed: Vec<(NodeId, Address)>,
+    values: Vec<(NodeId, Address, bool, u64, ValueState)>,
+}
+
+impl ReportJob {
+    /// Evaluates the values and finds the diagnostics the report needs.
+    /// Salsa unwinds it when a change is applied meanwhile (the host's
+    /// write waits until it has let go of its handle).
+    pub fn run(self) -> Result<ReportDraft, Unfinished> {
+        let record_stats = self.record_stats;
+        let db = self.db.clone();
+        let mut draft = None;
+        let outcome = {
+            let run = || std::panic::catch_unwind(AssertUnwindSafe(|| self.run_uncaught()));
+            if record_stats {
+                let mut outcome = None;
+                let events = db.log(|| outcome = Some(run()));
+                let stats = count_executed(&db, events);
+                let applied = self.applied;
+                outcome.map(|outcome| {
+                    outcome.map(|mut found: ReportDraft| {
+                        found.stats = ReportStats {
+                            parsed: stats.parsed + applied.parsed,
+                            evaluated: stats.evaluated + applied.evaluated,
+                        };
+                        found
+                    })
+                })
+            } else {
+                Some(run())
+            }
+        };
+        match outcome {
+            Some(Ok(found)) => draft = Some(found),
+            Some(Err(payload)) if payload.is::<salsa::Cancelled>() => {}
+            Some(Err(payload)) => std::panic::resume_unwind(payload),
+            None => {}
+        }
+        draft.ok_or(Unfinished { modules: self.modules, standalone: self.standalone, applied: self.applied })
+    }
+
+    fn run_uncaught(&self) -> ReportDraft {
+        let db = &self.db;
+        let mut modules = Vec::new();
+        let mut diagnostics = Vec::new();
+        for job in &self.modules {
+            let mut values = Vec::new();
+            if self.values {
+                let attrs: Vec<Attr<'_>> = job
+                    .value_nodes
+                    .iter()
+                    .map(|(_, address, _)| Attr::new(db, job.module, address.clone()))
+                    .collect();
+                module::evaluate_in_order(db, &attrs);
+                for ((node, address, is_variable), &attr) in job.value_nodes.iter().zip(&attrs) {
+                    let result = module::attribute_value(db, attr);
+                    let state = match result {
+                        Ok(value) => ValueState::Value(value.clone()),
+                        Err(error) => ValueState::Error(describe(db, attr, error)),
+                    };
+                    let mut hasher = FxHasher::default();
+                    result.as_ref().ok().hash(&mut hasher);
+                    if let ValueState::Error(message) = &state {
+                        message.hash(&mut hasher);
+                    }
+                    // 0 means nothing shown.
+                    let hash = hasher.finish().max(1);
+                    values.push((*node, address.clone(), *is_variable, hash, state));
+                }
+            }
+            let inputs_of = |dir: &Utf8Path| job.inputs.get(dir).cloned().flatten();
+            for &file in &job.files {
+                let found = if job.members.contains(&file) && file.status(db) == FileStatus::Exists {
+                    let module_part =
+                        analysis::file_module_diagnostics(db, job.module, file, &job.facts, inputs_of);
+                    analysis::file_diagnostics_in_module(db, file, &module_part)
+                } else {
+                    Vec::new()
+                };
+                diagnostics.push((file, self.locate(file, found)));
+            }
+            modules.push(ModuleDraft { dir: job.dir.clone(), removed: job.removed.clone(), values });
+        }
+        for &file in &self.standalone {
+            let found = if file.status(db) == FileStatus::Exists {
+                analysis::diagnostics(db, file).clone()
+            } else {
+                Vec::new()
+            };
+            diagnostics.push((file, self.locate(file, found)));
+        }
+        ReportDraft { modules, diagnostics, stats: ReportStats::default() }
+    }
+
+    /// A file's diagnostics at the levels its configuration sets, with their
+    /// lines and columns.
+    fn locate(&self, file: File, diagnostics: Vec<analysis::Diagnostic>) -> Vec<LocatedDiagnostic> {
+        let db = &self.db;
+        let diagnostics = match self.levels.get(&file) {
+            Some(levels) => levels.apply(&diagnostics),
+            None => diagnostics,
+        };
+        if diagnostics.is_empty() {
+            return Vec::new();
+        }
+        let index = analysis::line_index(db, file);
+        let position = |offset| index.line_col(offset);
+        diagnostics
+            .into_iter()
+            .map(|diagnostic| {
+                let edits: Vec<(LineCol, LineCol)> = diagnostic
+                    .suggestions
+                    .iter()
+                    .flat_map(|suggestion| &suggestion.edits)
+                    .map(|edit| (position(edit.range.start()), position(edit.range.end())))
+                    .collect();
+                LocatedDiagnostic {
+                    path: file.path(db).clone(),
+                    start: position(diagnostic.range.start()),
+                    end: position(diagnostic.range.end()),
+                    edits,
+                    diagnostic,
+                }
+            })
+            .collect()
+    }
+}
+
+/// An attribute's error in a line: its diagnostic's summary when it has one
+/// of its own, or what it is about.
+pub fn describe(db: &RootDatabase, attr: Attr<'_>, error: &AttrError) -> String {
+    if let Some(diagnostic) = module::attribute_diagnostic(db, attr) {
+        return diagnostic.summary().into_owned();
+    }
+    match error {
+        AttrError::NotDeclared => "Nothing is declared here".to_string(),
+        AttrError::Unresolved { kind, .. } => kind.summary().to_string(),
+        AttrError::Cycle(_) => "Reference cycle".to_string(),
+        AttrError::MissingVariable { .. } | AttrError::NoValue => {
+            "No value for required variable".to_string()
+        }
+        AttrError::Dependency(address) => format!("Depends on a failed attribute: {address} has no value."),
+        AttrError::Eval(error) => error.summary().to_string(),
+        AttrError::InvalidType => "Invalid type specification".to_string(),
+        AttrError::InvalidValue { .. } => "Invalid value for variable".to_string(),
+    }
+}
+
+/// The parse and attribute value queries among salsa's events that ran
+/// (rather than being reused).
+fn count_executed(db: &RootDatabase, events: Vec<salsa::Event>) -> ReportStats {
+    let mut stats = ReportStats::default();
+    for event in events {
+        if let salsa::EventKind::WillExecute { database_key } = event.kind {
+            match &*salsa::Database::ingredient_debug_name(db, database_key.ingredient_index()) {
+                "parse" | "parse_json" => stats.parsed += 1,
+                "attribute_value" => stats.evaluated += 1,
+                _ => {}
+            }
+        }
+    }
+    stats
+}
+
+/// `f` of each of `files`, on a thread per core when there are many, each
+/// with its own handle on the database.
+fn parallel_map<T: Send>(
+    db: &RootDatabase,
+    files: &[File],
+    f: impl Fn(&RootDatabase, File) -> T + Sync,
+) -> Vec<T> {
+    const MANY: usize = 64;
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if files.len() < MANY || workers < 2 {
+        return files.iter().map(|&file| f(db, file)).collect();
+    }
+    let chunk = files.len().div_ceil(workers);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|chunk| {
+                let db = db.clone();
+                scope.spawn(move || chunk.iter().map(|&file| f(&db, file)).collect::<Vec<T>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
+}

@@ -1,0 +1,43 @@
+//! The analysis host: the one owner of Halite's state and of its changes,
+//! which every front end (the command line's `check`, `eval`, `watch` and
+//! `fmt`, the library's `Workspace`, a language server) goes through.
+//!
+//! It owns the files (and which module each belongs to, by the one table of
+//! file kinds in `vfs`), the modules' variables and dialects, the rule
+//! levels of each file (`halite.toml`), the durability policy of the
+//! database's inputs, each module's dependency graph, and what it last
+//! reported. Everything changes through one [`Change`] applied with
+//! [`AnalysisHost::apply_change`], the model being rust-analyzer's
+//! `AnalysisHost::apply_change`. It answers values, diagnostics (syntax,
+//! style lints and module rules, with rule levels and ignore comments
+//! applied) and formatted text, and [`AnalysisHost::report`] says what
+//! changed since the last report: values added, changed or removed, and
+//! diagnostics added or resolved.
+//!
+//! A report's work is proportional to the change: an edit re-evaluates the
+//! attributes it touches and those that read them (the graph's reverse
+//! edges), and finds the diagnostics of the files those are in, never
+//! walking the whole module. The first report after files are loaded finds
+//! everything.
+//!
+//! [`load`] reads modules from disk into changes; [`check`] checks many
+//! files in parallel batches of hosts.
+//!
+//! It must never depend on a front end: the command line and the library
+//! depend on it, not the other way round.
+
+mod change;
+pub mod check;
+pub mod config;
+mod host;
+pub mod load;
+mod report;
+
+pub use analysis::{Diagnostic, LineCol, RuleLevels, Severity};
+pub use db::{File, RootDatabase, module::Address};
+
+pub use crate::{
+    change::{Change, Contents, DialectChange, FileChange, Membership},
+    host::{AnalysisHost, HostOptions, InputsOf, ReportDraft, ReportJob, Unfinished, describe},
+    report::{DiagnosticChange, LocatedDiagnostic, Report, ReportStats, ValueChange, ValueState},
+};

@@ -1,0 +1,269 @@
+//! The one table of file kinds: which names are HCL files, in which syntax,
+//! for which tool, and which of them make up a module.
+//!
+//! Every layer that asks what a file is by its name asks here: the loader
+//! and the watcher (which files to read and watch), the command line's
+//! directory walks (which files to check or format), the database (which
+//! syntax to parse a file in, which files Terraform reads) and the
+//! analyses (which findings a tool's file can trust).
+
+use camino::Utf8Path;
+
+/// Which of HCL's two syntaxes a file is written in. The name decides, as it
+/// does for the reference's tools: a name ending in `.json`
+/// (`main.tf.json`, `config.hcl.json`) is the JSON syntax, anything else the
+/// native one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SourceSyntax {
+    Native,
+    Json,
+}
+
+impl SourceSyntax {
+    pub fn of_path(path: &Utf8Path) -> SourceSyntax {
+        if path.as_str().ends_with(".json") { SourceSyntax::Json } else { SourceSyntax::Native }
+    }
+}
+
+/// The tool whose language a file is written in, by its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// `*.tf`, and OpenTofu's `*.tofu`, which it reads as `*.tf`
+    /// (opentofu/opentofu's `internal/configs/parser_config_dir.go`).
+    Terraform,
+    /// `*.tfvars`: values for a Terraform module's variables, not part of
+    /// the module.
+    TerraformVariables,
+    /// Terraform's other formats, with roots of their own and variables
+    /// declared elsewhere: `*.tftest.hcl`, `*.tfmock.hcl`, `*.tfquery.hcl`,
+    /// the Stacks files (`*.tfcomponent.hcl`, `*.tfstack.hcl`,
+    /// `*.tfdeploy.hcl`), and OpenTofu's `*.tofutest.hcl`.
+    TerraformTool,
+    /// `*.pkr.hcl`, `*.pkr.json`.
+    Packer,
+    /// `*.nomad`, `*.nomad.hcl`.
+    Nomad,
+    /// `terragrunt.hcl`, `*.terragrunt.hcl`, `terragrunt.stack.hcl`.
+    Terragrunt,
+    /// Any other `*.hcl`: an application's own format.
+    Hcl,
+}
+
+/// What a file is, by its name: its tool's language and its syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileKind {
+    pub language: Language,
+    pub syntax: SourceSyntax,
+}
+
+/// The native endings of each language, longest first where one ends
+/// another (`.pkr.hcl` before `.hcl`). JSON twins add `.json`.
+const TERRAFORM_ENDINGS: &[&str] = &[".tf", ".tofu"];
+
+impl FileKind {
+    /// The kind of an HCL file by its name, or `None` for a name that is not
+    /// one (`README.md`, `package.json`, `main.tf.tmp`).
+    pub fn of(path: &Utf8Path) -> Option<FileKind> {
+        let name = path.file_name().unwrap_or(path.as_str());
+        let (stem, syntax) = match name.strip_suffix(".json") {
+            Some(stem) => (stem, SourceSyntax::Json),
+            None => (name, SourceSyntax::Native),
+        };
+        let language = language_of(stem)?;
+        Some(FileKind { language, syntax })
+    }
+
+    /// The kind of a file named on the command line, which is read as HCL
+    /// whatever its name: its kind by name, or an application's format in
+    /// the syntax its name says.
+    pub fn of_named(path: &Utf8Path) -> FileKind {
+        FileKind::of(path)
+            .unwrap_or(FileKind { language: Language::Hcl, syntax: SourceSyntax::of_path(path) })
+    }
+
+    /// Whether files of this kind in one directory are read together as a
+    /// module (everything but Terraform's variables files).
+    pub fn is_module_member(self) -> bool {
+        self.language != Language::TerraformVariables
+    }
+
+    /// Whether the file is one of Terraform's configuration files (`*.tf`,
+    /// `*.tf.json`, `*.tofu`, `*.tofu.json`).
+    pub fn is_terraform(self) -> bool {
+        self.language == Language::Terraform
+    }
+}
+
+/// The language of a name without its `.json` ending.
+fn language_of(stem: &str) -> Option<Language> {
+    // A name that is only an ending (`.tf`) is no file of that kind.
+    let ends = |ending: &str| stem.len() > ending.len() && stem.ends_with(ending);
+    if TERRAFORM_ENDINGS.iter().any(|ending| ends(ending)) {
+        return Some(Language::Terraform);
+    }
+    if ends(".tfvars") {
+        return Some(Language::TerraformVariables);
+    }
+    if ends(".pkr.hcl") || ends(".pkr") {
+        return Some(Language::Packer);
+    }
+    if ends(".nomad") || ends(".nomad.hcl") {
+        return Some(Language::Nomad);
+    }
+    if stem == "terragrunt.hcl" || stem == "terragrunt.stack.hcl" || ends(".terragrunt.hcl") {
+        return Some(Language::Terragrunt);
+    }
+    if let Some(base) = stem.strip_suffix(".hcl").filter(|base| !base.is_empty()) {
+        // `main.tftest.hcl`, `x.tfcomponent.hcl`, `t.tofutest.hcl`.
+        // A hidden file's name is not an extension: `.tflint.hcl` is
+        // tflint's configuration, an application's format.
+        let tool = base
+            .rsplit_once('.')
+            .is_some_and(|(name, ext)| !name.is_empty() && (ext.starts_with("tf") || ext == "tofutest"));
+        return Some(if tool { Language::TerraformTool } else { Language::Hcl });
+    }
+    // `*.pkr.json`'s stem is `*.pkr`, handled above; other JSON twins need
+    // a native ending.
+    None
+}
+
+/// Whether a file name is one that Terraform ignores, as editors' and
+/// systems' files (`configs.IsIgnoredFile`): a name starting with `.`,
+/// ending with `~`, or starting and ending with `#`. Backups, swap and lock
+/// files appear and vanish while a file is saved (`.main.tf.swp`,
+/// `main.tf~`, Emacs's `.#main.tf` and `#main.tf#`) and hidden ones belong
+/// to other tools (`.tflint.hcl`), so none is ever part of a module; a walk
+/// that checks every HCL file still checks the hidden ones on their own.
+pub fn is_ignored_name(name: &str) -> bool {
+    name.starts_with('.')
+        || name.ends_with('~')
+        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'))
+}
+
+/// Whether a file of this name is part of a module: an HCL file of a kind
+/// that is read together with its directory (see
+/// [`FileKind::is_module_member`]) and not a name Terraform ignores (see
+/// [`is_ignored_name`]).
+pub fn is_module_file(path: &Utf8Path) -> bool {
+    let name = path.file_name().unwrap_or(path.as_str());
+    !is_ignored_name(name) && FileKind::of(path).is_some_and(FileKind::is_module_member)
+}
+
+/// The directory of the module a module file belongs to: its parent, `.`
+/// for a bare name (a file of the current directory), so that `main.tf`
+/// and `./main.tf` belong to the same module as the directory `.`.
+pub fn module_dir(path: &Utf8Path) -> &Utf8Path {
+    match path.parent() {
+        Some(parent) if !parent.as_str().is_empty() => parent,
+        _ => Utf8Path::new("."),
+    }
+}
+
+/// Whether `path` is a Terraform override file (`override.tf`,
+/// `*_override.tf`, their JSON twins and OpenTofu's `override.tofu`,
+/// `*_override.tofu` and twins), which Terraform merges into the
+/// declarations of the other files rather than adding to them.
+pub fn is_terraform_override_file(path: &Utf8Path) -> bool {
+    terraform_stem(path).is_some_and(|(stem, _)| stem == "override" || stem.ends_with("_override"))
+}
+
+/// The name of a Terraform file without its ending, with that ending:
+/// `main.tofu.json` is `("main", ".tofu.json")`.
+pub fn terraform_stem(path: &Utf8Path) -> Option<(&str, &'static str)> {
+    const ENDINGS: &[&str] = &[".tf", ".tf.json", ".tofu", ".tofu.json"];
+    let name = path.file_name()?;
+    ENDINGS.iter().find_map(|&ending| Some((name.strip_suffix(ending).filter(|it| !it.is_empty())?, ending)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn language(name: &str) -> Option<Language> {
+        FileKind::of(Utf8Path::new(name)).map(|kind| kind.language)
+    }
+
+    #[test]
+    fn languages_by_name() {
+        use Language::*;
+        for (name, expected) in [
+            ("main.tf", Some(Terraform)),
+            ("main.tf.json", Some(Terraform)),
+            ("main.tofu", Some(Terraform)),
+            ("main.tofu.json", Some(Terraform)),
+            ("terraform.tfvars", Some(TerraformVariables)),
+            ("x.auto.tfvars.json", Some(TerraformVariables)),
+            ("a.tftest.hcl", Some(TerraformTool)),
+            ("a.tfmock.hcl", Some(TerraformTool)),
+            ("a.tfcomponent.hcl", Some(TerraformTool)),
+            ("a.tofutest.hcl", Some(TerraformTool)),
+            ("build.pkr.hcl", Some(Packer)),
+            ("build.pkr.json", Some(Packer)),
+            ("job.nomad", Some(Nomad)),
+            ("job.nomad.hcl", Some(Nomad)),
+            ("job.nomad.json", Some(Nomad)),
+            ("terragrunt.hcl", Some(Terragrunt)),
+            ("terragrunt.hcl.json", Some(Terragrunt)),
+            ("root.terragrunt.hcl", Some(Terragrunt)),
+            ("terragrunt.stack.hcl", Some(Terragrunt)),
+            ("config.hcl", Some(Hcl)),
+            ("config.hcl.json", Some(Hcl)),
+            (".tflint.hcl", Some(Hcl)),
+            ("README.md", None),
+            ("package.json", None),
+            ("main.tf.tmp", None),
+            (".tf", None),
+            (".hcl", None),
+            ("4913", None),
+        ] {
+            assert_eq!(language(name), expected, "{name}");
+        }
+        assert_eq!(FileKind::of(Utf8Path::new("a/b.tf.json")).map(|it| it.syntax), Some(SourceSyntax::Json));
+        assert_eq!(FileKind::of_named(Utf8Path::new("notes.txt")).language, Language::Hcl);
+    }
+
+    #[test]
+    fn module_files_by_name() {
+        for name in [
+            "main.tf",
+            "main.tofu",
+            "a.hcl",
+            "build.pkr.hcl",
+            "job.nomad",
+            "main.tf.json",
+            "main.tofu.json",
+            "x.hcl.json",
+            "b.pkr.json",
+            "dir/terragrunt.hcl",
+        ] {
+            assert!(is_module_file(Utf8Path::new(name)), "{name}");
+        }
+        for name in [
+            "terraform.tfvars",
+            "a.tfvars.json",
+            "README.md",
+            ".main.tf.swp",
+            ".#main.tf",
+            "#main.tf#",
+            "main.tf~",
+            "main.tf.tmp",
+            ".hidden.tf",
+            ".tflint.hcl",
+            "4913",
+            ".tf",
+            "package.json",
+        ] {
+            assert!(!is_module_file(Utf8Path::new(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn override_files() {
+        for name in ["override.tf", "a_override.tf", "override.tf.json", "b_override.tofu.json"] {
+            assert!(is_terraform_override_file(Utf8Path::new(name)), "{name}");
+        }
+        for name in ["main.tf", "overrides.tf", "override.hcl"] {
+            assert!(!is_terraform_override_file(Utf8Path::new(name)), "{name}");
+        }
+    }
+}
