@@ -82,6 +82,14 @@ fn conformance_cases_agree_through_the_binary() {
         .expect("test-data/eval")
         .map(|entry| entry.expect("a directory entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "hcl"))
+        // Two groups need a context `halite eval` cannot give: the cases
+        // of namespaced calls a function table with `provider::test::upper`
+        // and `core::lower`, the refinement cases unknown inputs. The eval
+        // crate's conformance test runs them with both.
+        .filter(|path| {
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+            !(stem.starts_with("ns_") || path.with_extension("unknowns.json").exists())
+        })
         .collect();
     names.sort();
     assert!(names.len() >= 60, "the vendored cases are there");

@@ -1,5 +1,11 @@
 //! `cargo xtask conformance`: the whole of `../shared/corpus` against Halite.
 //!
+//! The reference is HCL v2.24.0 with go-cty v1.16: the corpus's verdicts and
+//! formatted texts were made with v2.14.1, so
+//! `../shared/conformance/hcl-v2.24/corpus-verdicts.tsv` overrides the
+//! verdicts of the files whose verdict changed, and `corpus-expected/` beside
+//! it holds their formatted texts.
+//!
 //! For each of the corpus's native-syntax files it checks what
 //! `crates/syntax/tests/corpus.rs` checks on the vendored subset: the tree's
 //! text equals the input, the file has errors exactly when the reference
@@ -14,7 +20,8 @@
 //! `test-data/corpus/known-differences.tsv`; any other disagreement, and any
 //! listed one that no longer happens, fails the run, so the list stays true.
 //!
-//! It then runs the evaluation cases of `../shared/conformance/eval` by the
+//! It then runs the evaluation cases of `../shared/conformance/hcl-v2.24/eval`
+//! (a superset of `../shared/conformance/eval`, made with v2.24) by the
 //! eval crate's comparison rules ([`eval::conformance`]); a disagreement not
 //! in [`eval::conformance::KNOWN_DIFFERENCES`] (decimal versus binary
 //! numbers) fails the run. Last, it evaluates every attribute of every file
@@ -56,12 +63,25 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         return Ok(());
     }
     let data = project_root().join("test-data/corpus");
-    let manifest = read_manifest(&corpus.join("manifest.tsv"))?;
+    let current = shared.join("conformance/hcl-v2.24");
+    let mut manifest = read_manifest(&corpus.join("manifest.tsv"))?;
+    let overrides = read_verdict_overrides(&current.join("corpus-verdicts.tsv"))?;
+    for (path, reference_parses) in &mut manifest {
+        if let Some(&parses) = overrides.get(path.as_str()) {
+            *reference_parses = parses;
+        }
+    }
     let reference_errors = read_reference_errors(&data.join("reference-errors.tsv"))?;
     let known = read_known_differences(&data.join("known-differences.tsv"))?;
 
     let started = Instant::now();
-    let outcomes = check_all(&corpus.join("input"), &corpus.join("expected"), &manifest)?;
+    // The formatted text of a file whose verdict v2.24 changed is in
+    // `corpus-expected/`, made with v2.24; every other file's is the
+    // corpus's own.
+    let expected_dir = |path: &str| {
+        if overrides.contains_key(path) { current.join("corpus-expected") } else { corpus.join("expected") }
+    };
+    let outcomes = check_all(&corpus.join("input"), &expected_dir, &manifest)?;
     let elapsed = started.elapsed();
 
     let mut differences = Vec::new();
@@ -106,7 +126,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         }
     }
 
-    let eval_disagreements = check_eval_cases(&shared.join("conformance/eval"))?;
+    let eval_disagreements = check_eval_cases(&current.join("eval"))?;
     let corpus_failures = evaluate_corpus(&corpus.join("input"), &manifest)?;
 
     if !unexplained.is_empty() || !stale.is_empty() || eval_disagreements > 0 || corpus_failures > 0 {
@@ -318,7 +338,11 @@ impl fmt::Display for Report {
 
 /// Reads, parses and (where both parse) formats every file of the manifest
 /// in parallel.
-fn check_all(input: &Path, expected: &Path, manifest: &[(String, bool)]) -> anyhow::Result<Vec<Outcome>> {
+fn check_all(
+    input: &Path,
+    expected: &(dyn Fn(&str) -> PathBuf + Sync),
+    manifest: &[(String, bool)],
+) -> anyhow::Result<Vec<Outcome>> {
     // A panicking parser would otherwise print a message and backtrace per
     // file; the panic is reported as a disagreement instead.
     let previous_hook = panic::take_hook();
@@ -329,7 +353,7 @@ fn check_all(input: &Path, expected: &Path, manifest: &[(String, bool)]) -> anyh
             let bytes = fs::read(input.join(path)).with_context(|| format!("reading {path}"))?;
             // The reference's output where it changes the file; a file
             // without one must come back unchanged.
-            let formatted = if *reference_parses { fs::read(expected.join(path)).ok() } else { None };
+            let formatted = if *reference_parses { fs::read(expected(path).join(path)).ok() } else { None };
             Ok(check_file(path.clone(), *reference_parses, &bytes, formatted.as_deref()))
         })
         .collect();
@@ -451,6 +475,23 @@ fn read_manifest(path: &Path) -> anyhow::Result<Vec<(String, bool)>> {
         .collect()
 }
 
+/// The verdicts HCL v2.24 changed (`corpus-verdicts.tsv`: `path`,
+/// `reference_parses`, `reference_fmt_changes`), by path; none when the file
+/// is absent.
+fn read_verdict_overrides(path: &Path) -> anyhow::Result<HashMap<String, bool>> {
+    if !path.is_file() {
+        return Ok(HashMap::new());
+    }
+    read_tsv(path, &["path", "reference_parses", "reference_fmt_changes"])?
+        .into_iter()
+        .map(|row| match row[1].as_str() {
+            "yes" => Ok((row[0].clone(), true)),
+            "no" => Ok((row[0].clone(), false)),
+            other => bail!("{}: {}: reference_parses is {other:?}", path.display(), row[0]),
+        })
+        .collect()
+}
+
 fn read_reference_errors(path: &Path) -> anyhow::Result<HashMap<String, ReferenceError>> {
     read_tsv(path, &["path", "line", "column", "byte", "summary"])?
         .into_iter()
@@ -496,7 +537,7 @@ fn read_known_differences(path: &Path) -> anyhow::Result<BTreeSet<(String, Kind)
 /// differences (decimal versus binary numbers).
 fn check_eval_cases(dir: &Path) -> anyhow::Result<usize> {
     let dir = &dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
-    if !dir.join("README.md").is_file() {
+    if !dir.is_dir() {
         println!("evaluation: no cases at {}, nothing to compare", dir.display());
         return Ok(0);
     }

@@ -155,13 +155,16 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
         ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => rules::UNSUPPORTED_MODULE_ARGUMENT,
         ModuleDiagnosticKind::MissingModuleArgument { .. } => rules::MISSING_MODULE_ARGUMENT,
         ModuleDiagnosticKind::Eval(kind) => eval_rule_code(kind),
+        ModuleDiagnosticKind::UnknownProviderFunction { .. } => rules::UNKNOWN_FUNCTION,
     }
 }
 
 /// The rule code of an evaluation error.
 fn eval_rule_code(kind: &EvalErrorKind) -> &'static str {
     match kind {
-        EvalErrorKind::UnknownFunction { .. } => rules::UNKNOWN_FUNCTION,
+        EvalErrorKind::UnknownFunction { .. } | EvalErrorKind::UnknownNamespacedFunction { .. } => {
+            rules::UNKNOWN_FUNCTION
+        }
         EvalErrorKind::NotEnoughArguments { .. } | EvalErrorKind::TooManyArguments { .. } => {
             rules::WRONG_ARGUMENT_COUNT
         }
@@ -190,6 +193,7 @@ fn eval_rule_code(kind: &EvalErrorKind) -> &'static str {
         | EvalErrorKind::NullForCondition
         | EvalErrorKind::DuplicateForKey { .. }
         | EvalErrorKind::SplatOfNull
+        | EvalErrorKind::InvalidNestedSplat
         | EvalErrorKind::FunctionCallsNotAllowed
         | EvalErrorKind::InvalidFunctionArgument { .. }
         | EvalErrorKind::FunctionCallFailed { .. }
@@ -540,6 +544,20 @@ pub fn file_module_diagnostics(
             out.push(convert(db, &diagnostic));
         }
     }
+    // Namespaced calls Terraform cannot resolve, found from the
+    // declarations: certain in a Terraform file of a module whose files all
+    // parse (a `required_providers` block after a syntax error is missing
+    // from the index, not from the module).
+    if trust.dialect {
+        let provider_functions = module::provider_function_diagnostics(db, module);
+        if provider_functions.iter().any(|diagnostic| diagnostic.file == file)
+            && module::module_files(db, module).iter().all(|&file| db::syntax_errors(db, file).is_empty())
+        {
+            for diagnostic in provider_functions.iter().filter(|diagnostic| diagnostic.file == file) {
+                out.push(convert(db, diagnostic));
+            }
+        }
+    }
 
     // Only two kinds of attributes can have an error a check reports: those
     // with a reference that names nothing, and those whose value is
@@ -617,7 +635,9 @@ pub fn file_module_diagnostics(
                 Unresolved::UnknownRoot { .. } | Unresolved::UnsupportedAttribute { .. } => false,
             },
             AttrError::Eval(error) => match &error.kind {
-                EvalErrorKind::UnknownFunction { .. } => trust.knows_every_function(),
+                EvalErrorKind::UnknownFunction { .. } | EvalErrorKind::UnknownNamespacedFunction { .. } => {
+                    trust.knows_every_function()
+                }
                 EvalErrorKind::NotEnoughArguments { .. } | EvalErrorKind::TooManyArguments { .. } => {
                     trust.knows_functions_it_has()
                 }

@@ -106,7 +106,7 @@ pub use crate::module::{
     resolve::{
         AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
     },
-    terraform_functions::functions as terraform_function_table,
+    terraform_functions::{functions as terraform_function_table, provider_function_diagnostics},
     value::{
         AttrError, CYCLE_PATH_LIMIT, FileExprs, InvalidTypeConstraint, VariableType, attribute_expr,
         attribute_value, cycle_path, evaluate_in_order, evaluation_order, file_exprs, may_fail_to_evaluate,

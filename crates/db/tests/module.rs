@@ -387,3 +387,32 @@ fn repeated_blocks_without_labels_are_numbered_not_duplicates() {
     .assert_eq(&values(&db, module));
     expect![[""]].assert_eq(&diagnostics(&db, module));
 }
+
+/// `try` and `can` catch a block's missing attribute as HCL evaluates it
+/// (the reference's `try(b.x.nope, "d")` is `"d"`), rather than the module
+/// model reporting the reference before evaluation; outside them the
+/// reference is still an error.
+#[test]
+fn try_and_can_catch_a_blocks_missing_attribute() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[(
+            "a.hcl",
+            "service \"web\" {\n  port = 80\n}\n\nlocals {\n  fallback = try(service.web.nope, \"d\")\n  tested = can(service.web.nope)\n  found = try(service.web.port, 1)\n  both = try(service.web.nope, service.web.port)\n  outside = service.web.nope\n}\n",
+        )],
+    );
+    expect![[r#"
+        service.web.port = 80
+        local.fallback = "d"
+        local.tested = false
+        local.found = 80
+        local.both = 80
+        local.outside: Unresolved { reference: 0, step: 2, kind: UnsupportedAttribute { name: "nope", suggestion: None }, detail: "This object does not have an attribute named \"nope\"." }
+    "#]]
+    .assert_eq(&values(&db, module));
+    expect![[r#"
+        m/a.hcl "service.web.nope" [unresolved-reference] Unsupported attribute: This object does not have an attribute named "nope".
+    "#]]
+    .assert_eq(&diagnostics(&db, module));
+}

@@ -228,7 +228,7 @@ locals {
     expect![[r#"
         terraform.language = unknown("dynamic")
         check.health.data.http.endpoint.url = "https://example.com"
-        check.health.assert.condition = unknown("bool")
+        check.health.assert.condition = unknown("bool", not null)
         check.health.assert.error_message = "Unhealthy."
         local.no_data: Unresolved { reference: 0, step: 2, kind: UndeclaredResource { mode: Data, suggestion: None, data_source: None }, detail: "A data resource \"aws_ami\" \"ubuntu\" has not been declared in this module." }
         local.no_module: Unresolved { reference: 0, step: 1, kind: UndeclaredModule { name: "net", suggestion: None }, detail: "No module call named \"net\" is declared in this module." }

@@ -64,7 +64,7 @@ locals {
             list = 2
             map = 1
             object = 2
-            unknown = unknown("number")
+            unknown = unknown("number", not null, >= 0)
             number: Error in function call: Call to function "length" failed: argument must be a string, a collection type, or a structural type.
         "#]],
     );
@@ -155,7 +155,10 @@ locals {
   alltrue          = alltrue([true, "true"])
   alltrue_empty    = alltrue([])
   anytrue          = anytrue([false, null, true])
-  contains_null    = contains(["a", null], null)
+  contains_null    = contains(["a", null], tostring(null))
+  # A null of no type where the parameter takes no such type: go-cty
+  # (v1.13.1 and later) gives an unknown without calling the function.
+  contains_dyn_null = contains(["a", null], null)
   index            = index(["a", "b"], "b")
   index_missing    = index(["a", "b"], "c")
   matchkeys        = matchkeys(["a", "b", "c"], [1, 2, 3], [1, "3"])
@@ -182,6 +185,7 @@ locals {
             alltrue_empty = true
             anytrue = true
             contains_null = true
+            contains_dyn_null = unknown("dynamic")
             index = 1
             index_missing: Error in function call: Call to function "index" failed: item not found.
             matchkeys = ["a","c"]
@@ -218,7 +222,7 @@ locals {
 "#,
         expect![[r#"
             startswith = true
-            startswith_unknown = unknown("bool")
+            startswith_unknown = unknown("bool", not null)
             startswith_empty = true
             endswith = true
             strcontains = true
@@ -271,7 +275,7 @@ locals {
             subnet_num: Error in function call: Call to function "cidrsubnet" failed: prefix extension of 8 does not accommodate a subnet numbered 256.
             subnet_bits: Error in function call: Call to function "cidrsubnet" failed: insufficient address space to extend prefix of 30 by 8.
             subnet_bad: Error in function call: Call to function "cidrsubnet" failed: invalid CIDR expression: invalid CIDR address: 10.0.0.300/16.
-            subnet_ipv6 = unknown("string")
+            subnet_ipv6 = unknown("string", not null)
             subnets = ["10.1.0.0/20","10.1.16.0/20","10.1.32.0/24","10.1.48.0/20"]
             subnets_none = []
             subnets_full: Invalid function argument: Invalid value for "newbits" parameter: not enough remaining address space for a subnet with a prefix of 31 bits after 10.0.0.2/31.
@@ -312,18 +316,18 @@ locals {
 }
 "#,
         expect![[r#"
-            file = unknown("string")
+            file = unknown("string", not null)
             file_two: Too many function arguments: Function "file" expects only 1 argument(s).
-            fileset = unknown(["set","string"])
+            fileset = unknown(["set","string"], not null)
             templatefile = unknown("dynamic")
-            cidrsubnet = unknown("string")
+            cidrsubnet = unknown("string", not null)
             cidr_short: Not enough function arguments: Function "cidrsubnet" expects 3 argument(s). Missing value for "netnum".
             cidr_type: Invalid function argument: Invalid value for "newbits" parameter: a number is required.
-            cidrsubnets = unknown(["list","string"])
-            uuid = unknown("string")
+            cidrsubnets = unknown(["list","string"], not null)
+            uuid = unknown("string", not null)
             uuid_arg: Too many function arguments: Function "uuid" expects only 0 argument(s).
-            sha256 = unknown("string")
-            bcrypt = unknown("string")
+            sha256 = unknown("string", not null)
+            bcrypt = unknown("string", not null)
             timestamp = unknown("string")
             yamldecode = unknown("dynamic")
             file_null: Invalid function argument: Invalid value for "path" parameter: argument must not be null.
@@ -496,3 +500,66 @@ const TERRAFORM_FUNCTIONS: &[&str] = &[
     "yamlencode",
     "zipmap",
 ];
+
+/// Namespaced calls: the built-in functions under `core::`; a provider's
+/// functions under `provider::NAME::` for a provider the module requires,
+/// whose results are unknown (only the provider knows them) but whose
+/// arguments are evaluated, errors and all; the built-in `terraform`
+/// provider's three functions with their signatures; and Terraform's errors
+/// for the namespaces it cannot resolve, from the declarations.
+#[test]
+fn namespaced_functions_follow_terraform() {
+    let source = r#"
+terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+    terraform = {
+      source = "terraform.io/builtin/terraform"
+    }
+  }
+}
+variable "arn" {
+  type = string
+}
+locals {
+  core_upper   = core::upper("abc")
+  core_length  = core::length("abc")
+  provider     = provider::aws::arn_parse(var.arn)
+  provider_arg = provider::aws::arn_parse(1 + "a")
+  tfvars       = provider::terraform::encode_tfvars({ a = 1 })
+  tfvars_null  = provider::terraform::encode_tfvars(null)
+  decoded      = provider::terraform::decode_tfvars("a = 1")
+  undeclared   = provider::google::f(1)
+  no_core      = core::nosuch(1)
+}
+"#;
+    check(
+        source,
+        expect![[r#"
+            core_upper = "ABC"
+            core_length = 3
+            provider = unknown("dynamic")
+            provider_arg: Invalid operand: Unsuitable value for right operand: a number is required.
+            tfvars = unknown("string")
+            tfvars_null: Invalid function argument: Invalid value for "value" parameter: argument must not be null.
+            decoded = unknown("dynamic")
+            undeclared = unknown("dynamic")
+            no_core = unknown("dynamic")
+        "#]],
+    );
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, "main.tf", source);
+    let report: Vec<String> = module::provider_function_diagnostics(&db, module)
+        .iter()
+        .map(|d| format!("{}: {}", d.summary(), d.detail))
+        .collect();
+    expect![[r#"
+        [
+            "Unknown provider function: There is no function named \"provider::google::f\". Ensure that provider name \"google\" is declared in this module's required_providers block, and that this provider offers a function named \"f\".",
+            "Unknown provider function: The function namespace \"core\" is not valid. Provider function calls must use the \"provider::\" namespace prefix.",
+        ]
+    "#]]
+    .assert_debug_eq(&report);
+}

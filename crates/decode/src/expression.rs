@@ -445,7 +445,7 @@ fn native_start_range(file: &SourceFile, expr: hir::ExprId) -> Range {
     match &hir[expr] {
         hir::Expr::Call { .. } => {
             let Some(call) = ast::FunctionCall::cast(node.clone()) else { return whole() };
-            let start = call.name().map_or(trimmed_range(&node).start(), |it| it.text_range().start());
+            let start = call.name_range().map_or(trimmed_range(&node).start(), |it| it.start());
             let open = call
                 .syntax()
                 .children()
@@ -525,7 +525,7 @@ fn native_as_call(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<StaticCal
     let node = native_own_node(file, expr).and_then(ast::FunctionCall::cast);
     let (name_range, arguments_range) = match &node {
         Some(call) => {
-            let name_range = call.name().map_or_else(|| trimmed_range(call.syntax()), |it| it.text_range());
+            let name_range = call.name_range().unwrap_or_else(|| trimmed_range(call.syntax()));
             let arguments_range = call
                 .syntax()
                 .children()

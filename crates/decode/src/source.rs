@@ -209,7 +209,12 @@ impl SourceFile {
         let offset = offset.min(TextSize::of(&*self.text));
         let line = self.line_starts.partition_point(|&start| start <= offset).saturating_sub(1);
         let line_start = self.line_starts.get(line).copied().unwrap_or_default();
-        let before = self.text.get(usize::from(line_start)..usize::from(offset)).unwrap_or("");
+        let mut before = self.text.get(usize::from(line_start)..usize::from(offset)).unwrap_or("");
+        if line_start == TextSize::default() && matches!(self.syntax, FileSyntax::Native { .. }) {
+            // The reference's scanner skips a leading byte order mark before
+            // it counts columns: the first token is in column 1.
+            before = before.strip_prefix('\u{feff}').unwrap_or(before);
+        }
         // Most lines are ASCII, where every byte is a grapheme cluster of
         // its own; segmenting is only needed for the rest.
         let mut column = if before.is_ascii() { before.len() } else { before.graphemes(true).count() };

@@ -1,8 +1,11 @@
 //! The comparison rules of the evaluation conformance cases (the format of
-//! `../shared/conformance/eval/README.md`): every attribute of a `NAME.hcl`
-//! is evaluated with the standard library and the variables of
-//! `NAME.vars.json`, and compared with `NAME.expected.json` (success or
-//! error, type, and value with the README's number rules).
+//! `../shared/conformance/eval/README.md` and, for the current reference,
+//! `../shared/conformance/hcl-v2.24/README.md`): every attribute of a
+//! `NAME.hcl` is evaluated with the standard library (and the README's two
+//! namespaced names), the variables of `NAME.vars.json` and the refined
+//! unknown variables of `NAME.unknowns.json`, and compared with
+//! `NAME.expected.json` (success or error, type, value with the README's
+//! number rules, and for an unknown result what is known of it).
 //!
 //! Shared by this crate's conformance test (the vendored `test-data/eval`)
 //! and `cargo xtask conformance` (the shared set), so that both judge a case
@@ -52,6 +55,111 @@ pub struct Case {
     pub got: String,
     /// The reference's expectation as its JSON fields.
     pub want: String,
+}
+
+/// One unknown variable of `NAME.unknowns.json`: its type and refinements.
+#[derive(serde::Deserialize)]
+struct UnknownSpec {
+    #[serde(rename = "type")]
+    ty: Box<RawValue>,
+    #[serde(default)]
+    not_null: bool,
+    #[serde(default)]
+    prefix: String,
+    #[serde(default)]
+    length: Option<(u64, u64)>,
+    #[serde(default)]
+    number: Option<(Box<RawValue>, bool, Box<RawValue>, bool)>,
+}
+
+/// A number of the unknowns' and expectations' JSON: a number, or the
+/// strings `"+Inf"` and `"-Inf"`.
+fn json_number(raw: &RawValue) -> Option<value::Number> {
+    match serde_json::from_str::<serde_json::Value>(raw.get()).ok()? {
+        serde_json::Value::String(s) if s == "+Inf" => Some(value::Number::pos_inf()),
+        serde_json::Value::String(s) if s == "-Inf" => Some(value::Number::neg_inf()),
+        serde_json::Value::Number(_) => value::Number::parse(raw.get()),
+        _ => None,
+    }
+}
+
+/// The unknown variables of `NAME.unknowns.json`, refined as the
+/// reference's `hcleval` refines them (the prefix by `StringPrefix`, which
+/// drops what could combine with what follows).
+pub fn read_unknowns(text: &str) -> Result<BTreeMap<String, Value>, String> {
+    let specs: BTreeMap<String, UnknownSpec> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut out = BTreeMap::new();
+    for (name, spec) in specs {
+        let ty = Type::from_json_str(spec.ty.get()).map_err(|e| format!("{name}: {e:?}"))?;
+        let mut b = Value::unknown(ty).refine();
+        if spec.not_null {
+            b = b.not_null();
+        }
+        if !spec.prefix.is_empty() {
+            b = b.string_prefix(&spec.prefix);
+        }
+        if let Some((lo, hi)) = spec.length {
+            b = b.length_lower(lo).length_upper(hi);
+        }
+        if let Some((lo, lo_inc, hi, hi_inc)) = &spec.number {
+            let (Some(lo), Some(hi)) = (json_number(lo), json_number(hi)) else {
+                return Err(format!("{name}: bad number bounds"));
+            };
+            b = b.number_lower(lo, *lo_inc).number_upper(hi, *hi_inc);
+        }
+        out.insert(name, b.build());
+    }
+    Ok(out)
+}
+
+/// Whether an unknown result matches the reference's description of one
+/// (`{"type", "partial", "not_null", "prefix", "length", "number"}`, each
+/// field but the type absent when nothing is known).
+fn unknown_agrees(v: &Value, want: &serde_json::Value) -> bool {
+    let Some(want) = want.as_object() else { return false };
+    let Some(ty) = want.get("type").and_then(|t| Type::from_json_str(&t.to_string()).ok()) else {
+        return false;
+    };
+    if v.is_wholly_known() || v.ty() != ty {
+        return false;
+    }
+    let flag = |name: &str| want.get(name).and_then(serde_json::Value::as_bool).unwrap_or(false);
+    if v.is_known() {
+        return flag("partial");
+    }
+    let range = v.range();
+    let prefix = want.get("prefix").and_then(serde_json::Value::as_str).unwrap_or("");
+    if flag("partial") || flag("not_null") != range.definitely_not_null() || prefix != range.string_prefix() {
+        return false;
+    }
+    let length = if ty.is_collection()
+        && (range.length_lower() != 0 || range.length_upper() != value::refine::MAX_LENGTH)
+    {
+        Some(serde_json::json!([range.length_lower(), range.length_upper()]))
+    } else {
+        None
+    };
+    if length.as_ref() != want.get("length") {
+        return false;
+    }
+    let ours = match (ty == Type::Number, range.number_lower(), range.number_upper()) {
+        (true, Some(lo), Some(hi)) if !(lo.value.is_infinite() && hi.value.is_infinite()) => {
+            Some((lo.value, lo.inclusive, hi.value, hi.inclusive))
+        }
+        _ => None,
+    };
+    let theirs = want.get("number").and_then(|n| {
+        let n = n.as_array()?;
+        let bound = |i: usize| json_number(&serde_json::value::to_raw_value(n.get(i)?).ok()?);
+        Some((bound(0)?, n.get(1)?.as_bool()?, bound(2)?, n.get(3)?.as_bool()?))
+    });
+    match (ours, theirs) {
+        (None, None) => true,
+        (Some((a, ai, b, bi)), Some((c, ci, d, di))) => {
+            ai == ci && bi == di && numbers_agree(&a, &c) && numbers_agree(&b, &d)
+        }
+        _ => false,
+    }
 }
 
 #[derive(serde::Deserialize)]
@@ -135,6 +243,12 @@ pub fn check_case_file(hcl: &Path) -> Result<Vec<Case>, String> {
         return Ok(vec![Case { name: stem, agrees, got: got.into(), want: "parse_error".into() }]);
     }
     let mut ctx = Context::with_stdlib();
+    // The namespaced names of the current reference's cases.
+    for (alias, name) in [("provider::test::upper", "upper"), ("core::lower", "lower")] {
+        if let Some(f) = ctx.functions.get(name).cloned() {
+            ctx.functions.insert(alias.to_string(), f);
+        }
+    }
     let vars_path = hcl.with_extension("vars.json");
     if vars_path.is_file() {
         let vars = Value::from_json_implied(&read(&vars_path)?)
@@ -142,6 +256,13 @@ pub fn check_case_file(hcl: &Path) -> Result<Vec<Case>, String> {
         for (k, v) in vars.entries().into_iter().flatten() {
             ctx.variables.insert(k.clone(), v.clone());
         }
+    }
+    // Unknown variables go last, as the reference's `hcleval` adds them.
+    let unknowns_path = hcl.with_extension("unknowns.json");
+    if unknowns_path.is_file() {
+        ctx.variables.extend(
+            read_unknowns(&read(&unknowns_path)?).map_err(|e| format!("{}: {e}", unknowns_path.display()))?,
+        );
     }
     let (hir, _map) = hir::lower_file(&parse);
     let ours: Vec<(String, _)> =
@@ -151,8 +272,13 @@ pub fn check_case_file(hcl: &Path) -> Result<Vec<Case>, String> {
         let path: String =
             case.get("path").and_then(|p| serde_json::from_str(p.get()).ok()).unwrap_or_default();
         let got = ours.get(i).filter(|(p, _)| *p == path).map(|(_, r)| r);
+        let unknown =
+            case.get("unknown").and_then(|u| serde_json::from_str::<serde_json::Value>(u.get()).ok());
         let agrees = match (got, case.get("error"), case.get("type"), case.get("value")) {
             (Some(Err(_)), Some(_), _, _) => true,
+            (Some(Ok(v)), None, _, _) if unknown.is_some() => {
+                unknown.as_ref().is_some_and(|u| unknown_agrees(v, u))
+            }
             (Some(Ok(v)), None, Some(ty), Some(val)) => match Type::from_json_str(ty.get()) {
                 Ok(ty) => {
                     v.ty() == ty

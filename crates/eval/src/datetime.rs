@@ -37,7 +37,134 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 }
 
 fn bad_ts(s: &str) -> FunctionError {
-    FunctionError::new(format!("not a valid RFC3339 timestamp: cannot parse {s:?}"))
+    FunctionError::new(format!("not a valid RFC3339 timestamp{}", explain_timestamp(s)))
+}
+
+/// Why a text is not an RFC 3339 timestamp, in go-cty's words: it reports
+/// the first element Go's `time.Parse` with the RFC 3339 layout fails at
+/// (the text left there, or what it expected), and for a text that parser
+/// accepts but the strict one does not, go-cty's own reasons.
+fn explain_timestamp(text: &str) -> String {
+    /// go-cty's rewording of a Go parse error: the layout element at
+    /// fault and the text left at it.
+    fn word(layout: &str, value: &str) -> String {
+        let what = match layout {
+            "T" => return ": missing required time introducer 'T'".to_owned(),
+            ":" | "-" if value.is_empty() => return format!(": end of string where {layout:?} is expected"),
+            ":" | "-" => return format!(": found {value:?} where {layout:?} is expected"),
+            "2006" => "year",
+            "01" => "month",
+            "02" => "day of month",
+            "15" => "hour",
+            "04" => "minute",
+            "05" => "second",
+            "Z07:00" => "UTC offset",
+            _ => "timestamp segment",
+        };
+        if value.is_empty() {
+            return format!(": end of string before {what}");
+        }
+        match what {
+            "hour" if value.contains(':') => ": hour must be between 0 and 23 inclusive".to_owned(),
+            "hour" if value.len() != 2 => ": hour must have exactly two digits".to_owned(),
+            "minute" if value.len() != 2 => ": minute must have exactly two digits".to_owned(),
+            _ => format!(": cannot use {value:?} as {what}"),
+        }
+    }
+    let digit = |v: &str, i: usize| v.as_bytes().get(i).is_some_and(u8::is_ascii_digit);
+    // Go's `getnum`: one or two digits, exactly two when `fixed`.
+    let getnum = |v: &str, fixed: bool| -> Option<(i64, usize)> {
+        let b = v.as_bytes();
+        if !digit(v, 0) {
+            return None;
+        }
+        if !digit(v, 1) {
+            return (!fixed).then(|| (i64::from(b[0] - b'0'), 1));
+        }
+        Some((i64::from(b[0] - b'0') * 10 + i64::from(b[1] - b'0'), 2))
+    };
+    let mut v = text;
+    let skip = |v: &mut &str, literal: &str| -> Result<(), String> {
+        match v.strip_prefix(literal) {
+            Some(rest) => {
+                *v = rest;
+                Ok(())
+            }
+            None => Err(word(literal, v)),
+        }
+    };
+    let result = (|| -> Result<(i64, i64), String> {
+        if v.len() < 4 || !v.as_bytes()[..4].iter().all(u8::is_ascii_digit) {
+            return Err(word("2006", v));
+        }
+        let year: i64 = v[..4].parse().map_err(|_| word("2006", v))?;
+        v = &v[4..];
+        let mut fields = [0i64; 5];
+        for (i, (sep, layout, fixed, limit, name)) in [
+            ("-", "01", true, 13, "month"),
+            ("-", "02", true, 32, ""),
+            ("T", "15", false, 24, "hour"),
+            (":", "04", true, 60, "minute"),
+            (":", "05", true, 60, "second"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            skip(&mut v, sep)?;
+            let hold = v;
+            let (n, used) = getnum(v, fixed).ok_or_else(|| word(layout, hold))?;
+            v = &v[used..];
+            if !name.is_empty() && (n >= limit || (name == "month" && n == 0)) {
+                return Err(word(layout, v));
+            }
+            fields[i] = n;
+        }
+        if v.len() >= 2 && matches!(v.as_bytes()[0], b'.' | b',') && digit(v, 1) {
+            let end = v[1..].bytes().position(|b| !b.is_ascii_digit()).map_or(v.len(), |i| i + 1);
+            v = &v[end..];
+        }
+        if let Some(rest) = v.strip_prefix('Z') {
+            v = rest;
+        } else {
+            let b = v.as_bytes();
+            if b.len() < 6
+                || b[3] != b':'
+                || !matches!(b[0], b'+' | b'-')
+                || getnum(&v[1..3], true).is_none()
+                || getnum(&v[4..6], true).is_none()
+            {
+                return Err(word("Z07:00", v));
+            }
+            v = &v[6..];
+        }
+        if !v.is_empty() {
+            return Err(word("", v));
+        }
+        Ok((year, fields[0] * 100 + fields[1]))
+    })();
+    match result {
+        Err(message) => message,
+        Ok((year, month_day)) => {
+            let (month, day) = (month_day / 100, month_day % 100);
+            let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+            let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+            if day < 1 || day > days[(month - 1).clamp(0, 11) as usize] {
+                return ": day out of range".to_owned();
+            }
+            // Go's parser took it; the strict one did not.
+            let b = text.as_bytes();
+            if b.get(12) == Some(&b':') {
+                return word("15", &text[11..12]);
+            }
+            if b.get(19) == Some(&b',') {
+                return word(".", ",");
+            }
+            if b.last() != Some(&b'Z') && text.len() >= 6 {
+                return word("Z07:00", &text[text.len() - 6..]);
+            }
+            word(text, text)
+        }
+    }
 }
 
 fn digits(s: &[u8], at: usize, n: usize) -> Option<i64> {
@@ -53,8 +180,10 @@ fn parse_timestamp(s: &str) -> Result<Time, FunctionError> {
     let e = || bad_ts(s);
     let y = digits(b, 0, 4).ok_or_else(e)?;
     let sep = |i: usize, c: u8| b.get(i) == Some(&c);
-    if !sep(4, b'-') || !sep(7, b'-') || !(sep(10, b'T') || sep(10, b't')) || !sep(13, b':') || !sep(16, b':')
-    {
+    // RFC 3339 as go-cty v1.13 and later read it, strictly: an upper-case
+    // `T` and `Z`, two-digit fields, a period before fractional seconds and
+    // an offset within a day.
+    if !sep(4, b'-') || !sep(7, b'-') || !sep(10, b'T') || !sep(13, b':') || !sep(16, b':') {
         return Err(e());
     }
     let mo = digits(b, 5, 2).ok_or_else(e)?;
@@ -77,10 +206,10 @@ fn parse_timestamp(s: &str) -> Result<Time, FunctionError> {
         nanos = format!("{frac:0<9}").parse().map_err(|_| e())?;
     }
     let offset = match b.get(i) {
-        Some(b'Z' | b'z') if i + 1 == b.len() => 0,
+        Some(b'Z') if i + 1 == b.len() => 0,
         Some(c @ (b'+' | b'-')) if i + 6 == b.len() && sep(i + 3, b':') => {
-            let oh = digits(b, i + 1, 2).ok_or_else(e)?;
-            let om = digits(b, i + 4, 2).ok_or_else(e)?;
+            let oh = digits(b, i + 1, 2).filter(|h| *h < 24).ok_or_else(e)?;
+            let om = digits(b, i + 4, 2).filter(|m| *m < 60).ok_or_else(e)?;
             let o = oh * 3600 + om * 60;
             if *c == b'-' { -o } else { o }
         }
@@ -351,4 +480,55 @@ pub(crate) fn timeadd_fn() -> Function {
             Ok(Value::string(&rfc3339(Time { unix, nanos: nanos as i64, offset: t.offset })))
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each message was given by go-cty v1.16.3 (with Go's time package)
+    /// for the same text.
+    #[test]
+    fn rejected_timestamps_are_explained_as_the_reference_does() {
+        let cases = [
+            ("2017-11-22t00:00:00Z", "not a valid RFC3339 timestamp: missing required time introducer 'T'"),
+            ("2017-11-22T00:00:00z", "not a valid RFC3339 timestamp: cannot use \"z\" as UTC offset"),
+            (
+                "2017-11-22T00:00:00+24:00",
+                "not a valid RFC3339 timestamp: cannot use \"+24:00\" as UTC offset",
+            ),
+            (
+                "2017-11-22T00:00:00+01:60",
+                "not a valid RFC3339 timestamp: cannot use \"+01:60\" as UTC offset",
+            ),
+            (
+                "2017-11-22T00:00:00,5Z",
+                "not a valid RFC3339 timestamp: cannot use \",\" as timestamp segment",
+            ),
+            ("2017-11-22T1:00:00Z", "not a valid RFC3339 timestamp: hour must have exactly two digits"),
+            (
+                "2017-11-22T25:00:00Z",
+                "not a valid RFC3339 timestamp: hour must be between 0 and 23 inclusive",
+            ),
+            ("2017-13-22T00:00:00Z", "not a valid RFC3339 timestamp: cannot use \"-22T00:00:00Z\" as month"),
+            ("2017-11-22T00:00:00", "not a valid RFC3339 timestamp: end of string before UTC offset"),
+            (
+                "2017-11-22T00:00:00Zabc",
+                "not a valid RFC3339 timestamp: cannot use \"abc\" as timestamp segment",
+            ),
+            ("2017-02-29T00:00:00Z", "not a valid RFC3339 timestamp: day out of range"),
+            (
+                "12017-02-20T00:00:00Z",
+                "not a valid RFC3339 timestamp: found \"7-02-20T00:00:00Z\" where \"-\" is expected",
+            ),
+            ("2017", "not a valid RFC3339 timestamp: end of string where \"-\" is expected"),
+            ("", "not a valid RFC3339 timestamp: end of string before year"),
+        ];
+        for (text, want) in cases {
+            assert!(super::parse_timestamp(text).is_err(), "{text:?} parses");
+            assert_eq!(
+                format!("not a valid RFC3339 timestamp{}", super::explain_timestamp(text)),
+                want,
+                "{text:?}"
+            );
+        }
+    }
 }

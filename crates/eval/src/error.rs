@@ -116,10 +116,23 @@ pub enum EvalErrorKind {
         key: SmolStr,
     },
     SplatOfNull,
+    /// A splat inside a splat over a list whose results have different
+    /// types, which no list can hold.
+    InvalidNestedSplat,
     InvalidTemplateInterpolation,
     FunctionCallsNotAllowed,
     UnknownFunction {
         name: SmolStr,
+        suggestion: Option<SmolStr>,
+    },
+    /// A namespaced function (`provider::aws::arn_parse`) that is not in
+    /// the table: `namespace` with its trailing `::`, `name` the last part.
+    /// `namespace_known` says whether any function is in that namespace;
+    /// `suggestion` is a whole namespaced name.
+    UnknownNamespacedFunction {
+        namespace: SmolStr,
+        name: SmolStr,
+        namespace_known: bool,
         suggestion: Option<SmolStr>,
     },
     InvalidExpandingArgument,
@@ -177,9 +190,12 @@ impl EvalErrorKind {
             EvalErrorKind::InvalidForKey => "Invalid object key",
             EvalErrorKind::DuplicateForKey { .. } => "Duplicate object key",
             EvalErrorKind::SplatOfNull => "Splat of null value",
+            EvalErrorKind::InvalidNestedSplat => "Invalid nested splat expressions",
             EvalErrorKind::InvalidTemplateInterpolation => "Invalid template interpolation value",
             EvalErrorKind::FunctionCallsNotAllowed => "Function calls not allowed",
-            EvalErrorKind::UnknownFunction { .. } => "Call to unknown function",
+            EvalErrorKind::UnknownFunction { .. } | EvalErrorKind::UnknownNamespacedFunction { .. } => {
+                "Call to unknown function"
+            }
             EvalErrorKind::InvalidExpandingArgument => "Invalid expanding argument value",
             EvalErrorKind::NotEnoughArguments { .. } => "Not enough function arguments",
             EvalErrorKind::TooManyArguments { .. } => "Too many function arguments",
@@ -196,7 +212,8 @@ impl EvalErrorKind {
         match self {
             EvalErrorKind::UnknownVariable { suggestion, .. }
             | EvalErrorKind::UnsupportedAttribute { suggestion, .. }
-            | EvalErrorKind::UnknownFunction { suggestion, .. } => suggestion.as_ref(),
+            | EvalErrorKind::UnknownFunction { suggestion, .. }
+            | EvalErrorKind::UnknownNamespacedFunction { suggestion, .. } => suggestion.as_ref(),
             _ => None,
         }
     }

@@ -263,7 +263,7 @@ impl<'a> Evaluator<'a> {
             ));
         }
         if !v.is_known() {
-            return Ok(Value::unknown(want));
+            return Ok(Value::unknown(want).refine_not_null());
         }
         Ok(match op {
             UnaryOp::Neg => Value::number(v.as_number().map(Number::neg).unwrap_or_else(Number::zero)),
@@ -272,15 +272,15 @@ impl<'a> Evaluator<'a> {
     }
 
     fn binary(&mut self, id: ExprId, op: BinaryOp, lhs: ExprId, rhs: ExprId) -> Result<Value, EvalError> {
+        if matches!(op, BinaryOp::Or | BinaryOp::And) {
+            return self.logic(id, op, lhs, rhs);
+        }
         let l = self.eval(lhs)?;
         let r = self.eval(rhs)?;
         let (param, result) = match op {
-            BinaryOp::Or | BinaryOp::And => (Type::Bool, Type::Bool),
             BinaryOp::Eq | BinaryOp::NotEq => (Type::Dynamic, Type::Bool),
             BinaryOp::Lt | BinaryOp::LtEq | BinaryOp::Gt | BinaryOp::GtEq => (Type::Number, Type::Bool),
-            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
-                (Type::Number, Type::Number)
-            }
+            _ => (Type::Number, Type::Number),
         };
         let invalid = |operand, found| ErrorKind::InvalidOperand {
             operand,
@@ -297,10 +297,14 @@ impl<'a> Evaluator<'a> {
                 &format!("Unsuitable value for right operand: {e}."),
             )
         })?;
+        // The operators are go-cty's functions: every result is known not
+        // to be null, and equality and comparisons look at what is known of
+        // unknown operands.
+        let unknown = || Value::unknown(result.clone()).refine_not_null();
         if matches!(op, BinaryOp::Eq | BinaryOp::NotEq) {
             return Ok(match l.equals(&r) {
                 Some(b) => Value::bool(if op == BinaryOp::Eq { b } else { !b }),
-                None => Value::unknown(Type::Bool),
+                None => unknown(),
             });
         }
         let fail = |this: &Self, msg: &str| {
@@ -309,20 +313,34 @@ impl<'a> Evaluator<'a> {
         if l.is_null() || r.is_null() {
             return Err(fail(self, "argument must not be null"));
         }
-        if !l.is_known() || !r.is_known() {
-            return Ok(Value::unknown(result));
+        let compare = |greater: bool| match (l.as_number(), r.as_number()) {
+            (Some(a), Some(b)) => Some(if greater { a > b } else { a < b }),
+            _ => compare_ranges(&l, &r, greater),
+        };
+        let cmp = match op {
+            BinaryOp::Lt => Some(compare(false)),
+            BinaryOp::Gt => Some(compare(true)),
+            // go-cty's `a <= b` is `a < b || a == b`, whose `||` is unknown
+            // if either side is.
+            BinaryOp::LtEq | BinaryOp::GtEq => {
+                let strict = compare(op == BinaryOp::GtEq);
+                Some(match (strict, l.equals(&r)) {
+                    (Some(x), Some(y)) => Some(x || y),
+                    _ => None,
+                })
+            }
+            _ => None,
+        };
+        if let Some(cmp) = cmp {
+            return Ok(cmp.map_or_else(unknown, Value::bool));
         }
-        if let (Some(a), Some(b)) = (l.as_bool(), r.as_bool()) {
-            return Ok(Value::bool(if op == BinaryOp::And { a && b } else { a || b }));
+        if !l.is_known() || !r.is_known() {
+            return Ok(unknown());
         }
         let (Some(a), Some(b)) = (l.as_number(), r.as_number()) else {
-            return Ok(Value::unknown(result));
+            return Ok(unknown());
         };
         let n = match op {
-            BinaryOp::Lt => return Ok(Value::bool(a < b)),
-            BinaryOp::LtEq => return Ok(Value::bool(a <= b)),
-            BinaryOp::Gt => return Ok(Value::bool(a > b)),
-            BinaryOp::GtEq => return Ok(Value::bool(a >= b)),
             BinaryOp::Add => a.add(b),
             BinaryOp::Sub => a.sub(b),
             BinaryOp::Mul => a.mul(b),
@@ -330,6 +348,116 @@ impl<'a> Evaluator<'a> {
             _ => a.rem(b),
         };
         n.map(Value::number).map_err(|e| fail(self, &e.to_string()))
+    }
+
+    /// `||` and `&&` as HCL v2.24 evaluates them: both operands are
+    /// evaluated, and when one decides the result (a `true` for `||`, a
+    /// `false` for `&&`, null counting as `false`) the other's errors and
+    /// nulls do not matter. An operand that failed stands in as what the
+    /// reference's failed expression yields, an unknown of
+    /// [`Evaluator::failed_type`]; it must still convert to bool.
+    fn logic(&mut self, id: ExprId, op: BinaryOp, lhs: ExprId, rhs: ExprId) -> Result<Value, EvalError> {
+        let l_res = self.eval(lhs);
+        let r_res = self.eval(rhs);
+        let as_value = |this: &Self, res: &Result<Value, EvalError>, e: ExprId| match res {
+            Ok(v) => v.clone(),
+            Err(_) => Value::unknown(this.failed_type(e)),
+        };
+        let (l_given, r_given) = (as_value(self, &l_res, lhs), as_value(self, &r_res, rhs));
+        let invalid = |operand, found| ErrorKind::InvalidOperand {
+            operand,
+            expected: Box::new(Type::Bool),
+            found: Box::new(found),
+        };
+        // Conversion errors come first, and they end it.
+        let l = value::convert(&l_given, &Type::Bool).map_err(|e| {
+            self.err(
+                lhs,
+                invalid(Operand::Left, l_given.ty()),
+                &format!("Unsuitable value for left operand: {e}."),
+            )
+        });
+        let r = value::convert(&r_given, &Type::Bool).map_err(|e| {
+            self.err(
+                rhs,
+                invalid(Operand::Right, r_given.ty()),
+                &format!("Unsuitable value for right operand: {e}."),
+            )
+        });
+        let (l, r) = (l?, r?);
+        let unknown = || Value::unknown(Type::Bool).refine_not_null();
+        // go-cty's `True()` of a null bool is false.
+        let truth = |v: &Value| v.as_bool().unwrap_or(false);
+        let decisive = op == BinaryOp::Or;
+        let forced: Option<(Value, Option<&Result<Value, EvalError>>)> = match (l.is_known(), r.is_known()) {
+            // Both unknown: the left decides unless it failed.
+            (false, false) => l_res.is_ok().then(|| (unknown(), Some(&l_res))),
+            (true, _) if truth(&l) == decisive => Some((Value::bool(decisive), Some(&l_res))),
+            (_, true) if truth(&r) == decisive => Some((Value::bool(decisive), Some(&r_res))),
+            // The known side cannot decide: the unknown one does.
+            (false, true) => Some((unknown(), Some(&l_res))),
+            (true, false) => Some((unknown(), Some(&r_res))),
+            _ => None,
+        };
+        if let Some((v, side)) = forced {
+            if let Some(Err(e)) = side {
+                return Err(e.clone());
+            }
+            return Ok(v);
+        }
+        l_res?;
+        r_res?;
+        if l.is_null() || r.is_null() {
+            return Err(self.err(
+                id,
+                ErrorKind::OperationFailed,
+                "Error during operation: argument must not be null.",
+            ));
+        }
+        let (a, b) = (truth(&l), truth(&r));
+        Ok(Value::bool(if op == BinaryOp::And { a && b } else { a || b }))
+    }
+
+    /// The type of the value the reference's expression yields when it
+    /// fails, which `||` and `&&` convert to bool as if it had succeeded:
+    /// an operator's result type, a string for a template, a tuple or an
+    /// object for a constructor, a conditional's result type, and otherwise
+    /// no type at all.
+    fn failed_type(&self, id: ExprId) -> Type {
+        match &self.exprs[id] {
+            Expr::Binary { op, .. } => match op {
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => Type::Number,
+                _ => Type::Bool,
+            },
+            Expr::Unary { op: UnaryOp::Neg, .. } => Type::Number,
+            Expr::Unary { op: UnaryOp::Not, .. } => Type::Bool,
+            Expr::Template { parts, .. } => match parts.as_slice() {
+                [TemplatePart::Interpolation { expr, .. }] => self.failed_type(*expr),
+                _ => Type::String,
+            },
+            Expr::Tuple(_) => Type::empty_tuple(),
+            Expr::Object(_) => Type::empty_object(),
+            Expr::Conditional { then_expr, else_expr, .. } => {
+                let mut probe = Evaluator {
+                    exprs: self.exprs,
+                    ctx: self.ctx,
+                    locals: self.locals.clone(),
+                    splat_items: self.splat_items.clone(),
+                    depth: self.depth,
+                };
+                let ty_of = |this: &mut Evaluator<'_>, e: ExprId| match this.eval(e) {
+                    Ok(v) => v.ty(),
+                    Err(_) => this.failed_type(e),
+                };
+                let (t, f) = (ty_of(&mut probe, *then_expr), ty_of(&mut probe, *else_expr));
+                if t.is_dynamic() || f.is_dynamic() {
+                    Type::Dynamic
+                } else {
+                    value::unify_unsafe(&[t, f]).unwrap_or(Type::Dynamic)
+                }
+            }
+            _ => Type::Dynamic,
+        }
     }
 
     fn conditional(
@@ -365,7 +493,7 @@ impl<'a> Evaluator<'a> {
             ));
         };
         let Some(truth) = self.eval_condition(cond)? else {
-            return Ok(Value::unknown(result_ty));
+            return Ok(unknown_conditional(result_ty, t.ok(), f.ok()));
         };
         let (chosen, which) = if truth { (t?, then_expr) } else { (f?, else_expr) };
         if result_ty.is_dynamic() {
@@ -452,9 +580,12 @@ impl<'a> Evaluator<'a> {
         cond: Option<ExprId>,
     ) -> Result<Value, EvalError> {
         let c = self.eval(collection)?;
-        let Some(elems) = self.for_elements(collection, &c)? else {
+        let elems = self.for_elements(collection, &c)?;
+        if c.ty().is_dynamic() {
             return Ok(Value::dynamic());
-        };
+        }
+        // The condition is checked even when the collection is unknown
+        // (HCL v2.24); only then is an unknown collection's result unknown.
         if let Some(cond) = cond {
             // The condition is type-checked once before iterating, with the
             // iteration variables unknown.
@@ -481,6 +612,9 @@ impl<'a> Evaluator<'a> {
                 )
             })?;
         }
+        let Some(elems) = elems else {
+            return Ok(Value::dynamic());
+        };
         let mut known = true;
         let mut tuple = Vec::new();
         let mut object: BTreeMap<String, Value> = BTreeMap::new();
@@ -636,7 +770,10 @@ impl<'a> Evaluator<'a> {
         }
         let mut upgraded_unknown = false;
         let src = if auto_upgrade {
-            upgraded_unknown = !src.is_known();
+            // An unknown that may be null may become an empty tuple or a
+            // tuple of one: the result is not known. One that cannot be null
+            // is a tuple of one unknown element (HCL v2.17 and later).
+            upgraded_unknown = !src.is_known() && src.range().could_be_null();
             Value::tuple(vec![src])
         } else {
             src
@@ -644,7 +781,16 @@ impl<'a> Evaluator<'a> {
         let sty = src.ty();
         if !src.is_known() {
             let ty = self.splat_result_type(&sty, each)?;
-            return Ok(Value::unknown(ty));
+            if ty.is_dynamic() {
+                return Ok(Value::unknown(ty));
+            }
+            // Not null, and a list has as many elements as the collection.
+            let range = src.range();
+            let mut b = Value::unknown(ty.clone()).refine().not_null();
+            if ty.is_list() && sty.is_collection() {
+                b = b.length_lower(range.length_lower()).length_upper(range.length_upper());
+            }
+            return Ok(b.build());
         }
         let elems: Vec<Value> = src.elements().map(<[Value]>::to_vec).unwrap_or_default();
         let mut vals = Vec::with_capacity(elems.len());
@@ -662,7 +808,37 @@ impl<'a> Evaluator<'a> {
                     let ety = ty.element_type().cloned().unwrap_or(Type::Dynamic);
                     return Ok(Value::list(ety, Vec::new()).unwrap_or_else(|_| Value::empty_tuple()));
                 }
-                Ok(make_list(vals))
+                // A splat inside a splat over values of different types
+                // cannot make a list (HCL v2.24 reports it rather than fail
+                // to build one): elements of no type yet aside, they must
+                // agree.
+                let mut first: Option<Type> = None;
+                for v in &vals {
+                    let t = v.ty();
+                    if t.is_dynamic() {
+                        continue;
+                    }
+                    match &first {
+                        None => first = Some(t),
+                        Some(f) if *f != t => {
+                            return Err(self.err(
+                                each,
+                                ErrorKind::InvalidNestedSplat,
+                                "The second level of splat expression produced elements of different types, so it isn't possible to construct a valid list to represent the top-level result.\n\nConsider using a for expression instead, to produce a tuple-typed result which can therefore have non-homogenous element types.",
+                            ));
+                        }
+                        Some(_) => {}
+                    }
+                }
+                // As `cty.ListVal`: the list's element type is that of its
+                // elements, and an element of no type yet (an unknown or a
+                // null of the dynamic type) stands in as one of it.
+                let Some(ety) = first else { return Ok(make_list(vals)) };
+                let vals: Vec<Value> = vals
+                    .into_iter()
+                    .map(|v| if v.ty().is_dynamic() { value::convert(&v, &ety).unwrap_or(v) } else { v })
+                    .collect();
+                Ok(Value::list(ety, vals.clone()).unwrap_or_else(|_| make_list(vals)))
             }
             _ => Ok(Value::tuple(vals)),
         }
@@ -700,7 +876,10 @@ impl<'a> Evaluator<'a> {
                 "Functions may not be called here.",
             ));
         }
-        let Some(f) = self.ctx.functions.get(name) else {
+        let Some(f) = self.ctx.functions.get(name).or_else(|| self.namespace_function(name)) else {
+            if let Some(sep) = name.rfind("::") {
+                return Err(self.unknown_namespaced_function(id, name, sep));
+            }
             let mut detail = format!("There is no function named {name:?}.");
             let suggestion = suggest(name, self.ctx.functions.keys().map(String::as_str));
             if let Some(s) = &suggestion {
@@ -815,6 +994,52 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// The function of [`crate::Context::namespaces`] that stands for a
+    /// namespaced `name`: the longest namespace it starts with.
+    fn namespace_function(&self, name: &str) -> Option<&'a crate::Function> {
+        if !name.contains("::") {
+            return None;
+        }
+        self.ctx
+            .namespaces
+            .iter()
+            .filter(|(namespace, _)| name.starts_with(namespace.as_str()))
+            .max_by_key(|(namespace, _)| namespace.len())
+            .map(|(_, f)| f)
+    }
+
+    /// A namespaced name not in the table, in the reference's words: the
+    /// namespace has no functions at all, or not this one (with a
+    /// did-you-mean among those it has).
+    fn unknown_namespaced_function(&self, id: ExprId, full: &str, sep: usize) -> EvalError {
+        let (namespace, name) = (&full[..sep + 2], &full[sep + 2..]);
+        let available: Vec<&str> =
+            self.ctx.functions.keys().filter_map(|k| k.strip_prefix(namespace)).collect();
+        let namespace_known = !available.is_empty();
+        let suggestion = suggest(name, available.iter().copied());
+        let detail = if !namespace_known {
+            format!("There are no functions in namespace {namespace:?}.")
+        } else {
+            match &suggestion {
+                Some(s) => format!(
+                    "There is no function named {name:?} in namespace {namespace}. Did you mean {namespace}{s}?"
+                ),
+                None => format!("There is no function named {name:?} in namespace {namespace}."),
+            }
+        };
+        let kind = ErrorKind::UnknownNamespacedFunction {
+            namespace: namespace.into(),
+            name: name.into(),
+            namespace_known,
+            suggestion: suggestion.map(|s| SmolStr::from(format!("{namespace}{s}"))),
+        };
+        self.err(id, kind, &detail)
+    }
+
+    /// HCL's `try` (v2.17 and later): the first argument that evaluates
+    /// without error; one that evaluates to a value not wholly known could
+    /// still fail once known, or give a value of another type, so the
+    /// result is then unknown of any type.
     fn call_try(&mut self, id: ExprId, args: &[ExprId]) -> Result<Value, EvalError> {
         if args.is_empty() {
             return Err(self.err(
@@ -824,12 +1049,11 @@ impl<'a> Evaluator<'a> {
             ));
         }
         for a in args {
-            if self.depends_on_unknowns(*a) {
+            let Ok(v) = self.eval(*a) else { continue };
+            if !v.is_wholly_known() {
                 return Ok(Value::dynamic());
             }
-            if let Ok(v) = self.eval(*a) {
-                return Ok(v);
-            }
+            return Ok(v);
         }
         Err(self.err(
             id,
@@ -838,6 +1062,9 @@ impl<'a> Evaluator<'a> {
         ))
     }
 
+    /// HCL's `can` (v2.17 and later): false when the argument fails, and
+    /// unknown when its value is not wholly known, since it may fail once
+    /// it is.
     fn call_can(&mut self, id: ExprId, args: &[ExprId]) -> Result<Value, EvalError> {
         if args.len() != 1 {
             return Err(self.err(
@@ -846,52 +1073,82 @@ impl<'a> Evaluator<'a> {
                 "Function \"can\" expects exactly one argument.",
             ));
         }
-        if self.depends_on_unknowns(args[0]) {
-            return Ok(Value::unknown(Type::Bool));
-        }
-        Ok(Value::bool(self.eval(args[0]).is_ok()))
+        Ok(match self.eval(args[0]) {
+            Err(_) => Value::bool(false),
+            Ok(v) if !v.is_wholly_known() => Value::unknown(Type::Bool),
+            Ok(_) => Value::bool(true),
+        })
     }
+}
 
-    /// tryfunc's `dependsOnUnknowns`: whether a static traversal the
-    /// expression references (a variable with its attribute and constant
-    /// index steps) evaluates without error to a value that is not wholly
-    /// known. `try` and `can` then cannot tell success from failure yet.
-    fn depends_on_unknowns(&mut self, arg: ExprId) -> bool {
-        let exprs = self.exprs;
-        let mut parents = std::collections::HashMap::new();
-        let mut vars = Vec::new();
-        let mut stack = vec![arg];
-        let mut kids = Vec::new();
-        while let Some(e) = stack.pop() {
-            if matches!(exprs[e], Expr::Variable(_)) {
-                vars.push(e);
-            }
-            kids.clear();
-            exprs[e].children(&mut kids);
-            for &k in &kids {
-                parents.insert(k, e);
-                stack.push(k);
-            }
-        }
-        for v in vars {
-            let mut top = v;
-            while let Some(&p) = parents.get(&top) {
-                match &exprs[p] {
-                    Expr::GetAttr { base, .. } | Expr::LegacyIndex { base, .. } if *base == top => top = p,
-                    Expr::Index { base, index }
-                        if *base == top && matches!(exprs[*index], Expr::Literal(_)) =>
-                    {
-                        top = p
-                    }
-                    _ => break,
-                }
-            }
-            if self.eval(top).is_ok_and(|val| !val.is_wholly_known()) {
-                return true;
-            }
-        }
-        false
+/// The result of a conditional whose condition is unknown (HCL v2.19):
+/// null if both results are; otherwise what both results' ranges allow, a
+/// number between their bounds or a collection between their lengths, and
+/// not null if neither can be. A result that failed says nothing.
+fn unknown_conditional(ty: Type, t: Option<Value>, f: Option<Value>) -> Value {
+    let (Some(t), Some(f)) = (t, f) else { return Value::unknown(ty) };
+    if t.is_null() && f.is_null() {
+        return Value::null(ty);
     }
+    let (tr, fr) = (t.range(), f.range());
+    let mut b = Value::unknown(ty.clone()).refine();
+    if tr.definitely_not_null() && fr.definitely_not_null() {
+        b = b.not_null();
+    }
+    let (tt, ft) = (t.ty(), f.ty());
+    if tt == Type::Number && ft == Type::Number {
+        let (tlo, thi, flo, fhi) =
+            (tr.number_lower(), tr.number_upper(), fr.number_lower(), fr.number_upper());
+        if let (Some(tlo), Some(flo)) = (tlo, flo) {
+            let lo = match tlo.value.cmp(&flo.value) {
+                std::cmp::Ordering::Less => tlo,
+                std::cmp::Ordering::Equal => value::Bound::new(flo.value, tlo.inclusive || flo.inclusive),
+                std::cmp::Ordering::Greater => flo,
+            };
+            b = b.number_lower(lo.value, lo.inclusive);
+        }
+        if let (Some(thi), Some(fhi)) = (thi, fhi) {
+            let hi = match thi.value.cmp(&fhi.value) {
+                std::cmp::Ordering::Greater => thi,
+                std::cmp::Ordering::Equal => value::Bound::new(fhi.value, thi.inclusive || fhi.inclusive),
+                std::cmp::Ordering::Less => fhi,
+            };
+            b = b.number_upper(hi.value, hi.inclusive);
+        }
+        return b.build();
+    }
+    if tt.is_collection() && ft.is_collection() && tt == ft {
+        return b
+            .length_lower(tr.length_lower().min(fr.length_lower()))
+            .length_upper(tr.length_upper().max(fr.length_upper()))
+            .build();
+    }
+    b.build()
+}
+
+/// Whether `a > b` (`greater`) or `a < b`, of two numbers at least one of
+/// which is unknown, as go-cty decides it from their ranges: certain only
+/// when the ranges do not overlap (it treats every bound as exclusive).
+fn compare_ranges(a: &Value, b: &Value, greater: bool) -> Option<bool> {
+    let (ra, rb) = (a.range(), b.range());
+    let (a_lo, a_hi) = (ra.number_lower()?.value, ra.number_upper()?.value);
+    let (b_lo, b_hi) = (rb.number_lower()?.value, rb.number_upper()?.value);
+    if greater {
+        if a_lo > b_hi {
+            return Some(true);
+        }
+        if a_hi < b_lo {
+            return Some(false);
+        }
+    } else {
+        if a_hi < b_lo {
+            return Some(true);
+        }
+        if a_lo > b_hi {
+            return Some(false);
+        }
+    }
+    None
 }
 
 /// A list of `vals`, which should share one type; if they do not, they are
@@ -1050,12 +1307,17 @@ pub(crate) fn index_value(coll: &Value, key: &Value) -> Result<Value, StepError>
         }
         Type::Object(o) => {
             let k = value::convert(key, &Type::String).map_err(|e| bad(&format!(": {e}.")))?;
-            if !coll.is_known() || !k.is_known() {
+            if !k.is_known() {
                 return Ok(Value::dynamic());
             }
             let k = k.as_str().unwrap_or_default();
-            if !o.attrs().contains_key(k) {
+            // An unknown object's attributes are in its type: a missing one
+            // is an error and a present one has its type (HCL v2.24).
+            let Some(aty) = o.attrs().get(k) else {
                 return Err(bad("."));
+            };
+            if !coll.is_known() {
+                return Ok(Value::unknown(aty.clone()));
             }
             Ok(coll.entries().and_then(|m| m.get(k)).cloned().unwrap_or_else(Value::dynamic))
         }

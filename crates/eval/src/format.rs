@@ -335,15 +335,20 @@ fn go_exp(s: &str) -> String {
 pub(crate) fn format_fn() -> Function {
     Function::simple(
         vec![Param::new("format", Type::String)],
-        // As go-cty's: an argument of no type yet makes the result's type
-        // unknown too.
-        Some(Param::new("args", Type::Dynamic).allow_null().allow_unknown()),
+        // As go-cty's (v1.16.1 and later): any argument, even one of no type
+        // yet or a null of no type, reaches the implementation.
+        Some(Param::new("args", Type::Dynamic).allow_null().allow_unknown().allow_dynamic()),
         Type::String,
         |a, ret| {
+            let fmt = a[0].as_str().unwrap_or_default();
             if a[1..].iter().any(|v| !v.is_wholly_known()) {
-                return Ok(Value::unknown(ret.clone()));
+                // The literal text before the first verb is known.
+                return Ok(match fmt.find('%') {
+                    Some(i) if i > 0 => Value::unknown(ret.clone()).refine().string_prefix(&fmt[..i]).build(),
+                    _ => Value::unknown(ret.clone()),
+                });
             }
-            format(a[0].as_str().unwrap_or_default(), &a[1..]).map(|s| Value::string(&s))
+            format(fmt, &a[1..]).map(|s| Value::string(&s))
         },
     )
 }
@@ -351,32 +356,57 @@ pub(crate) fn format_fn() -> Function {
 pub(crate) fn formatlist_fn() -> Function {
     Function::new(
         vec![Param::new("format", Type::String)],
-        Some(Param::new("args", Type::Dynamic).allow_null().allow_unknown()),
+        Some(Param::new("args", Type::Dynamic).allow_null().allow_unknown().allow_dynamic()),
         Arc::new(|_| Ok(Type::list(Type::String))),
         Arc::new(|a, ret| {
-            let mut len: Option<usize> = None;
+            let fmt = a[0].as_str().unwrap_or_default();
+            if a.len() == 1 {
+                let one = format(fmt, &[]).map(|s| Value::string(&s))?;
+                return Value::list(Type::String, vec![one]).map_err(|e| FunctionError::new(e.to_string()));
+            }
+            // Sequences are iterated in step and must have one length (a
+            // tuple's is known even while it is unknown); anything else is
+            // the same argument on every row. A sequence whose length is not
+            // known, or an argument of no type yet, makes the whole result
+            // unknown once the lengths have been checked.
+            let mut len: Option<(usize, usize)> = None;
+            let mut unknown = false;
             for (i, v) in a[1..].iter().enumerate() {
-                if !v.is_known() {
-                    return Ok(Value::unknown(ret.clone()));
-                }
-                if matches!(v.ty(), Type::List(_) | Type::Set(_) | Type::Tuple(_)) && !v.is_null() {
-                    let n = v.length().unwrap_or(0);
+                let ty = v.ty();
+                if matches!(ty, Type::List(_) | Type::Set(_) | Type::Tuple(_)) && !v.is_null() {
+                    let n = match (&ty, v.length_value().as_number().and_then(value::Number::to_i64)) {
+                        (Type::Tuple(t), _) => t.len(),
+                        (_, Some(n)) if v.is_known() => n.max(0) as usize,
+                        _ => {
+                            unknown = true;
+                            continue;
+                        }
+                    };
                     match len {
-                        None => len = Some(n),
-                        Some(l) if l != n => {
+                        None => len = Some((n, i)),
+                        Some((l, first)) if l != n => {
                             return Err(FunctionError::arg(
                                 i + 1,
                                 format!(
-                                    "argument {} has length {n}, which is inconsistent with argument 1 of length {l}",
-                                    i + 1
+                                    "argument {} has length {n}, which is inconsistent with argument {} of length {l}",
+                                    i + 1,
+                                    first + 1
                                 ),
                             ));
                         }
                         _ => {}
                     }
+                    if !v.is_known() {
+                        unknown = true;
+                    }
+                } else if v == &Value::dynamic() {
+                    unknown = true;
                 }
             }
-            let n = len.unwrap_or(1);
+            if unknown {
+                return Ok(Value::unknown(ret.clone()));
+            }
+            let n = len.map_or(1, |(n, _)| n);
             let mut out = Vec::with_capacity(n);
             for row in 0..n {
                 let args: Vec<Value> = a[1..]
@@ -389,12 +419,45 @@ pub(crate) fn formatlist_fn() -> Function {
                     })
                     .collect();
                 if args.iter().any(|v| !v.is_wholly_known()) {
-                    out.push(Value::unknown(Type::String));
+                    out.push(Value::unknown(Type::String).refine_not_null());
                     continue;
                 }
-                out.push(Value::string(&format(a[0].as_str().unwrap_or_default(), &args)?));
+                // go-cty wraps the error in one of its own, which is about
+                // the call as a whole rather than an argument.
+                let text = format(fmt, &args).map_err(|e| {
+                    FunctionError::new(format!("error on format iteration {row}: {}", e.message))
+                })?;
+                out.push(Value::string(&text));
             }
             Value::list(Type::String, out).map_err(|e| FunctionError::new(e.to_string()))
         }),
     )
+}
+
+/// Go's `%q` of a rune, for error messages that quote one: the character
+/// in single quotes, escaped where Go escapes it (controls, and the
+/// invisible formatting characters Go does not count as printable).
+pub(crate) fn go_quote_rune(c: char) -> String {
+    let escaped = match c {
+        '\'' => "\\'".to_owned(),
+        '\\' => "\\\\".to_owned(),
+        '\u{7}' => "\\a".to_owned(),
+        '\u{8}' => "\\b".to_owned(),
+        '\u{c}' => "\\f".to_owned(),
+        '\n' => "\\n".to_owned(),
+        '\r' => "\\r".to_owned(),
+        '\t' => "\\t".to_owned(),
+        '\u{b}' => "\\v".to_owned(),
+        c if c.is_ascii_control() => format!("\\x{:02x}", c as u32),
+        c if c.is_ascii() => c.to_string(),
+        c if !(c.is_control()
+            || c.is_whitespace()
+            || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')) =>
+        {
+            c.to_string()
+        }
+        c if (c as u32) < 0x10000 => format!("\\u{:04x}", c as u32),
+        c => format!("\\U{:08x}", c as u32),
+    };
+    format!("'{escaped}'")
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use value::{Type, Value};
+use value::{Refine, Type, Value};
 
 /// Computes a call's return type from its (converted) arguments, which may
 /// be unknown: only their types are certain.
@@ -11,6 +11,9 @@ pub type TypeFn = Arc<dyn Fn(&[Value]) -> Result<Type, FunctionError> + Send + S
 /// Computes a call's result from known arguments and the return type the
 /// [`TypeFn`] gave.
 pub type ImplFn = Arc<dyn Fn(&[Value], &Type) -> Result<Value, FunctionError> + Send + Sync>;
+/// Says what is known of every result of a function beyond its type (go-cty's
+/// `RefineResult`), applied to known and unknown results alike.
+pub type RefineFn = Arc<dyn Fn(Refine) -> Refine + Send + Sync>;
 
 /// One parameter, as go-cty's `function.Parameter`.
 #[derive(Clone, Debug)]
@@ -91,6 +94,8 @@ pub struct Function {
     pub params: Vec<Param>,
     pub var_param: Option<Param>,
     pub(crate) kind: Kind,
+    /// What holds of every result; see [`Function::refine_result`].
+    refine: Option<RefineFn>,
 }
 
 impl fmt::Debug for Function {
@@ -101,7 +106,21 @@ impl fmt::Debug for Function {
 
 impl Function {
     pub fn new(params: Vec<Param>, var_param: Option<Param>, ret: TypeFn, imp: ImplFn) -> Function {
-        Function { params, var_param, kind: Kind::Normal { ret, imp } }
+        Function { params, var_param, kind: Kind::Normal { ret, imp }, refine: None }
+    }
+
+    /// Says what is known of every result (go-cty's `RefineResult`): an
+    /// unknown result of a call that short-circuits on unknown arguments
+    /// carries it too, so `upper(var.x) != null` is known.
+    pub fn refine_result(mut self, refine: impl Fn(Refine) -> Refine + Send + Sync + 'static) -> Function {
+        self.refine = Some(Arc::new(refine));
+        self
+    }
+
+    /// The result is never null: the refinement nearly every function of
+    /// go-cty's standard library declares.
+    pub fn never_null(self) -> Function {
+        self.refine_result(Refine::not_null)
     }
 
     /// A function whose return type does not depend on its arguments.
@@ -115,11 +134,11 @@ impl Function {
     }
 
     pub(crate) fn try_fn() -> Function {
-        Function { params: Vec::new(), var_param: None, kind: Kind::Try }
+        Function { params: Vec::new(), var_param: None, kind: Kind::Try, refine: None }
     }
 
     pub(crate) fn can_fn() -> Function {
-        Function { params: Vec::new(), var_param: None, kind: Kind::Can }
+        Function { params: Vec::new(), var_param: None, kind: Kind::Can, refine: None }
     }
 
     /// go-cty's `Function.Call` on arguments already converted to the
@@ -137,31 +156,33 @@ impl Function {
         let param_of = |i: usize| self.params.get(i).or(self.var_param.as_ref());
         // go-cty's `ReturnTypeForValues`: arguments are checked in order, and
         // the first one of the dynamic pseudo-type where the parameter does
-        // not allow it makes the return type dynamic without asking the
-        // type function (arguments after it are not checked for null). The
-        // implementation still runs on known arguments, with that dynamic
-        // return type: `tostring(null)` is a null of the dynamic type.
-        let mut ty = None;
+        // not allow it makes the result an unknown of the dynamic type,
+        // without asking the type function or running the implementation
+        // (go-cty v1.13.1 and later; arguments after it are not checked for
+        // null), and without the function's refinements.
         for (i, v) in args.iter().enumerate() {
             let Some(p) = param_of(i) else { continue };
             if v.is_null() && !p.allow_null {
                 return Err(FunctionError::arg(i, "argument must not be null"));
             }
             if v.ty().is_dynamic() && !p.allow_dynamic {
-                ty = Some(Type::Dynamic);
-                break;
+                return Ok(Value::dynamic());
             }
         }
-        let ty = match ty {
-            Some(ty) => ty,
-            None => ret(args)?,
-        };
-        for (i, v) in args.iter().enumerate() {
-            let Some(p) = param_of(i) else { continue };
-            if !v.is_wholly_known() && !p.allow_unknown {
-                return Ok(Value::unknown(ty));
-            }
-        }
-        imp(args, &ty)
+        let ty = ret(args)?;
+        // An argument not wholly known where the parameter does not take
+        // unknowns makes the result an unknown of the return type. go-cty
+        // looks only at the argument itself; an implementation here is not
+        // written for unknowns inside its arguments either, and gives the
+        // same unknown for them that go-cty's gives.
+        let unknown = args
+            .iter()
+            .enumerate()
+            .any(|(i, v)| param_of(i).is_some_and(|p| !p.allow_unknown) && !v.is_wholly_known());
+        let result = if unknown { Value::unknown(ty) } else { imp(args, &ty)? };
+        Ok(match &self.refine {
+            Some(refine) if result.is_known() || !result.ty().is_dynamic() => refine(result.refine()).build(),
+            _ => result,
+        })
     }
 }

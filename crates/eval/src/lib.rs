@@ -3,14 +3,17 @@
 //! This crate owns what an expression means: [`eval_expr`] computes the
 //! [`Value`] of an expression of a `hir` arena in an evaluation [`Context`]
 //! (root variables and a table of [`Function`]s), following the reference
-//! implementation (Go HCL v2's `hclsyntax` with go-cty): templates with their
-//! strip markers and heredoc indentation trimming, operators with the
-//! reference's operand conversions, conditionals with type unification,
-//! collection constructors, `for` expressions, traversals, both splats,
-//! function calls with `...` expansion, and unknown values flowing through
-//! each. The function model ([`Function`], [`Param`]) lets applications add
-//! their own functions; [`stdlib`] holds go-cty's standard library and
-//! `try`/`can`.
+//! implementation (Go HCL v2.24's `hclsyntax` with go-cty v1.16): templates
+//! with their strip markers and heredoc indentation trimming, operators with
+//! the reference's operand conversions (`&&` and `||` short-circuiting),
+//! conditionals with type unification, collection constructors, `for`
+//! expressions, traversals, both splats, function calls with `...`
+//! expansion and namespaced names, and unknown values flowing through each
+//! with what is known of them (go-cty's refinements: not null, a string
+//! prefix, number and length bounds). The function model ([`Function`],
+//! [`Param`], a result's refinements, and [`Context::namespaces`] for names
+//! only the running tool knows) lets applications add their own functions;
+//! [`stdlib`] holds go-cty's standard library and `try`/`can`.
 //!
 //! Errors are [`EvalError`]s naming the [`ExprId`] of their subject; text
 //! ranges come from the HIR's source map at the edge, since the HIR holds
@@ -39,7 +42,7 @@ pub use value::{Type, Value};
 
 pub use crate::error::{EvalError, EvalErrorKind, Operand};
 pub use crate::expr::{eval_expr, suggest};
-pub use crate::function::{Function, FunctionError, ImplFn, Param, TypeFn};
+pub use crate::function::{Function, FunctionError, ImplFn, Param, RefineFn, TypeFn};
 
 /// How deep evaluation recurses before it gives up with an error.
 pub const MAX_DEPTH: usize = 10_000;
@@ -54,6 +57,13 @@ pub const MAX_DEPTH: usize = 10_000;
 pub struct Context {
     pub variables: BTreeMap<String, Value>,
     pub functions: BTreeMap<String, Function>,
+    /// Functions that stand for every namespaced name under a namespace
+    /// (a key ending in `::`, such as `provider::`) that is not itself in
+    /// [`Context::functions`]: an application's extension point whose
+    /// names only the running tool knows (Terraform's provider-defined
+    /// functions). The longest matching namespace wins; the empty key
+    /// matches every namespaced name.
+    pub namespaces: BTreeMap<String, Function>,
     pub variables_allowed: bool,
     pub functions_allowed: bool,
 }
@@ -63,6 +73,7 @@ impl Default for Context {
         Context {
             variables: BTreeMap::new(),
             functions: BTreeMap::new(),
+            namespaces: BTreeMap::new(),
             variables_allowed: true,
             functions_allowed: true,
         }

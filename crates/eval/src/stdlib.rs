@@ -36,6 +36,15 @@ fn str_fn(f: fn(&str) -> String) -> Function {
     })
 }
 
+/// A string function whose argument may be of no type yet (go-cty's
+/// `upper`, `lower` and `strrev`): the result is then an unknown string
+/// rather than an unknown of no type.
+fn str_fn_dynamic(f: fn(&str) -> String) -> Function {
+    Function::simple(vec![p("str", Type::String).allow_dynamic()], None, Type::String, move |a, _| {
+        Ok(Value::string(&f(s(&a[0]))))
+    })
+}
+
 /// A Go `int` from a number argument, as `gocty.FromCtyValue` does: whole
 /// numbers only.
 fn int_arg(v: &Value) -> Result<i64, FunctionError> {
@@ -151,23 +160,20 @@ fn length_fn() -> Function {
             Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Tuple(_) | Type::Dynamic => Ok(Type::Number),
             _ => Err(FunctionError::arg(0, "collection must be a list, a map or a tuple")),
         }),
-        Arc::new(|a, _| {
-            let v = &a[0];
-            if let Type::Tuple(t) = v.ty() {
-                return Ok(Value::int(t.len() as i64));
-            }
-            if !v.is_known() {
-                return Ok(Value::unknown(Type::Number));
-            }
-            Ok(Value::int(v.length().unwrap_or(0) as i64))
-        }),
+        // go-cty's `Value.Length`: an unknown collection's length is an
+        // unknown number in the range its refinements allow.
+        Arc::new(|a, _| Ok(a[0].length_value())),
     )
 }
 
 fn to_fn(want: Type) -> Function {
     let w1 = want.clone();
     Function::new(
-        vec![p("v", Type::Dynamic).allow_null()],
+        // Of no type yet is allowed too (go-cty v1.14.4 and later), so that
+        // a null of no type converts to a null of the type asked for. A
+        // known value with unknowns inside is converted, as go-cty does
+        // (`toset(["a", var.x])` is a known set); an unknown one is not.
+        vec![p("v", Type::Dynamic).allow_null().allow_dynamic().allow_unknown()],
         None,
         Arc::new(move |a| {
             let have = a[0].ty();
@@ -178,10 +184,7 @@ fn to_fn(want: Type) -> Function {
                 return match value::get_conversion(&have, &w1, true) {
                     Some(_) => Ok(w1.clone()),
                     None if have.has_dynamic_types() => Ok(w1.clone()),
-                    None => Err(FunctionError::arg(
-                        0,
-                        format!("cannot convert {} to {}", have.friendly_name(), w1.friendly_name()),
-                    )),
+                    None => Err(to_type_error(&have, &w1)),
                 };
             }
             if have.is_dynamic() || have == w1 {
@@ -191,23 +194,68 @@ fn to_fn(want: Type) -> Function {
                 Some(_) => match value::convert(&a[0], &w1) {
                     Ok(v) => Ok(v.ty()),
                     Err(_) if !a[0].is_wholly_known() => Ok(w1.clone()),
-                    Err(e) => Err(FunctionError::arg(0, e.to_string())),
+                    Err(_) => Err(to_value_error(&a[0], &w1)),
                 },
                 // Parts of no type yet may convert once they have one (see
                 // the call's own conversion of arguments).
                 None if have.has_dynamic_types() && !a[0].is_wholly_known() => Ok(w1.clone()),
-                None => Err(FunctionError::arg(
-                    0,
-                    format!("cannot convert {} to {}", have.friendly_name(), w1.friendly_name()),
-                )),
+                None => Err(to_type_error(&have, &w1)),
             }
         }),
         Arc::new(move |a, ret| {
+            if !a[0].is_known() {
+                return Ok(Value::unknown(ret.clone()));
+            }
             let target =
                 if want.has_dynamic_types() || ret.is_dynamic() { ret.clone() } else { want.clone() };
-            value::convert(&a[0], &target).map_err(|e| FunctionError::arg(0, e.to_string()))
+            match value::convert(&a[0], &target) {
+                Ok(v) => Ok(v),
+                // Unknowns inside that conversion cannot place yet (parts
+                // of no type) leave the whole unknown.
+                Err(_) if !a[0].is_wholly_known() => Ok(Value::unknown(ret.clone())),
+                Err(_) => Err(to_value_error(&a[0], &want)),
+            }
         }),
     )
+}
+
+/// A `to…` function's error for a type that cannot convert, in go-cty's
+/// words for an explicit conversion.
+fn to_type_error(have: &Type, want: &Type) -> FunctionError {
+    let message = match (have, want) {
+        (Type::Tuple(_), Type::Tuple(_)) => {
+            format!(
+                "incompatible tuple type for conversion: {}",
+                value::convert::mismatch_message(have, want)
+            )
+        }
+        (Type::Object(_), Type::Object(_)) => {
+            format!(
+                "incompatible object type for conversion: {}",
+                value::convert::mismatch_message(have, want)
+            )
+        }
+        _ => format!("cannot convert {} to {}", have.friendly_name(), want.friendly_name_for_constraint()),
+    };
+    FunctionError::arg(0, message)
+}
+
+/// A `to…` function's error for a value that cannot convert though its type
+/// can (`tonumber("x")`), in go-cty's words.
+fn to_value_error(v: &Value, want: &Type) -> FunctionError {
+    let have = v.ty();
+    let what = || v.as_str().map_or_else(|| "string".to_owned(), |s| format!("{s:?}"));
+    let message = match (&have, want) {
+        (Type::String, Type::Bool) => {
+            format!("cannot convert {} to bool; only the strings \"true\" or \"false\" are allowed", what())
+        }
+        (Type::String, Type::Number) => format!(
+            "cannot convert {} to number; given string must be a decimal representation of a number",
+            what()
+        ),
+        _ => format!("cannot convert {} to {}", have.friendly_name(), want.friendly_name_for_constraint()),
+    };
+    FunctionError::arg(0, message)
 }
 
 fn concat_fn() -> Function {
@@ -305,7 +353,7 @@ fn join_fn() -> Function {
 
 fn keys_values(keys: bool) -> Function {
     Function::new(
-        vec![p(if keys { "inputMap" } else { "mapping" }, Type::Dynamic).allow_unknown()],
+        vec![if keys { p("inputMap", Type::Dynamic).allow_unknown() } else { p("mapping", Type::Dynamic) }],
         None,
         Arc::new(move |a| match a[0].ty() {
             Type::Map(e) => Ok(if keys { Type::list(Type::String) } else { Type::list(*e) }),
@@ -519,10 +567,7 @@ fn element_fn() -> Function {
                     return Err(FunctionError::new("cannot use element function with an empty list"));
                 }
                 let i = int_arg(&a[1])?;
-                if i < 0 {
-                    return Err(FunctionError::arg(1, "cannot use element function with a negative index"));
-                }
-                Ok(t[(i as usize) % t.len()].clone())
+                Ok(t[wrap_index(i, t.len())].clone())
             }
             _ => Err(FunctionError::arg(0, "cannot read elements from this type")),
         }),
@@ -532,12 +577,16 @@ fn element_fn() -> Function {
                 return err("cannot use element function with an empty list");
             }
             let i = int_arg(&a[1])?;
-            if i < 0 {
-                return Err(FunctionError::arg(1, "cannot use element function with a negative index"));
-            }
-            Ok(e[(i as usize) % e.len()].clone())
+            Ok(e[wrap_index(i, e.len())].clone())
         }),
     )
+}
+
+/// `element`'s index into a sequence of `len` elements (not zero): it wraps
+/// around, and since go-cty v1.15 a negative index counts from the end, as
+/// if the sequence repeated in both directions.
+fn wrap_index(i: i64, len: usize) -> usize {
+    i.rem_euclid(len as i64) as usize
 }
 
 fn merge_fn() -> Function {
@@ -699,17 +748,31 @@ fn range_fn() -> Function {
 }
 
 fn sort_fn() -> Function {
-    Function::simple(vec![p("list", Type::list(Type::String))], None, Type::list(Type::String), |a, _| {
-        let mut items = Vec::new();
-        for v in seq_elems(&a[0]) {
-            if v.is_null() {
-                return err("given list element is null; a null string cannot be sorted");
+    Function::simple(
+        vec![p("list", Type::list(Type::String)).allow_unknown()],
+        None,
+        Type::list(Type::String),
+        |a, ret| {
+            if !a[0].is_wholly_known() {
+                // The order is not known yet, but the length is the list's.
+                let range = a[0].range();
+                return Ok(Value::unknown(ret.clone())
+                    .refine()
+                    .length_lower(range.length_lower())
+                    .length_upper(range.length_upper())
+                    .build());
             }
-            items.push(s(&v).to_string());
-        }
-        items.sort();
-        Ok(list_of_strings(items))
-    })
+            let mut items = Vec::new();
+            for v in seq_elems(&a[0]) {
+                if v.is_null() {
+                    return err("given list element is null; a null string cannot be sorted");
+                }
+                items.push(s(&v).to_string());
+            }
+            items.sort();
+            Ok(list_of_strings(items))
+        },
+    )
 }
 
 fn zipmap_fn() -> Function {
@@ -747,13 +810,27 @@ fn zipmap_fn() -> Function {
 
 fn jsonencode_fn() -> Function {
     Function::simple(
-        vec![p("val", Type::Dynamic).allow_dynamic().allow_null()],
+        vec![p("val", Type::Dynamic).allow_dynamic().allow_null().allow_unknown()],
         None,
         Type::String,
         |a, _| {
             let v = &a[0];
             if !v.is_wholly_known() {
-                return Ok(Value::unknown(Type::String));
+                // The first character tells a value that cannot be null
+                // apart: a string, an object or map, a sequence.
+                let range = v.range();
+                let unknown = Value::unknown(Type::String);
+                if range.could_be_null() {
+                    return Ok(unknown);
+                }
+                return Ok(match range.ty() {
+                    Type::String => unknown.refine().string_prefix_full("\"").build(),
+                    Type::Object(_) | Type::Map(_) => unknown.refine().string_prefix_full("{").build(),
+                    Type::Tuple(_) | Type::List(_) | Type::Set(_) => {
+                        unknown.refine().string_prefix_full("[").build()
+                    }
+                    _ => unknown,
+                });
             }
             v.to_json_string(&v.ty()).map(|j| Value::string(&j)).map_err(|e| FunctionError::new(e.0))
         },
@@ -766,7 +843,22 @@ fn jsondecode_fn() -> Function {
         None,
         Arc::new(|a| {
             if !a[0].is_known() {
-                return Ok(Type::Dynamic);
+                // A known prefix may already tell the type, or that the
+                // text cannot be JSON (go-cty v1.13 and later).
+                let range = a[0].range();
+                return match range.string_prefix().trim().chars().next() {
+                    None | Some('{' | '[' | 'n') => Ok(Type::Dynamic),
+                    Some('"') => Ok(Type::String),
+                    Some('t' | 'f') => Ok(Type::Bool),
+                    Some('-' | '0'..='9' | '.') => Ok(Type::Number),
+                    Some(c) => Err(FunctionError::arg(
+                        0,
+                        format!(
+                            "a JSON document cannot begin with the character {}",
+                            crate::format::go_quote_rune(c)
+                        ),
+                    )),
+                };
             }
             Value::from_json_implied(s(&a[0])).map(|v| v.ty()).map_err(|e| FunctionError::new(e.0))
         }),
@@ -775,9 +867,24 @@ fn jsondecode_fn() -> Function {
 }
 
 fn set_op(kind: u8) -> Function {
+    // `setsubtract` takes exactly two sets; the others any number.
+    let (params, var_param) = if kind == 2 {
+        (
+            vec![
+                p("a", Type::set(Type::Dynamic)).allow_dynamic(),
+                p("b", Type::set(Type::Dynamic)).allow_dynamic(),
+            ],
+            None,
+        )
+    } else {
+        (
+            vec![p("first_set", Type::set(Type::Dynamic)).allow_dynamic()],
+            Some(p("other_sets", Type::set(Type::Dynamic)).allow_dynamic()),
+        )
+    };
     Function::new(
-        vec![p("first_set", Type::set(Type::Dynamic)).allow_dynamic()],
-        Some(p("other_sets", Type::set(Type::Dynamic)).allow_dynamic()),
+        params,
+        var_param,
         Arc::new(|a| {
             // Empty collections of dynamic elements convert to any set, so
             // they do not take part in unification.
@@ -977,10 +1084,13 @@ fn indent_fn() -> Function {
     })
 }
 
-fn trim2(f: fn(&str, &str) -> String) -> Function {
-    Function::simple(vec![p("str", Type::String), p("x", Type::String)], None, Type::String, move |a, _| {
-        Ok(Value::string(&f(s(&a[0]), s(&a[1]))))
-    })
+fn trim2(second: &str, f: fn(&str, &str) -> String) -> Function {
+    Function::simple(
+        vec![p("str", Type::String), p(second, Type::String)],
+        None,
+        Type::String,
+        move |a, _| Ok(Value::string(&f(s(&a[0]), s(&a[1])))),
+    )
 }
 
 /// The result type of a `regex` match for a pattern (go-cty's
@@ -1051,7 +1161,7 @@ fn regex_fn(all: bool) -> Function {
 fn setproduct_fn() -> Function {
     Function::new(
         vec![],
-        Some(p("sets", Type::Dynamic)),
+        Some(p("sets", Type::Dynamic).allow_unknown()),
         Arc::new(|a| {
             if a.len() < 2 {
                 return Err(FunctionError::new("at least two arguments are required"));
@@ -1088,6 +1198,9 @@ fn setproduct_fn() -> Function {
             Ok(if lists == a.len() { Type::list(ety) } else { Type::set(ety) })
         }),
         Arc::new(|a, ret| {
+            if a.iter().any(|v| !v.is_known() || !v.length_value().is_known()) {
+                return Ok(setproduct_unknown(a, ret));
+            }
             let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
             let sub = ety.tuple_element_types().map(<[Type]>::to_vec).unwrap_or_default();
             let args: Vec<Vec<Value>> = a.iter().map(seq_elems).collect();
@@ -1124,6 +1237,35 @@ fn setproduct_fn() -> Function {
             }
         }),
     )
+}
+
+/// `setproduct` of arguments some of whose lengths are not known: an
+/// unknown, whose length is at most the product of the arguments' greatest
+/// lengths and, unless that is zero, at least one. As go-cty, it says
+/// nothing of lengths past its small limits.
+fn setproduct_unknown(args: &[Value], ret: &Type) -> Value {
+    let unknown = Value::unknown(ret.clone());
+    let mut most: u64 = 1;
+    for v in args {
+        let range = v.range();
+        let arg_most = match range.ty() {
+            Type::Tuple(t) => t.len() as u64,
+            ty if ty.is_collection() => range.length_upper(),
+            _ => return unknown,
+        };
+        if arg_most > 1024 {
+            return unknown;
+        }
+        most *= arg_most;
+        if most > 2048 {
+            return unknown;
+        }
+    }
+    if most == 0 {
+        unknown.refine().length(0).build()
+    } else {
+        unknown.refine().length_lower(1).length_upper(most).build()
+    }
 }
 
 /// Go's `encoding/csv` reader, in the mode go-cty uses (every record must
@@ -1209,7 +1351,13 @@ fn csvdecode_fn() -> Function {
             let Some(header) = recs.first() else {
                 return Err(FunctionError::new("missing header line"));
             };
-            Ok(Type::list(Type::object(header.iter().map(|h| (h.clone(), Type::String)).collect())))
+            let mut attrs = BTreeMap::new();
+            for name in header {
+                if attrs.insert(name.clone(), Type::String).is_some() {
+                    return Err(FunctionError::new(format!("duplicate column name {name:?}")));
+                }
+            }
+            Ok(Type::list(Type::object(attrs)))
         }),
         Arc::new(|a, ret| {
             let recs = parse_csv(s(&a[0])).map_err(FunctionError::new)?;
@@ -1237,30 +1385,49 @@ pub fn functions() -> BTreeMap<String, Function> {
     };
     add("try", Function::try_fn());
     add("can", Function::can_fn());
-    add("upper", str_fn(|x| x.chars().map(go_upper).collect()));
-    add("lower", str_fn(|x| x.chars().map(go_lower).collect()));
+    add("upper", str_fn_dynamic(|x| x.chars().map(go_upper).collect()));
+    add("lower", str_fn_dynamic(|x| x.chars().map(go_lower).collect()));
     add("title", str_fn(title));
     add("trimspace", str_fn(|x| x.trim_matches(go_space).to_string()));
-    add("strrev", str_fn(|x| x.graphemes(true).rev().collect()));
+    add("strrev", str_fn_dynamic(|x| x.graphemes(true).rev().collect()));
     add("chomp", str_fn(|x| x.trim_end_matches(['\n', '\r']).to_string()));
     add(
         "strlen",
-        Function::simple(vec![p("str", Type::String)], None, Type::Number, |a, _| {
-            Ok(Value::int(s(&a[0]).graphemes(true).count() as i64))
-        }),
+        Function::simple(
+            vec![p("str", Type::String).allow_unknown().allow_dynamic()],
+            None,
+            Type::Number,
+            |a, ret| {
+                if !a[0].is_known() {
+                    // At least as long as the known prefix.
+                    let range = a[0].range();
+                    let least = range.string_prefix().graphemes(true).count();
+                    return Ok(Value::unknown(ret.clone())
+                        .refine()
+                        .number_lower(Number::from_u64(least as u64), true)
+                        .build());
+                }
+                Ok(Value::int(s(&a[0]).graphemes(true).count() as i64))
+            },
+        )
+        .refine_result(|b| b.not_null().number_lower(Number::zero(), true)),
     );
     add(
         "substr",
         Function::simple(
-            vec![p("str", Type::String), p("offset", Type::Number), p("length", Type::Number)],
+            vec![
+                p("str", Type::String).allow_dynamic(),
+                p("offset", Type::Number).allow_dynamic(),
+                p("length", Type::Number).allow_dynamic(),
+            ],
             None,
             Type::String,
             |a, _| substr(a),
         ),
     );
-    add("trim", trim2(|x, cut| x.trim_matches(|c| cut.contains(c)).to_string()));
-    add("trimprefix", trim2(|x, pre| x.strip_prefix(pre).unwrap_or(x).to_string()));
-    add("trimsuffix", trim2(|x, suf| x.strip_suffix(suf).unwrap_or(x).to_string()));
+    add("trim", trim2("cutset", |x, cut| x.trim_matches(|c| cut.contains(c)).to_string()));
+    add("trimprefix", trim2("prefix", |x, pre| x.strip_prefix(pre).unwrap_or(x).to_string()));
+    add("trimsuffix", trim2("suffix", |x, suf| x.strip_suffix(suf).unwrap_or(x).to_string()));
     add("indent", indent_fn());
     add("join", join_fn());
     add("split", split_fn());
@@ -1272,7 +1439,7 @@ pub fn functions() -> BTreeMap<String, Function> {
     add("min", minmax(false));
     add(
         "abs",
-        Function::simple(vec![p("num", Type::Number)], None, Type::Number, |a, _| {
+        Function::simple(vec![p("num", Type::Number).allow_dynamic()], None, Type::Number, |a, _| {
             Ok(Value::number(num(&a[0]).abs()))
         }),
     );
@@ -1344,7 +1511,26 @@ pub fn functions() -> BTreeMap<String, Function> {
     add("formatdate", crate::datetime::formatdate_fn());
     add("timeadd", crate::datetime::timeadd_fn());
     let _ = make_list;
-    t
+    // Every function of go-cty's standard library declares that its result
+    // is never null, but these (and `strlen`, which says more).
+    const NULLABLE: &[&str] = &[
+        "element",
+        "lookup",
+        "timeadd",
+        "jsondecode",
+        "tostring",
+        "tonumber",
+        "tobool",
+        "tolist",
+        "toset",
+        "tomap",
+        "try",
+        "can",
+        "strlen",
+    ];
+    t.into_iter()
+        .map(|(name, f)| if NULLABLE.contains(&name.as_str()) { (name, f) } else { (name, f.never_null()) })
+        .collect()
 }
 
 /// `items` as the sequence a function's return type asks for: a list of its

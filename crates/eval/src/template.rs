@@ -208,14 +208,17 @@ impl Evaluator<'_> {
     }
 
     /// The reference's `TemplateExpr`: every part converted to a string; an
-    /// unknown part makes the whole an unknown string.
+    /// unknown part makes the whole an unknown string, which is never null
+    /// and starts with the text before that part (HCL v2.17 and later).
     fn eval_nodes(&mut self, id: ExprId, nodes: &[Node<'_>]) -> Result<Value, EvalError> {
         let mut buf = String::new();
         let mut known = true;
         for node in nodes {
             let (part_id, v) = match node {
                 Node::Lit(s) => {
-                    buf.push_str(s);
+                    if known {
+                        buf.push_str(s);
+                    }
                     continue;
                 }
                 Node::Interp(e) => (*e, self.eval(*e)?),
@@ -239,7 +242,8 @@ impl Evaluator<'_> {
             }
             match value::convert(&v, &Type::String) {
                 Ok(s) => match s.as_str() {
-                    Some(s) => buf.push_str(s),
+                    Some(s) if known => buf.push_str(s),
+                    Some(_) => {}
                     None => known = false,
                 },
                 Err(e) => {
@@ -251,7 +255,7 @@ impl Evaluator<'_> {
                 }
             }
         }
-        Ok(if known { Value::string(&buf) } else { Value::unknown(Type::String) })
+        Ok(if known { Value::string(&buf) } else { unknown_with_prefix(&buf) })
     }
 
     fn eval_template_if(
@@ -263,7 +267,8 @@ impl Evaluator<'_> {
         match self.eval_condition(cond)? {
             Some(true) => self.eval_nodes(cond, then_nodes),
             Some(false) => self.eval_nodes(cond, else_nodes),
-            None => Ok(Value::unknown(Type::String)),
+            // The reference's conditional of two strings: not null.
+            None => Ok(Value::unknown(Type::String).refine_not_null()),
         }
     }
 
@@ -307,4 +312,23 @@ impl Evaluator<'_> {
         }
         Ok(if known { Value::string(&buf) } else { Value::unknown(Type::String) })
     }
+}
+
+/// An unknown template result: not null, and starting with the text known
+/// before its first unknown part. As the reference, at most the first 128
+/// bytes of that text are kept, less what a following character could
+/// combine with.
+fn unknown_with_prefix(known: &str) -> Value {
+    const LIMIT: usize = 128;
+    let unknown = Value::unknown(Type::String);
+    if known.is_empty() {
+        return unknown.refine_not_null();
+    }
+    let mut end = known.len().min(LIMIT);
+    while !known.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = end < known.len().min(LIMIT);
+    let prefix = value::refine::safe_known_prefix(&known[..end], cut);
+    unknown.refine().not_null().string_prefix_full(&prefix).build()
 }

@@ -265,6 +265,12 @@ fn unknowns_never_make_a_valid_expression_fail() {
                 ctx.variables.insert(k.clone(), v.clone());
             }
         }
+        // The refined unknown inputs of the refinement cases: without them
+        // `b || true` succeeds only because `true` decides, and an unknown
+        // in its place rightly brings back the missing `b`.
+        if let Ok(json) = std::fs::read_to_string(path.with_extension("unknowns.json")) {
+            ctx.variables.extend(eval::conformance::read_unknowns(&json).expect("valid unknowns"));
+        }
         let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
         check_text(&name, &text, &ctx, &mut failures, &mut checked);
     }
@@ -446,8 +452,10 @@ fn fixed_calls_give_the_references_unknowns() {
         ("flatten(d)", "unknown dynamic"),
         (r#"concat(ls, "a")"#, "unknown dynamic"),
         (r#"concat(ls, tolist(["a"]))"#, "unknown list of string"),
-        (r#"format("%d", d)"#, "unknown dynamic"),
-        (r#"formatlist("%s", d)"#, "unknown dynamic"),
+        // go-cty v1.16.1 and later: an argument of no type reaches
+        // `format`, whose result is a string whatever it is.
+        (r#"format("%d", d)"#, "unknown string"),
+        (r#"formatlist("%s", d)"#, "unknown list of string"),
         ("tolist(ls)", "unknown list of dynamic"),
         ("toset(t)", "unknown set of dynamic"),
         ("tomap(ms)", "unknown map of dynamic"),

@@ -170,6 +170,8 @@ fn space_between(before: Option<&Tok<'_>>, subject: &Tok<'_>, after: &Tok<'_>) -
         // A call's name touches its parenthesis; traversal dots touch both
         // neighbours; lists and argument expansions touch what precedes.
         _ if s == Ident && a == OParen => false,
+        // Nor are a namespaced name's parts split: `provider::aws::f(…)`.
+        _ if (s == Ident && a == Colon2) || (s == Colon2 && a == Ident) => false,
         _ if s == Dot || a == Dot => false,
         _ if a == Comma || a == Ellipsis => false,
         _ if s == Comma => true,

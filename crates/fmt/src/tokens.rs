@@ -47,6 +47,8 @@ pub(crate) enum Class {
     Comma,
     Ellipsis,
     Colon,
+    /// `::`, between the names of a namespaced function.
+    Colon2,
     Question,
     /// `+`, `*`, `/`, `%`.
     Arith,
@@ -241,6 +243,7 @@ pub(crate) fn flatten(root: &GreenNodeData, capacity: usize) -> Stream<'_> {
             COMMA => Class::Comma,
             DOT3 => Class::Ellipsis,
             COLON => Class::Colon,
+            COLON2 => Class::Colon2,
             QUESTION => Class::Question,
             PLUS | STAR | SLASH | PERCENT => Class::Arith,
             EQ2 | NEQ | L_ANGLE | LTEQ | R_ANGLE | GTEQ => Class::Compare,

@@ -121,7 +121,10 @@ object {
     let (value, diags) = hcldec::decode(&file.body(), &spec.root, &eval::Context::none());
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].summary, "Incorrect attribute value type");
-    assert_eq!(diags[0].detail, "Inappropriate value for attribute \"name\": string required.");
+    assert_eq!(
+        diags[0].detail,
+        "Inappropriate value for attribute \"name\": string required, but have object."
+    );
     let subject = diags[0].subject.as_ref().unwrap();
     assert_eq!((subject.start.byte, subject.end.byte), (7, 9));
     assert_eq!(value.entries().unwrap()["name"], Value::unknown(Type::String));

@@ -226,7 +226,7 @@ impl Ctx {
                 }
             }
             ast::Expr::FunctionCall(call) => Expr::Call {
-                name: name_of(call.name()),
+                name: call.name().map(SmolStr::from).unwrap_or_default(),
                 args: call.args().map(|arg| self.expr(arg)).collect(),
                 expand_final: call.has_expansion(),
             },
@@ -334,6 +334,15 @@ impl Ctx {
     /// indexes each element's `b`).
     fn accessor_chain(&mut self, outer: ast::Expr) -> ExprId {
         let outer_node = outer.syntax().clone();
+        // A dot with no name after it (`var.`) ends the chain with a syntax
+        // error, and since HCL v2.22 the reference makes the whole chain an
+        // expression that is nothing but that error: no traversal, no
+        // references, no partial value.
+        if let ast::Expr::GetAttrExpr(it) = &outer
+            && it.name().is_none()
+        {
+            return self.alloc(Expr::Missing, &outer_node);
+        }
         let mut links = Vec::new();
         let mut current = Some(outer);
         let base = loop {

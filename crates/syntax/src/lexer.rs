@@ -11,7 +11,7 @@
 //! skipped without decoding. Characters are decoded only where their class
 //! matters (identifiers, and the error for a character that fits nothing).
 //!
-//! Behaviour follows the reference implementation (Go HCL v2.14.1) where the
+//! Behaviour follows the reference implementation (Go HCL v2.24.0) where the
 //! two could differ, with these choices written down:
 //!
 //! - A newline inside a quoted template does not end it: the reference keeps
@@ -33,8 +33,11 @@
 //! - A `$` or `%` that ends the input inside template text is an invalid
 //!   character, as in the reference, which cannot tell whether it was meant
 //!   to open a sequence.
-//! - A byte-order mark at offset 0 is an error (the specification forbids
-//!   it; the reference strips it silently).
+//! - A byte order mark at offset 0 is whitespace: the reference's scanner
+//!   skips it (the specification forbids it, but Terraform and every tool on
+//!   HCL read such files).
+//! - `::` is one token wherever it appears, as the reference's scanner makes
+//!   it for namespaced function names (`provider::aws::arn_parse`).
 //! - Like the reference, repeated complaints about the same stray character
 //!   are capped: at most four about bitwise operators, one about `;`, and
 //!   backticks and single quotes are reported for every other occurrence (an
@@ -208,16 +211,11 @@ impl<'a> Lexer<'a> {
     }
 
     fn run(&mut self) {
+        // A leading byte order mark is skipped, as the reference's scanner
+        // and Terraform skip it: it is whitespace before the first token,
+        // kept in the tree like any other, and the formatter drops it.
         if self.modes.is_empty() && self.bytes.starts_with(BOM) {
-            self.error(
-                "byte-order-mark",
-                INVALID_CHARACTER,
-                "The file starts with a byte order mark (U+FEFF), which the native syntax does not allow. \
-                 Save the file as UTF-8 without a byte order mark.",
-                0,
-                BOM.len(),
-            );
-            self.push(ERROR, BOM.len());
+            self.push(WHITESPACE, BOM.len());
         }
         while self.pos < self.bytes.len() {
             match self.modes.last() {
@@ -337,6 +335,10 @@ impl<'a> Lexer<'a> {
             b')' => self.push(R_PAREN, pos + 1),
             b',' => self.push(COMMA, pos + 1),
             b'?' => self.push(QUESTION, pos + 1),
+            // The scope separator of a namespaced function name
+            // (`provider::aws::arn_parse`), one token wherever it appears,
+            // as the reference's scanner makes it.
+            b':' if next == b':' => self.push(COLON2, pos + 2),
             b':' => self.push(COLON, pos + 1),
             b'+' => self.push(PLUS, pos + 1),
             b'-' => self.push(MINUS, pos + 1),

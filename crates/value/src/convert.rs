@@ -90,7 +90,7 @@ impl Conversion {
         if !v.is_known() || v.is_null() {
             let out = self.out.without_optional_attrs_deep();
             let ty = dynamic_replace(Some(&v.ty()), &out);
-            return Ok(if v.is_known() { Value::null(ty) } else { Value::unknown(ty) });
+            return Ok(if v.is_known() { Value::null(ty) } else { unknown_result(&v.range(), ty) });
         }
         self.apply_known(v)
     }
@@ -507,19 +507,150 @@ pub fn convert(v: &Value, want: &Type) -> Result<Value, ConvertError> {
     }
 }
 
-/// A short description of why `have` does not convert to `want`; a
-/// simplified `convert.MismatchMessage`.
-pub fn mismatch_message(have: &Type, want: &Type) -> String {
-    match (have, want) {
-        (Type::Object(h), Type::Object(w)) => {
-            for name in w.attrs().keys() {
-                if !h.attrs().contains_key(name) && !w.is_optional(name) {
-                    return format!("attribute {name:?} is required");
+/// The unknown result of converting an unknown value (go-cty's
+/// `prepareUnknownResult`): not null if the input cannot be, and with a
+/// length range where conversion keeps the length (an object's attribute
+/// count as a map's length, a tuple's as a list's, a collection's own).
+fn unknown_result(source: &crate::ValueRange, target: Type) -> Value {
+    let mut b = Value::unknown(target.clone()).refine();
+    if source.definitely_not_null() {
+        b = b.not_null();
+    }
+    let source_ty = source.ty();
+    match (source_ty, &target) {
+        (Type::Object(o), Type::Map(_)) => b.length(o.attrs().len() as u64).build(),
+        (Type::Tuple(elems), Type::List(_)) => b.length(elems.len() as u64).build(),
+        (Type::Tuple(elems), Type::Set(_)) => match elems.len() {
+            n @ (0 | 1) => b.length(n as u64).build(),
+            n => b.length_lower(1).length_upper(n as u64).build(),
+        },
+        (source_ty, target) if source_ty.is_collection() && target.is_collection() => {
+            if target.is_set() {
+                if source.length_lower() > 0 {
+                    b = b.length_lower(1);
                 }
+            } else {
+                b = b.length_lower(source.length_lower());
             }
-            "incorrect object attributes".to_string()
+            b.length_upper(source.length_upper()).build()
         }
-        _ => format!("{} required", want.friendly_name()),
+        _ => b.build(),
+    }
+}
+
+/// Why `have` does not convert to `want`, in go-cty v1.16's words
+/// (`convert.MismatchMessage`). Where go-cty walks a Go map (an object's
+/// attributes), this takes them in name order.
+pub fn mismatch_message(have: &Type, want: &Type) -> String {
+    let constraint = |t: &Type| t.friendly_name_for_constraint();
+    match (have, want) {
+        (Type::Object(h), Type::Object(w)) => mismatch_objects(h, w),
+        (Type::Tuple(_), Type::List(e)) if e.is_dynamic() => {
+            "all list elements must have the same type".into()
+        }
+        (Type::Tuple(_), Type::Set(e)) if e.is_dynamic() => "all set elements must have the same type".into(),
+        (Type::Object(_), Type::Map(e)) if e.is_dynamic() => {
+            "all map elements must have the same type".into()
+        }
+        (Type::Tuple(_) | Type::Object(_), want) if want.is_collection() => {
+            let kind_ok = match want {
+                Type::List(_) | Type::Set(_) => have.is_tuple(),
+                _ => have.is_object(),
+            };
+            if !kind_ok {
+                return format!("{} required", constraint(want));
+            }
+            let wety = want.element_type().cloned().unwrap_or(Type::Dynamic);
+            let fits = |t: &Type| *t == wety || get_conversion_impl(t, &wety, true).is_some();
+            match have {
+                Type::Tuple(elems) => {
+                    if let Some((i, t)) = elems.iter().enumerate().find(|(_, t)| !fits(t)) {
+                        return format!("element {i}: {}", mismatch_message(t, &wety));
+                    }
+                }
+                Type::Object(o) => {
+                    if let Some((name, t)) = o.attrs().iter().find(|(_, t)| !fits(t)) {
+                        return format!("element {name:?}: {}", mismatch_message(t, &wety));
+                    }
+                }
+                _ => {}
+            }
+            format!("all elements must be {}", constraint(&wety))
+        }
+        (have, want) if have.is_collection() && want.is_collection() => {
+            let kind_ok = match want {
+                Type::List(_) | Type::Set(_) => have.is_list() || have.is_set(),
+                _ => have.is_map(),
+            };
+            if !kind_ok {
+                return format!("{} required", constraint(want));
+            }
+            let noun = match want {
+                Type::List(_) => "list element type",
+                Type::Set(_) => "set element type",
+                _ => "map element type",
+            };
+            let (hety, wety) = (have.element_type().cloned(), want.element_type().cloned());
+            let (hety, wety) = (hety.unwrap_or(Type::Dynamic), wety.unwrap_or(Type::Dynamic));
+            format!("incorrect {noun}: {}", mismatch_message(&hety, &wety))
+        }
+        (have, want) if !likely_to_confuse(have, want) => {
+            format!("{} required, but have {}", want.friendly_name(), have.friendly_name())
+        }
+        _ => format!("{} required", constraint(want)),
+    }
+}
+
+/// go-cty's `typesAreLikelyToCauseConfusion`: whether naming both types
+/// would mislead more than it helps (`string required, but have number`
+/// makes sense; `number required, but have string` suggests the type is
+/// at fault when it is the value).
+fn likely_to_confuse(have: &Type, want: &Type) -> bool {
+    if have.is_primitive() != want.is_primitive() || *want == Type::String {
+        return false;
+    }
+    if matches!((have, want), (Type::Number, Type::Bool) | (Type::Bool, Type::Number)) {
+        return false;
+    }
+    if let (Some(h), Some(w)) = (have.element_type(), want.element_type())
+        && have.is_collection()
+        && want.is_collection()
+        && !h.has_dynamic_types()
+        && w.has_dynamic_types()
+    {
+        return false;
+    }
+    !(have.is_tuple() && want.is_object())
+}
+
+fn mismatch_objects(have: &ObjectType, want: &ObjectType) -> String {
+    let mut missing = Vec::new();
+    let (mut unsafe_mismatch, mut safe_mismatch) = (None, None);
+    for (name, wty) in want.attrs() {
+        let Some(hty) = have.attrs().get(name) else {
+            if !want.is_optional(name) {
+                missing.push(name);
+            }
+            continue;
+        };
+        if hty == wty || unsafe_mismatch.is_some() {
+            continue;
+        }
+        if get_conversion_impl(hty, wty, true).is_none() {
+            unsafe_mismatch = Some(format!("attribute {name:?}: {}", mismatch_message(hty, wty)));
+        }
+        if safe_mismatch.is_none() && get_conversion_impl(hty, wty, false).is_none() {
+            safe_mismatch = Some(format!("attribute {name:?}: {}", mismatch_message(hty, wty)));
+        }
+    }
+    match missing.as_slice() {
+        [] => unsafe_mismatch.or(safe_mismatch).unwrap_or_else(|| "incorrect object attributes".into()),
+        [one] => format!("attribute {one:?} is required"),
+        [a, b] => format!("attributes {a:?} and {b:?} are required"),
+        [init @ .., last] => {
+            let list: Vec<String> = init.iter().map(|n| format!("{n:?}, ")).collect();
+            format!("attributes {}and {last:?} are required", list.concat())
+        }
     }
 }
 

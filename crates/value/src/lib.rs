@@ -6,7 +6,8 @@
 //!   optional attributes) and the dynamic pseudo-type, with cty's JSON
 //!   encoding of types ([`Type::to_json_string`], [`Type::from_json_str`]).
 //! - [`Value`]: known values of each type, and null and unknown values of any
-//!   type; cty's equality ([`Value::equals`]), set element order (`set.rs`
+//!   type, unknowns with go-cty's refinements ([`mod@refine`]: not null, a
+//!   string prefix, number bounds, length bounds); cty's equality ([`Value::equals`]), set element order (`set.rs`
 //!   says exactly what is reproduced and what approximated), and cty's JSON
 //!   encoding of values ([`Value::to_json_string`], [`Value::from_json_str`]).
 //! - [`Number`]: exact decimals (bigdecimal) with `+Inf` and `-Inf`, the
@@ -36,11 +37,13 @@
 //!   approximation is the ten-digit `%g` text of numbers nested inside
 //!   composite set elements, rounded from the exact decimal rather than from
 //!   a binary float, and Go's notion of a printable character in `%q`.
-//! - Error messages of conversions are shorter than `convert.MismatchMessage`.
+//! - Where a conversion's error message walks an object's attributes, it
+//!   takes them in name order; go-cty's order is a Go map's, at random.
 
 pub mod convert;
 pub mod json;
 pub mod number;
+pub mod refine;
 pub mod set;
 pub mod ty;
 pub mod value;
@@ -50,5 +53,6 @@ mod codec;
 pub use convert::{Conversion, ConvertError, convert, get_conversion, unify, unify_unsafe};
 pub use json::JsonError;
 pub use number::{Number, NumberError};
+pub use refine::{Bound, Refine, ValueRange};
 pub use ty::{ObjectType, Type};
 pub use value::{Value, ValueError};

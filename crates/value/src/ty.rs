@@ -202,6 +202,28 @@ impl Type {
         }
     }
 
+    /// The reference's `FriendlyNameForConstraint`: as [`Type::friendly_name`]
+    /// but for a type asked for, where the dynamic pseudo-type means "any
+    /// type" and a collection of it "any single type".
+    pub fn friendly_name_for_constraint(&self) -> String {
+        match self {
+            Type::Dynamic => "any type".into(),
+            Type::List(e) | Type::Set(e) | Type::Map(e) => {
+                let kind = match self {
+                    Type::List(_) => "list",
+                    Type::Set(_) => "set",
+                    _ => "map",
+                };
+                if e.is_dynamic() {
+                    format!("{kind} of any single type")
+                } else {
+                    format!("{kind} of {}", e.friendly_name_for_constraint())
+                }
+            }
+            _ => self.friendly_name(),
+        }
+    }
+
     /// The cty JSON encoding of the type (`ctyjson.MarshalType`), compact.
     pub fn to_json_string(&self) -> String {
         let mut out = String::new();

@@ -7,6 +7,7 @@ use std::fmt;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use crate::number::Number;
+use crate::refine::Refinement;
 use crate::ty::Type;
 
 /// A cty value. The representation is private so that its invariants hold:
@@ -17,7 +18,9 @@ pub struct Value(Repr);
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Repr {
-    Unknown(Type),
+    /// An unknown value, with what is known of it beyond its type
+    /// (`refine.rs`); `None` when nothing is, which is the common case.
+    Unknown(Type, Option<Box<Refinement>>),
     Null(Type),
     Bool(bool),
     Number(Number),
@@ -52,13 +55,27 @@ pub fn nfc(s: &str) -> String {
 impl Value {
     // ---- constructors ----------------------------------------------------
 
+    /// An unknown value of `ty`, of which nothing more is known; see
+    /// [`Value::refine`] to say more.
     pub fn unknown(ty: Type) -> Value {
-        Value(Repr::Unknown(ty))
+        Value(Repr::Unknown(ty, None))
+    }
+
+    pub(crate) fn unknown_refined(ty: Type, refinement: Refinement) -> Value {
+        Value(Repr::Unknown(ty, Some(Box::new(refinement))))
+    }
+
+    /// The type of an unknown value and its refinements, if it has any.
+    pub(crate) fn unknown_parts(&self) -> Option<(&Type, Option<&Refinement>)> {
+        match &self.0 {
+            Repr::Unknown(t, r) => Some((t, r.as_deref())),
+            _ => None,
+        }
     }
 
     /// `cty.DynamicVal`: the unknown value of the dynamic pseudo-type.
     pub fn dynamic() -> Value {
-        Value(Repr::Unknown(Type::Dynamic))
+        Value(Repr::Unknown(Type::Dynamic, None))
     }
 
     /// A null of `ty`; optional-attribute annotations are dropped, as a
@@ -155,7 +172,7 @@ impl Value {
     /// from the elements, so it costs time in proportion to the type's size.
     pub fn ty(&self) -> Type {
         match &self.0 {
-            Repr::Unknown(t) | Repr::Null(t) => t.clone(),
+            Repr::Unknown(t, _) | Repr::Null(t) => t.clone(),
             Repr::Bool(_) => Type::Bool,
             Repr::Number(_) => Type::Number,
             Repr::String(_) => Type::String,
@@ -168,17 +185,26 @@ impl Value {
     }
 
     pub fn is_known(&self) -> bool {
-        !matches!(self.0, Repr::Unknown(_))
+        !matches!(self.0, Repr::Unknown(..))
     }
 
     pub fn is_null(&self) -> bool {
         matches!(self.0, Repr::Null(_))
     }
 
+    /// Known and not null, or unknown and refined as not null.
+    pub fn definitely_not_null(&self) -> bool {
+        match &self.0 {
+            Repr::Null(_) => false,
+            Repr::Unknown(_, r) => r.as_ref().is_some_and(|r| r.not_null),
+            _ => true,
+        }
+    }
+
     /// Known at every depth (`IsWhollyKnown`).
     pub fn is_wholly_known(&self) -> bool {
         match &self.0 {
-            Repr::Unknown(_) => false,
+            Repr::Unknown(..) => false,
             Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => e.iter().all(Value::is_wholly_known),
             Repr::Map(_, m) | Repr::Object(m) => m.values().all(Value::is_wholly_known),
             _ => true,
@@ -191,7 +217,7 @@ impl Value {
     pub fn has_wholly_known_type(&self) -> bool {
         match &self.0 {
             Repr::Null(_) => true,
-            Repr::Unknown(t) => !t.has_dynamic_types(),
+            Repr::Unknown(t, _) => !t.has_dynamic_types(),
             Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => e.iter().all(Value::has_wholly_known_type),
             Repr::Map(_, m) | Repr::Object(m) => m.values().all(Value::has_wholly_known_type),
             _ => true,
@@ -241,12 +267,57 @@ impl Value {
         self.elements().map(<[Value]>::len).or_else(|| self.entries().map(BTreeMap::len))
     }
 
+    /// go-cty's `Value.Length` of a collection or tuple (never null): a
+    /// tuple's length is in its type; an unknown collection's is an unknown
+    /// number in the range its refinements allow; a set holding unknown
+    /// elements has at most as many elements as it holds, and at least one,
+    /// since unknowns may turn out equal to others.
+    pub fn length_value(&self) -> Value {
+        if let Some(types) = self.ty().tuple_element_types() {
+            return Value::int(types.len() as i64);
+        }
+        if !self.is_known() {
+            let range = self.range();
+            return Value::unknown(Type::Number)
+                .refine()
+                .not_null()
+                .number_range_inclusive(
+                    Some(Number::from_u64(range.length_lower())),
+                    Some(Number::from_u64(range.length_upper())),
+                )
+                .build();
+        }
+        let length = self.length().unwrap_or(0);
+        if let Repr::Set(..) = &self.0
+            && length != 1
+            && !self.is_wholly_known()
+        {
+            return Value::unknown(Type::Number)
+                .refine()
+                .not_null()
+                .number_range_inclusive(Some(Number::from_i64(1)), Some(Number::from_u64(length as u64)))
+                .build();
+        }
+        Value::int(length as i64)
+    }
+
     // ---- operations ------------------------------------------------------
 
     /// `cty.Value.Equals`: `Some(b)` when known, `None` for an unknown
     /// result (an unknown operand, or types not yet known).
     pub fn equals(&self, other: &Value) -> Option<bool> {
         let (a, b) = (self, other);
+        // A null is unequal to what cannot be null, and a known value to an
+        // unknown one whose refinements rule it out.
+        if (a.is_null() && b.definitely_not_null()) || (b.is_null() && a.definitely_not_null()) {
+            return Some(false);
+        }
+        if a.is_known() && !b.is_known() && b.range().includes(a) == Some(false) {
+            return Some(false);
+        }
+        if b.is_known() && !a.is_known() && a.range().includes(b) == Some(false) {
+            return Some(false);
+        }
         match (a.is_known(), b.is_known()) {
             (false, false) => return None,
             (true, false) => {
@@ -391,7 +462,26 @@ impl fmt::Debug for Value {
     /// A compact, cty-like rendering for test failures.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
-            Repr::Unknown(t) => write!(f, "unknown({t})"),
+            Repr::Unknown(t, None) => write!(f, "unknown({t})"),
+            Repr::Unknown(t, Some(r)) => {
+                write!(f, "unknown({t}")?;
+                if r.not_null {
+                    write!(f, ", not null")?;
+                }
+                if !r.prefix.is_empty() {
+                    write!(f, ", prefix {:?}", r.prefix)?;
+                }
+                if let Some(b) = &r.lower {
+                    write!(f, ", {} {}", if b.inclusive { ">=" } else { ">" }, b.value)?;
+                }
+                if let Some(b) = &r.upper {
+                    write!(f, ", {} {}", if b.inclusive { "<=" } else { "<" }, b.value)?;
+                }
+                if r.min_length != 0 || r.max_length != crate::refine::MAX_LENGTH {
+                    write!(f, ", length {}..={}", r.min_length, r.max_length)?;
+                }
+                write!(f, ")")
+            }
             Repr::Null(t) => write!(f, "null({t})"),
             Repr::Bool(b) => write!(f, "{b}"),
             Repr::Number(n) => write!(f, "{n}"),

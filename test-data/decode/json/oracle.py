@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Makes the reference's output for the JSON decode cases, with the reference
-hcldec (../shared/oracle/bin/hcldec) and --diags=json:
+hcldec (HCLDEC, by default ../shared/oracle/bin/hcldec; the files here were
+made with an hcldec of HCL v2.24.0) and --diags=json:
 
 - content/NAME.json whose NAME.schema says `content: SCHEMA`: a spec from the
   schema (attributes of type any, block types as block_map with their labels

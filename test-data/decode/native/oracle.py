@@ -4,8 +4,10 @@ together with merged/spec.hcldec, for the cases of values/ (each
 top-level attribute decoded as `type = any` in hcldec's empty context) and
 for the `# content:` cases of content/: a hcldec spec from the schema line (attributes of type any, block
 types as block_map with their labels or block_list without), run through
-the reference hcldec (../shared/oracle/bin/hcldec) with --diags=json, and
-written as NAME.oracle.txt in the test's one-line form.
+the reference hcldec (HCLDEC, by default ../shared/oracle/bin/hcldec) with
+--diags=json, and written as NAME.oracle.txt in the test's one-line form.
+The files here were made with an hcldec of HCL v2.24.0 (the default is
+v2.14.1, whose conversion errors are worded more briefly).
 
 Run from the repository root: python3 test-data/decode/native/oracle.py
 """

@@ -42,6 +42,7 @@ pub(super) const PUNCT: &[(&str, &str)] = &[
     ("=>", "FAT_ARROW"),
     ("?", "QUESTION"),
     (":", "COLON"),
+    ("::", "COLON2"),
     ("~", "TILDE"),
     ("${", "DOLLAR_L_CURLY"),
     ("%{", "PERCENT_L_CURLY"),

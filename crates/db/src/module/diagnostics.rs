@@ -78,6 +78,10 @@ pub enum ModuleDiagnosticKind {
     UnsupportedModuleArgument { name: SmolStr, suggestion: Option<SmolStr> },
     /// A required variable of the child module that a call does not set.
     MissingModuleArgument { name: SmolStr },
+    /// A namespaced function a Terraform module cannot call (see
+    /// `terraform_functions::provider_function_diagnostics`): `namespace`
+    /// with its trailing `::`, `name` the last part.
+    UnknownProviderFunction { namespace: SmolStr, name: SmolStr },
 }
 
 impl ModuleDiagnosticKind {
@@ -106,6 +110,7 @@ impl ModuleDiagnosticKind {
             }
             ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "Unsupported argument",
             ModuleDiagnosticKind::MissingModuleArgument { .. } => "Missing required argument",
+            ModuleDiagnosticKind::UnknownProviderFunction { .. } => "Unknown provider function",
         })
     }
 
@@ -122,6 +127,7 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::InvalidVariableValue { .. } => "invalid-variable-value",
             ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "unsupported-module-argument",
             ModuleDiagnosticKind::MissingModuleArgument { .. } => "missing-module-argument",
+            ModuleDiagnosticKind::UnknownProviderFunction { .. } => "unknown-provider-function",
         }
     }
 
@@ -149,6 +155,7 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
     for &file in crate::module::module_files(db, module) {
         out.extend(type_constraint_diagnostics(db, file));
     }
+    out.extend(crate::module::terraform_functions::provider_function_diagnostics(db, module).iter().cloned());
     // Dependencies first, so that a long chain of references does not
     // recurse through the whole chain (see `evaluate_in_order`).
     crate::module::evaluate_in_order(db, crate::module::module_attributes(db, module));

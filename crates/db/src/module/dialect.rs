@@ -285,6 +285,9 @@ impl DialectRules {
 pub struct FunctionTable {
     generation: u64,
     functions: Arc<BTreeMap<String, eval::Function>>,
+    /// Functions standing for every name of a namespace (see
+    /// `eval::Context::namespaces`): Terraform's provider functions.
+    namespaces: Arc<BTreeMap<String, eval::Function>>,
 }
 
 impl PartialEq for FunctionTable {
@@ -310,13 +313,16 @@ impl FunctionTable {
         for name in &rules.unknown_functions {
             functions.insert(name.to_string(), unknown_function());
         }
+        let mut namespaces = BTreeMap::new();
         if rules.name == "terraform" {
             crate::module::terraform_functions::apply(&mut functions);
+            namespaces = crate::module::terraform_functions::namespaces();
         }
         functions.extend(registered.iter().map(|(name, function)| (name.clone(), function.clone())));
         FunctionTable {
             generation: GENERATIONS.fetch_add(1, Ordering::Relaxed),
             functions: Arc::new(functions),
+            namespaces: Arc::new(namespaces),
         }
     }
 
@@ -342,6 +348,10 @@ impl FunctionTable {
 
     pub fn functions(&self) -> &BTreeMap<String, eval::Function> {
         &self.functions
+    }
+
+    pub fn namespaces(&self) -> &BTreeMap<String, eval::Function> {
+        &self.namespaces
     }
 }
 

@@ -30,6 +30,8 @@ use std::{
 use eval::{Function, FunctionError, Param, Type, Value};
 use smol_str::SmolStr;
 
+use crate::module::{ModuleDiagnostic, ModuleDiagnosticKind};
+
 /// Terraform's functions that are go-cty's standard library functions
 /// (and HCL's `try` and `can`), by `functions.go`'s table, and that behave
 /// in go-cty v1.18.1 as `eval::stdlib`'s do (which follows the reference's
@@ -111,7 +113,67 @@ pub fn names_differing_from_stdlib() -> BTreeSet<SmolStr> {
     let removed = eval::stdlib::functions()
         .into_keys()
         .filter(|name| !FROM_STDLIB.contains(&name.as_str()) && !own.contains_key(name));
-    own.keys().cloned().chain(removed).map(SmolStr::from).collect()
+    let core = functions().into_keys().map(|name| format!("{CORE}{name}"));
+    let builtin = builtin_provider_functions().into_keys();
+    // The empty name stands for every namespaced name (see
+    // [`namespaces`]): an attribute calling one reads the table too.
+    let every_namespaced = std::iter::once(String::new());
+    own.keys()
+        .cloned()
+        .chain(removed)
+        .chain(core)
+        .chain(builtin)
+        .chain(every_namespaced)
+        .map(SmolStr::from)
+        .collect()
+}
+
+/// The namespace of Terraform's built-in functions' second names
+/// (`core::upper`): `internal/lang/functions.go` makes every built-in
+/// function callable under it too, so that a module can tell it from a
+/// provider's function of the same name. OpenTofu does the same.
+const CORE: &str = "core::";
+
+/// The functions of Terraform's built-in provider
+/// (`terraform.io/builtin/terraform`, `internal/builtin/providers/terraform`),
+/// which a module calls as `provider::terraform::NAME` once it requires that
+/// provider under the local name `terraform`: their signatures, and an
+/// unknown result of their return types (they are evaluated by the
+/// provider, at plan time).
+fn builtin_provider_functions() -> BTreeMap<String, Function> {
+    let mut table = BTreeMap::new();
+    let value = || p("value", Type::Dynamic).allow_unknown().allow_dynamic();
+    let unknown = |ty: Type| move |_: &[Value], _: &Type| Ok(Value::unknown(ty.clone()));
+    table.insert(
+        format!("{BUILTIN_PROVIDER}encode_tfvars"),
+        Function::simple(vec![value()], None, Type::String, unknown(Type::String)),
+    );
+    table.insert(
+        format!("{BUILTIN_PROVIDER}decode_tfvars"),
+        Function::simple(vec![p("src", Type::String)], None, Type::Dynamic, unknown(Type::Dynamic)),
+    );
+    table.insert(
+        format!("{BUILTIN_PROVIDER}encode_expr"),
+        Function::simple(vec![value()], None, Type::String, unknown(Type::String)),
+    );
+    table
+}
+
+/// The namespace of the built-in provider's functions, under the local
+/// name Terraform's documentation gives it.
+const BUILTIN_PROVIDER: &str = "provider::terraform::";
+
+/// What stands for the functions a module's providers offer: any name in
+/// the `provider::` namespace (or any other namespaced name, which
+/// Terraform rejects, see [`provider_function_diagnostics`]) is a call whose
+/// arguments are evaluated, and whose result is unknown: only the provider,
+/// when Terraform runs, knows the function. Whether the module requires
+/// that provider is checked apart, from its declarations, so that an
+/// attribute's value does not depend on them.
+pub fn namespaces() -> BTreeMap<String, Function> {
+    let mut table = BTreeMap::new();
+    table.insert(String::new(), crate::module::dialect::unknown_function());
+    table
 }
 
 /// Makes `table` (the standard library with the dialect's stubs) Terraform's:
@@ -124,6 +186,12 @@ pub fn apply(table: &mut BTreeMap<String, Function>) {
         FROM_STDLIB.contains(&name.as_str()) || !is_stdlib_name(name) || own.contains_key(name)
     });
     table.extend(own);
+    // Every built-in function under its `core::` name too; the stubs of
+    // those names (they are among the dialect's unknown functions) give
+    // way to them.
+    table.extend(functions().into_iter().map(|(name, function)| (format!("{CORE}{name}"), function)));
+    table.extend(builtin_provider_functions());
+    table.remove("");
 }
 
 fn is_stdlib_name(name: &str) -> bool {
@@ -332,7 +400,35 @@ fn own_functions() -> BTreeMap<String, Function> {
     for name in ["abspath", "basename", "dirname", "pathexpand"] {
         add(name, unknown_result(vec![string("path")], None, Type::String));
     }
+    // Terraform's own functions declare that their results are never null
+    // (`RefineResult: refineNotNull`), but for these.
+    const NULLABLE: &[&str] = &[
+        "lookup",
+        "one",
+        "list",
+        "map",
+        "type",
+        "sensitive",
+        "nonsensitive",
+        "ephemeralasnull",
+        "issensitive",
+        "strcontains",
+        "tostring",
+        "tonumber",
+        "tobool",
+        "tolist",
+        "toset",
+        "tomap",
+        "timestamp",
+        "plantimestamp",
+        "templatefile",
+        "element",
+        "length",
+    ];
     table
+        .into_iter()
+        .map(|(name, f)| if NULLABLE.contains(&name.as_str()) { (name, f) } else { (name, f.never_null()) })
+        .collect()
 }
 
 /// `length`: of a string (its grapheme clusters, as `strlen`), a
@@ -354,22 +450,24 @@ fn length() -> Function {
                 Err(FunctionError::new("argument must be a string, a collection type, or a structural type"))
             }
         }),
+        // An unknown collection's length is what its refinements allow, an
+        // unknown string's at least its known prefix's (go-cty's
+        // `Value.Length` and `strlen`, which Terraform's `length` calls).
         Arc::new(move |args, _| {
             let value = &args[0];
             match value.ty() {
                 Type::Tuple(elements) => Ok(Value::int(elements.len() as i64)),
                 Type::Object(object) => Ok(Value::int(object.attrs().len() as i64)),
-                _ if !value.is_known() => Ok(Value::unknown(Type::Number)),
+                Type::Dynamic => Ok(Value::unknown(Type::Number)),
                 Type::String => match &strlen {
                     Some(strlen) => strlen.call(std::slice::from_ref(value)),
                     None => Ok(Value::unknown(Type::Number)),
                 },
-                _ => {
-                    Ok(value.length().map_or_else(|| Value::unknown(Type::Number), |n| Value::int(n as i64)))
-                }
+                _ => Ok(value.length_value()),
             }
         }),
     )
+    .never_null()
 }
 
 /// `lookup(map, key)` or `lookup(map, key, default)`: the default is a
@@ -1073,6 +1171,129 @@ fn url_query_escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// Terraform's errors for namespaced function calls that cannot be
+/// resolved (`CheckForUnknownFunctionDiags` in `internal/lang/eval.go`):
+/// a namespace other than `provider::` (`core::` takes only the built-in
+/// functions' names), `provider::` with no provider name, and a provider
+/// the module does not require in a `required_providers` block (Terraform
+/// offers a provider's functions under the local name the module gives it
+/// there, and no others). A provider the module requires may offer any
+/// function, which only the provider knows: such a call is not checked
+/// here, and evaluates to an unknown value; the built-in `terraform`
+/// provider's functions are known. Found in the native files' calls, from
+/// the declarations alone, so that no attribute's value depends on them. A
+/// query, read once per file by a check.
+#[salsa::tracked(returns(ref))]
+pub fn provider_function_diagnostics(
+    db: &dyn crate::Db,
+    module: crate::module::Module,
+) -> Vec<ModuleDiagnostic> {
+    let dialect = module.dialect(db);
+    if dialect.rules(db).name != "terraform" {
+        return Vec::new();
+    }
+    // An override file may add a provider (its `required_providers`
+    // replaces the module's, provider by provider), and the model leaves
+    // override files out: then the module's providers are not known here.
+    if module.files(db).iter().any(|&file| vfs::is_terraform_override_file(file.path(db))) {
+        return Vec::new();
+    }
+    let table = dialect.functions(db);
+    let Some(declared) = required_provider_names(crate::module::module_index(db, module)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for &file in crate::module::module_files(db, module) {
+        if file.syntax(db) != crate::SourceSyntax::Native {
+            continue;
+        }
+        let hir = crate::lower(db, file);
+        let source_map = crate::source_map(db, file);
+        let root = crate::parse(db, file).syntax_node();
+        for (id, expr) in hir.exprs.iter() {
+            let hir::Expr::Call { name, .. } = expr else { continue };
+            let Some(sep) = name.rfind("::") else { continue };
+            let (namespace, function) = (&name[..sep + 2], &name[sep + 2..]);
+            let parts: Vec<&str> = namespace.split("::").collect();
+            let provider = parts.get(1).copied().unwrap_or_default();
+            let detail = if parts[0] != "provider" {
+                if table.functions().contains_key(name.as_str()) {
+                    continue;
+                }
+                format!(
+                    "The function namespace {:?} is not valid. Provider function calls must use the \"provider::\" namespace prefix.",
+                    parts[0]
+                )
+            } else if provider.is_empty() {
+                "The function call must include the provider name after the \"provider::\" prefix.".to_owned()
+            } else if parts.len() == 3 && declared.contains(provider) {
+                if provider != "terraform" || table.functions().contains_key(name.as_str()) {
+                    continue;
+                }
+                format!("The function {function:?} is not available from the provider {provider:?}.")
+            } else {
+                format!(
+                    "There is no function named \"{namespace}{function}\". Ensure that provider name {provider:?} is declared in this module's required_providers block, and that this provider offers a function named {function:?}."
+                )
+            };
+            let range = source_map
+                .expr_syntax(id)
+                .and_then(|pointer| pointer.try_to_node(&root))
+                .and_then(|node| {
+                    use syntax::ast::AstNode;
+                    syntax::ast::FunctionCall::cast(node.clone())
+                        .and_then(|call| call.name_range())
+                        .or(Some(node.text_range()))
+                })
+                .unwrap_or_default();
+            out.push(ModuleDiagnostic {
+                file,
+                range,
+                kind: ModuleDiagnosticKind::UnknownProviderFunction {
+                    namespace: namespace.into(),
+                    name: function.into(),
+                },
+                detail,
+                related: Vec::new(),
+            });
+        }
+    }
+    out
+}
+
+/// The local names of the providers a module requires: the attributes of
+/// the `required_providers` blocks of its `terraform` blocks
+/// (`terraform.required_providers.aws`, or with the ordinals of repeated
+/// blocks, `terraform.0.required_providers.aws`). `None` when a
+/// `required_providers` is itself an attribute (a JSON file's, whose
+/// properties the model cannot tell from blocks): its names are not known.
+fn required_provider_names(index: &crate::module::ModuleIndex) -> Option<BTreeSet<SmolStr>> {
+    let ordinal = |segment: &SmolStr| segment.bytes().all(|b| b.is_ascii_digit());
+    let mut names = BTreeSet::new();
+    for address in index.definitions.keys() {
+        let segments = address.segments();
+        if segments.first().map(SmolStr::as_str) != Some("terraform") {
+            continue;
+        }
+        if segments.last().map(SmolStr::as_str) == Some("required_providers") {
+            return None;
+        }
+        let Some((name, before)) = segments.split_last() else { continue };
+        let before = match before.split_last() {
+            Some((last, rest))
+                if ordinal(last) && rest.last().map(SmolStr::as_str) == Some("required_providers") =>
+            {
+                rest
+            }
+            _ => before,
+        };
+        if before.last().map(SmolStr::as_str) == Some("required_providers") {
+            names.insert(name.clone());
+        }
+    }
+    Some(names)
 }
 
 #[cfg(test)]

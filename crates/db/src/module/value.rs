@@ -336,7 +336,11 @@ fn evaluate(
             position.map(|position| kept.remove(position).1)
         };
         let mut context = cached.unwrap_or_else(|| match functions {
-            Some(table) => eval::Context { functions: table.functions().clone(), ..eval::Context::new() },
+            Some(table) => eval::Context {
+                functions: table.functions().clone(),
+                namespaces: table.namespaces().clone(),
+                ..eval::Context::new()
+            },
             None => eval::Context::with_stdlib(),
         });
         context.variables = variables;
@@ -351,10 +355,41 @@ fn evaluate(
     })
 }
 
-/// Whether `expr` calls one of `names`.
+/// For each reference of `expr` (in [`crate::module::references`]' order),
+/// whether it is inside an argument of `try` or `can`.
+fn references_caught(expr: &AttrExpr) -> Vec<bool> {
+    let mut inside = rustc_hash::FxHashSet::default();
+    let mut stack = Vec::new();
+    for (_, it) in expr.exprs.iter() {
+        if let hir::Expr::Call { name, args, .. } = it
+            && matches!(name.as_str(), "try" | "can")
+        {
+            stack.extend(args.iter().copied());
+        }
+    }
+    let mut children = Vec::new();
+    while let Some(id) = stack.pop() {
+        if inside.insert(id) {
+            children.clear();
+            expr.exprs[id].children(&mut children);
+            stack.extend(children.iter().copied());
+        }
+    }
+    crate::module::references(&expr.exprs, expr.root)
+        .iter()
+        .map(|reference| reference.links.first().is_some_and(|root| inside.contains(root)))
+        .collect()
+}
+
+/// Whether `expr` calls one of `names`; the empty name stands for every
+/// namespaced name (`provider::aws::arn_parse`), which a dialect may
+/// resolve by its namespace.
 fn calls_any(expr: &AttrExpr, names: &std::collections::BTreeSet<SmolStr>) -> bool {
     !names.is_empty()
-        && expr.exprs.iter().any(|(_, it)| matches!(it, hir::Expr::Call { name, .. } if names.contains(name)))
+        && expr.exprs.iter().any(|(_, it)| {
+            matches!(it, hir::Expr::Call { name, .. }
+                if names.contains(name) || (name.contains("::") && names.contains("")))
+        })
 }
 
 /// The value of `attr`: a variable's value, or the attribute's expression
@@ -377,8 +412,14 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let dialect = attr.module(db).dialect(db);
     let computed_attributes = dialect.rules(db).computed_attributes;
     let mut scope = Scope::default();
+    let mut caught: Option<Vec<bool>> = None;
     for (reference, target) in resolution.targets.iter().enumerate() {
         match target {
+            // A block's missing attribute inside `try` or `can` is an error
+            // the call catches, as HCL evaluates it: the reference is left
+            // out of the scope, so that evaluation fails there instead.
+            Target::Unresolved { kind: Unresolved::UnsupportedAttribute { .. }, .. }
+                if caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true) => {}
             Target::Unresolved { step, kind, detail } => {
                 return Err(AttrError::Unresolved {
                     reference,

@@ -814,8 +814,11 @@ impl std::fmt::Display for EndforDirective {
     }
 }
 
+#[doc = "`upper(…)`, or a namespaced call (`provider::aws::arn_parse(…)`): the"]
+#[doc = "name is every identifier with the `::` between them."]
+#[doc = ""]
 #[doc = "```text"]
-#[doc = "FunctionCall = 'ident' ArgList"]
+#[doc = "FunctionCall = 'ident' ('::' 'ident')* ArgList"]
 #[doc = "```"]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FunctionCall {
@@ -825,6 +828,9 @@ pub struct FunctionCall {
 impl FunctionCall {
     pub fn ident_token(&self) -> Option<SyntaxToken> {
         support::token(&self.syntax, T![ident])
+    }
+    pub fn colon2_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.syntax, T![::])
     }
     pub fn arg_list(&self) -> Option<ArgList> {
         support::child(&self.syntax)

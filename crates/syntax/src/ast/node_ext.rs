@@ -383,9 +383,33 @@ impl ast::ObjectItemKey {
 }
 
 impl ast::FunctionCall {
-    /// The function's name.
-    pub fn name(&self) -> Option<SyntaxToken> {
-        self.ident_token()
+    /// The identifiers of the function's name, in order: one for `upper(…)`,
+    /// three for `provider::aws::arn_parse(…)`.
+    pub fn name_tokens(&self) -> impl Iterator<Item = SyntaxToken> + use<> {
+        self.syntax()
+            .children_with_tokens()
+            .filter_map(SyntaxElement::into_token)
+            .filter(|it| it.kind() == T![ident])
+    }
+
+    /// The function's name as the reference spells it: the identifiers
+    /// joined by `::`, with any spaces around a `::` left out
+    /// (`provider::aws::arn_parse`). `None` when there is no name at all.
+    pub fn name(&self) -> Option<String> {
+        let mut tokens = self.name_tokens();
+        let mut name = tokens.next()?.text().to_string();
+        for token in tokens {
+            name.push_str("::");
+            name.push_str(token.text());
+        }
+        Some(name)
+    }
+
+    /// From the name's first identifier to its last.
+    pub fn name_range(&self) -> Option<crate::TextRange> {
+        let mut tokens = self.name_tokens();
+        let first = tokens.next()?.text_range();
+        Some(tokens.last().map_or(first, |last| first.cover(last.text_range())))
     }
 
     /// The arguments, in order; none when the argument list is missing.

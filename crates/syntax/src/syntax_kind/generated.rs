@@ -36,6 +36,7 @@ pub enum SyntaxKind {
     FAT_ARROW,
     QUESTION,
     COLON,
+    COLON2,
     TILDE,
     DOLLAR_L_CURLY,
     PERCENT_L_CURLY,
@@ -135,6 +136,7 @@ impl SyntaxKind {
         FAT_ARROW,
         QUESTION,
         COLON,
+        COLON2,
         TILDE,
         DOLLAR_L_CURLY,
         PERCENT_L_CURLY,
@@ -228,6 +230,7 @@ impl SyntaxKind {
                 | FAT_ARROW
                 | QUESTION
                 | COLON
+                | COLON2
                 | TILDE
                 | DOLLAR_L_CURLY
                 | PERCENT_L_CURLY
@@ -242,4 +245,4 @@ impl SyntaxKind {
 }
 #[doc = r" The kind of a token written by its text: `T![=]`, `T![${]`."]
 #[macro_export]
-macro_rules ! T { ['{'] => { $ crate :: SyntaxKind :: L_CURLY } ; ['}'] => { $ crate :: SyntaxKind :: R_CURLY } ; ['['] => { $ crate :: SyntaxKind :: L_BRACK } ; [']'] => { $ crate :: SyntaxKind :: R_BRACK } ; ['('] => { $ crate :: SyntaxKind :: L_PAREN } ; [')'] => { $ crate :: SyntaxKind :: R_PAREN } ; [=] => { $ crate :: SyntaxKind :: EQ } ; [==] => { $ crate :: SyntaxKind :: EQ2 } ; [!=] => { $ crate :: SyntaxKind :: NEQ } ; [<] => { $ crate :: SyntaxKind :: L_ANGLE } ; [<=] => { $ crate :: SyntaxKind :: LTEQ } ; [>] => { $ crate :: SyntaxKind :: R_ANGLE } ; [>=] => { $ crate :: SyntaxKind :: GTEQ } ; [&&] => { $ crate :: SyntaxKind :: AMP2 } ; [||] => { $ crate :: SyntaxKind :: PIPE2 } ; [!] => { $ crate :: SyntaxKind :: BANG } ; [+] => { $ crate :: SyntaxKind :: PLUS } ; [-] => { $ crate :: SyntaxKind :: MINUS } ; [*] => { $ crate :: SyntaxKind :: STAR } ; [/] => { $ crate :: SyntaxKind :: SLASH } ; [%] => { $ crate :: SyntaxKind :: PERCENT } ; [.] => { $ crate :: SyntaxKind :: DOT } ; [...] => { $ crate :: SyntaxKind :: DOT3 } ; [,] => { $ crate :: SyntaxKind :: COMMA } ; [=>] => { $ crate :: SyntaxKind :: FAT_ARROW } ; [?] => { $ crate :: SyntaxKind :: QUESTION } ; [:] => { $ crate :: SyntaxKind :: COLON } ; [~] => { $ crate :: SyntaxKind :: TILDE } ; ["${"] => { $ crate :: SyntaxKind :: DOLLAR_L_CURLY } ; ["%{"] => { $ crate :: SyntaxKind :: PERCENT_L_CURLY } ; [ident] => { $ crate :: SyntaxKind :: IDENT } ; [number] => { $ crate :: SyntaxKind :: NUMBER } ; [quote] => { $ crate :: SyntaxKind :: QUOTE } ; [template_text] => { $ crate :: SyntaxKind :: TEMPLATE_TEXT } ; [heredoc_start] => { $ crate :: SyntaxKind :: HEREDOC_START } ; [heredoc_end] => { $ crate :: SyntaxKind :: HEREDOC_END } ; [newline] => { $ crate :: SyntaxKind :: NEWLINE } ; [string] => { $ crate :: SyntaxKind :: STRING } ; [keyword] => { $ crate :: SyntaxKind :: KEYWORD } ; }
+macro_rules ! T { ['{'] => { $ crate :: SyntaxKind :: L_CURLY } ; ['}'] => { $ crate :: SyntaxKind :: R_CURLY } ; ['['] => { $ crate :: SyntaxKind :: L_BRACK } ; [']'] => { $ crate :: SyntaxKind :: R_BRACK } ; ['('] => { $ crate :: SyntaxKind :: L_PAREN } ; [')'] => { $ crate :: SyntaxKind :: R_PAREN } ; [=] => { $ crate :: SyntaxKind :: EQ } ; [==] => { $ crate :: SyntaxKind :: EQ2 } ; [!=] => { $ crate :: SyntaxKind :: NEQ } ; [<] => { $ crate :: SyntaxKind :: L_ANGLE } ; [<=] => { $ crate :: SyntaxKind :: LTEQ } ; [>] => { $ crate :: SyntaxKind :: R_ANGLE } ; [>=] => { $ crate :: SyntaxKind :: GTEQ } ; [&&] => { $ crate :: SyntaxKind :: AMP2 } ; [||] => { $ crate :: SyntaxKind :: PIPE2 } ; [!] => { $ crate :: SyntaxKind :: BANG } ; [+] => { $ crate :: SyntaxKind :: PLUS } ; [-] => { $ crate :: SyntaxKind :: MINUS } ; [*] => { $ crate :: SyntaxKind :: STAR } ; [/] => { $ crate :: SyntaxKind :: SLASH } ; [%] => { $ crate :: SyntaxKind :: PERCENT } ; [.] => { $ crate :: SyntaxKind :: DOT } ; [...] => { $ crate :: SyntaxKind :: DOT3 } ; [,] => { $ crate :: SyntaxKind :: COMMA } ; [=>] => { $ crate :: SyntaxKind :: FAT_ARROW } ; [?] => { $ crate :: SyntaxKind :: QUESTION } ; [:] => { $ crate :: SyntaxKind :: COLON } ; [::] => { $ crate :: SyntaxKind :: COLON2 } ; [~] => { $ crate :: SyntaxKind :: TILDE } ; ["${"] => { $ crate :: SyntaxKind :: DOLLAR_L_CURLY } ; ["%{"] => { $ crate :: SyntaxKind :: PERCENT_L_CURLY } ; [ident] => { $ crate :: SyntaxKind :: IDENT } ; [number] => { $ crate :: SyntaxKind :: NUMBER } ; [quote] => { $ crate :: SyntaxKind :: QUOTE } ; [template_text] => { $ crate :: SyntaxKind :: TEMPLATE_TEXT } ; [heredoc_start] => { $ crate :: SyntaxKind :: HEREDOC_START } ; [heredoc_end] => { $ crate :: SyntaxKind :: HEREDOC_END } ; [newline] => { $ crate :: SyntaxKind :: NEWLINE } ; [string] => { $ crate :: SyntaxKind :: STRING } ; [keyword] => { $ crate :: SyntaxKind :: KEYWORD } ; }

@@ -227,3 +227,24 @@ fn large_sets_build_quickly() {
     assert_eq!(set.length(), Some(5_000));
     assert_eq!(set.elements().unwrap()[4_999], Value::int(4_999));
 }
+
+/// Strings are NFC with Unicode 15.0's tables and split into grapheme
+/// clusters with Unicode 15.0's rules, as go-cty v1.16 does (HCL v2.24):
+/// characters of Unicode 14 and 15 compose and cluster as there, a
+/// Devanagari conjunct is two clusters (Unicode 15.1 made it one), and
+/// Unicode 16's new compositions are not made.
+#[test]
+fn strings_follow_unicode_15() {
+    use unicode_segmentation::UnicodeSegmentation;
+    let chars = |hex: &str| -> String {
+        hex.split(' ').filter_map(|h| u32::from_str_radix(h, 16).ok()).filter_map(char::from_u32).collect()
+    };
+    for line in include_str!("../../test-data/unicode15.tsv").lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (input, nfc, clusters) = (chars(fields[0]), chars(fields[1]), fields[2]);
+        let value = Value::string(&input);
+        let got = value.as_str().unwrap_or_default();
+        assert_eq!(got, nfc, "NFC of {}", fields[0]);
+        assert_eq!(got.graphemes(true).count().to_string(), clusters, "clusters of {}", fields[0]);
+    }
+}

@@ -85,11 +85,10 @@ locals {
   by_index    = ["a", "b"][var.port]
   tag         = var.tags["Name"]
   zone_index  = var.settings.zones[var.port]
-  # HCL checks neither the type of an unknown condition, nor an unknown
-  # interpolated value, nor a for's condition over an unknown collection.
+  # HCL checks neither the type of an unknown condition nor an unknown
+  # interpolated value.
   on_object   = var.settings ? "a" : "b"
   in_template = "${var.settings}-label"
-  for_cond    = [for z in var.settings.zones : z if 1]
   # try and can wait for unknowns.
   tried       = try(var.anything.deep.value, "fallback")
   checked     = can(var.anything.deep)
@@ -105,6 +104,5 @@ output "all" {
     local.any_side, local.upper_names, local.by_name, local.grouped, local.over_any,
     local.label, local.directive, local.second, local.by_index, local.tag,
     local.zone_index, local.tried, local.checked, local.on_object, local.in_template,
-    local.for_cond,
   ]
 }

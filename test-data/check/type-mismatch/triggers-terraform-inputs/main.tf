@@ -31,8 +31,11 @@ locals {
   size = aws_instance.web.ami * [1]
   # The condition of a for is a number whatever the zones are.
   zones = [for zone in [var.name, "b"] : zone if 1]
+  # Even over an unknown collection: HCL v2.24 checks the condition's type
+  # before it looks whether the collection is known.
+  unknown_zones = [for zone in var.names : zone if 1]
 }
 
 output "all" {
-  value = [local.enabled, local.size, local.zones, aws_s3_bucket.logs]
+  value = [local.enabled, local.size, local.zones, local.unknown_zones, aws_s3_bucket.logs]
 }

@@ -252,7 +252,7 @@ fn traversals() {
 #[test]
 fn function_calls() {
     let call: ast::FunctionCall = cast(expr("max(1, b, c...)"));
-    assert_eq!(token_text(call.name()), some("max"));
+    assert_eq!(call.name().as_deref(), Some("max"));
     let args: Vec<String> = call.args().map(|it| it.to_string()).collect();
     assert_eq!(args, ["1", "b", "c"]);
     assert!(call.has_expansion());
@@ -260,6 +260,12 @@ fn function_calls() {
     let call: ast::FunctionCall = cast(expr("f()"));
     assert_eq!(call.args().count(), 0);
     assert!(!call.has_expansion());
+
+    // A namespaced name is one name; spaces around `::` are not part of it.
+    let call: ast::FunctionCall = cast(expr("provider :: aws::arn_parse(x)"));
+    assert_eq!(call.name().as_deref(), Some("provider::aws::arn_parse"));
+    assert_eq!(call.name_range().map(|r| (u32::from(r.start()), u32::from(r.end()))), Some((4, 30)));
+    assert_eq!(call.args().count(), 1);
 }
 
 #[test]

@@ -66,7 +66,9 @@ fn conditional(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     }
     let m = cond.precede(p);
     p.bump(T![?]);
-    if expr(p).is_some() {
+    // A broken true branch has said what is wrong; the reference stops
+    // there rather than also ask for the colon.
+    if clean_expr(p) {
         if p.at(T![:]) {
             p.bump(T![:]);
             expr(p);
@@ -245,7 +247,7 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
             m.complete(p, LITERAL)
         }
         IDENT => {
-            if p.nth(1) == T!['('] {
+            if matches!(p.nth(1), T!['('] | T![::]) {
                 return Some(function_call(p));
             }
             let kind = if matches!(p.nth_text(0), "true" | "false" | "null") { LITERAL } else { VARIABLE };
@@ -309,6 +311,29 @@ fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
     let name_range = p.current_range();
     p.bump(IDENT);
+    // A namespaced name, `provider::aws::arn_parse`: each `::` must be
+    // followed by a name, and the last name by `(`. The reference reports
+    // either mistake at the token where the name or parenthesis should be.
+    while p.eat(T![::]) {
+        if !p.eat(IDENT) {
+            p.error(error_here(
+                p,
+                "missing-function-name",
+                "Missing function name",
+                "Function scope resolution symbol :: must be followed by a function name in this scope.",
+            ));
+            return m.complete(p, FUNCTION_CALL);
+        }
+    }
+    if !p.at(T!['(']) {
+        p.error(error_here(
+            p,
+            "missing-parenthesis",
+            "Missing open parenthesis",
+            "Function selector must be followed by an open parenthesis to begin the function call.",
+        ));
+        return m.complete(p, FUNCTION_CALL);
+    }
     let args = p.start();
     let open_range = p.current_range();
     p.bump(T!['(']);
@@ -347,7 +372,7 @@ fn function_call(p: &mut Parser<'_>) -> CompletedMarker {
                         "Unterminated function call",
                         name_range.cover(open_range),
                     ).with_detail(
-                        "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parethesis nesting elsewhere in this file.",
+                        "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file.",
                     ));
                     return;
                 }

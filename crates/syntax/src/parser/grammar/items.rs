@@ -12,11 +12,6 @@ use crate::{
 
 pub(crate) fn source_file(p: &mut Parser<'_>) {
     let m = p.start();
-    // A leading byte-order mark is one problem, which the lexer reported;
-    // keep it in the file without a second error about what it is not.
-    if p.at(ERROR) && p.nth_text(0) == "\u{feff}" && p.current_range().start() == 0.into() {
-        p.bump(ERROR);
-    }
     let body_m = p.start();
     body(p, None);
     body_m.complete(p, BODY);

@@ -1,0 +1,2 @@
+a = provider::x::f(1)
+b = "${ns::g()}"

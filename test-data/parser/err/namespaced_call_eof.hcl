@@ -1,0 +1,1 @@
+at_eof = provider::

@@ -1,0 +1,2 @@
+no_name = provider::test::("x")
+next = 1

@@ -1,0 +1,2 @@
+no_call = provider::test::upper
+next = 1
