@@ -153,21 +153,27 @@ fn edits(
     let mut times = Vec::with_capacity(runs * 2);
     for _ in 0..runs {
         for text in [&edited, original] {
-            let change = Change::SetFile { path: path.clone(), text: text.clone() };
+            let change = set_file(&path, text);
             let start = Instant::now();
-            let changed = workspace.apply([change]);
+            let changed = workspace.apply(change);
             times.push(start.elapsed());
             std::hint::black_box(changed);
         }
     }
-    let (_, executed) = workspace.apply_logged([Change::SetFile { path: path.clone(), text: edited }]);
-    workspace.apply([Change::SetFile { path, text: original.clone() }]);
+    let (_, executed) = workspace.apply_logged(set_file(&path, &edited));
+    workspace.apply(set_file(&path, original));
     let evaluated = executed
         .iter()
         .filter_map(|query| query.strip_prefix("attribute_value(")?.strip_suffix(')'))
         .map(str::to_string)
         .collect();
     (times, evaluated)
+}
+
+fn set_file(path: &Utf8PathBuf, text: &str) -> Change {
+    let mut change = Change::new();
+    change.set_file_text(path.clone(), text);
+    change
 }
 
 fn median(times: &[Duration]) -> Duration {

@@ -19,7 +19,7 @@ pub mod module;
 
 use std::sync::{
     Arc, Mutex,
-    atomic::{AtomicBool, Ordering},
+    atomic::{AtomicUsize, Ordering},
 };
 
 pub use camino::{Utf8Path, Utf8PathBuf};
@@ -205,8 +205,9 @@ impl Default for InputDurability {
     }
 }
 
-/// The database: salsa's storage, the table of files, and an optional log of
-/// salsa events for tests that check what an edit re-ran.
+/// The database: salsa's storage, the table of files, and a log of the
+/// queries executed while one is open, for tests that check what an edit
+/// re-ran and for statistics.
 ///
 /// Cloning it gives another handle on the same storage (for another thread);
 /// a write through one handle waits for, or cancels, queries on the others.
@@ -217,32 +218,37 @@ pub struct RootDatabase {
     files: Files,
     /// The module of each directory, found by its path.
     modules: Arc<Mutex<rustc_hash::FxHashMap<Utf8PathBuf, Module>>>,
-    /// `Some` while [`RootDatabase::log`] records.
-    events: Arc<Mutex<Option<Vec<salsa::Event>>>>,
-    /// Whether [`RootDatabase::log`] is recording: salsa reports an event for
-    /// every query it runs or reuses, and threads checking files in parallel
-    /// must not queue on the log's lock when nobody records.
-    recording: Arc<AtomicBool>,
+    /// The queries executed (rather than reused) while a log is open, in
+    /// order (see [`RootDatabase::open_log`]).
+    executed: Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>,
+    /// How many logs are open: salsa reports an event for every query it
+    /// runs or reuses, and threads checking files in parallel must not
+    /// queue on the log's lock when nobody records.
+    recording: Arc<AtomicUsize>,
     /// The durability the setters give the inputs they set.
     durability: InputDurability,
 }
 
+/// Where a log opened with [`RootDatabase::open_log`] starts.
+#[derive(Debug, Clone, Copy)]
+pub struct LogMark(usize);
+
 impl Default for RootDatabase {
     fn default() -> RootDatabase {
-        let events: Arc<Mutex<Option<Vec<salsa::Event>>>> = Arc::default();
-        let recording = Arc::new(AtomicBool::new(false));
+        let executed: Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>> = Arc::default();
+        let recording = Arc::new(AtomicUsize::new(0));
         let callback = {
-            let events = Arc::clone(&events);
+            let executed = Arc::clone(&executed);
             let recording = Arc::clone(&recording);
             move |event: salsa::Event| {
-                if !recording.load(Ordering::Relaxed) {
+                if recording.load(Ordering::Relaxed) == 0 {
                     return;
                 }
-                // A poisoned lock only means a test panicked while holding it;
-                // the log is still usable, and the callback must not panic.
-                let mut events = events.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                if let Some(events) = events.as_mut() {
-                    events.push(event);
+                if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                    // A poisoned lock only means a test panicked while
+                    // holding it; the log is still usable, and the callback
+                    // must not panic.
+                    executed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(database_key);
                 }
             }
         };
@@ -250,7 +256,7 @@ impl Default for RootDatabase {
             storage: salsa::Storage::new(Some(Box::new(callback))),
             files: Files::default(),
             modules: Arc::default(),
-            events,
+            executed,
             recording,
             durability: InputDurability::default(),
         }
@@ -490,13 +496,32 @@ impl RootDatabase {
         }
     }
 
-    /// Runs `f` while recording salsa's events, and returns them.
-    pub fn log(&self, f: impl FnOnce()) -> Vec<salsa::Event> {
-        *self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(Vec::new());
-        self.recording.store(true, Ordering::Relaxed);
+    /// Opens a log of the queries executed from now on, on every handle of
+    /// the database, until [`RootDatabase::close_log`]; logs nest. Unlike
+    /// [`RootDatabase::log`], nothing is borrowed meanwhile, so writes may
+    /// happen while it is open.
+    pub fn open_log(&self) -> LogMark {
+        let mark = self.executed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).len();
+        self.recording.fetch_add(1, Ordering::Relaxed);
+        LogMark(mark)
+    }
+
+    /// The queries executed since `mark` was opened, in order.
+    pub fn close_log(&self, mark: LogMark) -> Vec<salsa::DatabaseKeyIndex> {
+        let mut executed = self.executed.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let since = executed.get(mark.0..).map(<[_]>::to_vec).unwrap_or_default();
+        if self.recording.fetch_sub(1, Ordering::Relaxed) == 1 {
+            executed.clear();
+        }
+        since
+    }
+
+    /// Runs `f` and returns the queries it executed (rather than reused), in
+    /// order.
+    pub fn log(&self, f: impl FnOnce()) -> Vec<salsa::DatabaseKeyIndex> {
+        let mark = self.open_log();
         f();
-        self.recording.store(false, Ordering::Relaxed);
-        self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take().unwrap_or_default()
+        self.close_log(mark)
     }
 
     /// Runs `f` and returns the queries it executed (rather than reused), in
@@ -504,14 +529,18 @@ impl RootDatabase {
     /// any other its salsa id. Tests of incremental behaviour assert this
     /// list exactly.
     pub fn log_executed(&self, f: impl FnOnce()) -> Vec<String> {
-        let events = self.log(f);
-        events
-            .into_iter()
-            .filter_map(|event| match event.kind {
-                salsa::EventKind::WillExecute { database_key } => Some(self.describe(database_key)),
-                _ => None,
-            })
-            .collect()
+        let executed = self.log(f);
+        self.describe_all(&executed)
+    }
+
+    /// Executed queries as [`RootDatabase::log_executed`] shows them.
+    pub fn describe_all(&self, executed: &[salsa::DatabaseKeyIndex]) -> Vec<String> {
+        executed.iter().map(|&key| self.describe(key)).collect()
+    }
+
+    /// The name of an executed query (`parse`, `attribute_value`).
+    pub fn query_name(&self, key: salsa::DatabaseKeyIndex) -> String {
+        self.ingredient_debug_name(key.ingredient_index()).to_string()
     }
 
     fn describe(&self, key: salsa::DatabaseKeyIndex) -> String {

@@ -42,7 +42,6 @@
 //! get everything through this crate, and the binary is one more front end.
 
 pub mod de;
-mod dialect;
 mod workspace;
 
 /// The analysis host every front end stands on, the command line's
@@ -54,4 +53,6 @@ pub use eval::{Function, FunctionError, Param};
 pub use value::{Number, Type, Value};
 
 pub use crate::de::{DecodeError, from_value};
-pub use crate::workspace::{Change, Diagnostic, Error, Severity, Workspace};
+pub use host::Change;
+
+pub use crate::workspace::{Diagnostic, Error, Severity, Workspace};

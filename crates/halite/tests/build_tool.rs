@@ -54,7 +54,9 @@ fn an_edit_changes_its_dependents_only() {
     let path = dir.join("app.hcl");
     let text = std::fs::read_to_string(&path).expect("readable");
     let edited = text.replace("\"${local.out_dir}/calc\"", "\"${local.out_dir}/calculator\"");
-    let changed = workspace.apply([Change::SetFile { path: path.clone(), text: edited.clone() }]);
+    let mut change = Change::new();
+    change.set_file_text(path.clone(), edited.clone());
+    let changed = workspace.apply(change);
     assert_eq!(
         changed,
         ["target.app.command", "target.app.output", "target.test.command", "target.test.deps"]
@@ -62,6 +64,8 @@ fn an_edit_changes_its_dependents_only() {
     let plan = build_tool::plan(&workspace).expect("a plan");
     assert_eq!(plan[2].1.command, "target/debug/calculator --self-test > target/debug/test.log");
     // Whitespace and comments change nothing.
-    let changed = workspace.apply([Change::SetFile { path, text: format!("# A comment.\n\n{edited}") }]);
+    let mut change = Change::new();
+    change.set_file_text(path, format!("# A comment.\n\n{edited}"));
+    let changed = workspace.apply(change);
     assert_eq!(changed, Vec::<String>::new());
 }

@@ -13,6 +13,7 @@ use value::Value;
 pub struct Change {
     pub(crate) files: Vec<FileChange>,
     pub(crate) variables: Vec<(Utf8PathBuf, BTreeMap<String, Value>)>,
+    pub(crate) variable_updates: Vec<(Utf8PathBuf, String, Option<Value>)>,
     pub(crate) dialects: Vec<(Utf8PathBuf, DialectChange)>,
     pub(crate) levels: Vec<(Utf8PathBuf, Arc<RuleLevels>)>,
     pub(crate) reported: Vec<(Utf8PathBuf, bool)>,
@@ -68,6 +69,7 @@ impl Change {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
             && self.variables.is_empty()
+            && self.variable_updates.is_empty()
             && self.dialects.is_empty()
             && self.levels.is_empty()
             && self.reported.is_empty()
@@ -100,6 +102,28 @@ impl Change {
         self.variables.push((dir.into(), variables));
     }
 
+    /// Sets the value of one variable of the module of `dir` (`None`: no
+    /// value), after any [`Change::set_variables`] of the same change.
+    pub fn set_variable(
+        &mut self,
+        dir: impl Into<Utf8PathBuf>,
+        name: impl Into<String>,
+        value: Option<Value>,
+    ) {
+        self.variable_updates.push((dir.into(), name.into(), value));
+    }
+
+    /// Puts every file this change sets by name into the module of `dir`,
+    /// whatever its name: an application's own files, given in memory.
+    pub fn into_module(mut self, dir: &camino::Utf8Path) -> Change {
+        for file in &mut self.files {
+            if let FileChange::Set { membership: membership @ Membership::ByName, .. } = file {
+                *membership = Membership::Module(dir.to_owned());
+            }
+        }
+        self
+    }
+
     /// Sets what an application adds to the language of the module of
     /// `dir`.
     pub fn set_dialect(&mut self, dir: impl Into<Utf8PathBuf>, dialect: DialectChange) {
@@ -129,6 +153,7 @@ impl Change {
     pub fn extend(&mut self, later: Change) {
         self.files.extend(later.files);
         self.variables.extend(later.variables);
+        self.variable_updates.extend(later.variable_updates);
         self.dialects.extend(later.dialects);
         self.levels.extend(later.levels);
         self.reported.extend(later.reported);

@@ -250,7 +250,7 @@ impl AnalysisHost {
     /// each changed file declares (which says whether the change adds,
     /// removes or moves a declaration); the next report computes the rest.
     pub fn apply_change(&mut self, change: Change) {
-        let Change { files, variables, dialects, levels, reported } = change;
+        let Change { files, variables, variable_updates, dialects, levels, reported } = change;
         for (path, levels) in levels {
             if let Some(entry) = self.files.get(&path) {
                 let file = entry.file;
@@ -324,6 +324,18 @@ impl AnalysisHost {
             }
         }
         self.read_files(&touched);
+        let mut variables = variables;
+        for (dir, name, value) in variable_updates {
+            let mut values = match variables.iter().rposition(|(it, _)| *it == dir) {
+                Some(position) => variables.remove(position).1,
+                None => self.module_state(&dir).variables.clone(),
+            };
+            match value {
+                Some(value) => values.insert(name, value),
+                None => values.remove(&name),
+            };
+            variables.push((dir, values));
+        }
         for (dir, values) in variables {
             let state = self.module_state(&dir);
             let names: BTreeSet<&String> = state.variables.keys().chain(values.keys()).collect();
@@ -1032,15 +1044,13 @@ pub fn describe(db: &RootDatabase, attr: Attr<'_>, error: &AttrError) -> String 
 
 /// The parse and attribute value queries among salsa's events that ran
 /// (rather than being reused).
-fn count_executed(db: &RootDatabase, events: Vec<salsa::Event>) -> ReportStats {
+fn count_executed(db: &RootDatabase, executed: Vec<salsa::DatabaseKeyIndex>) -> ReportStats {
     let mut stats = ReportStats::default();
-    for event in events {
-        if let salsa::EventKind::WillExecute { database_key } = event.kind {
-            match &*salsa::Database::ingredient_debug_name(db, database_key.ingredient_index()) {
-                "parse" | "parse_json" => stats.parsed += 1,
-                "attribute_value" => stats.evaluated += 1,
-                _ => {}
-            }
+    for key in executed {
+        match db.query_name(key).as_str() {
+            "parse" | "parse_json" => stats.parsed += 1,
+            "attribute_value" => stats.evaluated += 1,
+            _ => {}
         }
     }
     stats
