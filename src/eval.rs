@@ -137,7 +137,7 @@ fn one_line(diagnostic: &Diagnostic) -> String {
 
 /// One attribute's result: the cty JSON encodings of its value and type, or
 /// the diagnostic of its failure.
-type AttrResult = (String, Result<(String, String), Diagnostic>);
+type AttrResult = (String, Result<(String, String), Box<Diagnostic>>);
 
 fn evaluate_file(db: &RootDatabase, file: File, ctx: &Context) -> Vec<AttrResult> {
     let hir = db::lower(db, file);
@@ -154,14 +154,21 @@ fn evaluate_file(db: &RootDatabase, file: File, ctx: &Context) -> Vec<AttrResult
                     // An unknown value (possible only through a function)
                     // has no JSON encoding.
                     value.to_json_string(&ty).map(|json| (json, ty.to_json_string())).map_err(|err| {
-                        Diagnostic::error("eval", "Value cannot be printed", file, range_of(expr))
-                            .with_note(err.0)
+                        Box::new(
+                            Diagnostic::error(
+                                "evaluation-error",
+                                "Value cannot be printed",
+                                file,
+                                range_of(expr),
+                            )
+                            .with_note(err.0),
+                        )
                     })
                 }
                 Err(error) => {
                     let range =
                         source_map.expr_syntax(error.expr).map_or_else(|| range_of(expr), |p| p.text_range());
-                    Err(diagnostic(file, range, &error))
+                    Err(Box::new(diagnostic(file, range, &error)))
                 }
             };
             (path, result)

@@ -52,7 +52,9 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
     let (mut change, _) = host::load::module(dir, &mut levels).map_err(|error| anyhow!(error))?;
     change.set_variables(dir, variables.clone());
-    let mut host = AnalysisHost::new(HostOptions::default());
+    // The report finds the diagnostics; the values are read below, in
+    // order, without a copy of each in a report.
+    let mut host = AnalysisHost::new(HostOptions { values: false });
     host.apply_change(change);
     host::load::children(&mut host).map_err(|error| anyhow!(error))?;
     let db = host.db();
@@ -226,5 +228,5 @@ fn result(host: &AnalysisHost, module: module::Module, address: &Address) -> Opt
             ),
         }),
     };
-    Some((address.to_string(), outcome))
+    Some((address.to_string(), outcome.map_err(Box::new)))
 }

@@ -66,7 +66,7 @@ pub fn syntax_errors(db: &dyn Db, file: File) -> &[SyntaxError] {
 
 /// Parses a JSON syntax file into its lossless tree, as [`parse`] does for
 /// the native syntax (deleted or undecodable files parse as empty text).
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn parse_json(db: &dyn Db, file: File) -> Parse<JsonDocument> {
     if file.status(db) == FileStatus::Deleted || file.encoding_error(db).is_some() {
         return syntax::parse_json("");
@@ -86,12 +86,14 @@ pub fn parse_json(db: &dyn Db, file: File) -> Parse<JsonDocument> {
 /// [`File::encoding_error`] first.
 ///
 /// Trees are the largest values in the database (about twenty bytes per
-/// byte of source), so only the 256 most recently used are kept once a new
+/// byte of source), so only the 64 most recently used are kept (enough for
+/// the files a report looks at after an edit, the edited ones and those of
+/// their dependents, and for a check's chunk of files) once a new
 /// revision starts or
 /// [`salsa::Database::trigger_lru_eviction`] is called; an evicted tree is
 /// parsed again if asked for. Batch front ends evict between chunks of
 /// files, which keeps a run over a whole monorepo in bounded memory.
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
     if file.status(db) == FileStatus::Deleted
         || file.encoding_error(db).is_some()
@@ -129,13 +131,13 @@ pub fn format(db: &dyn Db, file: File) -> Option<String> {
 /// the two projections are what let salsa tell the halves apart (the shape
 /// of rust-analyzer's `body_with_source_map`).
 ///
-/// Like trees, this pair, the HIR and the source maps are kept for the 256
+/// Like trees, this pair, the HIR and the source maps are kept for the
 /// most recently used files once eviction runs: every reader that must stay
 /// in memory for a module (its declarations, its expressions, its
 /// references) is a query of its own that compares equal after an edit
 /// that only moves text, so an edit stops there even when the HIR it was
 /// made from was evicted.
-#[salsa::tracked(returns(ref), lru = 256)]
+#[salsa::tracked(returns(ref), lru = 64)]
 pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<SourceMap>) {
     // Without a schema, a JSON file is read in "just attributes" mode: each
     // property of its root object an attribute (see `hir::lower_json_file`).
@@ -150,7 +152,7 @@ pub fn lower_with_source_map(db: &dyn Db, file: File) -> (Arc<FileHir>, Arc<Sour
 /// comments) re-runs this query, but its result compares equal to the old
 /// one (when it was not evicted, see [`lower_with_source_map`]), so salsa
 /// keeps the old revision and nothing that reads only the HIR runs again.
-#[salsa::tracked(lru = 256)]
+#[salsa::tracked(lru = 64)]
 pub fn lower(db: &dyn Db, file: File) -> Arc<FileHir> {
     lower_with_source_map(db, file).0.clone()
 }
@@ -176,7 +178,7 @@ pub fn evaluate(db: &dyn Db, file: File) -> Vec<(String, Result<eval::Value, eva
 
 /// Where each part of a file's HIR came from: for diagnostics, which need
 /// positions, and should be the only readers of it.
-#[salsa::tracked(lru = 256)]
+#[salsa::tracked(lru = 64)]
 pub fn source_map(db: &dyn Db, file: File) -> Arc<SourceMap> {
     lower_with_source_map(db, file).1.clone()
 }

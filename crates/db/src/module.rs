@@ -108,9 +108,9 @@ pub use crate::module::{
     },
     terraform_functions::{functions as terraform_function_table, provider_function_diagnostics},
     value::{
-        AttrError, CYCLE_PATH_LIMIT, FileExprs, InvalidTypeConstraint, VariableType, attribute_expr,
-        attribute_value, cycle_path, evaluate_in_order, evaluation_order, file_exprs, may_fail_to_evaluate,
-        module_attributes, variable_types,
+        AttrError, CYCLE_PATH_LIMIT, FileExprs, InvalidTypeConstraint, VariableType, VariableTypes,
+        attribute_expr, attribute_value, cycle_path, evaluate_in_order, evaluation_order, file_exprs,
+        may_fail_to_evaluate, module_attributes, variable_types,
     },
 };
 use crate::{Db, File};

@@ -29,6 +29,8 @@ pub fn extract(exprs: &Arena<Expr>, root: ExprId) -> (AttrExpr, Vec<ExprId>) {
     let mut copy = Arena::new();
     let mut origins = Vec::new();
     let root = copy_into(&mut copy, exprs, root, &mut origins);
+    // Kept for as long as the file is loaded: no room to grow into.
+    copy.shrink_to_fit();
     (AttrExpr { exprs: copy, root }, origins)
 }
 

@@ -166,7 +166,37 @@ pub type VariableType = Result<decode::typeexpr::TypeConstraint, InvalidTypeCons
 /// only when the variable has a `type`, and is re-run only when the
 /// constraint changes.
 #[salsa::tracked(returns(ref))]
-pub fn variable_types(db: &dyn Db, file: File) -> BTreeMap<SmolStr, VariableType> {
+pub fn variable_types(db: &dyn Db, file: File) -> VariableTypes {
+    read_variable_types(db, file).into_iter().collect()
+}
+
+/// The type constraints of a file's variables, by name: a sorted list, which
+/// a file of two variables keeps in two entries (a map's node would hold
+/// room for a dozen).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VariableTypes(Vec<(SmolStr, VariableType)>);
+
+impl VariableTypes {
+    pub fn get(&self, name: &str) -> Option<&VariableType> {
+        let index = self.0.binary_search_by(|(it, _)| it.as_str().cmp(name)).ok()?;
+        Some(&self.0[index].1)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &VariableType> {
+        self.0.iter().map(|(_, it)| it)
+    }
+}
+
+impl FromIterator<(SmolStr, VariableType)> for VariableTypes {
+    /// From entries in name order, each name once (a map's).
+    fn from_iter<I: IntoIterator<Item = (SmolStr, VariableType)>>(entries: I) -> VariableTypes {
+        let mut entries: Vec<(SmolStr, VariableType)> = entries.into_iter().collect();
+        entries.shrink_to_fit();
+        VariableTypes(entries)
+    }
+}
+
+fn read_variable_types(db: &dyn Db, file: File) -> BTreeMap<SmolStr, VariableType> {
     let mut out = BTreeMap::new();
     let declares_types = file_declarations(db, file)
         .declarations
