@@ -29,6 +29,15 @@ pub(crate) enum EvalFormat {
     Json,
 }
 
+/// How `halite eval DIR` prints its diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum DiagnosticFormat {
+    /// rustc-style diagnostics with source snippets, for people.
+    Human,
+    /// One JSON object per diagnostic per line, as `check --format json`.
+    Json,
+}
+
 pub(crate) struct Options<'a> {
     pub(crate) context: Option<&'a Utf8Path>,
     pub(crate) with_types: bool,
@@ -38,6 +47,8 @@ pub(crate) struct Options<'a> {
     pub(crate) var_files: &'a [Utf8PathBuf],
     /// `--attr ADDRESS`: only these attributes.
     pub(crate) attrs: &'a [String],
+    /// How a module's diagnostics are printed.
+    pub(crate) diagnostic_format: DiagnosticFormat,
 }
 
 /// The stack of the thread that evaluates a module: 1 GiB of address

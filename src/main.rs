@@ -132,6 +132,10 @@ enum Command {
         /// How to print the values.
         #[arg(long, value_enum, default_value_t = eval::EvalFormat::Json)]
         format: eval::EvalFormat,
+        /// How to print the diagnostics on standard error: rustc-style text,
+        /// or one JSON object per line as `check --format json` prints them.
+        #[arg(long, value_enum, default_value_t = eval::DiagnosticFormat::Human)]
+        diagnostic_format: eval::DiagnosticFormat,
     },
     /// Decode HCL files with an hcldec spec file and print the value as
     /// JSON, as the reference `hcldec` does (same flags, output and exit
@@ -212,6 +216,7 @@ fn main() -> ExitCode {
             context,
             with_types,
             format: eval::EvalFormat::Json,
+            diagnostic_format,
             vars,
             var_files,
             attrs,
@@ -223,6 +228,7 @@ fn main() -> ExitCode {
                 vars: &vars,
                 var_files: &var_files,
                 attrs: &attrs,
+                diagnostic_format,
             },
         ),
     };

@@ -21,7 +21,7 @@ use halite::host::{
 };
 use syntax::TextRange;
 
-use super::{AttrResult, Options, write_plain, write_with_types};
+use super::{AttrResult, DiagnosticFormat, Options, write_plain, write_with_types};
 use crate::{Outcome, render};
 
 pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
@@ -88,9 +88,17 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     let db = host.db();
     let diagnostics: Vec<&Diagnostic> =
         report.diagnostics.iter().map(|change| &change.diagnostic.diagnostic).collect();
-    for diagnostic in &diagnostics {
-        stderr.push_str(&renderer.render(db, diagnostic));
-        stderr.push_str("\n\n");
+    for change in &report.diagnostics {
+        match options.diagnostic_format {
+            DiagnosticFormat::Human => {
+                stderr.push_str(&renderer.render(db, &change.diagnostic.diagnostic));
+                stderr.push_str("\n\n");
+            }
+            DiagnosticFormat::Json => {
+                stderr.push_str(&render::json(&change.diagnostic));
+                stderr.push('\n');
+            }
+        }
     }
     host.evaluate(dir, &addresses);
     let results: Vec<AttrResult> =
@@ -101,7 +109,8 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     for (address, outcome) in &results {
         if let Err(failure) = outcome {
             let explained = diagnostics.iter().any(|it| it.file == failure.file && it.range == failure.range);
-            if !explained && failure.code != "dependency" {
+            let human = options.diagnostic_format == DiagnosticFormat::Human;
+            if human && !explained && failure.code != "dependency" {
                 stderr.push_str(&format!("note: `{address}` has no value: {}", failure.message));
                 for note in &failure.notes {
                     stderr.push_str(": ");

@@ -5,6 +5,7 @@
 
 mod bench;
 mod bench_check;
+mod bench_watch;
 mod codegen;
 mod conformance;
 mod gen_module;
@@ -18,10 +19,13 @@ fn main() -> anyhow::Result<()> {
     match task.as_deref() {
         Some("bench") => bench::run(&rest),
         Some("bench-check") => bench_check::run(&rest),
+        Some("bench-watch") => bench_watch::run(&rest),
         Some("codegen") => codegen::run(&rest),
         Some("conformance") => conformance::run(&rest),
         Some("gen-module") => gen_module::run(&rest).map_err(anyhow::Error::msg),
-        _ => anyhow::bail!("usage: cargo xtask <bench|bench-check|codegen|conformance|gen-module> [ARGS…]"),
+        _ => anyhow::bail!(
+            "usage: cargo xtask <bench|bench-check|bench-watch|codegen|conformance|gen-module> [ARGS…]"
+        ),
     }
 }
 
