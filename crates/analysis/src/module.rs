@@ -549,13 +549,9 @@ pub fn file_module_diagnostics(
     // parse (a `required_providers` block after a syntax error is missing
     // from the index, not from the module).
     if trust.dialect {
-        let provider_functions = module::provider_function_diagnostics(db, module);
-        if provider_functions.iter().any(|diagnostic| diagnostic.file == file)
-            && module::module_files(db, module).iter().all(|&file| db::syntax_errors(db, file).is_empty())
-        {
-            for diagnostic in provider_functions.iter().filter(|diagnostic| diagnostic.file == file) {
-                out.push(convert(db, diagnostic));
-            }
+        let provider_functions = module::provider_function_diagnostics(db, module, file);
+        if !provider_functions.is_empty() && module::module_parses(db, module) {
+            out.extend(provider_functions.iter().map(|diagnostic| convert(db, diagnostic)));
         }
     }
 
@@ -623,10 +619,7 @@ pub fn file_module_diagnostics(
                 Unresolved::UndeclaredResource { .. }
                 | Unresolved::UndeclaredModule { .. }
                 | Unresolved::InvalidReference => {
-                    trust.knows_every_root()
-                        && db::module::module_files(db, module)
-                            .iter()
-                            .all(|&file| db::syntax_errors(db, file).is_empty())
+                    trust.knows_every_root() && module::module_parses(db, module)
                 }
                 // An attribute a block does not set, or a root the module
                 // does not declare where no dialect knows every root: only

@@ -64,6 +64,15 @@ pub fn syntax_errors(db: &dyn Db, file: File) -> &[SyntaxError] {
     }
 }
 
+/// Whether the file reads without a syntax error: kept when its tree is
+/// evicted, so that a rule that holds only for a module whose files all
+/// parse (see [`module::module_parses`]) reads no tree of an unchanged
+/// file.
+#[salsa::tracked(returns(copy))]
+pub fn parses_cleanly(db: &dyn Db, file: File) -> bool {
+    syntax_errors(db, file).is_empty()
+}
+
 /// Parses a JSON syntax file into its lossless tree, as [`parse`] does for
 /// the native syntax (deleted or undecodable files parse as empty text).
 #[salsa::tracked(returns(ref), lru = 64)]

@@ -95,7 +95,7 @@ pub use crate::module::{
     },
     declarations::{
         Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
-        declarations_of, file_declarations, module_files, module_index,
+        declarations_of, file_declarations, module_files, module_index, module_parses,
     },
     diagnostics::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
@@ -106,7 +106,9 @@ pub use crate::module::{
     resolve::{
         AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
     },
-    terraform_functions::{functions as terraform_function_table, provider_function_diagnostics},
+    terraform_functions::{
+        functions as terraform_function_table, namespaced_calls, provider_function_diagnostics,
+    },
     value::{
         AttrError, CYCLE_PATH_LIMIT, FileExprs, InvalidTypeConstraint, VariableType, VariableTypes,
         attribute_expr, attribute_value, cycle_path, evaluate_in_order, evaluation_order, file_exprs,

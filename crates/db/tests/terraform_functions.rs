@@ -551,7 +551,8 @@ locals {
     );
     let mut db = RootDatabase::new();
     let module = load(&mut db, "main.tf", source);
-    let report: Vec<String> = module::provider_function_diagnostics(&db, module)
+    let file = module::module_files(&db, module)[0];
+    let report: Vec<String> = module::provider_function_diagnostics(&db, module, file)
         .iter()
         .map(|d| format!("{}: {}", d.summary(), d.detail))
         .collect();

@@ -428,6 +428,7 @@ impl AnalysisHost {
             let read = || {
                 parallel_map(&self.db, &work, |db, (file, in_module)| {
                     let _ = analysis::diagnostics(db, file);
+                    let _ = db::parses_cleanly(db, file);
                     if !in_module {
                         return None;
                     }
@@ -435,6 +436,7 @@ impl AnalysisHost {
                     let _ = module::file_exprs(db, file);
                     let _ = module::variable_types(db, file);
                     let _ = analysis::file_references(db, file);
+                    let _ = module::namespaced_calls(db, file);
                     Some(declarations)
                 })
             };

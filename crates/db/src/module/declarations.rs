@@ -436,6 +436,15 @@ pub fn module_files(db: &dyn Db, module: Module) -> Vec<File> {
         .collect()
 }
 
+/// Whether every file of `module` that its dialect reads parses without a
+/// syntax error. A rule that concludes from the index that something is not
+/// declared holds only then: the blocks after a syntax error are missing
+/// from the index, not from the module.
+#[salsa::tracked(returns(copy))]
+pub fn module_parses(db: &dyn Db, module: Module) -> bool {
+    module_files(db, module).iter().all(|&file| crate::parses_cleanly(db, file))
+}
+
 /// Whether `path` is a `.tf` or `.tf.json` file that OpenTofu ignores
 /// because `paths` has the same name ending in `.tofu` or `.tofu.json`
 /// (`filterTfPathsWithTofuAlternatives` in opentofu/opentofu's

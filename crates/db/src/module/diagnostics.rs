@@ -155,7 +155,9 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
     for &file in crate::module::module_files(db, module) {
         out.extend(type_constraint_diagnostics(db, file));
     }
-    out.extend(crate::module::terraform_functions::provider_function_diagnostics(db, module).iter().cloned());
+    for &file in crate::module::module_files(db, module) {
+        out.extend(crate::module::terraform_functions::provider_function_diagnostics(db, module, file));
+    }
     // Dependencies first, so that a long chain of references does not
     // recurse through the whole chain (see `evaluate_in_order`).
     crate::module::evaluate_in_order(db, crate::module::module_attributes(db, module));

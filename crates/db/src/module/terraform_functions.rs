@@ -28,6 +28,7 @@ use std::{
 };
 
 use eval::{Function, FunctionError, Param, Type, Value};
+use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
 use crate::module::{ModuleDiagnostic, ModuleDiagnosticKind};
@@ -1173,25 +1174,47 @@ fn url_query_escape(text: &str) -> String {
     out
 }
 
-/// Terraform's errors for namespaced function calls that cannot be
-/// resolved (`CheckForUnknownFunctionDiags` in `internal/lang/eval.go`):
-/// a namespace other than `provider::` (`core::` takes only the built-in
-/// functions' names), `provider::` with no provider name, and a provider
-/// the module does not require in a `required_providers` block (Terraform
-/// offers a provider's functions under the local name the module gives it
-/// there, and no others). A provider the module requires may offer any
-/// function, which only the provider knows: such a call is not checked
-/// here, and evaluates to an unknown value; the built-in `terraform`
-/// provider's functions are known. Found in the native files' calls, from
-/// the declarations alone, so that no attribute's value depends on them. A
-/// query, read once per file by a check.
+/// The namespaced function calls of a native file (`provider::a::b`,
+/// `core::upper`), by name, each once: what [`provider_function_diagnostics`]
+/// checks, kept per file so that checking a file after an edit elsewhere
+/// reads nothing of the others.
 #[salsa::tracked(returns(ref))]
+pub fn namespaced_calls(db: &dyn crate::Db, file: crate::File) -> Vec<SmolStr> {
+    if file.syntax(db) != crate::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let mut names: Vec<SmolStr> = crate::lower(db, file)
+        .exprs
+        .iter()
+        .filter_map(|(_, expr)| match expr {
+            hir::Expr::Call { name, .. } if name.contains("::") => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// Terraform's errors for the namespaced function calls of `file` that
+/// cannot be resolved (`CheckForUnknownFunctionDiags` in
+/// `internal/lang/eval.go`): a namespace other than `provider::` (`core::`
+/// takes only the built-in functions' names), `provider::` with no provider
+/// name, and a provider the module does not require in a
+/// `required_providers` block (Terraform offers a provider's functions
+/// under the local name the module gives it there, and no others). A
+/// provider the module requires may offer any function, which only the
+/// provider knows: such a call is not checked here, and evaluates to an
+/// unknown value; the built-in `terraform` provider's functions are known.
+/// Found from the declarations alone, so that no attribute's value depends
+/// on them; the file is read for ranges only when one is wrong.
 pub fn provider_function_diagnostics(
     db: &dyn crate::Db,
     module: crate::module::Module,
+    file: crate::File,
 ) -> Vec<ModuleDiagnostic> {
     let dialect = module.dialect(db);
-    if dialect.rules(db).name != "terraform" {
+    if !dialect.rules(db).terraform_references || namespaced_calls(db, file).is_empty() {
         return Vec::new();
     }
     // An override file may add a provider (its `required_providers`
@@ -1204,62 +1227,67 @@ pub fn provider_function_diagnostics(
     let Some(declared) = required_provider_names(crate::module::module_index(db, module)) else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    for &file in crate::module::module_files(db, module) {
-        if file.syntax(db) != crate::SourceSyntax::Native {
-            continue;
-        }
-        let hir = crate::lower(db, file);
-        let source_map = crate::source_map(db, file);
-        let root = crate::parse(db, file).syntax_node();
-        for (id, expr) in hir.exprs.iter() {
-            let hir::Expr::Call { name, .. } = expr else { continue };
-            let Some(sep) = name.rfind("::") else { continue };
-            let (namespace, function) = (&name[..sep + 2], &name[sep + 2..]);
-            let parts: Vec<&str> = namespace.split("::").collect();
-            let provider = parts.get(1).copied().unwrap_or_default();
-            let detail = if parts[0] != "provider" {
-                if table.functions().contains_key(name.as_str()) {
-                    continue;
-                }
-                format!(
-                    "The function namespace {:?} is not valid. Provider function calls must use the \"provider::\" namespace prefix.",
-                    parts[0]
-                )
-            } else if provider.is_empty() {
-                "The function call must include the provider name after the \"provider::\" prefix.".to_owned()
-            } else if parts.len() == 3 && declared.contains(provider) {
-                if provider != "terraform" || table.functions().contains_key(name.as_str()) {
-                    continue;
-                }
-                format!("The function {function:?} is not available from the provider {provider:?}.")
-            } else {
-                format!(
-                    "There is no function named \"{namespace}{function}\". Ensure that provider name {provider:?} is declared in this module's required_providers block, and that this provider offers a function named {function:?}."
-                )
-            };
-            let range = source_map
-                .expr_syntax(id)
-                .and_then(|pointer| pointer.try_to_node(&root))
-                .and_then(|node| {
-                    use syntax::ast::AstNode;
-                    syntax::ast::FunctionCall::cast(node.clone())
-                        .and_then(|call| call.name_range())
-                        .or(Some(node.text_range()))
-                })
-                .unwrap_or_default();
-            out.push(ModuleDiagnostic {
-                file,
-                range,
-                kind: ModuleDiagnosticKind::UnknownProviderFunction {
-                    namespace: namespace.into(),
-                    name: function.into(),
-                },
-                detail,
-                related: Vec::new(),
-            });
-        }
+    let problem = |name: &SmolStr| -> Option<(String, SmolStr, SmolStr)> {
+        let sep = name.rfind("::")?;
+        let (namespace, function) = (&name[..sep + 2], &name[sep + 2..]);
+        let parts: Vec<&str> = namespace.split("::").collect();
+        let provider = parts.get(1).copied().unwrap_or_default();
+        let detail = if parts[0] != "provider" {
+            if table.functions().contains_key(name.as_str()) {
+                return None;
+            }
+            format!(
+                "The function namespace {:?} is not valid. Provider function calls must use the \"provider::\" namespace prefix.",
+                parts[0]
+            )
+        } else if provider.is_empty() {
+            "The function call must include the provider name after the \"provider::\" prefix.".to_owned()
+        } else if parts.len() == 3 && declared.contains(provider) {
+            if provider != "terraform" || table.functions().contains_key(name.as_str()) {
+                return None;
+            }
+            format!("The function {function:?} is not available from the provider {provider:?}.")
+        } else {
+            format!(
+                "There is no function named \"{namespace}{function}\". Ensure that provider name {provider:?} is declared in this module's required_providers block, and that this provider offers a function named {function:?}."
+            )
+        };
+        Some((detail, namespace.into(), function.into()))
+    };
+    let wrong: FxHashMap<&SmolStr, (String, SmolStr, SmolStr)> =
+        namespaced_calls(db, file).iter().filter_map(|name| Some((name, problem(name)?))).collect();
+    if wrong.is_empty() {
+        return Vec::new();
     }
+    let hir = crate::lower(db, file);
+    let source_map = crate::source_map(db, file);
+    let root = crate::parse(db, file).syntax_node();
+    let mut out = Vec::new();
+    for (id, expr) in hir.exprs.iter() {
+        let hir::Expr::Call { name, .. } = expr else { continue };
+        let Some((detail, namespace, function)) = wrong.get(name) else { continue };
+        let range = source_map
+            .expr_syntax(id)
+            .and_then(|pointer| pointer.try_to_node(&root))
+            .and_then(|node| {
+                use syntax::ast::AstNode;
+                syntax::ast::FunctionCall::cast(node.clone())
+                    .and_then(|call| call.name_range())
+                    .or(Some(node.text_range()))
+            })
+            .unwrap_or_default();
+        out.push(ModuleDiagnostic {
+            file,
+            range,
+            kind: ModuleDiagnosticKind::UnknownProviderFunction {
+                namespace: namespace.clone(),
+                name: function.clone(),
+            },
+            detail: detail.clone(),
+            related: Vec::new(),
+        });
+    }
+    out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
     out
 }
 

@@ -1,0 +1,287 @@
+//! The analysis host's change API: what a report says after each kind of
+//! change, and exactly which queries a change and its report run (the
+//! rust-analyzer style of incremental test: the list of executed queries,
+//! not a time).
+
+use std::sync::Arc;
+
+use analysis::{Level, RuleLevels};
+use expect_test::{Expect, expect};
+use host::{AnalysisHost, Change, DialectChange, HostOptions, Report, ValueState};
+
+/// A host holding the module `m` of `files`, after its first report.
+fn host(files: &[(&str, &str)]) -> (AnalysisHost, Report) {
+    let mut host = AnalysisHost::new(HostOptions::default());
+    let mut change = Change::new();
+    for (name, text) in files {
+        change.set_file_text(format!("m/{name}"), *text);
+    }
+    host.apply_change(change);
+    let report = host.report();
+    (host, report)
+}
+
+fn set(name: &str, text: &str) -> Change {
+    let mut change = Change::new();
+    change.set_file_text(format!("m/{name}"), text);
+    change
+}
+
+/// A report as lines: each value change, then each diagnostic change.
+fn shown(report: &Report) -> String {
+    let mut out = String::new();
+    for change in &report.values {
+        let state = match &change.state {
+            ValueState::Value(value) => {
+                format!("= {}", value.to_json_string(&value.ty()).unwrap_or_default())
+            }
+            ValueState::Error(message) => format!("error: {message}"),
+            ValueState::Removed => "removed".to_string(),
+        };
+        out.push_str(&format!("{} {state}\n", change.address));
+    }
+    for change in &report.diagnostics {
+        let located = &change.diagnostic;
+        out.push_str(&format!(
+            "{} {}:{}:{} {}[{}] {}\n",
+            if change.resolved { "resolved" } else { "new" },
+            located.path,
+            located.start.line,
+            located.start.column,
+            located.diagnostic.severity.as_str(),
+            located.diagnostic.code,
+            located.diagnostic.message
+        ));
+    }
+    out
+}
+
+/// Applies `change`, reports, and checks the report and the queries both
+/// ran, in order.
+fn apply(host: &mut AnalysisHost, change: Change, report: Expect, queries: Expect) {
+    let mark = host.db().open_log();
+    host.apply_change(change);
+    let found = host.report();
+    let executed = host.db().describe_all(&host.db().close_log(mark));
+    report.assert_eq(&shown(&found));
+    queries.assert_debug_eq(&executed);
+}
+
+const MAIN: &str = "locals {\n  a = 1\n  b = local.a + 1\n}\noutput \"b\" {\n  value = local.b\n}\n";
+const OTHER: &str =
+    "locals {\n  c = local.a * 10\n  d = \"fixed\"\n}\noutput \"c\" {\n  value = [local.c, local.d]\n}\n";
+
+#[test]
+fn the_first_report_has_every_value_and_diagnostic() {
+    let (_, report) = host(&[("main.tf", MAIN), ("other.tf", OTHER), ("vars.tfvars", "x = ")]);
+    expect![[r#"
+        local.a = 1
+        local.b = 2
+        output.b.value = 2
+        local.c = 10
+        local.d = "fixed"
+        output.c.value = [10,"fixed"]
+        new m/vars.tfvars:1:5 error[missing-expression] Missing expression
+    "#]]
+    .assert_eq(&shown(&report));
+}
+
+#[test]
+fn an_edit_runs_its_file_and_its_dependents_only_from_the_first_edit_on() {
+    let (mut host, _) = host(&[("main.tf", MAIN), ("other.tf", OTHER)]);
+    let edited = MAIN.replace("a = 1", "a = 2");
+    // The first edit of the file: its text is read again (parse, lower,
+    // what the module keeps of it), its attributes resolved again, and
+    // the edited attribute and those reading it evaluated; the other
+    // file's attributes that do not read it are not even resolved.
+    apply(
+        &mut host,
+        set("main.tf", &edited),
+        expect![[r#"
+            local.a = 2
+            local.b = 3
+            output.b.value = 3
+            local.c = 20
+            output.c.value = [20,"fixed"]
+        "#]],
+        expect![[r#"
+            [
+                "parse(m/main.tf)",
+                "syntax_diagnostics(m/main.tf)",
+                "style_lints(m/main.tf)",
+                "ignore_comments(m/main.tf)",
+                "parses_cleanly(m/main.tf)",
+                "lower_with_source_map(m/main.tf)",
+                "lower(m/main.tf)",
+                "file_declarations(m/main.tf)",
+                "file_exprs(m/main.tf)",
+                "file_references(m/main.tf)",
+                "namespaced_calls(m/main.tf)",
+                "attribute_resolution(local.a)",
+                "attribute_resolution(local.b)",
+                "attribute_resolution(output.b.value)",
+                "attribute_value(local.a)",
+                "attribute_value(local.b)",
+                "attribute_value(output.b.value)",
+                "attribute_value(local.c)",
+                "attribute_value(output.c.value)",
+            ]
+        "#]],
+    );
+    // A later edit of the same file runs the same queries.
+    apply(
+        &mut host,
+        set("main.tf", &MAIN.replace("a = 1", "a = 3")),
+        expect![[r#"
+            local.a = 3
+            local.b = 4
+            output.b.value = 4
+            local.c = 30
+            output.c.value = [30,"fixed"]
+        "#]],
+        expect![[r#"
+            [
+                "parse(m/main.tf)",
+                "syntax_diagnostics(m/main.tf)",
+                "style_lints(m/main.tf)",
+                "ignore_comments(m/main.tf)",
+                "parses_cleanly(m/main.tf)",
+                "lower_with_source_map(m/main.tf)",
+                "lower(m/main.tf)",
+                "file_declarations(m/main.tf)",
+                "file_exprs(m/main.tf)",
+                "file_references(m/main.tf)",
+                "namespaced_calls(m/main.tf)",
+                "attribute_resolution(local.a)",
+                "attribute_resolution(local.b)",
+                "attribute_resolution(output.b.value)",
+                "attribute_value(local.a)",
+                "attribute_value(local.b)",
+                "attribute_value(output.b.value)",
+                "attribute_value(local.c)",
+                "attribute_value(output.c.value)",
+            ]
+        "#]],
+    );
+}
+
+#[test]
+fn a_comment_evaluates_nothing_and_moves_no_value() {
+    let (mut host, _) = host(&[("main.tf", MAIN), ("other.tf", OTHER)]);
+    apply(
+        &mut host,
+        set("main.tf", &format!("# A comment.\n{MAIN}")),
+        expect![""],
+        expect![[r#"
+            [
+                "parse(m/main.tf)",
+                "syntax_diagnostics(m/main.tf)",
+                "style_lints(m/main.tf)",
+                "ignore_comments(m/main.tf)",
+                "parses_cleanly(m/main.tf)",
+                "lower_with_source_map(m/main.tf)",
+                "lower(m/main.tf)",
+            ]
+        "#]],
+    );
+}
+
+#[test]
+fn diagnostics_that_go_away_are_reported_resolved_where_they_were() {
+    let (mut host, report) =
+        host(&[("main.tf", "locals {\n  a = 1\n  b = 2\n}\noutput \"a\" {\n  value = local.a\n}\n")]);
+    expect![[r#"
+        local.a = 1
+        local.b = 2
+        output.a.value = 1
+        new m/main.tf:3:3 warning[unused-declaration] Local value `b` is never used
+    "#]]
+    .assert_eq(&shown(&report));
+    // Using `local.b` resolves the warning; a line added above moves the
+    // new reference's error, which is new where it is.
+    host.apply_change(set("main.tf", "# A comment.\nlocals {\n  a = 1\n  b = 2\n}\noutput \"a\" {\n  value = [local.a, local.b, local.nope]\n}\n"));
+    expect![[r#"
+        output.a.value error: Reference to undeclared local value
+        resolved m/main.tf:3:3 warning[unused-declaration] Local value `b` is never used
+        new m/main.tf:7:30 error[undeclared-reference] Reference to undeclared local value
+    "#]]
+    .assert_eq(&shown(&host.report()));
+    // Fixed: the error is resolved, and the value is back.
+    host.apply_change(set(
+        "main.tf",
+        "locals {\n  a = 1\n  b = 2\n}\noutput \"a\" {\n  value = [local.a, local.b]\n}\n",
+    ));
+    expect![[r#"
+        output.a.value = [1,2]
+        resolved m/main.tf:7:30 error[undeclared-reference] Reference to undeclared local value
+    "#]]
+    .assert_eq(&shown(&host.report()));
+}
+
+#[test]
+fn files_added_removed_and_renamed() {
+    let (mut host, _) = host(&[("main.tf", MAIN), ("other.tf", OTHER)]);
+    let mut change = Change::new();
+    change.remove_file("m/other.tf");
+    change.set_file_text("m/renamed.tf", OTHER);
+    host.apply_change(change);
+    // The same declarations under another file's name: no value changes.
+    expect![""].assert_eq(&shown(&host.report()));
+    let mut change = Change::new();
+    change.remove_file("m/renamed.tf");
+    host.apply_change(change);
+    expect![[r#"
+        local.c removed
+        local.d removed
+        output.c.value removed
+    "#]]
+    .assert_eq(&shown(&host.report()));
+    host.apply_change(set(
+        "new.tf",
+        "locals {\n  e = local.b + local.a\n}\noutput \"e\" {\n  value = local.e\n}\n",
+    ));
+    expect![[r#"
+        local.e = 3
+        output.e.value = 3
+    "#]]
+    .assert_eq(&shown(&host.report()));
+}
+
+#[test]
+fn variables_dialects_and_rule_levels_are_changes_too() {
+    let (mut host, _) = host(&[(
+        "app.hcl",
+        "variable \"n\" {\n  default = 1\n}\nlocals {\n  twice = var.n * 2\n  name  = project.name\n  other = 7\n}\n",
+    )]);
+    let mut change = Change::new();
+    change.set_variable("m", "n", Some(value::Value::int(21)));
+    host.apply_change(change);
+    expect![[r#"
+        var.n = 21
+        local.twice = 42
+    "#]]
+    .assert_eq(&shown(&host.report()));
+    let mut change = Change::new();
+    let roots =
+        [("project".into(), value::Value::object_from([("name", value::Value::string("calc"))]))].into();
+    change.set_dialect("m", DialectChange { functions: Default::default(), roots });
+    host.apply_change(change);
+    expect![[r#"
+        local.name = "calc"
+    "#]]
+    .assert_eq(&shown(&host.report()));
+    // A rule's level: the same diagnostic, resolved as a warning and new as
+    // an error.
+    host.apply_change(set("main.tf", "locals {\n  unused = 1\n}\n"));
+    host.report();
+    let mut levels = RuleLevels::default();
+    levels.set("unused-declaration", Level::Error);
+    let mut change = Change::new();
+    change.set_rule_levels("m/main.tf", Arc::new(levels));
+    host.apply_change(change);
+    expect![[r#"
+        resolved m/main.tf:2:3 warning[unused-declaration] Local value `unused` is never used
+        new m/main.tf:2:3 error[unused-declaration] Local value `unused` is never used
+    "#]]
+    .assert_eq(&shown(&host.report()));
+}
