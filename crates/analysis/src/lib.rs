@@ -33,7 +33,10 @@ pub use crate::{
     config::{Config, ConfigError, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
     lines::{LineCol, LineIndex},
-    module::{FileReferences, ModuleFacts, Usage, file_module_diagnostics, file_references, language_of},
+    module::{
+        FileReferences, ModuleFacts, Usage, check_candidates, evaluated_file_module_diagnostics,
+        file_module_diagnostics, file_references, language_of,
+    },
     rules::{RULES, Rule},
 };
 

@@ -310,15 +310,21 @@ pub struct Usage {
 impl Usage {
     /// Adds (`by` 1) or removes (`by` -1) a file's references.
     pub fn count(&mut self, references: &FileReferences, by: i32) {
-        let step = |count: &mut u32| *count = count.saturating_add_signed(by);
+        // Only the names this file refers to are touched: a pass over the
+        // whole table per file would make loading a module quadratic.
+        fn step<K: std::hash::Hash + Eq + Clone>(counts: &mut FxHashMap<K, u32>, key: &K, by: i32) {
+            let count = counts.entry(key.clone()).or_default();
+            *count = count.saturating_add_signed(by);
+            if *count == 0 {
+                counts.remove(key);
+            }
+        }
         for name in &references.names {
-            step(self.names.entry(name.clone()).or_default());
+            step(&mut self.names, name, by);
         }
         for root in &references.whole {
-            step(self.whole.entry(root.clone()).or_default());
+            step(&mut self.whole, root, by);
         }
-        self.names.retain(|_, count| *count > 0);
-        self.whole.retain(|_, count| *count > 0);
     }
 
     /// Whether `root.name` is referred to anywhere.
@@ -530,6 +536,54 @@ pub fn file_module_diagnostics(
     facts: &ModuleFacts,
     inputs_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<[module::ModuleInput]>>,
 ) -> Vec<Diagnostic> {
+    let candidates = check_candidates(db, module, file, facts);
+    // Dependencies first, so that a long chain of locals does not recurse
+    // (see `evaluate_in_order`).
+    module::evaluate_in_order(db, &candidates);
+    evaluated_file_module_diagnostics(db, module, file, facts, &candidates, inputs_of)
+}
+
+/// The attributes of `file` a check evaluates. Only two kinds of attributes
+/// can have an error a check reports: those with a reference that names
+/// nothing, and those whose value is evaluated with every input it reads
+/// unknown (see [`ModuleFacts::reads_only_sound_values`]) and whose
+/// expression may fail or which may be on a cycle (`may_fail_to_evaluate`:
+/// `name = var.name` cannot). The others are not evaluated at all.
+pub fn check_candidates<'db>(
+    db: &'db dyn Db,
+    module: Module,
+    file: File,
+    facts: &ModuleFacts,
+) -> Vec<Attr<'db>> {
+    let index = module_index(db, module);
+    let inputs = SoundInputs::of(db, module);
+    index
+        .addresses_of(file)
+        .iter()
+        .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.is_attribute()))
+        .map(|address| Attr::new(db, module, address.clone()))
+        .filter(|&attr| is_check_candidate(db, facts, inputs, attr))
+        .collect()
+}
+
+fn is_check_candidate(db: &dyn Db, facts: &ModuleFacts, inputs: SoundInputs, attr: Attr<'_>) -> bool {
+    let Some(node) = facts.graph.node(attr.address(db)) else { return false };
+    facts.graph.has_unresolved(node)
+        || ((module::may_fail_to_evaluate(db, attr) || facts.cycle_of(node).is_some())
+            && facts.reads_only_sound_values(node, inputs))
+}
+
+/// [`file_module_diagnostics`] for a front end that evaluates many files'
+/// [`check_candidates`] at once, in one walk (`evaluate_in_order` over
+/// them all): `candidates` are the file's, already evaluated.
+pub fn evaluated_file_module_diagnostics(
+    db: &dyn Db,
+    module: Module,
+    file: File,
+    facts: &ModuleFacts,
+    candidates: &[Attr<'_>],
+    inputs_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<[module::ModuleInput]>>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let index = module_index(db, module);
     let trust = Trust::of(db, module, file);
@@ -555,30 +609,9 @@ pub fn file_module_diagnostics(
         }
     }
 
-    // Only two kinds of attributes can have an error a check reports: those
-    // with a reference that names nothing, and those whose value is
-    // evaluated with every input it reads unknown (see
-    // `reads_only_sound_values`) and whose expression may fail or which
-    // may be on a cycle (`may_fail_to_evaluate`: `name = var.name` cannot).
-    // The others are not evaluated at all.
     let inputs = SoundInputs::of(db, module);
-    let is_candidate = |attr: Attr<'_>| {
-        let Some(node) = facts.graph.node(attr.address(db)) else { return false };
-        facts.graph.has_unresolved(node)
-            || ((module::may_fail_to_evaluate(db, attr) || facts.cycle_of(node).is_some())
-                && facts.reads_only_sound_values(node, inputs))
-    };
-    let candidates: Vec<Attr<'_>> = index
-        .addresses_of(file)
-        .iter()
-        .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.is_attribute()))
-        .map(|address| Attr::new(db, module, address.clone()))
-        .filter(|&attr| is_candidate(attr))
-        .collect();
-    // Dependencies first, so that a long chain of locals does not recurse
-    // (see `evaluate_in_order`).
-    module::evaluate_in_order(db, &candidates);
-    for &attr in &candidates {
+    let is_candidate = |attr: Attr<'_>| is_check_candidate(db, facts, inputs, attr);
+    for &attr in candidates {
         let error = match attribute_value(db, attr) {
             Err(error @ (AttrError::Unresolved { .. } | AttrError::Eval(_) | AttrError::Cycle(_))) => error,
             _ => continue,
@@ -645,9 +678,8 @@ pub fn file_module_diagnostics(
     }
     out.extend(unused_declarations(db, module, file, facts.usage()));
     out.extend(
-        module::module_call_diagnostics(db, module, inputs_of)
+        module::module_call_diagnostics(db, module, Some(file), inputs_of)
             .iter()
-            .filter(|diagnostic| diagnostic.file == file)
             .map(|diagnostic| convert(db, diagnostic)),
     );
     out
@@ -747,8 +779,7 @@ impl SoundInputs {
         // A variable given a value is that value, which holds for one run,
         // not for every input: a check gives none. An override file, which
         // the model does not read, may change a variable's type.
-        let overridden = rules.terraform_files_only
-            && module.files(db).iter().any(|file| vfs::is_terraform_override_file(file.path(db)));
+        let overridden = rules.terraform_files_only && module::has_override_files(db, module);
         let variables_unknown =
             rules.unset_variables_unknown && module.variables(db).is_empty() && !overridden;
         SoundInputs { variables_unknown, block_attributes_unknown: rules.computed_attributes }

@@ -473,7 +473,9 @@ impl RootDatabase {
     /// The problems of `module`'s calls of local modules loaded in this
     /// database (see [`module::module_call_diagnostics`]).
     pub fn module_call_diagnostics(&self, module: Module) -> Vec<module::ModuleDiagnostic> {
-        module::module_call_diagnostics(self, module, |dir| module::child_inputs(self, self.module(dir)?))
+        module::module_call_diagnostics(self, module, None, |dir| {
+            module::child_inputs(self, self.module(dir)?)
+        })
     }
 
     /// Drops all but the most recently used parse trees (see [`parse`]):

@@ -95,7 +95,7 @@ pub use crate::module::{
     },
     declarations::{
         Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
-        declarations_of, file_declarations, module_files, module_index, module_parses,
+        declarations_of, file_declarations, has_override_files, module_files, module_index, module_parses,
     },
     diagnostics::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,

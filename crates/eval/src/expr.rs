@@ -1196,6 +1196,11 @@ pub(crate) fn get_attr(obj: &Value, name: &str) -> Result<Value, StepError> {
             "This value is null, so it does not have any attributes.".into(),
         ));
     }
+    // The common case without the whole value's type, which is built by
+    // walking the value.
+    if let Some(found) = obj.entries().and_then(|entries| entries.get(name)) {
+        return Ok(found.clone());
+    }
     let ty = obj.ty();
     match &ty {
         Type::Object(o) => {

@@ -29,7 +29,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use db::{RootDatabase, module::ModuleInput};
 use rustc_hash::FxHashMap;
 
-use crate::{AnalysisHost, Change, HostOptions, LocatedDiagnostic, config::RuleLevelsFinder};
+use crate::{AnalysisHost, Change, HostOptions, LocatedDiagnostic, Values, config::RuleLevelsFinder};
 
 /// Files checked in one host. A worker holds one chunk's trees and memos
 /// at a time, and smaller chunks peaked lower for no more time (fresh pages
@@ -221,7 +221,7 @@ struct ChunkChecker<'a, R> {
 
 impl<R: Send> ChunkChecker<'_, R> {
     fn check(&self, chunk: &[CheckUnit]) -> Result<Vec<(usize, R)>, CheckError> {
-        let mut host = AnalysisHost::new(HostOptions { values: false });
+        let mut host = AnalysisHost::new(HostOptions { values: Values::None, threads: 1 });
         let cache = Arc::clone(&self.child_inputs);
         host.set_external_inputs(Arc::new(move |dir: &Utf8Path| lock(&cache).get(dir).cloned().flatten()));
         let mut change = Change::new();

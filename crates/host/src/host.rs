@@ -34,18 +34,48 @@ pub type InputsOf = Arc<dyn Fn(&Utf8Path) -> Option<Arc<[ModuleInput]>> + Send +
 /// What the host computes for its reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HostOptions {
-    /// Report values (`eval`, `watch`, the library), not only diagnostics
-    /// (`check`). Without values, a module's attributes are resolved without
-    /// keeping their resolutions, and only those whose errors a check
-    /// reports are evaluated.
-    pub values: bool,
+    /// What becomes of the modules' values.
+    pub values: Values,
+    /// Threads a report and the reading of changed files may use: `0` for
+    /// one per core. A batch that runs hosts side by side gives each one.
+    pub threads: usize,
 }
 
 impl Default for HostOptions {
     fn default() -> HostOptions {
-        HostOptions { values: true }
+        HostOptions { values: Values::Reported, threads: 0 }
     }
 }
+
+/// What a host does with the modules' values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Values {
+    /// Each report carries the values that changed (`watch`, the library).
+    Reported,
+    /// Reports carry none; the caller evaluates what it needs
+    /// ([`AnalysisHost::evaluate`], [`AnalysisHost::value`]) once they are
+    /// in (`eval DIR`). The attributes are resolved once, for the
+    /// dependency graph and the evaluation both.
+    OnRequest,
+    /// Diagnostics only (`check`): the attributes are resolved without
+    /// keeping their resolutions, and only those whose errors a check
+    /// reports are evaluated.
+    None,
+}
+
+impl HostOptions {
+    fn threads(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            threads => threads,
+        }
+    }
+}
+
+/// The stack of each thread a host starts: evaluating a module may walk a
+/// long chain of references, and salsa finds a cycle by walking all of it
+/// (reserved, not used, unless a module needs it).
+pub(crate) const DEEP_STACK: usize = 512 << 20;
 
 /// The one owner of Halite's state: the files (and the module each belongs
 /// to), the modules' variables and dialects, the rule levels of each file,
@@ -224,7 +254,7 @@ impl AnalysisHost {
         let Some(module) = self.module(dir) else { return };
         let attrs: Vec<Attr<'_>> =
             addresses.iter().map(|address| Attr::new(&self.db, module, address.clone())).collect();
-        module::evaluate_in_order(&self.db, &attrs);
+        evaluate(&self.db, module, &attrs, self.options.threads());
     }
 
     /// The diagnostics last reported, by file, in path order.
@@ -419,6 +449,7 @@ impl AnalysisHost {
     fn read_files(&mut self, files: &[File]) {
         let files: Vec<File> =
             files.iter().copied().filter(|&file| file.status(&self.db) == FileStatus::Exists).collect();
+        let threads = self.options.threads();
         for chunk in files.chunks(FILES_PER_CHUNK) {
             let in_module: Vec<bool> = chunk
                 .iter()
@@ -426,7 +457,7 @@ impl AnalysisHost {
                 .collect();
             let work: Vec<(File, bool)> = chunk.iter().copied().zip(in_module).collect();
             let read = || {
-                parallel_map(&self.db, &work, |db, (file, in_module)| {
+                parallel_map(&self.db, &work, threads, |db, (file, in_module)| {
                     let _ = analysis::diagnostics(db, file);
                     let _ = db::parses_cleanly(db, file);
                     if !in_module {
@@ -543,7 +574,8 @@ impl AnalysisHost {
             modules,
             standalone,
             levels,
-            values: self.options.values,
+            values: self.options.values == Values::Reported,
+            threads: self.options.threads(),
             record_stats: self.record_stats,
             applied: std::mem::take(&mut self.pending_stats),
         }
@@ -551,7 +583,9 @@ impl AnalysisHost {
 
     fn prepare_module(&mut self, dir: &Utf8Path) -> Option<ModuleJob> {
         let db = &self.db;
-        let values = self.options.values;
+        let values = self.options.values == Values::Reported;
+        let keep_resolutions = self.options.values != Values::None;
+        let threads = self.options.threads();
         let state = self.modules.get_mut(dir)?;
         let pending = std::mem::take(&mut state.pending);
         let carried = std::mem::take(&mut state.carried);
@@ -564,9 +598,9 @@ impl AnalysisHost {
         // have thousands).
         let members = &state.members;
         let is_member = |file: File| members.get(file.path(db)) == Some(&file);
-        let targets_of = |address: &Address| {
+        let targets_of = |db: &RootDatabase, address: &Address| {
             let attr = Attr::new(db, module, address.clone());
-            if values {
+            if keep_resolutions {
                 module::attribute_resolution(db, attr).targets.clone()
             } else {
                 module::attribute_targets(db, attr)
@@ -584,7 +618,11 @@ impl AnalysisHost {
         let mut dirty_files: FxHashSet<File> = FxHashSet::default();
         let mut removed: Vec<(NodeId, Address)> = Vec::new();
         if full {
-            let present: FxHashSet<&Address> = index.order.iter().filter(|it| is_node(it)).collect();
+            let present: FxHashSet<&Address> = if facts.graph().nodes().next().is_some() {
+                index.order.iter().filter(|it| is_node(it)).collect()
+            } else {
+                FxHashSet::default()
+            };
             let gone: Vec<Address> = facts
                 .graph()
                 .nodes()
@@ -597,9 +635,11 @@ impl AnalysisHost {
                 }
                 facts.remove(&address);
             }
-            for address in index.order.iter().filter(|it| is_node(it)) {
-                let node = facts.set_targets(address, &targets_of(address));
-                dirty_nodes.push(node);
+            // Resolved on every thread: a module's every attribute.
+            let addresses: Vec<&Address> = index.order.iter().filter(|it| is_node(it)).collect();
+            let targets = parallel_map(db, &addresses, threads, |db, address| targets_of(db, address));
+            for (address, targets) in addresses.into_iter().zip(targets) {
+                dirty_nodes.push(facts.set_targets(address, &targets));
             }
             facts.inputs_changed();
             let mut usage = analysis::Usage::default();
@@ -649,7 +689,7 @@ impl AnalysisHost {
             let mut updated: Vec<NodeId> = Vec::new();
             for address in &update {
                 if is_node(address) {
-                    updated.push(facts.set_targets(address, &targets_of(address)));
+                    updated.push(facts.set_targets(address, &targets_of(db, address)));
                 } else if let Some(node) = facts.graph().node(address) {
                     if facts.graph().is_present(node) {
                         removed.push((node, address.clone()));
@@ -874,6 +914,7 @@ pub struct ReportJob {
     standalone: Vec<File>,
     levels: FxHashMap<File, Arc<RuleLevels>>,
     values: bool,
+    threads: usize,
     record_stats: bool,
     /// What applying the changes cost, counted with the report's own work.
     applied: ReportStats,
@@ -939,6 +980,7 @@ impl ReportJob {
 
     fn run_uncaught(&self) -> ReportDraft {
         let db = &self.db;
+        let levels = &self.levels;
         let mut modules = Vec::new();
         let mut diagnostics = Vec::new();
         for job in &self.modules {
@@ -949,7 +991,7 @@ impl ReportJob {
                     .iter()
                     .map(|(_, address, _)| Attr::new(db, job.module, address.clone()))
                     .collect();
-                module::evaluate_in_order(db, &attrs);
+                evaluate(db, job.module, &attrs, self.threads);
                 for ((node, address, is_variable), &attr) in job.value_nodes.iter().zip(&attrs) {
                     let result = module::attribute_value(db, attr);
                     let state = match result {
@@ -966,62 +1008,100 @@ impl ReportJob {
                     values.push((*node, address.clone(), *is_variable, hash, state));
                 }
             }
+            // The attributes each file's check evaluates, evaluated in one
+            // walk for all the files (a walk per file would go down the
+            // same dependencies again for each), then each file's
+            // diagnostics.
+            let checked =
+                |db: &RootDatabase, file: File, member: bool| member && file.status(db) == FileStatus::Exists;
+            let candidates: Vec<Vec<Address>> =
+                parallel_map(db, &job.files, self.threads, |db, (file, member)| {
+                    if !checked(db, file, member) {
+                        return Vec::new();
+                    }
+                    analysis::check_candidates(db, job.module, file, &job.facts)
+                        .into_iter()
+                        .map(|attr| attr.address(db).clone())
+                        .collect()
+                });
+            let attrs: Vec<Attr<'_>> = candidates
+                .iter()
+                .flatten()
+                .map(|address| Attr::new(db, job.module, address.clone()))
+                .collect();
+            evaluate(db, job.module, &attrs, self.threads);
             let inputs_of = |dir: &Utf8Path| job.inputs.get(dir).cloned().flatten();
-            for &(file, member) in &job.files {
-                let found = if member && file.status(db) == FileStatus::Exists {
-                    let module_part =
-                        analysis::file_module_diagnostics(db, job.module, file, &job.facts, inputs_of);
+            let work: Vec<(usize, File, bool)> =
+                job.files.iter().enumerate().map(|(at, &(file, member))| (at, file, member)).collect();
+            diagnostics.extend(parallel_map(db, &work, self.threads, |db, (at, file, member)| {
+                let found = if checked(db, file, member) {
+                    let candidates: Vec<Attr<'_>> = candidates[at]
+                        .iter()
+                        .map(|address| Attr::new(db, job.module, address.clone()))
+                        .collect();
+                    let module_part = analysis::evaluated_file_module_diagnostics(
+                        db,
+                        job.module,
+                        file,
+                        &job.facts,
+                        &candidates,
+                        inputs_of,
+                    );
                     analysis::file_diagnostics_in_module(db, file, &module_part)
                 } else {
                     Vec::new()
                 };
-                diagnostics.push((file, self.locate(file, found)));
-            }
+                (file, locate(db, levels, file, found))
+            }));
             modules.push(ModuleDraft { dir: job.dir.clone(), removed: job.removed.clone(), values });
         }
-        for &file in &self.standalone {
+        diagnostics.extend(parallel_map(db, &self.standalone, self.threads, |db, file| {
             let found = if file.status(db) == FileStatus::Exists {
                 analysis::diagnostics(db, file).clone()
             } else {
                 Vec::new()
             };
-            diagnostics.push((file, self.locate(file, found)));
-        }
+            (file, locate(db, levels, file, found))
+        }));
         ReportDraft { modules, diagnostics, stats: ReportStats::default() }
     }
+}
 
-    /// A file's diagnostics at the levels its configuration sets, with their
-    /// lines and columns.
-    fn locate(&self, file: File, diagnostics: Vec<analysis::Diagnostic>) -> Vec<LocatedDiagnostic> {
-        let db = &self.db;
-        let diagnostics = match self.levels.get(&file) {
-            Some(levels) => levels.apply(&diagnostics),
-            None => diagnostics,
-        };
-        if diagnostics.is_empty() {
-            return Vec::new();
-        }
-        let index = analysis::line_index(db, file);
-        let position = |offset| index.line_col(offset);
-        diagnostics
-            .into_iter()
-            .map(|diagnostic| {
-                let edits: Vec<(LineCol, LineCol)> = diagnostic
-                    .suggestions
-                    .iter()
-                    .flat_map(|suggestion| &suggestion.edits)
-                    .map(|edit| (position(edit.range.start()), position(edit.range.end())))
-                    .collect();
-                LocatedDiagnostic {
-                    path: file.path(db).clone(),
-                    start: position(diagnostic.range.start()),
-                    end: position(diagnostic.range.end()),
-                    edits,
-                    diagnostic,
-                }
-            })
-            .collect()
+/// A file's diagnostics at the levels its configuration sets, with their
+/// lines and columns.
+fn locate(
+    db: &RootDatabase,
+    levels: &FxHashMap<File, Arc<RuleLevels>>,
+    file: File,
+    diagnostics: Vec<analysis::Diagnostic>,
+) -> Vec<LocatedDiagnostic> {
+    let diagnostics = match levels.get(&file) {
+        Some(levels) => levels.apply(&diagnostics),
+        None => diagnostics,
+    };
+    if diagnostics.is_empty() {
+        return Vec::new();
     }
+    let index = analysis::line_index(db, file);
+    let position = |offset| index.line_col(offset);
+    diagnostics
+        .into_iter()
+        .map(|diagnostic| {
+            let edits: Vec<(LineCol, LineCol)> = diagnostic
+                .suggestions
+                .iter()
+                .flat_map(|suggestion| &suggestion.edits)
+                .map(|edit| (position(edit.range.start()), position(edit.range.end())))
+                .collect();
+            LocatedDiagnostic {
+                path: file.path(db).clone(),
+                start: position(diagnostic.range.start()),
+                end: position(diagnostic.range.end()),
+                edits,
+                diagnostic,
+            }
+        })
+        .collect()
 }
 
 /// An attribute's error in a line: its diagnostic's summary when it has one
@@ -1058,31 +1138,85 @@ fn count_executed(db: &RootDatabase, executed: Vec<salsa::DatabaseKeyIndex>) -> 
     stats
 }
 
-/// `f` of each of `files`, on a thread per core when there are many, each
-/// with its own handle on the database.
+/// Evaluates `attrs` of `module` and what they reference, dependencies
+/// first (see `db::module::evaluate_in_order`), on up to `threads` threads:
+/// each takes the next run of attributes in that order, so that the
+/// attributes a thread asks for are mostly done or being done (salsa makes
+/// a thread wait for a value another is computing, and never computes one
+/// twice).
+fn evaluate(db: &RootDatabase, module: Module, attrs: &[Attr<'_>], threads: usize) {
+    /// Attributes a thread takes at a time.
+    const RUN: usize = 64;
+    let order: Vec<Address> =
+        module::evaluation_order(db, attrs).into_iter().map(|attr| attr.address(db).clone()).collect();
+    let runs: Vec<&[Address]> = order.chunks(RUN).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = |db: &RootDatabase| {
+        while let Some(run) = runs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+            for address in *run {
+                let _ = module::attribute_value(db, Attr::new(db, module, address.clone()));
+            }
+        }
+    };
+    on_threads(db, threads.min(runs.len()), work);
+}
+
+/// `f` of each of `items`, in order, on up to `threads` threads when there
+/// are many, each with its own handle on the database.
 fn parallel_map<I: Copy + Sync, T: Send>(
     db: &RootDatabase,
-    files: &[I],
+    items: &[I],
+    threads: usize,
     f: impl Fn(&RootDatabase, I) -> T + Sync,
 ) -> Vec<T> {
     const MANY: usize = 64;
-    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if files.len() < MANY || workers < 2 {
-        return files.iter().map(|&file| f(db, file)).collect();
+    if items.len() < MANY || threads < 2 {
+        return items.iter().map(|&item| f(db, item)).collect();
     }
-    let chunk = files.len().div_ceil(workers);
-    let f = &f;
+    let chunks: Vec<&[I]> = items.chunks(items.len().div_ceil(threads)).collect();
+    let results: Vec<std::sync::Mutex<Vec<T>>> = chunks.iter().map(|_| std::sync::Mutex::default()).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    on_threads(db, chunks.len(), |db| {
+        while let Some(at) =
+            Some(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)).filter(|&at| at < chunks.len())
+        {
+            let found: Vec<T> = chunks[at].iter().map(|&item| f(db, item)).collect();
+            *results[at].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found;
+        }
+    });
+    results
+        .into_iter()
+        .flat_map(|it| it.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+        .collect()
+}
+
+/// Runs `work` on `threads` threads (the calling one among them), each with
+/// its own handle on the database and a deep stack. A panic, salsa's
+/// cancellation among them, is raised again on the calling thread.
+fn on_threads(db: &RootDatabase, threads: usize, work: impl Fn(&RootDatabase) + Sync) {
+    if threads < 2 {
+        work(db);
+        return;
+    }
+    let work = &work;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|chunk| {
+        let handles: Vec<_> = (1..threads)
+            .map(|_| {
                 let db = db.clone();
-                scope.spawn(move || chunk.iter().map(|&file| f(&db, file)).collect::<Vec<T>>())
+                std::thread::Builder::new()
+                    .stack_size(DEEP_STACK)
+                    .spawn_scoped(scope, move || work(&db))
+                    .expect("cannot start a thread")
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect()
-    })
+        let own = std::panic::catch_unwind(AssertUnwindSafe(|| work(db)));
+        for handle in handles {
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        if let Err(panic) = own {
+            std::panic::resume_unwind(panic);
+        }
+    });
 }

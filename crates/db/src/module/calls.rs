@@ -154,14 +154,15 @@ pub fn child_inputs(db: &dyn Db, child: Module) -> Option<Arc<[ModuleInput]>> {
 /// `count` or `for_each` is checked like any other, since its arguments do
 /// not depend on the instance. The caller finds the children: a database
 /// holding them all, or a batch that read each child once for all its
-/// callers.
+/// callers. With `only`, the calls in that file alone.
 pub fn module_call_diagnostics(
     db: &dyn Db,
     module: Module,
+    only: Option<File>,
     inputs_of: impl Fn(&Utf8Path) -> Option<Arc<[ModuleInput]>>,
 ) -> Vec<ModuleDiagnostic> {
     let mut out = Vec::new();
-    for call in module_calls(db, module) {
+    for call in module_calls(db, module).iter().filter(|call| only.is_none_or(|file| call.file == file)) {
         let Some(inputs) = inputs_of(&call.dir) else { continue };
         for (argument, location) in &call.arguments {
             if inputs.iter().any(|input| input.name == *argument) {

@@ -445,6 +445,14 @@ pub fn module_parses(db: &dyn Db, module: Module) -> bool {
     module_files(db, module).iter().all(|&file| crate::parses_cleanly(db, file))
 }
 
+/// Whether `module` has Terraform override files (`override.tf`,
+/// `*_override.tf`), which [`module_files`] leaves out: they may change
+/// what the others declare.
+#[salsa::tracked(returns(copy))]
+pub fn has_override_files(db: &dyn Db, module: Module) -> bool {
+    module.files(db).iter().any(|file| vfs::is_terraform_override_file(file.path(db)))
+}
+
 /// Whether `path` is a `.tf` or `.tf.json` file that OpenTofu ignores
 /// because `paths` has the same name ending in `.tofu` or `.tofu.json`
 /// (`filterTfPathsWithTofuAlternatives` in opentofu/opentofu's
