@@ -112,7 +112,8 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
     // A batch applied while a report runs: the next report starts when the
     // running one has ended, cancelled or not.
     let mut waiting = false;
-    spawn_report(host.prepare_report(), generation, messages.clone());
+    let reporter = start_reporter(messages.clone())?;
+    reporter.send((host.prepare_report(), generation)).map_err(|_| anyhow!("the report thread stopped"))?;
 
     // The loop holds a sender itself, so the channel never closes.
     while let Ok(message) = received.recv() {
@@ -133,7 +134,9 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
                 } else {
                     generation += 1;
                     running = true;
-                    spawn_report(host.prepare_report(), generation, messages.clone());
+                    reporter
+                        .send((host.prepare_report(), generation))
+                        .map_err(|_| anyhow!("the report thread stopped"))?;
                 }
             }
             Message::Reported { generation: finished, outcome } => {
@@ -156,7 +159,9 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
                     waiting = false;
                     generation += 1;
                     running = true;
-                    spawn_report(host.prepare_report(), generation, messages.clone());
+                    reporter
+                        .send((host.prepare_report(), generation))
+                        .map_err(|_| anyhow!("the report thread stopped"))?;
                 }
             }
         }
@@ -173,12 +178,25 @@ struct Stats {
     since: Instant,
 }
 
-/// Runs a report's job on a thread of its own and sends how it ended.
-fn spawn_report(job: ReportJob, generation: u64, messages: mpsc::Sender<Message>) {
-    std::thread::spawn(move || {
-        let outcome = job.run();
-        let _ = messages.send(Message::Reported { generation, outcome });
-    });
+/// Starts the thread that runs reports' jobs, one at a time, and sends how
+/// each ended. One thread for the whole watch: starting one per report cost
+/// a tenth of a small edit's time. Its stack is deep, since salsa walks a
+/// whole reference cycle to find it.
+fn start_reporter(messages: mpsc::Sender<Message>) -> Result<mpsc::Sender<(ReportJob, u64)>> {
+    let (jobs, received) = mpsc::channel::<(ReportJob, u64)>();
+    std::thread::Builder::new()
+        .name("report".to_string())
+        .stack_size(host::DEEP_STACK)
+        .spawn(move || {
+            for (job, generation) in received {
+                let outcome = job.run();
+                if messages.send(Message::Reported { generation, outcome }).is_err() {
+                    break;
+                }
+            }
+        })
+        .context("cannot start the report thread")?;
+    Ok(jobs)
 }
 
 /// Prints a report's lines: changed attributes in the module's order,

@@ -36,11 +36,6 @@ use crate::{AnalysisHost, Change, HostOptions, LocatedDiagnostic, Values, config
 /// cost their zeroing). A module is never split.
 pub const FILES_PER_CHUNK: usize = 32;
 
-/// The stack of each worker thread: evaluating a module may walk a long
-/// chain of references, and salsa finds a cycle by walking all of it
-/// (reserved, not used, unless a module needs it).
-const WORKER_STACK: usize = 512 << 20;
-
 /// Why a check could not run.
 #[derive(Debug)]
 pub enum CheckError {
@@ -183,7 +178,7 @@ fn check_in_order<R: Send>(
     std::thread::scope(|scope| {
         let handles = (0..workers)
             .map(|_| {
-                std::thread::Builder::new().stack_size(WORKER_STACK).spawn_scoped(scope, move || {
+                std::thread::Builder::new().stack_size(crate::DEEP_STACK).spawn_scoped(scope, move || {
                     let mut reports = Vec::new();
                     while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
                         match checker.check(chunk) {

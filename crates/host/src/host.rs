@@ -75,7 +75,7 @@ impl HostOptions {
 /// The stack of each thread a host starts: evaluating a module may walk a
 /// long chain of references, and salsa finds a cycle by walking all of it
 /// (reserved, not used, unless a module needs it).
-pub(crate) const DEEP_STACK: usize = 512 << 20;
+pub const DEEP_STACK: usize = 512 << 20;
 
 /// The one owner of Halite's state: the files (and the module each belongs
 /// to), the modules' variables and dialects, the rule levels of each file,

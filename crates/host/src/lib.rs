@@ -38,6 +38,8 @@ pub use db::{File, RootDatabase, module::Address};
 
 pub use crate::{
     change::{Change, Contents, DialectChange, FileChange, Membership},
-    host::{AnalysisHost, HostOptions, InputsOf, ReportDraft, ReportJob, Unfinished, Values, describe},
+    host::{
+        AnalysisHost, DEEP_STACK, HostOptions, InputsOf, ReportDraft, ReportJob, Unfinished, Values, describe,
+    },
     report::{DiagnosticChange, LocatedDiagnostic, Report, ReportStats, ValueChange, ValueState},
 };
