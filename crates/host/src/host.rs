@@ -112,7 +112,7 @@ struct ModuleState {
     module: Module,
     /// Whether the module is reported on, or only read for its callers.
     reported: bool,
-    members: BTreeMap<Utf8PathBuf, File>,
+    members: FxHashMap<Utf8PathBuf, File>,
     variables: BTreeMap<String, Value>,
     /// Built at the module's first report and kept up to date after.
     facts: Option<Arc<ModuleFacts>>,
@@ -217,7 +217,10 @@ impl AnalysisHost {
 
     /// The files of the module of `dir`, by path.
     pub fn module_files(&self, dir: &Utf8Path) -> Vec<File> {
-        self.modules.get(dir).map(|it| it.members.values().copied().collect()).unwrap_or_default()
+        let mut files: Vec<File> =
+            self.modules.get(dir).map(|it| it.members.values().copied().collect()).unwrap_or_default();
+        files.sort_by(|a, b| a.path(&self.db).cmp(b.path(&self.db)));
+        files
     }
 
     /// The values given to the variables of the module of `dir`.
@@ -408,7 +411,7 @@ impl AnalysisHost {
                 ModuleState {
                     module,
                     reported: true,
-                    members: BTreeMap::new(),
+                    members: FxHashMap::default(),
                     variables: BTreeMap::new(),
                     facts: None,
                     declared: FxHashMap::default(),

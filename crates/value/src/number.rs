@@ -567,7 +567,12 @@ fn decimal_exponent(d: &BigDecimal) -> i64 {
 /// `exp` such that `|d| = 0.DIGITS × 10^exp` (Go's `decimal` form).
 fn digits_and_exponent(d: &BigDecimal) -> (String, i64) {
     let (int, scale) = d.as_bigint_and_exponent();
-    let mut digits = int.magnitude().to_string();
+    // Most numbers fit a machine word, whose digits are much cheaper to
+    // write than a big integer's.
+    let mut digits = match int.magnitude().to_u64() {
+        Some(small) => small.to_string(),
+        None => int.magnitude().to_string(),
+    };
     let mut trailing = 0i64;
     while digits.len() > 1 && digits.ends_with('0') {
         digits.pop();

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::json::{self, Json};
-use crate::value::nfc;
+use crate::value::{nfc, nfc_keys};
 
 /// A cty type. Object attributes are kept in a `BTreeMap`, whose order
 /// (bytewise on UTF-8) is the order of Go's sorted string keys, so iteration
@@ -38,9 +38,12 @@ impl ObjectType {
     /// Attribute names are NFC-normalised, as go-cty's `cty.Object` does, so
     /// that they agree with the (normalised) names of object values.
     pub fn new(attrs: BTreeMap<String, Type>, optional: BTreeSet<String>) -> ObjectType {
-        let attrs: BTreeMap<String, Type> = attrs.into_iter().map(|(k, t)| (nfc(&k), t)).collect();
-        let optional =
-            optional.into_iter().map(|name| nfc(&name)).filter(|name| attrs.contains_key(name)).collect();
+        let attrs = nfc_keys(attrs);
+        let optional = if optional.is_empty() {
+            optional
+        } else {
+            optional.into_iter().map(|name| nfc(&name)).filter(|name| attrs.contains_key(name)).collect()
+        };
         ObjectType { attrs, optional }
     }
 

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
@@ -12,7 +13,10 @@ use crate::ty::Type;
 
 /// A cty value. The representation is private so that its invariants hold:
 /// strings are NFC, a collection's elements all have its element type, and
-/// a set's elements are distinct and in canonical order.
+/// a set's elements are distinct and in canonical order. Strings and
+/// collections are shared, never mutated: a clone costs a reference count,
+/// however large the value (evaluation clones what it reads, and a module
+/// keeps each attribute's value and reports it).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Value(Repr);
 
@@ -24,12 +28,12 @@ enum Repr {
     Null(Type),
     Bool(bool),
     Number(Number),
-    String(String),
-    List(Type, Vec<Value>),
-    Set(Type, Vec<Value>),
-    Map(Type, BTreeMap<String, Value>),
-    Tuple(Vec<Value>),
-    Object(BTreeMap<String, Value>),
+    String(Arc<str>),
+    List(Type, Arc<[Value]>),
+    Set(Type, Arc<[Value]>),
+    Map(Type, Arc<BTreeMap<String, Value>>),
+    Tuple(Arc<[Value]>),
+    Object(Arc<BTreeMap<String, Value>>),
 }
 
 /// A value that could not be built: elements of the wrong type.
@@ -43,6 +47,15 @@ impl fmt::Display for ValueError {
 }
 
 impl std::error::Error for ValueError {}
+
+/// `map` with NFC-normalised keys, as it is when they already are (the
+/// common case: no key is copied and the map is not rebuilt).
+pub(crate) fn nfc_keys<V>(map: BTreeMap<String, V>) -> BTreeMap<String, V> {
+    if map.keys().all(|key| is_nfc_quick(key.chars()) == IsNormalized::Yes) {
+        return map;
+    }
+    map.into_iter().map(|(key, value)| (nfc(&key), value)).collect()
+}
 
 /// NFC-normalises `s`, cheaply when it already is (the common case).
 pub fn nfc(s: &str) -> String {
@@ -98,13 +111,13 @@ impl Value {
 
     /// A string, NFC-normalised as `cty.StringVal` does.
     pub fn string(s: &str) -> Value {
-        Value(Repr::String(nfc(s)))
+        Value(Repr::String(nfc(s).into()))
     }
 
     /// A list whose elements must all be of type `ety` exactly.
     pub fn list(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
         check_elements(&ety, elems.iter(), "list")?;
-        Ok(Value(Repr::List(ety, elems)))
+        Ok(Value(Repr::List(ety, elems.into())))
     }
 
     /// `cty.ListVal`: the element type is the first element's.
@@ -120,7 +133,7 @@ impl Value {
     pub fn set(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
         check_elements(&ety, elems.iter(), "set")?;
         let elems = crate::set::canonicalize(elems);
-        Ok(Value(Repr::Set(ety, elems)))
+        Ok(Value(Repr::Set(ety, elems.into())))
     }
 
     /// `cty.SetVal`: the element type is the first element's.
@@ -136,22 +149,21 @@ impl Value {
     /// NFC-normalised, as cty's map keys are strings.
     pub fn map(ety: Type, elems: BTreeMap<String, Value>) -> Result<Value, ValueError> {
         check_elements(&ety, elems.values(), "map")?;
-        let elems = elems.into_iter().map(|(k, v)| (nfc(&k), v)).collect();
-        Ok(Value(Repr::Map(ety, elems)))
+        Ok(Value(Repr::Map(ety, Arc::new(nfc_keys(elems)))))
     }
 
     pub fn tuple(elems: Vec<Value>) -> Value {
-        Value(Repr::Tuple(elems))
+        Value(Repr::Tuple(elems.into()))
     }
 
     pub fn empty_tuple() -> Value {
-        Value(Repr::Tuple(Vec::new()))
+        Value(Repr::Tuple(Arc::new([])))
     }
 
     /// An object; its type is implied by the attributes' values. Attribute
     /// names are NFC-normalised.
     pub fn object(attrs: BTreeMap<String, Value>) -> Value {
-        Value(Repr::Object(attrs.into_iter().map(|(k, v)| (nfc(&k), v)).collect()))
+        Value(Repr::Object(Arc::new(nfc_keys(attrs))))
     }
 
     pub fn object_from<I, S>(attrs: I) -> Value
@@ -163,7 +175,7 @@ impl Value {
     }
 
     pub fn empty_object() -> Value {
-        Value(Repr::Object(BTreeMap::new()))
+        Value(Repr::Object(Arc::default()))
     }
 
     // ---- inspection ------------------------------------------------------
