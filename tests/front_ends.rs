@@ -16,10 +16,8 @@ mod support;
 
 use std::{
     collections::BTreeSet,
-    io::{BufRead as _, BufReader},
     path::{Path, PathBuf},
     process::{Command, Stdio},
-    sync::mpsc,
     time::Duration,
 };
 
@@ -138,24 +136,7 @@ fn eval(dir: &Path) -> BTreeSet<Seen> {
 }
 
 fn watch(dir: &Path) -> BTreeSet<Seen> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
-        .args(["watch", "--stats", "."])
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("halite watch runs");
-    let stdout = child.stdout.take().expect("a piped standard output");
-    let (sender, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, lines) = support::spawn_watch(dir, &[], Stdio::piped());
     let mut seen = BTreeSet::new();
     loop {
         let Ok(line) = lines.recv_timeout(Duration::from_secs(60)) else {

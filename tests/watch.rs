@@ -6,12 +6,13 @@
 //! with a generous timeout, and `--stats` prints a line after each
 //! evaluation, which marks where one evaluation's output ends.
 
+mod support;
+
 use std::{
     collections::BTreeSet,
-    io::{BufRead as _, BufReader},
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
-    sync::mpsc::{self, Receiver},
+    sync::mpsc::Receiver,
     time::{Duration, Instant},
 };
 
@@ -48,25 +49,7 @@ impl Watch {
         for (name, text) in files {
             std::fs::write(dir.path().join(name), text).expect("a written file");
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
-            .args(["watch", ".", "--stats"])
-            .args(args)
-            .current_dir(dir.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("halite runs");
-        let stdout = child.stdout.take().expect("a piped standard output");
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, lines) = support::spawn_watch(dir.path(), args, Stdio::inherit());
         Watch { child, lines, dir }
     }
 

@@ -1,9 +1,12 @@
 //! What the integration tests share: running the built `halite` binary.
+//! Each test binary uses a part of it.
+#![allow(dead_code)]
 
 use std::{
-    io::Write,
+    io::{BufRead as _, BufReader, Write},
     path::Path,
-    process::{Command, Stdio},
+    process::{Child, Command, Stdio},
+    sync::mpsc,
 };
 
 /// Runs `halite` in `dir` with `stdin` as its input (colour left to its own
@@ -36,4 +39,31 @@ pub fn run_halite(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, String) {
         String::from_utf8_lossy(&output.stderr),
     );
     (code, transcript)
+}
+
+/// Starts `halite watch --stats . ARGS…` in `dir`, its standard error going
+/// to `stderr`, and returns the process and its standard output's lines as
+/// they come (read on a thread of their own, so a test can wait for a line
+/// with a timeout).
+pub fn spawn_watch(dir: &Path, args: &[&str], stderr: Stdio) -> (Child, mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
+        .args(["watch", "--stats", "."])
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("halite watch runs");
+    let stdout = child.stdout.take().expect("a piped standard output");
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, lines)
 }
