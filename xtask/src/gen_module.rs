@@ -107,6 +107,18 @@ impl Rng {
 
 const REGIONS: &[&str] = &["eu-west-1", "us-east-1", "ap-south-1", "eu-central-1"];
 
+/// Blank lines and spaces between tokens in file `m`: the HIR is unchanged,
+/// so nothing is evaluated.
+fn whitespace_edit(m: usize) -> GeneratedEdit {
+    GeneratedEdit {
+        file: file_name(m),
+        address: String::new(),
+        old: "\nlocals {".to_string(),
+        new: "\n\n\nlocals  {".to_string(),
+        expected: Vec::new(),
+    }
+}
+
 /// The name of file `i`.
 pub fn file_name(i: usize) -> String {
     format!("f{i:05}.hcl")
@@ -132,15 +144,7 @@ pub fn generate(files: usize, seed: u64) -> GeneratedModule {
     let new = format!("l{m}_name   = \"svc-{m}-edited\"");
     let expected = dependents(&attributes, &address).into_iter().collect();
     let edit = GeneratedEdit { file: file_name(m), address, old, new, expected };
-    // Blank lines and spaces between tokens: the HIR is unchanged.
-    let whitespace_edit = GeneratedEdit {
-        file: file_name(m),
-        address: String::new(),
-        old: "\nlocals {".to_string(),
-        new: "\n\n\nlocals  {".to_string(),
-        expected: Vec::new(),
-    };
-    GeneratedModule { files: texts, attributes, edit, whitespace_edit }
+    GeneratedModule { files: texts, attributes, edit, whitespace_edit: whitespace_edit(m) }
 }
 
 /// The two shapes of module the generator writes.
@@ -230,14 +234,7 @@ fn generate_chains(files: usize) -> GeneratedModule {
     let new = format!("c{m}_base = {}", m + 1_000_000);
     let expected = dependents(&attributes, &address).into_iter().collect();
     let edit = GeneratedEdit { file: file_name(m), address, old, new, expected };
-    let whitespace_edit = GeneratedEdit {
-        file: file_name(m),
-        address: String::new(),
-        old: "\nlocals {".to_string(),
-        new: "\n\n\nlocals  {".to_string(),
-        expected: Vec::new(),
-    };
-    GeneratedModule { files: texts, attributes, edit, whitespace_edit }
+    GeneratedModule { files: texts, attributes, edit, whitespace_edit: whitespace_edit(m) }
 }
 
 /// An edit of one literal of file `i` of a module of `shape` (a file

@@ -642,16 +642,7 @@ pub fn cycle_path<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Address> {
 /// (which never cycle themselves) by the graph's walk, giving up after
 /// `limit` attributes (then empty); just `start` if there is none.
 pub(crate) fn find_cycle<'db>(db: &'db dyn Db, start: Attr<'db>, limit: usize) -> Vec<Address> {
-    let module = start.module(db);
-    let reads = |attr: Attr<'db>| {
-        let dependencies: Vec<Attr<'db>> = attribute_resolution(db, attr)
-            .dependencies()
-            .into_iter()
-            .map(|address| Attr::new(db, module, address.clone()))
-            .collect();
-        dependencies
-    };
-    match crate::graph::shortest_cycle(start, limit, reads) {
+    match crate::graph::shortest_cycle(start, limit, |attr| dependency_attrs(db, attr)) {
         crate::graph::CycleSearch::Found(path) => {
             path.into_iter().map(|attr| attr.address(db).clone()).collect()
         }
@@ -663,15 +654,17 @@ pub(crate) fn find_cycle<'db>(db: &'db dyn Db, start: Attr<'db>, limit: usize) -
 /// `attrs` and everything they reference, dependencies before their users
 /// (cycles broken anywhere), for [`evaluate_in_order`].
 pub fn evaluation_order<'db>(db: &'db dyn Db, attrs: &[Attr<'db>]) -> Vec<Attr<'db>> {
-    crate::graph::dependencies_first(attrs.iter().copied(), |attr: Attr<'db>| {
-        let module = attr.module(db);
-        let dependencies: Vec<Attr<'db>> = attribute_resolution(db, attr)
-            .dependencies()
-            .into_iter()
-            .map(|address| Attr::new(db, module, address.clone()))
-            .collect();
-        dependencies
-    })
+    crate::graph::dependencies_first(attrs.iter().copied(), |attr| dependency_attrs(db, attr))
+}
+
+/// The attributes `attr`'s resolution reads, in its module.
+fn dependency_attrs<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Attr<'db>> {
+    let module = attr.module(db);
+    attribute_resolution(db, attr)
+        .dependencies()
+        .into_iter()
+        .map(|address| Attr::new(db, module, address.clone()))
+        .collect()
 }
 
 /// Evaluates `attrs` (and what they reference) dependencies first.
