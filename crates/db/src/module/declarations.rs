@@ -494,6 +494,40 @@ fn module_address(
     Address::new(segments)
 }
 
+/// The block whose attributes [`module_index`] is reading: they follow
+/// their block, so they are gathered here and put in the block's entry
+/// once, rather than each looked up in the ordered map of blocks.
+#[derive(Default)]
+struct OpenBlock {
+    address: Option<Address>,
+    attributes: Vec<SmolStr>,
+}
+
+impl OpenBlock {
+    fn open(&mut self, address: Address) {
+        self.address = Some(address);
+    }
+
+    /// Adds `name` if `block` is the open block's address.
+    fn add(&mut self, block: &[SmolStr], name: &SmolStr) -> bool {
+        let open = self.address.as_ref().is_some_and(|address| address.segments() == block);
+        if open {
+            self.attributes.push(name.clone());
+        }
+        open
+    }
+
+    fn close(&mut self, blocks: &mut BTreeMap<SmolStr, BTreeMap<Vec<SmolStr>, BlockEntry>>) {
+        let Some(address) = self.address.take() else { return };
+        let attributes = std::mem::take(&mut self.attributes);
+        if let [type_name, labels @ ..] = address.segments()
+            && let Some(entry) = blocks.get_mut(type_name).and_then(|entries| entries.get_mut(labels))
+        {
+            entry.attributes.extend(attributes);
+        }
+    }
+}
+
 /// The module's index, from its files' declarations and its dialect's
 /// rules only: an edit that changes no declaration leaves it equal.
 #[salsa::tracked(returns(ref))]
@@ -501,7 +535,16 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut index = ModuleIndex::default();
     let rules = module.dialect(db).rules(db);
     let ordinals = repeated_blocks(db, module, rules);
-    for &file in module_files(db, module) {
+    let files = module_files(db, module);
+    // Sized once: the index of a large module is rebuilt whenever a
+    // declaration is added or removed, and growing it was a part of that.
+    let declared: usize = files.iter().map(|&file| declarations_of(db, file).declarations.len()).sum();
+    index.definitions.reserve(declared);
+    index.order.reserve(declared);
+    index.by_file.reserve(files.len());
+    let mut open_block = OpenBlock::default();
+    for &file in files {
+        let mut file_addresses = Vec::new();
         // The position of a block whose declaration was a duplicate: its
         // attributes are left out, so each address has one definition.
         let mut skipped_block = None;
@@ -529,24 +572,29 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 _ => None,
             };
             let address = module_address(declaration, ordinal, rules);
-            if let Some(first) = index.definitions.get(&address) {
-                index.duplicates.push(Duplicate {
-                    address: address.clone(),
-                    kind: declaration.kind.clone(),
-                    first: (first.file, first.location.clone()),
-                    duplicate: (file, declaration.location.clone()),
-                });
-                if declaration.kind == DeclarationKind::Block {
-                    skipped_block = declaration.location.block;
+            let vacant = match index.definitions.entry(address) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    index.duplicates.push(Duplicate {
+                        address: first.key().clone(),
+                        kind: declaration.kind.clone(),
+                        first: (first.get().file, first.get().location.clone()),
+                        duplicate: (file, declaration.location.clone()),
+                    });
+                    if declaration.kind == DeclarationKind::Block {
+                        skipped_block = declaration.location.block;
+                    }
+                    continue;
                 }
-                continue;
-            }
+                std::collections::hash_map::Entry::Vacant(vacant) => vacant,
+            };
+            let address = vacant.key().clone();
             let is_root_name = |type_name: &SmolStr| {
                 declaration.address.segments().first().is_none_or(|it| !rules.hidden_block_types.contains(it))
                     && !type_name.is_empty()
             };
             match declaration.kind {
                 DeclarationKind::Block => {
+                    open_block.close(&mut index.blocks);
                     if let [type_name, labels @ ..] = address.segments()
                         && is_root_name(type_name)
                     {
@@ -555,11 +603,13 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                             .entry(type_name.clone())
                             .or_default()
                             .insert(labels.to_vec(), BlockEntry::default());
+                        open_block.open(address.clone());
                     }
                 }
                 DeclarationKind::BlockAttribute => {
-                    if let Some((name, [type_name, labels @ ..])) = address.segments().split_last()
+                    if let Some((name, block @ [type_name, labels @ ..])) = address.segments().split_last()
                         && is_root_name(type_name)
+                        && !open_block.add(block, name)
                         && let Some(entry) =
                             index.blocks.get_mut(type_name).and_then(|entries| entries.get_mut(labels))
                     {
@@ -573,19 +623,20 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             }
             let position = position(index.order.len());
             index.order.push(address.clone());
-            index.by_file.entry(file).or_default().push(address.clone());
-            index.definitions.insert(
-                address,
-                Definition {
-                    file,
-                    kind: declaration.kind.clone(),
-                    location: declaration.location.clone(),
-                    position,
-                    declaration: self::position(number),
-                },
-            );
+            file_addresses.push(address);
+            vacant.insert(Definition {
+                file,
+                kind: declaration.kind.clone(),
+                location: declaration.location.clone(),
+                position,
+                declaration: self::position(number),
+            });
+        }
+        if !file_addresses.is_empty() {
+            index.by_file.insert(file, file_addresses);
         }
     }
+    open_block.close(&mut index.blocks);
     for names in index.names.values_mut() {
         names.sort_unstable();
     }
