@@ -34,7 +34,7 @@ pub(crate) fn hcl_files(paths: &[Utf8PathBuf], syntaxes: Syntaxes) -> Result<Vec
             files.push(tidy(path));
         }
     }
-    files.sort_unstable_by(|a, b| path_order(a, b));
+    files.sort_unstable_by(|a, b| vfs::path_order(a, b));
     files.dedup();
     Ok(files)
 }
@@ -104,56 +104,9 @@ fn is_skipped_dir(name: &std::ffi::OsStr) -> bool {
     name.starts_with('.') || SKIPPED_DIRS.contains(&&*name)
 }
 
-/// The order of `Path`s (component by component) for normalised paths (see
-/// [`tidy`]): their text compared with the separator as the lowest
-/// character, which does not split every path into components for every
-/// comparison (a tenth of a check's start over thousands of files).
-pub(crate) fn path_order(a: &Utf8Path, b: &Utf8Path) -> std::cmp::Ordering {
-    let (a, b) = (a.as_str().as_bytes(), b.as_str().as_bytes());
-    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let rank = |byte: Option<&u8>| byte.map(|&byte| if byte == b'/' { 0 } else { byte });
-    rank(a.get(common)).cmp(&rank(b.get(common)))
-}
-
 /// Drops a leading `./`, so `halite check` names `main.tf`, not `./main.tf`,
 /// and normalises the rest (no `//`, no inner `.`, no trailing `/`).
 fn tidy(path: &Utf8Path) -> Utf8PathBuf {
     let rest: Utf8PathBuf = path.components().skip_while(|part| *part == Utf8Component::CurDir).collect();
     if rest.as_str().is_empty() { path.to_owned() } else { rest }
-}
-
-#[cfg(test)]
-mod tests {
-    use camino::Utf8Path;
-
-    use super::path_order;
-
-    #[test]
-    fn path_order_is_the_order_of_components() {
-        let paths = [
-            "a",
-            "a-b",
-            "a.tf",
-            "a/b",
-            "a/b.tf",
-            "a/b/c.tf",
-            "a/b-c/d.tf",
-            "a/bc",
-            "a0",
-            "A",
-            "b",
-            "a/b/c/d/e.hcl",
-            "modules/x/main.tf",
-            "modules/x-y/main.tf",
-            "modules/x.y/main.tf",
-            "z/ä.tf",
-            "z/a.tf",
-        ];
-        for a in paths {
-            for b in paths {
-                let (a, b) = (Utf8Path::new(a), Utf8Path::new(b));
-                assert_eq!(path_order(a, b), a.cmp(b), "{a} against {b}");
-            }
-        }
-    }
 }

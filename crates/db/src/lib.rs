@@ -367,7 +367,7 @@ impl RootDatabase {
     pub fn set_module_files(&mut self, dir: impl Into<Utf8PathBuf>, files: Vec<File>) -> Module {
         let dir = dir.into();
         let mut files = files;
-        files.sort_by(|a, b| a.path(self).cmp(b.path(self)));
+        files.sort_by(|a, b| vfs::path_order(a.path(self), b.path(self)));
         files.dedup();
         let (chosen, function_names, functions) =
             module::DialectRules::shared_for_files(files.iter().map(|file| file.path(self).as_path()));

@@ -219,7 +219,7 @@ impl AnalysisHost {
     pub fn module_files(&self, dir: &Utf8Path) -> Vec<File> {
         let mut files: Vec<File> =
             self.modules.get(dir).map(|it| it.members.values().copied().collect()).unwrap_or_default();
-        files.sort_by(|a, b| a.path(&self.db).cmp(b.path(&self.db)));
+        files.sort_by(|a, b| vfs::path_order(a.path(&self.db), b.path(&self.db)));
         files
     }
 
@@ -263,7 +263,10 @@ impl AnalysisHost {
     /// The diagnostics last reported, by file, in path order.
     pub fn diagnostics(&self) -> Vec<&LocatedDiagnostic> {
         let mut out: Vec<&LocatedDiagnostic> = self.shown_diagnostics.values().flatten().collect();
-        out.sort_by(|a, b| (&a.path, a.diagnostic.range.start()).cmp(&(&b.path, b.diagnostic.range.start())));
+        out.sort_by(|a, b| {
+            vfs::path_order(&a.path, &b.path)
+                .then(a.diagnostic.range.start().cmp(&b.diagnostic.range.start()))
+        });
         out
     }
 
@@ -562,7 +565,7 @@ impl AnalysisHost {
             }
         }
         let mut standalone: Vec<File> = self.dirty_standalone.drain().collect();
-        standalone.sort_by(|a, b| a.path(&self.db).cmp(b.path(&self.db)));
+        standalone.sort_by(|a, b| vfs::path_order(a.path(&self.db), b.path(&self.db)));
         let levels_of = |file: File| {
             self.levels.get(file.path(&self.db)).cloned().unwrap_or_else(|| self.default_levels.clone())
         };
@@ -787,7 +790,7 @@ impl AnalysisHost {
         };
         let mut files: Vec<(File, bool)> =
             dirty_files.into_iter().map(|file| (file, is_member(file))).collect();
-        files.sort_by(|a, b| a.0.path(db).cmp(b.0.path(db)));
+        files.sort_by(|a, b| vfs::path_order(a.0.path(db), b.0.path(db)));
         // The children of the module's calls, whose variables its
         // diagnostics compare the calls with.
         let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>> = FxHashMap::default();

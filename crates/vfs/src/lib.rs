@@ -20,7 +20,7 @@ use camino::Utf8PathBuf;
 
 pub use crate::kind::{
     FileKind, Language, SourceSyntax, is_ignored_name, is_module_file, is_terraform_override_file,
-    module_dir, terraform_stem,
+    module_dir, path_order, terraform_stem,
 };
 pub use crate::load::{Error, LoadedFile, Scope, load};
 pub use crate::watch::{WatchOptions, Watcher};

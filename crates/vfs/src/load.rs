@@ -73,7 +73,7 @@ impl std::error::Error for Error {
 pub fn load(root: &Utf8Path, scope: Scope) -> Result<Vec<LoadedFile>, Error> {
     let mut paths = Vec::new();
     list_files(root, scope, &mut paths)?;
-    paths.sort();
+    paths.sort_by(|a, b| crate::path_order(a, b));
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
         match read_file(&path) {
