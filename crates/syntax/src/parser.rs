@@ -30,8 +30,9 @@ use crate::{
     tree_builder,
 };
 
-/// The deepest nesting of blocks, brackets, templates and sub-expressions the
-/// parser follows. Real configurations stay far below it.
+/// The deepest nesting of blocks, brackets, templates, template directives,
+/// sub-expressions and unary operators, counted together, that the parser
+/// follows. Real configurations stay far below it.
 pub(crate) const MAX_NESTING: u32 = 128;
 
 /// The longest chain of binary operators or accessors (`a.b[0].c…`) folded
@@ -93,7 +94,8 @@ pub(crate) struct Parser<'t> {
     errors: Vec<SyntaxError>,
     /// `true` where newlines are significant; the last entry is in force.
     newline_modes: Vec<bool>,
-    /// Blocks, brackets, templates and sub-expressions currently open.
+    /// Blocks, brackets, templates, directives, sub-expressions and unary
+    /// operators currently open.
     nesting: u32,
     /// Names of the attributes of the bodies being parsed, innermost body
     /// last, to report an argument set twice; `body_names_start` is where

@@ -106,6 +106,80 @@ fn deep_interpolations_are_an_error_not_an_overflow() {
     assert_deep_nesting_is_an_error("\"${");
 }
 
+/// How deep the unary tests go. Each operator is a single token, so a
+/// million of them is only a 1 MB file, and parsing it must stay linear.
+const UNARY_DEPTH: usize = 1_000_000;
+
+/// Parses `before`, `op` [`UNARY_DEPTH`] times, then `after`, as
+/// [`assert_deep_nesting_is_an_error`] does: a nesting-depth error, the
+/// input kept whole, and no overflow on a spawned thread's default stack.
+fn assert_deep_unary_is_an_error(before: &'static str, op: &'static str, after: &'static str) {
+    let text = format!("{before}{}{after}", op.repeat(UNARY_DEPTH));
+    let handle = std::thread::Builder::new()
+        .name(format!("unary {op:?} in {before:?}"))
+        .spawn(move || {
+            let parse = syntax::parse(&text);
+            let lossless = parse.syntax_node().to_string() == text;
+            let codes: Vec<&'static str> = parse.errors().iter().map(|error| error.code).collect();
+            (lossless, codes)
+        })
+        .expect("spawning a thread");
+    let (lossless, codes) = handle.join().expect("parsing deep unary operators must not panic");
+    assert!(lossless, "{UNARY_DEPTH} unary {op:?} in {before:?}: the tree's text differs from the input");
+    // One error for the whole run: the operators past the limit are skipped
+    // with their operand, not reported one by one.
+    assert_eq!(codes, ["nesting-too-deep"], "{UNARY_DEPTH} unary {op:?} in {before:?}");
+}
+
+#[test]
+fn deep_negations_are_an_error_not_an_overflow() {
+    assert_deep_unary_is_an_error("a = ", "!", "true\n");
+}
+
+#[test]
+fn deep_minus_signs_are_an_error_not_an_overflow() {
+    assert_deep_unary_is_an_error("a = ", "-", "1\n");
+}
+
+#[test]
+fn deep_alternating_unary_operators_are_an_error_not_an_overflow() {
+    assert_deep_unary_is_an_error("a = ", "!-", "x\n");
+}
+
+#[test]
+fn deep_unary_in_an_interpolation_is_an_error_not_an_overflow() {
+    assert_deep_unary_is_an_error("a = \"${", "!", "true}\"\n");
+}
+
+#[test]
+fn deep_unary_in_a_template_if_is_an_error_not_an_overflow() {
+    assert_deep_unary_is_an_error("a = <<EOT\n%{ if ", "!", "true }yes%{ endif }\nEOT\n");
+}
+
+#[test]
+fn deep_unary_in_a_for_condition_is_an_error_not_an_overflow() {
+    assert_deep_unary_is_an_error("a = [for x in [true] : x if ", "!", "x]\n");
+}
+
+/// Unary operators are counted with every other kind of nesting: 128
+/// levels in all, whichever constructs make them up.
+#[test]
+fn unary_operators_count_towards_the_nesting_limit() {
+    let parse = |depth: usize| {
+        let text = format!("a = {}true\n", "!".repeat(depth));
+        syntax::parse(&text).errors().iter().map(|error| error.code).collect::<Vec<_>>()
+    };
+    // The attribute's expression is one level, so 127 operators fit.
+    assert_eq!(parse(127), Vec::<&str>::new());
+    assert_eq!(parse(128), ["nesting-too-deep"]);
+    let mixed = |parens: usize, bangs: usize| {
+        let text = format!("a = {}{}true{}\n", "(".repeat(parens), "!".repeat(bangs), ")".repeat(parens));
+        syntax::parse(&text).errors().iter().map(|error| error.code).collect::<Vec<_>>()
+    };
+    assert_eq!(mixed(60, 67), Vec::<&str>::new());
+    assert_eq!(mixed(60, 68), ["nesting-too-deep"]);
+}
+
 /// Pieces of JSON, valid and broken, whose concatenations reach unbalanced
 /// brackets, strings left open across lines, bad escapes and junk.
 const JSON_FRAGMENTS: &[&str] = &[

@@ -51,17 +51,22 @@ fn error_here(p: &Parser<'_>, code: &'static str, message: &str, detail: &str) -
     SyntaxError::new(code, message, p.current_range()).with_detail(detail)
 }
 
-/// Reports that nesting went past [`MAX_NESTING`] and keeps the rest of the
-/// group that starts at the current token flat, in an `ERROR` node.
-fn too_deep(p: &mut Parser<'_>) -> CompletedMarker {
-    p.error(error_here(
+/// The error for nesting past [`MAX_NESTING`], at the current token.
+fn nesting_too_deep_error(p: &Parser<'_>) -> SyntaxError {
+    error_here(
         p,
         "nesting-too-deep",
         "Nesting too deep",
         &format!(
-            "Blocks, brackets, templates and expressions may nest at most {MAX_NESTING} levels deep; the rest of this part of the file was not parsed."
+            "Blocks, brackets, templates, operators and expressions may nest at most {MAX_NESTING} levels deep; the rest of this part of the file was not parsed."
         ),
-    ));
+    )
+}
+
+/// Reports that nesting went past [`MAX_NESTING`] and keeps the rest of the
+/// group that starts at the current token flat, in an `ERROR` node.
+fn too_deep(p: &mut Parser<'_>) -> CompletedMarker {
+    p.error(nesting_too_deep_error(p));
     let m = p.start();
     skip_group(p);
     m.complete(p, ERROR)

@@ -2,7 +2,7 @@
 //! operator lowest, then `||`, `&&`, equality, comparison, `+ -`, `* / %`,
 //! then unary `- !`, then accessors and splats.
 
-use super::{error_here, skip_group, skip_to_closer, templates, too_deep};
+use super::{error_here, nesting_too_deep_error, skip_group, skip_to_closer, templates, too_deep};
 use crate::{
     SyntaxError,
     SyntaxKind::{self, *},
@@ -258,11 +258,19 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         QUOTE => templates::quoted_template(p),
         HEREDOC_START => templates::heredoc(p),
         T![-] | T![!] => {
+            // Each operator nests its operand one level deeper, as a
+            // bracket does, and a run of them is one token apiece: counted
+            // like every other nesting, or `!!!…` would recurse without
+            // bound.
+            if !p.enter_nesting() {
+                return Some(unary_too_deep(p));
+            }
             let m = p.start();
             p.bump_any();
             // On a missing operand the error is reported; the operator
             // stays in its node.
             postfix_expr(p);
+            p.leave_nesting();
             m.complete(p, UNARY_EXPR)
         }
         T!['('] => paren_expr(p),
@@ -288,6 +296,45 @@ fn term(p: &mut Parser<'_>) -> Option<CompletedMarker> {
         }
     };
     Some(m)
+}
+
+/// Reports unary operators nested past [`crate::parser::MAX_NESTING`] and
+/// keeps the rest of the run, with the term it applies to, flat in an
+/// `ERROR` node; accessors and operators after the term are parsed as usual.
+fn unary_too_deep(p: &mut Parser<'_>) -> CompletedMarker {
+    p.error(nesting_too_deep_error(p));
+    let m = p.start();
+    while matches!(p.current(), T![-] | T![!]) {
+        p.bump_any();
+    }
+    match p.current() {
+        NUMBER => p.bump(NUMBER),
+        IDENT => {
+            // A variable, a keyword literal or a (namespaced) function call
+            // with its arguments.
+            p.bump(IDENT);
+            while p.at(T![::]) && p.nth(1) == IDENT {
+                p.bump(T![::]);
+                p.bump(IDENT);
+            }
+            if p.at(T!['(']) {
+                skip_group(p);
+            }
+        }
+        QUOTE => {
+            // A quoted template: the lexer balances what is inside it.
+            p.bump(QUOTE);
+            while !matches!(p.current(), QUOTE | EOF) {
+                skip_group(p);
+            }
+            p.eat(QUOTE);
+        }
+        T!['('] | T!['['] | T!['{'] | HEREDOC_START => skip_group(p),
+        // A missing operand: whatever follows belongs to the enclosing
+        // construct, which reports it.
+        _ => {}
+    }
+    m.complete(p, ERROR)
 }
 
 fn paren_expr(p: &mut Parser<'_>) -> CompletedMarker {
