@@ -143,3 +143,93 @@ fn check_reads_json_twins_in_the_json_syntax_and_skips_other_json() {
 fn parse_shows_a_json_file_as_its_json_tree() {
     check(&["parse", "json/broken.tf.json"], 1, expect_file!["../test-data/cli/json.parse.txt"]);
 }
+
+/// How deep the command-line test nests unary operators: far past the
+/// parser's limit and past where each command used to overflow its stack
+/// (`watch` at about 3,600, `eval` 14,500, `dec` 20,000, `parse` and `fmt`
+/// 30,800), yet quick to run through every command in a debug build.
+const DEEP_UNARY: usize = 100_000;
+
+/// Every command survives deeply nested unary operators: each reports the
+/// parser's `nesting-too-deep` and exits with its usual code for a syntax
+/// error, rather than being killed by a stack overflow (`run_halite`
+/// asserts an exit code, which a killed process does not have).
+#[test]
+fn deep_unary_operators_are_a_diagnostic_in_every_command() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let bangs = "!".repeat(DEEP_UNARY);
+    let files = [
+        ("not.tf", format!("a = {bangs}true\n")),
+        ("minus.tf", format!("b = {}1\n", "-".repeat(DEEP_UNARY))),
+        ("template.tf", format!("c = \"${{{bangs}true}}\"\n")),
+        ("for_if.tf", format!("d = [for x in [true] : x if {bangs}x]\n")),
+        ("fine.tf", "e = !!true\n".to_owned()),
+    ];
+    for (name, text) in &files {
+        std::fs::write(dir.path().join(name), text).expect("a written file");
+    }
+    std::fs::write(dir.path().join("spec.hcldec"), "object {\n  attr \"a\" {\n    type = any\n  }\n}\n")
+        .expect("a written spec");
+    let run = |args: &[&str], expected_code: i32| {
+        let (code, transcript) = halite_in(dir.path(), args, None);
+        assert_eq!(
+            code,
+            expected_code,
+            "halite {}: {}",
+            args.join(" "),
+            &transcript[..transcript.len().min(2000)]
+        );
+        transcript
+    };
+    let reports_nesting = |transcript: &str, args: &[&str]| {
+        assert!(
+            transcript.contains("nesting-too-deep") || transcript.contains("Nesting too deep"),
+            "halite {}: {}",
+            args.join(" "),
+            &transcript[..transcript.len().min(2000)]
+        );
+    };
+
+    for (name, _) in &files[..4] {
+        for args in [
+            vec!["parse", name],
+            vec!["fmt", "--check", name],
+            vec!["eval", name],
+            vec!["check", name],
+            vec!["dec", "--spec", "spec.hcldec", name],
+        ] {
+            let expected_code = match args[0] {
+                // `fmt` could not format the file, `dec` follows `hcldec`.
+                "fmt" | "dec" => 2,
+                _ => 1,
+            };
+            let transcript = run(&args, expected_code);
+            reports_nesting(&transcript, &args);
+        }
+    }
+
+    // `fmt` in place leaves a file with a syntax error as it was, and
+    // formats the rest.
+    std::fs::write(dir.path().join("fine.tf"), "e   = !!true\n").expect("a written file");
+    run(&["fmt", "."], 2);
+    for (name, text) in &files[..4] {
+        let now = std::fs::read_to_string(dir.path().join(name)).expect("a readable file");
+        assert!(now == *text, "fmt changed {name}");
+    }
+    assert_eq!(std::fs::read_to_string(dir.path().join("fine.tf")).ok().as_deref(), Some("e = !!true\n"));
+
+    // A directory: every file's error, and the value of the one that parses.
+    let transcript = run(&["check", "."], 1);
+    assert_eq!(
+        transcript.matches("error[nesting-too-deep]").count(),
+        4,
+        "{}",
+        &transcript[..transcript.len().min(4000)]
+    );
+    let transcript = run(&["eval", "."], 1);
+    let stdout = transcript.split("--- stdout\n").nth(1).and_then(|rest| rest.split("--- stderr\n").next());
+    let values: serde_json::Value =
+        serde_json::from_str(stdout.unwrap_or_default()).expect("eval prints JSON");
+    assert_eq!(values, serde_json::json!({"e": true}), "{}", &transcript[..transcript.len().min(4000)]);
+    reports_nesting(&transcript, &["eval", "."]);
+}

@@ -322,3 +322,38 @@ fn watch_reports_diagnostics_as_check_does_and_says_when_they_are_resolved() {
     assert!(moved.iter().all(|it| it.get("diagnostic").is_some()), "{seen:#?}");
     assert_eq!(reports.iter().map(|it| it.stats["reevaluated"].as_u64().expect("a count")).sum::<u64>(), 0);
 }
+
+/// `watch` survives unary operators nested far past the parser's limit,
+/// whether in a file it starts with or in an edit: the attribute has an
+/// error, the file a `nesting-too-deep` diagnostic, and the watch goes on
+/// (it used to overflow its stack at about 3,600 operators).
+#[test]
+fn watch_survives_deeply_nested_unary_operators() {
+    const DEPTH: usize = 100_000;
+    let deep = |name: &str, op: &str, operand: &str| format!("{name} = {}{operand}\n", op.repeat(DEPTH));
+    let watch = Watch::start(&[("a.hcl", &deep("a", "!", "true")), ("fine.hcl", "f = 1\n")], &[]);
+    let nesting_in = |seen: &BTreeSet<String>, file: &str| {
+        seen.iter().map(|line| serde_json::from_str::<Value>(line).expect("JSON")).any(|line| {
+            line["diagnostic"]["code"] == "nesting-too-deep"
+                && line["diagnostic"]["file"] == file
+                && line.get("resolved").is_none()
+        })
+    };
+    let (seen, _) = watch.reports_until(&[
+        json!({"address": "a", "error": "Missing expression"}),
+        json!({"address": "f", "value": 1}),
+    ]);
+    assert!(nesting_in(&seen, "a.hcl"), "{seen:#?}");
+
+    watch.write("b.hcl", &deep("b", "-", "1"));
+    watch.write("c.hcl", &format!("c = \"${{{}true}}\"\n", "!".repeat(DEPTH)));
+    let (seen, _) = watch.reports_until(&[
+        json!({"address": "b", "error": "Missing expression"}),
+        json!({"address": "c", "error": "Missing expression"}),
+    ]);
+    assert!(nesting_in(&seen, "b.hcl") && nesting_in(&seen, "c.hcl"), "{seen:#?}");
+
+    // Still watching.
+    watch.write("fine.hcl", "f = 2\n");
+    watch.expect(&[json!({"address": "f", "value": 2})]);
+}
