@@ -164,6 +164,9 @@ fn deep_unary_operators_are_a_diagnostic_in_every_command() {
         ("template.tf", format!("c = \"${{{bangs}true}}\"\n")),
         ("for_if.tf", format!("d = [for x in [true] : x if {bangs}x]\n")),
         ("fine.tf", "e = !!true\n".to_owned()),
+        // As deep as the parser goes: the attribute is one level, its
+        // operators the other 127. Lowered, evaluated and formatted whole.
+        ("limit.tf", format!("g = {}true\n", "!".repeat(127))),
     ];
     for (name, text) in &files {
         std::fs::write(dir.path().join(name), text).expect("a written file");
@@ -208,6 +211,9 @@ fn deep_unary_operators_are_a_diagnostic_in_every_command() {
         }
     }
 
+    let transcript = run(&["fmt", "--check", "limit.tf"], 0);
+    assert!(!transcript.contains("error"), "{transcript}");
+
     // `fmt` in place leaves a file with a syntax error as it was, and
     // formats the rest.
     std::fs::write(dir.path().join("fine.tf"), "e   = !!true\n").expect("a written file");
@@ -230,6 +236,11 @@ fn deep_unary_operators_are_a_diagnostic_in_every_command() {
     let stdout = transcript.split("--- stdout\n").nth(1).and_then(|rest| rest.split("--- stderr\n").next());
     let values: serde_json::Value =
         serde_json::from_str(stdout.unwrap_or_default()).expect("eval prints JSON");
-    assert_eq!(values, serde_json::json!({"e": true}), "{}", &transcript[..transcript.len().min(4000)]);
+    assert_eq!(
+        values,
+        serde_json::json!({"e": true, "g": false}),
+        "{}",
+        &transcript[..transcript.len().min(4000)]
+    );
     reports_nesting(&transcript, &["eval", "."]);
 }
