@@ -22,6 +22,8 @@
 
 mod grammar;
 
+use std::{cell::OnceCell, collections::HashMap};
+
 use crate::{
     GreenNode, SyntaxError,
     SyntaxKind::{self, *},
@@ -99,10 +101,37 @@ pub(crate) struct Parser<'t> {
     nesting: u32,
     /// Names of the attributes of the bodies being parsed, innermost body
     /// last, to report an argument set twice; `body_names_start` is where
-    /// the innermost body's names begin.
-    attribute_names: Vec<(&'t str, TextRange)>,
+    /// the innermost body's names begin. A body with more than
+    /// [`NAMES_SCANNED`] names moves them to `body_name_index` instead.
+    attribute_names: Vec<FirstName<'t>>,
     body_names_start: usize,
+    /// The innermost body's names by text, once it has too many to scan;
+    /// an enclosing body's index waits in [`Parser::in_body`]'s frame.
+    body_name_index: Option<HashMap<&'t str, FirstName<'t>>>,
+    /// Where each line of the text starts, built at the first message
+    /// that names a line, so that each such message costs a binary search
+    /// rather than a count of the newlines before it.
+    line_starts: OnceCell<Vec<TextSize>>,
 }
+
+/// The first definition of an attribute name in a body, and its "line L,
+/// column C" once a duplicate has asked for it (each name's position is
+/// worked out once, however often it is set again).
+#[derive(Clone)]
+struct FirstName<'t> {
+    name: &'t str,
+    range: TextRange,
+    position: Option<String>,
+}
+
+/// How many names of one body are compared one by one with each new name;
+/// a body with more is indexed by a hash map, so that a body of a hundred
+/// thousand attributes costs linear time, not quadratic, while the common
+/// small body allocates nothing. The map hashes with the standard
+/// library's randomly keyed SipHash: a file is untrusted input, and a
+/// fixed hash function would let one crafted to collide make it quadratic
+/// again.
+const NAMES_SCANNED: usize = 32;
 
 impl<'t> Parser<'t> {
     fn new(lexed: &'t LexedStr<'t>) -> Parser<'t> {
@@ -126,6 +155,8 @@ impl<'t> Parser<'t> {
             nesting: 0,
             attribute_names: Vec::new(),
             body_names_start: 0,
+            body_name_index: None,
+            line_starts: OnceCell::new(),
         }
     }
 
@@ -219,10 +250,6 @@ impl<'t> Parser<'t> {
         range
     }
 
-    pub(crate) fn source_text(&self) -> &'t str {
-        self.lexed.as_str()
-    }
-
     pub(crate) fn current_range(&self) -> TextRange {
         self.nth_range(0)
     }
@@ -304,31 +331,57 @@ impl<'t> Parser<'t> {
     /// are checked against each other only.
     pub(crate) fn in_body<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
         let outer_start = self.body_names_start;
+        let outer_index = self.body_name_index.take();
         self.body_names_start = self.attribute_names.len();
         let result = f(self);
         self.attribute_names.truncate(self.body_names_start);
         self.body_names_start = outer_start;
+        self.body_name_index = outer_index;
         result
     }
 
     /// Records the current token as the name of an attribute of the
     /// innermost body, and reports it if the body already has one of that
-    /// name. A linear scan: bodies are small, and one with thousands of
-    /// attributes still costs only microseconds a name.
+    /// name. Constant time a name: a short scan, or a lookup in the body's
+    /// index once it is large (see [`NAMES_SCANNED`]).
     pub(crate) fn record_attribute_name(&mut self) {
         let name = self.nth_text(0);
         let range = self.current_range();
-        let earlier = self.attribute_names[self.body_names_start..].iter().find(|(seen, _)| *seen == name);
-        if let Some(&(_, first)) = earlier {
-            let first = line_column(self.lexed.as_str(), first.start());
-            self.error(SyntaxError::new("duplicate-attribute", "Attribute redefined", range).with_detail(
-                format!(
-                    "The argument \"{name}\" was already set at {first}. Each argument may be set only once."
-                ),
-            ));
-        } else {
-            self.attribute_names.push((name, range));
+        let earlier = match &mut self.body_name_index {
+            Some(index) => index.get_mut(name),
+            None => self.attribute_names[self.body_names_start..].iter_mut().find(|seen| seen.name == name),
+        };
+        if let Some(first) = earlier {
+            let line_starts = self.line_starts.get_or_init(|| line_starts(self.lexed.as_str()));
+            let position = first
+                .position
+                .get_or_insert_with(|| line_column_in(self.lexed.as_str(), line_starts, first.range.start()));
+            let detail = format!(
+                "The argument \"{name}\" was already set at {position}. Each argument may be set only once."
+            );
+            self.error(
+                SyntaxError::new("duplicate-attribute", "Attribute redefined", range).with_detail(detail),
+            );
+            return;
         }
+        let new = FirstName { name, range, position: None };
+        if let Some(index) = &mut self.body_name_index {
+            index.insert(name, new);
+        } else if self.attribute_names.len() - self.body_names_start < NAMES_SCANNED {
+            self.attribute_names.push(new);
+        } else {
+            let mut index: HashMap<&'t str, FirstName<'t>> =
+                self.attribute_names.drain(self.body_names_start..).map(|seen| (seen.name, seen)).collect();
+            index.insert(name, new);
+            self.body_name_index = Some(index);
+        }
+    }
+
+    /// "line L, column C" of `offset`, for messages that refer to another
+    /// place in the file.
+    pub(crate) fn line_column(&self, offset: TextSize) -> String {
+        let text = self.lexed.as_str();
+        line_column_in(text, self.line_starts.get_or_init(|| line_starts(text)), offset)
     }
 
     /// The index of the next significant token, to look back at what a
@@ -365,13 +418,20 @@ impl<'t> Parser<'t> {
     }
 }
 
+/// The offset of the start of each line of `text`.
+fn line_starts(text: &str) -> Vec<TextSize> {
+    std::iter::once(TextSize::from(0))
+        .chain(text.match_indices('\n').map(|(at, _)| TextSize::from(at as u32 + 1)))
+        .collect()
+}
+
 /// "line L, column C" (1-based, columns counting characters) of `offset`,
-/// for messages that refer to another place in the file.
-pub(crate) fn line_column(text: &str, offset: TextSize) -> String {
-    let offset = usize::from(offset).min(text.len());
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+/// given where `text`'s lines start.
+fn line_column_in(text: &str, line_starts: &[TextSize], offset: TextSize) -> String {
+    let offset = offset.min(TextSize::of(text));
+    let line = line_starts.partition_point(|&start| start <= offset).max(1);
+    let start = usize::from(line_starts[line - 1]);
+    let column = text.get(start..usize::from(offset)).map_or(0, |prefix| prefix.chars().count()) + 1;
     format!("line {line}, column {column}")
 }
 

@@ -73,3 +73,40 @@ fn parser_ok() {
 fn parser_err() {
     run_dir("parser/err", true);
 }
+
+/// Duplicate arguments in a body too large to scan name by name (it is
+/// indexed past 32 names): the same errors in the same order as in a small
+/// body, each naming where the first definition is, nested bodies checked
+/// apart from the body around them. The expected text was made by the
+/// linear scan this replaced.
+#[test]
+fn duplicate_attributes_in_a_large_body() {
+    let mut text = String::new();
+    for i in 1..=40 {
+        text.push_str(&format!("a{i} = {i}\n"));
+    }
+    text.push_str("a1 = 0\na40 = 0\n/* é */ z = 1\nz = 2\n");
+    text.push_str("block {\n  a1 = 1\n  a2 = 2\n  a1 = 3\n}\none { a1 = 1 }\n");
+    for i in 1..=40 {
+        text.push_str(&format!("  b{i} = {i}\n"));
+    }
+    text.push_str("a2 = 0\na41 = 1\nb40 = 0\na41 = 2\nz = 3\n");
+    let parse = crate::parse(&text);
+    let errors: String = parse
+        .errors()
+        .iter()
+        .map(|error| {
+            format!("{:?} {}: {}\n", error.range, error.message, error.detail.as_deref().unwrap_or(""))
+        })
+        .collect();
+    expect_test::expect![[r#"
+        342..344 Attribute redefined: The argument "a1" was already set at line 1, column 1. Each argument may be set only once.
+        349..352 Attribute redefined: The argument "a40" was already set at line 40, column 1. Each argument may be set only once.
+        372..373 Attribute redefined: The argument "z" was already set at line 43, column 9. Each argument may be set only once.
+        406..408 Attribute redefined: The argument "a1" was already set at line 46, column 3. Each argument may be set only once.
+        852..854 Attribute redefined: The argument "a2" was already set at line 2, column 1. Each argument may be set only once.
+        867..870 Attribute redefined: The argument "b40" was already set at line 90, column 3. Each argument may be set only once.
+        875..878 Attribute redefined: The argument "a41" was already set at line 92, column 1. Each argument may be set only once.
+        883..884 Attribute redefined: The argument "z" was already set at line 43, column 9. Each argument may be set only once.
+    "#]].assert_eq(&errors);
+}

@@ -288,5 +288,5 @@ fn directive_block(
 
 /// Where `range` starts, for messages that refer to another place.
 fn describe(p: &Parser<'_>, range: TextRange) -> String {
-    crate::parser::line_column(p.source_text(), range.start())
+    p.line_column(range.start())
 }
