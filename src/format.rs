@@ -15,7 +15,13 @@
 //! Nothing is lost: a file that is not UTF-8 or has syntax errors is never
 //! written; a new text is written to a temporary file beside the original
 //! and renamed over it, so an interrupted run leaves either the old file or
-//! the new one, never half of each.
+//! the new one, never half of each. Nothing is written that must not be:
+//! only regular files are read, and a file is replaced only if the user may
+//! write it (`access(2)`; `terraform fmt`, which writes in place, is refused
+//! such a file by the kernel), it has no other hard link (the rename would leave the other names with the
+//! old text), its setuid and setgid bits can be kept, and, just before the
+//! rename, it is still the file that was read, with the same bytes (an
+//! edit saved meanwhile is never overwritten).
 
 use std::{
     fs,
@@ -72,12 +78,13 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
 
     // Reading is I/O-bound and the files are independent, so it runs in
     // parallel; loading into the database needs `&mut` and is quick.
-    let contents: Vec<io::Result<Vec<u8>>> = paths.par_iter().map(fs::read).collect();
-    let files: Vec<(Utf8PathBuf, io::Result<File>)> = paths
+    let contents: Vec<Result<(Vec<u8>, Identity), ReadError>> =
+        paths.par_iter().map(|path| read_file(path)).collect();
+    let files: Vec<(Utf8PathBuf, Loaded)> = paths
         .into_iter()
         .zip(contents)
-        .map(|(path, bytes)| {
-            let file = bytes.map(|bytes| db.set_file_bytes(path.clone(), &bytes));
+        .map(|(path, read)| {
+            let file = read.map(|(bytes, identity)| (db.set_file_bytes(path.clone(), &bytes), identity));
             (path, file)
         })
         .collect();
@@ -93,10 +100,11 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
             .par_iter()
             .map_with(db.clone(), |db, (path, file)| {
                 let verdict = match file {
-                    Ok(file) => format_file(db, *file, path, options),
+                    Ok((file, identity)) => format_file(db, *file, *identity, path, options),
+                    Err(ReadError::NotRegular(kind)) => Verdict::NotRegular(kind),
                     // The error cannot be cloned, and it is printed only
                     // once, so the text is all the report needs.
-                    Err(error) => Verdict::Unreadable(error.to_string()),
+                    Err(ReadError::Io(error)) => Verdict::Unreadable(error.to_string()),
                 };
                 progress.inc(1);
                 verdict
@@ -110,6 +118,10 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     report(&db, &files, &verdicts, options)
 }
 
+/// A file read and loaded into the database, with the identity of what was
+/// read; or why it was not read.
+type Loaded = Result<(File, Identity), ReadError>;
+
 /// What became of one file.
 enum Verdict {
     /// Already formatted: not written, not listed.
@@ -122,13 +134,22 @@ enum Verdict {
     /// Not UTF-8, or it has syntax errors: left alone, its diagnostics
     /// printed.
     Refused,
+    /// Not a regular file (a FIFO, a device, a socket): never read, so
+    /// that a pipe cannot block the run, and never replaced.
+    NotRegular(&'static str),
     Unreadable(String),
-    /// Formatting would change it, but the new text could not be put in
-    /// place; the original is intact.
-    Unwritable(String),
+    /// Formatting would change it, but the new text could not or must not
+    /// be put in place; the file is as it was before the attempt.
+    Unwritable(WriteError),
 }
 
-fn format_file(db: &RootDatabase, file: File, path: &Utf8Path, options: Options) -> Verdict {
+fn format_file(
+    db: &RootDatabase,
+    file: File,
+    identity: Identity,
+    path: &Utf8Path,
+    options: Options,
+) -> Verdict {
     let Some(formatted) = formatted(db, file) else {
         return Verdict::Refused;
     };
@@ -141,9 +162,9 @@ fn format_file(db: &RootDatabase, file: File, path: &Utf8Path, options: Options)
     }
     let diff = options.diff.then(|| unified_diff(path.as_str(), text, formatted));
     if !options.check
-        && let Err(error) = write_atomically(path, formatted)
+        && let Err(error) = write_atomically(path, &AsRead { identity, bytes: text.as_bytes() }, formatted)
     {
-        return Verdict::Unwritable(error.to_string());
+        return Verdict::Unwritable(error);
     }
     Verdict::Reformatted { diff }
 }
@@ -162,7 +183,7 @@ fn formatted(db: &RootDatabase, file: File) -> Option<&str> {
 /// on standard error.
 fn report(
     db: &RootDatabase,
-    files: &[(Utf8PathBuf, io::Result<File>)],
+    files: &[(Utf8PathBuf, Loaded)],
     verdicts: &[Verdict],
     options: Options,
 ) -> Result<Outcome> {
@@ -185,14 +206,24 @@ fn report(
                 // Standard output may be the same terminal: what was printed
                 // there for earlier files must come first.
                 stdout.flush().context("cannot write to standard output")?;
-                if let Ok(file) = file {
+                if let Ok((file, _)) = file {
                     eprint!("{}", diagnostics(db, &renderer, *file));
                 }
+            }
+            Verdict::NotRegular(kind) => {
+                failed = true;
+                stdout.flush().context("cannot write to standard output")?;
+                eprintln!("halite: `{path}` is not a regular file but {kind}; left as it is");
             }
             Verdict::Unreadable(error) => {
                 failed = true;
                 stdout.flush().context("cannot write to standard output")?;
                 eprintln!("halite: cannot read `{path}`: {error}");
+            }
+            Verdict::Unwritable(WriteError::Changed) => {
+                failed = true;
+                stdout.flush().context("cannot write to standard output")?;
+                eprintln!("halite: `{path}` changed while formatting; left as it is now, unformatted");
             }
             Verdict::Unwritable(error) => {
                 failed = true;
@@ -268,12 +299,162 @@ fn unified_diff(path: &str, old: &str, new: &str) -> String {
         .to_string()
 }
 
+/// Which file was read, to tell before replacing it that it is still the
+/// same one: its device and inode (a file saved by renaming a new one over
+/// it has another) and its length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Identity {
+    device: u64,
+    inode: u64,
+    len: u64,
+}
+
+impl Identity {
+    #[cfg(unix)]
+    fn of(metadata: &fs::Metadata) -> Identity {
+        use std::os::unix::fs::MetadataExt;
+        Identity { device: metadata.dev(), inode: metadata.ino(), len: metadata.len() }
+    }
+
+    #[cfg(not(unix))]
+    fn of(metadata: &fs::Metadata) -> Identity {
+        Identity { device: 0, inode: 0, len: metadata.len() }
+    }
+}
+
+/// Why a file was not read.
+enum ReadError {
+    /// What it is instead of a regular file.
+    NotRegular(&'static str),
+    Io(io::Error),
+}
+
+impl From<io::Error> for ReadError {
+    fn from(error: io::Error) -> ReadError {
+        ReadError::Io(error)
+    }
+}
+
+/// Reads a file to format, with the identity of what was read. Anything but
+/// a regular file (following symbolic links) is refused before it is
+/// opened: reading a FIFO would wait for a writer, and a device is nobody's
+/// configuration. The file is opened without blocking and checked again
+/// through the open handle, in case a FIFO took its name in between.
+fn read_file(path: &Utf8Path) -> Result<(Vec<u8>, Identity), ReadError> {
+    let metadata = fs::metadata(path)?;
+    if !metadata.is_file() {
+        return Err(ReadError::NotRegular(describe(metadata.file_type())));
+    }
+    let mut file = open_without_blocking(path.as_std_path())?;
+    let opened = file.metadata()?;
+    if !opened.is_file() {
+        return Err(ReadError::NotRegular(describe(opened.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(opened.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok((bytes, Identity::of(&opened)))
+}
+
+#[cfg(unix)]
+fn open_without_blocking(path: &std::path::Path) -> io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits();
+    fs::OpenOptions::new().read(true).custom_flags(nonblocking.cast_signed()).open(path)
+}
+
+#[cfg(not(unix))]
+fn open_without_blocking(path: &std::path::Path) -> io::Result<fs::File> {
+    fs::File::open(path)
+}
+
+/// "a FIFO", "a directory"…: what a file that is not a regular one is.
+fn describe(file_type: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() { "a directory" } else { "a special file" }
+}
+
+/// What was read of a file: its identity and its bytes.
+struct AsRead<'a> {
+    identity: Identity,
+    bytes: &'a [u8],
+}
+
+/// Why a formatted text was not put in place. In every case the file is as
+/// it was (or as someone else made it meanwhile) and no temporary file is
+/// left.
+#[derive(Debug)]
+enum WriteError {
+    /// `access(2)` says the user may not write the file. Replacing it by a
+    /// rename needs only the directory's permission, so without this check
+    /// a read-only file, even one owned by someone else, would be replaced.
+    NotWritable(io::Error),
+    /// Not a regular file any more.
+    NotRegular(&'static str),
+    /// The file has this many names: renaming over one would cut it off
+    /// from the others, which would keep the old text.
+    HardLinks(u64),
+    /// The file is not the one read, or its bytes are not the ones read:
+    /// someone saved it while it was being formatted.
+    Changed,
+    /// The new file could not be given the original's setuid or setgid
+    /// bits with its owner and group (the mode each had).
+    SpecialBits {
+        original: u32,
+        replacement: u32,
+    },
+    Io(io::Error),
+}
+
+impl From<io::Error> for WriteError {
+    fn from(error: io::Error) -> WriteError {
+        WriteError::Io(error)
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::NotWritable(error) => write!(f, "you may not write it ({})", error.kind()),
+            WriteError::NotRegular(kind) => write!(f, "it is now {kind}, not a regular file"),
+            WriteError::HardLinks(links) => write!(
+                f,
+                "it has {links} hard links, and replacing it would leave the other names with the old text"
+            ),
+            WriteError::Changed => write!(f, "it changed while formatting"),
+            WriteError::SpecialBits { original, replacement } => write!(
+                f,
+                "its setuid or setgid bits could not be kept (mode {original:o} with its owner, {replacement:o} on the replacement)"
+            ),
+            WriteError::Io(error) => write!(f, "{error}"),
+        }
+    }
+}
+
 /// Replaces the file at `path` with `text` through a temporary file in the
 /// same directory (so the rename stays on one filesystem and is atomic),
-/// carrying over the original's permissions. If anything fails before the
-/// rename, the temporary file is removed when it is dropped and the original
-/// is untouched.
-fn write_atomically(path: &Utf8Path, text: &str) -> io::Result<()> {
+/// carrying over the original's owner (when allowed) and mode, setuid and
+/// setgid bits included. It refuses, leaving the file as it is, a file the
+/// user may not write, one with other hard links, and one that is no
+/// longer what `read` says was read: that is checked last, just before the
+/// rename, so an edit saved while the file was formatted is not lost. If
+/// anything fails before the rename, the temporary file is removed when it
+/// is dropped.
+fn write_atomically(path: &Utf8Path, read: &AsRead<'_>, text: &str) -> Result<(), WriteError> {
     // A symbolic link is followed and its target replaced: renaming over
     // the link itself would turn it into a plain file and cut it off from
     // the file it shared.
@@ -282,16 +463,130 @@ fn write_atomically(path: &Utf8Path, text: &str) -> io::Result<()> {
         .parent()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "a file has a parent directory"))?;
     let metadata = fs::metadata(&target)?;
+    may_replace(&target, &metadata)?;
+    if Identity::of(&metadata) != read.identity {
+        return Err(WriteError::Changed);
+    }
 
     let mut temp = tempfile::Builder::new().prefix(".halite-fmt-").tempfile_in(dir)?;
     temp.write_all(text.as_bytes())?;
-    temp.as_file().set_permissions(metadata.permissions())?;
+    // The owner first: changing it clears the setuid and setgid bits, which
+    // the mode then sets again.
     keep_owner(temp.as_file(), &metadata);
+    temp.as_file().set_permissions(metadata.permissions())?;
+    kept_special_bits(&metadata, &temp.as_file().metadata()?)?;
     // Flushed to disk before the rename, so a crash just after it cannot
     // leave an empty file where the original was.
     temp.as_file().sync_all()?;
+
+    // The last look, as close to the rename as it can be: the file must
+    // still be the one read, byte for byte.
+    let metadata = fs::metadata(&target)?;
+    may_replace(&target, &metadata)?;
+    if !still_as_read(&target, read)? {
+        return Err(WriteError::Changed);
+    }
     temp.persist(&target).map_err(|error| error.error)?;
     Ok(())
+}
+
+/// Whether the file at `target`, whose metadata is `metadata`, may be
+/// replaced at all: a regular file, with one name, that the user may write.
+fn may_replace(target: &std::path::Path, metadata: &fs::Metadata) -> Result<(), WriteError> {
+    if !metadata.is_file() {
+        return Err(WriteError::NotRegular(describe(metadata.file_type())));
+    }
+    let links = link_count(metadata);
+    if links > 1 {
+        return Err(WriteError::HardLinks(links));
+    }
+    may_write(target, metadata).map_err(WriteError::NotWritable)
+}
+
+/// Whether the user may write the file, by `access(2)`: the kernel's
+/// answer for the real user, with its groups, ACLs and read-only mounts.
+#[cfg(unix)]
+fn may_write(target: &std::path::Path, _metadata: &fs::Metadata) -> io::Result<()> {
+    rustix::fs::access(target, rustix::fs::Access::WRITE_OK).map_err(io::Error::from)
+}
+
+#[cfg(not(unix))]
+fn may_write(_target: &std::path::Path, metadata: &fs::Metadata) -> io::Result<()> {
+    if metadata.permissions().readonly() {
+        return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the file is read-only"));
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn link_count(metadata: &fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(metadata)
+}
+
+#[cfg(not(unix))]
+fn link_count(_metadata: &fs::Metadata) -> u64 {
+    1
+}
+
+/// Whether `target` is still the file `read` describes, with the same
+/// bytes. Its identity alone would miss an edit written in place within
+/// one tick of the modification time, so the bytes are compared; only
+/// files being rewritten are read again, and they are read just once.
+fn still_as_read(target: &std::path::Path, read: &AsRead<'_>) -> io::Result<bool> {
+    let file = open_without_blocking(target)?;
+    let metadata = file.metadata()?;
+    if Identity::of(&metadata) != read.identity {
+        return Ok(false);
+    }
+    let mut bytes = Vec::with_capacity(read.bytes.len());
+    // One byte more than was read is enough to see that it grew.
+    file.take(read.bytes.len() as u64 + 1).read_to_end(&mut bytes)?;
+    Ok(bytes == read.bytes)
+}
+
+/// Refuses a replacement whose setuid or setgid bits differ from the
+/// original's (see [`special_bits_kept`]).
+#[cfg(unix)]
+fn kept_special_bits(original: &fs::Metadata, replacement: &fs::Metadata) -> Result<(), WriteError> {
+    use std::os::unix::fs::MetadataExt;
+    let owned =
+        |metadata: &fs::Metadata| Owned { mode: metadata.mode(), uid: metadata.uid(), gid: metadata.gid() };
+    if special_bits_kept(owned(original), owned(replacement)) {
+        Ok(())
+    } else {
+        Err(WriteError::SpecialBits {
+            original: original.mode() & 0o7777,
+            replacement: replacement.mode() & 0o7777,
+        })
+    }
+}
+
+#[cfg(not(unix))]
+fn kept_special_bits(_original: &fs::Metadata, _replacement: &fs::Metadata) -> Result<(), WriteError> {
+    Ok(())
+}
+
+/// A file's mode with its owner and group.
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(unix), allow(dead_code))]
+struct Owned {
+    mode: u32,
+    uid: u32,
+    gid: u32,
+}
+
+/// Whether a replacement keeps the original's setuid and setgid bits: the
+/// same bits, each for the same owner or group as before (a user who may
+/// write someone else's setgid file makes a new file of their own, which
+/// must not carry the bit for their group).
+#[cfg_attr(not(unix), allow(dead_code))]
+fn special_bits_kept(original: Owned, replacement: Owned) -> bool {
+    const SETUID: u32 = 0o4000;
+    const SETGID: u32 = 0o2000;
+    let special = original.mode & (SETUID | SETGID);
+    replacement.mode & (SETUID | SETGID) == special
+        && (special & SETUID == 0 || replacement.uid == original.uid)
+        && (special & SETGID == 0 || replacement.gid == original.gid)
 }
 
 /// Gives the new file the original's owner and group when they differ from
@@ -367,11 +662,137 @@ mod tests {
         fs::write(&path, "a=1\n").expect("the file is written");
         fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).expect("permissions are set");
 
-        write_atomically(&path, "a = 1\n").expect("the file is replaced");
+        replace(&path, "a = 1\n").expect("the file is replaced");
         assert_eq!(fs::read_to_string(&path).expect("the file is readable"), "a = 1\n");
         let mode = fs::metadata(&path).expect("the file has metadata").permissions().mode();
         assert_eq!(mode & 0o7777, 0o640);
         assert_eq!(names(dir), ["main.tf"]);
+    }
+
+    /// Reads `path` as a run does, then writes `text` over it.
+    fn replace(path: &Utf8Path, text: &str) -> Result<(), WriteError> {
+        let (bytes, identity) = read(path);
+        write_atomically(path, &AsRead { identity, bytes: &bytes }, text)
+    }
+
+    fn read(path: &Utf8Path) -> (Vec<u8>, Identity) {
+        match read_file(path) {
+            Ok(read) => read,
+            Err(ReadError::NotRegular(kind)) => panic!("{path} is {kind}"),
+            Err(ReadError::Io(error)) => panic!("{path}: {error}"),
+        }
+    }
+
+    /// The user's own setuid and setgid file, and, when the tests run as
+    /// root, another user's: changing the owner of a file clears those
+    /// bits, so they must be set after it.
+    #[cfg(unix)]
+    #[test]
+    fn writing_keeps_setuid_and_setgid_bits() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let dir = Utf8Path::from_path(dir.path()).expect("a UTF-8 temporary path");
+        let path = dir.join("main.tf");
+        fs::write(&path, "a=1\n").expect("the file is written");
+        let mut owners = vec![None];
+        if fs::metadata(&path).expect("the file has metadata").uid() == 0 {
+            owners.push(Some(4321));
+        } else {
+            eprintln!("not root: another user's setuid file is not tried");
+        }
+        for owner in owners {
+            fs::write(&path, "a=1\n").expect("the file is written");
+            std::os::unix::fs::chown(&path, owner, owner).expect("the owner is set");
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o6754)).expect("permissions are set");
+            let before = fs::metadata(&path).expect("the file has metadata");
+            replace(&path, "a = 1\n").expect("the file is replaced");
+            assert_eq!(fs::read_to_string(&path).expect("the file is readable"), "a = 1\n");
+            let after = fs::metadata(&path).expect("the file has metadata");
+            assert_eq!(after.mode() & 0o7777, 0o6754, "owner {owner:?}: mode {:o}", after.mode());
+            assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()), "owner {owner:?}");
+            assert_ne!(after.ino(), before.ino(), "owner {owner:?}: replaced by a rename");
+            assert_eq!(names(dir), ["main.tf"]);
+        }
+    }
+
+    #[test]
+    fn special_bits_are_kept_only_with_their_owner_and_group() {
+        let file = |mode, uid, gid| Owned { mode, uid, gid };
+        // Nothing special: the owner may change, as when a user saves a
+        // file someone else let them write.
+        assert!(special_bits_kept(file(0o644, 1, 1), file(0o644, 2, 2)));
+        assert!(special_bits_kept(file(0o4755, 1, 1), file(0o4755, 1, 2)));
+        assert!(special_bits_kept(file(0o2755, 1, 1), file(0o2755, 2, 1)));
+        assert!(special_bits_kept(file(0o6755, 1, 1), file(0o6755, 1, 1)));
+        // Lost, gained, or kept for someone else.
+        assert!(!special_bits_kept(file(0o6755, 1, 1), file(0o0755, 1, 1)));
+        assert!(!special_bits_kept(file(0o2755, 1, 1), file(0o0755, 1, 1)));
+        assert!(!special_bits_kept(file(0o0755, 1, 1), file(0o4755, 1, 1)));
+        assert!(!special_bits_kept(file(0o4755, 1, 1), file(0o4755, 2, 1)));
+        assert!(!special_bits_kept(file(0o2755, 1, 1), file(0o2755, 1, 2)));
+    }
+
+    /// An edit saved between the read and the rename, in each way an editor
+    /// saves: the run refuses, the edit stays, and no temporary file is
+    /// left behind.
+    #[test]
+    fn a_file_changed_after_it_was_read_is_not_replaced() {
+        type Edit = fn(&Utf8Path);
+        let edits: [(&str, Edit); 4] = [
+            // In place, same length: only the bytes tell.
+            ("rewritten in place", |path| fs::write(path, "b=2\n").expect("an edit")),
+            ("grown", |path| fs::write(path, "a=1\nb=2\n").expect("an edit")),
+            ("replaced by a rename", |path| {
+                let new = path.with_file_name("new.tmp");
+                fs::write(&new, "a=1\n").expect("an edit");
+                fs::rename(&new, path).expect("a rename");
+            }),
+            ("deleted and written again", |path| {
+                fs::remove_file(path).expect("a deletion");
+                fs::write(path, "c=3\n").expect("an edit");
+            }),
+        ];
+        for (how, edit) in edits {
+            let dir = tempfile::tempdir().expect("a temporary directory");
+            let dir = Utf8Path::from_path(dir.path()).expect("a UTF-8 temporary path");
+            let path = dir.join("main.tf");
+            fs::write(&path, "a=1\n").expect("the file is written");
+            let (bytes, identity) = read(&path);
+            edit(&path);
+            let edited = fs::read(&path).expect("the edit is readable");
+            let result = write_atomically(&path, &AsRead { identity, bytes: &bytes }, "a = 1\n");
+            assert!(matches!(result, Err(WriteError::Changed)), "{how}: {result:?}");
+            assert_eq!(fs::read(&path).expect("readable"), edited, "{how}");
+            assert_eq!(names(dir), ["main.tf"], "{how}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_with_other_hard_links_is_not_replaced() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let dir = Utf8Path::from_path(dir.path()).expect("a UTF-8 temporary path");
+        let path = dir.join("main.tf");
+        fs::write(&path, "a=1\n").expect("the file is written");
+        fs::hard_link(&path, dir.join("other.tf")).expect("a hard link");
+        let result = replace(&path, "a = 1\n");
+        assert!(matches!(result, Err(WriteError::HardLinks(2))), "{result:?}");
+        assert_eq!(fs::read_to_string(&path).expect("readable"), "a=1\n");
+        assert_eq!(names(dir), ["main.tf", "other.tf"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_being_opened() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let dir = Utf8Path::from_path(dir.path()).expect("a UTF-8 temporary path");
+        let path = dir.join("pipe.tf");
+        rustix::fs::mknodat(rustix::fs::CWD, path.as_std_path(), rustix::fs::FileType::Fifo, 0o644.into(), 0)
+            .expect("a FIFO");
+        // Opening it for reading would wait for a writer: the test would
+        // hang rather than fail.
+        assert!(matches!(read_file(&path), Err(ReadError::NotRegular("a FIFO"))));
+        assert!(matches!(read_file(dir), Err(ReadError::NotRegular("a directory"))));
     }
 
     #[cfg(unix)]
@@ -383,7 +804,7 @@ mod tests {
         fs::write(dir.join("real/main.tf"), "a=1\n").expect("the file is written");
         std::os::unix::fs::symlink("real/main.tf", dir.join("link.tf")).expect("a symbolic link");
 
-        write_atomically(&dir.join("link.tf"), "a = 1\n").expect("the target is replaced");
+        replace(&dir.join("link.tf"), "a = 1\n").expect("the target is replaced");
         let link = fs::symlink_metadata(dir.join("link.tf")).expect("the link is there");
         assert!(link.file_type().is_symlink(), "the link became a plain file");
         assert_eq!(fs::read_to_string(dir.join("real/main.tf")).expect("readable"), "a = 1\n");
@@ -395,7 +816,8 @@ mod tests {
     fn writing_a_missing_file_fails_and_creates_nothing() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let dir = Utf8Path::from_path(dir.path()).expect("a UTF-8 temporary path");
-        assert!(write_atomically(&dir.join("gone.tf"), "a = 1\n").is_err());
+        let read = AsRead { identity: Identity { device: 0, inode: 0, len: 0 }, bytes: b"" };
+        assert!(write_atomically(&dir.join("gone.tf"), &read, "a = 1\n").is_err());
         assert_eq!(names(dir), Vec::<String>::new());
     }
 

@@ -381,3 +381,113 @@ fn a_long_run_in_a_pipe_prints_no_progress() {
     assert_eq!(transcript, "$ halite fmt many\nexit: 0\n--- stdout\n--- stderr\n");
     assert_eq!(code, 0);
 }
+
+/// The names in `dir` that look like `halite fmt`'s temporary files.
+fn temporary_files(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .expect("the folder is readable")
+        .map(|entry| entry.expect("the folder is readable").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(".halite"))
+        .collect()
+}
+
+/// A file the user may not write is refused, as `terraform fmt` is: a
+/// rename needs only the directory's permission, so without the check a
+/// user who may write the directory would replace a read-only file (and
+/// own it). `access(2)` lets root write anything, so as root the command
+/// runs as `nobody` (uid and gid 65534), on a root-owned file in a
+/// directory anyone may write; as any other user, on the user's own
+/// read-only file in the user's own directory.
+#[test]
+fn a_file_the_user_may_not_write_is_refused_and_left_intact() {
+    use std::os::unix::process::CommandExt;
+    let dir = workspace(&["walk"]);
+    let main = dir.path().join("walk/main.tf");
+    fs::set_permissions(&main, fs::Permissions::from_mode(0o444)).expect("permissions are set");
+    let as_root = fs::metadata(&main).expect("the file has metadata").uid() == 0;
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_halite"));
+    command.args(["fmt", "walk/main.tf"]).current_dir(dir.path());
+    if as_root {
+        for writable in [dir.path(), &dir.path().join("walk")] {
+            fs::set_permissions(writable, fs::Permissions::from_mode(0o777)).expect("permissions are set");
+        }
+        command.uid(65534).gid(65534);
+    }
+    let before = snapshot(dir.path());
+    let output = match command.output() {
+        Err(error) if as_root && error.kind() == std::io::ErrorKind::PermissionDenied => {
+            eprintln!("skipped: `nobody` may not run {} ({error})", env!("CARGO_BIN_EXE_halite"));
+            return;
+        }
+        result => result.expect("halite runs"),
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "halite: cannot write `walk/main.tf` (left as it was): you may not write it (permission denied)\n"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+    assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new());
+    let after = fs::metadata(&main).expect("the file has metadata");
+    assert_eq!(after.uid(), fs::metadata(dir.path()).expect("the folder has metadata").uid());
+    assert_eq!(temporary_files(&dir.path().join("walk")), Vec::<String>::new());
+
+    // Reading is allowed: `--check` still says it would change.
+    let (code, transcript) = halite(dir.path(), &["fmt", "--check", "walk/main.tf"], b"");
+    assert_eq!(code, 1, "{transcript}");
+    assert!(transcript.contains("--- stdout\nwalk/main.tf\n"), "{transcript}");
+}
+
+/// A FIFO named on the command line is neither read (which would wait for
+/// a writer) nor replaced by a regular file; the other files are formatted,
+/// and a walk passes over FIFOs as over anything that is not a file.
+#[test]
+fn a_fifo_is_refused_not_read_and_not_replaced() {
+    let dir = workspace(&["walk"]);
+    let status = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("walk/pipe.tf"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    let (code, transcript) = halite(dir.path(), &["fmt", "walk/pipe.tf", "walk/main.tf"], b"");
+    assert_eq!(
+        transcript,
+        "$ halite fmt walk/pipe.tf walk/main.tf\nexit: 2\n--- stdout\nwalk/main.tf\n--- stderr\n\
+         halite: `walk/pipe.tf` is not a regular file but a FIFO; left as it is\n"
+    );
+    assert_eq!(code, 2);
+    let pipe = fs::symlink_metadata(dir.path().join("walk/pipe.tf")).expect("the FIFO is still there");
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&pipe.file_type()), "the FIFO was replaced");
+
+    let (code, transcript) = halite(dir.path(), &["fmt", "--check", "walk/pipe.tf"], b"");
+    assert_eq!(code, 2, "{transcript}");
+    assert!(transcript.contains("is not a regular file but a FIFO"), "{transcript}");
+
+    let (code, transcript) = halite(dir.path(), &["fmt", "--check", "walk"], b"");
+    assert_eq!(code, 1, "{transcript}");
+    assert!(!transcript.contains("pipe.tf"), "{transcript}");
+}
+
+/// A file with other hard links is refused (README.md, "Formatting"): the
+/// rename would give this name the new text and leave the others with the
+/// old, and writing in place could leave half a file if interrupted.
+#[test]
+fn a_file_with_other_hard_links_is_refused_and_both_names_kept() {
+    let dir = workspace(&["walk"]);
+    fs::hard_link(dir.path().join("walk/main.tf"), dir.path().join("walk/main.tf.orig"))
+        .expect("a hard link");
+    let before = snapshot(dir.path());
+    let (code, transcript) = halite(dir.path(), &["fmt", "walk/main.tf", "walk/prod.tfvars"], b"");
+    assert_eq!(
+        transcript,
+        "$ halite fmt walk/main.tf walk/prod.tfvars\nexit: 2\n--- stdout\nwalk/prod.tfvars\n--- stderr\n\
+         halite: cannot write `walk/main.tf` (left as it was): it has 2 hard links, and replacing it would \
+         leave the other names with the old text\n"
+    );
+    assert_eq!(code, 2);
+    assert_eq!(changed(&before, &snapshot(dir.path())), ["walk/prod.tfvars"]);
+    let links = fs::metadata(dir.path().join("walk/main.tf")).expect("main.tf is there").nlink();
+    assert_eq!(links, 2);
+    assert_eq!(temporary_files(&dir.path().join("walk")), Vec::<String>::new());
+}
