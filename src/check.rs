@@ -24,7 +24,11 @@ pub(crate) struct Options {
 
 pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let started = Instant::now();
-    let paths = discover::hcl_files(paths, discover::Syntaxes::All)?;
+    let found = discover::hcl_files(paths, discover::Syntaxes::All)?;
+    // What the walk could not read is said first; everything else is
+    // checked, and the run then exits 2, not having done all it was asked.
+    let incomplete = found.report_problems();
+    let paths = found.files;
     let modules = host::check::module_count(&paths);
 
     let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -35,8 +39,8 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let progress = progress_bar(paths.len());
     // The host checks the files in parallel chunks; each file's report is
     // rendered on the worker that checked it, and printed in path order at
-    // the end. A bad configuration or a path that cannot be read stops the
-    // run (exit 2) before anything is printed.
+    // the end. A bad configuration or a file that cannot be read stops the
+    // run (exit 2) before anything else is printed.
     let reports = host::check::check_paths(
         &paths,
         |db, _, diagnostics| FileReport::new(db, &renderer, options.format, diagnostics),
@@ -65,15 +69,26 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     } else {
         String::new()
     };
+    let unread = if incomplete {
+        format!("; {} could not be read", plural(found.problems.len(), "path"))
+    } else {
+        String::new()
+    };
     eprintln!(
-        "checked {} in {}: {}, {}{elapsed}",
+        "checked {} in {}: {}, {}{unread}{elapsed}",
         plural(paths.len(), "file"),
         plural(modules, "module"),
         plural(errors, "error"),
         plural(warnings, "warning")
     );
     let failed = errors > 0 || (options.deny_warnings && warnings > 0);
-    Ok(if failed { Outcome::FoundErrors } else { Outcome::Clean })
+    Ok(if incomplete {
+        Outcome::Incomplete
+    } else if failed {
+        Outcome::FoundErrors
+    } else {
+        Outcome::Clean
+    })
 }
 
 /// Runs with more files than this show a progress bar, when standard error

@@ -1,8 +1,8 @@
 //! Finding the files a command works on.
 
-use std::sync::Mutex;
+use std::{fmt, path::Path, sync::Mutex};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
@@ -19,29 +19,68 @@ pub(crate) enum Syntaxes {
 /// downloaded modules and providers is someone else's code.
 const SKIPPED_DIRS: &[&str] = &[".terraform"];
 
-/// The files to work on, sorted by path and without duplicates, so output
-/// is the same from run to run. A file argument is taken whatever its name;
-/// a directory is walked for HCL files of the given syntaxes. A path that
-/// does not exist or cannot be read is an error: the tool cannot do what it
-/// was asked.
-pub(crate) fn hcl_files(paths: &[Utf8PathBuf], syntaxes: Syntaxes) -> Result<Vec<Utf8PathBuf>> {
-    let mut files = Vec::new();
+/// What a search found: the files to work on, sorted by path and without
+/// duplicates, so output is the same from run to run, and what a walk could
+/// not read, sorted by path.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    pub(crate) files: Vec<Utf8PathBuf>,
+    pub(crate) problems: Vec<Problem>,
+}
+
+/// Something a walk met and could not read: a directory it may not list, a
+/// file of a wanted kind whose path is not UTF-8, an ignore file it could
+/// not parse. The walk goes on without it; the command says so and exits 2,
+/// having done the rest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Problem {
+    /// The path, as written (bytes that are not UTF-8 as `\xNN`).
+    pub(crate) path: String,
+    pub(crate) reason: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot read `{}`: {}", self.path, self.reason)
+    }
+}
+
+impl Found {
+    /// Prints each problem on standard error, as `halite: cannot read
+    /// `PATH`: REASON`; returns whether there was any.
+    pub(crate) fn report_problems(&self) -> bool {
+        for problem in &self.problems {
+            eprintln!("halite: {problem}");
+        }
+        !self.problems.is_empty()
+    }
+}
+
+/// The files to work on. A file argument is taken whatever its name; a
+/// directory is walked for HCL files of the given syntaxes. A path named on
+/// the command line that does not exist or cannot be read is an error: the
+/// tool cannot do what it was asked, and does nothing. What a walk cannot
+/// read below such a path is a [`Problem`], and the walk goes on.
+pub(crate) fn hcl_files(paths: &[Utf8PathBuf], syntaxes: Syntaxes) -> Result<Found> {
+    let mut found = Found::default();
     for path in paths {
         let metadata = std::fs::metadata(path).with_context(|| format!("cannot read `{path}`"))?;
         if metadata.is_dir() {
-            walk(path, syntaxes, &mut files)?;
+            walk(path, syntaxes, &mut found);
         } else {
-            files.push(tidy(path));
+            found.files.push(tidy(path));
         }
     }
-    files.sort_unstable_by(|a, b| vfs::path_order(a, b));
-    files.dedup();
-    Ok(files)
+    found.files.sort_unstable_by(|a, b| vfs::path_order(a, b));
+    found.files.dedup();
+    found.problems.sort_by(|a, b| a.path.cmp(&b.path));
+    found.problems.dedup();
+    Ok(found)
 }
 
 /// Walks `root` on several threads (a monorepo has thousands of
 /// directories, each read and each `.gitignore` parsed); the caller sorts.
-fn walk(root: &Utf8Path, syntaxes: Syntaxes, files: &mut Vec<Utf8PathBuf>) -> Result<()> {
+fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found) {
     let walker = WalkBuilder::new(root)
         // Hidden files are still checked (`.tflint.hcl` is configuration
         // people keep); hidden directories are skipped below.
@@ -57,46 +96,95 @@ fn walk(root: &Utf8Path, syntaxes: Syntaxes, files: &mut Vec<Utf8PathBuf>) -> Re
             !(is_dir && entry.depth() > 0 && is_skipped_dir(entry.file_name()))
         })
         .build_parallel();
-    let found: Mutex<Result<Vec<Utf8PathBuf>>> = Mutex::new(Ok(Vec::new()));
+    let shared = Mutex::new(std::mem::take(found));
     walker.run(|| {
-        let found = &found;
+        let shared = &shared;
         Box::new(move |entry| {
-            let wanted = entry
-                .with_context(|| format!("cannot read `{root}`"))
-                .and_then(|entry| wanted_file(entry, syntaxes));
-            let mut found = found.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            match (&mut *found, wanted) {
-                (Ok(files), Ok(Some(path))) => files.push(path),
-                (Ok(_), Ok(None)) => {}
-                // The first error is the one reported; the walk stops.
-                (found @ Ok(_), Err(error)) => {
-                    *found = Err(error);
-                    return WalkState::Quit;
+            let mut problems = Vec::new();
+            let file = match entry {
+                Ok(entry) => wanted_file(entry, syntaxes).unwrap_or_else(|problem| {
+                    problems.push(problem);
+                    None
+                }),
+                Err(error) => {
+                    problems_of(&error, None, &mut problems);
+                    None
                 }
-                (Err(_), _) => return WalkState::Quit,
+            };
+            if file.is_some() || !problems.is_empty() {
+                let mut shared = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                shared.files.extend(file);
+                shared.problems.append(&mut problems);
             }
             WalkState::Continue
         })
     });
-    files.extend(found.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())?);
-    Ok(())
+    *found = shared.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
 }
 
-/// The entry's path when it is a file of the wanted syntaxes.
-fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<Utf8PathBuf>> {
+/// The entry's path when it is a file of the wanted syntaxes; a problem
+/// when it is one whose path is not UTF-8 (the command could not name it).
+fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<Utf8PathBuf>, Problem> {
     if !entry.file_type().is_some_and(|file_type| file_type.is_file()) {
         return Ok(None);
     }
-    // The one table of file kinds says which names are HCL files.
-    let kind = entry.file_name().to_str().and_then(|name| vfs::FileKind::of(camino::Utf8Path::new(name)));
+    // The one table of file kinds says which names are HCL files; a name
+    // that is not UTF-8 is judged by its UTF-8 parts, so that `caf\xE9.tf`
+    // is reported and `caf\xE9.txt` passed over like any other file.
+    let name = entry.file_name().to_string_lossy();
+    let kind = vfs::FileKind::of(camino::Utf8Path::new(&*name));
     let wanted =
         kind.is_some_and(|kind| syntaxes == Syntaxes::All || kind.syntax == vfs::SourceSyntax::Native);
     if !wanted {
         return Ok(None);
     }
-    let path = Utf8PathBuf::from_path_buf(entry.into_path())
-        .map_err(|path| anyhow!("`{}` is not a UTF-8 path", path.display()))?;
-    Ok(Some(tidy(&path)))
+    match Utf8PathBuf::from_path_buf(entry.into_path()) {
+        Ok(path) => Ok(Some(tidy(&path))),
+        Err(path) => Err(Problem { path: escaped(&path), reason: "its path is not UTF-8".to_owned() }),
+    }
+}
+
+/// The problems a walk's error stands for, each naming the path it is
+/// about: the directory that could not be listed, the ignore file that
+/// could not be parsed (`ignore` gathers several in one error).
+fn problems_of(error: &ignore::Error, path: Option<&Path>, problems: &mut Vec<Problem>) {
+    match error {
+        ignore::Error::Partial(errors) => {
+            for error in errors {
+                problems_of(error, path, problems);
+            }
+        }
+        ignore::Error::WithPath { path, err } => problems_of(err, Some(path), problems),
+        ignore::Error::WithDepth { err, .. } => problems_of(err, path, problems),
+        ignore::Error::Loop { child, .. } => {
+            problems.push(Problem { path: escaped(child), reason: error.to_string() });
+        }
+        _ => problems
+            .push(Problem { path: path.map_or_else(|| "?".to_owned(), escaped), reason: error.to_string() }),
+    }
+}
+
+/// `path` as text: its UTF-8 parts as they are, other bytes as `\xNN`, so
+/// that the name printed is the name on disk, not U+FFFD.
+fn escaped(path: &Path) -> String {
+    let tidied = path.strip_prefix(".").unwrap_or(path);
+    let path = if tidied.as_os_str().is_empty() { path } else { tidied };
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let mut text = String::new();
+        for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+            text.push_str(chunk.valid());
+            for byte in chunk.invalid() {
+                text.push_str(&format!("\\x{byte:02X}"));
+            }
+        }
+        text
+    }
+    #[cfg(not(unix))]
+    {
+        path.to_string_lossy().into_owned()
+    }
 }
 
 fn is_skipped_dir(name: &std::ffi::OsStr) -> bool {

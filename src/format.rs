@@ -65,7 +65,11 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     }
     // A path that does not exist stops the run before anything is written:
     // a mistyped argument should not leave the others half done.
-    let paths = discover::hcl_files(paths, discover::Syntaxes::Native)?;
+    let found = discover::hcl_files(paths, discover::Syntaxes::Native)?;
+    // What a walk could not read is said first; the rest is formatted, and
+    // the run then exits 2.
+    let unread = found.report_problems();
+    let paths = found.files;
     // A JSON file named on the command line is not formatted (the reference
     // formatter has no JSON form either); say so rather than pass over it
     // in silence or refuse it as broken native syntax.
@@ -115,7 +119,8 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     }
     progress.finish_and_clear();
 
-    report(&db, &files, &verdicts, options)
+    let outcome = report(&db, &files, &verdicts, options)?;
+    Ok(if unread { Outcome::Incomplete } else { outcome })
 }
 
 /// A file read and loaded into the database, with the identity of what was

@@ -244,3 +244,45 @@ fn deep_unary_operators_are_a_diagnostic_in_every_command() {
     );
     reports_nesting(&transcript, &["eval", "."]);
 }
+
+/// A tree with what a walk cannot read: a directory nobody may list, a
+/// directory and a file whose names are not UTF-8 (each holding or being
+/// an HCL file), a non-UTF-8 name that is no HCL file, and files to check,
+/// one with a syntax error.
+fn tree_with_unreadable_entries() -> tempfile::TempDir {
+    use std::{ffi::OsStr, fs, os::unix::ffi::OsStrExt, os::unix::fs::PermissionsExt};
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = dir.path();
+    fs::write(root.join("good.tf"), "a=1\n").expect("a file");
+    fs::write(root.join("broken.tf"), "b = [1 2]\n").expect("a file");
+    let latin1 = root.join(OsStr::from_bytes(b"caf\xe9"));
+    fs::create_dir(&latin1).expect("a directory");
+    fs::write(latin1.join("main.tf"), "c = 1\n").expect("a file");
+    fs::write(root.join(OsStr::from_bytes(b"bad\xff.tf")), "d = 1\n").expect("a file");
+    fs::write(root.join(OsStr::from_bytes(b"notes\xff.txt")), "not HCL").expect("a file");
+    fs::create_dir_all(root.join("secret/inner")).expect("a directory");
+    fs::write(root.join("secret/inner/main.tf"), "e = 1\n").expect("a file");
+    fs::create_dir(root.join("z")).expect("a directory");
+    fs::write(root.join("z/last.tf"), "f=1\n").expect("a file");
+    fs::set_permissions(root.join("secret"), fs::Permissions::from_mode(0o000)).expect("permissions are set");
+    dir
+}
+
+/// One unreadable directory or non-UTF-8 name no longer stops a walk: each
+/// is reported on standard error with its own path, everything else is
+/// checked, and the run exits 2 (it could not do all it was asked).
+#[test]
+fn a_walk_reports_what_it_cannot_read_and_checks_the_rest() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tree_with_unreadable_entries();
+    let human = support::run_halite_unprivileged(dir.path(), &["check", "."]);
+    let json = support::run_halite_unprivileged(dir.path(), &["check", "--format", "json", "."]);
+    // Listable again, so that the temporary directory can be removed.
+    std::fs::set_permissions(dir.path().join("secret"), std::fs::Permissions::from_mode(0o755))
+        .expect("permissions are set");
+    let (Some((code, transcript)), Some((json_code, json))) = (human, json) else { return };
+    expect_file!["../test-data/cli/walk-problems.check.txt"].assert_eq(&transcript);
+    assert_eq!(code, 2, "{transcript}");
+    expect_file!["../test-data/cli/walk-problems.json.txt"].assert_eq(&json);
+    assert_eq!(json_code, 2, "{json}");
+}

@@ -394,40 +394,27 @@ fn temporary_files(dir: &Path) -> Vec<String> {
 /// A file the user may not write is refused, as `terraform fmt` is: a
 /// rename needs only the directory's permission, so without the check a
 /// user who may write the directory would replace a read-only file (and
-/// own it). `access(2)` lets root write anything, so as root the command
-/// runs as `nobody` (uid and gid 65534), on a root-owned file in a
+/// own it). As root, the command runs as `nobody` on a root-owned file in a
 /// directory anyone may write; as any other user, on the user's own
 /// read-only file in the user's own directory.
 #[test]
 fn a_file_the_user_may_not_write_is_refused_and_left_intact() {
-    use std::os::unix::process::CommandExt;
     let dir = workspace(&["walk"]);
     let main = dir.path().join("walk/main.tf");
     fs::set_permissions(&main, fs::Permissions::from_mode(0o444)).expect("permissions are set");
-    let as_root = fs::metadata(&main).expect("the file has metadata").uid() == 0;
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_halite"));
-    command.args(["fmt", "walk/main.tf"]).current_dir(dir.path());
-    if as_root {
-        for writable in [dir.path(), &dir.path().join("walk")] {
-            fs::set_permissions(writable, fs::Permissions::from_mode(0o777)).expect("permissions are set");
-        }
-        command.uid(65534).gid(65534);
-    }
+    fs::set_permissions(dir.path().join("walk"), fs::Permissions::from_mode(0o777))
+        .expect("permissions are set");
     let before = snapshot(dir.path());
-    let output = match command.output() {
-        Err(error) if as_root && error.kind() == std::io::ErrorKind::PermissionDenied => {
-            eprintln!("skipped: `nobody` may not run {} ({error})", env!("CARGO_BIN_EXE_halite"));
-            return;
-        }
-        result => result.expect("halite runs"),
+    let Some((code, transcript)) = support::run_halite_unprivileged(dir.path(), &["fmt", "walk/main.tf"])
+    else {
+        return;
     };
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(
-        stderr,
-        "halite: cannot write `walk/main.tf` (left as it was): you may not write it (permission denied)\n"
+        transcript,
+        "$ halite fmt walk/main.tf\nexit: 2\n--- stdout\n--- stderr\n\
+         halite: cannot write `walk/main.tf` (left as it was): you may not write it (permission denied)\n"
     );
-    assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+    assert_eq!(code, 2);
     assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new());
     let after = fs::metadata(&main).expect("the file has metadata");
     assert_eq!(after.uid(), fs::metadata(dir.path()).expect("the folder has metadata").uid());
@@ -490,4 +477,44 @@ fn a_file_with_other_hard_links_is_refused_and_both_names_kept() {
     let links = fs::metadata(dir.path().join("walk/main.tf")).expect("main.tf is there").nlink();
     assert_eq!(links, 2);
     assert_eq!(temporary_files(&dir.path().join("walk")), Vec::<String>::new());
+}
+
+/// A walk that meets an unreadable directory or a non-UTF-8 name says so,
+/// naming it, and formats everything else (exit 2).
+#[test]
+fn a_walk_reports_what_it_cannot_read_and_formats_the_rest() {
+    use std::{ffi::OsStr, os::unix::ffi::OsStrExt};
+    let dir = workspace(&["walk"]);
+    let root = dir.path().join("walk");
+    let latin1 = root.join(OsStr::from_bytes(b"caf\xe9"));
+    fs::create_dir(&latin1).expect("a directory");
+    fs::write(latin1.join("main.tf"), "c=1\n").expect("a file");
+    fs::create_dir(root.join("secret")).expect("a directory");
+    fs::write(root.join("secret/main.tf"), "e=1\n").expect("a file");
+    fs::set_permissions(root.join("secret"), fs::Permissions::from_mode(0o000)).expect("permissions are set");
+    // The files the run rewrites, for `nobody` when run as root.
+    fs::set_permissions(&root, fs::Permissions::from_mode(0o777)).expect("permissions are set");
+    for name in REFORMATTED {
+        let parent = dir.path().join(name).parent().expect("a parent").to_owned();
+        fs::set_permissions(&parent, fs::Permissions::from_mode(0o777)).expect("permissions are set");
+        fs::set_permissions(dir.path().join(name), fs::Permissions::from_mode(0o666))
+            .expect("permissions are set");
+    }
+    let run = support::run_halite_unprivileged(dir.path(), &["fmt", "walk"]);
+    // Listable again, so that the temporary directory can be removed.
+    fs::set_permissions(root.join("secret"), fs::Permissions::from_mode(0o755)).expect("permissions are set");
+    let Some((code, transcript)) = run else { return };
+    assert_eq!(code, 2, "{transcript}");
+    let (stdout, stderr) = transcript
+        .split_once("--- stdout\n")
+        .and_then(|(_, rest)| rest.split_once("--- stderr\n"))
+        .expect("a transcript");
+    assert_eq!(stdout, REFORMATTED.iter().map(|name| format!("{name}\n")).collect::<String>());
+    assert_eq!(
+        stderr,
+        "halite: cannot read `walk/caf\\xE9/main.tf`: its path is not UTF-8\n\
+         halite: cannot read `walk/secret`: Permission denied (os error 13)\n"
+    );
+    assert_eq!(fs::read(latin1.join("main.tf")).expect("readable"), b"c=1\n");
+    assert_eq!(fs::read(root.join("secret/main.tf")).expect("readable"), b"e=1\n");
 }

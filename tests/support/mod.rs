@@ -13,15 +13,49 @@ use std::{
 /// rules: the output is not a terminal) and returns the exit code and a
 /// transcript of the command line, the exit code and both outputs.
 pub fn run_halite(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
+    run(Command::new(env!("CARGO_BIN_EXE_halite")), dir, args, stdin)
+        .unwrap_or_else(|error| panic!("the halite binary runs: {error}"))
+}
+
+/// Runs `halite` in `dir` as a user without privileges, for what only
+/// such a user is refused (`access(2)` and directory permissions let root
+/// do anything): as `nobody` (uid and gid 65534) when the tests run as
+/// root, after making `dir` writable by anyone, or else as the user who
+/// runs them. `None`, with the reason printed, when `nobody` may not run
+/// the binary (a target directory inside a private home): the caller
+/// skips the test rather than pass it without trying.
+#[allow(dead_code)] // Not every test binary needs it.
+pub fn run_halite_unprivileged(dir: &Path, args: &[&str]) -> Option<(i32, String)> {
+    use std::os::unix::{
+        fs::{MetadataExt, PermissionsExt},
+        process::CommandExt,
+    };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_halite"));
+    let as_root = std::fs::metadata(dir).expect("the directory has metadata").uid() == 0;
+    if as_root {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777))
+            .expect("the directory's permissions are set");
+        command.uid(65534).gid(65534);
+    }
+    match run(command, dir, args, b"") {
+        Ok(result) => Some(result),
+        Err(error) if as_root && error.kind() == std::io::ErrorKind::PermissionDenied => {
+            eprintln!("skipped: `nobody` may not run {} ({error})", env!("CARGO_BIN_EXE_halite"));
+            None
+        }
+        Err(error) => panic!("the halite binary runs: {error}"),
+    }
+}
+
+fn run(mut command: Command, dir: &Path, args: &[&str], stdin: &[u8]) -> std::io::Result<(i32, String)> {
+    let mut child = command
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("the halite binary runs");
+        .spawn()?;
     let mut pipe = child.stdin.take().expect("stdin is piped");
     // A run that stops before reading its input (a bad argument) closes
     // the pipe first; that is its business, not a failure of the test.
@@ -38,7 +72,7 @@ pub fn run_halite(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, String) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
     );
-    (code, transcript)
+    Ok((code, transcript))
 }
 
 /// Starts `halite watch --stats . ARGS…` in `dir`, its standard error going
