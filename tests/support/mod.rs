@@ -24,7 +24,6 @@ pub fn run_halite(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, String) {
 /// runs them. `None`, with the reason printed, when `nobody` may not run
 /// the binary (a target directory inside a private home): the caller
 /// skips the test rather than pass it without trying.
-#[allow(dead_code)] // Not every test binary needs it.
 pub fn run_halite_unprivileged(dir: &Path, args: &[&str]) -> Option<(i32, String)> {
     use std::os::unix::{
         fs::{MetadataExt, PermissionsExt},
