@@ -39,15 +39,24 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let progress = progress_bar(paths.len());
     // The host checks the files in parallel chunks; each file's report is
     // rendered on the worker that checked it, and printed in path order at
-    // the end. A bad configuration or a file that cannot be read stops the
-    // run (exit 2) before anything else is printed.
+    // the end. A bad configuration stops the run (exit 2) before anything
+    // else is printed; a file that cannot be read is said on standard
+    // error, and the run goes on and then exits 2.
     let reports = host::check::check_paths(
         &paths,
-        |db, _, diagnostics| FileReport::new(db, &renderer, options.format, diagnostics),
+        |db, index, diagnostics| match diagnostics {
+            Ok(diagnostics) => FileReport::new(db, &renderer, options.format, diagnostics),
+            Err(error) => FileReport::unreadable(&paths[index], error),
+        },
         |files| progress.inc(files as u64),
     )
     .map_err(|error| anyhow!(error))?;
+    let mut unread = found.problems.len();
     for report in reports {
+        if let Some(problem) = &report.unreadable {
+            progress.suspend(|| eprintln!("halite: {problem}"));
+            unread += 1;
+        }
         errors += report.errors;
         warnings += report.warnings;
         sarif.results.extend(report.sarif_results);
@@ -69,11 +78,9 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     } else {
         String::new()
     };
-    let unread = if incomplete {
-        format!("; {} could not be read", plural(found.problems.len(), "path"))
-    } else {
-        String::new()
-    };
+    let incomplete = incomplete || unread > 0;
+    let unread =
+        if incomplete { format!("; {} could not be read", plural(unread, "path")) } else { String::new() };
     eprintln!(
         "checked {} in {}: {}, {}{unread}{elapsed}",
         plural(paths.len(), "file"),
@@ -95,12 +102,14 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
 /// is a terminal. Smaller runs finish before a bar would be worth drawing.
 const PROGRESS_THRESHOLD: usize = 100;
 
-/// One file's diagnostics, rendered, and how many of each severity.
+/// One file's diagnostics, rendered, and how many of each severity; or why
+/// it could not be read.
 struct FileReport {
     text: String,
     sarif_results: Vec<sarif::SarifResult>,
     errors: usize,
     warnings: usize,
+    unreadable: Option<String>,
 }
 
 impl FileReport {
@@ -110,8 +119,13 @@ impl FileReport {
         format: Format,
         diagnostics: &[LocatedDiagnostic],
     ) -> FileReport {
-        let mut report =
-            FileReport { text: String::new(), sarif_results: Vec::new(), errors: 0, warnings: 0 };
+        let mut report = FileReport {
+            text: String::new(),
+            sarif_results: Vec::new(),
+            errors: 0,
+            warnings: 0,
+            unreadable: None,
+        };
         for located in diagnostics {
             match located.diagnostic.severity {
                 Severity::Error => report.errors += 1,
@@ -130,6 +144,16 @@ impl FileReport {
             }
         }
         report
+    }
+
+    fn unreadable(path: &Utf8PathBuf, error: &io::Error) -> FileReport {
+        FileReport {
+            text: String::new(),
+            sarif_results: Vec::new(),
+            errors: 0,
+            warnings: 0,
+            unreadable: Some(format!("cannot read `{path}`: {error}")),
+        }
     }
 }
 

@@ -262,14 +262,21 @@ fn tree_with_unreadable_entries() -> tempfile::TempDir {
     fs::write(root.join(OsStr::from_bytes(b"notes\xff.txt")), "not HCL").expect("a file");
     fs::create_dir_all(root.join("secret/inner")).expect("a directory");
     fs::write(root.join("secret/inner/main.tf"), "e = 1\n").expect("a file");
+    // A module with a file that cannot be read: the rest is checked file by
+    // file, so `var.x` is not taken for undeclared.
+    fs::create_dir(root.join("m")).expect("a directory");
+    fs::write(root.join("m/main.tf"), "output \"o\" {\n  value = var.x\n}\n").expect("a file");
+    fs::write(root.join("m/variables.tf"), "variable \"x\" {}\n").expect("a file");
+    fs::set_permissions(root.join("m/variables.tf"), fs::Permissions::from_mode(0o000))
+        .expect("permissions are set");
     fs::create_dir(root.join("z")).expect("a directory");
     fs::write(root.join("z/last.tf"), "f=1\n").expect("a file");
     fs::set_permissions(root.join("secret"), fs::Permissions::from_mode(0o000)).expect("permissions are set");
     dir
 }
 
-/// One unreadable directory or non-UTF-8 name no longer stops a walk: each
-/// is reported on standard error with its own path, everything else is
+/// One unreadable directory, file or non-UTF-8 name no longer stops a walk:
+/// each is reported on standard error with its own path, everything else is
 /// checked, and the run exits 2 (it could not do all it was asked).
 #[test]
 fn a_walk_reports_what_it_cannot_read_and_checks_the_rest() {

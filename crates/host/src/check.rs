@@ -29,7 +29,10 @@ use camino::{Utf8Path, Utf8PathBuf};
 use db::{RootDatabase, module::ModuleInput};
 use rustc_hash::FxHashMap;
 
-use crate::{AnalysisHost, Change, HostOptions, LocatedDiagnostic, Values, config::RuleLevelsFinder};
+use crate::{
+    AnalysisHost, Change, Contents, HostOptions, LocatedDiagnostic, Membership, Values,
+    config::RuleLevelsFinder,
+};
 
 /// Files checked in one host. A worker holds one chunk's trees and memos
 /// at a time, and smaller chunks peaked lower for no more time (fresh pages
@@ -39,8 +42,6 @@ pub const FILES_PER_CHUNK: usize = 32;
 /// Why a check could not run.
 #[derive(Debug)]
 pub enum CheckError {
-    /// A file could not be read.
-    Read { path: Utf8PathBuf, error: io::Error },
     /// A `halite.toml` is wrong: nothing is reported, since a report by
     /// rules the user did not ask for would be wrong.
     Config(ConfigError),
@@ -51,7 +52,6 @@ pub enum CheckError {
 impl std::fmt::Display for CheckError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CheckError::Read { path, error } => write!(f, "cannot read `{path}`: {error}"),
             CheckError::Config(error) => error.fmt(f),
             CheckError::Threads(error) => write!(f, "cannot start the worker threads: {error}"),
         }
@@ -59,6 +59,9 @@ impl std::fmt::Display for CheckError {
 }
 
 impl std::error::Error for CheckError {}
+
+/// A checked file's diagnostics, or why it could not be read.
+pub type FileOutcome<'a> = Result<&'a [LocatedDiagnostic], &'a io::Error>;
 
 /// What one parallel job checks: a module (the module files of one
 /// directory) or one file that belongs to none (a `.tfvars` file, a hidden
@@ -77,10 +80,11 @@ pub fn module_count(paths: &[Utf8PathBuf]) -> usize {
 /// the worker that found them, to `on_file` with the database that holds
 /// the file (to read its text for rendering). Returns what `on_file` made
 /// of each path, in path order; a path with no diagnostics gets `on_file`
-/// too, with none.
+/// too, with none, and a file that could not be read gets its error (it is
+/// left out of its module, and the rest is checked).
 pub fn check_paths<R: Send>(
     paths: &[Utf8PathBuf],
-    on_file: impl Fn(&RootDatabase, usize, &[LocatedDiagnostic]) -> R + Sync,
+    on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
     let units = check_units(paths);
@@ -210,7 +214,7 @@ struct ChunkChecker<'a, R> {
     /// The variables of the modules called so far, by directory.
     child_inputs: ChildInputs,
     levels: &'a OnceLock<Result<Vec<Arc<RuleLevels>>, ConfigError>>,
-    on_file: &'a (dyn Fn(&RootDatabase, usize, &[LocatedDiagnostic]) -> R + Sync),
+    on_file: &'a (dyn Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync),
     on_progress: &'a (dyn Fn(usize) + Sync),
 }
 
@@ -220,8 +224,9 @@ impl<R: Send> ChunkChecker<'_, R> {
         let cache = Arc::clone(&self.child_inputs);
         host.set_external_inputs(Arc::new(move |dir: &Utf8Path| lock(&cache).get(dir).cloned().flatten()));
         let mut change = Change::new();
+        let mut unreadable: FxHashMap<usize, io::Error> = FxHashMap::default();
         for unit in chunk {
-            self.read(&mut change, unit, true)?;
+            self.read(&mut change, unit, true, &mut unreadable);
         }
         host.apply_change(change);
         // A module calling a local module of another chunk (or of none
@@ -237,7 +242,9 @@ impl<R: Send> ChunkChecker<'_, R> {
                     && !lock(&self.child_inputs).contains_key(&call.dir)
                     && let Some(unit) = self.unit_of_dir.get(call.dir.as_path())
                 {
-                    self.read(&mut children, unit, false)?;
+                    // A child's unreadable file is reported where it is
+                    // checked, in its own chunk.
+                    self.read(&mut children, unit, false, &mut FxHashMap::default());
                     loaded.push(call.dir.clone());
                 }
             }
@@ -267,9 +274,13 @@ impl<R: Send> ChunkChecker<'_, R> {
         let mut out = Vec::new();
         for unit in chunk {
             for &index in &unit.files {
+                if let Some(error) = unreadable.get(&index) {
+                    out.push((index, (self.on_file)(host.db(), index, Err(error))));
+                    continue;
+                }
                 let mut diagnostics = by_path.remove(self.paths[index].as_path()).unwrap_or_default();
                 diagnostics.sort_by_key(|it| (it.diagnostic.range.start(), it.diagnostic.range.end()));
-                out.push((index, (self.on_file)(host.db(), index, &diagnostics)));
+                out.push((index, (self.on_file)(host.db(), index, Ok(&diagnostics))));
             }
             (self.on_progress)(unit.files.len());
         }
@@ -278,17 +289,39 @@ impl<R: Send> ChunkChecker<'_, R> {
 
     /// Adds `unit`'s files, read from disk, to `change`: as a reported
     /// module (or a file of none), or as a module read for its variables.
-    fn read(&self, change: &mut Change, unit: &CheckUnit, reported: bool) -> Result<(), CheckError> {
+    /// A file that cannot be read goes into `unreadable` instead, and the
+    /// others of its module are checked each on its own: the module's rules
+    /// would take what the missing file declares for undeclared.
+    fn read(
+        &self,
+        change: &mut Change,
+        unit: &CheckUnit,
+        reported: bool,
+        unreadable: &mut FxHashMap<usize, io::Error>,
+    ) {
+        let mut read = Vec::with_capacity(unit.files.len());
         for &index in &unit.files {
-            let path = &self.paths[index];
-            let bytes =
-                std::fs::read(path).map_err(|error| CheckError::Read { path: path.clone(), error })?;
-            change.set_file_bytes(path.clone(), bytes);
+            match std::fs::read(&self.paths[index]) {
+                Ok(bytes) => read.push((index, bytes)),
+                Err(error) => {
+                    unreadable.insert(index, error);
+                }
+            }
         }
-        if let Some(dir) = &unit.dir {
+        let whole = read.len() == unit.files.len();
+        for (index, bytes) in read {
+            let path = self.paths[index].clone();
+            if whole {
+                change.set_file_bytes(path, bytes);
+            } else if reported {
+                change.set_file(path, Contents::Bytes(bytes), Membership::Standalone);
+            }
+        }
+        if let Some(dir) = &unit.dir
+            && whole
+        {
             change.set_reported(dir.clone(), reported);
         }
-        Ok(())
     }
 
     /// The rule levels of every file, once they are found.
