@@ -28,6 +28,8 @@ use db::{
         module_index, references,
     },
 };
+use std::collections::BTreeSet;
+
 use eval::EvalErrorKind;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smol_str::SmolStr;
@@ -331,6 +333,41 @@ impl Usage {
     pub fn is_used(&self, root: &str, name: &str) -> bool {
         self.whole.contains_key(root) || self.names.contains_key(&(SmolStr::new(root), SmolStr::new(name)))
     }
+
+    /// Replaces a file's references, `old`, with `new`, and says whose use
+    /// that changed: each name either refers to that is now used and was
+    /// not (or the reverse), and each root either refers to whole that now
+    /// is referred to whole and was not (or the reverse), which changes the
+    /// use of every name under it.
+    pub fn replace(&mut self, old: &FileReferences, new: &FileReferences) -> Vec<UseChange> {
+        let names: BTreeSet<&(SmolStr, SmolStr)> = old.names.iter().chain(&new.names).collect();
+        let roots: BTreeSet<&SmolStr> = old.whole.iter().chain(&new.whole).collect();
+        let names_before: Vec<bool> = names.iter().map(|(root, name)| self.is_used(root, name)).collect();
+        let roots_before: Vec<bool> = roots.iter().map(|root| self.whole.contains_key(*root)).collect();
+        self.count(old, -1);
+        self.count(new, 1);
+        let mut changed = Vec::new();
+        for ((root, name), was) in names.into_iter().zip(names_before) {
+            if self.is_used(root, name) != was {
+                changed.push(UseChange::Name(root.clone(), name.clone()));
+            }
+        }
+        for (root, was) in roots.into_iter().zip(roots_before) {
+            if self.whole.contains_key(root) != was {
+                changed.push(UseChange::Whole(root.clone()));
+            }
+        }
+        changed
+    }
+}
+
+/// A use that a file's references changed (see [`Usage::replace`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UseChange {
+    /// `root.name` is now used, or no longer.
+    Name(SmolStr, SmolStr),
+    /// The root is now referred to whole, or no longer: every name under it.
+    Whole(SmolStr),
 }
 
 /// The variables and locals one file's expressions refer to: every

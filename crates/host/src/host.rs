@@ -8,7 +8,7 @@ use std::{
     sync::Arc,
 };
 
-use analysis::{FileReferences, LineCol, ModuleFacts, RuleLevels};
+use analysis::{FileReferences, LineCol, ModuleFacts, RuleLevels, UseChange};
 use camino::{Utf8Path, Utf8PathBuf};
 use db::{
     File, FileStatus, InputDurability, RootDatabase,
@@ -711,7 +711,7 @@ impl AnalysisHost {
             let cycles_changed = facts.find_cycles(Some(&within));
             // References: the names whose use changed are in the files that
             // declare them.
-            let mut flipped: Vec<(smol_str::SmolStr, smol_str::SmolStr)> = Vec::new();
+            let mut flipped: Vec<UseChange> = Vec::new();
             for &file in &pending.files {
                 let old = state.references.remove(&file).unwrap_or_default();
                 let new = if is_member(file) {
@@ -720,16 +720,7 @@ impl AnalysisHost {
                     FileReferences::default()
                 };
                 if old != new {
-                    let usage = facts.usage_mut();
-                    let before: Vec<bool> =
-                        names_of(&old, &new).map(|(root, name)| usage.is_used(root, name)).collect();
-                    usage.count(&old, -1);
-                    usage.count(&new, 1);
-                    for ((root, name), was) in names_of(&old, &new).zip(before) {
-                        if usage.is_used(root, name) != was {
-                            flipped.push((root.clone(), name.clone()));
-                        }
-                    }
+                    flipped.extend(facts.usage_mut().replace(&old, &new));
                 }
                 if is_member(file) {
                     state.references.insert(file, new);
@@ -743,11 +734,18 @@ impl AnalysisHost {
                     .chain(&cycles_changed)
                     .filter_map(|&node| file_of(facts.graph().address(node))),
             );
-            dirty_files.extend(
-                flipped
-                    .iter()
-                    .filter_map(|(root, name)| file_of(&Address::new([root.clone(), name.clone()]))),
-            );
+            for change in &flipped {
+                match change {
+                    UseChange::Name(root, name) => {
+                        dirty_files.extend(file_of(&Address::new([root.clone(), name.clone()])));
+                    }
+                    UseChange::Whole(root) => dirty_files.extend(
+                        index
+                            .names_under(root)
+                            .filter_map(|name| file_of(&Address::new([root.clone(), name.clone()]))),
+                    ),
+                }
+            }
             // A declaration that appeared or went away may make or end a
             // duplicate in another file.
             dirty_files.extend(changed.iter().filter_map(&file_of));
@@ -879,23 +877,6 @@ impl AnalysisHost {
         report.diagnostics.extend(added);
         report
     }
-}
-
-/// Every name either of two files' references has, once.
-fn names_of<'a>(
-    old: &'a FileReferences,
-    new: &'a FileReferences,
-) -> impl Iterator<Item = (&'a smol_str::SmolStr, &'a smol_str::SmolStr)> {
-    let mut names: Vec<(&smol_str::SmolStr, &smol_str::SmolStr)> = old
-        .names
-        .iter()
-        .chain(&new.names)
-        .map(|(root, name)| (root, name))
-        .chain(old.whole.iter().chain(&new.whole).map(|root| (root, root)))
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    names.into_iter()
 }
 
 /// A module's part of a [`ReportJob`].

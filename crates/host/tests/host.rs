@@ -268,3 +268,27 @@ fn variables_dialects_and_rule_levels_are_changes_too() {
     "#]]
     .assert_eq(&shown(&host.report()));
 }
+
+#[test]
+fn referring_to_a_root_whole_uses_every_name_under_it() {
+    let (mut host, report) = host(&[("main.tf", "locals {\n  a = 1\n}\n")]);
+    expect![[r#"
+        local.a = 1
+        new m/main.tf:2:3 warning[unused-declaration] Local value `a` is never used
+    "#]]
+    .assert_eq(&shown(&report));
+    // Another file reads `local` whole: `a` is used, though no reference
+    // names it.
+    host.apply_change(set("other.tf", "output \"o\" {\n  value = local\n}\n"));
+    expect![[r#"
+        output.o.value = {"a":1}
+        resolved m/main.tf:2:3 warning[unused-declaration] Local value `a` is never used
+    "#]]
+    .assert_eq(&shown(&host.report()));
+    host.apply_change(set("other.tf", "output \"o\" {\n  value = 2\n}\n"));
+    expect![[r#"
+        output.o.value = 2
+        new m/main.tf:2:3 warning[unused-declaration] Local value `a` is never used
+    "#]]
+    .assert_eq(&shown(&host.report()));
+}
