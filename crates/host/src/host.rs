@@ -624,8 +624,9 @@ impl AnalysisHost {
         let mut dirty_files: FxHashSet<File> = FxHashSet::default();
         let mut removed: Vec<(NodeId, Address)> = Vec::new();
         if full {
+            let addresses: Vec<&Address> = index.order.iter().filter(|it| is_node(it)).collect();
             let present: FxHashSet<&Address> = if facts.graph().nodes().next().is_some() {
-                index.order.iter().filter(|it| is_node(it)).collect()
+                addresses.iter().copied().collect()
             } else {
                 FxHashSet::default()
             };
@@ -642,7 +643,6 @@ impl AnalysisHost {
                 facts.remove(&address);
             }
             // Resolved on every thread: a module's every attribute.
-            let addresses: Vec<&Address> = index.order.iter().filter(|it| is_node(it)).collect();
             let targets = parallel_map(db, &addresses, threads, |db, address| targets_of(db, address));
             for (address, targets) in addresses.into_iter().zip(targets) {
                 dirty_nodes.push(facts.set_targets(address, &targets));
@@ -864,15 +864,14 @@ impl AnalysisHost {
                 self.shown_diagnostics.insert(file, diagnostics);
             }
         }
-        let order = |change: &DiagnosticChange| {
-            (
-                change.diagnostic.path.clone(),
-                change.diagnostic.diagnostic.range.start(),
-                change.diagnostic.diagnostic.range.end(),
-            )
+        let order = |a: &DiagnosticChange, b: &DiagnosticChange| {
+            let (a, b) = (&a.diagnostic, &b.diagnostic);
+            vfs::path_order(&a.path, &b.path)
+                .then(a.diagnostic.range.start().cmp(&b.diagnostic.range.start()))
+                .then(a.diagnostic.range.end().cmp(&b.diagnostic.range.end()))
         };
-        resolved.sort_by_key(order);
-        added.sort_by_key(order);
+        resolved.sort_by(order);
+        added.sort_by(order);
         report.diagnostics = resolved;
         report.diagnostics.extend(added);
         report
@@ -1164,10 +1163,10 @@ fn parallel_map<I: Copy + Sync, T: Send>(
     let results: Vec<std::sync::Mutex<Vec<T>>> = chunks.iter().map(|_| std::sync::Mutex::default()).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     on_threads(db, chunks.len(), |db| {
-        while let Some(at) =
-            Some(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)).filter(|&at| at < chunks.len())
-        {
-            let found: Vec<T> = chunks[at].iter().map(|&item| f(db, item)).collect();
+        loop {
+            let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(chunk) = chunks.get(at) else { break };
+            let found: Vec<T> = chunk.iter().map(|&item| f(db, item)).collect();
             *results[at].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found;
         }
     });
@@ -1178,8 +1177,10 @@ fn parallel_map<I: Copy + Sync, T: Send>(
 }
 
 /// Runs `work` on `threads` threads (the calling one among them), each with
-/// its own handle on the database and a deep stack. A panic, salsa's
-/// cancellation among them, is raised again on the calling thread.
+/// its own handle on the database and a deep stack. `work` takes its items
+/// from a shared queue, so a thread the system will not start leaves its
+/// share to the others. A panic, salsa's cancellation among them, is raised
+/// again on the calling thread.
 fn on_threads(db: &RootDatabase, threads: usize, work: impl Fn(&RootDatabase) + Sync) {
     if threads < 2 {
         work(db);
@@ -1188,12 +1189,9 @@ fn on_threads(db: &RootDatabase, threads: usize, work: impl Fn(&RootDatabase) + 
     let work = &work;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (1..threads)
-            .map(|_| {
+            .filter_map(|_| {
                 let db = db.clone();
-                std::thread::Builder::new()
-                    .stack_size(DEEP_STACK)
-                    .spawn_scoped(scope, move || work(&db))
-                    .expect("cannot start a thread")
+                std::thread::Builder::new().stack_size(DEEP_STACK).spawn_scoped(scope, move || work(&db)).ok()
             })
             .collect();
         let own = std::panic::catch_unwind(AssertUnwindSafe(|| work(db)));
