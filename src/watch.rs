@@ -26,12 +26,7 @@
 //! for a state that was never finished, so each line describes a state the
 //! files were really in. Ctrl-C ends the command with exit code 0.
 
-use std::{
-    collections::BTreeMap,
-    io::{IsTerminal as _, Write as _},
-    sync::mpsc,
-    time::Instant,
-};
+use std::{io::Write as _, sync::mpsc, time::Instant};
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8PathBuf;
@@ -39,7 +34,6 @@ use halite::host::{
     self, AnalysisHost, Change, HostOptions, Report, ReportDraft, ReportJob, Unfinished, ValueState,
     config::RuleLevelsFinder,
 };
-use value::Value;
 use vfs::{ChangeBatch, Scope, WatchOptions};
 
 use crate::{Outcome, eval::module as module_eval, render};
@@ -78,7 +72,7 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
     }
     let started = Instant::now();
     // Variables are read once: a change to a variables file is not watched.
-    let variables = read_variables(&args.vars, &args.var_files)?;
+    let variables = module_eval::module_variables(&args.var_files, &args.vars)?;
 
     let (messages, received) = mpsc::channel();
     {
@@ -248,36 +242,4 @@ fn print(report: &Report, stats: Option<&Stats>) -> Result<()> {
     }
     stdout.flush().context("cannot write to standard output")?;
     Ok(())
-}
-
-/// The variables' values from `--var-file` files, then `--var` flags, as
-/// `halite eval DIR` reads them. A variables file that cannot be used is
-/// rendered on standard error.
-fn read_variables(vars: &[String], var_files: &[Utf8PathBuf]) -> Result<BTreeMap<String, Value>> {
-    let mut variables = BTreeMap::new();
-    for path in var_files {
-        match module_eval::read_var_file(path)? {
-            Ok(values) => variables.extend(values),
-            Err((db, diagnostics)) => {
-                let renderer = render::Human::new(
-                    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-                );
-                let mut stderr = String::new();
-                for diagnostic in &diagnostics {
-                    stderr.push_str(&renderer.render(&db, diagnostic));
-                    stderr.push_str("\n\n");
-                }
-                std::io::stderr()
-                    .lock()
-                    .write_all(stderr.as_bytes())
-                    .context("cannot write to standard error")?;
-                bail!("cannot use the variables of `{path}`");
-            }
-        }
-    }
-    for var in vars {
-        let (name, value) = module_eval::parse_var(var)?;
-        variables.insert(name, value);
-    }
-    Ok(variables)
 }

@@ -13,11 +13,11 @@ use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 
 use anyhow::{Context as _, Result, anyhow, bail};
-use camino::Utf8Path;
+use camino::{Utf8Path, Utf8PathBuf};
 use db::module::{self, AttrError};
 use eval::Value;
 use halite::host::{
-    self, Address, AnalysisHost, Diagnostic, HostOptions, RootDatabase, config::RuleLevelsFinder,
+    self, Address, AnalysisHost, Diagnostic, HostOptions, config::RuleLevelsFinder, load::VariablesError,
 };
 use syntax::TextRange;
 
@@ -30,24 +30,7 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     }
     let renderer = render::Human::new(io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none());
     let mut stderr = String::new();
-    let mut variables = BTreeMap::new();
-    for var_file in options.var_files {
-        match read_var_file(var_file)? {
-            Ok(values) => variables.extend(values),
-            Err((db, diagnostics)) => {
-                for diagnostic in &diagnostics {
-                    stderr.push_str(&renderer.render(&db, diagnostic));
-                    stderr.push_str("\n\n");
-                }
-                io::stderr().lock().write_all(stderr.as_bytes()).context("cannot write to standard error")?;
-                bail!("cannot use the variables of `{var_file}`");
-            }
-        }
-    }
-    for var in options.vars {
-        let (name, value) = parse_var(var)?;
-        variables.insert(name, value);
-    }
+    let variables = module_variables(options.var_files, options.vars)?;
 
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
     let (mut change, _) = host::load::module(dir, &mut levels).map_err(|error| anyhow!(error))?;
@@ -138,73 +121,28 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     Ok(if failed { Outcome::FoundErrors } else { Outcome::Clean })
 }
 
-/// `NAME=EXPR`: the name, and the expression's value.
-pub(crate) fn parse_var(var: &str) -> Result<(String, Value)> {
-    let (name, text) = var.split_once('=').ok_or_else(|| anyhow!("--var `{var}` is not NAME=EXPR"))?;
-    let name = name.trim();
-    if !is_identifier(name) {
-        bail!("--var `{var}`: `{name}` is not a variable name");
-    }
-    let value = module::evaluate_variable_expr(text).map_err(|error| match error {
-        module::VariableExprError::Syntax(error) => anyhow!("--var `{var}`: {}", error.message),
-        module::VariableExprError::Eval(error) => anyhow!("--var `{var}`: {error}"),
-    })?;
-    Ok((name.to_string(), value))
-}
-
-/// An HCL identifier: a letter or `_`, then letters, digits, `_` and `-`.
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|first| first.is_alphabetic() || first == '_')
-        && chars.all(|it| it.is_alphanumeric() || it == '_' || it == '-')
-}
-
-/// A variables file's values by name, or the diagnostics of what is wrong
-/// with it and the database that holds its text (to render them).
-pub(crate) type VarFileValues = std::result::Result<Vec<(String, Value)>, (RootDatabase, Vec<Diagnostic>)>;
-
-/// The top-level attributes of a variables file, evaluated; or its
-/// diagnostics.
-pub(crate) fn read_var_file(path: &Utf8Path) -> Result<VarFileValues> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read `{path}`"))?;
-    let mut db = RootDatabase::new();
-    let file = db.set_file_bytes(path, &bytes);
-    let syntax_errors = analysis::syntax_diagnostics(&db, file).clone();
-    if !syntax_errors.is_empty() {
-        return Ok(Err((db, syntax_errors)));
-    }
-    let hir = db::lower(&db, file);
-    let source_map = db::source_map(&db, file);
-    let context = module::variable_value_context();
-    let mut values = Vec::new();
-    let mut errors = Vec::new();
-    for &attribute in &hir.body.attributes {
-        let attribute = &hir[attribute];
-        match eval::eval_expr(&hir.exprs, attribute.value, &context) {
-            Ok(value) => values.push((attribute.name.to_string(), value)),
-            Err(error) => {
-                let range = source_map
-                    .expr_syntax(error.expr)
-                    .map_or_else(|| TextRange::empty(0.into()), |it| it.text_range());
-                let diagnostic = Diagnostic::error("evaluation-error", error.summary(), file, range);
-                errors.push(if error.detail.is_empty() {
-                    diagnostic
-                } else {
-                    diagnostic.with_note(error.detail)
-                });
+/// The variables' values from `--var-file` files, then `--var` flags (see
+/// `host::load::variables`). A variables file that cannot be used is
+/// rendered on standard error.
+pub(crate) fn module_variables(
+    var_files: &[Utf8PathBuf],
+    vars: &[String],
+) -> Result<BTreeMap<String, Value>> {
+    host::load::variables(var_files, vars).or_else(|error| match error {
+        VariablesError::Read { path, error } => Err(anyhow!("cannot read `{path}`: {error}")),
+        VariablesError::Invalid { path, db, diagnostics } => {
+            let renderer =
+                render::Human::new(io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none());
+            let mut stderr = String::new();
+            for diagnostic in &diagnostics {
+                stderr.push_str(&renderer.render(&db, diagnostic));
+                stderr.push_str("\n\n");
             }
+            io::stderr().lock().write_all(stderr.as_bytes()).context("cannot write to standard error")?;
+            bail!("cannot use the variables of `{path}`")
         }
-    }
-    if !hir.body.blocks.is_empty() {
-        let block = hir.body.blocks[0];
-        let range =
-            source_map.block_syntax(block).map_or_else(|| TextRange::empty(0.into()), |it| it.text_range());
-        errors.push(
-            Diagnostic::error("unexpected-block", "Unexpected block", file, range)
-                .with_note("A variables file holds attributes only: NAME = VALUE."),
-        );
-    }
-    Ok(if errors.is_empty() { Ok(values) } else { Err((db, errors)) })
+        VariablesError::Argument(message) => Err(anyhow!(message)),
+    })
 }
 
 /// One attribute's result for the output: its value's JSON encoding and

@@ -3,11 +3,13 @@
 //! levels from `halite.toml`, and the children its calls of local modules
 //! need).
 
-use std::sync::Arc;
+use std::{collections::BTreeMap, sync::Arc};
 
-use analysis::ConfigError;
+use analysis::{ConfigError, Diagnostic};
 use camino::{Utf8Path, Utf8PathBuf};
-use db::module;
+use db::{RootDatabase, module};
+use syntax::TextRange;
+use value::Value;
 
 use crate::{AnalysisHost, Change, Contents, Membership, config::RuleLevelsFinder};
 
@@ -107,4 +109,103 @@ pub fn rule_levels(change: &mut Change, levels: &mut RuleLevelsFinder) -> Result
         change.set_rule_levels(path, found);
     }
     Ok(())
+}
+
+/// Why the variables given to a command could not be used.
+pub enum VariablesError {
+    /// A variables file could not be read.
+    Read { path: Utf8PathBuf, error: std::io::Error },
+    /// A variables file has errors: their diagnostics, with the database
+    /// that holds its text to show them.
+    Invalid { path: Utf8PathBuf, db: Box<RootDatabase>, diagnostics: Vec<Diagnostic> },
+    /// A `NAME=EXPR` that is not one, or whose expression has no value.
+    Argument(String),
+}
+
+/// The variables' values from `files` (variables files: `NAME = EXPR`
+/// attributes, each evaluated with the standard library and no
+/// variables), in order, then from `arguments` (`NAME=EXPR`): a later
+/// setting wins.
+pub fn variables(
+    files: &[Utf8PathBuf],
+    arguments: &[String],
+) -> Result<BTreeMap<String, Value>, VariablesError> {
+    let mut variables = BTreeMap::new();
+    for path in files {
+        variables.extend(variables_file(path)?);
+    }
+    for argument in arguments {
+        let (name, value) = variable_argument(argument).map_err(VariablesError::Argument)?;
+        variables.insert(name, value);
+    }
+    Ok(variables)
+}
+
+/// `NAME=EXPR`: the name, and the expression's value.
+fn variable_argument(argument: &str) -> Result<(String, Value), String> {
+    let (name, text) =
+        argument.split_once('=').ok_or_else(|| format!("--var `{argument}` is not NAME=EXPR"))?;
+    let name = name.trim();
+    if !is_identifier(name) {
+        return Err(format!("--var `{argument}`: `{name}` is not a variable name"));
+    }
+    let value = module::evaluate_variable_expr(text).map_err(|error| match error {
+        module::VariableExprError::Syntax(error) => format!("--var `{argument}`: {}", error.message),
+        module::VariableExprError::Eval(error) => format!("--var `{argument}`: {error}"),
+    })?;
+    Ok((name.to_string(), value))
+}
+
+/// An HCL identifier: a letter or `_`, then letters, digits, `_` and `-`.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|first| first.is_alphabetic() || first == '_')
+        && chars.all(|it| it.is_alphanumeric() || it == '_' || it == '-')
+}
+
+/// The top-level attributes of a variables file, evaluated.
+fn variables_file(path: &Utf8Path) -> Result<Vec<(String, Value)>, VariablesError> {
+    let bytes = std::fs::read(path).map_err(|error| VariablesError::Read { path: path.to_owned(), error })?;
+    let mut db = RootDatabase::new();
+    let file = db.set_file_bytes(path, &bytes);
+    let invalid = |db: RootDatabase, diagnostics: Vec<Diagnostic>| VariablesError::Invalid {
+        path: path.to_owned(),
+        db: Box::new(db),
+        diagnostics,
+    };
+    let syntax_errors = analysis::syntax_diagnostics(&db, file).clone();
+    if !syntax_errors.is_empty() {
+        return Err(invalid(db, syntax_errors));
+    }
+    let hir = db::lower(&db, file);
+    let source_map = db::source_map(&db, file);
+    let context = module::variable_value_context();
+    let mut values = Vec::new();
+    let mut errors = Vec::new();
+    for &attribute in &hir.body.attributes {
+        let attribute = &hir[attribute];
+        match eval::eval_expr(&hir.exprs, attribute.value, &context) {
+            Ok(value) => values.push((attribute.name.to_string(), value)),
+            Err(error) => {
+                let range = source_map
+                    .expr_syntax(error.expr)
+                    .map_or_else(|| TextRange::empty(0.into()), |it| it.text_range());
+                let diagnostic = Diagnostic::error("evaluation-error", error.summary(), file, range);
+                errors.push(if error.detail.is_empty() {
+                    diagnostic
+                } else {
+                    diagnostic.with_note(error.detail)
+                });
+            }
+        }
+    }
+    if let Some(&block) = hir.body.blocks.first() {
+        let range =
+            source_map.block_syntax(block).map_or_else(|| TextRange::empty(0.into()), |it| it.text_range());
+        errors.push(
+            Diagnostic::error("unexpected-block", "Unexpected block", file, range)
+                .with_note("A variables file holds attributes only: NAME = VALUE."),
+        );
+    }
+    if errors.is_empty() { Ok(values) } else { Err(invalid(db, errors)) }
 }
