@@ -24,8 +24,8 @@ use db::{
     graph::{DependencyGraph, KeyKind, NodeId},
     module::{
         self, Address, Attr, AttrError, DeclarationKind, DuplicateOf, Module, ModuleDiagnostic,
-        ModuleDiagnosticKind, Target, Unresolved, attribute_targets, attribute_value, module_attributes,
-        module_index, references,
+        ModuleDiagnosticKind, Target, Unresolved, attribute_targets, attribute_value, module_index,
+        references,
     },
 };
 use std::collections::BTreeSet;
@@ -419,8 +419,14 @@ impl ModuleFacts {
     /// file's references.
     pub fn build(db: &dyn Db, module: Module) -> ModuleFacts {
         let mut facts = ModuleFacts::default();
-        for &attr in module_attributes(db, module) {
-            facts.graph.set_targets(attr.address(db), &attribute_targets(db, attr));
+        let index = module_index(db, module);
+        // A node per attribute and variable, as the host keeps them.
+        for address in index
+            .order
+            .iter()
+            .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.has_value()))
+        {
+            facts.graph.set_targets(address, &attribute_targets(db, Attr::new(db, module, address.clone())));
         }
         for &file in module.files(db) {
             facts.usage.count(file_references(db, file), 1);

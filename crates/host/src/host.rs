@@ -613,11 +613,8 @@ impl AnalysisHost {
             }
         };
         // Every attribute and variable has a node.
-        let is_node = |address: &Address| {
-            index.definitions.get(address).is_some_and(|def| {
-                def.kind.is_attribute() || matches!(def.kind, DeclarationKind::Variable { .. })
-            })
-        };
+        let is_node =
+            |address: &Address| index.definitions.get(address).is_some_and(|def| def.kind.has_value());
         let full = pending.all || state.facts.is_none();
         let facts = Arc::make_mut(state.facts.get_or_insert_with(Default::default));
         let mut dirty_nodes: Vec<NodeId> = Vec::new();

@@ -52,6 +52,12 @@ impl DeclarationKind {
                 | DeclarationKind::NestedAttribute
         )
     }
+
+    /// Whether the declaration has a value of its own: an attribute or a
+    /// variable (a node of a module's dependency graph).
+    pub fn has_value(&self) -> bool {
+        self.is_attribute() || matches!(self, DeclarationKind::Variable { .. })
+    }
 }
 
 /// Where a declaration is in its file: the position of its top-level
