@@ -16,7 +16,7 @@ use std::{
     sync::Arc,
 };
 
-use camino::Utf8PathBuf;
+use camino::{Utf8Path, Utf8PathBuf};
 use decode::{Body, Diagnostic, Diagnostics, Range, Severity, SourceFile, Traversal, TraversalStep};
 use value::{Type, Value, json::Json, set::go_quoted as go_quote};
 
@@ -150,7 +150,11 @@ fn decode_files(args: &DecArgs, loaded: &mut Loaded) -> Result<Result<(), Diagno
         }
     } else {
         for path in &args.files {
-            let file = match read_source(path.as_str(), path.as_str().ends_with(".json"), loaded) {
+            let file = match read_source(
+                path.as_str(),
+                vfs::SourceSyntax::of_path(path) == vfs::SourceSyntax::Json,
+                loaded,
+            ) {
                 Ok(file) => file,
                 Err(diag) => {
                     diags.push(*diag);
@@ -267,7 +271,11 @@ fn read_vars(arg: &str, index: usize, loaded: &mut Loaded) -> (BTreeMap<String, 
     let file = if arg.trim_start().starts_with('{') {
         parse_source(&format!("<vars argument {index}>"), arg.as_bytes(), true, loaded)
     } else {
-        match read_source(arg, arg.ends_with(".json"), loaded) {
+        match read_source(
+            arg,
+            vfs::SourceSyntax::of_path(Utf8Path::new(arg)) == vfs::SourceSyntax::Json,
+            loaded,
+        ) {
             Ok(file) => file,
             Err(diag) => return (BTreeMap::new(), vec![*diag]),
         }

@@ -64,7 +64,9 @@ pub(crate) fn native_lints(db: &dyn Db, file: File) -> Vec<Diagnostic> {
 /// the idiomatic and only correct form there, and `interpolation-only` must
 /// not fire.
 fn is_nomad_job(path: &str, root: &SyntaxNode) -> bool {
-    if path.ends_with(".nomad") || path.ends_with(".nomad.hcl") {
+    if vfs::FileKind::of(camino::Utf8Path::new(path))
+        .is_some_and(|kind| kind.language == vfs::Language::Nomad)
+    {
         return true;
     }
     root.children()
