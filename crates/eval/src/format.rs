@@ -433,31 +433,3 @@ pub(crate) fn formatlist_fn() -> Function {
         }),
     )
 }
-
-/// Go's `%q` of a rune, for error messages that quote one: the character
-/// in single quotes, escaped where Go escapes it (controls, and the
-/// invisible formatting characters Go does not count as printable).
-pub(crate) fn go_quote_rune(c: char) -> String {
-    let escaped = match c {
-        '\'' => "\\'".to_owned(),
-        '\\' => "\\\\".to_owned(),
-        '\u{7}' => "\\a".to_owned(),
-        '\u{8}' => "\\b".to_owned(),
-        '\u{c}' => "\\f".to_owned(),
-        '\n' => "\\n".to_owned(),
-        '\r' => "\\r".to_owned(),
-        '\t' => "\\t".to_owned(),
-        '\u{b}' => "\\v".to_owned(),
-        c if c.is_ascii_control() => format!("\\x{:02x}", c as u32),
-        c if c.is_ascii() => c.to_string(),
-        c if !(c.is_control()
-            || c.is_whitespace()
-            || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')) =>
-        {
-            c.to_string()
-        }
-        c if (c as u32) < 0x10000 => format!("\\u{:04x}", c as u32),
-        c => format!("\\U{:08x}", c as u32),
-    };
-    format!("'{escaped}'")
-}

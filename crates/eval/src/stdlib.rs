@@ -855,7 +855,7 @@ fn jsondecode_fn() -> Function {
                         0,
                         format!(
                             "a JSON document cannot begin with the character {}",
-                            crate::format::go_quote_rune(c)
+                            value::set::go_quoted_rune(c)
                         ),
                     )),
                 };

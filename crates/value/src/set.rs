@@ -177,15 +177,37 @@ fn append_hash(v: &Value, out: &mut String) {
     }
 }
 
-/// Go's `%q` (`strconv.Quote`): printable characters as they are, the usual
-/// backslash escapes, other control characters as `\xNN` or `\uNNNN`.
-/// Go's notion of "printable" (`unicode.IsPrint`) is approximated by
-/// "not a control character and not a separator other than the space".
+/// Go's `%q` of a string (`strconv.Quote`): printable characters as they
+/// are, the usual backslash escapes, other control characters as `\xNN` or
+/// `\uNNNN`. Go's notion of "printable" (`unicode.IsPrint`) is approximated
+/// by [`is_go_printable`].
 pub fn go_quote(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
+    quote_into(out, s.chars(), '"');
+}
+
+/// [`go_quote`] into a new string.
+pub fn go_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    go_quote(&mut out, s);
+    out
+}
+
+/// Go's `%q` of a rune (`strconv.QuoteRune`): the character in single
+/// quotes, escaped as [`go_quote`] escapes it.
+pub fn go_quoted_rune(c: char) -> String {
+    let mut out = String::with_capacity(3);
+    quote_into(&mut out, std::iter::once(c), '\'');
+    out
+}
+
+fn quote_into(out: &mut String, chars: impl Iterator<Item = char>, quote: char) {
+    out.push(quote);
+    for c in chars {
         match c {
-            '"' => out.push_str("\\\""),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
             '\\' => out.push_str("\\\\"),
             '\u{7}' => out.push_str("\\a"),
             '\u{8}' => out.push_str("\\b"),
@@ -202,16 +224,12 @@ pub fn go_quote(out: &mut String, s: &str) {
             c => out.push_str(&format!("\\U{:08x}", c as u32)),
         }
     }
-    out.push('"');
+    out.push(quote);
 }
 
-/// [`go_quote`] into a new string.
-pub fn go_quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    go_quote(&mut out, s);
-    out
-}
-
+/// An approximation of Go's `unicode.IsPrint`: not a control character,
+/// not a separator other than the space, and none of the invisible format
+/// characters and private use code points Go does not print.
 fn is_go_printable(c: char) -> bool {
     if c == ' ' {
         return true;
@@ -219,7 +237,7 @@ fn is_go_printable(c: char) -> bool {
     !(c.is_control()
         || c.is_whitespace()
         || matches!(c as u32, 0x80..=0x9f | 0xad | 0xfeff | 0xfff9..=0xfffb | 0xe000..=0xf8ff)
-        || matches!(c as u32, 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064))
+        || matches!(c as u32, 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x206f))
 }
 
 #[cfg(test)]
