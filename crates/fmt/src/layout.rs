@@ -153,9 +153,23 @@ fn space(toks: &mut [Tok<'_>], lines: &[Line]) {
 fn space_cell(cell: &mut [Tok<'_>]) {
     for i in 1..cell.len() {
         let before = if i >= 2 { Some(&cell[i - 2]) } else { None };
-        let spaced = space_between(before, &cell[i - 1], &cell[i]);
+        let spaced = space_between(before, &cell[i - 1], &cell[i])
+            || would_join_number(&cell[i - 1], &cell[i], cell.get(i + 1));
         cell[i].spaces = u32::from(spaced);
     }
+}
+
+/// Whether closing the gap before a `.` would make one number of two:
+/// `local.l.1 .0` is the legacy index `1` followed by `.0`, but written
+/// `local.l.1.0` it lexes as the number `1.0`, which is an error. The
+/// reference closes that gap and so turns a valid file into an invalid one;
+/// here the space stays. Only a number of digits alone can take a fraction,
+/// and only a number after the dot gives it one.
+fn would_join_number(number: &Tok<'_>, dot: &Tok<'_>, after: Option<&Tok<'_>>) -> bool {
+    number.class == Class::Number
+        && number.text.bytes().all(|b| b.is_ascii_digit())
+        && dot.class == Class::Dot
+        && after.is_some_and(|t| t.class == Class::Number)
 }
 
 /// Whether one space separates `subject` from the token `after` it, given
