@@ -73,15 +73,24 @@ fn expression() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
         prop::sample::select(vec!["a", "local.l", "var.x", "true", "null", "0", "1", "10", "1.5", "2e3"])
             .prop_map(str::to_owned),
-        prop::sample::select(vec!["\"s\"", "\"${ a }\"", "\"x%{ if a }y%{ endif }\""]).prop_map(str::to_owned),
+        prop::sample::select(vec!["\"s\"", "\"${ a }\"", "\"x%{ if a }y%{ endif }\""])
+            .prop_map(str::to_owned),
     ];
     leaf.prop_recursive(4, 24, 3, |inner| {
         prop_oneof![
-            (inner.clone(), prop::sample::select(vec![". b", ". 0", ". 12", "[ 0 ]", ". *", "[ * ]", "[ * ] . c"]))
+            (
+                inner.clone(),
+                prop::sample::select(vec![". b", ". 0", ". 12", "[ 0 ]", ". *", "[ * ]", "[ * ] . c"])
+            )
                 .prop_map(|(e, step)| format!("( {e} ) {step}")),
-            prop::sample::select(vec!["a . 1 . 0", "a . 1 . 2 . c", "a [ 0 ] . 1", "a . * . 0"]).prop_map(str::to_owned),
+            prop::sample::select(vec!["a . 1 . 0", "a . 1 . 2 . c", "a [ 0 ] . 1", "a . * . 0"])
+                .prop_map(str::to_owned),
             (prop::sample::select(vec!["-", "!"]), inner.clone()).prop_map(|(op, e)| format!("{op} {e}")),
-            (inner.clone(), prop::sample::select(vec!["+", "-", "*", "/", "%", "==", "<=", "&&", "||"]), inner.clone())
+            (
+                inner.clone(),
+                prop::sample::select(vec!["+", "-", "*", "/", "%", "==", "<=", "&&", "||"]),
+                inner.clone()
+            )
                 .prop_map(|(l, op, r)| format!("{l} {op} {r}")),
             (inner.clone(), inner.clone(), inner.clone()).prop_map(|(c, t, f)| format!("{c} ? {t} : {f}")),
             prop::collection::vec(inner.clone(), 0..3).prop_map(|items| format!("[ {} ]", items.join(" , "))),
