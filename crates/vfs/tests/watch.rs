@@ -385,6 +385,32 @@ fn an_edit_to_a_linked_files_target_is_a_modification_of_the_link() {
     assert_eq!(next_batch(&fixture, &batches), ["~module/own.tf own = 1"]);
 }
 
+/// A link to a file in the same directory that does not exist yet: the
+/// directory is the root's, so the root's watch is what sees the target
+/// appear (a second watch on it would take over the root's).
+#[cfg(unix)]
+#[test]
+fn a_dangling_link_within_the_root_is_a_file_when_its_target_appears() {
+    let fixture = Fixture::new(&[("own.tf", "")]);
+    symlink("target.tf", &fixture.path("link.tf"));
+    let (_watcher, batches) = fixture.watch(Scope::Directory);
+
+    fixture.write("target.tf", "t = 1");
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
+    assert_eq!(received.concat(), ["+link.tf t = 1", "+target.tf t = 1"]);
+    // The root is still watched as before, with the target there and not.
+    fixture.write("own.tf", "own = 1");
+    assert_eq!(next_batch(&fixture, &batches), ["~own.tf own = 1"]);
+    std::fs::remove_file(fixture.path("target.tf")).expect("a removed file");
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
+    assert_eq!(received.concat(), ["-link.tf", "-target.tf"]);
+    fixture.write("own.tf", "own = 2");
+    assert_eq!(next_batch(&fixture, &batches), ["~own.tf own = 2"]);
+    fixture.write("target.tf", "t = 2");
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
+    assert_eq!(received.concat(), ["+link.tf t = 2", "+target.tf t = 2"]);
+}
+
 /// A link to a link: an edit at the end of the chain is seen, and so is a
 /// change to the middle link.
 #[cfg(unix)]
