@@ -15,7 +15,7 @@
 //!   "reevaluated", "elapsed_ms"}}`: the files changed, the parse and
 //!   attribute value queries salsa executed (not reused), and the
 //!   milliseconds from the arrival of the first batch (after the watcher's
-//!   debounce, which adds about a tenth of a second to what a person sees)
+//!   settling time, which adds about a tenth of a second to what a person sees)
 //!   to the output being flushed.
 //!
 //! Everything is the host's: this front end loads the module through it,
@@ -25,6 +25,13 @@
 //! at its next query), and the next report covers both. Nothing is printed
 //! for a state that was never finished, so each line describes a state the
 //! files were really in. Ctrl-C ends the command with exit code 0.
+//!
+//! The watcher follows module files that are symbolic links to their
+//! targets and files with several hard links to their inode (see `vfs`'s
+//! watcher). When the directory itself goes away, a line on standard error
+//! says so, its files are removed as any deleted file is, and the watch
+//! waits for it; when it is back, a line says so and its files are read
+//! as new.
 
 use std::{io::Write as _, sync::mpsc, time::Instant};
 
@@ -34,7 +41,7 @@ use halite::host::{
     self, AnalysisHost, Change, HostOptions, Report, ReportDraft, ReportJob, Unfinished, ValueState,
     config::RuleLevelsFinder,
 };
-use vfs::{ChangeBatch, Scope, WatchOptions};
+use vfs::{ChangeBatch, RootChange, Scope, WatchOptions};
 
 use crate::{Outcome, eval::module as module_eval, render};
 
@@ -114,6 +121,9 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
         match message {
             Message::Interrupt => break,
             Message::Batch(batch) => {
+                if let Some(root) = batch.root {
+                    eprintln!("{}", root_message(dir, root));
+                }
                 if !running && !waiting {
                     stats = Stats { files: 0, parsed: 0, evaluated: 0, since: Instant::now() };
                 }
@@ -162,6 +172,22 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
     }
     drop(watcher);
     Ok(Outcome::Clean)
+}
+
+/// What the line on standard error says when the watched directory itself
+/// changed.
+fn root_message(dir: &camino::Utf8Path, root: RootChange) -> String {
+    match root {
+        RootChange::Vanished => {
+            format!(
+                "halite: `{dir}` is gone; its files count as deleted, and the watch waits for it to come back"
+            )
+        }
+        RootChange::Returned => format!("halite: `{dir}` is back; watching it again"),
+        RootChange::Replaced => {
+            format!("halite: `{dir}` was replaced by a new directory; watching the new one")
+        }
+    }
 }
 
 /// The work since the last output, for `--stats`.

@@ -45,11 +45,19 @@ struct Report {
 
 impl Watch {
     fn start(files: &[(&str, &str)], args: &[&str]) -> Watch {
+        Watch::start_with(files, |_| {}, args, Stdio::inherit())
+    }
+
+    /// Starts a watch of a directory with `files`, after `setup` has made
+    /// the rest of it (links, say), with its standard error going to
+    /// `stderr`.
+    fn start_with(files: &[(&str, &str)], setup: impl FnOnce(&Path), args: &[&str], stderr: Stdio) -> Watch {
         let dir = tempfile::tempdir().expect("a temporary directory");
         for (name, text) in files {
             std::fs::write(dir.path().join(name), text).expect("a written file");
         }
-        let (child, lines) = support::spawn_watch(dir.path(), args, Stdio::inherit());
+        setup(dir.path());
+        let (child, lines) = support::spawn_watch(dir.path(), args, stderr);
         Watch { child, lines, dir }
     }
 
@@ -356,4 +364,141 @@ fn watch_survives_deeply_nested_unary_operators() {
     // Still watching.
     watch.write("fine.hcl", "f = 2\n");
     watch.expect(&[json!({"address": "f", "value": 2})]);
+}
+
+/// A module file that is a link to a file outside the module (a file shared
+/// by several modules): an edit to the shared file changes the module's
+/// value.
+#[cfg(unix)]
+#[test]
+fn watch_follows_a_linked_file_to_its_target() {
+    let shared = tempfile::tempdir().expect("a temporary directory");
+    let common = shared.path().join("common.hcl");
+    std::fs::write(&common, "shared = 1\n").expect("a written file");
+    let watch = Watch::start_with(
+        &[("own.hcl", "own = 1\n")],
+        |dir| std::os::unix::fs::symlink(&common, dir.join("main.hcl")).expect("a symbolic link"),
+        &[],
+        Stdio::inherit(),
+    );
+    watch.expect(&[json!({"address": "own", "value": 1}), json!({"address": "shared", "value": 1})]);
+
+    std::fs::write(&common, "shared = 2\n").expect("a written file");
+    watch.expect(&[json!({"address": "shared", "value": 2})]);
+}
+
+/// A module file with a second name elsewhere: an edit through that name
+/// changes the module's value.
+#[cfg(unix)]
+#[test]
+fn watch_sees_an_edit_through_a_hard_link() {
+    let elsewhere = tempfile::tempdir().expect("a temporary directory");
+    let other_name = elsewhere.path().join("copy.hcl");
+    std::fs::write(&other_name, "linked = 1\n").expect("a written file");
+    let watch = Watch::start_with(
+        &[],
+        |dir| std::fs::hard_link(&other_name, dir.join("main.hcl")).expect("a hard link"),
+        &[],
+        Stdio::inherit(),
+    );
+    watch.expect(&[json!({"address": "linked", "value": 1})]);
+
+    std::fs::write(&other_name, "linked = 2\n").expect("a written file");
+    watch.expect(&[json!({"address": "linked", "value": 2})]);
+}
+
+/// The watched directory (the current directory of `halite watch .`)
+/// deleted and made again: a line on standard error says it is gone, its
+/// values are removed, and when it is back another line says so and its
+/// values are printed again.
+#[test]
+fn watch_recovers_when_its_directory_is_deleted_and_made_again() {
+    let mut watch = Watch::start_with(&[("main.hcl", "a = 1\n")], |_| {}, &[], Stdio::piped());
+    let errors = stderr_lines(&mut watch.child);
+    watch.expect(&[json!({"address": "a", "value": 1})]);
+
+    std::fs::remove_dir_all(watch.dir.path()).expect("a removed directory");
+    watch.expect(&[json!({"address": "a", "removed": true})]);
+    let gone = errors.recv_timeout(TIMEOUT).expect("a line on standard error");
+    assert!(gone.contains("is gone"), "{gone}");
+
+    std::fs::create_dir(watch.dir.path()).expect("a directory");
+    watch.write("main.hcl", "a = 2\n");
+    watch.expect(&[json!({"address": "a", "value": 2})]);
+    let back = errors.recv_timeout(TIMEOUT).expect("a line on standard error");
+    assert!(back.contains("is back"), "{back}");
+
+    // Still watching the new directory.
+    watch.write("main.hcl", "a = 3\n");
+    watch.expect(&[json!({"address": "a", "value": 3})]);
+}
+
+/// The lines `child` writes on its standard error (which must be piped),
+/// as they come.
+fn stderr_lines(child: &mut Child) -> Receiver<String> {
+    use std::io::BufRead as _;
+    let stderr = child.stderr.take().expect("a piped standard error");
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
+/// An idle watch does not wake: over a few seconds with no change, its
+/// threads are not scheduled (the debouncer it used woke 80 times a
+/// second) and use no processor time.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_idle_watch_does_not_wake() {
+    let watch = Watch::start(&[("main.hcl", "a = 1\n")], &[]);
+    watch.expect(&[json!({"address": "a", "value": 1})]);
+    let pid = watch.child.id();
+    let before = (wakeups(pid), cpu_ticks(pid));
+    std::thread::sleep(Duration::from_secs(3));
+    let after = (wakeups(pid), cpu_ticks(pid));
+    let woke = after.0.saturating_sub(before.0);
+    let ticks = after.1.saturating_sub(before.1);
+    // A handful at most, for whatever the system does to a sleeping
+    // process; waking on a timer would be hundreds.
+    assert!(woke <= 10, "{woke} context switches in 3 s of idling");
+    assert!(ticks <= 2, "{ticks} clock ticks of processor time in 3 s of idling");
+}
+
+/// How many times the threads of process `pid` have been scheduled off
+/// the processor, whether they gave it up or not.
+#[cfg(target_os = "linux")]
+fn wakeups(pid: u32) -> u64 {
+    let mut total = 0;
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).expect("the process's threads") {
+        let Ok(status) = std::fs::read_to_string(task.expect("a thread").path().join("status")) else {
+            continue;
+        };
+        total += status
+            .lines()
+            .filter_map(|line| {
+                line.strip_prefix("voluntary_ctxt_switches:")
+                    .or(line.strip_prefix("nonvoluntary_ctxt_switches:"))
+            })
+            .map(|count| count.trim().parse::<u64>().expect("a count"))
+            .sum::<u64>();
+    }
+    total
+}
+
+/// The processor time process `pid` has used, user and system, in clock
+/// ticks.
+#[cfg(target_os = "linux")]
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the process's status");
+    // The fields after the command's name, which is in parentheses and may
+    // hold spaces: state is the first, utime and stime the 12th and 13th.
+    let after_name = &stat[stat.rfind(')').expect("a command name") + 2..];
+    let fields: Vec<&str> = after_name.split(' ').collect();
+    fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
 }

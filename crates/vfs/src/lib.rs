@@ -10,7 +10,11 @@
 //! are now, read from disk when the batch is formed, rather than replaying
 //! the events: editors save in many ways (in place, through a temporary file
 //! renamed over the original, by deleting and recreating), and only the end
-//! state matters to the database.
+//! state matters to the database. The watcher follows module files that
+//! are symbolic links to what they point at, sees a file with several hard
+//! links written through any of its names, and when the watched directory
+//! itself goes away and comes back, says so ([`RootChange`]) and watches
+//! the new one. It never wakes while nothing changes.
 
 mod kind;
 mod load;
@@ -66,16 +70,34 @@ impl std::fmt::Debug for Change {
     }
 }
 
+/// What happened to a watched directory itself. Its files' changes are in
+/// the batch as for any other: deleted when it goes, created when it comes
+/// back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootChange {
+    /// It is gone (deleted, renamed away, or not a directory any more). The
+    /// watcher waits for it at the nearest directory above it that exists.
+    Vanished,
+    /// It is a directory again, and watched again.
+    Returned,
+    /// Another directory took its place between two looks (deleted and
+    /// made again at once, say); the new one is watched.
+    Replaced,
+}
+
 /// The changes of one burst of filesystem activity, at most one per path,
-/// sorted by path.
+/// sorted by path, and what happened to the watched directory, if anything.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChangeBatch {
     pub changes: Vec<Change>,
+    pub root: Option<RootChange>,
 }
 
 impl ChangeBatch {
+    /// Whether the batch says nothing: no file changed and the watched
+    /// directory is as it was.
     pub fn is_empty(&self) -> bool {
-        self.changes.is_empty()
+        self.changes.is_empty() && self.root.is_none()
     }
 
     pub fn len(&self) -> usize {
@@ -85,8 +107,15 @@ impl ChangeBatch {
     /// Folds a later batch into this one, so that a consumer that fell
     /// behind applies one batch: per path the later change wins, except that
     /// a file created and then modified is still new, and a file created and
-    /// then deleted was never there.
+    /// then deleted was never there. The directory's change is the later
+    /// one, except that a directory that vanished and then returned was
+    /// replaced.
     pub fn merge(&mut self, later: ChangeBatch) {
+        self.root = match (self.root, later.root) {
+            (Some(RootChange::Vanished), Some(RootChange::Returned)) => Some(RootChange::Replaced),
+            (earlier, None) => earlier,
+            (_, later) => later,
+        };
         let mut by_path: std::collections::BTreeMap<Utf8PathBuf, Change> = std::mem::take(&mut self.changes)
             .into_iter()
             .map(|change| (change.path().to_owned(), change))
@@ -129,16 +158,31 @@ mod tests {
 
     #[test]
     fn merging_keeps_the_last_state_of_each_path() {
-        let mut batch =
-            ChangeBatch { changes: vec![created("a.tf", "1"), modified("b.tf", "1"), deleted("c.tf")] };
+        let mut batch = ChangeBatch {
+            changes: vec![created("a.tf", "1"), modified("b.tf", "1"), deleted("c.tf")],
+            root: None,
+        };
         batch.merge(ChangeBatch {
             changes: vec![modified("a.tf", "2"), deleted("b.tf"), created("c.tf", "3"), created("d.tf", "4")],
+            root: None,
         });
         assert_eq!(
             batch.changes,
             vec![created("a.tf", "2"), deleted("b.tf"), modified("c.tf", "3"), created("d.tf", "4")]
         );
-        batch.merge(ChangeBatch { changes: vec![deleted("a.tf")] });
+        batch.merge(ChangeBatch { changes: vec![deleted("a.tf")], root: None });
         assert_eq!(batch.changes, vec![deleted("b.tf"), modified("c.tf", "3"), created("d.tf", "4")]);
+    }
+
+    #[test]
+    fn a_directory_that_vanished_and_returned_was_replaced() {
+        let mut batch = ChangeBatch { changes: vec![deleted("a.tf")], root: Some(RootChange::Vanished) };
+        batch.merge(ChangeBatch::default());
+        assert_eq!(batch.root, Some(RootChange::Vanished));
+        batch.merge(ChangeBatch { changes: vec![created("a.tf", "2")], root: Some(RootChange::Returned) });
+        assert_eq!(batch.root, Some(RootChange::Replaced));
+        assert_eq!(batch.changes, vec![modified("a.tf", "2")]);
+        batch.merge(ChangeBatch { changes: vec![], root: Some(RootChange::Vanished) });
+        assert_eq!(batch.root, Some(RootChange::Vanished));
     }
 }

@@ -47,6 +47,13 @@ impl Fixture {
         Watcher::start_with_channel(&self.root, scope, &loaded).expect("a watcher")
     }
 
+    /// The batch as the test names it: `!Vanished`, `!Returned` or
+    /// `!Replaced` first when the root changed, then its changes.
+    fn describe_batch(&self, batch: &ChangeBatch) -> Vec<String> {
+        let root = batch.root.map(|root| format!("!{root:?}"));
+        root.into_iter().chain(batch.changes.iter().map(|change| self.describe(change))).collect()
+    }
+
     /// The change as the test names it: `+name text`, `~name text`, `-name`.
     fn describe(&self, change: &Change) -> String {
         let name = change.path().strip_prefix(&self.root).unwrap_or(change.path());
@@ -70,7 +77,7 @@ fn batches_until(
     while !done(&received) {
         let left = deadline.saturating_duration_since(Instant::now());
         match batches.recv_timeout(left) {
-            Ok(batch) => received.push(batch.changes.iter().map(|change| fixture.describe(change)).collect()),
+            Ok(batch) => received.push(fixture.describe_batch(&batch)),
             Err(_) => panic!("timed out; batches so far: {received:?}"),
         }
     }
@@ -87,8 +94,7 @@ fn next_batch(fixture: &Fixture, batches: &Receiver<ChangeBatch>) -> Vec<String>
 /// here cannot make a correct watcher fail.)
 fn assert_quiet(fixture: &Fixture, batches: &Receiver<ChangeBatch>) {
     if let Ok(batch) = batches.recv_timeout(Duration::from_millis(500)) {
-        let described: Vec<String> = batch.changes.iter().map(|change| fixture.describe(change)).collect();
-        panic!("unexpected batch: {described:?}");
+        panic!("unexpected batch: {:?}", fixture.describe_batch(&batch));
     }
 }
 
@@ -285,8 +291,8 @@ fn removing_the_root_deletes_every_file() {
         Watcher::start_with_channel(&watched, Scope::Directory, &loaded).expect("a watcher");
 
     std::fs::remove_dir_all(&watched).expect("a removed directory");
-    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
-    assert_eq!(received.concat(), ["-module/a.tf", "-module/b.hcl"]);
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 3);
+    assert_eq!(received.concat(), ["!Vanished", "-module/a.tf", "-module/b.hcl"]);
 }
 
 #[test]
@@ -325,4 +331,219 @@ fn a_chain_of_renames_leaves_only_the_last_name() {
     };
     batches_until(&fixture, &batches, |received| names_after(received) == ["c.tf".to_owned()].into());
     assert_quiet(&fixture, &batches);
+}
+
+#[cfg(unix)]
+fn symlink(target: &str, link: &Utf8PathBuf) {
+    std::os::unix::fs::symlink(target, link).expect("a symbolic link");
+}
+
+/// The common Terraform layout: a module file that is a link to a file
+/// shared by several modules. An edit to the shared file, however it is
+/// saved, changes the module.
+#[cfg(unix)]
+#[test]
+fn an_edit_to_a_linked_files_target_is_a_modification_of_the_link() {
+    let fixture = Fixture::new(&[("shared/common.tf", "x = 1"), ("module/own.tf", "")]);
+    symlink("../shared/common.tf", &fixture.path("module/main.tf"));
+    let module = fixture.path("module");
+    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    assert_eq!(loaded.len(), 2, "{loaded:?}");
+    let (_watcher, batches) =
+        Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
+
+    // In place.
+    fixture.write("shared/common.tf", "x = 2");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/main.tf x = 2"]);
+    // Atomically: a new file renamed over the target.
+    fixture.write("shared/.common.tf.tmp", "x = 3");
+    std::fs::rename(fixture.path("shared/.common.tf.tmp"), fixture.path("shared/common.tf"))
+        .expect("a rename");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/main.tf x = 3"]);
+    // Deleted, the link dangles: the module has no such file. Created again,
+    // it is back.
+    std::fs::remove_file(fixture.path("shared/common.tf")).expect("a removed file");
+    assert_eq!(next_batch(&fixture, &batches), ["-module/main.tf"]);
+    fixture.write("shared/common.tf", "x = 4");
+    assert_eq!(next_batch(&fixture, &batches), ["+module/main.tf x = 4"]);
+    // The shared directory itself deleted and made again.
+    std::fs::remove_dir_all(fixture.path("shared")).expect("a removed directory");
+    assert_eq!(next_batch(&fixture, &batches), ["-module/main.tf"]);
+    fixture.write("shared/common.tf", "x = 5");
+    assert_eq!(next_batch(&fixture, &batches), ["+module/main.tf x = 5"]);
+    // The link pointed elsewhere.
+    fixture.write("shared/other.tf", "x = 6");
+    std::fs::remove_file(fixture.path("module/main.tf")).expect("a removed link");
+    symlink("../shared/other.tf", &fixture.path("module/main.tf"));
+    let received = batches_until(&fixture, &batches, |received| {
+        received.concat().last().is_some_and(|change| change == "~module/main.tf x = 6")
+    });
+    assert!(received.concat().iter().all(|change| change.contains("main.tf")), "{received:?}");
+    // The old target is no longer the module's.
+    fixture.write("shared/common.tf", "x = 7");
+    fixture.write("module/own.tf", "own = 1");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/own.tf own = 1"]);
+}
+
+/// A link to a file in the same directory that does not exist yet: the
+/// directory is the root's, so the root's watch is what sees the target
+/// appear (a second watch on it would take over the root's).
+#[cfg(unix)]
+#[test]
+fn a_dangling_link_within_the_root_is_a_file_when_its_target_appears() {
+    let fixture = Fixture::new(&[("own.tf", "")]);
+    symlink("target.tf", &fixture.path("link.tf"));
+    let (_watcher, batches) = fixture.watch(Scope::Directory);
+
+    fixture.write("target.tf", "t = 1");
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
+    assert_eq!(received.concat(), ["+link.tf t = 1", "+target.tf t = 1"]);
+    // The root is still watched as before, with the target there and not.
+    fixture.write("own.tf", "own = 1");
+    assert_eq!(next_batch(&fixture, &batches), ["~own.tf own = 1"]);
+    std::fs::remove_file(fixture.path("target.tf")).expect("a removed file");
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
+    assert_eq!(received.concat(), ["-link.tf", "-target.tf"]);
+    fixture.write("own.tf", "own = 2");
+    assert_eq!(next_batch(&fixture, &batches), ["~own.tf own = 2"]);
+    fixture.write("target.tf", "t = 2");
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
+    assert_eq!(received.concat(), ["+link.tf t = 2", "+target.tf t = 2"]);
+}
+
+/// A link to a link: an edit at the end of the chain is seen, and so is a
+/// change to the middle link.
+#[cfg(unix)]
+#[test]
+fn a_chain_of_links_is_followed_to_its_end() {
+    let fixture = Fixture::new(&[("a/one.tf", "x = 1"), ("a/two.tf", "x = 2"), ("module/own.tf", "")]);
+    std::fs::create_dir(fixture.path("b")).expect("a directory");
+    symlink("../a/one.tf", &fixture.path("b/middle.tf"));
+    symlink("../b/middle.tf", &fixture.path("module/main.tf"));
+    let module = fixture.path("module");
+    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    let (_watcher, batches) =
+        Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
+
+    fixture.write("a/one.tf", "x = 10");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/main.tf x = 10"]);
+    std::fs::remove_file(fixture.path("b/middle.tf")).expect("a removed link");
+    symlink("../a/two.tf", &fixture.path("b/middle.tf"));
+    let received = batches_until(&fixture, &batches, |received| {
+        received.concat().last().is_some_and(|change| change == "~module/main.tf x = 2")
+    });
+    assert!(received.concat().iter().all(|change| change.contains("main.tf")), "{received:?}");
+    fixture.write("a/two.tf", "x = 20");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/main.tf x = 20"]);
+}
+
+/// A module file with another name elsewhere (a hard link): an edit
+/// through that name changes the module's file, though nothing happened in
+/// the module's directory.
+#[cfg(unix)]
+#[test]
+fn an_edit_through_a_hard_link_elsewhere_is_seen() {
+    let fixture = Fixture::new(&[("elsewhere/copy.tf", "x = 1"), ("module/own.tf", "")]);
+    std::fs::hard_link(fixture.path("elsewhere/copy.tf"), fixture.path("module/main.tf"))
+        .expect("a hard link");
+    let module = fixture.path("module");
+    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    let (_watcher, batches) =
+        Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
+
+    fixture.write("elsewhere/copy.tf", "x = 2");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/main.tf x = 2"]);
+    fixture.write("elsewhere/copy.tf", "x = 3");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/main.tf x = 3"]);
+    // Saved atomically under the other name, that name is a new file: the
+    // module's file keeps its content.
+    fixture.write("elsewhere/.copy.tf.tmp", "x = 4");
+    std::fs::rename(fixture.path("elsewhere/.copy.tf.tmp"), fixture.path("elsewhere/copy.tf"))
+        .expect("a rename");
+    fixture.write("module/own.tf", "own = 1");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/own.tf own = 1"]);
+}
+
+/// The directory deleted and made again (a fresh checkout, say): its files
+/// are deleted, then created, and the new directory is watched.
+#[test]
+fn a_root_deleted_and_made_again_is_watched_again() {
+    let fixture = Fixture::new(&[("module/a.tf", "a = 1")]);
+    let module = fixture.path("module");
+    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    let (_watcher, batches) =
+        Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
+
+    std::fs::remove_dir_all(&module).expect("a removed directory");
+    assert_eq!(next_batch(&fixture, &batches), ["!Vanished", "-module/a.tf"]);
+    fixture.write("module/a.tf", "a = 2");
+    fixture.write("module/b.tf", "b = 2");
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 3);
+    assert_eq!(received.concat(), ["!Returned", "+module/a.tf a = 2", "+module/b.tf b = 2"]);
+    fixture.write("module/a.tf", "a = 3");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/a.tf a = 3"]);
+}
+
+/// Deleted and made again at once, within one batch, the directory was
+/// replaced, and its file modified; a slower machine may see the two steps.
+#[test]
+fn a_root_replaced_at_once_is_watched_again() {
+    let fixture = Fixture::new(&[("module/a.tf", "a = 1")]);
+    let module = fixture.path("module");
+    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    let (_watcher, batches) =
+        Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
+
+    std::fs::remove_dir_all(&module).expect("a removed directory");
+    fixture.write("module/a.tf", "a = 2");
+    let received = batches_until(&fixture, &batches, |received| {
+        received.concat().last().is_some_and(|change| change.ends_with("a.tf a = 2"))
+    });
+    let received = received.concat();
+    assert!(
+        received == ["!Replaced", "~module/a.tf a = 2"]
+            || received == ["!Vanished", "-module/a.tf", "!Returned", "+module/a.tf a = 2"],
+        "{received:?}"
+    );
+    fixture.write("module/a.tf", "a = 3");
+    assert_eq!(next_batch(&fixture, &batches), ["~module/a.tf a = 3"]);
+}
+
+/// Its parent too: the watcher waits at the nearest directory that exists.
+#[test]
+fn a_root_whose_parent_is_deleted_is_watched_again() {
+    let fixture = Fixture::new(&[("project/module/a.tf", "a = 1")]);
+    let module = fixture.path("project/module");
+    let loaded = vfs::load(&module, Scope::Tree).expect("a loaded directory");
+    let (_watcher, batches) = Watcher::start_with_channel(&module, Scope::Tree, &loaded).expect("a watcher");
+
+    std::fs::remove_dir_all(fixture.path("project")).expect("a removed directory");
+    assert_eq!(next_batch(&fixture, &batches), ["!Vanished", "-project/module/a.tf"]);
+    std::fs::create_dir(fixture.path("project")).expect("a directory");
+    fixture.write("project/module/sub/a.tf", "a = 2");
+    let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 2);
+    assert_eq!(received.concat(), ["!Returned", "+project/module/sub/a.tf a = 2"]);
+    fixture.write("project/module/sub/a.tf", "a = 3");
+    assert_eq!(next_batch(&fixture, &batches), ["~project/module/sub/a.tf a = 3"]);
+}
+
+/// Loading a tree does not enter a linked directory, and neither does the
+/// watch: a file in it is not the tree's.
+#[cfg(unix)]
+#[test]
+fn a_tree_watch_does_not_enter_linked_directories() {
+    let fixture = Fixture::new(&[("outside/a.tf", "a = 1"), ("tree/main.tf", "")]);
+    symlink("../outside", &fixture.path("tree/linked"));
+    let tree = fixture.path("tree");
+    let loaded = vfs::load(&tree, Scope::Tree).expect("a loaded directory");
+    assert_eq!(loaded.len(), 1, "{loaded:?}");
+    let (_watcher, batches) = Watcher::start_with_channel(&tree, Scope::Tree, &loaded).expect("a watcher");
+
+    fixture.write("outside/a.tf", "a = 2");
+    fixture.write("outside/b.tf", "b = 2");
+    fixture.write("tree/last.tf", "last");
+    let received = batches_until(&fixture, &batches, |received| {
+        received.concat().iter().any(|change| change.starts_with("+tree/last.tf"))
+    });
+    assert_eq!(received.concat(), ["+tree/last.tf last"]);
 }
