@@ -11,7 +11,7 @@
 
 use std::{
     collections::BTreeMap,
-    io::{self, IsTerminal, Read, Write},
+    io::{self, IsTerminal, Write},
     process::ExitCode,
     sync::Arc,
 };
@@ -137,10 +137,11 @@ fn decode_files(args: &DecArgs, loaded: &mut Loaded) -> Result<Result<(), Diagno
 
     let mut bodies = Vec::new();
     if args.files.is_empty() {
-        let mut bytes = Vec::new();
-        if let Err(err) = io::stdin().read_to_end(&mut bytes) {
-            return Err(Failure(format!("failed to read stdin: {err}")));
-        }
+        let limit = halite::host::Limits::default().max_file_size;
+        let bytes = match vfs::read_stream(io::stdin().lock(), limit) {
+            Ok(bytes) => bytes,
+            Err(err) => return Err(Failure(format!("failed to read stdin: {err}"))),
+        };
         let file = parse_source("<stdin>", &bytes, false, loaded);
         let file_diags = file.syntax_diagnostics();
         let failed = decode::diagnostic::has_errors(&file_diags);
@@ -241,8 +242,10 @@ fn os_error_text(err: &io::Error) -> String {
 /// Reads and parses a file, or the reference's diagnostic when it cannot
 /// be read.
 fn read_source(path: &str, json: bool, loaded: &mut Loaded) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(parse_source(path, &bytes, json, loaded)),
+    // Only a regular file, no larger than the limit: a FIFO would block
+    // and a device never end (see `vfs::read_file`).
+    match vfs::read_file(Utf8Path::new(path), halite::host::Limits::default().max_file_size) {
+        Ok(read) => Ok(parse_source(path, &read.bytes, json, loaded)),
         Err(_) if json => Err(Box::new(Diagnostic::error(
             "Failed to open file",
             format!("The file {} could not be opened.", go_quote(path)),

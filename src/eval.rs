@@ -86,11 +86,14 @@ pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
     let mut stderr = String::new();
     let mut stdout = String::new();
 
+    // As many diagnostics as the host's pipeline reports of a file, and one
+    // that counts the rest.
+    let max_diagnostics = halite::host::Limits::default().max_diagnostics_per_file;
     let syntax_errors = analysis::syntax_diagnostics(&db, file);
     let outcome = if let Some(first) = syntax_errors.first() {
         // A file that does not parse has no attributes to evaluate: the
         // reference reports the first error as the parse error.
-        for diagnostic in syntax_errors {
+        for diagnostic in &analysis::cap_diagnostics(&db, syntax_errors, max_diagnostics) {
             stderr.push_str(&renderer.render(&db, diagnostic));
             stderr.push_str("\n\n");
         }
@@ -102,14 +105,13 @@ pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
         Outcome::FoundErrors
     } else {
         let results = evaluate_file(&db, file, &ctx);
-        let mut failed = false;
-        for (_, result) in &results {
-            if let Err(diagnostic) = result {
-                failed = true;
-                stderr.push_str(&renderer.render(&db, diagnostic));
-                stderr.push_str("\n\n");
-            }
+        let failures: Vec<Diagnostic> =
+            results.iter().filter_map(|(_, result)| result.as_ref().err().map(|it| (**it).clone())).collect();
+        for diagnostic in &analysis::cap_diagnostics(&db, &failures, max_diagnostics) {
+            stderr.push_str(&renderer.render(&db, diagnostic));
+            stderr.push_str("\n\n");
         }
+        let failed = !failures.is_empty();
         if options.with_types {
             write_with_types(&mut stdout, &results);
         } else {

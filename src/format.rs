@@ -35,6 +35,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use similar::TextDiff;
 
+use vfs::ReadError;
+
 use crate::{Outcome, discover, render};
 
 /// What `halite fmt` was asked to do besides formatting.
@@ -108,7 +110,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
                     Err(ReadError::NotRegular(kind)) => Verdict::NotRegular(kind),
                     // The error cannot be cloned, and it is printed only
                     // once, so the text is all the report needs.
-                    Err(ReadError::Io(error)) => Verdict::Unreadable(error.to_string()),
+                    Err(error) => Verdict::Unreadable(error.to_string()),
                 };
                 progress.inc(1);
                 verdict
@@ -257,8 +259,8 @@ fn outcome(reformatted: bool, failed: bool, options: Options) -> Outcome {
 /// use it. With `--check`, the text is not printed; `<stdin>` is listed if
 /// it would change. With `--diff`, the diff is printed instead of the text.
 fn run_stdin(options: Options) -> Result<Outcome> {
-    let mut bytes = Vec::new();
-    io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+    let bytes = vfs::read_stream(io::stdin().lock(), halite::host::Limits::default().max_file_size)
+        .context("cannot read standard input")?;
     let mut db = RootDatabase::new();
     let file = db.set_file_bytes(STDIN_NAME, &bytes);
     let Some(formatted) = formatted(&db, file) else {
@@ -283,7 +285,8 @@ fn run_stdin(options: Options) -> Result<Outcome> {
 /// A file's syntax diagnostics rendered as `halite check` prints them: each
 /// followed by a blank line.
 fn diagnostics(db: &RootDatabase, renderer: &render::Human, file: File) -> String {
-    analysis::syntax_diagnostics(db, file)
+    let max = halite::host::Limits::default().max_diagnostics_per_file;
+    analysis::cap_diagnostics(db, analysis::syntax_diagnostics(db, file), max)
         .iter()
         .map(|diagnostic| format!("{}\n\n", renderer.render(db, diagnostic)))
         .collect()
@@ -327,70 +330,11 @@ impl Identity {
     }
 }
 
-/// Why a file was not read.
-enum ReadError {
-    /// What it is instead of a regular file.
-    NotRegular(&'static str),
-    Io(io::Error),
-}
-
-impl From<io::Error> for ReadError {
-    fn from(error: io::Error) -> ReadError {
-        ReadError::Io(error)
-    }
-}
-
-/// Reads a file to format, with the identity of what was read. Anything but
-/// a regular file (following symbolic links) is refused before it is
-/// opened: reading a FIFO would wait for a writer, and a device is nobody's
-/// configuration. The file is opened without blocking and checked again
-/// through the open handle, in case a FIFO took its name in between.
+/// Reads a file to format (see `vfs::read_file`: only a regular file, no
+/// larger than the limit), with the identity of what was read.
 fn read_file(path: &Utf8Path) -> Result<(Vec<u8>, Identity), ReadError> {
-    let metadata = fs::metadata(path)?;
-    if !metadata.is_file() {
-        return Err(ReadError::NotRegular(describe(metadata.file_type())));
-    }
-    let mut file = open_without_blocking(path.as_std_path())?;
-    let opened = file.metadata()?;
-    if !opened.is_file() {
-        return Err(ReadError::NotRegular(describe(opened.file_type())));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(opened.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes)?;
-    Ok((bytes, Identity::of(&opened)))
-}
-
-#[cfg(unix)]
-fn open_without_blocking(path: &std::path::Path) -> io::Result<fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits();
-    fs::OpenOptions::new().read(true).custom_flags(nonblocking.cast_signed()).open(path)
-}
-
-#[cfg(not(unix))]
-fn open_without_blocking(path: &std::path::Path) -> io::Result<fs::File> {
-    fs::File::open(path)
-}
-
-/// "a FIFO", "a directory"…: what a file that is not a regular one is.
-fn describe(file_type: fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_char_device() {
-            return "a character device";
-        }
-        if file_type.is_block_device() {
-            return "a block device";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-    }
-    if file_type.is_dir() { "a directory" } else { "a special file" }
+    let read = vfs::read_file(path, halite::host::Limits::default().max_file_size)?;
+    Ok((read.bytes, Identity::of(&read.metadata)))
 }
 
 /// What was read of a file: its identity and its bytes.
@@ -499,7 +443,7 @@ fn write_atomically(path: &Utf8Path, read: &AsRead<'_>, text: &str) -> Result<()
 /// replaced at all: a regular file, with one name, that the user may write.
 fn may_replace(target: &std::path::Path, metadata: &fs::Metadata) -> Result<(), WriteError> {
     if !metadata.is_file() {
-        return Err(WriteError::NotRegular(describe(metadata.file_type())));
+        return Err(WriteError::NotRegular(vfs::describe(metadata.file_type())));
     }
     let links = link_count(metadata);
     if links > 1 {
@@ -538,7 +482,7 @@ fn link_count(_metadata: &fs::Metadata) -> u64 {
 /// one tick of the modification time, so the bytes are compared; only
 /// files being rewritten are read again, and they are read just once.
 fn still_as_read(target: &std::path::Path, read: &AsRead<'_>) -> io::Result<bool> {
-    let file = open_without_blocking(target)?;
+    let file = vfs::open_without_blocking(target)?;
     let metadata = file.metadata()?;
     if Identity::of(&metadata) != read.identity {
         return Ok(false);
@@ -681,11 +625,7 @@ mod tests {
     }
 
     fn read(path: &Utf8Path) -> (Vec<u8>, Identity) {
-        match read_file(path) {
-            Ok(read) => read,
-            Err(ReadError::NotRegular(kind)) => panic!("{path} is {kind}"),
-            Err(ReadError::Io(error)) => panic!("{path}: {error}"),
-        }
+        read_file(path).unwrap_or_else(|error| panic!("{path}: {error}"))
     }
 
     /// The user's own setuid and setgid file, and, when the tests run as

@@ -266,15 +266,16 @@ fn keep_freed_memory() {
 }
 
 /// The bytes of the file at `path`, or of standard input when `path` is `-`,
-/// with a one-line reason when they cannot be read.
+/// with a one-line reason when they cannot be read: a path that is not a
+/// regular file (a FIFO would block, `/dev/zero` never ends) or an input
+/// larger than the limit (`vfs::DEFAULT_MAX_FILE_SIZE`) is refused, having
+/// read at most one byte past the limit.
 fn read_file_or_stdin(path: &camino::Utf8Path) -> anyhow::Result<Vec<u8>> {
     use anyhow::Context as _;
-    use std::io::Read as _;
+    let limit = halite::host::Limits::default().max_file_size;
     if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
-        Ok(bytes)
+        vfs::read_stream(std::io::stdin().lock(), limit).context("cannot read standard input")
     } else {
-        std::fs::read(path).with_context(|| format!("cannot read `{path}`"))
+        Ok(vfs::read_file(path, limit).with_context(|| format!("cannot read `{path}`"))?.bytes)
     }
 }

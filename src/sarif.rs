@@ -3,7 +3,8 @@
 //! One run; the tool's rules are the lint registry ([`analysis::RULES`])
 //! followed by the syntax error codes that occur in the results (syntax
 //! errors are not configurable rules, but SARIF consumers look every
-//! `ruleId` up in the rules). Locations are relative to the directory the
+//! `ruleId` up in the rules), and `too-many-diagnostics` when a file's cap
+//! left some out (a result of its own at the file's end, counting them). Locations are relative to the directory the
 //! check ran in, through the `%SRCROOT%` base, with 1-based lines and
 //! columns counted in Unicode code points (`columnKind`
 //! `unicodeCodePoints`), the same columns as the human and JSON outputs;
@@ -189,12 +190,28 @@ impl Log {
             }
         }
         for (code, message) in syntax_codes {
-            rules.push(ReportingDescriptor {
-                id: code,
-                short_description: Message { text: format!("Syntax error: {message}") },
-                full_description: None,
-                default_configuration: Configuration { level: "error" },
-            });
+            let descriptor = if code == analysis::TOO_MANY_DIAGNOSTICS {
+                ReportingDescriptor {
+                    id: code,
+                    short_description: Message { text: "Too many diagnostics in one file".to_owned() },
+                    full_description: Some(Message {
+                        text: format!(
+                            "Only the first {} diagnostics of a file are reported; this result, at the end \
+                             of the file, counts the rest. It is an error when any of those is one.",
+                            halite::host::Limits::default().max_diagnostics_per_file
+                        ),
+                    }),
+                    default_configuration: Configuration { level: "error" },
+                }
+            } else {
+                ReportingDescriptor {
+                    id: code,
+                    short_description: Message { text: format!("Syntax error: {message}") },
+                    full_description: None,
+                    default_configuration: Configuration { level: "error" },
+                }
+            };
+            rules.push(descriptor);
         }
         let index_of: BTreeMap<&str, usize> =
             rules.iter().enumerate().map(|(index, rule)| (rule.id, index)).collect();

@@ -90,19 +90,23 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
         .context("cannot handle Ctrl-C")?;
     }
 
+    let options = HostOptions::default();
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
-    let (mut change, loaded) = host::load::module(dir, &mut levels).map_err(|error| anyhow!(error))?;
+    let (mut change, loaded) =
+        host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(|error| anyhow!(error))?;
     // The watch starts before the first report, so that a change made
     // while it runs is seen.
     let watcher = {
         let messages = messages.clone();
-        vfs::Watcher::start(dir, Scope::Directory, &loaded, WatchOptions::default(), move |batch| {
+        let watch_options =
+            WatchOptions { max_file_size: options.limits.max_file_size, ..WatchOptions::default() };
+        vfs::Watcher::start(dir, Scope::Directory, &loaded, watch_options, move |batch| {
             let _ = messages.send(Message::Batch(batch));
         })
         .map_err(|err| anyhow!(err))?
     };
     change.set_variables(dir, variables);
-    let mut host = AnalysisHost::new(HostOptions::default());
+    let mut host = AnalysisHost::new(options);
     host.record_stats(args.stats);
     host.apply_change(change);
     host::load::children(&mut host).map_err(|error| anyhow!(error))?;

@@ -158,3 +158,86 @@ fn the_sarif_format_is_listed_in_help() {
 fn modules_are_checked_with_their_rules_configured() {
     check(&["check", "modules"], 1, expect_file!["../test-data/check/cli/modules.txt"]);
 }
+
+/// A file with more diagnostics than the cap (a hundred) reports the first
+/// hundred and one `too-many-diagnostics` diagnostic at its end counting
+/// the rest, in each format: an error when errors were left out (so the
+/// exit status still says so), a warning when only warnings were. Before
+/// the cap, a megabyte of NUL bytes printed a million diagnostics (251 MB
+/// of JSON), and each human one indexed the whole file.
+#[test]
+fn a_file_reports_its_first_hundred_diagnostics_and_counts_the_rest() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // 150 invalid characters, then the parser's error: 151 errors.
+    std::fs::write(dir.path().join("nul.tf"), [0u8; 150]).expect("a written file");
+    let run = |args: &[&str], expected_code: i32| {
+        let (code, transcript) = support::run_halite(dir.path(), args, b"");
+        assert_eq!(code, expected_code, "{transcript}");
+        let stdout = transcript
+            .split_once("--- stdout\n")
+            .and_then(|(_, rest)| rest.split_once("--- stderr\n"))
+            .map(|(stdout, _)| stdout.to_owned())
+            .unwrap_or_default();
+        (transcript, stdout)
+    };
+
+    let (human, _) = run(&["check", "nul.tf"], 1);
+    assert_eq!(human.matches("error[invalid-character]").count(), 100, "{human}");
+    assert!(
+        human.contains(
+            "error[too-many-diagnostics]: 51 more diagnostics in this file not shown\n --> nul.tf:1:151\n"
+        ),
+        "{human}"
+    );
+    assert!(
+        human.contains(
+            "= note: Only the first 100 diagnostics of a file are reported; 51 errors were left out."
+        ),
+        "{human}"
+    );
+    assert!(human.ends_with("checked 1 file in 1 module: 101 errors, 0 warnings\n"), "{human}");
+
+    let (_, json) = run(&["check", "--format", "json", "nul.tf"], 1);
+    let lines: Vec<serde_json::Value> =
+        json.lines().map(|line| serde_json::from_str(line).expect("each line is JSON")).collect();
+    assert_eq!(lines.len(), 101, "{json}");
+    let summary = &lines[100];
+    assert_eq!(summary["code"], "too-many-diagnostics", "{summary}");
+    assert_eq!(summary["severity"], "error", "{summary}");
+    assert_eq!(summary["start"], serde_json::json!({"line": 1, "column": 151, "byte": 150}), "{summary}");
+
+    let (_, sarif) = run(&["check", "--format", "sarif", "nul.tf"], 1);
+    let log: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF output is one JSON document");
+    let errors: Vec<String> = sarif_validator().iter_errors(&log).map(|error| error.to_string()).collect();
+    assert!(errors.is_empty(), "not valid SARIF 2.1.0:\n{}", errors.join("\n"));
+    let run_log = &log["runs"][0];
+    let results = run_log["results"].as_array().expect("results");
+    assert_eq!(results.len(), 101);
+    assert_eq!(results[100]["ruleId"], "too-many-diagnostics");
+    let index = results[100]["ruleIndex"].as_u64().expect("a rule index") as usize;
+    assert_eq!(
+        run_log["tool"]["driver"]["rules"][index]["shortDescription"]["text"],
+        "Too many diagnostics in one file"
+    );
+
+    // `eval` of a file prints its syntax errors the same way.
+    let (eval, _) = run(&["eval", "nul.tf"], 1);
+    assert_eq!(eval.matches("error[invalid-character]").count(), 100, "{eval}");
+    assert!(
+        eval.contains("error[too-many-diagnostics]: 51 more diagnostics in this file not shown"),
+        "{eval}"
+    );
+
+    // Warnings alone left out are a warning: the check passes unless
+    // warnings are denied.
+    let lints: String = (0..120).map(|i| format!("a{i} = \"${{var.x}}\"\n")).collect();
+    std::fs::create_dir(dir.path().join("app")).expect("a directory");
+    std::fs::write(dir.path().join("app/main.hcl"), lints).expect("a written file");
+    let (warnings, _) = run(&["check", "app"], 0);
+    assert_eq!(warnings.matches("warning[interpolation-only]").count(), 100, "{warnings}");
+    assert!(
+        warnings.contains("warning[too-many-diagnostics]: 20 more diagnostics in this file not shown"),
+        "{warnings}"
+    );
+    run(&["check", "--deny-warnings", "app"], 1);
+}

@@ -293,3 +293,69 @@ fn a_walk_reports_what_it_cannot_read_and_checks_the_rest() {
     expect_file!["../test-data/cli/walk-problems.json.txt"].assert_eq(&json);
     assert_eq!(json_code, 2, "{json}");
 }
+
+/// What is not a regular file, named on the command line, is refused
+/// unread by every command that reads one, as `fmt` refuses it: a FIFO
+/// would block the run until a writer came (for ever, in CI), and
+/// `/dev/zero` grew `check` to gigabytes before it gave up. Standard input
+/// stays readable through `-`.
+#[test]
+fn a_fifo_or_a_device_named_on_the_command_line_is_refused_unread() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let status =
+        std::process::Command::new("mkfifo").arg(dir.path().join("pipe.tf")).status().expect("mkfifo runs");
+    assert!(status.success());
+    std::fs::write(dir.path().join("spec.hcldec"), "object {\n  attr \"a\" {\n    type = any\n  }\n}\n")
+        .expect("a written spec");
+    for (args, reason) in [
+        (&["check", "pipe.tf"][..], "halite: cannot read `pipe.tf`: not a regular file but a FIFO\n"),
+        (
+            &["check", "/dev/zero"],
+            "halite: cannot read `/dev/zero`: not a regular file but a character device\n",
+        ),
+        (&["eval", "pipe.tf"], "halite: cannot read `pipe.tf`: not a regular file but a FIFO\n"),
+        (
+            &["eval", "/dev/zero"],
+            "halite: cannot read `/dev/zero`: not a regular file but a character device\n",
+        ),
+        (&["parse", "pipe.tf"], "halite: cannot read `pipe.tf`: not a regular file but a FIFO\n"),
+        (&["dec", "--spec", "spec.hcldec", "pipe.tf"], "could not be read"),
+        (
+            &["eval", ".", "--var-file", "pipe.tf"],
+            "halite: cannot read `pipe.tf`: not a regular file but a FIFO\n",
+        ),
+    ] {
+        let (code, transcript) = halite_in(dir.path(), args, None);
+        assert_eq!(code, 2, "{transcript}");
+        assert!(transcript.contains(reason), "{transcript}");
+    }
+    let (code, transcript) = halite_in(dir.path(), &["eval", "-"], Some(b"a = 1\n"));
+    assert_eq!(code, 0, "{transcript}");
+}
+
+/// An input past the size limit (64 MiB) is refused with a diagnostic
+/// naming it, having read at most one byte past the limit: a sparse file
+/// by its length, standard input by counting.
+#[test]
+fn an_input_larger_than_the_limit_is_refused() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let big = std::fs::File::create(dir.path().join("big.tf")).expect("a file");
+    big.set_len((64 << 20) + 1).expect("a sparse file of 64 MiB and a byte");
+    let reason = "halite: cannot read `big.tf`: larger than the limit of 64 MiB\n";
+    for args in [&["check", "big.tf"][..], &["eval", "big.tf"], &["parse", "big.tf"], &["fmt", "big.tf"]] {
+        let (code, transcript) = halite_in(dir.path(), args, None);
+        assert_eq!(code, 2, "{transcript}");
+        assert!(transcript.contains(reason), "{transcript}");
+    }
+    // A module with the file cannot be loaded without it.
+    let (code, transcript) = halite_in(dir.path(), &["eval", "."], None);
+    assert_eq!(code, 2, "{transcript}");
+    assert!(transcript.contains(reason), "{transcript}");
+    let stdin = vec![b' '; (64 << 20) + 1];
+    let (code, transcript) = halite_in(dir.path(), &["eval", "-"], Some(&stdin));
+    assert_eq!(code, 2, "{transcript}");
+    assert!(
+        transcript.contains("halite: cannot read standard input: larger than the limit of 64 MiB\n"),
+        "{transcript}"
+    );
+}

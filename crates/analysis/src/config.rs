@@ -22,7 +22,7 @@
 //! or value: an unknown table or key, an unknown rule, a level that is not
 //! one of the three, a glob that does not parse.
 
-use std::{collections::BTreeMap, fmt};
+use std::{borrow::Cow, collections::BTreeMap, fmt};
 
 use camino::{Utf8Path, Utf8PathBuf};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
@@ -70,8 +70,12 @@ impl RuleLevels {
 
     /// The diagnostics as configured: a rule set to `off` drops its
     /// diagnostics, `warn` and `error` set their severity. Syntax errors are
-    /// not rules and pass unchanged.
-    pub fn apply(&self, diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
+    /// not rules and pass unchanged; when no diagnostic's level is set, the
+    /// diagnostics are returned as they are, not copied.
+    pub fn apply<'a>(&self, diagnostics: &'a [Diagnostic]) -> Cow<'a, [Diagnostic]> {
+        if self.levels.is_empty() || !diagnostics.iter().any(|it| self.levels.contains_key(it.code)) {
+            return Cow::Borrowed(diagnostics);
+        }
         diagnostics
             .iter()
             .filter_map(|diagnostic| {
@@ -349,8 +353,7 @@ rules = { interpolation-only = "error" }
         let mut levels = RuleLevels::default();
         levels.set("interpolation-only", Level::Off);
         levels.set("legacy-index", Level::Error);
-        let applied: Vec<_> =
-            levels.apply(&diagnostics).into_iter().map(|it| (it.code, it.severity)).collect();
+        let applied: Vec<_> = levels.apply(&diagnostics).iter().map(|it| (it.code, it.severity)).collect();
         assert_eq!(
             applied,
             [

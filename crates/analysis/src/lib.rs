@@ -6,7 +6,10 @@
 //! queries that collect a file's diagnostics ([`diagnostics`]: the syntax
 //! ones, [`syntax_diagnostics`], and the lints). Diagnostics are plain
 //! values here: they are rendered only at the edges (rustc-style text, JSON,
-//! SARIF), by the front ends.
+//! SARIF), by the front ends. How many of a file's are reported is capped
+//! ([`cap_diagnostics`]: the first hundred by default, then one
+//! `too-many-diagnostics` that counts the rest), by the host's pipeline and
+//! by the front ends that read a single file.
 //!
 //! Lints are rules with stable codes in a registry ([`rules::RULES`]); the
 //! per-file style lints are in `lints.rs`. What a file says about them
@@ -22,16 +25,20 @@
 pub mod config;
 mod diagnostic;
 mod ignore;
+mod limit;
 mod lines;
 mod lints;
 pub mod module;
 pub mod rules;
+
+use std::borrow::Cow;
 
 use db::{Db, File, FileStatus, SourceSyntax};
 
 pub use crate::{
     config::{Config, ConfigError, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
+    limit::{DEFAULT_MAX_DIAGNOSTICS_PER_FILE, TOO_MANY_DIAGNOSTICS, cap_diagnostics},
     lines::{LineCol, LineIndex},
     module::{
         FileReferences, ModuleFacts, Usage, UseChange, check_candidates, evaluated_file_module_diagnostics,
@@ -59,13 +66,22 @@ pub fn line_index(db: &dyn Db, file: File) -> LineIndex {
 /// The lints and the ignore comments are queries of their own, so that an
 /// edit that changes neither (most edits of a file without findings) leaves
 /// this query's inputs equal, and it does not run again.
-#[salsa::tracked(returns(ref))]
-pub fn diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
+///
+/// The syntax errors are not copied: a file of a million of them is held
+/// once, by [`syntax_diagnostics`].
+pub fn diagnostics(db: &dyn Db, file: File) -> &[Diagnostic] {
     let syntax = syntax_diagnostics(db, file);
     if !syntax.is_empty() || file.status(db) == FileStatus::Deleted || file.syntax(db) != SourceSyntax::Native
     {
-        return syntax.clone();
+        return syntax;
     }
+    lint_diagnostics(db, file)
+}
+
+/// The style lints of a file without syntax errors, less those its ignore
+/// comments silence, with the ignore comments' own problems.
+#[salsa::tracked(returns(ref))]
+fn lint_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     let lints = style_lints(db, file);
     let ignores = ignore_comments(db, file);
     let mut diagnostics: Vec<Diagnostic> = if ignores.silences_nothing() {
@@ -85,19 +101,19 @@ pub fn diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
 /// passed here as `module_diagnostics`), ordered by position, less those a
 /// `# halite-ignore` comment silences. A file with syntax errors gets only
 /// those: what the module model read of it is a guess.
-pub fn file_diagnostics_in_module<'d>(
-    db: &dyn Db,
+pub fn file_diagnostics_in_module<'db, 'd>(
+    db: &'db dyn Db,
     file: File,
     module_diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
-) -> Vec<Diagnostic> {
+) -> Cow<'db, [Diagnostic]> {
     let own = diagnostics(db, file);
     if !syntax_diagnostics(db, file).is_empty() {
-        return own.clone();
+        return Cow::Borrowed(own);
     }
     let mut module_diagnostics: Vec<Diagnostic> =
         module_diagnostics.into_iter().filter(|it| it.file == file).cloned().collect();
     if module_diagnostics.is_empty() {
-        return own.clone();
+        return Cow::Borrowed(own);
     }
     if file.syntax(db) == SourceSyntax::Native {
         let ignores = ignore_comments(db, file);
@@ -106,10 +122,10 @@ pub fn file_diagnostics_in_module<'d>(
             module_diagnostics.retain(|diagnostic| !ignores.silences(index, diagnostic));
         }
     }
-    let mut all = own.clone();
+    let mut all = own.to_vec();
     all.extend(module_diagnostics);
     all.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
-    all
+    Cow::Owned(all)
 }
 
 /// The style lints of a native-syntax file (see `lints.rs`), before ignore

@@ -22,6 +22,11 @@ pub struct LineIndex {
     /// Every character of more than one byte: its offset and its length.
     /// Most configuration text is ASCII, so this is usually empty.
     wide_chars: Vec<(TextSize, u8)>,
+    /// For each of `wide_chars` and one past the last, the bytes the
+    /// characters before it have beyond one each: a column is a difference
+    /// of two of these, so a line of a million wide characters costs a
+    /// binary search too.
+    extra_bytes_before: Vec<u32>,
     len: TextSize,
 }
 
@@ -41,7 +46,14 @@ impl LineIndex {
             }
         }
         let len = TextSize::try_from(text.len()).unwrap_or(TextSize::from(u32::MAX));
-        LineIndex { line_starts, wide_chars, len }
+        let mut extra_bytes_before = Vec::with_capacity(wide_chars.len() + 1);
+        let mut extra = 0u32;
+        extra_bytes_before.push(0);
+        for &(_, len) in &wide_chars {
+            extra = extra.saturating_add(u32::from(len) - 1);
+            extra_bytes_before.push(extra);
+        }
+        LineIndex { line_starts, wide_chars, extra_bytes_before, len }
     }
 
     /// The line and column of `offset`. An offset inside a multi-byte
@@ -54,17 +66,18 @@ impl LineIndex {
         let offset = offset.min(self.len);
         let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
         let line_start = self.line_starts[line];
-        let mut column = u32::from(offset - line_start);
+        // The wide characters of the line before `offset`.
         let first = self.wide_chars.partition_point(|&(start, _)| start < line_start);
-        for &(start, len) in &self.wide_chars[first..] {
-            if start >= offset {
-                break;
+        let last = self.wide_chars.partition_point(|&(start, _)| start < offset);
+        let extra = |from: usize, to: usize| self.extra_bytes_before[to] - self.extra_bytes_before[from];
+        let column = match self.wide_chars[first..last].last() {
+            // A character that ends after `offset` contains it: the position
+            // is the character's own column.
+            Some(&(start, len)) if start + TextSize::from(u32::from(len)) > offset => {
+                u32::from(start - line_start) - extra(first, last - 1)
             }
-            let end = start + TextSize::from(u32::from(len));
-            // A character that ends after `offset` contains it: count the
-            // position as the character's own column.
-            column -= u32::from(end.min(offset) - start) - u32::from(end <= offset);
-        }
+            _ => u32::from(offset - line_start) - extra(first, last),
+        };
         LineCol { line: line as u32 + 1, column: column.saturating_add(past_end).saturating_add(1) }
     }
 
@@ -146,6 +159,18 @@ mod tests {
         check(text, 14, 2, 1);
         check(text, 19, 2, 6);
         check(text, 23, 2, 7);
+    }
+
+    #[test]
+    fn a_long_line_of_wide_characters() {
+        let text = format!("{}x\n{}", "é".repeat(1000), "😀".repeat(3));
+        let index = LineIndex::new(&text);
+        assert_eq!(index.line_col(2000.into()), LineCol { line: 1, column: 1001 });
+        assert_eq!(index.line_col(1999.into()), LineCol { line: 1, column: 1000 });
+        assert_eq!(index.line_col(2001.into()), LineCol { line: 1, column: 1002 });
+        assert_eq!(index.line_col(2006.into()), LineCol { line: 2, column: 2 });
+        assert_eq!(index.line_col(2007.into()), LineCol { line: 2, column: 2 });
+        assert_eq!(index.line_col(2014.into()), LineCol { line: 2, column: 4 });
     }
 
     #[test]

@@ -91,14 +91,14 @@ fn editing_one_file_recomputes_only_its_diagnostics() {
     });
     expect![[r#"
         [
-            "diagnostics(a.hcl)",
             "syntax_diagnostics(a.hcl)",
             "parse(a.hcl)",
+            "lint_diagnostics(a.hcl)",
             "style_lints(a.hcl)",
             "ignore_comments(a.hcl)",
-            "diagnostics(b.hcl)",
             "syntax_diagnostics(b.hcl)",
             "parse(b.hcl)",
+            "lint_diagnostics(b.hcl)",
             "style_lints(b.hcl)",
             "ignore_comments(b.hcl)",
         ]
@@ -112,7 +112,7 @@ fn editing_one_file_recomputes_only_its_diagnostics() {
     });
     // The new tree makes the syntax diagnostics, the style lints and the
     // ignore comments re-run; each is the same (none) as before, so salsa
-    // keeps the old values and `diagnostics`, the query above them, does not
+    // keeps the old values and `lint_diagnostics`, the query above them, does not
     // re-run. Nothing of `b.hcl` re-runs.
     expect![[r#"
         [

@@ -73,7 +73,7 @@ fn check_module(rule: &str, case: &str) -> (Vec<Diagnostic>, String) {
         } else {
             Vec::new()
         };
-        let diagnostics = analysis::file_diagnostics_in_module(&db, file, &module_diagnostics);
+        let diagnostics = analysis::file_diagnostics_in_module(&db, file, &module_diagnostics).into_owned();
         let index = LineIndex::new(text);
         for diagnostic in &diagnostics {
             support::write_diagnostic(&mut out, &format!("{name}:"), text, &index, diagnostic, true);

@@ -154,8 +154,9 @@ impl Workspace {
         };
         let mut levels = host::config::RuleLevelsFinder::from_current_dir()
             .map_err(|error| Error::Io { path: error.path.clone(), message: error.to_string() })?;
-        let (change, _) = host::load::module(dir, &mut levels).map_err(io)?;
-        let mut host = AnalysisHost::new(HostOptions::default());
+        let options = HostOptions::default();
+        let (change, _) = host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(io)?;
+        let mut host = AnalysisHost::new(options);
         host.apply_change(change);
         host::load::children(&mut host).map_err(io)?;
         host.report();

@@ -30,7 +30,7 @@ use db::{RootDatabase, module::ModuleInput};
 use rustc_hash::FxHashMap;
 
 use crate::{
-    AnalysisHost, Change, Contents, HostOptions, LocatedDiagnostic, Membership, Values,
+    AnalysisHost, Change, Contents, HostOptions, Limits, LocatedDiagnostic, Membership, Values,
     config::RuleLevelsFinder,
 };
 
@@ -81,9 +81,12 @@ pub fn module_count(paths: &[Utf8PathBuf]) -> usize {
 /// the file (to read its text for rendering). Returns what `on_file` made
 /// of each path, in path order; a path with no diagnostics gets `on_file`
 /// too, with none, and a file that could not be read gets its error (it is
-/// left out of its module, and the rest is checked).
+/// left out of its module, and the rest is checked): one that is not a
+/// regular file or is larger than `limits` allow is not read at all. Each
+/// file's diagnostics are capped as `limits` say.
 pub fn check_paths<R: Send>(
     paths: &[Utf8PathBuf],
+    limits: Limits,
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
@@ -94,6 +97,7 @@ pub fn check_paths<R: Send>(
     let child_inputs: ChildInputs = Arc::default();
     let checker = ChunkChecker {
         paths,
+        limits,
         unit_of_dir: &unit_of_dir,
         child_inputs,
         levels: &levels,
@@ -210,6 +214,7 @@ fn check_in_order<R: Send>(
 
 struct ChunkChecker<'a, R> {
     paths: &'a [Utf8PathBuf],
+    limits: Limits,
     unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
     child_inputs: ChildInputs,
@@ -220,7 +225,8 @@ struct ChunkChecker<'a, R> {
 
 impl<R: Send> ChunkChecker<'_, R> {
     fn check(&self, chunk: &[CheckUnit]) -> Result<Vec<(usize, R)>, CheckError> {
-        let mut host = AnalysisHost::new(HostOptions { values: Values::None, threads: 1 });
+        let mut host =
+            AnalysisHost::new(HostOptions { values: Values::None, threads: 1, limits: self.limits });
         let cache = Arc::clone(&self.child_inputs);
         host.set_external_inputs(Arc::new(move |dir: &Utf8Path| lock(&cache).get(dir).cloned().flatten()));
         let mut change = Change::new();
@@ -301,10 +307,10 @@ impl<R: Send> ChunkChecker<'_, R> {
     ) {
         let mut read = Vec::with_capacity(unit.files.len());
         for &index in &unit.files {
-            match std::fs::read(&self.paths[index]) {
-                Ok(bytes) => read.push((index, bytes)),
+            match vfs::read_file(&self.paths[index], self.limits.max_file_size) {
+                Ok(file) => read.push((index, file.bytes)),
                 Err(error) => {
-                    unreadable.insert(index, error);
+                    unreadable.insert(index, error.into());
                 }
             }
         }

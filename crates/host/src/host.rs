@@ -2,6 +2,7 @@
 //! changed.
 
 use std::{
+    borrow::Cow,
     collections::{BTreeMap, BTreeSet},
     hash::{Hash, Hasher},
     panic::AssertUnwindSafe,
@@ -39,11 +40,38 @@ pub struct HostOptions {
     /// Threads a report and the reading of changed files may use: `0` for
     /// one per core. A batch that runs hosts side by side gives each one.
     pub threads: usize,
+    /// How much is read and reported.
+    pub limits: Limits,
 }
 
 impl Default for HostOptions {
     fn default() -> HostOptions {
-        HostOptions { values: Values::Reported, threads: 0 }
+        HostOptions { values: Values::Reported, threads: 0, limits: Limits::default() }
+    }
+}
+
+/// Bounds on what is read and reported, so that one hostile file costs a
+/// run no more than a large honest one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest file read from disk, in bytes (`vfs::read_file`): a
+    /// larger one is not read, and says so.
+    pub max_file_size: u64,
+    /// The most diagnostics reported of one file
+    /// (`analysis::cap_diagnostics`): the rest are one
+    /// `too-many-diagnostics` diagnostic that counts them. `usize::MAX` for
+    /// no cap.
+    pub max_diagnostics_per_file: usize,
+}
+
+impl Default for Limits {
+    /// 64 MiB per file ([`vfs::DEFAULT_MAX_FILE_SIZE`]) and 100 diagnostics
+    /// per file ([`analysis::DEFAULT_MAX_DIAGNOSTICS_PER_FILE`]).
+    fn default() -> Limits {
+        Limits {
+            max_file_size: vfs::DEFAULT_MAX_FILE_SIZE,
+            max_diagnostics_per_file: analysis::DEFAULT_MAX_DIAGNOSTICS_PER_FILE,
+        }
     }
 }
 
@@ -258,6 +286,11 @@ impl AnalysisHost {
         let attrs: Vec<Attr<'_>> =
             addresses.iter().map(|address| Attr::new(&self.db, module, address.clone())).collect();
         evaluate(&self.db, module, &attrs, self.options.threads());
+    }
+
+    /// What the host reads and reports at most.
+    pub fn limits(&self) -> Limits {
+        self.options.limits
     }
 
     /// The diagnostics last reported, by file, in path order.
@@ -580,6 +613,7 @@ impl AnalysisHost {
             modules,
             standalone,
             levels,
+            max_diagnostics: self.options.limits.max_diagnostics_per_file,
             values: self.options.values == Values::Reported,
             threads: self.options.threads(),
             record_stats: self.record_stats,
@@ -896,6 +930,7 @@ pub struct ReportJob {
     modules: Vec<ModuleJob>,
     standalone: Vec<File>,
     levels: FxHashMap<File, Arc<RuleLevels>>,
+    max_diagnostics: usize,
     values: bool,
     threads: usize,
     record_stats: bool,
@@ -964,6 +999,7 @@ impl ReportJob {
     fn run_uncaught(&self) -> ReportDraft {
         let db = &self.db;
         let levels = &self.levels;
+        let max = self.max_diagnostics;
         let mut modules = Vec::new();
         let mut diagnostics = Vec::new();
         for job in &self.modules {
@@ -1032,36 +1068,38 @@ impl ReportJob {
                     );
                     analysis::file_diagnostics_in_module(db, file, &module_part)
                 } else {
-                    Vec::new()
+                    Cow::Borrowed(&[][..])
                 };
-                (file, locate(db, levels, file, found))
+                (file, locate(db, levels, max, file, &found))
             }));
             modules.push(ModuleDraft { dir: job.dir.clone(), removed: job.removed.clone(), values });
         }
         diagnostics.extend(parallel_map(db, &self.standalone, self.threads, |db, file| {
-            let found = if file.status(db) == FileStatus::Exists {
-                analysis::diagnostics(db, file).clone()
-            } else {
-                Vec::new()
-            };
-            (file, locate(db, levels, file, found))
+            let found: &[analysis::Diagnostic] =
+                if file.status(db) == FileStatus::Exists { analysis::diagnostics(db, file) } else { &[] };
+            (file, locate(db, levels, max, file, found))
         }));
         ReportDraft { modules, diagnostics, stats: ReportStats::default() }
     }
 }
 
-/// A file's diagnostics at the levels its configuration sets, with their
-/// lines and columns.
+/// A file's diagnostics at the levels its configuration sets, the first
+/// `max` of them (and one that counts the rest: `analysis::cap_diagnostics`),
+/// with their lines and columns.
 fn locate(
     db: &RootDatabase,
     levels: &FxHashMap<File, Arc<RuleLevels>>,
+    max: usize,
     file: File,
-    diagnostics: Vec<analysis::Diagnostic>,
+    diagnostics: &[analysis::Diagnostic],
 ) -> Vec<LocatedDiagnostic> {
+    // Neither step copies what it does not change: a file of a million
+    // syntax errors costs a pass over them here, and the copy of a hundred.
     let diagnostics = match levels.get(&file) {
-        Some(levels) => levels.apply(&diagnostics),
-        None => diagnostics,
+        Some(levels) => levels.apply(diagnostics),
+        None => Cow::Borrowed(diagnostics),
     };
+    let diagnostics = analysis::cap_diagnostics(db, &diagnostics, max);
     if diagnostics.is_empty() {
         return Vec::new();
     }

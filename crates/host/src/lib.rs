@@ -21,7 +21,9 @@
 //! everything.
 //!
 //! [`load`] reads modules from disk into changes; [`check`] checks many
-//! files in parallel batches of hosts.
+//! files in parallel batches of hosts. [`Limits`] bound what one file may
+//! cost: the size read (through `vfs::read_file`) and the diagnostics
+//! reported (the first hundred, then one that counts the rest).
 //!
 //! It must never depend on a front end: the command line and the library
 //! depend on it, not the other way round.
@@ -39,7 +41,8 @@ pub use db::{File, RootDatabase, module::Address};
 pub use crate::{
     change::{Change, Contents, DialectChange, FileChange, Membership},
     host::{
-        AnalysisHost, DEEP_STACK, HostOptions, InputsOf, ReportDraft, ReportJob, Unfinished, Values, describe,
+        AnalysisHost, DEEP_STACK, HostOptions, InputsOf, Limits, ReportDraft, ReportJob, Unfinished, Values,
+        describe,
     },
     report::{DiagnosticChange, LocatedDiagnostic, Report, ReportStats, ValueChange, ValueState},
 };

@@ -11,7 +11,7 @@ use db::{RootDatabase, module};
 use syntax::TextRange;
 use value::Value;
 
-use crate::{AnalysisHost, Change, Contents, Membership, config::RuleLevelsFinder};
+use crate::{AnalysisHost, Change, Contents, Limits, Membership, config::RuleLevelsFinder};
 
 /// Why files could not be loaded.
 #[derive(Debug)]
@@ -46,13 +46,15 @@ impl From<ConfigError> for LoadError {
 }
 
 /// The module of `dir` as read from disk now: its module files (see
-/// `vfs::load`), with the rule levels of each, and the files themselves
-/// (for a watcher to compare the directory with).
+/// `vfs::load`; each of at most `max_file_size` bytes, as
+/// [`crate::Limits`] says), with the rule levels of each, and the files
+/// themselves (for a watcher to compare the directory with).
 pub fn module(
     dir: &Utf8Path,
     levels: &mut RuleLevelsFinder,
+    max_file_size: u64,
 ) -> Result<(Change, Vec<vfs::LoadedFile>), LoadError> {
-    let loaded = vfs::load(dir, vfs::Scope::Directory)?;
+    let loaded = vfs::load(dir, vfs::Scope::Directory, max_file_size)?;
     let mut change = Change::new();
     for file in &loaded {
         change.set_rule_levels(file.path.clone(), levels.levels_for(&file.path)?);
@@ -81,8 +83,9 @@ pub fn children(host: &mut AnalysisHost) -> Result<(), LoadError> {
             }
         }
     }
+    let max_file_size = host.limits().max_file_size;
     for dir in missing {
-        let loaded = vfs::load(&dir, vfs::Scope::Directory)?;
+        let loaded = vfs::load(&dir, vfs::Scope::Directory, max_file_size)?;
         let mut change = Change::new();
         change.set_reported(dir.clone(), false);
         for file in loaded {
@@ -124,15 +127,17 @@ pub enum VariablesError {
 
 /// The variables' values from `files` (variables files: `NAME = EXPR`
 /// attributes, each evaluated with the standard library and no
-/// variables), in order, then from `arguments` (`NAME=EXPR`): a later
-/// setting wins.
+/// variables; regular files no larger than `limits` allow, whose
+/// diagnostics it caps), in order, then from `arguments` (`NAME=EXPR`): a
+/// later setting wins.
 pub fn variables(
     files: &[Utf8PathBuf],
     arguments: &[String],
+    limits: Limits,
 ) -> Result<BTreeMap<String, Value>, VariablesError> {
     let mut variables = BTreeMap::new();
     for path in files {
-        variables.extend(variables_file(path)?);
+        variables.extend(variables_file(path, limits)?);
     }
     for argument in arguments {
         let (name, value) = variable_argument(argument).map_err(VariablesError::Argument)?;
@@ -164,8 +169,10 @@ fn is_identifier(name: &str) -> bool {
 }
 
 /// The top-level attributes of a variables file, evaluated.
-fn variables_file(path: &Utf8Path) -> Result<Vec<(String, Value)>, VariablesError> {
-    let bytes = std::fs::read(path).map_err(|error| VariablesError::Read { path: path.to_owned(), error })?;
+fn variables_file(path: &Utf8Path, limits: Limits) -> Result<Vec<(String, Value)>, VariablesError> {
+    let bytes = vfs::read_file(path, limits.max_file_size)
+        .map_err(|error| VariablesError::Read { path: path.to_owned(), error: error.into() })?
+        .bytes;
     let mut db = RootDatabase::new();
     let file = db.set_file_bytes(path, &bytes);
     let invalid = |db: RootDatabase, diagnostics: Vec<Diagnostic>| VariablesError::Invalid {
@@ -173,7 +180,11 @@ fn variables_file(path: &Utf8Path) -> Result<Vec<(String, Value)>, VariablesErro
         db: Box::new(db),
         diagnostics,
     };
-    let syntax_errors = analysis::syntax_diagnostics(&db, file).clone();
+    let syntax_errors = analysis::cap_diagnostics(
+        &db,
+        analysis::syntax_diagnostics(&db, file),
+        limits.max_diagnostics_per_file,
+    );
     if !syntax_errors.is_empty() {
         return Err(invalid(db, syntax_errors));
     }
@@ -207,5 +218,10 @@ fn variables_file(path: &Utf8Path) -> Result<Vec<(String, Value)>, VariablesErro
                 .with_note("A variables file holds attributes only: NAME = VALUE."),
         );
     }
-    if errors.is_empty() { Ok(values) } else { Err(invalid(db, errors)) }
+    if errors.is_empty() {
+        Ok(values)
+    } else {
+        let errors = analysis::cap_diagnostics(&db, &errors, limits.max_diagnostics_per_file);
+        Err(invalid(db, errors))
+    }
 }

@@ -292,3 +292,36 @@ fn referring_to_a_root_whole_uses_every_name_under_it() {
     "#]]
     .assert_eq(&shown(&host.report()));
 }
+
+/// The cap on a file's diagnostics is the host's option: past it, one
+/// `too-many-diagnostics` at the file's end counts the rest (a warning,
+/// since only warnings were left out), after the rule levels have had
+/// their say: a rule switched off leaves nothing to count.
+#[test]
+fn a_file_reports_as_many_diagnostics_as_the_limits_allow() {
+    let limits = host::Limits { max_diagnostics_per_file: 2, ..host::Limits::default() };
+    let mut host =
+        AnalysisHost::new(HostOptions { values: host::Values::None, limits, ..HostOptions::default() });
+    let mut change = Change::new();
+    let text = "locals {\n  x = 1\n}\na = \"${local.x}\"\nc = \"${local.x}\"\ne = \"${local.x}\"\n";
+    change.set_file_text("m/main.hcl", text);
+    host.apply_change(change);
+    expect![[r#"
+        new m/main.hcl:4:5 warning[interpolation-only] Interpolation-only expressions are deprecated
+        new m/main.hcl:5:5 warning[interpolation-only] Interpolation-only expressions are deprecated
+        new m/main.hcl:7:1 warning[too-many-diagnostics] 1 more diagnostic in this file not shown
+    "#]]
+    .assert_eq(&shown(&host.report()));
+
+    let mut levels = RuleLevels::default();
+    levels.set("interpolation-only", Level::Off);
+    let mut change = Change::new();
+    change.set_rule_levels("m/main.hcl", Arc::new(levels));
+    host.apply_change(change);
+    expect![[r#"
+        resolved m/main.hcl:4:5 warning[interpolation-only] Interpolation-only expressions are deprecated
+        resolved m/main.hcl:5:5 warning[interpolation-only] Interpolation-only expressions are deprecated
+        resolved m/main.hcl:7:1 warning[too-many-diagnostics] 1 more diagnostic in this file not shown
+    "#]]
+    .assert_eq(&shown(&host.report()));
+}

@@ -1,6 +1,8 @@
 //! Files on disk for Halite: the one table of file kinds (which names are
 //! HCL files, in which syntax, for which tool, and which belong to a
-//! module), loading a directory's HCL files, and a watcher that turns filesystem events into
+//! module), reading a file or standard input (regular files only, up to a
+//! size limit: [`read_file`], [`read_stream`]), loading a directory's HCL
+//! files, and a watcher that turns filesystem events into
 //! batches of changes to apply to the database's inputs.
 //!
 //! The crate knows bytes and paths, nothing about syntax or the database:
@@ -18,6 +20,7 @@
 
 mod kind;
 mod load;
+mod read;
 mod watch;
 
 use camino::Utf8PathBuf;
@@ -27,6 +30,9 @@ pub use crate::kind::{
     module_dir, path_order, terraform_stem,
 };
 pub use crate::load::{Error, LoadedFile, Scope, load};
+pub use crate::read::{
+    DEFAULT_MAX_FILE_SIZE, ReadError, ReadFile, describe, open_without_blocking, read_file, read_stream,
+};
 pub use crate::watch::{WatchOptions, Watcher};
 
 /// One file's change, as its state on disk when the batch was formed.

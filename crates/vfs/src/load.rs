@@ -4,7 +4,7 @@ use std::io;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use crate::kind::is_module_file;
+use crate::{ReadError, kind::is_module_file};
 
 /// Directories never entered by a walk of a tree, besides hidden ones:
 /// Terraform's cache of downloaded modules and providers is someone else's
@@ -63,20 +63,23 @@ impl std::error::Error for Error {
 }
 
 /// Reads the module files under `root` (see [`is_module_file`] and
-/// [`Scope`]), sorted by path.
+/// [`Scope`]), sorted by path, each of at most `max_file_size` bytes (see
+/// [`crate::DEFAULT_MAX_FILE_SIZE`]).
 ///
 /// The root must be a readable directory. Below it, a file that vanishes
-/// between listing and reading is simply not there, and a name that is not
-/// UTF-8 cannot be a module file's; any other error reading a file or a
-/// directory is returned, since a module with a file missing would evaluate
-/// to something it is not.
-pub fn load(root: &Utf8Path, scope: Scope) -> Result<Vec<LoadedFile>, Error> {
+/// between listing and reading is simply not there, nor is what is not a
+/// regular file (a FIFO, a link to a directory: never read, as a walk
+/// passes over them), and a name that is not UTF-8 cannot be a module
+/// file's; any other error reading a file or a directory is returned (a
+/// file larger than the limit among them), since a module with a file
+/// missing would evaluate to something it is not.
+pub fn load(root: &Utf8Path, scope: Scope, max_file_size: u64) -> Result<Vec<LoadedFile>, Error> {
     let mut paths = Vec::new();
     list_files(root, scope, &mut paths)?;
     paths.sort_by(|a, b| crate::path_order(a, b));
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
-        match read_file(&path) {
+        match read_file(&path, max_file_size) {
             Ok(Some(bytes)) => files.push(LoadedFile { path, bytes }),
             Ok(None) => {}
             Err(source) => return Err(Error { path, source }),
@@ -107,14 +110,15 @@ pub(crate) fn list_files(dir: &Utf8Path, scope: Scope, paths: &mut Vec<Utf8PathB
     Ok(())
 }
 
-/// The bytes of the file at `path`, or `None` if there is no file there
-/// (never was, was removed, or is a directory now).
-pub(crate) fn read_file(path: &Utf8Path) -> io::Result<Option<Vec<u8>>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
+/// The bytes of the file at `path`, or `None` if there is no regular file
+/// there (never was, was removed, or is a directory or a FIFO now).
+pub(crate) fn read_file(path: &Utf8Path, max_file_size: u64) -> io::Result<Option<Vec<u8>>> {
+    match crate::read_file(path, max_file_size) {
+        Ok(read) => Ok(Some(read.bytes)),
+        Err(ReadError::NotRegular(_)) => Ok(None),
         // A symbolic link whose target is gone reads as not found; a path
         // whose parent became a file reads as "not a directory".
-        Err(err)
+        Err(ReadError::Io(err))
             if matches!(
                 err.kind(),
                 io::ErrorKind::NotFound | io::ErrorKind::IsADirectory | io::ErrorKind::NotADirectory
@@ -122,7 +126,7 @@ pub(crate) fn read_file(path: &Utf8Path) -> io::Result<Option<Vec<u8>>> {
         {
             Ok(None)
         }
-        Err(err) => Err(err),
+        Err(err) => Err(err.into()),
     }
 }
 

@@ -74,6 +74,10 @@ pub struct WatchOptions {
     /// The longest a batch waits for activity to settle: under a constant
     /// stream of writes, batches still come this often.
     pub max_delay: Duration,
+    /// The largest file read, in bytes (see [`crate::DEFAULT_MAX_FILE_SIZE`]):
+    /// a file that grows past it keeps its last state, as one that cannot
+    /// be read does.
+    pub max_file_size: u64,
 }
 
 impl Default for WatchOptions {
@@ -82,7 +86,11 @@ impl Default for WatchOptions {
     /// script's burst of writes are one batch each, even when the writer is
     /// not scheduled for a while on a busy machine.
     fn default() -> WatchOptions {
-        WatchOptions { settle: Duration::from_millis(100), max_delay: Duration::from_secs(1) }
+        WatchOptions {
+            settle: Duration::from_millis(100),
+            max_delay: Duration::from_secs(1),
+            max_file_size: crate::DEFAULT_MAX_FILE_SIZE,
+        }
     }
 }
 
@@ -175,6 +183,7 @@ impl Watcher {
             root: root.to_owned(),
             absolute_root,
             scope,
+            max_file_size: options.max_file_size,
             known: known.iter().map(|file| (file.path.clone(), content_hash(&file.bytes))).collect(),
             links: BTreeSet::new(),
             several_names: BTreeSet::new(),
@@ -354,6 +363,7 @@ struct State {
     /// The root made absolute, which files are read through and events name.
     absolute_root: Utf8PathBuf,
     scope: Scope,
+    max_file_size: u64,
     /// A hash of each known file's bytes, to tell a real change from a save
     /// that wrote the same bytes (or a touch).
     known: HashMap<Utf8PathBuf, u64>,
@@ -487,7 +497,7 @@ impl State {
             } else {
                 self.several_names.remove(&path);
             }
-            match read_file(&on_disk) {
+            match read_file(&on_disk, self.max_file_size) {
                 Ok(Some(bytes)) => {
                     let hash = content_hash(&bytes);
                     match self.known.insert(path.clone(), hash) {

@@ -43,7 +43,7 @@ impl Fixture {
     }
 
     fn watch(&self, scope: Scope) -> (Watcher, Receiver<ChangeBatch>) {
-        let loaded = vfs::load(&self.root, scope).expect("a loaded directory");
+        let loaded = vfs::load(&self.root, scope, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
         Watcher::start_with_channel(&self.root, scope, &loaded).expect("a watcher")
     }
 
@@ -113,7 +113,7 @@ fn loading_takes_module_files_only() {
         (".git/no.hcl", ""),
     ]);
     let names = |scope| -> Vec<String> {
-        vfs::load(&fixture.root, scope)
+        vfs::load(&fixture.root, scope, vfs::DEFAULT_MAX_FILE_SIZE)
             .expect("a loaded directory")
             .into_iter()
             .map(|file| file.path.strip_prefix(&fixture.root).expect("a path under the root").to_string())
@@ -121,15 +121,36 @@ fn loading_takes_module_files_only() {
     };
     assert_eq!(names(Scope::Directory), ["build.pkr.hcl", "main.tf", "vars.tf.json"]);
     assert_eq!(names(Scope::Tree), ["build.pkr.hcl", "main.tf", "sub/child.hcl", "vars.tf.json"]);
-    let loaded = vfs::load(&fixture.root, Scope::Directory).expect("a loaded directory");
+    let loaded =
+        vfs::load(&fixture.root, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     assert_eq!(loaded[1].bytes, b"a = 1");
+}
+
+/// A FIFO named like a module file is passed over, as a walk passes over
+/// it (reading it would wait for a writer forever); a file past the size
+/// limit is an error naming it, since the module would be missing it.
+#[test]
+fn loading_passes_over_a_fifo_and_refuses_a_file_past_the_limit() {
+    let fixture = Fixture::new(&[("main.tf", "a = 1"), ("big.tf", "b = 12345")]);
+    let made = std::process::Command::new("mkfifo")
+        .arg(fixture.path("pipe.tf").as_str())
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let error = vfs::load(&fixture.root, Scope::Directory, 8).expect_err("big.tf is past the limit");
+    assert_eq!(error.path, fixture.path("big.tf"));
+    assert_eq!(error.to_string(), format!("cannot read `{}`: larger than the limit of 8 bytes", error.path));
+    let loaded = vfs::load(&fixture.root, Scope::Directory, 9).expect("a loaded directory");
+    let names: Vec<&str> = loaded.iter().map(|file| file.path.file_name().unwrap_or_default()).collect();
+    assert_eq!(names, ["big.tf", "main.tf"]);
 }
 
 #[test]
 fn loading_a_missing_directory_is_an_error() {
     let fixture = Fixture::new(&[]);
     let missing = fixture.path("missing");
-    let error = vfs::load(&missing, Scope::Directory).expect_err("no such directory");
+    let error =
+        vfs::load(&missing, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect_err("no such directory");
     assert_eq!(error.path, missing);
 }
 
@@ -270,7 +291,8 @@ fn paths_are_reported_under_the_root_as_given() {
     // in it shows the same thing: paths keep the caller's spelling.
     let roundabout = fixture.root.join("sub").join("..");
     std::fs::create_dir(fixture.path("sub")).expect("a directory");
-    let loaded = vfs::load(&roundabout, Scope::Directory).expect("a loaded directory");
+    let loaded =
+        vfs::load(&roundabout, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     assert_eq!(loaded[0].path, roundabout.join("main.tf"));
     let (_watcher, batches) =
         Watcher::start_with_channel(&roundabout, Scope::Directory, &loaded).expect("a watcher");
@@ -286,7 +308,8 @@ fn removing_the_root_deletes_every_file() {
     std::fs::create_dir(&watched).expect("a directory");
     std::fs::write(watched.join("a.tf"), "a").expect("a written file");
     std::fs::write(watched.join("b.hcl"), "b").expect("a written file");
-    let loaded = vfs::load(&watched, Scope::Directory).expect("a loaded directory");
+    let loaded =
+        vfs::load(&watched, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     let (_watcher, batches) =
         Watcher::start_with_channel(&watched, Scope::Directory, &loaded).expect("a watcher");
 
@@ -298,7 +321,8 @@ fn removing_the_root_deletes_every_file() {
 #[test]
 fn changes_between_loading_and_watching_come_first() {
     let fixture = Fixture::new(&[("a.tf", "a = 1"), ("b.tf", "b = 1")]);
-    let loaded = vfs::load(&fixture.root, Scope::Directory).expect("a loaded directory");
+    let loaded =
+        vfs::load(&fixture.root, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     fixture.write("a.tf", "a = 2");
     std::fs::remove_file(fixture.path("b.tf")).expect("a removed file");
     fixture.write("c.tf", "c = 1");
@@ -347,7 +371,8 @@ fn an_edit_to_a_linked_files_target_is_a_modification_of_the_link() {
     let fixture = Fixture::new(&[("shared/common.tf", "x = 1"), ("module/own.tf", "")]);
     symlink("../shared/common.tf", &fixture.path("module/main.tf"));
     let module = fixture.path("module");
-    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    let loaded =
+        vfs::load(&module, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     assert_eq!(loaded.len(), 2, "{loaded:?}");
     let (_watcher, batches) =
         Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
@@ -421,7 +446,8 @@ fn a_chain_of_links_is_followed_to_its_end() {
     symlink("../a/one.tf", &fixture.path("b/middle.tf"));
     symlink("../b/middle.tf", &fixture.path("module/main.tf"));
     let module = fixture.path("module");
-    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    let loaded =
+        vfs::load(&module, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     let (_watcher, batches) =
         Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
 
@@ -447,7 +473,8 @@ fn an_edit_through_a_hard_link_elsewhere_is_seen() {
     std::fs::hard_link(fixture.path("elsewhere/copy.tf"), fixture.path("module/main.tf"))
         .expect("a hard link");
     let module = fixture.path("module");
-    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    let loaded =
+        vfs::load(&module, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     let (_watcher, batches) =
         Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
 
@@ -470,7 +497,8 @@ fn an_edit_through_a_hard_link_elsewhere_is_seen() {
 fn a_root_deleted_and_made_again_is_watched_again() {
     let fixture = Fixture::new(&[("module/a.tf", "a = 1")]);
     let module = fixture.path("module");
-    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    let loaded =
+        vfs::load(&module, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     let (_watcher, batches) =
         Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
 
@@ -490,7 +518,8 @@ fn a_root_deleted_and_made_again_is_watched_again() {
 fn a_root_replaced_at_once_is_watched_again() {
     let fixture = Fixture::new(&[("module/a.tf", "a = 1")]);
     let module = fixture.path("module");
-    let loaded = vfs::load(&module, Scope::Directory).expect("a loaded directory");
+    let loaded =
+        vfs::load(&module, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     let (_watcher, batches) =
         Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
 
@@ -514,7 +543,7 @@ fn a_root_replaced_at_once_is_watched_again() {
 fn a_root_whose_parent_is_deleted_is_watched_again() {
     let fixture = Fixture::new(&[("project/module/a.tf", "a = 1")]);
     let module = fixture.path("project/module");
-    let loaded = vfs::load(&module, Scope::Tree).expect("a loaded directory");
+    let loaded = vfs::load(&module, Scope::Tree, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     let (_watcher, batches) = Watcher::start_with_channel(&module, Scope::Tree, &loaded).expect("a watcher");
 
     std::fs::remove_dir_all(fixture.path("project")).expect("a removed directory");
@@ -535,7 +564,7 @@ fn a_tree_watch_does_not_enter_linked_directories() {
     let fixture = Fixture::new(&[("outside/a.tf", "a = 1"), ("tree/main.tf", "")]);
     symlink("../outside", &fixture.path("tree/linked"));
     let tree = fixture.path("tree");
-    let loaded = vfs::load(&tree, Scope::Tree).expect("a loaded directory");
+    let loaded = vfs::load(&tree, Scope::Tree, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
     assert_eq!(loaded.len(), 1, "{loaded:?}");
     let (_watcher, batches) = Watcher::start_with_channel(&tree, Scope::Tree, &loaded).expect("a watcher");
 
