@@ -52,7 +52,7 @@ mod codec;
 
 pub use convert::{Conversion, ConvertError, convert, get_conversion, unify, unify_unsafe};
 pub use json::JsonError;
-pub use number::{Number, NumberError};
+pub use number::{Number, NumberError, ParseNumberError};
 pub use refine::{Bound, Refine, ValueRange};
 pub use ty::{ObjectType, Type};
-pub use value::{Value, ValueError};
+pub use value::{Size, Value, ValueError};
