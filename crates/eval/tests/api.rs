@@ -352,3 +352,48 @@ f = "%{ for i in range(1024) }%{ for j in range(1024) }x%{ endfor }%{ endfor }"
         eval_src("d = length([for i in range(50): [for j in range(50): j]])\ne = try(nosuch, \"x\")\n", &ctx);
     assert_eq!(got, vec![Ok(Value::int(50)), Ok(Value::string("x"))]);
 }
+
+/// `distinct`, `setintersection` and `setsubtract` find equal elements by
+/// hashing, as cty's equality has them: the first of equal elements is
+/// kept, `-0` equals `0`, nulls equal nulls.
+#[test]
+fn duplicates_are_found_as_cty_equality_has_them() {
+    let ctx = Context::with_stdlib();
+    let src = r#"
+a = distinct([3, 1, 3, -0, 0, 1, 2])
+b = distinct([null, "a", null, "b", "a"])
+c = distinct([{ x = 1 }, { x = 1 }, { x = 2 }])
+d = setintersection([1, 2, 3, 4], [4, 2, 9])
+e = setsubtract([1, 2, 3, 4], [4, 2, 9])
+"#;
+    let got = eval_src(src, &ctx);
+    let list = |items: Vec<Value>| Value::list_of(items).expect("a list");
+    let set = |items: Vec<Value>| Value::set_of(items).expect("a set");
+    let s = |x: &str| Value::string(x);
+    let object = |x: i64| Value::object_from([("x", Value::int(x))]);
+    assert_eq!(
+        got[0],
+        Ok(list(vec![Value::int(3), Value::int(1), Value::number(value::Number::neg_zero()), Value::int(2)]))
+    );
+    assert_eq!(got[1], Ok(list(vec![Value::null(Type::String), s("a"), s("b")])));
+    assert_eq!(got[2], Ok(list(vec![object(1), object(2)])));
+    assert_eq!(got[3], Ok(set(vec![Value::int(2), Value::int(4)])));
+    assert_eq!(got[4], Ok(set(vec![Value::int(1), Value::int(3)])));
+}
+
+/// The same for the two hundred thousand elements the limits allow, in
+/// seconds: comparing each element with every other took hours. A stress
+/// test: `cargo test -p eval --release --test api -- --ignored linear`.
+#[test]
+#[ignore = "a stress test, slow in debug builds"]
+fn duplicates_are_found_in_linear_time() {
+    let ctx = Context::with_stdlib();
+    let n = "flatten([for i in range(200) : [for j in range(1000) : i * 1000 + j]])";
+    let src = format!(
+        "a = length(distinct(concat({n}, {n})))\nb = length(setintersection({n}, [for x in {n} : x + 100000]))\nc = length(setsubtract({n}, [for x in {n} : x + 100000]))\n"
+    );
+    let started = std::time::Instant::now();
+    let got = eval_src(&src, &ctx);
+    assert_eq!(got, [Ok(Value::int(200_000)), Ok(Value::int(100_000)), Ok(Value::int(100_000))]);
+    assert!(started.elapsed().as_secs() < 30, "took {:?}", started.elapsed());
+}
