@@ -247,3 +247,38 @@ fn standard_input() {
     .assert_eq(&transcript);
     assert_eq!(code, 0);
 }
+
+/// A value too large, a number too long: each is a diagnostic with a
+/// range, the other attributes still evaluate, and nothing crashes.
+#[test]
+fn a_limit_is_a_diagnostic_not_a_crash() {
+    let src = b"a = 1e500000000\nb = [for x in range(1024): join(\"\", [for i in range(1024): format(\"%9999d\", i)])]\nc = 1\n";
+    let (code, transcript) = support::run_halite(&test_data("cli-eval"), &["eval", "-"], src);
+    expect_test::expect![[r#"
+        $ halite eval -
+        exit: 1
+        --- stdout
+        {
+          "c": 1
+        }
+        --- stderr
+        error[eval]: Number too large
+         --> <stdin>:1:5
+          |
+        1 | a = 1e500000000
+          |     ^^^^^^^^^^^
+          |
+          = note: 500000001 digits written out (the limit is 10000).
+
+        error[eval]: Value too large
+         --> <stdin>:2:5
+          |
+        2 | b = [for x in range(1024): join("", [for i in range(1024): format("%9999d", i)])]
+          |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+          |
+          = note: 20477952 bytes of text (the limit is 16777216).
+
+    "#]]
+    .assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+}

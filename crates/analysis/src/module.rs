@@ -201,6 +201,7 @@ fn eval_rule_code(kind: &EvalErrorKind) -> &'static str {
         | EvalErrorKind::FunctionCallFailed { .. }
         | EvalErrorKind::InvalidFunctionCall { .. }
         | EvalErrorKind::TooDeeplyNested
+        | EvalErrorKind::LimitExceeded(_)
         | EvalErrorKind::Internal => rules::EVALUATION_ERROR,
     }
 }

@@ -160,7 +160,7 @@ impl Expression {
                         // The evaluator stops at the first error; the
                         // reference's errors and partial value are searched
                         // for apart (see `crate::failure`).
-                        let failure = Failure::new(hir);
+                        let failure = Failure::new(hir, ctx);
                         let diagnostics = failure
                             .errors(*expr, error, ctx)
                             .into_iter()

@@ -12,10 +12,13 @@
 //! down each part that fails. When no part fails alone, the error belongs
 //! to the expression itself.
 //!
-//! The search is bounded in depth and in the number of evaluations, so a
-//! failing expression with nested `for` expressions over large collections
-//! costs at most a fixed amount of extra work; past the budget, what was
-//! found so far is reported.
+//! The search is bounded in depth and in the number of evaluations, and
+//! all of them share the evaluation steps of one evaluation
+//! ([`eval::Limits::max_steps`]), so a failing expression with nested
+//! `for` expressions over large collections costs at most a fixed amount
+//! of extra work; past the budget, what was found so far is reported. An
+//! expression that went past a limit is not searched: its parts did not
+//! fail.
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -33,6 +36,7 @@ const MAX_EVALUATIONS: usize = 2_000;
 pub(crate) struct Failure<'a> {
     hir: &'a hir::FileHir,
     evaluations_left: Cell<usize>,
+    steps_left: Cell<u64>,
 }
 
 /// The iteration of a `for` expression.
@@ -58,18 +62,26 @@ impl ForIteration<'_> {
 }
 
 impl<'a> Failure<'a> {
-    pub(crate) fn new(hir: &'a hir::FileHir) -> Failure<'a> {
-        Failure { hir, evaluations_left: Cell::new(MAX_EVALUATIONS) }
+    /// A search in `ctx`, whose limits bound it.
+    pub(crate) fn new(hir: &'a hir::FileHir, ctx: &eval::Context) -> Failure<'a> {
+        Failure {
+            hir,
+            evaluations_left: Cell::new(MAX_EVALUATIONS),
+            steps_left: Cell::new(ctx.limits.max_steps),
+        }
     }
 
     /// Evaluates `expr`, or `None` once the budget is spent.
     fn eval(&self, expr: hir::ExprId, ctx: &eval::Context) -> Option<Result<Value, eval::EvalError>> {
         let left = self.evaluations_left.get();
-        if left == 0 {
+        if left == 0 || self.steps_left.get() == 0 {
             return None;
         }
         self.evaluations_left.set(left - 1);
-        Some(eval::eval_expr(&self.hir.exprs, expr, ctx))
+        let mut steps = self.steps_left.get();
+        let result = eval::eval_expr_metered(&self.hir.exprs, expr, ctx, &mut steps);
+        self.steps_left.set(steps);
+        Some(result)
     }
 
     /// Every error of `expr`, whose evaluation failed with `error`.
@@ -79,6 +91,10 @@ impl<'a> Failure<'a> {
         error: eval::EvalError,
         ctx: &eval::Context,
     ) -> Vec<eval::EvalError> {
+        if matches!(error.kind, eval::EvalErrorKind::LimitExceeded(_)) {
+            self.steps_left.set(0);
+            return vec![error];
+        }
         let mut errors = Vec::new();
         self.errors_into(expr, ctx, 0, &mut errors);
         if errors.is_empty() {

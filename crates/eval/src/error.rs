@@ -12,6 +12,7 @@ use smol_str::SmolStr;
 use value::Type;
 
 use crate::ExprId;
+use crate::limits::Exceeded;
 
 /// An evaluation error: what went wrong, about which expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,14 +159,19 @@ pub enum EvalErrorKind {
         function: SmolStr,
     },
     TooDeeplyNested,
+    /// A limit of [`crate::Limits`] reached: a value too large, a number
+    /// with too many digits, too many steps.
+    LimitExceeded(Exceeded),
     /// The evaluator itself stopped (a bug, caught at its thread's edge).
     Internal,
 }
 
 impl EvalErrorKind {
-    /// The reference's summary of this kind of error.
+    /// The reference's summary of this kind of error (Halite's own for a
+    /// limit, which the reference does not have).
     pub fn summary(&self) -> &'static str {
         match self {
+            EvalErrorKind::LimitExceeded(exceeded) => exceeded.summary(),
             EvalErrorKind::MissingExpression => "Missing expression",
             EvalErrorKind::InvalidNumberLiteral => "Invalid number literal",
             EvalErrorKind::VariablesNotAllowed => "Variables not allowed",

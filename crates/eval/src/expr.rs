@@ -9,6 +9,7 @@ use smol_str::SmolStr;
 use value::{Number, Type, Value};
 
 use crate::function::Kind;
+use crate::limits::{self, Exceeded, Limit, Limits};
 use crate::{Context, EvalError, EvalErrorKind as ErrorKind, MAX_DEPTH, Operand};
 
 /// Evaluates the expression `id` of `exprs` in `ctx`.
@@ -18,21 +19,73 @@ use crate::{Context, EvalError, EvalErrorKind as ErrorKind, MAX_DEPTH, Operand};
 /// `+`), so an expression deeper than a caller's stack can be assumed to
 /// hold is evaluated on a thread of its own whose stack is sized to the
 /// tree's depth.
+///
+/// It spends at most what [`Context::limits`] allows: no value it builds
+/// is larger, no number longer, and it stops after as many steps, with an
+/// [`ErrorKind::LimitExceeded`] error about the expression that went past.
 pub fn eval_expr(exprs: &Arena<Expr>, id: ExprId, ctx: &Context) -> Result<Value, EvalError> {
-    let run = || Evaluator { exprs, ctx, locals: Vec::new(), splat_items: Vec::new(), depth: 0 }.eval(id);
+    let mut steps_left = ctx.limits.max_steps;
+    eval_expr_metered(exprs, id, ctx, &mut steps_left)
+}
+
+/// [`eval_expr`] with at most `steps_left` steps (and at most
+/// [`Limits::max_steps`]), less the steps it took when it returns: how a
+/// caller that evaluates parts of one expression again (to find every
+/// error of a failed one) spends one budget on all of them.
+pub fn eval_expr_metered(
+    exprs: &Arena<Expr>,
+    id: ExprId,
+    ctx: &Context,
+    steps_left: &mut u64,
+) -> Result<Value, EvalError> {
+    let limits = Limits { max_steps: ctx.limits.max_steps.min(*steps_left), ..ctx.limits };
+    let run = || {
+        let _installed = limits::install(limits);
+        let mut evaluator =
+            Evaluator { exprs, ctx, locals: Vec::new(), splat_items: Vec::new(), depth: 0, steps: 0, limits };
+        let result = evaluator.eval(id);
+        (result, evaluator.steps)
+    };
     let depth = tree_depth(exprs, id);
-    if depth <= SHALLOW {
-        return run();
-    }
-    let stack = depth.min(MAX_DEPTH).saturating_mul(FRAME_BYTES).saturating_add(1 << 20);
-    std::thread::scope(|scope| match std::thread::Builder::new().stack_size(stack).spawn_scoped(scope, run) {
-        Ok(handle) => handle.join().unwrap_or_else(|_| {
-            Err(EvalError::new(id, ErrorKind::Internal, "The evaluator stopped unexpectedly."))
-        }),
-        Err(_) => {
-            Err(EvalError::new(id, ErrorKind::TooDeeplyNested, "No thread could be started to evaluate it."))
-        }
-    })
+    let (result, steps) = if depth <= SHALLOW {
+        run()
+    } else {
+        let stack = depth.min(MAX_DEPTH).saturating_mul(FRAME_BYTES).saturating_add(1 << 20);
+        std::thread::scope(|scope| {
+            match std::thread::Builder::new().stack_size(stack).spawn_scoped(scope, run) {
+                Ok(handle) => handle.join().unwrap_or_else(|_| {
+                    (Err(EvalError::new(id, ErrorKind::Internal, "The evaluator stopped unexpectedly.")), 0)
+                }),
+                Err(_) => (
+                    Err(EvalError::new(
+                        id,
+                        ErrorKind::TooDeeplyNested,
+                        "No thread could be started to evaluate it.",
+                    )),
+                    0,
+                ),
+            }
+        })
+    };
+    *steps_left = steps_left.saturating_sub(steps);
+    result
+}
+
+/// Whether evaluating `expr` builds its value, which the limits then
+/// measure, rather than passing on one built elsewhere: a variable, a
+/// part of a value, or one of a conditional's results (a variable given
+/// by the application is not this evaluation's to refuse).
+fn builds(expr: &Expr) -> bool {
+    !matches!(
+        expr,
+        Expr::Variable(_)
+            | Expr::GetAttr { .. }
+            | Expr::Index { .. }
+            | Expr::LegacyIndex { .. }
+            | Expr::SplatItem
+            | Expr::Conditional { .. }
+            | Expr::Missing
+    )
 }
 
 /// Depths up to this are evaluated on the caller's stack.
@@ -63,6 +116,9 @@ pub(crate) struct Evaluator<'a> {
     /// The elements bound by enclosing splats, innermost last.
     splat_items: Vec<Value>,
     depth: usize,
+    /// Steps taken so far, against [`Limits::max_steps`].
+    steps: u64,
+    limits: Limits,
 }
 
 impl<'a> Evaluator<'a> {
@@ -74,10 +130,57 @@ impl<'a> Evaluator<'a> {
         if self.depth >= MAX_DEPTH {
             return Err(self.err(id, ErrorKind::TooDeeplyNested, "Evaluation gave up at the nesting limit."));
         }
+        self.charge(id, 1)?;
         self.depth += 1;
         let r = self.eval_inner(id);
         self.depth -= 1;
-        r
+        let v = r?;
+        if builds(&self.exprs[id]) {
+            self.check_built(id, &v)?;
+        }
+        Ok(v)
+    }
+
+    /// An error about `id` for a limit gone past.
+    pub(crate) fn exceeded(&self, id: ExprId, exceeded: Exceeded) -> EvalError {
+        EvalError::new(id, ErrorKind::LimitExceeded(exceeded), exceeded.to_string())
+    }
+
+    /// Counts `steps` more, failing at `id` past [`Limits::max_steps`]
+    /// (and at every step after, so that nothing catches it and goes on).
+    pub(crate) fn charge(&mut self, id: ExprId, steps: u64) -> Result<(), EvalError> {
+        self.steps = self.steps.saturating_add(steps);
+        if self.steps > self.limits.max_steps {
+            let max = self.limits.max_steps;
+            return Err(self.exceeded(id, Exceeded { limit: Limit::Steps, amount: self.steps, max }));
+        }
+        Ok(())
+    }
+
+    /// Checks a value `id` built against the limits, and counts the work
+    /// of building it.
+    fn check_built(&mut self, id: ExprId, v: &Value) -> Result<(), EvalError> {
+        if let Some(n) = v.as_number() {
+            self.check_number(id, n)?;
+        }
+        let size = v.size();
+        self.limits.check_size(size).map_err(|e| self.exceeded(id, e))?;
+        self.charge(id, Limits::work(size))
+    }
+
+    fn check_number(&self, id: ExprId, n: &Number) -> Result<(), EvalError> {
+        let digits = n.text_len();
+        let max = self.limits.max_number_digits;
+        if digits > max {
+            return Err(self.exceeded(id, Exceeded { limit: Limit::NumberDigits, amount: digits, max }));
+        }
+        Ok(())
+    }
+
+    /// Checks that `total`, the size of a value `id` is building, is
+    /// within the limits, before it is built any further.
+    pub(crate) fn check_growth(&self, id: ExprId, total: value::Size) -> Result<(), EvalError> {
+        self.limits.check_size(total).map_err(|e| self.exceeded(id, e))
     }
 
     fn eval_inner(&mut self, id: ExprId) -> Result<Value, EvalError> {
@@ -87,9 +190,11 @@ impl<'a> Evaluator<'a> {
                 Err(self.err(id, ErrorKind::MissingExpression, "The expression could not be parsed."))
             }
             Expr::Literal(lit) => match lit {
-                Literal::Number(text) => match Number::parse(text) {
-                    Some(n) => Ok(Value::number(n)),
-                    None => Err(self.err(
+                Literal::Number(text) => match Number::parse_limited(text, self.limits.max_number_digits) {
+                    Ok(n) => Ok(Value::number(n)),
+                    Err(value::ParseNumberError::TooManyDigits { digits, limit }) => Err(self
+                        .exceeded(id, Exceeded { limit: Limit::NumberDigits, amount: digits, max: limit })),
+                    Err(value::ParseNumberError::Invalid) => Err(self.err(
                         id,
                         ErrorKind::InvalidNumberLiteral,
                         &format!("{text:?} is not a number."),
@@ -359,7 +464,7 @@ impl<'a> Evaluator<'a> {
     fn logic(&mut self, id: ExprId, op: BinaryOp, lhs: ExprId, rhs: ExprId) -> Result<Value, EvalError> {
         let l_res = self.eval(lhs);
         let r_res = self.eval(rhs);
-        let as_value = |this: &Self, res: &Result<Value, EvalError>, e: ExprId| match res {
+        let as_value = |this: &mut Self, res: &Result<Value, EvalError>, e: ExprId| match res {
             Ok(v) => v.clone(),
             Err(_) => Value::unknown(this.failed_type(e)),
         };
@@ -423,7 +528,7 @@ impl<'a> Evaluator<'a> {
     /// an operator's result type, a string for a template, a tuple or an
     /// object for a constructor, a conditional's result type, and otherwise
     /// no type at all.
-    fn failed_type(&self, id: ExprId) -> Type {
+    fn failed_type(&mut self, id: ExprId) -> Type {
         match &self.exprs[id] {
             Expr::Binary { op, .. } => match op {
                 BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => Type::Number,
@@ -444,12 +549,15 @@ impl<'a> Evaluator<'a> {
                     locals: self.locals.clone(),
                     splat_items: self.splat_items.clone(),
                     depth: self.depth,
+                    steps: self.steps,
+                    limits: self.limits,
                 };
                 let ty_of = |this: &mut Evaluator<'_>, e: ExprId| match this.eval(e) {
                     Ok(v) => v.ty(),
                     Err(_) => this.failed_type(e),
                 };
                 let (t, f) = (ty_of(&mut probe, *then_expr), ty_of(&mut probe, *else_expr));
+                self.steps = probe.steps;
                 if t.is_dynamic() || f.is_dynamic() {
                     Type::Dynamic
                 } else {
@@ -619,7 +727,9 @@ impl<'a> Evaluator<'a> {
         let mut tuple = Vec::new();
         let mut object: BTreeMap<String, Value> = BTreeMap::new();
         let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut built = value::Size::scalar(0);
         for (k, v) in elems {
+            self.charge(id, 1)?;
             let mark = self.locals.len();
             if let Some(kv) = key_var {
                 self.locals.push((kv.clone(), k));
@@ -632,6 +742,7 @@ impl<'a> Evaluator<'a> {
                 value,
                 grouping,
                 &mut known,
+                &mut built,
                 &mut tuple,
                 &mut object,
                 &mut groups,
@@ -660,6 +771,7 @@ impl<'a> Evaluator<'a> {
         value: ExprId,
         grouping: bool,
         known: &mut bool,
+        built: &mut value::Size,
         tuple: &mut Vec<Value>,
         object: &mut BTreeMap<String, Value>,
         groups: &mut BTreeMap<String, Vec<Value>>,
@@ -694,7 +806,10 @@ impl<'a> Evaluator<'a> {
             }
         }
         let Some(key) = key else {
-            tuple.push(self.eval(value)?);
+            let v = self.eval(value)?;
+            *built = built.plus(v.size());
+            self.check_growth(id, *built)?;
+            tuple.push(v);
             return Ok(());
         };
         let k = self.eval(key)?;
@@ -718,6 +833,8 @@ impl<'a> Evaluator<'a> {
         })?;
         let k = k.as_str().unwrap_or_default().to_string();
         let v = self.eval(value)?;
+        *built = built.plus(v.size()).plus(value::Size { elements: 1, bytes: k.len() as u64 });
+        self.check_growth(id, *built)?;
         if grouping {
             groups.entry(k).or_default().push(v);
             return Ok(());
@@ -794,13 +911,17 @@ impl<'a> Evaluator<'a> {
         }
         let elems: Vec<Value> = src.elements().map(<[Value]>::to_vec).unwrap_or_default();
         let mut vals = Vec::with_capacity(elems.len());
+        let mut built = value::Size::scalar(0);
         for e in elems {
-            vals.push(self.with_item(e, |this| this.eval(each))?);
+            self.charge(id, 1)?;
+            let v = self.with_item(e, |this| this.eval(each))?;
+            built = built.plus(v.size());
+            self.check_growth(id, built)?;
+            vals.push(v);
         }
         if upgraded_unknown {
             return Ok(Value::dynamic());
         }
-        let _ = id;
         match sty {
             Type::List(_) | Type::Set(_) => {
                 if vals.is_empty() {
@@ -971,10 +1092,16 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
+        // A function's work is about its arguments' size.
+        let work = vals.iter().map(|v| Limits::work(v.size())).fold(0u64, u64::saturating_add);
+        self.charge(id, work)?;
         // HCL decides the diagnostic from the kind of go-cty's error: an
         // argument error names the parameter and points at the argument,
         // any other error is a failure of the call as a whole.
         f.call(&vals).map_err(|e| {
+            if let Some(exceeded) = e.exceeded {
+                return self.exceeded(id, exceeded);
+            }
             let param = e.arg.and_then(|i| f.params.get(i).or(f.var_param.as_ref()).map(|p| (i, p)));
             match param {
                 Some((i, p)) => self.err(
@@ -1049,7 +1176,13 @@ impl<'a> Evaluator<'a> {
             ));
         }
         for a in args {
-            let Ok(v) = self.eval(*a) else { continue };
+            let v = match self.eval(*a) {
+                Ok(v) => v,
+                // A limit is no failure of the expression: the reference
+                // would have its value.
+                Err(e) if matches!(e.kind, ErrorKind::LimitExceeded(_)) => return Err(e),
+                Err(_) => continue,
+            };
             if !v.is_wholly_known() {
                 return Ok(Value::dynamic());
             }
@@ -1074,6 +1207,7 @@ impl<'a> Evaluator<'a> {
             ));
         }
         Ok(match self.eval(args[0]) {
+            Err(e) if matches!(e.kind, ErrorKind::LimitExceeded(_)) => return Err(e),
             Err(_) => Value::bool(false),
             Ok(v) if !v.is_wholly_known() => Value::unknown(Type::Bool),
             Ok(_) => Value::bool(true),

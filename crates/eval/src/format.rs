@@ -18,6 +18,11 @@ struct Spec {
     prec: Option<usize>,
 }
 
+/// Refuses formatted text of `bytes` past the limit of the evaluation.
+fn within_limits(bytes: usize) -> Result<(), FunctionError> {
+    crate::limits::current().check_size(value::Size::scalar(bytes as u64)).map_err(FunctionError::exceeded)
+}
+
 fn ferr<T>(msg: impl Into<String>) -> Result<T, FunctionError> {
     Err(FunctionError::new(msg))
 }
@@ -119,6 +124,9 @@ pub(crate) fn format(fmt: &str, args: &[Value]) -> Result<String, FunctionError>
             'd' | 'b' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'g' | 'G' => pad(text, &spec, true),
             _ => pad_width(text, &spec),
         });
+        // A verb may repeat an argument (`%[1]s%[1]s…`): stop as soon as
+        // the text is past the limit.
+        within_limits(out.len())?;
     }
     if max_used < args.len() {
         return ferr(format!("too many arguments; only {max_used} used by format string"));
@@ -408,6 +416,7 @@ pub(crate) fn formatlist_fn() -> Function {
             }
             let n = len.map_or(1, |(n, _)| n);
             let mut out = Vec::with_capacity(n);
+            let mut bytes = 0usize;
             for row in 0..n {
                 let args: Vec<Value> = a[1..]
                     .iter()
@@ -424,9 +433,12 @@ pub(crate) fn formatlist_fn() -> Function {
                 }
                 // go-cty wraps the error in one of its own, which is about
                 // the call as a whole rather than an argument.
-                let text = format(fmt, &args).map_err(|e| {
-                    FunctionError::new(format!("error on format iteration {row}: {}", e.message))
+                let text = format(fmt, &args).map_err(|e| match e.exceeded {
+                    Some(_) => e,
+                    None => FunctionError::new(format!("error on format iteration {row}: {}", e.message)),
                 })?;
+                bytes = bytes.saturating_add(text.len());
+                within_limits(bytes)?;
                 out.push(Value::string(&text));
             }
             Value::list(Type::String, out).map_err(|e| FunctionError::new(e.to_string()))

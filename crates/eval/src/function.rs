@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use value::{Refine, Type, Value};
 
+use crate::limits::Exceeded;
+
 /// Computes a call's return type from its (converted) arguments, which may
 /// be unknown: only their types are certain.
 pub type TypeFn = Arc<dyn Fn(&[Value]) -> Result<Type, FunctionError> + Send + Sync>;
@@ -53,19 +55,28 @@ impl Param {
 }
 
 /// Why a call failed; `arg` is the index of the argument at fault, if one is.
+/// A call refused because its result would go past a limit of the
+/// evaluation ([`crate::limits::current`]) says which in `exceeded`, and is
+/// reported as that limit's error, which `try` and `can` do not catch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FunctionError {
     pub arg: Option<usize>,
     pub message: String,
+    pub exceeded: Option<Exceeded>,
 }
 
 impl FunctionError {
     pub fn new(message: impl Into<String>) -> FunctionError {
-        FunctionError { arg: None, message: message.into() }
+        FunctionError { arg: None, message: message.into(), exceeded: None }
     }
 
     pub fn arg(arg: usize, message: impl Into<String>) -> FunctionError {
-        FunctionError { arg: Some(arg), message: message.into() }
+        FunctionError { arg: Some(arg), message: message.into(), exceeded: None }
+    }
+
+    /// The result would go past a limit.
+    pub fn exceeded(exceeded: Exceeded) -> FunctionError {
+        FunctionError { arg: None, message: exceeded.to_string(), exceeded: Some(exceeded) }
     }
 }
 

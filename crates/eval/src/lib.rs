@@ -25,6 +25,16 @@
 //! chains, which it allows, are evaluated on a thread with a stack sized to
 //! the tree's depth, and [`MAX_DEPTH`] caps the depth for arenas built by
 //! other means.
+//!
+//! Nor does any input make it spend unbounded memory or time: the
+//! [`Limits`] of the context ([`Context::limits`], [`Limits::DEFAULT`]
+//! unless the application sets others) bound the size of every value an
+//! evaluation builds (elements and bytes, measured as they are built: a
+//! `for` per element, a template per part, a function that could copy an
+//! argument many times before it copies), the digits of every number, and
+//! the steps of one [`eval_expr`]. Going past one is an
+//! [`EvalErrorKind::LimitExceeded`] error about the expression that did,
+//! which `try` and `can` do not catch.
 
 pub mod conformance;
 mod datetime;
@@ -32,6 +42,7 @@ mod error;
 mod expr;
 mod format;
 mod function;
+pub mod limits;
 pub mod stdlib;
 mod template;
 
@@ -41,8 +52,9 @@ pub use hir::ExprId;
 pub use value::{Type, Value};
 
 pub use crate::error::{EvalError, EvalErrorKind, Operand};
-pub use crate::expr::{eval_expr, suggest};
+pub use crate::expr::{eval_expr, eval_expr_metered, suggest};
 pub use crate::function::{Function, FunctionError, ImplFn, Param, RefineFn, TypeFn};
+pub use crate::limits::{Exceeded, Limit, Limits};
 
 /// How deep evaluation recurses before it gives up with an error.
 pub const MAX_DEPTH: usize = 10_000;
@@ -66,6 +78,8 @@ pub struct Context {
     pub namespaces: BTreeMap<String, Function>,
     pub variables_allowed: bool,
     pub functions_allowed: bool,
+    /// What one evaluation may spend ([`Limits::DEFAULT`] unless set).
+    pub limits: Limits,
 }
 
 impl Default for Context {
@@ -76,6 +90,7 @@ impl Default for Context {
             namespaces: BTreeMap::new(),
             variables_allowed: true,
             functions_allowed: true,
+            limits: Limits::DEFAULT,
         }
     }
 }

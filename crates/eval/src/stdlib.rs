@@ -5,9 +5,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use bigdecimal::num_bigint::{BigInt, BigUint, Sign};
 use bigdecimal::{BigDecimal, RoundingMode};
 use unicode_segmentation::UnicodeSegmentation;
-use value::{Number, Type, Value};
+use value::{Number, Size, Type, Value};
 
 use crate::expr::make_list;
 use crate::{Function, FunctionError, Param};
@@ -16,6 +17,23 @@ type R = Result<Value, FunctionError>;
 
 fn err<T>(msg: impl Into<String>) -> Result<T, FunctionError> {
     Err(FunctionError::new(msg))
+}
+
+/// Refuses to build a result of `size` past the limits of the evaluation
+/// that called (a function that could build far more than it is given
+/// asks before it builds; the evaluator checks every result after).
+fn within_limits(size: Size) -> Result<(), FunctionError> {
+    crate::limits::current().check_size(size).map_err(FunctionError::exceeded)
+}
+
+/// [`within_limits`] for a string of `bytes`.
+fn text_within_limits(bytes: usize) -> Result<(), FunctionError> {
+    within_limits(Size::scalar(bytes as u64))
+}
+
+/// The total size of values, as one collection of them.
+fn total_size<'v>(values: impl IntoIterator<Item = &'v Value>) -> Size {
+    values.into_iter().fold(Size::scalar(0), |total, v| total.plus(v.size()))
 }
 
 fn p(name: &str, ty: Type) -> Param {
@@ -297,6 +315,7 @@ fn concat_fn() -> Function {
             Ok(Type::Tuple(etys))
         }),
         Arc::new(|a, ret| {
+            within_limits(total_size(a))?;
             let mut out = Vec::new();
             for v in a {
                 out.extend(seq_elems(v));
@@ -337,6 +356,10 @@ fn join_fn() -> Function {
             if a.len() < 2 {
                 return err("at least one list is required");
             }
+            // Every separator is a copy: measure before building.
+            let count: usize = a[1..].iter().map(|l| l.elements().map_or(0, <[Value]>::len)).sum();
+            let items: usize = a[1..].iter().map(|l| l.size().bytes as usize).sum();
+            text_within_limits(items.saturating_add(sep.len().saturating_mul(count.saturating_sub(1))))?;
             let mut items = Vec::new();
             for l in &a[1..] {
                 for (i, v) in seq_elems(l).iter().enumerate() {
@@ -426,6 +449,8 @@ fn split_fn() -> Function {
         |a, _| {
             let sep = s(&a[0]);
             let text = s(&a[1]);
+            let count = if sep.is_empty() { text.chars().count() } else { text.matches(sep).count() + 1 };
+            within_limits(Size { elements: count as u64 + 1, bytes: text.len() as u64 })?;
             let parts: Vec<String> = if sep.is_empty() {
                 text.chars().map(String::from).collect()
             } else {
@@ -441,7 +466,17 @@ fn replace_fn() -> Function {
         vec![p("str", Type::String), p("substr", Type::String), p("replace", Type::String)],
         None,
         Type::String,
-        |a, _| Ok(Value::string(&s(&a[0]).replace(s(&a[1]), s(&a[2])))),
+        |a, _| {
+            let (text, from, to) = (s(&a[0]), s(&a[1]), s(&a[2]));
+            // Every replacement is a copy: measure before building. An
+            // empty `from` matches between every two characters.
+            let count = if from.is_empty() { text.chars().count() + 1 } else { text.matches(from).count() };
+            text_within_limits(
+                (text.len() - count.saturating_mul(from.len()).min(text.len()))
+                    .saturating_add(count.saturating_mul(to.len())),
+            )?;
+            Ok(Value::string(&text.replace(from, to)))
+        },
     )
 }
 
@@ -453,7 +488,23 @@ fn regex_replace_fn() -> Function {
         |a, _| {
             let re = regex::Regex::new(s(&a[1]))
                 .map_err(|e| FunctionError::arg(1, format!("invalid regexp: {e}")))?;
-            Ok(Value::string(&re.replace_all(s(&a[0]), s(&a[2]))))
+            let (text, replacement) = (s(&a[0]), s(&a[2]));
+            // A replacement may copy what was matched (`$0`, `${1}`) many
+            // times: each `$` copies at most the match, so measure that
+            // before building it.
+            let copies = replacement.matches('$').count();
+            let mut out = String::new();
+            let mut last = 0;
+            for caps in re.captures_iter(text) {
+                let Some(whole) = caps.get(0) else { continue };
+                let most = replacement.len().saturating_add(copies.saturating_mul(whole.len()));
+                text_within_limits(out.len().saturating_add(whole.start() - last).saturating_add(most))?;
+                out.push_str(&text[last..whole.start()]);
+                caps.expand(replacement, &mut out);
+                last = whole.end();
+            }
+            out.push_str(&text[last..]);
+            Ok(Value::string(&out))
         },
     )
 }
@@ -474,7 +525,7 @@ fn parseint_fn() -> Function {
         if digits.is_empty() {
             return err(format!("cannot parse {text:?} as a base {base} integer"));
         }
-        let mut acc = BigDecimal::from(0);
+        let mut values = Vec::with_capacity(digits.len());
         for c in digits.chars() {
             let d = match c {
                 '0'..='9' => c as i64 - '0' as i64,
@@ -485,12 +536,23 @@ fn parseint_fn() -> Function {
             if d >= base {
                 return err(format!("cannot parse {text:?} as a base {base} integer"));
             }
-            acc = acc * BigDecimal::from(base) + BigDecimal::from(d);
+            values.push(d as u8);
         }
-        if neg {
-            acc = -acc;
+        // Reading digits is quadratic in their count: bound the decimal
+        // digits of the result (leading zeros aside) before reading them.
+        let significant = values.iter().position(|&d| d != 0).map_or(0, |first| values.len() - first);
+        let decimal = (significant as f64 * (base as f64).log10()).ceil() as u64;
+        let max = crate::limits::current().max_number_digits;
+        if decimal > max {
+            return Err(FunctionError::exceeded(crate::limits::Exceeded {
+                limit: crate::limits::Limit::NumberDigits,
+                amount: decimal,
+                max,
+            }));
         }
-        Ok(Value::number(Number::from_decimal(acc)))
+        let magnitude = BigUint::from_radix_be(&values, base as u32).unwrap_or_default();
+        let int = BigInt::from_biguint(if neg { Sign::Minus } else { Sign::Plus }, magnitude);
+        Ok(Value::number(Number::from_decimal(BigDecimal::from(int))))
     })
 }
 
@@ -636,6 +698,7 @@ fn merge_fn() -> Function {
             Ok(Type::object(attrs))
         }),
         Arc::new(|a, ret| {
+            within_limits(total_size(a))?;
             let mut out = BTreeMap::new();
             for v in a {
                 if v.is_null() {
@@ -683,9 +746,14 @@ fn distinct_fn() -> Function {
         None,
         Arc::new(|a| Ok(a[0].ty())),
         Arc::new(|a, ret| {
+            // The list is wholly known (the parameter takes no unknowns),
+            // where cty's equality is the values' own: a hash set finds
+            // the duplicates in linear time (comparing each element with
+            // those kept took hours for a million).
+            let mut seen = std::collections::HashSet::new();
             let mut out: Vec<Value> = Vec::new();
             for e in seq_elems(&a[0]) {
-                if !out.iter().any(|x| x.equals(&e) == Some(true)) {
+                if seen.insert(e.clone()) {
                     out.push(e);
                 }
             }
@@ -860,10 +928,39 @@ fn jsondecode_fn() -> Function {
                     )),
                 };
             }
+            json_within_limits(s(&a[0]))?;
             Value::from_json_implied(s(&a[0])).map(|v| v.ty()).map_err(|e| FunctionError::new(e.0))
         }),
-        Arc::new(|a, _| Value::from_json_implied(s(&a[0])).map_err(|e| FunctionError::new(e.0))),
+        Arc::new(|a, _| {
+            json_within_limits(s(&a[0]))?;
+            Value::from_json_implied(s(&a[0])).map_err(|e| FunctionError::new(e.0))
+        }),
     )
+}
+
+/// Refuses JSON text that could decode to more values than the limit (a
+/// value takes some eighty bytes, the text of one as few as two): each
+/// value but the first follows a `,` or a `[` or `{`, or is an object's
+/// key, outside strings.
+fn json_within_limits(text: &str) -> Result<(), FunctionError> {
+    let (mut count, mut in_string, mut escaped) = (1u64, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b',' | b'[' | b'{' | b':' => count += 1,
+            _ => {}
+        }
+    }
+    within_limits(Size { elements: count, bytes: text.len() as u64 })
 }
 
 fn set_op(kind: u8) -> Function {
@@ -908,17 +1005,17 @@ fn set_op(kind: u8) -> Function {
                 .iter()
                 .map(|v| seq_elems(v).iter().filter_map(|e| value::convert(e, &ety).ok()).collect())
                 .collect();
-            let has = |set: &[Value], v: &Value| set.iter().any(|x| x == v);
             let mut out: Vec<Value> = sets.first().cloned().unwrap_or_default();
             for other in &sets[1..] {
+                let has: std::collections::HashSet<&Value> = other.iter().collect();
                 out = match kind {
                     0 => {
                         let mut o = out;
                         o.extend(other.iter().cloned());
                         o
                     }
-                    1 => out.into_iter().filter(|v| has(other, v)).collect(),
-                    _ => out.into_iter().filter(|v| !has(other, v)).collect(),
+                    1 => out.into_iter().filter(|v| has.contains(v)).collect(),
+                    _ => out.into_iter().filter(|v| !has.contains(v)).collect(),
                 };
             }
             Value::set(ety, out).map_err(|e| FunctionError::new(e.to_string()))
@@ -1079,6 +1176,8 @@ fn indent_fn() -> Function {
             return Err(FunctionError::arg(0, "too many spaces"));
         }
         let n = n as usize;
+        let text = s(&a[1]);
+        text_within_limits(text.len().saturating_add(text.matches('\n').count().saturating_mul(n)))?;
         let pad = " ".repeat(n);
         Ok(Value::string(&s(&a[1]).replace('\n', &format!("\n{pad}"))))
     })
@@ -1146,8 +1245,14 @@ fn regex_fn(all: bool) -> Function {
             let (re, ty) = regex_result_type(s(&a[0]))?;
             let text = s(&a[1]);
             if all {
-                let vals: Vec<Value> =
-                    re.captures_iter(text).map(|c| regex_match_value(&re, &ty, &c)).collect();
+                let mut vals = Vec::new();
+                let mut built = Size::scalar(0);
+                for c in re.captures_iter(text) {
+                    let v = regex_match_value(&re, &ty, &c);
+                    built = built.plus(v.size());
+                    within_limits(built)?;
+                    vals.push(v);
+                }
                 return Value::list(ty, vals).map_err(|e| FunctionError::new(e.to_string()));
             }
             match re.captures(text) {
@@ -1339,6 +1444,19 @@ fn parse_csv(text: &str) -> Result<Vec<Vec<String>>, String> {
     Ok(records)
 }
 
+/// Refuses CSV text that could decode to more values than the limit: a
+/// field ends at a `,` or a line's end, and each record is an object
+/// holding a copy of the header's names.
+fn csv_within_limits(text: &str) -> Result<(), FunctionError> {
+    let fields = text.bytes().filter(|&b| b == b',' || b == b'\n').count() as u64 + 1;
+    let lines = text.bytes().filter(|&b| b == b'\n').count() as u64 + 1;
+    let header = text.lines().next().map_or(0, str::len) as u64;
+    within_limits(Size {
+        elements: fields.saturating_add(lines),
+        bytes: (text.len() as u64).saturating_add(header.saturating_mul(lines)),
+    })
+}
+
 fn csvdecode_fn() -> Function {
     Function::new(
         vec![p("str", Type::String)],
@@ -1347,6 +1465,7 @@ fn csvdecode_fn() -> Function {
             if !a[0].is_known() {
                 return Ok(Type::Dynamic);
             }
+            csv_within_limits(s(&a[0]))?;
             let recs = parse_csv(s(&a[0])).map_err(FunctionError::new)?;
             let Some(header) = recs.first() else {
                 return Err(FunctionError::new("missing header line"));
@@ -1360,6 +1479,7 @@ fn csvdecode_fn() -> Function {
             Ok(Type::list(Type::object(attrs)))
         }),
         Arc::new(|a, ret| {
+            csv_within_limits(s(&a[0]))?;
             let recs = parse_csv(s(&a[0])).map_err(FunctionError::new)?;
             let header = recs.first().cloned().unwrap_or_default();
             let mut rows = Vec::new();

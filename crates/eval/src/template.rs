@@ -217,7 +217,7 @@ impl Evaluator<'_> {
             let (part_id, v) = match node {
                 Node::Lit(s) => {
                     if known {
-                        buf.push_str(s);
+                        self.push_text(id, &mut buf, s)?;
                     }
                     continue;
                 }
@@ -240,9 +240,15 @@ impl Evaluator<'_> {
                 known = false;
                 continue;
             }
+            // A number is written out in full: measure it first.
+            if known {
+                let text =
+                    value::Size { elements: 1, bytes: (buf.len() as u64).saturating_add(v.size().bytes) };
+                self.check_growth(id, text)?;
+            }
             match value::convert(&v, &Type::String) {
                 Ok(s) => match s.as_str() {
-                    Some(s) if known => buf.push_str(s),
+                    Some(s) if known => self.push_text(id, &mut buf, s)?,
                     Some(_) => {}
                     None => known = false,
                 },
@@ -256,6 +262,15 @@ impl Evaluator<'_> {
             }
         }
         Ok(if known { Value::string(&buf) } else { unknown_with_prefix(&buf) })
+    }
+
+    /// Appends `s` to the text of template `id`, unless the text would
+    /// then be larger than the limit.
+    fn push_text(&self, id: ExprId, buf: &mut String, s: &str) -> Result<(), EvalError> {
+        let bytes = (buf.len() as u64).saturating_add(s.len() as u64);
+        self.check_growth(id, value::Size { elements: 1, bytes })?;
+        buf.push_str(s);
+        Ok(())
     }
 
     fn eval_template_if(
@@ -274,7 +289,7 @@ impl Evaluator<'_> {
 
     fn eval_template_for(
         &mut self,
-        _id: ExprId,
+        id: ExprId,
         key: Option<&SmolStr>,
         value_var: &SmolStr,
         coll: ExprId,
@@ -287,6 +302,7 @@ impl Evaluator<'_> {
         let mut buf = String::new();
         let mut known = true;
         for (k, v) in elems {
+            self.charge(id, 1)?;
             let mark = self.locals.len();
             if let Some(key) = key {
                 self.locals.push((key.clone(), k));
@@ -307,7 +323,7 @@ impl Evaluator<'_> {
                 continue;
             }
             if let Some(s) = r.as_str() {
-                buf.push_str(s);
+                self.push_text(id, &mut buf, s)?;
             }
         }
         Ok(if known { Value::string(&buf) } else { Value::unknown(Type::String) })

@@ -218,3 +218,182 @@ fn bare_templates_evaluate_as_the_reference_does() {
     assert_eq!(eval_template("a\n  ${n ~}\n  b\n"), Ok(Value::string("a\n  3  b\n")));
     assert_eq!(eval_template("100%"), Ok(Value::string("100%")));
 }
+
+/// Each attribute's limit error, if it has one: which limit, and the kind
+/// of expression it names.
+fn limits_reached(src: &str, ctx: &Context) -> Vec<Option<(eval::Limit, &'static str)>> {
+    let parse = syntax::parse(src);
+    let (hir, _) = hir::lower_file(&parse);
+    hir.body
+        .attributes
+        .iter()
+        .map(|&a| match eval::eval_expr(&hir.exprs, hir[a].value, ctx) {
+            Err(eval::EvalError { kind: eval::EvalErrorKind::LimitExceeded(e), expr, .. }) => {
+                let form = match &hir.exprs[expr] {
+                    hir::Expr::ForTuple { .. } | hir::Expr::ForObject { .. } => "for",
+                    hir::Expr::Template { .. } => "template",
+                    hir::Expr::Call { .. } => "call",
+                    hir::Expr::Literal(_) => "literal",
+                    hir::Expr::Binary { .. } => "operator",
+                    hir::Expr::Splat { .. } => "splat",
+                    hir::Expr::Tuple(_) => "tuple",
+                    _ => "other",
+                };
+                Some((e.limit, form))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Values past the size limits are errors about the expression that
+/// builds them, before it builds them: a `for` as it iterates, a template
+/// as it joins its parts (a value doubling from one attribute to the next
+/// goes past in the template), a function that would copy one argument
+/// many times before it copies.
+#[test]
+fn values_past_the_size_limits_are_errors_about_their_expression() {
+    let mut ctx = Context::with_stdlib();
+    ctx.limits = eval::Limits { max_elements: 1_000, max_bytes: 10_000, ..eval::Limits::DEFAULT };
+    ctx.variables.insert("s".into(), Value::string(&"x".repeat(3_000)));
+    let src = r#"
+a = [for i in range(30): [for j in range(30): [for k in range(30): k]]]
+b = [for x in range(4): s]
+c = "${s}${s}${s}${s}"
+d = join(s, range(5))
+e = format("%[1]s%[1]s%[1]s%[1]s", s)
+f = replace("aaaa", "a", s)
+g = split("", "${s}${s}")
+h = concat(range(600), range(600))
+i = [for x in range(10): s][*]
+j = jsondecode("[${join(",", range(1000))}]")
+k = "${s}${s}${s}"
+l = [for x in range(3): s]
+m = {for i in range(600): i => i}
+n = range(1024)
+"#;
+    use eval::Limit::{Bytes, Elements};
+    let want = vec![
+        Some((Elements, "for")),
+        Some((Bytes, "for")),
+        Some((Bytes, "template")),
+        Some((Bytes, "call")),
+        Some((Bytes, "call")),
+        Some((Bytes, "call")),
+        Some((Elements, "call")),
+        Some((Elements, "call")),
+        Some((Bytes, "for")),
+        Some((Elements, "call")),
+        None,
+        None,
+        Some((Elements, "for")),
+        Some((Elements, "call")),
+    ];
+    assert_eq!(limits_reached(src, &ctx), want);
+}
+
+/// A number too long to write out is an error, whether written
+/// (`1e500000000` is 15 bytes of source and 500,000,001 digits), read
+/// (`parseint` of many digits, refused before it reads them) or computed;
+/// numbers of hundreds of digits are fine.
+#[test]
+fn numbers_past_the_digit_limit_are_errors() {
+    let mut ctx = Context::with_stdlib();
+    ctx.limits = eval::Limits { max_number_digits: 100, ..eval::Limits::DEFAULT };
+    let src = format!(
+        "a = 1e500000000\nb = {}\nc = 1e60 * 1e60\nd = parseint(\"{}\", 36)\ne = 1e99\nf = tonumber(\"1e200\")\ng = 1e-90 + 1\n",
+        "7".repeat(101),
+        "z".repeat(1_000),
+    );
+    use eval::Limit::NumberDigits;
+    let want = vec![
+        Some((NumberDigits, "literal")),
+        Some((NumberDigits, "literal")),
+        Some((NumberDigits, "operator")),
+        Some((NumberDigits, "call")),
+        None,
+        Some((NumberDigits, "call")),
+        None,
+    ];
+    assert_eq!(limits_reached(&src, &ctx), want);
+    // The default bound reads a ten-thousand-digit literal, not more.
+    let ctx = Context::with_stdlib();
+    let src = format!("a = {}\nb = {}\n", "9".repeat(10_000), "9".repeat(10_001));
+    assert_eq!(limits_reached(&src, &ctx), vec![None, Some((NumberDigits, "literal"))]);
+}
+
+/// Evaluation stops after its steps, even inside `try` and `can`, which
+/// do not catch a limit: the reference would have the value, so the
+/// fallback would be a wrong one.
+#[test]
+fn evaluation_stops_after_its_steps_and_try_does_not_hide_a_limit() {
+    let mut ctx = Context::with_stdlib();
+    ctx.limits = eval::Limits { max_steps: 10_000, max_elements: 5_000, ..eval::Limits::DEFAULT };
+    let src = r#"
+a = length([for i in range(1024): length([for j in range(1024): j])])
+b = try([for i in range(1024): [for j in range(1024): j]], "fallback")
+c = can(concat(range(1000), range(1000), range(1000), range(1000), range(1000), range(1000)))
+d = length([for i in range(50): [for j in range(50): j]])
+e = try(nosuch, "fallback")
+f = "%{ for i in range(1024) }%{ for j in range(1024) }x%{ endfor }%{ endfor }"
+"#;
+    use eval::Limit::{Elements, Steps};
+    let want = vec![
+        Some((Steps, "for")),
+        Some((Steps, "for")),
+        Some((Elements, "call")),
+        None,
+        None,
+        // Where the steps ran out: the inner `range(1024)`.
+        Some((Steps, "call")),
+    ];
+    assert_eq!(limits_reached(src, &ctx), want);
+    let got =
+        eval_src("d = length([for i in range(50): [for j in range(50): j]])\ne = try(nosuch, \"x\")\n", &ctx);
+    assert_eq!(got, vec![Ok(Value::int(50)), Ok(Value::string("x"))]);
+}
+
+/// `distinct`, `setintersection` and `setsubtract` find equal elements by
+/// hashing, as cty's equality has them: the first of equal elements is
+/// kept, `-0` equals `0`, nulls equal nulls.
+#[test]
+fn duplicates_are_found_as_cty_equality_has_them() {
+    let ctx = Context::with_stdlib();
+    let src = r#"
+a = distinct([3, 1, 3, -0, 0, 1, 2])
+b = distinct([null, "a", null, "b", "a"])
+c = distinct([{ x = 1 }, { x = 1 }, { x = 2 }])
+d = setintersection([1, 2, 3, 4], [4, 2, 9])
+e = setsubtract([1, 2, 3, 4], [4, 2, 9])
+"#;
+    let got = eval_src(src, &ctx);
+    let list = |items: Vec<Value>| Value::list_of(items).expect("a list");
+    let set = |items: Vec<Value>| Value::set_of(items).expect("a set");
+    let s = |x: &str| Value::string(x);
+    let object = |x: i64| Value::object_from([("x", Value::int(x))]);
+    assert_eq!(
+        got[0],
+        Ok(list(vec![Value::int(3), Value::int(1), Value::number(value::Number::neg_zero()), Value::int(2)]))
+    );
+    assert_eq!(got[1], Ok(list(vec![Value::null(Type::String), s("a"), s("b")])));
+    assert_eq!(got[2], Ok(list(vec![object(1), object(2)])));
+    assert_eq!(got[3], Ok(set(vec![Value::int(2), Value::int(4)])));
+    assert_eq!(got[4], Ok(set(vec![Value::int(1), Value::int(3)])));
+}
+
+/// The same for the two hundred thousand elements the limits allow, in
+/// seconds: comparing each element with every other took hours. A stress
+/// test: `cargo test -p eval --release --test api -- --ignored linear`.
+#[test]
+#[ignore = "a stress test, slow in debug builds"]
+fn duplicates_are_found_in_linear_time() {
+    let ctx = Context::with_stdlib();
+    let n = "flatten([for i in range(200) : [for j in range(1000) : i * 1000 + j]])";
+    let src = format!(
+        "a = length(distinct(concat({n}, {n})))\nb = length(setintersection({n}, [for x in {n} : x + 100000]))\nc = length(setsubtract({n}, [for x in {n} : x + 100000]))\n"
+    );
+    let started = std::time::Instant::now();
+    let got = eval_src(&src, &ctx);
+    assert_eq!(got, [Ok(Value::int(200_000)), Ok(Value::int(100_000)), Ok(Value::int(100_000))]);
+    assert!(started.elapsed().as_secs() < 30, "took {:?}", started.elapsed());
+}

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::json::{self, Json, JsonError};
-use crate::number::Number;
+use crate::number::{Number, ParseNumberError};
 use crate::ty::Type;
 use crate::value::Value;
 
@@ -158,9 +158,11 @@ pub(crate) fn unmarshal(doc: &Json, ty: &Type) -> Result<Value, JsonError> {
             _ => err("bool is required"),
         },
         Type::Number => match doc {
-            Json::Number(s) | Json::String(s) => {
-                Number::parse(s).map(Value::number).ok_or_else(|| JsonError("a number is required".into()))
-            }
+            Json::Number(s) | Json::String(s) => match Number::parse_limited(s, crate::number::MAX_DIGITS) {
+                Ok(n) => Ok(Value::number(n)),
+                Err(ParseNumberError::Invalid) => err("a number is required"),
+                Err(e) => Err(JsonError(e.to_string())),
+            },
             _ => err("number is required"),
         },
         Type::String => match doc {
@@ -237,7 +239,10 @@ pub(crate) fn implied(doc: &Json) -> Result<Value, JsonError> {
         Json::Null => Value::null(Type::Dynamic),
         Json::Bool(b) => Value::bool(*b),
         Json::Number(s) => {
-            Value::number(Number::parse(s).ok_or_else(|| JsonError(format!("invalid number {s}")))?)
+            Value::number(Number::parse_limited(s, crate::number::MAX_DIGITS).map_err(|e| match e {
+                ParseNumberError::Invalid => JsonError(format!("invalid number {s}")),
+                e => JsonError(e.to_string()),
+            })?)
         }
         Json::String(s) => Value::string(s),
         Json::Array(items) => Value::tuple(items.iter().map(implied).collect::<Result<_, _>>()?),

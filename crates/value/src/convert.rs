@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::number::Number;
+use crate::number::{Number, ParseNumberError};
 use crate::ty::{ObjectType, Type};
 use crate::value::Value;
 
@@ -329,7 +329,11 @@ fn convert_primitive(v: &Value, out: &Type) -> Result<Value, ConvertError> {
             let Some(s) = v.as_str() else {
                 return fail("a number is required");
             };
-            Number::parse(s).map(Value::number).ok_or_else(|| ConvertError("a number is required".into()))
+            match Number::parse_limited(s, crate::number::MAX_DIGITS) {
+                Ok(n) => Ok(Value::number(n)),
+                Err(ParseNumberError::Invalid) => fail("a number is required"),
+                Err(e) => Err(ConvertError(e.to_string())),
+            }
         }
         Type::Bool => {
             let Some(s) = v.as_str() else {

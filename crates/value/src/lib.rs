@@ -12,6 +12,9 @@
 //!   encoding of values ([`Value::to_json_string`], [`Value::from_json_str`]).
 //! - [`Number`]: exact decimals (bigdecimal) with `+Inf` and `-Inf`, the
 //!   project's one deliberate difference from go-cty's binary floats.
+//! - [`Size`]: how large a value is written out (elements, bytes of
+//!   text), which every collection carries so that asking costs nothing:
+//!   what the evaluator's resource limits measure.
 //! - [`mod@convert`]: safe and unsafe conversion and type unification.
 //!
 //! It must never depend on syntax or know about source positions: values
@@ -30,7 +33,9 @@
 //!   digits is rounded 400 digits below its leading digit, and a remainder
 //!   whose quotient has more than 100,000 integer digits is `0` (go-cty's
 //!   answers there are rounding noise). Exponents beyond go-cty's range
-//!   (about 10^±646456993) overflow to ±Inf or underflow to ±0.
+//!   (about 10^±646456993) overflow to ±Inf or underflow to ±0. Parsing
+//!   reads at most [`number::MAX_DIGITS`] significant digits (go-cty reads
+//!   any number, rounding it to 512 bits).
 //! - Infinities are written to JSON as the strings `"+Inf"` / `"-Inf"` (the
 //!   eval conformance format); go-cty refuses to serialise them.
 //! - Set order is go-cty's, computed from its rules (`set.rs`); the one
@@ -52,7 +57,7 @@ mod codec;
 
 pub use convert::{Conversion, ConvertError, convert, get_conversion, unify, unify_unsafe};
 pub use json::JsonError;
-pub use number::{Number, NumberError};
+pub use number::{Number, NumberError, ParseNumberError};
 pub use refine::{Bound, Refine, ValueRange};
 pub use ty::{ObjectType, Type};
-pub use value::{Value, ValueError};
+pub use value::{Size, Value, ValueError};

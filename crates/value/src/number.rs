@@ -30,6 +30,36 @@ pub const DIVISION_DIGITS: u64 = 160;
 /// would not be.
 pub const MAX_EXPONENT: i64 = 646_456_993;
 
+/// The most significant digits [`Number::parse`] reads. Reading decimal
+/// digits into a big integer takes time quadratic in their count (a
+/// ten-million-digit literal took minutes), and so does writing one out;
+/// 512-bit floats, what the reference computes with, hold about 155
+/// digits, so numbers of hundreds of digits stay exact and only absurd
+/// ones are refused. [`Number::parse_limited`] takes another bound.
+pub const MAX_DIGITS: u64 = 10_000;
+
+/// Why a text is not a number [`Number::parse_limited`] returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseNumberError {
+    /// Not a number's syntax.
+    Invalid,
+    /// More significant digits than the bound (`digits` of them).
+    TooManyDigits { digits: u64, limit: u64 },
+}
+
+impl fmt::Display for ParseNumberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseNumberError::Invalid => f.write_str("not a number"),
+            ParseNumberError::TooManyDigits { digits, limit } => {
+                write!(f, "a number of {digits} digits has more than {limit}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseNumberError {}
+
 #[derive(Clone, Debug)]
 enum Repr {
     Finite(BigDecimal),
@@ -190,18 +220,56 @@ impl Number {
         }
     }
 
+    /// How many characters [`Number::to_plain_string`] writes, found
+    /// without writing them. `1e500000000` is 500,000,001 characters,
+    /// though the number itself is small.
+    pub fn text_len(&self) -> u64 {
+        let d = match &self.0 {
+            Repr::Finite(d) => d,
+            Repr::NegZero => return 2,
+            Repr::PosInf | Repr::NegInf => return 4,
+        };
+        let (int, scale) = d.as_bigint_and_exponent();
+        let digits = i128::from(decimal_digits(int.magnitude()));
+        let scale = i128::from(scale);
+        // 0.DIGITS × 10^point, written without an exponent.
+        let point = digits - scale;
+        let len = if point <= 0 {
+            2 - point + digits
+        } else if point >= digits {
+            point
+        } else {
+            digits + 1
+        };
+        let sign = i128::from(d.is_negative());
+        u64::try_from(len + sign).unwrap_or(u64::MAX)
+    }
+
     /// Parses a number as `big.ParseFloat(s, 10, …)` (what
     /// `cty.ParseNumberVal` uses) accepts: an optional sign, then `Inf` /
     /// `inf`, or decimal digits with an optional `.` fraction and an optional
     /// `e`/`E` exponent. No surrounding spaces, no underscores, no hex.
+    /// More than [`MAX_DIGITS`] significant digits are refused as well.
     pub fn parse(s: &str) -> Option<Number> {
+        Number::parse_limited(s, MAX_DIGITS).ok()
+    }
+
+    /// [`Number::parse`] with another bound on the significant digits
+    /// (leading zeros and trailing zeros of the digits do not count: they
+    /// only move the exponent). Time is linear in the text below the
+    /// bound's quadratic cost.
+    pub fn parse_limited(s: &str, max_digits: u64) -> Result<Number, ParseNumberError> {
+        Number::parse_digits(s, max_digits).ok_or(ParseNumberError::Invalid)?
+    }
+
+    fn parse_digits(s: &str, max_digits: u64) -> Option<Result<Number, ParseNumberError>> {
         let (negative, rest) = match s.as_bytes().first() {
             Some(b'-') => (true, &s[1..]),
             Some(b'+') => (false, &s[1..]),
             _ => (false, s),
         };
         if rest == "Inf" || rest == "inf" {
-            return Some(Number::inf(negative));
+            return Some(Ok(Number::inf(negative)));
         }
         let bytes = rest.as_bytes();
         let mut i = 0;
@@ -250,27 +318,40 @@ impl Number {
         if i != bytes.len() {
             return None;
         }
-        let mantissa: BigInt = digits.parse().ok()?;
-        if mantissa.is_zero() {
-            return Some(Number::signed_zero(negative));
+        // Zeros at either end of the digits only move the exponent; what
+        // is left is read into a big integer, in time quadratic in its
+        // length, so it is bounded first.
+        let significant = digits.trim_start_matches('0');
+        let trimmed = significant.trim_end_matches('0');
+        if significant.is_empty() {
+            return Some(Ok(Number::signed_zero(negative)));
         }
+        let zeros = (significant.len() - trimmed.len()) as i64;
+        if trimmed.len() as u64 > max_digits {
+            return Some(Err(ParseNumberError::TooManyDigits {
+                digits: trimmed.len() as u64,
+                limit: max_digits,
+            }));
+        }
+        let mantissa: BigInt = trimmed.parse().ok()?;
         let mantissa = if negative { -mantissa } else { mantissa };
         if binary_exp {
-            return Some(scale_by_power_of_two(BigDecimal::new(mantissa, frac_len), exp, negative));
+            let scale = frac_len - zeros;
+            return Some(Ok(scale_by_power_of_two(BigDecimal::new(mantissa, scale), exp, negative)));
         }
-        // value = mantissa * 10^(exp - frac_len); BigDecimal's scale is the
-        // negated exponent. Check the range before building the decimal so
-        // that a huge exponent cannot overflow the scale.
-        let digit_count = digits.trim_start_matches('0').len() as i64;
-        let adjusted = exp.saturating_sub(frac_len).saturating_add(digit_count - 1);
+        // value = mantissa * 10^(exp + zeros - frac_len); BigDecimal's scale
+        // is the negated exponent. Check the range before building the
+        // decimal so that a huge exponent cannot overflow the scale.
+        let exp = exp.saturating_add(zeros);
+        let adjusted = exp.saturating_sub(frac_len).saturating_add(trimmed.len() as i64 - 1);
         if adjusted > MAX_EXPONENT {
-            return Some(Number::inf(negative));
+            return Some(Ok(Number::inf(negative)));
         }
         if adjusted < -MAX_EXPONENT {
-            return Some(Number::signed_zero(negative));
+            return Some(Ok(Number::signed_zero(negative)));
         }
         let scale = frac_len - exp;
-        Some(Number::finite(BigDecimal::new(mantissa, scale)))
+        Some(Ok(Number::finite(BigDecimal::new(mantissa, scale))))
     }
 
     pub fn neg(&self) -> Number {
@@ -559,8 +640,26 @@ fn round_at_position(d: &BigDecimal, pos: i64) -> BigDecimal {
 /// `1 ≤ |m| < 10`.
 fn decimal_exponent(d: &BigDecimal) -> i64 {
     let (int, scale) = d.as_bigint_and_exponent();
-    let len = int.magnitude().to_string().len() as i64;
+    let len = decimal_digits(int.magnitude()) as i64;
     len - 1 - scale
+}
+
+/// How many decimal digits `m` has (1 for zero), without writing them
+/// (which takes time quadratic in their count): from the bit length, then
+/// one comparison with a power of ten where that leaves two answers.
+fn decimal_digits(m: &bigdecimal::num_bigint::BigUint) -> u64 {
+    if let Some(small) = m.to_u64() {
+        return u64::from(small.checked_ilog10().unwrap_or(0)) + 1;
+    }
+    // 2^(bits-1) ≤ m < 2^bits: the digits are those of one of the two ends.
+    let bits = m.bits();
+    let most = (bits as f64 * std::f64::consts::LOG10_2) as u64 + 1;
+    let least = ((bits - 1) as f64 * std::f64::consts::LOG10_2) as u64 + 1;
+    if least == most {
+        return most;
+    }
+    let ten = bigdecimal::num_bigint::BigUint::from(10u32);
+    if *m >= ten.pow((most - 1) as u32) { most } else { least }
 }
 
 /// The significant digits of `|d|` without trailing zeros, and the exponent

@@ -16,7 +16,8 @@ use crate::ty::Type;
 /// a set's elements are distinct and in canonical order. Strings and
 /// collections are shared, never mutated: a clone costs a reference count,
 /// however large the value (evaluation clones what it reads, and a module
-/// keeps each attribute's value and reports it).
+/// keeps each attribute's value and reports it). A collection carries its
+/// [`Size`], so that asking it costs nothing however the value was built.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Value(Repr);
 
@@ -29,11 +30,98 @@ enum Repr {
     Bool(bool),
     Number(Number),
     String(Arc<str>),
-    List(Type, Arc<[Value]>),
-    Set(Type, Arc<[Value]>),
-    Map(Type, Arc<BTreeMap<String, Value>>),
-    Tuple(Arc<[Value]>),
-    Object(Arc<BTreeMap<String, Value>>),
+    List(Type, Arc<Seq>),
+    Set(Type, Arc<Seq>),
+    Map(Type, Arc<Entries>),
+    Tuple(Arc<Seq>),
+    Object(Arc<Entries>),
+}
+
+/// How large a value is written out: every value in it (itself included,
+/// a shared part counted wherever it appears) and the bytes of its text
+/// (strings, map keys and attribute names, numbers as
+/// [`Number::text_len`] estimates them). It is what rendering the value
+/// costs, which sharing does not make smaller, and what resource limits
+/// measure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Size {
+    pub elements: u64,
+    pub bytes: u64,
+}
+
+impl Size {
+    /// One value with `bytes` of text.
+    pub const fn scalar(bytes: u64) -> Size {
+        Size { elements: 1, bytes }
+    }
+
+    /// Both measures added, saturating (a value shared a billion times in a
+    /// nesting of tuples has no size that fits, and needs none).
+    #[must_use]
+    pub const fn plus(self, other: Size) -> Size {
+        Size {
+            elements: self.elements.saturating_add(other.elements),
+            bytes: self.bytes.saturating_add(other.bytes),
+        }
+    }
+}
+
+/// The elements of a list, set or tuple, and their size.
+struct Seq {
+    size: Size,
+    items: Box<[Value]>,
+}
+
+impl Seq {
+    fn new(items: Vec<Value>) -> Arc<Seq> {
+        let size = items.iter().fold(Size::scalar(0), |total, v| total.plus(v.size()));
+        Arc::new(Seq { size, items: items.into_boxed_slice() })
+    }
+}
+
+/// The elements of a map or attributes of an object, and their size.
+struct Entries {
+    size: Size,
+    map: BTreeMap<String, Value>,
+}
+
+impl Entries {
+    fn new(map: BTreeMap<String, Value>) -> Arc<Entries> {
+        let size = map.iter().fold(Size::scalar(0), |total, (k, v)| {
+            total.plus(v.size()).plus(Size { elements: 0, bytes: k.len() as u64 })
+        });
+        Arc::new(Entries { size, map })
+    }
+}
+
+// A size is a function of the elements, so equality and hashing look at
+// the elements alone.
+impl PartialEq for Seq {
+    fn eq(&self, other: &Seq) -> bool {
+        self.items == other.items
+    }
+}
+
+impl Eq for Seq {}
+
+impl std::hash::Hash for Seq {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.items.hash(state);
+    }
+}
+
+impl PartialEq for Entries {
+    fn eq(&self, other: &Entries) -> bool {
+        self.map == other.map
+    }
+}
+
+impl Eq for Entries {}
+
+impl std::hash::Hash for Entries {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.map.hash(state);
+    }
 }
 
 /// A value that could not be built: elements of the wrong type.
@@ -117,7 +205,7 @@ impl Value {
     /// A list whose elements must all be of type `ety` exactly.
     pub fn list(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
         check_elements(&ety, elems.iter(), "list")?;
-        Ok(Value(Repr::List(ety, elems.into())))
+        Ok(Value(Repr::List(ety, Seq::new(elems))))
     }
 
     /// `cty.ListVal`: the element type is the first element's.
@@ -133,7 +221,7 @@ impl Value {
     pub fn set(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
         check_elements(&ety, elems.iter(), "set")?;
         let elems = crate::set::canonicalize(elems);
-        Ok(Value(Repr::Set(ety, elems.into())))
+        Ok(Value(Repr::Set(ety, Seq::new(elems))))
     }
 
     /// `cty.SetVal`: the element type is the first element's.
@@ -149,21 +237,21 @@ impl Value {
     /// NFC-normalised, as cty's map keys are strings.
     pub fn map(ety: Type, elems: BTreeMap<String, Value>) -> Result<Value, ValueError> {
         check_elements(&ety, elems.values(), "map")?;
-        Ok(Value(Repr::Map(ety, Arc::new(nfc_keys(elems)))))
+        Ok(Value(Repr::Map(ety, Entries::new(nfc_keys(elems)))))
     }
 
     pub fn tuple(elems: Vec<Value>) -> Value {
-        Value(Repr::Tuple(elems.into()))
+        Value(Repr::Tuple(Seq::new(elems)))
     }
 
     pub fn empty_tuple() -> Value {
-        Value(Repr::Tuple(Arc::new([])))
+        Value(Repr::Tuple(Seq::new(Vec::new())))
     }
 
     /// An object; its type is implied by the attributes' values. Attribute
     /// names are NFC-normalised.
     pub fn object(attrs: BTreeMap<String, Value>) -> Value {
-        Value(Repr::Object(Arc::new(nfc_keys(attrs))))
+        Value(Repr::Object(Entries::new(nfc_keys(attrs))))
     }
 
     pub fn object_from<I, S>(attrs: I) -> Value
@@ -175,7 +263,7 @@ impl Value {
     }
 
     pub fn empty_object() -> Value {
-        Value(Repr::Object(Arc::default()))
+        Value(Repr::Object(Entries::new(BTreeMap::new())))
     }
 
     // ---- inspection ------------------------------------------------------
@@ -191,8 +279,8 @@ impl Value {
             Repr::List(e, _) => Type::list(e.clone()),
             Repr::Set(e, _) => Type::set(e.clone()),
             Repr::Map(e, _) => Type::map(e.clone()),
-            Repr::Tuple(elems) => Type::Tuple(elems.iter().map(Value::ty).collect()),
-            Repr::Object(attrs) => Type::object(attrs.iter().map(|(k, v)| (k.clone(), v.ty())).collect()),
+            Repr::Tuple(elems) => Type::Tuple(elems.items.iter().map(Value::ty).collect()),
+            Repr::Object(attrs) => Type::object(attrs.map.iter().map(|(k, v)| (k.clone(), v.ty())).collect()),
         }
     }
 
@@ -217,8 +305,8 @@ impl Value {
     pub fn is_wholly_known(&self) -> bool {
         match &self.0 {
             Repr::Unknown(..) => false,
-            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => e.iter().all(Value::is_wholly_known),
-            Repr::Map(_, m) | Repr::Object(m) => m.values().all(Value::is_wholly_known),
+            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => e.items.iter().all(Value::is_wholly_known),
+            Repr::Map(_, m) | Repr::Object(m) => m.map.values().all(Value::is_wholly_known),
             _ => true,
         }
     }
@@ -230,8 +318,10 @@ impl Value {
         match &self.0 {
             Repr::Null(_) => true,
             Repr::Unknown(t, _) => !t.has_dynamic_types(),
-            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => e.iter().all(Value::has_wholly_known_type),
-            Repr::Map(_, m) | Repr::Object(m) => m.values().all(Value::has_wholly_known_type),
+            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => {
+                e.items.iter().all(Value::has_wholly_known_type)
+            }
+            Repr::Map(_, m) | Repr::Object(m) => m.map.values().all(Value::has_wholly_known_type),
             _ => true,
         }
     }
@@ -260,7 +350,7 @@ impl Value {
     /// The elements of a known list, set (canonical order) or tuple.
     pub fn elements(&self) -> Option<&[Value]> {
         match &self.0 {
-            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => Some(e),
+            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => Some(&e.items),
             _ => None,
         }
     }
@@ -269,7 +359,7 @@ impl Value {
     /// key in Go's (bytewise) order.
     pub fn entries(&self) -> Option<&BTreeMap<String, Value>> {
         match &self.0 {
-            Repr::Map(_, m) | Repr::Object(m) => Some(m),
+            Repr::Map(_, m) | Repr::Object(m) => Some(&m.map),
             _ => None,
         }
     }
@@ -277,6 +367,18 @@ impl Value {
     /// Number of elements of a known collection or structure.
     pub fn length(&self) -> Option<usize> {
         self.elements().map(<[Value]>::len).or_else(|| self.entries().map(BTreeMap::len))
+    }
+
+    /// How large the value is written out ([`Size`]); it costs nothing,
+    /// since collections carry theirs.
+    pub fn size(&self) -> Size {
+        match &self.0 {
+            Repr::Unknown(..) | Repr::Null(_) | Repr::Bool(_) => Size::scalar(0),
+            Repr::Number(n) => Size::scalar(n.text_len()),
+            Repr::String(s) => Size::scalar(s.len() as u64),
+            Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => e.size,
+            Repr::Map(_, m) | Repr::Object(m) => m.size,
+        }
     }
 
     /// go-cty's `Value.Length` of a collection or tuple (never null): a
@@ -369,19 +471,22 @@ impl Value {
             (Repr::Bool(x), Repr::Bool(y)) => Some(x == y),
             (Repr::String(x), Repr::String(y)) => Some(x == y),
             (Repr::List(_, x), Repr::List(_, y)) | (Repr::Tuple(x), Repr::Tuple(y)) => {
+                let (x, y) = (&x.items, &y.items);
                 if x.len() != y.len() {
                     return Some(false);
                 }
                 all_equal(x.iter().zip(y.iter()))
             }
-            (Repr::Object(x), Repr::Object(y)) => all_equal(x.values().zip(y.values())),
+            (Repr::Object(x), Repr::Object(y)) => all_equal(x.map.values().zip(y.map.values())),
             (Repr::Map(_, x), Repr::Map(_, y)) => {
+                let (x, y) = (&x.map, &y.map);
                 if x.len() != y.len() || !x.keys().eq(y.keys()) {
                     return Some(false);
                 }
                 all_equal(x.values().zip(y.values()))
             }
             (Repr::Set(_, x), Repr::Set(_, y)) => {
+                let (x, y) = (&x.items, &y.items);
                 // Any unknown element makes the comparison unknown; else each
                 // side must contain every element of the other.
                 if x.iter().chain(y.iter()).any(|v| !v.is_known()) {
@@ -498,11 +603,11 @@ impl fmt::Debug for Value {
             Repr::Bool(b) => write!(f, "{b}"),
             Repr::Number(n) => write!(f, "{n}"),
             Repr::String(s) => write!(f, "{s:?}"),
-            Repr::List(t, e) => write!(f, "list<{t}>{e:?}"),
-            Repr::Set(t, e) => write!(f, "set<{t}>{e:?}"),
-            Repr::Map(t, m) => write!(f, "map<{t}>{m:?}"),
-            Repr::Tuple(e) => write!(f, "tuple{e:?}"),
-            Repr::Object(m) => write!(f, "object{m:?}"),
+            Repr::List(t, e) => write!(f, "list<{t}>{:?}", e.items),
+            Repr::Set(t, e) => write!(f, "set<{t}>{:?}", e.items),
+            Repr::Map(t, m) => write!(f, "map<{t}>{:?}", m.map),
+            Repr::Tuple(e) => write!(f, "tuple{:?}", e.items),
+            Repr::Object(m) => write!(f, "object{:?}", m.map),
         }
     }
 }

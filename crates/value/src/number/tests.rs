@@ -179,3 +179,63 @@ fn hash_agrees_with_equality() {
     assert_eq!(h(&n("-0")), h(&n("0")));
     assert_eq!(h(&n("1e3")), h(&n("1000")));
 }
+
+/// `text_len` is how much `to_plain_string` writes, without writing it:
+/// `1e500000000` is 500,000,001 digits.
+#[test]
+fn text_len_measures_the_plain_text_without_writing_it() {
+    for text in [
+        "0",
+        "-0",
+        "1",
+        "-7",
+        "9",
+        "10",
+        "99",
+        "12345678901234567890",
+        "0.5",
+        "-0.001",
+        "1.25e-30",
+        "123.456",
+        "1e1000",
+        "-1e-1000",
+        "+Inf",
+    ] {
+        let x = n(text);
+        assert_eq!(x.text_len(), x.to_plain_string().len() as u64, "{text}");
+    }
+    // Around powers of ten, where the bit length leaves two answers.
+    for digits in [19, 20, 21, 100, 1000] {
+        for text in [
+            "9".repeat(digits),
+            format!("1{}", "0".repeat(digits - 1)),
+            format!("1{}1", "0".repeat(digits - 2)),
+        ] {
+            assert_eq!(n(&text).text_len(), digits as u64, "{text}");
+        }
+    }
+    assert_eq!(n("1e500000000").text_len(), 500_000_001);
+}
+
+/// Parsing refuses more significant digits than its bound before reading
+/// them (reading is quadratic: ten million digits took minutes); zeros at
+/// either end only move the exponent and do not count.
+#[test]
+fn parsing_bounds_the_significant_digits() {
+    let many = "7".repeat(1_000_000);
+    let started = std::time::Instant::now();
+    assert_eq!(
+        Number::parse_limited(&many, 10_000),
+        Err(ParseNumberError::TooManyDigits { digits: 1_000_000, limit: 10_000 })
+    );
+    assert_eq!(Number::parse(&many), None);
+    assert!(started.elapsed().as_secs() < 5, "refused in {:?}", started.elapsed());
+    let padded = format!("000{}.{}", "1".to_owned() + &"0".repeat(50_000), "0".repeat(50_000));
+    assert_eq!(Number::parse(&padded), Some(n("1e50000")));
+    assert_eq!(Number::parse_limited("12.5x", 10), Err(ParseNumberError::Invalid));
+    assert_eq!(Number::parse_limited("-0.000", 1), Ok(Number::neg_zero()));
+    assert_eq!(
+        Number::parse_limited("1234", 3).map(|_| ()),
+        Err(ParseNumberError::TooManyDigits { digits: 4, limit: 3 })
+    );
+}

@@ -248,3 +248,24 @@ fn strings_follow_unicode_15() {
         assert_eq!(got.graphemes(true).count().to_string(), clusters, "clusters of {}", fields[0]);
     }
 }
+
+/// A value's size counts what writing it out costs: a part shared three
+/// times counts three times, keys and numbers' digits count as text, and
+/// asking costs nothing however much is shared.
+#[test]
+fn sizes_count_shared_parts_wherever_they_appear() {
+    let s = Value::string("0123456789");
+    let tuple = Value::tuple(vec![s.clone(), s.clone(), s]);
+    assert_eq!(tuple.size(), Size { elements: 4, bytes: 30 });
+    let object = Value::object_from([("ab", tuple.clone()), ("c", Value::int(-12))]);
+    assert_eq!(object.size(), Size { elements: 6, bytes: 30 + 2 + 3 + 1 });
+    let list = Value::list(Type::Number, vec![Value::int(1), Value::int(22)]).unwrap();
+    assert_eq!(list.size(), Size { elements: 3, bytes: 3 });
+    // Doubling a tuple 70 times: 2^70 elements saturate, at once.
+    let mut doubled = Value::bool(true);
+    for _ in 0..70 {
+        doubled = Value::tuple(vec![doubled.clone(), doubled]);
+    }
+    assert_eq!(doubled.size().elements, u64::MAX);
+    assert_eq!(Value::null(Type::String).size(), Size { elements: 1, bytes: 0 });
+}
