@@ -34,8 +34,8 @@ pub use crate::{
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
     lines::{LineCol, LineIndex},
     module::{
-        FileReferences, ModuleFacts, Usage, UseChange, check_candidates, evaluated_file_module_diagnostics,
-        file_module_diagnostics, file_references, language_of,
+        CycleReporters, FileReferences, ModuleFacts, Usage, UseChange, check_candidates,
+        evaluated_file_module_diagnostics, file_module_diagnostics, file_references, language_of,
     },
     rules::{RULES, Rule},
 };

@@ -387,7 +387,7 @@ impl RootDatabase {
             module::Dialect::builder(chosen, Arc::default(), function_names, functions, Arc::default())
                 .durability(structure)
                 .new(self);
-        let module = Module::builder(dir.clone(), files, Arc::default(), dialect)
+        let module = Module::builder(dir.clone(), files, Arc::default(), dialect, Arc::default())
             .durability(structure)
             .variables_durability(self.durability.text)
             .new(self);
@@ -405,6 +405,17 @@ impl RootDatabase {
         if **module.variables(self) != variables {
             let durability = self.durability.text;
             module.set_variables(self).with_durability(durability).to(Arc::new(variables));
+        }
+    }
+
+    /// Sets the reference cycles of `module` as the caller's dependency
+    /// graph has them (see [`module::KnownCycles`]). Setting the same cycles
+    /// again is not a change; a change re-resolves the module's attributes
+    /// and re-evaluates those whose cycle changed.
+    pub fn set_module_cycles(&mut self, module: Module, cycles: module::KnownCycles) {
+        if **module.cycles(self) != cycles {
+            let durability = self.durability.structure;
+            module.set_cycles(self).with_durability(durability).to(Arc::new(cycles));
         }
     }
 

@@ -468,6 +468,15 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                     scope.insert_object(object.segments());
                 }
                 for address in attrs {
+                    // A member of the attribute's own cycle, as the caller's
+                    // graph found it: its value would need this one's.
+                    if resolution.same_cycle.contains(address) {
+                        // The walk for the path is left out where it cannot
+                        // be short: a walk of up to the limit per member.
+                        let short = resolution.cycle_members as usize <= CYCLE_PATH_LIMIT;
+                        let path = if short { find_cycle(db, attr, CYCLE_PATH_LIMIT) } else { Vec::new() };
+                        return Err(AttrError::Cycle(path));
+                    }
                     match attribute_value(db, Attr::new(db, attr.module(db), address.clone())) {
                         // A block's attribute in a dialect whose tool computes
                         // attributes (Terraform's providers) is what the tool
