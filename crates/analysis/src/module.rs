@@ -426,7 +426,7 @@ impl ModuleFacts {
             .iter()
             .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.has_value()))
         {
-            facts.graph.set_targets(address, &attribute_targets(db, Attr::new(db, module, address.clone())));
+            facts.graph.set_targets(address, &attribute_targets(db, module, address));
         }
         for &file in module.files(db) {
             facts.usage.count(file_references(db, file), 1);
@@ -638,15 +638,21 @@ pub fn check_candidates<'db>(
         .addresses_of(file)
         .iter()
         .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.is_attribute()))
+        .filter(|address| is_check_candidate(db, module, facts, inputs, address))
         .map(|address| Attr::new(db, module, address.clone()))
-        .filter(|&attr| is_check_candidate(db, facts, inputs, attr))
         .collect()
 }
 
-fn is_check_candidate(db: &dyn Db, facts: &ModuleFacts, inputs: SoundInputs, attr: Attr<'_>) -> bool {
-    let Some(node) = facts.graph.node(attr.address(db)) else { return false };
+fn is_check_candidate(
+    db: &dyn Db,
+    module: Module,
+    facts: &ModuleFacts,
+    inputs: SoundInputs,
+    address: &Address,
+) -> bool {
+    let Some(node) = facts.graph.node(address) else { return false };
     facts.graph.has_unresolved(node)
-        || ((module::may_fail_to_evaluate(db, attr) || facts.cycle_of(node).is_some())
+        || ((module::may_fail_to_evaluate(db, module, address) || facts.cycle_of(node).is_some())
             && facts.reads_only_sound_values(node, inputs))
 }
 
@@ -688,7 +694,7 @@ pub fn evaluated_file_module_diagnostics(
     }
 
     let inputs = SoundInputs::of(db, module);
-    let is_candidate = |attr: Attr<'_>| is_check_candidate(db, facts, inputs, attr);
+    let is_candidate = |attr: Attr<'_>| is_check_candidate(db, module, facts, inputs, attr.address(db));
     for &attr in candidates {
         let error = match attribute_value(db, attr) {
             Err(error @ (AttrError::Unresolved { .. } | AttrError::Eval(_) | AttrError::Cycle(_))) => error,

@@ -238,6 +238,9 @@ pub struct RootDatabase {
     recording: Arc<AtomicUsize>,
     /// The durability the setters give the inputs they set.
     durability: InputDurability,
+    /// An empty file of the database's own, not in the path table, for
+    /// [`RootDatabase::evict_all_parse_trees`].
+    scratch: Option<File>,
 }
 
 /// Where a log opened with [`RootDatabase::open_log`] starts.
@@ -270,6 +273,7 @@ impl Default for RootDatabase {
             executed,
             recording,
             durability: InputDurability::default(),
+            scratch: None,
         }
     }
 }
@@ -495,6 +499,45 @@ impl RootDatabase {
     /// waits for queries running on other handles.
     pub fn evict_parse_trees(&mut self) {
         salsa::Database::trigger_lru_eviction(self);
+    }
+
+    /// Drops every file's tree, HIR and source map, not only those past the
+    /// LRU's capacity: for a batch front end done with a few very large
+    /// files, whose trees would otherwise stay beside everything the module
+    /// model keeps of them (a tree and its HIR take more than ten times the
+    /// text). A query that needs one again parses the file again.
+    ///
+    /// Salsa's LRU keeps at least one value (a capacity of 0 means no
+    /// limit), so the capacity is set to one, the queries are run on an
+    /// empty text of the database's own (not in the path table) so that it
+    /// is the one kept, and the capacity is put back.
+    pub fn evict_all_parse_trees(&mut self) {
+        const KEPT: usize = 64;
+        let scratch = match self.scratch {
+            Some(file) => file,
+            None => {
+                let file = File::builder(Utf8PathBuf::new(), Arc::from(""), FileStatus::Exists, None, None)
+                    .new(self);
+                self.scratch = Some(file);
+                file
+            }
+        };
+        parse::set_lru_capacity(self, 1);
+        parse_json::set_lru_capacity(self, 1);
+        lower_with_source_map::set_lru_capacity(self, 1);
+        lower::set_lru_capacity(self, 1);
+        source_map::set_lru_capacity(self, 1);
+        let _ = parse(self, scratch);
+        let _ = parse_json(self, scratch);
+        let _ = lower_with_source_map(self, scratch);
+        let _ = lower(self, scratch);
+        let _ = source_map(self, scratch);
+        salsa::Database::trigger_lru_eviction(self);
+        parse::set_lru_capacity(self, KEPT);
+        parse_json::set_lru_capacity(self, KEPT);
+        lower_with_source_map::set_lru_capacity(self, KEPT);
+        lower::set_lru_capacity(self, KEPT);
+        source_map::set_lru_capacity(self, KEPT);
     }
 
     /// Marks the file at `path` as deleted, if the database knows it. The

@@ -27,6 +27,11 @@ use crate::{
 /// [`AnalysisHost::read_files`]).
 const FILES_PER_CHUNK: usize = 256;
 
+/// The text of a chunk of files above which a check drops their trees
+/// once it has read them (see `AnalysisHost::read_files`): a tree and its
+/// HIR take more than ten times their text.
+const LARGE_CHUNK_TEXT: usize = 4 << 20;
+
 /// Where the variables of a module the host does not hold come from, by its
 /// directory.
 pub type InputsOf = Arc<dyn Fn(&Utf8Path) -> Option<Arc<[ModuleInput]>> + Send + Sync>;
@@ -492,7 +497,16 @@ impl AnalysisHost {
                     self.snapshot_declarations(file, declarations);
                 }
             }
-            self.db.evict_parse_trees();
+            // A check keeps a chunk's trees for its report (diagnostics'
+            // ranges), unless they are large: then the module model's
+            // copies would sit beside them, and the few files that need
+            // theirs again are parsed again.
+            let text: usize = chunk.iter().map(|file| file.text(&self.db).len()).sum();
+            if self.options.values == Values::None && text > LARGE_CHUNK_TEXT {
+                self.db.evict_all_parse_trees();
+            } else {
+                self.db.evict_parse_trees();
+            }
         }
     }
 
@@ -610,11 +624,10 @@ impl AnalysisHost {
         let members = &state.members;
         let is_member = |file: File| members.get(file.path(db)) == Some(&file);
         let targets_of = |db: &RootDatabase, address: &Address| {
-            let attr = Attr::new(db, module, address.clone());
             if keep_resolutions {
-                module::attribute_resolution(db, attr).targets.clone()
+                module::attribute_resolution(db, Attr::new(db, module, address.clone())).targets.clone()
             } else {
-                module::attribute_targets(db, attr)
+                module::attribute_targets(db, module, address)
             }
         };
         // Every attribute and variable has a node.

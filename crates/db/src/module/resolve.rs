@@ -205,19 +205,19 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
 /// them, without storing a resolution: for a reader that only looks at
 /// what every attribute of a module reads (a check looks at all of them
 /// and evaluates a few), a memo per attribute was much of what the module
-/// model kept.
-pub fn attribute_targets<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Target> {
-    let module = attr.module(db);
+/// model kept, and so was an interned [`Attr`] per attribute: this takes
+/// the address.
+pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<Target> {
     let index = module_index(db, module);
-    let Some(def) = index.definitions.get(attr.address(db)) else { return Vec::new() };
+    let Some(def) = index.definitions.get(address) else { return Vec::new() };
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
-    if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(attr.address(db).segments()) {
+    if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(address.segments()) {
         return Vec::new();
     }
     let Some(expr) = expr_of(db, def) else { return Vec::new() };
     let roots = || dialect_root_names(db, dialect);
-    let scope = Scope::new(db, module, rules, attr.address(db), &roots);
+    let scope = Scope::new(db, module, rules, address, &roots);
     references(&expr.exprs, expr.root)
         .into_iter()
         .map(|reference| resolve(index, rules, &scope, &reference.root, &reference.attrs))
