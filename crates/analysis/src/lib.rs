@@ -41,8 +41,8 @@ pub use crate::{
     limit::{DEFAULT_MAX_DIAGNOSTICS_PER_FILE, TOO_MANY_DIAGNOSTICS, cap_diagnostics},
     lines::{LineCol, LineIndex},
     module::{
-        FileReferences, ModuleFacts, Usage, UseChange, check_candidates, evaluated_file_module_diagnostics,
-        file_module_diagnostics, file_references, language_of,
+        CycleReporters, FileReferences, ModuleFacts, Usage, UseChange, check_candidates,
+        evaluated_file_module_diagnostics, file_module_diagnostics, file_references, language_of,
     },
     rules::{RULES, Rule},
 };

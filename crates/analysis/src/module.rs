@@ -427,7 +427,7 @@ impl ModuleFacts {
             .iter()
             .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.has_value()))
         {
-            facts.graph.set_targets(address, &attribute_targets(db, Attr::new(db, module, address.clone())));
+            facts.graph.set_targets(address, &attribute_targets(db, module, address));
         }
         for &file in module.files(db) {
             facts.usage.count(file_references(db, file), 1);
@@ -504,6 +504,19 @@ impl ModuleFacts {
         changed.sort_unstable();
         changed.dedup();
         changed
+    }
+
+    /// The attributes on cycles with their cycles' numbers, for the
+    /// database (`RootDatabase::set_module_cycles`).
+    pub fn known_cycles(&self) -> module::KnownCycles {
+        self.cycle_of
+            .iter()
+            .map(|(&node, &cycle)| {
+                let members = u32::try_from(self.cycles[cycle].len()).unwrap_or(u32::MAX);
+                let number = u32::try_from(cycle).unwrap_or(u32::MAX);
+                (self.graph.address(node).clone(), module::KnownCycle { number, members })
+            })
+            .collect()
     }
 
     /// The other nodes of the cycle `node` is on, itself included.
@@ -584,7 +597,28 @@ pub fn file_module_diagnostics(
     // Dependencies first, so that a long chain of locals does not recurse
     // (see `evaluate_in_order`).
     module::evaluate_in_order(db, &candidates);
-    evaluated_file_module_diagnostics(db, module, file, facts, &candidates, inputs_of)
+    evaluated_file_module_diagnostics(
+        db,
+        module,
+        file,
+        facts,
+        &candidates,
+        &CycleReporters::default(),
+        inputs_of,
+    )
+}
+
+/// Which member reports each reference cycle (see [`cycle_diagnostic`]),
+/// found once per cycle and remembered for one report: every member of a
+/// cycle asks, and each looking at every other member would make a cycle
+/// of n cost n² (10,000 locals took minutes). Made fresh for each report,
+/// since the choice reads values; shared by the report's files, since a
+/// cycle may run through several.
+#[derive(Debug, Default)]
+pub struct CycleReporters {
+    /// By the cycle's number in [`ModuleFacts`]: the reporting member, if
+    /// any member may report it.
+    found: std::sync::Mutex<FxHashMap<usize, Option<NodeId>>>,
 }
 
 /// The attributes of `file` a check evaluates. Only two kinds of attributes
@@ -605,15 +639,21 @@ pub fn check_candidates<'db>(
         .addresses_of(file)
         .iter()
         .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.is_attribute()))
+        .filter(|address| is_check_candidate(db, module, facts, inputs, address))
         .map(|address| Attr::new(db, module, address.clone()))
-        .filter(|&attr| is_check_candidate(db, facts, inputs, attr))
         .collect()
 }
 
-fn is_check_candidate(db: &dyn Db, facts: &ModuleFacts, inputs: SoundInputs, attr: Attr<'_>) -> bool {
-    let Some(node) = facts.graph.node(attr.address(db)) else { return false };
+fn is_check_candidate(
+    db: &dyn Db,
+    module: Module,
+    facts: &ModuleFacts,
+    inputs: SoundInputs,
+    address: &Address,
+) -> bool {
+    let Some(node) = facts.graph.node(address) else { return false };
     facts.graph.has_unresolved(node)
-        || ((module::may_fail_to_evaluate(db, attr) || facts.cycle_of(node).is_some())
+        || ((module::may_fail_to_evaluate(db, module, address) || facts.cycle_of(node).is_some())
             && facts.reads_only_sound_values(node, inputs))
 }
 
@@ -626,6 +666,7 @@ pub fn evaluated_file_module_diagnostics(
     file: File,
     facts: &ModuleFacts,
     candidates: &[Attr<'_>],
+    reporters: &CycleReporters,
     inputs_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<[module::ModuleInput]>>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -654,7 +695,7 @@ pub fn evaluated_file_module_diagnostics(
     }
 
     let inputs = SoundInputs::of(db, module);
-    let is_candidate = |attr: Attr<'_>| is_check_candidate(db, facts, inputs, attr);
+    let is_candidate = |attr: Attr<'_>| is_check_candidate(db, module, facts, inputs, attr.address(db));
     for &attr in candidates {
         let error = match attribute_value(db, attr) {
             Err(error @ (AttrError::Unresolved { .. } | AttrError::Eval(_) | AttrError::Cycle(_))) => error,
@@ -663,7 +704,7 @@ pub fn evaluated_file_module_diagnostics(
         if let AttrError::Cycle(_) = error {
             // Each cycle once, at its first member in declaration order that
             // a check looks at.
-            if let Some(diagnostic) = cycle_diagnostic(db, module, facts, attr, &is_candidate) {
+            if let Some(diagnostic) = cycle_diagnostic(db, module, facts, attr, reporters, &is_candidate) {
                 out.push(convert(db, &diagnostic));
             }
             continue;
@@ -731,28 +772,44 @@ pub fn evaluated_file_module_diagnostics(
 
 /// The diagnostic of the cycle through `attr`, if `attr` is the member that
 /// reports it: the first in declaration order that is a candidate and
-/// whose value is a cycle error. It points at the reference that leads to
-/// the next step of the shortest way round, found on the graph.
+/// whose value is a cycle error (found once per cycle, in `reporters`). It
+/// points at the reference that leads to the next step of the shortest way
+/// round, found on the graph.
 fn cycle_diagnostic<'db>(
     db: &'db dyn Db,
     module: Module,
     facts: &ModuleFacts,
     attr: Attr<'db>,
+    reporters: &CycleReporters,
     is_candidate: &dyn Fn(Attr<'db>) -> bool,
 ) -> Option<ModuleDiagnostic> {
-    let index = module_index(db, module);
     let node = facts.graph.node(attr.address(db))?;
-    let members = facts.cycle_of(node)?;
-    let position = |node: NodeId| index.definitions.get(facts.graph.address(node)).map(|def| def.position);
-    let reporter = members
-        .iter()
-        .copied()
-        .filter(|&member| {
-            let member = Attr::new(db, module, facts.graph.address(member).clone());
-            is_candidate(member) && matches!(attribute_value(db, member), Err(AttrError::Cycle(_)))
-        })
-        .min_by_key(|&member| position(member))?;
-    if reporter != node {
+    let &cycle = facts.cycle_of.get(&node)?;
+    let find = || {
+        let index = module_index(db, module);
+        let position =
+            |node: NodeId| index.definitions.get(facts.graph.address(node)).map(|def| def.position);
+        facts.cycles[cycle]
+            .iter()
+            .copied()
+            .filter(|&member| {
+                let member = Attr::new(db, module, facts.graph.address(member).clone());
+                is_candidate(member) && matches!(attribute_value(db, member), Err(AttrError::Cycle(_)))
+            })
+            .min_by_key(|&member| position(member))
+    };
+    // Found outside the lock (it evaluates), so two files' threads may both
+    // find it; they find the same member.
+    let known = reporters.found.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&cycle).copied();
+    let reporter = match known {
+        Some(reporter) => reporter,
+        None => {
+            let reporter = find();
+            reporters.found.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(cycle, reporter);
+            reporter
+        }
+    };
+    if reporter != Some(node) {
         return None;
     }
     let path: Vec<Address> =

@@ -238,6 +238,9 @@ pub struct RootDatabase {
     recording: Arc<AtomicUsize>,
     /// The durability the setters give the inputs they set.
     durability: InputDurability,
+    /// An empty file of the database's own, not in the path table, for
+    /// [`RootDatabase::evict_all_parse_trees`].
+    scratch: Option<File>,
 }
 
 /// Where a log opened with [`RootDatabase::open_log`] starts.
@@ -270,6 +273,7 @@ impl Default for RootDatabase {
             executed,
             recording,
             durability: InputDurability::default(),
+            scratch: None,
         }
     }
 }
@@ -387,7 +391,7 @@ impl RootDatabase {
             module::Dialect::builder(chosen, Arc::default(), function_names, functions, Arc::default())
                 .durability(structure)
                 .new(self);
-        let module = Module::builder(dir.clone(), files, Arc::default(), dialect)
+        let module = Module::builder(dir.clone(), files, Arc::default(), dialect, Arc::default())
             .durability(structure)
             .variables_durability(self.durability.text)
             .new(self);
@@ -405,6 +409,17 @@ impl RootDatabase {
         if **module.variables(self) != variables {
             let durability = self.durability.text;
             module.set_variables(self).with_durability(durability).to(Arc::new(variables));
+        }
+    }
+
+    /// Sets the reference cycles of `module` as the caller's dependency
+    /// graph has them (see [`module::KnownCycles`]). Setting the same cycles
+    /// again is not a change; a change re-resolves the module's attributes
+    /// and re-evaluates those whose cycle changed.
+    pub fn set_module_cycles(&mut self, module: Module, cycles: module::KnownCycles) {
+        if **module.cycles(self) != cycles {
+            let durability = self.durability.structure;
+            module.set_cycles(self).with_durability(durability).to(Arc::new(cycles));
         }
     }
 
@@ -484,6 +499,45 @@ impl RootDatabase {
     /// waits for queries running on other handles.
     pub fn evict_parse_trees(&mut self) {
         salsa::Database::trigger_lru_eviction(self);
+    }
+
+    /// Drops every file's tree, HIR and source map, not only those past the
+    /// LRU's capacity: for a batch front end done with a few very large
+    /// files, whose trees would otherwise stay beside everything the module
+    /// model keeps of them (a tree and its HIR take more than ten times the
+    /// text). A query that needs one again parses the file again.
+    ///
+    /// Salsa's LRU keeps at least one value (a capacity of 0 means no
+    /// limit), so the capacity is set to one, the queries are run on an
+    /// empty text of the database's own (not in the path table) so that it
+    /// is the one kept, and the capacity is put back.
+    pub fn evict_all_parse_trees(&mut self) {
+        const KEPT: usize = 64;
+        let scratch = match self.scratch {
+            Some(file) => file,
+            None => {
+                let file = File::builder(Utf8PathBuf::new(), Arc::from(""), FileStatus::Exists, None, None)
+                    .new(self);
+                self.scratch = Some(file);
+                file
+            }
+        };
+        parse::set_lru_capacity(self, 1);
+        parse_json::set_lru_capacity(self, 1);
+        lower_with_source_map::set_lru_capacity(self, 1);
+        lower::set_lru_capacity(self, 1);
+        source_map::set_lru_capacity(self, 1);
+        let _ = parse(self, scratch);
+        let _ = parse_json(self, scratch);
+        let _ = lower_with_source_map(self, scratch);
+        let _ = lower(self, scratch);
+        let _ = source_map(self, scratch);
+        salsa::Database::trigger_lru_eviction(self);
+        parse::set_lru_capacity(self, KEPT);
+        parse_json::set_lru_capacity(self, KEPT);
+        lower_with_source_map::set_lru_capacity(self, KEPT);
+        lower::set_lru_capacity(self, KEPT);
+        source_map::set_lru_capacity(self, KEPT);
     }
 
     /// Marks the file at `path` as deleted, if the database knows it. The

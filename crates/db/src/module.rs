@@ -99,7 +99,7 @@ pub use crate::module::{
     },
     diagnostics::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
-        duplicate_diagnostics, module_diagnostics, type_constraint_diagnostics,
+        duplicate_diagnostics, long_cycle, module_diagnostics, type_constraint_diagnostics,
     },
     dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
     expr::{AttrExpr, Reference, extract, references},
@@ -135,6 +135,30 @@ pub struct Module {
     /// chosen by its files' names unless the caller set one.
     #[returns(copy)]
     pub dialect: Dialect,
+    /// The reference cycles a caller found on its dependency graph (see
+    /// [`KnownCycles`]); empty unless one set them.
+    #[returns(ref)]
+    pub cycles: Arc<KnownCycles>,
+}
+
+/// The attributes on reference cycles, each with its cycle, as a caller
+/// that keeps the module's dependency graph found them (the host,
+/// by one walk, `db::graph`): [`attribute_value`] of an attribute on a
+/// cycle stops at its first reference to a member of the same cycle with
+/// [`AttrError::Cycle`], instead of asking for its value and going round.
+/// Salsa's own cycle handling still catches a cycle no one set, but costs
+/// time and memory quadratic in its length (each step of a cycle keeps the
+/// dependencies of the steps after it).
+pub type KnownCycles = rustc_hash::FxHashMap<Address, KnownCycle>;
+
+/// One attribute's cycle in [`KnownCycles`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KnownCycle {
+    /// The cycle's number: the same for every member of one cycle.
+    pub number: u32,
+    /// How many attributes the cycle has (a strongly connected component of
+    /// the graph: every member depends on every other).
+    pub members: u32,
 }
 
 /// Where a variable's value given as text is evaluated (`--var NAME=EXPR`,

@@ -113,3 +113,36 @@ fn evicting_keeps_only_the_most_recently_used_trees() {
     .assert_debug_eq(&executed);
     assert_eq!(parse(&db, files[0]).syntax_node().to_string(), "a = 0\n");
 }
+
+/// Evicting every tree drops the newest too (a check that has read one huge
+/// file must not keep its tree and HIR beside the module model), and the
+/// LRU keeps its capacity afterwards.
+#[test]
+fn evicting_every_tree_drops_the_newest_too() {
+    let mut db = RootDatabase::new();
+    let files: Vec<_> = (0..3).map(|i| db.set_file_text(format!("f{i}.hcl"), format!("a = {i}\n"))).collect();
+    for &file in &files {
+        let _ = db::lower(&db, file);
+    }
+    db.evict_all_parse_trees();
+    let executed = db.log_executed(|| {
+        let _ = db::lower(&db, files[2]);
+    });
+    expect![[r#"
+        [
+            "lower(f2.hcl)",
+            "lower_with_source_map(f2.hcl)",
+            "parse(f2.hcl)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    // The capacity is back: recent trees stay through an ordinary eviction.
+    for &file in &files {
+        parse(&db, file);
+    }
+    db.evict_parse_trees();
+    let executed = db.log_executed(|| {
+        parse(&db, files[0]);
+    });
+    assert!(executed.is_empty(), "{executed:?}");
+}

@@ -456,6 +456,93 @@ fn whitespace_before_a_block_after_typed_variables_reevaluates_nothing() {
     .assert_debug_eq(&executed);
 }
 
+/// The cycles of `members` (each list one cycle), as a caller's graph
+/// would set them.
+fn known_cycles(members: &[&[&str]]) -> db::module::KnownCycles {
+    let mut cycles = db::module::KnownCycles::default();
+    for (number, cycle) in members.iter().enumerate() {
+        let known = db::module::KnownCycle { number: number as u32, members: cycle.len() as u32 };
+        for address in *cycle {
+            cycles.insert(db::module::Address::parse(address), known);
+        }
+    }
+    cycles
+}
+
+/// A cycle the caller found stops evaluation at the first reference to
+/// another member: evaluating one member evaluates no other (salsa's own
+/// cycle handling goes round the whole cycle, keeping at each step the
+/// dependencies of the steps after it, which is quadratic in its length).
+/// Only the resolutions the short walk for the path reads run.
+#[test]
+fn a_known_cycle_stops_at_its_first_step() {
+    let mut db = RootDatabase::new();
+    let text = "locals {\n  a = local.b\n  b = local.c\n  c = local.a\n  d = local.a\n}\n";
+    let module = load(&mut db, &[("m/a.hcl", text)]);
+    db.set_module_cycles(module, known_cycles(&[&["local.a", "local.b", "local.c"]]));
+    let executed = db.log_executed(|| {
+        let _ =
+            attribute_value(&db, db::module::Attr::new(&db, module, db::module::Address::parse("local.a")));
+    });
+    expect![[r#"
+        [
+            "attribute_value(local.a)",
+            "attribute_resolution(local.a)",
+            "module_index(m)",
+            "module_files(m)",
+            "file_declarations(m/a.hcl)",
+            "lower(m/a.hcl)",
+            "lower_with_source_map(m/a.hcl)",
+            "parse(m/a.hcl)",
+            "file_exprs(m/a.hcl)",
+            "attribute_resolution(local.b)",
+            "attribute_resolution(local.c)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+    expect![[r#"
+        [
+            "local.a: Cycle([Address { segments: [\"local\", \"a\"] }, Address { segments: [\"local\", \"b\"] }, Address { segments: [\"local\", \"c\"] }, Address { segments: [\"local\", \"a\"] }])",
+            "local.b: Cycle([Address { segments: [\"local\", \"b\"] }, Address { segments: [\"local\", \"c\"] }, Address { segments: [\"local\", \"a\"] }, Address { segments: [\"local\", \"b\"] }])",
+            "local.c: Cycle([Address { segments: [\"local\", \"c\"] }, Address { segments: [\"local\", \"a\"] }, Address { segments: [\"local\", \"b\"] }, Address { segments: [\"local\", \"c\"] }])",
+            "local.d: Dependency(Address { segments: [\"local\", \"a\"] })",
+        ]
+    "#]]
+    .assert_debug_eq(&values(&db, module));
+    // The cycle broken: the cycles set again, and its members evaluated
+    // again.
+    db.set_file_text("m/a.hcl", text.replace("c = local.a", "c = 1"));
+    db.set_module_cycles(module, known_cycles(&[]));
+    expect![[r#"
+        [
+            "local.a = 1",
+            "local.b = 1",
+            "local.c = 1",
+            "local.d = 1",
+        ]
+    "#]]
+    .assert_debug_eq(&values(&db, module));
+}
+
+/// A member of a long cycle the caller found has the cycle's error without
+/// its steps, and its diagnostic says how long the cycle is: each of n
+/// members walking and naming the whole cycle would be n² steps.
+#[test]
+fn a_long_known_cycle_is_not_walked_for_each_member() {
+    let mut db = RootDatabase::new();
+    let n = 100;
+    let names: Vec<String> = (0..n).map(|i| format!("local.l{i}")).collect();
+    let text: String = (0..n).map(|i| format!("  l{i} = local.l{}\n", (i + 1) % n)).collect();
+    let module = load(&mut db, &[("m/a.hcl", &format!("locals {{\n{text}}}\n"))]);
+    let members: Vec<&str> = names.iter().map(String::as_str).collect();
+    db.set_module_cycles(module, known_cycles(&[&members]));
+    let attr = db::module::Attr::new(&db, module, db::module::Address::parse("local.l5"));
+    assert_eq!(attribute_value(&db, attr), &Err(db::module::AttrError::Cycle(Vec::new())));
+    let diagnostic = db::module::attribute_diagnostic(&db, attr).expect("a cycle's diagnostic");
+    expect!["The value of local.l5 depends on itself, through a reference cycle of 100 attributes."]
+        .assert_eq(&diagnostic.detail);
+}
+
 /// Cold evaluation of a module of many blocks of one type, each reading
 /// the one before (name resolution's lookup of a block by its labels), for
 /// `cargo test --release -p db --test incremental_module -- --ignored --nocapture`.

@@ -574,8 +574,12 @@ fn describe(db: &db::RootDatabase, attr: module::Attr<'_>, error: &module::AttrE
     match error {
         AttrError::NotDeclared => "nothing is declared here".to_string(),
         AttrError::Unresolved { kind, detail, .. } => format!("{}: {detail}", kind.summary()),
+        // A long cycle's steps are not listed: every member of a cycle of n
+        // has this error, and each naming every step would be n² names.
+        AttrError::Cycle(path) if path.is_empty() => {
+            format!("Reference cycle: {}", module::long_cycle(db, attr))
+        }
         AttrError::Cycle(path) => {
-            let path = if path.is_empty() { module::cycle_path(db, attr) } else { path.clone() };
             let steps: Vec<String> = path.iter().map(Address::to_string).collect();
             format!("Reference cycle: {}", steps.join(" -> "))
         }

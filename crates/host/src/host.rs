@@ -14,7 +14,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use db::{
     File, FileStatus, InputDurability, RootDatabase,
     graph::NodeId,
-    module::{self, Address, Attr, AttrError, DeclarationKind, Module, ModuleInput},
+    module::{self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnosticKind, ModuleInput},
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use value::Value;
@@ -27,6 +27,11 @@ use crate::{
 /// Files read between two evictions of their trees (see
 /// [`AnalysisHost::read_files`]).
 const FILES_PER_CHUNK: usize = 256;
+
+/// The text of a chunk of files above which a check drops their trees
+/// once it has read them (see `AnalysisHost::read_files`): a tree and its
+/// HIR take more than ten times their text.
+const LARGE_CHUNK_TEXT: usize = 4 << 20;
 
 /// Where the variables of a module the host does not hold come from, by its
 /// directory.
@@ -525,7 +530,16 @@ impl AnalysisHost {
                     self.snapshot_declarations(file, declarations);
                 }
             }
-            self.db.evict_parse_trees();
+            // A check keeps a chunk's trees for its report (diagnostics'
+            // ranges), unless they are large: then the module model's
+            // copies would sit beside them, and the few files that need
+            // theirs again are parsed again.
+            let text: usize = chunk.iter().map(|file| file.text(&self.db).len()).sum();
+            if self.options.values == Values::None && text > LARGE_CHUNK_TEXT {
+                self.db.evict_all_parse_trees();
+            } else {
+                self.db.evict_parse_trees();
+            }
         }
     }
 
@@ -594,6 +608,11 @@ impl AnalysisHost {
         let dirs: Vec<Utf8PathBuf> = self.modules.keys().cloned().collect();
         for dir in dirs {
             if let Some(job) = self.prepare_module(&dir) {
+                // Evaluation stops at the cycles the graph found, rather
+                // than going round them (see `db::module::KnownCycles`).
+                if job.cycles_changed {
+                    self.db.set_module_cycles(job.module, job.facts.known_cycles());
+                }
                 modules.push(job);
             }
         }
@@ -639,11 +658,10 @@ impl AnalysisHost {
         let members = &state.members;
         let is_member = |file: File| members.get(file.path(db)) == Some(&file);
         let targets_of = |db: &RootDatabase, address: &Address| {
-            let attr = Attr::new(db, module, address.clone());
             if keep_resolutions {
-                module::attribute_resolution(db, attr).targets.clone()
+                module::attribute_resolution(db, Attr::new(db, module, address.clone())).targets.clone()
             } else {
-                module::attribute_targets(db, attr)
+                module::attribute_targets(db, module, address)
             }
         };
         // Every attribute and variable has a node.
@@ -654,6 +672,7 @@ impl AnalysisHost {
         let mut dirty_nodes: Vec<NodeId> = Vec::new();
         let mut dirty_files: FxHashSet<File> = FxHashSet::default();
         let mut removed: Vec<(NodeId, Address)> = Vec::new();
+        let cycles_changed;
         if full {
             let addresses: Vec<&Address> = index.order.iter().filter(|it| is_node(it)).collect();
             let present: FxHashSet<&Address> = if facts.graph().nodes().next().is_some() {
@@ -687,7 +706,7 @@ impl AnalysisHost {
                 state.references.insert(file, references.clone());
             }
             *facts.usage_mut() = usage;
-            facts.find_cycles(None);
+            cycles_changed = !facts.find_cycles(None).is_empty();
             state.declared =
                 index.by_file.iter().map(|(&file, addresses)| (file, addresses.clone())).collect();
             dirty_files.extend(members.values().copied());
@@ -739,7 +758,8 @@ impl AnalysisHost {
             }
             dirty_nodes = facts.graph().dependents(updated.iter().copied());
             let within: FxHashSet<NodeId> = dirty_nodes.iter().copied().collect();
-            let cycles_changed = facts.find_cycles(Some(&within));
+            let cycles_changed_at = facts.find_cycles(Some(&within));
+            cycles_changed = !cycles_changed_at.is_empty();
             // References: the names whose use changed are in the files that
             // declare them.
             let mut flipped: Vec<UseChange> = Vec::new();
@@ -762,7 +782,7 @@ impl AnalysisHost {
             dirty_files.extend(
                 dirty_nodes
                     .iter()
-                    .chain(&cycles_changed)
+                    .chain(&cycles_changed_at)
                     .filter_map(|&node| file_of(facts.graph().address(node))),
             );
             for change in &flipped {
@@ -835,6 +855,7 @@ impl AnalysisHost {
             dir: dir.to_owned(),
             module,
             facts: state.facts.clone().unwrap_or_default(),
+            cycles_changed,
             value_nodes,
             removed,
             files,
@@ -914,6 +935,8 @@ pub struct ModuleJob {
     dir: Utf8PathBuf,
     module: Module,
     facts: Arc<ModuleFacts>,
+    /// Whether the graph's cycles changed, to be set in the database.
+    cycles_changed: bool,
     /// The values to evaluate, in declaration order.
     value_nodes: Vec<(NodeId, Address, bool)>,
     removed: Vec<(NodeId, Address)>,
@@ -1050,6 +1073,7 @@ impl ReportJob {
                 .collect();
             evaluate(db, job.module, &attrs, self.threads);
             let inputs_of = |dir: &Utf8Path| job.inputs.get(dir).cloned().flatten();
+            let reporters = analysis::CycleReporters::default();
             let work: Vec<(usize, File, bool)> =
                 job.files.iter().enumerate().map(|(at, &(file, member))| (at, file, member)).collect();
             diagnostics.extend(parallel_map(db, &work, self.threads, |db, (at, file, member)| {
@@ -1064,6 +1088,7 @@ impl ReportJob {
                         file,
                         &job.facts,
                         &candidates,
+                        &reporters,
                         inputs_of,
                     );
                     analysis::file_diagnostics_in_module(db, file, &module_part)
@@ -1128,6 +1153,11 @@ fn locate(
 /// An attribute's error in a line: its diagnostic's summary when it has one
 /// of its own, or what it is about.
 pub fn describe(db: &RootDatabase, attr: Attr<'_>, error: &AttrError) -> String {
+    // A cycle's summary, without the diagnostic: that walks the whole cycle
+    // for its path, and every member of a cycle of n is described.
+    if let AttrError::Cycle(_) = error {
+        return ModuleDiagnosticKind::ReferenceCycle.summary().into_owned();
+    }
     if let Some(diagnostic) = module::attribute_diagnostic(db, attr) {
         return diagnostic.summary().into_owned();
     }

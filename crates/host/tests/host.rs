@@ -325,3 +325,37 @@ fn a_file_reports_as_many_diagnostics_as_the_limits_allow() {
     "#]]
     .assert_eq(&shown(&host.report()));
 }
+
+/// The host finds a module's cycles on its graph and sets them in the
+/// database, so that evaluating a member stops at its first step instead of
+/// going round the cycle (salsa's way, quadratic in its length): a long
+/// cycle's members are each evaluated once, with no walk of the cycle each,
+/// and its diagnostic, once, names every step. Breaking the cycle sets the
+/// cycles again, and the members' values follow.
+#[test]
+fn cycles_are_found_on_the_graph_and_stop_evaluation() {
+    let n = 100;
+    let module_text = |last: &str| {
+        let steps: String = (0..n - 1).map(|i| format!("  l{i} = local.l{}\n", i + 1)).collect();
+        format!("locals {{\n{steps}  l{} = {last}\n  after = local.l0\n}}\n", n - 1)
+    };
+    let (mut host, report) = host(&[("main.tf", &module_text("local.l0"))]);
+    let module = host.module(camino::Utf8Path::new("m")).expect("the module");
+    assert_eq!(module.cycles(host.db()).len(), n, "every member is on the known cycle");
+    let shown_first = shown(&report);
+    assert!(shown_first.contains("local.l5 error: Reference cycle\n"), "{shown_first}");
+    let cycle_diagnostics: Vec<&str> =
+        shown_first.lines().filter(|line| line.contains("reference-cycle")).collect();
+    assert_eq!(cycle_diagnostics.len(), 1, "{shown_first}");
+    assert!(
+        cycle_diagnostics[0].starts_with("new m/main.tf:2:8 error[reference-cycle] Reference cycle"),
+        "{shown_first}"
+    );
+
+    let (broken, _) = apply_logged(&mut host, set("main.tf", &module_text("1")));
+    let shown_broken = shown(&broken);
+    assert!(shown_broken.contains("local.l0 = 1\n"), "{shown_broken}");
+    assert!(shown_broken.contains("local.after = 1\n"), "{shown_broken}");
+    assert!(shown_broken.contains("resolved m/main.tf:2:8 error[reference-cycle]"), "{shown_broken}");
+    assert!(module.cycles(host.db()).is_empty());
+}

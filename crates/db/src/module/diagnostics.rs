@@ -276,7 +276,11 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             reference_range(db, def, *reference, *step),
             detail.clone(),
         )),
-        AttrError::Cycle(_) => cycle_diagnostic(db, attr, def, &crate::module::cycle_path(db, attr)),
+        // Every member of a cycle has this error, so its path is the short
+        // one the error holds: walking a long cycle for each of its n
+        // members would take n² steps, and listing it n² names.
+        AttrError::Cycle(path) if path.is_empty() => long_cycle_diagnostic(db, attr, def),
+        AttrError::Cycle(path) => cycle_diagnostic(db, attr, def, path),
         AttrError::MissingVariable { reference, variable } => {
             let name = variable.segments().get(1).cloned().unwrap_or_default();
             Some(diagnostic(
@@ -364,6 +368,46 @@ fn cycle_diagnostic(
         range,
         format!("The value of {} depends on itself: {}.", attr.address(db), steps.join(" -> ")),
     ))
+}
+
+/// The diagnostic of a cycle through `attr` longer than
+/// [`crate::module::CYCLE_PATH_LIMIT`] steps, without its steps (see
+/// [`attribute_diagnostic`]), pointing at a reference to the next member
+/// when the caller's graph found the cycle.
+fn long_cycle_diagnostic(db: &dyn Db, attr: Attr<'_>, def: &Definition) -> Option<ModuleDiagnostic> {
+    let resolution = crate::module::attribute_resolution(db, attr);
+    let reference = resolution.same_cycle.first().and_then(|next| {
+        resolution.targets.iter().position(
+            |target| matches!(target, crate::module::Target::Attributes { attrs, .. } if attrs.contains(next)),
+        )
+    });
+    let range = match reference {
+        Some(reference) => reference_range(db, def, reference, usize::MAX),
+        None => expr_range(db, def, None),
+    };
+    Some(ModuleDiagnostic {
+        file: def.file,
+        range,
+        kind: ModuleDiagnosticKind::ReferenceCycle,
+        detail: format!("The value of {}.", long_cycle(db, attr)),
+        related: Vec::new(),
+    })
+}
+
+/// That `attr` depends on itself through a long cycle, in words, without
+/// the cycle's steps: "local.a depends on itself, through a reference cycle
+/// of 10000 attributes" (the cycle the caller set, see
+/// [`crate::module::KnownCycles`]; else salsa found it, and a walk of
+/// [`crate::module::CYCLE_PATH_LIMIT`] attributes did not get round it).
+pub fn long_cycle(db: &dyn Db, attr: Attr<'_>) -> String {
+    let address = attr.address(db);
+    match crate::module::attribute_resolution(db, attr).cycle_members {
+        0 => format!(
+            "{address} depends on itself, through a reference cycle of more than {} attributes",
+            crate::module::CYCLE_PATH_LIMIT
+        ),
+        members => format!("{address} depends on itself, through a reference cycle of {members} attributes"),
+    }
 }
 
 /// The range of a declaration: an attribute's name, or a block's header

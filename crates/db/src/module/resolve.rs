@@ -127,6 +127,12 @@ pub struct Resolution {
     /// [`crate::module::file_exprs`].
     pub expr: Option<Arc<AttrExpr>>,
     pub targets: Vec<Target>,
+    /// The attributes it reads that are on the same reference cycle as
+    /// itself, by the cycles the caller set ([`crate::module::KnownCycles`]):
+    /// evaluation stops at them.
+    pub same_cycle: Vec<Address>,
+    /// How many attributes that cycle has (0 when on none known).
+    pub cycle_members: u32,
 }
 
 impl Resolution {
@@ -163,10 +169,12 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
             kind: AttrKind::Variable { file: def.file, has_type: type_attr.is_some() },
             expr,
             targets: Vec::new(),
+            same_cycle: Vec::new(),
+            cycle_members: 0,
         };
     }
     if rules.is_static(attr.address(db).segments()) {
-        return Resolution { kind: AttrKind::Static, expr, targets: Vec::new() };
+        return Resolution { kind: AttrKind::Static, expr, ..Resolution::default() };
     }
     // The dialect's root names are read only by a reference that no
     // declaration resolves: most attributes never depend on them.
@@ -179,26 +187,37 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
             .collect(),
         None => Vec::new(),
     };
-    Resolution { kind: AttrKind::Expression, expr, targets }
+    let mut resolution = Resolution { kind: AttrKind::Expression, expr, targets, ..Resolution::default() };
+    let cycles = module.cycles(db);
+    if let Some(cycle) = cycles.get(attr.address(db)) {
+        resolution.same_cycle = resolution
+            .dependencies()
+            .into_iter()
+            .filter(|dependency| cycles.get(*dependency) == Some(cycle))
+            .cloned()
+            .collect();
+        resolution.cycle_members = cycle.members;
+    }
+    resolution
 }
 
 /// The targets of `attr`'s references, as [`attribute_resolution`] gives
 /// them, without storing a resolution: for a reader that only looks at
 /// what every attribute of a module reads (a check looks at all of them
 /// and evaluates a few), a memo per attribute was much of what the module
-/// model kept.
-pub fn attribute_targets<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Target> {
-    let module = attr.module(db);
+/// model kept, and so was an interned [`Attr`] per attribute: this takes
+/// the address.
+pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<Target> {
     let index = module_index(db, module);
-    let Some(def) = index.definitions.get(attr.address(db)) else { return Vec::new() };
+    let Some(def) = index.definitions.get(address) else { return Vec::new() };
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
-    if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(attr.address(db).segments()) {
+    if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(address.segments()) {
         return Vec::new();
     }
     let Some(expr) = expr_of(db, def) else { return Vec::new() };
     let roots = || dialect_root_names(db, dialect);
-    let scope = Scope::new(db, module, rules, attr.address(db), &roots);
+    let scope = Scope::new(db, module, rules, address, &roots);
     references(&expr.exprs, expr.root)
         .into_iter()
         .map(|reference| resolve(index, rules, &scope, &reference.root, &reference.attrs))

@@ -26,7 +26,8 @@ pub enum AttrError {
     Unresolved { reference: usize, step: usize, kind: Unresolved, detail: String },
     /// The attribute's value depends on itself: the cycle, from this
     /// attribute back to it, when a walk of at most [`CYCLE_PATH_LIMIT`]
-    /// attributes finds it; otherwise empty, since every attribute on a
+    /// attributes finds it (not tried on a cycle the caller set with more
+    /// members than that); otherwise empty, since every attribute on a
     /// cycle of n gets this error, and n walks of n steps would cost n² in
     /// time and memory. [`cycle_path`] finds any cycle's path.
     Cycle(Vec<Address>),
@@ -468,6 +469,15 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                     scope.insert_object(object.segments());
                 }
                 for address in attrs {
+                    // A member of the attribute's own cycle, as the caller's
+                    // graph found it: its value would need this one's.
+                    if resolution.same_cycle.contains(address) {
+                        // The walk for the path is left out where it cannot
+                        // be short: a walk of up to the limit per member.
+                        let short = resolution.cycle_members as usize <= CYCLE_PATH_LIMIT;
+                        let path = if short { find_cycle(db, attr, CYCLE_PATH_LIMIT) } else { Vec::new() };
+                        return Err(AttrError::Cycle(path));
+                    }
                     match attribute_value(db, Attr::new(db, attr.module(db), address.clone())) {
                         // A block's attribute in a dialect whose tool computes
                         // attributes (Terraform's providers) is what the tool
@@ -502,11 +512,11 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
 /// or an object of those. A front end that reports only evaluation errors
 /// can skip such an attribute (most of a Terraform module's arguments are
 /// of that kind). Read in place in a native file's HIR; a JSON file's
-/// expressions count as fallible.
-pub fn may_fail_to_evaluate(db: &dyn Db, attr: Attr<'_>) -> bool {
-    let module = attr.module(db);
+/// expressions count as fallible. By address, so that a check need not
+/// intern an [`Attr`] for each of a module's attributes.
+pub fn may_fail_to_evaluate(db: &dyn Db, module: Module, address: &Address) -> bool {
     let index = module_index(db, module);
-    let Some(def) = index.definitions.get(attr.address(db)) else { return true };
+    let Some(def) = index.definitions.get(address) else { return true };
     if def.file.syntax(db) != crate::SourceSyntax::Native
         || matches!(def.kind, DeclarationKind::Variable { .. })
     {
