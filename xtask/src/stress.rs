@@ -204,12 +204,13 @@ fn cases() -> Vec<Case> {
             input: |dir| {
                 write(
                     dir,
-                    "a.hcl",
-                    "a = join(\"\", [for i in range(1024): format(\"%9999d\", i)])\nb = [for x in range(1024): a]\n"
+                    "main.tf",
+                    "locals {\n  a = join(\"\", [for i in range(1024): format(\"%9999d\", i)])\n  \
+                     b = [for x in range(1024): local.a]\n}\n"
                         .to_string(),
                 )
             },
-            args: &["eval", "{}/a.hcl"],
+            args: &["eval", "{}"],
             statuses: &[1],
             expect: "too large",
             until: None,

@@ -3,13 +3,17 @@
 //! standard library and a small fixed set of variables. Evaluation must
 //! never panic, loop or overflow the stack, whatever the input; errors are
 //! values. Files with syntax errors are evaluated too: their HIR is
-//! well-formed, only partial.
+//! well-formed, only partial. Evaluation runs under the default resource
+//! limits but a tenth of the steps (the sanitizer slows evaluation about
+//! tenfold, and the default step budget is sized to seconds without it), so
+//! that any input ends within libFuzzer's time and memory limits, as
+//! `halite` must on any file.
 
 #![no_main]
 
 use std::sync::LazyLock;
 
-use eval::{Context, Type, Value};
+use eval::{Context, Limits, Type, Value};
 use libfuzzer_sys::fuzz_target;
 
 /// The stdlib and variables of each kind, including null and unknown
@@ -17,6 +21,7 @@ use libfuzzer_sys::fuzz_target;
 /// "unknown variable" error.
 static CONTEXT: LazyLock<Context> = LazyLock::new(|| {
     let mut ctx = Context::with_stdlib();
+    ctx.limits = Limits { max_steps: Limits::DEFAULT.max_steps / 10, ..Limits::DEFAULT };
     let json = r#"{
         "s": "héllo",
         "n": 42,
@@ -41,7 +46,7 @@ static CONTEXT: LazyLock<Context> = LazyLock::new(|| {
 fuzz_target!(|bytes: &[u8]| {
     let Ok(text) = syntax::decode_source(bytes) else { return };
     let parse = syntax::parse(text);
-    let (hir, _map) = hir::lower_file(&parse.tree());
+    let (hir, _map) = hir::lower_file(&parse);
     for (_, attr) in hir.attributes.iter() {
         let _ = eval::eval_expr(&hir.exprs, attr.value, &CONTEXT);
     }
