@@ -4,13 +4,14 @@
 //! Every case writes its input to a temporary directory (deep nesting,
 //! values that explode, long reference cycles, millions of names, floods of
 //! errors, huge flat files, numbers with millions of digits, an endless
-//! input), runs one command on it, and passes when the command ends by
-//! itself within the bounds (10 s and 1 GiB of resident memory unless
-//! `--time`/`--memory` say otherwise) with the exit status and the text the
-//! case expects: a diagnostic naming the problem, or a result. A process is
-//! killed as soon as it passes a bound. Time and peak memory (`VmHWM`, read
-//! from `/proc` while the process runs) are printed for each case; the
-//! bounds are what is asserted, so a busy machine only matters near them.
+//! input, a file past the size limit), runs one command on it, and passes
+//! when the command ends by itself within the bounds (10 s and 1 GiB of
+//! resident memory unless `--time`/`--memory` say otherwise) with the exit
+//! status and the text the case expects: a diagnostic naming the problem,
+//! or a result. A process is killed as soon as it passes a bound. Time and
+//! peak memory (`VmHWM`, read from `/proc` while the process runs) are
+//! printed for each case; the bounds are what is asserted, so a busy
+//! machine only matters near them.
 //!
 //! Linux only (`/proc`). The small versions of these inputs are regression
 //! tests in the normal suite; these are the sizes that used to crash or hang.
@@ -113,261 +114,159 @@ struct Case {
     until: Option<&'static str>,
 }
 
+/// A case that ends by itself.
+const fn case(
+    name: &'static str,
+    input: fn(&Path) -> std::io::Result<()>,
+    args: &'static [&'static str],
+    statuses: &'static [i32],
+    expect: &'static str,
+) -> Case {
+    Case { name, input, args, statuses, expect, until: None }
+}
+
 fn cases() -> Vec<Case> {
-    const EVAL_OK: &[i32] = &[0, 1];
+    // A result, or diagnostics about the input.
+    const ANSWERED: &[i32] = &[0, 1];
     vec![
-        Case {
-            name: "check: 1M unary `!`",
-            input: |dir| write(dir, "a.hcl", format!("a = {}true\n", "!".repeat(1_000_000))),
-            args: &["check", "{}/a.hcl"],
-            statuses: &[1],
-            expect: "nesting-too-deep",
-            until: None,
-        },
-        Case {
-            name: "eval: 1M unary `-`",
-            input: |dir| write(dir, "a.hcl", format!("a = {}1\n", "-".repeat(1_000_000))),
-            args: &["eval", "{}/a.hcl"],
-            statuses: &[1],
-            expect: "Nesting too deep",
-            until: None,
-        },
-        Case {
-            name: "fmt: 1M unary `!` in a template",
-            input: |dir| write(dir, "a.hcl", format!("a = \"${{{}true}}\"\n", "!".repeat(1_000_000))),
-            args: &["fmt", "--check", "{}/a.hcl"],
-            statuses: &[2],
-            expect: "nesting-too-deep",
-            until: None,
-        },
-        Case {
-            name: "parse: 1M unary in `for … if`",
-            input: |dir| {
-                write(dir, "a.hcl", format!("a = [for x in y: x if {}true]\n", "!".repeat(1_000_000)))
-            },
-            args: &["parse", "{}/a.hcl"],
-            statuses: &[1],
-            expect: "Nesting too deep",
-            until: None,
-        },
-        Case {
-            name: "dec: 1M unary `!`",
-            input: |dir| {
+        case(
+            "check: 1M unary `!`",
+            |dir| unary(dir, "a = ", "!", "true"),
+            &["check", "{}/a.hcl"],
+            &[1],
+            "nesting-too-deep",
+        ),
+        case(
+            "eval: 1M unary `-`",
+            |dir| unary(dir, "a = ", "-", "1"),
+            &["eval", "{}/a.hcl"],
+            &[1],
+            "Nesting too deep",
+        ),
+        case(
+            "fmt: 1M unary `!` in a template",
+            |dir| unary(dir, "a = \"${", "!", "true}\""),
+            &["fmt", "--check", "{}/a.hcl"],
+            &[2],
+            "nesting-too-deep",
+        ),
+        case(
+            "parse: 1M unary in `for … if`",
+            |dir| unary(dir, "a = [for x in y: x if ", "!", "true]"),
+            &["parse", "{}/a.hcl"],
+            &[1],
+            "Nesting too deep",
+        ),
+        case(
+            "dec: 1M unary `!`",
+            |dir| {
                 write(dir, "spec.hcldec", "object {\n  attr \"a\" {\n    type = any\n  }\n}\n".to_string())?;
-                write(dir, "a.hcl", format!("a = {}true\n", "!".repeat(1_000_000)))
+                unary(dir, "a = ", "!", "true")
             },
-            args: &["dec", "--spec", "{}/spec.hcldec", "{}/a.hcl"],
-            statuses: &[2],
-            expect: "Nesting too deep",
-            until: None,
-        },
+            &["dec", "--spec", "{}/spec.hcldec", "{}/a.hcl"],
+            &[2],
+            "Nesting too deep",
+        ),
         Case {
-            name: "watch: 1M unary `!`",
-            input: |dir| write(dir, "main.hcl", format!("a = {}true\nb = 1\n", "!".repeat(1_000_000))),
-            args: &["watch", "--stats", "{}"],
-            statuses: &[],
-            expect: "Nesting too deep",
             until: Some("{\"batch\""),
+            ..case(
+                "watch: 1M unary `!`",
+                |dir| unary(dir, "a = ", "!", "true"),
+                &["watch", "--stats", "{}"],
+                &[],
+                "Nesting too deep",
+            )
         },
-        Case {
-            name: "eval: three nested range(1024)",
-            input: |dir| {
-                write(
-                    dir,
-                    "a.hcl",
-                    "a = [for i in range(1024): [for j in range(1024): [for k in range(1024): k]]]\n"
-                        .to_string(),
-                )
+        case("eval: three nested range(1024)", nested_ranges, &["eval", "{}/a.hcl"], &[1], "too large"),
+        case("check: three nested range(1024)", nested_ranges, &["check", "{}/a.hcl"], &[1], "too large"),
+        case(
+            "eval: format(\"%9999d\") products",
+            |dir| {
+                let locals = "  a = join(\"\", [for i in range(1024): format(\"%9999d\", i)])\n  \
+                              b = [for x in range(1024): local.a]\n";
+                write(dir, "main.tf", format!("locals {{\n{locals}}}\n"))
             },
-            args: &["eval", "{}/a.hcl"],
-            statuses: &[1],
-            expect: "too large",
-            until: None,
-        },
-        Case {
-            name: "check: three nested range(1024)",
-            input: |dir| {
-                write(
-                    dir,
-                    "a.hcl",
-                    "a = [for i in range(1024): [for j in range(1024): [for k in range(1024): k]]]\n"
-                        .to_string(),
-                )
-            },
-            args: &["check", "{}/a.hcl"],
-            statuses: &[0, 1],
-            expect: "",
-            until: None,
-        },
-        Case {
-            name: "eval: format(\"%9999d\") products",
-            input: |dir| {
-                write(
-                    dir,
-                    "main.tf",
-                    "locals {\n  a = join(\"\", [for i in range(1024): format(\"%9999d\", i)])\n  \
-                     b = [for x in range(1024): local.a]\n}\n"
-                        .to_string(),
-                )
-            },
-            args: &["eval", "{}"],
-            statuses: &[1],
-            expect: "too large",
-            until: None,
-        },
-        Case {
-            name: "check: 100 doubling locals",
-            input: |dir| write(dir, "main.tf", doubling_locals()),
-            args: &["check", "{}"],
-            statuses: EVAL_OK,
-            expect: "",
-            until: None,
-        },
-        Case {
-            name: "eval: 100 doubling locals",
-            input: |dir| write(dir, "main.tf", doubling_locals()),
-            args: &["eval", "{}"],
-            statuses: &[1],
-            expect: "too large",
-            until: None,
-        },
-        Case {
-            name: "eval: 1e500000000",
-            input: |dir| write(dir, "a.hcl", "a = 1e500000000\n".to_string()),
-            args: &["eval", "{}/a.hcl"],
-            statuses: &[1],
-            expect: "",
-            until: None,
-        },
-        Case {
-            name: "check: 10,000-local cycle",
-            input: |dir| write(dir, "main.tf", cycle(10_000)),
-            args: &["check", "{}"],
-            statuses: &[1],
-            expect: "cycle",
-            until: None,
-        },
-        Case {
-            name: "eval: 10,000-local cycle",
-            input: |dir| write(dir, "main.tf", cycle(10_000)),
-            args: &["eval", "{}"],
-            statuses: &[1],
-            expect: "cycle",
-            until: None,
-        },
-        Case {
-            name: "check: 100,000-local cycle",
-            input: |dir| write(dir, "main.tf", cycle(100_000)),
-            args: &["check", "{}"],
-            statuses: &[1],
-            expect: "cycle",
-            until: None,
-        },
-        Case {
-            name: "eval: 100,000-local cycle",
-            input: |dir| write(dir, "main.tf", cycle(100_000)),
-            args: &["eval", "{}"],
-            statuses: &[1],
-            expect: "cycle",
-            until: None,
-        },
-        Case {
-            name: "check: 1M distinct names",
-            input: |dir| write(dir, "a.hcl", (0..1_000_000).map(|i| format!("n{i} = {i}\n")).collect()),
-            args: &["check", "{}/a.hcl"],
-            statuses: &[0],
-            expect: "",
-            until: None,
-        },
-        Case {
-            name: "eval: 1M distinct names",
-            input: |dir| write(dir, "a.hcl", (0..1_000_000).map(|i| format!("n{i} = {i}\n")).collect()),
-            args: &["eval", "{}/a.hcl"],
-            statuses: &[0],
-            expect: "\"n999999\": 999999",
-            until: None,
-        },
-        Case {
-            name: "check: 20,000 syntax errors",
-            input: |dir| write(dir, "a.hcl", "a = = \n".repeat(20_000)),
-            args: &["check", "{}/a.hcl"],
-            statuses: &[1],
-            expect: "more",
-            until: None,
-        },
-        Case {
-            name: "check: 100 KB of NUL",
-            input: |dir| write(dir, "a.hcl", "\0".repeat(100_000)),
-            args: &["check", "{}/a.hcl"],
-            statuses: &[1],
-            expect: "more",
-            until: None,
-        },
-        Case {
-            name: "check --format json: 1 MB of NUL",
-            input: |dir| write(dir, "a.hcl", "\0".repeat(1_000_000)),
-            args: &["check", "--format", "json", "{}/a.hcl"],
-            statuses: &[1],
-            expect: "more",
-            until: None,
-        },
-        Case {
-            name: "eval: 1 MB of NUL",
-            input: |dir| write(dir, "a.hcl", "\0".repeat(1_000_000)),
-            args: &["eval", "{}/a.hcl"],
-            statuses: &[1],
-            expect: "more",
-            until: None,
-        },
-        Case {
-            name: "check: 50 MB flat tuple",
-            input: flat_tuple,
-            args: &["check", "{}/a.hcl"],
-            statuses: &[0],
-            expect: "",
-            until: None,
-        },
-        Case {
-            name: "eval: 50 MB flat tuple",
-            input: flat_tuple,
-            args: &["eval", "{}/a.hcl"],
-            statuses: &[0],
-            expect: "1234567",
-            until: None,
-        },
-        Case {
-            name: "fmt --check: 50 MB flat tuple",
-            input: flat_tuple,
-            args: &["fmt", "--check", "{}/a.hcl"],
-            statuses: &[0, 1],
-            expect: "",
-            until: None,
-        },
-        Case {
-            name: "eval: parseint of 1M base-36 digits",
-            input: |dir| write(dir, "a.hcl", format!("a = parseint(\"{}\", 36)\n", "z".repeat(1_000_000))),
-            args: &["eval", "{}/a.hcl"],
-            statuses: EVAL_OK,
-            expect: "",
-            until: None,
-        },
-        Case {
-            name: "eval: a 10M-digit literal",
-            input: |dir| write(dir, "a.hcl", format!("a = {}\n", "9".repeat(10_000_000))),
-            args: &["eval", "{}/a.hcl"],
-            statuses: EVAL_OK,
-            expect: "",
-            until: None,
-        },
-        Case {
-            name: "check: /dev/zero",
-            input: |_| Ok(()),
-            args: &["check", "/dev/zero"],
-            statuses: &[2],
-            expect: "",
-            until: None,
-        },
+            &["eval", "{}"],
+            &[1],
+            "too large",
+        ),
+        case("check: 100 doubling locals", doubling_locals, &["check", "{}"], &[1], "too large"),
+        case("eval: 100 doubling locals", doubling_locals, &["eval", "{}"], &[1], "too large"),
+        case(
+            "eval: 1e500000000",
+            |dir| write(dir, "a.hcl", "a = 1e500000000\n".to_string()),
+            &["eval", "{}/a.hcl"],
+            &[1],
+            "Number too large",
+        ),
+        case("check: 10,000-local cycle", |dir| cycle(dir, 10_000), &["check", "{}"], &[1], "cycle"),
+        case("eval: 10,000-local cycle", |dir| cycle(dir, 10_000), &["eval", "{}"], &[1], "cycle"),
+        case("check: 100,000-local cycle", |dir| cycle(dir, 100_000), &["check", "{}"], &[1], "cycle"),
+        case("eval: 100,000-local cycle", |dir| cycle(dir, 100_000), &["eval", "{}"], &[1], "cycle"),
+        case("check: 1M distinct names", distinct_names, &["check", "{}/a.hcl"], &[0], ""),
+        case("eval: 1M distinct names", distinct_names, &["eval", "{}/a.hcl"], &[0], "\"n999999\": 999999"),
+        case(
+            "check: 20,000 syntax errors",
+            |dir| write(dir, "a.hcl", "a = = \n".repeat(20_000)),
+            &["check", "{}/a.hcl"],
+            &[1],
+            "more",
+        ),
+        case("check: 100 KB of NUL", |dir| nul_bytes(dir, 100_000), &["check", "{}/a.hcl"], &[1], "more"),
+        case(
+            "check --format json: 1 MB of NUL",
+            |dir| nul_bytes(dir, 1_000_000),
+            &["check", "--format", "json", "{}/a.hcl"],
+            &[1],
+            "more",
+        ),
+        case("eval: 1 MB of NUL", |dir| nul_bytes(dir, 1_000_000), &["eval", "{}/a.hcl"], &[1], "more"),
+        case("check: 50 MB flat tuple", flat_tuple, &["check", "{}/a.hcl"], &[0], ""),
+        case("eval: 50 MB flat tuple", flat_tuple, &["eval", "{}/a.hcl"], &[0], "1234567"),
+        case("fmt --check: 50 MB flat tuple", flat_tuple, &["fmt", "--check", "{}/a.hcl"], &[0, 1], ""),
+        case(
+            "eval: parseint of 1M base-36 digits",
+            |dir| write(dir, "a.hcl", format!("a = parseint(\"{}\", 36)\n", "z".repeat(1_000_000))),
+            &["eval", "{}/a.hcl"],
+            ANSWERED,
+            "",
+        ),
+        case(
+            "eval: a 10M-digit literal",
+            |dir| write(dir, "a.hcl", format!("a = {}\n", "9".repeat(10_000_000))),
+            &["eval", "{}/a.hcl"],
+            ANSWERED,
+            "",
+        ),
+        case("check: /dev/zero", |_| Ok(()), &["check", "/dev/zero"], &[2], "not a regular file"),
+        case(
+            "check: a 65 MiB file",
+            |dir| fs::File::create(dir.join("a.hcl"))?.set_len(65 << 20),
+            &["check", "{}/a.hcl"],
+            &[2],
+            "larger than the limit",
+        ),
     ]
+}
+
+/// `a.hcl`: `before`, a million `operator`s, then `after`.
+fn unary(dir: &Path, before: &str, operator: &str, after: &str) -> std::io::Result<()> {
+    write(dir, "a.hcl", format!("{before}{}{after}\n", operator.repeat(1_000_000)))
+}
+
+/// A tuple of 1024³ numbers.
+fn nested_ranges(dir: &Path) -> std::io::Result<()> {
+    let text = "a = [for i in range(1024): [for j in range(1024): [for k in range(1024): k]]]\n";
+    write(dir, "a.hcl", text.to_string())
+}
+
+/// `n0 = 0` … `n999999 = 999999`: 16.8 MB.
+fn distinct_names(dir: &Path) -> std::io::Result<()> {
+    write(dir, "a.hcl", (0..1_000_000).map(|i| format!("n{i} = {i}\n")).collect())
+}
+
+fn nul_bytes(dir: &Path, n: usize) -> std::io::Result<()> {
+    write(dir, "a.hcl", "\0".repeat(n))
 }
 
 fn write(dir: &Path, name: &str, text: String) -> std::io::Result<()> {
@@ -375,21 +274,21 @@ fn write(dir: &Path, name: &str, text: String) -> std::io::Result<()> {
 }
 
 /// `l1 = "${local.l0}${local.l0}"` and so on: 10 × 2^100 bytes at the end.
-fn doubling_locals() -> String {
+fn doubling_locals(dir: &Path) -> std::io::Result<()> {
     let mut text = String::from("locals {\n  l0 = \"xxxxxxxxxx\"\n");
     for i in 1..=100 {
         text.push_str(&format!("  l{i} = \"${{local.l{}}}${{local.l{}}}\"\n", i - 1, i - 1));
     }
-    text + "}\n"
+    write(dir, "main.tf", text + "}\n")
 }
 
 /// `n` locals, each referring to the next, the last to the first.
-fn cycle(n: usize) -> String {
+fn cycle(dir: &Path, n: usize) -> std::io::Result<()> {
     let mut text = String::from("locals {\n");
     for i in 0..n {
         text.push_str(&format!("  l{i} = local.l{}\n", (i + 1) % n));
     }
-    text + "}\n"
+    write(dir, "main.tf", text + "}\n")
 }
 
 /// `a = [1234567, 1234567, …]` on one line, 50 MB.
