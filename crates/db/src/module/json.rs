@@ -116,8 +116,8 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     location: Location {
                         block,
                         attribute: Some(position(k)),
-                        labels: Vec::new(),
-                        nested: Vec::new(),
+                        labels: Box::default(),
+                        nested: Box::default(),
                     },
                 });
             }
@@ -140,8 +140,8 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     location: Location {
                         block,
                         attribute: None,
-                        labels: label_positions,
-                        nested: Vec::new(),
+                        labels: label_positions.into(),
+                        nested: Box::default(),
                     },
                 });
                 continue;
@@ -154,8 +154,8 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                 location: Location {
                     block,
                     attribute: None,
-                    labels: label_positions.clone(),
-                    nested: Vec::new(),
+                    labels: label_positions.as_slice().into(),
+                    nested: Box::default(),
                 },
             });
             for (k, attribute) in attributes.iter().enumerate() {
@@ -168,8 +168,8 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     location: Location {
                         block,
                         attribute: Some(position(k)),
-                        labels: label_positions.clone(),
-                        nested: Vec::new(),
+                        labels: label_positions.as_slice().into(),
+                        nested: Box::default(),
                     },
                 });
             }
