@@ -119,8 +119,12 @@ pub(super) fn parts(p: &mut Parser<'_>, close: SyntaxKind, stop_at: &[&str]) {
     }
 }
 
-/// The keyword of the directive at the current `%{`, or "" if there is none.
+/// The keyword of the directive at the current `%{`, or "" if there is none
+/// (nor a `%{`: after a template's closing quote, `"endif` is no directive).
 fn directive_keyword<'t>(p: &mut Parser<'t>) -> &'t str {
+    if !p.at(PERCENT_L_CURLY) {
+        return "";
+    }
     p.with_newlines(false, |p| {
         let kw_pos = if p.nth(1) == T![~] { 2 } else { 1 };
         let word = p.nth_text(kw_pos);
