@@ -13,8 +13,8 @@ use camino::Utf8Path;
 /// Packer and Nomad files of the shared corpus are all below 1 MiB, and a
 /// generated file (a provider schema, a big `tfvars`) is still a few
 /// megabytes; a file past this is almost certainly not configuration (a
-/// log, an image, a device), and checking it would cost some twenty bytes
-/// of memory per byte. It is well above the 50 MB stress input that must
+/// log, an image, a device), and checking it would cost tens of bytes of
+/// memory per byte. It is well above the 50 MB stress input that must
 /// still be read.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 << 20;
 
