@@ -59,6 +59,22 @@ proptest! {
 /// and far beyond what a recursive descent fits in a default thread stack.
 const DEPTH: usize = 100_000;
 
+/// Parses `text` on a spawned thread (with the default stack, which deep
+/// recursion would overflow) and returns whether the tree holds the text
+/// whole, and the errors' codes.
+fn parse_on_a_thread(name: String, text: String) -> (bool, Vec<&'static str>) {
+    let handle = std::thread::Builder::new()
+        .name(name.clone())
+        .spawn(move || {
+            let parse = syntax::parse(&text);
+            let lossless = parse.syntax_node().to_string() == text;
+            let codes: Vec<&'static str> = parse.errors().iter().map(|error| error.code).collect();
+            (lossless, codes)
+        })
+        .expect("spawning a thread");
+    handle.join().unwrap_or_else(|_| panic!("parsing {name} must not panic"))
+}
+
 /// Parses an attribute whose value opens `open` [`DEPTH`] times on a thread
 /// with the default stack size for spawned threads (what the test harness
 /// gives each test too), so that a recursive descent without a depth limit
@@ -67,16 +83,7 @@ const DEPTH: usize = 100_000;
 /// the context in which the reference parser recurses.
 fn assert_deep_nesting_is_an_error(open: &'static str) {
     let text = format!("a = {}", open.repeat(DEPTH));
-    let handle = std::thread::Builder::new()
-        .name(format!("nesting {open:?}"))
-        .spawn(move || {
-            let parse = syntax::parse(&text);
-            let lossless = parse.syntax_node().to_string() == text;
-            let codes: Vec<&'static str> = parse.errors().iter().map(|error| error.code).collect();
-            (lossless, codes)
-        })
-        .expect("spawning a thread");
-    let (lossless, codes) = handle.join().expect("parsing deep nesting must not panic");
+    let (lossless, codes) = parse_on_a_thread(format!("nesting {open:?}"), text);
     assert!(lossless, "{DEPTH} nested {open:?}: the tree's text differs from the input");
     // The code is matched loosely (`nesting-too-deep` today) so that the test
     // checks the kind of diagnostic without fixing its exact name.
@@ -115,16 +122,7 @@ const UNARY_DEPTH: usize = 1_000_000;
 /// input kept whole, and no overflow on a spawned thread's default stack.
 fn assert_deep_unary_is_an_error(before: &'static str, op: &'static str, after: &'static str) {
     let text = format!("{before}{}{after}", op.repeat(UNARY_DEPTH));
-    let handle = std::thread::Builder::new()
-        .name(format!("unary {op:?} in {before:?}"))
-        .spawn(move || {
-            let parse = syntax::parse(&text);
-            let lossless = parse.syntax_node().to_string() == text;
-            let codes: Vec<&'static str> = parse.errors().iter().map(|error| error.code).collect();
-            (lossless, codes)
-        })
-        .expect("spawning a thread");
-    let (lossless, codes) = handle.join().expect("parsing deep unary operators must not panic");
+    let (lossless, codes) = parse_on_a_thread(format!("unary {op:?} in {before:?}"), text);
     assert!(lossless, "{UNARY_DEPTH} unary {op:?} in {before:?}: the tree's text differs from the input");
     // One error for the whole run: the operators past the limit are skipped
     // with their operand, not reported one by one.
