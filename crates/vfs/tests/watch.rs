@@ -8,7 +8,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use camino::Utf8PathBuf;
+use camino::{Utf8Path, Utf8PathBuf};
 use vfs::{Change, ChangeBatch, Scope, Watcher};
 
 /// Long enough for a loaded machine; a passing test waits far less.
@@ -43,8 +43,7 @@ impl Fixture {
     }
 
     fn watch(&self, scope: Scope) -> (Watcher, Receiver<ChangeBatch>) {
-        let loaded = vfs::load(&self.root, scope, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
-        Watcher::start_with_channel(&self.root, scope, &loaded).expect("a watcher")
+        watch(&self.root, scope)
     }
 
     /// The batch as the test names it: `!Vanished`, `!Returned` or
@@ -67,6 +66,12 @@ impl Fixture {
 
 /// Receives batches until `done` says the changes so far (described, each
 /// batch a list) are complete; fails after [`TIMEOUT`].
+/// Loads `dir` and starts watching it from what was loaded.
+fn watch(dir: &Utf8Path, scope: Scope) -> (Watcher, Receiver<ChangeBatch>) {
+    let loaded = vfs::load(dir, scope, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
+    Watcher::start_with_channel(dir, scope, &loaded).expect("a watcher")
+}
+
 fn batches_until(
     fixture: &Fixture,
     batches: &Receiver<ChangeBatch>,
@@ -308,10 +313,7 @@ fn removing_the_root_deletes_every_file() {
     std::fs::create_dir(&watched).expect("a directory");
     std::fs::write(watched.join("a.tf"), "a").expect("a written file");
     std::fs::write(watched.join("b.hcl"), "b").expect("a written file");
-    let loaded =
-        vfs::load(&watched, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
-    let (_watcher, batches) =
-        Watcher::start_with_channel(&watched, Scope::Directory, &loaded).expect("a watcher");
+    let (_watcher, batches) = watch(&watched, Scope::Directory);
 
     std::fs::remove_dir_all(&watched).expect("a removed directory");
     let received = batches_until(&fixture, &batches, |received| received.concat().len() >= 3);
@@ -446,10 +448,7 @@ fn a_chain_of_links_is_followed_to_its_end() {
     symlink("../a/one.tf", &fixture.path("b/middle.tf"));
     symlink("../b/middle.tf", &fixture.path("module/main.tf"));
     let module = fixture.path("module");
-    let loaded =
-        vfs::load(&module, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
-    let (_watcher, batches) =
-        Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
+    let (_watcher, batches) = watch(&module, Scope::Directory);
 
     fixture.write("a/one.tf", "x = 10");
     assert_eq!(next_batch(&fixture, &batches), ["~module/main.tf x = 10"]);
@@ -473,10 +472,7 @@ fn an_edit_through_a_hard_link_elsewhere_is_seen() {
     std::fs::hard_link(fixture.path("elsewhere/copy.tf"), fixture.path("module/main.tf"))
         .expect("a hard link");
     let module = fixture.path("module");
-    let loaded =
-        vfs::load(&module, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
-    let (_watcher, batches) =
-        Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
+    let (_watcher, batches) = watch(&module, Scope::Directory);
 
     fixture.write("elsewhere/copy.tf", "x = 2");
     assert_eq!(next_batch(&fixture, &batches), ["~module/main.tf x = 2"]);
@@ -497,10 +493,7 @@ fn an_edit_through_a_hard_link_elsewhere_is_seen() {
 fn a_root_deleted_and_made_again_is_watched_again() {
     let fixture = Fixture::new(&[("module/a.tf", "a = 1")]);
     let module = fixture.path("module");
-    let loaded =
-        vfs::load(&module, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
-    let (_watcher, batches) =
-        Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
+    let (_watcher, batches) = watch(&module, Scope::Directory);
 
     std::fs::remove_dir_all(&module).expect("a removed directory");
     assert_eq!(next_batch(&fixture, &batches), ["!Vanished", "-module/a.tf"]);
@@ -518,10 +511,7 @@ fn a_root_deleted_and_made_again_is_watched_again() {
 fn a_root_replaced_at_once_is_watched_again() {
     let fixture = Fixture::new(&[("module/a.tf", "a = 1")]);
     let module = fixture.path("module");
-    let loaded =
-        vfs::load(&module, Scope::Directory, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
-    let (_watcher, batches) =
-        Watcher::start_with_channel(&module, Scope::Directory, &loaded).expect("a watcher");
+    let (_watcher, batches) = watch(&module, Scope::Directory);
 
     std::fs::remove_dir_all(&module).expect("a removed directory");
     fixture.write("module/a.tf", "a = 2");
@@ -543,8 +533,7 @@ fn a_root_replaced_at_once_is_watched_again() {
 fn a_root_whose_parent_is_deleted_is_watched_again() {
     let fixture = Fixture::new(&[("project/module/a.tf", "a = 1")]);
     let module = fixture.path("project/module");
-    let loaded = vfs::load(&module, Scope::Tree, vfs::DEFAULT_MAX_FILE_SIZE).expect("a loaded directory");
-    let (_watcher, batches) = Watcher::start_with_channel(&module, Scope::Tree, &loaded).expect("a watcher");
+    let (_watcher, batches) = watch(&module, Scope::Tree);
 
     std::fs::remove_dir_all(fixture.path("project")).expect("a removed directory");
     assert_eq!(next_batch(&fixture, &batches), ["!Vanished", "-project/module/a.tf"]);
