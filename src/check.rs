@@ -44,7 +44,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // error, and the run goes on and then exits 2.
     let reports = host::check::check_paths(
         &paths,
-        host::Limits::default(),
+        crate::limits(),
         |db, index, diagnostics| match diagnostics {
             Ok(diagnostics) => FileReport::new(db, &renderer, options.format, diagnostics),
             Err(error) => FileReport::unreadable(&paths[index], error),

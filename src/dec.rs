@@ -137,7 +137,7 @@ fn decode_files(args: &DecArgs, loaded: &mut Loaded) -> Result<Result<(), Diagno
 
     let mut bodies = Vec::new();
     if args.files.is_empty() {
-        let limit = halite::host::Limits::default().max_file_size;
+        let limit = crate::limits().max_file_size;
         let bytes = match vfs::read_stream(io::stdin().lock(), limit) {
             Ok(bytes) => bytes,
             Err(err) => return Err(Failure(format!("failed to read stdin: {err}"))),
@@ -244,7 +244,7 @@ fn os_error_text(err: &io::Error) -> String {
 fn read_source(path: &str, json: bool, loaded: &mut Loaded) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
     // Only a regular file, no larger than the limit: a FIFO would block
     // and a device never end (see `vfs::read_file`).
-    match vfs::read_file(Utf8Path::new(path), halite::host::Limits::default().max_file_size) {
+    match vfs::read_file(Utf8Path::new(path), crate::limits().max_file_size) {
         Ok(read) => Ok(parse_source(path, &read.bytes, json, loaded)),
         Err(_) if json => Err(Box::new(Diagnostic::error(
             "Failed to open file",

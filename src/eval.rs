@@ -88,7 +88,7 @@ pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
 
     // As many diagnostics as the host's pipeline reports of a file, and one
     // that counts the rest.
-    let max_diagnostics = halite::host::Limits::default().max_diagnostics_per_file;
+    let max_diagnostics = crate::limits().max_diagnostics_per_file;
     let syntax_errors = analysis::syntax_diagnostics(&db, file);
     let outcome = if let Some(first) = syntax_errors.first() {
         // A file that does not parse has no attributes to evaluate: the

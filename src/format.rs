@@ -259,7 +259,7 @@ fn outcome(reformatted: bool, failed: bool, options: Options) -> Outcome {
 /// use it. With `--check`, the text is not printed; `<stdin>` is listed if
 /// it would change. With `--diff`, the diff is printed instead of the text.
 fn run_stdin(options: Options) -> Result<Outcome> {
-    let bytes = vfs::read_stream(io::stdin().lock(), halite::host::Limits::default().max_file_size)
+    let bytes = vfs::read_stream(io::stdin().lock(), crate::limits().max_file_size)
         .context("cannot read standard input")?;
     let mut db = RootDatabase::new();
     let file = db.set_file_bytes(STDIN_NAME, &bytes);
@@ -285,7 +285,7 @@ fn run_stdin(options: Options) -> Result<Outcome> {
 /// A file's syntax diagnostics rendered as `halite check` prints them: each
 /// followed by a blank line.
 fn diagnostics(db: &RootDatabase, renderer: &render::Human, file: File) -> String {
-    let max = halite::host::Limits::default().max_diagnostics_per_file;
+    let max = crate::limits().max_diagnostics_per_file;
     analysis::cap_diagnostics(db, analysis::syntax_diagnostics(db, file), max)
         .iter()
         .map(|diagnostic| format!("{}\n\n", renderer.render(db, diagnostic)))
@@ -333,7 +333,7 @@ impl Identity {
 /// Reads a file to format (see `vfs::read_file`: only a regular file, no
 /// larger than the limit), with the identity of what was read.
 fn read_file(path: &Utf8Path) -> Result<(Vec<u8>, Identity), ReadError> {
-    let read = vfs::read_file(path, halite::host::Limits::default().max_file_size)?;
+    let read = vfs::read_file(path, crate::limits().max_file_size)?;
     Ok((read.bytes, Identity::of(&read.metadata)))
 }
 

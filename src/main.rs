@@ -265,14 +265,22 @@ fn keep_freed_memory() {
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
 }
 
+/// What the command line reads and reports at most (the largest input, the
+/// diagnostics shown per file): the host's defaults, which no flag changes
+/// yet. Every front end takes its bounds from here, so that a flag would
+/// set them in one place.
+pub(crate) fn limits() -> halite::host::Limits {
+    halite::host::Limits::default()
+}
+
 /// The bytes of the file at `path`, or of standard input when `path` is `-`,
 /// with a one-line reason when they cannot be read: a path that is not a
 /// regular file (a FIFO would block, `/dev/zero` never ends) or an input
-/// larger than the limit (`vfs::DEFAULT_MAX_FILE_SIZE`) is refused, having
+/// larger than the limit ([`limits`]) is refused, having
 /// read at most one byte past the limit.
 fn read_file_or_stdin(path: &camino::Utf8Path) -> anyhow::Result<Vec<u8>> {
     use anyhow::Context as _;
-    let limit = halite::host::Limits::default().max_file_size;
+    let limit = limits().max_file_size;
     if path == "-" {
         vfs::read_stream(std::io::stdin().lock(), limit).context("cannot read standard input")
     } else {

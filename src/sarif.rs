@@ -198,7 +198,7 @@ impl Log {
                         text: format!(
                             "Only the first {} diagnostics of a file are reported; this result, at the end \
                              of the file, counts the rest. It is an error when any of those is one.",
-                            halite::host::Limits::default().max_diagnostics_per_file
+                            crate::limits().max_diagnostics_per_file
                         ),
                     }),
                     default_configuration: Configuration { level: "error" },

@@ -90,7 +90,7 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
         .context("cannot handle Ctrl-C")?;
     }
 
-    let options = HostOptions::default();
+    let options = HostOptions { limits: crate::limits(), ..HostOptions::default() };
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
     let (mut change, loaded) =
         host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(|error| anyhow!(error))?;

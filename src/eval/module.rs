@@ -32,7 +32,8 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     let mut stderr = String::new();
     let variables = module_variables(options.var_files, options.vars)?;
 
-    let host_options = HostOptions { values: host::Values::OnRequest, ..HostOptions::default() };
+    let host_options =
+        HostOptions { values: host::Values::OnRequest, limits: crate::limits(), ..HostOptions::default() };
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
     let (mut change, _) = host::load::module(dir, &mut levels, host_options.limits.max_file_size)
         .map_err(|error| anyhow!(error))?;
@@ -129,7 +130,7 @@ pub(crate) fn module_variables(
     var_files: &[Utf8PathBuf],
     vars: &[String],
 ) -> Result<BTreeMap<String, Value>> {
-    host::load::variables(var_files, vars, host::Limits::default()).or_else(|error| match error {
+    host::load::variables(var_files, vars, crate::limits()).or_else(|error| match error {
         VariablesError::Read { path, error } => Err(anyhow!("cannot read `{path}`: {error}")),
         VariablesError::Invalid { path, db, diagnostics } => {
             let renderer =
