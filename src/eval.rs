@@ -105,13 +105,13 @@ pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
         Outcome::FoundErrors
     } else {
         let results = evaluate_file(&db, file, &ctx);
-        let failures: Vec<Diagnostic> =
-            results.iter().filter_map(|(_, result)| result.as_ref().err().map(|it| (**it).clone())).collect();
-        for diagnostic in &analysis::cap_diagnostics(&db, &failures, max_diagnostics) {
+        let failures = results.iter().filter_map(|(_, result)| result.as_ref().err().map(|it| &**it));
+        let shown = analysis::cap_diagnostics(&db, failures, max_diagnostics);
+        for diagnostic in &shown {
             stderr.push_str(&renderer.render(&db, diagnostic));
             stderr.push_str("\n\n");
         }
-        let failed = !failures.is_empty();
+        let failed = !shown.is_empty();
         if options.with_types {
             write_with_types(&mut stdout, &results);
         } else {

@@ -24,22 +24,44 @@ pub const TOO_MANY_DIAGNOSTICS: &str = "too-many-diagnostics";
 /// however a front end orders them by position.
 ///
 /// Only what is kept is cloned: capping a million diagnostics costs a pass
-/// over them to count the severities, nothing more.
-pub fn cap_diagnostics(db: &dyn Db, diagnostics: &[Diagnostic], limit: usize) -> Vec<Diagnostic> {
-    let Some(left_out) = diagnostics.get(limit..).filter(|rest| !rest.is_empty()) else {
-        return diagnostics.to_vec();
-    };
-    let mut kept = diagnostics[..limit].to_vec();
-    kept.push(too_many(db, left_out[0].file, left_out, limit));
+/// over them to count the severities, nothing more, and they may come from
+/// wherever the caller holds them (a slice, or the failures among a file's
+/// results).
+pub fn cap_diagnostics<'a>(
+    db: &dyn Db,
+    diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
+    limit: usize,
+) -> Vec<Diagnostic> {
+    let mut kept = Vec::new();
+    let mut left_out: Option<LeftOut> = None;
+    for diagnostic in diagnostics {
+        if kept.len() < limit {
+            kept.push(diagnostic.clone());
+            continue;
+        }
+        let counts = left_out.get_or_insert(LeftOut { file: diagnostic.file, errors: 0, warnings: 0 });
+        match diagnostic.severity {
+            Severity::Error => counts.errors += 1,
+            _ => counts.warnings += 1,
+        }
+    }
+    if let Some(left_out) = left_out {
+        kept.push(too_many(db, left_out, limit));
+    }
     kept
 }
 
-fn too_many(db: &dyn Db, file: File, left_out: &[Diagnostic], limit: usize) -> Diagnostic {
-    let errors = left_out.iter().filter(|it| it.severity == Severity::Error).count();
-    let warnings = left_out.len() - errors;
+/// What a cap left out of one file.
+struct LeftOut {
+    file: File,
+    errors: usize,
+    warnings: usize,
+}
+
+fn too_many(db: &dyn Db, LeftOut { file, errors, warnings }: LeftOut, limit: usize) -> Diagnostic {
     let severity = if errors > 0 { Severity::Error } else { Severity::Warning };
     let end = TextSize::try_from(file.text(db).len()).unwrap_or(TextSize::from(u32::MAX));
-    let message = format!("{} in this file not shown", count(left_out.len(), "more diagnostic"));
+    let message = format!("{} in this file not shown", count(errors + warnings, "more diagnostic"));
     let what = match (errors, warnings) {
         (_, 0) => count(errors, "error"),
         (0, _) => count(warnings, "warning"),

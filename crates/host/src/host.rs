@@ -1124,7 +1124,7 @@ fn locate(
         Some(levels) => levels.apply(diagnostics),
         None => Cow::Borrowed(diagnostics),
     };
-    let diagnostics = analysis::cap_diagnostics(db, &diagnostics, max);
+    let diagnostics = analysis::cap_diagnostics(db, diagnostics.iter(), max);
     if diagnostics.is_empty() {
         return Vec::new();
     }
