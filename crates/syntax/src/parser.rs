@@ -22,7 +22,7 @@
 
 mod grammar;
 
-use std::{cell::OnceCell, collections::HashMap};
+use std::{cell::OnceCell, collections::HashMap, num::NonZeroU32};
 
 use crate::{
     GreenNode, SyntaxError,
@@ -58,7 +58,7 @@ pub(crate) fn parse_template_file(lexed: &LexedStr<'_>) -> (GreenNode, Vec<Synta
 fn parse_with(lexed: &LexedStr<'_>, root: fn(&mut Parser<'_>)) -> (GreenNode, Vec<SyntaxError>) {
     let mut p = Parser::new(lexed);
     root(&mut p);
-    let Parser { events, mut errors, .. } = p;
+    let (events, mut errors) = p.finish();
     let green = tree_builder::build(lexed, events);
     // Lexical errors come first, as in the reference, which reports invalid
     // tokens before it starts parsing; the parser's own follow in the order
@@ -77,14 +77,17 @@ pub(crate) enum Event {
     /// Starts a node whose first token is lexed token `first_token` (or
     /// which is empty, if it finishes before that token). `forward_parent`
     /// is set when a later `precede` wrapped this node in another: the
-    /// distance to that parent's `Start` event.
-    Start { kind: SyntaxKind, forward_parent: Option<u32>, first_token: u32 },
+    /// distance to that parent's `Start` event, never zero. (An event is
+    /// 12 bytes, and a parse holds about one per significant token.)
+    Start { kind: SyntaxKind, forward_parent: Option<NonZeroU32>, first_token: u32 },
     /// Finishes the innermost open node after lexed token `end_token - 1`,
     /// the last one the grammar consumed.
     Finish { end_token: u32 },
     /// A `Start` that was moved to where its forward parent opens.
     Tombstone,
 }
+
+const _: () = assert!(std::mem::size_of::<Event>() == 12);
 
 pub(crate) struct Parser<'t> {
     lexed: &'t LexedStr<'t>,
@@ -144,12 +147,17 @@ impl<'t> Parser<'t> {
                 kinds.push(kind);
             }
         }
+        // About one event per significant token in real files (two per node,
+        // and a node for every token or two); a little more, so that the
+        // common case never reallocates. Capacity is only touched as it is
+        // used, but a reallocation copies.
+        let events = Vec::with_capacity(tokens.len() + tokens.len() / 4 + 16);
         Parser {
             lexed,
             tokens,
             kinds,
             pos: 0,
-            events: Vec::with_capacity(lexed.len() * 2),
+            events,
             errors: Vec::new(),
             newline_modes: vec![true],
             nesting: 0,
@@ -158,6 +166,13 @@ impl<'t> Parser<'t> {
             body_name_index: None,
             line_starts: OnceCell::new(),
         }
+    }
+
+    /// The events and errors, the parser's token tables freed: the tree
+    /// builder's peak is a parse's, and those tables are no part of it.
+    fn finish(self) -> (Vec<Event>, Vec<SyntaxError>) {
+        let Parser { events, errors, .. } = self;
+        (events, errors)
     }
 
     fn newlines_significant(&self) -> bool {
@@ -476,7 +491,7 @@ impl CompletedMarker {
         if let Some(Event::Start { forward_parent, first_token: inner_first, .. }) =
             p.events.get_mut(self.pos as usize)
         {
-            *forward_parent = Some(new_pos - self.pos);
+            *forward_parent = NonZeroU32::new(new_pos - self.pos);
             first_token = *inner_first;
         }
         p.events.push(Event::Start { kind: TOMBSTONE, forward_parent: None, first_token });

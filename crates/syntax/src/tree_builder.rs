@@ -12,7 +12,11 @@
 //! small node: most tokens here are punctuation, newlines and indentation,
 //! whose text is fixed by their kind or their length, so [`TokenCache`]
 //! shares them with an array lookup, and identifiers, which repeat, through
-//! one small hash map. Parsing is about a third faster for it.
+//! one small hash map. Parsing is about a third faster for it. A node made
+//! of one shared token (`true`, `0`, a variable's name) is shared too, as
+//! rowan's builder would: a flat list of such values is mostly leaves. Both
+//! maps stop growing at [`SHARED_MAX`] entries, so a file of a million
+//! distinct numbers costs its tokens, not a map of them besides.
 
 use rowan::{GreenToken, NodeOrToken};
 use rustc_hash::FxHashMap;
@@ -26,6 +30,7 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
         open: Vec::with_capacity(32),
         children: Vec::with_capacity(lexed.len() + 1),
         tokens: TokenCache::new(lexed.len()),
+        last_token_shared: false,
     };
     let mut forward_parents = Vec::with_capacity(8);
     for i in 0..events.len() {
@@ -42,7 +47,7 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
                 let mut idx = i;
                 let mut fp = Some(distance);
                 while let Some(distance) = fp {
-                    idx += distance as usize;
+                    idx += distance.get() as usize;
                     fp = match std::mem::replace(&mut events[idx], Event::Tombstone) {
                         Event::Start { kind, forward_parent, .. } => {
                             forward_parents.push(kind);
@@ -75,6 +80,8 @@ struct Builder<'a, 't> {
     /// The children of all open nodes, innermost last.
     children: Vec<Element>,
     tokens: TokenCache<'t>,
+    /// Whether the last token emitted came shared from `tokens`.
+    last_token_shared: bool,
 }
 
 impl Builder<'_, '_> {
@@ -100,7 +107,15 @@ impl Builder<'_, '_> {
 
     fn close_node(&mut self) {
         if let Some((kind, first)) = self.open.pop() {
-            let node = GreenNode::new(kind.into(), self.children.drain(first..));
+            let node = match &self.children[first..] {
+                [NodeOrToken::Token(token)] => {
+                    // The node's one token is the last one emitted.
+                    let node = self.tokens.leaf(kind, token, self.last_token_shared);
+                    self.children.truncate(first);
+                    node
+                }
+                _ => GreenNode::new(kind.into(), self.children.drain(first..)),
+            };
             self.children.push(NodeOrToken::Node(node));
         }
     }
@@ -113,7 +128,8 @@ impl Builder<'_, '_> {
     }
 
     fn emit(&mut self, kind: SyntaxKind) {
-        let token = self.tokens.get(kind, self.lexed.text(self.pos));
+        let (token, shared) = self.tokens.get(kind, self.lexed.text(self.pos));
+        self.last_token_shared = shared;
         self.children.push(NodeOrToken::Token(token));
         self.pos += 1;
     }
@@ -149,7 +165,15 @@ struct TokenCache<'t> {
     crlf: Option<GreenToken>,
     /// Identifiers, numbers and short template texts, which repeat.
     words: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+    /// Nodes of one token, by kind and the token's address: only tokens
+    /// this cache shares come here, so equal addresses mean equal tokens
+    /// (the node kept as the value keeps its token, and so the address,
+    /// alive).
+    leaves: FxHashMap<(SyntaxKind, usize), GreenNode>,
 }
+
+/// The most words, and the most leaves, one parse shares.
+const SHARED_MAX: usize = 1 << 16;
 
 const FIXED_TEXT_KINDS: usize = SyntaxKind::TEMPLATE_TEXT as usize;
 
@@ -168,31 +192,61 @@ impl<'t> TokenCache<'t> {
             crlf: None,
             // About one token in four is a word; a map a bit small only
             // grows once more.
-            words: FxHashMap::with_capacity_and_hasher(tokens / 4, Default::default()),
+            words: FxHashMap::with_capacity_and_hasher((tokens / 4).min(SHARED_MAX), Default::default()),
+            leaves: FxHashMap::default(),
         }
     }
 
-    fn get(&mut self, kind: SyntaxKind, text: &'t str) -> GreenToken {
+    /// A node of `kind` holding only `token`, shared when the token is (a
+    /// token nobody shares makes a node nobody could).
+    fn leaf(&mut self, kind: SyntaxKind, token: &GreenToken, token_shared: bool) -> GreenNode {
+        let make = || GreenNode::new(kind.into(), [NodeOrToken::Token(token.clone())]);
+        if !token_shared {
+            return make();
+        }
+        let key = (kind, std::ptr::from_ref::<rowan::GreenTokenData>(token) as usize);
+        if let Some(node) = self.leaves.get(&key) {
+            return node.clone();
+        }
+        let node = make();
+        if self.leaves.len() < SHARED_MAX {
+            self.leaves.insert(key, node.clone());
+        }
+        node
+    }
+
+    /// The token of `kind` and `text`, and whether it is shared: handed
+    /// out to every equal token of the parse.
+    fn get(&mut self, kind: SyntaxKind, text: &'t str) -> (GreenToken, bool) {
         let make = || GreenToken::new(kind.into(), text);
+        let shared = |token: &GreenToken| (token.clone(), true);
         match kind {
-            SyntaxKind::IDENT | SyntaxKind::NUMBER => {
-                self.words.entry((kind, text)).or_insert_with(make).clone()
-            }
-            SyntaxKind::TEMPLATE_TEXT if text.len() <= SHARED_TEMPLATE_TEXT => {
-                self.words.entry((kind, text)).or_insert_with(make).clone()
-            }
+            SyntaxKind::IDENT | SyntaxKind::NUMBER => self.word(kind, text),
+            SyntaxKind::TEMPLATE_TEXT if text.len() <= SHARED_TEMPLATE_TEXT => self.word(kind, text),
             SyntaxKind::NEWLINE => {
                 let slot = if text == "\n" { &mut self.newline } else { &mut self.crlf };
-                slot.get_or_insert_with(make).clone()
+                shared(slot.get_or_insert_with(make))
             }
             SyntaxKind::WHITESPACE if text.len() <= SHARED_SPACES && text.bytes().all(|b| b == b' ') => {
-                self.spaces[text.len()].get_or_insert_with(make).clone()
+                shared(self.spaces[text.len()].get_or_insert_with(make))
             }
             _ if kind.is_punct() || kind == SyntaxKind::QUOTE => match self.by_kind.get_mut(kind as usize) {
-                Some(slot) => slot.get_or_insert_with(make).clone(),
-                None => make(),
+                Some(slot) => shared(slot.get_or_insert_with(make)),
+                None => (make(), false),
             },
-            _ => make(),
+            _ => (make(), false),
         }
+    }
+
+    fn word(&mut self, kind: SyntaxKind, text: &'t str) -> (GreenToken, bool) {
+        if let Some(token) = self.words.get(&(kind, text)) {
+            return (token.clone(), true);
+        }
+        let token = GreenToken::new(kind.into(), text);
+        if self.words.len() < SHARED_MAX {
+            self.words.insert((kind, text), token.clone());
+            return (token, true);
+        }
+        (token, false)
     }
 }
