@@ -102,7 +102,7 @@ pub use crate::module::{
         duplicate_diagnostics, long_cycle, module_diagnostics, type_constraint_diagnostics,
     },
     dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
-    expr::{AttrExpr, Reference, extract, references},
+    expr::{AttrExpr, Reference, extract, extract_expr, references},
     resolve::{
         AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
     },

@@ -443,7 +443,7 @@ fn native_start_range(file: &SourceFile, expr: hir::ExprId) -> Range {
     let whole = || native_range(file, expr);
     let Some(node) = native_own_node(file, expr) else { return whole() };
     match &hir[expr] {
-        hir::Expr::Call { .. } => {
+        hir::Expr::Call(_) => {
             let Some(call) = ast::FunctionCall::cast(node.clone()) else { return whole() };
             let start = call.name_range().map_or(trimmed_range(&node).start(), |it| it.start());
             let open = call
@@ -476,8 +476,8 @@ fn native_start_range(file: &SourceFile, expr: hir::ExprId) -> Range {
         },
         hir::Expr::Tuple(_)
         | hir::Expr::Object(_)
-        | hir::Expr::ForTuple { .. }
-        | hir::Expr::ForObject { .. }
+        | hir::Expr::ForTuple(_)
+        | hir::Expr::ForObject(_)
         | hir::Expr::Unary { .. } => {
             let trimmed = trimmed_range(&node);
             match node.first_token().filter(|it| trimmed.contains_range(it.text_range())) {
@@ -521,7 +521,8 @@ fn native_as_map(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<Vec<(Expre
 }
 
 fn native_as_call(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<StaticCall> {
-    let hir::Expr::Call { name, args, .. } = &file.native_parts()?.0[expr] else { return None };
+    let hir::Expr::Call(call) = &file.native_parts()?.0[expr] else { return None };
+    let hir::CallExpr { name, args, .. } = &**call;
     let node = native_own_node(file, expr).and_then(ast::FunctionCall::cast);
     let (name_range, arguments_range) = match &node {
         Some(call) => {

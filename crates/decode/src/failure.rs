@@ -116,13 +116,21 @@ impl<'a> Failure<'a> {
             return;
         }
         match &self.hir[expr] {
-            hir::Expr::ForTuple { key_var, value_var, collection, cond, .. }
-            | hir::Expr::ForObject { key_var, value_var, collection, cond, .. } => {
+            hir::Expr::ForTuple(for_expr) => {
                 let iteration = ForIteration {
-                    key_var: key_var.as_deref(),
-                    value_var,
-                    collection: *collection,
-                    cond: *cond,
+                    key_var: for_expr.key_var.as_deref(),
+                    value_var: &for_expr.value_var,
+                    collection: for_expr.collection,
+                    cond: for_expr.cond,
+                };
+                self.for_errors(expr, &iteration, ctx, depth, errors);
+            }
+            hir::Expr::ForObject(for_expr) => {
+                let iteration = ForIteration {
+                    key_var: for_expr.key_var.as_deref(),
+                    value_var: &for_expr.value_var,
+                    collection: for_expr.collection,
+                    cond: for_expr.cond,
                 };
                 self.for_errors(expr, &iteration, ctx, depth, errors);
             }
@@ -291,8 +299,8 @@ impl<'a> Failure<'a> {
             }
         }
         let (key_expr, value_expr) = match &self.hir[expr] {
-            hir::Expr::ForTuple { value, .. } => (None, *value),
-            hir::Expr::ForObject { key, value, .. } => (Some(*key), *value),
+            hir::Expr::ForTuple(for_expr) => (None, for_expr.value),
+            hir::Expr::ForObject(for_expr) => (Some(for_expr.key), for_expr.value),
             _ => return,
         };
         for (key, value) in elements {
@@ -421,15 +429,14 @@ impl<'a> Failure<'a> {
                     out.push(*expr);
                 }
             }
-            hir::Expr::ForTuple { collection, .. } | hir::Expr::ForObject { collection, .. } => {
-                out.push(*collection)
-            }
+            hir::Expr::ForTuple(for_expr) => out.push(for_expr.collection),
+            hir::Expr::ForObject(for_expr) => out.push(for_expr.collection),
             hir::Expr::GetAttr { base, .. } | hir::Expr::LegacyIndex { base, .. } => out.push(*base),
             hir::Expr::Index { base, index } => out.extend([*base, *index]),
             hir::Expr::Splat { source, .. } => out.push(*source),
-            hir::Expr::Call { name, args, .. } => {
-                if ctx.functions_allowed && ctx.functions.contains_key(name.as_str()) {
-                    out.extend(args);
+            hir::Expr::Call(call) => {
+                if ctx.functions_allowed && ctx.functions.contains_key(call.name.as_str()) {
+                    out.extend(&call.args);
                 }
             }
             hir::Expr::Tuple(items) => out.extend(items),

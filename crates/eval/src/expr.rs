@@ -224,8 +224,11 @@ impl<'a> Evaluator<'a> {
             }
             Expr::Splat { kind, source, each } => self.splat(id, *kind, *source, *each),
             Expr::SplatItem => Ok(self.splat_items.last().cloned().unwrap_or_else(Value::dynamic)),
-            Expr::Call { name, args, expand_final } => self.call(id, name, args, *expand_final),
+            Expr::Call(call) => self.call(id, &call.name, &call.args, call.expand_final),
             Expr::Tuple(items) => {
+                // A tuple counts at least an element per item: one written
+                // with too many fails before any is evaluated.
+                self.check_growth(id, value::Size { elements: items.len() as u64, bytes: 0 })?;
                 let mut vals = Vec::with_capacity(items.len());
                 for e in items {
                     vals.push(self.eval(*e)?);
@@ -233,18 +236,25 @@ impl<'a> Evaluator<'a> {
                 Ok(Value::tuple(vals))
             }
             Expr::Object(items) => self.object(items),
-            Expr::ForTuple { key_var, value_var, collection, value, cond } => {
-                self.for_expr(id, key_var.as_ref(), value_var, *collection, None, *value, false, *cond)
-            }
-            Expr::ForObject { key_var, value_var, collection, key, value, grouping, cond } => self.for_expr(
+            Expr::ForTuple(f) => self.for_expr(
                 id,
-                key_var.as_ref(),
-                value_var,
-                *collection,
-                Some(*key),
-                *value,
-                *grouping,
-                *cond,
+                f.key_var.as_ref(),
+                &f.value_var,
+                f.collection,
+                None,
+                f.value,
+                false,
+                f.cond,
+            ),
+            Expr::ForObject(f) => self.for_expr(
+                id,
+                f.key_var.as_ref(),
+                &f.value_var,
+                f.collection,
+                Some(f.key),
+                f.value,
+                f.grouping,
+                f.cond,
             ),
             Expr::Unary { op, operand } => self.unary(id, *op, *operand),
             Expr::Binary { op, lhs, rhs } => self.binary(id, *op, *lhs, *rhs),

@@ -230,9 +230,9 @@ fn limits_reached(src: &str, ctx: &Context) -> Vec<Option<(eval::Limit, &'static
         .map(|&a| match eval::eval_expr(&hir.exprs, hir[a].value, ctx) {
             Err(eval::EvalError { kind: eval::EvalErrorKind::LimitExceeded(e), expr, .. }) => {
                 let form = match &hir.exprs[expr] {
-                    hir::Expr::ForTuple { .. } | hir::Expr::ForObject { .. } => "for",
+                    hir::Expr::ForTuple(_) | hir::Expr::ForObject(_) => "for",
                     hir::Expr::Template { .. } => "template",
-                    hir::Expr::Call { .. } => "call",
+                    hir::Expr::Call(_) => "call",
                     hir::Expr::Literal(_) => "literal",
                     hir::Expr::Binary { .. } => "operator",
                     hir::Expr::Splat { .. } => "splat",

@@ -10,7 +10,10 @@
 
 use std::fmt::Write;
 
-use crate::{Body, Expr, ExprId, FileHir, Literal, ObjectKey, SplatKind, Strip, TemplateKind, TemplatePart};
+use crate::{
+    Body, CallExpr, Expr, ExprId, FileHir, ForObjectExpr, ForTupleExpr, Literal, ObjectKey, SplatKind, Strip, TemplateKind,
+    TemplatePart,
+};
 
 pub(crate) fn dump(hir: &FileHir) -> String {
     let mut out = String::new();
@@ -114,7 +117,8 @@ fn write_expr(hir: &FileHir, id: ExprId, out: &mut String) {
             out.push(')');
         }
         Expr::SplatItem => out.push('@'),
-        Expr::Call { name: function, args, expand_final } => {
+        Expr::Call(call) => {
+            let CallExpr { name: function, args, expand_final } = &**call;
             let _ = write!(out, "{}(", name(function));
             list(hir, args, out);
             if *expand_final {
@@ -146,7 +150,8 @@ fn write_expr(hir: &FileHir, id: ExprId, out: &mut String) {
             }
             out.push('}');
         }
-        Expr::ForTuple { key_var, value_var, collection, value, cond } => {
+        Expr::ForTuple(for_expr) => {
+            let ForTupleExpr { key_var, value_var, collection, value, cond } = &**for_expr;
             out.push('[');
             for_header(key_var, value_var, out);
             write_expr(hir, *collection, out);
@@ -158,7 +163,8 @@ fn write_expr(hir: &FileHir, id: ExprId, out: &mut String) {
             }
             out.push(']');
         }
-        Expr::ForObject { key_var, value_var, collection, key, value, grouping, cond } => {
+        Expr::ForObject(for_expr) => {
+            let ForObjectExpr { key_var, value_var, collection, key, value, grouping, cond } = &**for_expr;
             out.push('{');
             for_header(key_var, value_var, out);
             write_expr(hir, *collection, out);

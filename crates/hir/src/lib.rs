@@ -255,33 +255,14 @@ pub enum Expr {
     /// The element a splat's `each` is applied to: bound by the nearest
     /// enclosing splat whose `each` holds it.
     SplatItem,
-    /// `name(args…)`; `expand_final` is the `...` after the last argument.
-    Call {
-        name: SmolStr,
-        args: Vec<ExprId>,
-        expand_final: bool,
-    },
+    /// `name(args…)`.
+    Call(Box<CallExpr>),
     Tuple(Vec<ExprId>),
     Object(Vec<ObjectItem>),
     /// `[for key, value in collection : value_expr if cond]`.
-    ForTuple {
-        key_var: Option<SmolStr>,
-        value_var: SmolStr,
-        collection: ExprId,
-        value: ExprId,
-        cond: Option<ExprId>,
-    },
-    /// `{for key, value in collection : key_expr => value_expr... if cond}`;
-    /// `grouping` is the `...`.
-    ForObject {
-        key_var: Option<SmolStr>,
-        value_var: SmolStr,
-        collection: ExprId,
-        key: ExprId,
-        value: ExprId,
-        grouping: bool,
-        cond: Option<ExprId>,
-    },
+    ForTuple(Box<ForTupleExpr>),
+    /// `{for key, value in collection : key_expr => value_expr... if cond}`.
+    ForObject(Box<ForObjectExpr>),
     Unary {
         op: UnaryOp,
         operand: ExprId,
@@ -298,6 +279,43 @@ pub enum Expr {
     },
 }
 
+// An expression is 32 bytes: a file holds one per expression node, twice
+// over for the module's copy (see `db::module::expr`), so the rare large
+// variants are boxed.
+const _: () = assert!(std::mem::size_of::<Expr>() == 32);
+
+/// A function call: `name(args…)`; `expand_final` is the `...` after the
+/// last argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallExpr {
+    pub name: SmolStr,
+    pub args: Vec<ExprId>,
+    pub expand_final: bool,
+}
+
+/// `[for key_var, value_var in collection : value if cond]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForTupleExpr {
+    pub key_var: Option<SmolStr>,
+    pub value_var: SmolStr,
+    pub collection: ExprId,
+    pub value: ExprId,
+    pub cond: Option<ExprId>,
+}
+
+/// `{for key_var, value_var in collection : key => value... if cond}`;
+/// `grouping` is the `...`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForObjectExpr {
+    pub key_var: Option<SmolStr>,
+    pub value_var: SmolStr,
+    pub collection: ExprId,
+    pub key: ExprId,
+    pub value: ExprId,
+    pub grouping: bool,
+    pub cond: Option<ExprId>,
+}
+
 impl Expr {
     /// Appends the expressions directly inside this one, in source order:
     /// an object key before its value, a template's parts in order (an
@@ -311,7 +329,8 @@ impl Expr {
             Expr::GetAttr { base, .. } | Expr::LegacyIndex { base, .. } => out.push(*base),
             Expr::Index { base, index } => out.extend([*base, *index]),
             Expr::Splat { source, each, .. } => out.extend([*source, *each]),
-            Expr::Call { args, .. } | Expr::Tuple(args) => out.extend(args.iter().copied()),
+            Expr::Call(call) => out.extend(call.args.iter().copied()),
+            Expr::Tuple(args) => out.extend(args.iter().copied()),
             Expr::Object(items) => {
                 for item in items {
                     if let ObjectKey::Expr { expr, .. } = &item.key {
@@ -320,13 +339,13 @@ impl Expr {
                     out.push(item.value);
                 }
             }
-            Expr::ForTuple { collection, value, cond, .. } => {
-                out.extend([*collection, *value]);
-                out.extend(*cond);
+            Expr::ForTuple(for_expr) => {
+                out.extend([for_expr.collection, for_expr.value]);
+                out.extend(for_expr.cond);
             }
-            Expr::ForObject { collection, key, value, cond, .. } => {
-                out.extend([*collection, *key, *value]);
-                out.extend(*cond);
+            Expr::ForObject(for_expr) => {
+                out.extend([for_expr.collection, for_expr.key, for_expr.value]);
+                out.extend(for_expr.cond);
             }
             Expr::Unary { operand, .. } => out.push(*operand),
             Expr::Binary { lhs, rhs, .. } => out.extend([*lhs, *rhs]),
@@ -353,32 +372,71 @@ fn template_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
     }
 }
 
+fn index_of(id: ExprId) -> usize {
+    id.into_raw().into_u32() as usize
+}
+
 /// Where each piece of the HIR came from, kept apart from it so that the HIR
 /// compares equal across edits that only move text.
+///
+/// It is a file's second-largest structure after the tree, so it holds one
+/// 12-byte pointer per expression (ids are dense: every expression gets one
+/// as it is allocated) and no reverse index: the node-to-expression direction
+/// is asked for rarely, and answered by a scan.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SourceMap {
-    expr_to_syntax: ArenaMap<ExprId, SyntaxNodePtr>,
-    syntax_to_expr: rustc_hash::FxHashMap<SyntaxNodePtr, ExprId>,
+    exprs: Vec<SyntaxNodePtr>,
+    /// The expressions with no node of their own (a hole, a splat's item),
+    /// in increasing order: each points at a node that does not point back.
+    detached: Vec<ExprId>,
+    /// Parenthesised expressions, which leave no expression of their own:
+    /// each node with the expression inside it.
+    parens: Vec<(SyntaxNodePtr, ExprId)>,
     attributes: ArenaMap<AttributeId, SyntaxNodePtr>,
     blocks: ArenaMap<BlockId, SyntaxNodePtr>,
 }
 
 impl SourceMap {
+    /// Records the node of the expression just allocated as `id`; a
+    /// `detached` one points at `node` without `node` pointing back.
+    pub(crate) fn push_expr(&mut self, id: ExprId, node: &SyntaxNode, detached: bool) {
+        debug_assert_eq!(index_of(id), self.exprs.len(), "expression ids are dense");
+        self.exprs.push(SyntaxNodePtr::new(node));
+        if detached {
+            self.detached.push(id);
+        }
+    }
+
+    pub(crate) fn push_paren(&mut self, paren: &SyntaxNode, inner: ExprId) {
+        self.parens.push((SyntaxNodePtr::new(paren), inner));
+    }
+
     /// The node an expression was lowered from. A [`Expr::Missing`] points at
     /// the node that should have held it; an expression made from a
     /// splat's absorbed accessor points at that accessor's node, and a
     /// [`Expr::SplatItem`] at the splat.
     pub fn expr_syntax(&self, id: ExprId) -> Option<SyntaxNodePtr> {
-        self.expr_to_syntax.get(id).copied()
+        self.exprs.get(index_of(id)).copied()
     }
 
     /// The expression lowered from a node, if any. Parentheses answer with
     /// the expression inside. The node of a splat's last absorbed accessor
     /// (`.b` in `a[*].b`) answers with the splat, which is what its text
     /// denotes; the accessor applied to each element inside the splat's
-    /// `each` maps to that node but not back.
+    /// `each` maps to that node but not back. Linear in the file's
+    /// expressions: for one-off questions, not for loops over a file.
     pub fn node_expr(&self, node: &SyntaxNode) -> Option<ExprId> {
-        self.syntax_to_expr.get(&SyntaxNodePtr::new(node)).copied()
+        let ptr = SyntaxNodePtr::new(node);
+        if let Some((_, inner)) = self.parens.iter().find(|(paren, _)| *paren == ptr) {
+            return Some(*inner);
+        }
+        // The last expression allocated for a node answers for it (a splat
+        // is allocated after the accessor it absorbed).
+        (0..self.exprs.len())
+            .rev()
+            .filter(|&index| self.exprs[index] == ptr)
+            .map(|index| ExprId::from_raw(la_arena::RawIdx::from_u32(index as u32)))
+            .find(|id| self.detached.binary_search(id).is_err())
     }
 
     pub fn attribute_syntax(&self, id: AttributeId) -> Option<SyntaxNodePtr> {

@@ -14,7 +14,7 @@ use syntax::{
 };
 
 use crate::{
-    Attribute, AttributeId, Block, BlockId, Body, Expr, ExprId, FileHir, Literal, ObjectItem, ObjectKey,
+    Attribute, AttributeId, Block, BlockId, Body, CallExpr, Expr, ExprId, FileHir, ForObjectExpr, ForTupleExpr, Literal, ObjectItem, ObjectKey,
     SourceMap, SplatKind, Strip, SyntaxNodePtr, TemplateKind, TemplatePart,
     escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
 };
@@ -180,9 +180,7 @@ impl Ctx {
             return self.alloc_detached(expr, &detached);
         }
         let id = self.hir.exprs.alloc(expr);
-        let ptr = SyntaxNodePtr::new(node);
-        self.map.expr_to_syntax.insert(id, ptr);
-        self.map.syntax_to_expr.insert(ptr, id);
+        self.map.push_expr(id, node, false);
         id
     }
 
@@ -191,7 +189,7 @@ impl Ctx {
     pub(crate) fn alloc_detached(&mut self, expr: Expr, node: &SyntaxNode) -> ExprId {
         let node = self.detached_from.clone().unwrap_or_else(|| node.clone());
         let id = self.hir.exprs.alloc(expr);
-        self.map.expr_to_syntax.insert(id, SyntaxNodePtr::new(&node));
+        self.map.push_expr(id, &node, true);
         id
     }
 
@@ -225,16 +223,16 @@ impl Ctx {
                     parts: self.template_parts(doc.template_parts(), false),
                 }
             }
-            ast::Expr::FunctionCall(call) => Expr::Call {
+            ast::Expr::FunctionCall(call) => Expr::Call(Box::new(CallExpr {
                 name: call.name().map(SmolStr::from).unwrap_or_default(),
                 args: call.args().map(|arg| self.expr(arg)).collect(),
                 expand_final: call.has_expansion(),
-            },
+            })),
             ast::Expr::ParenExpr(paren) => {
                 // Parentheses leave no node of their own: the expression
                 // inside answers for them in the source map too.
                 let inner = self.expr_opt(paren.expr(), paren.syntax());
-                self.map.syntax_to_expr.insert(SyntaxNodePtr::new(paren.syntax()), inner);
+                self.map.push_paren(paren.syntax(), inner);
                 return inner;
             }
             ast::Expr::TupleExpr(tuple) => Expr::Tuple(tuple.exprs().map(|it| self.expr(it)).collect()),
@@ -253,7 +251,7 @@ impl Ctx {
                 let (key_var, value_var, collection) = self.for_intro(intro.as_ref(), for_expr.syntax());
                 let value = self.expr_opt(for_expr.value_expr(), for_expr.syntax());
                 let cond = self.for_cond(for_expr.for_cond());
-                Expr::ForTuple { key_var, value_var, collection, value, cond }
+                Expr::ForTuple(Box::new(ForTupleExpr { key_var, value_var, collection, value, cond }))
             }
             ast::Expr::ForObjectExpr(for_expr) => {
                 let intro = for_expr.for_intro();
@@ -261,7 +259,7 @@ impl Ctx {
                 let key = self.expr_opt(for_expr.key_expr(), for_expr.syntax());
                 let value = self.expr_opt(for_expr.value_expr(), for_expr.syntax());
                 let cond = self.for_cond(for_expr.for_cond());
-                Expr::ForObject {
+                Expr::ForObject(Box::new(ForObjectExpr {
                     key_var,
                     value_var,
                     collection,
@@ -269,7 +267,7 @@ impl Ctx {
                     value,
                     grouping: for_expr.grouping_token().is_some(),
                     cond,
-                }
+                }))
             }
             ast::Expr::UnaryExpr(unary) => {
                 let operand = self.expr_opt(unary.operand(), unary.syntax());
@@ -296,6 +294,7 @@ impl Ctx {
     /// A left-nested chain `a + b - c …`: the parser folds thousands of links
     /// into as many levels, so the left spine is walked with a loop.
     fn binary(&mut self, outer: ast::BinaryExpr) -> ExprId {
+        let outer_node = outer.syntax().clone();
         let mut spine = vec![outer];
         let mut innermost = loop {
             let lhs = spine.last().and_then(ast::BinaryExpr::lhs);
@@ -318,7 +317,7 @@ impl Ctx {
             acc = Some(self.alloc(expr, node.syntax()));
         }
         // The spine started with one node, so the loop ran at least once.
-        acc.unwrap_or_else(|| self.hir.exprs.alloc(Expr::Missing))
+        acc.unwrap_or_else(|| self.alloc_detached(Expr::Missing, &outer_node))
     }
 
     /// A chain of accessors over a base expression, restructured around its

@@ -18,7 +18,7 @@
 use la_arena::Arena;
 use smol_str::SmolStr;
 
-use crate::{Expr, ExprId, ObjectKey, TemplatePart};
+use crate::{Expr, ExprId, ForObjectExpr, ForTupleExpr, ObjectKey, TemplatePart};
 
 /// A reference: the root variable and the accessors applied to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,9 +151,8 @@ pub fn walk_references(exprs: &Arena<Expr>, root: ExprId, visitor: &mut impl Ref
                     stack.push(Work::Expr(*each));
                     stack.push(Work::Expr(*source));
                 }
-                Expr::Call { args, .. } | Expr::Tuple(args) => {
-                    stack.extend(args.iter().rev().map(|&arg| Work::Expr(arg)));
-                }
+                Expr::Call(call) => stack.extend(call.args.iter().rev().map(|&arg| Work::Expr(arg))),
+                Expr::Tuple(args) => stack.extend(args.iter().rev().map(|&arg| Work::Expr(arg))),
                 Expr::Object(items) => {
                     for item in items.iter().rev() {
                         stack.push(Work::Expr(item.value));
@@ -162,14 +161,16 @@ pub fn walk_references(exprs: &Arena<Expr>, root: ExprId, visitor: &mut impl Ref
                         }
                     }
                 }
-                Expr::ForTuple { key_var, value_var, collection, value, cond } => {
+                Expr::ForTuple(for_expr) => {
+                    let ForTupleExpr { key_var, value_var, collection, value, cond } = &**for_expr;
                     stack.push(Work::PopScope);
                     stack.extend(cond.map(Work::Expr));
                     stack.push(Work::Expr(*value));
                     stack.push(Work::PushScope(scope_names(key_var, value_var)));
                     stack.push(Work::Expr(*collection));
                 }
-                Expr::ForObject { key_var, value_var, collection, key, value, cond, .. } => {
+                Expr::ForObject(for_expr) => {
+                    let ForObjectExpr { key_var, value_var, collection, key, value, cond, .. } = &**for_expr;
                     stack.push(Work::PopScope);
                     stack.extend(cond.map(Work::Expr));
                     stack.push(Work::Expr(*value));

@@ -26,53 +26,119 @@ pub struct AttrExpr {
 /// Returns the copy and, for each id of the copy in order, the id it came
 /// from.
 pub fn extract(exprs: &Arena<Expr>, root: ExprId) -> (AttrExpr, Vec<ExprId>) {
-    let mut copy = Arena::new();
     let mut origins = Vec::new();
-    let root = copy_into(&mut copy, exprs, root, &mut origins);
-    // Kept for as long as the file is loaded: no room to grow into.
-    copy.shrink_to_fit();
-    (AttrExpr { exprs: copy, root }, origins)
+    let expr = copy(exprs, root, Some(&mut origins));
+    (expr, origins)
 }
 
-/// Copies the expression at `root` of `exprs` into `into`, children before
-/// parents, and returns the copy's id; `origins` gets the id each new node
-/// came from.
-pub(crate) fn copy_into(
+/// [`extract`] without the ids the copy came from: what a module keeps.
+pub fn extract_expr(exprs: &Arena<Expr>, root: ExprId) -> AttrExpr {
+    copy(exprs, root, None)
+}
+
+fn copy(exprs: &Arena<Expr>, root: ExprId, origins: Option<&mut Vec<ExprId>>) -> AttrExpr {
+    // Sized exactly: kept for as long as the file is loaded, and a file of
+    // one huge expression would otherwise hold a grown arena's slack.
+    let subtree = Subtree::of(exprs, root);
+    let mut copy = Arena::with_capacity(subtree.count);
+    let root = copy_subtree(&mut copy, exprs, root, &subtree, origins);
+    AttrExpr { exprs: copy, root }
+}
+
+/// The size of the expression at a root, and the span of ids it covers.
+struct Subtree {
+    count: usize,
+    lowest: u32,
+    highest: u32,
+}
+
+impl Subtree {
+    fn of(exprs: &Arena<Expr>, root: ExprId) -> Subtree {
+        let mut subtree = Subtree { count: 0, lowest: index(root), highest: index(root) };
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            subtree.count += 1;
+            subtree.lowest = subtree.lowest.min(index(id));
+            subtree.highest = subtree.highest.max(index(id));
+            exprs[id].children(&mut stack);
+        }
+        subtree
+    }
+}
+
+fn index(id: ExprId) -> u32 {
+    id.into_raw().into_u32()
+}
+
+/// Copies the expression at `root` of `exprs` (`subtree` measures it) into
+/// `into`, children before parents, and returns the copy's id; `origins`
+/// gets the id each new node came from.
+fn copy_subtree(
     into: &mut Arena<Expr>,
     exprs: &Arena<Expr>,
     root: ExprId,
-    origins: &mut Vec<ExprId>,
+    subtree: &Subtree,
+    mut origins: Option<&mut Vec<ExprId>>,
 ) -> ExprId {
+    // The new id of each old one, by its offset in the subtree's span of ids
+    // (a lowered expression's ids are contiguous, so the span is its size).
+    let mut new_ids = NewIds { lowest: subtree.lowest, ids: vec![None; (subtree.highest - subtree.lowest) as usize + 1] };
+    if let Some(origins) = origins.as_deref_mut() {
+        origins.reserve(subtree.count);
+    }
     // An explicit post-order walk: accessor and operator chains can be
     // thousands of links long, too deep to copy by recursion. Children are
     // copied before their parent, so the parent's copy can name them.
-    let mut new_ids: rustc_hash::FxHashMap<ExprId, ExprId> = rustc_hash::FxHashMap::default();
     let mut stack = vec![(root, false)];
+    let mut children = Vec::new();
     while let Some((id, children_done)) = stack.pop() {
         if children_done {
-            let expr = remap(&exprs[id], &new_ids);
-            let new_id = into.alloc(expr);
-            new_ids.insert(id, new_id);
-            origins.push(id);
+            let new_id = into.alloc(remap(&exprs[id], &new_ids));
+            new_ids.set(id, new_id);
+            if let Some(origins) = origins.as_deref_mut() {
+                origins.push(id);
+            }
             continue;
         }
         stack.push((id, true));
-        let mut children = Vec::new();
+        children.clear();
         exprs[id].children(&mut children);
         // Reversed so that the first child is copied first: the order is
         // only required to be fixed, but source order is easier to read in
         // a debugger.
-        stack.extend(children.into_iter().rev().map(|child| (child, false)));
+        stack.extend(children.iter().rev().map(|&child| (child, false)));
     }
-    new_ids.get(&root).copied().unwrap_or_else(|| into.alloc(Expr::Missing))
+    new_ids.get(root).unwrap_or_else(|| into.alloc(Expr::Missing))
+}
+
+/// Old ids to new, densely over a subtree's span of ids.
+struct NewIds {
+    lowest: u32,
+    ids: Vec<Option<ExprId>>,
+}
+
+impl NewIds {
+    fn slot(&self, old: ExprId) -> Option<usize> {
+        index(old).checked_sub(self.lowest).map(|offset| offset as usize)
+    }
+
+    fn get(&self, old: ExprId) -> Option<ExprId> {
+        self.ids.get(self.slot(old)?).copied().flatten()
+    }
+
+    fn set(&mut self, old: ExprId, new: ExprId) {
+        if let Some(slot) = self.slot(old).and_then(|slot| self.ids.get_mut(slot)) {
+            *slot = Some(new);
+        }
+    }
 }
 
 /// Every expression directly under `expr`, in source order.
 /// `expr` with its children's ids replaced by their copies' ids.
-fn remap(expr: &Expr, new_ids: &rustc_hash::FxHashMap<ExprId, ExprId>) -> Expr {
+fn remap(expr: &Expr, new_ids: &NewIds) -> Expr {
     // Every child was copied before its parent; a child missing from the map
     // cannot happen, but `Missing`'s id is no worse than a panic if it did.
-    let id = |old: &ExprId| new_ids.get(old).copied().unwrap_or(*old);
+    let id = |old: &ExprId| new_ids.get(*old).unwrap_or(*old);
     match expr {
         Expr::Missing | Expr::Literal(_) | Expr::Variable(_) | Expr::SplatItem => expr.clone(),
         Expr::Template { kind, parts } => Expr::Template { kind: *kind, parts: remap_parts(parts, &id) },
@@ -80,11 +146,11 @@ fn remap(expr: &Expr, new_ids: &rustc_hash::FxHashMap<ExprId, ExprId>) -> Expr {
         Expr::Index { base, index } => Expr::Index { base: id(base), index: id(index) },
         Expr::LegacyIndex { base, index } => Expr::LegacyIndex { base: id(base), index: index.clone() },
         Expr::Splat { kind, source, each } => Expr::Splat { kind: *kind, source: id(source), each: id(each) },
-        Expr::Call { name, args, expand_final } => Expr::Call {
-            name: name.clone(),
-            args: args.iter().map(id).collect(),
-            expand_final: *expand_final,
-        },
+        Expr::Call(call) => Expr::Call(Box::new(hir::CallExpr {
+            name: call.name.clone(),
+            args: call.args.iter().map(id).collect(),
+            expand_final: call.expand_final,
+        })),
         Expr::Tuple(items) => Expr::Tuple(items.iter().map(id).collect()),
         Expr::Object(items) => Expr::Object(
             items
@@ -100,22 +166,22 @@ fn remap(expr: &Expr, new_ids: &rustc_hash::FxHashMap<ExprId, ExprId>) -> Expr {
                 })
                 .collect(),
         ),
-        Expr::ForTuple { key_var, value_var, collection, value, cond } => Expr::ForTuple {
-            key_var: key_var.clone(),
-            value_var: value_var.clone(),
-            collection: id(collection),
-            value: id(value),
-            cond: cond.as_ref().map(id),
-        },
-        Expr::ForObject { key_var, value_var, collection, key, value, grouping, cond } => Expr::ForObject {
-            key_var: key_var.clone(),
-            value_var: value_var.clone(),
-            collection: id(collection),
-            key: id(key),
-            value: id(value),
-            grouping: *grouping,
-            cond: cond.as_ref().map(id),
-        },
+        Expr::ForTuple(for_expr) => Expr::ForTuple(Box::new(hir::ForTupleExpr {
+            key_var: for_expr.key_var.clone(),
+            value_var: for_expr.value_var.clone(),
+            collection: id(&for_expr.collection),
+            value: id(&for_expr.value),
+            cond: for_expr.cond.as_ref().map(id),
+        })),
+        Expr::ForObject(for_expr) => Expr::ForObject(Box::new(hir::ForObjectExpr {
+            key_var: for_expr.key_var.clone(),
+            value_var: for_expr.value_var.clone(),
+            collection: id(&for_expr.collection),
+            key: id(&for_expr.key),
+            value: id(&for_expr.value),
+            grouping: for_expr.grouping,
+            cond: for_expr.cond.as_ref().map(id),
+        })),
         Expr::Unary { op, operand } => Expr::Unary { op: *op, operand: id(operand) },
         Expr::Binary { op, lhs, rhs } => Expr::Binary { op: *op, lhs: id(lhs), rhs: id(rhs) },
         Expr::Conditional { cond, then_expr, else_expr } => {

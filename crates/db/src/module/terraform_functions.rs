@@ -1187,7 +1187,7 @@ pub fn namespaced_calls(db: &dyn crate::Db, file: crate::File) -> Vec<SmolStr> {
         .exprs
         .iter()
         .filter_map(|(_, expr)| match expr {
-            hir::Expr::Call { name, .. } if name.contains("::") => Some(name.clone()),
+            hir::Expr::Call(call) if call.name.contains("::") => Some(call.name.clone()),
             _ => None,
         })
         .collect();
@@ -1264,8 +1264,8 @@ pub fn provider_function_diagnostics(
     let root = crate::parse(db, file).syntax_node();
     let mut out = Vec::new();
     for (id, expr) in hir.exprs.iter() {
-        let hir::Expr::Call { name, .. } = expr else { continue };
-        let Some((detail, namespace, function)) = wrong.get(name) else { continue };
+        let hir::Expr::Call(call) = expr else { continue };
+        let Some((detail, namespace, function)) = wrong.get(&call.name) else { continue };
         let range = source_map
             .expr_syntax(id)
             .and_then(|pointer| pointer.try_to_node(&root))

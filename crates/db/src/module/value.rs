@@ -9,7 +9,7 @@ use crate::{
     Db, File,
     module::{
         Address, Attr, AttrExpr, AttrKind, DeclarationKind, Definition, FunctionTable, Location, Module,
-        Target, Unresolved, Value, attribute_resolution, dialect_root, extract, file_declarations,
+        Target, Unresolved, Value, attribute_resolution, dialect_root, extract_expr, file_declarations,
         module_index,
     },
 };
@@ -117,7 +117,7 @@ pub fn file_exprs(db: &dyn Db, file: File) -> FileExprs {
         declarations
             .declarations
             .iter()
-            .map(|it| locate_declaration(hir, it).map(|root| Arc::new(extract(&hir.exprs, root).0)))
+            .map(|it| locate_declaration(hir, it).map(|root| Arc::new(extract_expr(&hir.exprs, root))))
             .collect()
     };
     FileExprs { exprs }
@@ -392,10 +392,10 @@ fn references_caught(expr: &AttrExpr) -> Vec<bool> {
     let mut inside = rustc_hash::FxHashSet::default();
     let mut stack = Vec::new();
     for (_, it) in expr.exprs.iter() {
-        if let hir::Expr::Call { name, args, .. } = it
-            && matches!(name.as_str(), "try" | "can")
+        if let hir::Expr::Call(call) = it
+            && matches!(call.name.as_str(), "try" | "can")
         {
-            stack.extend(args.iter().copied());
+            stack.extend(call.args.iter().copied());
         }
     }
     let mut children = Vec::new();
@@ -418,8 +418,8 @@ fn references_caught(expr: &AttrExpr) -> Vec<bool> {
 fn calls_any(expr: &AttrExpr, names: &std::collections::BTreeSet<SmolStr>) -> bool {
     !names.is_empty()
         && expr.exprs.iter().any(|(_, it)| {
-            matches!(it, hir::Expr::Call { name, .. }
-                if names.contains(name) || (name.contains("::") && names.contains("")))
+            matches!(it, hir::Expr::Call(call)
+                if names.contains(&call.name) || (call.name.contains("::") && names.contains("")))
         })
 }
 
@@ -500,7 +500,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     }
     // The dialect's function table is read only by attributes that call
     // one of its functions, so that changing it re-evaluates only those.
-    let calls = expr.exprs.iter().any(|(_, it)| matches!(it, hir::Expr::Call { .. }));
+    let calls = expr.exprs.iter().any(|(_, it)| matches!(it, hir::Expr::Call(_)));
     let functions = (calls && calls_any(expr, dialect.function_names(db))).then(|| dialect.functions(db));
     evaluate(expr, scope.into_variables(), functions).map_err(AttrError::Eval)
 }
