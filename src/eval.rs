@@ -74,13 +74,16 @@ pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
     if !options.vars.is_empty() || !options.var_files.is_empty() || !options.attrs.is_empty() {
         bail!("--var, --var-file and --attr apply to a module: give a directory, not `{path}`");
     }
-    let bytes = crate::read_file_or_stdin(path)?;
     let mut ctx = Context::with_stdlib();
     if let Some(vars) = options.context {
         ctx.variables = read_variables(vars)?;
     }
     let mut db = RootDatabase::new();
-    let file = db.set_file_bytes(if path == "-" { "<stdin>" } else { path.as_str() }, &bytes);
+    // The database keeps its own copy of the text; the bytes read go now.
+    let file = db.set_file_bytes(
+        if path == "-" { "<stdin>" } else { path.as_str() },
+        &crate::read_file_or_stdin(path)?,
+    );
 
     let renderer = render::Human::new(io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none());
     let mut stderr = String::new();

@@ -184,6 +184,7 @@ enum Outcome {
 }
 
 fn main() -> ExitCode {
+    huge_blocks_from_the_os();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Help and version go to standard output with exit 0, as clap does.
@@ -241,6 +242,29 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Has the allocator take blocks over 16 MiB straight from the kernel and
+/// give them straight back when freed, for every command. Only a huge file
+/// makes such blocks (its token table, the tree builder's list of children,
+/// a flat node's children, an arena of expressions), and each is transient
+/// or lives as long as the file: kept in mimalloc's arenas instead, a freed
+/// one stays resident (see [`keep_freed_memory`]) and a later one rarely fits
+/// the hole, so a 50 MB one-line file peaked 40% above what it held at once.
+/// Freshly mapped pages cost a zeroing, which for blocks this size is small
+/// beside filling them.
+#[cfg(feature = "system-allocator")]
+fn huge_blocks_from_the_os() {}
+
+#[cfg(not(feature = "system-allocator"))]
+fn huge_blocks_from_the_os() {
+    /// mimalloc's `mi_option_arena_max_object_size`, in KiB (libmimalloc-sys
+    /// does not name it): larger blocks are mapped from the kernel on their
+    /// own.
+    const MI_OPTION_ARENA_MAX_OBJECT_SIZE: libmimalloc_sys::mi_option_t = 45;
+    // SAFETY: as in `keep_freed_memory`: the value is only stored, before
+    // any allocation that it could concern.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_MAX_OBJECT_SIZE, 16 * 1024) };
 }
 
 /// Tells the allocator to keep the memory a batch command frees for its own

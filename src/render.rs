@@ -133,6 +133,12 @@ impl<'a> Excerpt<'a> {
         if let Some((at, _)) = text[high..end].char_indices().nth(LINE_WINDOW) {
             end = high + at;
         }
+        // A span wider than a window (a whole 50 MB one-line value) is shown
+        // from its start: the renderer lays out every character it is given
+        // before shortening the line, at tens of bytes each.
+        if let Some((at, _)) = text[low..end].char_indices().nth(2 * LINE_WINDOW) {
+            end = low + at;
+        }
         Excerpt {
             text: &text[start..end],
             start,
@@ -376,6 +382,23 @@ mod tests {
               |
               = note: One value per attribute."#]]
         .assert_eq(&Human::new(false).render(&db, &diagnostic));
+    }
+
+    #[test]
+    fn a_span_wider_than_a_window_is_shown_from_its_start() {
+        let mut db = RootDatabase::new();
+        let text = format!("a = [{}]\n", "1234567, ".repeat(100_000));
+        let end = text.len() as u32 - 1;
+        let file = db.set_file_text("main.tf", text.clone());
+        // The renderer is given a window of the 900 kB line, not all of
+        // it, which it would lay out character by character.
+        let excerpt = Excerpt::new(&text, analysis::line_index(&db, file), std::iter::once(4..end as usize));
+        assert_eq!(excerpt.text.len(), 2 * LINE_WINDOW + 4);
+        assert!(excerpt.text.starts_with("a = [1234567, "));
+        let diagnostic = Diagnostic::error("too-large", "Value too large", file, range(4, end));
+        let rendered = Human::new(false).render(&db, &diagnostic);
+        assert!(rendered.contains(" --> main.tf:1:5\n"), "{rendered}");
+        assert!(rendered.contains("1 | a = [1234567, 1234567,"), "{rendered}");
     }
 
     #[test]
