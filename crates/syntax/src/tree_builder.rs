@@ -250,3 +250,54 @@ impl<'t> TokenCache<'t> {
         (token, false)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rowan::NodeOrToken;
+
+    use crate::{GreenNode, SyntaxKind};
+
+    /// The green children of the tuple in `a = [...]`.
+    fn tuple_children(text: &str) -> Vec<NodeOrToken<GreenNode, rowan::GreenToken>> {
+        let parse = crate::parse(text);
+        let tuple = parse.syntax_node().descendants().find(|it| it.kind() == SyntaxKind::TUPLE_EXPR);
+        tuple.expect("a tuple").green().children().map(|it| it.to_owned()).collect()
+    }
+
+    fn leaves(children: &[NodeOrToken<GreenNode, rowan::GreenToken>]) -> Vec<&GreenNode> {
+        children.iter().filter_map(|it| it.as_node()).collect()
+    }
+
+    #[test]
+    fn a_node_of_one_shared_token_is_shared() {
+        let children = tuple_children("a = [1, 1, true, 1]\n");
+        let leaves = leaves(&children);
+        assert_eq!(leaves.len(), 4);
+        // The same green node, not equal ones.
+        assert!(std::ptr::eq::<rowan::GreenNodeData>(&**leaves[0], &**leaves[1]));
+        assert!(std::ptr::eq::<rowan::GreenNodeData>(&**leaves[0], &**leaves[3]));
+        assert!(!std::ptr::eq::<rowan::GreenNodeData>(&**leaves[0], &**leaves[2]));
+    }
+
+    #[test]
+    fn sharing_stops_at_its_bound_and_the_tree_stays_whole() {
+        // More distinct numbers than the cache keeps, then one of the last
+        // twice: past the bound, equal leaves are no longer shared, but the
+        // tree is the same text either way.
+        let count = super::SHARED_MAX + 10;
+        let mut text = String::from("a = [");
+        for i in 0..count {
+            text.push_str(&format!("{i}, "));
+        }
+        text.push_str(&format!("{}, {}]\n", count - 1, count - 1));
+        let parse = crate::parse(&text);
+        assert!(parse.ok());
+        assert_eq!(parse.syntax_node().text().to_string(), text);
+        let children = tuple_children(&text);
+        let leaves = leaves(&children);
+        assert_eq!(leaves.len(), count + 2);
+        let [.., last, again] = leaves.as_slice() else { unreachable!() };
+        assert_eq!(last, again);
+        assert!(!std::ptr::eq::<rowan::GreenNodeData>(&***last, &***again));
+    }
+}
