@@ -29,12 +29,17 @@
 //! result again and formats that. The rewrites change tokens on purpose, but
 //! not what the file means to Terraform (see `tests/properties.rs`).
 //!
-//! One choice differs from the reference: where unwrapping would give a
-//! value that does not parse (a multi-line `(a)\n+ (b)`, whose outer
-//! parentheses are not one pair, or a value that starts with a line
-//! comment), the reference writes the broken text; here the value is put
-//! in parentheses if that makes it parse, and left quoted otherwise, so the
-//! formatter never makes a valid file invalid.
+//! Two choices differ from the reference, both where it would damage the
+//! file (`tests/properties.rs` has a test for each):
+//!
+//! - Where unwrapping would give a value that does not parse (a multi-line
+//!   `(a)\n+ (b)`, whose outer parentheses are not one pair, or a value that
+//!   starts with a line comment), the reference writes the broken text;
+//!   here the value is put in parentheses if that makes it parse, and left
+//!   quoted otherwise, so the formatter never makes a valid file invalid.
+//! - The reference drops a quoted label with a `$` or `%` in it (its
+//!   scanner cuts the text there into several tokens, and `hclwrite`'s
+//!   label reader skips a label of more than one); here the label is kept.
 
 use rowan::{NodeOrToken, TextRange};
 use syntax::{
