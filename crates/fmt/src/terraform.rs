@@ -29,6 +29,11 @@
 //! result again and formats that. The rewrites change tokens on purpose, but
 //! not what the file means to Terraform (see `tests/properties.rs`).
 //!
+//! The pass walks the green tree, plain data, rather than typed nodes: a
+//! cursor for every attribute and block cost as much as the layout itself,
+//! and the text of a file is built only when a rewrite applies, which on
+//! real Terraform files is one in twenty.
+//!
 //! Two choices differ from the reference, both where it would damage the
 //! file (`tests/properties.rs` has a test for each):
 //!
@@ -41,47 +46,51 @@
 //!   scanner cuts the text there into several tokens, and `hclwrite`'s
 //!   label reader skips a label of more than one); here the label is kept.
 
-use rowan::{NodeOrToken, TextRange};
+use std::ops::ControlFlow;
+
+use rowan::{GreenNodeData, GreenTokenData, NodeOrToken, TextRange, TextSize};
 use syntax::{
-    SyntaxKind::*,
-    SyntaxNode, SyntaxToken,
-    ast::{self, AstNode, BodyItem},
+    SyntaxKind::{self, *},
+    SyntaxNode,
 };
 use unicode_general_category::{GeneralCategory, get_general_category};
 use unicode_normalization::UnicodeNormalization;
 
+type Element<'a> = NodeOrToken<&'a GreenNodeData, &'a GreenTokenData>;
+
 /// The text of the file after Terraform's rewrites, or `None` when none
 /// applies and the file is left as it is.
 pub(crate) fn rewrite(root: &SyntaxNode) -> Option<String> {
-    let body = ast::SourceFile::cast(root.clone())?.body()?;
+    let green = root.green();
+    let (body, body_start) = children_at(&green, root.text_range().start()).find_map(|(child, start)| {
+        child.into_node().filter(|node| kind(node) == BODY).map(|node| (node, start))
+    })?;
     let mut edits = Vec::new();
-    // Bodies to visit, each with whether it is a top-level `variable`
-    // block's: an explicit stack, since blocks nest as deep as the parser
-    // allows.
-    let mut bodies = vec![(body, Place::TopLevel)];
-    while let Some((body, place)) = bodies.pop() {
-        for item in body.items() {
-            match item {
-                BodyItem::Attribute(attribute) => {
-                    let Some(value) = attribute.value() else { continue };
-                    let is_type = attribute.name().is_some_and(|name| name.text() == "type");
-                    let edit = if place == Place::Variable && is_type {
-                        type_constraint(value.syntax())
-                    } else {
-                        interpolation_only(value.syntax())
-                    };
-                    edits.extend(edit);
-                }
-                BodyItem::Block(block) => {
-                    edits.extend(labels(&block));
-                    let Some(inner) = block.body() else { continue };
-                    let is_variable = block.type_name().is_some_and(|name| name.text() == "variable");
-                    let place = match place {
+    // The labels of a block as they would be written, reused block to block.
+    let mut scratch = String::new();
+    // Bodies to visit, each with where it is: an explicit stack, since
+    // blocks nest as deep as the parser allows.
+    let mut bodies = vec![(body, body_start, Place::TopLevel)];
+    while let Some((body, start, place)) = bodies.pop() {
+        for (child, start) in children_at(body, start) {
+            let Some(item) = child.into_node() else { continue };
+            match kind(item) {
+                ATTRIBUTE => edits.extend(attribute(item, start, place)),
+                BLOCK => {
+                    edits.extend(labels(item, start, &mut scratch));
+                    let is_variable = first_token(item, IDENT).is_some_and(|name| name.text() == "variable");
+                    let inner = match place {
                         Place::TopLevel if is_variable => Place::Variable,
                         _ => Place::Nested,
                     };
-                    bodies.push((inner, place));
+                    let body = children_at(item, start).find_map(|(child, at)| {
+                        child.into_node().filter(|node| kind(node) == BODY).map(|node| (node, at))
+                    });
+                    if let Some((body, at)) = body {
+                        bodies.push((body, at, inner));
+                    }
                 }
+                _ => {}
             }
         }
     }
@@ -90,12 +99,13 @@ pub(crate) fn rewrite(root: &SyntaxNode) -> Option<String> {
     }
     edits.sort_by_key(|edit| edit.range.start());
     let text = root.text().to_string();
+    let base = usize::from(root.text_range().start());
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for Edit { range, text: replacement } in edits {
-        out.push_str(&text[at..usize::from(range.start())]);
+        out.push_str(&text[at..usize::from(range.start()) - base]);
         out.push_str(&replacement);
-        at = usize::from(range.end());
+        at = usize::from(range.end()) - base;
     }
     out.push_str(&text[at..]);
     Some(out)
@@ -116,6 +126,85 @@ struct Edit {
     text: String,
 }
 
+fn kind(node: &GreenNodeData) -> SyntaxKind {
+    SyntaxKind::from(node.kind().0)
+}
+
+fn element_kind(element: Element<'_>) -> SyntaxKind {
+    SyntaxKind::from(element.kind().0)
+}
+
+/// The children of a node that starts at `start`, each with its own start.
+fn children_at(node: &GreenNodeData, start: TextSize) -> impl Iterator<Item = (Element<'_>, TextSize)> {
+    let mut offset = start;
+    node.children().map(move |child| {
+        let at = offset;
+        offset += child.text_len();
+        (child, at)
+    })
+}
+
+/// The first token of `kind` among a node's own children.
+fn first_token(node: &GreenNodeData, kind: SyntaxKind) -> Option<&GreenTokenData> {
+    node.children().filter_map(NodeOrToken::into_token).find(|token| SyntaxKind::from(token.kind().0) == kind)
+}
+
+/// A token below a node, with its range and whether a quoted template
+/// below that node holds it.
+#[derive(Clone, Copy)]
+struct Tok<'a> {
+    kind: SyntaxKind,
+    text: &'a str,
+    range: TextRange,
+    quoted: bool,
+}
+
+/// Calls `visit` with every token below `node` (which starts at `start`),
+/// in order, until it breaks. `quoted` is whether `node` itself is inside a
+/// quoted template.
+fn walk_tokens<'a>(
+    node: &'a GreenNodeData,
+    start: TextSize,
+    quoted: bool,
+    visit: &mut impl FnMut(Tok<'a>) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let quoted = quoted || kind(node) == QUOTED_TEMPLATE;
+    let mut stack = vec![(node.children(), start, quoted)];
+    while let Some(top) = stack.last_mut() {
+        let Some(child) = top.0.next() else {
+            stack.pop();
+            continue;
+        };
+        let (at, quoted) = (top.1, top.2);
+        top.1 += child.text_len();
+        match child {
+            NodeOrToken::Node(node) => {
+                stack.push((node.children(), at, quoted || kind(node) == QUOTED_TEMPLATE));
+            }
+            NodeOrToken::Token(token) => visit(Tok {
+                kind: SyntaxKind::from(token.kind().0),
+                text: token.text(),
+                range: TextRange::at(at, token.text_len()),
+                quoted,
+            })?,
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// An attribute's rewrite: its value unwrapped, or in a top-level
+/// `variable`, its `type` made explicit.
+fn attribute(node: &GreenNodeData, start: TextSize, place: Place) -> Option<Edit> {
+    let (value, value_start) =
+        children_at(node, start).find_map(|(child, at)| child.into_node().map(|node| (node, at)))?;
+    let is_type = first_token(node, IDENT).is_some_and(|name| name.text() == "type");
+    if place == Place::Variable && is_type {
+        type_constraint(value, value_start)
+    } else {
+        interpolation_only(value, value_start)
+    }
+}
+
 /// A token as the reference's scanner would cut it, for the rewrites that
 /// decide on tokens: a `#` or `//` comment owns the line break right after
 /// it, so that line break is not a newline token of its own.
@@ -128,88 +217,88 @@ enum Lexeme {
     Other,
 }
 
-/// The reference's tokens of `tokens` (whitespace dropped), with their
+/// The reference's tokens among `tokens` (whitespace dropped), with their
 /// ranges.
-fn lexemes(tokens: impl Iterator<Item = SyntaxToken>) -> Vec<(Lexeme, TextRange)> {
-    let mut out: Vec<(Lexeme, TextRange)> = Vec::new();
+fn lexemes(tokens: &[Tok<'_>]) -> Vec<(Lexeme, TextRange)> {
+    let mut out: Vec<(Lexeme, TextRange)> = Vec::with_capacity(tokens.len());
     let mut after_line_comment = false;
     for token in tokens {
-        let kind = token.kind();
-        let range = token.text_range();
         let line_comment = std::mem::replace(&mut after_line_comment, false);
-        let lexeme = match kind {
+        let lexeme = match token.kind {
             WHITESPACE => continue,
             NEWLINE if line_comment => {
                 if let Some(last) = out.last_mut() {
-                    last.1 = last.1.cover(range);
+                    last.1 = last.1.cover(token.range);
                 }
                 continue;
             }
             NEWLINE => Lexeme::Newline,
             COMMENT => {
-                after_line_comment = is_line_comment(token.text());
+                after_line_comment = token.text.starts_with('#') || token.text.starts_with("//");
                 Lexeme::Comment
             }
             L_PAREN => Lexeme::OpenParen,
             R_PAREN => Lexeme::CloseParen,
             _ => Lexeme::Other,
         };
-        out.push((lexeme, range));
+        out.push((lexeme, token.range));
     }
     out
 }
 
-fn is_line_comment(text: &str) -> bool {
-    text.starts_with('#') || text.starts_with("//")
-}
-
-/// The tokens of a node, in order.
-fn tokens(node: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> + use<> {
-    node.descendants_with_tokens().filter_map(NodeOrToken::into_token)
-}
-
 /// `"${expr}"` as an attribute's value: `expr`.
-fn interpolation_only(value: &SyntaxNode) -> Option<Edit> {
-    let template = ast::QuotedTemplate::cast(value.clone())?;
-    let mut parts = template.template_parts();
-    let Some(ast::TemplatePart::TemplateInterpolation(interpolation)) = parts.next() else {
+fn interpolation_only(value: &GreenNodeData, start: TextSize) -> Option<Edit> {
+    if kind(value) != QUOTED_TEMPLATE {
         return None;
-    };
+    }
+    // One part, an interpolation: no literal text, no directive.
+    let mut parts =
+        children_at(value, start).filter_map(|(child, at)| child.into_node().map(|node| (node, at)));
+    let (interpolation, interpolation_start) =
+        parts.next().filter(|(node, _)| kind(node) == TEMPLATE_INTERPOLATION)?;
     if parts.next().is_some() {
         return None;
     }
-    let interpolation = interpolation.syntax();
     // The tokens between `${` (with its `~`) and `}` (with its `~`): the
-    // delimiters are the interpolation's own tokens; the expression is a
-    // node below it, and line breaks and comments around the expression
-    // are its tokens too.
-    let inside: Vec<SyntaxToken> = interpolation
-        .children_with_tokens()
-        .flat_map(|element| match element {
-            NodeOrToken::Node(node) => tokens(&node).collect(),
-            NodeOrToken::Token(token) if token.kind().is_trivia() || token.kind() == NEWLINE => vec![token],
-            NodeOrToken::Token(_) => Vec::new(),
-        })
-        .collect();
-    // Another template sequence outside a nested quoted string (in a heredoc
-    // inside the interpolation) makes the reference leave the value alone.
-    let mut depth = 0usize;
-    for token in &inside {
-        match token.kind() {
-            QUOTE if opens_template(token) => depth += 1,
-            QUOTE => depth = depth.saturating_sub(1),
-            DOLLAR_L_CURLY | PERCENT_L_CURLY if depth == 0 => return None,
-            _ => {}
+    // delimiters are the interpolation's own tokens, the expression a node
+    // below it; line breaks and comments around the expression are its
+    // own tokens too. Another template sequence outside a nested quoted
+    // string (in a heredoc inside the interpolation) makes the reference
+    // leave the value alone.
+    let mut inside: Vec<Tok<'_>> = Vec::new();
+    for (child, at) in children_at(interpolation, interpolation_start) {
+        let flow = match child {
+            NodeOrToken::Node(node) => walk_tokens(node, at, false, &mut |token| {
+                if !token.quoted && matches!(token.kind, DOLLAR_L_CURLY | PERCENT_L_CURLY) {
+                    return ControlFlow::Break(());
+                }
+                inside.push(token);
+                ControlFlow::Continue(())
+            }),
+            NodeOrToken::Token(token) => {
+                let token_kind = SyntaxKind::from(token.kind().0);
+                if token_kind.is_trivia() || token_kind == NEWLINE {
+                    inside.push(Tok {
+                        kind: token_kind,
+                        text: token.text(),
+                        range: TextRange::at(at, token.text_len()),
+                        quoted: false,
+                    });
+                }
+                ControlFlow::Continue(())
+            }
+        };
+        if flow.is_break() {
+            return None;
         }
     }
-    let lexemes = lexemes(inside.into_iter());
-    let start = lexemes.iter().position(|(lexeme, _)| *lexeme != Lexeme::Newline)?;
-    let end = lexemes.iter().rposition(|(lexeme, _)| *lexeme != Lexeme::Newline)?;
-    let kept = &lexemes[start..=end];
+    let lexemes = lexemes(&inside);
+    let first = lexemes.iter().position(|(lexeme, _)| *lexeme != Lexeme::Newline)?;
+    let last = lexemes.iter().rposition(|(lexeme, _)| *lexeme != Lexeme::Newline)?;
+    let kept = &lexemes[first..=last];
     let range = kept[0].1.cover(kept[kept.len() - 1].1);
-    let source = value.text();
-    let offset = value.text_range().start();
-    let inner = source.slice(range - offset).to_string();
+    let inner: String =
+        inside.iter().filter(|token| range.contains_range(token.range)).map(|token| token.text).collect();
 
     let multi_line = kept.iter().any(|(lexeme, _)| *lexeme == Lexeme::Newline);
     let parenthesised = kept[0].0 == Lexeme::OpenParen && kept[kept.len() - 1].0 == Lexeme::CloseParen;
@@ -224,49 +313,46 @@ fn interpolation_only(value: &SyntaxNode) -> Option<Edit> {
         }
         wrapped
     };
-    Some(Edit { range: value_range(value)?, text })
-}
-
-/// Whether a `"` opens a quoted template rather than closing one.
-fn opens_template(quote: &SyntaxToken) -> bool {
-    quote.parent().and_then(|parent| parent.first_token()).is_some_and(|first| first == *quote)
+    Some(Edit { range: TextRange::at(start, value.text_len()), text })
 }
 
 /// Whether `text` parses as an attribute's value, alone on its line.
 fn parses_as_value(text: &str) -> bool {
     let parse = syntax::parse(&format!("a = {text}\n"));
     parse.errors().is_empty()
-        && ast::SourceFile::cast(parse.syntax_node())
-            .and_then(|file| file.body())
-            .is_some_and(|body| body.items().count() == 1)
-}
-
-/// The range of a value from its first token to its last, which is what the
-/// reference's expression covers: trivia at either end are not part of it.
-fn value_range(value: &SyntaxNode) -> Option<TextRange> {
-    let significant = |token: &SyntaxToken| !token.kind().is_trivia() && token.kind() != NEWLINE;
-    let first = tokens(value).find(significant)?;
-    let last = tokens(value).filter(significant).last()?;
-    Some(first.text_range().cover(last.text_range()))
+        && parse
+            .syntax_node()
+            .children()
+            .find(|node| node.kind() == BODY)
+            .is_some_and(|body| body.children().count() == 1)
 }
 
 /// A top-level `variable` block's `type`: Terraform 0.11's quoted types and
 /// the bare collection types made explicit.
-fn type_constraint(value: &SyntaxNode) -> Option<Edit> {
+fn type_constraint(value: &GreenNodeData, start: TextSize) -> Option<Edit> {
     // The reference looks at the value's tokens: one identifier, or an
     // opening quote, literal text and a closing quote. Whitespace is not a
     // token; comments and line breaks inside the value are.
-    let significant: Vec<SyntaxToken> = tokens(value).filter(|token| token.kind() != WHITESPACE).collect();
-    let range = value_range(value)?;
+    let mut significant: Vec<Tok<'_>> = Vec::with_capacity(4);
+    let flow = walk_tokens(value, start, false, &mut |token| {
+        if token.kind == WHITESPACE {
+            return ControlFlow::Continue(());
+        }
+        significant.push(token);
+        if significant.len() > 3 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    });
+    if flow.is_break() {
+        return None;
+    }
     let text = match significant.as_slice() {
-        [ident] if ident.kind() == IDENT => match ident.text() {
+        [ident] if ident.kind == IDENT => match ident.text {
             name @ ("list" | "map" | "set") => format!("{name}(any)"),
             _ => return None,
         },
         [open, literal, close]
-            if open.kind() == QUOTE && literal.kind() == TEMPLATE_TEXT && close.kind() == QUOTE =>
+            if open.kind == QUOTE && literal.kind == TEMPLATE_TEXT && close.kind == QUOTE =>
         {
-            match literal.text() {
+            match literal.text {
                 "string" => "string".to_owned(),
                 name @ ("list" | "map") => format!("{name}(string)"),
                 _ => return None,
@@ -274,48 +360,80 @@ fn type_constraint(value: &SyntaxNode) -> Option<Edit> {
         }
         _ => return None,
     };
+    let range = significant[0].range.cover(significant[significant.len() - 1].range);
     Some(Edit { range, text })
 }
 
 /// A block's labels written in their quoted form, and any comment between
 /// the block type and the last label dropped.
-fn labels(block: &ast::Block) -> Option<Edit> {
-    let type_name = block.type_name()?;
-    let labels: Vec<ast::BlockLabel> = block.labels().collect();
-    let last = labels.last()?;
-    let mut written = String::new();
+fn labels(block: &GreenNodeData, start: TextSize, written: &mut String) -> Option<Edit> {
+    written.clear();
+    let mut type_end = None;
+    let mut last_label_end = None;
+    let mut comment = false;
     let mut changed = false;
-    for label in &labels {
-        let value = label_value(label)?;
-        let quoted = quote_label(&value);
-        changed |= label.syntax().text() != quoted.as_str();
-        written.push(' ');
-        written.push_str(&quoted);
-    }
-    let range = TextRange::new(type_name.text_range().end(), last.syntax().text_range().end());
-    let header_comment = block
-        .syntax()
-        .children_with_tokens()
-        .any(|element| element.kind() == COMMENT && range.contains_range(element.text_range()));
-    (changed || header_comment).then_some(Edit { range, text: written })
-}
-
-/// The value of a label: an identifier's name, or a quoted label's text
-/// with its escapes decoded. `None` for a label with a template sequence,
-/// which only a broken file has.
-fn label_value(label: &ast::BlockLabel) -> Option<String> {
-    if let Some(ident) = label.ident() {
-        return Some(ident.text().to_owned());
-    }
-    let quoted = label.quoted()?;
-    let mut raw = String::new();
-    for part in quoted.template_parts() {
-        let ast::TemplatePart::TemplateLiteral(literal) = part else { return None };
-        for token in literal.text_tokens() {
-            raw.push_str(token.text());
+    for (child, at) in children_at(block, start) {
+        match (element_kind(child), child) {
+            (IDENT, NodeOrToken::Token(token)) if type_end.is_none() => {
+                type_end = Some(at + token.text_len())
+            }
+            (COMMENT, _) if type_end.is_some() => comment = true,
+            (BLOCK_LABEL, NodeOrToken::Node(label)) => {
+                written.push(' ');
+                changed |= write_label(label, written)?;
+                last_label_end = Some(at + label.text_len());
+                // A comment after the last label stays: only those before
+                // one count.
+                if comment {
+                    changed = true;
+                }
+            }
+            (L_CURLY | BODY, _) => break,
+            _ => {}
         }
     }
-    Some(hir::decode_quoted_text(&raw))
+    let range = TextRange::new(type_end?, last_label_end?);
+    changed.then(|| Edit { range, text: written.clone() })
+}
+
+/// Writes a label in its quoted form and says whether that differs from how
+/// it is written. `None` for a label with a template sequence, which only a
+/// broken file has.
+fn write_label(label: &GreenNodeData, out: &mut String) -> Option<bool> {
+    let element = label.children().find(|child| !matches!(element_kind(*child), WHITESPACE | COMMENT))?;
+    let template = match element {
+        NodeOrToken::Token(ident) => {
+            out.push_str(&quote_label(ident.text()));
+            return Some(true);
+        }
+        NodeOrToken::Node(template) => template,
+    };
+    let mut texts = Vec::with_capacity(1);
+    for part in template.children() {
+        match part {
+            NodeOrToken::Token(_) => {}
+            NodeOrToken::Node(literal) if kind(literal) == TEMPLATE_LITERAL => {
+                texts
+                    .extend(literal.children().filter_map(NodeOrToken::into_token).map(GreenTokenData::text));
+            }
+            NodeOrToken::Node(_) => return None,
+        }
+    }
+    // Plain text is already as `hclwrite` would write it.
+    let plain = |text: &str| {
+        text.bytes().all(|byte| (0x20..0x7f).contains(&byte) && !matches!(byte, b'\\' | b'"' | b'$' | b'%'))
+    };
+    if texts.iter().all(|text| plain(text)) {
+        out.push('"');
+        texts.iter().for_each(|text| out.push_str(text));
+        out.push('"');
+        return Some(false);
+    }
+    let raw = texts.concat();
+    let quoted = quote_label(&hir::decode_quoted_text(&raw));
+    let changed = quoted.get(1..quoted.len() - 1) != Some(raw.as_str());
+    out.push_str(&quoted);
+    Some(changed)
 }
 
 /// A string as `hclwrite` writes a string value: NFC-normalised (go-cty's
