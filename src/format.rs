@@ -1,5 +1,9 @@
 //! `halite fmt`: formats files in place, lists or diffs what would change, or
-//! formats standard input to standard output.
+//! formats standard input to standard output. Each file is formatted in the
+//! style its name gives it (`db::default_format_style`: `terraform fmt`'s
+//! for Terraform's files, `hclwrite.Format`'s for the others) unless
+//! `--style` chooses one; standard input takes its name, and so its style,
+//! from `--stdin-filename`.
 //!
 //! The module is named `format` rather than `fmt` so that it can never be
 //! confused with (or, should the crate depend on it, shadow) the formatter
@@ -30,7 +34,7 @@ use std::{
 
 use anyhow::{Context, Result, bail};
 use camino::{Utf8Path, Utf8PathBuf};
-use db::{File, RootDatabase, SourceSyntax};
+use db::{File, FormatStyle, RootDatabase, SourceSyntax};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use similar::TextDiff;
@@ -41,11 +45,17 @@ use crate::{Outcome, discover, render};
 
 /// What `halite fmt` was asked to do besides formatting.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Options {
+pub(crate) struct Options<'a> {
     /// Write nothing; report what would change.
     pub(crate) check: bool,
     /// Print a unified diff of each change instead of the file's name.
     pub(crate) diff: bool,
+    /// The style of every file; `None` for the one its name gives it
+    /// ([`db::default_format_style`]).
+    pub(crate) style: Option<FormatStyle>,
+    /// The name standard input is read as: it chooses the style and names
+    /// the input in what is printed. Given, standard input is formatted.
+    pub(crate) stdin_filename: Option<&'a Utf8Path>,
 }
 
 /// Runs with more files than this show a progress bar, when standard error
@@ -59,6 +69,14 @@ const STDIN_NAME: &str = "<stdin>";
 const FILES_PER_CHUNK: usize = 256;
 
 pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
+    if options.stdin_filename.is_some() {
+        if paths.iter().any(|path| path != "-") {
+            bail!("`--stdin-filename` names standard input, which cannot be formatted together with paths");
+        }
+        return run_stdin(options);
+    }
+    let current = [Utf8PathBuf::from(".")];
+    let paths = if paths.is_empty() { &current[..] } else { paths };
     if paths.iter().any(|path| path == "-") {
         if paths.len() > 1 {
             bail!("`-` (standard input) cannot be formatted together with other paths");
@@ -157,7 +175,8 @@ fn format_file(
     path: &Utf8Path,
     options: Options,
 ) -> Verdict {
-    let Some(formatted) = formatted(db, file) else {
+    let style = options.style.unwrap_or_else(|| db::default_format_style(path));
+    let Some(formatted) = formatted(db, file, style) else {
         return Verdict::Refused;
     };
     let text: &str = file.text(db);
@@ -176,13 +195,13 @@ fn format_file(
     Verdict::Reformatted { diff }
 }
 
-/// The formatted text of `file`, or `None` when it must not be formatted:
-/// its bytes are not UTF-8 (it has no tree), or it has syntax errors (the
-/// formatter's output on a broken tree is unspecified, and the user's text
-/// must not be reshaped around a mistake). The database's query decides, so
-/// every front end refuses the same files.
-fn formatted(db: &RootDatabase, file: File) -> Option<&str> {
-    db::format(db, file).as_deref()
+/// The formatted text of `file` in `style`, or `None` when it must not be
+/// formatted: its bytes are not UTF-8 (it has no tree), or it has syntax
+/// errors (the formatter's output on a broken tree is unspecified, and the
+/// user's text must not be reshaped around a mistake). The database's query
+/// decides, so every front end refuses the same files.
+fn formatted(db: &RootDatabase, file: File, style: FormatStyle) -> Option<&str> {
+    db::format(db, file, style).as_deref()
 }
 
 /// Prints what the run did, file by file in path order: the names of the
@@ -256,14 +275,34 @@ fn outcome(reformatted: bool, failed: bool, options: Options) -> Outcome {
 }
 
 /// `halite fmt -`: standard input formatted to standard output, as editors
-/// use it. With `--check`, the text is not printed; `<stdin>` is listed if
-/// it would change. With `--diff`, the diff is printed instead of the text.
+/// use it. With `--check`, the text is not printed; its name (`<stdin>`, or
+/// the `--stdin-filename`) is listed if it would change. With `--diff`, the
+/// diff is printed instead of the text. The style is the `--stdin-filename`'s
+/// by its name, `hclwrite.Format`'s without one, or `--style`'s.
 fn run_stdin(options: Options) -> Result<Outcome> {
     let bytes = vfs::read_stream(io::stdin().lock(), crate::limits().max_file_size)
         .context("cannot read standard input")?;
+    let name = options.stdin_filename.unwrap_or(Utf8Path::new(STDIN_NAME));
+    if SourceSyntax::of_path(name) == SourceSyntax::Json {
+        // As a JSON file named on the command line: not formatted, and an
+        // editor that pipes its buffer through gets it back as it was.
+        eprintln!("note: `{name}` is in the JSON syntax, which `halite fmt` does not format; left as it is");
+        if !options.check && !options.diff {
+            let mut stdout = io::stdout().lock();
+            stdout
+                .write_all(&bytes)
+                .and_then(|()| stdout.flush())
+                .context("cannot write to standard output")?;
+        }
+        return Ok(Outcome::Clean);
+    }
+    let style = options
+        .style
+        .or_else(|| options.stdin_filename.map(db::default_format_style))
+        .unwrap_or(FormatStyle::Hcl);
     let mut db = RootDatabase::new();
-    let file = db.set_file_bytes(STDIN_NAME, &bytes);
-    let Some(formatted) = formatted(&db, file) else {
+    let file = db.set_file_bytes(name, &bytes);
+    let Some(formatted) = formatted(&db, file, style) else {
         eprint!("{}", diagnostics(&db, &render::Human::new(color_on_stderr()), file));
         return Ok(Outcome::Incomplete);
     };
@@ -271,9 +310,9 @@ fn run_stdin(options: Options) -> Result<Outcome> {
     let changed = formatted != text;
     let mut stdout = io::stdout().lock();
     if options.diff {
-        if changed { write!(stdout, "{}", unified_diff(STDIN_NAME, text, formatted)) } else { Ok(()) }
+        if changed { write!(stdout, "{}", unified_diff(name.as_str(), text, formatted)) } else { Ok(()) }
     } else if options.check {
-        if changed { writeln!(stdout, "{STDIN_NAME}") } else { Ok(()) }
+        if changed { writeln!(stdout, "{name}") } else { Ok(()) }
     } else {
         stdout.write_all(formatted.as_bytes())
     }
@@ -768,8 +807,8 @@ mod tests {
 
     #[test]
     fn a_failed_file_outweighs_a_check_finding() {
-        let check = Options { check: true, diff: false };
-        let write = Options { check: false, diff: false };
+        let check = Options { check: true, diff: false, style: None, stdin_filename: None };
+        let write = Options { check: false, diff: false, style: None, stdin_filename: None };
         assert_eq!(outcome(true, true, check), Outcome::Incomplete);
         assert_eq!(outcome(true, false, check), Outcome::FoundErrors);
         assert_eq!(outcome(false, false, check), Outcome::Clean);

@@ -68,26 +68,51 @@ enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
-    /// Format HCL files in place, as the reference formatter (`terraform fmt`)
-    /// does, and print the name of each file changed.
+    /// Format HCL files in place, as `terraform fmt` formats Terraform's files
+    /// and `hclwrite.Format` every other, and print the name of each file
+    /// changed.
+    ///
+    /// Which files are written: every file whose formatting changes, in
+    /// place, unless --check is given; --diff writes them too (and prints
+    /// the diff), as `terraform fmt -diff` does. --check never writes.
+    /// Standard input (`-`) is never written anywhere but standard output.
+    ///
+    /// Which style each file gets, by its name: *.tf, *.tofu, *.tfvars,
+    /// *.tftest.hcl, *.tfmock.hcl and *.tfquery.hcl get terraform fmt's
+    /// (a value of one interpolation, "${x}", unwrapped; a variable's
+    /// quoted type unquoted; block labels quoted; then hclwrite's layout);
+    /// every other file (Packer, Nomad, Terragrunt, Terraform's Stacks
+    /// files, any *.hcl) gets hclwrite.Format's, which changes only
+    /// whitespace. --style chooses one for every file. Standard input gets
+    /// hclwrite.Format's unless --stdin-filename names a file of Terraform's.
     ///
     /// A directory is searched recursively for *.hcl, *.tf, *.tofu, *.tfvars,
     /// *.pkr.hcl, *.nomad and *.tftest.hcl files, skipping hidden
     /// directories, .terraform/ and whatever .gitignore excludes; a file is
     /// formatted whatever its name. A file that is not UTF-8 or has syntax
-    /// errors is left as it was and its errors printed (exit 2).
+    /// errors is left as it was and its errors printed (exit 2). Files in
+    /// the JSON syntax are left as they are.
     Fmt {
-        /// Files and directories to format, or `-` to format standard input
-        /// to standard output.
-        #[arg(default_value = ".")]
+        /// Files and directories to format (the current directory if none),
+        /// or `-` to format standard input to standard output.
         paths: Vec<Utf8PathBuf>,
         /// Write nothing: list the files that would change, and exit 1 if
         /// any would.
         #[arg(long)]
         check: bool,
         /// Print a unified diff of each change instead of the file's name.
+        /// The files are still written unless --check is given.
         #[arg(long)]
         diff: bool,
+        /// Format every file in this style instead of the one its name
+        /// gives it.
+        #[arg(long, value_enum)]
+        style: Option<FmtStyle>,
+        /// Read standard input as the file NAME: its name chooses the
+        /// style and is the file name in diagnostics, lists and diffs.
+        /// NAME is not read or written. Takes no paths, or `-`.
+        #[arg(long, value_name = "NAME")]
+        stdin_filename: Option<Utf8PathBuf>,
     },
     /// Evaluate every attribute of a file, or of a directory's module, and
     /// print the values as JSON.
@@ -173,6 +198,15 @@ enum Format {
     Sarif,
 }
 
+/// The styles of `fmt`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FmtStyle {
+    /// `terraform fmt`'s: Terraform's rewrites, then hclwrite's layout.
+    Terraform,
+    /// `hclwrite.Format`'s (Packer, Nomad, Terragrunt's hclfmt): whitespace only.
+    Hcl,
+}
+
 /// What a command found, as the exit code says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Outcome {
@@ -205,9 +239,16 @@ fn main() -> ExitCode {
             keep_freed_memory();
             check::run(&paths, check::Options { format, deny_warnings })
         }
-        Command::Fmt { paths, check, diff } => {
+        Command::Fmt { paths, check, diff, style, stdin_filename } => {
             keep_freed_memory();
-            format::run(&paths, format::Options { check, diff })
+            let style = style.map(|style| match style {
+                FmtStyle::Terraform => db::FormatStyle::Terraform,
+                FmtStyle::Hcl => db::FormatStyle::Hcl,
+            });
+            format::run(
+                &paths,
+                format::Options { check, diff, style, stdin_filename: stdin_filename.as_deref() },
+            )
         }
         Command::Parse { file } => parse::run(&file),
         Command::Dec(args) => return dec::run(args),

@@ -276,6 +276,126 @@ fn a_json_file_named_on_the_command_line_is_left_alone_with_a_note() {
     assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new(), "{transcript}");
 }
 
+/// The files of `styles/` that get Terraform's style by their names, and
+/// are not in it; the others (Packer, Nomad, a Stacks file) are already as
+/// `hclwrite.Format` writes them, though each holds what Terraform's style
+/// would rewrite.
+const TERRAFORM_STYLED: &[&str] = &["styles/main.tf", "styles/tests/main.tftest.hcl"];
+
+#[test]
+fn each_file_gets_the_style_its_name_gives_it() {
+    let dir = workspace(&["styles"]);
+    let before = snapshot(dir.path());
+    let (code, transcript) = halite(dir.path(), &["fmt", "styles"], b"");
+    assert_eq!(code, 0, "{transcript}");
+    assert_eq!(changed(&before, &snapshot(dir.path())), TERRAFORM_STYLED, "{transcript}");
+    expect_file!["../test-data/cli-fmt/styles.after.txt"].assert_eq(&contents(dir.path()));
+}
+
+#[test]
+fn the_style_flag_chooses_one_style_for_every_file() {
+    // In hclwrite's style, nothing in the folder changes.
+    let dir = workspace(&["styles"]);
+    let before = snapshot(dir.path());
+    let (code, transcript) = halite(dir.path(), &["fmt", "--style", "hcl", "styles"], b"");
+    assert_eq!(code, 0, "{transcript}");
+    assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new(), "{transcript}");
+
+    // In Terraform's, every file changes, whatever its name.
+    let (code, transcript) = halite(dir.path(), &["fmt", "--style", "terraform", "styles"], b"");
+    assert_eq!(code, 0, "{transcript}");
+    assert_eq!(changed(&before, &snapshot(dir.path())).len(), 5, "{transcript}");
+    let text = fs::read_to_string(dir.path().join("styles/job.nomad")).expect("the file is readable");
+    assert_eq!(text, "job \"example\" {\n  region = var.region\n}\n");
+}
+
+#[test]
+fn stdin_filename_chooses_the_style_and_names_the_input() {
+    let dir = workspace(&[]);
+    let input = b"resource a b {\n  x = \"${var.x}\"\n}\n";
+    let terraform = "resource \"a\" \"b\" {\n  x = var.x\n}\n";
+    let (code, transcript) = halite(dir.path(), &["fmt", "--stdin-filename", "main.tf"], input);
+    assert_eq!(
+        transcript,
+        format!("$ halite fmt --stdin-filename main.tf\nexit: 0\n--- stdout\n{terraform}--- stderr\n")
+    );
+    assert_eq!(code, 0);
+    let (code, transcript) = halite(dir.path(), &["fmt", "--stdin-filename", "main.tf", "-"], input);
+    assert!(transcript.contains(terraform), "{transcript}");
+    assert_eq!(code, 0);
+
+    // Without a name, or with a name of another tool, or with `--style
+    // hcl`, standard input is formatted as hclwrite formats it.
+    for args in [
+        &["fmt", "-"][..],
+        &["fmt", "--stdin-filename", "build.pkr.hcl"],
+        &["fmt", "--stdin-filename", "main.tf", "--style", "hcl"],
+    ] {
+        let (code, transcript) = halite(dir.path(), args, input);
+        assert!(
+            transcript.contains("--- stdout\nresource a b {\n  x = \"${var.x}\"\n}\n--- stderr"),
+            "{transcript}"
+        );
+        assert_eq!(code, 0);
+    }
+
+    // The name is what `--check` lists and what diagnostics name.
+    let (code, transcript) =
+        halite(dir.path(), &["fmt", "--check", "--stdin-filename", "dir/main.tf"], input);
+    assert_eq!(
+        transcript,
+        "$ halite fmt --check --stdin-filename dir/main.tf\nexit: 1\n--- stdout\ndir/main.tf\n--- stderr\n"
+    );
+    assert_eq!(code, 1);
+    let (code, transcript) =
+        halite(dir.path(), &["fmt", "--stdin-filename", "dir/main.tf"], b"a=1\nb = [1 2]\n");
+    expect_file!["../test-data/cli-fmt/stdin-filename-syntax-error.txt"].assert_eq(&transcript);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn stdin_named_as_json_comes_back_unchanged_with_a_note() {
+    let dir = workspace(&[]);
+    let input = b"{\"a\":1}\n";
+    let (code, transcript) = halite(dir.path(), &["fmt", "--stdin-filename", "main.tf.json"], input);
+    assert_eq!(
+        transcript,
+        "$ halite fmt --stdin-filename main.tf.json\nexit: 0\n--- stdout\n{\"a\":1}\n--- stderr\n\
+         note: `main.tf.json` is in the JSON syntax, which `halite fmt` does not format; left as it is\n"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn stdin_filename_takes_no_paths() {
+    let dir = workspace(&["styles"]);
+    let before = snapshot(dir.path());
+    let (code, transcript) = halite(dir.path(), &["fmt", "--stdin-filename", "main.tf", "styles"], b"a=1\n");
+    assert_eq!(
+        transcript,
+        "$ halite fmt --stdin-filename main.tf styles\nexit: 2\n--- stdout\n--- stderr\n\
+         halite: `--stdin-filename` names standard input, which cannot be formatted together with paths\n"
+    );
+    assert_eq!(code, 2);
+    assert_eq!(changed(&before, &snapshot(dir.path())), Vec::<String>::new(), "{transcript}");
+}
+
+#[test]
+fn help_says_which_flags_write_files() {
+    let dir = workspace(&[]);
+    let (code, transcript) = halite(dir.path(), &["fmt", "--help"], b"");
+    assert_eq!(code, 0, "{transcript}");
+    let help = transcript.split_whitespace().collect::<Vec<_>>().join(" ");
+    for sentence in [
+        "every file whose formatting changes, in place, unless --check is given; --diff writes them too",
+        "--check never writes",
+        "Standard input (`-`) is never written anywhere but standard output",
+        "The files are still written unless --check is given",
+    ] {
+        assert!(help.contains(sentence), "`fmt --help` does not say {sentence:?}:\n{transcript}");
+    }
+}
+
 #[test]
 fn writing_keeps_the_permissions_and_follows_symbolic_links() {
     let dir = workspace(&["walk"]);

@@ -12,10 +12,16 @@
 //! rejects it, and on a file both reject our first error starts at the
 //! reference's first error line and column (`test-data/corpus/reference-errors.tsv`).
 //! On every file the reference parses, it also checks that the formatter's
-//! output equals the reference formatter's (`expected/<path>` where the
-//! reference changes the file, the input itself where it does not); a
-//! formatting disagreement argued to be right is listed in the same
-//! known-differences file with `format` in its `what` column.
+//! output, in the style the file's name gives it (`vfs::is_terraform_fmt_file`),
+//! equals that style's reference: for Terraform's files (`*.tf`, `*.tfvars`,
+//! `*.tftest.hcl`, `*.tfmock.hcl`, `*.tfquery.hcl`) `terraform fmt`'s output
+//! (`../shared/conformance/terraform-fmt/expected/<path>` where it differs
+//! from `hclwrite.Format`'s), for every other file `hclwrite.Format`'s
+//! (`expected/<path>` where the reference changes the file, the input itself
+//! where it does not). The Terraform files the table of file kinds finds
+//! must be the ones `terraform-fmt/manifest.tsv` lists. A formatting
+//! disagreement argued to be right is listed in the same known-differences
+//! file with `format` in its `what` column.
 //! Disagreements argued to be right live in
 //! `test-data/corpus/known-differences.tsv`; any other disagreement, and any
 //! listed one that no longer happens, fails the run, so the list stays true.
@@ -47,6 +53,8 @@ use std::{
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 
+use ::fmt::Style;
+
 use crate::project_root;
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
@@ -72,21 +80,40 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         }
     }
     let reference_errors = read_reference_errors(&data.join("reference-errors.tsv"))?;
+    let terraform_fmt = read_terraform_fmt_manifest(&shared.join("conformance/terraform-fmt"))?;
     let known = read_known_differences(&data.join("known-differences.tsv"))?;
 
     let started = Instant::now();
     // The formatted text of a file whose verdict v2.24 changed is in
     // `corpus-expected/`, made with v2.24; every other file's is the
     // corpus's own.
-    let expected_dir = |path: &str| {
-        if overrides.contains_key(path) { current.join("corpus-expected") } else { corpus.join("expected") }
+    // A Terraform file's is `terraform fmt`'s where that differs.
+    let expected_dir = |path: &str, style: Style| match &terraform_fmt {
+        Some(terraform) if style == Style::Terraform && terraform.differs.contains(path) => {
+            terraform.dir.join("expected")
+        }
+        _ if overrides.contains_key(path) => current.join("corpus-expected"),
+        _ => corpus.join("expected"),
     };
-    let outcomes = check_all(&corpus.join("input"), &expected_dir, &manifest)?;
+    // Without `terraform fmt`'s data, every file is checked in hclwrite's
+    // style, against hclwrite's output.
+    let style_of = |path: &str| match &terraform_fmt {
+        Some(_) => style_by_name(path),
+        None => Style::Hcl,
+    };
+    let outcomes = check_all(&corpus.join("input"), &expected_dir, &style_of, &manifest)?;
     let elapsed = started.elapsed();
 
     let mut differences = Vec::new();
     for outcome in &outcomes {
         differences.extend(outcome.differences(&reference_errors));
+    }
+    match &terraform_fmt {
+        Some(terraform) => differences.extend(terraform_file_set_differences(&outcomes, terraform)),
+        None => println!(
+            "conformance: no terraform-fmt data in {}; every file checked as hclwrite formats it",
+            shared.display()
+        ),
     }
     let report = Report::new(&outcomes, &differences);
     println!(
@@ -159,6 +186,10 @@ enum Kind {
     Position,
     /// Both parse the file, but our formatting differs from the reference's.
     Format,
+    /// The table of file kinds and `terraform-fmt/manifest.tsv` disagree on
+    /// whether `terraform fmt` formats a file that parses. Never acceptable:
+    /// the style a file gets would be wrong.
+    FormatStyle,
 }
 
 impl Kind {
@@ -179,6 +210,7 @@ impl fmt::Display for Kind {
             Kind::Verdict => "verdict",
             Kind::Position => "position",
             Kind::Format => "format",
+            Kind::FormatStyle => "style",
         })
     }
 }
@@ -208,6 +240,8 @@ struct Outcome {
     /// For a file both parse: `None` if our formatting equals the
     /// reference's, else where the two first differ.
     format_difference: Option<Option<String>>,
+    /// The style the file is formatted in, by its name.
+    style: Style,
 }
 
 impl Outcome {
@@ -280,6 +314,9 @@ struct Report {
     positions_agree: usize,
     formatted: usize,
     formatted_alike: usize,
+    /// Of `formatted` and `formatted_alike`, the files in Terraform's style.
+    terraform_formatted: usize,
+    terraform_formatted_alike: usize,
 }
 
 impl Report {
@@ -302,6 +339,14 @@ impl Report {
                 .count(),
             formatted: outcomes.iter().filter(|o| o.format_difference.is_some()).count(),
             formatted_alike: outcomes.iter().filter(|o| o.format_difference == Some(None)).count(),
+            terraform_formatted: outcomes
+                .iter()
+                .filter(|o| o.style == Style::Terraform && o.format_difference.is_some())
+                .count(),
+            terraform_formatted_alike: outcomes
+                .iter()
+                .filter(|o| o.style == Style::Terraform && o.format_difference == Some(None))
+                .count(),
         }
     }
 }
@@ -332,6 +377,17 @@ impl fmt::Display for Report {
             f,
             "  formatting byte-identical to the reference: {} / {} parsed by both",
             self.formatted_alike, self.formatted
+        )?;
+        writeln!(
+            f,
+            "    as terraform fmt (Terraform's files): {} / {}",
+            self.terraform_formatted_alike, self.terraform_formatted
+        )?;
+        writeln!(
+            f,
+            "    as hclwrite.Format (every other file): {} / {}",
+            self.formatted_alike - self.terraform_formatted_alike,
+            self.formatted - self.terraform_formatted
         )
     }
 }
@@ -340,7 +396,8 @@ impl fmt::Display for Report {
 /// in parallel.
 fn check_all(
     input: &Path,
-    expected: &(dyn Fn(&str) -> PathBuf + Sync),
+    expected: &(dyn Fn(&str, Style) -> PathBuf + Sync),
+    style_of: &(dyn Fn(&str) -> Style + Sync),
     manifest: &[(String, bool)],
 ) -> anyhow::Result<Vec<Outcome>> {
     // A panicking parser would otherwise print a message and backtrace per
@@ -351,17 +408,25 @@ fn check_all(
         .par_iter()
         .map(|(path, reference_parses)| {
             let bytes = fs::read(input.join(path)).with_context(|| format!("reading {path}"))?;
+            let style = style_of(path);
             // The reference's output where it changes the file; a file
             // without one must come back unchanged.
-            let formatted = if *reference_parses { fs::read(expected(path).join(path)).ok() } else { None };
-            Ok(check_file(path.clone(), *reference_parses, &bytes, formatted.as_deref()))
+            let formatted =
+                if *reference_parses { fs::read(expected(path, style).join(path)).ok() } else { None };
+            Ok(check_file(path.clone(), *reference_parses, &bytes, formatted.as_deref(), style))
         })
         .collect();
     panic::set_hook(previous_hook);
     outcomes
 }
 
-fn check_file(path: String, reference_parses: bool, bytes: &[u8], formatted: Option<&[u8]>) -> Outcome {
+fn check_file(
+    path: String,
+    reference_parses: bool,
+    bytes: &[u8],
+    formatted: Option<&[u8]>,
+    style: Style,
+) -> Outcome {
     let mut outcome = Outcome {
         path,
         reference_parses,
@@ -371,6 +436,7 @@ fn check_file(path: String, reference_parses: bool, bytes: &[u8], formatted: Opt
         error_count: 0,
         first_error: None,
         format_difference: None,
+        style,
     };
     let errors = match syntax::decode_source(bytes) {
         // Bytes that are not UTF-8 have no tree, so nothing can be lost; the
@@ -383,7 +449,8 @@ fn check_file(path: String, reference_parses: bool, bytes: &[u8], formatted: Opt
             Ok(parse) => {
                 outcome.lossless = parse.syntax_node().to_string() == text;
                 if reference_parses && parse.errors().is_empty() {
-                    outcome.format_difference = Some(format_difference(&parse, formatted.unwrap_or(bytes)));
+                    outcome.format_difference =
+                        Some(format_difference(&parse, formatted.unwrap_or(bytes), style));
                 }
                 parse.errors().to_vec()
             }
@@ -409,11 +476,16 @@ fn check_file(path: String, reference_parses: bool, bytes: &[u8], formatted: Opt
 
 /// Formats a parsed file and compares the result with the reference's:
 /// `None` when they are equal, else the first differing line of each.
-fn format_difference(parse: &syntax::Parse<syntax::ast::SourceFile>, expected: &[u8]) -> Option<String> {
-    let actual = match panic::catch_unwind(AssertUnwindSafe(|| ::fmt::format_tree(&parse.syntax_node()))) {
-        Ok(actual) => actual,
-        Err(_) => return Some("the formatter panicked".to_owned()),
-    };
+fn format_difference(
+    parse: &syntax::Parse<syntax::ast::SourceFile>,
+    expected: &[u8],
+    style: Style,
+) -> Option<String> {
+    let actual =
+        match panic::catch_unwind(AssertUnwindSafe(|| ::fmt::format_tree_in(&parse.syntax_node(), style))) {
+            Ok(actual) => actual,
+            Err(_) => return Some("the formatter panicked".to_owned()),
+        };
     if actual.as_bytes() == expected {
         return None;
     }
@@ -462,6 +534,77 @@ fn read_tsv(path: &Path, columns: &[&str]) -> anyhow::Result<Vec<Vec<String>>> {
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// The style the file of a corpus path gets by its name, as `halite fmt`
+/// gives it.
+fn style_by_name(path: &str) -> Style {
+    if vfs::is_terraform_fmt_file(camino::Utf8Path::new(path)) { Style::Terraform } else { Style::Hcl }
+}
+
+/// `terraform fmt`'s output on the corpus (`../shared/conformance/terraform-fmt`).
+struct TerraformFmt {
+    dir: PathBuf,
+    /// Every file `terraform fmt` formatted: the parsing files of its kinds.
+    files: BTreeSet<String>,
+    /// Those whose output differs from `hclwrite.Format`'s, which are in
+    /// `expected/`.
+    differs: BTreeSet<String>,
+}
+
+/// Reads `terraform-fmt/manifest.tsv` (`path`, `terraform_fmt_changes`,
+/// `differs_from_hclwrite_format`); `None` when the directory is absent.
+fn read_terraform_fmt_manifest(dir: &Path) -> anyhow::Result<Option<TerraformFmt>> {
+    let manifest = dir.join("manifest.tsv");
+    if !manifest.is_file() {
+        return Ok(None);
+    }
+    let mut data = TerraformFmt { dir: dir.to_owned(), files: BTreeSet::new(), differs: BTreeSet::new() };
+    for row in read_tsv(&manifest, &["path", "terraform_fmt_changes", "differs_from_hclwrite_format"])? {
+        match row[2].as_str() {
+            "yes" => {
+                data.differs.insert(row[0].clone());
+            }
+            "no" => {}
+            other => bail!("{}: {}: differs_from_hclwrite_format is {other:?}", manifest.display(), row[0]),
+        }
+        data.files.insert(row[0].clone());
+    }
+    Ok(Some(data))
+}
+
+/// Where the table of file kinds and `terraform fmt`'s list of files
+/// disagree: a file both parse that only one of them takes for one of
+/// `terraform fmt`'s.
+fn terraform_file_set_differences(outcomes: &[Outcome], terraform: &TerraformFmt) -> Vec<Difference> {
+    let ours: BTreeSet<&str> = outcomes
+        .iter()
+        .filter(|o| o.style == Style::Terraform && o.format_difference.is_some())
+        .map(|o| o.path.as_str())
+        .collect();
+    let parsed: BTreeSet<&str> =
+        outcomes.iter().filter(|o| o.format_difference.is_some()).map(|o| o.path.as_str()).collect();
+    let mut differences = Vec::new();
+    for path in &ours {
+        if !terraform.files.contains(*path) {
+            differences.push(Difference {
+                path: (*path).to_owned(),
+                kind: Kind::FormatStyle,
+                detail: "formatted as terraform fmt, which the terraform-fmt manifest does not list"
+                    .to_owned(),
+            });
+        }
+    }
+    for path in &terraform.files {
+        if parsed.contains(path.as_str()) && !ours.contains(path.as_str()) {
+            differences.push(Difference {
+                path: path.clone(),
+                kind: Kind::FormatStyle,
+                detail: "terraform fmt formats it, but its name gives it hclwrite's style".to_owned(),
+            });
+        }
+    }
+    differences
 }
 
 fn read_manifest(path: &Path) -> anyhow::Result<Vec<(String, bool)>> {

@@ -32,6 +32,7 @@ use syntax::{
     ast::{JsonDocument, SourceFile},
 };
 
+pub use fmt::Style as FormatStyle;
 pub use vfs::SourceSyntax;
 
 pub use crate::files::{File, FileStatus, Files};
@@ -113,14 +114,44 @@ pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
     syntax::parse(file.text(db))
 }
 
-/// Formats a file as the reference formatter (`hclwrite.Format`) would.
+/// The style a file is formatted in unless the user says otherwise, by its
+/// name in the one table of file kinds: `terraform fmt`'s for the files it
+/// formats (`*.tf`, `*.tfvars`, `*.tftest.hcl`, `*.tfmock.hcl`,
+/// `*.tfquery.hcl`, and OpenTofu's `*.tofu` and `*.tofutest.hcl`; see
+/// [`vfs::is_terraform_fmt_file`]), `hclwrite.Format`'s for every other
+/// file, as Packer, Nomad and Terragrunt's `hclfmt` write theirs.
+pub fn default_format_style(path: &Utf8Path) -> FormatStyle {
+    if vfs::is_terraform_fmt_file(path) { FormatStyle::Terraform } else { FormatStyle::Hcl }
+}
+
+/// Formats a file in `style` as its reference formatter would
+/// (`hclwrite.Format`, or `terraform fmt`).
 ///
 /// `None` when formatting would not be safe: the file has syntax errors, its
-/// bytes are not UTF-8, or it was deleted; and for JSON files, which the
-/// reference formatter does not format either. A formatter must leave such a file
-/// alone rather than guess, so the caller gets nothing to write.
+/// bytes are not UTF-8, or it was deleted; and for JSON files, which neither
+/// reference formats. A formatter must leave such a file alone rather than
+/// guess, so the caller gets nothing to write.
+pub fn format(db: &dyn Db, file: File, style: FormatStyle) -> &Option<String> {
+    match style {
+        FormatStyle::Hcl => format_hcl(db, file),
+        FormatStyle::Terraform => format_terraform(db, file),
+    }
+}
+
+/// [`format`] in `hclwrite.Format`'s style. One query per style, so that
+/// formatting a file in one never invalidates the other.
 #[salsa::tracked(returns(ref))]
-pub fn format(db: &dyn Db, file: File) -> Option<String> {
+fn format_hcl(db: &dyn Db, file: File) -> Option<String> {
+    format_in(db, file, FormatStyle::Hcl)
+}
+
+/// [`format`] in `terraform fmt`'s style.
+#[salsa::tracked(returns(ref))]
+fn format_terraform(db: &dyn Db, file: File) -> Option<String> {
+    format_in(db, file, FormatStyle::Terraform)
+}
+
+fn format_in(db: &dyn Db, file: File, style: FormatStyle) -> Option<String> {
     if file.status(db) == FileStatus::Deleted
         || file.encoding_error(db).is_some()
         || file.syntax(db) == SourceSyntax::Json
@@ -131,7 +162,7 @@ pub fn format(db: &dyn Db, file: File) -> Option<String> {
     if !parse.errors().is_empty() {
         return None;
     }
-    Some(fmt::format_tree(&parse.syntax_node()))
+    Some(fmt::format_tree_in(&parse.syntax_node(), style))
 }
 
 /// Lowers a file to its HIR and the source map beside it, in one pass over

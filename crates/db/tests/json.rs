@@ -24,11 +24,15 @@ fn a_json_file_has_json_errors_no_native_tree_and_no_formatting() {
     assert!(!syntax_errors(&db, file).is_empty(), "a trailing comma is an error in JSON");
     assert_eq!(syntax_errors(&db, file), parse_json(&db, file).errors());
     assert_eq!(parse(&db, file).syntax_node().to_string(), "", "no native tree for a JSON file");
-    assert_eq!(format(&db, file), &None);
+    assert_eq!(format(&db, file, db::FormatStyle::Terraform), &None);
 
     let file = db.set_file_text("main.tf.json", "{\"a\": 1}\n");
     assert!(syntax_errors(&db, file).is_empty());
-    assert_eq!(format(&db, file), &None, "JSON files are not formatted, even when valid");
+    assert_eq!(
+        format(&db, file, db::FormatStyle::Terraform),
+        &None,
+        "JSON files are not formatted, even when valid"
+    );
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! `cargo run --release -p fmt --example throughput -- DIR [ROUNDS]`.
 //!
 //! It reads every file under `DIR` that is UTF-8, then times, over `ROUNDS`
-//! rounds on one thread, formatting already parsed trees (`format_tree`)
+//! rounds on one thread, formatting already parsed trees (`format_tree`),
+//! the same in Terraform's style (`format_tree_in`, its rewrites included),
 //! and parsing plus formatting (`format_text`, which is what the reference's
 //! `hclwrite.Format` does: it scans the text itself). Figures are MB of
 //! source per second of wall time.
@@ -33,6 +34,14 @@ fn main() {
 
     let started = Instant::now();
     for _ in 0..rounds {
+        for tree in &trees {
+            out_bytes += fmt::format_tree_in(tree, fmt::Style::Terraform).len();
+        }
+    }
+    let terraform_secs = started.elapsed().as_secs_f64();
+
+    let started = Instant::now();
+    for _ in 0..rounds {
         for text in &texts {
             out_bytes += fmt::format_text(text).map_or(0, |s| s.len());
         }
@@ -41,9 +50,11 @@ fn main() {
 
     let mb = (total * rounds) as f64 / 1e6;
     println!(
-        "files={} bytes={total} rounds={rounds} format_tree MBps={:.1} parse+format MBps={:.1} (output {out_bytes} bytes)",
+        "files={} bytes={total} rounds={rounds} format_tree MBps={:.1} terraform MBps={:.1} parse+format MBps={:.1} \
+         (output {out_bytes} bytes)",
         texts.len(),
         mb / tree_secs,
+        mb / terraform_secs,
         mb / text_secs
     );
 }

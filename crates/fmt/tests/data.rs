@@ -1,7 +1,10 @@
 //! Data-driven tests over `test-data/fmt/`: the hand-written cases (one per
-//! rule, `NAME.hcl` with the reference's output in `NAME.expected.hcl`) and
-//! the vendored corpus subset (`corpus/input/…`, with the reference's output
-//! in `corpus/expected/…` where it changes the file).
+//! rule, `NAME.hcl` with the reference's output in `NAME.expected.hcl`), the
+//! vendored corpus subset (`corpus/input/…`, with the reference's output
+//! in `corpus/expected/…` where it changes the file), and Terraform's style
+//! (`terraform/NAME.tf`, with `terraform fmt`'s output in
+//! `terraform/NAME.expected.tf`: one case per rewrite, with inputs that
+//! trigger it and inputs that must not).
 //!
 //! The expected files come from the reference formatter, never from this
 //! one, so they are compared directly rather than through expect-test: an
@@ -14,6 +17,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use fmt::Style;
 use syntax::SyntaxKind;
 
 fn data_dir() -> PathBuf {
@@ -122,6 +126,59 @@ fn vendored_corpus() {
         inputs.len(),
         failures.join("\n\n")
     );
+}
+
+#[test]
+fn terraform_cases() {
+    let dir = data_dir().join("terraform");
+    let mut names: Vec<String> = fs::read_dir(&dir)
+        .expect("test-data/fmt/terraform exists")
+        .flatten()
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".tf") && !name.ends_with(".expected.tf"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 3, "expected the Terraform cases in {}, found {}", dir.display(), names.len());
+    let mut failures = Vec::new();
+    for name in &names {
+        let input = fs::read_to_string(dir.join(name)).expect("readable case");
+        let expected_name = format!("{}.expected.tf", name.trim_end_matches(".tf"));
+        let expected = fs::read_to_string(dir.join(&expected_name))
+            .unwrap_or_else(|_| panic!("{name} has no {expected_name}: make it with `terraform fmt -`"));
+        let actual = match fmt::format_text_in(&input, Style::Terraform) {
+            Ok(actual) => actual,
+            Err(errors) => {
+                failures.push(format!("{name}: syntax errors: {errors:?}"));
+                continue;
+            }
+        };
+        if actual != expected {
+            failures.push(format!(
+                "{name}: differs from terraform fmt\n{}",
+                first_difference(&actual, &expected)
+            ));
+        }
+        // `terraform fmt` is not a fixed point (`"${"${x}"}"` loses one
+        // wrapping a run), but its output is laid out as hclwrite lays out.
+        match fmt::format_text_in(&actual, Style::Hcl) {
+            Ok(again) if again == actual => {}
+            Ok(again) => failures.push(format!(
+                "{name}: the output is not laid out as hclwrite lays it out\n{}",
+                first_difference(&again, &actual)
+            )),
+            Err(errors) => failures.push(format!("{name}: the output does not parse: {errors:?}")),
+        }
+        // The rewrites are Terraform's alone: hclwrite's style changes only
+        // whitespace in the same files.
+        let hcl = fmt::format_text_in(&input, Style::Hcl).expect("the case is valid");
+        if significant_tokens(&input) != significant_tokens(&hcl) {
+            failures.push(format!("{name}: hclwrite's style changed more than whitespace"));
+        }
+        if hcl == actual {
+            failures.push(format!("{name}: Terraform's style changed nothing hclwrite's does not"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {

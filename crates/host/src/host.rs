@@ -313,11 +313,14 @@ impl AnalysisHost {
         self.shown_diagnostics.get(&file).map_or(&[], Vec::as_slice)
     }
 
-    /// The formatted text of a file, as `hclwrite.Format` writes it; `None`
-    /// for a file that must not be formatted (syntax errors, bytes that are
-    /// not UTF-8, the JSON syntax).
+    /// The formatted text of a file in the style its name gives it
+    /// ([`db::default_format_style`]: `terraform fmt`'s for Terraform's
+    /// files, `hclwrite.Format`'s for the others); `None` for a file that
+    /// must not be formatted (syntax errors, bytes that are not UTF-8, the
+    /// JSON syntax).
     pub fn formatted(&self, file: File) -> Option<&String> {
-        db::format(&self.db, file).as_ref()
+        let style = db::default_format_style(file.path(&self.db));
+        db::format(&self.db, file, style).as_ref()
     }
 
     /// Applies a change to the inputs. Nothing is computed for it but what

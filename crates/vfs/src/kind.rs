@@ -114,17 +114,50 @@ fn language_of(stem: &str) -> Option<Language> {
         return Some(Language::Terragrunt);
     }
     if let Some(base) = stem.strip_suffix(".hcl").filter(|base| !base.is_empty()) {
-        // `main.tftest.hcl`, `x.tfcomponent.hcl`, `t.tofutest.hcl`.
-        // A hidden file's name is not an extension: `.tflint.hcl` is
-        // tflint's configuration, an application's format.
-        let tool = base
-            .rsplit_once('.')
-            .is_some_and(|(name, ext)| !name.is_empty() && (ext.starts_with("tf") || ext == "tofutest"));
+        let tool = terraform_tool_extension(base).is_some();
         return Some(if tool { Language::TerraformTool } else { Language::Hcl });
     }
     // `*.pkr.json`'s stem is `*.pkr`, handled above; other JSON twins need
     // a native ending.
     None
+}
+
+/// The extension before `.hcl` of one of Terraform's other formats
+/// (`tftest` in `main.tftest.hcl`, `tfcomponent`, `tofutest`), given the
+/// name without `.hcl`. A hidden file's name is not an extension:
+/// `.tflint.hcl` is tflint's configuration, an application's format.
+fn terraform_tool_extension(base: &str) -> Option<&str> {
+    base.rsplit_once('.')
+        .filter(|(name, ext)| !name.is_empty() && (ext.starts_with("tf") || *ext == "tofutest"))
+        .map(|(_, ext)| ext)
+}
+
+/// The formats among Terraform's other ones that `terraform fmt` formats
+/// (its `fmtSupportedExts`), and OpenTofu's test files, which `tofu fmt`
+/// formats the same way. Stacks files are not among them.
+const TERRAFORM_FMT_TOOL_EXTENSIONS: &[&str] = &["tftest", "tfmock", "tfquery", "tofutest"];
+
+/// Whether `terraform fmt` formats a file of this name, in the native
+/// syntax: Terraform's configuration files (and OpenTofu's `*.tofu`, which
+/// `tofu fmt` formats as Terraform does), its variables files, and its
+/// test, mock and query files. These get Terraform's style of formatting
+/// (its rewrites before `hclwrite`'s layout); every other HCL file gets
+/// `hclwrite.Format`'s, as Packer, Nomad and Terragrunt write them.
+pub fn is_terraform_fmt_file(path: &Utf8Path) -> bool {
+    let Some(kind) = FileKind::of(path) else { return false };
+    if kind.syntax != SourceSyntax::Native {
+        return false;
+    }
+    match kind.language {
+        Language::Terraform | Language::TerraformVariables => true,
+        Language::TerraformTool => {
+            let name = path.file_name().unwrap_or(path.as_str());
+            name.strip_suffix(".hcl")
+                .and_then(terraform_tool_extension)
+                .is_some_and(|ext| TERRAFORM_FMT_TOOL_EXTENSIONS.contains(&ext))
+        }
+        Language::Packer | Language::Nomad | Language::Terragrunt | Language::Hcl => false,
+    }
 }
 
 /// Whether a file name is one that Terraform ignores, as editors' and
@@ -247,6 +280,38 @@ mod tests {
         }
         assert_eq!(FileKind::of(Utf8Path::new("a/b.tf.json")).map(|it| it.syntax), Some(SourceSyntax::Json));
         assert_eq!(FileKind::of_named(Utf8Path::new("notes.txt")).language, Language::Hcl);
+    }
+
+    #[test]
+    fn terraform_fmt_files_by_name() {
+        for (name, expected) in [
+            ("main.tf", true),
+            ("dir/main.tofu", true),
+            ("terraform.tfvars", true),
+            ("x.auto.tfvars", true),
+            ("a.tftest.hcl", true),
+            ("a.tfmock.hcl", true),
+            ("a.ignored.tfmock.hcl", true),
+            ("a.tfquery.hcl", true),
+            ("a.tofutest.hcl", true),
+            // JSON is never formatted; Stacks files and other tools' files
+            // get hclwrite's style.
+            ("main.tf.json", false),
+            ("terraform.tfvars.json", false),
+            ("a.tfcomponent.hcl", false),
+            ("a.tfdeploy.hcl", false),
+            ("a.tfstack.hcl", false),
+            ("x.tfmigrate.hcl", false),
+            (".terraform.lock.hcl", false),
+            (".tftest.hcl", false),
+            ("build.pkr.hcl", false),
+            ("job.nomad", false),
+            ("terragrunt.hcl", false),
+            ("config.hcl", false),
+            ("README.md", false),
+        ] {
+            assert_eq!(is_terraform_fmt_file(Utf8Path::new(name)), expected, "{name}");
+        }
     }
 
     #[test]

@@ -26,8 +26,8 @@ mod watch;
 use camino::Utf8PathBuf;
 
 pub use crate::kind::{
-    FileKind, Language, SourceSyntax, is_ignored_name, is_module_file, is_terraform_override_file,
-    module_dir, path_order, terraform_stem,
+    FileKind, Language, SourceSyntax, is_ignored_name, is_module_file, is_terraform_fmt_file,
+    is_terraform_override_file, module_dir, path_order, terraform_stem,
 };
 pub use crate::load::{Error, LoadedFile, Scope, load};
 pub use crate::read::{

@@ -3,7 +3,9 @@
 //! may change only the spaces and tabs between tokens (and drop a leading
 //! byte order mark). On a file without syntax errors it must also keep the
 //! meaning: the output parses without errors, lowers to the same HIR, and
-//! formats to itself.
+//! formats to itself. Terraform's style, which rewrites tokens on purpose,
+//! must on such a file give a file that parses without errors and is laid
+//! out as hclwrite lays it out.
 
 #![no_main]
 
@@ -28,4 +30,9 @@ fuzz_target!(|bytes: &[u8]| {
     assert!(hir::lower_file(&parse).0 == hir::lower_file(&reparsed).0, "the output means something else");
     let again = fmt::format_tree(&reparsed.syntax_node());
     assert_eq!(again, formatted, "formatting the output changes it");
+
+    let terraform = fmt::format_tree_in(&parse.syntax_node(), fmt::Style::Terraform);
+    let reparsed = syntax::parse(&terraform);
+    assert!(reparsed.errors().is_empty(), "Terraform's style has syntax errors: {:?}", reparsed.errors());
+    assert_eq!(fmt::format_tree(&reparsed.syntax_node()), terraform, "Terraform's style is not laid out");
 });

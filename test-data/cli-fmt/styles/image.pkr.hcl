@@ -1,0 +1,3 @@
+source amazon-ebs web {
+  ami_name = "${var.name}"
+}

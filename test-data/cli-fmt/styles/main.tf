@@ -1,0 +1,7 @@
+resource aws_instance web {
+  ami = "${var.ami}"
+}
+
+variable "names" {
+  type = "list"
+}

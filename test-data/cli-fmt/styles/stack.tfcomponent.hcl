@@ -1,0 +1,3 @@
+component web {
+  source = "${var.source}"
+}

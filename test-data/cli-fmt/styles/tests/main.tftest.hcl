@@ -1,0 +1,5 @@
+run setup {
+  variables {
+    name = "${var.n}"
+  }
+}
