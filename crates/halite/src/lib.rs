@@ -41,7 +41,9 @@
 //! It must never depend on the command line (the `cli` package): embedders
 //! get everything through this crate, and the binary is one more front end.
 
+mod address;
 pub mod de;
+mod ser;
 mod workspace;
 
 /// The analysis host every front end stands on, the command line's
@@ -52,7 +54,9 @@ pub use camino::{Utf8Path, Utf8PathBuf};
 pub use eval::{Function, FunctionError, Param};
 pub use value::{Number, Type, Value};
 
-pub use crate::de::{DecodeError, from_value};
+pub use crate::address::{Address, BlockStep};
+pub use crate::de::{DecodeError, SourceLocation, from_value};
+pub use crate::ser::{EncodeError, to_value};
 pub use host::Change;
 
-pub use crate::workspace::{Diagnostic, Error, Severity, Workspace};
+pub use crate::workspace::{Diagnostic, Error, Severity, ToAddress, Workspace};

@@ -8,11 +8,15 @@ use std::ops::ControlFlow;
 use std::sync::mpsc;
 
 use camino::{Utf8Path, Utf8PathBuf};
-use db::module::{self, Address};
+use db::module::{self, ModuleBlock, ModuleBlocks};
 use host::{AnalysisHost, Change, DialectChange, HostOptions, LocatedDiagnostic};
+use rustc_hash::FxHashMap;
 use serde::de::DeserializeOwned;
 use smol_str::SmolStr;
 use value::Value;
+
+use crate::address::{Address, BlockStep, Segment};
+use crate::de::{DecodeError, Origin};
 
 /// A module of HCL files and what an application adds to it: variables,
 /// functions and root names.
@@ -33,6 +37,18 @@ pub struct Workspace {
     /// [`Workspace::register_function`]).
     functions: BTreeMap<String, eval::Function>,
     roots: BTreeMap<SmolStr, Value>,
+    /// The module's block structure when last asked for, with each
+    /// attribute's address by the address the database knows it by: what
+    /// turns the host's changed addresses into [`Address`]es, kept from
+    /// one change to the next for the addresses a change removed.
+    names: Names,
+}
+
+/// The module's structure and its attributes' addresses by the database's.
+#[derive(Default)]
+struct Names {
+    structure: std::sync::Arc<ModuleBlocks>,
+    by_db_address: FxHashMap<db::module::Address, Address>,
 }
 
 /// Why a value could not be given.
@@ -40,11 +56,14 @@ pub struct Workspace {
 pub enum Error {
     /// Nothing is declared at the address.
     NoSuchAddress(String),
+    /// A text is not an address's printed form (see [`Address`]).
+    InvalidAddress { text: String, message: String },
     /// The attribute's expression could not be evaluated: the summary and
     /// detail of the error (its diagnostic has the position).
     Evaluation { address: String, message: String },
-    /// The value does not fit the Rust type it was decoded into.
-    Decode { address: String, error: crate::DecodeError },
+    /// The value does not fit the Rust type it was decoded into: where in
+    /// the files, and where in the value (see [`DecodeError`]).
+    Decode(DecodeError),
     /// A text that should be one expression is not (for
     /// [`Workspace::set_variable_expr`]).
     InvalidExpression { text: String, message: String },
@@ -56,8 +75,9 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::NoSuchAddress(address) => write!(f, "nothing is declared at `{address}`"),
+            Error::InvalidAddress { text, message } => write!(f, "`{text}` is not an address: {message}"),
             Error::Evaluation { address, message } => write!(f, "`{address}`: {message}"),
-            Error::Decode { address, error } => write!(f, "`{address}`: {error}"),
+            Error::Decode(error) => write!(f, "{error}"),
             Error::InvalidExpression { text, message } => {
                 write!(f, "`{text}` is not an expression: {message}")
             }
@@ -126,7 +146,7 @@ impl Workspace {
         change.set_reported(dir.clone(), true);
         host.apply_change(change);
         host.report();
-        Workspace { host, dir, functions: BTreeMap::new(), roots: BTreeMap::new() }
+        Workspace::with_host(host, dir)
     }
 
     /// The module of the directory `dir`: its `*.hcl`, `*.tf`, `*.tofu`,
@@ -160,7 +180,19 @@ impl Workspace {
         host.apply_change(change);
         host::load::children(&mut host).map_err(io)?;
         host.report();
-        Ok(Workspace { host, dir: dir.to_owned(), functions: BTreeMap::new(), roots: BTreeMap::new() })
+        Ok(Workspace::with_host(host, dir.to_owned()))
+    }
+
+    fn with_host(host: AnalysisHost, dir: Utf8PathBuf) -> Workspace {
+        let mut workspace = Workspace {
+            host,
+            dir,
+            functions: BTreeMap::new(),
+            roots: BTreeMap::new(),
+            names: Names::default(),
+        };
+        workspace.refresh_names();
+        workspace
     }
 
     /// The module's directory.
@@ -245,57 +277,174 @@ impl Workspace {
         Ok(())
     }
 
-    /// The value at `address`: an attribute (`local.NAME`,
-    /// `TYPE.LABEL.ATTR`), a variable (`var.NAME`), or a whole block
-    /// (`TYPE.LABEL`) as an object of its attributes.
+    /// The [`Address`] a printed form names in this module (see
+    /// [`Address`]): labels are told from nested block types and
+    /// attributes by the blocks the module has, so every address the
+    /// workspace gives reads back as itself.
     ///
     /// ```
-    /// use halite::{Value, Workspace};
+    /// use halite::{Address, Workspace};
     ///
     /// let mut workspace = Workspace::new("m");
-    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  output = \"bin/app\"\n  jobs = 2\n}");
+    /// workspace.add_file("m/a.hcl", "service \"api.v2\" {\n  image = \"api:2\"\n  health {\n    path = \"/up\"\n  }\n}\n");
+    /// let image = workspace.address(r#"service["api.v2"].image"#)?;
+    /// assert_eq!(image, Address::block("service", ["api.v2"]).attribute("image"));
+    /// let health = workspace.address(r#"service["api.v2"].health"#)?;
+    /// assert!(health.is_block());
+    /// assert_eq!(workspace.address(&health.to_string())?, health);
+    /// assert!(workspace.address("service.api").is_err());
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn address(&self, text: &str) -> Result<Address, Error> {
+        let segments = crate::address::segments(text).map_err(|error| Error::InvalidAddress {
+            text: text.to_string(),
+            message: format!("{} at offset {}", error.message, error.offset),
+        })?;
+        let missing = || Error::NoSuchAddress(text.to_string());
+        let name = |segment: &Segment| match segment {
+            Segment::Name(name) => Some(name.clone()),
+            Segment::Index(_) => None,
+        };
+        let index = self.host.module(&self.dir).map(|module| module::module_index(self.host.db(), module));
+        let declared = |segments: [&str; 2]| {
+            index.is_some_and(|index| index.definitions.contains_key(&db::module::Address::new(segments)))
+        };
+        match segments.as_slice() {
+            [root, variable] if name(root).as_deref() == Some("var") => {
+                let variable = name(variable).ok_or_else(missing)?;
+                return if declared(["var", &variable]) {
+                    Ok(Address::variable(variable))
+                } else {
+                    Err(missing())
+                };
+            }
+            [root, local] if name(root).as_deref() == Some("local") => {
+                let local = name(local).ok_or_else(missing)?;
+                return if declared(["local", &local]) { Ok(Address::local(local)) } else { Err(missing()) };
+            }
+            [Segment::Name(attribute)]
+                if self.names.structure.attributes.iter().any(|it| it.name == attribute.as_str()) =>
+            {
+                return Ok(Address::top_level(attribute.clone()));
+            }
+            _ => {}
+        }
+        let mut steps = Vec::new();
+        resolve(&self.names.structure.blocks, &segments, &mut steps).ok_or_else(missing)
+    }
+
+    /// The value at `address` (an [`Address`] or its printed form, see
+    /// [`Workspace::address`]): an attribute, a variable, or a whole block
+    /// as an object.
+    ///
+    /// A block's object holds its attributes and its nested blocks, by
+    /// type. Without a schema, blocks of a type that have labels are an
+    /// object keyed by their first label (then by the next, as deep as
+    /// they go); blocks with no labels left are one object when there is
+    /// one of them, and a tuple of objects in source order when the type
+    /// and labels repeat. (References in expressions see a block's own
+    /// attributes only, as the module model gives them.)
+    ///
+    /// ```
+    /// use halite::{Address, Value, Workspace};
+    ///
+    /// let mut workspace = Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  jobs = 2\n  step { run = \"cc\" }\n  step { run = \"ld\" }\n  env \"ci\" { CI = true }\n}");
     /// assert_eq!(workspace.value("target.app.jobs")?, Value::int(2));
-    /// let app = workspace.value("target.app")?;
-    /// assert_eq!(app.entries().map(|attrs| attrs.len()), Some(2));
+    /// assert_eq!(workspace.value("target.app.step[1].run")?, Value::string("ld"));
+    /// let app = workspace.value(&Address::block("target", ["app"]))?;
+    /// let steps = app.entries().unwrap()["step"].clone();
+    /// assert_eq!(steps.elements().map(<[Value]>::len), Some(2));
+    /// assert_eq!(app.entries().unwrap()["env"], Value::object_from([("ci", Value::object_from([("CI", Value::bool(true))]))]));
     /// assert!(matches!(workspace.value("target.lib"), Err(halite::Error::NoSuchAddress(_))));
     /// # Ok::<(), halite::Error>(())
     /// ```
-    pub fn value(&self, address: &str) -> Result<Value, Error> {
-        let db = self.host.db();
-        let Some(module) = self.host.module(&self.dir) else {
-            return Err(Error::NoSuchAddress(address.to_string()));
-        };
-        let index = module::module_index(db, module);
-        let parsed = Address::parse(address);
-        let Some(definition) = index.definitions.get(&parsed) else {
-            return Err(Error::NoSuchAddress(address.to_string()));
-        };
-        if definition.kind == module::DeclarationKind::Block {
-            return self.block_value(&parsed);
-        }
-        self.host.evaluate(&self.dir, std::slice::from_ref(&parsed));
-        match self.host.value(&self.dir, &parsed) {
-            Some(Ok(value)) => Ok(value.clone()),
-            Some(Err(error)) => {
-                let attr = module::Attr::new(db, module, parsed);
-                Err(Error::Evaluation { address: address.to_string(), message: describe(db, attr, error) })
+    pub fn value(&self, address: impl ToAddress) -> Result<Value, Error> {
+        let address = address.to_address(self)?;
+        match self.target(&address)? {
+            Target::Attribute(db_address) => {
+                self.host.evaluate(&self.dir, std::slice::from_ref(&db_address));
+                self.attribute_value(&address, &db_address)
             }
-            None => Err(Error::NoSuchAddress(address.to_string())),
+            Target::Block(block) => {
+                let mut attributes = Vec::new();
+                collect_attributes(std::slice::from_ref(block), &mut attributes);
+                self.host.evaluate(&self.dir, &attributes);
+                self.block_value(&address, block)
+            }
         }
     }
 
-    /// A block as an object of its attributes' values, failing with the
-    /// first attribute that fails.
-    fn block_value(&self, block: &Address) -> Result<Value, Error> {
-        let mut attributes = BTreeMap::new();
-        for address in self.host.attributes(&self.dir) {
-            let segments = address.segments();
-            if segments.len() == block.segments().len() + 1 && segments.starts_with(block.segments()) {
-                let value = self.value(&address.to_string())?;
-                attributes.insert(segments[segments.len() - 1].to_string(), value);
+    /// What an address names: an attribute's address in the database, or
+    /// a block of the structure.
+    fn target(&self, address: &Address) -> Result<Target<'_>, Error> {
+        let missing = || Error::NoSuchAddress(address.to_string());
+        let name = address.attribute_name().unwrap_or_default();
+        if address.is_variable() || address.is_local() {
+            let root = if address.is_variable() { "var" } else { "local" };
+            return Ok(Target::Attribute(db::module::Address::new([root, name])));
+        }
+        if address.blocks().is_empty() {
+            let attribute =
+                self.names.structure.attributes.iter().find(|it| it.name == name).ok_or_else(missing)?;
+            return Ok(Target::Attribute(attribute.address.clone()));
+        }
+        let block = find_block(&self.names.structure.blocks, address.blocks()).ok_or_else(missing)?;
+        match address.attribute_name() {
+            None => Ok(Target::Block(block)),
+            Some(name) => {
+                let attribute = block.attributes.iter().find(|it| it.name == name).ok_or_else(missing)?;
+                Ok(Target::Attribute(attribute.address.clone()))
             }
         }
-        Ok(Value::object(attributes))
+    }
+
+    /// An evaluated attribute's value or error.
+    fn attribute_value(&self, address: &Address, db_address: &db::module::Address) -> Result<Value, Error> {
+        let db = self.host.db();
+        match self.host.value(&self.dir, db_address) {
+            Some(Ok(value)) => Ok(value.clone()),
+            Some(Err(module::AttrError::NotDeclared)) | None => {
+                Err(Error::NoSuchAddress(address.to_string()))
+            }
+            Some(Err(error)) => {
+                let module =
+                    self.host.module(&self.dir).ok_or_else(|| Error::NoSuchAddress(address.to_string()))?;
+                let attr = module::Attr::new(db, module, db_address.clone());
+                Err(Error::Evaluation { address: address.to_string(), message: describe(db, attr, error) })
+            }
+        }
+    }
+
+    /// A block as an object of its attributes' values and its nested
+    /// blocks (see [`Workspace::value`]), failing with the first attribute
+    /// that fails. Its attributes were evaluated.
+    fn block_value(&self, address: &Address, block: &ModuleBlock) -> Result<Value, Error> {
+        let mut entries = BTreeMap::new();
+        for attribute in &block.attributes {
+            let value = self
+                .attribute_value(&address.clone().attribute(attribute.name.as_str()), &attribute.address)?;
+            entries.insert(attribute.name.to_string(), value);
+        }
+        for (type_name, blocks) in group_by_type(&block.blocks) {
+            if entries.contains_key(type_name.as_str()) {
+                return Err(Error::Evaluation {
+                    address: address.to_string(),
+                    message: format!("`{type_name}` is both an attribute and a block type in this block"),
+                });
+            }
+            let nested = |block: &ModuleBlock| {
+                let labels: Vec<&str> = block.labels.iter().map(SmolStr::as_str).collect();
+                let mut nested = address.clone().nested(type_name.as_str(), labels);
+                if let Some(index) = block.index {
+                    nested = nested.at(index as usize);
+                }
+                self.block_value(&nested, block)
+            };
+            let value = labelled_value(address, &type_name, &blocks, 0, &nested)?;
+            entries.insert(type_name.to_string(), value);
+        }
+        Ok(Value::object(entries))
     }
 
     /// Every address's value or error, in the order of
@@ -305,10 +454,11 @@ impl Workspace {
     /// let mut workspace = halite::Workspace::new("m");
     /// workspace.add_file("m/a.hcl", "locals {\n  a = 1\n  b = local.a + local.nope\n}\n");
     /// let values = workspace.values();
-    /// assert_eq!(values[0], ("local.a".to_string(), Ok(halite::Value::int(1))));
+    /// assert_eq!(values[0].0, "local.a");
+    /// assert_eq!(values[0].1, Ok(halite::Value::int(1)));
     /// assert!(values[1].1.is_err());
     /// ```
-    pub fn values(&self) -> Vec<(String, Result<Value, Error>)> {
+    pub fn values(&self) -> Vec<(Address, Result<Value, Error>)> {
         self.addresses()
             .into_iter()
             .map(|address| {
@@ -318,21 +468,123 @@ impl Workspace {
             .collect()
     }
 
-    /// The value at `address` decoded into a `T` (see [`crate::de`]).
+    /// The value at `address` decoded into a `T` with serde (see
+    /// [`crate::de`]). A block is decoded from its structure, as
+    /// [`Workspace::decode`] decodes the whole configuration, except that
+    /// its labels, already in the address, need no field. An error says
+    /// where it is in the files and in the value.
     ///
     /// ```
-    /// #[derive(serde::Deserialize)]
-    /// struct Target { output: String, jobs: u8 }
+    /// #[derive(serde::Deserialize, Debug)]
+    /// struct Target { output: String, jobs: u8, step: Vec<Step> }
+    /// #[derive(serde::Deserialize, Debug)]
+    /// struct Step { run: String }
     ///
     /// let mut workspace = halite::Workspace::new("m");
-    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  output = \"bin/app\"\n  jobs = 2\n}");
+    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  output = \"bin/app\"\n  jobs = 2\n  step { run = \"cc\" }\n}");
     /// let app: Target = workspace.value_as("target.app")?;
-    /// assert_eq!((app.output.as_str(), app.jobs), ("bin/app", 2));
+    /// assert_eq!((app.output.as_str(), app.jobs, app.step[0].run.as_str()), ("bin/app", 2, "cc"));
+    ///
+    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  output = \"bin/app\"\n  jobs = 300\n}");
+    /// let error = workspace.value_as::<Target>("target.app").unwrap_err();
+    /// assert_eq!(error.to_string(), "m/a.hcl:3:10: at target.app.jobs: the number 300 is out of range for u8");
     /// # Ok::<(), halite::Error>(())
     /// ```
-    pub fn value_as<T: DeserializeOwned>(&self, address: &str) -> Result<T, Error> {
-        let value = self.value(address)?;
-        crate::de::from_value(&value).map_err(|error| Error::Decode { address: address.to_string(), error })
+    pub fn value_as<T: DeserializeOwned>(&self, address: impl ToAddress) -> Result<T, Error> {
+        let address = address.to_address(self)?;
+        let db = self.host.db();
+        let located = |error: DecodeError| Error::Decode(error.prefixed(&address.to_string()).located(db));
+        match self.target(&address)? {
+            Target::Block(block) => {
+                let values = self.evaluated(std::slice::from_ref(block), &[]);
+                crate::de::body::decode_block(&values, block).map_err(located)
+            }
+            Target::Attribute(db_address) => {
+                self.host.evaluate(&self.dir, std::slice::from_ref(&db_address));
+                let value = self.attribute_value(&address, &db_address)?;
+                let origin = self.origin_of(&db_address);
+                crate::de::from_value(&value).map_err(|error| located(error.at(origin)))
+            }
+        }
+    }
+
+    /// The whole configuration decoded into a `T` with serde: the
+    /// top-level attributes and block types of every file of the module
+    /// are its fields (`variable` and `locals` blocks are the module's
+    /// own, not the configuration's). See [`crate::de`] for how blocks,
+    /// labels and attributes map to Rust types. An error says where it is
+    /// in the files (its [`DecodeError::render`] shows the lines) and in
+    /// the configuration.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use serde::Deserialize;
+    ///
+    /// #[derive(Deserialize, Debug, PartialEq)]
+    /// #[serde(deny_unknown_fields)]
+    /// struct Config { service: BTreeMap<String, Service> }
+    /// #[derive(Deserialize, Debug, PartialEq)]
+    /// struct Service { image: String, port: Vec<Port> }
+    /// #[derive(Deserialize, Debug, PartialEq)]
+    /// struct Port { #[serde(rename = "@name")] name: String, number: u16 }
+    ///
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", r#"
+    /// service "api.v2" {
+    ///   image = "api:2"
+    ///   port "http" { number = 80 }
+    ///   port "admin" { number = "9090" }
+    /// }
+    /// "#);
+    /// let config: Config = workspace.decode()?;
+    /// let api = &config.service["api.v2"];
+    /// assert_eq!((api.port[1].name.as_str(), api.port[1].number), ("admin", 9090));
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T, Error> {
+        let structure = &self.names.structure;
+        let values = self.evaluated(&structure.blocks, &structure.attributes);
+        crate::de::body::decode_body(&values, structure)
+            .map_err(|error| Error::Decode(error.located(self.host.db())))
+    }
+
+    /// Evaluates the attributes of `blocks` (nested ones included) and
+    /// `attributes`, and gives their values or errors by address.
+    fn evaluated(
+        &self,
+        blocks: &[ModuleBlock],
+        attributes: &[db::module::ModuleAttribute],
+    ) -> crate::de::body::Values {
+        let mut addresses: Vec<db::module::Address> =
+            attributes.iter().map(|it| it.address.clone()).collect();
+        collect_attributes(blocks, &mut addresses);
+        self.host.evaluate(&self.dir, &addresses);
+        let db = self.host.db();
+        let module = self.host.module(&self.dir);
+        addresses
+            .into_iter()
+            .filter_map(|address| {
+                let result = match self.host.value(&self.dir, &address)? {
+                    Ok(value) => Ok(value.clone()),
+                    Err(error) => {
+                        let attr = module::Attr::new(db, module?, address.clone());
+                        Err(describe(db, attr, error))
+                    }
+                };
+                Some((address, result))
+            })
+            .collect()
+    }
+
+    /// Where a value of the database is written: its expression.
+    fn origin_of(&self, db_address: &db::module::Address) -> Option<Origin> {
+        let module = self.host.module(&self.dir)?;
+        let definition = module::module_index(self.host.db(), module).definitions.get(db_address)?;
+        definition.kind.is_attribute().then(|| Origin {
+            file: definition.file,
+            location: definition.location.clone(),
+            part: module::RangeOf::Value,
+        })
     }
 
     /// Every attribute's address, variables included: files in path order,
@@ -340,10 +592,10 @@ impl Workspace {
     ///
     /// ```
     /// let mut workspace = halite::Workspace::new("m");
-    /// workspace.add_file("m/a.hcl", "variable \"v\" {}\nlocals { l = 1 }\nb \"x\" { c = 2 }");
-    /// assert_eq!(workspace.addresses(), ["var.v", "local.l", "b.x.c"]);
+    /// workspace.add_file("m/a.hcl", "variable \"v\" {}\nlocals { l = 1 }\nb \"x.y\" {\n  c = 2\n  d { e = 3 }\n}");
+    /// assert_eq!(workspace.addresses(), ["var.v", "local.l", r#"b["x.y"].c"#, r#"b["x.y"].d.e"#]);
     /// ```
-    pub fn addresses(&self) -> Vec<String> {
+    pub fn addresses(&self) -> Vec<Address> {
         let Some(module) = self.host.module(&self.dir) else { return Vec::new() };
         let index = module::module_index(self.host.db(), module);
         index
@@ -355,8 +607,78 @@ impl Workspace {
                         || matches!(definition.kind, module::DeclarationKind::Variable { .. })
                 })
             })
-            .map(Address::to_string)
+            .filter_map(|address| self.names.by_db_address.get(address).cloned())
             .collect()
+    }
+
+    /// Every block's address, nested blocks included, each before what is
+    /// nested in it: files in path order, then source order.
+    ///
+    /// ```
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "job \"build\" {\n  step { run = \"make\" }\n  step { run = \"test\" }\n}\nlocals { x = 1 }");
+    /// assert_eq!(workspace.block_addresses(), ["job.build", "job.build.step[0]", "job.build.step[1]"]);
+    /// ```
+    pub fn block_addresses(&self) -> Vec<Address> {
+        let mut out = Vec::new();
+        let mut stack: Vec<(Vec<BlockStep>, &ModuleBlock)> =
+            self.names.structure.blocks.iter().rev().map(|block| (Vec::new(), block)).collect();
+        while let Some((mut steps, block)) = stack.pop() {
+            steps.push(step_of(block));
+            out.push(Address::from_parts(steps.clone(), None));
+            stack.extend(block.blocks.iter().rev().map(|nested| (steps.clone(), nested)));
+        }
+        out
+    }
+
+    /// The top-level blocks of a type whose labels start with `labels`, in
+    /// order: `blocks("service", &[])` lists every `service` block.
+    ///
+    /// ```
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "resource \"aws_instance\" \"web\" {}\nresource \"aws_instance\" \"db\" {}\nresource \"aws_s3_bucket\" \"logs\" {}");
+    /// assert_eq!(workspace.blocks("resource", &[]).len(), 3);
+    /// assert_eq!(workspace.blocks("resource", &["aws_instance"]), ["resource.aws_instance.web", "resource.aws_instance.db"]);
+    /// assert_eq!(workspace.blocks("resource", &["aws_instance"])[1].labels(), ["aws_instance", "db"]);
+    /// ```
+    pub fn blocks(&self, type_name: &str, labels: &[&str]) -> Vec<Address> {
+        self.names
+            .structure
+            .blocks
+            .iter()
+            .filter(|block| {
+                block.type_name == type_name
+                    && block.labels.len() >= labels.len()
+                    && block.labels.iter().zip(labels).all(|(label, wanted)| label == wanted)
+            })
+            .map(|block| Address::from_parts(vec![step_of(block)], None))
+            .collect()
+    }
+
+    /// What a block holds: its attributes' addresses, then its nested
+    /// blocks', in source order.
+    ///
+    /// ```
+    /// use halite::Address;
+    ///
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "service \"api\" {\n  image = \"api\"\n  health { path = \"/\" }\n}");
+    /// let service = Address::block("service", ["api"]);
+    /// assert_eq!(workspace.contents(&service)?, ["service.api.image", "service.api.health"]);
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn contents(&self, block: impl ToAddress) -> Result<Vec<Address>, Error> {
+        let address = block.to_address(self)?;
+        let Target::Block(node) = self.target(&address)? else {
+            return Err(Error::NoSuchAddress(format!("{address} (not a block)")));
+        };
+        let attributes = node.attributes.iter().map(|it| address.clone().attribute(it.name.as_str()));
+        let blocks = node.blocks.iter().map(|nested| {
+            let mut steps = address.blocks().to_vec();
+            steps.push(step_of(nested));
+            Address::from_parts(steps, None)
+        });
+        Ok(attributes.chain(blocks).collect())
     }
 
     /// Every diagnostic of the module, as every front end finds them:
@@ -396,7 +718,7 @@ impl Workspace {
     /// change.set_file_text("m/a.hcl", "locals {\n  a = 10\n  b = local.a + 1\n  c = 3\n}\n");
     /// assert_eq!(workspace.apply(change), ["local.a", "local.b"]);
     /// ```
-    pub fn apply(&mut self, change: Change) -> Vec<String> {
+    pub fn apply(&mut self, change: Change) -> Vec<Address> {
         self.apply_inner(change, false).0
     }
 
@@ -417,11 +739,11 @@ impl Workspace {
     /// let evaluated: Vec<&String> = executed.iter().filter(|query| query.starts_with("attribute_value(")).collect();
     /// assert_eq!(evaluated, ["attribute_value(local.a)", "attribute_value(local.b)"]);
     /// ```
-    pub fn apply_logged(&mut self, change: Change) -> (Vec<String>, Vec<String>) {
+    pub fn apply_logged(&mut self, change: Change) -> (Vec<Address>, Vec<String>) {
         self.apply_inner(change, true)
     }
 
-    fn apply_inner(&mut self, change: Change, log: bool) -> (Vec<String>, Vec<String>) {
+    fn apply_inner(&mut self, change: Change, log: bool) -> (Vec<Address>, Vec<String>) {
         let change = change.into_module(&self.dir);
         let mark = log.then(|| self.host.db().open_log());
         self.host.apply_change(change);
@@ -433,15 +755,61 @@ impl Workspace {
             }
             None => Vec::new(),
         };
-        let mut changed: Vec<String> = report
+        // The addresses a change removed are found in the structure before
+        // it, the others in the new one.
+        let before = self.refresh_names();
+        let mut changed: Vec<Address> = report
             .values
             .into_iter()
             .filter(|change| change.module == self.dir)
-            .map(|change| change.address.to_string())
+            .map(|change| {
+                self.names
+                    .by_db_address
+                    .get(&change.address)
+                    .or_else(|| before.as_ref().and_then(|before| before.by_db_address.get(&change.address)))
+                    .cloned()
+                    .unwrap_or_else(|| guess_address(&change.address))
+            })
             .collect();
-        changed.sort();
+        changed.sort_by_cached_key(Address::to_string);
         changed.dedup();
         (changed, executed)
+    }
+
+    /// Reads the module's structure again if it changed, returning the
+    /// names it replaced.
+    fn refresh_names(&mut self) -> Option<Names> {
+        let module = self.host.module(&self.dir)?;
+        let structure = module::module_blocks(self.host.db(), module);
+        if std::sync::Arc::ptr_eq(structure, &self.names.structure) && !self.names.by_db_address.is_empty() {
+            return None;
+        }
+        let structure = std::sync::Arc::clone(structure);
+        let mut by_db_address = FxHashMap::default();
+        for name in module::module_index(self.host.db(), module).names_under("var") {
+            by_db_address
+                .insert(db::module::Address::new(["var", name.as_str()]), Address::variable(name.as_str()));
+        }
+        for name in module::module_index(self.host.db(), module).names_under("local") {
+            by_db_address
+                .insert(db::module::Address::new(["local", name.as_str()]), Address::local(name.as_str()));
+        }
+        for attribute in &structure.attributes {
+            by_db_address.insert(attribute.address.clone(), Address::top_level(attribute.name.as_str()));
+        }
+        let mut stack: Vec<(Vec<BlockStep>, &ModuleBlock)> =
+            structure.blocks.iter().map(|block| (Vec::new(), block)).collect();
+        while let Some((mut steps, block)) = stack.pop() {
+            steps.push(step_of(block));
+            for attribute in &block.attributes {
+                by_db_address.insert(
+                    attribute.address.clone(),
+                    Address::from_parts(steps.clone(), Some(attribute.name.to_string())),
+                );
+            }
+            stack.extend(block.blocks.iter().map(|nested| (steps.clone(), nested)));
+        }
+        Some(std::mem::replace(&mut self.names, Names { structure, by_db_address }))
     }
 
     /// Adds a function the configuration can call, or replaces one of the
@@ -534,7 +902,7 @@ impl Workspace {
     /// Applies a batch of changes from the watcher (see
     /// [`Workspace::apply`]), and returns the addresses whose values
     /// changed.
-    pub fn apply_batch(&mut self, batch: vfs::ChangeBatch) -> Vec<String> {
+    pub fn apply_batch(&mut self, batch: vfs::ChangeBatch) -> Vec<Address> {
         self.apply(Change::from(batch))
     }
 
@@ -544,7 +912,7 @@ impl Workspace {
     /// the directory cannot be watched.
     pub fn watch(
         &mut self,
-        mut on_change: impl FnMut(&Workspace, &[String]) -> ControlFlow<()>,
+        mut on_change: impl FnMut(&Workspace, &[Address]) -> ControlFlow<()>,
     ) -> Result<(), Error> {
         let (watcher, batches) = self.watch_channel()?;
         for batch in batches {
@@ -568,6 +936,185 @@ impl Workspace {
     }
 }
 
+/// What can name a place in a module: an [`Address`], or its printed form,
+/// read by [`Workspace::address`].
+pub trait ToAddress {
+    /// The address this names in `workspace`'s module.
+    ///
+    /// ```
+    /// use halite::{Address, ToAddress, Workspace};
+    ///
+    /// let mut workspace = Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "locals { a = 1 }");
+    /// assert_eq!("local.a".to_address(&workspace)?, Address::local("a"));
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    fn to_address(&self, workspace: &Workspace) -> Result<Address, Error>;
+}
+
+impl ToAddress for str {
+    fn to_address(&self, workspace: &Workspace) -> Result<Address, Error> {
+        workspace.address(self)
+    }
+}
+
+impl ToAddress for String {
+    fn to_address(&self, workspace: &Workspace) -> Result<Address, Error> {
+        workspace.address(self)
+    }
+}
+
+impl ToAddress for Address {
+    fn to_address(&self, _: &Workspace) -> Result<Address, Error> {
+        Ok(self.clone())
+    }
+}
+
+impl<T: ToAddress + ?Sized> ToAddress for &T {
+    fn to_address(&self, workspace: &Workspace) -> Result<Address, Error> {
+        (**self).to_address(workspace)
+    }
+}
+
+/// What an [`Address`] names in the module's structure.
+enum Target<'a> {
+    /// An attribute or a variable, by the address the database evaluates.
+    Attribute(db::module::Address),
+    Block(&'a ModuleBlock),
+}
+
+/// The step of an address a block of the structure is.
+fn step_of(block: &ModuleBlock) -> BlockStep {
+    BlockStep::new(&block.type_name, &block.labels, block.index.map(|it| it as usize))
+}
+
+/// The block `steps` names among `blocks`, nested ones below it.
+fn find_block<'a>(blocks: &'a [ModuleBlock], steps: &[BlockStep]) -> Option<&'a ModuleBlock> {
+    let (first, rest) = steps.split_first()?;
+    let block = blocks.iter().find(|block| {
+        block.type_name == first.type_name()
+            && block.labels.len() == first.labels().len()
+            && block.labels.iter().zip(first.labels()).all(|(a, b)| a == b)
+            && block.index.map(|it| it as usize) == first.index()
+    })?;
+    if rest.is_empty() { Some(block) } else { find_block(&block.blocks, rest) }
+}
+
+/// The address `segments` spell among `blocks` (a block's type, its
+/// labels, its position if it repeats, then an attribute or nested
+/// blocks), `steps` the blocks above. The first reading that names
+/// something wins.
+fn resolve(blocks: &[ModuleBlock], segments: &[Segment], steps: &mut Vec<BlockStep>) -> Option<Address> {
+    let Some(Segment::Name(type_name)) = segments.first() else { return None };
+    for block in blocks.iter().filter(|block| block.type_name == type_name.as_str()) {
+        let labels = block.labels.len();
+        let Some(written) = segments.get(1..=labels) else { continue };
+        let matches = written
+            .iter()
+            .zip(block.labels.iter())
+            .all(|(segment, label)| matches!(segment, Segment::Name(name) if name == label.as_str()));
+        if !matches {
+            continue;
+        }
+        let mut rest = &segments[1 + labels..];
+        match (block.index, rest.first()) {
+            (Some(index), Some(Segment::Index(written))) if index as usize == *written => rest = &rest[1..],
+            (None, Some(Segment::Index(_))) | (Some(_), _) => continue,
+            (None, _) => {}
+        }
+        steps.push(step_of(block));
+        match rest {
+            [] => return Some(Address::from_parts(steps.clone(), None)),
+            [Segment::Name(name)] if block.attributes.iter().any(|it| it.name == name.as_str()) => {
+                return Some(Address::from_parts(steps.clone(), Some(name.clone())));
+            }
+            _ => {
+                if let Some(found) = resolve(&block.blocks, rest, steps) {
+                    return Some(found);
+                }
+            }
+        }
+        steps.pop();
+    }
+    None
+}
+
+/// The database's addresses of the attributes of `blocks` and of the
+/// blocks nested in them.
+fn collect_attributes(blocks: &[ModuleBlock], out: &mut Vec<db::module::Address>) {
+    let mut stack: Vec<&ModuleBlock> = blocks.iter().collect();
+    while let Some(block) = stack.pop() {
+        out.extend(block.attributes.iter().map(|it| it.address.clone()));
+        stack.extend(block.blocks.iter());
+    }
+}
+
+/// Blocks grouped by type, types in the order they first appear.
+pub(crate) fn group_by_type<'a>(
+    blocks: impl IntoIterator<Item = &'a ModuleBlock>,
+) -> Vec<(SmolStr, Vec<&'a ModuleBlock>)> {
+    let mut groups: Vec<(SmolStr, Vec<&'a ModuleBlock>)> = Vec::new();
+    for block in blocks {
+        match groups.iter_mut().find(|(type_name, _)| *type_name == block.type_name) {
+            Some((_, group)) => group.push(block),
+            None => groups.push((block.type_name.clone(), vec![block])),
+        }
+    }
+    groups
+}
+
+/// The value of the blocks of one type in a body, their first `consumed`
+/// labels taken: an object by the next label while they have one, else
+/// one object or, when they repeat, a tuple of them.
+fn labelled_value(
+    address: &Address,
+    type_name: &str,
+    blocks: &[&ModuleBlock],
+    consumed: usize,
+    value: &impl Fn(&ModuleBlock) -> Result<Value, Error>,
+) -> Result<Value, Error> {
+    let labelled = blocks.iter().filter(|block| block.labels.len() > consumed).count();
+    if labelled == 0 {
+        return match blocks {
+            [block] => value(block),
+            _ => Ok(Value::tuple(blocks.iter().map(|block| value(block)).collect::<Result<_, _>>()?)),
+        };
+    }
+    if labelled < blocks.len() {
+        return Err(Error::Evaluation {
+            address: address.to_string(),
+            message: format!("the `{type_name}` blocks in this block have different numbers of labels"),
+        });
+    }
+    let mut by_label: Vec<(&str, Vec<&ModuleBlock>)> = Vec::new();
+    for &block in blocks {
+        let label = block.labels[consumed].as_str();
+        match by_label.iter_mut().find(|(it, _)| *it == label) {
+            Some((_, group)) => group.push(block),
+            None => by_label.push((label, vec![block])),
+        }
+    }
+    let mut entries = BTreeMap::new();
+    for (label, group) in by_label {
+        entries.insert(label.to_string(), labelled_value(address, type_name, &group, consumed + 1, value)?);
+    }
+    Ok(Value::object(entries))
+}
+
+/// The address of a value the structure no longer has (nor had): its
+/// segments read as a block's type, labels and attribute.
+fn guess_address(address: &db::module::Address) -> Address {
+    match address.segments() {
+        [root, name] if root == "var" => Address::variable(name.as_str()),
+        [root, name] if root == "local" => Address::local(name.as_str()),
+        [name] => Address::top_level(name.as_str()),
+        [type_name, labels @ .., name] => {
+            Address::from_parts(vec![BlockStep::new(type_name, labels, None)], Some(name.to_string()))
+        }
+        [] => Address::top_level(""),
+    }
+}
+
 /// An error in words: its summary and detail, or what it is about.
 fn describe(db: &db::RootDatabase, attr: module::Attr<'_>, error: &module::AttrError) -> String {
     use module::AttrError;
@@ -580,7 +1127,7 @@ fn describe(db: &db::RootDatabase, attr: module::Attr<'_>, error: &module::AttrE
             format!("Reference cycle: {}", module::long_cycle(db, attr))
         }
         AttrError::Cycle(path) => {
-            let steps: Vec<String> = path.iter().map(Address::to_string).collect();
+            let steps: Vec<String> = path.iter().map(db::module::Address::to_string).collect();
             format!("Reference cycle: {}", steps.join(" -> "))
         }
         AttrError::MissingVariable { variable, .. } => {

@@ -61,7 +61,7 @@ fn variables_change_their_readers_only() {
     // Converted to the declared type.
     assert_eq!(workspace.value("var.n").unwrap(), Value::int(4));
     // The same value again is no change.
-    assert_eq!(workspace.apply(set_n()), Vec::<String>::new());
+    assert!(workspace.apply(set_n()).is_empty());
 }
 
 #[test]
@@ -76,7 +76,7 @@ fn errors_name_their_cause() {
     assert!(matches!(error, Error::Evaluation { .. }));
     workspace.add_file("m/b.hcl", "locals {\n  big = 300\n}\n");
     let error = workspace.value_as::<u8>("local.big").unwrap_err();
-    assert_eq!(error.to_string(), "`local.big`: the number 300 is out of range for u8");
+    assert_eq!(error.to_string(), "m/b.hcl:2:9: at local.big: the number 300 is out of range for u8");
     assert_eq!(
         workspace.set_variable_expr("x", "var.y").unwrap_err().to_string(),
         "`var.y` is not an expression: Variables not allowed: Variables may not be used here."
