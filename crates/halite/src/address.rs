@@ -323,21 +323,38 @@ impl fmt::Display for Address {
     }
 }
 
+impl Address {
+    /// Whether the printed form is `text`, compared as it is written out.
+    fn prints_as(&self, text: &str) -> bool {
+        struct Rest<'a>(&'a str);
+        impl fmt::Write for Rest<'_> {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                self.0 = self.0.strip_prefix(s).ok_or(fmt::Error)?;
+                Ok(())
+            }
+        }
+        let mut rest = Rest(text);
+        fmt::write(&mut rest, format_args!("{self}")).is_ok() && rest.0.is_empty()
+    }
+}
+
+/// An address equals its printed form, so that tests and programs compare
+/// addresses with text as they read them.
 impl PartialEq<str> for Address {
     fn eq(&self, other: &str) -> bool {
-        self.to_string() == other
+        self.prints_as(other)
     }
 }
 
 impl PartialEq<&str> for Address {
     fn eq(&self, other: &&str) -> bool {
-        self.to_string() == *other
+        self.prints_as(other)
     }
 }
 
 impl PartialEq<String> for Address {
     fn eq(&self, other: &String) -> bool {
-        self.to_string() == *other
+        self.prints_as(other)
     }
 }
 

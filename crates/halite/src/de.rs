@@ -87,7 +87,7 @@ pub struct DecodeError {
     message: String,
     /// The innermost place in the files the error is about, until it is
     /// turned into a [`SourceLocation`].
-    origin: Option<Origin>,
+    origin: Option<Box<Origin>>,
     location: Option<Box<SourceLocation>>,
 }
 
@@ -146,7 +146,7 @@ impl DecodeError {
     /// The same error, at `origin` unless it is at a place already.
     pub(crate) fn at(mut self, origin: Option<Origin>) -> DecodeError {
         if self.origin.is_none() {
-            self.origin = origin;
+            self.origin = origin.map(Box::new);
         }
         self
     }

@@ -59,4 +59,11 @@ pub use crate::de::{DecodeError, SourceLocation, from_value};
 pub use crate::ser::{EncodeError, to_value};
 pub use host::Change;
 
-pub use crate::workspace::{Diagnostic, Error, Severity, ToAddress, Workspace};
+pub use crate::workspace::{Diagnostic, Dialect, Error, Severity, ToAddress, Workspace};
+
+/// The analysis database under a workspace ([`Workspace::database`]),
+/// for what the library does not cover yet.
+pub use db::RootDatabase;
+/// A watch of a module's directory and the batches of changes it hands
+/// over ([`Workspace::watch_channel`], [`Workspace::apply_batch`]).
+pub use vfs::{ChangeBatch, Watcher};

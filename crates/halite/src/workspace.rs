@@ -37,6 +37,7 @@ pub struct Workspace {
     /// [`Workspace::register_function`]).
     functions: BTreeMap<String, eval::Function>,
     roots: BTreeMap<SmolStr, Value>,
+    dialect: Dialect,
     /// The module's block structure when last asked for, with each
     /// attribute's address by the address the database knows it by: what
     /// turns the host's changed addresses into [`Address`]es, kept from
@@ -189,6 +190,7 @@ impl Workspace {
             dir,
             functions: BTreeMap::new(),
             roots: BTreeMap::new(),
+            dialect: Dialect::ByFileNames,
             names: Names::default(),
         };
         workspace.refresh_names();
@@ -855,11 +857,42 @@ impl Workspace {
         self.sync_dialect();
     }
 
+    /// Chooses the language the module is read in: its rules for names,
+    /// functions and blocks (see [`Dialect`]). The default chooses by the
+    /// files' names.
+    ///
+    /// ```
+    /// use halite::{Dialect, Workspace};
+    ///
+    /// let mut workspace = Workspace::new("m");
+    /// workspace.add_file("m/main.tf", "resource \"aws_instance\" \"web\" { ami = \"ami-1\" }\nlocals { id = aws_instance.web.id }");
+    /// // Terraform's, by the file's name: a resource is named without
+    /// // `resource`, and has attributes a run computes.
+    /// assert!(!workspace.value("local.id")?.is_known());
+    /// // Generic HCL: `aws_instance` is no name of the module.
+    /// workspace.set_dialect(Dialect::Generic);
+    /// assert!(workspace.value("local.id").is_err());
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn set_dialect(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
+        self.sync_dialect();
+    }
+
     fn sync_dialect(&mut self) {
+        let rules = match self.dialect {
+            Dialect::ByFileNames => None,
+            Dialect::Generic => {
+                Some(module::DialectRules { chosen_by_files: false, ..module::DialectRules::generic() })
+            }
+            Dialect::Terraform => {
+                Some(module::DialectRules { chosen_by_files: false, ..module::DialectRules::terraform() })
+            }
+        };
         let mut change = Change::new();
         change.set_dialect(
             self.dir.clone(),
-            DialectChange { functions: self.functions.clone(), roots: self.roots.clone() },
+            DialectChange { functions: self.functions.clone(), roots: self.roots.clone(), rules },
         );
         self.apply(change);
     }
@@ -884,7 +917,7 @@ impl Workspace {
     /// assert_eq!(workspace.value("local.m")?, halite::Value::int(10));
     /// # Ok::<(), halite::Error>(())
     /// ```
-    pub fn watch_channel(&self) -> Result<(vfs::Watcher, mpsc::Receiver<vfs::ChangeBatch>), Error> {
+    pub fn watch_channel(&self) -> Result<(crate::Watcher, mpsc::Receiver<crate::ChangeBatch>), Error> {
         let db = self.host.db();
         let known: Vec<vfs::LoadedFile> = self
             .host
@@ -902,7 +935,7 @@ impl Workspace {
     /// Applies a batch of changes from the watcher (see
     /// [`Workspace::apply`]), and returns the addresses whose values
     /// changed.
-    pub fn apply_batch(&mut self, batch: vfs::ChangeBatch) -> Vec<Address> {
+    pub fn apply_batch(&mut self, batch: crate::ChangeBatch) -> Vec<Address> {
         self.apply(Change::from(batch))
     }
 
@@ -934,6 +967,27 @@ impl Workspace {
     pub fn database(&self) -> &db::RootDatabase {
         self.host.db()
     }
+}
+
+/// The language a module is read in: which names, functions and blocks
+/// its references mean (see [`Workspace::set_dialect`]).
+///
+/// ```
+/// assert_eq!(halite::Dialect::default(), halite::Dialect::ByFileNames);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// Terraform's for a module of `*.tf` or `*.tofu` files, HCL's generic
+    /// rules otherwise.
+    #[default]
+    ByFileNames,
+    /// HCL's generic rules: `var.NAME`, `local.NAME`, and blocks by type
+    /// and labels, with the standard library's functions.
+    Generic,
+    /// Terraform's language: resources without their `resource`, data
+    /// sources, module calls, its functions, and what a run computes
+    /// unknown.
+    Terraform,
 }
 
 /// What can name a place in a module: an [`Address`], or its printed form,
