@@ -11,10 +11,15 @@
 //! changes ([`Workspace::apply`]), learning which addresses' values
 //! changed. [`Workspace::watch`] does the last from the filesystem.
 //!
-//! Addresses are the names the configuration itself uses: `var.NAME`,
-//! `local.NAME`, `TYPE.LABEL….ATTRIBUTE` for an attribute of a labelled
-//! block, and `TYPE.LABEL…` for the whole block as an object of its
-//! attributes.
+//! Addresses ([`Address`]) are the names the configuration itself uses:
+//! `var.NAME`, `local.NAME`, a block by its type and labels, the blocks
+//! nested in it, and an attribute of any of them, printed as a traversal
+//! with labels that are not identifiers quoted: `service["api.v2"].image`,
+//! `target.app.step[1].run`. A block's value is an object of its
+//! attributes and nested blocks. [`Workspace::decode`] decodes the whole
+//! configuration into the program's own types with serde, blocks and
+//! labels included (see [`de`]), and [`to_value`] turns a Rust value into a
+//! variable's.
 //!
 //! ```
 //! use halite::{Value, Workspace};
