@@ -10,7 +10,6 @@ use std::sync::mpsc;
 use camino::{Utf8Path, Utf8PathBuf};
 use db::module::{self, ModuleBlock, ModuleBlocks};
 use host::{AnalysisHost, Change, DialectChange, HostOptions, LocatedDiagnostic};
-use rustc_hash::FxHashMap;
 use serde::de::DeserializeOwned;
 use smol_str::SmolStr;
 use value::Value;
@@ -38,18 +37,6 @@ pub struct Workspace {
     functions: BTreeMap<String, eval::Function>,
     roots: BTreeMap<SmolStr, Value>,
     dialect: Dialect,
-    /// The module's block structure when last asked for, with each
-    /// attribute's address by the address the database knows it by: what
-    /// turns the host's changed addresses into [`Address`]es, kept from
-    /// one change to the next for the addresses a change removed.
-    names: Names,
-}
-
-/// The module's structure and its attributes' addresses by the database's.
-#[derive(Default)]
-struct Names {
-    structure: std::sync::Arc<ModuleBlocks>,
-    by_db_address: FxHashMap<db::module::Address, Address>,
 }
 
 /// Why a value could not be given.
@@ -185,16 +172,13 @@ impl Workspace {
     }
 
     fn with_host(host: AnalysisHost, dir: Utf8PathBuf) -> Workspace {
-        let mut workspace = Workspace {
+        Workspace {
             host,
             dir,
             functions: BTreeMap::new(),
             roots: BTreeMap::new(),
             dialect: Dialect::ByFileNames,
-            names: Names::default(),
-        };
-        workspace.refresh_names();
-        workspace
+        }
     }
 
     /// The module's directory.
@@ -302,37 +286,22 @@ impl Workspace {
             text: text.to_string(),
             message: format!("{} at offset {}", error.message, error.offset),
         })?;
-        let missing = || Error::NoSuchAddress(text.to_string());
-        let name = |segment: &Segment| match segment {
-            Segment::Name(name) => Some(name.clone()),
-            Segment::Index(_) => None,
-        };
-        let index = self.host.module(&self.dir).map(|module| module::module_index(self.host.db(), module));
-        let declared = |segments: [&str; 2]| {
-            index.is_some_and(|index| index.definitions.contains_key(&db::module::Address::new(segments)))
-        };
-        match segments.as_slice() {
-            [root, variable] if name(root).as_deref() == Some("var") => {
-                let variable = name(variable).ok_or_else(missing)?;
-                return if declared(["var", &variable]) {
-                    Ok(Address::variable(variable))
-                } else {
-                    Err(missing())
-                };
+        let found = self.model().and_then(|model| model.resolve(&segments));
+        // `rule["0"]` and `rule[0]` name the same database address: the
+        // printed form decides.
+        match found {
+            Some(address) if crate::address::segments(&address.to_string()).as_ref() == Ok(&segments) => {
+                Ok(address)
             }
-            [root, local] if name(root).as_deref() == Some("local") => {
-                let local = name(local).ok_or_else(missing)?;
-                return if declared(["local", &local]) { Ok(Address::local(local)) } else { Err(missing()) };
-            }
-            [Segment::Name(attribute)]
-                if self.names.structure.attributes.iter().any(|it| it.name == attribute.as_str()) =>
-            {
-                return Ok(Address::top_level(attribute.clone()));
-            }
-            _ => {}
+            _ => Err(Error::NoSuchAddress(text.to_string())),
         }
-        let mut steps = Vec::new();
-        resolve(&self.names.structure.blocks, &segments, &mut steps).ok_or_else(missing)
+    }
+
+    /// The module's index and rules, through which addresses are found.
+    fn model(&self) -> Option<Model<'_>> {
+        let db = self.host.db();
+        let module = self.host.module(&self.dir)?;
+        Some(Model { db, index: module::module_index(db, module), rules: module.dialect(db).rules(db) })
     }
 
     /// The value at `address` (an [`Address`] or its printed form, see
@@ -370,34 +339,29 @@ impl Workspace {
             }
             Target::Block(block) => {
                 let mut attributes = Vec::new();
-                collect_attributes(std::slice::from_ref(block), &mut attributes);
+                collect_attributes(std::slice::from_ref(&block), &mut attributes);
                 self.host.evaluate(&self.dir, &attributes);
-                self.block_value(&address, block)
+                self.block_value(&address, &block)
             }
         }
     }
 
     /// What an address names: an attribute's address in the database, or
     /// a block of the structure.
-    fn target(&self, address: &Address) -> Result<Target<'_>, Error> {
+    fn target(&self, address: &Address) -> Result<Target, Error> {
         let missing = || Error::NoSuchAddress(address.to_string());
-        let name = address.attribute_name().unwrap_or_default();
-        if address.is_variable() || address.is_local() {
-            let root = if address.is_variable() { "var" } else { "local" };
-            return Ok(Target::Attribute(db::module::Address::new([root, name])));
+        let model = self.model().ok_or_else(missing)?;
+        if address.is_block() {
+            return model.module_block(address).map(Target::Block).ok_or_else(missing);
         }
-        if address.blocks().is_empty() {
-            let attribute =
-                self.names.structure.attributes.iter().find(|it| it.name == name).ok_or_else(missing)?;
-            return Ok(Target::Attribute(attribute.address.clone()));
-        }
-        let block = find_block(&self.names.structure.blocks, address.blocks()).ok_or_else(missing)?;
-        match address.attribute_name() {
-            None => Ok(Target::Block(block)),
-            Some(name) => {
-                let attribute = block.attributes.iter().find(|it| it.name == name).ok_or_else(missing)?;
-                Ok(Target::Attribute(attribute.address.clone()))
-            }
+        let db_address = match (address.is_variable(), address.is_local(), address.attribute_name()) {
+            (true, _, Some(name)) => db::module::Address::new(["var", name]),
+            (_, true, Some(name)) => db::module::Address::new(["local", name]),
+            _ => model.db_address(address.blocks(), address.attribute_name()),
+        };
+        match model.index.definitions.get(&db_address) {
+            Some(definition) if definition.kind.has_value() => Ok(Target::Attribute(db_address)),
+            _ => Err(missing()),
         }
     }
 
@@ -498,8 +462,8 @@ impl Workspace {
         let located = |error: DecodeError| Error::Decode(error.prefixed(&address.to_string()).located(db));
         match self.target(&address)? {
             Target::Block(block) => {
-                let values = self.evaluated(std::slice::from_ref(block), &[]);
-                crate::de::body::decode_block(&values, block).map_err(located)
+                let values = self.evaluated(std::slice::from_ref(&block), &[]);
+                crate::de::body::decode_block(&values, &block).map_err(located)
             }
             Target::Attribute(db_address) => {
                 self.host.evaluate(&self.dir, std::slice::from_ref(&db_address));
@@ -544,7 +508,8 @@ impl Workspace {
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T, Error> {
-        let structure = &self.names.structure;
+        let structure = self.structure();
+        let structure = structure.as_ref();
         let values = self.evaluated(&structure.blocks, &structure.attributes);
         crate::de::body::decode_body(&values, structure)
             .map_err(|error| Error::Decode(error.located(self.host.db())))
@@ -609,7 +574,7 @@ impl Workspace {
                         || matches!(definition.kind, module::DeclarationKind::Variable { .. })
                 })
             })
-            .filter_map(|address| self.names.by_db_address.get(address).cloned())
+            .filter_map(|address| self.model()?.structured(address))
             .collect()
     }
 
@@ -623,14 +588,24 @@ impl Workspace {
     /// ```
     pub fn block_addresses(&self) -> Vec<Address> {
         let mut out = Vec::new();
+        let structure = self.structure();
         let mut stack: Vec<(Vec<BlockStep>, &ModuleBlock)> =
-            self.names.structure.blocks.iter().rev().map(|block| (Vec::new(), block)).collect();
+            structure.blocks.iter().rev().map(|block| (Vec::new(), block)).collect();
         while let Some((mut steps, block)) = stack.pop() {
             steps.push(step_of(block));
             out.push(Address::from_parts(steps.clone(), None));
             stack.extend(block.blocks.iter().rev().map(|nested| (steps.clone(), nested)));
         }
         out
+    }
+
+    /// The module's whole structure (every file's blocks), for what reads
+    /// all of it.
+    fn structure(&self) -> std::sync::Arc<ModuleBlocks> {
+        match self.host.module(&self.dir) {
+            Some(module) => std::sync::Arc::clone(module::module_blocks(self.host.db(), module)),
+            None => std::sync::Arc::default(),
+        }
     }
 
     /// The top-level blocks of a type whose labels start with `labels`, in
@@ -644,8 +619,7 @@ impl Workspace {
     /// assert_eq!(workspace.blocks("resource", &["aws_instance"])[1].labels(), ["aws_instance", "db"]);
     /// ```
     pub fn blocks(&self, type_name: &str, labels: &[&str]) -> Vec<Address> {
-        self.names
-            .structure
+        self.structure()
             .blocks
             .iter()
             .filter(|block| {
@@ -757,61 +731,24 @@ impl Workspace {
             }
             None => Vec::new(),
         };
-        // The addresses a change removed are found in the structure before
-        // it, the others in the new one.
-        let before = self.refresh_names();
+        // Each found through its declaration, one file's structure: the
+        // work is the change's, not the module's. An address the change
+        // removed is read from its segments.
+        let model = self.model();
         let mut changed: Vec<Address> = report
             .values
             .into_iter()
             .filter(|change| change.module == self.dir)
             .map(|change| {
-                self.names
-                    .by_db_address
-                    .get(&change.address)
-                    .or_else(|| before.as_ref().and_then(|before| before.by_db_address.get(&change.address)))
-                    .cloned()
+                model
+                    .as_ref()
+                    .and_then(|model| model.structured(&change.address))
                     .unwrap_or_else(|| guess_address(&change.address))
             })
             .collect();
         changed.sort_by_cached_key(Address::to_string);
         changed.dedup();
         (changed, executed)
-    }
-
-    /// Reads the module's structure again if it changed, returning the
-    /// names it replaced.
-    fn refresh_names(&mut self) -> Option<Names> {
-        let module = self.host.module(&self.dir)?;
-        let structure = module::module_blocks(self.host.db(), module);
-        if std::sync::Arc::ptr_eq(structure, &self.names.structure) && !self.names.by_db_address.is_empty() {
-            return None;
-        }
-        let structure = std::sync::Arc::clone(structure);
-        let mut by_db_address = FxHashMap::default();
-        for name in module::module_index(self.host.db(), module).names_under("var") {
-            by_db_address
-                .insert(db::module::Address::new(["var", name.as_str()]), Address::variable(name.as_str()));
-        }
-        for name in module::module_index(self.host.db(), module).names_under("local") {
-            by_db_address
-                .insert(db::module::Address::new(["local", name.as_str()]), Address::local(name.as_str()));
-        }
-        for attribute in &structure.attributes {
-            by_db_address.insert(attribute.address.clone(), Address::top_level(attribute.name.as_str()));
-        }
-        let mut stack: Vec<(Vec<BlockStep>, &ModuleBlock)> =
-            structure.blocks.iter().map(|block| (Vec::new(), block)).collect();
-        while let Some((mut steps, block)) = stack.pop() {
-            steps.push(step_of(block));
-            for attribute in &block.attributes {
-                by_db_address.insert(
-                    attribute.address.clone(),
-                    Address::from_parts(steps.clone(), Some(attribute.name.to_string())),
-                );
-            }
-            stack.extend(block.blocks.iter().map(|nested| (steps.clone(), nested)));
-        }
-        Some(std::mem::replace(&mut self.names, Names { structure, by_db_address }))
     }
 
     /// Adds a function the configuration can call, or replaces one of the
@@ -1031,10 +968,222 @@ impl<T: ToAddress + ?Sized> ToAddress for &T {
 }
 
 /// What an [`Address`] names in the module's structure.
-enum Target<'a> {
+enum Target {
     /// An attribute or a variable, by the address the database evaluates.
     Attribute(db::module::Address),
-    Block(&'a ModuleBlock),
+    /// A block, with the database's addresses of its attributes.
+    Block(ModuleBlock),
+}
+
+/// The module's index and rules: what turns the database's addresses into
+/// [`Address`]es and back, one declaration and one file's structure at a
+/// time.
+struct Model<'a> {
+    db: &'a db::RootDatabase,
+    index: &'a module::ModuleIndex,
+    rules: &'a module::DialectRules,
+}
+
+impl Model<'_> {
+    /// The database's address of an attribute of `blocks` (or of the
+    /// block itself), as the module index builds it: the segments in order,
+    /// positions as numbers, without the type of the dialect's unprefixed
+    /// block types (Terraform's `resource`).
+    fn db_address(&self, blocks: &[BlockStep], attribute: Option<&str>) -> db::module::Address {
+        let mut segments: Vec<SmolStr> = Vec::new();
+        for block in blocks {
+            segments.push(block.type_name().into());
+            segments.extend(block.labels().iter().map(SmolStr::from));
+            if let Some(index) = block.index() {
+                segments.push(SmolStr::new(index.to_string()));
+            }
+        }
+        segments.extend(attribute.map(SmolStr::from));
+        if segments.len() > 1 && blocks.first().is_some_and(|it| self.unprefixed(it.type_name())) {
+            segments.remove(0);
+        }
+        db::module::Address::new(segments)
+    }
+
+    fn unprefixed(&self, type_name: &str) -> bool {
+        self.rules.unprefixed_block_types.contains(type_name)
+    }
+
+    /// The top-level block a declaration is in, from its file's structure.
+    fn top_block(&self, definition: &module::Definition) -> Option<&module::FileBlock> {
+        let blocks = module::file_blocks(self.db, definition.file);
+        blocks.blocks.iter().find(|block| {
+            block.location.block == definition.location.block
+                && block.location.labels == definition.location.labels
+        })
+    }
+
+    /// The step of a top-level block whose declaration's address is
+    /// `db_address`: its position among repeats is the segment the index
+    /// put after its labels.
+    fn top_step(&self, block: &module::FileBlock, db_address: &db::module::Address) -> BlockStep {
+        let at =
+            block.labels.len() + usize::from(!self.unprefixed(&block.type_name) || block.labels.is_empty());
+        let index = db_address.segments().get(at).and_then(|it| it.parse().ok());
+        let index = index.filter(|_| db_address.segments().len() > at);
+        BlockStep::new(&block.type_name, &block.labels, index)
+    }
+
+    /// The [`Address`] of a value the database knows by `db_address`.
+    fn structured(&self, db_address: &db::module::Address) -> Option<Address> {
+        let definition = self.index.definitions.get(db_address)?;
+        let segments = db_address.segments();
+        let last = segments.last()?.to_string();
+        match definition.kind {
+            module::DeclarationKind::Variable { .. } => return Some(Address::variable(last)),
+            module::DeclarationKind::Local => return Some(Address::local(last)),
+            module::DeclarationKind::TopLevelAttribute => return Some(Address::top_level(last)),
+            _ => {}
+        }
+        // The top-level block from its declaration, which comes before its
+        // attributes' among its file's: no file is read again for it.
+        let declarations = &module::declarations_of(self.db, definition.file).declarations;
+        let block = declarations
+            [..=(definition.declaration as usize).min(declarations.len().saturating_sub(1))]
+            .iter()
+            .rev()
+            .find(|it| {
+                it.kind == module::DeclarationKind::Block
+                    && it.location.block == definition.location.block
+                    && it.location.labels == definition.location.labels
+            })?;
+        let (type_name, labels) = block.address.segments().split_first()?;
+        // A repeated top-level block's position is the segment the index
+        // put after its labels; its declaration is then not at the
+        // address without it.
+        let plain = self.db_address(&[BlockStep::new(type_name, labels, None)], None);
+        let unrepeated =
+            self.index.definitions.get(&plain).is_some_and(|it| {
+                it.file == definition.file && it.location.block == definition.location.block
+            });
+        let index = if unrepeated {
+            None
+        } else {
+            segments.get(plain.segments().len()).and_then(|it| it.parse().ok())
+        };
+        let mut steps = vec![BlockStep::new(type_name, labels, index)];
+        match definition.kind {
+            module::DeclarationKind::Block => return Some(Address::from_parts(steps, None)),
+            module::DeclarationKind::BlockAttribute => return Some(Address::from_parts(steps, Some(last))),
+            _ => {}
+        }
+        // A nested block's type and labels are told apart by its file's
+        // structure only.
+        let top = self.top_block(definition)?;
+        let mut node = top;
+        for &position in &definition.location.nested {
+            node = node.blocks.iter().find(|block| block.location.nested.last() == Some(&position))?;
+            steps.push(BlockStep::new(&node.type_name, &node.labels, node.index.map(|it| it as usize)));
+        }
+        Some(Address::from_parts(steps, Some(last)))
+    }
+
+    /// The block `address` names, with its attributes' database addresses
+    /// and what is nested in it.
+    fn module_block(&self, address: &Address) -> Option<ModuleBlock> {
+        let (top_step, nested) = address.blocks().split_first()?;
+        let definition =
+            self.index.definitions.get(&self.db_address(std::slice::from_ref(top_step), None))?;
+        if definition.kind != module::DeclarationKind::Block {
+            return None;
+        }
+        let mut node = self.top_block(definition)?;
+        for step in nested {
+            node = node.blocks.iter().find(|block| {
+                block.type_name == step.type_name()
+                    && block.labels.len() == step.labels().len()
+                    && block.labels.iter().zip(step.labels()).all(|(a, b)| a == b)
+                    && block.index.map(|it| it as usize) == step.index()
+            })?;
+        }
+        Some(self.with_addresses(address.blocks().to_vec(), definition.file, node))
+    }
+
+    /// A block of a file's structure as the module's: each attribute with
+    /// its database address.
+    fn with_addresses(
+        &self,
+        steps: Vec<BlockStep>,
+        file: db::File,
+        block: &module::FileBlock,
+    ) -> ModuleBlock {
+        let attributes = block
+            .attributes
+            .iter()
+            .map(|(name, location)| module::ModuleAttribute {
+                name: name.clone(),
+                address: self.db_address(&steps, Some(name)),
+                file,
+                location: location.clone(),
+            })
+            .collect();
+        let blocks = block
+            .blocks
+            .iter()
+            .map(|nested| {
+                let mut steps = steps.clone();
+                steps.push(BlockStep::new(
+                    &nested.type_name,
+                    &nested.labels,
+                    nested.index.map(|it| it as usize),
+                ));
+                self.with_addresses(steps, file, nested)
+            })
+            .collect();
+        let last = steps.last();
+        ModuleBlock {
+            type_name: block.type_name.clone(),
+            labels: block.labels.clone(),
+            index: last.and_then(BlockStep::index).map(|it| u32::try_from(it).unwrap_or(u32::MAX)),
+            file,
+            location: block.location.clone(),
+            attributes,
+            blocks,
+        }
+    }
+
+    /// The address a printed form's segments spell: a variable, a local, a
+    /// top-level attribute, or a top-level block found by its declaration
+    /// (the longest prefix that is one), then what is in it, found in its
+    /// file's structure.
+    fn resolve(&self, segments: &[Segment]) -> Option<Address> {
+        let text = |segment: &Segment| match segment {
+            Segment::Name(name) => SmolStr::new(name),
+            Segment::Index(index) => SmolStr::new(index.to_string()),
+        };
+        let mut whole: Vec<SmolStr> = segments.iter().map(text).collect();
+        if whole.len() > 1 && matches!(segments.first(), Some(Segment::Name(it)) if self.unprefixed(it)) {
+            whole.remove(0);
+        }
+        // What the index declares, an attribute or a top-level block.
+        if let Some(found) = self.structured(&db::module::Address::new(whole)) {
+            return Some(found);
+        }
+        for length in (1..=segments.len()).rev() {
+            let Some(Segment::Name(type_name)) = segments.first() else { return None };
+            let mut prefix: Vec<SmolStr> = segments[..length].iter().map(text).collect();
+            if prefix.len() > 1 && self.unprefixed(type_name) {
+                prefix.remove(0);
+            }
+            let prefix = db::module::Address::new(prefix);
+            let Some(definition) = self.index.definitions.get(&prefix) else { continue };
+            if definition.kind != module::DeclarationKind::Block {
+                continue;
+            }
+            let Some(top) = self.top_block(definition) else { continue };
+            let step = self.top_step(top, &prefix);
+            let mut steps = vec![step];
+            if let Some(found) = resolve_in(top, &segments[length..], &mut steps) {
+                return Some(found);
+            }
+        }
+        None
+    }
 }
 
 /// The step of an address a block of the structure is.
@@ -1042,51 +1191,42 @@ fn step_of(block: &ModuleBlock) -> BlockStep {
     BlockStep::new(&block.type_name, &block.labels, block.index.map(|it| it as usize))
 }
 
-/// The block `steps` names among `blocks`, nested ones below it.
-fn find_block<'a>(blocks: &'a [ModuleBlock], steps: &[BlockStep]) -> Option<&'a ModuleBlock> {
-    let (first, rest) = steps.split_first()?;
-    let block = blocks.iter().find(|block| {
-        block.type_name == first.type_name()
-            && block.labels.len() == first.labels().len()
-            && block.labels.iter().zip(first.labels()).all(|(a, b)| a == b)
-            && block.index.map(|it| it as usize) == first.index()
-    })?;
-    if rest.is_empty() { Some(block) } else { find_block(&block.blocks, rest) }
-}
-
-/// The address `segments` spell among `blocks` (a block's type, its
-/// labels, its position if it repeats, then an attribute or nested
-/// blocks), `steps` the blocks above. The first reading that names
-/// something wins.
-fn resolve(blocks: &[ModuleBlock], segments: &[Segment], steps: &mut Vec<BlockStep>) -> Option<Address> {
+/// The address `segments` spell in `block` (whose steps are `steps`): the
+/// block itself, one of its attributes, or what is in a nested block (its
+/// type, its labels, its position if it repeats, then the same again). The
+/// first reading that names something wins.
+fn resolve_in(
+    block: &module::FileBlock,
+    segments: &[Segment],
+    steps: &mut Vec<BlockStep>,
+) -> Option<Address> {
+    match segments {
+        [] => return Some(Address::from_parts(steps.clone(), None)),
+        [Segment::Name(name)] if block.attributes.iter().any(|(it, _)| it == name.as_str()) => {
+            return Some(Address::from_parts(steps.clone(), Some(name.clone())));
+        }
+        _ => {}
+    }
     let Some(Segment::Name(type_name)) = segments.first() else { return None };
-    for block in blocks.iter().filter(|block| block.type_name == type_name.as_str()) {
-        let labels = block.labels.len();
+    for nested in block.blocks.iter().filter(|nested| nested.type_name == type_name.as_str()) {
+        let labels = nested.labels.len();
         let Some(written) = segments.get(1..=labels) else { continue };
         let matches = written
             .iter()
-            .zip(block.labels.iter())
+            .zip(nested.labels.iter())
             .all(|(segment, label)| matches!(segment, Segment::Name(name) if name == label.as_str()));
         if !matches {
             continue;
         }
         let mut rest = &segments[1 + labels..];
-        match (block.index, rest.first()) {
+        match (nested.index, rest.first()) {
             (Some(index), Some(Segment::Index(written))) if index as usize == *written => rest = &rest[1..],
             (None, Some(Segment::Index(_))) | (Some(_), _) => continue,
             (None, _) => {}
         }
-        steps.push(step_of(block));
-        match rest {
-            [] => return Some(Address::from_parts(steps.clone(), None)),
-            [Segment::Name(name)] if block.attributes.iter().any(|it| it.name == name.as_str()) => {
-                return Some(Address::from_parts(steps.clone(), Some(name.clone())));
-            }
-            _ => {
-                if let Some(found) = resolve(&block.blocks, rest, steps) {
-                    return Some(found);
-                }
-            }
+        steps.push(BlockStep::new(&nested.type_name, &nested.labels, nested.index.map(|it| it as usize)));
+        if let Some(found) = resolve_in(nested, rest, steps) {
+            return Some(found);
         }
         steps.pop();
     }
@@ -1163,7 +1303,12 @@ fn guess_address(address: &db::module::Address) -> Address {
         [root, name] if root == "local" => Address::local(name.as_str()),
         [name] => Address::top_level(name.as_str()),
         [type_name, labels @ .., name] => {
-            Address::from_parts(vec![BlockStep::new(type_name, labels, None)], Some(name.to_string()))
+            // A number after the labels is a repeated block's position.
+            let (labels, index) = match labels.split_last() {
+                Some((last, rest)) if last.parse::<usize>().is_ok() => (rest, last.parse().ok()),
+                _ => (labels, None),
+            };
+            Address::from_parts(vec![BlockStep::new(type_name, labels, index)], Some(name.to_string()))
         }
         [] => Address::top_level(""),
     }

@@ -379,6 +379,22 @@ fn every_block_and_attribute_is_addressable_and_reads_back() {
 }
 
 #[test]
+fn repeated_top_level_blocks_are_addressed_by_position() {
+    let mut workspace = Workspace::new("m");
+    workspace.add_file("m/a.hcl", "rule {\n  x = 1\n}\nrule {\n  x = 2\n  check { y = 3 }\n}\n");
+    assert_eq!(workspace.addresses(), ["rule[0].x", "rule[1].x", "rule[1].check.y"]);
+    assert_eq!(workspace.block_addresses(), ["rule[0]", "rule[1]", "rule[1].check"]);
+    for address in workspace.addresses().iter().chain(&workspace.block_addresses()) {
+        assert_eq!(workspace.address(&address.to_string()).as_ref(), Ok(address));
+    }
+    assert_eq!(workspace.value("rule[1].check.y"), Ok(Value::int(3)));
+    // The database's `rule.0` is not the printed form of a position.
+    assert!(workspace.address(r#"rule["0"].x"#).is_err());
+    let changed = workspace.apply(set("m/a.hcl", "rule {\n  x = 1\n}\nrule {\n  x = 2\n  check { y = 4 }\n}\n"));
+    assert_eq!(changed, ["rule[1].check.y"]);
+}
+
+#[test]
 fn changes_are_reported_by_structured_address() {
     let mut workspace = services();
     let changed = workspace.apply(set("m/a.hcl", &API.replace("interval = 10", "interval = 30")));
