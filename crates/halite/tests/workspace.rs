@@ -390,7 +390,8 @@ fn repeated_top_level_blocks_are_addressed_by_position() {
     assert_eq!(workspace.value("rule[1].check.y"), Ok(Value::int(3)));
     // The database's `rule.0` is not the printed form of a position.
     assert!(workspace.address(r#"rule["0"].x"#).is_err());
-    let changed = workspace.apply(set("m/a.hcl", "rule {\n  x = 1\n}\nrule {\n  x = 2\n  check { y = 4 }\n}\n"));
+    let changed =
+        workspace.apply(set("m/a.hcl", "rule {\n  x = 1\n}\nrule {\n  x = 2\n  check { y = 4 }\n}\n"));
     assert_eq!(changed, ["rule[1].check.y"]);
 }
 
