@@ -5,8 +5,9 @@
 //! that turns byte offsets into the lines and columns people read, and the
 //! queries that collect a file's diagnostics ([`diagnostics`]: the syntax
 //! ones, [`syntax_diagnostics`], and the lints). Diagnostics are plain
-//! values here: they are rendered only at the edges (rustc-style text, JSON,
-//! SARIF), by the front ends. How many of a file's are reported is capped
+//! values here; [`render`] turns one into rustc-style text, for the command
+//! line and for the library's decoding errors alike, and the command line
+//! writes JSON and SARIF itself. How many of a file's are reported is capped
 //! ([`cap_diagnostics`]: the first hundred by default, then one
 //! `too-many-diagnostics` that counts the rest), by the host's pipeline and
 //! by the front ends that read a single file.
@@ -18,9 +19,8 @@
 //! applied by the front end, since the database does not know where a
 //! repository starts.
 //!
-//! It must never depend on the command line (`cli`) or on any renderer: the
-//! watch mode and a language server use the same diagnostics and show them
-//! their own way.
+//! It must never depend on the command line (`cli`): the watch mode and a
+//! language server use the same diagnostics and show them their own way.
 
 pub mod config;
 mod diagnostic;
@@ -29,6 +29,7 @@ mod limit;
 mod lines;
 mod lints;
 pub mod module;
+pub mod render;
 pub mod rules;
 
 use std::borrow::Cow;

@@ -46,6 +46,9 @@
 //!   without a `.tf` file whose `.tofu` twin is there, as OpenTofu does);
 //! - [`module_calls`], [`module_inputs`], [`module_call_diagnostics`]: local
 //!   child modules, their variables, and the check of a call's arguments;
+//! - [`module_blocks`]: the module's blocks as written (types, labels,
+//!   attributes with their addresses, nested blocks), for readers of a
+//!   whole configuration; [`location_range`] places any of them;
 //! - [`evaluate_in_order`]: evaluates attributes dependencies first. Values
 //!   ask for the values they reference, so asking for the end of a long
 //!   chain first recurses through all of it (and so does salsa's check of
@@ -71,6 +74,7 @@
 //! only those whose resolution changed. `tests/incremental_module.rs`
 //! asserts each with the exact list of executed queries.
 
+mod blocks;
 mod calls;
 mod declarations;
 mod diagnostics;
@@ -89,6 +93,10 @@ use smol_str::SmolStr;
 pub use eval::Value;
 
 pub use crate::module::{
+    blocks::{
+        FileBlock, FileBlocks, ModuleAttribute, ModuleBlock, ModuleBlocks, RangeOf, file_blocks,
+        location_range, module_blocks,
+    },
     calls::{
         MODULE_META_ARGUMENTS, ModuleCall, ModuleInput, child_inputs, module_call_diagnostics, module_calls,
         module_inputs,

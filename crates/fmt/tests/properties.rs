@@ -227,9 +227,9 @@ fn type_meaning(hir: &FileHir, ids: &[ExprId], id: ExprId) -> String {
             [TemplatePart::Literal(text)] if text == "list" || text == "map" => format!("{text}(string)"),
             _ => expr_meaning(hir, ids, id),
         },
-        Expr::Call { name, args, expand_final: false } => {
-            let args: Vec<String> = args.iter().map(|&arg| type_meaning(hir, ids, arg)).collect();
-            format!("{name}({})", args.join(", "))
+        Expr::Call(call) if !call.expand_final => {
+            let args: Vec<String> = call.args.iter().map(|&arg| type_meaning(hir, ids, arg)).collect();
+            format!("{}({})", call.name, args.join(", "))
         }
         _ => expr_meaning(hir, ids, id),
     }

@@ -9,13 +9,16 @@
 //!
 //! The configuration (`examples/build-tool/` at the root of the repository)
 //! declares `target` blocks across several files, each with its sources,
-//! its output, the outputs it depends on and the command that builds it.
-//! The tool adds a dialect to HCL: a `project` root (the project's name and
-//! directory) and a `shell_words` function. It decodes each target into a
-//! Rust struct with serde, orders the targets so that each comes after what
-//! it depends on, and prints the plan. With `--watch` it keeps the module
-//! loaded, and after each change on disk prints which values changed and
-//! the new plan of the targets they belong to.
+//! its output, the outputs it depends on and the `step` blocks that build
+//! it (a label may hold dots: `target "test.unit"`). The tool adds a
+//! dialect to HCL: a `project` root (the project's name and directory) and
+//! a `shell_words` function. It decodes the whole configuration into its
+//! Rust types with serde ([`BuildConfig`]: targets by label, steps in
+//! order with their labels as fields, unknown attributes rejected), orders
+//! the targets so that each comes after what it depends on, and prints the
+//! plan. With `--watch` it keeps the module loaded, and after each change
+//! on disk prints which values changed (by address,
+//! `target["test.unit"].step.self-test.run`) and the new plan.
 //!
 //! The integration test `tests/build_tool.rs` runs the same functions.
 
@@ -24,13 +27,38 @@ use std::collections::{BTreeMap, BTreeSet};
 use halite::{Function, FunctionError, Param, Type, Utf8Path, Utf8PathBuf, Value, Workspace};
 use serde::Deserialize;
 
-/// One target of the configuration, as the tool reads it.
+/// The whole configuration, as the tool reads it: every `target` block by
+/// its label. Anything else at the top level (`variable` and `locals`
+/// blocks aside, which are HCL's own) is an error, as is an attribute a
+/// target or step does not have.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildConfig {
+    #[serde(default)]
+    pub target: BTreeMap<String, Target>,
+}
+
+/// One target: what it reads and writes, and its steps in order.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Target {
     pub sources: Vec<String>,
     pub output: String,
     pub deps: Vec<String>,
-    pub command: String,
+    #[serde(default)]
+    pub step: Vec<Step>,
+}
+
+/// One `step "NAME" { run = … }` of a target.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The block's label.
+    #[serde(rename = "@name")]
+    pub name: String,
+    pub run: String,
+    /// Seconds the step may take, if it is limited.
+    pub timeout: Option<u32>,
 }
 
 /// Opens the configuration in `dir` with the tool's dialect and the
@@ -68,32 +96,17 @@ pub fn shell_words() -> Function {
     })
 }
 
-/// The names of the `target` blocks, sorted.
-pub fn target_names(workspace: &Workspace) -> Vec<String> {
-    let names: BTreeSet<String> = workspace
-        .addresses()
-        .iter()
-        .filter_map(|address| {
-            let mut segments = address.split('.');
-            match (segments.next(), segments.next()) {
-                (Some("target"), Some(name)) => Some(name.to_string()),
-                _ => None,
-            }
-        })
-        .collect();
-    names.into_iter().collect()
-}
-
 /// Every target decoded, ordered so that each comes after the targets whose
-/// outputs it depends on (ties by name). A target that cannot be decoded,
-/// a dependency no target produces, or a dependency cycle is an error.
+/// outputs it depends on (ties by name). A configuration that cannot be
+/// decoded, a dependency no target produces, or a dependency cycle is an
+/// error, given as the tool prints it (a decoding error rendered with the
+/// lines at fault).
 pub fn plan(workspace: &Workspace) -> Result<Vec<(String, Target)>, String> {
-    let mut targets = BTreeMap::new();
-    for name in target_names(workspace) {
-        let target: Target =
-            workspace.value_as(&format!("target.{name}")).map_err(|error| error.to_string())?;
-        targets.insert(name, target);
-    }
+    let config: BuildConfig = workspace.decode().map_err(|error| match error {
+        halite::Error::Decode(error) => error.render(),
+        error => format!("error: {error}"),
+    })?;
+    let targets = config.target;
     let producers: BTreeMap<&str, &str> =
         targets.iter().map(|(name, target)| (target.output.as_str(), name.as_str())).collect();
     let mut order: Vec<(String, Target)> = Vec::new();
@@ -109,11 +122,13 @@ pub fn plan(workspace: &Workspace) -> Result<Vec<(String, Target)>, String> {
             for name in &stuck {
                 for dep in &targets[*name].deps {
                     if !producers.contains_key(dep.as_str()) {
-                        return Err(format!("target {name} depends on {dep}, which no target produces"));
+                        return Err(format!(
+                            "error: target {name} depends on {dep}, which no target produces"
+                        ));
                     }
                 }
             }
-            return Err(format!("the targets {} depend on each other in a cycle", stuck.join(", ")));
+            return Err(format!("error: the targets {} depend on each other in a cycle", stuck.join(", ")));
         };
         done.insert(name);
         order.push((name.clone(), target.clone()));
@@ -121,11 +136,15 @@ pub fn plan(workspace: &Workspace) -> Result<Vec<(String, Target)>, String> {
     Ok(order)
 }
 
-/// The plan as the tool prints it: one line per target, its command below.
+/// The plan as the tool prints it: one line per target, its steps below.
 pub fn render(plan: &[(String, Target)]) -> String {
     let mut out = String::new();
-    for (step, (name, target)) in plan.iter().enumerate() {
-        out.push_str(&format!("{}. {name} -> {}\n   $ {}\n", step + 1, target.output, target.command));
+    for (number, (name, target)) in plan.iter().enumerate() {
+        out.push_str(&format!("{}. {name} -> {}\n", number + 1, target.output));
+        for step in &target.step {
+            let limit = step.timeout.map(|seconds| format!(" (at most {seconds} s)")).unwrap_or_default();
+            out.push_str(&format!("   {}{limit}: $ {}\n", step.name, step.run));
+        }
     }
     out
 }
@@ -140,7 +159,7 @@ fn print_state(workspace: &Workspace) {
     }
     match plan(workspace) {
         Ok(plan) => print!("{}", render(&plan)),
-        Err(error) => eprintln!("error: {error}"),
+        Err(error) => eprintln!("{error}"),
     }
 }
 
@@ -184,6 +203,7 @@ fn main() {
         if changed.is_empty() {
             return std::ops::ControlFlow::Continue(());
         }
+        let changed: Vec<String> = changed.iter().map(ToString::to_string).collect();
         println!("-- changed: {}", changed.join(", "));
         print_state(workspace);
         std::ops::ControlFlow::Continue(())

@@ -16,7 +16,35 @@
 //! Rust types have no place for it.
 //!
 //! Errors say where they happened, as a path from the decoded value
-//! (`.targets[2].name`).
+//! (`.targets[2].name`), and, for values of the module's files, as a place
+//! in them (see [`SourceLocation`]).
+//!
+//! # A whole configuration
+//!
+//! [`Workspace::decode`](crate::Workspace::decode) decodes the module's
+//! structure, not a value, as `gohcl.DecodeBody` and hcl-rs's `from_str`
+//! do:
+//!
+//! - A body (the configuration's top level, or a block's) is a struct or a
+//!   map: its attributes and its block types are the fields. Unknown fields
+//!   are ignored unless the type says `#[serde(deny_unknown_fields)]`, and
+//!   then each is reported where it is written.
+//! - The blocks of one type are, as the field's type asks: a map keyed by
+//!   their first label (a map of maps by the next, and so on); a sequence
+//!   (`Vec`), in source order, one block included; one struct, when there
+//!   is exactly one block (`Option` when there may be none); a missing block
+//!   type is a missing field, so a `Vec` of blocks that may be absent wants
+//!   `#[serde(default)]`.
+//! - Labels not taken as map keys go to the struct's fields named with an
+//!   `@` (`#[serde(rename = "@name")]`), in the order the struct declares
+//!   them; a block with labels that have no such field is an error, so no
+//!   label is dropped unseen.
+//! - Attributes are values, converted as above.
+//!
+//! `variable` and `locals` blocks are the module's own declarations and
+//! not fields of the configuration. Without a schema a JSON file's blocks
+//! nest one level: what is inside a block is attributes (an object value
+//! decodes as a struct or map all the same).
 
 use std::fmt;
 
@@ -47,39 +75,169 @@ pub fn from_value<'de, T: de::Deserialize<'de>>(value: &'de Value) -> Result<T, 
     T::deserialize(ValueDeserializer::new(value))
 }
 
-/// Why a value could not be decoded, and where in it.
+/// Why a value could not be decoded, where in the value, and, when it came
+/// from the module's files, where in them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
+    /// What the path starts from: an address for
+    /// [`Workspace::value_as`](crate::Workspace::value_as).
+    root: String,
     /// Steps from the decoded value to the part at fault, outermost first.
     path: Vec<PathStep>,
     message: String,
+    /// The innermost place in the files the error is about, until it is
+    /// turned into a [`SourceLocation`].
+    origin: Option<Box<Origin>>,
+    location: Option<Box<SourceLocation>>,
+}
+
+/// Where in the module a decode error is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Origin {
+    pub(crate) file: db::File,
+    pub(crate) location: db::module::Location,
+    pub(crate) part: db::module::RangeOf,
+}
+
+/// Where a [`DecodeError`] is in the files: the path, the line and column
+/// (both from 1, columns in characters), the byte range, and the error
+/// rendered as every diagnostic is, with the source lines it points at.
+///
+/// ```
+/// let mut workspace = halite::Workspace::new("m");
+/// workspace.add_file("m/a.hcl", "locals {\n  port = \"http\"\n}\n");
+/// let halite::Error::Decode(error) = workspace.value_as::<u16>("local.port").unwrap_err() else { panic!() };
+/// let location = error.location().expect("a place in the files");
+/// assert_eq!((location.path.as_str(), location.line, location.column), ("m/a.hcl", 2, 10));
+/// assert_eq!(location.range, 18..24);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceLocation {
+    pub path: camino::Utf8PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub range: std::ops::Range<usize>,
+    rendered: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum PathStep {
+pub(crate) enum PathStep {
     Index(usize),
     Key(String),
 }
 
 impl DecodeError {
-    fn new(message: impl Into<String>) -> DecodeError {
-        DecodeError { path: Vec::new(), message: message.into() }
+    pub(crate) fn new(message: impl Into<String>) -> DecodeError {
+        DecodeError {
+            root: String::new(),
+            path: Vec::new(),
+            message: message.into(),
+            origin: None,
+            location: None,
+        }
     }
 
     /// The same error, one step further from the decoded value's root.
-    fn within(mut self, step: PathStep) -> DecodeError {
+    pub(crate) fn within(mut self, step: PathStep) -> DecodeError {
         self.path.insert(0, step);
         self
     }
 
+    /// The same error, at `origin` unless it is at a place already.
+    pub(crate) fn at(mut self, origin: Option<Origin>) -> DecodeError {
+        if self.origin.is_none() {
+            self.origin = origin.map(Box::new);
+        }
+        self
+    }
+
+    /// The same error with its path starting from `root` (an address).
+    pub(crate) fn prefixed(mut self, root: &str) -> DecodeError {
+        self.root = root.to_string();
+        self
+    }
+
+    /// The same error with its place in the files worked out, and the
+    /// lines it points at rendered.
+    pub(crate) fn located(mut self, db: &db::RootDatabase) -> DecodeError {
+        let Some(origin) = self.origin.take() else { return self };
+        let range = db::module::location_range(db, origin.file, &origin.location, origin.part);
+        let start = analysis::line_index(db, origin.file).line_col(range.start());
+        let mut diagnostic = analysis::Diagnostic::new(
+            analysis::Severity::Error,
+            "decode-error",
+            self.message.clone(),
+            origin.file,
+            range,
+        );
+        if !self.path().is_empty() {
+            diagnostic.notes.push(format!("in {}", self.path()));
+        }
+        self.location = Some(Box::new(SourceLocation {
+            path: origin.file.path(db).clone(),
+            line: start.line as usize,
+            column: start.column as usize,
+            range: usize::from(range.start())..usize::from(range.end()),
+            rendered: analysis::render::Human::new(false).render(db, &diagnostic),
+        }));
+        self
+    }
+
     /// What went wrong, without the path.
+    ///
+    /// ```
+    /// let error = halite::from_value::<u8>(&halite::Value::int(-1)).unwrap_err();
+    /// assert_eq!(error.message(), "the number -1 is out of range for u8");
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
 
-    /// Where it went wrong, as `.name[0].key`; empty at the root.
+    /// Where in the files it went wrong, if the value came from them.
+    ///
+    /// ```
+    /// assert!(halite::from_value::<u8>(&halite::Value::int(-1)).unwrap_err().location().is_none());
+    /// ```
+    pub fn location(&self) -> Option<&SourceLocation> {
+        self.location.as_deref()
+    }
+
+    /// The error as the command line renders a diagnostic: the message,
+    /// the file, line and column, and the source lines with the part at
+    /// fault underlined; without a place in the files, its one line.
+    ///
+    /// ```
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "locals {\n  port = \"http\"\n}\n");
+    /// let halite::Error::Decode(error) = workspace.value_as::<u16>("local.port").unwrap_err() else { panic!() };
+    /// assert_eq!(error.render(), "\
+    /// error[decode-error]: expected a number (u16), found the string \"http\"
+    ///  --> m/a.hcl:2:10
+    ///   |
+    /// 2 |   port = \"http\"
+    ///   |          ^^^^^^
+    ///   |
+    ///   = note: in local.port");
+    /// ```
+    pub fn render(&self) -> String {
+        match &self.location {
+            Some(location) => location.rendered.clone(),
+            None => self.to_string(),
+        }
+    }
+
+    /// Where it went wrong, as `.name[0].key` from the decoded value (or
+    /// from the address it was decoded from); empty at the root.
+    ///
+    /// ```
+    /// use halite::Value;
+    ///
+    /// let value = Value::object_from([("ports", Value::tuple(vec![Value::string("x")]))]);
+    /// let error = halite::from_value::<std::collections::BTreeMap<String, Vec<u16>>>(&value).unwrap_err();
+    /// assert_eq!(error.path(), ".ports[0]");
+    /// ```
     pub fn path(&self) -> String {
-        let mut out = String::new();
+        let mut out = self.root.clone();
         for step in &self.path {
             match step {
                 PathStep::Index(i) => out.push_str(&format!("[{i}]")),
@@ -95,18 +253,17 @@ impl DecodeError {
 }
 
 fn is_identifier(key: &str) -> bool {
-    let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    crate::address::is_identifier(key)
 }
 
 impl fmt::Display for DecodeError {
+    /// `path:line:column: at PATH: message`, without what is not known.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "at {}: {}", self.path(), self.message)
+        if let Some(location) = &self.location {
+            write!(f, "{}:{}:{}: ", location.path, location.line, location.column)?;
         }
+        let path = self.path();
+        if path.is_empty() { f.write_str(&self.message) } else { write!(f, "at {path}: {}", self.message) }
     }
 }
 
@@ -454,9 +611,9 @@ impl<'de> de::MapAccess<'de> for MapAccess<'de> {
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, DecodeError> {
         let Some((key, value)) = self.entries.next() else { return Ok(None) };
         self.current = Some((key, value));
-        let key_deserializer: de::value::BorrowedStrDeserializer<'de, DecodeError> =
-            de::value::BorrowedStrDeserializer::new(key);
-        seed.deserialize(key_deserializer).map(Some).map_err(|error| error.within(PathStep::Key(key.clone())))
+        seed.deserialize(KeyDeserializer(key))
+            .map(Some)
+            .map_err(|error| error.within(PathStep::Key(key.clone())))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DecodeError> {
@@ -469,6 +626,67 @@ impl<'de> de::MapAccess<'de> for MapAccess<'de> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.entries.len())
+    }
+}
+
+/// A map's key or a block's label: a string, read as a number or a bool
+/// where the type asks for one (a `BTreeMap<u16, _>`), as go-cty converts
+/// a string.
+pub(crate) struct KeyDeserializer<'de>(pub(crate) &'de str);
+
+macro_rules! deserialize_parsed {
+    ($($method:ident $visit:ident $ty:ty),*) => {
+        $(fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeError> {
+            match self.0.parse::<$ty>() {
+                Ok(parsed) => visitor.$visit(parsed),
+                Err(_) => Err(DecodeError::new(format!(
+                    "expected {}, found the string {:?}", stringify!($ty), self.0
+                ))),
+            }
+        })*
+    };
+}
+
+impl<'de> de::Deserializer<'de> for KeyDeserializer<'de> {
+    type Error = DecodeError;
+
+    deserialize_parsed!(
+        deserialize_bool visit_bool bool, deserialize_i8 visit_i8 i8, deserialize_i16 visit_i16 i16,
+        deserialize_i32 visit_i32 i32, deserialize_i64 visit_i64 i64, deserialize_i128 visit_i128 i128,
+        deserialize_u8 visit_u8 u8, deserialize_u16 visit_u16 u16, deserialize_u32 visit_u32 u32,
+        deserialize_u64 visit_u64 u64, deserialize_u128 visit_u128 u128, deserialize_f32 visit_f32 f32,
+        deserialize_f64 visit_f64 f64, deserialize_char visit_char char
+    );
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeError> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeError> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, DecodeError> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DecodeError> {
+        let variant: de::value::BorrowedStrDeserializer<'de, DecodeError> =
+            de::value::BorrowedStrDeserializer::new(self.0);
+        visitor.visit_enum(variant)
+    }
+
+    serde::forward_to_deserialize_any! {
+        str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 }
 
@@ -524,5 +742,6 @@ impl<'de> IntoDeserializer<'de, DecodeError> for ValueDeserializer<'de> {
     }
 }
 
+pub(crate) mod body;
 #[cfg(test)]
 mod tests;

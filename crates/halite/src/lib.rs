@@ -11,10 +11,15 @@
 //! changes ([`Workspace::apply`]), learning which addresses' values
 //! changed. [`Workspace::watch`] does the last from the filesystem.
 //!
-//! Addresses are the names the configuration itself uses: `var.NAME`,
-//! `local.NAME`, `TYPE.LABEL….ATTRIBUTE` for an attribute of a labelled
-//! block, and `TYPE.LABEL…` for the whole block as an object of its
-//! attributes.
+//! Addresses ([`Address`]) are the names the configuration itself uses:
+//! `var.NAME`, `local.NAME`, a block by its type and labels, the blocks
+//! nested in it, and an attribute of any of them, printed as a traversal
+//! with labels that are not identifiers quoted: `service["api.v2"].image`,
+//! `target.app.step[1].run`. A block's value is an object of its
+//! attributes and nested blocks. [`Workspace::decode`] decodes the whole
+//! configuration into the program's own types with serde, blocks and
+//! labels included (see [`de`]), and [`to_value`] turns a Rust value into a
+//! variable's.
 //!
 //! ```
 //! use halite::{Value, Workspace};
@@ -41,7 +46,9 @@
 //! It must never depend on the command line (the `cli` package): embedders
 //! get everything through this crate, and the binary is one more front end.
 
+mod address;
 pub mod de;
+mod ser;
 mod workspace;
 
 /// The analysis host every front end stands on, the command line's
@@ -52,7 +59,16 @@ pub use camino::{Utf8Path, Utf8PathBuf};
 pub use eval::{Function, FunctionError, Param};
 pub use value::{Number, Type, Value};
 
-pub use crate::de::{DecodeError, from_value};
+pub use crate::address::{Address, BlockStep};
+pub use crate::de::{DecodeError, SourceLocation, from_value};
+pub use crate::ser::{EncodeError, to_value};
 pub use host::Change;
 
-pub use crate::workspace::{Diagnostic, Error, Severity, Workspace};
+pub use crate::workspace::{Diagnostic, Dialect, Error, Severity, ToAddress, Workspace};
+
+/// The analysis database under a workspace ([`Workspace::database`]),
+/// for what the library does not cover yet.
+pub use db::RootDatabase;
+/// A watch of a module's directory and the batches of changes it hands
+/// over ([`Workspace::watch_channel`], [`Workspace::apply_batch`]).
+pub use vfs::{ChangeBatch, Watcher};

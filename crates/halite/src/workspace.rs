@@ -8,11 +8,14 @@ use std::ops::ControlFlow;
 use std::sync::mpsc;
 
 use camino::{Utf8Path, Utf8PathBuf};
-use db::module::{self, Address};
+use db::module::{self, ModuleBlock, ModuleBlocks};
 use host::{AnalysisHost, Change, DialectChange, HostOptions, LocatedDiagnostic};
 use serde::de::DeserializeOwned;
 use smol_str::SmolStr;
 use value::Value;
+
+use crate::address::{Address, BlockStep, Segment};
+use crate::de::{DecodeError, Origin};
 
 /// A module of HCL files and what an application adds to it: variables,
 /// functions and root names.
@@ -33,6 +36,7 @@ pub struct Workspace {
     /// [`Workspace::register_function`]).
     functions: BTreeMap<String, eval::Function>,
     roots: BTreeMap<SmolStr, Value>,
+    dialect: Dialect,
 }
 
 /// Why a value could not be given.
@@ -40,11 +44,14 @@ pub struct Workspace {
 pub enum Error {
     /// Nothing is declared at the address.
     NoSuchAddress(String),
+    /// A text is not an address's printed form (see [`Address`]).
+    InvalidAddress { text: String, message: String },
     /// The attribute's expression could not be evaluated: the summary and
     /// detail of the error (its diagnostic has the position).
     Evaluation { address: String, message: String },
-    /// The value does not fit the Rust type it was decoded into.
-    Decode { address: String, error: crate::DecodeError },
+    /// The value does not fit the Rust type it was decoded into: where in
+    /// the files, and where in the value (see [`DecodeError`]).
+    Decode(DecodeError),
     /// A text that should be one expression is not (for
     /// [`Workspace::set_variable_expr`]).
     InvalidExpression { text: String, message: String },
@@ -56,8 +63,9 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::NoSuchAddress(address) => write!(f, "nothing is declared at `{address}`"),
+            Error::InvalidAddress { text, message } => write!(f, "`{text}` is not an address: {message}"),
             Error::Evaluation { address, message } => write!(f, "`{address}`: {message}"),
-            Error::Decode { address, error } => write!(f, "`{address}`: {error}"),
+            Error::Decode(error) => write!(f, "{error}"),
             Error::InvalidExpression { text, message } => {
                 write!(f, "`{text}` is not an expression: {message}")
             }
@@ -126,7 +134,7 @@ impl Workspace {
         change.set_reported(dir.clone(), true);
         host.apply_change(change);
         host.report();
-        Workspace { host, dir, functions: BTreeMap::new(), roots: BTreeMap::new() }
+        Workspace::with_host(host, dir)
     }
 
     /// The module of the directory `dir`: its `*.hcl`, `*.tf`, `*.tofu`,
@@ -160,7 +168,17 @@ impl Workspace {
         host.apply_change(change);
         host::load::children(&mut host).map_err(io)?;
         host.report();
-        Ok(Workspace { host, dir: dir.to_owned(), functions: BTreeMap::new(), roots: BTreeMap::new() })
+        Ok(Workspace::with_host(host, dir.to_owned()))
+    }
+
+    fn with_host(host: AnalysisHost, dir: Utf8PathBuf) -> Workspace {
+        Workspace {
+            host,
+            dir,
+            functions: BTreeMap::new(),
+            roots: BTreeMap::new(),
+            dialect: Dialect::ByFileNames,
+        }
     }
 
     /// The module's directory.
@@ -245,57 +263,154 @@ impl Workspace {
         Ok(())
     }
 
-    /// The value at `address`: an attribute (`local.NAME`,
-    /// `TYPE.LABEL.ATTR`), a variable (`var.NAME`), or a whole block
-    /// (`TYPE.LABEL`) as an object of its attributes.
+    /// The [`Address`] a printed form names in this module (see
+    /// [`Address`]): labels are told from nested block types and
+    /// attributes by the blocks the module has, so every address the
+    /// workspace gives reads back as itself.
     ///
     /// ```
-    /// use halite::{Value, Workspace};
+    /// use halite::{Address, Workspace};
     ///
     /// let mut workspace = Workspace::new("m");
-    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  output = \"bin/app\"\n  jobs = 2\n}");
-    /// assert_eq!(workspace.value("target.app.jobs")?, Value::int(2));
-    /// let app = workspace.value("target.app")?;
-    /// assert_eq!(app.entries().map(|attrs| attrs.len()), Some(2));
-    /// assert!(matches!(workspace.value("target.lib"), Err(halite::Error::NoSuchAddress(_))));
+    /// workspace.add_file("m/a.hcl", "service \"api.v2\" {\n  image = \"api:2\"\n  health {\n    path = \"/up\"\n  }\n}\n");
+    /// let image = workspace.address(r#"service["api.v2"].image"#)?;
+    /// assert_eq!(image, Address::block("service", ["api.v2"]).attribute("image"));
+    /// let health = workspace.address(r#"service["api.v2"].health"#)?;
+    /// assert!(health.is_block());
+    /// assert_eq!(workspace.address(&health.to_string())?, health);
+    /// assert!(workspace.address("service.api").is_err());
     /// # Ok::<(), halite::Error>(())
     /// ```
-    pub fn value(&self, address: &str) -> Result<Value, Error> {
-        let db = self.host.db();
-        let Some(module) = self.host.module(&self.dir) else {
-            return Err(Error::NoSuchAddress(address.to_string()));
-        };
-        let index = module::module_index(db, module);
-        let parsed = Address::parse(address);
-        let Some(definition) = index.definitions.get(&parsed) else {
-            return Err(Error::NoSuchAddress(address.to_string()));
-        };
-        if definition.kind == module::DeclarationKind::Block {
-            return self.block_value(&parsed);
-        }
-        self.host.evaluate(&self.dir, std::slice::from_ref(&parsed));
-        match self.host.value(&self.dir, &parsed) {
-            Some(Ok(value)) => Ok(value.clone()),
-            Some(Err(error)) => {
-                let attr = module::Attr::new(db, module, parsed);
-                Err(Error::Evaluation { address: address.to_string(), message: describe(db, attr, error) })
+    pub fn address(&self, text: &str) -> Result<Address, Error> {
+        let segments = crate::address::segments(text).map_err(|error| Error::InvalidAddress {
+            text: text.to_string(),
+            message: format!("{} at offset {}", error.message, error.offset),
+        })?;
+        let found = self.model().and_then(|model| model.resolve(&segments));
+        // `rule["0"]` and `rule[0]` name the same database address: the
+        // printed form decides.
+        match found {
+            Some(address) if crate::address::segments(&address.to_string()).as_ref() == Ok(&segments) => {
+                Ok(address)
             }
-            None => Err(Error::NoSuchAddress(address.to_string())),
+            _ => Err(Error::NoSuchAddress(text.to_string())),
         }
     }
 
-    /// A block as an object of its attributes' values, failing with the
-    /// first attribute that fails.
-    fn block_value(&self, block: &Address) -> Result<Value, Error> {
-        let mut attributes = BTreeMap::new();
-        for address in self.host.attributes(&self.dir) {
-            let segments = address.segments();
-            if segments.len() == block.segments().len() + 1 && segments.starts_with(block.segments()) {
-                let value = self.value(&address.to_string())?;
-                attributes.insert(segments[segments.len() - 1].to_string(), value);
+    /// The module's index and rules, through which addresses are found.
+    fn model(&self) -> Option<Model<'_>> {
+        let db = self.host.db();
+        let module = self.host.module(&self.dir)?;
+        Some(Model { db, index: module::module_index(db, module), rules: module.dialect(db).rules(db) })
+    }
+
+    /// The value at `address` (an [`Address`] or its printed form, see
+    /// [`Workspace::address`]): an attribute, a variable, or a whole block
+    /// as an object.
+    ///
+    /// A block's object holds its attributes and its nested blocks, by
+    /// type. Without a schema, blocks of a type that have labels are an
+    /// object keyed by their first label (then by the next, as deep as
+    /// they go); blocks with no labels left are one object when there is
+    /// one of them, and a tuple of objects in source order when the type
+    /// and labels repeat. (References in expressions see a block's own
+    /// attributes only, as the module model gives them.)
+    ///
+    /// ```
+    /// use halite::{Address, Value, Workspace};
+    ///
+    /// let mut workspace = Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  jobs = 2\n  step { run = \"cc\" }\n  step { run = \"ld\" }\n  env \"ci\" { CI = true }\n}");
+    /// assert_eq!(workspace.value("target.app.jobs")?, Value::int(2));
+    /// assert_eq!(workspace.value("target.app.step[1].run")?, Value::string("ld"));
+    /// let app = workspace.value(&Address::block("target", ["app"]))?;
+    /// let steps = app.entries().unwrap()["step"].clone();
+    /// assert_eq!(steps.elements().map(<[Value]>::len), Some(2));
+    /// assert_eq!(app.entries().unwrap()["env"], Value::object_from([("ci", Value::object_from([("CI", Value::bool(true))]))]));
+    /// assert!(matches!(workspace.value("target.lib"), Err(halite::Error::NoSuchAddress(_))));
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn value(&self, address: impl ToAddress) -> Result<Value, Error> {
+        let address = address.to_address(self)?;
+        match self.target(&address)? {
+            Target::Attribute(db_address) => {
+                self.host.evaluate(&self.dir, std::slice::from_ref(&db_address));
+                self.attribute_value(&address, &db_address)
+            }
+            Target::Block(block) => {
+                let mut attributes = Vec::new();
+                collect_attributes(std::slice::from_ref(&block), &mut attributes);
+                self.host.evaluate(&self.dir, &attributes);
+                self.block_value(&address, &block)
             }
         }
-        Ok(Value::object(attributes))
+    }
+
+    /// What an address names: an attribute's address in the database, or
+    /// a block of the structure.
+    fn target(&self, address: &Address) -> Result<Target, Error> {
+        let missing = || Error::NoSuchAddress(address.to_string());
+        let model = self.model().ok_or_else(missing)?;
+        if address.is_block() {
+            return model.module_block(address).map(Target::Block).ok_or_else(missing);
+        }
+        let db_address = match (address.is_variable(), address.is_local(), address.attribute_name()) {
+            (true, _, Some(name)) => db::module::Address::new(["var", name]),
+            (_, true, Some(name)) => db::module::Address::new(["local", name]),
+            _ => model.db_address(address.blocks(), address.attribute_name()),
+        };
+        match model.index.definitions.get(&db_address) {
+            Some(definition) if definition.kind.has_value() => Ok(Target::Attribute(db_address)),
+            _ => Err(missing()),
+        }
+    }
+
+    /// An evaluated attribute's value or error.
+    fn attribute_value(&self, address: &Address, db_address: &db::module::Address) -> Result<Value, Error> {
+        let db = self.host.db();
+        match self.host.value(&self.dir, db_address) {
+            Some(Ok(value)) => Ok(value.clone()),
+            Some(Err(module::AttrError::NotDeclared)) | None => {
+                Err(Error::NoSuchAddress(address.to_string()))
+            }
+            Some(Err(error)) => {
+                let module =
+                    self.host.module(&self.dir).ok_or_else(|| Error::NoSuchAddress(address.to_string()))?;
+                let attr = module::Attr::new(db, module, db_address.clone());
+                Err(Error::Evaluation { address: address.to_string(), message: describe(db, attr, error) })
+            }
+        }
+    }
+
+    /// A block as an object of its attributes' values and its nested
+    /// blocks (see [`Workspace::value`]), failing with the first attribute
+    /// that fails. Its attributes were evaluated.
+    fn block_value(&self, address: &Address, block: &ModuleBlock) -> Result<Value, Error> {
+        let mut entries = BTreeMap::new();
+        for attribute in &block.attributes {
+            let value = self
+                .attribute_value(&address.clone().attribute(attribute.name.as_str()), &attribute.address)?;
+            entries.insert(attribute.name.to_string(), value);
+        }
+        for (type_name, blocks) in group_by_type(&block.blocks) {
+            if entries.contains_key(type_name.as_str()) {
+                return Err(Error::Evaluation {
+                    address: address.to_string(),
+                    message: format!("`{type_name}` is both an attribute and a block type in this block"),
+                });
+            }
+            let nested = |block: &ModuleBlock| {
+                let labels: Vec<&str> = block.labels.iter().map(SmolStr::as_str).collect();
+                let mut nested = address.clone().nested(type_name.as_str(), labels);
+                if let Some(index) = block.index {
+                    nested = nested.at(index as usize);
+                }
+                self.block_value(&nested, block)
+            };
+            let value = labelled_value(address, &type_name, &blocks, 0, &nested)?;
+            entries.insert(type_name.to_string(), value);
+        }
+        Ok(Value::object(entries))
     }
 
     /// Every address's value or error, in the order of
@@ -305,10 +420,11 @@ impl Workspace {
     /// let mut workspace = halite::Workspace::new("m");
     /// workspace.add_file("m/a.hcl", "locals {\n  a = 1\n  b = local.a + local.nope\n}\n");
     /// let values = workspace.values();
-    /// assert_eq!(values[0], ("local.a".to_string(), Ok(halite::Value::int(1))));
+    /// assert_eq!(values[0].0, "local.a");
+    /// assert_eq!(values[0].1, Ok(halite::Value::int(1)));
     /// assert!(values[1].1.is_err());
     /// ```
-    pub fn values(&self) -> Vec<(String, Result<Value, Error>)> {
+    pub fn values(&self) -> Vec<(Address, Result<Value, Error>)> {
         self.addresses()
             .into_iter()
             .map(|address| {
@@ -318,21 +434,124 @@ impl Workspace {
             .collect()
     }
 
-    /// The value at `address` decoded into a `T` (see [`crate::de`]).
+    /// The value at `address` decoded into a `T` with serde (see
+    /// [`crate::de`]). A block is decoded from its structure, as
+    /// [`Workspace::decode`] decodes the whole configuration, except that
+    /// its labels, already in the address, need no field. An error says
+    /// where it is in the files and in the value.
     ///
     /// ```
-    /// #[derive(serde::Deserialize)]
-    /// struct Target { output: String, jobs: u8 }
+    /// #[derive(serde::Deserialize, Debug)]
+    /// struct Target { output: String, jobs: u8, step: Vec<Step> }
+    /// #[derive(serde::Deserialize, Debug)]
+    /// struct Step { run: String }
     ///
     /// let mut workspace = halite::Workspace::new("m");
-    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  output = \"bin/app\"\n  jobs = 2\n}");
+    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  output = \"bin/app\"\n  jobs = 2\n  step { run = \"cc\" }\n}");
     /// let app: Target = workspace.value_as("target.app")?;
-    /// assert_eq!((app.output.as_str(), app.jobs), ("bin/app", 2));
+    /// assert_eq!((app.output.as_str(), app.jobs, app.step[0].run.as_str()), ("bin/app", 2, "cc"));
+    ///
+    /// workspace.add_file("m/a.hcl", "target \"app\" {\n  output = \"bin/app\"\n  jobs = 300\n}");
+    /// let error = workspace.value_as::<Target>("target.app").unwrap_err();
+    /// assert_eq!(error.to_string(), "m/a.hcl:3:10: at target.app.jobs: the number 300 is out of range for u8");
     /// # Ok::<(), halite::Error>(())
     /// ```
-    pub fn value_as<T: DeserializeOwned>(&self, address: &str) -> Result<T, Error> {
-        let value = self.value(address)?;
-        crate::de::from_value(&value).map_err(|error| Error::Decode { address: address.to_string(), error })
+    pub fn value_as<T: DeserializeOwned>(&self, address: impl ToAddress) -> Result<T, Error> {
+        let address = address.to_address(self)?;
+        let db = self.host.db();
+        let located = |error: DecodeError| Error::Decode(error.prefixed(&address.to_string()).located(db));
+        match self.target(&address)? {
+            Target::Block(block) => {
+                let values = self.evaluated(std::slice::from_ref(&block), &[]);
+                crate::de::body::decode_block(&values, &block).map_err(located)
+            }
+            Target::Attribute(db_address) => {
+                self.host.evaluate(&self.dir, std::slice::from_ref(&db_address));
+                let value = self.attribute_value(&address, &db_address)?;
+                let origin = self.origin_of(&db_address);
+                crate::de::from_value(&value).map_err(|error| located(error.at(origin)))
+            }
+        }
+    }
+
+    /// The whole configuration decoded into a `T` with serde: the
+    /// top-level attributes and block types of every file of the module
+    /// are its fields (`variable` and `locals` blocks are the module's
+    /// own, not the configuration's). See [`crate::de`] for how blocks,
+    /// labels and attributes map to Rust types. An error says where it is
+    /// in the files (its [`DecodeError::render`] shows the lines) and in
+    /// the configuration.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use serde::Deserialize;
+    ///
+    /// #[derive(Deserialize, Debug, PartialEq)]
+    /// #[serde(deny_unknown_fields)]
+    /// struct Config { service: BTreeMap<String, Service> }
+    /// #[derive(Deserialize, Debug, PartialEq)]
+    /// struct Service { image: String, port: Vec<Port> }
+    /// #[derive(Deserialize, Debug, PartialEq)]
+    /// struct Port { #[serde(rename = "@name")] name: String, number: u16 }
+    ///
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", r#"
+    /// service "api.v2" {
+    ///   image = "api:2"
+    ///   port "http" { number = 80 }
+    ///   port "admin" { number = "9090" }
+    /// }
+    /// "#);
+    /// let config: Config = workspace.decode()?;
+    /// let api = &config.service["api.v2"];
+    /// assert_eq!((api.port[1].name.as_str(), api.port[1].number), ("admin", 9090));
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T, Error> {
+        let structure = self.structure();
+        let structure = structure.as_ref();
+        let values = self.evaluated(&structure.blocks, &structure.attributes);
+        crate::de::body::decode_body(&values, structure)
+            .map_err(|error| Error::Decode(error.located(self.host.db())))
+    }
+
+    /// Evaluates the attributes of `blocks` (nested ones included) and
+    /// `attributes`, and gives their values or errors by address.
+    fn evaluated(
+        &self,
+        blocks: &[ModuleBlock],
+        attributes: &[db::module::ModuleAttribute],
+    ) -> crate::de::body::Values {
+        let mut addresses: Vec<db::module::Address> =
+            attributes.iter().map(|it| it.address.clone()).collect();
+        collect_attributes(blocks, &mut addresses);
+        self.host.evaluate(&self.dir, &addresses);
+        let db = self.host.db();
+        let module = self.host.module(&self.dir);
+        addresses
+            .into_iter()
+            .filter_map(|address| {
+                let result = match self.host.value(&self.dir, &address)? {
+                    Ok(value) => Ok(value.clone()),
+                    Err(error) => {
+                        let attr = module::Attr::new(db, module?, address.clone());
+                        Err(describe(db, attr, error))
+                    }
+                };
+                Some((address, result))
+            })
+            .collect()
+    }
+
+    /// Where a value of the database is written: its expression.
+    fn origin_of(&self, db_address: &db::module::Address) -> Option<Origin> {
+        let module = self.host.module(&self.dir)?;
+        let definition = module::module_index(self.host.db(), module).definitions.get(db_address)?;
+        definition.kind.is_attribute().then(|| Origin {
+            file: definition.file,
+            location: definition.location.clone(),
+            part: module::RangeOf::Value,
+        })
     }
 
     /// Every attribute's address, variables included: files in path order,
@@ -340,10 +559,10 @@ impl Workspace {
     ///
     /// ```
     /// let mut workspace = halite::Workspace::new("m");
-    /// workspace.add_file("m/a.hcl", "variable \"v\" {}\nlocals { l = 1 }\nb \"x\" { c = 2 }");
-    /// assert_eq!(workspace.addresses(), ["var.v", "local.l", "b.x.c"]);
+    /// workspace.add_file("m/a.hcl", "variable \"v\" {}\nlocals { l = 1 }\nb \"x.y\" {\n  c = 2\n  d { e = 3 }\n}");
+    /// assert_eq!(workspace.addresses(), ["var.v", "local.l", r#"b["x.y"].c"#, r#"b["x.y"].d.e"#]);
     /// ```
-    pub fn addresses(&self) -> Vec<String> {
+    pub fn addresses(&self) -> Vec<Address> {
         let Some(module) = self.host.module(&self.dir) else { return Vec::new() };
         let index = module::module_index(self.host.db(), module);
         index
@@ -355,8 +574,87 @@ impl Workspace {
                         || matches!(definition.kind, module::DeclarationKind::Variable { .. })
                 })
             })
-            .map(Address::to_string)
+            .filter_map(|address| self.model()?.structured(address))
             .collect()
+    }
+
+    /// Every block's address, nested blocks included, each before what is
+    /// nested in it: files in path order, then source order.
+    ///
+    /// ```
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "job \"build\" {\n  step { run = \"make\" }\n  step { run = \"test\" }\n}\nlocals { x = 1 }");
+    /// assert_eq!(workspace.block_addresses(), ["job.build", "job.build.step[0]", "job.build.step[1]"]);
+    /// ```
+    pub fn block_addresses(&self) -> Vec<Address> {
+        let mut out = Vec::new();
+        let structure = self.structure();
+        let mut stack: Vec<(Vec<BlockStep>, &ModuleBlock)> =
+            structure.blocks.iter().rev().map(|block| (Vec::new(), block)).collect();
+        while let Some((mut steps, block)) = stack.pop() {
+            steps.push(step_of(block));
+            out.push(Address::from_parts(steps.clone(), None));
+            stack.extend(block.blocks.iter().rev().map(|nested| (steps.clone(), nested)));
+        }
+        out
+    }
+
+    /// The module's whole structure (every file's blocks), for what reads
+    /// all of it.
+    fn structure(&self) -> std::sync::Arc<ModuleBlocks> {
+        match self.host.module(&self.dir) {
+            Some(module) => std::sync::Arc::clone(module::module_blocks(self.host.db(), module)),
+            None => std::sync::Arc::default(),
+        }
+    }
+
+    /// The top-level blocks of a type whose labels start with `labels`, in
+    /// order: `blocks("service", &[])` lists every `service` block.
+    ///
+    /// ```
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "resource \"aws_instance\" \"web\" {}\nresource \"aws_instance\" \"db\" {}\nresource \"aws_s3_bucket\" \"logs\" {}");
+    /// assert_eq!(workspace.blocks("resource", &[]).len(), 3);
+    /// assert_eq!(workspace.blocks("resource", &["aws_instance"]), ["resource.aws_instance.web", "resource.aws_instance.db"]);
+    /// assert_eq!(workspace.blocks("resource", &["aws_instance"])[1].labels(), ["aws_instance", "db"]);
+    /// ```
+    pub fn blocks(&self, type_name: &str, labels: &[&str]) -> Vec<Address> {
+        self.structure()
+            .blocks
+            .iter()
+            .filter(|block| {
+                block.type_name == type_name
+                    && block.labels.len() >= labels.len()
+                    && block.labels.iter().zip(labels).all(|(label, wanted)| label == wanted)
+            })
+            .map(|block| Address::from_parts(vec![step_of(block)], None))
+            .collect()
+    }
+
+    /// What a block holds: its attributes' addresses, then its nested
+    /// blocks', in source order.
+    ///
+    /// ```
+    /// use halite::Address;
+    ///
+    /// let mut workspace = halite::Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "service \"api\" {\n  image = \"api\"\n  health { path = \"/\" }\n}");
+    /// let service = Address::block("service", ["api"]);
+    /// assert_eq!(workspace.contents(&service)?, ["service.api.image", "service.api.health"]);
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn contents(&self, block: impl ToAddress) -> Result<Vec<Address>, Error> {
+        let address = block.to_address(self)?;
+        let Target::Block(node) = self.target(&address)? else {
+            return Err(Error::NoSuchAddress(format!("{address} (not a block)")));
+        };
+        let attributes = node.attributes.iter().map(|it| address.clone().attribute(it.name.as_str()));
+        let blocks = node.blocks.iter().map(|nested| {
+            let mut steps = address.blocks().to_vec();
+            steps.push(step_of(nested));
+            Address::from_parts(steps, None)
+        });
+        Ok(attributes.chain(blocks).collect())
     }
 
     /// Every diagnostic of the module, as every front end finds them:
@@ -396,7 +694,7 @@ impl Workspace {
     /// change.set_file_text("m/a.hcl", "locals {\n  a = 10\n  b = local.a + 1\n  c = 3\n}\n");
     /// assert_eq!(workspace.apply(change), ["local.a", "local.b"]);
     /// ```
-    pub fn apply(&mut self, change: Change) -> Vec<String> {
+    pub fn apply(&mut self, change: Change) -> Vec<Address> {
         self.apply_inner(change, false).0
     }
 
@@ -417,11 +715,11 @@ impl Workspace {
     /// let evaluated: Vec<&String> = executed.iter().filter(|query| query.starts_with("attribute_value(")).collect();
     /// assert_eq!(evaluated, ["attribute_value(local.a)", "attribute_value(local.b)"]);
     /// ```
-    pub fn apply_logged(&mut self, change: Change) -> (Vec<String>, Vec<String>) {
+    pub fn apply_logged(&mut self, change: Change) -> (Vec<Address>, Vec<String>) {
         self.apply_inner(change, true)
     }
 
-    fn apply_inner(&mut self, change: Change, log: bool) -> (Vec<String>, Vec<String>) {
+    fn apply_inner(&mut self, change: Change, log: bool) -> (Vec<Address>, Vec<String>) {
         let change = change.into_module(&self.dir);
         let mark = log.then(|| self.host.db().open_log());
         self.host.apply_change(change);
@@ -433,13 +731,22 @@ impl Workspace {
             }
             None => Vec::new(),
         };
-        let mut changed: Vec<String> = report
+        // Each found through its declaration, one file's structure: the
+        // work is the change's, not the module's. An address the change
+        // removed is read from its segments.
+        let model = self.model();
+        let mut changed: Vec<Address> = report
             .values
             .into_iter()
             .filter(|change| change.module == self.dir)
-            .map(|change| change.address.to_string())
+            .map(|change| {
+                model
+                    .as_ref()
+                    .and_then(|model| model.structured(&change.address))
+                    .unwrap_or_else(|| guess_address(&change.address))
+            })
             .collect();
-        changed.sort();
+        changed.sort_by_cached_key(Address::to_string);
         changed.dedup();
         (changed, executed)
     }
@@ -487,11 +794,42 @@ impl Workspace {
         self.sync_dialect();
     }
 
+    /// Chooses the language the module is read in: its rules for names,
+    /// functions and blocks (see [`Dialect`]). The default chooses by the
+    /// files' names.
+    ///
+    /// ```
+    /// use halite::{Dialect, Workspace};
+    ///
+    /// let mut workspace = Workspace::new("m");
+    /// workspace.add_file("m/main.tf", "resource \"aws_instance\" \"web\" { ami = \"ami-1\" }\nlocals { id = aws_instance.web.id }");
+    /// // Terraform's, by the file's name: a resource is named without
+    /// // `resource`, and has attributes a run computes.
+    /// assert!(!workspace.value("local.id")?.is_known());
+    /// // Generic HCL: `aws_instance` is no name of the module.
+    /// workspace.set_dialect(Dialect::Generic);
+    /// assert!(workspace.value("local.id").is_err());
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn set_dialect(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
+        self.sync_dialect();
+    }
+
     fn sync_dialect(&mut self) {
+        let rules = match self.dialect {
+            Dialect::ByFileNames => None,
+            Dialect::Generic => {
+                Some(module::DialectRules { chosen_by_files: false, ..module::DialectRules::generic() })
+            }
+            Dialect::Terraform => {
+                Some(module::DialectRules { chosen_by_files: false, ..module::DialectRules::terraform() })
+            }
+        };
         let mut change = Change::new();
         change.set_dialect(
             self.dir.clone(),
-            DialectChange { functions: self.functions.clone(), roots: self.roots.clone() },
+            DialectChange { functions: self.functions.clone(), roots: self.roots.clone(), rules },
         );
         self.apply(change);
     }
@@ -516,7 +854,7 @@ impl Workspace {
     /// assert_eq!(workspace.value("local.m")?, halite::Value::int(10));
     /// # Ok::<(), halite::Error>(())
     /// ```
-    pub fn watch_channel(&self) -> Result<(vfs::Watcher, mpsc::Receiver<vfs::ChangeBatch>), Error> {
+    pub fn watch_channel(&self) -> Result<(crate::Watcher, mpsc::Receiver<crate::ChangeBatch>), Error> {
         let db = self.host.db();
         let known: Vec<vfs::LoadedFile> = self
             .host
@@ -534,7 +872,7 @@ impl Workspace {
     /// Applies a batch of changes from the watcher (see
     /// [`Workspace::apply`]), and returns the addresses whose values
     /// changed.
-    pub fn apply_batch(&mut self, batch: vfs::ChangeBatch) -> Vec<String> {
+    pub fn apply_batch(&mut self, batch: crate::ChangeBatch) -> Vec<Address> {
         self.apply(Change::from(batch))
     }
 
@@ -544,7 +882,7 @@ impl Workspace {
     /// the directory cannot be watched.
     pub fn watch(
         &mut self,
-        mut on_change: impl FnMut(&Workspace, &[String]) -> ControlFlow<()>,
+        mut on_change: impl FnMut(&Workspace, &[Address]) -> ControlFlow<()>,
     ) -> Result<(), Error> {
         let (watcher, batches) = self.watch_channel()?;
         for batch in batches {
@@ -568,6 +906,414 @@ impl Workspace {
     }
 }
 
+/// The language a module is read in: which names, functions and blocks
+/// its references mean (see [`Workspace::set_dialect`]).
+///
+/// ```
+/// assert_eq!(halite::Dialect::default(), halite::Dialect::ByFileNames);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// Terraform's for a module of `*.tf` or `*.tofu` files, HCL's generic
+    /// rules otherwise.
+    #[default]
+    ByFileNames,
+    /// HCL's generic rules: `var.NAME`, `local.NAME`, and blocks by type
+    /// and labels, with the standard library's functions.
+    Generic,
+    /// Terraform's language: resources without their `resource`, data
+    /// sources, module calls, its functions, and what a run computes
+    /// unknown.
+    Terraform,
+}
+
+/// What can name a place in a module: an [`Address`], or its printed form,
+/// read by [`Workspace::address`].
+pub trait ToAddress {
+    /// The address this names in `workspace`'s module.
+    ///
+    /// ```
+    /// use halite::{Address, ToAddress, Workspace};
+    ///
+    /// let mut workspace = Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "locals { a = 1 }");
+    /// assert_eq!("local.a".to_address(&workspace)?, Address::local("a"));
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    fn to_address(&self, workspace: &Workspace) -> Result<Address, Error>;
+}
+
+impl ToAddress for str {
+    fn to_address(&self, workspace: &Workspace) -> Result<Address, Error> {
+        workspace.address(self)
+    }
+}
+
+impl ToAddress for String {
+    fn to_address(&self, workspace: &Workspace) -> Result<Address, Error> {
+        workspace.address(self)
+    }
+}
+
+impl ToAddress for Address {
+    fn to_address(&self, _: &Workspace) -> Result<Address, Error> {
+        Ok(self.clone())
+    }
+}
+
+impl<T: ToAddress + ?Sized> ToAddress for &T {
+    fn to_address(&self, workspace: &Workspace) -> Result<Address, Error> {
+        (**self).to_address(workspace)
+    }
+}
+
+/// What an [`Address`] names in the module's structure.
+enum Target {
+    /// An attribute or a variable, by the address the database evaluates.
+    Attribute(db::module::Address),
+    /// A block, with the database's addresses of its attributes.
+    Block(ModuleBlock),
+}
+
+/// The module's index and rules: what turns the database's addresses into
+/// [`Address`]es and back, one declaration and one file's structure at a
+/// time.
+struct Model<'a> {
+    db: &'a db::RootDatabase,
+    index: &'a module::ModuleIndex,
+    rules: &'a module::DialectRules,
+}
+
+impl Model<'_> {
+    /// The database's address of an attribute of `blocks` (or of the
+    /// block itself), as the module index builds it: the segments in order,
+    /// positions as numbers, without the type of the dialect's unprefixed
+    /// block types (Terraform's `resource`).
+    fn db_address(&self, blocks: &[BlockStep], attribute: Option<&str>) -> db::module::Address {
+        let mut segments: Vec<SmolStr> = Vec::new();
+        for block in blocks {
+            segments.push(block.type_name().into());
+            segments.extend(block.labels().iter().map(SmolStr::from));
+            if let Some(index) = block.index() {
+                segments.push(SmolStr::new(index.to_string()));
+            }
+        }
+        segments.extend(attribute.map(SmolStr::from));
+        if segments.len() > 1 && blocks.first().is_some_and(|it| self.unprefixed(it.type_name())) {
+            segments.remove(0);
+        }
+        db::module::Address::new(segments)
+    }
+
+    fn unprefixed(&self, type_name: &str) -> bool {
+        self.rules.unprefixed_block_types.contains(type_name)
+    }
+
+    /// The top-level block a declaration is in, from its file's structure.
+    fn top_block(&self, definition: &module::Definition) -> Option<&module::FileBlock> {
+        let blocks = module::file_blocks(self.db, definition.file);
+        blocks.blocks.iter().find(|block| {
+            block.location.block == definition.location.block
+                && block.location.labels == definition.location.labels
+        })
+    }
+
+    /// The step of a top-level block whose declaration's address is
+    /// `db_address`: its position among repeats is the segment the index
+    /// put after its labels.
+    fn top_step(&self, block: &module::FileBlock, db_address: &db::module::Address) -> BlockStep {
+        let at =
+            block.labels.len() + usize::from(!self.unprefixed(&block.type_name) || block.labels.is_empty());
+        let index = db_address.segments().get(at).and_then(|it| it.parse().ok());
+        let index = index.filter(|_| db_address.segments().len() > at);
+        BlockStep::new(&block.type_name, &block.labels, index)
+    }
+
+    /// The [`Address`] of a value the database knows by `db_address`.
+    fn structured(&self, db_address: &db::module::Address) -> Option<Address> {
+        let definition = self.index.definitions.get(db_address)?;
+        let segments = db_address.segments();
+        let last = segments.last()?.to_string();
+        match definition.kind {
+            module::DeclarationKind::Variable { .. } => return Some(Address::variable(last)),
+            module::DeclarationKind::Local => return Some(Address::local(last)),
+            module::DeclarationKind::TopLevelAttribute => return Some(Address::top_level(last)),
+            _ => {}
+        }
+        // The top-level block from its declaration, which comes before its
+        // attributes' among its file's: no file is read again for it.
+        let declarations = &module::declarations_of(self.db, definition.file).declarations;
+        let block = declarations
+            [..=(definition.declaration as usize).min(declarations.len().saturating_sub(1))]
+            .iter()
+            .rev()
+            .find(|it| {
+                it.kind == module::DeclarationKind::Block
+                    && it.location.block == definition.location.block
+                    && it.location.labels == definition.location.labels
+            })?;
+        let (type_name, labels) = block.address.segments().split_first()?;
+        // A repeated top-level block's position is the segment the index
+        // put after its labels; its declaration is then not at the
+        // address without it.
+        let plain = self.db_address(&[BlockStep::new(type_name, labels, None)], None);
+        let unrepeated =
+            self.index.definitions.get(&plain).is_some_and(|it| {
+                it.file == definition.file && it.location.block == definition.location.block
+            });
+        let index = if unrepeated {
+            None
+        } else {
+            segments.get(plain.segments().len()).and_then(|it| it.parse().ok())
+        };
+        let mut steps = vec![BlockStep::new(type_name, labels, index)];
+        match definition.kind {
+            module::DeclarationKind::Block => return Some(Address::from_parts(steps, None)),
+            module::DeclarationKind::BlockAttribute => return Some(Address::from_parts(steps, Some(last))),
+            _ => {}
+        }
+        // A nested block's type and labels are told apart by its file's
+        // structure only.
+        let top = self.top_block(definition)?;
+        let mut node = top;
+        for &position in &definition.location.nested {
+            node = node.blocks.iter().find(|block| block.location.nested.last() == Some(&position))?;
+            steps.push(BlockStep::new(&node.type_name, &node.labels, node.index.map(|it| it as usize)));
+        }
+        Some(Address::from_parts(steps, Some(last)))
+    }
+
+    /// The block `address` names, with its attributes' database addresses
+    /// and what is nested in it.
+    fn module_block(&self, address: &Address) -> Option<ModuleBlock> {
+        let (top_step, nested) = address.blocks().split_first()?;
+        let definition =
+            self.index.definitions.get(&self.db_address(std::slice::from_ref(top_step), None))?;
+        if definition.kind != module::DeclarationKind::Block {
+            return None;
+        }
+        let mut node = self.top_block(definition)?;
+        for step in nested {
+            node = node.blocks.iter().find(|block| {
+                block.type_name == step.type_name()
+                    && block.labels.len() == step.labels().len()
+                    && block.labels.iter().zip(step.labels()).all(|(a, b)| a == b)
+                    && block.index.map(|it| it as usize) == step.index()
+            })?;
+        }
+        Some(self.with_addresses(address.blocks().to_vec(), definition.file, node))
+    }
+
+    /// A block of a file's structure as the module's: each attribute with
+    /// its database address.
+    fn with_addresses(
+        &self,
+        steps: Vec<BlockStep>,
+        file: db::File,
+        block: &module::FileBlock,
+    ) -> ModuleBlock {
+        let attributes = block
+            .attributes
+            .iter()
+            .map(|(name, location)| module::ModuleAttribute {
+                name: name.clone(),
+                address: self.db_address(&steps, Some(name)),
+                file,
+                location: location.clone(),
+            })
+            .collect();
+        let blocks = block
+            .blocks
+            .iter()
+            .map(|nested| {
+                let mut steps = steps.clone();
+                steps.push(BlockStep::new(
+                    &nested.type_name,
+                    &nested.labels,
+                    nested.index.map(|it| it as usize),
+                ));
+                self.with_addresses(steps, file, nested)
+            })
+            .collect();
+        let last = steps.last();
+        ModuleBlock {
+            type_name: block.type_name.clone(),
+            labels: block.labels.clone(),
+            index: last.and_then(BlockStep::index).map(|it| u32::try_from(it).unwrap_or(u32::MAX)),
+            file,
+            location: block.location.clone(),
+            attributes,
+            blocks,
+        }
+    }
+
+    /// The address a printed form's segments spell: a variable, a local, a
+    /// top-level attribute, or a top-level block found by its declaration
+    /// (the longest prefix that is one), then what is in it, found in its
+    /// file's structure.
+    fn resolve(&self, segments: &[Segment]) -> Option<Address> {
+        let text = |segment: &Segment| match segment {
+            Segment::Name(name) => SmolStr::new(name),
+            Segment::Index(index) => SmolStr::new(index.to_string()),
+        };
+        let mut whole: Vec<SmolStr> = segments.iter().map(text).collect();
+        if whole.len() > 1 && matches!(segments.first(), Some(Segment::Name(it)) if self.unprefixed(it)) {
+            whole.remove(0);
+        }
+        // What the index declares, an attribute or a top-level block.
+        if let Some(found) = self.structured(&db::module::Address::new(whole)) {
+            return Some(found);
+        }
+        for length in (1..=segments.len()).rev() {
+            let Some(Segment::Name(type_name)) = segments.first() else { return None };
+            let mut prefix: Vec<SmolStr> = segments[..length].iter().map(text).collect();
+            if prefix.len() > 1 && self.unprefixed(type_name) {
+                prefix.remove(0);
+            }
+            let prefix = db::module::Address::new(prefix);
+            let Some(definition) = self.index.definitions.get(&prefix) else { continue };
+            if definition.kind != module::DeclarationKind::Block {
+                continue;
+            }
+            let Some(top) = self.top_block(definition) else { continue };
+            let step = self.top_step(top, &prefix);
+            let mut steps = vec![step];
+            if let Some(found) = resolve_in(top, &segments[length..], &mut steps) {
+                return Some(found);
+            }
+        }
+        None
+    }
+}
+
+/// The step of an address a block of the structure is.
+fn step_of(block: &ModuleBlock) -> BlockStep {
+    BlockStep::new(&block.type_name, &block.labels, block.index.map(|it| it as usize))
+}
+
+/// The address `segments` spell in `block` (whose steps are `steps`): the
+/// block itself, one of its attributes, or what is in a nested block (its
+/// type, its labels, its position if it repeats, then the same again). The
+/// first reading that names something wins.
+fn resolve_in(
+    block: &module::FileBlock,
+    segments: &[Segment],
+    steps: &mut Vec<BlockStep>,
+) -> Option<Address> {
+    match segments {
+        [] => return Some(Address::from_parts(steps.clone(), None)),
+        [Segment::Name(name)] if block.attributes.iter().any(|(it, _)| it == name.as_str()) => {
+            return Some(Address::from_parts(steps.clone(), Some(name.clone())));
+        }
+        _ => {}
+    }
+    let Some(Segment::Name(type_name)) = segments.first() else { return None };
+    for nested in block.blocks.iter().filter(|nested| nested.type_name == type_name.as_str()) {
+        let labels = nested.labels.len();
+        let Some(written) = segments.get(1..=labels) else { continue };
+        let matches = written
+            .iter()
+            .zip(nested.labels.iter())
+            .all(|(segment, label)| matches!(segment, Segment::Name(name) if name == label.as_str()));
+        if !matches {
+            continue;
+        }
+        let mut rest = &segments[1 + labels..];
+        match (nested.index, rest.first()) {
+            (Some(index), Some(Segment::Index(written))) if index as usize == *written => rest = &rest[1..],
+            (None, Some(Segment::Index(_))) | (Some(_), _) => continue,
+            (None, _) => {}
+        }
+        steps.push(BlockStep::new(&nested.type_name, &nested.labels, nested.index.map(|it| it as usize)));
+        if let Some(found) = resolve_in(nested, rest, steps) {
+            return Some(found);
+        }
+        steps.pop();
+    }
+    None
+}
+
+/// The database's addresses of the attributes of `blocks` and of the
+/// blocks nested in them.
+fn collect_attributes(blocks: &[ModuleBlock], out: &mut Vec<db::module::Address>) {
+    let mut stack: Vec<&ModuleBlock> = blocks.iter().collect();
+    while let Some(block) = stack.pop() {
+        out.extend(block.attributes.iter().map(|it| it.address.clone()));
+        stack.extend(block.blocks.iter());
+    }
+}
+
+/// Blocks grouped by type, types in the order they first appear.
+pub(crate) fn group_by_type<'a>(
+    blocks: impl IntoIterator<Item = &'a ModuleBlock>,
+) -> Vec<(SmolStr, Vec<&'a ModuleBlock>)> {
+    let mut groups: Vec<(SmolStr, Vec<&'a ModuleBlock>)> = Vec::new();
+    for block in blocks {
+        match groups.iter_mut().find(|(type_name, _)| *type_name == block.type_name) {
+            Some((_, group)) => group.push(block),
+            None => groups.push((block.type_name.clone(), vec![block])),
+        }
+    }
+    groups
+}
+
+/// The value of the blocks of one type in a body, their first `consumed`
+/// labels taken: an object by the next label while they have one, else
+/// one object or, when they repeat, a tuple of them.
+fn labelled_value(
+    address: &Address,
+    type_name: &str,
+    blocks: &[&ModuleBlock],
+    consumed: usize,
+    value: &impl Fn(&ModuleBlock) -> Result<Value, Error>,
+) -> Result<Value, Error> {
+    let labelled = blocks.iter().filter(|block| block.labels.len() > consumed).count();
+    if labelled == 0 {
+        return match blocks {
+            [block] => value(block),
+            _ => Ok(Value::tuple(blocks.iter().map(|block| value(block)).collect::<Result<_, _>>()?)),
+        };
+    }
+    if labelled < blocks.len() {
+        return Err(Error::Evaluation {
+            address: address.to_string(),
+            message: format!("the `{type_name}` blocks in this block have different numbers of labels"),
+        });
+    }
+    let mut by_label: Vec<(&str, Vec<&ModuleBlock>)> = Vec::new();
+    for &block in blocks {
+        let label = block.labels[consumed].as_str();
+        match by_label.iter_mut().find(|(it, _)| *it == label) {
+            Some((_, group)) => group.push(block),
+            None => by_label.push((label, vec![block])),
+        }
+    }
+    let mut entries = BTreeMap::new();
+    for (label, group) in by_label {
+        entries.insert(label.to_string(), labelled_value(address, type_name, &group, consumed + 1, value)?);
+    }
+    Ok(Value::object(entries))
+}
+
+/// The address of a value the structure no longer has (nor had): its
+/// segments read as a block's type, labels and attribute.
+fn guess_address(address: &db::module::Address) -> Address {
+    match address.segments() {
+        [root, name] if root == "var" => Address::variable(name.as_str()),
+        [root, name] if root == "local" => Address::local(name.as_str()),
+        [name] => Address::top_level(name.as_str()),
+        [type_name, labels @ .., name] => {
+            // A number after the labels is a repeated block's position.
+            let (labels, index) = match labels.split_last() {
+                Some((last, rest)) if last.parse::<usize>().is_ok() => (rest, last.parse().ok()),
+                _ => (labels, None),
+            };
+            Address::from_parts(vec![BlockStep::new(type_name, labels, index)], Some(name.to_string()))
+        }
+        [] => Address::top_level(""),
+    }
+}
+
 /// An error in words: its summary and detail, or what it is about.
 fn describe(db: &db::RootDatabase, attr: module::Attr<'_>, error: &module::AttrError) -> String {
     use module::AttrError;
@@ -580,7 +1326,7 @@ fn describe(db: &db::RootDatabase, attr: module::Attr<'_>, error: &module::AttrE
             format!("Reference cycle: {}", module::long_cycle(db, attr))
         }
         AttrError::Cycle(path) => {
-            let steps: Vec<String> = path.iter().map(Address::to_string).collect();
+            let steps: Vec<String> = path.iter().map(db::module::Address::to_string).collect();
             format!("Reference cycle: {}", steps.join(" -> "))
         }
         AttrError::MissingVariable { variable, .. } => {

@@ -22,11 +22,12 @@ fn plans_the_example() {
     let rendered = build_tool::render(&plan);
     expect_test::expect![[r#"
         1. lib -> target/debug/libcalc.a
-           $ cc -g -O0 -c src/parse.c src/eval.c && ar rcs target/debug/libcalc.a *.o
+           compile: $ cc -g -O0 -c src/parse.c src/eval.c
+           archive: $ ar rcs target/debug/libcalc.a *.o
         2. app -> target/debug/calc
-           $ cc -g -O0 -o target/debug/calc src/main.c target/debug/libcalc.a
-        3. test -> target/debug/test.log
-           $ target/debug/calc --self-test > target/debug/test.log
+           link: $ cc -g -O0 -o target/debug/calc src/main.c target/debug/libcalc.a
+        3. test.unit -> target/debug/test.log
+           self-test (at most 60 s): $ target/debug/calc --self-test > target/debug/test.log
     "#]]
     .assert_eq(&rendered);
 }
@@ -37,7 +38,7 @@ fn a_variable_changes_every_output() {
     let workspace = build_tool::load(&example_dir(), &variables).expect("the example loads");
     let plan = build_tool::plan(&workspace).expect("a plan");
     assert_eq!(
-        plan[1].1.command,
+        plan[1].1.step[0].run,
         "cc -O2 -DNDEBUG -o target/release/calc src/main.c target/release/libcalc.a"
     );
 }
@@ -59,13 +60,18 @@ fn an_edit_changes_its_dependents_only() {
     let changed = workspace.apply(change);
     assert_eq!(
         changed,
-        ["target.app.command", "target.app.output", "target.test.command", "target.test.deps"]
+        [
+            "target.app.output",
+            "target.app.step.link.run",
+            r#"target["test.unit"].deps"#,
+            r#"target["test.unit"].step.self-test.run"#,
+        ]
     );
     let plan = build_tool::plan(&workspace).expect("a plan");
-    assert_eq!(plan[2].1.command, "target/debug/calculator --self-test > target/debug/test.log");
+    assert_eq!(plan[2].1.step[0].run, "target/debug/calculator --self-test > target/debug/test.log");
     // Whitespace and comments change nothing.
     let mut change = Change::new();
     change.set_file_text(path, format!("# A comment.\n\n{edited}"));
     let changed = workspace.apply(change);
-    assert_eq!(changed, Vec::<String>::new());
+    assert!(changed.is_empty(), "{changed:?}");
 }

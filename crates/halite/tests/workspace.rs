@@ -61,7 +61,7 @@ fn variables_change_their_readers_only() {
     // Converted to the declared type.
     assert_eq!(workspace.value("var.n").unwrap(), Value::int(4));
     // The same value again is no change.
-    assert_eq!(workspace.apply(set_n()), Vec::<String>::new());
+    assert!(workspace.apply(set_n()).is_empty());
 }
 
 #[test]
@@ -76,7 +76,7 @@ fn errors_name_their_cause() {
     assert!(matches!(error, Error::Evaluation { .. }));
     workspace.add_file("m/b.hcl", "locals {\n  big = 300\n}\n");
     let error = workspace.value_as::<u8>("local.big").unwrap_err();
-    assert_eq!(error.to_string(), "`local.big`: the number 300 is out of range for u8");
+    assert_eq!(error.to_string(), "m/b.hcl:2:9: at local.big: the number 300 is out of range for u8");
     assert_eq!(
         workspace.set_variable_expr("x", "var.y").unwrap_err().to_string(),
         "`var.y` is not an expression: Variables not allowed: Variables may not be used here."
@@ -117,4 +117,343 @@ fn a_dialect_adds_functions_and_roots_but_not_errors() {
         "locals {\n  home = \"${env.HOME}/.config\"\n  bad  = fail(\"no\")\n  odd  = nothere.x\n  up   = upper(local.home)\n}\n",
     ));
     assert_eq!(changed, ["local.home", "local.up"]);
+}
+
+const API: &str = r#"variable "registry" { default = "ghcr.io" }
+region = "eu-west-1"
+
+service "api.v2" {
+  image    = "${var.registry}/api:2"
+  replicas = "3"
+  health {
+    path     = "/up"
+    interval = 10
+  }
+  port "http" { number = 80 }
+  port "admin" { number = 9090 }
+  env "prod" "eu" { vars = { LOG = "info" } }
+  env "prod" "us" { vars = {} }
+  step { run = "migrate" }
+  step { run = "serve" }
+}
+"#;
+
+const WORKER: &str = r#"service "worker" {
+  image    = "worker:1"
+  replicas = 1
+  step { run = "work" }
+}
+"#;
+
+/// A configuration with nested blocks, repeated blocks and labels holding
+/// dots, across two files.
+fn services() -> Workspace {
+    let mut workspace = Workspace::new("m");
+    workspace.add_file("m/a.hcl", API);
+    workspace.add_file("m/b.hcl", WORKER);
+    workspace
+}
+
+mod config {
+    use std::collections::BTreeMap;
+
+    use serde::Deserialize;
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Config {
+        pub region: String,
+        pub service: BTreeMap<String, Service>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Service {
+        pub image: String,
+        pub replicas: u8,
+        pub health: Option<Health>,
+        #[serde(default)]
+        pub port: Vec<Port>,
+        #[serde(default)]
+        pub env: BTreeMap<String, BTreeMap<String, Env>>,
+        pub step: Vec<Step>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Health {
+        pub path: String,
+        pub interval: u32,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Port {
+        #[serde(rename = "@name")]
+        pub name: String,
+        pub number: u16,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    pub struct Env {
+        pub vars: BTreeMap<String, String>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    pub struct Step {
+        pub run: String,
+    }
+}
+
+#[test]
+fn a_whole_configuration_decodes_into_nested_structs_and_maps() {
+    use config::*;
+
+    let workspace = services();
+    let config: Config = workspace.decode().expect("the configuration decodes");
+    let step = |run: &str| Step { run: run.to_string() };
+    let api = Service {
+        image: "ghcr.io/api:2".to_string(),
+        replicas: 3,
+        health: Some(Health { path: "/up".to_string(), interval: 10 }),
+        port: vec![
+            Port { name: "http".to_string(), number: 80 },
+            Port { name: "admin".to_string(), number: 9090 },
+        ],
+        env: [(
+            "prod".to_string(),
+            [
+                ("eu".to_string(), Env { vars: [("LOG".to_string(), "info".to_string())].into() }),
+                ("us".to_string(), Env { vars: Default::default() }),
+            ]
+            .into(),
+        )]
+        .into(),
+        step: vec![step("migrate"), step("serve")],
+    };
+    let worker = Service {
+        image: "worker:1".to_string(),
+        replicas: 1,
+        health: None,
+        port: Vec::new(),
+        env: Default::default(),
+        step: vec![step("work")],
+    };
+    assert_eq!(
+        config,
+        Config {
+            region: "eu-west-1".to_string(),
+            service: [("api.v2".to_string(), api), ("worker".to_string(), worker)].into()
+        }
+    );
+    // One block decoded by its address, its label needing no field.
+    let health: Health = workspace.value_as(r#"service["api.v2"].health"#).expect("decodes");
+    assert_eq!(health.interval, 10);
+}
+
+#[test]
+fn what_does_not_fit_the_types_is_an_error_where_it_is_written() {
+    use config::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code, reason = "only decoded")]
+    struct OnePort {
+        port: Port,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code, reason = "only decoded")]
+    struct Ports {
+        port: Vec<Unlabelled>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code, reason = "only decoded")]
+    struct Unlabelled {
+        number: u16,
+    }
+
+    let mut workspace = services();
+    let error =
+        |workspace: &Workspace, decode: &dyn Fn(&Workspace) -> Result<(), Error>| match decode(workspace) {
+            Err(Error::Decode(error)) => error,
+            other => panic!("expected a decoding error, got {other:?}"),
+        };
+    // Two blocks where one is taken: the second is at fault.
+    let second = error(&workspace, &|w| w.value_as::<OnePort>(r#"service["api.v2"]"#).map(drop));
+    assert_eq!(
+        second.to_string(),
+        r#"m/a.hcl:12:3: at service["api.v2"].port: a second `port` block where the type takes one (a sequence or a map takes several)"#
+    );
+    // Labels with nowhere to go are not dropped.
+    let labels = error(&workspace, &|w| w.value_as::<Ports>(r#"service["api.v2"]"#).map(drop));
+    assert!(
+        labels
+            .to_string()
+            .starts_with(r#"m/a.hcl:11:3: at service["api.v2"].port[0]: the block's labels "http""#),
+        "{labels}"
+    );
+    // An attribute a type denies.
+    workspace.add_file(
+        "m/b.hcl",
+        "service \"worker\" {\n  image = \"w\"\n  replicas = 1\n  step { run = \"work\" }\n  cpu = 2\n}\n",
+    );
+    let unknown = error(&workspace, &|w| w.decode::<Config>().map(drop));
+    assert_eq!(unknown.location().map(|it| (it.line, it.column)), Some((5, 3)));
+    assert!(unknown.message().starts_with("unknown field `cpu`"), "{unknown}");
+    // A value of the wrong type: file, line, column and the lines at fault.
+    workspace.add_file(
+        "m/b.hcl",
+        "service \"worker\" {\n  image    = \"w\"\n  replicas = [1, 2]\n  step { run = \"work\" }\n}\n",
+    );
+    let mismatch = error(&workspace, &|w| w.decode::<Config>().map(drop));
+    assert_eq!(
+        mismatch.to_string(),
+        "m/b.hcl:3:14: at .service.worker.replicas: expected a number (u8), found tuple"
+    );
+    expect_test::expect![[r#"
+        error[decode-error]: expected a number (u8), found tuple
+         --> m/b.hcl:3:14
+          |
+        3 |   replicas = [1, 2]
+          |              ^^^^^^
+          |
+          = note: in .service.worker.replicas"#]]
+    .assert_eq(&mismatch.render());
+    // An attribute whose evaluation fails is reported at its expression.
+    workspace.add_file(
+        "m/b.hcl",
+        "service \"worker\" {\n  image    = upper(1, 2)\n  replicas = 1\n  step { run = \"work\" }\n}\n",
+    );
+    let failed = error(&workspace, &|w| w.decode::<Config>().map(drop));
+    assert_eq!(failed.location().map(|it| (it.line, it.column)), Some((2, 14)));
+}
+
+type BTreeMapOf<T> = std::collections::BTreeMap<String, T>;
+
+#[test]
+fn every_block_and_attribute_is_addressable_and_reads_back() {
+    let workspace = services();
+    let blocks = workspace.block_addresses();
+    let printed: Vec<String> = blocks.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        printed,
+        [
+            r#"service["api.v2"]"#,
+            r#"service["api.v2"].health"#,
+            r#"service["api.v2"].port.http"#,
+            r#"service["api.v2"].port.admin"#,
+            r#"service["api.v2"].env.prod.eu"#,
+            r#"service["api.v2"].env.prod.us"#,
+            r#"service["api.v2"].step[0]"#,
+            r#"service["api.v2"].step[1]"#,
+            "service.worker",
+            "service.worker.step",
+        ]
+    );
+    let attributes = workspace.addresses();
+    assert_eq!(attributes.len(), 15, "{attributes:?}");
+    for address in blocks.iter().chain(&attributes) {
+        let text = address.to_string();
+        assert_eq!(workspace.address(&text).as_ref(), Ok(address), "{text}");
+        workspace.value(address).unwrap_or_else(|error| panic!("{text}: {error}"));
+    }
+    assert_eq!(workspace.value(r#"service["api.v2"].step[1].run"#), Ok(Value::string("serve")));
+    assert_eq!(workspace.value("service.worker.step.run"), Ok(Value::string("work")));
+    assert_eq!(workspace.value("region"), Ok(Value::string("eu-west-1")));
+    assert_eq!(workspace.blocks("service", &["worker"]), ["service.worker"]);
+    // A block's value holds its nested blocks.
+    let api = workspace.value(r#"service["api.v2"]"#).expect("a value");
+    let api = api.entries().expect("an object");
+    assert_eq!(api["step"].elements().map(<[Value]>::len), Some(2));
+    assert_eq!(api["port"].entries().map(|ports| ports.len()), Some(2));
+    assert_eq!(api["health"].entries().map(|health| health.len()), Some(2));
+    // What is not there, or not an address, is an error.
+    for text in
+        ["service.api", r#"service["api.v2"].step.run"#, "service.worker.step[0]", "service", "var.nope"]
+    {
+        assert!(matches!(workspace.address(text), Err(Error::NoSuchAddress(_))), "{text}");
+    }
+    assert!(matches!(workspace.address("service..x"), Err(Error::InvalidAddress { .. })));
+}
+
+#[test]
+fn repeated_top_level_blocks_are_addressed_by_position() {
+    let mut workspace = Workspace::new("m");
+    workspace.add_file("m/a.hcl", "rule {\n  x = 1\n}\nrule {\n  x = 2\n  check { y = 3 }\n}\n");
+    assert_eq!(workspace.addresses(), ["rule[0].x", "rule[1].x", "rule[1].check.y"]);
+    assert_eq!(workspace.block_addresses(), ["rule[0]", "rule[1]", "rule[1].check"]);
+    for address in workspace.addresses().iter().chain(&workspace.block_addresses()) {
+        assert_eq!(workspace.address(&address.to_string()).as_ref(), Ok(address));
+    }
+    assert_eq!(workspace.value("rule[1].check.y"), Ok(Value::int(3)));
+    // The database's `rule.0` is not the printed form of a position.
+    assert!(workspace.address(r#"rule["0"].x"#).is_err());
+    let changed =
+        workspace.apply(set("m/a.hcl", "rule {\n  x = 1\n}\nrule {\n  x = 2\n  check { y = 4 }\n}\n"));
+    assert_eq!(changed, ["rule[1].check.y"]);
+}
+
+#[test]
+fn changes_are_reported_by_structured_address() {
+    let mut workspace = services();
+    let changed = workspace.apply(set("m/a.hcl", &API.replace("interval = 10", "interval = 30")));
+    assert_eq!(changed, [r#"service["api.v2"].health.interval"#]);
+    let mut remove = Change::new();
+    remove.remove_file("m/b.hcl");
+    let changed = workspace.apply(remove);
+    assert_eq!(changed, ["service.worker.image", "service.worker.replicas", "service.worker.step.run"]);
+}
+
+/// The serde examples of hcl-rs's README (martinohmann/hcl-rs: decoding
+/// an arbitrary configuration into `serde_json::Value`, and turning such a
+/// value into HCL's), written again for Halite's API: the same data gives
+/// the same Rust values.
+#[test]
+fn hcl_rs_readme_examples_decode_to_the_same_values() {
+    let mut workspace = Workspace::new("m");
+    workspace.add_file(
+        "m/main.hcl",
+        "some_attr = {\n  foo = [1, 2]\n  bar = true\n}\n\nsome_block \"some_block_label\" {\n  attr = \"value\"\n}\n",
+    );
+    let expected = serde_json::json!({
+        "some_attr": { "foo": [1, 2], "bar": true },
+        "some_block": { "some_block_label": { "attr": "value" } }
+    });
+    let decoded: serde_json::Value = workspace.decode().expect("decodes");
+    assert_eq!(decoded, expected);
+
+    // The same into types of one's own.
+    #[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+    struct Config {
+        some_attr: SomeAttr,
+        some_block: BTreeMapOf<SomeBlock>,
+    }
+    #[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+    struct SomeAttr {
+        foo: Vec<u8>,
+        bar: bool,
+    }
+    #[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+    struct SomeBlock {
+        attr: String,
+    }
+    let config: Config = workspace.decode().expect("decodes");
+    let typed = Config {
+        some_attr: SomeAttr { foo: vec![1, 2], bar: true },
+        some_block: [("some_block_label".to_string(), SomeBlock { attr: "value".to_string() })].into(),
+    };
+    assert_eq!(config, typed);
+
+    // And back: a Rust value as an HCL value, for a variable.
+    let value = halite::to_value(&expected).expect("every JSON value has an HCL value");
+    assert_eq!(halite::from_value::<serde_json::Value>(&value).expect("reads back"), expected);
+    assert_eq!(halite::from_value::<Config>(&halite::to_value(&typed).unwrap()).unwrap(), typed);
+    workspace.add_file(
+        "m/main.hcl",
+        "variable \"config\" {}\nlocals { label = keys(var.config.some_block)[0] }\n",
+    );
+    workspace.set_variable("config", value);
+    assert_eq!(workspace.value("local.label"), Ok(Value::string("some_block_label")));
 }

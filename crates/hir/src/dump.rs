@@ -11,8 +11,8 @@
 use std::fmt::Write;
 
 use crate::{
-    Body, CallExpr, Expr, ExprId, FileHir, ForObjectExpr, ForTupleExpr, Literal, ObjectKey, SplatKind, Strip, TemplateKind,
-    TemplatePart,
+    Body, CallExpr, Expr, ExprId, FileHir, ForObjectExpr, ForTupleExpr, Literal, ObjectKey, SplatKind, Strip,
+    TemplateKind, TemplatePart,
 };
 
 pub(crate) fn dump(hir: &FileHir) -> String {

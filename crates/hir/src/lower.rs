@@ -14,8 +14,9 @@ use syntax::{
 };
 
 use crate::{
-    Attribute, AttributeId, Block, BlockId, Body, CallExpr, Expr, ExprId, FileHir, ForObjectExpr, ForTupleExpr, Literal, ObjectItem, ObjectKey,
-    SourceMap, SplatKind, Strip, SyntaxNodePtr, TemplateKind, TemplatePart,
+    Attribute, AttributeId, Block, BlockId, Body, CallExpr, Expr, ExprId, FileHir, ForObjectExpr,
+    ForTupleExpr, Literal, ObjectItem, ObjectKey, SourceMap, SplatKind, Strip, SyntaxNodePtr, TemplateKind,
+    TemplatePart,
     escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
 };
 

@@ -59,6 +59,10 @@ pub struct DialectChange {
     pub functions: BTreeMap<String, eval::Function>,
     /// Root names with their values (`project.name`).
     pub roots: BTreeMap<SmolStr, Value>,
+    /// The language's rules (Terraform's, or HCL's generic ones), kept
+    /// whatever the module's files are called; `None` leaves them as they
+    /// are (chosen by the files' names, unless set before).
+    pub rules: Option<db::module::DialectRules>,
 }
 
 impl Change {

@@ -434,6 +434,9 @@ impl AnalysisHost {
             let state = self.module_state(&dir);
             state.pending.all = true;
             let module = state.module;
+            if let Some(rules) = dialect.rules {
+                self.db.set_dialect_rules(module, rules);
+            }
             self.db.set_dialect_roots(module, dialect.roots);
             self.db.set_dialect_functions(module, dialect.functions);
         }

@@ -35,7 +35,7 @@ mod host;
 pub mod load;
 mod report;
 
-pub use analysis::{Diagnostic, LineCol, RuleLevels, Severity};
+pub use analysis::{Diagnostic, LineCol, RuleLevels, Severity, render};
 pub use db::{File, RootDatabase, module::Address};
 
 pub use crate::{

@@ -247,7 +247,7 @@ fn variables_dialects_and_rule_levels_are_changes_too() {
     let mut change = Change::new();
     let roots =
         [("project".into(), value::Value::object_from([("name", value::Value::string("calc"))]))].into();
-    change.set_dialect("m", DialectChange { functions: Default::default(), roots });
+    change.set_dialect("m", DialectChange { roots, ..Default::default() });
     host.apply_change(change);
     expect![[r#"
         local.name = "calc"

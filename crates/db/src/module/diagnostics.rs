@@ -430,7 +430,12 @@ pub(crate) fn declaration_range(db: &dyn Db, file: File, location: &Location) ->
     let Some(pointer) = pointer else { return TextRange::empty(0.into()) };
     let root = crate::parse(db, file).syntax_node();
     let Some(node) = pointer.try_to_node(&root) else { return pointer.text_range() };
-    // The tokens before the body's `{` (a block) or the `=` (an attribute).
+    header_range(&node)
+}
+
+/// The range of a block's header (its tokens before the body's `{`) or an
+/// attribute's name (before the `=`).
+pub(crate) fn header_range(node: &syntax::SyntaxNode) -> TextRange {
     let header: Vec<_> = node
         .children_with_tokens()
         .take_while(|it| !matches!(it.kind(), syntax::SyntaxKind::L_CURLY | syntax::SyntaxKind::EQ))
@@ -438,7 +443,7 @@ pub(crate) fn declaration_range(db: &dyn Db, file: File, location: &Location) ->
         .collect();
     match (header.first(), header.last()) {
         (Some(first), Some(last)) => TextRange::new(first.text_range().start(), last.text_range().end()),
-        _ => pointer.text_range(),
+        _ => node.text_range(),
     }
 }
 

@@ -82,7 +82,8 @@ fn copy_subtree(
 ) -> ExprId {
     // The new id of each old one, by its offset in the subtree's span of ids
     // (a lowered expression's ids are contiguous, so the span is its size).
-    let mut new_ids = NewIds { lowest: subtree.lowest, ids: vec![None; (subtree.highest - subtree.lowest) as usize + 1] };
+    let mut new_ids =
+        NewIds { lowest: subtree.lowest, ids: vec![None; (subtree.highest - subtree.lowest) as usize + 1] };
     if let Some(origins) = origins.as_deref_mut() {
         origins.reserve(subtree.count);
     }
