@@ -47,7 +47,17 @@ struct ForIteration<'a> {
     cond: Option<hir::ExprId>,
 }
 
-impl ForIteration<'_> {
+impl<'a> ForIteration<'a> {
+    /// The iteration of a `for` expression; `None` for any other.
+    fn of(expr: &'a hir::Expr) -> Option<ForIteration<'a>> {
+        let (key_var, value_var, collection, cond) = match expr {
+            hir::Expr::ForTuple(it) => (&it.key_var, &it.value_var, it.collection, it.cond),
+            hir::Expr::ForObject(it) => (&it.key_var, &it.value_var, it.collection, it.cond),
+            _ => return None,
+        };
+        Some(ForIteration { key_var: key_var.as_deref(), value_var, collection, cond })
+    }
+
     /// The context of one iteration: `ctx` with the iteration variables,
     /// which makes variables allowed, as the reference's child context does.
     fn context(&self, ctx: &eval::Context, key: Value, value: Value) -> eval::Context {
@@ -116,23 +126,10 @@ impl<'a> Failure<'a> {
             return;
         }
         match &self.hir[expr] {
-            hir::Expr::ForTuple(for_expr) => {
-                let iteration = ForIteration {
-                    key_var: for_expr.key_var.as_deref(),
-                    value_var: &for_expr.value_var,
-                    collection: for_expr.collection,
-                    cond: for_expr.cond,
-                };
-                self.for_errors(expr, &iteration, ctx, depth, errors);
-            }
-            hir::Expr::ForObject(for_expr) => {
-                let iteration = ForIteration {
-                    key_var: for_expr.key_var.as_deref(),
-                    value_var: &for_expr.value_var,
-                    collection: for_expr.collection,
-                    cond: for_expr.cond,
-                };
-                self.for_errors(expr, &iteration, ctx, depth, errors);
+            it @ (hir::Expr::ForTuple(_) | hir::Expr::ForObject(_)) => {
+                if let Some(iteration) = ForIteration::of(it) {
+                    self.for_errors(expr, &iteration, ctx, depth, errors);
+                }
             }
             hir::Expr::Template { parts, .. }
                 if !matches!(parts.as_slice(), [hir::TemplatePart::Interpolation { .. }]) =>
