@@ -219,21 +219,10 @@ enum Outcome {
 
 fn main() -> ExitCode {
     huge_blocks_from_the_os();
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        // Help and version go to standard output with exit 0, as clap does.
-        Err(err) if !err.use_stderr() => err.exit(),
-        Err(err) => {
-            // A bad argument is one line on standard error and exit 2, like
-            // every other reason the tool cannot run; clap's first line
-            // carries the reason, the rest is usage that `--help` shows.
-            let rendered = err.to_string();
-            let reason = rendered.lines().next().unwrap_or_default();
-            let reason = reason.strip_prefix("error: ").unwrap_or(reason);
-            eprintln!("halite: {reason} (see `halite --help`)");
-            return ExitCode::from(2);
-        }
-    };
+    // clap's whole message: the reason, its hint ("a similar subcommand
+    // exists"), the usage line and where help is, on standard error with
+    // exit 2; help and version on standard output with exit 0.
+    let cli = Cli::try_parse().unwrap_or_else(|err| err.exit());
     let result = match cli.command {
         Command::Check { paths, format, deny_warnings } => {
             keep_freed_memory();

@@ -88,6 +88,13 @@ fn a_bad_flag_cannot_run() {
 }
 
 #[test]
+fn a_misspelt_subcommand_or_flag_gets_clap_s_hint_and_a_missing_argument_is_named() {
+    check(&["chek"], 2, expect_file!["../test-data/cli/misspelt-subcommand.txt"]);
+    check(&["check", "--deny-warning"], 2, expect_file!["../test-data/cli/misspelt-flag.txt"]);
+    check(&["eval"], 2, expect_file!["../test-data/cli/missing-argument.txt"]);
+}
+
+#[test]
 fn parse_reads_stdin() {
     // Only the root is checked here: the shape of the tree below it is the
     // parser's business, tested with the parser's own data.
