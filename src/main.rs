@@ -180,6 +180,14 @@ enum Command {
     /// "elapsed_ms"}}`. A change during an evaluation cancels it, and the
     /// next evaluation covers both.
     Watch(watch::WatchArgs),
+    /// Print the script that completes halite's commands and flags in a
+    /// shell, to be sourced by it: for bash, `halite completions bash >
+    /// ~/.local/share/bash-completion/completions/halite`.
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Print a file's syntax tree and syntax errors, for debugging.
     Parse {
         /// The file to parse, or `-` for standard input.
@@ -240,6 +248,15 @@ fn main() -> ExitCode {
             )
         }
         Command::Parse { file } => parse::run(&file),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "halite",
+                &mut std::io::stdout(),
+            );
+            return ExitCode::SUCCESS;
+        }
         Command::Dec(args) => return dec::run(args),
         Command::Watch(args) => watch::run(args),
         Command::Eval {

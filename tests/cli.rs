@@ -95,6 +95,20 @@ fn a_misspelt_subcommand_or_flag_gets_clap_s_hint_and_a_missing_argument_is_name
 }
 
 #[test]
+fn completions_are_a_script_for_each_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (code, transcript) = halite(&["completions", shell], None);
+        assert_eq!(code, 0, "{transcript}");
+        // Every subcommand and a flag of one are offered.
+        for word in ["check", "fmt", "eval", "watch", "completions", "deny-warnings"] {
+            assert!(transcript.contains(word), "{shell}: no {word} in\n{transcript}");
+        }
+    }
+    let (code, transcript) = halite(&["completions", "tcsh"], None);
+    assert_eq!(code, 2, "{transcript}");
+}
+
+#[test]
 fn parse_reads_stdin() {
     // Only the root is checked here: the shape of the tree below it is the
     // parser's business, tested with the parser's own data.
