@@ -683,6 +683,10 @@ pub fn evaluated_file_module_diagnostics(
             out.push(convert(db, &diagnostic));
         }
     }
+    // Terraform's schemas for its own blocks, read from the file alone.
+    if trust.dialect {
+        out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
+    }
     // Namespaced calls Terraform cannot resolve, found from the
     // declarations: certain in a Terraform file of a module whose files all
     // parse (a `required_providers` block after a syntax error is missing
