@@ -696,6 +696,12 @@ pub fn evaluated_file_module_diagnostics(
         if !provider_functions.is_empty() && module::module_parses(db, module) {
             out.extend(provider_functions.iter().map(|diagnostic| convert(db, diagnostic)));
         }
+        // References by name in `depends_on` and `replace_triggered_by`,
+        // trusted as the undeclared resources of expressions are.
+        if module::module_parses(db, module) {
+            let references = crate::terraform::static_reference_diagnostics(db, module, file);
+            out.extend(references.iter().map(|diagnostic| convert(db, diagnostic)));
+        }
     }
 
     let inputs = SoundInputs::of(db, module);

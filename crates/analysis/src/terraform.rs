@@ -23,7 +23,10 @@
 //! a specification; the wording of summaries and details is Terraform's, so
 //! that a user comparing with `terraform validate` sees the same words.
 
-use db::{Db, File};
+use db::{
+    Db, File,
+    module::{self, Address, Module, ModuleDiagnostic, ModuleDiagnosticKind, references},
+};
 use smol_str::SmolStr;
 use syntax::{AstNode, SyntaxToken, TextRange, ast};
 
@@ -982,4 +985,85 @@ fn to_diagnostic(file: File, placed: PlacedProblem) -> Diagnostic {
         });
     }
     diagnostic
+}
+
+// ---------------------------------------------------------------------------
+// References by name
+
+/// The references in `file`'s `depends_on` and `lifecycle` blocks'
+/// `replace_triggered_by` that name nothing the module declares, as
+/// `terraform validate` reports them ("Reference to undeclared resource").
+/// Such attributes are lists of references, never evaluated, so the module
+/// model does not resolve them as it resolves expressions; each reference
+/// is resolved here as one in an expression would be. A native file only:
+/// a JSON file writes them as strings.
+pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let source_map = db::source_map(db, file);
+    let mut out = Vec::new();
+    let mut check = |body: &hir::Body, address: Vec<SmolStr>, has_lifecycle: bool| {
+        let mut lists: Vec<(hir::ExprId, &str)> = Vec::new();
+        for &attribute in &body.attributes {
+            if hir[attribute].name == "depends_on" {
+                lists.push((hir[attribute].value, "depends_on"));
+            }
+        }
+        for &block in body.blocks.iter().filter(|&&block| has_lifecycle && hir[block].type_name == "lifecycle") {
+            for &attribute in &hir[block].body.attributes {
+                if hir[attribute].name == "replace_triggered_by" {
+                    lists.push((hir[attribute].value, "replace_triggered_by"));
+                }
+            }
+        }
+        for (list, name) in lists {
+            // Anything but a list literal is Terraform's "A static list
+            // expression is required", another finding.
+            let hir::Expr::Tuple(elements) = &hir.exprs[list] else { continue };
+            let mut at = address.clone();
+            at.push(SmolStr::new(name));
+            let at = Address::new(at);
+            for &element in elements {
+                for reference in references(&hir.exprs, element) {
+                    let target = module::resolve_static_reference(db, module, &at, &reference.root, &reference.attrs);
+                    let module::Target::Unresolved { step, kind, detail } = target else { continue };
+                    let link = reference.links.get(step).or(reference.links.last()).copied();
+                    let Some(range) = link.and_then(|it| source_map.expr_syntax(it)).map(|it| it.text_range())
+                    else {
+                        continue;
+                    };
+                    out.push(ModuleDiagnostic {
+                        file,
+                        range,
+                        kind: ModuleDiagnosticKind::Unresolved(kind),
+                        detail,
+                        related: Vec::new(),
+                    });
+                }
+            }
+        }
+    };
+    for &block in &hir.body.blocks {
+        let block = &hir[block];
+        let mut address = vec![block.type_name.clone()];
+        address.extend(block.labels.iter().cloned());
+        match block.type_name.as_str() {
+            "resource" | "data" | "ephemeral" => check(&block.body, address, true),
+            "module" | "output" => check(&block.body, address, false),
+            "check" => {
+                for &nested in &block.body.blocks {
+                    if hir[nested].type_name == "data" {
+                        let mut address = address.clone();
+                        address.push(hir[nested].type_name.clone());
+                        address.extend(hir[nested].labels.iter().cloned());
+                        check(&hir[nested].body, address, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }

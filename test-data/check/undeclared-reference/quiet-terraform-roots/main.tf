@@ -51,7 +51,7 @@ resource "aws_instance" "web" {
 
   lifecycle {
     ignore_changes        = [tags, ami]
-    replace_triggered_by  = [terraform_data.revision.output, null_resource.gone]
+    replace_triggered_by  = [terraform_data.revision.output, terraform_data.revision]
     create_before_destroy = true
     postcondition {
       condition     = self.ami != ""
