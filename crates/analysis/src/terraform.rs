@@ -115,9 +115,7 @@ impl SchemaProblem {
             }
             SchemaProblem::DuplicateBlock { .. }
             | SchemaProblem::SecondCheckData { .. }
-            | SchemaProblem::DynamicContent { extraneous: true } => {
-                rules::DUPLICATE_BLOCK
-            }
+            | SchemaProblem::DynamicContent { extraneous: true } => rules::DUPLICATE_BLOCK,
             SchemaProblem::CountAndForEach | SchemaProblem::ImportIdentity { both: true } => {
                 rules::CONFLICTING_ARGUMENTS
             }
@@ -374,7 +372,10 @@ const OUTPUT: Schema = Schema {
         arg("type"),
     ],
     reserved_arguments: &[],
-    blocks: &[block("precondition", Content::Schema(&CHECK_RULE)), block("postcondition", Content::Unchecked)],
+    blocks: &[
+        block("precondition", Content::Schema(&CHECK_RULE)),
+        block("postcondition", Content::Unchecked),
+    ],
     rest: Rest::Closed,
 };
 
@@ -616,7 +617,12 @@ pub struct PlacedProblem {
 /// the order Terraform finds them (block by block, each block's schema
 /// before its nested blocks). `override` relaxes required arguments, as
 /// for Terraform's override files.
-pub fn check_file(text: &str, file_name: &str, root: &ast::SourceFile, override_file: bool) -> Vec<PlacedProblem> {
+pub fn check_file(
+    text: &str,
+    file_name: &str,
+    root: &ast::SourceFile,
+    override_file: bool,
+) -> Vec<PlacedProblem> {
     let mut checker = Checker { text, file_name, index: None, override_file, out: Vec::new() };
     if let Some(body) = root.body() {
         checker.body(&body, &FILE, None);
@@ -716,7 +722,8 @@ impl Checker<'_> {
                 continue;
             }
             if schema.reserved_arguments.contains(&name.as_str()) {
-                let problem = SchemaProblem::Reserved { name: name.clone(), owner: schema.owner, is_block: false };
+                let problem =
+                    SchemaProblem::Reserved { name: name.clone(), owner: schema.owner, is_block: false };
                 self.push(problem, *range);
                 continue;
             }
@@ -726,7 +733,9 @@ impl Checker<'_> {
             let candidates = schema.arguments.iter().map(|it| it.name).filter(|it| !present.contains(it));
             let suggestion = match name_suggestion(name, candidates) {
                 Some(meant) => Some(NameSuggestion::Name(meant.into())),
-                None if schema.blocks.iter().any(|it| it.type_name == name) => Some(NameSuggestion::BlockOfType),
+                None if schema.blocks.iter().any(|it| it.type_name == name) => {
+                    Some(NameSuggestion::BlockOfType)
+                }
                 None => None,
             };
             self.push(SchemaProblem::UnsupportedArgument { name: name.clone(), suggestion }, *range);
@@ -747,8 +756,10 @@ impl Checker<'_> {
                             }
                             None => None,
                         };
-                        let problem =
-                            SchemaProblem::UnsupportedBlockType { name: header.type_name.clone(), suggestion };
+                        let problem = SchemaProblem::UnsupportedBlockType {
+                            name: header.type_name.clone(),
+                            suggestion,
+                        };
                         self.push(problem, header.type_token.text_range());
                     }
                     Rest::Provider => self.provider_block(&header),
@@ -782,7 +793,8 @@ impl Checker<'_> {
     fn labels(&mut self, header: &Header, label_names: &'static [&'static str]) -> bool {
         let wanted = label_names.len();
         if header.labels.len() > wanted {
-            let problem = SchemaProblem::ExtraneousLabel { block_type: header.type_name.clone(), label_names };
+            let problem =
+                SchemaProblem::ExtraneousLabel { block_type: header.type_name.clone(), label_names };
             self.push(problem, header.labels[wanted].1);
             return false;
         }
@@ -819,8 +831,11 @@ impl Checker<'_> {
                 }
             }
             Content::Reserved => {
-                let problem =
-                    SchemaProblem::Reserved { name: header.type_name.clone(), owner: parent.owner, is_block: true };
+                let problem = SchemaProblem::Reserved {
+                    name: header.type_name.clone(),
+                    owner: parent.owner,
+                    is_block: true,
+                };
                 self.push(problem, header.type_token.text_range());
             }
         }
@@ -897,7 +912,11 @@ impl Checker<'_> {
                 if let Some(first) = data.first().map(Header::def_range) {
                     for second in data.iter().skip(1) {
                         let problem = SchemaProblem::SecondCheckData { first: self.terraform_range(first) };
-                        self.out.push(PlacedProblem { problem, range: second.def_range(), first: Some(first) });
+                        self.out.push(PlacedProblem {
+                            problem,
+                            range: second.def_range(),
+                            first: Some(first),
+                        });
                     }
                 }
                 for data in &data {
@@ -927,7 +946,9 @@ impl Checker<'_> {
             "dynamic" => {
                 let contents: Vec<Header> = blocks_of("content").filter_map(Header::of).collect();
                 match contents.get(1) {
-                    Some(second) => self.push(SchemaProblem::DynamicContent { extraneous: true }, second.def_range()),
+                    Some(second) => {
+                        self.push(SchemaProblem::DynamicContent { extraneous: true }, second.def_range())
+                    }
                     None if contents.is_empty() => {
                         self.push(SchemaProblem::DynamicContent { extraneous: false }, header.open_brace());
                     }
@@ -941,7 +962,10 @@ impl Checker<'_> {
     fn top_level(&mut self, body: &ast::Body) {
         for block in body.blocks().filter_map(Header::of) {
             if block.type_name == "required_providers" {
-                self.push(SchemaProblem::Misplaced(Misplaced::RequiredProviders), block.type_token.text_range());
+                self.push(
+                    SchemaProblem::Misplaced(Misplaced::RequiredProviders),
+                    block.type_token.text_range(),
+                );
             }
         }
     }
@@ -1011,7 +1035,9 @@ pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> 
                 lists.push((hir[attribute].value, "depends_on"));
             }
         }
-        for &block in body.blocks.iter().filter(|&&block| has_lifecycle && hir[block].type_name == "lifecycle") {
+        for &block in
+            body.blocks.iter().filter(|&&block| has_lifecycle && hir[block].type_name == "lifecycle")
+        {
             for &attribute in &hir[block].body.attributes {
                 if hir[attribute].name == "replace_triggered_by" {
                     lists.push((hir[attribute].value, "replace_triggered_by"));
@@ -1027,10 +1053,12 @@ pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> 
             let at = Address::new(at);
             for &element in elements {
                 for reference in references(&hir.exprs, element) {
-                    let target = module::resolve_static_reference(db, module, &at, &reference.root, &reference.attrs);
+                    let target =
+                        module::resolve_static_reference(db, module, &at, &reference.root, &reference.attrs);
                     let module::Target::Unresolved { step, kind, detail } = target else { continue };
                     let link = reference.links.get(step).or(reference.links.last()).copied();
-                    let Some(range) = link.and_then(|it| source_map.expr_syntax(it)).map(|it| it.text_range())
+                    let Some(range) =
+                        link.and_then(|it| source_map.expr_syntax(it)).map(|it| it.text_range())
                     else {
                         continue;
                     };
