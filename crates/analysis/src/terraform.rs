@@ -1026,7 +1026,8 @@ pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> 
         return Vec::new();
     }
     let hir = db::lower(db, file);
-    let source_map = db::source_map(db, file);
+    // The source map only where a reference names nothing: an edit of a
+    // file without such references reads no positions.
     let mut out = Vec::new();
     let mut check = |body: &hir::Body, address: Vec<SmolStr>, has_lifecycle: bool| {
         let mut lists: Vec<(hir::ExprId, &str)> = Vec::new();
@@ -1057,8 +1058,9 @@ pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> 
                         module::resolve_static_reference(db, module, &at, &reference.root, &reference.attrs);
                     let module::Target::Unresolved { step, kind, detail } = target else { continue };
                     let link = reference.links.get(step).or(reference.links.last()).copied();
-                    let Some(range) =
-                        link.and_then(|it| source_map.expr_syntax(it)).map(|it| it.text_range())
+                    let Some(range) = link
+                        .and_then(|it| db::source_map(db, file).expr_syntax(it))
+                        .map(|it| it.text_range())
                     else {
                         continue;
                     };
