@@ -31,6 +31,7 @@ mod lints;
 pub mod module;
 pub mod render;
 pub mod rules;
+pub mod terraform;
 
 use std::borrow::Cow;
 

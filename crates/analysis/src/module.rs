@@ -683,6 +683,10 @@ pub fn evaluated_file_module_diagnostics(
             out.push(convert(db, &diagnostic));
         }
     }
+    // Terraform's schemas for its own blocks, read from the file alone.
+    if trust.dialect {
+        out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
+    }
     // Namespaced calls Terraform cannot resolve, found from the
     // declarations: certain in a Terraform file of a module whose files all
     // parse (a `required_providers` block after a syntax error is missing
@@ -691,6 +695,12 @@ pub fn evaluated_file_module_diagnostics(
         let provider_functions = module::provider_function_diagnostics(db, module, file);
         if !provider_functions.is_empty() && module::module_parses(db, module) {
             out.extend(provider_functions.iter().map(|diagnostic| convert(db, diagnostic)));
+        }
+        // References by name in `depends_on` and `replace_triggered_by`,
+        // trusted as the undeclared resources of expressions are.
+        if module::module_parses(db, module) {
+            let references = crate::terraform::static_reference_diagnostics(db, module, file);
+            out.extend(references.iter().map(|diagnostic| convert(db, diagnostic)));
         }
     }
 

@@ -180,6 +180,72 @@ pub static RULES: &[Rule] = &[
         explanation: "The value is converted to the declared type; change the value or the type.",
     },
     Rule {
+        code: UNSUPPORTED_ARGUMENT,
+        default_severity: Severity::Error,
+        summary: "An argument that one of Terraform's own blocks does not have.",
+        explanation: "Terraform reads its own blocks (variable, output, terraform, lifecycle, moved, \
+                      import, removed, check, …) and the meta-arguments of resources against fixed \
+                      schemas, and rejects an argument they do not name, or one it reserves. Usually a \
+                      misspelling (defualt, sensitiv): the diagnostic suggests the argument meant. \
+                      The arguments a provider defines are not checked: there is no schema for them \
+                      offline.",
+    },
+    Rule {
+        code: UNSUPPORTED_BLOCK,
+        default_severity: Severity::Error,
+        summary: "A nested block that one of Terraform's own blocks does not have.",
+        explanation: "As for arguments: a block type the schema does not name, a block in a body of \
+                      arguments only (locals, required_providers), or a block type Terraform reserves \
+                      (a locals block in a resource). A top-level block type Terraform does not know \
+                      is one too.",
+    },
+    Rule {
+        code: MISPLACED_BLOCK,
+        default_severity: Severity::Error,
+        summary: "A block Terraform knows, in a place it does not take it.",
+        explanation: "Such as required_providers outside a terraform block, a postcondition in an \
+                      output, or count, for_each or lifecycle in a check block's data source. Move it \
+                      where Terraform reads it.",
+    },
+    Rule {
+        code: MISSING_ARGUMENT,
+        default_severity: Severity::Error,
+        summary: "One of Terraform's own blocks without an argument it requires.",
+        explanation: "An output needs value, a module call source, moved from and to, import to and \
+                      one of id and identity, a validation or condition block condition and \
+                      error_message. Override files may leave them out.",
+    },
+    Rule {
+        code: MISSING_BLOCK,
+        default_severity: Severity::Error,
+        summary: "A block without a nested block it requires.",
+        explanation: "A check block needs at least one assert block, and a dynamic block one content \
+                      block that describes each generated block.",
+    },
+    Rule {
+        code: WRONG_LABEL_COUNT,
+        default_severity: Severity::Error,
+        summary: "A block with more or fewer labels than its type takes.",
+        explanation: "variable, output, module, provider and check take one label (the name), \
+                      resource, data, ephemeral and action two (type and name), terraform, locals, \
+                      moved, import and removed none. Terraform does not read such a block further.",
+    },
+    Rule {
+        code: DUPLICATE_BLOCK,
+        default_severity: Severity::Error,
+        summary: "A second block of a type that may appear once in its place.",
+        explanation: "A resource has at most one lifecycle and one connection block, a provisioner \
+                      one connection block, a dynamic block one content block and a check block one \
+                      data source. Merge the two.",
+    },
+    Rule {
+        code: CONFLICTING_ARGUMENTS,
+        default_severity: Severity::Error,
+        summary: "Two arguments of one block that exclude each other.",
+        explanation: "count and for_each both say how many instances a resource or module call has; \
+                      use one. An import block takes id or identity, not both.",
+    },
+    Rule {
         code: INVALID_IGNORE,
         default_severity: Severity::Warning,
         summary: "A halite-ignore comment that names no codes, or a code that is not a rule.",
@@ -209,6 +275,15 @@ pub const MISSING_MODULE_ARGUMENT: &str = "missing-module-argument";
 pub const INVALID_TYPE_CONSTRAINT: &str = "invalid-type-constraint";
 pub const MISSING_VARIABLE: &str = "missing-variable";
 pub const INVALID_VARIABLE_VALUE: &str = "invalid-variable-value";
+
+pub const UNSUPPORTED_ARGUMENT: &str = "unsupported-argument";
+pub const UNSUPPORTED_BLOCK: &str = "unsupported-block";
+pub const MISPLACED_BLOCK: &str = "misplaced-block";
+pub const MISSING_ARGUMENT: &str = "missing-argument";
+pub const MISSING_BLOCK: &str = "missing-block";
+pub const WRONG_LABEL_COUNT: &str = "wrong-label-count";
+pub const DUPLICATE_BLOCK: &str = "duplicate-block";
+pub const CONFLICTING_ARGUMENTS: &str = "conflicting-arguments";
 
 /// The rule with this code, if there is one.
 pub fn rule(code: &str) -> Option<&'static Rule> {

@@ -181,6 +181,46 @@ fn invalid_type_constraint() {
     run_module_rule("invalid-type-constraint");
 }
 
+#[test]
+fn unsupported_argument() {
+    run_module_rule("unsupported-argument");
+}
+
+#[test]
+fn unsupported_block() {
+    run_module_rule("unsupported-block");
+}
+
+#[test]
+fn misplaced_block() {
+    run_module_rule("misplaced-block");
+}
+
+#[test]
+fn missing_argument() {
+    run_module_rule("missing-argument");
+}
+
+#[test]
+fn missing_block() {
+    run_module_rule("missing-block");
+}
+
+#[test]
+fn wrong_label_count() {
+    run_module_rule("wrong-label-count");
+}
+
+#[test]
+fn duplicate_block() {
+    run_module_rule("duplicate-block");
+}
+
+#[test]
+fn conflicting_arguments() {
+    run_module_rule("conflicting-arguments");
+}
+
 /// Every rule `halite check` reports has a folder of cases; the two about
 /// variables' values are `halite eval`'s (a check knows no values).
 #[test]

@@ -113,6 +113,7 @@ pub use crate::module::{
     expr::{AttrExpr, Reference, extract, extract_expr, references},
     resolve::{
         AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
+        resolve_static_reference,
     },
     terraform_functions::{
         functions as terraform_function_table, namespaced_calls, provider_function_diagnostics,

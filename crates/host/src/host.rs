@@ -518,6 +518,7 @@ impl AnalysisHost {
                     let _ = module::variable_types(db, file);
                     let _ = analysis::file_references(db, file);
                     let _ = module::namespaced_calls(db, file);
+                    let _ = analysis::terraform::schema_diagnostics(db, file);
                     Some(declarations)
                 })
             };

@@ -124,6 +124,7 @@ fn an_edit_runs_its_file_and_its_dependents_only_from_the_first_edit_on() {
                 "file_exprs(m/main.tf)",
                 "file_references(m/main.tf)",
                 "namespaced_calls(m/main.tf)",
+                "schema_diagnostics(m/main.tf)",
                 "attribute_resolution(local.a)",
                 "attribute_resolution(local.b)",
                 "attribute_resolution(output.b.value)",
@@ -164,6 +165,7 @@ fn a_comment_evaluates_nothing_and_moves_no_value() {
                 "parses_cleanly(m/main.tf)",
                 "lower_with_source_map(m/main.tf)",
                 "lower(m/main.tf)",
+                "schema_diagnostics(m/main.tf)",
             ]
         "#]],
     );

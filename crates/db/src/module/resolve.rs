@@ -224,6 +224,25 @@ pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<
         .collect()
 }
 
+/// What a reference by name in an attribute that is not evaluated names
+/// (`depends_on = [aws_instance.web]`, `replace_triggered_by`): resolved as
+/// a reference in an expression at `address` would be, since such
+/// attributes have no value and nothing else resolves them.
+pub fn resolve_static_reference(
+    db: &dyn Db,
+    module: Module,
+    address: &Address,
+    root: &str,
+    steps: &[SmolStr],
+) -> Target {
+    let index = module_index(db, module);
+    let dialect = module.dialect(db);
+    let rules = dialect.rules(db);
+    let roots = || dialect_root_names(db, dialect);
+    let scope = Scope::new(db, module, rules, address, &roots);
+    resolve(index, rules, &scope, root, steps)
+}
+
 /// What an attribute's references may name beyond the module's index,
 /// each read only when a reference needs it.
 struct Scope<'s, 'db> {

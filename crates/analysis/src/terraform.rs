@@ -1,0 +1,1099 @@
+//! Terraform's schemas for its own blocks: what `terraform validate` says
+//! about a configuration file before any provider is asked.
+//!
+//! Terraform reads a configuration file's top level, and each of the blocks
+//! it defines itself (`terraform`, `variable`, `output`, `module`,
+//! `locals`, `provider`, `moved`, `import`, `removed`, `check`, `action`,
+//! and the meta-arguments of `resource`, `data` and `ephemeral`:
+//! `lifecycle`, `provisioner`, `connection`, `dynamic`), against fixed
+//! schemas, with HCL's own summaries ("Unsupported argument", "Missing
+//! required argument", …) and a few of its own ("Duplicate lifecycle
+//! block", `Invalid combination of "count" and "for_each"`). This module
+//! holds those schemas as data ([`Schema`]) and checks a native file's
+//! tree against them, one [`SchemaProblem`] per finding; its rule code is
+//! decided by its kind ([`SchemaProblem::rule_code`]).
+//!
+//! What a provider defines (a resource's own arguments and blocks, a
+//! provider's configuration, a backend's) has no schema offline and is not
+//! checked; only the `dynamic` blocks inside it are, since their shape is
+//! HCL's. Override files (`override.tf`, `*_override.tf`) may leave out
+//! required arguments, as Terraform lets them.
+//!
+//! Written from Terraform's behaviour (its `internal/configs` package) as
+//! a specification; the wording of summaries and details is Terraform's, so
+//! that a user comparing with `terraform validate` sees the same words.
+
+use db::{
+    Db, File,
+    module::{self, Address, Module, ModuleDiagnostic, ModuleDiagnosticKind, references},
+};
+use smol_str::SmolStr;
+use syntax::{AstNode, SyntaxToken, TextRange, ast};
+
+use crate::{Diagnostic, LineIndex, rules};
+
+/// A finding about the shape of one of Terraform's own blocks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemaProblem {
+    /// An argument the block's schema does not have.
+    UnsupportedArgument { name: SmolStr, suggestion: Option<NameSuggestion> },
+    /// A nested block type the block's schema does not have.
+    UnsupportedBlockType { name: SmolStr, suggestion: Option<NameSuggestion> },
+    /// A block in a body of arguments only (`locals`, `required_providers`).
+    BlockNotAllowed { name: SmolStr },
+    /// A name Terraform keeps for a later version (`count` in a provider
+    /// block, a `locals` block in a resource).
+    Reserved { name: SmolStr, owner: &'static str, is_block: bool },
+    /// A block valid elsewhere but not here.
+    Misplaced(Misplaced),
+    /// A required argument left out.
+    MissingArgument { name: &'static str },
+    /// A block with more labels than its type takes.
+    ExtraneousLabel { block_type: SmolStr, label_names: &'static [&'static str] },
+    /// A block with fewer labels than its type takes.
+    MissingLabel { block_type: SmolStr, label_names: &'static [&'static str], missing: usize },
+    /// A second block of a type that may appear once; `first` is where the
+    /// first one is, as Terraform writes a range (`main.tf:3,3-12`).
+    DuplicateBlock { block_type: SmolStr, owner: &'static str, first: String },
+    /// `count` and `for_each` in one block.
+    CountAndForEach,
+    /// An `import` block with neither `id` nor `identity`, or both.
+    ImportIdentity { both: bool },
+    /// A `check` block without an `assert` block.
+    ZeroAssertBlocks,
+    /// A second data source in one `check` block; `first` is where the
+    /// first is, as Terraform writes a range.
+    SecondCheckData { first: String },
+    /// A `dynamic` block without a `content` block, or with two.
+    DynamicContent { extraneous: bool },
+}
+
+/// What a misspelt name may have been meant as (HCL's did-you-mean).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameSuggestion {
+    /// A name of the schema within two edits.
+    Name(SmolStr),
+    /// An argument named as one of the schema's block types: written
+    /// without its block.
+    BlockOfType,
+    /// A block named as one of the schema's arguments: written without an
+    /// equals sign.
+    Argument,
+}
+
+/// Blocks that Terraform knows but not where they are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misplaced {
+    /// `required_providers` at the top level, outside `terraform`.
+    RequiredProviders,
+    /// A `postcondition` in an `output` block.
+    OutputPostcondition,
+    /// `count` or `for_each` in a `check` block's data source.
+    NestedDataRepetition { for_each: bool },
+    /// A `lifecycle` block in a `check` block's data source.
+    NestedDataLifecycle,
+}
+
+impl SchemaProblem {
+    /// The rule code of this kind of problem.
+    pub fn rule_code(&self) -> &'static str {
+        match self {
+            SchemaProblem::UnsupportedArgument { .. } => rules::UNSUPPORTED_ARGUMENT,
+            SchemaProblem::Reserved { is_block: false, .. } => rules::UNSUPPORTED_ARGUMENT,
+            SchemaProblem::UnsupportedBlockType { .. }
+            | SchemaProblem::BlockNotAllowed { .. }
+            | SchemaProblem::Reserved { is_block: true, .. } => rules::UNSUPPORTED_BLOCK,
+            SchemaProblem::Misplaced(_) => rules::MISPLACED_BLOCK,
+            SchemaProblem::MissingArgument { .. } | SchemaProblem::ImportIdentity { both: false } => {
+                rules::MISSING_ARGUMENT
+            }
+            SchemaProblem::ZeroAssertBlocks | SchemaProblem::DynamicContent { extraneous: false } => {
+                rules::MISSING_BLOCK
+            }
+            SchemaProblem::ExtraneousLabel { .. } | SchemaProblem::MissingLabel { .. } => {
+                rules::WRONG_LABEL_COUNT
+            }
+            SchemaProblem::DuplicateBlock { .. }
+            | SchemaProblem::SecondCheckData { .. }
+            | SchemaProblem::DynamicContent { extraneous: true } => rules::DUPLICATE_BLOCK,
+            SchemaProblem::CountAndForEach | SchemaProblem::ImportIdentity { both: true } => {
+                rules::CONFLICTING_ARGUMENTS
+            }
+        }
+    }
+
+    /// Terraform's one-line summary.
+    pub fn summary(&self) -> String {
+        match self {
+            SchemaProblem::UnsupportedArgument { .. } => "Unsupported argument".into(),
+            SchemaProblem::UnsupportedBlockType { .. } => "Unsupported block type".into(),
+            SchemaProblem::BlockNotAllowed { name } => format!("Unexpected \"{name}\" block"),
+            SchemaProblem::Reserved { owner, is_block: false, .. } => {
+                format!("Reserved argument name in {owner} block")
+            }
+            SchemaProblem::Reserved { owner, is_block: true, .. } => {
+                format!("Reserved block type name in {owner} block")
+            }
+            SchemaProblem::Misplaced(misplaced) => match misplaced {
+                Misplaced::RequiredProviders => "Invalid required_providers block".into(),
+                Misplaced::OutputPostcondition => "Postconditions are not allowed".into(),
+                Misplaced::NestedDataRepetition { for_each: false } => "Invalid \"count\" attribute".into(),
+                Misplaced::NestedDataRepetition { for_each: true } => "Invalid \"for_each\" attribute".into(),
+                Misplaced::NestedDataLifecycle => "Invalid lifecycle block".into(),
+            },
+            SchemaProblem::MissingArgument { .. } => "Missing required argument".into(),
+            SchemaProblem::ExtraneousLabel { block_type, .. } => format!("Extraneous label for {block_type}"),
+            SchemaProblem::MissingLabel { block_type, label_names, missing } => {
+                format!("Missing {} for {block_type}", label_names[*missing])
+            }
+            SchemaProblem::DuplicateBlock { block_type, .. } => format!("Duplicate {block_type} block"),
+            SchemaProblem::CountAndForEach => "Invalid combination of \"count\" and \"for_each\"".into(),
+            SchemaProblem::ImportIdentity { .. } => "Invalid import block".into(),
+            SchemaProblem::SecondCheckData { .. } => "Multiple data resource blocks".into(),
+            SchemaProblem::ZeroAssertBlocks => "Zero assert blocks".into(),
+            SchemaProblem::DynamicContent { extraneous: false } => "Missing dynamic content block".into(),
+            SchemaProblem::DynamicContent { extraneous: true } => "Extraneous dynamic content block".into(),
+        }
+    }
+
+    /// Terraform's detail: what is wrong, and what may have been meant.
+    pub fn detail(&self) -> String {
+        match self {
+            SchemaProblem::UnsupportedArgument { name, suggestion } => {
+                let hint = match suggestion {
+                    Some(NameSuggestion::Name(meant)) => format!(" Did you mean \"{meant}\"?"),
+                    Some(NameSuggestion::BlockOfType) => {
+                        format!(" Did you mean to define a block of type \"{name}\"?")
+                    }
+                    _ => String::new(),
+                };
+                format!("An argument named \"{name}\" is not expected here.{hint}")
+            }
+            SchemaProblem::UnsupportedBlockType { name, suggestion } => {
+                let hint = match suggestion {
+                    Some(NameSuggestion::Name(meant)) => format!(" Did you mean \"{meant}\"?"),
+                    Some(NameSuggestion::Argument) => format!(
+                        " Did you mean to define argument \"{name}\"? If so, use the equals sign to assign it a value."
+                    ),
+                    _ => String::new(),
+                };
+                format!("Blocks of type \"{name}\" are not expected here.{hint}")
+            }
+            SchemaProblem::BlockNotAllowed { .. } => "Blocks are not allowed here.".into(),
+            SchemaProblem::Reserved { name, is_block: false, owner } => {
+                format!("The {owner} argument name \"{name}\" is reserved for use by Terraform in a future version.")
+            }
+            SchemaProblem::Reserved { name, is_block: true, .. } => {
+                format!("The block type name \"{name}\" is reserved for use by Terraform in a future version.")
+            }
+            SchemaProblem::Misplaced(misplaced) => match misplaced {
+                Misplaced::RequiredProviders => {
+                    "A \"required_providers\" block must be nested inside a \"terraform\" block.".into()
+                }
+                Misplaced::OutputPostcondition => {
+                    "Output values can only have preconditions, not postconditions.".into()
+                }
+                Misplaced::NestedDataRepetition { .. } => {
+                    "The \"count\" and \"for_each\" meta-arguments are not supported within nested data blocks."
+                        .into()
+                }
+                Misplaced::NestedDataLifecycle => "Nested data blocks do not support \"lifecycle\" blocks as the \
+                                                   lifecycle is managed by the containing block."
+                    .into(),
+            },
+            SchemaProblem::MissingArgument { name } => {
+                format!("The argument \"{name}\" is required, but no definition was found.")
+            }
+            SchemaProblem::ExtraneousLabel { block_type, label_names } => match label_names.len() {
+                0 => format!("No labels are expected for {block_type} blocks."),
+                wanted => format!(
+                    "Only {wanted} labels ({}) are expected for {block_type} blocks.",
+                    label_names.join(", ")
+                ),
+            },
+            SchemaProblem::MissingLabel { block_type, label_names, .. } => format!(
+                "All {block_type} blocks must have {} labels ({}).",
+                label_names.len(),
+                label_names.join(", ")
+            ),
+            SchemaProblem::DuplicateBlock { block_type, owner, first } => {
+                format!("{owner} already has a {block_type} block at {first}.")
+            }
+            SchemaProblem::CountAndForEach => "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, \
+                                               only one should be used to be explicit about the number of resources \
+                                               to be created."
+                .into(),
+            SchemaProblem::ImportIdentity { both: false } => {
+                "At least one of 'id' or 'identity' must be specified.".into()
+            }
+            SchemaProblem::ImportIdentity { both: true } => "Only one of 'id' or 'identity' can be specified.".into(),
+            SchemaProblem::SecondCheckData { first } => {
+                format!("This check block already has a data resource defined at {first}.")
+            }
+            SchemaProblem::ZeroAssertBlocks => "Check blocks must have at least one assert block.".into(),
+            SchemaProblem::DynamicContent { extraneous: false } => "A dynamic block must have a nested block of type \
+                                                                     \"content\" to describe the body of each \
+                                                                     generated block."
+                .into(),
+            SchemaProblem::DynamicContent { extraneous: true } => {
+                "Only one nested content block is allowed for each dynamic block.".into()
+            }
+        }
+    }
+
+    /// The name written and the one a did-you-mean suggests, if any.
+    pub fn suggested_name(&self) -> Option<(&SmolStr, &SmolStr)> {
+        match self {
+            SchemaProblem::UnsupportedArgument { name, suggestion: Some(NameSuggestion::Name(meant)) }
+            | SchemaProblem::UnsupportedBlockType { name, suggestion: Some(NameSuggestion::Name(meant)) } => {
+                Some((name, meant))
+            }
+            _ => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The schemas
+
+/// An argument of a schema.
+#[derive(Debug, Clone, Copy)]
+struct Arg {
+    name: &'static str,
+    required: bool,
+}
+
+const fn arg(name: &'static str) -> Arg {
+    Arg { name, required: false }
+}
+
+const fn required(name: &'static str) -> Arg {
+    Arg { name, required: true }
+}
+
+/// A nested block type of a schema.
+#[derive(Debug, Clone, Copy)]
+struct Nested {
+    type_name: &'static str,
+    label_names: &'static [&'static str],
+    content: Content,
+    /// At most one per body ("Duplicate lifecycle block").
+    once: bool,
+}
+
+const fn block(type_name: &'static str, content: Content) -> Nested {
+    Nested { type_name, label_names: &[], content, once: false }
+}
+
+const fn labelled(type_name: &'static str, label_names: &'static [&'static str], content: Content) -> Nested {
+    Nested { type_name, label_names, content, once: false }
+}
+
+const fn once(type_name: &'static str, content: Content) -> Nested {
+    Nested { type_name, label_names: &[], content, once: true }
+}
+
+/// What a nested block's body holds.
+#[derive(Debug, Clone, Copy)]
+enum Content {
+    /// Terraform's own schema.
+    Schema(&'static Schema),
+    /// Arguments only, any names (`locals`, `required_providers`).
+    Arguments,
+    /// A body someone else defines (a backend's, `cloud`'s, `provider_meta`'s).
+    Unchecked,
+    /// A body a provider defines: only its `dynamic` blocks are checked.
+    Provider,
+    /// A name Terraform reserves here.
+    Reserved,
+}
+
+/// What a body may hold besides its schema's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rest {
+    /// Nothing: every other name is unsupported.
+    Closed,
+    /// Whatever a provider defines (a resource's, a provider's arguments).
+    Provider,
+    /// Any argument (a module call's input variables).
+    Arguments,
+}
+
+#[derive(Debug)]
+struct Schema {
+    /// How Terraform names the block in its messages ("resource", "module").
+    owner: &'static str,
+    /// How Terraform starts the detail of a duplicate ("This resource").
+    this: &'static str,
+    arguments: &'static [Arg],
+    /// Arguments Terraform reserves here.
+    reserved_arguments: &'static [&'static str],
+    blocks: &'static [Nested],
+    rest: Rest,
+}
+
+const CHECK_RULE: Schema = Schema {
+    owner: "condition",
+    this: "This condition",
+    arguments: &[required("condition"), required("error_message")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const VARIABLE: Schema = Schema {
+    owner: "variable",
+    this: "This variable",
+    arguments: &[
+        arg("description"),
+        arg("default"),
+        arg("type"),
+        arg("sensitive"),
+        arg("ephemeral"),
+        arg("nullable"),
+        arg("deprecated"),
+        arg("const"),
+    ],
+    reserved_arguments: &[],
+    blocks: &[block("validation", Content::Schema(&CHECK_RULE))],
+    rest: Rest::Closed,
+};
+
+const OUTPUT: Schema = Schema {
+    owner: "output",
+    this: "This output",
+    arguments: &[
+        arg("description"),
+        required("value"),
+        arg("depends_on"),
+        arg("sensitive"),
+        arg("ephemeral"),
+        arg("deprecated"),
+        arg("type"),
+    ],
+    reserved_arguments: &[],
+    blocks: &[
+        block("precondition", Content::Schema(&CHECK_RULE)),
+        block("postcondition", Content::Unchecked),
+    ],
+    rest: Rest::Closed,
+};
+
+const MODULE: Schema = Schema {
+    owner: "module",
+    this: "This module call",
+    arguments: &[
+        required("source"),
+        arg("version"),
+        arg("count"),
+        arg("for_each"),
+        arg("depends_on"),
+        arg("providers"),
+        arg("ignore_nested_deprecations"),
+    ],
+    reserved_arguments: &[],
+    blocks: &[
+        block("_", Content::Unchecked),
+        block("lifecycle", Content::Reserved),
+        block("locals", Content::Reserved),
+        labelled("provider", &["type"], Content::Reserved),
+    ],
+    rest: Rest::Arguments,
+};
+
+const PROVIDER: Schema = Schema {
+    owner: "provider",
+    this: "This provider",
+    arguments: &[arg("alias"), arg("version")],
+    reserved_arguments: &["count", "depends_on", "for_each", "source"],
+    blocks: &[
+        block("_", Content::Provider),
+        block("lifecycle", Content::Reserved),
+        block("locals", Content::Reserved),
+    ],
+    rest: Rest::Provider,
+};
+
+const TERRAFORM: Schema = Schema {
+    owner: "terraform",
+    this: "This terraform block",
+    arguments: &[arg("required_version"), arg("experiments"), arg("language")],
+    reserved_arguments: &[],
+    blocks: &[
+        labelled("backend", &["type"], Content::Unchecked),
+        block("cloud", Content::Unchecked),
+        block("required_providers", Content::Arguments),
+        labelled("state_store", &["type"], Content::Unchecked),
+        labelled("provider_meta", &["provider"], Content::Unchecked),
+    ],
+    rest: Rest::Closed,
+};
+
+const ACTION_TRIGGER: Schema = Schema {
+    owner: "action_trigger",
+    this: "This action trigger",
+    arguments: &[required("events"), arg("condition"), required("actions"), arg("on_failure")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const LIFECYCLE: Schema = Schema {
+    owner: "lifecycle",
+    this: "This lifecycle block",
+    arguments: &[
+        arg("create_before_destroy"),
+        arg("prevent_destroy"),
+        arg("ignore_changes"),
+        arg("replace_triggered_by"),
+        arg("destroy"),
+    ],
+    reserved_arguments: &[],
+    blocks: &[
+        block("precondition", Content::Schema(&CHECK_RULE)),
+        block("postcondition", Content::Schema(&CHECK_RULE)),
+        block("action_trigger", Content::Schema(&ACTION_TRIGGER)),
+    ],
+    rest: Rest::Closed,
+};
+
+const CONNECTION: Content = Content::Provider;
+
+const PROVISIONER: Schema = Schema {
+    owner: "provisioner",
+    this: "This provisioner",
+    arguments: &[arg("when"), arg("on_failure")],
+    reserved_arguments: &[],
+    blocks: &[
+        block("_", Content::Provider),
+        once("connection", CONNECTION),
+        block("lifecycle", Content::Reserved),
+    ],
+    rest: Rest::Provider,
+};
+
+const RESOURCE: Schema = Schema {
+    owner: "resource",
+    this: "This resource",
+    arguments: &[arg("count"), arg("for_each"), arg("provider"), arg("depends_on")],
+    reserved_arguments: &[],
+    blocks: &[
+        block("locals", Content::Reserved),
+        once("lifecycle", Content::Schema(&LIFECYCLE)),
+        once("connection", CONNECTION),
+        labelled("provisioner", &["type"], Content::Schema(&PROVISIONER)),
+        block("_", Content::Provider),
+    ],
+    rest: Rest::Provider,
+};
+
+const DATA: Schema = Schema {
+    owner: "data",
+    this: "This resource",
+    arguments: &[arg("count"), arg("for_each"), arg("provider"), arg("depends_on")],
+    reserved_arguments: &[],
+    blocks: &[
+        once("lifecycle", Content::Schema(&LIFECYCLE)),
+        block("locals", Content::Reserved),
+        block("_", Content::Provider),
+    ],
+    rest: Rest::Provider,
+};
+
+const EPHEMERAL: Schema = Schema { owner: "ephemeral", ..DATA };
+
+const MOVED: Schema = Schema {
+    owner: "moved",
+    this: "This \"moved\" block",
+    arguments: &[required("from"), required("to")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const IMPORT: Schema = Schema {
+    owner: "import",
+    this: "This \"import\" block",
+    arguments: &[arg("provider"), arg("for_each"), arg("id"), required("to"), arg("identity")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const REMOVED_LIFECYCLE: Schema = Schema {
+    owner: "lifecycle",
+    this: "This lifecycle block",
+    arguments: &[arg("destroy")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const REMOVED: Schema = Schema {
+    owner: "removed",
+    this: "This \"removed\" block",
+    arguments: &[required("from")],
+    reserved_arguments: &[],
+    blocks: &[
+        block("lifecycle", Content::Schema(&REMOVED_LIFECYCLE)),
+        once("connection", CONNECTION),
+        labelled("provisioner", &["type"], Content::Schema(&PROVISIONER)),
+    ],
+    rest: Rest::Closed,
+};
+
+const CHECK: Schema = Schema {
+    owner: "check",
+    this: "This check block",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: &[
+        labelled("data", &["type", "name"], Content::Schema(&DATA)),
+        block("assert", Content::Schema(&CHECK_RULE)),
+    ],
+    rest: Rest::Closed,
+};
+
+const ACTION: Schema = Schema {
+    owner: "action",
+    this: "This action",
+    arguments: &[arg("count"), arg("for_each"), arg("provider")],
+    reserved_arguments: &[],
+    blocks: &[block("config", Content::Provider)],
+    rest: Rest::Closed,
+};
+
+const DYNAMIC: Schema = Schema {
+    owner: "dynamic",
+    this: "This dynamic block",
+    arguments: &[required("for_each"), arg("iterator"), arg("labels")],
+    reserved_arguments: &[],
+    blocks: &[block("content", Content::Provider)],
+    rest: Rest::Closed,
+};
+
+/// The top level of a configuration file: blocks only.
+const FILE: Schema = Schema {
+    owner: "file",
+    this: "This file",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: &[
+        block("terraform", Content::Schema(&TERRAFORM)),
+        block("required_providers", Content::Unchecked),
+        labelled("provider", &["name"], Content::Schema(&PROVIDER)),
+        labelled("variable", &["name"], Content::Schema(&VARIABLE)),
+        block("locals", Content::Arguments),
+        labelled("output", &["name"], Content::Schema(&OUTPUT)),
+        labelled("module", &["name"], Content::Schema(&MODULE)),
+        labelled("resource", &["type", "name"], Content::Schema(&RESOURCE)),
+        labelled("data", &["type", "name"], Content::Schema(&DATA)),
+        labelled("ephemeral", &["type", "name"], Content::Schema(&EPHEMERAL)),
+        labelled("action", &["type", "name"], Content::Schema(&ACTION)),
+        block("moved", Content::Schema(&MOVED)),
+        block("removed", Content::Schema(&REMOVED)),
+        block("import", Content::Schema(&IMPORT)),
+        labelled("check", &["name"], Content::Schema(&CHECK)),
+    ],
+    rest: Rest::Closed,
+};
+
+/// The label names of a `dynamic` block.
+const DYNAMIC_LABELS: &[&str] = &["type"];
+
+// ---------------------------------------------------------------------------
+// The check
+
+/// A [`SchemaProblem`] at a place in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlacedProblem {
+    pub problem: SchemaProblem,
+    pub range: TextRange,
+    /// The first of two blocks, for a duplicate.
+    pub first: Option<TextRange>,
+}
+
+/// The problems of a native Terraform configuration file's own blocks, in
+/// the order Terraform finds them (block by block, each block's schema
+/// before its nested blocks). `override` relaxes required arguments, as
+/// for Terraform's override files.
+pub fn check_file(
+    text: &str,
+    file_name: &str,
+    root: &ast::SourceFile,
+    override_file: bool,
+) -> Vec<PlacedProblem> {
+    let mut checker = Checker { text, file_name, index: None, override_file, out: Vec::new() };
+    if let Some(body) = root.body() {
+        checker.body(&body, &FILE, None);
+    }
+    checker.out
+}
+
+struct Checker<'t> {
+    text: &'t str,
+    file_name: &'t str,
+    index: Option<LineIndex>,
+    override_file: bool,
+    out: Vec<PlacedProblem>,
+}
+
+/// A block's header as Terraform reads it.
+struct Header {
+    block: ast::Block,
+    type_name: SmolStr,
+    type_token: SyntaxToken,
+    labels: Vec<(SmolStr, TextRange)>,
+}
+
+impl Header {
+    fn of(block: ast::Block) -> Option<Header> {
+        let type_token = block.ident_token()?;
+        let type_name = SmolStr::new(type_token.text());
+        let labels = block
+            .block_labels()
+            .map(|label| {
+                let text = label.syntax().text().to_string();
+                let name = text.strip_prefix('"').and_then(|it| it.strip_suffix('"')).unwrap_or(&text);
+                (SmolStr::new(name), label.syntax().text_range())
+            })
+            .collect();
+        Some(Header { block, type_name, type_token, labels })
+    }
+
+    /// From the type to the last label: Terraform's `DefRange`.
+    fn def_range(&self) -> TextRange {
+        let start = self.type_token.text_range();
+        match self.labels.last() {
+            Some((_, last)) => start.cover(*last),
+            None => start,
+        }
+    }
+
+    fn open_brace(&self) -> TextRange {
+        self.block.l_curly_token().map_or_else(|| self.def_range(), |it| it.text_range())
+    }
+}
+
+impl Checker<'_> {
+    fn push(&mut self, problem: SchemaProblem, range: TextRange) {
+        self.out.push(PlacedProblem { problem, range, first: None });
+    }
+
+    /// A range as Terraform prints one: `main.tf:3,3-12`, or with both
+    /// lines when it spans several.
+    fn terraform_range(&mut self, range: TextRange) -> String {
+        let index = self.index.get_or_insert_with(|| LineIndex::new(self.text));
+        let start = index.line_col(range.start());
+        let end = index.line_col(range.end());
+        if start.line == end.line {
+            format!("{}:{},{}-{}", self.file_name, start.line, start.column, end.column)
+        } else {
+            format!("{}:{},{}-{},{}", self.file_name, start.line, start.column, end.line, end.column)
+        }
+    }
+
+    /// Checks `body` against `schema`; `header` is the block it belongs to
+    /// (none for the file's top level).
+    fn body(&mut self, body: &ast::Body, schema: &'static Schema, header: Option<&Header>) {
+        let items: Vec<ast::BodyItem> = body.items().collect();
+        // Arguments first, as HCL's `Content` reports them.
+        let mut present: Vec<&'static str> = Vec::new();
+        let mut written = Vec::new();
+        for item in &items {
+            let ast::BodyItem::Attribute(attribute) = item else { continue };
+            let Some(name_token) = attribute.ident_token() else { continue };
+            let name = SmolStr::new(name_token.text());
+            written.push((name.clone(), name_token.text_range()));
+            if let Some(known) = schema.arguments.iter().find(|it| it.name == name) {
+                present.push(known.name);
+            }
+        }
+        if header.is_some() && !self.override_file {
+            for argument in schema.arguments.iter().filter(|it| it.required) {
+                if !present.contains(&argument.name) {
+                    let range = header.map_or_else(|| body.syntax().text_range(), Header::open_brace);
+                    self.push(SchemaProblem::MissingArgument { name: argument.name }, range);
+                }
+            }
+        }
+        for (name, range) in &written {
+            if schema.arguments.iter().any(|it| it.name == name) {
+                continue;
+            }
+            if schema.reserved_arguments.contains(&name.as_str()) {
+                let problem =
+                    SchemaProblem::Reserved { name: name.clone(), owner: schema.owner, is_block: false };
+                self.push(problem, *range);
+                continue;
+            }
+            if schema.rest != Rest::Closed {
+                continue;
+            }
+            let candidates = schema.arguments.iter().map(|it| it.name).filter(|it| !present.contains(it));
+            let suggestion = match name_suggestion(name, candidates) {
+                Some(meant) => Some(NameSuggestion::Name(meant.into())),
+                None if schema.blocks.iter().any(|it| it.type_name == name) => {
+                    Some(NameSuggestion::BlockOfType)
+                }
+                None => None,
+            };
+            self.push(SchemaProblem::UnsupportedArgument { name: name.clone(), suggestion }, *range);
+        }
+
+        let mut seen: Vec<(&'static str, TextRange)> = Vec::new();
+        for item in items {
+            let ast::BodyItem::Block(block) = item else { continue };
+            let Some(header) = Header::of(block) else { continue };
+            let Some(nested) = schema.blocks.iter().find(|it| it.type_name == header.type_name) else {
+                match schema.rest {
+                    Rest::Closed => {
+                        let candidates = schema.blocks.iter().map(|it| it.type_name);
+                        let suggestion = match name_suggestion(&header.type_name, candidates) {
+                            Some(meant) => Some(NameSuggestion::Name(meant.into())),
+                            None if schema.arguments.iter().any(|it| it.name == header.type_name) => {
+                                Some(NameSuggestion::Argument)
+                            }
+                            None => None,
+                        };
+                        let problem = SchemaProblem::UnsupportedBlockType {
+                            name: header.type_name.clone(),
+                            suggestion,
+                        };
+                        self.push(problem, header.type_token.text_range());
+                    }
+                    Rest::Provider => self.provider_block(&header),
+                    Rest::Arguments => {}
+                }
+                continue;
+            };
+            if !self.labels(&header, nested.label_names) {
+                continue;
+            }
+            if nested.once {
+                if let Some(&(_, first)) = seen.iter().find(|(type_name, _)| *type_name == nested.type_name) {
+                    let first_text = self.terraform_range(first);
+                    let problem = SchemaProblem::DuplicateBlock {
+                        block_type: header.type_name.clone(),
+                        owner: schema.this,
+                        first: first_text,
+                    };
+                    self.out.push(PlacedProblem { problem, range: header.def_range(), first: Some(first) });
+                    continue;
+                }
+                seen.push((nested.type_name, header.def_range()));
+            }
+            self.nested(schema, nested, &header);
+        }
+        self.special(schema, body, header);
+    }
+
+    /// Whether `header` has the labels its type takes; reports it if not.
+    /// A block with the wrong labels is not read further, as in HCL.
+    fn labels(&mut self, header: &Header, label_names: &'static [&'static str]) -> bool {
+        let wanted = label_names.len();
+        if header.labels.len() > wanted {
+            let problem =
+                SchemaProblem::ExtraneousLabel { block_type: header.type_name.clone(), label_names };
+            self.push(problem, header.labels[wanted].1);
+            return false;
+        }
+        if header.labels.len() < wanted {
+            let problem = SchemaProblem::MissingLabel {
+                block_type: header.type_name.clone(),
+                label_names,
+                missing: header.labels.len(),
+            };
+            self.push(problem, header.open_brace());
+            return false;
+        }
+        true
+    }
+
+    fn nested(&mut self, parent: &'static Schema, nested: &Nested, header: &Header) {
+        match nested.content {
+            Content::Schema(schema) => {
+                if let Some(body) = header.block.body() {
+                    self.body(&body, schema, Some(header));
+                }
+            }
+            Content::Arguments => {
+                let first_block = header.block.body().and_then(|body| body.blocks().next());
+                if let Some(inner) = first_block.and_then(Header::of) {
+                    let problem = SchemaProblem::BlockNotAllowed { name: inner.type_name.clone() };
+                    self.push(problem, inner.type_token.text_range());
+                }
+            }
+            Content::Unchecked => {}
+            Content::Provider => {
+                if let Some(body) = header.block.body() {
+                    self.provider_body(&body);
+                }
+            }
+            Content::Reserved => {
+                let problem = SchemaProblem::Reserved {
+                    name: header.type_name.clone(),
+                    owner: parent.owner,
+                    is_block: true,
+                };
+                self.push(problem, header.type_token.text_range());
+            }
+        }
+    }
+
+    /// A block in a provider's part of a body: a `dynamic` block has HCL's
+    /// own schema; any other is the provider's, and may hold `dynamic`
+    /// blocks itself.
+    fn provider_block(&mut self, header: &Header) {
+        if header.type_name == "dynamic" {
+            if !self.labels(header, DYNAMIC_LABELS) {
+                return;
+            }
+            if let Some(body) = header.block.body() {
+                self.body(&body, &DYNAMIC, Some(header));
+            }
+            return;
+        }
+        if let Some(body) = header.block.body() {
+            self.provider_body(&body);
+        }
+    }
+
+    fn provider_body(&mut self, body: &ast::Body) {
+        for block in body.blocks() {
+            if let Some(header) = Header::of(block) {
+                self.provider_block(&header);
+            }
+        }
+    }
+
+    /// What Terraform checks beyond the schema, per block type.
+    fn special(&mut self, schema: &'static Schema, body: &ast::Body, header: Option<&Header>) {
+        let Some(header) = header else {
+            // The top level: `required_providers` outside `terraform`, and
+            // the nested data sources of `check` blocks.
+            return self.top_level(body);
+        };
+        let attribute = |name: &str| {
+            body.attributes().find(|it| it.ident_token().is_some_and(|token| token.text() == name))
+        };
+        let name_range = |attribute: &ast::Attribute| {
+            attribute.ident_token().map_or_else(|| attribute.syntax().text_range(), |it| it.text_range())
+        };
+        let blocks_of = |type_name: &'static str| {
+            body.blocks().filter(move |it| it.ident_token().is_some_and(|token| token.text() == type_name))
+        };
+        if matches!(schema.owner, "resource" | "data" | "ephemeral" | "module")
+            && attribute("count").is_some()
+            && let Some(for_each) = attribute("for_each")
+        {
+            self.push(SchemaProblem::CountAndForEach, name_range(&for_each));
+        }
+        match schema.owner {
+            "output" => {
+                for postcondition in blocks_of("postcondition").filter_map(Header::of) {
+                    self.push(
+                        SchemaProblem::Misplaced(Misplaced::OutputPostcondition),
+                        postcondition.type_token.text_range(),
+                    );
+                }
+            }
+            "import" => {
+                let id = attribute("id").is_some();
+                let identity = attribute("identity").is_some();
+                if id && identity {
+                    self.push(SchemaProblem::ImportIdentity { both: true }, header.def_range());
+                } else if !id && !identity && !self.override_file {
+                    self.push(SchemaProblem::ImportIdentity { both: false }, header.def_range());
+                }
+            }
+            "check" => {
+                let data: Vec<Header> = blocks_of("data").filter_map(Header::of).collect();
+                if let Some(first) = data.first().map(Header::def_range) {
+                    for second in data.iter().skip(1) {
+                        let problem = SchemaProblem::SecondCheckData { first: self.terraform_range(first) };
+                        self.out.push(PlacedProblem {
+                            problem,
+                            range: second.def_range(),
+                            first: Some(first),
+                        });
+                    }
+                }
+                for data in &data {
+                    let Some(body) = data.block.body() else { continue };
+                    for attribute in body.attributes() {
+                        let for_each = match attribute.ident_token().as_ref().map(SyntaxToken::text) {
+                            Some("count") => false,
+                            Some("for_each") => true,
+                            _ => continue,
+                        };
+                        let problem = SchemaProblem::Misplaced(Misplaced::NestedDataRepetition { for_each });
+                        self.push(problem, name_range(&attribute));
+                    }
+                    for lifecycle in body.blocks().filter_map(Header::of) {
+                        if lifecycle.type_name == "lifecycle" {
+                            self.push(
+                                SchemaProblem::Misplaced(Misplaced::NestedDataLifecycle),
+                                lifecycle.def_range(),
+                            );
+                        }
+                    }
+                }
+                if blocks_of("assert").next().is_none() && !self.override_file {
+                    self.push(SchemaProblem::ZeroAssertBlocks, header.def_range());
+                }
+            }
+            "dynamic" => {
+                let contents: Vec<Header> = blocks_of("content").filter_map(Header::of).collect();
+                match contents.get(1) {
+                    Some(second) => {
+                        self.push(SchemaProblem::DynamicContent { extraneous: true }, second.def_range())
+                    }
+                    None if contents.is_empty() => {
+                        self.push(SchemaProblem::DynamicContent { extraneous: false }, header.open_brace());
+                    }
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn top_level(&mut self, body: &ast::Body) {
+        for block in body.blocks().filter_map(Header::of) {
+            if block.type_name == "required_providers" {
+                self.push(
+                    SchemaProblem::Misplaced(Misplaced::RequiredProviders),
+                    block.type_token.text_range(),
+                );
+            }
+        }
+    }
+}
+
+/// HCL's did-you-mean: the first candidate within two edits.
+fn name_suggestion<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates.into_iter().find(|candidate| strsim::levenshtein(given, candidate) < 3)
+}
+
+/// The schema problems of `file` as diagnostics: a native Terraform
+/// configuration file without syntax errors (a broken file's tree is a
+/// guess). Read while the file's tree is in memory (the host asks when it
+/// reads a file), kept per file.
+#[salsa::tracked(returns(ref))]
+pub fn schema_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
+    let path = file.path(db);
+    let is_configuration = vfs::FileKind::of_named(path).language == vfs::Language::Terraform
+        && file.syntax(db) == db::SourceSyntax::Native;
+    if !is_configuration || !crate::syntax_diagnostics(db, file).is_empty() {
+        return Vec::new();
+    }
+    let parse = db::parse(db, file);
+    let file_name = path.file_name().unwrap_or(path.as_str());
+    let problems = check_file(file.text(db), file_name, &parse.tree(), vfs::is_terraform_override_file(path));
+    problems.into_iter().map(|placed| to_diagnostic(file, placed)).collect()
+}
+
+fn to_diagnostic(file: File, placed: PlacedProblem) -> Diagnostic {
+    let code = placed.problem.rule_code();
+    let severity = rules::rule(code).map_or(crate::Severity::Error, |rule| rule.default_severity);
+    let mut diagnostic = Diagnostic::new(severity, code, placed.problem.summary(), file, placed.range)
+        .with_note(placed.problem.detail());
+    if let Some(first) = placed.first {
+        diagnostic = diagnostic.with_secondary_label(first, "first defined here");
+    }
+    if let Some((name, meant)) = placed.problem.suggested_name() {
+        diagnostic = diagnostic.with_suggestion(crate::Suggestion {
+            message: format!("replace `{name}` with `{meant}`"),
+            edits: vec![crate::Edit { range: placed.range, replacement: meant.to_string() }],
+        });
+    }
+    diagnostic
+}
+
+// ---------------------------------------------------------------------------
+// References by name
+
+/// The references in `file`'s `depends_on` and `lifecycle` blocks'
+/// `replace_triggered_by` that name nothing the module declares, as
+/// `terraform validate` reports them ("Reference to undeclared resource").
+/// Such attributes are lists of references, never evaluated, so the module
+/// model does not resolve them as it resolves expressions; each reference
+/// is resolved here as one in an expression would be. A native file only:
+/// a JSON file writes them as strings.
+pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    // The source map only where a reference names nothing: an edit of a
+    // file without such references reads no positions.
+    let mut out = Vec::new();
+    let mut check = |body: &hir::Body, address: Vec<SmolStr>, has_lifecycle: bool| {
+        let mut lists: Vec<(hir::ExprId, &str)> = Vec::new();
+        for &attribute in &body.attributes {
+            if hir[attribute].name == "depends_on" {
+                lists.push((hir[attribute].value, "depends_on"));
+            }
+        }
+        for &block in
+            body.blocks.iter().filter(|&&block| has_lifecycle && hir[block].type_name == "lifecycle")
+        {
+            for &attribute in &hir[block].body.attributes {
+                if hir[attribute].name == "replace_triggered_by" {
+                    lists.push((hir[attribute].value, "replace_triggered_by"));
+                }
+            }
+        }
+        for (list, name) in lists {
+            // Anything but a list literal is Terraform's "A static list
+            // expression is required", another finding.
+            let hir::Expr::Tuple(elements) = &hir.exprs[list] else { continue };
+            let mut at = address.clone();
+            at.push(SmolStr::new(name));
+            let at = Address::new(at);
+            for &element in elements {
+                for reference in references(&hir.exprs, element) {
+                    let target =
+                        module::resolve_static_reference(db, module, &at, &reference.root, &reference.attrs);
+                    let module::Target::Unresolved { step, kind, detail } = target else { continue };
+                    let link = reference.links.get(step).or(reference.links.last()).copied();
+                    let Some(range) = link
+                        .and_then(|it| db::source_map(db, file).expr_syntax(it))
+                        .map(|it| it.text_range())
+                    else {
+                        continue;
+                    };
+                    out.push(ModuleDiagnostic {
+                        file,
+                        range,
+                        kind: ModuleDiagnosticKind::Unresolved(kind),
+                        detail,
+                        related: Vec::new(),
+                    });
+                }
+            }
+        }
+    };
+    for &block in &hir.body.blocks {
+        let block = &hir[block];
+        let mut address = vec![block.type_name.clone()];
+        address.extend(block.labels.iter().cloned());
+        match block.type_name.as_str() {
+            "resource" | "data" | "ephemeral" => check(&block.body, address, true),
+            "module" | "output" => check(&block.body, address, false),
+            "check" => {
+                for &nested in &block.body.blocks {
+                    if hir[nested].type_name == "data" {
+                        let mut address = address.clone();
+                        address.push(hir[nested].type_name.clone());
+                        address.extend(hir[nested].labels.iter().cloned());
+                        check(&hir[nested].body, address, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}

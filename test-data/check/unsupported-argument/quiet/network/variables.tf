@@ -1,0 +1,3 @@
+variable "cidr_block" {
+  type = string
+}

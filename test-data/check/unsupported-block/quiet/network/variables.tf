@@ -1,0 +1,4 @@
+variable "tags" {
+  type    = map(string)
+  default = {}
+}
