@@ -274,7 +274,7 @@ fn tree_with_unreadable_entries() -> tempfile::TempDir {
     use std::{ffi::OsStr, fs, os::unix::ffi::OsStrExt, os::unix::fs::PermissionsExt};
     let dir = tempfile::tempdir().expect("a temporary directory");
     let root = dir.path();
-    fs::write(root.join("good.tf"), "a=1\n").expect("a file");
+    fs::write(root.join("good.tf"), "output \"a\" { value = 1 }\n").expect("a file");
     fs::write(root.join("broken.tf"), "b = [1 2]\n").expect("a file");
     let latin1 = root.join(OsStr::from_bytes(b"caf\xe9"));
     fs::create_dir(&latin1).expect("a directory");
@@ -291,7 +291,7 @@ fn tree_with_unreadable_entries() -> tempfile::TempDir {
     fs::set_permissions(root.join("m/variables.tf"), fs::Permissions::from_mode(0o000))
         .expect("permissions are set");
     fs::create_dir(root.join("z")).expect("a directory");
-    fs::write(root.join("z/last.tf"), "f=1\n").expect("a file");
+    fs::write(root.join("z/last.tf"), "output \"f\" { value = 1 }\n").expect("a file");
     fs::set_permissions(root.join("secret"), fs::Permissions::from_mode(0o000)).expect("permissions are set");
     dir
 }

@@ -1,2 +1,4 @@
 # A valid neighbour: checked, and nothing to say about it.
-ok = true
+output "ok" {
+  value = true
+}

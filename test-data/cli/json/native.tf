@@ -1,1 +1,3 @@
-a = 1
+output "a" {
+  value = 1
+}
