@@ -24,7 +24,7 @@ mod watch;
 use std::process::ExitCode;
 
 use camino::Utf8PathBuf;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 /// Parsing allocates a node or token for nearly every token of the input,
 /// and mimalloc makes that markedly cheaper than the system allocator (the
@@ -217,10 +217,31 @@ enum Outcome {
     Incomplete,
 }
 
+/// `eval`'s `--var` and `--var-file` options in the order given, which
+/// decides which wins (as Terraform reads `-var` and `-var-file`).
+fn variable_options(matches: &clap::ArgMatches) -> Vec<halite::host::inputs::VariableOption> {
+    let Some(eval) = matches.subcommand_matches("eval") else { return Vec::new() };
+    let mut options: Vec<(usize, halite::host::inputs::VariableOption)> = Vec::new();
+    if let (Some(values), Some(indices)) = (eval.get_many::<String>("vars"), eval.indices_of("vars")) {
+        options.extend(indices.zip(values.map(|it| halite::host::inputs::VariableOption::Value(it.clone()))));
+    }
+    if let (Some(files), Some(indices)) =
+        (eval.get_many::<Utf8PathBuf>("var_files"), eval.indices_of("var_files"))
+    {
+        options.extend(indices.zip(files.map(|it| halite::host::inputs::VariableOption::File(it.clone()))));
+    }
+    options.sort_by_key(|(index, _)| *index);
+    options.into_iter().map(|(_, option)| option).collect()
+}
+
 fn main() -> ExitCode {
     huge_blocks_from_the_os();
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command().try_get_matches().and_then(|matches| {
+        let cli = Cli::from_arg_matches(&matches)?;
+        Ok((cli, variable_options(&matches)))
+    });
+    let (cli, variable_options) = match parsed {
+        Ok(parsed) => parsed,
         // Help and version go to standard output with exit 0, as clap does.
         Err(err) if !err.use_stderr() => err.exit(),
         Err(err) => {
@@ -253,26 +274,19 @@ fn main() -> ExitCode {
         Command::Parse { file } => parse::run(&file),
         Command::Dec(args) => return dec::run(args),
         Command::Watch(args) => watch::run(args),
-        Command::Eval {
-            file,
-            context,
-            with_types,
-            format: eval::EvalFormat::Json,
-            diagnostic_format,
-            vars,
-            var_files,
-            attrs,
-        } => eval::run(
-            &file,
-            eval::Options {
-                context: context.as_deref(),
-                with_types,
-                vars: &vars,
-                var_files: &var_files,
-                attrs: &attrs,
-                diagnostic_format,
-            },
-        ),
+        Command::Eval { file, context, with_types, format, diagnostic_format, vars: _, var_files: _, attrs } => {
+            eval::run(
+                &file,
+                eval::Options {
+                    context: context.as_deref(),
+                    with_types,
+                    format,
+                    variable_options: &variable_options,
+                    attrs: &attrs,
+                    diagnostic_format,
+                },
+            )
+        }
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -881,8 +881,12 @@ impl SoundInputs {
         // not for every input: a check gives none. An override file, which
         // the model does not read, may change a variable's type.
         let overridden = rules.terraform_files_only && module::has_override_files(db, module);
-        let variables_unknown =
-            rules.unset_variables_unknown && module.variables(db).is_empty() && !overridden;
+        // A root module's unset variables take their defaults, which hold
+        // for one run only.
+        let variables_unknown = rules.unset_variables_unknown
+            && module.variables(db).is_empty()
+            && module.role(db) == module::ModuleRole::Called
+            && !overridden;
         SoundInputs { variables_unknown, block_attributes_unknown: rules.computed_attributes }
     }
 

@@ -32,6 +32,7 @@ mod change;
 pub mod check;
 pub mod config;
 mod host;
+pub mod inputs;
 pub mod load;
 mod report;
 
