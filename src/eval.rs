@@ -209,10 +209,10 @@ impl Printed {
 fn write_marked(out: &mut String, value: &Value) -> Result<(), String> {
     let ty = value.ty();
     if !value.is_known() {
-        out.push_str("{\"unknown\": true, \"type\": ");
+        out.push_str("{\"unknown\":true,\"type\":");
         out.push_str(&ty.to_json_string());
         if let Some(refinements) = refinements(value) {
-            out.push_str(", \"refinements\": ");
+            out.push_str(",\"refinements\":");
             out.push_str(&refinements);
         }
         out.push('}');
@@ -226,7 +226,7 @@ fn write_marked(out: &mut String, value: &Value) -> Result<(), String> {
         out.push('[');
         for (i, element) in elements.iter().enumerate() {
             if i > 0 {
-                out.push_str(", ");
+                out.push(',');
             }
             write_marked(out, element)?;
         }
@@ -235,10 +235,10 @@ fn write_marked(out: &mut String, value: &Value) -> Result<(), String> {
         out.push('{');
         for (i, (key, element)) in entries.iter().enumerate() {
             if i > 0 {
-                out.push_str(", ");
+                out.push(',');
             }
             value::json::write_string(out, key);
-            out.push_str(": ");
+            out.push(':');
             write_marked(out, element)?;
         }
         out.push('}');
@@ -264,7 +264,7 @@ fn refinements(value: &Value) -> Option<String> {
     if ty == value::Type::Number {
         for (name, bound) in [("number_lower", range.number_lower()), ("number_upper", range.number_upper())] {
             if let Some(bound) = bound {
-                fields.push((name, format!("{{\"value\": {}, \"inclusive\": {}}}", bound.value, bound.inclusive)));
+                fields.push((name, format!("{{\"value\":{},\"inclusive\":{}}}", bound.value, bound.inclusive)));
             }
         }
     }
@@ -282,10 +282,10 @@ fn refinements(value: &Value) -> Option<String> {
     let mut out = String::from("{");
     for (i, (name, json)) in fields.iter().enumerate() {
         if i > 0 {
-            out.push_str(", ");
+            out.push(',');
         }
         value::json::write_string(&mut out, name);
-        out.push_str(": ");
+        out.push(':');
         out.push_str(json);
     }
     out.push('}');

@@ -148,7 +148,7 @@ pub fn root_variables(
             if !declared(&name) {
                 continue;
             }
-            let value = text_value(&name, &text, mode(&name))
+            let value = text_value(&text, mode(&name))
                 .map_err(|message| VariablesError::Argument(format!("{ENVIRONMENT_PREFIX}{name}: {message}")))?;
             set(&mut read, name, value, VariableSource::Environment);
         }
@@ -163,7 +163,7 @@ pub fn root_variables(
         match option {
             VariableOption::Value(argument) => {
                 let (name, text) = variable_argument(argument).map_err(VariablesError::Argument)?;
-                let value = text_value(name, text, mode(name))
+                let value = text_value(text, mode(name))
                     .map_err(|message| VariablesError::Argument(format!("--var `{argument}`: {message}")))?;
                 set(&mut read, name.to_string(), value, VariableSource::Argument);
             }
@@ -231,15 +231,13 @@ pub fn automatic_files(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
     files
 }
 
-/// A variable's value given as text, read in `mode`.
-fn text_value(name: &str, text: &str, mode: TextMode) -> Result<Value, String> {
+/// A variable's value given as text, read in `mode`; why it has none.
+fn text_value(text: &str, mode: TextMode) -> Result<Value, String> {
     match mode {
         TextMode::Literal => Ok(Value::string(text)),
         TextMode::Expression => module::evaluate_variable_expr(text).map_err(|error| match error {
-            module::VariableExprError::Syntax(error) => {
-                format!("the value for var.{name} is not an expression: {}", error.message)
-            }
-            module::VariableExprError::Eval(error) => format!("the value for var.{name} has no value: {error}"),
+            module::VariableExprError::Syntax(error) => error.message,
+            module::VariableExprError::Eval(error) => error.to_string(),
         }),
     }
 }
