@@ -13,7 +13,7 @@ use std::io::{self, IsTerminal, Write};
 
 use analysis::Diagnostic;
 use anyhow::{Context as _, Result, bail};
-use camino::{Utf8Path, Utf8PathBuf};
+use camino::Utf8Path;
 use db::{File, RootDatabase};
 use eval::{Context, EvalError, ExprId, Value};
 use syntax::TextRange;
@@ -41,8 +41,6 @@ pub(crate) enum DiagnosticFormat {
 pub(crate) struct Options<'a> {
     pub(crate) context: Option<&'a Utf8Path>,
     pub(crate) with_types: bool,
-    /// How values are printed.
-    pub(crate) format: EvalFormat,
     /// `--var NAME=VALUE` and `--var-file FILE`, in the order given.
     pub(crate) variable_options: &'a [halite::host::inputs::VariableOption],
     /// `--attr ADDRESS`: only these attributes.
@@ -262,9 +260,11 @@ fn refinements(value: &Value) -> Option<String> {
         fields.push(("string_prefix", prefix));
     }
     if ty == value::Type::Number {
-        for (name, bound) in [("number_lower", range.number_lower()), ("number_upper", range.number_upper())] {
+        for (name, bound) in [("number_lower", range.number_lower()), ("number_upper", range.number_upper())]
+        {
             if let Some(bound) = bound {
-                fields.push((name, format!("{{\"value\":{},\"inclusive\":{}}}", bound.value, bound.inclusive)));
+                fields
+                    .push((name, format!("{{\"value\":{},\"inclusive\":{}}}", bound.value, bound.inclusive)));
             }
         }
     }
@@ -306,17 +306,19 @@ fn evaluate_file(db: &RootDatabase, file: File, ctx: &Context) -> Vec<AttrResult
                     let ty = value.ty();
                     // An unknown value (possible only through a function)
                     // has no JSON encoding.
-                    value.to_json_string(&ty).map(|json| Printed::known(json, ty.to_json_string())).map_err(|err| {
-                        Box::new(
-                            Diagnostic::error(
-                                "evaluation-error",
-                                "Value cannot be printed",
-                                file,
-                                range_of(expr),
+                    value.to_json_string(&ty).map(|json| Printed::known(json, ty.to_json_string())).map_err(
+                        |err| {
+                            Box::new(
+                                Diagnostic::error(
+                                    "evaluation-error",
+                                    "Value cannot be printed",
+                                    file,
+                                    range_of(expr),
+                                )
+                                .with_note(err.0),
                             )
-                            .with_note(err.0),
-                        )
-                    })
+                        },
+                    )
                 }
                 Err(error) => {
                     let range =

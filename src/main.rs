@@ -274,19 +274,25 @@ fn main() -> ExitCode {
         Command::Parse { file } => parse::run(&file),
         Command::Dec(args) => return dec::run(args),
         Command::Watch(args) => watch::run(args),
-        Command::Eval { file, context, with_types, format, diagnostic_format, vars: _, var_files: _, attrs } => {
-            eval::run(
-                &file,
-                eval::Options {
-                    context: context.as_deref(),
-                    with_types,
-                    format,
-                    variable_options: &variable_options,
-                    attrs: &attrs,
-                    diagnostic_format,
-                },
-            )
-        }
+        Command::Eval {
+            file,
+            context,
+            with_types,
+            format: eval::EvalFormat::Json,
+            diagnostic_format,
+            vars: _,
+            var_files: _,
+            attrs,
+        } => eval::run(
+            &file,
+            eval::Options {
+                context: context.as_deref(),
+                with_types,
+                variable_options: &variable_options,
+                attrs: &attrs,
+                diagnostic_format,
+            },
+        ),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -171,8 +171,16 @@ fn terraform_variables_come_in_terraforms_order() {
         ("TF_VAR_tags", "{ x = \"1\", y = \"2\" }"),
         ("TF_VAR_nobody", "ignored"),
     ];
-    let args =
-        ["eval", "modules/terraform-inputs", "--var", "g=--var", "--var-file", "modules/terraform-inputs/vars/cli.tfvars", "--var", "f=--var"];
+    let args = [
+        "eval",
+        "modules/terraform-inputs",
+        "--var",
+        "g=--var",
+        "--var-file",
+        "modules/terraform-inputs/vars/cli.tfvars",
+        "--var",
+        "f=--var",
+    ];
     let (code, transcript) = support::run_halite_with_env(&test_data(), &args, &env);
     expect_file!["../test-data/cli-eval/terraform-inputs.txt"].assert_eq(&transcript);
     assert_eq!(code, 0, "{transcript}");
@@ -189,8 +197,11 @@ fn terraform_variables_come_in_terraforms_order() {
 /// is a string converted to the type, so `"21"` is fine and `x` fails.
 #[test]
 fn bad_terraform_variables_from_the_environment() {
-    let (code, transcript) =
-        support::run_halite_with_env(&test_data(), &["eval", "modules/terraform-inputs"], &[("TF_VAR_tags", "{ x = ")]);
+    let (code, transcript) = support::run_halite_with_env(
+        &test_data(),
+        &["eval", "modules/terraform-inputs"],
+        &[("TF_VAR_tags", "{ x = ")],
+    );
     expect_file!["../test-data/cli-eval/terraform-inputs-bad-env.txt"].assert_eq(&transcript);
     assert_eq!(code, 2, "{transcript}");
 }
@@ -202,7 +213,15 @@ fn bad_terraform_variables_from_the_environment() {
 fn terraform_defaults_and_the_modules_own_files() {
     let (code, transcript) = support::run_halite_with_env(
         &test_data().join("modules"),
-        &["eval", "terraform-inputs", "--with-types", "--attr", "output.order.value", "--attr", "output.derived.value"],
+        &[
+            "eval",
+            "terraform-inputs",
+            "--with-types",
+            "--attr",
+            "output.order.value",
+            "--attr",
+            "output.derived.value",
+        ],
         &[],
     );
     expect_file!["../test-data/cli-eval/terraform-inputs-files-only.txt"].assert_eq(&transcript);
@@ -256,4 +275,3 @@ output "ids" {
         expect_test::expect_file![file].assert_eq(&transcript);
     }
 }
-

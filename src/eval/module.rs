@@ -1,13 +1,14 @@
 //! `halite eval DIR`: a directory's module, every attribute by address (or
-//! those of `--attr`), with variables from `--var NAME=EXPR` and
-//! `--var-file FILE`.
+//! those of `--attr`), with variables from `--var NAME=VALUE` and
+//! `--var-file FILE` and, for a Terraform module, what Terraform reads
+//! besides (`TF_VAR_NAME`, `terraform.tfvars`, `*.auto.tfvars`).
 //!
 //! The host loads the module (its files by the one table of file kinds,
-//! their `halite.toml`, the children its calls need), evaluates it and
-//! finds its diagnostics, the same as every other front end's; this prints
-//! them. Variable files are read first, in order, then `--var`s, so a later
-//! setting wins. A value is an expression evaluated with the standard
-//! library and no variables.
+//! their `halite.toml`, the children its calls need), reads its variables
+//! as the root of a run (`host::inputs`, which owns their order and how
+//! text is read), evaluates it and finds its diagnostics, the same as
+//! every other front end's; this prints them. A value not known is printed
+//! as such (see `Printed`), not as a failure.
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};

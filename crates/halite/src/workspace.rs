@@ -1389,7 +1389,8 @@ fn variables_error(error: host::load::VariablesError) -> Error {
         host::load::VariablesError::Read { path, error } => Error::Io { path, message: error.to_string() },
         host::load::VariablesError::Invalid { path, db, diagnostics } => {
             let renderer = host::render::Human::new(false);
-            let message = diagnostics.iter().map(|it| renderer.render(&*db, it)).collect::<Vec<_>>().join("\n\n");
+            let message =
+                diagnostics.iter().map(|it| renderer.render(&db, it)).collect::<Vec<_>>().join("\n\n");
             Error::Io { path, message }
         }
         host::load::VariablesError::Argument(message) => {

@@ -148,8 +148,9 @@ pub fn root_variables(
             if !declared(&name) {
                 continue;
             }
-            let value = text_value(&text, mode(&name))
-                .map_err(|message| VariablesError::Argument(format!("{ENVIRONMENT_PREFIX}{name}: {message}")))?;
+            let value = text_value(&text, mode(&name)).map_err(|message| {
+                VariablesError::Argument(format!("{ENVIRONMENT_PREFIX}{name}: {message}"))
+            })?;
             set(&mut read, name, value, VariableSource::Environment);
         }
         for path in automatic_files(dir) {

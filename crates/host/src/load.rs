@@ -172,7 +172,10 @@ fn is_identifier(name: &str) -> bool {
 }
 
 /// The top-level attributes of a variables file, evaluated.
-pub(crate) fn variables_file(path: &Utf8Path, limits: Limits) -> Result<Vec<(String, Value)>, VariablesError> {
+pub(crate) fn variables_file(
+    path: &Utf8Path,
+    limits: Limits,
+) -> Result<Vec<(String, Value)>, VariablesError> {
     let bytes = vfs::read_file(path, limits.max_file_size)
         .map_err(|error| VariablesError::Read { path: path.to_owned(), error: error.into() })?
         .bytes;
