@@ -13,7 +13,7 @@ use std::io::{self, IsTerminal, Write};
 
 use analysis::Diagnostic;
 use anyhow::{Context as _, Result, bail};
-use camino::{Utf8Path, Utf8PathBuf};
+use camino::Utf8Path;
 use db::{File, RootDatabase};
 use eval::{Context, EvalError, ExprId, Value};
 use syntax::TextRange;
@@ -41,10 +41,8 @@ pub(crate) enum DiagnosticFormat {
 pub(crate) struct Options<'a> {
     pub(crate) context: Option<&'a Utf8Path>,
     pub(crate) with_types: bool,
-    /// `--var NAME=EXPR`, in order.
-    pub(crate) vars: &'a [String],
-    /// `--var-file FILE`, in order.
-    pub(crate) var_files: &'a [Utf8PathBuf],
+    /// `--var NAME=VALUE` and `--var-file FILE`, in the order given.
+    pub(crate) variable_options: &'a [halite::host::inputs::VariableOption],
     /// `--attr ADDRESS`: only these attributes.
     pub(crate) attrs: &'a [String],
     /// How a module's diagnostics are printed.
@@ -71,7 +69,7 @@ pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
             worker.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the evaluation thread failed")))
         });
     }
-    if !options.vars.is_empty() || !options.var_files.is_empty() || !options.attrs.is_empty() {
+    if !options.variable_options.is_empty() || !options.attrs.is_empty() {
         bail!("--var, --var-file and --attr apply to a module: give a directory, not `{path}`");
     }
     let mut ctx = Context::with_stdlib();
@@ -151,9 +149,148 @@ fn one_line(diagnostic: &Diagnostic) -> String {
     }
 }
 
-/// One attribute's result: the cty JSON encodings of its value and type, or
-/// the diagnostic of its failure.
-type AttrResult = (String, Result<(String, String), Box<Diagnostic>>);
+/// One attribute's result: its value as printed, or the diagnostic of its
+/// failure.
+type AttrResult = (String, Result<Printed, Box<Diagnostic>>);
+
+/// A value as printed: its JSON and its type's (cty's encodings), and
+/// whether any of it is not known.
+pub(crate) struct Printed {
+    /// cty's JSON encoding of a known value; a value not known, or a part
+    /// of one, is `{"unknown": true, "type": TYPE}` with what is known of
+    /// it (`"refinements"`) instead.
+    json: String,
+    ty: String,
+    /// Whether the value is not wholly known: the whole of it
+    /// (`Unknown::Whole`: `json` is its mark) or a part.
+    unknown: Option<Unknown>,
+    /// What is known of a value not known at all (see [`refinements`]).
+    refinements: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unknown {
+    Whole,
+    Part,
+}
+
+impl Printed {
+    /// `value`, whose unknown parts are marked as such (see [`Printed`]).
+    pub(crate) fn new(value: &Value) -> Result<Printed, String> {
+        let ty = value.ty();
+        let unknown = if !value.is_known() {
+            Some(Unknown::Whole)
+        } else if !value.is_wholly_known() {
+            Some(Unknown::Part)
+        } else {
+            None
+        };
+        let json = match unknown {
+            None => value.to_json_string(&ty).map_err(|err| err.0)?,
+            Some(_) => {
+                let mut out = String::new();
+                write_marked(&mut out, value)?;
+                out
+            }
+        };
+        let refinements = if unknown == Some(Unknown::Whole) { refinements(value) } else { None };
+        Ok(Printed { json, ty: ty.to_json_string(), unknown, refinements })
+    }
+
+    /// A wholly known value's encodings.
+    fn known(json: String, ty: String) -> Printed {
+        Printed { json, ty, unknown: None, refinements: None }
+    }
+}
+
+/// `value` as JSON, each part not known as its mark (see [`Printed`]).
+fn write_marked(out: &mut String, value: &Value) -> Result<(), String> {
+    let ty = value.ty();
+    if !value.is_known() {
+        out.push_str("{\"unknown\":true,\"type\":");
+        out.push_str(&ty.to_json_string());
+        if let Some(refinements) = refinements(value) {
+            out.push_str(",\"refinements\":");
+            out.push_str(&refinements);
+        }
+        out.push('}');
+        return Ok(());
+    }
+    if value.is_wholly_known() || value.is_null() {
+        out.push_str(&value.to_json_string(&ty).map_err(|err| err.0)?);
+        return Ok(());
+    }
+    if let Some(elements) = value.elements() {
+        out.push('[');
+        for (i, element) in elements.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_marked(out, element)?;
+        }
+        out.push(']');
+    } else if let Some(entries) = value.entries() {
+        out.push('{');
+        for (i, (key, element)) in entries.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            value::json::write_string(out, key);
+            out.push(':');
+            write_marked(out, element)?;
+        }
+        out.push('}');
+    }
+    Ok(())
+}
+
+/// What is known of an unknown value, as a JSON object: that it is not
+/// null, a string's prefix, a number's bounds, a collection's length
+/// bounds; `None` when nothing is.
+fn refinements(value: &Value) -> Option<String> {
+    let range = value.range();
+    let ty = value.ty();
+    let mut fields: Vec<(&str, String)> = Vec::new();
+    if range.definitely_not_null() {
+        fields.push(("not_null", "true".to_string()));
+    }
+    if ty == value::Type::String && !range.string_prefix().is_empty() {
+        let mut prefix = String::new();
+        value::json::write_string(&mut prefix, range.string_prefix());
+        fields.push(("string_prefix", prefix));
+    }
+    if ty == value::Type::Number {
+        for (name, bound) in [("number_lower", range.number_lower()), ("number_upper", range.number_upper())]
+        {
+            if let Some(bound) = bound {
+                fields
+                    .push((name, format!("{{\"value\":{},\"inclusive\":{}}}", bound.value, bound.inclusive)));
+            }
+        }
+    }
+    if ty.is_list() || ty.is_set() || ty.is_map() {
+        if range.length_lower() > 0 {
+            fields.push(("length_lower", range.length_lower().to_string()));
+        }
+        if range.length_upper() < value::refine::MAX_LENGTH {
+            fields.push(("length_upper", range.length_upper().to_string()));
+        }
+    }
+    if fields.is_empty() {
+        return None;
+    }
+    let mut out = String::from("{");
+    for (i, (name, json)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        value::json::write_string(&mut out, name);
+        out.push(':');
+        out.push_str(json);
+    }
+    out.push('}');
+    Some(out)
+}
 
 fn evaluate_file(db: &RootDatabase, file: File, ctx: &Context) -> Vec<AttrResult> {
     let hir = db::lower(db, file);
@@ -169,17 +306,19 @@ fn evaluate_file(db: &RootDatabase, file: File, ctx: &Context) -> Vec<AttrResult
                     let ty = value.ty();
                     // An unknown value (possible only through a function)
                     // has no JSON encoding.
-                    value.to_json_string(&ty).map(|json| (json, ty.to_json_string())).map_err(|err| {
-                        Box::new(
-                            Diagnostic::error(
-                                "evaluation-error",
-                                "Value cannot be printed",
-                                file,
-                                range_of(expr),
+                    value.to_json_string(&ty).map(|json| Printed::known(json, ty.to_json_string())).map_err(
+                        |err| {
+                            Box::new(
+                                Diagnostic::error(
+                                    "evaluation-error",
+                                    "Value cannot be printed",
+                                    file,
+                                    range_of(expr),
+                                )
+                                .with_note(err.0),
                             )
-                            .with_note(err.0),
-                        )
-                    })
+                        },
+                    )
                 }
                 Err(error) => {
                     let range =
@@ -205,11 +344,23 @@ fn write_with_types(out: &mut String, results: &[AttrResult]) {
         out.push_str(if i == 0 { "\n    {\n      \"path\": " } else { ",\n    {\n      \"path\": " });
         value::json::write_string(out, path);
         match result {
-            Ok((value, ty)) => {
+            Ok(Printed { json, ty, unknown: Some(Unknown::Whole), refinements }) => {
+                out.push_str(",\n      \"unknown\": true,\n      \"type\": ");
+                out.push_str(ty);
+                let _ = json;
+                if let Some(refinements) = refinements {
+                    out.push_str(",\n      \"refinements\": ");
+                    out.push_str(refinements);
+                }
+            }
+            Ok(Printed { json, ty, unknown, .. }) => {
                 out.push_str(",\n      \"value\": ");
-                out.push_str(value);
+                out.push_str(json);
                 out.push_str(",\n      \"type\": ");
                 out.push_str(ty);
+                if unknown.is_some() {
+                    out.push_str(",\n      \"unknown\": true");
+                }
             }
             Err(diagnostic) => {
                 out.push_str(",\n      \"error\": ");
@@ -226,7 +377,7 @@ fn write_plain(out: &mut String, results: &[AttrResult]) {
     out.push('{');
     let mut first = true;
     for (path, result) in results {
-        let Ok((json, _)) = result else { continue };
+        let Ok(Printed { json, .. }) = result else { continue };
         out.push_str(if first { "\n  " } else { ",\n  " });
         first = false;
         value::json::write_string(out, path);

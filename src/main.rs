@@ -24,7 +24,7 @@ mod watch;
 use std::process::ExitCode;
 
 use camino::Utf8PathBuf;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 /// Parsing allocates a node or token for nearly every token of the input,
 /// and mimalloc makes that markedly cheaper than the system allocator (the
@@ -225,12 +225,33 @@ enum Outcome {
     Incomplete,
 }
 
+/// `eval`'s `--var` and `--var-file` options in the order given, which
+/// decides which wins (as Terraform reads `-var` and `-var-file`).
+fn variable_options(matches: &clap::ArgMatches) -> Vec<halite::host::inputs::VariableOption> {
+    let Some(eval) = matches.subcommand_matches("eval") else { return Vec::new() };
+    let mut options: Vec<(usize, halite::host::inputs::VariableOption)> = Vec::new();
+    if let (Some(values), Some(indices)) = (eval.get_many::<String>("vars"), eval.indices_of("vars")) {
+        options.extend(indices.zip(values.map(|it| halite::host::inputs::VariableOption::Value(it.clone()))));
+    }
+    if let (Some(files), Some(indices)) =
+        (eval.get_many::<Utf8PathBuf>("var_files"), eval.indices_of("var_files"))
+    {
+        options.extend(indices.zip(files.map(|it| halite::host::inputs::VariableOption::File(it.clone()))));
+    }
+    options.sort_by_key(|(index, _)| *index);
+    options.into_iter().map(|(_, option)| option).collect()
+}
+
 fn main() -> ExitCode {
     huge_blocks_from_the_os();
-    // clap's whole message: the reason, its hint ("a similar subcommand
-    // exists"), the usage line and where help is, on standard error with
-    // exit 2; help and version on standard output with exit 0.
-    let cli = Cli::try_parse().unwrap_or_else(|err| err.exit());
+    // clap's whole message on a bad command line: the reason, its hint ("a
+    // similar subcommand exists"), the usage line and where help is, on
+    // standard error with exit 2; help and version on standard output with
+    // exit 0.
+    let (cli, variable_options) = Cli::command()
+        .try_get_matches()
+        .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, variable_options(&matches))))
+        .unwrap_or_else(|err| err.exit());
     let result = match cli.command {
         Command::Check { paths, format, deny_warnings } => {
             keep_freed_memory();
@@ -265,16 +286,15 @@ fn main() -> ExitCode {
             with_types,
             format: eval::EvalFormat::Json,
             diagnostic_format,
-            vars,
-            var_files,
+            vars: _,
+            var_files: _,
             attrs,
         } => eval::run(
             &file,
             eval::Options {
                 context: context.as_deref(),
                 with_types,
-                vars: &vars,
-                var_files: &var_files,
+                variable_options: &variable_options,
                 attrs: &attrs,
                 diagnostic_format,
             },

@@ -148,3 +148,130 @@ fn a_long_cycle_is_a_diagnostic() {
     assert_eq!(transcript.matches("error[reference-cycle]").count(), 1, "each cycle once");
     assert!(transcript.contains("local.a9999 -> local.a0."), "a cycle names every step");
 }
+
+/// Terraform's precedence, lowest first: `TF_VAR_NAME`, `terraform.tfvars`,
+/// `terraform.tfvars.json`, `*.auto.tfvars(.json)` in lexical order, then
+/// `--var` and `--var-file` in command-line order. Each variable of the
+/// fixture is set by the sources up to one level, so `output.order.value`
+/// names the source that wins at each. Environment text is a string for a
+/// variable of a primitive type or none, HCL for any other (`tags`); an
+/// undeclared `TF_VAR_` is ignored, an undeclared name in a file warned
+/// about; an unset variable with a default takes it, one without is
+/// unknown.
+#[test]
+fn terraform_variables_come_in_terraforms_order() {
+    let env = [
+        ("TF_VAR_a", "env"),
+        ("TF_VAR_b", "env"),
+        ("TF_VAR_c", "env"),
+        ("TF_VAR_d", "env"),
+        ("TF_VAR_e", "env"),
+        ("TF_VAR_f", "env"),
+        ("TF_VAR_count_from_env", "21"),
+        ("TF_VAR_tags", "{ x = \"1\", y = \"2\" }"),
+        ("TF_VAR_nobody", "ignored"),
+    ];
+    let args = [
+        "eval",
+        "modules/terraform-inputs",
+        "--var",
+        "g=--var",
+        "--var-file",
+        "modules/terraform-inputs/vars/cli.tfvars",
+        "--var",
+        "f=--var",
+    ];
+    let (code, transcript) = support::run_halite_with_env(&test_data(), &args, &env);
+    expect_file!["../test-data/cli-eval/terraform-inputs.txt"].assert_eq(&transcript);
+    assert_eq!(code, 0, "{transcript}");
+    assert!(
+        transcript.contains(
+            r#"["env","terraform.tfvars","terraform.tfvars.json","a.auto.tfvars","b.auto.tfvars.json","--var","--var-file"]"#
+        ),
+        "{transcript}"
+    );
+}
+
+/// `TF_VAR_` text that is not HCL, for a variable whose type asks for HCL,
+/// stops the run (exit 2) naming the variable; a number-typed one's text
+/// is a string converted to the type, so `"21"` is fine and `x` fails.
+#[test]
+fn bad_terraform_variables_from_the_environment() {
+    let (code, transcript) = support::run_halite_with_env(
+        &test_data(),
+        &["eval", "modules/terraform-inputs"],
+        &[("TF_VAR_tags", "{ x = ")],
+    );
+    expect_file!["../test-data/cli-eval/terraform-inputs-bad-env.txt"].assert_eq(&transcript);
+    assert_eq!(code, 2, "{transcript}");
+}
+
+/// Without any input, a Terraform module's variables take their defaults;
+/// the files of its directory are still read. Run from another directory,
+/// the module's own files count (as `terraform -chdir=DIR`).
+#[test]
+fn terraform_defaults_and_the_modules_own_files() {
+    let (code, transcript) = support::run_halite_with_env(
+        &test_data().join("modules"),
+        &[
+            "eval",
+            "terraform-inputs",
+            "--with-types",
+            "--attr",
+            "output.order.value",
+            "--attr",
+            "output.derived.value",
+        ],
+        &[],
+    );
+    expect_file!["../test-data/cli-eval/terraform-inputs-files-only.txt"].assert_eq(&transcript);
+    assert_eq!(code, 0, "{transcript}");
+}
+
+/// Values not known until apply (a resource's computed attribute, an unset
+/// required variable) are printed as unknown with their type and what is
+/// known of them, not as failures: the run exits 0. A value partly known
+/// keeps its known parts. A literal nested block's values are known.
+#[test]
+fn unknown_values_are_printed_as_unknown_and_exit_0() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(
+        dir.path().join("main.tf"),
+        r#"variable "region" {
+  type = string
+}
+
+resource "aws_instance" "web" {
+  ami = "ami-123"
+}
+
+terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+
+output "arn" {
+  value = "arn:aws:ec2:${var.region}:instance/${aws_instance.web.id}"
+}
+
+output "both" {
+  value = { id = aws_instance.web.id, fixed = 1 }
+}
+
+output "ids" {
+  value = [for i in range(3) : aws_instance.web.id]
+}
+"#,
+    )
+    .expect("the module is written");
+    for args in [&["eval", "."][..], &["eval", ".", "--with-types"][..]] {
+        let (code, transcript) = support::run_halite_with_env(dir.path(), args, &[]);
+        assert_eq!(code, 0, "{transcript}");
+        let expected = if args.len() == 2 { "plain" } else { "with-types" };
+        let file = test_data().join(format!("cli-eval/terraform-unknowns-{expected}.txt"));
+        expect_test::expect_file![file].assert_eq(&transcript);
+    }
+}

@@ -1,13 +1,14 @@
 //! `halite eval DIR`: a directory's module, every attribute by address (or
-//! those of `--attr`), with variables from `--var NAME=EXPR` and
-//! `--var-file FILE`.
+//! those of `--attr`), with variables from `--var NAME=VALUE` and
+//! `--var-file FILE` and, for a Terraform module, what Terraform reads
+//! besides (`TF_VAR_NAME`, `terraform.tfvars`, `*.auto.tfvars`).
 //!
 //! The host loads the module (its files by the one table of file kinds,
-//! their `halite.toml`, the children its calls need), evaluates it and
-//! finds its diagnostics, the same as every other front end's; this prints
-//! them. Variable files are read first, in order, then `--var`s, so a later
-//! setting wins. A value is an expression evaluated with the standard
-//! library and no variables.
+//! their `halite.toml`, the children its calls need), reads its variables
+//! as the root of a run (`host::inputs`, which owns their order and how
+//! text is read), evaluates it and finds its diagnostics, the same as
+//! every other front end's; this prints them. A value not known is printed
+//! as such (see `Printed`), not as a failure.
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
@@ -17,11 +18,14 @@ use camino::{Utf8Path, Utf8PathBuf};
 use db::module::{self, AttrError};
 use eval::Value;
 use halite::host::{
-    self, Address, AnalysisHost, Diagnostic, HostOptions, config::RuleLevelsFinder, load::VariablesError,
+    self, Address, AnalysisHost, Diagnostic, HostOptions,
+    config::RuleLevelsFinder,
+    inputs::{VariableOption, VariableSource},
+    load::VariablesError,
 };
 use syntax::TextRange;
 
-use super::{AttrResult, DiagnosticFormat, Options, write_plain, write_with_types};
+use super::{AttrResult, DiagnosticFormat, Options, Printed, write_plain, write_with_types};
 use crate::{Outcome, render};
 
 pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
@@ -30,32 +34,36 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     }
     let renderer = render::Human::new(io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none());
     let mut stderr = String::new();
-    let variables = module_variables(options.var_files, options.vars)?;
 
     let host_options =
         HostOptions { values: host::Values::OnRequest, limits: crate::limits(), ..HostOptions::default() };
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
-    let (mut change, _) = host::load::module(dir, &mut levels, host_options.limits.max_file_size)
+    let (change, _) = host::load::module(dir, &mut levels, host_options.limits.max_file_size)
         .map_err(|error| anyhow!(error))?;
-    change.set_variables(dir, variables.clone());
     // The report finds the diagnostics; the values are read below, in
     // order, without a copy of each in a report.
     let mut host = AnalysisHost::new(host_options);
     host.apply_change(change);
     host::load::children(&mut host).map_err(|error| anyhow!(error))?;
+    // The module is the root of this run: its variables are what the
+    // command line, and for Terraform its variables files and
+    // environment, give, else their defaults.
+    let read = root_variables(&mut host, dir, options.variable_options)?;
     let db = host.db();
     let module = host.module(dir).ok_or_else(|| anyhow!("`{dir}` is not a module"))?;
 
     // A value for a variable the module does not declare is most likely a
     // misspelt name; it changes nothing, so it is a warning, not a failure.
-    let index = module::module_index(db, module);
-    for name in variables.keys() {
-        if !index.definitions.contains_key(&Address::new(["var", name.as_str()])) {
-            stderr.push_str(&format!(
-                "halite: warning: `{dir}` declares no variable `{name}`; its value is not used\n"
-            ));
-        }
+    for (name, source) in &read.undeclared {
+        let from = match source {
+            VariableSource::File(path) => format!(" (set in `{path}`)"),
+            VariableSource::Argument | VariableSource::Environment => String::new(),
+        };
+        stderr.push_str(&format!(
+            "halite: warning: `{dir}` declares no variable `{name}`{from}; its value is not used\n"
+        ));
     }
+    let index = module::module_index(db, module);
     let addresses: Vec<Address> = if options.attrs.is_empty() {
         host.attributes(dir)
     } else {
@@ -123,14 +131,32 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     Ok(if failed { Outcome::FoundErrors } else { Outcome::Clean })
 }
 
+/// Reads the variables of the module of `dir` as its tool does (see
+/// `host::inputs`) and makes it the root of the run. A variables file that
+/// cannot be used is rendered on standard error.
+fn root_variables(
+    host: &mut AnalysisHost,
+    dir: &Utf8Path,
+    options: &[VariableOption],
+) -> Result<host::inputs::RootVariables> {
+    let environment = host::inputs::process_environment();
+    host::inputs::apply_root_variables(host, dir, options, environment).or_else(variables_error)
+}
+
 /// The variables' values from `--var-file` files, then `--var` flags (see
-/// `host::load::variables`). A variables file that cannot be used is
-/// rendered on standard error.
+/// `host::load::variables`), for `watch`. A variables file that cannot be
+/// used is rendered on standard error.
 pub(crate) fn module_variables(
     var_files: &[Utf8PathBuf],
     vars: &[String],
 ) -> Result<BTreeMap<String, Value>> {
-    host::load::variables(var_files, vars, crate::limits()).or_else(|error| match error {
+    host::load::variables(var_files, vars, crate::limits()).or_else(variables_error)
+}
+
+/// Why variables could not be read, said: a file's diagnostics rendered on
+/// standard error.
+fn variables_error<T>(error: VariablesError) -> Result<T> {
+    match error {
         VariablesError::Read { path, error } => Err(anyhow!("cannot read `{path}`: {error}")),
         VariablesError::Invalid { path, db, diagnostics } => {
             let renderer =
@@ -144,7 +170,7 @@ pub(crate) fn module_variables(
             bail!("cannot use the variables of `{path}`")
         }
         VariablesError::Argument(message) => Err(anyhow!(message)),
-    })
+    }
 }
 
 /// One attribute's result for the output: its value's JSON encoding and
@@ -155,13 +181,12 @@ fn result(host: &AnalysisHost, module: module::Module, address: &Address) -> Opt
     let file = module::module_index(db, module).definitions.get(address)?.file;
     let attr = module::Attr::new(db, module, address.clone());
     let outcome = match module::attribute_value(db, attr) {
-        Ok(value) => {
-            let ty = value.ty();
-            value.to_json_string(&ty).map(|json| (json, ty.to_json_string())).map_err(|err| {
-                Diagnostic::error("evaluation-error", "Value cannot be printed", file, TextRange::default())
-                    .with_note(err.0)
-            })
-        }
+        // A value not known is printed as such (marked in the JSON), not a
+        // failure: `terraform console`'s `(known after apply)`.
+        Ok(value) => Printed::new(value).map_err(|message| {
+            Diagnostic::error("evaluation-error", "Value cannot be printed", file, TextRange::default())
+                .with_note(message)
+        }),
         // A failure that follows from another attribute's, or a cycle (which
         // the diagnostics report at one of its steps), is said once, at its
         // cause: its code here says so.

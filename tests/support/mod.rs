@@ -17,6 +17,17 @@ pub fn run_halite(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, String) {
         .unwrap_or_else(|error| panic!("the halite binary runs: {error}"))
 }
 
+/// [`run_halite`] with these environment variables set (Terraform's
+/// `TF_VAR_NAME`), shown first in the transcript.
+pub fn run_halite_with_env(dir: &Path, args: &[&str], environment: &[(&str, &str)]) -> (i32, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_halite"));
+    command.envs(environment.iter().copied());
+    let (code, transcript) =
+        run(command, dir, args, b"").unwrap_or_else(|error| panic!("the halite binary runs: {error}"));
+    let shown: Vec<String> = environment.iter().map(|(key, value)| format!("{key}={value:?}")).collect();
+    (code, format!("env {}\n{transcript}", shown.join(" ")))
+}
+
 /// Runs `halite` in `dir` as a user without privileges, for what only
 /// such a user is refused (`access(2)` and directory permissions let root
 /// do anything): as `nobody` (uid and gid 65534) when the tests run as
@@ -47,6 +58,13 @@ pub fn run_halite_unprivileged(dir: &Path, args: &[&str]) -> Option<(i32, String
 }
 
 fn run(mut command: Command, dir: &Path, args: &[&str], stdin: &[u8]) -> std::io::Result<(i32, String)> {
+    // Terraform's variables in the environment of whoever runs the tests
+    // would change what a Terraform module's `eval` reads.
+    for (key, _) in std::env::vars_os() {
+        if key.to_str().is_some_and(|key| key.starts_with("TF_VAR_")) {
+            command.env_remove(key);
+        }
+    }
     let mut child = command
         .args(args)
         .current_dir(dir)

@@ -891,8 +891,19 @@ impl SoundInputs {
         // not for every input: a check gives none. An override file, which
         // the model does not read, may change a variable's type.
         let overridden = rules.terraform_files_only && module::has_override_files(db, module);
-        let variables_unknown =
-            rules.unset_variables_unknown && module.variables(db).is_empty() && !overridden;
+        // The root of a run takes its variables' defaults, which hold for
+        // that run only: its variables are unknown only when none has one.
+        let root_defaults = || {
+            module.role(db) == module::ModuleRole::Root
+                && module::module_index(db, module)
+                    .definitions
+                    .values()
+                    .any(|it| matches!(it.kind, DeclarationKind::Variable { default_attr: Some(_), .. }))
+        };
+        let variables_unknown = rules.unset_variables_unknown
+            && module.variables(db).is_empty()
+            && !overridden
+            && !root_defaults();
         SoundInputs { variables_unknown, block_attributes_unknown: rules.computed_attributes }
     }
 

@@ -443,6 +443,15 @@ impl RootDatabase {
         }
     }
 
+    /// Sets whether `module` is the root of a run (see
+    /// [`module::ModuleRole`]). Setting the same role again is not a change.
+    pub fn set_module_role(&mut self, module: Module, role: module::ModuleRole) {
+        if module.role(self) != role {
+            let durability = self.durability.text;
+            module.set_role(self).with_durability(durability).to(role);
+        }
+    }
+
     /// Sets the reference cycles of `module` as the caller's dependency
     /// graph has them (see [`module::KnownCycles`]). Setting the same cycles
     /// again is not a change; a change re-resolves the module's attributes

@@ -148,6 +148,27 @@ pub struct Module {
     /// [`KnownCycles`]); empty unless one set them.
     #[returns(ref)]
     pub cycles: Arc<KnownCycles>,
+    /// Whether the module is the root of a run, whose variables are all its
+    /// caller gives (see [`ModuleRole`]).
+    #[default]
+    #[returns(copy)]
+    pub role: ModuleRole,
+}
+
+/// How a module is used, which decides what an unset variable is in a
+/// dialect whose variables are a module's inputs (Terraform's
+/// `unset_variables_unknown`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ModuleRole {
+    /// Any caller may call it with any inputs: a variable not given is
+    /// unknown of its type, whatever its default (what a check assumes).
+    #[default]
+    Called,
+    /// The root of a run (`terraform console`, `plan`): the variables
+    /// given are all there are, so one not given is its default, and one
+    /// without a default is unknown of its type (as `terraform console`
+    /// evaluates an unset variable).
+    Root,
 }
 
 /// The attributes on reference cycles, each with its cycle, as a caller

@@ -150,6 +150,30 @@ impl Workspace {
     /// assert_eq!(workspace.value("local.answer")?, halite::Value::int(42));
     /// # Ok::<(), halite::Error>(())
     /// ```
+    ///
+    /// The module is the root of a run, as `halite eval DIR` evaluates it,
+    /// and its variables are read by the same code (`host::inputs`): a
+    /// Terraform module's from `TF_VAR_NAME` in the process's environment,
+    /// then `terraform.tfvars`, `terraform.tfvars.json` and
+    /// `*.auto.tfvars(.json)` in its directory, as Terraform reads them; a
+    /// variable given none of them takes its default, and one without a
+    /// default is unknown.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let dir = halite::Utf8Path::from_path(dir.path()).unwrap();
+    /// std::fs::write(
+    ///     dir.join("main.tf"),
+    ///     "variable \"env\" {\n  default = \"staging\"\n}\nlocals {\n  name = \"web-${var.env}\"\n}\n",
+    /// )
+    /// .unwrap();
+    /// let workspace = halite::Workspace::open(dir)?;
+    /// assert_eq!(workspace.value("local.name")?, halite::Value::string("web-staging"));
+    /// std::fs::write(dir.join("terraform.tfvars"), "env = \"prod\"\n").unwrap();
+    /// let workspace = halite::Workspace::open(dir)?;
+    /// assert_eq!(workspace.value("local.name")?, halite::Value::string("web-prod"));
+    /// # Ok::<(), halite::Error>(())
+    /// ```
     pub fn open(dir: impl AsRef<Utf8Path>) -> Result<Workspace, Error> {
         let dir = dir.as_ref();
         let io = |error: host::load::LoadError| match error {
@@ -167,6 +191,8 @@ impl Workspace {
         let mut host = AnalysisHost::new(options);
         host.apply_change(change);
         host::load::children(&mut host).map_err(io)?;
+        let environment = host::inputs::process_environment();
+        host::inputs::apply_root_variables(&mut host, dir, &[], environment).map_err(variables_error)?;
         host.report();
         Ok(Workspace::with_host(host, dir.to_owned()))
     }
@@ -1352,6 +1378,23 @@ impl Diagnostic {
             line: located.start.line as usize,
             column: located.start.column as usize,
             notes: diagnostic.notes.clone(),
+        }
+    }
+}
+
+/// Why a module's variables could not be read, as the library's error: a
+/// variables file's diagnostics rendered, as `eval DIR` shows them.
+fn variables_error(error: host::load::VariablesError) -> Error {
+    match error {
+        host::load::VariablesError::Read { path, error } => Error::Io { path, message: error.to_string() },
+        host::load::VariablesError::Invalid { path, db, diagnostics } => {
+            let renderer = host::render::Human::new(false);
+            let message =
+                diagnostics.iter().map(|it| renderer.render(&db, it)).collect::<Vec<_>>().join("\n\n");
+            Error::Io { path, message }
+        }
+        host::load::VariablesError::Argument(message) => {
+            Error::InvalidExpression { text: String::new(), message }
         }
     }
 }

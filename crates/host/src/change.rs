@@ -17,6 +17,7 @@ pub struct Change {
     pub(crate) dialects: Vec<(Utf8PathBuf, DialectChange)>,
     pub(crate) levels: Vec<(Utf8PathBuf, Arc<RuleLevels>)>,
     pub(crate) reported: Vec<(Utf8PathBuf, bool)>,
+    pub(crate) roles: Vec<(Utf8PathBuf, db::module::ModuleRole)>,
 }
 
 /// What becomes of one file.
@@ -77,6 +78,7 @@ impl Change {
             && self.dialects.is_empty()
             && self.levels.is_empty()
             && self.reported.is_empty()
+            && self.roles.is_empty()
     }
 
     /// Sets a file's text; it joins the module its name says.
@@ -148,6 +150,14 @@ impl Change {
         self.reported.push((dir.into(), reported));
     }
 
+    /// Whether the module of `dir` is the root of a run, whose variables
+    /// are all the change gives (their defaults otherwise), or a module any
+    /// caller may call (see [`db::module::ModuleRole`]). Modules are called
+    /// unless said otherwise.
+    pub fn set_role(&mut self, dir: impl Into<Utf8PathBuf>, role: db::module::ModuleRole) {
+        self.roles.push((dir.into(), role));
+    }
+
     /// The files this change sets or removes.
     pub fn files(&self) -> &[FileChange] {
         &self.files
@@ -161,6 +171,7 @@ impl Change {
         self.dialects.extend(later.dialects);
         self.levels.extend(later.levels);
         self.reported.extend(later.reported);
+        self.roles.extend(later.roles);
     }
 }
 

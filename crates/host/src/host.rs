@@ -327,7 +327,7 @@ impl AnalysisHost {
     /// each changed file declares (which says whether the change adds,
     /// removes or moves a declaration); the next report computes the rest.
     pub fn apply_change(&mut self, change: Change) {
-        let Change { files, variables, variable_updates, dialects, levels, reported } = change;
+        let Change { files, variables, variable_updates, dialects, levels, reported, roles } = change;
         for (path, levels) in levels {
             if let Some(entry) = self.files.get(&path) {
                 let file = entry.file;
@@ -439,6 +439,13 @@ impl AnalysisHost {
             }
             self.db.set_dialect_roots(module, dialect.roots);
             self.db.set_dialect_functions(module, dialect.functions);
+        }
+        for (dir, role) in roles {
+            let module = self.module_state(&dir).module;
+            if module.role(&self.db) != role {
+                self.module_state(&dir).pending.all = true;
+                self.db.set_module_role(module, role);
+            }
         }
         for (dir, reported) in reported {
             let state = self.module_state(&dir);

@@ -20,7 +20,10 @@
 //! walking the whole module. The first report after files are loaded finds
 //! everything.
 //!
-//! [`load`] reads modules from disk into changes; [`check`] checks many
+//! [`load`] reads modules from disk into changes; [`inputs`] reads the
+//! variables of a module that is a run's root as its tool reads them
+//! (Terraform's `TF_VAR_`, `*.tfvars` and command-line order), for every
+//! front end that evaluates one; [`check`] checks many
 //! files in parallel batches of hosts. [`Limits`] bound what one file may
 //! cost: the size read (through `vfs::read_file`) and the diagnostics
 //! reported (the first hundred, then one that counts the rest).
@@ -32,6 +35,7 @@ mod change;
 pub mod check;
 pub mod config;
 mod host;
+pub mod inputs;
 pub mod load;
 mod report;
 

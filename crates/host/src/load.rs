@@ -140,25 +140,28 @@ pub fn variables(
         variables.extend(variables_file(path, limits)?);
     }
     for argument in arguments {
-        let (name, value) = variable_argument(argument).map_err(VariablesError::Argument)?;
-        variables.insert(name, value);
+        let (name, text) = variable_argument(argument).map_err(VariablesError::Argument)?;
+        let value = module::evaluate_variable_expr(text).map_err(|error| {
+            VariablesError::Argument(match error {
+                module::VariableExprError::Syntax(error) => format!("--var `{argument}`: {}", error.message),
+                module::VariableExprError::Eval(error) => format!("--var `{argument}`: {error}"),
+            })
+        })?;
+        variables.insert(name.to_string(), value);
     }
     Ok(variables)
 }
 
-/// `NAME=EXPR`: the name, and the expression's value.
-fn variable_argument(argument: &str) -> Result<(String, Value), String> {
+/// `NAME=TEXT`: the name (trimmed, an identifier) and the text after the
+/// first `=`.
+pub(crate) fn variable_argument(argument: &str) -> Result<(&str, &str), String> {
     let (name, text) =
-        argument.split_once('=').ok_or_else(|| format!("--var `{argument}` is not NAME=EXPR"))?;
+        argument.split_once('=').ok_or_else(|| format!("--var `{argument}` is not NAME=VALUE"))?;
     let name = name.trim();
     if !is_identifier(name) {
         return Err(format!("--var `{argument}`: `{name}` is not a variable name"));
     }
-    let value = module::evaluate_variable_expr(text).map_err(|error| match error {
-        module::VariableExprError::Syntax(error) => format!("--var `{argument}`: {}", error.message),
-        module::VariableExprError::Eval(error) => format!("--var `{argument}`: {error}"),
-    })?;
-    Ok((name.to_string(), value))
+    Ok((name, text))
 }
 
 /// An HCL identifier: a letter or `_`, then letters, digits, `_` and `-`.
@@ -169,7 +172,10 @@ fn is_identifier(name: &str) -> bool {
 }
 
 /// The top-level attributes of a variables file, evaluated.
-fn variables_file(path: &Utf8Path, limits: Limits) -> Result<Vec<(String, Value)>, VariablesError> {
+pub(crate) fn variables_file(
+    path: &Utf8Path,
+    limits: Limits,
+) -> Result<Vec<(String, Value)>, VariablesError> {
     let bytes = vfs::read_file(path, limits.max_file_size)
         .map_err(|error| VariablesError::Read { path: path.to_owned(), error: error.into() })?
         .bytes;

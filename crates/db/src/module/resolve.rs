@@ -173,7 +173,11 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
             cycle_members: 0,
         };
     }
-    if rules.is_static(attr.address(db).segments()) {
+    // A static attribute that references nothing is a value as written
+    // (`required_providers`' `aws = { source = "hashicorp/aws" }`,
+    // `depends_on = []`): evaluated, with nothing to resolve.
+    let references_any = || expr.as_ref().is_none_or(|expr| !references(&expr.exprs, expr.root).is_empty());
+    if rules.is_static(attr.address(db).segments()) && references_any() {
         return Resolution { kind: AttrKind::Static, expr, ..Resolution::default() };
     }
     // The dialect's root names are read only by a reference that no

@@ -592,6 +592,8 @@ fn variable_value<'db>(
     // its default, since any caller may set it. The default is still
     // checked against the type.
     let inputs_unknown = attr.module(db).dialect(db).rules(db).unset_variables_unknown;
+    // A root module's defaults are its values: only its caller sets it.
+    let defaults_unknown = inputs_unknown && attr.module(db).role(db) == super::ModuleRole::Called;
     let (value, from_default) = match given {
         Some(value) => (value, false),
         None => match default {
@@ -603,7 +605,7 @@ fn variable_value<'db>(
             None => return Err(AttrError::NoValue),
         },
     };
-    let value = if inputs_unknown && from_default {
+    let value = if defaults_unknown && from_default {
         if has_type && let Some(Ok(constraint)) = variable_types(db, file).get(&name) {
             decode::typeexpr::convert_with_defaults(&value, constraint)
                 .map_err(|message| AttrError::InvalidValue { message, from_default })?;

@@ -1,0 +1,244 @@
+//! The variables of a module evaluated as the root of a run, read the way
+//! its tool reads them: the one owner of that reading, for the command
+//! line's `eval DIR` and the library's `Workspace::open` alike.
+//!
+//! For a Terraform module (its dialect's rules say its files are
+//! Terraform's), what `terraform plan` and `terraform console` read, from
+//! lowest precedence to highest, a later value of a name replacing an
+//! earlier one:
+//!
+//! 1. `TF_VAR_NAME` from the environment;
+//! 2. `terraform.tfvars`, then `terraform.tfvars.json`, in the module's
+//!    directory;
+//! 3. `*.auto.tfvars` and `*.auto.tfvars.json` there, in lexical order of
+//!    their names;
+//! 4. `--var NAME=VALUE` and `--var-file FILE`, in the order given.
+//!
+//! A value given as text (the environment, `--var`) is read as Terraform
+//! reads it for the variable's type: the text itself as a string for a
+//! variable of a primitive type or of none, an HCL expression for any
+//! other. (Terraform reads the files of steps 2 and 3 from the directory
+//! it runs in; here that is the module's own, as `terraform -chdir=DIR`
+//! does.) Variables given no value take their defaults, and one without a
+//! default is unknown of its type, as `terraform console` evaluates it:
+//! the module's role is [`ModuleRole::Root`].
+//!
+//! For any other module, only `--var NAME=EXPR` (an HCL expression) and
+//! `--var-file FILE`, in the order given; a variable without a value or a
+//! default has none.
+
+use std::collections::BTreeMap;
+
+use camino::{Utf8Path, Utf8PathBuf};
+use db::module::{self, Address, DeclarationKind, ModuleRole};
+use value::Value;
+
+use crate::{
+    AnalysisHost, Change,
+    load::{VariablesError, variable_argument, variables_file},
+};
+
+/// The prefix of the environment variables that set Terraform variables.
+pub const ENVIRONMENT_PREFIX: &str = "TF_VAR_";
+
+/// One of the command line's variable options, kept in the order given
+/// (Terraform reads `-var` and `-var-file` in their order on the line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VariableOption {
+    /// `--var NAME=VALUE`.
+    Value(String),
+    /// `--var-file FILE`.
+    File(Utf8PathBuf),
+}
+
+/// Where a variable's value was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VariableSource {
+    /// `TF_VAR_NAME`.
+    Environment,
+    /// A variables file: read by itself (`terraform.tfvars`, `*.auto.tfvars`)
+    /// or named by `--var-file`.
+    File(Utf8PathBuf),
+    /// `--var`.
+    Argument,
+}
+
+/// What [`root_variables`] read.
+#[derive(Debug, Clone, Default)]
+pub struct RootVariables {
+    /// Each variable's value, from its source of highest precedence.
+    pub values: BTreeMap<String, Value>,
+    /// Where each value came from.
+    pub sources: BTreeMap<String, VariableSource>,
+    /// The variables files read by themselves (not named on the command
+    /// line), in the order read.
+    pub automatic_files: Vec<Utf8PathBuf>,
+    /// Names given a value that the module does not declare, from a file
+    /// or the command line (the environment's are ignored, as Terraform
+    /// ignores them: they are often set for many configurations). A value
+    /// for no variable changes nothing.
+    pub undeclared: Vec<(String, VariableSource)>,
+}
+
+/// How Terraform reads a variable's value given as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextMode {
+    /// The text is the string.
+    Literal,
+    /// The text is an HCL expression.
+    Expression,
+}
+
+/// The variables of the module of `dir`, which `host` holds already (its
+/// declarations and types decide how text is read), from `options` and,
+/// for a Terraform module, `environment` (the process's, or any other:
+/// `(name, value)` pairs) and the variables files of its directory. See
+/// the module's documentation for the order.
+pub fn root_variables(
+    host: &AnalysisHost,
+    dir: &Utf8Path,
+    options: &[VariableOption],
+    environment: impl IntoIterator<Item = (String, String)>,
+) -> Result<RootVariables, VariablesError> {
+    let limits = host.limits();
+    let db = host.db();
+    let module = host.module(dir);
+    let terraform = module.is_some_and(|module| module.dialect(db).rules(db).terraform_files_only);
+    // What a declared variable's text means, by its type constraint.
+    let mode = |name: &str| -> TextMode {
+        if !terraform {
+            return TextMode::Expression;
+        }
+        let Some(module) = module else { return TextMode::Literal };
+        let index = module::module_index(db, module);
+        let Some(definition) = index.definitions.get(&Address::new(["var", name])) else {
+            return TextMode::Literal;
+        };
+        match definition.kind {
+            DeclarationKind::Variable { type_attr: None, .. } => TextMode::Literal,
+            _ => match module::variable_types(db, definition.file).get(name) {
+                Some(Ok(constraint)) if constraint.ty.is_primitive() => TextMode::Literal,
+                _ => TextMode::Expression,
+            },
+        }
+    };
+    let declared = |name: &str| {
+        module.is_some_and(|module| {
+            module::module_index(db, module).definitions.contains_key(&Address::new(["var", name]))
+        })
+    };
+
+    let mut read = RootVariables::default();
+    let set = |read: &mut RootVariables, name: String, value: Value, source: VariableSource| {
+        if !declared(&name) && source != VariableSource::Environment {
+            read.undeclared.push((name.clone(), source.clone()));
+        }
+        read.values.insert(name.clone(), value);
+        read.sources.insert(name, source);
+    };
+    if terraform {
+        let mut environment: Vec<(String, String)> = environment
+            .into_iter()
+            .filter_map(|(key, text)| Some((key.strip_prefix(ENVIRONMENT_PREFIX)?.to_string(), text)))
+            .collect();
+        environment.sort();
+        for (name, text) in environment {
+            // Set for many configurations: a name this one does not declare
+            // is no concern of its.
+            if !declared(&name) {
+                continue;
+            }
+            let value = text_value(&text, mode(&name)).map_err(|message| {
+                VariablesError::Argument(format!("{ENVIRONMENT_PREFIX}{name}: {message}"))
+            })?;
+            set(&mut read, name, value, VariableSource::Environment);
+        }
+        for path in automatic_files(dir) {
+            for (name, value) in variables_file(&path, limits)? {
+                set(&mut read, name, value, VariableSource::File(path.clone()));
+            }
+            read.automatic_files.push(path);
+        }
+    }
+    for option in options {
+        match option {
+            VariableOption::Value(argument) => {
+                let (name, text) = variable_argument(argument).map_err(VariablesError::Argument)?;
+                let value = text_value(text, mode(name))
+                    .map_err(|message| VariablesError::Argument(format!("--var `{argument}`: {message}")))?;
+                set(&mut read, name.to_string(), value, VariableSource::Argument);
+            }
+            VariableOption::File(path) => {
+                for (name, value) in variables_file(path, limits)? {
+                    set(&mut read, name, value, VariableSource::File(path.clone()));
+                }
+            }
+        }
+    }
+    Ok(read)
+}
+
+/// Reads the variables of the module of `dir` as [`root_variables`] does
+/// and makes it the root of a run with them: one change of its variables
+/// and its role, applied to `host`.
+pub fn apply_root_variables(
+    host: &mut AnalysisHost,
+    dir: &Utf8Path,
+    options: &[VariableOption],
+    environment: impl IntoIterator<Item = (String, String)>,
+) -> Result<RootVariables, VariablesError> {
+    let read = root_variables(host, dir, options, environment)?;
+    let mut change = Change::new();
+    change.set_variables(dir, read.values.clone());
+    change.set_role(dir, ModuleRole::Root);
+    host.apply_change(change);
+    Ok(read)
+}
+
+/// The process's environment variables that set Terraform variables
+/// (`TF_VAR_NAME`), those whose name and value are Unicode.
+pub fn process_environment() -> Vec<(String, String)> {
+    std::env::vars_os()
+        .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)))
+        .filter(|(key, _)| key.starts_with(ENVIRONMENT_PREFIX))
+        .collect()
+}
+
+/// The variables files Terraform reads by itself in `dir`, in its order:
+/// `terraform.tfvars`, `terraform.tfvars.json`, then the names ending in
+/// `.auto.tfvars` or `.auto.tfvars.json` in lexical (byte) order. Only
+/// regular files, or links to them, count.
+pub fn automatic_files(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
+    let is_file = |path: &Utf8Path| path.metadata().is_ok_and(|it| it.is_file());
+    let mut files: Vec<Utf8PathBuf> = ["terraform.tfvars", "terraform.tfvars.json"]
+        .into_iter()
+        .map(|name| dir.join(name))
+        .filter(|path| is_file(path))
+        .collect();
+    let mut auto: Vec<Utf8PathBuf> = dir
+        .read_dir_utf8()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| {
+            let name = entry.file_name();
+            name.ends_with(".auto.tfvars") || name.ends_with(".auto.tfvars.json")
+        })
+        .map(|entry| entry.path().to_owned())
+        .filter(|path| is_file(path))
+        .collect();
+    auto.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    files.extend(auto);
+    files
+}
+
+/// A variable's value given as text, read in `mode`; why it has none.
+fn text_value(text: &str, mode: TextMode) -> Result<Value, String> {
+    match mode {
+        TextMode::Literal => Ok(Value::string(text)),
+        TextMode::Expression => module::evaluate_variable_expr(text).map_err(|error| match error {
+            module::VariableExprError::Syntax(error) => error.message,
+            module::VariableExprError::Eval(error) => error.to_string(),
+        }),
+    }
+}

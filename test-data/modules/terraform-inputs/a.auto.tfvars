@@ -1,0 +1,3 @@
+d = "a.auto.tfvars"
+e = "a.auto.tfvars"
+f = "a.auto.tfvars"

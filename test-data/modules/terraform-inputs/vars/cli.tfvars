@@ -1,0 +1,2 @@
+f = "--var-file"
+g = "--var-file"
