@@ -48,9 +48,8 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
 
     // A value for a variable the module does not declare is most likely a
     // misspelt name; it changes nothing, so it is a warning, not a failure.
-    let index = module::module_index(db, module);
     for name in variables.keys() {
-        if !index.definitions.contains_key(&Address::new(["var", name.as_str()])) {
+        if module::definition(db, module, &Address::new(["var", name.as_str()])).is_none() {
             stderr.push_str(&format!(
                 "halite: warning: `{dir}` declares no variable `{name}`; its value is not used\n"
             ));
@@ -62,7 +61,7 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
         let mut addresses = Vec::new();
         for address in options.attrs {
             let parsed = Address::parse(address);
-            if !index.definitions.contains_key(&parsed) {
+            if module::definition(db, module, &parsed).is_none() {
                 bail!("`{dir}` declares nothing at `{address}`");
             }
             addresses.push(parsed);
@@ -152,7 +151,7 @@ pub(crate) fn module_variables(
 /// `None` for an address the module does not declare.
 fn result(host: &AnalysisHost, module: module::Module, address: &Address) -> Option<AttrResult> {
     let db = host.db();
-    let file = module::module_index(db, module).definitions.get(address)?.file;
+    let file = module::definition(db, module, address)?.file;
     let attr = module::Attr::new(db, module, address.clone());
     let outcome = match module::attribute_value(db, attr) {
         Ok(value) => {

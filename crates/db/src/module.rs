@@ -76,6 +76,7 @@ mod declarations;
 mod diagnostics;
 mod dialect;
 mod expr;
+pub mod index;
 mod json;
 mod resolve;
 mod terraform_functions;
@@ -94,15 +95,22 @@ pub use crate::module::{
         module_inputs,
     },
     declarations::{
-        Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
-        declarations_of, file_declarations, has_override_files, module_files, module_index, module_parses,
+        BlockEntry, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location,
+        ModuleIndex, declarations_of, file_declarations, has_override_files, module_files, module_index,
+        module_parses,
     },
     diagnostics::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
-        duplicate_diagnostics, long_cycle, module_diagnostics, type_constraint_diagnostics,
+        duplicate_diagnostics, file_duplicate_diagnostics, long_cycle, module_diagnostics,
+        type_constraint_diagnostics,
     },
     dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
     expr::{AttrExpr, Reference, extract, references},
+    index::{
+        BlockTypes, FileIndex, IndexPart, NameEntry, PartKey, PartValue, block, block_labels, block_types,
+        declaration_order, definition, duplicates_of, file_index, module_duplicates, module_order,
+        names_under,
+    },
     resolve::{
         AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
     },

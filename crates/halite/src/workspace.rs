@@ -265,9 +265,8 @@ impl Workspace {
         let Some(module) = self.host.module(&self.dir) else {
             return Err(Error::NoSuchAddress(address.to_string()));
         };
-        let index = module::module_index(db, module);
         let parsed = Address::parse(address);
-        let Some(definition) = index.definitions.get(&parsed) else {
+        let Some(definition) = module::definition(db, module, &parsed) else {
             return Err(Error::NoSuchAddress(address.to_string()));
         };
         if definition.kind == module::DeclarationKind::Block {
@@ -345,12 +344,10 @@ impl Workspace {
     /// ```
     pub fn addresses(&self) -> Vec<String> {
         let Some(module) = self.host.module(&self.dir) else { return Vec::new() };
-        let index = module::module_index(self.host.db(), module);
-        index
-            .order
-            .iter()
+        let db = self.host.db();
+        module::module_order(db, module)
             .filter(|address| {
-                index.definitions.get(*address).is_some_and(|definition| {
+                module::definition(db, module, address).is_some_and(|definition| {
                     definition.kind.is_attribute()
                         || matches!(definition.kind, module::DeclarationKind::Variable { .. })
                 })
