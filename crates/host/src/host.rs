@@ -201,10 +201,15 @@ impl AnalysisHost {
             text: salsa::Durability::LOW,
             structure: salsa::Durability::MEDIUM,
         });
-        // The module's index in parts, patched per changed file, so that
-        // adding, removing or renaming a file re-runs what reads its names
-        // and not what reads the whole index.
-        db.keep_module_index_parts();
+        // A host that reports changes (watch, the library) keeps the
+        // module's index in parts, patched per changed file, so that adding,
+        // removing or renaming a file re-runs what reads its names and not
+        // what reads the whole index. A batch host (`eval DIR`, `check`)
+        // applies one change and builds the index whole, which costs less
+        // time and memory once.
+        if options.values == Values::Reported {
+            db.keep_module_index_parts();
+        }
         AnalysisHost {
             db,
             options,

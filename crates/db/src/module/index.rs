@@ -31,8 +31,9 @@ use smol_str::SmolStr;
 use crate::{
     Db, File, RootDatabase,
     module::{
-        Address, BlockEntry, DeclarationKind, Definition, DialectRules, Duplicate, Location, Module,
-        declarations::{declarations_of, module_address, position, repeated_blocks},
+        Address, BlockEntry, Declaration, DeclarationKind, Definition, DialectRules, Duplicate,
+        FileDeclarations, Module,
+        declarations::{file_declarations, module_address, position, repeated_blocks},
         module_files, module_index,
     },
 };
@@ -245,8 +246,6 @@ pub fn declaration_order(db: &dyn Db, a: &Definition, b: &Definition) -> Orderin
 #[derive(Debug, Clone)]
 struct Site {
     address: Address,
-    kind: DeclarationKind,
-    location: Location,
     /// Whether a block is a root name (not of a hidden type), and for its
     /// attributes whether theirs is.
     root_name: bool,
@@ -264,7 +263,7 @@ pub(crate) struct ModuleTable {
     rules: Option<Arc<DialectRules>>,
     files: FxHashSet<File>,
     /// Each file's declarations as the module addresses them.
-    by_file: FxHashMap<File, Vec<Site>>,
+    by_file: FxHashMap<File, FileSites>,
     /// Each address's declarations, in declaration order.
     sites: FxHashMap<Address, Vec<(File, u32)>>,
     names: FxHashMap<SmolStr, Vec<SmolStr>>,
@@ -274,9 +273,23 @@ pub(crate) struct ModuleTable {
     created: u64,
 }
 
+/// A file's declarations as read, and as the module addresses them (a site
+/// per declaration, by its number).
+struct FileSites {
+    /// The snapshot read (see [`crate::File::declarations`]): a file whose
+    /// snapshot is still this one and that stays a member is not read
+    /// again.
+    declarations: Arc<FileDeclarations>,
+    sites: Vec<Site>,
+}
+
 impl ModuleTable {
     fn site(&self, (file, number): (File, u32)) -> &Site {
-        &self.by_file[&file][number as usize]
+        &self.by_file[&file].sites[number as usize]
+    }
+
+    fn declaration(&self, (file, number): (File, u32)) -> &Declaration {
+        &self.by_file[&file].declarations.declarations[number as usize]
     }
 
     /// The declarations of `address` that count, in declaration order.
@@ -291,7 +304,7 @@ impl ModuleTable {
     fn entry(&self, address: &Address) -> NameEntry {
         let mut live = self.live(address);
         let Some(first) = live.next() else { return NameEntry::default() };
-        let site = self.site(first);
+        let site = self.declaration(first);
         let definition = Definition {
             file: first.0,
             kind: site.kind.clone(),
@@ -300,7 +313,7 @@ impl ModuleTable {
         };
         let duplicates = live
             .map(|at| {
-                let duplicate = self.site(at);
+                let duplicate = self.declaration(at);
                 Duplicate {
                     address: address.clone(),
                     kind: duplicate.kind.clone(),
@@ -316,13 +329,18 @@ impl ModuleTable {
     /// that is a root name: the attributes of that block that it defines.
     fn block_entry(&self, address: &Address) -> Option<BlockEntry> {
         let first = self.definition_at(address)?;
-        let site = self.site(first);
-        if site.kind != DeclarationKind::Block || !site.root_name || address.segments().is_empty() {
+        if self.declaration(first).kind != DeclarationKind::Block
+            || !self.site(first).root_name
+            || address.segments().is_empty()
+        {
             return None;
         }
         let mut attributes = Vec::new();
-        for (number, attribute) in self.by_file[&first.0].iter().enumerate() {
-            if attribute.kind == DeclarationKind::BlockAttribute
+        let file = &self.by_file[&first.0];
+        for (number, (attribute, declaration)) in
+            file.sites.iter().zip(&file.declarations.declarations).enumerate()
+        {
+            if declaration.kind == DeclarationKind::BlockAttribute
                 && !attribute.skipped
                 && attribute.root_name
                 && let Some((name, block)) = attribute.address.segments().split_last()
@@ -339,7 +357,9 @@ impl ModuleTable {
     fn file_index(&self, file: File) -> FileIndex {
         let mut index = FileIndex::default();
         let Some(sites) = self.by_file.get(&file) else { return index };
-        for (number, site) in sites.iter().enumerate() {
+        for (number, (site, declaration)) in
+            sites.sites.iter().zip(&sites.declarations.declarations).enumerate()
+        {
             if site.skipped {
                 continue;
             }
@@ -347,12 +367,12 @@ impl ModuleTable {
             match self.definition_at(&site.address) {
                 Some(first) if first == at => index.addresses.push(site.address.clone()),
                 Some(first) => {
-                    let defined = self.site(first);
+                    let defined = self.declaration(first);
                     index.duplicates.push(Duplicate {
                         address: site.address.clone(),
-                        kind: site.kind.clone(),
+                        kind: declaration.kind.clone(),
                         first: (first.0, defined.location.clone()),
-                        duplicate: (file, site.location.clone()),
+                        duplicate: (file, declaration.location.clone()),
                     });
                 }
                 None => {}
@@ -368,24 +388,27 @@ impl ModuleTable {
     fn mark_skipped(&mut self, file: File, out: &mut Vec<Address>) {
         let Some(sites) = self.by_file.get(&file) else { return };
         let mut skipped_block: Option<u32> = None;
-        let mut marks = Vec::with_capacity(sites.len());
-        for (number, site) in sites.iter().enumerate() {
-            let skipped =
-                matches!(site.kind, DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute)
-                    && skipped_block.is_some()
-                    && skipped_block == site.location.block;
+        let mut marks = Vec::with_capacity(sites.sites.len());
+        for (number, (site, declaration)) in
+            sites.sites.iter().zip(&sites.declarations.declarations).enumerate()
+        {
+            let skipped = matches!(
+                declaration.kind,
+                DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute
+            ) && skipped_block.is_some()
+                && skipped_block == declaration.location.block;
             marks.push(skipped);
             if skipped {
                 continue;
             }
-            if site.kind == DeclarationKind::Block
+            if declaration.kind == DeclarationKind::Block
                 && self.definition_at(&site.address) != Some((file, position(number)))
             {
-                skipped_block = site.location.block;
+                skipped_block = declaration.location.block;
             }
         }
         let Some(sites) = self.by_file.get_mut(&file) else { return };
-        for (site, skipped) in sites.iter_mut().zip(marks) {
+        for (site, skipped) in sites.sites.iter_mut().zip(marks) {
             if site.skipped != skipped {
                 site.skipped = skipped;
                 out.push(site.address.clone());
@@ -401,11 +424,15 @@ fn sites_of(
     file: File,
     rules: &DialectRules,
     ordinals: &FxHashMap<(File, u32), usize>,
-) -> Vec<Site> {
-    let mut out = Vec::new();
+) -> FileSites {
+    let declarations = match file.declarations(db) {
+        Some(snapshot) => Arc::clone(snapshot),
+        None => Arc::clone(file_declarations(db, file)),
+    };
+    let mut out = Vec::with_capacity(declarations.declarations.len());
     let mut block_length = 0;
     let mut block_repeatable = false;
-    for declaration in &declarations_of(db, file).declarations {
+    for declaration in &declarations.declarations {
         if declaration.kind == DeclarationKind::Block {
             block_length = declaration.address.segments().len();
             block_repeatable = match declaration.address.segments() {
@@ -429,16 +456,9 @@ fn sites_of(
             declaration.address.segments().first().is_none_or(|it| !rules.hidden_block_types.contains(it))
                 && address.segments().first().is_some_and(|it| !it.is_empty());
         let repeatable = declaration.kind == DeclarationKind::Block && block_repeatable;
-        out.push(Site {
-            address,
-            kind: declaration.kind.clone(),
-            location: declaration.location.clone(),
-            root_name,
-            repeatable,
-            skipped: false,
-        });
+        out.push(Site { address, root_name, repeatable, skipped: false });
     }
-    out
+    FileSites { declarations, sites: out }
 }
 
 impl RootDatabase {
@@ -500,19 +520,36 @@ impl RootDatabase {
                 members.binary_search_by(|other| vfs::path_order(other.path(self), path)).is_ok()
             }
         };
-        // The files whose sites change: those given, and those that joined
-        // or left the files the dialect reads.
-        let mut files: FxHashSet<File> = changed.iter().copied().collect();
+        // The files whose sites change: those given whose declarations or
+        // membership changed, and those that joined or left the files the
+        // dialect reads.
+        let unchanged = |file: File| {
+            table.files.contains(&file)
+                && file.declarations(self).as_ref().is_some_and(|snapshot| {
+                    table.by_file.get(&file).is_some_and(|read| Arc::ptr_eq(&read.declarations, snapshot))
+                })
+                && is_member(file)
+        };
+        let mut files: FxHashSet<File> = changed.iter().copied().filter(|&file| !unchanged(file)).collect();
         if filtered {
             files.extend(member_set.symmetric_difference(&table.files).copied());
         }
+        // Each member's new sites, read once; a block that may repeat, now
+        // or before, takes an ordinal that depends on the other files.
+        let mut fresh: FxHashMap<File, FileSites> = FxHashMap::default();
         if !full {
             let none = FxHashMap::default();
-            full = files.iter().any(|&file| {
-                table.by_file.get(&file).is_some_and(|sites| sites.iter().any(|site| site.repeatable))
-                    || (is_member(file)
-                        && sites_of(self, file, rules, &none).iter().any(|site| site.repeatable))
-            });
+            for &file in &files {
+                full |= table
+                    .by_file
+                    .get(&file)
+                    .is_some_and(|read| read.sites.iter().any(|site| site.repeatable));
+                if is_member(file) {
+                    let sites = sites_of(self, file, rules, &none);
+                    full |= sites.sites.iter().any(|site| site.repeatable);
+                    fresh.insert(file, sites);
+                }
+            }
         }
         let mut touched: FxHashSet<Address> = FxHashSet::default();
         let ordinals = if full {
@@ -528,7 +565,7 @@ impl RootDatabase {
         // Out with each changed file's old sites, in with its new ones.
         for &file in &files {
             if let Some(old) = table.by_file.remove(&file) {
-                for (number, site) in old.iter().enumerate() {
+                for (number, site) in old.sites.iter().enumerate() {
                     let at = (file, position(number));
                     if let Some(sites) = table.sites.get_mut(&site.address) {
                         sites.retain(|it| *it != at);
@@ -542,8 +579,11 @@ impl RootDatabase {
             if !is_member(file) {
                 continue;
             }
-            let sites = sites_of(self, file, rules, &ordinals);
-            for (number, site) in sites.iter().enumerate() {
+            let sites = match fresh.remove(&file) {
+                Some(sites) if !full => sites,
+                _ => sites_of(self, file, rules, &ordinals),
+            };
+            for (number, site) in sites.sites.iter().enumerate() {
                 let at = (file, position(number));
                 let list = table.sites.entry(site.address.clone()).or_default();
                 let at_list = list
@@ -570,7 +610,7 @@ impl RootDatabase {
         loop {
             for address in &touched {
                 let sites = table.sites.get(address).map_or(&[][..], Vec::as_slice);
-                if sites.iter().any(|&at| table.site(at).kind == DeclarationKind::Block) {
+                if sites.iter().any(|&at| table.declaration(at).kind == DeclarationKind::Block) {
                     rescan.extend(sites.iter().map(|&(file, _)| file));
                 }
             }
