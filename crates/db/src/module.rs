@@ -57,7 +57,11 @@
 //! - [`file_declarations`]: what one file declares (names, kinds and where
 //!   in the file's HIR), equal after any edit that only changes expressions;
 //! - [`module_index`]: the module's declarations by address, duplicates
-//!   recorded; re-runs only when a declaration is added, removed or moved;
+//!   recorded; re-runs only when a declaration is added, removed or moved.
+//!   Read through [`definition`], [`block`], [`names_under`], [`file_index`]
+//!   and the other readers of [`index`], which answer from it or from the
+//!   index kept in parts, a salsa input per name, that a caller changing
+//!   files one at a time patches (`RootDatabase::update_module_index`);
 //! - [`attribute_resolution`]: the attribute's kind, its expression copied
 //!   into its own position-free arena ([`AttrExpr`]), and what the
 //!   expression's references resolve to, as [`Address`]es: equal unless that
@@ -67,8 +71,9 @@
 //!
 //! So editing one attribute's expression re-evaluates it and what depends
 //! on it, an edit to whitespace or comments re-evaluates nothing, and adding
-//! or removing a declaration re-resolves every attribute but re-evaluates
-//! only those whose resolution changed. `tests/incremental_module.rs`
+//! or removing a declaration re-resolves every attribute (with the index in
+//! parts, only those reading a name whose definition changed) but
+//! re-evaluates only those whose resolution changed. `tests/incremental_module.rs`
 //! asserts each with the exact list of executed queries.
 
 mod calls;
