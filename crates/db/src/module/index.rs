@@ -110,7 +110,7 @@ pub(crate) fn lookup(parts: &IndexParts, module: Module, key: &PartKey) -> Optio
     parts.read().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&(module, key.clone())).copied()
 }
 
-fn part<'db>(db: &'db dyn Db, module: Module, key: PartKey) -> Option<&'db PartValue> {
+fn part(db: &dyn Db, module: Module, key: PartKey) -> Option<&PartValue> {
     Some(db.index_part(module, &key)?.value(db))
 }
 
@@ -208,7 +208,7 @@ pub fn block_types(db: &dyn Db, module: Module) -> &BlockTypes {
 }
 
 /// What `file` defines and declares again in `module`.
-pub fn file_index<'db>(db: &'db dyn Db, module: Module, file: File) -> &'db FileIndex {
+pub fn file_index(db: &dyn Db, module: Module, file: File) -> &FileIndex {
     static EMPTY: FileIndex = FileIndex { addresses: Vec::new(), duplicates: Vec::new() };
     if !db.keeps_index_parts() {
         return module_index(db, module).by_file.get(&file).unwrap_or(&EMPTY);
