@@ -49,7 +49,7 @@ pub trait Db: salsa::Database {
     fn keeps_index_parts(&self) -> bool;
 
     /// A part of a module's index, if it was made.
-    fn index_part(&self, module: Module, key: &module::PartKey) -> Option<module::IndexPart>;
+    fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart>;
 }
 
 impl File {
@@ -305,7 +305,7 @@ impl Db for RootDatabase {
         self.keep_index_parts
     }
 
-    fn index_part(&self, module: Module, key: &module::PartKey) -> Option<module::IndexPart> {
+    fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart> {
         module::index::lookup(&self.index_parts, module, key)
     }
 }

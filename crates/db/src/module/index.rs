@@ -46,7 +46,7 @@ pub enum PartKey {
     /// The names under `var` or `local`.
     Names(SmolStr),
     /// One block, by its type and labels: its attributes.
-    Block(SmolStr, Box<[SmolStr]>),
+    Block(SmolStr, Vec<SmolStr>),
     /// The labels of every block of one type.
     BlockLabels(SmolStr),
     /// The block types, each with its label counts.
@@ -97,27 +97,102 @@ pub struct FileIndex {
 /// blocks have, in increasing order.
 pub type BlockTypes = BTreeMap<SmolStr, Vec<usize>>;
 
-/// The parts of every module, by module and key: read by queries on any
-/// thread, written only while the database is written.
-pub(crate) type IndexParts = std::sync::RwLock<FxHashMap<(Module, PartKey), IndexPart>>;
+/// A part's key as a reader looks it up, borrowed (see [`PartKey`]).
+#[derive(Debug, Clone, Copy)]
+pub enum PartRef<'a> {
+    Name(&'a Address),
+    Names(&'a str),
+    Block(&'a str, &'a [SmolStr]),
+    BlockLabels(&'a str),
+    BlockTypes,
+    File(File),
+    Created,
+}
+
+impl PartKey {
+    fn as_ref(&self) -> PartRef<'_> {
+        match self {
+            PartKey::Name(address) => PartRef::Name(address),
+            PartKey::Names(root) => PartRef::Names(root),
+            PartKey::Block(block_type, labels) => PartRef::Block(block_type, labels),
+            PartKey::BlockLabels(block_type) => PartRef::BlockLabels(block_type),
+            PartKey::BlockTypes => PartRef::BlockTypes,
+            PartKey::File(file) => PartRef::File(*file),
+            PartKey::Created => PartRef::Created,
+        }
+    }
+}
+
+/// One module's parts, each kind by its own key, so that a reader looks
+/// one up by what it holds (an address, a type and labels) without making
+/// a key.
+#[derive(Default)]
+pub(crate) struct ModuleParts {
+    names: FxHashMap<Address, IndexPart>,
+    lists: FxHashMap<SmolStr, IndexPart>,
+    blocks: FxHashMap<SmolStr, FxHashMap<Vec<SmolStr>, IndexPart>>,
+    labels: FxHashMap<SmolStr, IndexPart>,
+    types: Option<IndexPart>,
+    files: FxHashMap<File, IndexPart>,
+    created: Option<IndexPart>,
+}
+
+impl ModuleParts {
+    fn get(&self, key: PartRef<'_>) -> Option<IndexPart> {
+        match key {
+            PartRef::Name(address) => self.names.get(address).copied(),
+            PartRef::Names(root) => self.lists.get(root).copied(),
+            PartRef::Block(block_type, labels) => self.blocks.get(block_type)?.get(labels).copied(),
+            PartRef::BlockLabels(block_type) => self.labels.get(block_type).copied(),
+            PartRef::BlockTypes => self.types,
+            PartRef::File(file) => self.files.get(&file).copied(),
+            PartRef::Created => self.created,
+        }
+    }
+
+    fn insert(&mut self, key: PartKey, part: IndexPart) {
+        match key {
+            PartKey::Name(address) => {
+                self.names.insert(address, part);
+            }
+            PartKey::Names(root) => {
+                self.lists.insert(root, part);
+            }
+            PartKey::Block(block_type, labels) => {
+                self.blocks.entry(block_type).or_default().insert(labels, part);
+            }
+            PartKey::BlockLabels(block_type) => {
+                self.labels.insert(block_type, part);
+            }
+            PartKey::BlockTypes => self.types = Some(part),
+            PartKey::File(file) => {
+                self.files.insert(file, part);
+            }
+            PartKey::Created => self.created = Some(part),
+        }
+    }
+}
+
+/// The parts of every module: read by queries on any thread, written only
+/// while the database is written.
+pub(crate) type IndexParts = std::sync::RwLock<FxHashMap<Module, ModuleParts>>;
 
 /// What the database keeps of each module to patch its parts, read and
 /// written only while the database is written.
 pub(crate) type IndexTables = std::sync::Mutex<FxHashMap<Module, ModuleTable>>;
 
-pub(crate) fn lookup(parts: &IndexParts, module: Module, key: &PartKey) -> Option<IndexPart> {
-    // A key is cloned to look it up: an address is a pointer.
-    parts.read().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&(module, key.clone())).copied()
+pub(crate) fn lookup(parts: &IndexParts, module: Module, key: PartRef<'_>) -> Option<IndexPart> {
+    parts.read().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&module)?.get(key)
 }
 
-fn part(db: &dyn Db, module: Module, key: PartKey) -> Option<&PartValue> {
-    Some(db.index_part(module, &key)?.value(db))
+fn part<'db>(db: &'db dyn Db, module: Module, key: PartRef<'_>) -> Option<&'db PartValue> {
+    Some(db.index_part(module, key)?.value(db))
 }
 
 /// Makes a reader that found no part depend on what creating it changes.
-fn missed(db: &dyn Db, module: Module, fallback: PartKey) {
+fn missed(db: &dyn Db, module: Module, fallback: PartRef<'_>) {
     if part(db, module, fallback).is_none() {
-        let _ = part(db, module, PartKey::Created);
+        let _ = part(db, module, PartRef::Created);
     }
 }
 
@@ -126,10 +201,10 @@ pub fn definition<'db>(db: &'db dyn Db, module: Module, address: &Address) -> Op
     if !db.keeps_index_parts() {
         return module_index(db, module).definitions.get(address);
     }
-    match part(db, module, PartKey::Name(address.clone())) {
+    match part(db, module, PartRef::Name(address)) {
         Some(PartValue::Name(entry)) => entry.definition.as_ref(),
         _ => {
-            let _ = part(db, module, PartKey::Created);
+            let _ = part(db, module, PartRef::Created);
             None
         }
     }
@@ -140,10 +215,10 @@ pub fn duplicates_of<'db>(db: &'db dyn Db, module: Module, address: &Address) ->
     if !db.keeps_index_parts() {
         return module_index(db, module).duplicates.iter().filter(|it| it.address == *address).collect();
     }
-    match part(db, module, PartKey::Name(address.clone())) {
+    match part(db, module, PartRef::Name(address)) {
         Some(PartValue::Name(entry)) => entry.duplicates.iter().collect(),
         _ => {
-            let _ = part(db, module, PartKey::Created);
+            let _ = part(db, module, PartRef::Created);
             Vec::new()
         }
     }
@@ -155,7 +230,7 @@ pub fn names_under<'db>(db: &'db dyn Db, module: Module, root: &str) -> &'db [Sm
     if !db.keeps_index_parts() {
         return module_index(db, module).names(root);
     }
-    match part(db, module, PartKey::Names(SmolStr::new(root))) {
+    match part(db, module, PartRef::Names(root)) {
         Some(PartValue::Names(names)) => names,
         _ => &[],
     }
@@ -172,10 +247,10 @@ pub fn block<'db>(
     if !db.keeps_index_parts() {
         return module_index(db, module).blocks.get(block_type)?.get(labels);
     }
-    match part(db, module, PartKey::Block(SmolStr::new(block_type), labels.into())) {
+    match part(db, module, PartRef::Block(block_type, labels)) {
         Some(PartValue::Block(entry)) => entry.as_ref(),
         _ => {
-            missed(db, module, PartKey::BlockLabels(SmolStr::new(block_type)));
+            missed(db, module, PartRef::BlockLabels(block_type));
             None
         }
     }
@@ -186,10 +261,10 @@ pub fn block_labels<'db>(db: &'db dyn Db, module: Module, block_type: &str) -> &
     if !db.keeps_index_parts() {
         return module_index(db, module).labels.get(block_type).map_or(&[], Vec::as_slice);
     }
-    match part(db, module, PartKey::BlockLabels(SmolStr::new(block_type))) {
+    match part(db, module, PartRef::BlockLabels(block_type)) {
         Some(PartValue::BlockLabels(labels)) => labels,
         _ => {
-            missed(db, module, PartKey::BlockTypes);
+            missed(db, module, PartRef::BlockTypes);
             &[]
         }
     }
@@ -201,7 +276,7 @@ pub fn block_types(db: &dyn Db, module: Module) -> &BlockTypes {
         return &module_index(db, module).block_types;
     }
     static EMPTY: BlockTypes = BTreeMap::new();
-    match part(db, module, PartKey::BlockTypes) {
+    match part(db, module, PartRef::BlockTypes) {
         Some(PartValue::BlockTypes(types)) => types,
         _ => &EMPTY,
     }
@@ -213,10 +288,10 @@ pub fn file_index(db: &dyn Db, module: Module, file: File) -> &FileIndex {
     if !db.keeps_index_parts() {
         return module_index(db, module).by_file.get(&file).unwrap_or(&EMPTY);
     }
-    match part(db, module, PartKey::File(file)) {
+    match part(db, module, PartRef::File(file)) {
         Some(PartValue::File(index)) => index,
         _ => {
-            let _ = part(db, module, PartKey::Created);
+            let _ = part(db, module, PartRef::Created);
             &EMPTY
         }
     }
@@ -266,8 +341,10 @@ pub(crate) struct ModuleTable {
     by_file: FxHashMap<File, FileSites>,
     /// Each address's declarations, in declaration order.
     sites: FxHashMap<Address, Vec<(File, u32)>>,
-    names: FxHashMap<SmolStr, Vec<SmolStr>>,
-    labels: FxHashMap<SmolStr, Vec<Vec<SmolStr>>>,
+    /// Sets, not sorted lists: loading a module adds every name one at a
+    /// time.
+    names: FxHashMap<SmolStr, BTreeSet<SmolStr>>,
+    labels: FxHashMap<SmolStr, BTreeSet<Vec<SmolStr>>>,
     /// How many blocks of each type have each label count.
     depths: BTreeMap<SmolStr, BTreeMap<usize, usize>>,
     created: u64,
@@ -492,7 +569,7 @@ impl RootDatabase {
 
     /// The part of `module` at `key`, if there is one.
     fn existing_part(&self, module: Module, key: &PartKey) -> Option<IndexPart> {
-        lookup(&self.index_parts, module, key)
+        lookup(&self.index_parts, module, key.as_ref())
     }
 
     /// Patches `table` with the changed files' declarations and returns
@@ -637,16 +714,9 @@ impl RootDatabase {
                 && matches!(root.as_str(), "var" | "local")
             {
                 let names = table.names.entry(root.clone()).or_default();
-                match (names.binary_search(name), exists) {
-                    (Ok(at), false) => {
-                        names.remove(at);
-                        names_changed.insert(root.clone());
-                    }
-                    (Err(at), true) => {
-                        names.insert(at, name.clone());
-                        names_changed.insert(root.clone());
-                    }
-                    _ => {}
+                let changed = if exists { names.insert(name.clone()) } else { names.remove(name) };
+                if changed {
+                    names_changed.insert(root.clone());
                 }
             }
             block_addresses.insert(address.clone());
@@ -659,13 +729,13 @@ impl RootDatabase {
         let mut depths_changed = false;
         for address in &block_addresses {
             let Some((block_type, labels)) = address.segments().split_first() else { continue };
-            let key = PartKey::Block(block_type.clone(), labels.into());
+            let key = PartKey::Block(block_type.clone(), labels.to_vec());
             let entry = table.block_entry(address);
             let list = table.labels.entry(block_type.clone()).or_default();
             let depths = table.depths.entry(block_type.clone()).or_default();
-            match (list.binary_search_by(|it| it.as_slice().cmp(labels)), entry.is_some()) {
-                (Ok(at), false) => {
-                    list.remove(at);
+            match (list.contains(labels), entry.is_some()) {
+                (true, false) => {
+                    list.remove(labels);
                     let count = depths.entry(labels.len()).or_default();
                     *count -= 1;
                     if *count == 0 {
@@ -674,8 +744,8 @@ impl RootDatabase {
                     }
                     types_changed.insert(block_type.clone());
                 }
-                (Err(at), true) => {
-                    list.insert(at, labels.to_vec());
+                (false, true) => {
+                    list.insert(labels.to_vec());
                     let count = depths.entry(labels.len()).or_default();
                     depths_changed |= *count == 0;
                     *count += 1;
@@ -693,11 +763,17 @@ impl RootDatabase {
         for root in ["var", "local"] {
             let key = PartKey::Names(SmolStr::new(root));
             if names_changed.contains(root) || self.existing_part(module, &key).is_none() {
-                updates.push((key, PartValue::Names(table.names.get(root).cloned().unwrap_or_default())));
+                let names =
+                    table.names.get(root).map(|names| names.iter().cloned().collect()).unwrap_or_default();
+                updates.push((key, PartValue::Names(names)));
             }
         }
         for block_type in types_changed {
-            let labels = table.labels.get(&block_type).cloned().unwrap_or_default();
+            let labels = table
+                .labels
+                .get(&block_type)
+                .map(|labels| labels.iter().cloned().collect())
+                .unwrap_or_default();
             updates.push((PartKey::BlockLabels(block_type), PartValue::BlockLabels(labels)));
         }
         if depths_changed || self.existing_part(module, &PartKey::BlockTypes).is_none() {
@@ -743,10 +819,14 @@ impl RootDatabase {
             }
             None => new.push((PartKey::Created, count)),
         }
-        let made: Vec<((Module, PartKey), IndexPart)> = new
+        let made: Vec<(PartKey, IndexPart)> = new
             .into_iter()
-            .map(|(key, value)| ((module, key), IndexPart::builder(value).durability(durability).new(self)))
+            .map(|(key, value)| (key, IndexPart::builder(value).durability(durability).new(self)))
             .collect();
-        self.index_parts.write().unwrap_or_else(|poisoned| poisoned.into_inner()).extend(made);
+        let mut parts = self.index_parts.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let parts = parts.entry(module).or_default();
+        for (key, part) in made {
+            parts.insert(key, part);
+        }
     }
 }
