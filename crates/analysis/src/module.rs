@@ -420,8 +420,9 @@ impl ModuleFacts {
     pub fn build(db: &dyn Db, module: Module) -> ModuleFacts {
         let mut facts = ModuleFacts::default();
         // A node per attribute and variable, as the host keeps them.
+        let index = module::IndexView::of(db, module);
         for address in module::module_order(db, module)
-            .filter(|address| module::definition(db, module, address).is_some_and(|def| def.kind.has_value()))
+            .filter(|address| index.definition(address).is_some_and(|def| def.kind.has_value()))
         {
             facts.graph.set_targets(address, &attribute_targets(db, module, address));
         }
@@ -630,10 +631,12 @@ pub fn check_candidates<'db>(
     facts: &ModuleFacts,
 ) -> Vec<Attr<'db>> {
     let inputs = SoundInputs::of(db, module);
-    module::file_index(db, module, file)
+    let index = module::IndexView::of(db, module);
+    index
+        .file_index(file)
         .addresses
         .iter()
-        .filter(|address| module::definition(db, module, address).is_some_and(|def| def.kind.is_attribute()))
+        .filter(|address| index.definition(address).is_some_and(|def| def.kind.is_attribute()))
         .filter(|address| is_check_candidate(db, module, facts, inputs, address))
         .map(|address| Attr::new(db, module, address.clone()))
         .collect()

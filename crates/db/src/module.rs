@@ -112,9 +112,9 @@ pub use crate::module::{
     dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
     expr::{AttrExpr, Reference, extract, references},
     index::{
-        BlockTypes, FileIndex, IndexPart, NameEntry, PartKey, PartRef, PartValue, block, block_labels,
-        block_types, declaration_order, definition, duplicates_of, file_index, module_duplicates,
-        module_order, names_under,
+        BlockTypes, FileIndex, IndexPart, IndexView, NameEntry, PartKey, PartRef, PartValue, block,
+        block_labels, block_types, declaration_order, definition, duplicates_of, file_index,
+        module_duplicates, module_order, names_under,
     },
     resolve::{
         AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,

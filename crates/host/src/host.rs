@@ -693,9 +693,8 @@ impl AnalysisHost {
             }
         };
         // Every attribute and variable has a node.
-        let is_node = |address: &Address| {
-            module::definition(db, module, address).is_some_and(|def| def.kind.has_value())
-        };
+        let index = module::IndexView::of(db, module);
+        let is_node = |address: &Address| index.definition(address).is_some_and(|def| def.kind.has_value());
         let full = pending.all || state.facts.is_none();
         let facts = Arc::make_mut(state.facts.get_or_insert_with(Default::default));
         let mut dirty_nodes: Vec<NodeId> = Vec::new();
@@ -813,7 +812,7 @@ impl AnalysisHost {
                     state.references.insert(file, new);
                 }
             }
-            let file_of = |address: &Address| module::definition(db, module, address).map(|def| def.file);
+            let file_of = |address: &Address| index.definition(address).map(|def| def.file);
             dirty_files.extend(pending.files.iter().copied());
             dirty_files.extend(
                 dirty_nodes
@@ -868,7 +867,7 @@ impl AnalysisHost {
                 })
                 .collect();
             // Reported in declaration order; evaluated dependencies first.
-            let definition = |address: &Address| module::definition(db, module, address);
+            let definition = |address: &Address| index.definition(address);
             out.sort_by(|(_, a, _), (_, b, _)| match (definition(a), definition(b)) {
                 (Some(a), Some(b)) => module::declaration_order(db, a, b),
                 (a, b) => a.is_some().cmp(&b.is_some()),

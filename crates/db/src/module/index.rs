@@ -32,7 +32,7 @@ use crate::{
     Db, File, RootDatabase,
     module::{
         Address, BlockEntry, Declaration, DeclarationKind, Definition, DialectRules, Duplicate,
-        FileDeclarations, Module,
+        FileDeclarations, Module, ModuleIndex,
         declarations::{file_declarations, module_address, position, repeated_blocks},
         module_files, module_index,
     },
@@ -198,42 +198,17 @@ fn missed(db: &dyn Db, module: Module, fallback: PartRef<'_>) {
 
 /// The definition of `address`: its first declaration, files in path order.
 pub fn definition<'db>(db: &'db dyn Db, module: Module, address: &Address) -> Option<&'db Definition> {
-    if !db.keeps_index_parts() {
-        return module_index(db, module).definitions.get(address);
-    }
-    match part(db, module, PartRef::Name(address)) {
-        Some(PartValue::Name(entry)) => entry.definition.as_ref(),
-        _ => {
-            let _ = part(db, module, PartRef::Created);
-            None
-        }
-    }
+    IndexView::of(db, module).definition(address)
 }
 
 /// The declarations of `address` after its definition.
 pub fn duplicates_of<'db>(db: &'db dyn Db, module: Module, address: &Address) -> Vec<&'db Duplicate> {
-    if !db.keeps_index_parts() {
-        return module_index(db, module).duplicates.iter().filter(|it| it.address == *address).collect();
-    }
-    match part(db, module, PartRef::Name(address)) {
-        Some(PartValue::Name(entry)) => entry.duplicates.iter().collect(),
-        _ => {
-            let _ = part(db, module, PartRef::Created);
-            Vec::new()
-        }
-    }
+    IndexView::of(db, module).duplicates_of(address)
 }
 
 /// The names declared under `root`, `var` or `local`, in name order.
 pub fn names_under<'db>(db: &'db dyn Db, module: Module, root: &str) -> &'db [SmolStr] {
-    debug_assert!(matches!(root, "var" | "local"), "names are kept under var and local only");
-    if !db.keeps_index_parts() {
-        return module_index(db, module).names(root);
-    }
-    match part(db, module, PartRef::Names(root)) {
-        Some(PartValue::Names(names)) => names,
-        _ => &[],
-    }
+    IndexView::of(db, module).names_under(root)
 }
 
 /// The block of type `block_type` with exactly `labels`, if it is a root
@@ -244,55 +219,133 @@ pub fn block<'db>(
     block_type: &str,
     labels: &[SmolStr],
 ) -> Option<&'db BlockEntry> {
-    if !db.keeps_index_parts() {
-        return module_index(db, module).blocks.get(block_type)?.get(labels);
-    }
-    match part(db, module, PartRef::Block(block_type, labels)) {
-        Some(PartValue::Block(entry)) => entry.as_ref(),
-        _ => {
-            missed(db, module, PartRef::BlockLabels(block_type));
-            None
-        }
-    }
+    IndexView::of(db, module).block(block_type, labels)
 }
 
 /// The labels of every block of `block_type`, in order.
 pub fn block_labels<'db>(db: &'db dyn Db, module: Module, block_type: &str) -> &'db [Vec<SmolStr>] {
-    if !db.keeps_index_parts() {
-        return module_index(db, module).labels.get(block_type).map_or(&[], Vec::as_slice);
-    }
-    match part(db, module, PartRef::BlockLabels(block_type)) {
-        Some(PartValue::BlockLabels(labels)) => labels,
-        _ => {
-            missed(db, module, PartRef::BlockTypes);
-            &[]
-        }
-    }
+    IndexView::of(db, module).block_labels(block_type)
 }
 
 /// The block types, each with the label counts of its blocks.
 pub fn block_types(db: &dyn Db, module: Module) -> &BlockTypes {
-    if !db.keeps_index_parts() {
-        return &module_index(db, module).block_types;
-    }
-    static EMPTY: BlockTypes = BTreeMap::new();
-    match part(db, module, PartRef::BlockTypes) {
-        Some(PartValue::BlockTypes(types)) => types,
-        _ => &EMPTY,
-    }
+    IndexView::of(db, module).block_types()
 }
 
 /// What `file` defines and declares again in `module`.
 pub fn file_index(db: &dyn Db, module: Module, file: File) -> &FileIndex {
-    static EMPTY: FileIndex = FileIndex { addresses: Vec::new(), duplicates: Vec::new() };
-    if !db.keeps_index_parts() {
-        return module_index(db, module).by_file.get(&file).unwrap_or(&EMPTY);
+    IndexView::of(db, module).file_index(file)
+}
+
+/// The module's index as its readers read it: built whole (found once
+/// here, for a reader that looks up many names), or in parts. The free
+/// functions above make one for each lookup.
+#[derive(Clone, Copy)]
+pub struct IndexView<'db> {
+    db: &'db dyn Db,
+    module: Module,
+    whole: Option<&'db ModuleIndex>,
+}
+
+impl<'db> IndexView<'db> {
+    pub fn of(db: &'db dyn Db, module: Module) -> IndexView<'db> {
+        let whole = (!db.keeps_index_parts()).then(|| module_index(db, module));
+        IndexView { db, module, whole }
     }
-    match part(db, module, PartRef::File(file)) {
-        Some(PartValue::File(index)) => index,
-        _ => {
-            let _ = part(db, module, PartRef::Created);
-            &EMPTY
+
+    /// The definition of `address`: its first declaration, files in path order.
+    pub fn definition(&self, address: &Address) -> Option<&'db Definition> {
+        if let Some(whole) = self.whole {
+            return whole.definitions.get(address);
+        }
+        match part(self.db, self.module, PartRef::Name(address)) {
+            Some(PartValue::Name(entry)) => entry.definition.as_ref(),
+            _ => {
+                let _ = part(self.db, self.module, PartRef::Created);
+                None
+            }
+        }
+    }
+
+    /// The declarations of `address` after its definition.
+    pub fn duplicates_of(&self, address: &Address) -> Vec<&'db Duplicate> {
+        if let Some(whole) = self.whole {
+            return whole.duplicates.iter().filter(|it| it.address == *address).collect();
+        }
+        match part(self.db, self.module, PartRef::Name(address)) {
+            Some(PartValue::Name(entry)) => entry.duplicates.iter().collect(),
+            _ => {
+                let _ = part(self.db, self.module, PartRef::Created);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The names declared under `root`, `var` or `local`, in name order.
+    pub fn names_under(&self, root: &str) -> &'db [SmolStr] {
+        debug_assert!(matches!(root, "var" | "local"), "names are kept under var and local only");
+        if let Some(whole) = self.whole {
+            return whole.names(root);
+        }
+        match part(self.db, self.module, PartRef::Names(root)) {
+            Some(PartValue::Names(names)) => names,
+            _ => &[],
+        }
+    }
+
+    /// The block of type `block_type` with exactly `labels`, if it is a root
+    /// name (see [`crate::module::ModuleIndex::blocks`]).
+    pub fn block(&self, block_type: &str, labels: &[SmolStr]) -> Option<&'db BlockEntry> {
+        if let Some(whole) = self.whole {
+            return whole.blocks.get(block_type)?.get(labels);
+        }
+        match part(self.db, self.module, PartRef::Block(block_type, labels)) {
+            Some(PartValue::Block(entry)) => entry.as_ref(),
+            _ => {
+                missed(self.db, self.module, PartRef::BlockLabels(block_type));
+                None
+            }
+        }
+    }
+
+    /// The labels of every block of `block_type`, in order.
+    pub fn block_labels(&self, block_type: &str) -> &'db [Vec<SmolStr>] {
+        if let Some(whole) = self.whole {
+            return whole.labels.get(block_type).map_or(&[], Vec::as_slice);
+        }
+        match part(self.db, self.module, PartRef::BlockLabels(block_type)) {
+            Some(PartValue::BlockLabels(labels)) => labels,
+            _ => {
+                missed(self.db, self.module, PartRef::BlockTypes);
+                &[]
+            }
+        }
+    }
+
+    /// The block types, each with the label counts of its blocks.
+    pub fn block_types(&self) -> &'db BlockTypes {
+        if let Some(whole) = self.whole {
+            return &whole.block_types;
+        }
+        static EMPTY: BlockTypes = BTreeMap::new();
+        match part(self.db, self.module, PartRef::BlockTypes) {
+            Some(PartValue::BlockTypes(types)) => types,
+            _ => &EMPTY,
+        }
+    }
+
+    /// What `file` defines and declares again in `module`.
+    pub fn file_index(&self, file: File) -> &'db FileIndex {
+        static EMPTY: FileIndex = FileIndex { addresses: Vec::new(), duplicates: Vec::new() };
+        if let Some(whole) = self.whole {
+            return whole.by_file.get(&file).unwrap_or(&EMPTY);
+        }
+        match part(self.db, self.module, PartRef::File(file)) {
+            Some(PartValue::File(index)) => index,
+            _ => {
+                let _ = part(self.db, self.module, PartRef::Created);
+                &EMPTY
+            }
         }
     }
 }
@@ -300,12 +353,14 @@ pub fn file_index(db: &dyn Db, module: Module, file: File) -> &FileIndex {
 /// Every address the module defines, in declaration order (files by
 /// path, then source order).
 pub fn module_order<'db>(db: &'db dyn Db, module: Module) -> impl Iterator<Item = &'db Address> + 'db {
-    module_files(db, module).iter().flat_map(move |&file| &file_index(db, module, file).addresses)
+    let view = IndexView::of(db, module);
+    module_files(db, module).iter().flat_map(move |&file| &view.file_index(file).addresses)
 }
 
 /// Every duplicate declaration of the module, in declaration order.
 pub fn module_duplicates<'db>(db: &'db dyn Db, module: Module) -> impl Iterator<Item = &'db Duplicate> + 'db {
-    module_files(db, module).iter().flat_map(move |&file| &file_index(db, module, file).duplicates)
+    let view = IndexView::of(db, module);
+    module_files(db, module).iter().flat_map(move |&file| &view.file_index(file).duplicates)
 }
 
 /// The order of two definitions in the module: files by path, then

@@ -12,10 +12,7 @@ use crate::{
     Db, File,
     module::{
         Address, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Module,
-        declarations::declarations_of,
-        dialect_root_names,
-        index::{block, block_labels, block_types, definition, names_under},
-        module_files, references,
+        declarations::declarations_of, dialect_root_names, index::IndexView, module_files, references,
         value::expr_of,
     },
 };
@@ -160,10 +157,10 @@ impl Resolution {
 #[salsa::tracked(returns(ref))]
 pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let module = attr.module(db);
-    let index = Index { db, module };
+    let index = Index { view: IndexView::of(db, module) };
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
-    let Some(def) = definition(db, module, attr.address(db)) else { return Resolution::default() };
+    let Some(def) = index.view.definition(attr.address(db)) else { return Resolution::default() };
     let expr = expr_of(db, def).cloned();
     if let DeclarationKind::Variable { type_attr, .. } = def.kind {
         // A variable's default is evaluated without a context, so it
@@ -211,8 +208,8 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
 /// model kept, and so was an interned [`Attr`] per attribute: this takes
 /// the address.
 pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<Target> {
-    let index = Index { db, module };
-    let Some(def) = definition(db, module, address) else { return Vec::new() };
+    let index = Index { view: IndexView::of(db, module) };
+    let Some(def) = index.view.definition(address) else { return Vec::new() };
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
     if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(address.segments()) {
@@ -232,41 +229,40 @@ pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<
 /// depends on what its references name and not on every declaration.
 #[derive(Clone, Copy)]
 struct Index<'db> {
-    db: &'db dyn Db,
-    module: Module,
+    view: IndexView<'db>,
 }
 
 impl<'db> Index<'db> {
     fn contains(&self, address: &Address) -> bool {
-        definition(self.db, self.module, address).is_some()
+        self.view.definition(address).is_some()
     }
 
     fn names_under(&self, root: &str) -> &'db [SmolStr] {
-        names_under(self.db, self.module, root)
+        self.view.names_under(root)
     }
 
     fn has_type(&self, block_type: &str) -> bool {
-        block_types(self.db, self.module).contains_key(block_type)
+        self.view.block_types().contains_key(block_type)
     }
 
     fn types(&self) -> impl Iterator<Item = &'db SmolStr> + 'db {
-        block_types(self.db, self.module).keys()
+        self.view.block_types().keys()
     }
 
     fn block(&self, block_type: &str, labels: &[SmolStr]) -> Option<&'db BlockEntry> {
-        block(self.db, self.module, block_type, labels)
+        self.view.block(block_type, labels)
     }
 
     /// The labels of every block of the type, in order.
     fn labels(&self, block_type: &str) -> &'db [Vec<SmolStr>] {
-        block_labels(self.db, self.module, block_type)
+        self.view.block_labels(block_type)
     }
 
     /// The block of the type whose labels `steps` start with, the longest
     /// if several do (`a.b` and `a.b.c` both declared): one lookup per label
     /// count the type's blocks have.
     fn starting(&self, block_type: &str, steps: &[SmolStr]) -> Option<(usize, &'db BlockEntry)> {
-        let depths = block_types(self.db, self.module).get(block_type)?;
+        let depths = self.view.block_types().get(block_type)?;
         depths
             .iter()
             .rev()

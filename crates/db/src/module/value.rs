@@ -53,8 +53,9 @@ pub enum AttrError {
 /// path, then source order.
 #[salsa::tracked(returns(ref))]
 pub fn module_attributes(db: &dyn Db, module: Module) -> Vec<Attr<'_>> {
+    let index = crate::module::IndexView::of(db, module);
     module_order(db, module)
-        .filter(|address| definition(db, module, address).is_some_and(|def| def.kind.is_attribute()))
+        .filter(|address| index.definition(address).is_some_and(|def| def.kind.is_attribute()))
         .map(|address| Attr::new(db, module, address.clone()))
         .collect()
 }
