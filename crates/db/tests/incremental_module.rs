@@ -46,8 +46,8 @@ fn first_evaluation_runs_everything_once() {
     expect![[r#"
         [
             "module_attributes(m)",
-            "module_files(m)",
             "module_index(m)",
+            "module_files(m)",
             "file_declarations(m/a.hcl)",
             "lower(m/a.hcl)",
             "lower_with_source_map(m/a.hcl)",
