@@ -63,14 +63,13 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
             "halite: warning: `{dir}` declares no variable `{name}`{from}; its value is not used\n"
         ));
     }
-    let index = module::module_index(db, module);
     let addresses: Vec<Address> = if options.attrs.is_empty() {
         host.attributes(dir)
     } else {
         let mut addresses = Vec::new();
         for address in options.attrs {
             let parsed = Address::parse(address);
-            if !index.definitions.contains_key(&parsed) {
+            if module::definition(db, module, &parsed).is_none() {
                 bail!("`{dir}` declares nothing at `{address}`");
             }
             addresses.push(parsed);
@@ -178,7 +177,7 @@ fn variables_error<T>(error: VariablesError) -> Result<T> {
 /// `None` for an address the module does not declare.
 fn result(host: &AnalysisHost, module: module::Module, address: &Address) -> Option<AttrResult> {
     let db = host.db();
-    let file = module::module_index(db, module).definitions.get(address)?.file;
+    let file = module::definition(db, module, address)?.file;
     let attr = module::Attr::new(db, module, address.clone());
     let outcome = match module::attribute_value(db, attr) {
         // A value not known is printed as such (marked in the JSON), not a

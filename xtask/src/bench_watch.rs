@@ -13,7 +13,8 @@
 //! - starts `halite watch --stats DIR` and, after its first report, makes a
 //!   one-attribute edit in each of [`EDITS`] different files (the first
 //!   edit of each file), a comment edit, and adds, removes and renames a
-//!   file, each time reading the `elapsed_ms` the watcher reports (from the
+//!   file [`FILE_ROUNDS`] times each (a new file each time, and a different
+//!   file of the module renamed each time), each time reading the `elapsed_ms` the watcher reports (from the
 //!   arrival of the batch to the output) and the number of attribute values
 //!   it evaluated, which must be exactly the edited attribute and its
 //!   transitive dependents, as the generator computed them from the graph it
@@ -42,6 +43,10 @@ use crate::{
 
 /// One-attribute edits per module, each in a file of its own.
 const EDITS: usize = 24;
+
+/// Additions, removals and renames of a file per module, so that each has a
+/// median and a worst as the edits do.
+const FILE_ROUNDS: usize = 5;
 
 /// How long to wait for the watcher's report of a change.
 const TIMEOUT: Duration = Duration::from_secs(120);
@@ -81,7 +86,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let time = time.is_file().then_some(time);
     println!("cpu: {}", cpu_model());
     println!(
-        "{:<8} {:>6} {:>7} | {:>8} {:>7} {:>8} | {:>9} {:>8} {:>8} | {:>7} {:>7} {:>7} {:>7} | {:>9}",
+        "{:<8} {:>6} {:>7} | {:>8} {:>7} {:>8} | {:>9} {:>8} {:>8} | {:>7} {:>15} {:>15} {:>15} | {:>9}",
         "shape",
         "files",
         "MB",
@@ -92,16 +97,16 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         "edit med",
         "edit max",
         "comment",
-        "add",
-        "remove",
-        "rename",
+        "add med/max",
+        "remove med/max",
+        "rename med/max",
         "watch B/B"
     );
     for &shape in &shapes {
         for &files in &sizes {
             let row = measure(&halite, time, baseline.as_deref(), shape, files)?;
             println!(
-                "{:<8} {:>6} {:>7.2} | {:>8.3} {:>7} {:>8} | {:>9.1} {:>8.2} {:>8.2} | {:>7.2} {:>7.2} {:>7.2} {:>7.2} | {:>9}",
+                "{:<8} {:>6} {:>7.2} | {:>8.3} {:>7} {:>8} | {:>9.1} {:>8.2} {:>8.2} | {:>7.2} {:>15} {:>15} {:>15} | {:>9}",
                 match shape {
                     Shape::Layered => "layered",
                     Shape::Chains => "chains",
@@ -118,9 +123,9 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 median(&row.edits),
                 row.edits.iter().copied().fold(0.0, f64::max),
                 row.comment_ms,
-                row.add_ms,
-                row.remove_ms,
-                row.rename_ms,
+                median_and_worst(&row.add_ms),
+                median_and_worst(&row.remove_ms),
+                median_and_worst(&row.rename_ms),
                 ratio(row.watch_peak, row.bytes),
             );
         }
@@ -131,7 +136,9 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     println!(
         "first ms: the watcher's first report; edit: {EDITS} one-attribute edits in different files (median, worst), each evaluating exactly its dependents;"
     );
-    println!("comment, add, remove, rename: one each; all in ms from the batch's arrival to the output.");
+    println!(
+        "comment: one; add, remove, rename: {FILE_ROUNDS} each (median/worst); all in ms from the batch's arrival to the output."
+    );
     Ok(())
 }
 
@@ -144,9 +151,9 @@ struct Row {
     first_ms: f64,
     edits: Vec<f64>,
     comment_ms: f64,
-    add_ms: f64,
-    remove_ms: f64,
-    rename_ms: f64,
+    add_ms: Vec<f64>,
+    remove_ms: Vec<f64>,
+    rename_ms: Vec<f64>,
     watch_peak: Option<u64>,
 }
 
@@ -196,17 +203,22 @@ fn measure(
     let comment = watch.next_batch()?;
     ensure!(comment.reevaluated == 0, "a comment evaluated {} values", comment.reevaluated);
 
-    let added = dir.join("added.hcl");
-    std::fs::write(
-        &added,
-        "locals {\n  added = \"new\"\n  added_twice = \"${local.added}${local.added}\"\n}\n",
-    )?;
-    let add = watch.next_batch()?;
-    std::fs::remove_file(&added)?;
-    let remove = watch.next_batch()?;
-    let renamed = dir.join(gen_module::file_name(files / 4));
-    std::fs::rename(&renamed, dir.join("renamed.hcl"))?;
-    let rename = watch.next_batch()?;
+    let (mut add_ms, mut remove_ms, mut rename_ms) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..FILE_ROUNDS {
+        let added = dir.join(format!("added{round}.hcl"));
+        std::fs::write(
+            &added,
+            format!(
+                "locals {{\n  added{round} = \"new\"\n  added{round}_twice = \"${{local.added{round}}}${{local.added{round}}}\"\n}}\n"
+            ),
+        )?;
+        add_ms.push(watch.next_batch()?.elapsed_ms);
+        std::fs::remove_file(&added)?;
+        remove_ms.push(watch.next_batch()?.elapsed_ms);
+        let renamed = gen_module::file_name(files / 4 + round);
+        std::fs::rename(dir.join(&renamed), dir.join(format!("renamed-{renamed}")))?;
+        rename_ms.push(watch.next_batch()?.elapsed_ms);
+    }
     let watch_peak = watch.peak_kilobytes();
     Ok(Row {
         bytes,
@@ -216,9 +228,9 @@ fn measure(
         first_ms: first.elapsed_ms,
         edits,
         comment_ms: comment.elapsed_ms,
-        add_ms: add.elapsed_ms,
-        remove_ms: remove.elapsed_ms,
-        rename_ms: rename.elapsed_ms,
+        add_ms,
+        remove_ms,
+        rename_ms,
         watch_peak,
     })
 }
@@ -254,6 +266,11 @@ fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
     sorted.get(sorted.len() / 2).copied().unwrap_or_default()
+}
+
+/// `values`' median and worst, shown.
+fn median_and_worst(values: &[f64]) -> String {
+    format!("{:.2}/{:.2}", median(values), values.iter().copied().fold(0.0, f64::max))
 }
 
 /// The CPU the benchmark ran on, from `/proc/cpuinfo`.

@@ -24,8 +24,7 @@ use db::{
     graph::{DependencyGraph, KeyKind, NodeId},
     module::{
         self, Address, Attr, AttrError, DeclarationKind, DuplicateOf, Module, ModuleDiagnostic,
-        ModuleDiagnosticKind, Target, Unresolved, attribute_targets, attribute_value, module_index,
-        references,
+        ModuleDiagnosticKind, Target, Unresolved, attribute_targets, attribute_value, references,
     },
 };
 use std::collections::BTreeSet;
@@ -420,12 +419,10 @@ impl ModuleFacts {
     /// file's references.
     pub fn build(db: &dyn Db, module: Module) -> ModuleFacts {
         let mut facts = ModuleFacts::default();
-        let index = module_index(db, module);
         // A node per attribute and variable, as the host keeps them.
-        for address in index
-            .order
-            .iter()
-            .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.has_value()))
+        let index = module::IndexView::of(db, module);
+        for address in module::module_order(db, module)
+            .filter(|address| index.definition(address).is_some_and(|def| def.kind.has_value()))
         {
             facts.graph.set_targets(address, &attribute_targets(db, module, address));
         }
@@ -633,12 +630,13 @@ pub fn check_candidates<'db>(
     file: File,
     facts: &ModuleFacts,
 ) -> Vec<Attr<'db>> {
-    let index = module_index(db, module);
     let inputs = SoundInputs::of(db, module);
+    let index = module::IndexView::of(db, module);
     index
-        .addresses_of(file)
+        .file_index(file)
+        .addresses
         .iter()
-        .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.is_attribute()))
+        .filter(|address| index.definition(address).is_some_and(|def| def.kind.is_attribute()))
         .filter(|address| is_check_candidate(db, module, facts, inputs, address))
         .map(|address| Attr::new(db, module, address.clone()))
         .collect()
@@ -670,12 +668,11 @@ pub fn evaluated_file_module_diagnostics(
     inputs_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<[module::ModuleInput]>>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let index = module_index(db, module);
     let trust = Trust::of(db, module, file);
-    let declares = |root: &str| index.names_under(root).next().is_some();
-    for diagnostic in module::duplicate_diagnostics(db, module) {
-        if diagnostic.file == file && trusts_duplicate(db, diagnostic, trust.kind) {
-            out.push(convert(db, diagnostic));
+    let declares = |root: &str| !module::names_under(db, module, root).is_empty();
+    for diagnostic in module::file_duplicate_diagnostics(db, module, file) {
+        if trusts_duplicate(db, &diagnostic, trust.kind) {
+            out.push(convert(db, &diagnostic));
         }
     }
     for diagnostic in module::type_constraint_diagnostics(db, file) {
@@ -724,7 +721,11 @@ pub fn evaluated_file_module_diagnostics(
             AttrError::Unresolved { kind, .. } => match kind {
                 // A `variables { NAME = … }` block (Packer, Terraform's
                 // tests) declares variables the model does not index.
-                Unresolved::UndeclaredVariable { .. } if index.blocks.contains_key("variables") => false,
+                Unresolved::UndeclaredVariable { .. }
+                    if module::block_types(db, module).contains_key("variables") =>
+                {
+                    false
+                }
                 Unresolved::UndeclaredVariable { .. } => match trust.kind {
                     Language::Terraform | Language::Packer | Language::Nomad => true,
                     Language::Hcl | Language::TerraformVariables => declares("var"),
@@ -796,9 +797,7 @@ fn cycle_diagnostic<'db>(
     let node = facts.graph.node(attr.address(db))?;
     let &cycle = facts.cycle_of.get(&node)?;
     let find = || {
-        let index = module_index(db, module);
-        let position =
-            |node: NodeId| index.definitions.get(facts.graph.address(node)).map(|def| def.position);
+        let definition = |node: NodeId| module::definition(db, module, facts.graph.address(node));
         facts.cycles[cycle]
             .iter()
             .copied()
@@ -806,7 +805,10 @@ fn cycle_diagnostic<'db>(
                 let member = Attr::new(db, module, facts.graph.address(member).clone());
                 is_candidate(member) && matches!(attribute_value(db, member), Err(AttrError::Cycle(_)))
             })
-            .min_by_key(|&member| position(member))
+            .min_by(|&a, &b| match (definition(a), definition(b)) {
+                (Some(a), Some(b)) => module::declaration_order(db, a, b),
+                (a, b) => a.is_some().cmp(&b.is_some()),
+            })
     };
     // Found outside the lock (it evaluates), so two files' threads may both
     // find it; they find the same member.
@@ -895,10 +897,11 @@ impl SoundInputs {
         // that run only: its variables are unknown only when none has one.
         let root_defaults = || {
             module.role(db) == module::ModuleRole::Root
-                && module::module_index(db, module)
-                    .definitions
-                    .values()
-                    .any(|it| matches!(it.kind, DeclarationKind::Variable { default_attr: Some(_), .. }))
+                && module::names_under(db, module, "var").iter().any(|name| {
+                    module::definition(db, module, &Address::new(["var", name.as_str()])).is_some_and(|it| {
+                        matches!(it.kind, DeclarationKind::Variable { default_attr: Some(_), .. })
+                    })
+                })
         };
         let variables_unknown = rules.unset_variables_unknown
             && module.variables(db).is_empty()
@@ -935,10 +938,9 @@ fn unused_declarations(db: &dyn Db, module: Module, file: File, usage: &Usage) -
     if !closed || file.syntax(db) != SourceSyntax::Native {
         return Vec::new();
     }
-    let index = module_index(db, module);
     let mut out = Vec::new();
-    for address in index.addresses_of(file) {
-        let Some(def) = index.definitions.get(address) else { continue };
+    for address in &module::file_index(db, module, file).addresses {
+        let Some(def) = module::definition(db, module, address) else { continue };
         let (root, what) = match def.kind {
             DeclarationKind::Variable { .. } => ("var", "Variable"),
             DeclarationKind::Local => ("local", "Local value"),

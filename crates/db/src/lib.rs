@@ -45,6 +45,12 @@ pub use crate::module::{Address, Attr, Module};
 pub trait Db: salsa::Database {
     /// The input for a path, if the database has seen it.
     fn file(&self, path: &Utf8Path) -> Option<File>;
+
+    /// Whether modules' indexes are kept in parts (see [`module::index`]).
+    fn keeps_index_parts(&self) -> bool;
+
+    /// A part of a module's index, if it was made.
+    fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart>;
 }
 
 impl File {
@@ -272,6 +278,11 @@ pub struct RootDatabase {
     /// An empty file of the database's own, not in the path table, for
     /// [`RootDatabase::evict_all_parse_trees`].
     scratch: Option<File>,
+    /// Whether modules' indexes are kept in parts, and the parts (see
+    /// [`module::index`]).
+    keep_index_parts: bool,
+    index_parts: Arc<module::index::IndexParts>,
+    index_tables: Arc<module::index::IndexTables>,
 }
 
 /// Where a log opened with [`RootDatabase::open_log`] starts.
@@ -305,6 +316,9 @@ impl Default for RootDatabase {
             recording,
             durability: InputDurability::default(),
             scratch: None,
+            keep_index_parts: false,
+            index_parts: Arc::default(),
+            index_tables: Arc::default(),
         }
     }
 }
@@ -316,6 +330,14 @@ impl salsa::Database for RootDatabase {}
 impl Db for RootDatabase {
     fn file(&self, path: &Utf8Path) -> Option<File> {
         self.files.get(path)
+    }
+
+    fn keeps_index_parts(&self) -> bool {
+        self.keep_index_parts
+    }
+
+    fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart> {
+        module::index::lookup(&self.index_parts, module, key)
     }
 }
 
@@ -400,10 +422,15 @@ impl RootDatabase {
     /// with no variables). The list is kept sorted by path; setting the same
     /// files again is not a change.
     pub fn set_module_files(&mut self, dir: impl Into<Utf8PathBuf>, files: Vec<File>) -> Module {
-        let dir = dir.into();
         let mut files = files;
         files.sort_by(|a, b| vfs::path_order(a.path(self), b.path(self)));
         files.dedup();
+        self.set_sorted_module_files(dir.into(), files)
+    }
+
+    /// [`RootDatabase::set_module_files`] with the files sorted by path
+    /// already, once each.
+    fn set_sorted_module_files(&mut self, dir: Utf8PathBuf, files: Vec<File>) -> Module {
         let (chosen, function_names, functions) =
             module::DialectRules::shared_for_files(files.iter().map(|file| file.path(self).as_path()));
         let structure = self.durability.structure;
@@ -428,6 +455,39 @@ impl RootDatabase {
             .new(self);
         self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(dir, module);
         module
+    }
+
+    /// Adds `added` to the files of the module of `dir` and takes `removed`
+    /// out (creating the module the first time): what
+    /// [`RootDatabase::set_module_files`] does with the whole list, at the
+    /// cost of the files changed, for a caller that adds or removes a few
+    /// files of a large module.
+    pub fn change_module_files(
+        &mut self,
+        dir: impl Into<Utf8PathBuf>,
+        added: &[File],
+        removed: &[File],
+    ) -> Module {
+        let dir = dir.into();
+        let Some(module) = self.module(&dir) else {
+            let files = added.iter().copied().filter(|file| !removed.contains(file)).collect();
+            return self.set_module_files(dir, files);
+        };
+        let mut files = module.files(self).clone();
+        let gone: rustc_hash::FxHashSet<File> = removed.iter().copied().collect();
+        if !gone.is_empty() {
+            files.retain(|file| !gone.contains(file));
+        }
+        for &file in added {
+            if gone.contains(&file) {
+                continue;
+            }
+            let path = file.path(self);
+            if let Err(at) = files.binary_search_by(|other| vfs::path_order(other.path(self), path)) {
+                files.insert(at, file);
+            }
+        }
+        self.set_sorted_module_files(dir, files)
     }
 
     /// Sets the values of `module`'s variables (`var.NAME`). Setting the

@@ -60,7 +60,11 @@
 //! - [`file_declarations`]: what one file declares (names, kinds and where
 //!   in the file's HIR), equal after any edit that only changes expressions;
 //! - [`module_index`]: the module's declarations by address, duplicates
-//!   recorded; re-runs only when a declaration is added, removed or moved;
+//!   recorded; re-runs only when a declaration is added, removed or moved.
+//!   Read through [`definition`], [`block`], [`names_under`], [`file_index`]
+//!   and the other readers of [`index`], which answer from it or from the
+//!   index kept in parts, a salsa input per name, that a caller changing
+//!   files one at a time patches (`RootDatabase::update_module_index`);
 //! - [`attribute_resolution`]: the attribute's kind, its expression copied
 //!   into its own position-free arena ([`AttrExpr`]), and what the
 //!   expression's references resolve to, as [`Address`]es: equal unless that
@@ -70,8 +74,9 @@
 //!
 //! So editing one attribute's expression re-evaluates it and what depends
 //! on it, an edit to whitespace or comments re-evaluates nothing, and adding
-//! or removing a declaration re-resolves every attribute but re-evaluates
-//! only those whose resolution changed. `tests/incremental_module.rs`
+//! or removing a declaration re-resolves every attribute (with the index in
+//! parts, only those reading a name whose definition changed) but
+//! re-evaluates only those whose resolution changed. `tests/incremental_module.rs`
 //! asserts each with the exact list of executed queries.
 
 mod blocks;
@@ -80,6 +85,7 @@ mod declarations;
 mod diagnostics;
 mod dialect;
 mod expr;
+pub mod index;
 mod json;
 mod resolve;
 mod terraform_functions;
@@ -102,15 +108,22 @@ pub use crate::module::{
         module_inputs,
     },
     declarations::{
-        Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location, ModuleIndex,
-        declarations_of, file_declarations, has_override_files, module_files, module_index, module_parses,
+        BlockEntry, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location,
+        ModuleIndex, declarations_of, file_declarations, has_override_files, module_files, module_index,
+        module_parses,
     },
     diagnostics::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
-        duplicate_diagnostics, long_cycle, module_diagnostics, type_constraint_diagnostics,
+        duplicate_diagnostics, file_duplicate_diagnostics, long_cycle, module_diagnostics,
+        type_constraint_diagnostics,
     },
     dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
     expr::{AttrExpr, Reference, extract, extract_expr, references},
+    index::{
+        BlockTypes, FileIndex, IndexPart, IndexView, NameEntry, PartKey, PartRef, PartValue, block,
+        block_labels, block_types, declaration_order, definition, duplicates_of, file_index,
+        module_duplicates, module_order, names_under,
+    },
     resolve::{
         AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
         resolve_static_reference,

@@ -327,7 +327,7 @@ impl Workspace {
     fn model(&self) -> Option<Model<'_>> {
         let db = self.host.db();
         let module = self.host.module(&self.dir)?;
-        Some(Model { db, index: module::module_index(db, module), rules: module.dialect(db).rules(db) })
+        Some(Model { db, index: module::IndexView::of(db, module), rules: module.dialect(db).rules(db) })
     }
 
     /// The value at `address` (an [`Address`] or its printed form, see
@@ -385,7 +385,7 @@ impl Workspace {
             (_, true, Some(name)) => db::module::Address::new(["local", name]),
             _ => model.db_address(address.blocks(), address.attribute_name()),
         };
-        match model.index.definitions.get(&db_address) {
+        match model.index.definition(&db_address) {
             Some(definition) if definition.kind.has_value() => Ok(Target::Attribute(db_address)),
             _ => Err(missing()),
         }
@@ -572,7 +572,7 @@ impl Workspace {
     /// Where a value of the database is written: its expression.
     fn origin_of(&self, db_address: &db::module::Address) -> Option<Origin> {
         let module = self.host.module(&self.dir)?;
-        let definition = module::module_index(self.host.db(), module).definitions.get(db_address)?;
+        let definition = module::definition(self.host.db(), module, db_address)?;
         definition.kind.is_attribute().then(|| Origin {
             file: definition.file,
             location: definition.location.clone(),
@@ -590,12 +590,10 @@ impl Workspace {
     /// ```
     pub fn addresses(&self) -> Vec<Address> {
         let Some(module) = self.host.module(&self.dir) else { return Vec::new() };
-        let index = module::module_index(self.host.db(), module);
-        index
-            .order
-            .iter()
+        let db = self.host.db();
+        module::module_order(db, module)
             .filter(|address| {
-                index.definitions.get(*address).is_some_and(|definition| {
+                module::definition(db, module, address).is_some_and(|definition| {
                     definition.kind.is_attribute()
                         || matches!(definition.kind, module::DeclarationKind::Variable { .. })
                 })
@@ -1006,7 +1004,7 @@ enum Target {
 /// time.
 struct Model<'a> {
     db: &'a db::RootDatabase,
-    index: &'a module::ModuleIndex,
+    index: module::IndexView<'a>,
     rules: &'a module::DialectRules,
 }
 
@@ -1057,7 +1055,7 @@ impl Model<'_> {
 
     /// The [`Address`] of a value the database knows by `db_address`.
     fn structured(&self, db_address: &db::module::Address) -> Option<Address> {
-        let definition = self.index.definitions.get(db_address)?;
+        let definition = self.index.definition(db_address)?;
         let segments = db_address.segments();
         let last = segments.last()?.to_string();
         match definition.kind {
@@ -1083,10 +1081,10 @@ impl Model<'_> {
         // put after its labels; its declaration is then not at the
         // address without it.
         let plain = self.db_address(&[BlockStep::new(type_name, labels, None)], None);
-        let unrepeated =
-            self.index.definitions.get(&plain).is_some_and(|it| {
-                it.file == definition.file && it.location.block == definition.location.block
-            });
+        let unrepeated = self
+            .index
+            .definition(&plain)
+            .is_some_and(|it| it.file == definition.file && it.location.block == definition.location.block);
         let index = if unrepeated {
             None
         } else {
@@ -1113,8 +1111,7 @@ impl Model<'_> {
     /// and what is nested in it.
     fn module_block(&self, address: &Address) -> Option<ModuleBlock> {
         let (top_step, nested) = address.blocks().split_first()?;
-        let definition =
-            self.index.definitions.get(&self.db_address(std::slice::from_ref(top_step), None))?;
+        let definition = self.index.definition(&self.db_address(std::slice::from_ref(top_step), None))?;
         if definition.kind != module::DeclarationKind::Block {
             return None;
         }
@@ -1197,7 +1194,7 @@ impl Model<'_> {
                 prefix.remove(0);
             }
             let prefix = db::module::Address::new(prefix);
-            let Some(definition) = self.index.definitions.get(&prefix) else { continue };
+            let Some(definition) = self.index.definition(&prefix) else { continue };
             if definition.kind != module::DeclarationKind::Block {
                 continue;
             }

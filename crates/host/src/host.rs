@@ -201,6 +201,15 @@ impl AnalysisHost {
             text: salsa::Durability::LOW,
             structure: salsa::Durability::MEDIUM,
         });
+        // A host that reports changes (watch, the library) keeps the
+        // module's index in parts, patched per changed file, so that adding,
+        // removing or renaming a file re-runs what reads its names and not
+        // what reads the whole index. A batch host (`eval DIR`, `check`)
+        // applies one change and builds the index whole, which costs less
+        // time and memory once.
+        if options.values == Values::Reported {
+            db.keep_module_index_parts();
+        }
         AnalysisHost {
             db,
             options,
@@ -339,6 +348,8 @@ impl AnalysisHost {
         }
         let mut touched: Vec<File> = Vec::new();
         let mut membership_changed: BTreeSet<Utf8PathBuf> = BTreeSet::new();
+        // Each module's files set, removed or moved, for its index.
+        let mut indexed: BTreeMap<Utf8PathBuf, Vec<File>> = BTreeMap::new();
         for change in files {
             match change {
                 FileChange::Set { path, contents, membership } => {
@@ -360,15 +371,17 @@ impl AnalysisHost {
                     {
                         state.members.remove(&path);
                         state.pending.files.insert(file);
+                        indexed.entry(old.clone()).or_default().push(file);
                         membership_changed.insert(old);
                     }
                     match module {
                         Some(dir) => {
                             let state = self.module_state(&dir);
                             if state.members.insert(path, file).is_none() {
-                                membership_changed.insert(dir);
+                                membership_changed.insert(dir.clone());
                             }
                             state.pending.files.insert(file);
+                            indexed.entry(dir).or_default().push(file);
                         }
                         None => {
                             self.dirty_standalone.insert(file);
@@ -384,6 +397,7 @@ impl AnalysisHost {
                             if let Some(state) = self.modules.get_mut(&dir) {
                                 state.members.remove(&path);
                                 state.pending.files.insert(entry.file);
+                                indexed.entry(dir.clone()).or_default().push(entry.file);
                                 membership_changed.insert(dir);
                             }
                         }
@@ -394,13 +408,28 @@ impl AnalysisHost {
                 }
             }
         }
+        // Each module's list of files patched with the files that joined
+        // or left it (those of `indexed` whose membership is now what it
+        // says), not rebuilt from every member.
         for dir in &membership_changed {
-            if let Some(state) = self.modules.get(dir) {
-                let files: Vec<File> = state.members.values().copied().collect();
-                self.db.set_module_files(dir.clone(), files);
+            let Some(state) = self.modules.get(dir) else { continue };
+            let (mut added, mut removed) = (Vec::new(), Vec::new());
+            for &file in indexed.get(dir).into_iter().flatten() {
+                if state.members.get(file.path(&self.db)) == Some(&file) {
+                    added.push(file);
+                } else {
+                    removed.push(file);
+                }
             }
+            self.db.change_module_files(dir.clone(), &added, &removed);
         }
         self.read_files(&touched);
+        for (dir, files) in indexed {
+            if let Some(state) = self.modules.get(&dir) {
+                let module = state.module;
+                self.db.update_module_index(module, &files);
+            }
+        }
         let mut variables = variables;
         for (dir, name, value) in variable_updates {
             let mut values = match variables.iter().rposition(|(it, _)| *it == dir) {
@@ -666,7 +695,6 @@ impl AnalysisHost {
             return None;
         }
         let module = state.module;
-        let index = module::module_index(db, module);
         // Whether a file is one of the module's now (a lookup: the module may
         // have thousands).
         let members = &state.members;
@@ -679,8 +707,8 @@ impl AnalysisHost {
             }
         };
         // Every attribute and variable has a node.
-        let is_node =
-            |address: &Address| index.definitions.get(address).is_some_and(|def| def.kind.has_value());
+        let index = module::IndexView::of(db, module);
+        let is_node = |address: &Address| index.definition(address).is_some_and(|def| def.kind.has_value());
         let full = pending.all || state.facts.is_none();
         let facts = Arc::make_mut(state.facts.get_or_insert_with(Default::default));
         let mut dirty_nodes: Vec<NodeId> = Vec::new();
@@ -688,7 +716,8 @@ impl AnalysisHost {
         let mut removed: Vec<(NodeId, Address)> = Vec::new();
         let cycles_changed;
         if full {
-            let addresses: Vec<&Address> = index.order.iter().filter(|it| is_node(it)).collect();
+            let addresses: Vec<&Address> =
+                module::module_order(db, module).filter(|it| is_node(it)).collect();
             let present: FxHashSet<&Address> = if facts.graph().nodes().next().is_some() {
                 addresses.iter().copied().collect()
             } else {
@@ -721,8 +750,11 @@ impl AnalysisHost {
             }
             *facts.usage_mut() = usage;
             cycles_changed = !facts.find_cycles(None).is_empty();
-            state.declared =
-                index.by_file.iter().map(|(&file, addresses)| (file, addresses.clone())).collect();
+            state.declared = module::module_files(db, module)
+                .iter()
+                .map(|&file| (file, module::file_index(db, module, file).addresses.clone()))
+                .filter(|(_, addresses)| !addresses.is_empty())
+                .collect();
             dirty_files.extend(members.values().copied());
             dirty_files.extend(pending.files.iter().copied());
         } else {
@@ -730,8 +762,11 @@ impl AnalysisHost {
             let mut changed: FxHashSet<Address> = FxHashSet::default();
             for &file in &pending.files {
                 let old = state.declared.remove(&file).unwrap_or_default();
-                let new: Vec<Address> =
-                    if is_member(file) { index.addresses_of(file).to_vec() } else { Vec::new() };
+                let new: Vec<Address> = if is_member(file) {
+                    module::file_index(db, module, file).addresses.clone()
+                } else {
+                    Vec::new()
+                };
                 let old_set: FxHashSet<&Address> = old.iter().collect();
                 let new_set: FxHashSet<&Address> = new.iter().collect();
                 changed.extend(old_set.symmetric_difference(&new_set).map(|it| (*it).clone()));
@@ -791,7 +826,7 @@ impl AnalysisHost {
                     state.references.insert(file, new);
                 }
             }
-            let file_of = |address: &Address| index.definitions.get(address).map(|def| def.file);
+            let file_of = |address: &Address| index.definition(address).map(|def| def.file);
             dirty_files.extend(pending.files.iter().copied());
             dirty_files.extend(
                 dirty_nodes
@@ -805,8 +840,8 @@ impl AnalysisHost {
                         dirty_files.extend(file_of(&Address::new([root.clone(), name.clone()])));
                     }
                     UseChange::Whole(root) => dirty_files.extend(
-                        index
-                            .names_under(root)
+                        module::names_under(db, module, root)
+                            .iter()
                             .filter_map(|name| file_of(&Address::new([root.clone(), name.clone()]))),
                     ),
                 }
@@ -814,8 +849,8 @@ impl AnalysisHost {
             // A declaration that appeared or went away may make or end a
             // duplicate in another file.
             dirty_files.extend(changed.iter().filter_map(&file_of));
-            for duplicate in &index.duplicates {
-                if changed.contains(&duplicate.address) {
+            for address in &changed {
+                for duplicate in module::duplicates_of(db, module, address) {
                     dirty_files.insert(duplicate.first.0);
                     dirty_files.insert(duplicate.duplicate.0);
                 }
@@ -846,7 +881,11 @@ impl AnalysisHost {
                 })
                 .collect();
             // Reported in declaration order; evaluated dependencies first.
-            out.sort_by_key(|(_, address, _)| index.definitions.get(address).map(|def| def.position));
+            let definition = |address: &Address| index.definition(address);
+            out.sort_by(|(_, a, _), (_, b, _)| match (definition(a), definition(b)) {
+                (Some(a), Some(b)) => module::declaration_order(db, a, b),
+                (a, b) => a.is_some().cmp(&b.is_some()),
+            });
             out
         } else {
             Vec::new()

@@ -110,8 +110,7 @@ pub fn root_variables(
             return TextMode::Expression;
         }
         let Some(module) = module else { return TextMode::Literal };
-        let index = module::module_index(db, module);
-        let Some(definition) = index.definitions.get(&Address::new(["var", name])) else {
+        let Some(definition) = module::definition(db, module, &Address::new(["var", name])) else {
             return TextMode::Literal;
         };
         match definition.kind {
@@ -123,9 +122,7 @@ pub fn root_variables(
         }
     };
     let declared = |name: &str| {
-        module.is_some_and(|module| {
-            module::module_index(db, module).definitions.contains_key(&Address::new(["var", name]))
-        })
+        module.is_some_and(|module| module::definition(db, module, &Address::new(["var", name])).is_some())
     };
 
     let mut read = RootVariables::default();

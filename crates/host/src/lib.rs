@@ -5,8 +5,9 @@
 //! It owns the files (and which module each belongs to, by the one table of
 //! file kinds in `vfs`), the modules' variables and dialects, the rule
 //! levels of each file (`halite.toml`), the durability policy of the
-//! database's inputs, each module's dependency graph, and what it last
-//! reported. Everything changes through one [`Change`] applied with
+//! database's inputs, each module's dependency graph (and for a host that
+//! reports changes, its index kept in parts, patched per changed file), and
+//! what it last reported. Everything changes through one [`Change`] applied with
 //! [`AnalysisHost::apply_change`], the model being rust-analyzer's
 //! `AnalysisHost::apply_change`. It answers values, diagnostics (syntax,
 //! style lints and module rules, with rule levels and ignore comments

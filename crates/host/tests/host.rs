@@ -232,6 +232,105 @@ fn files_added_removed_and_renamed() {
     .assert_eq(&shown(&host.report()));
 }
 
+/// Adding, removing and renaming a file run that file's queries and those
+/// of the attributes that read its names, never the whole module's: the
+/// module's index is kept in parts, one per name, so the other attributes'
+/// resolutions and values are not even checked again.
+#[test]
+fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
+    const UNRELATED: &str = "locals {\n  u = \"alone\"\n  v = local.u\n}\n";
+    let (mut host, _) = host(&[("main.tf", MAIN), ("other.tf", OTHER), ("unrelated.tf", UNRELATED)]);
+    // A new file reading `local.b`: its own queries, and its attributes'.
+    apply(
+        &mut host,
+        set("added.tf", "locals {\n  e = local.b + 1\n}\n"),
+        expect![[r#"
+            local.e = 3
+            new m/added.tf:2:3 warning[unused-declaration] Local value `e` is never used
+        "#]],
+        expect![[r#"
+            [
+                "syntax_diagnostics(m/added.tf)",
+                "parse(m/added.tf)",
+                "lint_diagnostics(m/added.tf)",
+                "style_lints(m/added.tf)",
+                "ignore_comments(m/added.tf)",
+                "parses_cleanly(m/added.tf)",
+                "file_declarations(m/added.tf)",
+                "lower(m/added.tf)",
+                "lower_with_source_map(m/added.tf)",
+                "file_exprs(m/added.tf)",
+                "variable_types(m/added.tf)",
+                "file_references(m/added.tf)",
+                "namespaced_calls(m/added.tf)",
+                "module_files(m)",
+                "attribute_resolution(local.e)",
+                "attribute_value(local.e)",
+                "has_override_files(m)",
+                "source_map(m/added.tf)",
+                "line_index(m/added.tf)",
+            ]
+        "#]],
+    );
+    // Removing it again.
+    let mut change = Change::new();
+    change.remove_file("m/added.tf");
+    apply(
+        &mut host,
+        change,
+        expect![[r#"
+            local.e removed
+            resolved m/added.tf:2:3 warning[unused-declaration] Local value `e` is never used
+        "#]],
+        expect![[r#"
+            [
+                "module_files(m)",
+            ]
+        "#]],
+    );
+    // Renaming a file: its attributes are found in another file, and
+    // what reads them (nothing outside it here) is resolved again.
+    let mut change = Change::new();
+    change.remove_file("m/other.tf");
+    change.set_file_text("m/renamed.tf", OTHER);
+    apply(
+        &mut host,
+        change,
+        expect![""],
+        expect![[r#"
+            [
+                "syntax_diagnostics(m/renamed.tf)",
+                "parse(m/renamed.tf)",
+                "lint_diagnostics(m/renamed.tf)",
+                "style_lints(m/renamed.tf)",
+                "ignore_comments(m/renamed.tf)",
+                "parses_cleanly(m/renamed.tf)",
+                "file_declarations(m/renamed.tf)",
+                "lower(m/renamed.tf)",
+                "lower_with_source_map(m/renamed.tf)",
+                "file_exprs(m/renamed.tf)",
+                "variable_types(m/renamed.tf)",
+                "file_references(m/renamed.tf)",
+                "namespaced_calls(m/renamed.tf)",
+                "module_files(m)",
+                "attribute_resolution(local.c)",
+                "attribute_resolution(local.d)",
+                "attribute_resolution(output.c.value)",
+                "has_override_files(m)",
+            ]
+        "#]],
+    );
+    // A file that sorts first declaring a name again takes its definition:
+    // the readers follow, and the other declaration is the duplicate.
+    let (report, _) = apply_logged(&mut host, set("a.tf", "locals {\n  u = \"first\"\n}\n"));
+    expect![[r#"
+        local.u = "first"
+        local.v = "first"
+        new m/unrelated.tf:2:3 error[duplicate-declaration] Duplicate local value definition
+    "#]]
+    .assert_eq(&shown(&report));
+}
+
 #[test]
 fn variables_dialects_and_rule_levels_are_changes_too() {
     let (mut host, _) = host(&[(

@@ -120,7 +120,7 @@ impl Drop for Watcher {
 /// thread.
 enum Signal {
     /// These paths had events. `vanished` is set when some were renames or
-    /// removals, after which the known files are checked for existence.
+    /// removals (of the root itself, it must be watched again).
     Paths { paths: Vec<PathBuf>, vanished: bool },
     /// Events may have been lost (the kernel's queue overflowed, or notify
     /// reported an error), so every file must be looked at again.
@@ -275,8 +275,6 @@ fn is_change(kind: &EventKind) -> bool {
 #[derive(Default)]
 struct Pending {
     paths: HashSet<PathBuf>,
-    /// Whether a known file may have gone without being named.
-    vanished: bool,
     /// Whether the root itself was deleted or renamed: it must be watched
     /// again even if a directory with the same identity is there now (a
     /// file system may give a new directory the inode number just freed).
@@ -293,7 +291,6 @@ impl Pending {
             Signal::Paths { paths, vanished } => {
                 let concerning: Vec<PathBuf> =
                     paths.into_iter().filter(|path| state.concerns(path)).collect();
-                self.vanished |= vanished && !concerning.is_empty();
                 self.root_removed |=
                     vanished && concerning.iter().any(|path| path == state.absolute_root.as_std_path());
                 self.paths.extend(concerning);
@@ -449,16 +446,10 @@ impl State {
                 None => {}
             }
         }
-        if pending.vanished && !rescan {
-            // Only existence is checked here (a name no event mentioned
-            // cannot have new contents), so this costs a `stat` per file.
-            let gone: Vec<Utf8PathBuf> = self
-                .tracked()
-                .filter(|path| !candidates.contains(*path) && self.on_disk(path).symlink_metadata().is_err())
-                .cloned()
-                .collect();
-            candidates.extend(gone);
-        }
+        // A removal or rename names every path it changes (notify's raw
+        // events, not a debouncer's merged ones): a file that went is a
+        // candidate by its own name, or by its directory's
+        // (`add_candidates`), so the known files are not each looked at.
         if rescan {
             candidates.extend(self.everything());
         }

@@ -26,7 +26,8 @@ use crate::{
     Db, File,
     module::{
         Address, DeclarationKind, Location, Module,
-        declarations::{declarations_of, module_files, module_index, position},
+        declarations::{declarations_of, module_files, position},
+        index::IndexView,
     },
 };
 
@@ -198,14 +199,15 @@ pub struct ModuleBlocks {
 /// The block structure of `module`.
 #[salsa::tracked(returns(ref))]
 pub fn module_blocks(db: &dyn Db, module: Module) -> Arc<ModuleBlocks> {
-    let index = module_index(db, module);
+    let index = IndexView::of(db, module);
     let mut out = ModuleBlocks::default();
     for &file in module_files(db, module) {
         let addresses: FxHashMap<&Location, &Address> = index
-            .addresses_of(file)
+            .file_index(file)
+            .addresses
             .iter()
             .filter_map(|address| {
-                let definition = index.definitions.get(address)?;
+                let definition = index.definition(address)?;
                 let kept = matches!(
                     definition.kind,
                     DeclarationKind::Block

@@ -20,7 +20,7 @@ use crate::{
     Db, File,
     module::{
         Address, Attr, DeclarationKind, Location, Module, ModuleDiagnostic, ModuleDiagnosticKind,
-        attribute_value, diagnostics::declaration_range, module_files, module_index,
+        attribute_value, diagnostics::declaration_range, module_files,
     },
 };
 
@@ -66,30 +66,35 @@ pub fn module_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
     if !module.dialect(db).rules(db).opaque_block_types.contains("module") {
         return Vec::new();
     }
-    let index = module_index(db, module);
-    let Some(blocks) = index.blocks.get("module") else { return Vec::new() };
+    // Each `module "NAME"` block the module defines, in declaration order.
+    let mut calls: Vec<(&SmolStr, &crate::module::Definition)> =
+        crate::module::block_labels(db, module, "module")
+            .iter()
+            .filter_map(|labels| {
+                let [name] = labels.as_slice() else { return None };
+                let definition =
+                    crate::module::definition(db, module, &Address::new(["module", name.as_str()]))?;
+                (definition.kind == DeclarationKind::Block).then_some((name, definition))
+            })
+            .collect();
+    calls.sort_by(|a, b| crate::module::declaration_order(db, a.1, b.1));
     let mut out = Vec::new();
-    for address in &index.order {
-        let [root, name] = address.segments() else { continue };
-        if root != "module" || !blocks.contains_key(std::slice::from_ref(name)) {
-            continue;
-        }
-        let Some(definition) = index.definitions.get(address) else { continue };
-        if definition.kind != DeclarationKind::Block {
-            continue;
-        }
+    for (name, definition) in calls {
         let source_address = Address::new(["module", name.as_str(), "source"]);
         let Ok(source) = attribute_value(db, Attr::new(db, module, source_address)) else { continue };
         let Some(source) = source.as_str().filter(|it| it.starts_with("./") || it.starts_with("../")) else {
             continue;
         };
-        let arguments = blocks[std::slice::from_ref(name)]
+        let Some(block) = crate::module::block(db, module, "module", std::slice::from_ref(name)) else {
+            continue;
+        };
+        let arguments = block
             .attributes
             .iter()
             .filter(|it| !MODULE_META_ARGUMENTS.contains(&it.as_str()))
             .filter_map(|argument| {
                 let address = Address::new(["module", name.as_str(), argument.as_str()]);
-                Some((argument.clone(), index.definitions.get(&address)?.location.clone()))
+                Some((argument.clone(), crate::module::definition(db, module, &address)?.location.clone()))
             })
             .collect();
         out.push(ModuleCall {
@@ -126,11 +131,10 @@ fn join_lexically(base: &Utf8Path, source: &str) -> Utf8PathBuf {
 /// must set it.
 #[salsa::tracked(returns(ref))]
 pub fn module_inputs(db: &dyn Db, module: Module) -> Vec<ModuleInput> {
-    let index = module_index(db, module);
-    index
-        .names_under("var")
+    crate::module::names_under(db, module, "var")
+        .iter()
         .filter_map(|name| {
-            let definition = index.definitions.get(&Address::new(["var", name.as_str()]))?;
+            let definition = crate::module::definition(db, module, &Address::new(["var", name.as_str()]))?;
             let DeclarationKind::Variable { default_attr, .. } = definition.kind else { return None };
             Some(ModuleInput { name: name.clone(), required: default_attr.is_none() })
         })

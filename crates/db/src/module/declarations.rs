@@ -4,7 +4,10 @@
 //! they compare equal after an edit that changes only expressions: salsa
 //! then backdates them and nothing that reads them re-runs.
 
-use std::{collections::BTreeMap, sync::Arc};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    sync::Arc,
+};
 
 use camino::Utf8Path;
 use rustc_hash::FxHashSet;
@@ -327,8 +330,6 @@ pub struct Definition {
     pub file: File,
     pub kind: DeclarationKind,
     pub location: Location,
-    /// Its place in the module's declaration order ([`ModuleIndex::order`]).
-    pub position: u32,
     /// Its place among its file's declarations (`FileDeclarations`), where
     /// [`crate::module::file_exprs`] keeps its expression.
     pub declaration: u32,
@@ -349,7 +350,10 @@ pub struct BlockEntry {
     pub attributes: Vec<SmolStr>,
 }
 
-/// The module's declarations by address, and what was declared twice.
+/// The module's declarations by address, and what was declared twice, built
+/// whole. Read it through the readers of `index.rs` ([`crate::module::definition`]
+/// and the others), which answer from it or from the parts a caller that
+/// changes files one at a time keeps.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ModuleIndex {
     /// Every address's first declaration (files in path order). Hashed:
@@ -360,10 +364,15 @@ pub struct ModuleIndex {
     names: rustc_hash::FxHashMap<SmolStr, Vec<SmolStr>>,
     /// Addresses in declaration order.
     pub order: Vec<Address>,
-    /// Each file's addresses in declaration order, for readers that look at
+    /// What each file defines and declares again, for readers that look at
     /// one file of a module.
-    pub by_file: rustc_hash::FxHashMap<File, Vec<Address>>,
+    pub by_file: rustc_hash::FxHashMap<File, crate::module::FileIndex>,
     pub duplicates: Vec<Duplicate>,
+    /// The labels of each block type's blocks, in order (the keys of
+    /// `blocks`).
+    pub labels: rustc_hash::FxHashMap<SmolStr, Vec<Vec<SmolStr>>>,
+    /// The label counts of each block type's blocks.
+    pub block_types: crate::module::BlockTypes,
     /// The blocks that are root names (not `variable`, `locals`, nor a
     /// dialect's hidden types), by their address's first segment, then by
     /// the rest of their address (their labels): a reference finds its
@@ -372,15 +381,10 @@ pub struct ModuleIndex {
 }
 
 impl ModuleIndex {
-    /// The addresses `file` declares, in declaration order.
-    pub fn addresses_of(&self, file: File) -> &[Address] {
-        self.by_file.get(&file).map_or(&[], Vec::as_slice)
-    }
-
     /// The names declared under a root (`var`, `local`): the second segment
-    /// of every address that starts with it.
-    pub fn names_under<'a>(&'a self, root: &'a str) -> impl Iterator<Item = &'a SmolStr> + 'a {
-        self.names.get(root).into_iter().flatten()
+    /// of every address that starts with it, in name order.
+    pub fn names(&self, root: &str) -> &[SmolStr] {
+        self.names.get(root).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -390,7 +394,7 @@ impl ModuleIndex {
 /// `rule`), and the dialect's repeatable labelled types (Terraform's
 /// `provider "aws"` with aliases). Each such block is addressed with its
 /// ordinal after its labels: `moved.0.from`, `provider.aws.1.region`.
-fn repeated_blocks(
+pub(crate) fn repeated_blocks(
     db: &dyn Db,
     module: Module,
     rules: &DialectRules,
@@ -481,7 +485,7 @@ fn has_tofu_twin(path: &Utf8Path, paths: &FxHashSet<&Utf8Path>) -> bool {
 /// The address the module gives a declaration: a repeated block's ordinal
 /// after its labels, and without the type name of the dialect's unprefixed
 /// types (`resource`).
-fn module_address(
+pub(crate) fn module_address(
     declaration: &Declaration,
     ordinal: Option<(usize, usize)>,
     rules: &DialectRules,
@@ -556,6 +560,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut open_block = OpenBlock::default();
     for &file in files {
         let mut file_addresses = Vec::new();
+        let mut file_duplicates = Vec::new();
         // The position of a block whose declaration was a duplicate: its
         // attributes are left out, so each address has one definition.
         let mut skipped_block = None;
@@ -585,12 +590,14 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             let address = module_address(declaration, ordinal, rules);
             let vacant = match index.definitions.entry(address) {
                 std::collections::hash_map::Entry::Occupied(first) => {
-                    index.duplicates.push(Duplicate {
+                    let duplicate = Duplicate {
                         address: first.key().clone(),
                         kind: declaration.kind.clone(),
                         first: (first.get().file, first.get().location.clone()),
                         duplicate: (file, declaration.location.clone()),
-                    });
+                    };
+                    file_duplicates.push(duplicate.clone());
+                    index.duplicates.push(duplicate);
                     if declaration.kind == DeclarationKind::Block {
                         skipped_block = declaration.location.block;
                     }
@@ -632,24 +639,31 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             if let [root, name] = address.segments() {
                 index.names.entry(root.clone()).or_default().push(name.clone());
             }
-            let position = position(index.order.len());
             index.order.push(address.clone());
             file_addresses.push(address);
             vacant.insert(Definition {
                 file,
                 kind: declaration.kind.clone(),
                 location: declaration.location.clone(),
-                position,
-                declaration: self::position(number),
+                declaration: position(number),
             });
         }
-        if !file_addresses.is_empty() {
-            index.by_file.insert(file, file_addresses);
+        if !file_addresses.is_empty() || !file_duplicates.is_empty() {
+            index.by_file.insert(
+                file,
+                crate::module::FileIndex { addresses: file_addresses, duplicates: file_duplicates },
+            );
         }
     }
     open_block.close(&mut index.blocks);
     for names in index.names.values_mut() {
         names.sort_unstable();
+    }
+    for (block_type, entries) in &index.blocks {
+        let labels: Vec<Vec<SmolStr>> = entries.keys().cloned().collect();
+        let depths: BTreeSet<usize> = labels.iter().map(Vec::len).collect();
+        index.block_types.insert(block_type.clone(), depths.into_iter().collect());
+        index.labels.insert(block_type.clone(), labels);
     }
     index
 }

@@ -14,7 +14,7 @@ use crate::{
     Db, File,
     module::{
         Attr, AttrError, DeclarationKind, Definition, Location, Module, Unresolved, attribute_value, extract,
-        module_index, references, value::locate, variable_types,
+        references, value::locate, variable_types,
     },
 };
 
@@ -150,7 +150,6 @@ impl ModuleDiagnosticKind {
 /// failed is not reported again.
 #[salsa::tracked(returns(ref))]
 pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> {
-    let index = module_index(db, module);
     let mut out = duplicate_diagnostics(db, module).clone();
     for &file in crate::module::module_files(db, module) {
         out.extend(type_constraint_diagnostics(db, file));
@@ -164,8 +163,8 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
     // The attributes on cycles reported already: each cycle once, and its
     // path found once (a walk around the whole cycle).
     let mut on_reported_cycles: rustc_hash::FxHashSet<crate::module::Address> = Default::default();
-    for address in &index.order {
-        let Some(def) = index.definitions.get(address) else { continue };
+    for address in crate::module::module_order(db, module) {
+        let Some(def) = crate::module::definition(db, module, address) else { continue };
         if !def.kind.is_attribute() && !matches!(def.kind, DeclarationKind::Variable { .. }) {
             continue;
         }
@@ -188,9 +187,24 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
 /// with the first as a related place. Reads the module's index only.
 #[salsa::tracked(returns(ref))]
 pub fn duplicate_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> {
-    let index = module_index(db, module);
-    let mut out = Vec::new();
-    for duplicate in &index.duplicates {
+    crate::module::module_duplicates(db, module)
+        .map(|duplicate| duplicate_diagnostic(db, duplicate))
+        .collect()
+}
+
+/// The duplicate declarations in `file`, each at its second declaration
+/// with the first as a related place: what [`duplicate_diagnostics`] says
+/// of one file, reading only that file's part of the module's index.
+pub fn file_duplicate_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    crate::module::file_index(db, module, file)
+        .duplicates
+        .iter()
+        .map(|duplicate| duplicate_diagnostic(db, duplicate))
+        .collect()
+}
+
+fn duplicate_diagnostic(db: &dyn Db, duplicate: &crate::module::Duplicate) -> ModuleDiagnostic {
+    {
         let (first_file, first_location) = &duplicate.first;
         let (file, location) = &duplicate.duplicate;
         let (first_file, file) = (*first_file, *file);
@@ -223,15 +237,14 @@ pub fn duplicate_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnosti
                 (DuplicateOf::Block { block_type: type_name }, detail)
             }
         };
-        out.push(ModuleDiagnostic {
+        ModuleDiagnostic {
             file,
             range: declaration_range(db, file, location),
             kind: ModuleDiagnosticKind::Duplicate(of),
             detail,
             related: vec![(first_file, first_range, "first declared here".to_string())],
-        });
+        }
     }
-    out
 }
 
 /// The diagnostics of the invalid type constraints of `file`'s variables.
@@ -262,8 +275,7 @@ pub fn type_constraint_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnos
 /// The diagnostic of one attribute's error, if it has one of its own.
 pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<ModuleDiagnostic> {
     let error = attribute_value(db, attr).as_ref().err()?;
-    let index = module_index(db, attr.module(db));
-    let def = index.definitions.get(attr.address(db))?;
+    let def = crate::module::definition(db, attr.module(db), attr.address(db))?;
     let file = def.file;
     let diagnostic =
         |kind, range, detail: String| ModuleDiagnostic { file, range, kind, detail, related: Vec::new() };
@@ -334,8 +346,7 @@ pub fn cycle_diagnostic_along(
     attr: Attr<'_>,
     path: &[crate::module::Address],
 ) -> Option<ModuleDiagnostic> {
-    let index = module_index(db, attr.module(db));
-    let def = index.definitions.get(attr.address(db))?;
+    let def = crate::module::definition(db, attr.module(db), attr.address(db))?;
     cycle_diagnostic(db, attr, def, path)
 }
 

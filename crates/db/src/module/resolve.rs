@@ -11,8 +11,8 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, Attr, AttrExpr, DeclarationKind, DialectRules, Module, ModuleIndex,
-        declarations::declarations_of, dialect_root_names, module_files, module_index, references,
+        Address, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Module,
+        declarations::declarations_of, dialect_root_names, index::IndexView, module_files, references,
         value::expr_of,
     },
 };
@@ -157,10 +157,10 @@ impl Resolution {
 #[salsa::tracked(returns(ref))]
 pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let module = attr.module(db);
-    let index = module_index(db, module);
+    let index = Index { view: IndexView::of(db, module) };
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
-    let Some(def) = index.definitions.get(attr.address(db)) else { return Resolution::default() };
+    let Some(def) = index.view.definition(attr.address(db)) else { return Resolution::default() };
     let expr = expr_of(db, def).cloned();
     if let DeclarationKind::Variable { type_attr, .. } = def.kind {
         // A variable's default is evaluated without a context, so it
@@ -187,7 +187,7 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
     let targets = match &expr {
         Some(expr) => references(&expr.exprs, expr.root)
             .into_iter()
-            .map(|reference| resolve(index, rules, &scope, &reference.root, &reference.attrs))
+            .map(|reference| resolve(&index, rules, &scope, &reference.root, &reference.attrs))
             .collect(),
         None => Vec::new(),
     };
@@ -212,8 +212,8 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
 /// model kept, and so was an interned [`Attr`] per attribute: this takes
 /// the address.
 pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<Target> {
-    let index = module_index(db, module);
-    let Some(def) = index.definitions.get(address) else { return Vec::new() };
+    let index = Index { view: IndexView::of(db, module) };
+    let Some(def) = index.view.definition(address) else { return Vec::new() };
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
     if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(address.segments()) {
@@ -224,7 +224,7 @@ pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<
     let scope = Scope::new(db, module, rules, address, &roots);
     references(&expr.exprs, expr.root)
         .into_iter()
-        .map(|reference| resolve(index, rules, &scope, &reference.root, &reference.attrs))
+        .map(|reference| resolve(&index, rules, &scope, &reference.root, &reference.attrs))
         .collect()
 }
 
@@ -239,12 +239,68 @@ pub fn resolve_static_reference(
     root: &str,
     steps: &[SmolStr],
 ) -> Target {
-    let index = module_index(db, module);
+    let index = Index { view: IndexView::of(db, module) };
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
     let roots = || dialect_root_names(db, dialect);
     let scope = Scope::new(db, module, rules, address, &roots);
-    resolve(index, rules, &scope, root, steps)
+    resolve(&index, rules, &scope, root, steps)
+}
+
+/// The module's index as resolution reads it: a name, a block, a type's
+/// blocks at a time (see [`crate::module::index`]), so that a resolution
+/// depends on what its references name and not on every declaration.
+#[derive(Clone, Copy)]
+struct Index<'db> {
+    view: IndexView<'db>,
+}
+
+impl<'db> Index<'db> {
+    fn contains(&self, address: &Address) -> bool {
+        self.view.definition(address).is_some()
+    }
+
+    fn names_under(&self, root: &str) -> &'db [SmolStr] {
+        self.view.names_under(root)
+    }
+
+    fn has_type(&self, block_type: &str) -> bool {
+        self.view.block_types().contains_key(block_type)
+    }
+
+    fn types(&self) -> impl Iterator<Item = &'db SmolStr> + 'db {
+        self.view.block_types().keys()
+    }
+
+    fn block(&self, block_type: &str, labels: &[SmolStr]) -> Option<&'db BlockEntry> {
+        self.view.block(block_type, labels)
+    }
+
+    /// The labels of every block of the type, in order.
+    fn labels(&self, block_type: &str) -> &'db [Vec<SmolStr>] {
+        self.view.block_labels(block_type)
+    }
+
+    /// The block of the type whose labels `steps` start with, the longest
+    /// if several do (`a.b` and `a.b.c` both declared): one lookup per label
+    /// count the type's blocks have.
+    fn starting(&self, block_type: &str, steps: &[SmolStr]) -> Option<(usize, &'db BlockEntry)> {
+        let depths = self.view.block_types().get(block_type)?;
+        depths
+            .iter()
+            .rev()
+            .filter(|&&n| n <= steps.len())
+            .find_map(|&n| Some((n, self.block(block_type, &steps[..n])?)))
+    }
+
+    /// The labels of the blocks of the type that start with `labels`, in
+    /// order.
+    fn labels_under(&self, block_type: &str, labels: &[SmolStr]) -> &'db [Vec<SmolStr>] {
+        let all = self.labels(block_type);
+        let start = all.partition_point(|it| it.as_slice() < labels);
+        let end = start + all[start..].iter().take_while(|it| it.starts_with(labels)).count();
+        &all[start..end]
+    }
 }
 
 /// What an attribute's references may name beyond the module's index,
@@ -287,7 +343,7 @@ impl<'s, 'db> Scope<'s, 'db> {
 }
 
 fn resolve(
-    index: &ModuleIndex,
+    index: &Index<'_>,
     rules: &DialectRules,
     scope: &Scope<'_, '_>,
     root: &str,
@@ -298,19 +354,22 @@ fn resolve(
     match root {
         "var" | "local" => {
             let Some(name) = steps.first() else {
-                let attrs =
-                    index.names_under(root).map(|name| attr_of(vec![root.into(), name.clone()])).collect();
+                let attrs = index
+                    .names_under(root)
+                    .iter()
+                    .map(|name| attr_of(vec![root.into(), name.clone()]))
+                    .collect();
                 return Target::Attributes { objects: vec![Address::new([root])], attrs };
             };
             let address = Address::new([root, name.as_str()]);
-            if index.definitions.contains_key(&address) {
+            if index.contains(&address) {
                 return Target::Attributes { objects: Vec::new(), attrs: vec![address] };
             }
             let what = if root == "var" { "An input variable" } else { "A local value" };
             let (detail, suggestion) = with_suggestion(
                 format!("{what} with the name {:?} has not been declared.", name.as_str()),
                 name,
-                index.names_under(root).map(SmolStr::as_str),
+                index.names_under(root).iter().map(SmolStr::as_str),
             );
             let name = name.clone();
             let kind = if root == "var" {
@@ -342,7 +401,7 @@ fn resolve(
             undeclared
         }
         _ => {
-            let Some(entries) = index.blocks.get(root) else {
+            if !index.has_type(root) {
                 if rules.unknown_roots.contains(root) {
                     return Target::Unknown { address: Address::new([root]) };
                 }
@@ -354,23 +413,21 @@ fn resolve(
                 }
                 let names = ["var", "local"]
                     .into_iter()
-                    .chain(index.blocks.keys().map(SmolStr::as_str))
+                    .chain(index.types().map(SmolStr::as_str))
                     .chain(roots().iter().map(SmolStr::as_str));
                 let (detail, suggestion) =
                     with_suggestion(format!("There is no variable named {root:?}."), root, names);
                 let kind = Unresolved::UnknownRoot { name: root.into(), suggestion };
                 return Target::Unresolved { step: 0, kind, detail };
-            };
+            }
             let opaque = rules.opaque_block_types.contains(root);
             let computed = rules.computed_attributes;
             let mut prefix: Vec<SmolStr> = vec![root.into()];
             // The block whose labels the steps start with, the longest if
             // several do (`a.b` and `a.b.c` both declared): one lookup per
             // step.
-            let exact = (0..=steps.len()).rev().find_map(|n| entries.get_key_value(&steps[..n]));
-            if let Some((labels, entry)) = exact {
-                prefix.extend(labels.iter().cloned());
-                let n = labels.len();
+            if let Some((n, entry)) = index.starting(root, steps) {
+                prefix.extend(steps[..n].iter().cloned());
                 let repeated = entry.attributes.iter().any(|it| rules.repetition_attributes.contains(it));
                 if opaque || repeated {
                     // A module call's outputs, or one instance of a block
@@ -409,10 +466,7 @@ fn resolve(
             }
             // Blocks with more labels than the steps name: the reference
             // reads an object of all of them.
-            let under: Vec<_> = entries
-                .range::<[SmolStr], _>((std::ops::Bound::Included(steps), std::ops::Bound::Unbounded))
-                .take_while(|(labels, _)| labels.starts_with(steps))
-                .collect();
+            let under = index.labels_under(root, steps);
             if !under.is_empty() {
                 if computed || opaque {
                     prefix.extend(steps.iter().cloned());
@@ -420,7 +474,8 @@ fn resolve(
                 }
                 let mut objects = Vec::new();
                 let mut attrs = Vec::new();
-                for (labels, entry) in under {
+                for labels in under {
+                    let Some(entry) = index.block(root, labels) else { continue };
                     let mut segments: Vec<SmolStr> = vec![root.into()];
                     segments.extend(labels.iter().cloned());
                     objects.push(Address::new(segments.clone()));
@@ -435,8 +490,9 @@ fn resolve(
             // The first step no block's labels continue with (an error, so
             // a scan is fine).
             let mut depth = 0;
+            let entries = index.labels(root);
             while depth < steps.len()
-                && entries.keys().any(|labels| labels.len() > depth && labels[..=depth] == steps[..=depth])
+                && entries.iter().any(|labels| labels.len() > depth && labels[..=depth] == steps[..=depth])
             {
                 depth += 1;
             }
@@ -454,7 +510,7 @@ fn resolve(
                 .map(|it| format!("{it:?}"))
                 .collect();
             let candidates = entries
-                .keys()
+                .iter()
                 .filter(|labels| labels.len() > depth && labels[..depth] == steps[..depth])
                 .map(|labels| labels[depth].as_str());
             let (detail, suggestion) = with_suggestion(
@@ -482,7 +538,7 @@ fn resolve(
 /// when the type is declared, on the type otherwise, and the reference's
 /// range ends at the step it is about, so that a fix replaces that step.
 fn terraform_undeclared(
-    index: &ModuleIndex,
+    index: &Index<'_>,
     rules: &DialectRules,
     scope: &Scope<'_, '_>,
     root: &str,
@@ -495,13 +551,7 @@ fn terraform_undeclared(
     // Lookups, not a scan: a reference to a declared block, the common
     // case, costs a few searches of its type's blocks.
     let declared = |block_type: &str, labels: &[SmolStr]| {
-        index.blocks.get(block_type).is_some_and(|entries| {
-            (0..=labels.len()).any(|n| entries.contains_key(&labels[..n]))
-                || entries
-                    .range::<[SmolStr], _>((std::ops::Bound::Included(labels), std::ops::Bound::Unbounded))
-                    .next()
-                    .is_some_and(|(declared, _)| declared.starts_with(labels))
-        })
+        index.starting(block_type, labels).is_some() || !index.labels_under(block_type, labels).is_empty()
     };
     match root {
         "module" => {
@@ -509,7 +559,7 @@ fn terraform_undeclared(
             if declared(root, std::slice::from_ref(name)) {
                 return None;
             }
-            let names = index.blocks.get(root).into_iter().flat_map(|entries| entries.keys());
+            let names = index.labels(root).iter();
             let (detail, suggestion) = with_suggestion(
                 format!("No module call named {:?} is declared in this module.", name.as_str()),
                 name,
@@ -530,13 +580,10 @@ fn terraform_undeclared(
                 return Some(Target::Unknown { address: Address::new([root, type_name, name]) });
             }
             let mode = if root == "data" { ResourceMode::Data } else { ResourceMode::Ephemeral };
-            let declared =
-                index.blocks.get(root).into_iter().flat_map(|entries| entries.keys()).filter_map(|labels| {
-                    match labels.as_slice() {
-                        [type_name, name] => Some((type_name.as_str(), name.as_str())),
-                        _ => None,
-                    }
-                });
+            let declared = index.labels(root).iter().filter_map(|labels| match labels.as_slice() {
+                [type_name, name] => Some((type_name.as_str(), name.as_str())),
+                _ => None,
+            });
             let declared: Vec<(&str, &str)> = if root == "data" {
                 declared
                     .chain(scope.scoped_data().labels.iter().map(|(t, n)| (t.as_str(), n.as_str())))
@@ -555,7 +602,7 @@ fn terraform_undeclared(
         }
         _ => {
             let Some(name) = steps.first() else {
-                if index.blocks.contains_key(root) {
+                if index.has_type(root) {
                     return None;
                 }
                 return Some(Target::Unresolved {
@@ -570,13 +617,12 @@ fn terraform_undeclared(
             // The managed resources: the blocks of every type that is not
             // one of the language's own block types.
             let declared: Vec<(&str, &str)> = index
-                .blocks
-                .iter()
-                .filter(|(type_name, _)| {
+                .types()
+                .filter(|type_name| {
                     !rules.label_counts.contains_key(*type_name) && !rules.unknown_roots.contains(*type_name)
                 })
-                .flat_map(|(type_name, entries)| {
-                    entries.keys().filter_map(move |labels| match labels.as_slice() {
+                .flat_map(|type_name| {
+                    index.labels(type_name).iter().filter_map(move |labels| match labels.as_slice() {
                         [name] => Some((type_name.as_str(), name.as_str())),
                         _ => None,
                     })
@@ -595,8 +641,8 @@ fn terraform_undeclared(
     }
 }
 
-fn declared_in(index: &ModuleIndex, block_type: &str, labels: &[SmolStr]) -> bool {
-    index.blocks.get(block_type).is_some_and(|entries| entries.contains_key(labels))
+fn declared_in(index: &Index<'_>, block_type: &str, labels: &[SmolStr]) -> bool {
+    index.block(block_type, labels).is_some()
 }
 
 /// The kinds of Terraform resources.

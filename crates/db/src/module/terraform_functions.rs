@@ -1224,7 +1224,7 @@ pub fn provider_function_diagnostics(
         return Vec::new();
     }
     let table = dialect.functions(db);
-    let Some(declared) = required_provider_names(crate::module::module_index(db, module)) else {
+    let Some(declared) = required_provider_names(crate::module::module_order(db, module)) else {
         return Vec::new();
     };
     let problem = |name: &SmolStr| -> Option<(String, SmolStr, SmolStr)> {
@@ -1297,10 +1297,12 @@ pub fn provider_function_diagnostics(
 /// blocks, `terraform.0.required_providers.aws`). `None` when a
 /// `required_providers` is itself an attribute (a JSON file's, whose
 /// properties the model cannot tell from blocks): its names are not known.
-fn required_provider_names(index: &crate::module::ModuleIndex) -> Option<BTreeSet<SmolStr>> {
+fn required_provider_names<'a>(
+    defined: impl Iterator<Item = &'a crate::module::Address>,
+) -> Option<BTreeSet<SmolStr>> {
     let ordinal = |segment: &SmolStr| segment.bytes().all(|b| b.is_ascii_digit());
     let mut names = BTreeSet::new();
-    for address in index.definitions.keys() {
+    for address in defined {
         let segments = address.segments();
         if segments.first().map(SmolStr::as_str) != Some("terraform") {
             continue;

@@ -9,8 +9,8 @@ use crate::{
     Db, File,
     module::{
         Address, Attr, AttrExpr, AttrKind, DeclarationKind, Definition, FunctionTable, Location, Module,
-        Target, Unresolved, Value, attribute_resolution, dialect_root, extract_expr, file_declarations,
-        module_index,
+        Target, Unresolved, Value, attribute_resolution, definition, dialect_root, extract_expr,
+        file_declarations, module_order,
     },
 };
 
@@ -53,11 +53,9 @@ pub enum AttrError {
 /// path, then source order.
 #[salsa::tracked(returns(ref))]
 pub fn module_attributes(db: &dyn Db, module: Module) -> Vec<Attr<'_>> {
-    let index = module_index(db, module);
-    index
-        .order
-        .iter()
-        .filter(|address| index.definitions.get(*address).is_some_and(|def| def.kind.is_attribute()))
+    let index = crate::module::IndexView::of(db, module);
+    module_order(db, module)
+        .filter(|address| index.definition(address).is_some_and(|def| def.kind.is_attribute()))
         .map(|address| Attr::new(db, module, address.clone()))
         .collect()
 }
@@ -138,8 +136,7 @@ impl FileExprs {
 
 /// `attr`'s expression (a variable's default), as [`file_exprs`] keeps it.
 pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<&'db Arc<AttrExpr>> {
-    let index = module_index(db, attr.module(db));
-    expr_of(db, index.definitions.get(attr.address(db))?)
+    expr_of(db, definition(db, attr.module(db), attr.address(db))?)
 }
 
 /// The expression of a definition, as [`file_exprs`] keeps it.
@@ -515,8 +512,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
 /// expressions count as fallible. By address, so that a check need not
 /// intern an [`Attr`] for each of a module's attributes.
 pub fn may_fail_to_evaluate(db: &dyn Db, module: Module, address: &Address) -> bool {
-    let index = module_index(db, module);
-    let Some(def) = index.definitions.get(address) else { return true };
+    let Some(def) = definition(db, module, address) else { return true };
     if def.file.syntax(db) != crate::SourceSyntax::Native
         || matches!(def.kind, DeclarationKind::Variable { .. })
     {

@@ -1,0 +1,887 @@
+//! The module's index read one name at a time, so that a query depends on
+//! the names it reads and not on every file of the module.
+//!
+//! [`module_index`] builds the whole index from every file's declarations:
+//! right for a database that is built once, but adding, removing or
+//! renaming one file then rebuilds it, and every query that read it must be
+//! checked again. A caller that changes files one at a time (the host) asks
+//! the database to keep the index in parts instead
+//! ([`crate::RootDatabase::keep_module_index_parts`]): a salsa input per
+//! address (its definition and duplicates), per block (its attributes), per
+//! file (what it defines and duplicates), for the names under `var` and
+//! `local`, for each block type's labels, and for the block types.
+//! [`crate::RootDatabase::update_module_index`] patches the parts the
+//! changed files' declarations touch, and sets only those whose value
+//! changed, so that an attribute's resolution re-runs only when a name it
+//! reads changed.
+//!
+//! The readers below answer the same in both cases, from the parts or from
+//! [`module_index`]; `tests/index_parts.rs` compares them.
+
+use std::{
+    cmp::Ordering,
+    collections::{BTreeMap, BTreeSet},
+    sync::Arc,
+};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use salsa::Setter as _;
+use smol_str::SmolStr;
+
+use crate::{
+    Db, File, RootDatabase,
+    module::{
+        Address, BlockEntry, Declaration, DeclarationKind, Definition, DialectRules, Duplicate,
+        FileDeclarations, Module, ModuleIndex,
+        declarations::{file_declarations, module_address, position, repeated_blocks},
+        module_files, module_index,
+    },
+};
+
+/// What one part of a module's index is about.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PartKey {
+    /// One address: its definition and its duplicates.
+    Name(Address),
+    /// The names under `var` or `local`.
+    Names(SmolStr),
+    /// One block, by its type and labels: its attributes.
+    Block(SmolStr, Vec<SmolStr>),
+    /// The labels of every block of one type.
+    BlockLabels(SmolStr),
+    /// The block types, each with its label counts.
+    BlockTypes,
+    /// What one file defines and declares again.
+    File(File),
+    /// A count of the names ever given a part: what a reader that found no
+    /// part for a name depends on.
+    Created,
+}
+
+/// One part of a module's index (see the module's documentation).
+#[salsa::input(debug)]
+pub struct IndexPart {
+    #[returns(ref)]
+    pub value: PartValue,
+}
+
+/// The value of an [`IndexPart`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartValue {
+    Name(NameEntry),
+    Names(Vec<SmolStr>),
+    Block(Option<BlockEntry>),
+    BlockLabels(Vec<Vec<SmolStr>>),
+    BlockTypes(BlockTypes),
+    File(FileIndex),
+    Created(u64),
+}
+
+/// An address's first declaration and those after it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NameEntry {
+    pub definition: Option<Definition>,
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// What one file gives its module: the addresses it defines (declared
+/// first there), in declaration order, and its declarations of addresses
+/// declared before.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileIndex {
+    pub addresses: Vec<Address>,
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// The block types that are root names, each with the label counts its
+/// blocks have, in increasing order.
+pub type BlockTypes = BTreeMap<SmolStr, Vec<usize>>;
+
+/// A part's key as a reader looks it up, borrowed (see [`PartKey`]).
+#[derive(Debug, Clone, Copy)]
+pub enum PartRef<'a> {
+    Name(&'a Address),
+    Names(&'a str),
+    Block(&'a str, &'a [SmolStr]),
+    BlockLabels(&'a str),
+    BlockTypes,
+    File(File),
+    Created,
+}
+
+impl PartKey {
+    fn as_ref(&self) -> PartRef<'_> {
+        match self {
+            PartKey::Name(address) => PartRef::Name(address),
+            PartKey::Names(root) => PartRef::Names(root),
+            PartKey::Block(block_type, labels) => PartRef::Block(block_type, labels),
+            PartKey::BlockLabels(block_type) => PartRef::BlockLabels(block_type),
+            PartKey::BlockTypes => PartRef::BlockTypes,
+            PartKey::File(file) => PartRef::File(*file),
+            PartKey::Created => PartRef::Created,
+        }
+    }
+}
+
+/// One module's parts, each kind by its own key, so that a reader looks
+/// one up by what it holds (an address, a type and labels) without making
+/// a key.
+#[derive(Default)]
+pub(crate) struct ModuleParts {
+    names: FxHashMap<Address, IndexPart>,
+    lists: FxHashMap<SmolStr, IndexPart>,
+    blocks: FxHashMap<SmolStr, FxHashMap<Vec<SmolStr>, IndexPart>>,
+    labels: FxHashMap<SmolStr, IndexPart>,
+    types: Option<IndexPart>,
+    files: FxHashMap<File, IndexPart>,
+    created: Option<IndexPart>,
+}
+
+impl ModuleParts {
+    fn get(&self, key: PartRef<'_>) -> Option<IndexPart> {
+        match key {
+            PartRef::Name(address) => self.names.get(address).copied(),
+            PartRef::Names(root) => self.lists.get(root).copied(),
+            PartRef::Block(block_type, labels) => self.blocks.get(block_type)?.get(labels).copied(),
+            PartRef::BlockLabels(block_type) => self.labels.get(block_type).copied(),
+            PartRef::BlockTypes => self.types,
+            PartRef::File(file) => self.files.get(&file).copied(),
+            PartRef::Created => self.created,
+        }
+    }
+
+    fn insert(&mut self, key: PartKey, part: IndexPart) {
+        match key {
+            PartKey::Name(address) => {
+                self.names.insert(address, part);
+            }
+            PartKey::Names(root) => {
+                self.lists.insert(root, part);
+            }
+            PartKey::Block(block_type, labels) => {
+                self.blocks.entry(block_type).or_default().insert(labels, part);
+            }
+            PartKey::BlockLabels(block_type) => {
+                self.labels.insert(block_type, part);
+            }
+            PartKey::BlockTypes => self.types = Some(part),
+            PartKey::File(file) => {
+                self.files.insert(file, part);
+            }
+            PartKey::Created => self.created = Some(part),
+        }
+    }
+}
+
+/// The parts of every module: read by queries on any thread, written only
+/// while the database is written.
+pub(crate) type IndexParts = std::sync::RwLock<FxHashMap<Module, ModuleParts>>;
+
+/// What the database keeps of each module to patch its parts, read and
+/// written only while the database is written.
+pub(crate) type IndexTables = std::sync::Mutex<FxHashMap<Module, ModuleTable>>;
+
+pub(crate) fn lookup(parts: &IndexParts, module: Module, key: PartRef<'_>) -> Option<IndexPart> {
+    parts.read().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&module)?.get(key)
+}
+
+fn part<'db>(db: &'db dyn Db, module: Module, key: PartRef<'_>) -> Option<&'db PartValue> {
+    Some(db.index_part(module, key)?.value(db))
+}
+
+/// Makes a reader that found no part depend on what creating it changes.
+fn missed(db: &dyn Db, module: Module, fallback: PartRef<'_>) {
+    if part(db, module, fallback).is_none() {
+        let _ = part(db, module, PartRef::Created);
+    }
+}
+
+/// The definition of `address`: its first declaration, files in path order.
+pub fn definition<'db>(db: &'db dyn Db, module: Module, address: &Address) -> Option<&'db Definition> {
+    IndexView::of(db, module).definition(address)
+}
+
+/// The declarations of `address` after its definition.
+pub fn duplicates_of<'db>(db: &'db dyn Db, module: Module, address: &Address) -> Vec<&'db Duplicate> {
+    IndexView::of(db, module).duplicates_of(address)
+}
+
+/// The names declared under `root`, `var` or `local`, in name order.
+pub fn names_under<'db>(db: &'db dyn Db, module: Module, root: &str) -> &'db [SmolStr] {
+    IndexView::of(db, module).names_under(root)
+}
+
+/// The block of type `block_type` with exactly `labels`, if it is a root
+/// name (see [`crate::module::ModuleIndex::blocks`]).
+pub fn block<'db>(
+    db: &'db dyn Db,
+    module: Module,
+    block_type: &str,
+    labels: &[SmolStr],
+) -> Option<&'db BlockEntry> {
+    IndexView::of(db, module).block(block_type, labels)
+}
+
+/// The labels of every block of `block_type`, in order.
+pub fn block_labels<'db>(db: &'db dyn Db, module: Module, block_type: &str) -> &'db [Vec<SmolStr>] {
+    IndexView::of(db, module).block_labels(block_type)
+}
+
+/// The block types, each with the label counts of its blocks.
+pub fn block_types(db: &dyn Db, module: Module) -> &BlockTypes {
+    IndexView::of(db, module).block_types()
+}
+
+/// What `file` defines and declares again in `module`.
+pub fn file_index(db: &dyn Db, module: Module, file: File) -> &FileIndex {
+    IndexView::of(db, module).file_index(file)
+}
+
+/// The module's index as its readers read it: built whole (found once
+/// here, for a reader that looks up many names), or in parts. The free
+/// functions above make one for each lookup.
+#[derive(Clone, Copy)]
+pub struct IndexView<'db> {
+    db: &'db dyn Db,
+    module: Module,
+    whole: Option<&'db ModuleIndex>,
+}
+
+impl<'db> IndexView<'db> {
+    pub fn of(db: &'db dyn Db, module: Module) -> IndexView<'db> {
+        let whole = (!db.keeps_index_parts()).then(|| module_index(db, module));
+        IndexView { db, module, whole }
+    }
+
+    /// The definition of `address`: its first declaration, files in path order.
+    pub fn definition(&self, address: &Address) -> Option<&'db Definition> {
+        if let Some(whole) = self.whole {
+            return whole.definitions.get(address);
+        }
+        match part(self.db, self.module, PartRef::Name(address)) {
+            Some(PartValue::Name(entry)) => entry.definition.as_ref(),
+            _ => {
+                let _ = part(self.db, self.module, PartRef::Created);
+                None
+            }
+        }
+    }
+
+    /// The declarations of `address` after its definition.
+    pub fn duplicates_of(&self, address: &Address) -> Vec<&'db Duplicate> {
+        if let Some(whole) = self.whole {
+            return whole.duplicates.iter().filter(|it| it.address == *address).collect();
+        }
+        match part(self.db, self.module, PartRef::Name(address)) {
+            Some(PartValue::Name(entry)) => entry.duplicates.iter().collect(),
+            _ => {
+                let _ = part(self.db, self.module, PartRef::Created);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The names declared under `root`, `var` or `local`, in name order.
+    pub fn names_under(&self, root: &str) -> &'db [SmolStr] {
+        debug_assert!(matches!(root, "var" | "local"), "names are kept under var and local only");
+        if let Some(whole) = self.whole {
+            return whole.names(root);
+        }
+        match part(self.db, self.module, PartRef::Names(root)) {
+            Some(PartValue::Names(names)) => names,
+            _ => &[],
+        }
+    }
+
+    /// The block of type `block_type` with exactly `labels`, if it is a root
+    /// name (see [`crate::module::ModuleIndex::blocks`]).
+    pub fn block(&self, block_type: &str, labels: &[SmolStr]) -> Option<&'db BlockEntry> {
+        if let Some(whole) = self.whole {
+            return whole.blocks.get(block_type)?.get(labels);
+        }
+        match part(self.db, self.module, PartRef::Block(block_type, labels)) {
+            Some(PartValue::Block(entry)) => entry.as_ref(),
+            _ => {
+                missed(self.db, self.module, PartRef::BlockLabels(block_type));
+                None
+            }
+        }
+    }
+
+    /// The labels of every block of `block_type`, in order.
+    pub fn block_labels(&self, block_type: &str) -> &'db [Vec<SmolStr>] {
+        if let Some(whole) = self.whole {
+            return whole.labels.get(block_type).map_or(&[], Vec::as_slice);
+        }
+        match part(self.db, self.module, PartRef::BlockLabels(block_type)) {
+            Some(PartValue::BlockLabels(labels)) => labels,
+            _ => {
+                missed(self.db, self.module, PartRef::BlockTypes);
+                &[]
+            }
+        }
+    }
+
+    /// The block types, each with the label counts of its blocks.
+    pub fn block_types(&self) -> &'db BlockTypes {
+        if let Some(whole) = self.whole {
+            return &whole.block_types;
+        }
+        static EMPTY: BlockTypes = BTreeMap::new();
+        match part(self.db, self.module, PartRef::BlockTypes) {
+            Some(PartValue::BlockTypes(types)) => types,
+            _ => &EMPTY,
+        }
+    }
+
+    /// What `file` defines and declares again in `module`.
+    pub fn file_index(&self, file: File) -> &'db FileIndex {
+        static EMPTY: FileIndex = FileIndex { addresses: Vec::new(), duplicates: Vec::new() };
+        if let Some(whole) = self.whole {
+            return whole.by_file.get(&file).unwrap_or(&EMPTY);
+        }
+        match part(self.db, self.module, PartRef::File(file)) {
+            Some(PartValue::File(index)) => index,
+            _ => {
+                let _ = part(self.db, self.module, PartRef::Created);
+                &EMPTY
+            }
+        }
+    }
+}
+
+/// Every address the module defines, in declaration order (files by
+/// path, then source order).
+pub fn module_order<'db>(db: &'db dyn Db, module: Module) -> impl Iterator<Item = &'db Address> + 'db {
+    let view = IndexView::of(db, module);
+    module_files(db, module).iter().flat_map(move |&file| &view.file_index(file).addresses)
+}
+
+/// Every duplicate declaration of the module, in declaration order.
+pub fn module_duplicates<'db>(db: &'db dyn Db, module: Module) -> impl Iterator<Item = &'db Duplicate> + 'db {
+    let view = IndexView::of(db, module);
+    module_files(db, module).iter().flat_map(move |&file| &view.file_index(file).duplicates)
+}
+
+/// The order of two definitions in the module: files by path, then
+/// source order.
+pub fn declaration_order(db: &dyn Db, a: &Definition, b: &Definition) -> Ordering {
+    if a.file == b.file {
+        return a.declaration.cmp(&b.declaration);
+    }
+    vfs::path_order(a.file.path(db), b.file.path(db))
+}
+
+/// One declaration of a file as the module addresses it.
+#[derive(Debug, Clone)]
+struct Site {
+    address: Address,
+    /// Whether a block is a root name (not of a hidden type), and for its
+    /// attributes whether theirs is.
+    root_name: bool,
+    /// Whether a block's or an attribute's declaration would have had an
+    /// ordinal (a block that may repeat).
+    repeatable: bool,
+    /// Left out: an attribute of a block declared again (see
+    /// [`module_index`]'s walk).
+    skipped: bool,
+}
+
+/// What the database keeps of one module to patch its parts.
+#[derive(Default)]
+pub(crate) struct ModuleTable {
+    rules: Option<Arc<DialectRules>>,
+    files: FxHashSet<File>,
+    /// Each file's declarations as the module addresses them.
+    by_file: FxHashMap<File, FileSites>,
+    /// Each address's declarations, in declaration order.
+    sites: FxHashMap<Address, Vec<(File, u32)>>,
+    /// Sets, not sorted lists: loading a module adds every name one at a
+    /// time.
+    names: FxHashMap<SmolStr, BTreeSet<SmolStr>>,
+    labels: FxHashMap<SmolStr, BTreeSet<Vec<SmolStr>>>,
+    /// How many blocks of each type have each label count.
+    depths: BTreeMap<SmolStr, BTreeMap<usize, usize>>,
+    created: u64,
+}
+
+/// A file's declarations as read, and as the module addresses them (a site
+/// per declaration, by its number).
+struct FileSites {
+    /// The snapshot read (see [`crate::File::declarations`]): a file whose
+    /// snapshot is still this one and that stays a member is not read
+    /// again.
+    declarations: Arc<FileDeclarations>,
+    sites: Vec<Site>,
+}
+
+impl ModuleTable {
+    fn site(&self, (file, number): (File, u32)) -> &Site {
+        &self.by_file[&file].sites[number as usize]
+    }
+
+    fn declaration(&self, (file, number): (File, u32)) -> &Declaration {
+        &self.by_file[&file].declarations.declarations[number as usize]
+    }
+
+    /// The declarations of `address` that count, in declaration order.
+    fn live(&self, address: &Address) -> impl Iterator<Item = (File, u32)> + '_ {
+        self.sites.get(address).into_iter().flatten().copied().filter(|&at| !self.site(at).skipped)
+    }
+
+    fn definition_at(&self, address: &Address) -> Option<(File, u32)> {
+        self.live(address).next()
+    }
+
+    fn entry(&self, address: &Address) -> NameEntry {
+        let mut live = self.live(address);
+        let Some(first) = live.next() else { return NameEntry::default() };
+        let site = self.declaration(first);
+        let definition = Definition {
+            file: first.0,
+            kind: site.kind.clone(),
+            location: site.location.clone(),
+            declaration: first.1,
+        };
+        let duplicates = live
+            .map(|at| {
+                let duplicate = self.declaration(at);
+                Duplicate {
+                    address: address.clone(),
+                    kind: duplicate.kind.clone(),
+                    first: (first.0, site.location.clone()),
+                    duplicate: (at.0, duplicate.location.clone()),
+                }
+            })
+            .collect();
+        NameEntry { definition: Some(definition), duplicates }
+    }
+
+    /// The entry of the block at `address` if it is defined by a block
+    /// that is a root name: the attributes of that block that it defines.
+    fn block_entry(&self, address: &Address) -> Option<BlockEntry> {
+        let first = self.definition_at(address)?;
+        if self.declaration(first).kind != DeclarationKind::Block
+            || !self.site(first).root_name
+            || address.segments().is_empty()
+        {
+            return None;
+        }
+        let mut attributes = Vec::new();
+        let file = &self.by_file[&first.0];
+        for (number, (attribute, declaration)) in
+            file.sites.iter().zip(&file.declarations.declarations).enumerate()
+        {
+            if declaration.kind == DeclarationKind::BlockAttribute
+                && !attribute.skipped
+                && attribute.root_name
+                && let Some((name, block)) = attribute.address.segments().split_last()
+                && block == address.segments()
+                && self.definition_at(&attribute.address) == Some((first.0, position(number)))
+            {
+                attributes.push(name.clone());
+            }
+        }
+        Some(BlockEntry { attributes })
+    }
+
+    /// What `file` defines and declares again.
+    fn file_index(&self, file: File) -> FileIndex {
+        let mut index = FileIndex::default();
+        let Some(sites) = self.by_file.get(&file) else { return index };
+        for (number, (site, declaration)) in
+            sites.sites.iter().zip(&sites.declarations.declarations).enumerate()
+        {
+            if site.skipped {
+                continue;
+            }
+            let at = (file, position(number));
+            match self.definition_at(&site.address) {
+                Some(first) if first == at => index.addresses.push(site.address.clone()),
+                Some(first) => {
+                    let defined = self.declaration(first);
+                    index.duplicates.push(Duplicate {
+                        address: site.address.clone(),
+                        kind: declaration.kind.clone(),
+                        first: (first.0, defined.location.clone()),
+                        duplicate: (file, declaration.location.clone()),
+                    });
+                }
+                None => {}
+            }
+        }
+        index
+    }
+
+    /// Marks the attributes of blocks declared again in `file` as left out,
+    /// as [`module_index`]'s walk does (the last duplicate block's position
+    /// leaves out the attributes at that position after it); returns the
+    /// addresses whose marks changed.
+    fn mark_skipped(&mut self, file: File, out: &mut Vec<Address>) {
+        let Some(sites) = self.by_file.get(&file) else { return };
+        let mut skipped_block: Option<u32> = None;
+        let mut marks = Vec::with_capacity(sites.sites.len());
+        for (number, (site, declaration)) in
+            sites.sites.iter().zip(&sites.declarations.declarations).enumerate()
+        {
+            let skipped = matches!(
+                declaration.kind,
+                DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute
+            ) && skipped_block.is_some()
+                && skipped_block == declaration.location.block;
+            marks.push(skipped);
+            if skipped {
+                continue;
+            }
+            if declaration.kind == DeclarationKind::Block
+                && self.definition_at(&site.address) != Some((file, position(number)))
+            {
+                skipped_block = declaration.location.block;
+            }
+        }
+        let Some(sites) = self.by_file.get_mut(&file) else { return };
+        for (site, skipped) in sites.sites.iter_mut().zip(marks) {
+            if site.skipped != skipped {
+                site.skipped = skipped;
+                out.push(site.address.clone());
+            }
+        }
+    }
+}
+
+/// The declarations of `file` as `module` addresses them, with the
+/// ordinals of repeated blocks.
+fn sites_of(
+    db: &dyn Db,
+    file: File,
+    rules: &DialectRules,
+    ordinals: &FxHashMap<(File, u32), usize>,
+) -> FileSites {
+    let declarations = match file.declarations(db) {
+        Some(snapshot) => Arc::clone(snapshot),
+        None => Arc::clone(file_declarations(db, file)),
+    };
+    let mut out = Vec::with_capacity(declarations.declarations.len());
+    let mut block_length = 0;
+    let mut block_repeatable = false;
+    for declaration in &declarations.declarations {
+        if declaration.kind == DeclarationKind::Block {
+            block_length = declaration.address.segments().len();
+            block_repeatable = match declaration.address.segments() {
+                [_] => true,
+                [type_name, ..] => rules.repeatable_block_types.contains(type_name),
+                [] => false,
+            };
+        }
+        let ordinal = match declaration.kind {
+            DeclarationKind::Block | DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute => {
+                declaration
+                    .location
+                    .block
+                    .and_then(|block| ordinals.get(&(file, block)))
+                    .map(|&ordinal| (ordinal, block_length))
+            }
+            _ => None,
+        };
+        let address = module_address(declaration, ordinal, rules);
+        let root_name =
+            declaration.address.segments().first().is_none_or(|it| !rules.hidden_block_types.contains(it))
+                && address.segments().first().is_some_and(|it| !it.is_empty());
+        let repeatable = declaration.kind == DeclarationKind::Block && block_repeatable;
+        out.push(Site { address, root_name, repeatable, skipped: false });
+    }
+    FileSites { declarations, sites: out }
+}
+
+impl RootDatabase {
+    /// Keeps every module's index in parts from now on (see
+    /// [`crate::module::index`]), brought up to date by
+    /// [`RootDatabase::update_module_index`], which the caller must call
+    /// after changing a module's files or their declarations. Set before
+    /// any module is read.
+    pub fn keep_module_index_parts(&mut self) {
+        self.keep_index_parts = true;
+    }
+
+    /// Brings the parts of `module`'s index up to date with the
+    /// declarations (their snapshots) and the membership of `changed`, its
+    /// files whose declarations changed, that joined it or that left it.
+    /// The first call, a change of the dialect's rules, and a change of a
+    /// block that may repeat (whose ordinal depends on the other files)
+    /// read every file again.
+    pub fn update_module_index(&mut self, module: Module, changed: &[File]) {
+        if !self.keep_index_parts {
+            return;
+        }
+        let rules = Arc::clone(module.dialect(self).rules(self));
+        let tables = Arc::clone(&self.index_tables);
+        let mut tables = tables.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut table = tables.remove(&module).unwrap_or_default();
+        let updates = self.patch(module, &mut table, &rules, changed);
+        self.set_parts(module, &mut table, updates);
+        tables.insert(module, table);
+    }
+
+    /// The part of `module` at `key`, if there is one.
+    fn existing_part(&self, module: Module, key: &PartKey) -> Option<IndexPart> {
+        lookup(&self.index_parts, module, key.as_ref())
+    }
+
+    /// Patches `table` with the changed files' declarations and returns
+    /// the parts to set.
+    fn patch(
+        &self,
+        module: Module,
+        table: &mut ModuleTable,
+        rules: &Arc<DialectRules>,
+        changed: &[File],
+    ) -> Vec<(PartKey, PartValue)> {
+        let mut full = table.rules.as_ref().is_none_or(|old| **old != **rules);
+        let members = module_files(self, module);
+        // Whether a file is one the dialect reads: a search of the sorted
+        // list, unless the dialect leaves some of the module's files out
+        // (then a file added may leave out another, its twin).
+        let filtered = rules.terraform_files_only || full;
+        let member_set: FxHashSet<File> =
+            if filtered { members.iter().copied().collect() } else { FxHashSet::default() };
+        let is_member = |file: File| {
+            if filtered {
+                member_set.contains(&file)
+            } else {
+                let path = file.path(self);
+                members.binary_search_by(|other| vfs::path_order(other.path(self), path)).is_ok()
+            }
+        };
+        // The files whose sites change: those given whose declarations or
+        // membership changed, and those that joined or left the files the
+        // dialect reads.
+        let unchanged = |file: File| {
+            table.files.contains(&file)
+                && file.declarations(self).as_ref().is_some_and(|snapshot| {
+                    table.by_file.get(&file).is_some_and(|read| Arc::ptr_eq(&read.declarations, snapshot))
+                })
+                && is_member(file)
+        };
+        let mut files: FxHashSet<File> = changed.iter().copied().filter(|&file| !unchanged(file)).collect();
+        if filtered {
+            files.extend(member_set.symmetric_difference(&table.files).copied());
+        }
+        // Each member's new sites, read once; a block that may repeat, now
+        // or before, takes an ordinal that depends on the other files.
+        let mut fresh: FxHashMap<File, FileSites> = FxHashMap::default();
+        if !full {
+            let none = FxHashMap::default();
+            for &file in &files {
+                full |= table
+                    .by_file
+                    .get(&file)
+                    .is_some_and(|read| read.sites.iter().any(|site| site.repeatable));
+                if is_member(file) {
+                    let sites = sites_of(self, file, rules, &none);
+                    full |= sites.sites.iter().any(|site| site.repeatable);
+                    fresh.insert(file, sites);
+                }
+            }
+        }
+        let mut touched: FxHashSet<Address> = FxHashSet::default();
+        let ordinals = if full {
+            // Every file, with the ordinals of repeated blocks; every part
+            // the module had is checked again.
+            files = members.iter().copied().chain(table.files.iter().copied()).collect();
+            touched.extend(table.sites.keys().cloned());
+            repeated_blocks(self, module, rules)
+        } else {
+            FxHashMap::default()
+        };
+        table.rules = Some(Arc::clone(rules));
+        // Out with each changed file's old sites, in with its new ones.
+        for &file in &files {
+            if let Some(old) = table.by_file.remove(&file) {
+                for (number, site) in old.sites.iter().enumerate() {
+                    let at = (file, position(number));
+                    if let Some(sites) = table.sites.get_mut(&site.address) {
+                        sites.retain(|it| *it != at);
+                    }
+                    touched.insert(site.address.clone());
+                }
+            }
+            table.files.remove(&file);
+        }
+        for &file in &files {
+            if !is_member(file) {
+                continue;
+            }
+            let sites = match fresh.remove(&file) {
+                Some(sites) if !full => sites,
+                _ => sites_of(self, file, rules, &ordinals),
+            };
+            for (number, site) in sites.sites.iter().enumerate() {
+                let at = (file, position(number));
+                let list = table.sites.entry(site.address.clone()).or_default();
+                let at_list = list
+                    .binary_search_by(|&(other, n)| {
+                        if other == file {
+                            n.cmp(&at.1)
+                        } else {
+                            vfs::path_order(other.path(self), file.path(self))
+                        }
+                    })
+                    .unwrap_or_else(|it| it);
+                list.insert(at_list, at);
+                touched.insert(site.address.clone());
+            }
+            table.by_file.insert(file, sites);
+            table.files.insert(file);
+        }
+        // Attributes of blocks declared again are left out; which blocks
+        // those are depends on which declaration of each block address is
+        // first, so marks and definitions are found again until they hold.
+        let mut rescan: FxHashSet<File> =
+            files.iter().copied().filter(|file| table.files.contains(file)).collect();
+        let mut all_touched = touched.clone();
+        loop {
+            for address in &touched {
+                let sites = table.sites.get(address).map_or(&[][..], Vec::as_slice);
+                if sites.iter().any(|&at| table.declaration(at).kind == DeclarationKind::Block) {
+                    rescan.extend(sites.iter().map(|&(file, _)| file));
+                }
+            }
+            let mut remarked = Vec::new();
+            for file in rescan.drain() {
+                table.mark_skipped(file, &mut remarked);
+            }
+            touched = remarked.into_iter().filter(|address| all_touched.insert(address.clone())).collect();
+            if touched.is_empty() {
+                break;
+            }
+        }
+        // The parts to set: each touched address, the blocks they are
+        // attributes of, the files declaring them, and what lists them.
+        let mut file_parts: FxHashSet<File> = files.iter().copied().collect();
+        let mut block_addresses: FxHashSet<Address> = FxHashSet::default();
+        let mut updates: Vec<(PartKey, PartValue)> = Vec::new();
+        let mut names_changed: BTreeSet<SmolStr> = BTreeSet::new();
+        for address in &all_touched {
+            file_parts.extend(table.sites.get(address).into_iter().flatten().map(|&(file, _)| file));
+            let entry = table.entry(address);
+            let exists = entry.definition.is_some();
+            if let [root, name] = address.segments()
+                && matches!(root.as_str(), "var" | "local")
+            {
+                let names = table.names.entry(root.clone()).or_default();
+                let changed = if exists { names.insert(name.clone()) } else { names.remove(name) };
+                if changed {
+                    names_changed.insert(root.clone());
+                }
+            }
+            block_addresses.insert(address.clone());
+            if address.segments().len() > 1 {
+                block_addresses.insert(address.prefix(address.segments().len() - 1));
+            }
+            updates.push((PartKey::Name(address.clone()), PartValue::Name(entry)));
+        }
+        let mut types_changed: BTreeSet<SmolStr> = BTreeSet::new();
+        let mut depths_changed = false;
+        for address in &block_addresses {
+            let Some((block_type, labels)) = address.segments().split_first() else { continue };
+            let key = PartKey::Block(block_type.clone(), labels.to_vec());
+            let entry = table.block_entry(address);
+            let list = table.labels.entry(block_type.clone()).or_default();
+            let depths = table.depths.entry(block_type.clone()).or_default();
+            match (list.contains(labels), entry.is_some()) {
+                (true, false) => {
+                    list.remove(labels);
+                    let count = depths.entry(labels.len()).or_default();
+                    *count -= 1;
+                    if *count == 0 {
+                        depths.remove(&labels.len());
+                        depths_changed = true;
+                    }
+                    types_changed.insert(block_type.clone());
+                }
+                (false, true) => {
+                    list.insert(labels.to_vec());
+                    let count = depths.entry(labels.len()).or_default();
+                    depths_changed |= *count == 0;
+                    *count += 1;
+                    types_changed.insert(block_type.clone());
+                }
+                _ => {}
+            }
+            if depths.is_empty() {
+                table.depths.remove(block_type);
+            }
+            if entry.is_some() || self.existing_part(module, &key).is_some() {
+                updates.push((key, PartValue::Block(entry)));
+            }
+        }
+        for root in ["var", "local"] {
+            let key = PartKey::Names(SmolStr::new(root));
+            if names_changed.contains(root) || self.existing_part(module, &key).is_none() {
+                let names =
+                    table.names.get(root).map(|names| names.iter().cloned().collect()).unwrap_or_default();
+                updates.push((key, PartValue::Names(names)));
+            }
+        }
+        for block_type in types_changed {
+            let labels = table
+                .labels
+                .get(&block_type)
+                .map(|labels| labels.iter().cloned().collect())
+                .unwrap_or_default();
+            updates.push((PartKey::BlockLabels(block_type), PartValue::BlockLabels(labels)));
+        }
+        if depths_changed || self.existing_part(module, &PartKey::BlockTypes).is_none() {
+            let types: BlockTypes = table
+                .depths
+                .iter()
+                .map(|(block_type, depths)| (block_type.clone(), depths.keys().copied().collect()))
+                .collect();
+            updates.push((PartKey::BlockTypes, PartValue::BlockTypes(types)));
+        }
+        for file in file_parts {
+            updates.push((PartKey::File(file), PartValue::File(table.file_index(file))));
+        }
+        updates
+    }
+
+    /// Sets the parts whose value changed and creates the new ones. A new
+    /// part makes the readers that found none look again (`Created`), and
+    /// that write comes first: like every write, it waits for the queries
+    /// running on other handles, which may be reading the table of parts.
+    fn set_parts(&mut self, module: Module, table: &mut ModuleTable, updates: Vec<(PartKey, PartValue)>) {
+        let durability = self.durability.structure;
+        let mut new = Vec::new();
+        for (key, value) in updates {
+            match self.existing_part(module, &key) {
+                Some(part) => {
+                    if *part.value(self) != value {
+                        part.set_value(self).with_durability(durability).to(value);
+                    }
+                }
+                None => new.push((key, value)),
+            }
+        }
+        let created = self.existing_part(module, &PartKey::Created);
+        if new.is_empty() && created.is_some() {
+            return;
+        }
+        table.created += 1;
+        let count = PartValue::Created(table.created);
+        match created {
+            Some(part) => {
+                part.set_value(self).with_durability(durability).to(count);
+            }
+            None => new.push((PartKey::Created, count)),
+        }
+        let made: Vec<(PartKey, IndexPart)> = new
+            .into_iter()
+            .map(|(key, value)| (key, IndexPart::builder(value).durability(durability).new(self)))
+            .collect();
+        let mut parts = self.index_parts.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let parts = parts.entry(module).or_default();
+        for (key, part) in made {
+            parts.insert(key, part);
+        }
+    }
+}
