@@ -263,10 +263,12 @@ fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
                 "variable_types(m/added.tf)",
                 "file_references(m/added.tf)",
                 "namespaced_calls(m/added.tf)",
+                "schema_diagnostics(m/added.tf)",
                 "module_files(m)",
                 "attribute_resolution(local.e)",
                 "attribute_value(local.e)",
                 "has_override_files(m)",
+                "module_parses(m)",
                 "source_map(m/added.tf)",
                 "line_index(m/added.tf)",
             ]
@@ -312,11 +314,13 @@ fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
                 "variable_types(m/renamed.tf)",
                 "file_references(m/renamed.tf)",
                 "namespaced_calls(m/renamed.tf)",
+                "schema_diagnostics(m/renamed.tf)",
                 "module_files(m)",
                 "attribute_resolution(local.c)",
                 "attribute_resolution(local.d)",
                 "attribute_resolution(output.c.value)",
                 "has_override_files(m)",
+                "module_parses(m)",
             ]
         "#]],
     );
