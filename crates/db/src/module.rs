@@ -112,8 +112,8 @@ pub use crate::module::{
     dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
     expr::{AttrExpr, Reference, extract, extract_expr, references},
     resolve::{
-        AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
-        resolve_static_reference,
+        AttrKind, Instances, Repetition, Resolution, ResourceMode, Target, Unresolved, attribute_resolution,
+        attribute_targets, resolve_static_reference,
     },
     terraform_functions::{
         functions as terraform_function_table, namespaced_calls, provider_function_diagnostics,
