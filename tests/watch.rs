@@ -263,6 +263,25 @@ fn watch_reads_terraform_inputs_and_follows_its_variables_files() {
     watch.expect(&[json!({"address": "output.zone.value", "value": "b"})]);
 }
 
+/// A block's `count` set from `terraform.tfvars`: with none, its other
+/// attributes are not evaluated (an empty tuple of instances); when an
+/// edit gives it one, they are, since they read its `count`.
+#[test]
+fn watch_evaluates_a_block_once_a_variables_file_gives_it_instances() {
+    const MAIN: &str = "variable \"create\" {\n  type    = bool\n  default = false\n}\n\
+        resource \"aws_db_subnet_group\" \"this\" {\n  count = var.create ? 1 : 0\n  name  = lower(\"DB\")\n}\n";
+    let watch = Watch::start_with(&[("main.tf", MAIN)], |_| {}, &[], Stdio::null());
+    watch.expect(&[
+        json!({"address": "aws_db_subnet_group.this.count", "value": 0}),
+        json!({"address": "aws_db_subnet_group.this.name", "value": []}),
+    ]);
+    watch.write("terraform.tfvars", "create = true\n");
+    watch.expect(&[
+        json!({"address": "aws_db_subnet_group.this.count", "value": 1}),
+        json!({"address": "aws_db_subnet_group.this.name", "value": "db"}),
+    ]);
+}
+
 #[test]
 fn ctrl_c_ends_watch_cleanly() {
     let mut watch = Watch::start(&[("main.hcl", "a = 1\n")], &[]);
