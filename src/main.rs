@@ -225,10 +225,14 @@ enum Outcome {
     Incomplete,
 }
 
-/// `eval`'s `--var` and `--var-file` options in the order given, which
-/// decides which wins (as Terraform reads `-var` and `-var-file`).
+/// `eval`'s or `watch`'s `--var` and `--var-file` options in the order
+/// given, which decides which wins (as Terraform reads `-var` and
+/// `-var-file`).
 fn variable_options(matches: &clap::ArgMatches) -> Vec<halite::host::inputs::VariableOption> {
-    let Some(eval) = matches.subcommand_matches("eval") else { return Vec::new() };
+    let Some(eval) = matches.subcommand_matches("eval").or_else(|| matches.subcommand_matches("watch"))
+    else {
+        return Vec::new();
+    };
     let mut options: Vec<(usize, halite::host::inputs::VariableOption)> = Vec::new();
     if let (Some(values), Some(indices)) = (eval.get_many::<String>("vars"), eval.indices_of("vars")) {
         options.extend(indices.zip(values.map(|it| halite::host::inputs::VariableOption::Value(it.clone()))));
@@ -279,7 +283,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Command::Dec(args) => return dec::run(args),
-        Command::Watch(args) => watch::run(args),
+        Command::Watch(args) => watch::run(args, &variable_options),
         Command::Eval {
             file,
             context,

@@ -38,8 +38,8 @@ use std::{io::Write as _, sync::mpsc, time::Instant};
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8PathBuf;
 use halite::host::{
-    self, AnalysisHost, Change, HostOptions, Report, ReportDraft, ReportJob, Unfinished, ValueState,
-    config::RuleLevelsFinder,
+    self, AnalysisHost, HostOptions, Report, ReportDraft, ReportJob, Unfinished, ValueState,
+    config::RuleLevelsFinder, inputs::VariableOption,
 };
 use vfs::{ChangeBatch, RootChange, Scope, WatchOptions};
 
@@ -52,12 +52,12 @@ pub(crate) struct WatchArgs {
     /// (and their .json twins) are evaluated together.
     #[arg(default_value = ".")]
     dir: Utf8PathBuf,
-    /// A value for `var.NAME`, as an HCL expression (`--var 'n=3'`,
-    /// `--var 'names=["a", "b"]'`, `--var 'name="x"'`).
-    #[arg(long = "var", value_name = "NAME=EXPR")]
+    /// A module's variable: NAME=VALUE, read as `eval --var` reads it.
+    /// Repeatable; later options win.
+    #[arg(long = "var", value_name = "NAME=VALUE")]
     vars: Vec<String>,
-    /// A file of `NAME = EXPR` attributes giving variables' values; later
-    /// files and `--var` flags override earlier ones.
+    /// A file of a module's variables as HCL attributes (NAME = EXPR).
+    /// Repeatable; later options win.
     #[arg(long = "var-file", value_name = "FILE")]
     var_files: Vec<Utf8PathBuf>,
     /// After each report, print how much work it took.
@@ -72,14 +72,15 @@ enum Message {
     Interrupt,
 }
 
-pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
+/// Watches `args.dir`; `variable_options` are its `--var` and `--var-file`
+/// options in the order given.
+pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Result<Outcome> {
     let dir = args.dir.as_path();
     if !dir.is_dir() {
         bail!("cannot watch `{dir}`: not a directory");
     }
     let started = Instant::now();
-    // Variables are read once: a change to a variables file is not watched.
-    let variables = module_eval::module_variables(&args.var_files, &args.vars)?;
+    let environment = host::inputs::process_environment();
 
     let (messages, received) = mpsc::channel();
     {
@@ -92,24 +93,31 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
 
     let options = HostOptions { limits: crate::limits(), ..HostOptions::default() };
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
-    let (mut change, loaded) =
+    let (change, loaded) =
         host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(|error| anyhow!(error))?;
     // The watch starts before the first report, so that a change made
     // while it runs is seen.
     let watcher = {
         let messages = messages.clone();
-        let watch_options =
-            WatchOptions { max_file_size: options.limits.max_file_size, ..WatchOptions::default() };
+        let watch_options = WatchOptions {
+            max_file_size: options.limits.max_file_size,
+            files: host::load::WATCHED_FILES,
+            ..WatchOptions::default()
+        };
         vfs::Watcher::start(dir, Scope::Directory, &loaded, watch_options, move |batch| {
             let _ = messages.send(Message::Batch(batch));
         })
         .map_err(|err| anyhow!(err))?
     };
-    change.set_variables(dir, variables);
     let mut host = AnalysisHost::new(options);
     host.record_stats(args.stats);
     host.apply_change(change);
     host::load::children(&mut host).map_err(|error| anyhow!(error))?;
+    // The module is the root of the run, its variables read as `eval DIR`
+    // reads them.
+    let read = module_eval::apply_root_variables(&mut host, dir, variable_options, &environment)?;
+    eprint!("{}", module_eval::undeclared_warnings(dir, &read));
+    let mut undeclared = read.undeclared;
 
     let mut stats = Stats { files: loaded.len(), parsed: 0, evaluated: 0, since: started };
     let mut generation = 0;
@@ -132,11 +140,25 @@ pub(crate) fn run(args: WatchArgs) -> Result<Outcome> {
                     stats = Stats { files: 0, parsed: 0, evaluated: 0, since: Instant::now() };
                 }
                 stats.files += batch.len();
-                let mut change = Change::from(batch);
+                let (mut change, _) = host::inputs::watched_change(batch);
                 host::load::rule_levels(&mut change, &mut levels).map_err(|error| anyhow!(error))?;
                 // The write waits until a running report has let go of its
                 // handle, which it does at its next query, unwinding.
                 host.apply_change(change);
+                // Read again after every batch, not only one that changed a
+                // variables file: a variable declared or retyped changes
+                // which `TF_VAR_` counts and how its text reads. Values that
+                // did not change change nothing. Variables that cannot be
+                // read now keep their last values.
+                match module_eval::apply_root_variables(&mut host, dir, variable_options, &environment) {
+                    // A warning is said again only when what it says changed.
+                    Ok(read) if read.undeclared != undeclared => {
+                        eprint!("{}", module_eval::undeclared_warnings(dir, &read));
+                        undeclared = read.undeclared;
+                    }
+                    Ok(_) => {}
+                    Err(error) => eprintln!("halite: {error:#}"),
+                }
                 if running {
                     waiting = true;
                 } else {

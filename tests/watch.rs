@@ -217,6 +217,71 @@ fn watch_takes_variables() {
     watch.expect(&[json!({"address": "local.twice", "value": 42})]);
 }
 
+/// A Terraform module's variables come from where `eval DIR` reads them
+/// (`TF_VAR_`, `terraform.tfvars`, `*.auto.tfvars`, the command line), and
+/// a change to a variables file Terraform reads by itself, or to a
+/// declaration, re-evaluates the variables' dependents.
+#[test]
+fn watch_reads_terraform_inputs_and_follows_its_variables_files() {
+    const MAIN: &str = "variable \"env\" {\n  default = \"dev\"\n}\nvariable \"region\" {\n  type = string\n}\n\
+        variable \"size\" {\n  type    = number\n  default = 1\n}\n\
+        locals {\n  name   = \"web-${var.env}-${var.region}\"\n  double = var.size * 2\n}\n\
+        output \"name\" {\n  value = local.name\n}\noutput \"double\" {\n  value = local.double\n}\n";
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("main.tf"), MAIN).expect("a written file");
+    std::fs::write(dir.path().join("terraform.tfvars"), "env = \"staging\"\n").expect("a written file");
+    let environment = [("TF_VAR_region", "eu"), ("TF_VAR_zone", "b")];
+    let (child, lines) =
+        support::spawn_watch_with_env(dir.path(), &["--var", "size=3"], &environment, Stdio::null());
+    let watch = Watch { child, lines, dir };
+    watch.expect(&[
+        json!({"address": "local.name", "value": "web-staging-eu"}),
+        json!({"address": "output.name.value", "value": "web-staging-eu"}),
+        json!({"address": "local.double", "value": 6}),
+        json!({"address": "output.double.value", "value": 6}),
+    ]);
+
+    watch.write("terraform.tfvars", "env = \"prod\"\n");
+    watch.expect(&[
+        json!({"address": "local.name", "value": "web-prod-eu"}),
+        json!({"address": "output.name.value", "value": "web-prod-eu"}),
+    ]);
+    // `--var` wins over an automatic file.
+    watch.write("a.auto.tfvars", "size = 5\nenv = \"test\"\n");
+    watch.expect(&[
+        json!({"address": "local.name", "value": "web-test-eu"}),
+        json!({"address": "output.name.value", "value": "web-test-eu"}),
+    ]);
+    std::fs::remove_file(watch.path("a.auto.tfvars")).expect("a removed file");
+    std::fs::remove_file(watch.path("terraform.tfvars")).expect("a removed file");
+    watch.expect(&[
+        json!({"address": "local.name", "value": "web-dev-eu"}),
+        json!({"address": "output.name.value", "value": "web-dev-eu"}),
+    ]);
+    // A variable declared while watching takes its `TF_VAR_` value.
+    watch.write("zone.tf", "variable \"zone\" {}\noutput \"zone\" {\n  value = var.zone\n}\n");
+    watch.expect(&[json!({"address": "output.zone.value", "value": "b"})]);
+}
+
+/// A block's `count` set from `terraform.tfvars`: with none, its other
+/// attributes are not evaluated (an empty tuple of instances); when an
+/// edit gives it one, they are, since they read its `count`.
+#[test]
+fn watch_evaluates_a_block_once_a_variables_file_gives_it_instances() {
+    const MAIN: &str = "variable \"create\" {\n  type    = bool\n  default = false\n}\n\
+        resource \"aws_db_subnet_group\" \"this\" {\n  count = var.create ? 1 : 0\n  name  = lower(\"DB\")\n}\n";
+    let watch = Watch::start_with(&[("main.tf", MAIN)], |_| {}, &[], Stdio::null());
+    watch.expect(&[
+        json!({"address": "aws_db_subnet_group.this.count", "value": 0}),
+        json!({"address": "aws_db_subnet_group.this.name", "value": []}),
+    ]);
+    watch.write("terraform.tfvars", "create = true\n");
+    watch.expect(&[
+        json!({"address": "aws_db_subnet_group.this.count", "value": 1}),
+        json!({"address": "aws_db_subnet_group.this.name", "value": "db"}),
+    ]);
+}
+
 #[test]
 fn ctrl_c_ends_watch_cleanly() {
     let mut watch = Watch::start(&[("main.hcl", "a = 1\n")], &[]);

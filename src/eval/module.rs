@@ -10,17 +10,15 @@
 //! every other front end's; this prints them. A value not known is printed
 //! as such (see `Printed`), not as a failure.
 
-use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 
 use anyhow::{Context as _, Result, anyhow, bail};
-use camino::{Utf8Path, Utf8PathBuf};
+use camino::Utf8Path;
 use db::module::{self, AttrError};
-use eval::Value;
 use halite::host::{
     self, Address, AnalysisHost, Diagnostic, HostOptions,
     config::RuleLevelsFinder,
-    inputs::{VariableOption, VariableSource},
+    inputs::{RootVariables, VariableOption, VariableSource},
     load::VariablesError,
 };
 use syntax::TextRange;
@@ -48,21 +46,11 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     // The module is the root of this run: its variables are what the
     // command line, and for Terraform its variables files and
     // environment, give, else their defaults.
-    let read = root_variables(&mut host, dir, options.variable_options)?;
+    let environment = host::inputs::process_environment();
+    let read = apply_root_variables(&mut host, dir, options.variable_options, &environment)?;
+    stderr.push_str(&undeclared_warnings(dir, &read));
     let db = host.db();
     let module = host.module(dir).ok_or_else(|| anyhow!("`{dir}` is not a module"))?;
-
-    // A value for a variable the module does not declare is most likely a
-    // misspelt name; it changes nothing, so it is a warning, not a failure.
-    for (name, source) in &read.undeclared {
-        let from = match source {
-            VariableSource::File(path) => format!(" (set in `{path}`)"),
-            VariableSource::Argument | VariableSource::Environment => String::new(),
-        };
-        stderr.push_str(&format!(
-            "halite: warning: `{dir}` declares no variable `{name}`{from}; its value is not used\n"
-        ));
-    }
     let addresses: Vec<Address> = if options.attrs.is_empty() {
         host.attributes(dir)
     } else {
@@ -131,25 +119,34 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
 }
 
 /// Reads the variables of the module of `dir` as its tool does (see
-/// `host::inputs`) and makes it the root of the run. A variables file that
-/// cannot be used is rendered on standard error.
-fn root_variables(
+/// `host::inputs`, `environment` the process's `TF_VAR_` variables) and
+/// makes it the root of the run. A variables file that cannot be used is
+/// rendered on standard error.
+pub(crate) fn apply_root_variables(
     host: &mut AnalysisHost,
     dir: &Utf8Path,
     options: &[VariableOption],
-) -> Result<host::inputs::RootVariables> {
-    let environment = host::inputs::process_environment();
-    host::inputs::apply_root_variables(host, dir, options, environment).or_else(variables_error)
+    environment: &[(String, String)],
+) -> Result<RootVariables> {
+    host::inputs::apply_root_variables(host, dir, options, environment.iter().cloned())
+        .or_else(variables_error)
 }
 
-/// The variables' values from `--var-file` files, then `--var` flags (see
-/// `host::load::variables`), for `watch`. A variables file that cannot be
-/// used is rendered on standard error.
-pub(crate) fn module_variables(
-    var_files: &[Utf8PathBuf],
-    vars: &[String],
-) -> Result<BTreeMap<String, Value>> {
-    host::load::variables(var_files, vars, crate::limits()).or_else(variables_error)
+/// A warning for each value of a variable the module of `dir` does not
+/// declare: most likely a misspelt name, it changes nothing, so it is not
+/// a failure.
+pub(crate) fn undeclared_warnings(dir: &Utf8Path, read: &RootVariables) -> String {
+    let mut warnings = String::new();
+    for (name, source) in &read.undeclared {
+        let from = match source {
+            VariableSource::File(path) => format!(" (set in `{path}`)"),
+            VariableSource::Argument | VariableSource::Environment => String::new(),
+        };
+        warnings.push_str(&format!(
+            "halite: warning: `{dir}` declares no variable `{name}`{from}; its value is not used\n"
+        ));
+    }
+    warnings
 }
 
 /// Why variables could not be read, said: a file's diagnostics rendered on

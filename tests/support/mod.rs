@@ -97,9 +97,20 @@ fn run(mut command: Command, dir: &Path, args: &[&str], stdin: &[u8]) -> std::io
 /// they come (read on a thread of their own, so a test can wait for a line
 /// with a timeout).
 pub fn spawn_watch(dir: &Path, args: &[&str], stderr: Stdio) -> (Child, mpsc::Receiver<String>) {
+    spawn_watch_with_env(dir, args, &[], stderr)
+}
+
+/// [`spawn_watch`] with `environment` added to the child's environment.
+pub fn spawn_watch_with_env(
+    dir: &Path,
+    args: &[&str],
+    environment: &[(&str, &str)],
+    stderr: Stdio,
+) -> (Child, mpsc::Receiver<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
         .args(["watch", "--stats", "."])
         .args(args)
+        .envs(environment.iter().copied())
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

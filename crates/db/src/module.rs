@@ -125,8 +125,8 @@ pub use crate::module::{
         module_duplicates, module_order, names_under,
     },
     resolve::{
-        AttrKind, Resolution, ResourceMode, Target, Unresolved, attribute_resolution, attribute_targets,
-        resolve_static_reference,
+        AttrKind, Instances, Repetition, Resolution, ResourceMode, Target, Unresolved, attribute_resolution,
+        attribute_targets, resolve_static_reference,
     },
     terraform_functions::{
         functions as terraform_function_table, namespaced_calls, provider_function_diagnostics,

@@ -446,3 +446,83 @@ fn module_calls_in_a_tree() {
         modules.len()
     );
 }
+
+/// A block whose `count` is known to be 0, or whose `for_each` is known to
+/// be empty, has no instances: Terraform never evaluates its arguments, so
+/// they fail nowhere and read as the empty tuple (or object) of instances.
+/// Its references must still name something, and a block with instances,
+/// or whose number of them is unknown, is evaluated as ever.
+#[test]
+fn a_block_without_instances_is_not_evaluated() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[(
+            "main.tf",
+            r#"variable "name" {
+  type    = string
+  default = ""
+}
+variable "enabled" {
+  type = bool
+}
+resource "aws_db_subnet_group" "none" {
+  count = 0
+  name  = coalesce(var.name, "")
+  ebs {
+    size = coalesce(var.name, "")
+  }
+}
+data "aws_ami" "none" {
+  for_each = {}
+  name     = coalesce(var.name, "")
+}
+resource "aws_subnet" "none" {
+  for_each = toset([])
+  name     = coalesce(var.name, "")
+}
+resource "aws_subnet" "misspelt" {
+  count = 0
+  name  = local.nope
+}
+resource "aws_subnet" "one" {
+  count = 1
+  name  = coalesce(var.name, "")
+}
+resource "aws_subnet" "maybe" {
+  count = var.enabled ? 1 : 0
+  name  = coalesce(var.name, "")
+}
+resource "aws_subnet" "list" {
+  for_each = []
+  name     = coalesce(var.name, "")
+}
+"#,
+        )],
+    );
+    db.set_module_role(module, module::ModuleRole::Root);
+    expect![[r#"
+        aws_db_subnet_group.none.count = 0
+        aws_db_subnet_group.none.name = []
+        aws_db_subnet_group.none.ebs.size = []
+        data.aws_ami.none.for_each = {}
+        data.aws_ami.none.name = {}
+        aws_subnet.none.for_each = []
+        aws_subnet.none.name = {}
+        aws_subnet.misspelt.count = 0
+        aws_subnet.misspelt.name: Unresolved { reference: 0, step: 1, kind: UndeclaredLocal { name: "nope", suggestion: None }, detail: "A local value with the name \"nope\" has not been declared." }
+        aws_subnet.one.count = 1
+        aws_subnet.one.name: Eval(EvalError { expr: Idx::<Expr>(3), kind: FunctionCallFailed { function: "coalesce" }, detail: "Call to function \"coalesce\" failed: no non-null, non-empty-string arguments." })
+        aws_subnet.maybe.count = unknown("number", not null, >= 0, <= 1)
+        aws_subnet.maybe.name: Eval(EvalError { expr: Idx::<Expr>(3), kind: FunctionCallFailed { function: "coalesce" }, detail: "Call to function \"coalesce\" failed: no non-null, non-empty-string arguments." })
+        aws_subnet.list.for_each = []
+        aws_subnet.list.name: Eval(EvalError { expr: Idx::<Expr>(3), kind: FunctionCallFailed { function: "coalesce" }, detail: "Call to function \"coalesce\" failed: no non-null, non-empty-string arguments." })
+
+        diagnostics:
+        main.tf "local.nope" [unresolved-reference] Reference to undeclared local value: A local value with the name "nope" has not been declared.
+        main.tf "coalesce(var.name, \"\")" [eval] Error in function call: Call to function "coalesce" failed: no non-null, non-empty-string arguments.
+        main.tf "coalesce(var.name, \"\")" [eval] Error in function call: Call to function "coalesce" failed: no non-null, non-empty-string arguments.
+        main.tf "coalesce(var.name, \"\")" [eval] Error in function call: Call to function "coalesce" failed: no non-null, non-empty-string arguments.
+    "#]]
+    .assert_eq(&report(&db, module));
+}

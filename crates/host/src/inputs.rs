@@ -192,6 +192,24 @@ pub fn apply_root_variables(
     Ok(read)
 }
 
+/// Whether `path`, a file a watcher of a module's directory follows (see
+/// [`crate::load::WATCHED_FILES`]), is one of the module's inputs rather
+/// than one of its files: a variables file Terraform reads by itself.
+pub fn is_input_file(path: &Utf8Path) -> bool {
+    vfs::is_terraform_automatic_variables_file(path) && !vfs::is_module_file(path)
+}
+
+/// A watcher's batch for the directory of a root module (see
+/// [`crate::load::WATCHED_FILES`]) as the change of its module files, and
+/// whether it changed one of its inputs (see [`is_input_file`]), after
+/// which its variables are read again ([`apply_root_variables`]).
+pub fn watched_change(mut batch: vfs::ChangeBatch) -> (Change, bool) {
+    let before = batch.changes.len();
+    batch.changes.retain(|change| !is_input_file(change.path()));
+    let inputs_changed = batch.changes.len() != before;
+    (Change::from(batch), inputs_changed)
+}
+
 /// The process's environment variables that set Terraform variables
 /// (`TF_VAR_NAME`), those whose name and value are Unicode.
 pub fn process_environment() -> Vec<(String, String)> {
@@ -207,19 +225,17 @@ pub fn process_environment() -> Vec<(String, String)> {
 /// regular files, or links to them, count.
 pub fn automatic_files(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
     let is_file = |path: &Utf8Path| path.metadata().is_ok_and(|it| it.is_file());
-    let mut files: Vec<Utf8PathBuf> = ["terraform.tfvars", "terraform.tfvars.json"]
-        .into_iter()
-        .map(|name| dir.join(name))
-        .filter(|path| is_file(path))
-        .collect();
+    const FIRST: [&str; 2] = ["terraform.tfvars", "terraform.tfvars.json"];
+    let mut files: Vec<Utf8PathBuf> =
+        FIRST.into_iter().map(|name| dir.join(name)).filter(|path| is_file(path)).collect();
     let mut auto: Vec<Utf8PathBuf> = dir
         .read_dir_utf8()
         .into_iter()
         .flatten()
         .flatten()
         .filter(|entry| {
-            let name = entry.file_name();
-            name.ends_with(".auto.tfvars") || name.ends_with(".auto.tfvars.json")
+            let name = Utf8Path::new(entry.file_name());
+            vfs::is_terraform_automatic_variables_file(name) && !FIRST.contains(&name.as_str())
         })
         .map(|entry| entry.path().to_owned())
         .filter(|path| is_file(path))

@@ -48,15 +48,16 @@ impl From<ConfigError> for LoadError {
 /// The module of `dir` as read from disk now: its module files (see
 /// `vfs::load`; each of at most `max_file_size` bytes, as
 /// [`crate::Limits`] says), with the rule levels of each, and the files
-/// themselves (for a watcher to compare the directory with).
+/// a watcher of the module follows, as read (see [`WATCHED_FILES`]), for
+/// it to compare the directory with.
 pub fn module(
     dir: &Utf8Path,
     levels: &mut RuleLevelsFinder,
     max_file_size: u64,
 ) -> Result<(Change, Vec<vfs::LoadedFile>), LoadError> {
-    let loaded = vfs::load(dir, vfs::Scope::Directory, max_file_size)?;
+    let loaded = vfs::load_set(dir, vfs::Scope::Directory, WATCHED_FILES, max_file_size)?;
     let mut change = Change::new();
-    for file in &loaded {
+    for file in loaded.iter().filter(|file| vfs::is_module_file(&file.path)) {
         change.set_rule_levels(file.path.clone(), levels.levels_for(&file.path)?);
         change.set_file(
             file.path.clone(),
@@ -68,6 +69,13 @@ pub fn module(
     change.set_reported(dir, true);
     Ok((change, loaded))
 }
+
+/// The files of a module's directory whose changes change what it
+/// evaluates to when it is the root of a run: its module files, and the
+/// variables files Terraform reads by itself (see [`crate::inputs`]), which
+/// are not module files but inputs: a change to one is a change of
+/// variables (see [`crate::inputs::is_input_file`]).
+pub const WATCHED_FILES: vfs::FileSet = vfs::FileSet::ModuleAndVariables;
 
 /// Loads, as modules read only for their callers, the children of the
 /// host's modules' calls of local modules that the host does not hold and

@@ -182,6 +182,17 @@ pub fn is_module_file(path: &Utf8Path) -> bool {
     !is_ignored_name(name) && FileKind::of(path).is_some_and(FileKind::is_module_member)
 }
 
+/// Whether `path` is one of the variables files Terraform reads by itself
+/// from the directory it runs in: `terraform.tfvars`,
+/// `terraform.tfvars.json`, and every name ending in `.auto.tfvars` or
+/// `.auto.tfvars.json` (Terraform ignores no name here, a hidden one
+/// included, as it does among module files).
+pub fn is_terraform_automatic_variables_file(path: &Utf8Path) -> bool {
+    let name = path.file_name().unwrap_or(path.as_str());
+    let stem = name.strip_suffix(".json").unwrap_or(name);
+    stem == "terraform.tfvars" || stem.ends_with(".auto.tfvars")
+}
+
 /// The directory of the module a module file belongs to: its parent, `.`
 /// for a bare name (a file of the current directory), so that `main.tf`
 /// and `./main.tf` belong to the same module as the directory `.`.
@@ -346,6 +357,31 @@ mod tests {
             "package.json",
         ] {
             assert!(!is_module_file(Utf8Path::new(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn terraform_automatic_variables_files() {
+        for name in [
+            "terraform.tfvars",
+            "terraform.tfvars.json",
+            "a.auto.tfvars",
+            "dir/b.auto.tfvars.json",
+            "prod-eu.auto.tfvars",
+            ".auto.tfvars",
+        ] {
+            assert!(is_terraform_automatic_variables_file(Utf8Path::new(name)), "{name}");
+        }
+        for name in [
+            "prod.tfvars",
+            "x.tfvars.json",
+            "a.auto.tfvars~",
+            ".a.auto.tfvars.swp",
+            "terraform.tfvars.bak",
+            "main.tf",
+            "auto.tfvars",
+        ] {
+            assert!(!is_terraform_automatic_variables_file(Utf8Path::new(name)), "{name}");
         }
     }
 

@@ -4,7 +4,10 @@ use std::io;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use crate::{ReadError, kind::is_module_file};
+use crate::{
+    ReadError,
+    kind::{is_module_file, is_terraform_automatic_variables_file},
+};
 
 /// Directories never entered by a walk of a tree, besides hidden ones:
 /// Terraform's cache of downloaded modules and providers is someone else's
@@ -26,6 +29,26 @@ impl Scope {
     /// Whether a directory below the root is entered, by its name.
     pub(crate) fn enters(self, dir_name: &str) -> bool {
         self == Scope::Tree && !dir_name.starts_with('.') && !SKIPPED_DIRS.contains(&dir_name)
+    }
+}
+
+/// Which files of a directory are loaded or watched, by name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FileSet {
+    /// The module files (see [`is_module_file`]).
+    #[default]
+    Module,
+    /// The module files and the variables files Terraform reads by itself
+    /// (see [`is_terraform_automatic_variables_file`]): what evaluating a
+    /// directory as the root of a Terraform run reads.
+    ModuleAndVariables,
+}
+
+impl FileSet {
+    /// Whether a file of this name is in the set.
+    pub fn contains(self, path: &Utf8Path) -> bool {
+        is_module_file(path)
+            || (self == FileSet::ModuleAndVariables && is_terraform_automatic_variables_file(path))
     }
 }
 
@@ -74,8 +97,18 @@ impl std::error::Error for Error {
 /// file larger than the limit among them), since a module with a file
 /// missing would evaluate to something it is not.
 pub fn load(root: &Utf8Path, scope: Scope, max_file_size: u64) -> Result<Vec<LoadedFile>, Error> {
+    load_set(root, scope, FileSet::Module, max_file_size)
+}
+
+/// [`load`] of the files of `set`.
+pub fn load_set(
+    root: &Utf8Path,
+    scope: Scope,
+    set: FileSet,
+    max_file_size: u64,
+) -> Result<Vec<LoadedFile>, Error> {
     let mut paths = Vec::new();
-    list_files(root, scope, &mut paths)?;
+    list_files(root, scope, set, &mut paths)?;
     paths.sort_by(|a, b| crate::path_order(a, b));
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
@@ -88,9 +121,14 @@ pub fn load(root: &Utf8Path, scope: Scope, max_file_size: u64) -> Result<Vec<Loa
     Ok(files)
 }
 
-/// Appends the paths of the module files under `dir` (see [`load`]) to
+/// Appends the paths of the files of `set` under `dir` (see [`load`]) to
 /// `paths`, in no particular order.
-pub(crate) fn list_files(dir: &Utf8Path, scope: Scope, paths: &mut Vec<Utf8PathBuf>) -> Result<(), Error> {
+pub(crate) fn list_files(
+    dir: &Utf8Path,
+    scope: Scope,
+    set: FileSet,
+    paths: &mut Vec<Utf8PathBuf>,
+) -> Result<(), Error> {
     let error = |source| Error { path: dir.to_owned(), source };
     for entry in std::fs::read_dir(dir).map_err(error)? {
         let entry = entry.map_err(error)?;
@@ -101,9 +139,9 @@ pub(crate) fn list_files(dir: &Utf8Path, scope: Scope, paths: &mut Vec<Utf8PathB
         let Ok(file_type) = entry.file_type() else { continue };
         if file_type.is_dir() {
             if scope.enters(&name) {
-                list_files(&child(dir, &name), scope, paths)?;
+                list_files(&child(dir, &name), scope, set, paths)?;
             }
-        } else if is_module_file(Utf8Path::new(&name)) {
+        } else if set.contains(Utf8Path::new(&name)) {
             paths.push(child(dir, &name));
         }
     }

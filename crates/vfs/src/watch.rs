@@ -61,8 +61,7 @@ use notify::{
 };
 
 use crate::{
-    Change, ChangeBatch, LoadedFile, RootChange, Scope,
-    kind::is_module_file,
+    Change, ChangeBatch, FileSet, LoadedFile, RootChange, Scope,
     load::{Error, child, list_files, read_file},
 };
 
@@ -78,6 +77,9 @@ pub struct WatchOptions {
     /// a file that grows past it keeps its last state, as one that cannot
     /// be read does.
     pub max_file_size: u64,
+    /// Which files are followed; the files the watch is started with
+    /// should be the same set's.
+    pub files: FileSet,
 }
 
 impl Default for WatchOptions {
@@ -90,6 +92,7 @@ impl Default for WatchOptions {
             settle: Duration::from_millis(100),
             max_delay: Duration::from_secs(1),
             max_file_size: crate::DEFAULT_MAX_FILE_SIZE,
+            files: FileSet::Module,
         }
     }
 }
@@ -130,8 +133,9 @@ enum Signal {
 }
 
 impl Watcher {
-    /// Watches the module files under `root` (see [`Scope`]), knowing that
-    /// `known` is what they are now (normally what [`crate::load`] returned),
+    /// Watches the files of `options.files` under `root` (see [`Scope`]),
+    /// knowing that `known` is what they are now (normally what
+    /// [`crate::load_set`] returned for the same set),
     /// and calls `sink` on a thread of its own with each batch of changes.
     /// Files that changed between loading and this call are in the first
     /// batch, so nothing is missed however long the caller took in between.
@@ -183,6 +187,7 @@ impl Watcher {
             root: root.to_owned(),
             absolute_root,
             scope,
+            files: options.files,
             max_file_size: options.max_file_size,
             known: known.iter().map(|file| (file.path.clone(), content_hash(&file.bytes))).collect(),
             links: BTreeSet::new(),
@@ -360,6 +365,7 @@ struct State {
     /// The root made absolute, which files are read through and events name.
     absolute_root: Utf8PathBuf,
     scope: Scope,
+    files: FileSet,
     max_file_size: u64,
     /// A hash of each known file's bytes, to tell a real change from a save
     /// that wrote the same bytes (or a touch).
@@ -462,7 +468,7 @@ impl State {
         let mut paths = Vec::new();
         // A root that cannot be listed (it was deleted, say) has no files:
         // every known one is reported deleted.
-        let _ = list_files(&self.absolute_root, self.scope, &mut paths);
+        let _ = list_files(&self.absolute_root, self.scope, self.files, &mut paths);
         let mut everything: Vec<Utf8PathBuf> = paths.iter().filter_map(|path| self.reported(path)).collect();
         everything.extend(self.tracked().cloned());
         everything
@@ -666,7 +672,7 @@ impl State {
             return;
         }
         let path = dirs.iter().chain([&name]).fold(self.root.clone(), |path, part| child(&path, part));
-        if is_module_file(Utf8Path::new(name)) {
+        if self.files.contains(Utf8Path::new(name)) {
             candidates.insert(path.clone());
         }
         if self.scope.enters(name) {
@@ -675,7 +681,7 @@ impl State {
             if std::fs::symlink_metadata(&on_disk).is_ok_and(|metadata| metadata.is_dir()) {
                 let mut paths = Vec::new();
                 // A directory removed while it is listed has no files.
-                let _ = list_files(&on_disk, self.scope, &mut paths);
+                let _ = list_files(&on_disk, self.scope, self.files, &mut paths);
                 candidates.extend(paths.iter().filter_map(|path| self.reported(path)));
             }
         }

@@ -11,7 +11,7 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Module,
+        Address, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Module, Value,
         declarations::declarations_of, dialect_root_names, index::IndexView, module_files, references,
         value::expr_of,
     },
@@ -133,6 +133,97 @@ pub struct Resolution {
     pub same_cycle: Vec<Address>,
     /// How many attributes that cycle has (0 when on none known).
     pub cycle_members: u32,
+    /// For an attribute of a block with `count` or `for_each`, which says
+    /// how many instances the block has: the attribute has a value only
+    /// if it has one (see [`Instances`]).
+    pub instances: Option<Instances>,
+}
+
+/// How a block makes instances of itself, by the attribute that says how
+/// many: one of the dialect's [`DialectRules::repetition_attributes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repetition {
+    /// `count`: a number of instances, held in a tuple.
+    Count,
+    /// `for_each` (any repetition attribute other than `count`): one
+    /// instance per element of a map, set or object, held in an object.
+    ForEach,
+}
+
+impl Repetition {
+    /// The value of a block's attribute when the block has no instances,
+    /// as Terraform's address of it across instances reads
+    /// (`aws_instance.web[*].ami`): an empty tuple for `count`, an empty
+    /// object for `for_each`.
+    pub fn no_instances(self) -> Value {
+        match self {
+            Repetition::Count => Value::empty_tuple(),
+            Repetition::ForEach => Value::empty_object(),
+        }
+    }
+
+    /// Whether `value`, the repetition attribute's, is known to make no
+    /// instance: a known `count` of 0, a known empty map, set or object
+    /// for `for_each`. Anything else (unknown, null, a value Terraform
+    /// rejects) leaves the block's attributes evaluated as ever.
+    pub fn makes_none(self, value: &Value) -> bool {
+        if !value.is_known() || value.is_null() {
+            return false;
+        }
+        match self {
+            Repetition::Count => value.as_number().is_some_and(value::Number::is_zero),
+            Repetition::ForEach => {
+                let ty = value.ty();
+                (ty.is_map() || ty.is_set() || ty.is_object()) && value.length() == Some(0)
+            }
+        }
+    }
+}
+
+/// The attribute that says how many instances the block of an attribute
+/// has, read through the target at `target` in the attribute's targets
+/// (after those of its references, so that the module's dependency graph
+/// sees it as any other read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Instances {
+    pub target: usize,
+    pub repetition: Repetition,
+}
+
+/// Appends to `targets` the read of the `count` or `for_each` of the
+/// top-level block `address` is an attribute of (nested blocks' included),
+/// when that block has one and `address` is not that attribute itself.
+fn instances_target(
+    index: &Index<'_>,
+    rules: &DialectRules,
+    address: &Address,
+    targets: &mut Vec<Target>,
+) -> Option<Instances> {
+    if rules.repetition_attributes.is_empty() {
+        return None;
+    }
+    let segments = address.segments();
+    let (root, steps) = segments.split_first()?;
+    // The block's labels: the longest run of the steps that names a block
+    // and leaves at least the attribute's name.
+    let depths = index.view.block_types().get(root)?;
+    let (labels, entry) = depths
+        .iter()
+        .rev()
+        .filter(|&&n| n < steps.len())
+        .find_map(|&n| Some((&steps[..n], index.block(root, &steps[..n])?)))?;
+    let name = entry.attributes.iter().find(|it| rules.repetition_attributes.contains(*it))?;
+    let own = &steps[labels.len()..];
+    if own.len() == 1 && rules.repetition_attributes.contains(&own[0]) {
+        return None;
+    }
+    let mut prefix: Vec<SmolStr> = Vec::with_capacity(labels.len() + 2);
+    prefix.push(root.clone());
+    prefix.extend(labels.iter().cloned());
+    prefix.push(name.clone());
+    let repetition = if name == "count" { Repetition::Count } else { Repetition::ForEach };
+    targets.push(Target::Attributes { objects: Vec::new(), attrs: vec![Address::new(prefix)] });
+    Some(Instances { target: targets.len() - 1, repetition })
 }
 
 impl Resolution {
@@ -171,6 +262,7 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
             targets: Vec::new(),
             same_cycle: Vec::new(),
             cycle_members: 0,
+            instances: None,
         };
     }
     // A static attribute that references nothing is a value as written
@@ -184,14 +276,16 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
     // declaration resolves: most attributes never depend on them.
     let roots = || dialect_root_names(db, dialect);
     let scope = Scope::new(db, module, rules, attr.address(db), &roots);
-    let targets = match &expr {
+    let mut targets = match &expr {
         Some(expr) => references(&expr.exprs, expr.root)
             .into_iter()
             .map(|reference| resolve(&index, rules, &scope, &reference.root, &reference.attrs))
             .collect(),
         None => Vec::new(),
     };
-    let mut resolution = Resolution { kind: AttrKind::Expression, expr, targets, ..Resolution::default() };
+    let instances = instances_target(&index, rules, attr.address(db), &mut targets);
+    let mut resolution =
+        Resolution { kind: AttrKind::Expression, expr, targets, instances, ..Resolution::default() };
     let cycles = module.cycles(db);
     if let Some(cycle) = cycles.get(attr.address(db)) {
         resolution.same_cycle = resolution
@@ -222,10 +316,12 @@ pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<
     let Some(expr) = expr_of(db, def) else { return Vec::new() };
     let roots = || dialect_root_names(db, dialect);
     let scope = Scope::new(db, module, rules, address, &roots);
-    references(&expr.exprs, expr.root)
+    let mut targets = references(&expr.exprs, expr.root)
         .into_iter()
         .map(|reference| resolve(&index, rules, &scope, &reference.root, &reference.attrs))
-        .collect()
+        .collect();
+    instances_target(&index, rules, address, &mut targets);
+    targets
 }
 
 /// What a reference by name in an attribute that is not evaluated names

@@ -441,7 +441,35 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let computed_attributes = dialect.rules(db).computed_attributes;
     let mut scope = Scope::default();
     let mut caught: Option<Vec<bool>> = None;
+    // A block with no instances (`count = 0`, an empty `for_each`) has no
+    // attributes to evaluate, as Terraform never evaluates them: only its
+    // references must name something.
+    if let Some(instances) = resolution.instances
+        && let Some(Target::Attributes { attrs, .. }) = resolution.targets.get(instances.target)
+        && let Some(decides) = attrs.first()
+        && let Ok(value) = attribute_value(db, Attr::new(db, attr.module(db), decides.clone()))
+        && instances.repetition.makes_none(value)
+    {
+        for (reference, target) in resolution.targets.iter().enumerate() {
+            if let Target::Unresolved { step, kind, detail } = target
+                && !(matches!(kind, Unresolved::UnsupportedAttribute { .. })
+                    && caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true))
+            {
+                return Err(AttrError::Unresolved {
+                    reference,
+                    step: *step,
+                    kind: kind.clone(),
+                    detail: detail.clone(),
+                });
+            }
+        }
+        return Ok(instances.repetition.no_instances());
+    }
     for (reference, target) in resolution.targets.iter().enumerate() {
+        // The read of the block's `count` or `for_each`, done above.
+        if resolution.instances.is_some_and(|it| it.target == reference) {
+            continue;
+        }
         match target {
             // A block's missing attribute inside `try` or `can` is an error
             // the call catches, as HCL evaluates it: the reference is left
