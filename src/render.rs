@@ -1,12 +1,116 @@
 //! Diagnostics as people and programs read them. This is the edge where the
-//! plain values of `analysis` become text: JSON lines here, SARIF in
-//! `sarif.rs`, and rustc-style text through `analysis::render`, which the
-//! library renders its decoding errors with too.
+//! plain values of `analysis` become text: the formats of one line per
+//! diagnostic here (JSON lines, concise lines, GitHub's workflow commands)
+//! and the fingerprint every format that has one shares; SARIF in
+//! `sarif.rs`, GitLab's Code Quality report in `gitlab.rs`, Checkstyle and
+//! JUnit XML in `xml.rs`; and rustc-style text through `analysis::render`,
+//! which the library renders its decoding errors with too.
+
+use std::collections::HashMap;
 
 pub(crate) use halite::host::render::Human;
-use halite::host::{LineCol, LocatedDiagnostic};
+use halite::host::{LineCol, LocatedDiagnostic, Severity};
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use syntax::TextSize;
+
+/// One diagnostic as one line: `path:line:col: severity[code] message`,
+/// as compilers print them for editors and `grep`.
+pub(crate) fn concise(located: &LocatedDiagnostic) -> String {
+    let diagnostic = &located.diagnostic;
+    format!(
+        "{}:{}:{}: {}[{}] {}",
+        located.path,
+        located.start.line,
+        located.start.column,
+        diagnostic.severity.as_str(),
+        diagnostic.code,
+        one_line(&diagnostic.message)
+    )
+}
+
+/// One diagnostic as a GitHub Actions workflow command, which the runner
+/// turns into an annotation on the file's line: `::error file=…,line=…,
+/// col=…,endLine=…,endColumn=…,title=…::message`. The message carries the
+/// notes after a blank line; properties and message are escaped as the
+/// runner unescapes them.
+pub(crate) fn github(located: &LocatedDiagnostic) -> String {
+    let diagnostic = &located.diagnostic;
+    let command = match diagnostic.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    format!(
+        "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+        github_property(located.path.as_str()),
+        located.start.line,
+        located.start.column,
+        located.end.line,
+        located.end.column,
+        github_property(&format!("halite {}", diagnostic.code)),
+        github_data(&message_with_notes(located)),
+    )
+}
+
+/// A workflow command's message: `%`, carriage returns and line feeds
+/// percent-encoded, as the runner decodes them.
+fn github_data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// A workflow command's property value: its message's escapes, and `:` and
+/// `,`, which would otherwise end the value.
+fn github_property(text: &str) -> String {
+    github_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// The message, then each note after a blank line: the whole of what a
+/// diagnostic says, for the formats that have one text field for it.
+pub(crate) fn message_with_notes(located: &LocatedDiagnostic) -> String {
+    let mut text = located.diagnostic.message.clone();
+    for note in &located.diagnostic.notes {
+        text.push_str("\n\n");
+        text.push_str(note);
+    }
+    text
+}
+
+/// A message on one line: a line break becomes a space, so that one
+/// diagnostic stays one line for the tools that read lines.
+fn one_line(text: &str) -> String {
+    text.replace("\r\n", " ").replace(['\r', '\n'], " ")
+}
+
+/// A fingerprint of each of a file's diagnostics, in their order: a hash of
+/// the file's path, the code, the range (lines and columns) and the
+/// message, and of how many identical diagnostics came before it in the
+/// file, so that two are never the same. It depends on nothing of the run
+/// (not the time, not the other files), so a service that compares two
+/// runs' reports (GitLab's Code Quality, a SARIF consumer) sees the same
+/// problem as the same. 32 hexadecimal digits: the first 128 bits of a
+/// SHA-256.
+pub(crate) fn fingerprints(diagnostics: &[LocatedDiagnostic]) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    diagnostics
+        .iter()
+        .map(|located| {
+            let key = format!(
+                "{}\0{}\0{}:{}-{}:{}\0{}",
+                located.path,
+                located.diagnostic.code,
+                located.start.line,
+                located.start.column,
+                located.end.line,
+                located.end.column,
+                located.diagnostic.message
+            );
+            let occurrence = seen.entry(key.clone()).or_insert(0);
+            let hash = Sha256::digest(format!("{key}\0{occurrence}").as_bytes());
+            *occurrence += 1;
+            hash[..16].iter().map(|byte| format!("{byte:02x}")).collect()
+        })
+        .collect()
+}
 
 /// One diagnostic as one line of JSON, at the lines and columns it was
 /// found at.
