@@ -226,6 +226,47 @@ mod tests {
         }
     }
 
+    /// `%`, line breaks, and in properties `:` and `,`, are what the runner
+    /// unescapes; anything else it would read as the end of a value.
+    #[test]
+    fn github_escapes_as_the_runner_unescapes() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("dir,1/a:b%.tf", "a = 1\n");
+        let diagnostic = Diagnostic::error("bad", "100% wrong:\r\nreally, yes", file, range(0, 1))
+            .with_note("Notes: after, a blank line.");
+        expect!["::error file=dir%2C1/a%3Ab%25.tf,line=1,col=1,endLine=1,endColumn=2,title=halite bad::100%25 wrong:%0D%0Areally, yes%0A%0ANotes: after, a blank line."]
+        .assert_eq(&github(&located(&db, diagnostic)));
+    }
+
+    #[test]
+    fn concise_is_one_line() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("main.tf", "a = 1\nb = 2\n");
+        let diagnostic = Diagnostic::warning("odd", "two\nlines", file, range(6, 7)).with_note("not shown");
+        expect!["main.tf:2:1: warning[odd] two lines"].assert_eq(&concise(&located(&db, diagnostic)));
+    }
+
+    /// A fingerprint is a function of the diagnostic alone: pinned here, so
+    /// that a change to what it hashes (which would make every service see
+    /// every problem as new) is a decision, not an accident.
+    #[test]
+    fn fingerprints_are_stable_and_tell_repeats_apart() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("main.tf", "a = 1\n");
+        let diagnostic = Diagnostic::error("bad", "Bad", file, range(0, 1));
+        let located = located(&db, diagnostic);
+        let twice = fingerprints(&[located.clone(), located.clone()]);
+        expect![[r#"
+            [
+                "954d2531f87a293874b05aa4f7632a29",
+                "c179d8b239fd5dc9f51922205af68853",
+            ]
+        "#]]
+        .assert_debug_eq(&twice);
+        assert_ne!(twice[0], twice[1]);
+        assert_eq!(fingerprints(&[located])[0], twice[0]);
+    }
+
     #[test]
     fn json_counts_columns_in_scalar_values_and_bytes_from_zero() {
         let mut db = RootDatabase::new();
