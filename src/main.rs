@@ -244,7 +244,9 @@ enum Format {
 enum ColorChoice {
     /// When standard output is a terminal and NO_COLOR is not set.
     Auto,
+    /// Always, even into a pipe or a file.
     Always,
+    /// Never.
     Never,
 }
 
