@@ -13,7 +13,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use halite::host::{self, LocatedDiagnostic, RootDatabase, Severity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::{ColorChoice, Format, Outcome, discover, gitlab, render, sarif, xml};
+use crate::{ColorChoice, Format, Outcome, discover, gitlab, render, repository::SourceRoot, sarif, xml};
 
 /// What `halite check` was asked to do, besides which paths.
 #[derive(Debug, Clone, Copy)]
@@ -97,6 +97,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         }
     };
     let renderer = render::Human::new(color);
+    let root = SourceRoot::find();
     let mut sink = Sink::open(options.output_file)?;
     let mut files: Vec<(Utf8PathBuf, Vec<LocatedDiagnostic>)> = Vec::new();
     let (mut errors, mut warnings) = (0usize, 0usize);
@@ -110,7 +111,9 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         &paths,
         crate::limits(),
         |db, index, diagnostics| match diagnostics {
-            Ok(diagnostics) => FileReport::new(db, &renderer, options.format, &paths[index], diagnostics),
+            Ok(diagnostics) => {
+                FileReport::new(db, &renderer, &root, options.format, &paths[index], diagnostics)
+            }
             Err(error) => FileReport::unreadable(&paths[index], error),
         },
         |files| progress.inc(files as u64),
@@ -130,8 +133,8 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     progress.finish_and_clear();
     let document = match options.format {
         Format::Human | Format::Concise | Format::Json | Format::Github => None,
-        Format::Sarif => Some(sarif::log(&files, &sarif::SourceRoot::find()) + "\n"),
-        Format::Gitlab => Some(gitlab::report(&files) + "\n"),
+        Format::Sarif => Some(sarif::log(&files, &root) + "\n"),
+        Format::Gitlab => Some(gitlab::report(&files, &root) + "\n"),
         Format::Checkstyle => Some(xml::checkstyle(&files)),
         Format::Junit => Some(xml::junit(&files)),
     };
@@ -188,6 +191,7 @@ impl FileReport {
     fn new(
         db: &RootDatabase,
         renderer: &render::Human,
+        root: &SourceRoot,
         format: Format,
         path: &Utf8Path,
         diagnostics: &[LocatedDiagnostic],
@@ -213,7 +217,7 @@ impl FileReport {
                     report.text.push('\n');
                 }
                 Format::Github => {
-                    report.text.push_str(&render::github(located));
+                    report.text.push_str(&render::github(located, root));
                     report.text.push('\n');
                 }
                 Format::Sarif | Format::Gitlab | Format::Checkstyle | Format::Junit => {}

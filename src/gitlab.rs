@@ -2,14 +2,14 @@
 //! one JSON array of every diagnostic, each with its `description`,
 //! `check_name` (the code), a `fingerprint` that is the same from run to
 //! run for the same problem ([`render::fingerprints`]), a `severity` of
-//! GitLab's scale and its `location` (the path as given, `lines.begin` and
+//! GitLab's scale and its `location` (the path, `lines.begin` and
 //! `lines.end`). GitLab compares a merge request's report with its target
 //! branch's by fingerprint.
 
 use halite::host::{LocatedDiagnostic, Severity};
 use serde::Serialize;
 
-use crate::render;
+use crate::{render, repository::SourceRoot};
 
 #[derive(Serialize)]
 struct Issue<'a> {
@@ -17,12 +17,12 @@ struct Issue<'a> {
     check_name: &'a str,
     fingerprint: String,
     severity: &'static str,
-    location: Location<'a>,
+    location: Location,
 }
 
 #[derive(Serialize)]
-struct Location<'a> {
-    path: &'a str,
+struct Location {
+    path: String,
     lines: Lines,
 }
 
@@ -33,10 +33,11 @@ struct Lines {
 }
 
 /// The report of every file's diagnostics, files in the order given.
-pub(crate) fn report(files: &[(camino::Utf8PathBuf, Vec<LocatedDiagnostic>)]) -> String {
+pub(crate) fn report(files: &[(camino::Utf8PathBuf, Vec<LocatedDiagnostic>)], root: &SourceRoot) -> String {
     let mut issues = Vec::new();
-    for (_, diagnostics) in files {
-        for (located, fingerprint) in diagnostics.iter().zip(render::fingerprints(diagnostics)) {
+    for (path, diagnostics) in files {
+        let path = root.relative(path);
+        for (located, fingerprint) in diagnostics.iter().zip(render::fingerprints(diagnostics, root)) {
             let diagnostic = &located.diagnostic;
             issues.push(Issue {
                 description: &diagnostic.message,
@@ -44,7 +45,7 @@ pub(crate) fn report(files: &[(camino::Utf8PathBuf, Vec<LocatedDiagnostic>)]) ->
                 fingerprint,
                 severity: severity(diagnostic.severity),
                 location: Location {
-                    path: located.path.as_str(),
+                    path: path.as_str().to_owned(),
                     lines: Lines { begin: located.start.line, end: located.end.line },
                 },
             });

@@ -21,6 +21,7 @@ mod format;
 mod gitlab;
 mod parse;
 mod render;
+mod repository;
 mod sarif;
 mod watch;
 mod xml;

@@ -14,6 +14,8 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use syntax::TextSize;
 
+use crate::repository::SourceRoot;
+
 /// One diagnostic as one line: `path:line:col: severity[code] message`,
 /// as compilers print them for editors and `grep`.
 pub(crate) fn concise(located: &LocatedDiagnostic) -> String {
@@ -31,10 +33,11 @@ pub(crate) fn concise(located: &LocatedDiagnostic) -> String {
 
 /// One diagnostic as a GitHub Actions workflow command, which the runner
 /// turns into an annotation on the file's line: `::error file=…,line=…,
-/// col=…,endLine=…,endColumn=…,title=…::message`. The message carries the
-/// notes after a blank line; properties and message are escaped as the
-/// runner unescapes them.
-pub(crate) fn github(located: &LocatedDiagnostic) -> String {
+/// col=…,endLine=…,endColumn=…,title=…::message`, the file relative to the
+/// repository's root as GitHub names it. The message carries the notes
+/// after a blank line; properties and message are escaped as the runner
+/// unescapes them.
+pub(crate) fn github(located: &LocatedDiagnostic, root: &SourceRoot) -> String {
     let diagnostic = &located.diagnostic;
     let command = match diagnostic.severity {
         Severity::Error => "error",
@@ -42,7 +45,7 @@ pub(crate) fn github(located: &LocatedDiagnostic) -> String {
     };
     format!(
         "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-        github_property(located.path.as_str()),
+        github_property(root.relative(&located.path).as_str()),
         located.start.line,
         located.start.column,
         located.end.line,
@@ -82,21 +85,22 @@ fn one_line(text: &str) -> String {
 }
 
 /// A fingerprint of each of a file's diagnostics, in their order: a hash of
-/// the file's path, the code, the range (lines and columns) and the
+/// the file's path (relative to the repository's root, so that it does
+/// not change with the directory the check ran in), the code, the range (lines and columns) and the
 /// message, and of how many identical diagnostics came before it in the
 /// file, so that two are never the same. It depends on nothing of the run
 /// (not the time, not the other files), so a service that compares two
 /// runs' reports (GitLab's Code Quality, a SARIF consumer) sees the same
 /// problem as the same. 32 hexadecimal digits: the first 128 bits of a
 /// SHA-256.
-pub(crate) fn fingerprints(diagnostics: &[LocatedDiagnostic]) -> Vec<String> {
+pub(crate) fn fingerprints(diagnostics: &[LocatedDiagnostic], root: &SourceRoot) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     diagnostics
         .iter()
         .map(|located| {
             let key = format!(
                 "{}\0{}\0{}:{}-{}:{}\0{}",
-                located.path,
+                root.relative(&located.path),
                 located.diagnostic.code,
                 located.start.line,
                 located.start.column,
@@ -235,7 +239,7 @@ mod tests {
         let diagnostic = Diagnostic::error("bad", "100% wrong:\r\nreally, yes", file, range(0, 1))
             .with_note("Notes: after, a blank line.");
         expect!["::error file=dir%2C1/a%3Ab%25.tf,line=1,col=1,endLine=1,endColumn=2,title=halite bad::100%25 wrong:%0D%0Areally, yes%0A%0ANotes: after, a blank line."]
-        .assert_eq(&github(&located(&db, diagnostic)));
+        .assert_eq(&github(&located(&db, diagnostic), &SourceRoot::fixed("/repo", "/repo")));
     }
 
     #[test]
@@ -255,7 +259,8 @@ mod tests {
         let file = db.set_file_text("main.tf", "a = 1\n");
         let diagnostic = Diagnostic::error("bad", "Bad", file, range(0, 1));
         let located = located(&db, diagnostic);
-        let twice = fingerprints(&[located.clone(), located.clone()]);
+        let root = SourceRoot::fixed("/repo", "/repo");
+        let twice = fingerprints(&[located.clone(), located.clone()], &root);
         expect![[r#"
             [
                 "954d2531f87a293874b05aa4f7632a29",
@@ -264,7 +269,12 @@ mod tests {
         "#]]
         .assert_debug_eq(&twice);
         assert_ne!(twice[0], twice[1]);
-        assert_eq!(fingerprints(&[located])[0], twice[0]);
+        assert_eq!(fingerprints(&[located.clone()], &root)[0], twice[0]);
+        // Run from another directory of the repository, the same file has
+        // the same fingerprint.
+        let mut moved = located;
+        moved.path = "../main.tf".into();
+        assert_eq!(fingerprints(&[moved], &SourceRoot::fixed("/repo/sub", "/repo"))[0], twice[0]);
     }
 
     #[test]

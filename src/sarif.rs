@@ -21,71 +21,11 @@
 
 use std::collections::BTreeMap;
 
-use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
+use camino::Utf8PathBuf;
 use halite::host::{LineCol, LocatedDiagnostic, Severity};
 use serde::Serialize;
 
-use crate::render;
-
-/// Where the log's relative URIs start: the repository's root as an
-/// absolute path, or nothing when the current directory is not a UTF-8
-/// path (the paths are then written as given, relative to it).
-pub(crate) struct SourceRoot {
-    current_dir: Option<Utf8PathBuf>,
-    root: Option<Utf8PathBuf>,
-}
-
-impl SourceRoot {
-    /// The repository that holds the current directory, or the current
-    /// directory itself.
-    pub(crate) fn find() -> SourceRoot {
-        let current_dir = std::env::current_dir().ok().and_then(|dir| Utf8PathBuf::try_from(dir).ok());
-        let root = current_dir.as_deref().map(|dir| {
-            dir.ancestors().find(|ancestor| ancestor.join(".git").exists()).unwrap_or(dir).to_owned()
-        });
-        SourceRoot { current_dir, root }
-    }
-
-    /// `path` (as given: relative to the current directory, or absolute)
-    /// as a SARIF artifact location.
-    fn locate(&self, path: &Utf8Path) -> ArtifactLocation {
-        let (Some(current_dir), Some(root)) = (&self.current_dir, &self.root) else {
-            return artifact_location(path.as_str());
-        };
-        let absolute = normalize(&current_dir.join(path));
-        match absolute.strip_prefix(root) {
-            Ok(relative) => artifact_location(relative.as_str()),
-            Err(_) => artifact_location(absolute.as_str()),
-        }
-    }
-
-    /// `originalUriBaseIds`: `%SRCROOT%` as the root's `file:` URI, ending
-    /// in `/` as SARIF requires of a base.
-    fn base_ids(&self) -> Option<BTreeMap<&'static str, ArtifactLocation>> {
-        let root = self.root.as_deref()?;
-        let mut uri = artifact_location(root.as_str()).uri;
-        if !uri.ends_with('/') {
-            uri.push('/');
-        }
-        Some(BTreeMap::from([("%SRCROOT%", ArtifactLocation { uri, uri_base_id: None })]))
-    }
-}
-
-/// `path` without `.` and with each `..` taking away the name before it,
-/// as the file system would read it (links apart).
-fn normalize(path: &Utf8Path) -> Utf8PathBuf {
-    let mut normal = Utf8PathBuf::new();
-    for component in path.components() {
-        match component {
-            Utf8Component::CurDir => {}
-            Utf8Component::ParentDir => {
-                normal.pop();
-            }
-            other => normal.push(other.as_str()),
-        }
-    }
-    normal
-}
+use crate::{render, repository::SourceRoot};
 
 /// One diagnostic as a SARIF `result`, its positions already resolved
 /// (they need the file's line index, which the database has while the
@@ -175,7 +115,7 @@ impl SarifResult {
             end_column: end.column,
         };
         let mut edit_positions = located.edits.iter().copied();
-        let artifact = root.locate(&located.path);
+        let artifact = artifact_location(root.relative(&located.path).as_str());
         let text = render::message_with_notes(located);
         let fixes = diagnostic
             .suggestions
@@ -264,7 +204,7 @@ struct Configuration {
 pub(crate) fn log(files: &[(Utf8PathBuf, Vec<LocatedDiagnostic>)], root: &SourceRoot) -> String {
     let mut results: Vec<SarifResult> = Vec::new();
     for (_, diagnostics) in files {
-        for (located, fingerprint) in diagnostics.iter().zip(render::fingerprints(diagnostics)) {
+        for (located, fingerprint) in diagnostics.iter().zip(render::fingerprints(diagnostics, root)) {
             results.push(SarifResult::new(located, fingerprint, root));
         }
     }
@@ -334,7 +274,14 @@ pub(crate) fn log(files: &[(Utf8PathBuf, Vec<LocatedDiagnostic>)], root: &Source
                     rules,
                 },
             },
-            original_uri_base_ids: root.base_ids(),
+            original_uri_base_ids: root.root().map(|root| {
+                let mut uri = artifact_location(root.as_str()).uri;
+                if !uri.ends_with('/') {
+                    uri.push('/');
+                }
+                // A base is an absolute URI ending in `/`, as SARIF requires.
+                BTreeMap::from([("%SRCROOT%", ArtifactLocation { uri, uri_base_id: None })])
+            }),
             column_kind: "unicodeCodePoints",
             results,
         }],

@@ -123,7 +123,70 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
             assert_eq!(rules[index]["id"], result["ruleId"]);
         }
         assert_eq!(run["columnKind"], "unicodeCodePoints");
+        // Each rule of the registry says how to change or silence it.
+        for rule in rules.iter().filter(|rule| rule["fullDescription"].is_object()) {
+            let id = rule["id"].as_str().expect("an id");
+            for help in [&rule["help"]["text"], &rule["help"]["markdown"]] {
+                let help = help.as_str().expect("help");
+                assert!(help.contains(&format!("# halite-ignore: {id}")), "{rule}");
+            }
+        }
     }
+    // The project's suggestions are fixes, each a replacement in its file.
+    let (_, _, stdout) = halite(&["check", "--format", "sarif", "project"]);
+    let log: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+    let fixes: Vec<&serde_json::Value> = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .flat_map(|result| result["fixes"].as_array().into_iter().flatten())
+        .collect();
+    assert!(!fixes.is_empty());
+    for fix in fixes {
+        let change = &fix["artifactChanges"][0];
+        assert_eq!(change["artifactLocation"]["uriBaseId"], "%SRCROOT%", "{fix}");
+        assert!(change["replacements"][0]["insertedContent"]["text"].is_string(), "{fix}");
+    }
+}
+
+/// Run from a directory inside a repository, the reports name files from
+/// the repository's root, and fingerprints do not change with where the
+/// check ran.
+#[test]
+fn ci_reports_name_files_from_the_repository_root() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::create_dir_all(dir.path().join(".git")).expect("a directory");
+    std::fs::create_dir_all(dir.path().join("infra")).expect("a directory");
+    std::fs::write(dir.path().join("infra/main.tf"), "variable \"x\" {\n  type = \"string\"\n}\n")
+        .expect("a file");
+    let stdout = |cwd: &Path, args: &[&str]| {
+        let (_, transcript) = support::run_halite(cwd, args, b"");
+        transcript
+            .split_once("--- stdout\n")
+            .expect("stdout")
+            .1
+            .split_once("--- stderr\n")
+            .expect("stderr")
+            .0
+            .to_owned()
+    };
+    let inside: serde_json::Value =
+        serde_json::from_str(&stdout(&dir.path().join("infra"), &["check", "--format", "gitlab", "main.tf"]))
+            .expect("JSON");
+    let above: serde_json::Value =
+        serde_json::from_str(&stdout(dir.path(), &["check", "--format", "gitlab", "infra"])).expect("JSON");
+    assert_eq!(inside[0]["location"]["path"], "infra/main.tf");
+    assert_eq!(inside, above);
+    let github = stdout(&dir.path().join("infra"), &["check", "--format", "github", "."]);
+    assert!(github.starts_with("::warning file=infra/main.tf,"), "{github}");
+    let sarif: serde_json::Value =
+        serde_json::from_str(&stdout(&dir.path().join("infra"), &["check", "--format", "sarif", "main.tf"]))
+            .expect("JSON");
+    let location = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(location["uri"], "infra/main.tf");
+    let base = sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"].as_str().expect("a base");
+    assert!(base.starts_with("file:///") && base.ends_with('/'), "{base}");
+    assert_eq!(sarif["runs"][0]["results"][0]["partialFingerprints"]["halite/v1"], inside[0]["fingerprint"]);
 }
 
 /// A schema document that is not valid SARIF must fail, or the validation
@@ -288,6 +351,12 @@ fn project_diagnostics() -> Vec<serde_json::Value> {
     stdout.lines().map(|line| serde_json::from_str(line).expect("each line is JSON")).collect()
 }
 
+/// A fixture's path as GitHub's and GitLab's reports give it: relative to
+/// the repository's root (this one), not to the directory the check ran in.
+fn from_root(file: &serde_json::Value) -> String {
+    format!("test-data/check/cli/{}", file.as_str().expect("a path"))
+}
+
 /// The JSON format's message with its detail after a blank line, as the
 /// formats with one text field write it.
 fn message_with_detail(diagnostic: &serde_json::Value) -> String {
@@ -370,7 +439,7 @@ fn github_workflow_commands_carry_each_diagnostic_escaped() {
         .map(|it| WorkflowCommand {
             command: it["severity"].as_str().expect("a severity").to_owned(),
             properties: vec![
-                ("file".to_owned(), it["file"].as_str().expect("a file").to_owned()),
+                ("file".to_owned(), from_root(&it["file"])),
                 ("line".to_owned(), it["start"]["line"].to_string()),
                 ("col".to_owned(), it["start"]["column"].to_string()),
                 ("endLine".to_owned(), it["end"]["line"].to_string()),
@@ -418,7 +487,7 @@ fn gitlab_code_quality_has_its_fields_and_stable_unique_fingerprints() {
         let severity = issue["severity"].as_str().expect("a severity");
         assert!(["info", "minor", "major", "critical", "blocker"].contains(&severity), "{issue}");
         assert_eq!(severity == "major", diagnostic["severity"] == "error", "{issue}");
-        assert_eq!(issue["location"]["path"], diagnostic["file"]);
+        assert_eq!(issue["location"]["path"], from_root(&diagnostic["file"]));
         assert_eq!(issue["location"]["lines"]["begin"], diagnostic["start"]["line"]);
         assert_eq!(issue["location"]["lines"]["end"], diagnostic["end"]["line"]);
         let fingerprint = issue["fingerprint"].as_str().expect("a fingerprint");
