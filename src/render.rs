@@ -269,7 +269,7 @@ mod tests {
         "#]]
         .assert_debug_eq(&twice);
         assert_ne!(twice[0], twice[1]);
-        assert_eq!(fingerprints(&[located.clone()], &root)[0], twice[0]);
+        assert_eq!(fingerprints(std::slice::from_ref(&located), &root)[0], twice[0]);
         // Run from another directory of the repository, the same file has
         // the same fingerprint.
         let mut moved = located;
