@@ -175,6 +175,14 @@ struct Help {
     markdown: String,
 }
 
+/// What to tell someone who meets a syntax error: it is not a rule.
+fn syntax_help() -> Help {
+    let text = "The file is not valid HCL (or not UTF-8) here; fix it as the message says. A file \
+                with syntax errors gets no other diagnostics until it parses. Syntax errors are \
+                always errors: halite.toml and halite-ignore comments do not change them.";
+    Help { text: text.to_owned(), markdown: text.replace("halite.toml", "`halite.toml`") }
+}
+
 /// What to tell someone who meets `rule`: what it finds, why it matters,
 /// and how to change its level or silence one occurrence.
 fn help(rule: &analysis::rules::Rule) -> Help {
@@ -248,7 +256,7 @@ pub(crate) fn log(files: &[(Utf8PathBuf, Vec<LocatedDiagnostic>)], root: &Source
                 id: code,
                 short_description: Message { text: format!("Syntax error: {message}") },
                 full_description: None,
-                help: None,
+                help: Some(syntax_help()),
                 default_configuration: Configuration { level: "error" },
             }
         };
