@@ -1,6 +1,7 @@
 //! `halite check`: every diagnostic of every file, as configured by the
 //! nearest `halite.toml`, then a summary. The host finds them
-//! (`host::check`); this renders and prints them.
+//! (`host::check`); this renders and prints them, in one of the formats of
+//! [`Format`], to standard output or to a file written whole or not at all.
 
 use std::{
     io::{self, IsTerminal, Write},
@@ -8,18 +9,73 @@ use std::{
 };
 
 use anyhow::{Context, Result, anyhow};
-use camino::Utf8PathBuf;
+use camino::{Utf8Path, Utf8PathBuf};
 use halite::host::{self, LocatedDiagnostic, RootDatabase, Severity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::{Format, Outcome, discover, render, sarif};
+use crate::{ColorChoice, Format, Outcome, discover, gitlab, render, repository::SourceRoot, sarif, xml};
 
 /// What `halite check` was asked to do, besides which paths.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Options {
+pub(crate) struct Options<'a> {
     pub(crate) format: Format,
     /// Warnings fail the check (exit 1) as errors do.
     pub(crate) deny_warnings: bool,
+    /// Where the report goes instead of standard output.
+    pub(crate) output_file: Option<&'a Utf8Path>,
+    /// No summary line, no progress bar: only the report.
+    pub(crate) quiet: bool,
+    /// Whether the human format is coloured.
+    pub(crate) color: ColorChoice,
+}
+
+/// Where the report is written: standard output as it is made, or a
+/// temporary file beside the one asked for, renamed over it once the
+/// report is whole, so that a reader never sees half a report and a run
+/// that stops leaves the old one.
+enum Sink {
+    Stdout(io::StdoutLock<'static>),
+    File { file: io::BufWriter<tempfile::NamedTempFile>, path: Utf8PathBuf },
+}
+
+impl Sink {
+    fn open(output_file: Option<&Utf8Path>) -> Result<Sink> {
+        let Some(path) = output_file else { return Ok(Sink::Stdout(io::stdout().lock())) };
+        let dir = path.parent().filter(|dir| !dir.as_str().is_empty()).unwrap_or(Utf8Path::new("."));
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".halite-report");
+        // Readable by all, as a file the shell creates would be (the umask
+        // still applies); a temporary file is otherwise its owner's alone.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let file = builder.tempfile_in(dir).with_context(|| format!("cannot write `{path}`"))?;
+        Ok(Sink::File { file: io::BufWriter::new(file), path: path.to_owned() })
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        match self {
+            Sink::Stdout(stdout) => stdout.write_all(bytes).context("cannot write to standard output"),
+            Sink::File { file, path } => {
+                file.write_all(bytes).with_context(|| format!("cannot write `{path}`"))
+            }
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Sink::Stdout(mut stdout) => stdout.flush().context("cannot write to standard output"),
+            Sink::File { file, path } => {
+                let file = file
+                    .into_inner()
+                    .map_err(|error| error.into_error())
+                    .with_context(|| format!("cannot write `{path}`"))?;
+                file.persist(&path)
+                    .map_err(|error| error.error)
+                    .with_context(|| format!("cannot write `{path}`"))?;
+                Ok(())
+            }
+        }
+    }
 }
 
 pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
@@ -31,12 +87,21 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let paths = found.files;
     let modules = host::check::module_count(&paths);
 
-    let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let color = match options.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            options.output_file.is_none()
+                && io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
     let renderer = render::Human::new(color);
-    let mut stdout = io::stdout().lock();
-    let mut sarif = sarif::Log::default();
+    let root = SourceRoot::find();
+    let mut sink = Sink::open(options.output_file)?;
+    let mut files: Vec<(Utf8PathBuf, Vec<LocatedDiagnostic>)> = Vec::new();
     let (mut errors, mut warnings) = (0usize, 0usize);
-    let progress = progress_bar(paths.len());
+    let progress = if options.quiet { ProgressBar::hidden() } else { progress_bar(paths.len()) };
     // The host checks the files in parallel chunks; each file's report is
     // rendered on the worker that checked it, and printed in path order at
     // the end. A bad configuration stops the run (exit 2) before anything
@@ -46,7 +111,9 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         &paths,
         crate::limits(),
         |db, index, diagnostics| match diagnostics {
-            Ok(diagnostics) => FileReport::new(db, &renderer, options.format, diagnostics),
+            Ok(diagnostics) => {
+                FileReport::new(db, &renderer, &root, options.format, &paths[index], diagnostics)
+            }
             Err(error) => FileReport::unreadable(&paths[index], error),
         },
         |files| progress.inc(files as u64),
@@ -60,17 +127,21 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         }
         errors += report.errors;
         warnings += report.warnings;
-        sarif.results.extend(report.sarif_results);
-        progress
-            .suspend(|| stdout.write_all(report.text.as_bytes()))
-            .context("cannot write to standard output")?;
+        files.extend(report.file);
+        progress.suspend(|| sink.write(report.text.as_bytes()))?;
     }
     progress.finish_and_clear();
-    if options.format == Format::Sarif {
-        stdout.write_all(sarif.into_json().as_bytes()).context("cannot write to standard output")?;
-        stdout.write_all(b"\n").context("cannot write to standard output")?;
+    let document = match options.format {
+        Format::Human | Format::Concise | Format::Json | Format::Github => None,
+        Format::Sarif => Some(sarif::log(&files, &root) + "\n"),
+        Format::Gitlab => Some(gitlab::report(&files, &root) + "\n"),
+        Format::Checkstyle => Some(xml::checkstyle(&files)),
+        Format::Junit => Some(xml::junit(&files)),
+    };
+    if let Some(document) = document {
+        sink.write(document.as_bytes())?;
     }
-    stdout.flush().context("cannot write to standard output")?;
+    sink.finish()?;
 
     // The time only on a terminal: a log or a test gets the same summary
     // from run to run.
@@ -82,13 +153,15 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let incomplete = incomplete || unread > 0;
     let unread =
         if incomplete { format!("; {} could not be read", plural(unread, "path")) } else { String::new() };
-    eprintln!(
-        "checked {} in {}: {}, {}{unread}{elapsed}",
-        plural(paths.len(), "file"),
-        plural(modules, "module"),
-        plural(errors, "error"),
-        plural(warnings, "warning")
-    );
+    if !options.quiet {
+        eprintln!(
+            "checked {} in {}: {}, {}{unread}{elapsed}",
+            plural(paths.len(), "file"),
+            plural(modules, "module"),
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        );
+    }
     let failed = errors > 0 || (options.deny_warnings && warnings > 0);
     Ok(if incomplete {
         Outcome::Incomplete
@@ -103,11 +176,12 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
 /// is a terminal. Smaller runs finish before a bar would be worth drawing.
 const PROGRESS_THRESHOLD: usize = 100;
 
-/// One file's diagnostics, rendered, and how many of each severity; or why
-/// it could not be read.
+/// One file's diagnostics, rendered (the formats of a line or a block per
+/// diagnostic) or kept for the report made at the end (the formats of one
+/// document), and how many of each severity; or why it could not be read.
 struct FileReport {
     text: String,
-    sarif_results: Vec<sarif::SarifResult>,
+    file: Option<(Utf8PathBuf, Vec<LocatedDiagnostic>)>,
     errors: usize,
     warnings: usize,
     unreadable: Option<String>,
@@ -117,16 +191,13 @@ impl FileReport {
     fn new(
         db: &RootDatabase,
         renderer: &render::Human,
+        root: &SourceRoot,
         format: Format,
+        path: &Utf8Path,
         diagnostics: &[LocatedDiagnostic],
     ) -> FileReport {
-        let mut report = FileReport {
-            text: String::new(),
-            sarif_results: Vec::new(),
-            errors: 0,
-            warnings: 0,
-            unreadable: None,
-        };
+        let mut report =
+            FileReport { text: String::new(), file: None, errors: 0, warnings: 0, unreadable: None };
         for located in diagnostics {
             match located.diagnostic.severity {
                 Severity::Error => report.errors += 1,
@@ -141,8 +212,19 @@ impl FileReport {
                     report.text.push_str(&render::json(located));
                     report.text.push('\n');
                 }
-                Format::Sarif => report.sarif_results.push(sarif::SarifResult::new(located)),
+                Format::Concise => {
+                    report.text.push_str(&render::concise(located));
+                    report.text.push('\n');
+                }
+                Format::Github => {
+                    report.text.push_str(&render::github(located, root));
+                    report.text.push('\n');
+                }
+                Format::Sarif | Format::Gitlab | Format::Checkstyle | Format::Junit => {}
             }
+        }
+        if matches!(format, Format::Sarif | Format::Gitlab | Format::Checkstyle | Format::Junit) {
+            report.file = Some((path.to_owned(), diagnostics.to_vec()));
         }
         report
     }
@@ -150,7 +232,7 @@ impl FileReport {
     fn unreadable(path: &Utf8PathBuf, error: &io::Error) -> FileReport {
         FileReport {
             text: String::new(),
-            sarif_results: Vec::new(),
+            file: None,
             errors: 0,
             warnings: 0,
             unreadable: Some(format!("cannot read `{path}`: {error}")),

@@ -2,7 +2,9 @@
 //!
 //! This crate owns the command line: argument parsing, finding files on
 //! disk, loading them into the database, rendering diagnostics (rustc-style
-//! text through annotate-snippets, JSON lines), writing formatted files and
+//! text through annotate-snippets, concise lines, JSON lines, SARIF,
+//! GitHub's workflow commands, GitLab's Code Quality JSON, Checkstyle and
+//! JUnit XML), writing formatted files and
 //! exit codes: 0 when all is well, 1 when a check found an error (or a file
 //! to format), 2 when the tool could not do its job (bad arguments, a path it
 //! cannot read, a file it cannot format).
@@ -16,10 +18,13 @@ mod dec;
 mod discover;
 mod eval;
 mod format;
+mod gitlab;
 mod parse;
 mod render;
+mod repository;
 mod sarif;
 mod watch;
+mod xml;
 
 use std::process::ExitCode;
 
@@ -57,6 +62,11 @@ enum Command {
     /// directory or above switches rules off or changes their severity;
     /// a `# halite-ignore: CODE` comment silences a rule on its line (or,
     /// alone on a line, on the next).
+    ///
+    /// The report goes to standard output (or to --output-file), in the
+    /// format --format names, sorted by path and then as each file reports
+    /// them, the same bytes from run to run; the summary line goes to
+    /// standard error.
     Check {
         /// Files and directories to check.
         #[arg(default_value = ".")]
@@ -67,6 +77,18 @@ enum Command {
         /// Exit 1 on warnings too.
         #[arg(long)]
         deny_warnings: bool,
+        /// Write the report to FILE instead of standard output: whole, by
+        /// renaming a finished temporary file over it, or not at all. The
+        /// summary line still goes to standard error.
+        #[arg(long, value_name = "FILE")]
+        output_file: Option<Utf8PathBuf>,
+        /// Print only the report: no summary line, no progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+        /// Colour the human format: `auto` when standard output is a
+        /// terminal and NO_COLOR is not set.
+        #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+        color: ColorChoice,
     },
     /// Format HCL files in place, as `terraform fmt` formats Terraform's files
     /// and `hclwrite.Format` every other, and print the name of each file
@@ -200,10 +222,33 @@ enum Command {
 enum Format {
     /// rustc-style diagnostics with source snippets, for people.
     Human,
+    /// One line per diagnostic: `path:line:col: severity[code] message`.
+    Concise,
     /// One JSON object per diagnostic per line, for programs.
     Json,
     /// One SARIF 2.1.0 log, for code-scanning services.
     Sarif,
+    /// GitHub Actions workflow commands (`::error file=…::message`), which
+    /// annotate the lines in a pull request.
+    Github,
+    /// One GitLab Code Quality report (JSON), for merge requests.
+    Gitlab,
+    /// One Checkstyle XML report.
+    Checkstyle,
+    /// One JUnit XML report: a test suite per file, a failing test per
+    /// diagnostic.
+    Junit,
+}
+
+/// When the human format is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    /// When standard output is a terminal and NO_COLOR is not set.
+    Auto,
+    /// Always, even into a pipe or a file.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// The styles of `fmt`.
@@ -257,9 +302,12 @@ fn main() -> ExitCode {
         .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, variable_options(&matches))))
         .unwrap_or_else(|err| err.exit());
     let result = match cli.command {
-        Command::Check { paths, format, deny_warnings } => {
+        Command::Check { paths, format, deny_warnings, output_file, quiet, color } => {
             keep_freed_memory();
-            check::run(&paths, check::Options { format, deny_warnings })
+            check::run(
+                &paths,
+                check::Options { format, deny_warnings, output_file: output_file.as_deref(), quiet, color },
+            )
         }
         Command::Fmt { paths, check, diff, style, stdin_filename } => {
             keep_freed_memory();

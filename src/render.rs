@@ -1,12 +1,120 @@
 //! Diagnostics as people and programs read them. This is the edge where the
-//! plain values of `analysis` become text: JSON lines here, SARIF in
-//! `sarif.rs`, and rustc-style text through `analysis::render`, which the
-//! library renders its decoding errors with too.
+//! plain values of `analysis` become text: the formats of one line per
+//! diagnostic here (JSON lines, concise lines, GitHub's workflow commands)
+//! and the fingerprint every format that has one shares; SARIF in
+//! `sarif.rs`, GitLab's Code Quality report in `gitlab.rs`, Checkstyle and
+//! JUnit XML in `xml.rs`; and rustc-style text through `analysis::render`,
+//! which the library renders its decoding errors with too.
+
+use std::collections::HashMap;
 
 pub(crate) use halite::host::render::Human;
-use halite::host::{LineCol, LocatedDiagnostic};
+use halite::host::{LineCol, LocatedDiagnostic, Severity};
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use syntax::TextSize;
+
+use crate::repository::SourceRoot;
+
+/// One diagnostic as one line: `path:line:col: severity[code] message`,
+/// as compilers print them for editors and `grep`.
+pub(crate) fn concise(located: &LocatedDiagnostic) -> String {
+    let diagnostic = &located.diagnostic;
+    format!(
+        "{}:{}:{}: {}[{}] {}",
+        located.path,
+        located.start.line,
+        located.start.column,
+        diagnostic.severity.as_str(),
+        diagnostic.code,
+        one_line(&diagnostic.message)
+    )
+}
+
+/// One diagnostic as a GitHub Actions workflow command, which the runner
+/// turns into an annotation on the file's line: `::error file=…,line=…,
+/// col=…,endLine=…,endColumn=…,title=…::message`, the file relative to the
+/// repository's root as GitHub names it. The message carries the notes
+/// after a blank line; properties and message are escaped as the runner
+/// unescapes them.
+pub(crate) fn github(located: &LocatedDiagnostic, root: &SourceRoot) -> String {
+    let diagnostic = &located.diagnostic;
+    let command = match diagnostic.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    format!(
+        "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+        github_property(root.relative(&located.path).as_str()),
+        located.start.line,
+        located.start.column,
+        located.end.line,
+        located.end.column,
+        github_property(&format!("halite {}", diagnostic.code)),
+        github_data(&message_with_notes(located)),
+    )
+}
+
+/// A workflow command's message: `%`, carriage returns and line feeds
+/// percent-encoded, as the runner decodes them.
+fn github_data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// A workflow command's property value: its message's escapes, and `:` and
+/// `,`, which would otherwise end the value.
+fn github_property(text: &str) -> String {
+    github_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// The message, then each note after a blank line: the whole of what a
+/// diagnostic says, for the formats that have one text field for it.
+pub(crate) fn message_with_notes(located: &LocatedDiagnostic) -> String {
+    let mut text = located.diagnostic.message.clone();
+    for note in &located.diagnostic.notes {
+        text.push_str("\n\n");
+        text.push_str(note);
+    }
+    text
+}
+
+/// A message on one line: a line break becomes a space, so that one
+/// diagnostic stays one line for the tools that read lines.
+fn one_line(text: &str) -> String {
+    text.replace("\r\n", " ").replace(['\r', '\n'], " ")
+}
+
+/// A fingerprint of each of a file's diagnostics, in their order: a hash of
+/// the file's path (relative to the repository's root, so that it does
+/// not change with the directory the check ran in), the code, the range (lines and columns) and the
+/// message, and of how many identical diagnostics came before it in the
+/// file, so that two are never the same. It depends on nothing of the run
+/// (not the time, not the other files), so a service that compares two
+/// runs' reports (GitLab's Code Quality, a SARIF consumer) sees the same
+/// problem as the same. 32 hexadecimal digits: the first 128 bits of a
+/// SHA-256.
+pub(crate) fn fingerprints(diagnostics: &[LocatedDiagnostic], root: &SourceRoot) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    diagnostics
+        .iter()
+        .map(|located| {
+            let key = format!(
+                "{}\0{}\0{}:{}-{}:{}\0{}",
+                root.relative(&located.path),
+                located.diagnostic.code,
+                located.start.line,
+                located.start.column,
+                located.end.line,
+                located.end.column,
+                located.diagnostic.message
+            );
+            let occurrence = seen.entry(key.clone()).or_insert(0);
+            let hash = Sha256::digest(format!("{key}\0{occurrence}").as_bytes());
+            *occurrence += 1;
+            hash[..16].iter().map(|byte| format!("{byte:02x}")).collect()
+        })
+        .collect()
+}
 
 /// One diagnostic as one line of JSON, at the lines and columns it was
 /// found at.
@@ -120,6 +228,53 @@ mod tests {
             edits,
             diagnostic,
         }
+    }
+
+    /// `%`, line breaks, and in properties `:` and `,`, are what the runner
+    /// unescapes; anything else it would read as the end of a value.
+    #[test]
+    fn github_escapes_as_the_runner_unescapes() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("dir,1/a:b%.tf", "a = 1\n");
+        let diagnostic = Diagnostic::error("bad", "100% wrong:\r\nreally, yes", file, range(0, 1))
+            .with_note("Notes: after, a blank line.");
+        expect!["::error file=dir%2C1/a%3Ab%25.tf,line=1,col=1,endLine=1,endColumn=2,title=halite bad::100%25 wrong:%0D%0Areally, yes%0A%0ANotes: after, a blank line."]
+        .assert_eq(&github(&located(&db, diagnostic), &SourceRoot::fixed("/repo", "/repo")));
+    }
+
+    #[test]
+    fn concise_is_one_line() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("main.tf", "a = 1\nb = 2\n");
+        let diagnostic = Diagnostic::warning("odd", "two\nlines", file, range(6, 7)).with_note("not shown");
+        expect!["main.tf:2:1: warning[odd] two lines"].assert_eq(&concise(&located(&db, diagnostic)));
+    }
+
+    /// A fingerprint is a function of the diagnostic alone: pinned here, so
+    /// that a change to what it hashes (which would make every service see
+    /// every problem as new) is a decision, not an accident.
+    #[test]
+    fn fingerprints_are_stable_and_tell_repeats_apart() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("main.tf", "a = 1\n");
+        let diagnostic = Diagnostic::error("bad", "Bad", file, range(0, 1));
+        let located = located(&db, diagnostic);
+        let root = SourceRoot::fixed("/repo", "/repo");
+        let twice = fingerprints(&[located.clone(), located.clone()], &root);
+        expect![[r#"
+            [
+                "954d2531f87a293874b05aa4f7632a29",
+                "c179d8b239fd5dc9f51922205af68853",
+            ]
+        "#]]
+        .assert_debug_eq(&twice);
+        assert_ne!(twice[0], twice[1]);
+        assert_eq!(fingerprints(std::slice::from_ref(&located), &root)[0], twice[0]);
+        // Run from another directory of the repository, the same file has
+        // the same fingerprint.
+        let mut moved = located;
+        moved.path = "../main.tf".into();
+        assert_eq!(fingerprints(&[moved], &SourceRoot::fixed("/repo/sub", "/repo"))[0], twice[0]);
     }
 
     #[test]

@@ -1,39 +1,45 @@
 //! SARIF 2.1.0 output of `halite check`, for code-scanning services.
 //!
-//! One run; the tool's rules are the lint registry ([`analysis::RULES`])
-//! followed by the syntax error codes that occur in the results (syntax
-//! errors are not configurable rules, but SARIF consumers look every
-//! `ruleId` up in the rules), and `too-many-diagnostics` when a file's cap
-//! left some out (a result of its own at the file's end, counting them). Locations are relative to the directory the
-//! check ran in, through the `%SRCROOT%` base, with 1-based lines and
+//! One run; the tool's rules are the lint registry ([`analysis::RULES`]),
+//! each with its help (what it finds, why, and how to switch it off or
+//! silence it), followed by the syntax error codes that occur in the
+//! results (syntax errors are not configurable rules, but SARIF consumers
+//! look every `ruleId` up in the rules), and `too-many-diagnostics` when a
+//! file's cap left some out (a result of its own at the file's end,
+//! counting them).
+//!
+//! Locations are relative to the repository's root, the nearest directory
+//! at or above the current one with a `.git` (or the current directory
+//! outside a repository), through the `%SRCROOT%` base, which
+//! `originalUriBaseIds` resolves to that directory's `file:` URI; a file
+//! outside it gets an absolute `file:` URI. Lines and columns are 1-based,
 //! columns counted in Unicode code points (`columnKind`
 //! `unicodeCodePoints`), the same columns as the human and JSON outputs;
 //! an end column is the one after the range, as SARIF defines it.
-//! Suggestions become `fixes`.
+//! Suggestions become `fixes`; each result has a `partialFingerprints`
+//! entry, `halite/v1`, the fingerprint the GitLab report gives it too.
 
 use std::collections::BTreeMap;
 
+use camino::Utf8PathBuf;
 use halite::host::{LineCol, LocatedDiagnostic, Severity};
 use serde::Serialize;
 
-/// The log being built: results in file order.
-#[derive(Default)]
-pub(crate) struct Log {
-    pub(crate) results: Vec<SarifResult>,
-}
+use crate::{render, repository::SourceRoot};
 
 /// One diagnostic as a SARIF `result`, its positions already resolved
 /// (they need the file's line index, which the database has while the
 /// file is being checked).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct SarifResult {
+struct SarifResult {
     rule_id: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     rule_index: Option<usize>,
     level: &'static str,
     message: Message,
     locations: Vec<Location>,
+    partial_fingerprints: BTreeMap<&'static str, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     fixes: Vec<Fix>,
 }
@@ -100,7 +106,7 @@ struct Content {
 }
 
 impl SarifResult {
-    pub(crate) fn new(located: &LocatedDiagnostic) -> SarifResult {
+    fn new(located: &LocatedDiagnostic, fingerprint: String, root: &SourceRoot) -> SarifResult {
         let diagnostic = &located.diagnostic;
         let region = |(start, end): (LineCol, LineCol)| Region {
             start_line: start.line,
@@ -109,12 +115,8 @@ impl SarifResult {
             end_column: end.column,
         };
         let mut edit_positions = located.edits.iter().copied();
-        let artifact = artifact_location(located.path.as_str());
-        let mut text = diagnostic.message.clone();
-        for note in &diagnostic.notes {
-            text.push_str("\n\n");
-            text.push_str(note);
-        }
+        let artifact = artifact_location(root.relative(&located.path).as_str());
+        let text = render::message_with_notes(located);
         let fixes = diagnostic
             .suggestions
             .iter()
@@ -147,6 +149,7 @@ impl SarifResult {
                     region: region((located.start, located.end)),
                 },
             }],
+            partial_fingerprints: BTreeMap::from([("halite/v1", fingerprint)]),
             fixes,
         }
     }
@@ -159,7 +162,44 @@ struct ReportingDescriptor {
     short_description: Message,
     #[serde(skip_serializing_if = "Option::is_none")]
     full_description: Option<Message>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<Help>,
     default_configuration: Configuration,
+}
+
+/// A rule's help, as plain text and as Markdown (SARIF's
+/// `multiformatMessageString`).
+#[derive(Serialize)]
+struct Help {
+    text: String,
+    markdown: String,
+}
+
+/// What to tell someone who meets a syntax error: it is not a rule.
+fn syntax_help() -> Help {
+    let text = "The file is not valid HCL (or not UTF-8) here; fix it as the message says. A file \
+                with syntax errors gets no other diagnostics until it parses. Syntax errors are \
+                always errors: halite.toml and halite-ignore comments do not change them.";
+    Help { text: text.to_owned(), markdown: text.replace("halite.toml", "`halite.toml`") }
+}
+
+/// What to tell someone who meets `rule`: what it finds, why it matters,
+/// and how to change its level or silence one occurrence.
+fn help(rule: &analysis::rules::Rule) -> Help {
+    let code = rule.code;
+    let (summary, explanation) = (rule.summary, rule.explanation);
+    let configure = format!(
+        "set its level in halite.toml ([rules] {code} = \"off\", \"warn\" or \"error\"), or silence one \
+         line with a `# halite-ignore: {code}` comment on it or alone on the line before"
+    );
+    Help {
+        text: format!("{summary}\n\n{explanation}\n\nTo change it: {configure}."),
+        markdown: format!(
+            "**{summary}**\n\n{explanation}\n\nTo change it, set its level in `halite.toml`:\n\n\
+             ```toml\n[rules]\n{code} = \"off\" # or \"warn\", \"error\"\n```\n\n\
+             or silence one line with a `# halite-ignore: {code}` comment on it or alone on the line before."
+        ),
+    }
 }
 
 #[derive(Serialize)]
@@ -167,79 +207,95 @@ struct Configuration {
     level: &'static str,
 }
 
-impl Log {
-    /// The whole log as one JSON document.
-    pub(crate) fn into_json(mut self) -> String {
-        let mut rules: Vec<ReportingDescriptor> = analysis::RULES
-            .iter()
-            .map(|rule| ReportingDescriptor {
-                id: rule.code,
-                short_description: Message { text: rule.summary.to_owned() },
-                full_description: Some(Message { text: rule.explanation.to_owned() }),
-                default_configuration: Configuration { level: rule.default_severity.as_str() },
-            })
-            .collect();
-        // Syntax error codes, described by the first message seen with each;
-        // a BTreeMap so that the order does not depend on the files'.
-        let mut syntax_codes: BTreeMap<&'static str, String> = BTreeMap::new();
-        for result in &self.results {
-            if analysis::rules::rule(result.rule_id).is_none() {
-                syntax_codes
-                    .entry(result.rule_id)
-                    .or_insert_with(|| result.message.text.lines().next().unwrap_or_default().to_owned());
-            }
+/// The whole log of every file's diagnostics, files in the order given, as
+/// one JSON document.
+pub(crate) fn log(files: &[(Utf8PathBuf, Vec<LocatedDiagnostic>)], root: &SourceRoot) -> String {
+    let mut results: Vec<SarifResult> = Vec::new();
+    for (_, diagnostics) in files {
+        for (located, fingerprint) in diagnostics.iter().zip(render::fingerprints(diagnostics, root)) {
+            results.push(SarifResult::new(located, fingerprint, root));
         }
-        for (code, message) in syntax_codes {
-            let descriptor = if code == analysis::TOO_MANY_DIAGNOSTICS {
-                ReportingDescriptor {
-                    id: code,
-                    short_description: Message { text: "Too many diagnostics in one file".to_owned() },
-                    full_description: Some(Message {
-                        text: format!(
-                            "Only the first {} diagnostics of a file are reported; this result, at the end \
-                             of the file, counts the rest. It is an error when any of those is one.",
-                            crate::limits().max_diagnostics_per_file
-                        ),
-                    }),
-                    default_configuration: Configuration { level: "error" },
-                }
-            } else {
-                ReportingDescriptor {
-                    id: code,
-                    short_description: Message { text: format!("Syntax error: {message}") },
-                    full_description: None,
-                    default_configuration: Configuration { level: "error" },
-                }
-            };
-            rules.push(descriptor);
-        }
-        let index_of: BTreeMap<&str, usize> =
-            rules.iter().enumerate().map(|(index, rule)| (rule.id, index)).collect();
-        for result in &mut self.results {
-            result.rule_index = index_of.get(result.rule_id).copied();
-        }
-
-        let information_uri = option_env!("CARGO_PKG_REPOSITORY").filter(|uri| !uri.is_empty());
-        let log = SarifLog {
-            schema: "https://json.schemastore.org/sarif-2.1.0.json",
-            version: "2.1.0",
-            runs: vec![Run {
-                tool: Tool {
-                    driver: Driver {
-                        name: "halite",
-                        version: env!("CARGO_PKG_VERSION"),
-                        semantic_version: env!("CARGO_PKG_VERSION"),
-                        information_uri,
-                        rules,
-                    },
-                },
-                column_kind: "unicodeCodePoints",
-                results: self.results,
-            }],
-        };
-        // Serializing strings, numbers and the structures above cannot fail.
-        serde_json::to_string_pretty(&log).unwrap_or_default()
     }
+    let mut rules: Vec<ReportingDescriptor> = analysis::RULES
+        .iter()
+        .map(|rule| ReportingDescriptor {
+            id: rule.code,
+            short_description: Message { text: rule.summary.to_owned() },
+            full_description: Some(Message { text: rule.explanation.to_owned() }),
+            help: Some(help(rule)),
+            default_configuration: Configuration { level: rule.default_severity.as_str() },
+        })
+        .collect();
+    // Syntax error codes, described by the first message seen with each;
+    // a BTreeMap so that the order does not depend on the files'.
+    let mut syntax_codes: BTreeMap<&'static str, String> = BTreeMap::new();
+    for result in &results {
+        if analysis::rules::rule(result.rule_id).is_none() {
+            syntax_codes
+                .entry(result.rule_id)
+                .or_insert_with(|| result.message.text.lines().next().unwrap_or_default().to_owned());
+        }
+    }
+    for (code, message) in syntax_codes {
+        let descriptor = if code == analysis::TOO_MANY_DIAGNOSTICS {
+            ReportingDescriptor {
+                id: code,
+                short_description: Message { text: "Too many diagnostics in one file".to_owned() },
+                full_description: Some(Message {
+                    text: format!(
+                        "Only the first {} diagnostics of a file are reported; this result, at the end \
+                             of the file, counts the rest. It is an error when any of those is one.",
+                        crate::limits().max_diagnostics_per_file
+                    ),
+                }),
+                help: None,
+                default_configuration: Configuration { level: "error" },
+            }
+        } else {
+            ReportingDescriptor {
+                id: code,
+                short_description: Message { text: format!("Syntax error: {message}") },
+                full_description: None,
+                help: Some(syntax_help()),
+                default_configuration: Configuration { level: "error" },
+            }
+        };
+        rules.push(descriptor);
+    }
+    let index_of: BTreeMap<&str, usize> =
+        rules.iter().enumerate().map(|(index, rule)| (rule.id, index)).collect();
+    for result in &mut results {
+        result.rule_index = index_of.get(result.rule_id).copied();
+    }
+
+    let information_uri = option_env!("CARGO_PKG_REPOSITORY").filter(|uri| !uri.is_empty());
+    let log = SarifLog {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "halite",
+                    version: env!("CARGO_PKG_VERSION"),
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    information_uri,
+                    rules,
+                },
+            },
+            original_uri_base_ids: root.root().map(|root| {
+                let mut uri = artifact_location(root.as_str()).uri;
+                if !uri.ends_with('/') {
+                    uri.push('/');
+                }
+                // A base is an absolute URI ending in `/`, as SARIF requires.
+                BTreeMap::from([("%SRCROOT%", ArtifactLocation { uri, uri_base_id: None })])
+            }),
+            column_kind: "unicodeCodePoints",
+            results,
+        }],
+    };
+    // Serializing strings, numbers and the structures above cannot fail.
+    serde_json::to_string_pretty(&log).unwrap_or_default()
 }
 
 /// The log's top level, fields in the order SARIF's examples use (serde
@@ -256,6 +312,8 @@ struct SarifLog {
 #[serde(rename_all = "camelCase")]
 struct Run {
     tool: Tool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    original_uri_base_ids: Option<BTreeMap<&'static str, ArtifactLocation>>,
     column_kind: &'static str,
     results: Vec<SarifResult>,
 }

@@ -1,11 +1,15 @@
 //! `halite check` end to end: rule levels from `halite.toml`, ignore
-//! comments, `--deny-warnings`, and the three output formats, run on the
-//! fixture folders of `test-data/check/cli/`.
+//! comments, `--deny-warnings`, the output formats, `--output-file`,
+//! `--quiet` and `--color`, run on the fixture folders of
+//! `test-data/check/cli/`.
 //!
 //! Each case records the command, its exit code and both outputs in a file
 //! under `test-data/check/cli/`, compared with `expect_file!`;
-//! `UPDATE_EXPECT=1 cargo test -p cli --test check` refreshes them. The
-//! SARIF output is also validated against the official SARIF 2.1.0 schema.
+//! `UPDATE_EXPECT=1 cargo test -p cli --test check` refreshes them. Each
+//! format is also checked against what its consumer reads: SARIF against
+//! the official SARIF 2.1.0 schema, Checkstyle and JUnit XML parsed back,
+//! GitLab's Code Quality fields, GitHub's workflow command syntax with its
+//! escapes, each against the JSON format's diagnostics.
 
 mod support;
 
@@ -33,6 +37,11 @@ fn check(args: &[&str], expected_code: i32, expected: ExpectFile) -> String {
     assert_eq!(code, expected_code, "{transcript}");
     stdout
 }
+
+/// The repository's root as SARIF's `originalUriBaseIds` gives it (a
+/// `file:` URI that differs from machine to machine) in a transcript,
+/// replaced by a placeholder so that the transcript can be compared.
+const SRCROOT: &str = "file:///SRCROOT/";
 
 #[test]
 fn levels_come_from_the_nearest_halite_toml_with_overrides_by_path() {
@@ -84,9 +93,24 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
             expect_file!["../test-data/check/cli/warnings-only.sarif.txt"],
         ),
     ] {
-        let stdout = check(args, expected_code, expected);
+        let (code, transcript, stdout) = halite(args);
         let log: serde_json::Value =
             serde_json::from_str(&stdout).expect("SARIF output is one JSON document");
+        // %SRCROOT% is the repository holding the fixtures, as a `file:`
+        // URI ending in `/`, and every result's URI is a path under it.
+        let root = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"].as_str().expect("a base URI");
+        let root_dir = root.strip_prefix("file://").and_then(|it| it.strip_suffix('/')).expect("a file URI");
+        assert!(Path::new(root_dir).join(".git").exists(), "{root}");
+        for result in log["runs"][0]["results"].as_array().expect("results") {
+            let location = &result["locations"][0]["physicalLocation"]["artifactLocation"];
+            assert_eq!(location["uriBaseId"], "%SRCROOT%");
+            let uri = location["uri"].as_str().expect("a URI");
+            assert!(Path::new(root_dir).join(uri).is_file(), "{uri}");
+            let fingerprint = result["partialFingerprints"]["halite/v1"].as_str().expect("a fingerprint");
+            assert_eq!(fingerprint.len(), 32, "{fingerprint}");
+        }
+        expected.assert_eq(&transcript.replace(root, SRCROOT));
+        assert_eq!(code, expected_code, "{transcript}");
         let errors: Vec<String> =
             sarif_validator().iter_errors(&log).map(|error| error.to_string()).collect();
         assert!(errors.is_empty(), "{args:?} is not valid SARIF 2.1.0:\n{}", errors.join("\n"));
@@ -99,7 +123,70 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
             assert_eq!(rules[index]["id"], result["ruleId"]);
         }
         assert_eq!(run["columnKind"], "unicodeCodePoints");
+        // Each rule of the registry says how to change or silence it.
+        for rule in rules.iter().filter(|rule| rule["fullDescription"].is_object()) {
+            let id = rule["id"].as_str().expect("an id");
+            for help in [&rule["help"]["text"], &rule["help"]["markdown"]] {
+                let help = help.as_str().expect("help");
+                assert!(help.contains(&format!("# halite-ignore: {id}")), "{rule}");
+            }
+        }
     }
+    // The project's suggestions are fixes, each a replacement in its file.
+    let (_, _, stdout) = halite(&["check", "--format", "sarif", "project"]);
+    let log: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+    let fixes: Vec<&serde_json::Value> = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .flat_map(|result| result["fixes"].as_array().into_iter().flatten())
+        .collect();
+    assert!(!fixes.is_empty());
+    for fix in fixes {
+        let change = &fix["artifactChanges"][0];
+        assert_eq!(change["artifactLocation"]["uriBaseId"], "%SRCROOT%", "{fix}");
+        assert!(change["replacements"][0]["insertedContent"]["text"].is_string(), "{fix}");
+    }
+}
+
+/// Run from a directory inside a repository, the reports name files from
+/// the repository's root, and fingerprints do not change with where the
+/// check ran.
+#[test]
+fn ci_reports_name_files_from_the_repository_root() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::create_dir_all(dir.path().join(".git")).expect("a directory");
+    std::fs::create_dir_all(dir.path().join("infra")).expect("a directory");
+    std::fs::write(dir.path().join("infra/main.tf"), "variable \"x\" {\n  type = \"string\"\n}\n")
+        .expect("a file");
+    let stdout = |cwd: &Path, args: &[&str]| {
+        let (_, transcript) = support::run_halite(cwd, args, b"");
+        transcript
+            .split_once("--- stdout\n")
+            .expect("stdout")
+            .1
+            .split_once("--- stderr\n")
+            .expect("stderr")
+            .0
+            .to_owned()
+    };
+    let inside: serde_json::Value =
+        serde_json::from_str(&stdout(&dir.path().join("infra"), &["check", "--format", "gitlab", "main.tf"]))
+            .expect("JSON");
+    let above: serde_json::Value =
+        serde_json::from_str(&stdout(dir.path(), &["check", "--format", "gitlab", "infra"])).expect("JSON");
+    assert_eq!(inside[0]["location"]["path"], "infra/main.tf");
+    assert_eq!(inside, above);
+    let github = stdout(&dir.path().join("infra"), &["check", "--format", "github", "."]);
+    assert!(github.starts_with("::warning file=infra/main.tf,"), "{github}");
+    let sarif: serde_json::Value =
+        serde_json::from_str(&stdout(&dir.path().join("infra"), &["check", "--format", "sarif", "main.tf"]))
+            .expect("JSON");
+    let location = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(location["uri"], "infra/main.tf");
+    let base = sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"].as_str().expect("a base");
+    assert!(base.starts_with("file:///") && base.ends_with('/'), "{base}");
+    assert_eq!(sarif["runs"][0]["results"][0]["partialFingerprints"]["halite/v1"], inside[0]["fingerprint"]);
 }
 
 /// A schema document that is not valid SARIF must fail, or the validation
@@ -144,10 +231,25 @@ fn a_file_with_syntax_errors_gets_no_lints() {
 }
 
 #[test]
-fn the_sarif_format_is_listed_in_help() {
+fn every_format_is_listed_in_help() {
     let (code, transcript, _) = halite(&["check", "--help"]);
     assert_eq!(code, 0);
-    assert!(transcript.contains("sarif") && transcript.contains("--deny-warnings"), "{transcript}");
+    for word in [
+        "human",
+        "concise",
+        "json",
+        "sarif",
+        "github",
+        "gitlab",
+        "checkstyle",
+        "junit",
+        "--deny-warnings",
+        "--output-file",
+        "--quiet",
+        "--color",
+    ] {
+        assert!(transcript.contains(word), "{word}: {transcript}");
+    }
 }
 
 /// Modules: a directory's files are one module (counted as such), checked
@@ -240,4 +342,445 @@ fn a_file_reports_its_first_hundred_diagnostics_and_counts_the_rest() {
         "{warnings}"
     );
     run(&["check", "--deny-warnings", "app"], 1);
+}
+
+/// The diagnostics of `project` as the JSON format gives them: the
+/// reference the other formats are checked against.
+fn project_diagnostics() -> Vec<serde_json::Value> {
+    let (_, _, stdout) = halite(&["check", "--format", "json", "project"]);
+    stdout.lines().map(|line| serde_json::from_str(line).expect("each line is JSON")).collect()
+}
+
+/// A fixture's path as GitHub's and GitLab's reports give it: relative to
+/// the repository's root (this one), not to the directory the check ran in.
+fn from_root(file: &serde_json::Value) -> String {
+    format!("test-data/check/cli/{}", file.as_str().expect("a path"))
+}
+
+/// The JSON format's message with its detail after a blank line, as the
+/// formats with one text field write it.
+fn message_with_detail(diagnostic: &serde_json::Value) -> String {
+    let message = diagnostic["message"].as_str().expect("a message");
+    match diagnostic["detail"].as_str() {
+        Some(detail) => format!("{message}\n\n{detail}"),
+        None => message.to_owned(),
+    }
+}
+
+#[test]
+fn concise_lines_give_path_position_severity_code_and_message() {
+    let stdout = check(
+        &["check", "--format", "concise", "project"],
+        1,
+        expect_file!["../test-data/check/cli/project.concise.txt"],
+    );
+    let expected: Vec<String> = project_diagnostics()
+        .iter()
+        .map(|it| {
+            format!(
+                "{}:{}:{}: {}[{}] {}",
+                it["file"].as_str().expect("a file"),
+                it["start"]["line"],
+                it["start"]["column"],
+                it["severity"].as_str().expect("a severity"),
+                it["code"].as_str().expect("a code"),
+                it["message"].as_str().expect("a message"),
+            )
+        })
+        .collect();
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), expected);
+}
+
+/// One GitHub workflow command, decoded as the runner decodes it.
+#[derive(Debug, PartialEq)]
+struct WorkflowCommand {
+    command: String,
+    properties: Vec<(String, String)>,
+    message: String,
+}
+
+/// Reads `::command key=value,key=value::message`, undoing the escapes of
+/// the runner's documentation (`%25`, `%0D`, `%0A` everywhere, `%3A` and
+/// `%2C` in properties). An unescaped `:` or `,` in a value, or a line
+/// break, would have split it differently, so it is an error here.
+fn parse_workflow_command(line: &str) -> WorkflowCommand {
+    fn unescape(text: &str) -> String {
+        text.replace("%0D", "\r")
+            .replace("%0A", "\n")
+            .replace("%3A", ":")
+            .replace("%2C", ",")
+            .replace("%25", "%")
+    }
+    let rest = line.strip_prefix("::").unwrap_or_else(|| panic!("a workflow command: {line}"));
+    let (head, message) = rest.split_once("::").unwrap_or_else(|| panic!("a message: {line}"));
+    let (command, properties) = head.split_once(' ').unwrap_or((head, ""));
+    let properties = properties
+        .split(',')
+        .map(|property| {
+            let (key, value) = property.split_once('=').unwrap_or_else(|| panic!("key=value: {property}"));
+            assert!(!value.contains(':'), "an unescaped `:` in {property}");
+            (key.to_owned(), unescape(value))
+        })
+        .collect();
+    assert!(!message.contains('\n') && !message.contains('\r'), "{message}");
+    WorkflowCommand { command: command.to_owned(), properties, message: unescape(message) }
+}
+
+#[test]
+fn github_workflow_commands_carry_each_diagnostic_escaped() {
+    let stdout = check(
+        &["check", "--format", "github", "project"],
+        1,
+        expect_file!["../test-data/check/cli/project.github.txt"],
+    );
+    let commands: Vec<WorkflowCommand> = stdout.lines().map(parse_workflow_command).collect();
+    let expected: Vec<WorkflowCommand> = project_diagnostics()
+        .iter()
+        .map(|it| WorkflowCommand {
+            command: it["severity"].as_str().expect("a severity").to_owned(),
+            properties: vec![
+                ("file".to_owned(), from_root(&it["file"])),
+                ("line".to_owned(), it["start"]["line"].to_string()),
+                ("col".to_owned(), it["start"]["column"].to_string()),
+                ("endLine".to_owned(), it["end"]["line"].to_string()),
+                ("endColumn".to_owned(), it["end"]["column"].to_string()),
+                ("title".to_owned(), format!("halite {}", it["code"].as_str().expect("a code"))),
+            ],
+            message: message_with_detail(it),
+        })
+        .collect();
+    assert_eq!(commands, expected);
+}
+
+/// A path with `,` and `:` (a name a file may have), and notes, which put
+/// line breaks in the message: each is escaped, and reads back whole.
+#[test]
+fn github_escapes_commas_colons_and_line_breaks() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("a,b:c%.tf"), "variable \"x\" {\n  type = \"string\"\n}\n")
+        .expect("a written file");
+    let (code, transcript) =
+        support::run_halite(dir.path(), &["check", "--format", "github", "--quiet"], b"");
+    assert_eq!(code, 0, "{transcript}");
+    let line = transcript.lines().find(|line| line.contains("quoted-type-constraint")).expect("a warning");
+    assert!(line.starts_with("::warning file=a%2Cb%3Ac%25.tf,line=2,"), "{line}");
+    let command = parse_workflow_command(line);
+    assert_eq!(command.properties[0], ("file".to_owned(), "a,b:c%.tf".to_owned()));
+    assert!(command.message.contains("deprecated\n\n"), "{:?}", command.message);
+}
+
+#[test]
+fn gitlab_code_quality_has_its_fields_and_stable_unique_fingerprints() {
+    let stdout = check(
+        &["check", "--format", "gitlab", "project"],
+        1,
+        expect_file!["../test-data/check/cli/project.gitlab.txt"],
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+    let issues = report.as_array().expect("an array of issues");
+    let diagnostics = project_diagnostics();
+    assert_eq!(issues.len(), diagnostics.len());
+    let mut fingerprints = std::collections::HashSet::new();
+    for (issue, diagnostic) in issues.iter().zip(&diagnostics) {
+        assert_eq!(issue["description"], diagnostic["message"]);
+        assert_eq!(issue["check_name"], diagnostic["code"]);
+        let severity = issue["severity"].as_str().expect("a severity");
+        assert!(["info", "minor", "major", "critical", "blocker"].contains(&severity), "{issue}");
+        assert_eq!(severity == "major", diagnostic["severity"] == "error", "{issue}");
+        assert_eq!(issue["location"]["path"], from_root(&diagnostic["file"]));
+        assert_eq!(issue["location"]["lines"]["begin"], diagnostic["start"]["line"]);
+        assert_eq!(issue["location"]["lines"]["end"], diagnostic["end"]["line"]);
+        let fingerprint = issue["fingerprint"].as_str().expect("a fingerprint");
+        assert!(fingerprint.len() == 32 && fingerprint.bytes().all(|b| b.is_ascii_hexdigit()), "{issue}");
+        assert!(fingerprints.insert(fingerprint.to_owned()), "a fingerprint twice: {issue}");
+    }
+}
+
+/// Two identical diagnostics in one file (the same code, range and
+/// message) still get two fingerprints, as GitLab needs them unique.
+#[test]
+fn identical_diagnostics_get_different_fingerprints() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // Two NUL bytes side by side: two invalid characters, at two places;
+    // the same text twice in two files: the path tells them apart.
+    std::fs::write(dir.path().join("a.tf"), "a = 1\nb = [\n").expect("a written file");
+    std::fs::write(dir.path().join("b.tf"), "a = 1\nb = [\n").expect("a written file");
+    let (_, transcript) = support::run_halite(dir.path(), &["check", "--format", "gitlab", "-q"], b"");
+    let stdout = transcript
+        .split_once("--- stdout\n")
+        .expect("stdout")
+        .1
+        .split_once("--- stderr\n")
+        .expect("stderr")
+        .0;
+    let report: serde_json::Value = serde_json::from_str(stdout).expect("one JSON document");
+    let fingerprints: std::collections::HashSet<&str> = report
+        .as_array()
+        .expect("issues")
+        .iter()
+        .map(|it| it["fingerprint"].as_str().expect("a string"))
+        .collect();
+    assert_eq!(fingerprints.len(), report.as_array().expect("issues").len(), "{stdout}");
+    assert!(fingerprints.len() >= 2, "{stdout}");
+}
+
+/// An XML element read back: its name, attributes, children and text.
+#[derive(Debug, Default)]
+struct Element {
+    name: String,
+    attributes: std::collections::BTreeMap<String, String>,
+    children: Vec<Element>,
+    text: String,
+}
+
+impl Element {
+    fn attribute(&self, key: &str) -> &str {
+        self.attributes.get(key).unwrap_or_else(|| panic!("`{key}` on {self:?}"))
+    }
+}
+
+/// Parses `xml` with quick-xml's reader (entities and character references
+/// resolved), checking that it is well-formed: one root, every element
+/// closed.
+fn parse_xml(xml: &str) -> Element {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    reader.config_mut().check_end_names = true;
+    let open = |start: &quick_xml::events::BytesStart<'_>| Element {
+        name: String::from_utf8(start.name().as_ref().to_vec()).expect("UTF-8"),
+        attributes: start
+            .attributes()
+            .map(|attribute| {
+                let attribute = attribute.expect("a well-formed attribute");
+                (
+                    String::from_utf8(attribute.key.as_ref().to_vec()).expect("UTF-8"),
+                    attribute.unescape_value().expect("a well-formed value").into_owned(),
+                )
+            })
+            .collect(),
+        ..Element::default()
+    };
+    let mut stack: Vec<Element> = vec![Element::default()];
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(start) => stack.push(open(&start)),
+            Event::Empty(start) => stack.last_mut().expect("a parent").children.push(open(&start)),
+            Event::End(_) => {
+                let element = stack.pop().expect("an open element");
+                stack.last_mut().expect("a parent").children.push(element);
+            }
+            Event::Text(text) => {
+                stack.last_mut().expect("an element").text.push_str(&text.decode().expect("UTF-8"))
+            }
+            Event::GeneralRef(reference) => {
+                let text = match reference.resolve_char_ref().expect("a character reference") {
+                    Some(c) => c.to_string(),
+                    None => {
+                        let name = reference.decode().expect("UTF-8");
+                        quick_xml::escape::resolve_predefined_entity(&name)
+                            .expect("a predefined entity")
+                            .to_owned()
+                    }
+                };
+                stack.last_mut().expect("an element").text.push_str(&text);
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    let mut document = stack.pop().expect("the document");
+    assert!(stack.is_empty(), "unclosed elements");
+    assert_eq!(document.children.len(), 1, "one root element");
+    document.children.remove(0)
+}
+
+#[test]
+fn checkstyle_xml_lists_every_file_and_each_diagnostic() {
+    let stdout = check(
+        &["check", "--format", "checkstyle", "project"],
+        1,
+        expect_file!["../test-data/check/cli/project.checkstyle.txt"],
+    );
+    assert!(stdout.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"), "{stdout}");
+    let root = parse_xml(&stdout);
+    assert_eq!((root.name.as_str(), root.attribute("version")), ("checkstyle", "4.3"));
+    let mut errors = Vec::new();
+    for file in &root.children {
+        assert_eq!(file.name, "file");
+        for error in &file.children {
+            assert_eq!(error.name, "error");
+            errors.push((
+                file.attribute("name").to_owned(),
+                error.attribute("line").parse::<u64>().expect("a line"),
+                error.attribute("column").parse::<u64>().expect("a column"),
+                error.attribute("severity").to_owned(),
+                error.attribute("message").to_owned(),
+                error.attribute("source").to_owned(),
+            ));
+        }
+    }
+    let expected: Vec<_> = project_diagnostics()
+        .iter()
+        .map(|it| {
+            (
+                it["file"].as_str().expect("a file").to_owned(),
+                it["start"]["line"].as_u64().expect("a line"),
+                it["start"]["column"].as_u64().expect("a column"),
+                it["severity"].as_str().expect("a severity").to_owned(),
+                it["message"].as_str().expect("a message").to_owned(),
+                format!("halite.{}", it["code"].as_str().expect("a code")),
+            )
+        })
+        .collect();
+    assert_eq!(errors, expected);
+    // A file without diagnostics is listed too, as Checkstyle lists it.
+    let names: Vec<&str> = root.children.iter().map(|file| file.attribute("name")).collect();
+    assert_eq!(names, ["project/legacy/old.tf", "project/legacy/strict/new.tf", "project/main.tf"]);
+}
+
+#[test]
+fn junit_xml_has_a_suite_per_file_and_a_failing_case_per_diagnostic() {
+    let stdout = check(
+        &["check", "--format", "junit", "project"],
+        1,
+        expect_file!["../test-data/check/cli/project.junit.txt"],
+    );
+    let root = parse_xml(&stdout);
+    assert_eq!(root.name, "testsuites");
+    let diagnostics = project_diagnostics();
+    let (mut tests, mut failures) = (0, 0);
+    let mut read = Vec::new();
+    for suite in &root.children {
+        assert_eq!(suite.name, "testsuite");
+        let cases = &suite.children;
+        let failed = cases.iter().filter(|case| !case.children.is_empty()).count();
+        assert!(cases.iter().all(|case| case.name == "testcase"), "{suite:?}");
+        assert_eq!(suite.attribute("tests"), cases.len().to_string());
+        assert_eq!(suite.attribute("failures"), failed.to_string());
+        (tests, failures) = (tests + cases.len(), failures + failed);
+        for case in cases {
+            assert_eq!(case.attribute("classname"), suite.attribute("name"));
+            for failure in &case.children {
+                assert_eq!(failure.name, "failure");
+                read.push((
+                    suite.attribute("name").to_owned(),
+                    failure.attribute("type").to_owned(),
+                    failure.attribute("message").to_owned(),
+                    failure.text.clone(),
+                ));
+            }
+        }
+    }
+    assert_eq!(root.attribute("tests"), tests.to_string());
+    assert_eq!(root.attribute("failures"), failures.to_string());
+    let expected: Vec<_> = diagnostics
+        .iter()
+        .map(|it| {
+            let file = it["file"].as_str().expect("a file");
+            let severity = it["severity"].as_str().expect("a severity");
+            let message = it["message"].as_str().expect("a message");
+            let line = format!(
+                "{file}:{}:{}: {severity}[{}] ",
+                it["start"]["line"],
+                it["start"]["column"],
+                it["code"].as_str().expect("a code")
+            );
+            let detail = message_with_detail(it);
+            (file.to_owned(), severity.to_owned(), message.to_owned(), format!("{line}{detail}"))
+        })
+        .collect();
+    assert_eq!(read, expected);
+}
+
+/// Markup characters, line breaks and a control character in a message
+/// (here a file's name, which the XML reports carry as an attribute) come
+/// back as they were, the control character as U+FFFD, which XML 1.0
+/// cannot hold even escaped.
+#[test]
+fn xml_reports_escape_what_they_carry() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let name = "<a&\"b'\n\u{1}>.tf";
+    std::fs::write(dir.path().join(name), "a = \n").expect("a written file");
+    for format in ["checkstyle", "junit"] {
+        let (code, transcript) =
+            support::run_halite(dir.path(), &["check", "--format", format, "-q", "."], b"");
+        assert_eq!(code, 1, "{transcript}");
+        let stdout = transcript
+            .split_once("--- stdout\n")
+            .expect("stdout")
+            .1
+            .split_once("--- stderr\n")
+            .expect("stderr")
+            .0;
+        let root = parse_xml(stdout);
+        let file = &root.children[0];
+        assert_eq!(file.attribute("name"), "<a&\"b'\n\u{FFFD}>.tf", "{stdout}");
+    }
+}
+
+/// Every format gives the same bytes from run to run.
+#[test]
+fn every_format_is_deterministic() {
+    for format in ["human", "concise", "json", "sarif", "github", "gitlab", "checkstyle", "junit"] {
+        let first = halite(&["check", "--format", format, "project", "modules", "syntax-error"]).1;
+        let second = halite(&["check", "--format", format, "project", "modules", "syntax-error"]).1;
+        assert_eq!(first, second, "{format}");
+    }
+}
+
+/// `--output-file` writes the report there, whole, and only there: the
+/// summary stays on standard error; a file already there is replaced; a
+/// directory that does not exist is an error (exit 2) that leaves nothing.
+#[test]
+fn output_file_gets_the_report_and_stderr_the_summary() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("main.tf"), "variable \"x\" {\n  type = \"string\"\n}\n").expect("a file");
+    std::fs::write(dir.path().join("report.xml"), "old").expect("a file");
+    let (code, transcript) = support::run_halite(
+        dir.path(),
+        &["check", "--format", "junit", "--output-file", "report.xml", "main.tf"],
+        b"",
+    );
+    assert_eq!(code, 0, "{transcript}");
+    assert!(
+        transcript.contains("--- stdout\n--- stderr\nchecked 1 file in 1 module: 0 errors, 2 warnings\n"),
+        "{transcript}"
+    );
+    let report = std::fs::read_to_string(dir.path().join("report.xml")).expect("the report");
+    let (_, stdout_run) = support::run_halite(dir.path(), &["check", "--format", "junit", "main.tf"], b"");
+    assert!(stdout_run.contains(&format!("--- stdout\n{report}--- stderr\n")), "{stdout_run}\n{report}");
+    parse_xml(&report);
+    // No temporary file is left beside it.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("a directory")
+        .map(|entry| entry.expect("an entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+
+    let (code, transcript) =
+        support::run_halite(dir.path(), &["check", "--output-file", "missing/report.txt", "main.tf"], b"");
+    assert_eq!(code, 2, "{transcript}");
+    assert!(transcript.contains("halite: cannot write `missing/report.txt`"), "{transcript}");
+    assert!(!dir.path().join("missing").exists());
+}
+
+#[test]
+fn quiet_prints_only_the_diagnostics() {
+    let (code, transcript, _) = halite(&["check", "--quiet", "--format", "concise", "warnings-only"]);
+    assert_eq!(code, 0);
+    assert!(transcript.ends_with("--- stderr\n"), "{transcript}");
+    assert!(transcript.contains("warnings-only/main.tf:1:1: warning[unused-declaration]"), "{transcript}");
+}
+
+/// `--color auto` (the default) colours only a terminal, which a test's
+/// pipe is not; `always` colours a pipe, `never` nothing.
+#[test]
+fn color_follows_the_flag() {
+    let escape = "\u{1b}[";
+    let (_, auto, _) = halite(&["check", "warnings-only"]);
+    assert!(!auto.contains(escape), "{auto}");
+    let (_, always, _) = halite(&["check", "--color", "always", "warnings-only"]);
+    assert!(always.contains(escape), "{always}");
+    let (_, never, _) = halite(&["check", "--color", "never", "warnings-only"]);
+    assert_eq!(never.replace("--color never ", ""), auto);
 }
