@@ -22,6 +22,7 @@ mod gitlab;
 mod parse;
 mod render;
 mod repository;
+mod rule;
 mod sarif;
 mod watch;
 mod xml;
@@ -210,6 +211,14 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+    /// Explain a lint rule: what it finds, why, its default level, and how
+    /// to change its level in halite.toml or silence it with a
+    /// `# halite-ignore: CODE` comment. Without a code, list the rules with
+    /// their default levels.
+    Rule {
+        /// The rule's code, as diagnostics print it (`interpolation-only`).
+        code: Option<String>,
+    },
     /// Print a file's syntax tree and syntax errors, for debugging.
     Parse {
         /// The file to parse, or `-` for standard input.
@@ -321,6 +330,7 @@ fn main() -> ExitCode {
             )
         }
         Command::Parse { file } => parse::run(&file),
+        Command::Rule { code } => rule::run(code.as_deref()),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

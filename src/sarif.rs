@@ -25,7 +25,11 @@ use camino::Utf8PathBuf;
 use halite::host::{LineCol, LocatedDiagnostic, Severity};
 use serde::Serialize;
 
-use crate::{render, repository::SourceRoot};
+use crate::{
+    render,
+    repository::SourceRoot,
+    rule::{Help, help},
+};
 
 /// One diagnostic as a SARIF `result`, its positions already resolved
 /// (they need the file's line index, which the database has while the
@@ -167,39 +171,12 @@ struct ReportingDescriptor {
     default_configuration: Configuration,
 }
 
-/// A rule's help, as plain text and as Markdown (SARIF's
-/// `multiformatMessageString`).
-#[derive(Serialize)]
-struct Help {
-    text: String,
-    markdown: String,
-}
-
 /// What to tell someone who meets a syntax error: it is not a rule.
 fn syntax_help() -> Help {
     let text = "The file is not valid HCL (or not UTF-8) here; fix it as the message says. A file \
                 with syntax errors gets no other diagnostics until it parses. Syntax errors are \
                 always errors: halite.toml and halite-ignore comments do not change them.";
     Help { text: text.to_owned(), markdown: text.replace("halite.toml", "`halite.toml`") }
-}
-
-/// What to tell someone who meets `rule`: what it finds, why it matters,
-/// and how to change its level or silence one occurrence.
-fn help(rule: &analysis::rules::Rule) -> Help {
-    let code = rule.code;
-    let (summary, explanation) = (rule.summary, rule.explanation);
-    let configure = format!(
-        "set its level in halite.toml ([rules] {code} = \"off\", \"warn\" or \"error\"), or silence one \
-         line with a `# halite-ignore: {code}` comment on it or alone on the line before"
-    );
-    Help {
-        text: format!("{summary}\n\n{explanation}\n\nTo change it: {configure}."),
-        markdown: format!(
-            "**{summary}**\n\n{explanation}\n\nTo change it, set its level in `halite.toml`:\n\n\
-             ```toml\n[rules]\n{code} = \"off\" # or \"warn\", \"error\"\n```\n\n\
-             or silence one line with a `# halite-ignore: {code}` comment on it or alone on the line before."
-        ),
-    }
 }
 
 #[derive(Serialize)]

@@ -380,3 +380,19 @@ fn an_input_larger_than_the_limit_is_refused() {
         "{transcript}"
     );
 }
+
+#[test]
+fn rule_explains_a_rule_its_level_and_how_to_change_it() {
+    check(&["rule", "legacy-index"], 0, expect_file!["../test-data/cli/rule.legacy-index.txt"]);
+}
+
+#[test]
+fn rule_without_a_code_lists_every_rule_with_its_default_level() {
+    check(&["rule"], 0, expect_file!["../test-data/cli/rule.list.txt"]);
+}
+
+#[test]
+fn rule_with_an_unknown_code_cannot_run_and_suggests_the_closest() {
+    check(&["rule", "interpolaton-only"], 2, expect_file!["../test-data/cli/rule.misspelt.txt"]);
+    check(&["rule", "no-such-thing"], 2, expect_file!["../test-data/cli/rule.unknown.txt"]);
+}
