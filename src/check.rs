@@ -84,6 +84,9 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // What the walk could not read is said first; everything else is
     // checked, and the run then exits 2, not having done all it was asked.
     let incomplete = found.report_problems();
+    if !options.quiet {
+        found.warn_if_empty(paths);
+    }
     let paths = found.files;
     let modules = host::check::module_count(&paths);
 

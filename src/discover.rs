@@ -54,6 +54,19 @@ impl Found {
         }
         !self.problems.is_empty()
     }
+
+    /// Says on standard error when the paths searched hold no file to work
+    /// on (`warning: no HCL files found in `PATH``), as ruff does, and
+    /// leaves the exit code alone: an empty run is not an error, since a
+    /// CI job over a monorepo's changed directories may well have none, but
+    /// a mistyped path or a pattern that matched only other files should
+    /// not pass in silence.
+    pub(crate) fn warn_if_empty(&self, paths: &[Utf8PathBuf]) {
+        if self.files.is_empty() {
+            let paths: Vec<String> = paths.iter().map(|path| format!("`{path}`")).collect();
+            eprintln!("warning: no HCL files found in {}", paths.join(", "));
+        }
+    }
 }
 
 /// The files to work on. A file argument is taken whatever its name; a

@@ -89,6 +89,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // What a walk could not read is said first; the rest is formatted, and
     // the run then exits 2.
     let unread = found.report_problems();
+    found.warn_if_empty(paths);
     let paths = found.files;
     // A JSON file named on the command line is not formatted (the reference
     // formatter has no JSON form either); say so rather than pass over it

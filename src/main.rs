@@ -62,7 +62,8 @@ enum Command {
     /// checked whatever its name. The nearest halite.toml in a file's
     /// directory or above switches rules off or changes their severity;
     /// a `# halite-ignore: CODE` comment silences a rule on its line (or,
-    /// alone on a line, on the next).
+    /// alone on a line, on the next). Paths that hold no HCL file at all
+    /// get a warning on standard error, and exit 0.
     ///
     /// The report goes to standard output (or to --output-file), in the
     /// format --format names, sorted by path and then as each file reports
@@ -114,7 +115,8 @@ enum Command {
     /// directories, .terraform/ and whatever .gitignore excludes; a file is
     /// formatted whatever its name. A file that is not UTF-8 or has syntax
     /// errors is left as it was and its errors printed (exit 2). Files in
-    /// the JSON syntax are left as they are.
+    /// the JSON syntax are left as they are. Paths that hold no HCL file at
+    /// all get a warning on standard error, and exit 0.
     Fmt {
         /// Files and directories to format (the current directory if none),
         /// or `-` to format standard input to standard output.

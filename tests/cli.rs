@@ -396,3 +396,15 @@ fn rule_with_an_unknown_code_cannot_run_and_suggests_the_closest() {
     check(&["rule", "interpolaton-only"], 2, expect_file!["../test-data/cli/rule.misspelt.txt"]);
     check(&["rule", "no-such-thing"], 2, expect_file!["../test-data/cli/rule.unknown.txt"]);
 }
+
+#[test]
+fn a_directory_without_hcl_files_is_a_warning_not_a_failure() {
+    // As ruff does: exit 0, but say so, since a mistyped path or a
+    // directory of other files should not pass in silence.
+    check(&["check", "no-hcl"], 0, expect_file!["../test-data/cli/no-hcl.check.txt"]);
+    check(&["fmt", "--check", "no-hcl"], 0, expect_file!["../test-data/cli/no-hcl.fmt.txt"]);
+    let empty = tempfile::tempdir().expect("a temporary directory");
+    let (code, transcript) = halite_in(empty.path(), &["check"], None);
+    expect_file!["../test-data/cli/empty-dir.check.txt"].assert_eq(&transcript);
+    assert_eq!(code, 0, "{transcript}");
+}
