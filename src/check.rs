@@ -8,7 +8,7 @@ use std::{
     time::Instant,
 };
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use halite::host::{self, LocatedDiagnostic, RootDatabase, Severity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -27,7 +27,14 @@ pub(crate) struct Options<'a> {
     pub(crate) quiet: bool,
     /// Whether the human format is coloured.
     pub(crate) color: ColorChoice,
+    /// The name standard input is checked as (`-` among the paths).
+    pub(crate) stdin_filename: Option<&'a Utf8Path>,
 }
+
+/// What standard input is called when `--stdin-filename` does not name it:
+/// no file's name, so it is checked as a file of no module, by the
+/// native syntax.
+const STDIN_NAME: &str = "<stdin>";
 
 /// Where the report is written: standard output as it is made, or a
 /// temporary file beside the one asked for, renamed over it once the
@@ -80,7 +87,13 @@ impl Sink {
 
 pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let started = Instant::now();
-    let found = discover::hcl_files(paths, discover::Syntaxes::All)?;
+    let stdin = stdin_input(paths, options.stdin_filename)?;
+    let current = [Utf8PathBuf::from(".")];
+    let paths = if paths.is_empty() { &current[..] } else { paths };
+    let found = match &stdin {
+        Some((name, _)) => discover::Found { files: vec![name.clone()], problems: Vec::new() },
+        None => discover::hcl_files(paths, discover::Syntaxes::All)?,
+    };
     // What the walk could not read is said first; everything else is
     // checked, and the run then exits 2, not having done all it was asked.
     let incomplete = found.report_problems();
@@ -110,18 +123,29 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // the end. A bad configuration stops the run (exit 2) before anything
     // else is printed; a file that cannot be read is said on standard
     // error, and the run goes on and then exits 2.
-    let reports = host::check::check_paths(
-        &paths,
-        crate::limits(),
-        |db, index, diagnostics| match diagnostics {
-            Ok(diagnostics) => {
-                FileReport::new(db, &renderer, &root, options.format, &paths[index], diagnostics)
-            }
-            Err(error) => FileReport::unreadable(&paths[index], error),
-        },
-        |files| progress.inc(files as u64),
-    )
-    .map_err(|error| anyhow!(error))?;
+    let report = |db: &RootDatabase, path: &Utf8PathBuf, diagnostics: host::check::FileOutcome<'_>| {
+        match diagnostics {
+            Ok(diagnostics) => FileReport::new(db, &renderer, &root, options.format, path, diagnostics),
+            Err(error) => FileReport::unreadable(path, error),
+        }
+    };
+    let reports = match stdin {
+        Some((name, bytes)) => {
+            vec![
+                host::check::check_contents(&name, bytes, crate::limits(), |db, diagnostics| {
+                    report(db, &name, diagnostics)
+                })
+                .map_err(|error| anyhow!(error))?,
+            ]
+        }
+        None => host::check::check_paths(
+            &paths,
+            crate::limits(),
+            |db, index, diagnostics| report(db, &paths[index], diagnostics),
+            |files| progress.inc(files as u64),
+        )
+        .map_err(|error| anyhow!(error))?,
+    };
     let mut unread = found.problems.len();
     for report in reports {
         if let Some(problem) = &report.unreadable {
@@ -173,6 +197,29 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     } else {
         Outcome::Clean
     })
+}
+
+/// The name standard input is checked as and its bytes, when the paths
+/// are `-` (or none, with `--stdin-filename`); `None` when they are paths
+/// to search. As `fmt` takes them: `-` alone, and `--stdin-filename` only
+/// with it or with no path.
+fn stdin_input(
+    paths: &[Utf8PathBuf],
+    stdin_filename: Option<&Utf8Path>,
+) -> Result<Option<(Utf8PathBuf, Vec<u8>)>> {
+    let reads_stdin = paths.iter().any(|path| path == "-") || (paths.is_empty() && stdin_filename.is_some());
+    if reads_stdin && paths.len() > 1 {
+        bail!("`-` (standard input) cannot be checked together with other paths");
+    }
+    if stdin_filename.is_some() && !reads_stdin {
+        bail!("`--stdin-filename` names standard input, which `check -` reads; it takes no other paths");
+    }
+    if !reads_stdin {
+        return Ok(None);
+    }
+    let bytes = crate::read_file_or_stdin(Utf8Path::new("-"))?;
+    let name = stdin_filename.unwrap_or(Utf8Path::new(STDIN_NAME));
+    Ok(Some((name.to_owned(), bytes)))
 }
 
 /// Runs with more files than this show a progress bar, when standard error

@@ -70,9 +70,15 @@ enum Command {
     /// them, the same bytes from run to run; the summary line goes to
     /// standard error.
     Check {
-        /// Files and directories to check.
-        #[arg(default_value = ".")]
+        /// Files and directories to check (the current directory if none),
+        /// or `-` to check standard input.
         paths: Vec<Utf8PathBuf>,
+        /// Check standard input (`-`) as the file NAME: its name chooses
+        /// its kind and dialect, the halite.toml that applies, its module
+        /// (the other files of NAME's directory, read from disk) and is the
+        /// file name in diagnostics. NAME itself is not read.
+        #[arg(long, value_name = "NAME")]
+        stdin_filename: Option<Utf8PathBuf>,
         /// How to print diagnostics.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
@@ -313,11 +319,18 @@ fn main() -> ExitCode {
         .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, variable_options(&matches))))
         .unwrap_or_else(|err| err.exit());
     let result = match cli.command {
-        Command::Check { paths, format, deny_warnings, output_file, quiet, color } => {
+        Command::Check { paths, stdin_filename, format, deny_warnings, output_file, quiet, color } => {
             keep_freed_memory();
             check::run(
                 &paths,
-                check::Options { format, deny_warnings, output_file: output_file.as_deref(), quiet, color },
+                check::Options {
+                    format,
+                    deny_warnings,
+                    output_file: output_file.as_deref(),
+                    quiet,
+                    color,
+                    stdin_filename: stdin_filename.as_deref(),
+                },
             )
         }
         Command::Fmt { paths, check, diff, style, stdin_filename } => {

@@ -408,3 +408,38 @@ fn a_directory_without_hcl_files_is_a_warning_not_a_failure() {
     expect_file!["../test-data/cli/empty-dir.check.txt"].assert_eq(&transcript);
     assert_eq!(code, 0, "{transcript}");
 }
+
+#[test]
+fn check_reads_stdin_as_the_file_stdin_filename_names_in_its_module() {
+    // `var.region` is declared by valid/main.tf: resolved, not undeclared.
+    let input = b"locals {\n  b = \"${var.region}\"\n}\n";
+    let (code, transcript) =
+        halite(&["check", "--format", "concise", "--stdin-filename", "valid/extra.tf", "-"], Some(input));
+    expect_file!["../test-data/cli/stdin.module.txt"].assert_eq(&transcript);
+    assert_eq!(code, 0, "{transcript}");
+    // Standard input replaces the file on disk: the declarations of
+    // valid/main.tf are not declared twice, and only its text is checked.
+    let input = b"variable \"region\" {}\noutput \"x\" {\n  value = local.missing\n}\n";
+    let (code, transcript) =
+        halite(&["check", "--format", "concise", "--stdin-filename", "valid/main.tf"], Some(input));
+    expect_file!["../test-data/cli/stdin.replaced.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    // The name picks the dialect: JSON here.
+    let (code, transcript) = halite(&["check", "--stdin-filename", "x.tf.json", "-"], Some(b"{\"a\": }\n"));
+    expect_file!["../test-data/cli/stdin.json.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    // Unnamed, it is `<stdin>`, a file of no module in the native syntax.
+    let (code, transcript) = halite(&["check", "--format", "concise", "-"], Some(b"a = \n"));
+    expect_file!["../test-data/cli/stdin.unnamed.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+}
+
+#[test]
+fn check_stdin_with_other_paths_cannot_run() {
+    check(&["check", "-", "valid"], 2, expect_file!["../test-data/cli/stdin.with-paths.txt"]);
+    check(
+        &["check", "--stdin-filename", "a.tf", "valid"],
+        2,
+        expect_file!["../test-data/cli/stdin-filename.with-paths.txt"],
+    );
+}

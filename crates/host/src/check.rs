@@ -15,6 +15,9 @@
 //! many others call is read once. Meanwhile a thread of its own finds the
 //! rule levels (`halite.toml`, one look per directory); a worker waits for
 //! them only to report.
+//!
+//! [`check_contents`] checks one file's text given rather than read (an
+//! editor's buffer on standard input) the same way, in its module.
 
 use std::{
     io,
@@ -90,6 +93,18 @@ pub fn check_paths<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
+    check_paths_replacing(paths, None, limits, on_file, on_progress)
+}
+
+/// [`check_paths`], with the file at one path read from these bytes rather
+/// than from disk.
+fn check_paths_replacing<R: Send>(
+    paths: &[Utf8PathBuf],
+    replaced: Option<(&Utf8Path, &[u8])>,
+    limits: Limits,
+    on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
+    on_progress: impl Fn(usize) + Sync,
+) -> Result<Vec<R>, CheckError> {
     let units = check_units(paths);
     let unit_of_dir: FxHashMap<&Utf8Path, &CheckUnit> =
         units.iter().filter_map(|unit| Some((unit.dir.as_deref()?, unit))).collect();
@@ -97,6 +112,7 @@ pub fn check_paths<R: Send>(
     let child_inputs: ChildInputs = Arc::default();
     let checker = ChunkChecker {
         paths,
+        replaced,
         limits,
         unit_of_dir: &unit_of_dir,
         child_inputs,
@@ -127,6 +143,43 @@ pub fn check_paths<R: Send>(
         out[index] = Some(report);
     }
     Ok(out.into_iter().flatten().collect())
+}
+
+/// Checks `bytes` (standard input, say) as the file at `path` would be
+/// checked on disk: its name gives its kind and dialect, the nearest
+/// `halite.toml` its rule levels, and a module file is checked in its
+/// module, the directory's other module files read from disk beside
+/// `bytes` (which replace `path`'s own, if it exists). `path` need not
+/// exist; a directory that cannot be listed leaves the file a module of its
+/// own. Hands only `path`'s diagnostics to `on_file`.
+pub fn check_contents<R: Send>(
+    path: &Utf8Path,
+    bytes: Vec<u8>,
+    limits: Limits,
+    on_file: impl Fn(&RootDatabase, FileOutcome<'_>) -> R + Sync,
+) -> Result<R, CheckError> {
+    let mut paths = vec![path.to_owned()];
+    if vfs::is_module_file(path) {
+        let parent = path.parent().unwrap_or(Utf8Path::new(""));
+        // Named as `path` is named (`main.tf` or `./main.tf`), so that
+        // `path` is one of them, not a second file beside itself.
+        let siblings = vfs::load(vfs::module_dir(path), vfs::Scope::Directory, limits.max_file_size)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|file| Some(parent.join(file.path.file_name()?)));
+        paths.extend(siblings);
+    }
+    paths.sort_unstable_by(|a, b| vfs::path_order(a, b));
+    paths.dedup();
+    let replaced = (path, bytes.as_slice());
+    let reports = check_paths_replacing(
+        &paths,
+        Some(replaced),
+        limits,
+        |db, index, outcome| (paths[index] == path).then(|| on_file(db, outcome)),
+        |_| {},
+    )?;
+    Ok(reports.into_iter().flatten().next().expect("the file checked is among the paths"))
 }
 
 /// The run's files grouped into check units, modules by directory, in the
@@ -214,6 +267,8 @@ fn check_in_order<R: Send>(
 
 struct ChunkChecker<'a, R> {
     paths: &'a [Utf8PathBuf],
+    /// A path whose contents are these bytes, not the file's on disk.
+    replaced: Option<(&'a Utf8Path, &'a [u8])>,
     limits: Limits,
     unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
@@ -307,6 +362,12 @@ impl<R: Send> ChunkChecker<'_, R> {
     ) {
         let mut read = Vec::with_capacity(unit.files.len());
         for &index in &unit.files {
+            if let Some((path, bytes)) = self.replaced
+                && path == self.paths[index]
+            {
+                read.push((index, bytes.to_vec()));
+                continue;
+            }
             match vfs::read_file(&self.paths[index], self.limits.max_file_size) {
                 Ok(file) => read.push((index, file.bytes)),
                 Err(error) => {
