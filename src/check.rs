@@ -4,6 +4,7 @@
 //! [`Format`], to standard output or to a file written whole or not at all.
 
 use std::{
+    collections::BTreeMap,
     io::{self, IsTerminal, Write},
     time::Instant,
 };
@@ -29,6 +30,8 @@ pub(crate) struct Options<'a> {
     pub(crate) color: ColorChoice,
     /// The name standard input is checked as (`-` among the paths).
     pub(crate) stdin_filename: Option<&'a Utf8Path>,
+    /// Print how many diagnostics each code has instead of the diagnostics.
+    pub(crate) statistics: bool,
 }
 
 /// What standard input is called when `--stdin-filename` does not name it:
@@ -125,7 +128,10 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // error, and the run goes on and then exits 2.
     let report = |db: &RootDatabase, path: &Utf8PathBuf, diagnostics: host::check::FileOutcome<'_>| {
         match diagnostics {
-            Ok(diagnostics) => FileReport::new(db, &renderer, &root, options.format, path, diagnostics),
+            Ok(diagnostics) => {
+                let format = if options.statistics { None } else { Some(options.format) };
+                FileReport::new(db, &renderer, &root, format, path, diagnostics)
+            }
             Err(error) => FileReport::unreadable(path, error),
         }
     };
@@ -147,6 +153,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         .map_err(|error| anyhow!(error))?,
     };
     let mut unread = found.problems.len();
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     for report in reports {
         if let Some(problem) = &report.unreadable {
             progress.suspend(|| eprintln!("halite: {problem}"));
@@ -154,11 +161,15 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         }
         errors += report.errors;
         warnings += report.warnings;
+        for code in report.codes {
+            *counts.entry(code).or_default() += 1;
+        }
         files.extend(report.file);
         progress.suspend(|| sink.write(report.text.as_bytes()))?;
     }
     progress.finish_and_clear();
     let document = match options.format {
+        _ if options.statistics => Some(statistics(counts)),
         Format::Human | Format::Concise | Format::Json | Format::Github => None,
         Format::Sarif => Some(sarif::log(&files, &root) + "\n"),
         Format::Gitlab => Some(gitlab::report(&files, &root) + "\n"),
@@ -222,15 +233,28 @@ fn stdin_input(
     Ok(Some((name.to_owned(), bytes)))
 }
 
+/// One line per code, `COUNT  CODE`, the most frequent first and codes of
+/// one count in order: where a repository's problems are, at a glance.
+fn statistics(counts: BTreeMap<&'static str, usize>) -> String {
+    let mut counts: Vec<(&str, usize)> = counts.into_iter().collect();
+    counts.sort_unstable_by(|(a_code, a_count), (b_code, b_count)| {
+        b_count.cmp(a_count).then(a_code.cmp(b_code))
+    });
+    let width = counts.first().map_or(0, |(_, count)| count.to_string().len());
+    counts.iter().map(|(code, count)| format!("{count:>width$}  {code}\n")).collect()
+}
+
 /// Runs with more files than this show a progress bar, when standard error
 /// is a terminal. Smaller runs finish before a bar would be worth drawing.
 const PROGRESS_THRESHOLD: usize = 100;
 
-/// One file's diagnostics, rendered (the formats of a line or a block per
+/// One file's diagnostics, counted by code (no format: `--statistics`), rendered (the formats of a line or a block per
 /// diagnostic) or kept for the report made at the end (the formats of one
 /// document), and how many of each severity; or why it could not be read.
 struct FileReport {
     text: String,
+    /// Each diagnostic's code, for `--statistics`.
+    codes: Vec<&'static str>,
     file: Option<(Utf8PathBuf, Vec<LocatedDiagnostic>)>,
     errors: usize,
     warnings: usize,
@@ -242,17 +266,27 @@ impl FileReport {
         db: &RootDatabase,
         renderer: &render::Human,
         root: &SourceRoot,
-        format: Format,
+        format: Option<Format>,
         path: &Utf8Path,
         diagnostics: &[LocatedDiagnostic],
     ) -> FileReport {
-        let mut report =
-            FileReport { text: String::new(), file: None, errors: 0, warnings: 0, unreadable: None };
+        let mut report = FileReport {
+            text: String::new(),
+            codes: Vec::new(),
+            file: None,
+            errors: 0,
+            warnings: 0,
+            unreadable: None,
+        };
         for located in diagnostics {
             match located.diagnostic.severity {
                 Severity::Error => report.errors += 1,
                 Severity::Warning => report.warnings += 1,
             }
+            let Some(format) = format else {
+                report.codes.push(located.diagnostic.code);
+                continue;
+            };
             match format {
                 Format::Human => {
                     report.text.push_str(&renderer.render(db, &located.diagnostic));
@@ -273,7 +307,9 @@ impl FileReport {
                 Format::Sarif | Format::Gitlab | Format::Checkstyle | Format::Junit => {}
             }
         }
-        if matches!(format, Format::Sarif | Format::Gitlab | Format::Checkstyle | Format::Junit) {
+        if format.is_some_and(|format| {
+            matches!(format, Format::Sarif | Format::Gitlab | Format::Checkstyle | Format::Junit)
+        }) {
             report.file = Some((path.to_owned(), diagnostics.to_vec()));
         }
         report
@@ -282,6 +318,7 @@ impl FileReport {
     fn unreadable(path: &Utf8PathBuf, error: &io::Error) -> FileReport {
         FileReport {
             text: String::new(),
+            codes: Vec::new(),
             file: None,
             errors: 0,
             warnings: 0,

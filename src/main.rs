@@ -85,6 +85,11 @@ enum Command {
         /// Exit 1 on warnings too.
         #[arg(long)]
         deny_warnings: bool,
+        /// Instead of the diagnostics, print how many there are of each
+        /// code, one `COUNT  CODE` line per code, the most frequent first
+        /// (codes of one count in order). The exit code is as without it.
+        #[arg(long, conflicts_with = "format")]
+        statistics: bool,
         /// Write the report to FILE instead of standard output: whole, by
         /// renaming a finished temporary file over it, or not at all. The
         /// summary line still goes to standard error.
@@ -319,7 +324,16 @@ fn main() -> ExitCode {
         .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, variable_options(&matches))))
         .unwrap_or_else(|err| err.exit());
     let result = match cli.command {
-        Command::Check { paths, stdin_filename, format, deny_warnings, output_file, quiet, color } => {
+        Command::Check {
+            paths,
+            stdin_filename,
+            format,
+            deny_warnings,
+            statistics,
+            output_file,
+            quiet,
+            color,
+        } => {
             keep_freed_memory();
             check::run(
                 &paths,
@@ -330,6 +344,7 @@ fn main() -> ExitCode {
                     quiet,
                     color,
                     stdin_filename: stdin_filename.as_deref(),
+                    statistics,
                 },
             )
         }

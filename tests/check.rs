@@ -1,6 +1,6 @@
 //! `halite check` end to end: rule levels from `halite.toml`, ignore
 //! comments, `--deny-warnings`, the output formats, `--output-file`,
-//! `--quiet` and `--color`, run on the fixture folders of
+//! `--quiet`, `--color` and `--statistics`, run on the fixture folders of
 //! `test-data/check/cli/`.
 //!
 //! Each case records the command, its exit code and both outputs in a file
@@ -783,4 +783,26 @@ fn color_follows_the_flag() {
     assert!(always.contains(escape), "{always}");
     let (_, never, _) = halite(&["check", "--color", "never", "warnings-only"]);
     assert_eq!(never.replace("--color never ", ""), auto);
+}
+
+#[test]
+fn statistics_count_each_code_the_most_frequent_first() {
+    // 4 undeclared-reference, then interpolation-only (3), then the codes
+    // of 2 and of 1, each count's codes in order; the exit code is the
+    // check's (errors: 1), and the summary line is unchanged.
+    let stdout = check(
+        &["check", "--statistics", "project", "modules"],
+        1,
+        expect_file!["../test-data/check/cli/statistics.txt"],
+    );
+    let counts: Vec<usize> =
+        stdout.lines().filter_map(|line| line.split_whitespace().next()?.parse().ok()).collect();
+    assert!(counts.windows(2).all(|pair| pair[0] >= pair[1]), "{stdout}");
+    assert_eq!(counts.iter().sum::<usize>(), 13, "every diagnostic counted once: {stdout}");
+    // The statistics replace the report: no format to choose.
+    check(
+        &["check", "--statistics", "--format", "json", "project"],
+        2,
+        expect_file!["../test-data/check/cli/statistics.with-format.txt"],
+    );
 }
