@@ -443,3 +443,41 @@ fn check_stdin_with_other_paths_cannot_run() {
         expect_file!["../test-data/cli/stdin-filename.with-paths.txt"],
     );
 }
+
+/// Each hook `.pre-commit-hooks.yaml` offers runs as pre-commit runs it
+/// (its `entry`, then the staged files when `pass_filenames` is true) and
+/// passes on a clean repository; the README names these hooks.
+#[test]
+fn the_pre_commit_hooks_run_as_pre_commit_runs_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let hooks = std::fs::read_to_string(root.join(".pre-commit-hooks.yaml")).expect("the hooks file");
+    let mut found: Vec<(String, String, bool)> = Vec::new();
+    for line in hooks.lines() {
+        if let Some(id) = line.strip_prefix("- id: ") {
+            found.push((id.to_owned(), String::new(), true));
+        } else if let (Some(entry), Some(hook)) = (line.strip_prefix("  entry: "), found.last_mut()) {
+            hook.1 = entry.to_owned();
+        } else if let (Some(pass), Some(hook)) = (line.strip_prefix("  pass_filenames: "), found.last_mut()) {
+            hook.2 = pass == "true";
+        }
+    }
+    let ids: Vec<&str> = found.iter().map(|(id, _, _)| id.as_str()).collect();
+    assert_eq!(ids, ["halite-fmt", "halite-check"]);
+    let repo = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(repo.path().join("main.tf"), "variable \"a\" {}\n\noutput \"a\" {\n  value = var.a\n}\n")
+        .expect("a written file");
+    std::fs::write(repo.path().join("notes.txt"), "not HCL\n").expect("a written file");
+    for (id, entry, pass_filenames) in &found {
+        let mut args: Vec<&str> = entry.split_whitespace().collect();
+        assert_eq!(args.remove(0), "halite", "{id} runs halite");
+        if *pass_filenames {
+            args.push("main.tf");
+        }
+        let (code, transcript) = halite_in(repo.path(), &args, None);
+        assert_eq!(code, 0, "{id}: {transcript}");
+    }
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("the README");
+    for id in ids {
+        assert!(readme.contains(&format!("id: {id}")), "the README shows how to use {id}");
+    }
+}
