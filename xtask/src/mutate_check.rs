@@ -178,7 +178,7 @@ impl Mistake {
                 .syntax_node()
                 .descendants()
                 .filter_map(ast::FunctionCall::cast)
-                .filter(|call| call.colon2_token().is_none())
+                .filter(|call| call.colon2_token().is_none() && !in_variable_type(call.syntax()))
                 .find_map(|call| misspell_token(&call.ident_token()?, taken)),
         }
     }
@@ -221,6 +221,19 @@ fn indentation(text: &str, at: syntax::TextSize) -> &str {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let prefix = &text[line_start..at];
     if prefix.chars().all(|c| c == ' ' || c == '\t') { prefix } else { "" }
+}
+
+/// Whether `node` is inside the `type` argument of a `variable` block: a
+/// type constraint, whose `list(string)` is no function call.
+fn in_variable_type(node: &syntax::SyntaxNode) -> bool {
+    node.ancestors().filter_map(ast::Attribute::cast).any(|attribute| {
+        attribute.ident_token().is_some_and(|name| name.text() == "type")
+            && attribute
+                .syntax()
+                .ancestors()
+                .find_map(ast::Block::cast)
+                .is_some_and(|block| block_type(&block) == "variable")
+    })
 }
 
 /// The first `ROOT.NAME` traversal's `NAME`, misspelled.
@@ -352,7 +365,10 @@ struct Tally {
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let halite = match args {
         [] => crate::bench::build_release_halite(&project_root())?,
-        [flag, path] if flag == "--halite" => PathBuf::from(path),
+        // Absolute, since each check runs in its module's directory.
+        [flag, path] if flag == "--halite" => {
+            Path::new(path).canonicalize().with_context(|| format!("no halite at {path}"))?
+        }
         _ => bail!("usage: cargo xtask mutate-check [--halite PATH]"),
     };
     let input = project_root().join("../shared/corpus/input");
@@ -400,7 +416,9 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             let findings = findings?;
             tally.planted += 1;
             let found = findings.iter().any(|finding| {
-                finding.severity == "error" && &finding.file == file && mistake.codes().contains(&finding.code.as_str())
+                finding.severity == "error"
+                    && &finding.file == file
+                    && mistake.codes().contains(&finding.code.as_str())
             });
             if found {
                 tally.found += 1;

@@ -1097,3 +1097,68 @@ pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> 
     }
     out
 }
+
+/// Calls of functions Terraform does not have, wherever they are in a
+/// Terraform file: `terraform validate` evaluates every expression of the
+/// configuration, so a misspelled function is reported even where the
+/// values around it are unknown (a condition's branches, a `for`
+/// expression's body, a `dynamic` block's `for_each` and `content`), where
+/// the module model's evaluation does not reach it. The `type` of a
+/// variable or an output is a type constraint, not an expression: its
+/// calls (`list(string)`) are the type constraint rule's. Namespaced calls are
+/// [`module::provider_function_diagnostics`]'s. A native file only: a JSON
+/// file's strings are evaluated, and reported, by the model.
+pub fn unknown_function_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let dialect = module.dialect(db);
+    let table = dialect.functions(db);
+    let mut out = Vec::new();
+    for (id, expr) in hir.exprs.iter() {
+        let hir::Expr::Call(call) = expr else { continue };
+        if call.name.contains("::") || table.functions().contains_key(call.name.as_str()) {
+            continue;
+        }
+        // The source map only where a call is wrong: most files have none.
+        let Some(pointer) = db::source_map(db, file).expr_syntax(id) else { continue };
+        let node = pointer.to_node(&db::parse(db, file).syntax_node());
+        if in_type_constraint(&node) {
+            continue;
+        }
+        let suggestion = eval::suggest(&call.name, table.functions().keys().map(String::as_str));
+        let detail = match &suggestion {
+            Some(s) => format!("There is no function named {:?}. Did you mean {s:?}?", call.name),
+            None => format!("There is no function named {:?}.", call.name),
+        };
+        out.push(ModuleDiagnostic {
+            file,
+            range: node.text_range(),
+            kind: ModuleDiagnosticKind::Eval(eval::EvalErrorKind::UnknownFunction {
+                name: call.name.clone(),
+                suggestion: suggestion.map(SmolStr::from),
+            }),
+            detail,
+            related: Vec::new(),
+        });
+    }
+    out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
+    out
+}
+
+/// Whether `node` is inside the `type` argument of a top-level `variable`
+/// or `output` block.
+fn in_type_constraint(node: &syntax::SyntaxNode) -> bool {
+    let Some(attribute) = node.ancestors().find_map(ast::Attribute::cast) else { return false };
+    if !attribute.ident_token().is_some_and(|name| name.text() == "type") {
+        return false;
+    }
+    attribute
+        .syntax()
+        .parent()
+        .and_then(|body| body.parent())
+        .and_then(ast::Block::cast)
+        .and_then(|block| block.ident_token())
+        .is_some_and(|name| matches!(name.text(), "variable" | "output"))
+}
