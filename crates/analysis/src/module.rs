@@ -701,6 +701,9 @@ pub fn evaluated_file_module_diagnostics(
         if module::module_parses(db, module) {
             let references = crate::terraform::static_reference_diagnostics(db, module, file);
             out.extend(references.iter().map(|diagnostic| convert(db, diagnostic)));
+            // And `var.`/`local.` in `dynamic` blocks, which the model leaves out.
+            let dynamic = crate::terraform::dynamic_block_reference_diagnostics(db, module, file);
+            out.extend(dynamic.iter().map(|diagnostic| convert(db, diagnostic)));
         }
     }
 

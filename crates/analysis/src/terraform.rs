@@ -1162,3 +1162,70 @@ fn in_type_constraint(node: &syntax::SyntaxNode) -> bool {
         .and_then(|block| block.ident_token())
         .is_some_and(|name| matches!(name.text(), "variable" | "output"))
 }
+
+/// References to `var.NAME` and `local.NAME` inside `dynamic` blocks that
+/// name nothing. The module model leaves a native file's `dynamic` blocks
+/// out (their content refers to the iterator, which only the expansion
+/// binds), so nothing else resolves their references; `terraform validate`
+/// reports such a reference ("Reference to undeclared local value") in a
+/// `dynamic` block's `for_each`, `labels` and `content` alike. Only these
+/// two roots: an iterator may take any other name, and what the expansion
+/// binds is not known here.
+pub fn dynamic_block_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let mut out = Vec::new();
+    // The top-level blocks' bodies, then every nested body; a `dynamic`
+    // block's attributes and its nested blocks' are collected.
+    let mut stack: Vec<(&hir::Body, Vec<SmolStr>, bool)> = Vec::new();
+    for &block in &hir.body.blocks {
+        let block = &hir[block];
+        if matches!(block.type_name.as_str(), "variable" | "locals" | "output" | "terraform") {
+            continue;
+        }
+        let mut address = vec![block.type_name.clone()];
+        address.extend(block.labels.iter().cloned());
+        stack.push((&block.body, address, false));
+    }
+    while let Some((body, address, in_dynamic)) = stack.pop() {
+        if in_dynamic {
+            for &attribute in &body.attributes {
+                let mut at = address.clone();
+                at.push(hir[attribute].name.clone());
+                let at = Address::new(at);
+                for reference in references(&hir.exprs, hir[attribute].value) {
+                    if !matches!(reference.root.as_str(), "var" | "local") {
+                        continue;
+                    }
+                    let target =
+                        module::resolve_static_reference(db, module, &at, &reference.root, &reference.attrs);
+                    let module::Target::Unresolved { step, kind, detail } = target else { continue };
+                    let link = reference.links.get(step).or(reference.links.last()).copied();
+                    let Some(range) = link
+                        .and_then(|it| db::source_map(db, file).expr_syntax(it))
+                        .map(|it| it.text_range())
+                    else {
+                        continue;
+                    };
+                    out.push(ModuleDiagnostic {
+                        file,
+                        range,
+                        kind: ModuleDiagnosticKind::Unresolved(kind),
+                        detail,
+                        related: Vec::new(),
+                    });
+                }
+            }
+        }
+        for &nested in &body.blocks {
+            let nested = &hir[nested];
+            let mut at = address.clone();
+            at.push(nested.type_name.clone());
+            stack.push((&nested.body, at, in_dynamic || nested.type_name == "dynamic"));
+        }
+    }
+    out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
+    out
+}
