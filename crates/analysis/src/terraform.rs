@@ -1151,7 +1151,7 @@ pub fn unknown_function_diagnostics(db: &dyn Db, module: Module, file: File) -> 
 /// or `output` block.
 fn in_type_constraint(node: &syntax::SyntaxNode) -> bool {
     let Some(attribute) = node.ancestors().find_map(ast::Attribute::cast) else { return false };
-    if !attribute.ident_token().is_some_and(|name| name.text() == "type") {
+    if attribute.ident_token().is_none_or(|name| name.text() != "type") {
         return false;
     }
     attribute
