@@ -1,7 +1,8 @@
 //! Project automation, run as `cargo xtask <command>`: code generation from
 //! the ungrammar, the conformance run over `../shared`, whole-program
-//! benchmarks, the mutation run of `check` over the corpus, the stress run of hostile inputs. It may depend on any crate of the workspace; nothing depends
-//! on it.
+//! benchmarks, the mutation run of `check` over the corpus, the stress run
+//! of hostile inputs. It may depend on any crate of the workspace; nothing
+//! depends on it.
 
 mod bench;
 mod bench_check;
