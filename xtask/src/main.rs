@@ -1,7 +1,8 @@
 //! Project automation, run as `cargo xtask <command>`: code generation from
 //! the ungrammar, the conformance run over `../shared`, whole-program
-//! benchmarks, the stress run of hostile inputs. It may depend on any crate of the workspace; nothing depends
-//! on it.
+//! benchmarks, the mutation run of `check` over the corpus, the stress run
+//! of hostile inputs. It may depend on any crate of the workspace; nothing
+//! depends on it.
 
 mod bench;
 mod bench_check;
@@ -9,6 +10,7 @@ mod bench_watch;
 mod codegen;
 mod conformance;
 mod gen_module;
+mod mutate_check;
 mod stress;
 
 use std::path::PathBuf;
@@ -24,9 +26,10 @@ fn main() -> anyhow::Result<()> {
         Some("codegen") => codegen::run(&rest),
         Some("conformance") => conformance::run(&rest),
         Some("gen-module") => gen_module::run(&rest).map_err(anyhow::Error::msg),
+        Some("mutate-check") => mutate_check::run(&rest),
         Some("stress") => stress::run(&rest),
         _ => anyhow::bail!(
-            "usage: cargo xtask <bench|bench-check|bench-watch|codegen|conformance|gen-module|stress> [ARGS…]"
+            "usage: cargo xtask <bench|bench-check|bench-watch|codegen|conformance|gen-module|mutate-check|stress> [ARGS…]"
         ),
     }
 }

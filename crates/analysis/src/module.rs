@@ -693,11 +693,17 @@ pub fn evaluated_file_module_diagnostics(
         if !provider_functions.is_empty() && module::module_parses(db, module) {
             out.extend(provider_functions.iter().map(|diagnostic| convert(db, diagnostic)));
         }
+        // Calls of functions Terraform does not have, wherever they are.
+        let unknown_functions = crate::terraform::unknown_function_diagnostics(db, module, file);
+        out.extend(unknown_functions.iter().map(|diagnostic| convert(db, diagnostic)));
         // References by name in `depends_on` and `replace_triggered_by`,
         // trusted as the undeclared resources of expressions are.
         if module::module_parses(db, module) {
             let references = crate::terraform::static_reference_diagnostics(db, module, file);
             out.extend(references.iter().map(|diagnostic| convert(db, diagnostic)));
+            // And `var.`/`local.` in `dynamic` blocks, which the model leaves out.
+            let dynamic = crate::terraform::dynamic_block_reference_diagnostics(db, module, file);
+            out.extend(dynamic.iter().map(|diagnostic| convert(db, diagnostic)));
         }
     }
 
@@ -757,9 +763,11 @@ pub fn evaluated_file_module_diagnostics(
                 Unresolved::UnknownRoot { .. } | Unresolved::UnsupportedAttribute { .. } => false,
             },
             AttrError::Eval(error) => match &error.kind {
-                EvalErrorKind::UnknownFunction { .. } | EvalErrorKind::UnknownNamespacedFunction { .. } => {
-                    trust.knows_every_function()
-                }
+                // Only a Terraform file's dialect knows every function, and
+                // there every call is checked without evaluation
+                // (`terraform::unknown_function_diagnostics`).
+                EvalErrorKind::UnknownFunction { .. } => false,
+                EvalErrorKind::UnknownNamespacedFunction { .. } => trust.knows_every_function(),
                 EvalErrorKind::NotEnoughArguments { .. } | EvalErrorKind::TooManyArguments { .. } => {
                     trust.knows_functions_it_has()
                 }

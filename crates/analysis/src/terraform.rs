@@ -1097,3 +1097,135 @@ pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> 
     }
     out
 }
+
+/// Calls of functions Terraform does not have, wherever they are in a
+/// Terraform file: `terraform validate` evaluates every expression of the
+/// configuration, so a misspelled function is reported even where the
+/// values around it are unknown (a condition's branches, a `for`
+/// expression's body, a `dynamic` block's `for_each` and `content`), where
+/// the module model's evaluation does not reach it. The `type` of a
+/// variable or an output is a type constraint, not an expression: its
+/// calls (`list(string)`) are the type constraint rule's. Namespaced calls are
+/// [`module::provider_function_diagnostics`]'s. A native file only: a JSON
+/// file's strings are evaluated, and reported, by the model.
+pub fn unknown_function_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let dialect = module.dialect(db);
+    let table = dialect.functions(db);
+    let mut out = Vec::new();
+    for (id, expr) in hir.exprs.iter() {
+        let hir::Expr::Call(call) = expr else { continue };
+        if call.name.contains("::") || table.functions().contains_key(call.name.as_str()) {
+            continue;
+        }
+        // The source map only where a call is wrong: most files have none.
+        let Some(pointer) = db::source_map(db, file).expr_syntax(id) else { continue };
+        let node = pointer.to_node(&db::parse(db, file).syntax_node());
+        if in_type_constraint(&node) {
+            continue;
+        }
+        let suggestion = eval::suggest(&call.name, table.functions().keys().map(String::as_str));
+        let detail = match &suggestion {
+            Some(s) => format!("There is no function named {:?}. Did you mean {s:?}?", call.name),
+            None => format!("There is no function named {:?}.", call.name),
+        };
+        out.push(ModuleDiagnostic {
+            file,
+            range: node.text_range(),
+            kind: ModuleDiagnosticKind::Eval(eval::EvalErrorKind::UnknownFunction {
+                name: call.name.clone(),
+                suggestion: suggestion.map(SmolStr::from),
+            }),
+            detail,
+            related: Vec::new(),
+        });
+    }
+    out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
+    out
+}
+
+/// Whether `node` is inside the `type` argument of a top-level `variable`
+/// or `output` block.
+fn in_type_constraint(node: &syntax::SyntaxNode) -> bool {
+    let Some(attribute) = node.ancestors().find_map(ast::Attribute::cast) else { return false };
+    if attribute.ident_token().is_none_or(|name| name.text() != "type") {
+        return false;
+    }
+    attribute
+        .syntax()
+        .parent()
+        .and_then(|body| body.parent())
+        .and_then(ast::Block::cast)
+        .and_then(|block| block.ident_token())
+        .is_some_and(|name| matches!(name.text(), "variable" | "output"))
+}
+
+/// References to `var.NAME` and `local.NAME` inside `dynamic` blocks that
+/// name nothing. The module model leaves a native file's `dynamic` blocks
+/// out (their content refers to the iterator, which only the expansion
+/// binds), so nothing else resolves their references; `terraform validate`
+/// reports such a reference ("Reference to undeclared local value") in a
+/// `dynamic` block's `for_each`, `labels` and `content` alike. Only these
+/// two roots: an iterator may take any other name, and what the expansion
+/// binds is not known here.
+pub fn dynamic_block_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let mut out = Vec::new();
+    // The top-level blocks' bodies, then every nested body; a `dynamic`
+    // block's attributes and its nested blocks' are collected.
+    let mut stack: Vec<(&hir::Body, Vec<SmolStr>, bool)> = Vec::new();
+    for &block in &hir.body.blocks {
+        let block = &hir[block];
+        if matches!(block.type_name.as_str(), "variable" | "locals" | "output" | "terraform") {
+            continue;
+        }
+        let mut address = vec![block.type_name.clone()];
+        address.extend(block.labels.iter().cloned());
+        stack.push((&block.body, address, false));
+    }
+    while let Some((body, address, in_dynamic)) = stack.pop() {
+        if in_dynamic {
+            for &attribute in &body.attributes {
+                let mut at = address.clone();
+                at.push(hir[attribute].name.clone());
+                let at = Address::new(at);
+                for reference in references(&hir.exprs, hir[attribute].value) {
+                    if !matches!(reference.root.as_str(), "var" | "local") {
+                        continue;
+                    }
+                    let target =
+                        module::resolve_static_reference(db, module, &at, &reference.root, &reference.attrs);
+                    let module::Target::Unresolved { step, kind, detail } = target else { continue };
+                    let link = reference.links.get(step).or(reference.links.last()).copied();
+                    let Some(range) = link
+                        .and_then(|it| db::source_map(db, file).expr_syntax(it))
+                        .map(|it| it.text_range())
+                    else {
+                        continue;
+                    };
+                    out.push(ModuleDiagnostic {
+                        file,
+                        range,
+                        kind: ModuleDiagnosticKind::Unresolved(kind),
+                        detail,
+                        related: Vec::new(),
+                    });
+                }
+            }
+        }
+        for &nested in &body.blocks {
+            let nested = &hir[nested];
+            let mut at = address.clone();
+            at.push(nested.type_name.clone());
+            stack.push((&nested.body, at, in_dynamic || nested.type_name == "dynamic"));
+        }
+    }
+    out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
+    out
+}

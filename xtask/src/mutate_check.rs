@@ -1,0 +1,476 @@
+//! `cargo xtask mutate-check`: plants the mistakes `terraform validate`
+//! reports without providers into real, valid Terraform modules of
+//! `../shared/corpus/input`, one at a time, and counts how many of them
+//! `halite check` finds.
+//!
+//! The modules are the corpus's directories of at least [`MIN_FILES`] `*.tf`
+//! files on which `halite check` reports no error (checked on the copy, so
+//! that what the copy lacks cannot count as a finding). Each repository is
+//! copied once under a temporary directory; each mistake is written into
+//! one file of the copy, `halite check --format json` runs on the module's
+//! files, and the file is put back. A mistake is found when the check
+//! reports an error with one of the rule codes that mistake calls for in
+//! the file it was planted in. A kind of mistake that has no place in a
+//! module (no `lifecycle` block to repeat, no `for_each` to set `count`
+//! beside) is skipped there, not counted.
+//!
+//! The release binary is the one checked, built first as `bench-check`
+//! does. The run prints a table of planted and found per kind and fails if
+//! any planted mistake is missed, listing each miss with what the check
+//! said instead.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use anyhow::{Context, bail, ensure};
+use syntax::{
+    AstNode, SyntaxKind, SyntaxToken, TextRange,
+    ast::{self, Expr},
+};
+
+use crate::project_root;
+
+/// The fewest `*.tf` files a directory needs to be taken as a module: a
+/// real configuration, not a one-file snippet.
+const MIN_FILES: usize = 4;
+
+/// A kind of mistake: what is planted, and the rule codes that report it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Mistake {
+    /// `default` (or `description`) of a `variable` block misspelled.
+    VariableArgument,
+    /// `description` (or `sensitive`) of an `output` block misspelled.
+    OutputArgument,
+    /// `source` of a `module` block misspelled.
+    ModuleArgument,
+    /// `required_version` of the `terraform` block misspelled.
+    TerraformArgument,
+    /// `count = 1` added beside a `for_each`.
+    CountBesideForEach,
+    /// The required `value` of an `output` block dropped.
+    OutputWithoutValue,
+    /// A `lifecycle` block repeated in its resource.
+    DuplicateLifecycle,
+    /// `depends_on` naming a resource the module does not declare.
+    UndeclaredDependsOn,
+    /// A `local.NAME` reference misspelled.
+    MisspelledLocal,
+    /// A `var.NAME` reference misspelled.
+    MisspelledVariable,
+    /// A function call's name misspelled.
+    MisspelledFunction,
+}
+
+const MISTAKES: [Mistake; 11] = [
+    Mistake::VariableArgument,
+    Mistake::OutputArgument,
+    Mistake::ModuleArgument,
+    Mistake::TerraformArgument,
+    Mistake::CountBesideForEach,
+    Mistake::OutputWithoutValue,
+    Mistake::DuplicateLifecycle,
+    Mistake::UndeclaredDependsOn,
+    Mistake::MisspelledLocal,
+    Mistake::MisspelledVariable,
+    Mistake::MisspelledFunction,
+];
+
+impl Mistake {
+    fn describe(self) -> &'static str {
+        match self {
+            Mistake::VariableArgument => "variable: `default` misspelled",
+            Mistake::OutputArgument => "output: `description` misspelled",
+            Mistake::ModuleArgument => "module: `source` misspelled",
+            Mistake::TerraformArgument => "terraform: `required_version` misspelled",
+            Mistake::CountBesideForEach => "`count` beside `for_each`",
+            Mistake::OutputWithoutValue => "output without `value`",
+            Mistake::DuplicateLifecycle => "`lifecycle` repeated",
+            Mistake::UndeclaredDependsOn => "`depends_on` an undeclared resource",
+            Mistake::MisspelledLocal => "`local.NAME` misspelled",
+            Mistake::MisspelledVariable => "`var.NAME` misspelled",
+            Mistake::MisspelledFunction => "function name misspelled",
+        }
+    }
+
+    /// The rule codes, any of which reports the mistake.
+    fn codes(self) -> &'static [&'static str] {
+        match self {
+            Mistake::VariableArgument | Mistake::OutputArgument | Mistake::TerraformArgument => {
+                &["unsupported-argument"]
+            }
+            // Terraform says the required `source` is missing; the
+            // misspelled name is an input of the child module to it.
+            Mistake::ModuleArgument => &["missing-argument", "unsupported-argument"],
+            Mistake::CountBesideForEach => &["conflicting-arguments"],
+            Mistake::OutputWithoutValue => &["missing-argument"],
+            Mistake::DuplicateLifecycle => &["duplicate-block"],
+            Mistake::UndeclaredDependsOn | Mistake::MisspelledLocal | Mistake::MisspelledVariable => {
+                &["undeclared-reference"]
+            }
+            Mistake::MisspelledFunction => &["unknown-function"],
+        }
+    }
+
+    /// The first place of `text` where the mistake can be planted, as the
+    /// edit that plants it. `taken` says whether a name is used anywhere in
+    /// the module already, so that a misspelling never lands on a real name.
+    fn plant(self, text: &str, taken: &dyn Fn(&str) -> bool) -> Option<Plant> {
+        let parse = syntax::parse(text);
+        if !parse.ok() {
+            return None;
+        }
+        let body = parse.tree().body()?;
+        let top: Vec<ast::Block> = body.blocks().collect();
+        let of_type = |ty: &'static str| top.iter().filter(move |block| block_type(block) == ty);
+        match self {
+            Mistake::VariableArgument => of_type("variable").find_map(|block| {
+                rename_argument(block, "default", "defualt")
+                    .or_else(|| rename_argument(block, "description", "descripton"))
+            }),
+            Mistake::OutputArgument => of_type("output").find_map(|block| {
+                rename_argument(block, "description", "descripton")
+                    .or_else(|| rename_argument(block, "sensitive", "sensitiv"))
+            }),
+            Mistake::ModuleArgument => {
+                of_type("module").find_map(|block| rename_argument(block, "source", "sorce"))
+            }
+            Mistake::TerraformArgument => of_type("terraform")
+                .find_map(|block| rename_argument(block, "required_version", "required_verison")),
+            Mistake::CountBesideForEach => top
+                .iter()
+                .filter(|block| matches!(block_type(block).as_str(), "resource" | "data" | "module"))
+                .find_map(|block| {
+                    let for_each = argument(block, "for_each")?;
+                    let at = for_each.syntax().text_range().start();
+                    Some(Plant::insert(at, format!("count = 1\n{}", indentation(text, at))))
+                }),
+            Mistake::OutputWithoutValue => of_type("output").find_map(|block| {
+                let value = argument(block, "value")?;
+                Some(Plant { range: value.syntax().text_range(), replacement: String::new() })
+            }),
+            Mistake::DuplicateLifecycle => of_type("resource").find_map(|block| {
+                let lifecycle = block.body()?.blocks().find(|inner| block_type(inner) == "lifecycle")?;
+                let range = lifecycle.syntax().text_range();
+                let mut copy = lifecycle.syntax().to_string();
+                if !copy.ends_with('\n') {
+                    copy.push('\n');
+                }
+                Some(Plant::insert(range.start(), format!("{copy}{}", indentation(text, range.start()))))
+            }),
+            Mistake::UndeclaredDependsOn => top
+                .iter()
+                .filter(|block| matches!(block_type(block).as_str(), "resource" | "data" | "module"))
+                .filter(|block| argument(block, "depends_on").is_none())
+                .find_map(|block| {
+                    let first = block.body()?.syntax().children().next()?;
+                    let at = first.text_range().start();
+                    Some(Plant::insert(
+                        at,
+                        format!("depends_on = [null_resource.not_declared]\n{}", indentation(text, at)),
+                    ))
+                }),
+            Mistake::MisspelledLocal => misspell_reference(&parse.syntax_node(), "local", taken),
+            Mistake::MisspelledVariable => misspell_reference(&parse.syntax_node(), "var", taken),
+            Mistake::MisspelledFunction => parse
+                .syntax_node()
+                .descendants()
+                .filter_map(ast::FunctionCall::cast)
+                .filter(|call| call.colon2_token().is_none() && !in_variable_type(call.syntax()))
+                .find_map(|call| misspell_token(&call.ident_token()?, taken)),
+        }
+    }
+}
+
+/// One planted mistake: `range` of the file's text replaced.
+#[derive(Debug)]
+struct Plant {
+    range: TextRange,
+    replacement: String,
+}
+
+impl Plant {
+    fn insert(at: syntax::TextSize, text: String) -> Plant {
+        Plant { range: TextRange::empty(at), replacement: text }
+    }
+
+    fn apply(&self, text: &str) -> String {
+        let (start, end) = (usize::from(self.range.start()), usize::from(self.range.end()));
+        format!("{}{}{}", &text[..start], self.replacement, &text[end..])
+    }
+}
+
+fn block_type(block: &ast::Block) -> String {
+    block.ident_token().map(|token| token.text().to_owned()).unwrap_or_default()
+}
+
+fn argument(block: &ast::Block, name: &str) -> Option<ast::Attribute> {
+    block.body()?.attributes().find(|attribute| attribute.ident_token().is_some_and(|t| t.text() == name))
+}
+
+fn rename_argument(block: &ast::Block, name: &str, to: &str) -> Option<Plant> {
+    let ident = argument(block, name)?.ident_token()?;
+    Some(Plant { range: ident.text_range(), replacement: to.to_owned() })
+}
+
+/// The spaces and tabs that begin the line `at` is on, up to `at`.
+fn indentation(text: &str, at: syntax::TextSize) -> &str {
+    let at = usize::from(at);
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &text[line_start..at];
+    if prefix.chars().all(|c| c == ' ' || c == '\t') { prefix } else { "" }
+}
+
+/// Whether `node` is inside the `type` argument of a `variable` block: a
+/// type constraint, whose `list(string)` is no function call.
+fn in_variable_type(node: &syntax::SyntaxNode) -> bool {
+    node.ancestors().filter_map(ast::Attribute::cast).any(|attribute| {
+        attribute.ident_token().is_some_and(|name| name.text() == "type")
+            && attribute
+                .syntax()
+                .ancestors()
+                .find_map(ast::Block::cast)
+                .is_some_and(|block| block_type(&block) == "variable")
+    })
+}
+
+/// The first `ROOT.NAME` traversal's `NAME`, misspelled.
+fn misspell_reference(node: &syntax::SyntaxNode, root: &str, taken: &dyn Fn(&str) -> bool) -> Option<Plant> {
+    node.descendants().filter_map(ast::GetAttrExpr::cast).find_map(|get| {
+        let Some(Expr::Variable(variable)) = get.expr() else { return None };
+        if variable.ident_token()?.text() != root {
+            return None;
+        }
+        misspell_token(&get.ident_token()?, taken)
+    })
+}
+
+/// The token's name with two neighbouring letters swapped, the first such
+/// swap that makes a name the module does not use.
+fn misspell_token(token: &SyntaxToken, taken: &dyn Fn(&str) -> bool) -> Option<Plant> {
+    debug_assert_eq!(token.kind(), SyntaxKind::IDENT);
+    let name: Vec<char> = token.text().chars().collect();
+    (1..name.len().saturating_sub(1)).find_map(|i| {
+        if name[i] == name[i + 1] || !name[i].is_ascii_alphabetic() || !name[i + 1].is_ascii_alphabetic() {
+            return None;
+        }
+        let mut typo = name.clone();
+        typo.swap(i, i + 1);
+        let typo: String = typo.into_iter().collect();
+        (!taken(&typo)).then(|| Plant { range: token.text_range(), replacement: typo })
+    })
+}
+
+/// A module of the corpus: its repository's folder and its path inside it.
+struct Module {
+    repository: String,
+    path: PathBuf,
+    files: Vec<String>,
+}
+
+/// One diagnostic line of `halite check --format json`.
+struct Finding {
+    file: String,
+    severity: String,
+    code: String,
+}
+
+fn check(halite: &Path, dir: &Path, files: &[String]) -> anyhow::Result<Vec<Finding>> {
+    let output = Command::new(halite)
+        .args(["check", "--format", "json"])
+        .args(files)
+        .current_dir(dir)
+        .output()
+        .with_context(|| format!("running halite check in {}", dir.display()))?;
+    ensure!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "halite check in {} exited {}: {}",
+        dir.display(),
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).context("halite check printed something not UTF-8")?;
+    stdout
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).context("a line of halite's JSON")?;
+            let field = |name: &str| value[name].as_str().unwrap_or_default().to_owned();
+            Ok(Finding { file: field("file"), severity: field("severity"), code: field("code") })
+        })
+        .collect()
+}
+
+/// The corpus's directories of at least [`MIN_FILES`] `*.tf` files, outside
+/// hidden directories, by repository.
+fn candidate_modules(input: &Path) -> anyhow::Result<Vec<Module>> {
+    let mut by_dir: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
+    let mut stack = vec![input.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() && name.ends_with(".tf") {
+                by_dir.entry(dir.clone()).or_default().push(name);
+            }
+        }
+    }
+    let mut modules = Vec::new();
+    for (dir, mut files) in by_dir {
+        if files.len() < MIN_FILES {
+            continue;
+        }
+        files.sort();
+        let relative = dir.strip_prefix(input).expect("walked below the input");
+        let mut components = relative.components();
+        let repository = components.next().context("a module directly in the input")?;
+        modules.push(Module {
+            repository: repository.as_os_str().to_string_lossy().into_owned(),
+            path: components.as_path().to_path_buf(),
+            files,
+        });
+    }
+    Ok(modules)
+}
+
+fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+#[derive(Default)]
+struct Tally {
+    planted: usize,
+    found: usize,
+    modules_without_place: usize,
+}
+
+pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    let halite = match args {
+        [] => crate::bench::build_release_halite(&project_root())?,
+        // Absolute, since each check runs in its module's directory.
+        [flag, path] if flag == "--halite" => {
+            Path::new(path).canonicalize().with_context(|| format!("no halite at {path}"))?
+        }
+        _ => bail!("usage: cargo xtask mutate-check [--halite PATH]"),
+    };
+    let input = project_root().join("../shared/corpus/input");
+    let input = input.canonicalize().with_context(|| format!("no corpus at {}", input.display()))?;
+    let scratch = tempfile::tempdir().context("creating a scratch directory")?;
+
+    let mut copied = BTreeSet::new();
+    let mut tallies: BTreeMap<Mistake, Tally> = BTreeMap::new();
+    let mut misses = Vec::new();
+    let mut modules_used = 0;
+    for module in candidate_modules(&input)? {
+        if copied.insert(module.repository.clone()) {
+            copy_tree(&input.join(&module.repository), &scratch.path().join(&module.repository))
+                .with_context(|| format!("copying {}", module.repository))?;
+        }
+        let dir = scratch.path().join(&module.repository).join(&module.path);
+        let baseline = check(&halite, &dir, &module.files)?;
+        if baseline.iter().any(|finding| finding.severity == "error") {
+            continue;
+        }
+        modules_used += 1;
+        let name = Path::new(&module.repository).join(&module.path);
+        let texts: Vec<String> = module
+            .files
+            .iter()
+            .map(|file| std::fs::read_to_string(dir.join(file)))
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("reading {}", name.display()))?;
+        let taken = |word: &str| texts.iter().any(|text| contains_word(text, word));
+        for mistake in MISTAKES {
+            let tally = tallies.entry(mistake).or_default();
+            let planted = module
+                .files
+                .iter()
+                .zip(&texts)
+                .find_map(|(file, text)| Some((file, text, mistake.plant(text, &taken)?)));
+            let Some((file, text, plant)) = planted else {
+                tally.modules_without_place += 1;
+                continue;
+            };
+            let path = dir.join(file);
+            std::fs::write(&path, plant.apply(text))?;
+            let findings = check(&halite, &dir, &module.files);
+            std::fs::write(&path, text)?;
+            let findings = findings?;
+            tally.planted += 1;
+            let found = findings.iter().any(|finding| {
+                finding.severity == "error"
+                    && &finding.file == file
+                    && mistake.codes().contains(&finding.code.as_str())
+            });
+            if found {
+                tally.found += 1;
+            } else {
+                let said: Vec<String> = findings
+                    .iter()
+                    .filter(|finding| finding.severity == "error")
+                    .map(|finding| format!("{} in {}", finding.code, finding.file))
+                    .collect();
+                misses.push(format!(
+                    "{}: {}/{} at {:?} ({:?}): {}",
+                    mistake.describe(),
+                    name.display(),
+                    file,
+                    plant.range,
+                    plant.replacement,
+                    if said.is_empty() { "no error".to_owned() } else { said.join(", ") }
+                ));
+            }
+        }
+    }
+
+    println!("{modules_used} modules of {} without errors, each mistake planted alone\n", input.display());
+    println!("| mistake | rule | planted | found | modules without a place |");
+    println!("|---|---|---|---|---|");
+    let (mut planted, mut found) = (0, 0);
+    for (mistake, tally) in &tallies {
+        println!(
+            "| {} | {} | {} | {} | {} |",
+            mistake.describe(),
+            mistake.codes().join(" or "),
+            tally.planted,
+            tally.found,
+            tally.modules_without_place
+        );
+        planted += tally.planted;
+        found += tally.found;
+    }
+    println!("| all | | {planted} | {found} | |");
+    for miss in &misses {
+        println!("missed: {miss}");
+    }
+    ensure!(modules_used > 0, "no module of the corpus is free of errors");
+    ensure!(misses.is_empty(), "{} of {planted} planted mistakes missed", misses.len());
+    Ok(())
+}
+
+/// Whether `word` occurs in `text` as a whole name.
+fn contains_word(text: &str, word: &str) -> bool {
+    let is_name = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    text.match_indices(word).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(is_name)
+            && !text[at + word.len()..].chars().next().is_some_and(is_name)
+    })
+}
