@@ -1054,23 +1054,7 @@ pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> 
             let at = Address::new(at);
             for &element in elements {
                 for reference in references(&hir.exprs, element) {
-                    let target =
-                        module::resolve_static_reference(db, module, &at, &reference.root, &reference.attrs);
-                    let module::Target::Unresolved { step, kind, detail } = target else { continue };
-                    let link = reference.links.get(step).or(reference.links.last()).copied();
-                    let Some(range) = link
-                        .and_then(|it| db::source_map(db, file).expr_syntax(it))
-                        .map(|it| it.text_range())
-                    else {
-                        continue;
-                    };
-                    out.push(ModuleDiagnostic {
-                        file,
-                        range,
-                        kind: ModuleDiagnosticKind::Unresolved(kind),
-                        detail,
-                        related: Vec::new(),
-                    });
+                    out.extend(unresolved_static_reference(db, module, file, &at, &reference));
                 }
             }
         }
@@ -1098,6 +1082,28 @@ pub fn static_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> 
     out
 }
 
+/// The diagnostic of `reference`, written in `file` in an attribute at `at`
+/// that is never evaluated, if it names nothing: resolved as an expression's
+/// reference would be, and placed at the step that failed.
+fn unresolved_static_reference(
+    db: &dyn Db,
+    module: Module,
+    file: File,
+    at: &Address,
+    reference: &module::Reference,
+) -> Option<ModuleDiagnostic> {
+    let target = module::resolve_static_reference(db, module, at, &reference.root, &reference.attrs);
+    let module::Target::Unresolved { step, kind, detail } = target else { return None };
+    let link = reference.links.get(step).or(reference.links.last()).copied()?;
+    let range = db::source_map(db, file).expr_syntax(link)?.text_range();
+    Some(ModuleDiagnostic {
+        file,
+        range,
+        kind: ModuleDiagnosticKind::Unresolved(kind),
+        detail,
+        related: Vec::new(),
+    })
+}
 /// Calls of functions Terraform does not have, wherever they are in a
 /// Terraform file: `terraform validate` evaluates every expression of the
 /// configuration, so a misspelled function is reported even where the
@@ -1199,23 +1205,7 @@ pub fn dynamic_block_reference_diagnostics(db: &dyn Db, module: Module, file: Fi
                     if !matches!(reference.root.as_str(), "var" | "local") {
                         continue;
                     }
-                    let target =
-                        module::resolve_static_reference(db, module, &at, &reference.root, &reference.attrs);
-                    let module::Target::Unresolved { step, kind, detail } = target else { continue };
-                    let link = reference.links.get(step).or(reference.links.last()).copied();
-                    let Some(range) = link
-                        .and_then(|it| db::source_map(db, file).expr_syntax(it))
-                        .map(|it| it.text_range())
-                    else {
-                        continue;
-                    };
-                    out.push(ModuleDiagnostic {
-                        file,
-                        range,
-                        kind: ModuleDiagnosticKind::Unresolved(kind),
-                        detail,
-                        related: Vec::new(),
-                    });
+                    out.extend(unresolved_static_reference(db, module, file, &at, &reference));
                 }
             }
         }
