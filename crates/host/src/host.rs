@@ -1098,8 +1098,12 @@ impl ReportJob {
                     .iter()
                     .map(|(_, address, _)| Attr::new(db, job.module, address.clone()))
                     .collect();
-                let order =
-                    evaluation_order(db, job.module, &job.facts, job.value_nodes.iter().map(|(_, address, _)| address));
+                let order = evaluation_order(
+                    db,
+                    job.module,
+                    &job.facts,
+                    job.value_nodes.iter().map(|(_, address, _)| address),
+                );
                 evaluate(db, job.module, &order, self.threads);
                 for ((node, address, is_variable), &attr) in job.value_nodes.iter().zip(&attrs) {
                     let result = module::attribute_value(db, attr);
@@ -1281,7 +1285,9 @@ fn evaluation_order<'a>(
         .map(|node| graph.address(node).clone())
         .collect();
     if !elsewhere.is_empty() {
-        order.extend(module::evaluation_order(db, &elsewhere).into_iter().map(|attr| attr.address(db).clone()));
+        order.extend(
+            module::evaluation_order(db, &elsewhere).into_iter().map(|attr| attr.address(db).clone()),
+        );
     }
     order
 }

@@ -488,7 +488,8 @@ fn an_edit_at_the_base_of_a_long_chain_is_evaluated_without_recursing_down_it() 
         })
         .collect();
     let run = move || {
-        let named: Vec<(&str, &str)> = files.iter().map(|(name, text)| (name.as_str(), text.as_str())).collect();
+        let named: Vec<(&str, &str)> =
+            files.iter().map(|(name, text)| (name.as_str(), text.as_str())).collect();
         let (mut host, first) = host(&named);
         assert_eq!(first.values.len(), FILES * PER_FILE);
         let (edited, _) = apply_logged(&mut host, set("f000.tf", &files[0].1.replace("l0 = 0", "l0 = 1")));
