@@ -32,9 +32,13 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
         tokens: TokenCache::new(lexed.len()),
         last_token_shared: false,
     };
-    let mut forward_parents = Vec::with_capacity(8);
+    // Allocated at the first forward parent only: many small files have none.
+    let mut forward_parents = Vec::new();
     for i in 0..events.len() {
-        match std::mem::replace(&mut events[i], Event::Tombstone) {
+        // Events are read by copy: only the `Start`s moved to where their
+        // forward parent opens are overwritten, so that they are not
+        // opened twice.
+        match events[i] {
             Event::Start { kind, forward_parent: None, first_token } => {
                 if kind != SyntaxKind::TOMBSTONE {
                     builder.start_node(kind, first_token as usize);
@@ -193,7 +197,8 @@ impl<'t> TokenCache<'t> {
             // About one token in four is a word; a map a bit small only
             // grows once more.
             words: FxHashMap::with_capacity_and_hasher((tokens / 4).min(SHARED_MAX), Default::default()),
-            leaves: FxHashMap::default(),
+            // About one node in ten is a leaf of a shared token.
+            leaves: FxHashMap::with_capacity_and_hasher((tokens / 16).min(SHARED_MAX), Default::default()),
         }
     }
 
