@@ -126,22 +126,20 @@ impl Builder<'_, '_> {
 
     /// Puts the lexed tokens up to (not including) `end` into the open node.
     fn emit_until(&mut self, end: usize) {
+        let (kinds, bounds, text) = (self.lexed.kinds(), self.lexed.bounds(), self.lexed.as_str());
+        let end = end.min(kinds.len());
         while self.pos < end {
-            self.emit(self.lexed.kind(self.pos));
+            let pos = self.pos;
+            let token_text = &text[bounds[pos] as usize..bounds[pos + 1] as usize];
+            let (token, shared) = self.tokens.get(kinds[pos], token_text);
+            self.last_token_shared = shared;
+            self.children.push(NodeOrToken::Token(token));
+            self.pos = pos + 1;
         }
-    }
-
-    fn emit(&mut self, kind: SyntaxKind) {
-        let (token, shared) = self.tokens.get(kind, self.lexed.text(self.pos));
-        self.last_token_shared = shared;
-        self.children.push(NodeOrToken::Token(token));
-        self.pos += 1;
     }
 
     fn finish(mut self) -> GreenNode {
-        while self.pos < self.lexed.len() {
-            self.emit(self.lexed.kind(self.pos));
-        }
+        self.emit_until(self.lexed.len());
         if self.open.is_empty() {
             // No events at all: still a root, holding every token.
             self.open.push((SyntaxKind::SOURCE_FILE, 0));
