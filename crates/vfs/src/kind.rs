@@ -225,9 +225,15 @@ pub fn terraform_stem(path: &Utf8Path) -> Option<(&str, &'static str)> {
 /// byte (a path holds no NUL). A path with a `.` or `..` component, or with
 /// a repeated or trailing separator, is compared by `Path::cmp`. Sorting a
 /// module's files by path is on every load and every change of its files,
-/// and `Path::cmp` took most of that.
+/// and `Path::cmp` took most of that. Paths that both start with `./` (a
+/// walk of `.`) are compared by what follows, since a `.` first is one
+/// component both have.
 pub fn path_order(a: &Utf8Path, b: &Utf8Path) -> std::cmp::Ordering {
     let (x, y) = (a.as_str().as_bytes(), b.as_str().as_bytes());
+    let (x, y) = match (x.strip_prefix(b"./"), y.strip_prefix(b"./")) {
+        (Some(x), Some(y)) => (x, y),
+        _ => (x, y),
+    };
     if !is_plain(x) || !is_plain(y) {
         return a.cmp(b);
     }
@@ -413,6 +419,14 @@ mod tests {
             "a//b",
             "a/./b",
             "./a",
+            "./a/b",
+            "./a-b",
+            "./a.b/c",
+            "./ab/c",
+            "./a/b/c",
+            "./z/main.tf",
+            "././a",
+            "./",
             "../a",
             "a/../b",
             ".hidden/x",
