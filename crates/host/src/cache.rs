@@ -186,8 +186,10 @@ impl ResultCache {
         if !metadata.is_file() || metadata.len() > MAX_ENTRY_SIZE {
             return None;
         }
-        let mut bytes = Vec::with_capacity(metadata.len() as usize);
-        file.read_to_end(&mut bytes).ok()?;
+        // Entries are replaced by renaming, never written in place, so the
+        // open file keeps the length it had.
+        let mut bytes = vec![0; metadata.len() as usize];
+        file.read_exact(&mut bytes).ok()?;
         let entry = decode_entry(&bytes, key)?;
         if metadata.modified().ok().and_then(|time| time.elapsed().ok()).is_none_or(|age| age > TOUCH_AFTER) {
             // Read-only caches are fine: the entry is then pruned a little
