@@ -41,6 +41,12 @@ pub fn run_halite_unprivileged(dir: &Path, args: &[&str]) -> Option<(i32, String
         process::CommandExt,
     };
     let mut command = Command::new(env!("CARGO_BIN_EXE_halite"));
+    // A cache of its own that it may write: the tests' shared one is not
+    // its to create, and a cache it cannot use is said on standard error.
+    let cache = tempfile::tempdir().expect("a temporary directory");
+    std::fs::set_permissions(cache.path(), std::fs::Permissions::from_mode(0o777))
+        .expect("the cache's permissions are set");
+    command.env("HALITE_CACHE_DIR", cache.path());
     let as_root = std::fs::metadata(dir).expect("the directory has metadata").uid() == 0;
     if as_root {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777))

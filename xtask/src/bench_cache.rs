@@ -174,7 +174,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         let processor = median(&mut measured.iter().map(|it| it.processor).collect::<Vec<_>>());
         let peak = median(&mut measured.iter().map(|it| it.peak_kib).collect::<Vec<_>>());
         println!(
-            "  {name:<24} {:>8.3} s {:>8.3} s {:>6.0} MB",
+            "  {name:<30} {:>8.3} s {:>8.3} s {:>6.0} MB",
             wall.as_secs_f64(),
             processor.as_secs_f64(),
             peak as f64 / 1024.0

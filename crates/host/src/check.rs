@@ -256,6 +256,10 @@ fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
 
 type Reports<R> = Vec<Vec<(usize, R)>>;
 
+/// A unit's files as read: each one's index among the run's paths, and its
+/// bytes or why they could not be read.
+type UnitBytes = Vec<(usize, io::Result<Vec<u8>>)>;
+
 /// The variables of the modules called so far, by directory, for the whole
 /// run.
 type ChildInputs = Arc<Mutex<FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>>>>;
@@ -321,7 +325,7 @@ impl<R: Send> ChunkChecker<'_, R> {
     fn check(&self, chunk: &[CheckUnit]) -> Result<Vec<(usize, R)>, CheckError> {
         let mut out = Vec::new();
         // The units to check, with their files' bytes and their keys.
-        let mut to_check: Vec<(&CheckUnit, Vec<(usize, io::Result<Vec<u8>>)>, Option<Key>)> = Vec::new();
+        let mut to_check: Vec<(&CheckUnit, UnitBytes, Option<Key>)> = Vec::new();
         let mut hits: Option<RootDatabase> = None;
         for unit in chunk {
             let read = self.read_bytes(unit);
@@ -426,8 +430,8 @@ impl<R: Send> ChunkChecker<'_, R> {
 
     /// Reads `unit`'s files from disk (or the bytes given for one), and
     /// records the hash of each for the cache.
-    fn read_bytes(&self, unit: &CheckUnit) -> Vec<(usize, io::Result<Vec<u8>>)> {
-        let read: Vec<(usize, io::Result<Vec<u8>>)> = unit
+    fn read_bytes(&self, unit: &CheckUnit) -> UnitBytes {
+        let read: UnitBytes = unit
             .files
             .iter()
             .map(|&index| {
@@ -457,7 +461,7 @@ impl<R: Send> ChunkChecker<'_, R> {
     fn add(
         change: &mut Change,
         unit: &CheckUnit,
-        read: Vec<(usize, io::Result<Vec<u8>>)>,
+        read: UnitBytes,
         reported: bool,
         unreadable: &mut FxHashMap<usize, io::Error>,
         paths: &[Utf8PathBuf],
@@ -494,7 +498,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         &self,
         cache: &ResultCache,
         unit: &CheckUnit,
-        read: &[(usize, io::Result<Vec<u8>>)],
+        read: &UnitBytes,
     ) -> Result<Option<Key>, CheckError> {
         let levels = self.levels()?;
         let mut digests: Vec<(blake3::Hash, blake3::Hash)> = Vec::with_capacity(read.len());
@@ -586,13 +590,7 @@ impl<R: Send> ChunkChecker<'_, R> {
     /// Hands each file of a unit whose entry held (as `read`) its
     /// diagnostics from the entry, its bytes set in `db` (which only
     /// decodes them) when it has any, for rendering.
-    fn report_hit(
-        &self,
-        db: &mut RootDatabase,
-        read: Vec<(usize, io::Result<Vec<u8>>)>,
-        entry: &Entry,
-        out: &mut Vec<(usize, R)>,
-    ) {
+    fn report_hit(&self, db: &mut RootDatabase, read: UnitBytes, entry: &Entry, out: &mut Vec<(usize, R)>) {
         for ((index, bytes), stored) in read.into_iter().zip(&entry.files) {
             let path = &self.paths[index];
             let diagnostics: Vec<LocatedDiagnostic> = match bytes {
