@@ -25,13 +25,15 @@
 //! variables of a module that is a run's root as its tool reads them
 //! (Terraform's `TF_VAR_`, `*.tfvars` and command-line order), for every
 //! front end that evaluates one; [`check`] checks many
-//! files in parallel batches of hosts. [`Limits`] bound what one file may
+//! files in parallel batches of hosts, and [`cache`] keeps its results on
+//! disk across runs, by the hash of what each unit's result depends on. [`Limits`] bound what one file may
 //! cost: the size read (through `vfs::read_file`) and the diagnostics
 //! reported (the first hundred, then one that counts the rest).
 //!
 //! It must never depend on a front end: the command line and the library
 //! depend on it, not the other way round.
 
+pub mod cache;
 mod change;
 pub mod check;
 pub mod config;
