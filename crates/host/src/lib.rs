@@ -47,7 +47,7 @@ pub use crate::{
     change::{Change, Contents, DialectChange, FileChange, Membership},
     host::{
         AnalysisHost, DEEP_STACK, HostOptions, InputsOf, Limits, ReportDraft, ReportJob, Unfinished, Values,
-        describe,
+        describe, formatted,
     },
     report::{DiagnosticChange, LocatedDiagnostic, Report, ReportStats, ValueChange, ValueState},
 };
