@@ -253,7 +253,7 @@ impl Snapshot {
             for variable in tree.descendants().filter(|it| it.kind() == SyntaxKind::VARIABLE) {
                 let chain = chain_from(&variable);
                 if chain.len() == 1 && chain[0].0 == root && !in_for_scope(&variable, root) {
-                    let line = text_line(&file.text(&self.db), chain[0].1.start());
+                    let line = text_line(file.text(&self.db), chain[0].1.start());
                     return Err(format!(
                         "`{root}` is used whole at {path}:{line}: the names read through it cannot be renamed"
                     ));
@@ -368,7 +368,7 @@ impl Snapshot {
     pub fn completions(&self, file: File, offset: TextSize) -> Vec<(String, CompletionKind, Option<String>)> {
         let text = file.text(&self.db);
         let offset = usize::from(offset).min(text.len());
-        let before = &text[..floor_char_boundary(&text, offset)];
+        let before = &text[..floor_char_boundary(text, offset)];
         let word_start = before
             .char_indices()
             .rev()

@@ -308,7 +308,7 @@ impl Server {
         let Some(file) = self.host.file(path) else { return Vec::new() };
         let db = self.host.db();
         let text = file.text(db);
-        let index = LineIndex::new(&text);
+        let index = LineIndex::new(text);
         let uri = path_to_uri(path);
         self.host.file_diagnostics(file).iter().map(|it| to_lsp_diagnostic(it, &index, &uri)).collect()
     }
@@ -628,7 +628,7 @@ fn locate(
 ) -> Result<Option<(File, usize)>, ResponseError> {
     let Some(file) = file_of(snapshot, &at.text_document.uri) else { return Ok(None) };
     let text = file.text(&snapshot.db);
-    let offset = LineIndex::new(&text).offset(at.position).ok_or_else(|| {
+    let offset = LineIndex::new(text).offset(at.position).ok_or_else(|| {
         invalid(format!("position {}:{} is outside the document", at.position.line, at.position.character))
     })?;
     Ok(Some((file, offset)))
@@ -636,7 +636,7 @@ fn locate(
 
 fn location(db: &RootDatabase, found: &ide::FileRange) -> lsp::Location {
     let text = found.file.text(db);
-    lsp::Location { uri: path_to_uri(found.file.path(db)), range: LineIndex::new(&text).range(found.range) }
+    lsp::Location { uri: path_to_uri(found.file.path(db)), range: LineIndex::new(text).range(found.range) }
 }
 
 fn hover(
@@ -648,7 +648,7 @@ fn hover(
         return Ok(None);
     };
     let text = file.text(&snapshot.db);
-    let index = LineIndex::new(&text);
+    let index = LineIndex::new(text);
     let offset = (offset as u32).into();
     let (value, range) = if let Some(named) = snapshot.named_at(file, offset) {
         (snapshot.hover(&named), named.range)
@@ -703,7 +703,7 @@ fn document_symbols(
 ) -> Result<Option<lsp::DocumentSymbolResponse>, ResponseError> {
     let Some(file) = file_of(snapshot, &params.text_document.uri) else { return Ok(None) };
     let text = file.text(&snapshot.db);
-    let index = LineIndex::new(&text);
+    let index = LineIndex::new(text);
     #[allow(deprecated)]
     fn convert(index: &LineIndex<'_>, symbol: ide::Symbol) -> lsp::DocumentSymbol {
         lsp::DocumentSymbol {
@@ -740,7 +740,7 @@ fn formatting(
     if formatted.as_str() == &**text {
         return Ok(Some(Vec::new()));
     }
-    let index = LineIndex::new(&text);
+    let index = LineIndex::new(text);
     let whole = lsp::Range::new(lsp::Position::new(0, 0), index.position(text.len()));
     Ok(Some(vec![lsp::TextEdit::new(whole, formatted.clone())]))
 }
@@ -756,7 +756,7 @@ fn range_formatting(
     let Some(file) = file_of(snapshot, &params.text_document.uri) else { return Ok(None) };
     let text = file.text(&snapshot.db);
     let Some(formatted) = host::formatted(&snapshot.db, file) else { return Ok(Some(Vec::new())) };
-    let index = LineIndex::new(&text);
+    let index = LineIndex::new(text);
     let (first, last) = (params.range.start.line as usize, params.range.end.line as usize);
     let old_lines: Vec<&str> = text.split_inclusive('\n').collect();
     let new_lines: Vec<&str> = formatted.split_inclusive('\n').collect();
@@ -795,7 +795,7 @@ fn prepare_rename(
         return Err(invalid(format!("{} cannot be renamed: only variables and locals can", named.address)));
     }
     let text = file.text(&snapshot.db);
-    let index = LineIndex::new(&text);
+    let index = LineIndex::new(text);
     let name = named.address.segments().last().map(|it| it.to_string()).unwrap_or_default();
     Ok(Some(lsp::PrepareRenameResponse::RangeWithPlaceholder {
         range: index.range(named.range),
@@ -803,6 +803,9 @@ fn prepare_rename(
     }))
 }
 
+// `WorkspaceEdit::changes` is keyed by `Uri`, whose parsed form clippy
+// takes for interior mutability; nothing mutates it here.
+#[allow(clippy::mutable_key_type)]
 fn rename(
     snapshot: &Snapshot,
     params: lsp::RenameParams,
@@ -816,7 +819,7 @@ fn rename(
     let mut changes: HashMap<Uri, Vec<lsp::TextEdit>> = HashMap::new();
     for (found, new_text) in edits {
         let text = found.file.text(&snapshot.db);
-        let range = LineIndex::new(&text).range(found.range);
+        let range = LineIndex::new(text).range(found.range);
         changes
             .entry(path_to_uri(found.file.path(&snapshot.db)))
             .or_default()
