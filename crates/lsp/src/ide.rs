@@ -4,7 +4,7 @@
 //! syntax trees, the module index, values as evaluated); nothing here
 //! changes it, and a change applied meanwhile cancels the reading.
 
-use std::collections::BTreeMap;
+use std::{borrow::Cow, collections::BTreeMap};
 
 use camino::Utf8PathBuf;
 use db::{
@@ -354,11 +354,12 @@ impl Snapshot {
         Some((signature(&name, function), token.text_range()))
     }
 
-    /// The functions a file's expressions may call.
-    pub fn functions(&self, file: File) -> BTreeMap<String, eval::Function> {
+    /// The functions a file's expressions may call: its module's table,
+    /// borrowed (the standard library's for a file of no module).
+    pub fn functions(&self, file: File) -> Cow<'_, BTreeMap<String, eval::Function>> {
         match self.module_of(file) {
-            Some(module) => module.dialect(&self.db).functions(&self.db).functions().clone(),
-            None => eval::stdlib::functions(),
+            Some(module) => Cow::Borrowed(module.dialect(&self.db).functions(&self.db).functions()),
+            None => Cow::Owned(eval::stdlib::functions()),
         }
     }
 

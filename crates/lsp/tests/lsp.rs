@@ -619,3 +619,103 @@ fn uris_with_escapes() {
     let path = Utf8Path::new("/tmp/a b/c.tf");
     assert_eq!(lsp::uri_to_path(&Uri::from_str("file:///tmp/a%20b/c.tf").unwrap()).as_deref(), Some(path));
 }
+
+/// Every file's HCL paths below `dir`, sorted, as a walk of `halite check`
+/// finds them (no hidden names).
+fn hcl_files(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = Utf8PathBuf::from_path_buf(entry.unwrap().path()).unwrap();
+        if path.file_name().unwrap().starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            out.extend(hcl_files(&path));
+        } else if vfs::FileKind::of(&path).is_some() {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn diagnostics_equal_checks_on_checks_test_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("cli");
+    for name in ["modules", "project", "syntax-error", "warnings-only", "opentofu"] {
+        copy_dir(test_data().join("../check/cli").join(name).as_std_path(), root.join(name).as_std_path());
+    }
+    copy_dir(test_data().join("workspace").as_std_path(), root.join("workspace").as_std_path());
+    let paths = hcl_files(&root);
+    let checked = host::check::check_paths(
+        &paths,
+        host::Limits::default(),
+        |db, index, outcome| {
+            let text =
+                db.files().get(&paths[index]).map(|file| file.text(db).to_string()).unwrap_or_default();
+            let index = lsp::LineIndex::new(&text);
+            outcome
+                .unwrap()
+                .iter()
+                .map(|it| {
+                    let range = index.range(it.diagnostic.range);
+                    format!(
+                        "{} {}:{}-{}:{} {}",
+                        it.diagnostic.code,
+                        range.start.line,
+                        range.start.character,
+                        range.end.line,
+                        range.end.character,
+                        it.diagnostic.message
+                    )
+                })
+                .collect::<Vec<String>>()
+        },
+        |_| {},
+    )
+    .unwrap();
+    let mut client = Client::start(&[&root]);
+    let mut found_any = 0;
+    for (path, expected) in paths.iter().zip(checked) {
+        let pulled = client
+            .request::<types::request::DocumentDiagnosticRequest>(types::DocumentDiagnosticParams {
+                text_document: TextDocumentIdentifier { uri: uri(path) },
+                identifier: None,
+                previous_result_id: None,
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+            })
+            .unwrap();
+        let types::DocumentDiagnosticReportResult::Report(types::DocumentDiagnosticReport::Full(pulled)) =
+            pulled
+        else {
+            panic!("not a full report")
+        };
+        let served: Vec<String> = pulled
+            .full_document_diagnostic_report
+            .items
+            .iter()
+            .map(|it| {
+                let code = match &it.code {
+                    Some(types::NumberOrString::String(code)) => code.clone(),
+                    _ => String::new(),
+                };
+                let message = it.message.split([':', '\n']).next().unwrap();
+                let r = it.range;
+                format!(
+                    "{code} {}:{}-{}:{} {message}",
+                    r.start.line, r.start.character, r.end.line, r.end.character
+                )
+            })
+            .collect();
+        let expected: Vec<String> =
+            expected.iter().map(|it| it.split([':', '\n']).take(3).collect::<Vec<_>>().join(":")).collect();
+        let served_cut: Vec<String> =
+            served.iter().map(|it| it.split([':', '\n']).take(3).collect::<Vec<_>>().join(":")).collect();
+        assert_eq!(served_cut, expected, "{path}");
+        found_any += expected.len();
+    }
+    assert!(found_any > 10, "{found_any} diagnostics");
+    client.shutdown();
+}
