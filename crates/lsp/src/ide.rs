@@ -365,8 +365,9 @@ impl Snapshot {
 
     /// Completion items at `offset`: the names under `var.` or `local.`
     /// right before it, or the functions and roots when a bare name is
-    /// being typed.
-    pub fn completions(&self, file: File, offset: TextSize) -> Vec<(String, CompletionKind, Option<String>)> {
+    /// being typed; those that start with what is typed of the name, at
+    /// most [`MAX_COMPLETIONS`] of them, and whether some were left out.
+    pub fn completions(&self, file: File, offset: TextSize) -> (Vec<Completion>, bool) {
         let text = file.text(&self.db);
         let offset = usize::from(offset).min(text.len());
         let before = &text[..floor_char_boundary(text, offset)];
@@ -376,39 +377,61 @@ impl Snapshot {
             .take_while(|(_, ch)| ch.is_alphanumeric() || *ch == '_' || *ch == '-')
             .last()
             .map_or(before.len(), |(at, _)| at);
-        let prefix = &before[..word_start];
+        let (prefix, word) = before.split_at(word_start);
         let module = self.module_of(file);
-        for root in ["var", "local"] {
-            if let Some(head) = prefix.strip_suffix('.')
-                && head.ends_with(root)
-                && !head[..head.len() - root.len()]
-                    .chars()
-                    .next_back()
-                    .is_some_and(|ch| ch.is_alphanumeric() || ch == '_' || ch == '.')
-            {
-                let Some(module) = module else { return Vec::new() };
+        let mut out: Vec<Completion> = Vec::new();
+        let mut push = |label: &str, kind: CompletionKind, detail: Option<String>| {
+            if label.starts_with(word) {
+                out.push(Completion { label: label.to_string(), kind, detail });
+            }
+        };
+        let after_root = ["var", "local"].into_iter().find(|root| {
+            prefix.strip_suffix('.').is_some_and(|head| {
+                head.ends_with(root)
+                    && !head[..head.len() - root.len()]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|ch| ch.is_alphanumeric() || ch == '_' || ch == '.')
+            })
+        });
+        match after_root {
+            Some(root) => {
+                let Some(module) = module else { return (Vec::new(), false) };
                 let kind = if root == "var" { CompletionKind::Variable } else { CompletionKind::Local };
-                return module::names_under(&self.db, module, root)
-                    .iter()
-                    .map(|name| (name.to_string(), kind, None))
-                    .collect();
+                for name in module::names_under(&self.db, module, root) {
+                    push(name, kind, None);
+                }
+            }
+            None if prefix.ends_with('.') => {}
+            None => {
+                for (name, function) in self.functions(file).iter().filter(|(name, _)| !name.contains("::")) {
+                    if name.starts_with(word) {
+                        push(name, CompletionKind::Function, Some(signature(name, function)));
+                    }
+                }
+                if module.is_some() {
+                    push("var", CompletionKind::Root, None);
+                    push("local", CompletionKind::Root, None);
+                }
             }
         }
-        if prefix.ends_with('.') {
-            return Vec::new();
-        }
-        let mut out: Vec<(String, CompletionKind, Option<String>)> = self
-            .functions(file)
-            .iter()
-            .filter(|(name, _)| !name.contains("::"))
-            .map(|(name, function)| (name.clone(), CompletionKind::Function, Some(signature(name, function))))
-            .collect();
-        if module.is_some() {
-            out.push(("var".to_string(), CompletionKind::Root, None));
-            out.push(("local".to_string(), CompletionKind::Root, None));
-        }
-        out
+        let incomplete = out.len() > MAX_COMPLETIONS;
+        out.truncate(MAX_COMPLETIONS);
+        (out, incomplete)
     }
+}
+
+/// The most completion items one answer carries: a module of thousands of
+/// files has tens of thousands of locals, and the client asks again as
+/// more of the name is typed.
+pub const MAX_COMPLETIONS: usize = 1000;
+
+/// One completion item.
+pub struct Completion {
+    pub label: String,
+    pub kind: CompletionKind,
+    /// A function's signature.
+    pub detail: Option<String>,
 }
 
 /// What a completion item is.

@@ -17,7 +17,7 @@ use crossbeam_channel::{Receiver, Sender, select};
 use db::{File, FileStatus, RootDatabase, salsa::Database as _};
 use host::{
     AnalysisHost, Change, Contents, HostOptions, LocatedDiagnostic, Membership, ReportDraft, ReportJob,
-    Severity, Unfinished, config::RuleLevelsFinder,
+    Severity, Unfinished, Values, config::RuleLevelsFinder,
 };
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response, ResponseError};
 use lsp_types::{self as lsp, Uri};
@@ -72,7 +72,9 @@ pub(crate) fn main_loop(
     let mut server = Server {
         sender: connection.sender.clone(),
         options,
-        host: AnalysisHost::new(HostOptions::default()),
+        // Values are evaluated when a hover asks for them, not by every
+        // report: the reports carry diagnostics only, as `check`'s do.
+        host: AnalysisHost::new(HostOptions { values: Values::OnRequest, ..HostOptions::default() }),
         levels: RuleLevelsFinder::new(current),
         open: HashMap::new(),
         internal,
@@ -834,22 +836,22 @@ fn completion(
     _: &AtomicBool,
 ) -> Result<Option<lsp::CompletionResponse>, ResponseError> {
     let Some((file, offset)) = locate(snapshot, &params.text_document_position)? else { return Ok(None) };
-    let items = snapshot
-        .completions(file, (offset as u32).into())
+    let (items, is_incomplete) = snapshot.completions(file, (offset as u32).into());
+    let items = items
         .into_iter()
-        .map(|(label, kind, detail)| lsp::CompletionItem {
-            label,
-            kind: Some(match kind {
+        .map(|item| lsp::CompletionItem {
+            label: item.label,
+            kind: Some(match item.kind {
                 CompletionKind::Variable => lsp::CompletionItemKind::VARIABLE,
                 CompletionKind::Local => lsp::CompletionItemKind::VARIABLE,
                 CompletionKind::Function => lsp::CompletionItemKind::FUNCTION,
                 CompletionKind::Root => lsp::CompletionItemKind::KEYWORD,
             }),
-            detail,
+            detail: item.detail,
             ..lsp::CompletionItem::default()
         })
         .collect();
-    Ok(Some(lsp::CompletionResponse::Array(items)))
+    Ok(Some(lsp::CompletionResponse::List(lsp::CompletionList { is_incomplete, items })))
 }
 
 /// `halite/wait` (tests only): reads the database until a change cancels

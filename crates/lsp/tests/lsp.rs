@@ -531,13 +531,18 @@ fn completion_of_names_and_functions() {
             })
             .unwrap();
         match items {
-            Some(types::CompletionResponse::Array(items)) => items.into_iter().map(|it| it.label).collect(),
+            Some(types::CompletionResponse::List(list)) => {
+                list.items.into_iter().map(|it| it.label).collect()
+            }
             other => panic!("no completion: {other:?}"),
         }
     };
     assert_eq!(complete(&mut client, 19, 39), ["region", "zones"]);
+    // What is typed of the name filters the functions.
     let names = complete(&mut client, 19, 12);
-    assert!(names.contains(&"upper".to_string()) && names.contains(&"local".to_string()), "{names:?}");
+    assert_eq!(names, ["upper"]);
+    let names = complete(&mut client, 19, 10);
+    assert!(names.contains(&"length".to_string()) && names.contains(&"local".to_string()), "{names:?}");
     client.shutdown();
 }
 
