@@ -331,6 +331,13 @@ fn watched_files_and_several_folders() {
     std::fs::remove_file(&extra).unwrap();
     client.notify::<types::notification::DidChangeWatchedFiles>(event(types::FileChangeType::DELETED));
     client.diagnostics(&extra, <[_]>::is_empty);
+
+    // A folder removed takes its files' diagnostics with it.
+    let folder = types::WorkspaceFolder { uri: uri(&other), name: "other".to_string() };
+    client.notify::<types::notification::DidChangeWorkspaceFolders>(types::DidChangeWorkspaceFoldersParams {
+        event: types::WorkspaceFoldersChangeEvent { added: Vec::new(), removed: vec![folder] },
+    });
+    client.diagnostics(&other.join("main.hcl"), <[_]>::is_empty);
     client.shutdown();
 }
 
