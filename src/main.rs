@@ -227,6 +227,10 @@ enum Command {
     /// "elapsed_ms"}}`. A change during an evaluation cancels it, and the
     /// next evaluation covers both.
     Watch(watch::WatchArgs),
+    /// Run the language server: the Language Server Protocol on standard
+    /// input and output, for an editor to start. Diagnostics are `check`'s,
+    /// formatting is `fmt`'s; hover shows values as evaluated.
+    Lsp,
     /// Print the script that completes halite's commands and flags in a
     /// shell, to be sourced by it: for bash, `halite completions bash >
     /// ~/.local/share/bash-completion/completions/halite`.
@@ -386,6 +390,7 @@ fn main() -> ExitCode {
         }
         Command::Dec(args) => return dec::run(args),
         Command::Watch(args) => watch::run(args, &variable_options),
+        Command::Lsp => lsp::run_stdio().map(|()| Outcome::Clean).map_err(|error| anyhow::anyhow!(error)),
         Command::Eval {
             file,
             context,

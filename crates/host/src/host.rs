@@ -332,8 +332,7 @@ impl AnalysisHost {
     /// must not be formatted (syntax errors, bytes that are not UTF-8, the
     /// JSON syntax).
     pub fn formatted(&self, file: File) -> Option<&String> {
-        let style = db::default_format_style(file.path(&self.db));
-        db::format(&self.db, file, style).as_ref()
+        formatted(&self.db, file)
     }
 
     /// Applies a change to the inputs. Nothing is computed for it but what
@@ -1215,6 +1214,13 @@ fn locate(
             }
         })
         .collect()
+}
+
+/// [`AnalysisHost::formatted`] on a handle of the host's database, for a
+/// front end that answers on another thread (the language server).
+pub fn formatted(db: &RootDatabase, file: File) -> Option<&String> {
+    let style = db::default_format_style(file.path(db));
+    db::format(db, file, style).as_ref()
 }
 
 /// An attribute's error in a line: its diagnostic's summary when it has one

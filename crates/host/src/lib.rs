@@ -1,6 +1,6 @@
 //! The analysis host: the one owner of Halite's state and of its changes,
 //! which every front end (the command line's `check`, `eval`, `watch` and
-//! `fmt`, the library's `Workspace`, a language server) goes through.
+//! `fmt`, the library's `Workspace`, `halite lsp`) goes through.
 //!
 //! It owns the files (and which module each belongs to, by the one table of
 //! file kinds in `vfs`), the modules' variables and dialects, the rule
@@ -49,7 +49,7 @@ pub use crate::{
     change::{Change, Contents, DialectChange, FileChange, Membership},
     host::{
         AnalysisHost, DEEP_STACK, HostOptions, InputsOf, Limits, ReportDraft, ReportJob, Unfinished, Values,
-        describe,
+        describe, formatted,
     },
     report::{DiagnosticChange, LocatedDiagnostic, Report, ReportStats, ValueChange, ValueState},
 };
