@@ -17,6 +17,7 @@ mod check;
 mod dec;
 mod discover;
 mod eval;
+mod fix;
 mod format;
 mod gitlab;
 mod parse;
@@ -69,6 +70,7 @@ enum Command {
     /// format --format names, sorted by path and then as each file reports
     /// them, the same bytes from run to run; the summary line goes to
     /// standard error.
+    #[command(group(clap::ArgGroup::new("fixing").multiple(true)))]
     Check {
         /// Files and directories to check (the current directory if none),
         /// or `-` to check standard input.
@@ -102,6 +104,31 @@ enum Command {
         /// terminal and NO_COLOR is not set.
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
         color: ColorChoice,
+        /// Apply the fixes that keep the files' meaning (those of the
+        /// style rules: interpolation-only, quoted-type-constraint,
+        /// legacy-index, attribute-splat), then report what remains. Each
+        /// file is replaced whole, as fmt replaces it, and only if it has
+        /// no syntax errors, before or after; fixes are applied again on
+        /// the result until none applies (at most 8 passes).
+        #[arg(long, group = "fixing")]
+        fix: bool,
+        /// With --fix or --diff, apply the other fixes too: the
+        /// did-you-mean renames of undeclared-reference, unknown-attribute,
+        /// unsupported-argument and the like, which are guesses to review.
+        #[arg(long, requires = "fixing")]
+        unsafe_fixes: bool,
+        /// Print a unified diff of what --fix would change, and write
+        /// nothing; exit 1 if there is anything to fix, 0 if not. No
+        /// diagnostics are printed.
+        #[arg(long, group = "fixing", conflicts_with_all = ["statistics", "output_file"])]
+        diff: bool,
+        /// Check only shard K of N (for example 2/4): the units (a module
+        /// per directory, each other file alone) are split by a stable
+        /// hash of their path relative to the repository's root, so that
+        /// every unit is in exactly one shard and stays there as files are
+        /// added. The N shards' reports together are the whole run's.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<halite::host::shard::Shard>,
     },
     /// Format HCL files in place, as `terraform fmt` formats Terraform's files
     /// and `hclwrite.Format` every other, and print the name of each file
@@ -333,6 +360,10 @@ fn main() -> ExitCode {
             output_file,
             quiet,
             color,
+            fix,
+            unsafe_fixes,
+            diff,
+            shard,
         } => {
             keep_freed_memory();
             check::run(
@@ -345,6 +376,11 @@ fn main() -> ExitCode {
                     color,
                     stdin_filename: stdin_filename.as_deref(),
                     statistics,
+                    fix: (fix || diff).then_some(fix::Request {
+                        mode: if unsafe_fixes { analysis::FixMode::Unsafe } else { analysis::FixMode::Safe },
+                        diff,
+                    }),
+                    shard,
                 },
             )
         }

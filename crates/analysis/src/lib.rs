@@ -24,6 +24,7 @@
 
 pub mod config;
 mod diagnostic;
+mod fix;
 mod ignore;
 mod limit;
 mod lines;
@@ -40,6 +41,7 @@ use db::{Db, File, FileStatus, SourceSyntax};
 pub use crate::{
     config::{Config, ConfigError, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
+    fix::{Applicability, FixMode, Fixed, applicability, apply_fixes},
     limit::{DEFAULT_MAX_DIAGNOSTICS_PER_FILE, TOO_MANY_DIAGNOSTICS, cap_diagnostics},
     lines::{LineCol, LineIndex},
     module::{

@@ -69,6 +69,7 @@ pub type FileOutcome<'a> = Result<&'a [LocatedDiagnostic], &'a io::Error>;
 /// What one parallel job checks: a module (the module files of one
 /// directory) or one file that belongs to none (a `.tfvars` file, a hidden
 /// file); `files` index the run's paths, in path order.
+#[derive(Clone)]
 struct CheckUnit {
     dir: Option<Utf8PathBuf>,
     files: Vec<usize>,
@@ -77,6 +78,14 @@ struct CheckUnit {
 /// How many modules a run checked (the units that are modules).
 pub fn module_count(paths: &[Utf8PathBuf]) -> usize {
     check_units(paths).iter().filter(|unit| unit.dir.is_some()).count()
+}
+
+/// How many modules of `paths` have their files `selected` (a shard's).
+pub fn selected_module_count(paths: &[Utf8PathBuf], selected: &[bool]) -> usize {
+    check_units(paths)
+        .iter()
+        .filter(|unit| unit.dir.is_some() && unit.files.iter().any(|&i| selected[i]))
+        .count()
 }
 
 /// Checks `paths` (sorted, each once) and hands each file's diagnostics, on
@@ -93,19 +102,45 @@ pub fn check_paths<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
-    check_paths_replacing(paths, None, limits, on_file, on_progress)
+    check_paths_replacing(paths, &Replaced::default(), None, limits, on_file, on_progress)
 }
 
-/// [`check_paths`], with the file at one path read from these bytes rather
-/// than from disk.
-fn check_paths_replacing<R: Send>(
+/// [`check_paths`] reporting only the files `selected` says (by index in
+/// `paths`: a shard's, [`crate::shard::Shard::select`]), whole units at a
+/// time; the others are read only for what the selected modules read of
+/// them (a called module's variables). A path not selected gets no
+/// `on_file` and no place in the result.
+pub fn check_selected_paths<R: Send>(
     paths: &[Utf8PathBuf],
-    replaced: Option<(&Utf8Path, &[u8])>,
+    selected: &[bool],
+    limits: Limits,
+    on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
+    on_progress: impl Fn(usize) + Sync,
+) -> Result<Vec<R>, CheckError> {
+    check_paths_replacing(paths, &Replaced::default(), Some(selected), limits, on_file, on_progress)
+}
+
+/// Files whose contents are these bytes rather than what is on disk.
+pub(crate) type Replaced = FxHashMap<Utf8PathBuf, Vec<u8>>;
+
+/// [`check_paths`], with the files at some paths read from these bytes
+/// rather than from disk.
+pub(crate) fn check_paths_replacing<R: Send>(
+    paths: &[Utf8PathBuf],
+    replaced: &Replaced,
+    selected: Option<&[bool]>,
     limits: Limits,
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
     let units = check_units(paths);
+    let reported: Vec<CheckUnit> = match selected {
+        None => Vec::new(),
+        Some(selected) => {
+            units.iter().filter(|unit| unit.files.iter().any(|&i| selected[i])).cloned().collect()
+        }
+    };
+    let reported = if selected.is_some() { &reported[..] } else { &units[..] };
     let unit_of_dir: FxHashMap<&Utf8Path, &CheckUnit> =
         units.iter().filter_map(|unit| Some((unit.dir.as_deref()?, unit))).collect();
     let levels: OnceLock<Result<Vec<Arc<RuleLevels>>, ConfigError>> = OnceLock::new();
@@ -120,7 +155,7 @@ fn check_paths_replacing<R: Send>(
         on_file: &on_file,
         on_progress: &on_progress,
     };
-    let chunks = chunks(&units);
+    let chunks = chunks(reported);
     let done = std::thread::scope(|scope| {
         // Set even if finding them panics, or the workers would wait forever.
         scope.spawn(|| {
@@ -171,10 +206,11 @@ pub fn check_contents<R: Send>(
     }
     paths.sort_unstable_by(|a, b| vfs::path_order(a, b));
     paths.dedup();
-    let replaced = (path, bytes.as_slice());
+    let replaced = Replaced::from_iter([(path.to_owned(), bytes)]);
     let reports = check_paths_replacing(
         &paths,
-        Some(replaced),
+        &replaced,
+        None,
         limits,
         |db, index, outcome| (paths[index] == path).then(|| on_file(db, outcome)),
         |_| {},
@@ -267,8 +303,8 @@ fn check_in_order<R: Send>(
 
 struct ChunkChecker<'a, R> {
     paths: &'a [Utf8PathBuf],
-    /// A path whose contents are these bytes, not the file's on disk.
-    replaced: Option<(&'a Utf8Path, &'a [u8])>,
+    /// Paths whose contents are these bytes, not the file's on disk.
+    replaced: &'a Replaced,
     limits: Limits,
     unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
@@ -362,9 +398,7 @@ impl<R: Send> ChunkChecker<'_, R> {
     ) {
         let mut read = Vec::with_capacity(unit.files.len());
         for &index in &unit.files {
-            if let Some((path, bytes)) = self.replaced
-                && path == self.paths[index]
-            {
+            if let Some(bytes) = self.replaced.get(&self.paths[index]) {
                 read.push((index, bytes.to_vec()));
                 continue;
             }

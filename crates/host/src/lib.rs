@@ -35,10 +35,12 @@
 mod change;
 pub mod check;
 pub mod config;
+pub mod fix;
 mod host;
 pub mod inputs;
 pub mod load;
 mod report;
+pub mod shard;
 
 pub use analysis::{Diagnostic, LineCol, RuleLevels, Severity, render};
 pub use db::{File, RootDatabase, module::Address};
