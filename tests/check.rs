@@ -157,7 +157,7 @@ fn ci_reports_name_files_from_the_repository_root() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     std::fs::create_dir_all(dir.path().join(".git")).expect("a directory");
     std::fs::create_dir_all(dir.path().join("infra")).expect("a directory");
-    std::fs::write(dir.path().join("infra/main.tf"), "variable \"x\" {\n  type = \"string\"\n}\n")
+    std::fs::write(dir.path().join("infra/main.tf"), "variable \"x\" {\n  default = \"${\"x\"}\"\n}\n")
         .expect("a file");
     let stdout = |cwd: &Path, args: &[&str]| {
         let (_, transcript) = support::run_halite(cwd, args, b"");
@@ -457,12 +457,12 @@ fn github_workflow_commands_carry_each_diagnostic_escaped() {
 #[test]
 fn github_escapes_commas_colons_and_line_breaks() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(dir.path().join("a,b:c%.tf"), "variable \"x\" {\n  type = \"string\"\n}\n")
+    std::fs::write(dir.path().join("a,b:c%.tf"), "variable \"x\" {\n  default = \"${\"x\"}\"\n}\n")
         .expect("a written file");
     let (code, transcript) =
         support::run_halite(dir.path(), &["check", "--format", "github", "--quiet"], b"");
     assert_eq!(code, 0, "{transcript}");
-    let line = transcript.lines().find(|line| line.contains("quoted-type-constraint")).expect("a warning");
+    let line = transcript.lines().find(|line| line.contains("interpolation-only")).expect("a warning");
     assert!(line.starts_with("::warning file=a%2Cb%3Ac%25.tf,line=2,"), "{line}");
     let command = parse_workflow_command(line);
     assert_eq!(command.properties[0], ("file".to_owned(), "a,b:c%.tf".to_owned()));
@@ -734,7 +734,7 @@ fn every_format_is_deterministic() {
 #[test]
 fn output_file_gets_the_report_and_stderr_the_summary() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(dir.path().join("main.tf"), "variable \"x\" {\n  type = \"string\"\n}\n").expect("a file");
+    std::fs::write(dir.path().join("main.tf"), "variable \"x\" {\n  default = \"${\"x\"}\"\n}\n").expect("a file");
     std::fs::write(dir.path().join("report.xml"), "old").expect("a file");
     let (code, transcript) = support::run_halite(
         dir.path(),
@@ -805,4 +805,120 @@ fn statistics_count_each_code_the_most_frequent_first() {
         2,
         expect_file!["../test-data/check/cli/statistics.with-format.txt"],
     );
+}
+
+/// A copy of `test-data/check/cli/fixable/` in a temporary directory, for
+/// the runs that write.
+fn fixable_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let from = fixtures().join("fixable");
+    for relative in ["main.tf", "terraform.tfvars", "broken/main.tf"] {
+        let to = dir.path().join(relative);
+        std::fs::create_dir_all(to.parent().expect("a parent")).expect("a directory");
+        std::fs::copy(from.join(relative), to).expect("a copy");
+    }
+    dir
+}
+
+fn read(dir: &Path, relative: &str) -> String {
+    std::fs::read_to_string(dir.join(relative)).expect("a readable file")
+}
+
+/// `--diff` shows the safe fixes (a nested interpolation in two passes)
+/// and writes nothing, exit 1; `--unsafe-fixes` adds the did-you-mean. A
+/// fix silenced by an ignore comment is not applied, and a file with
+/// syntax errors is not touched.
+#[test]
+fn diff_shows_the_fixes_and_writes_nothing() {
+    let dir = fixable_copy();
+    let before = read(dir.path(), "main.tf");
+    let (code, transcript) = support::run_halite(dir.path(), &["check", "--diff"], b"");
+    expect_file!["../test-data/check/cli/fixable.diff.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    assert_eq!(read(dir.path(), "main.tf"), before);
+    let (code, transcript) = support::run_halite(dir.path(), &["check", "--diff", "--unsafe-fixes"], b"");
+    expect_file!["../test-data/check/cli/fixable.diff-unsafe.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    assert_eq!(read(dir.path(), "main.tf"), before);
+}
+
+/// `--fix` writes the safe fixes and reports what remains (the
+/// misspelling, the syntax error); a second check finds none of the fixed
+/// diagnostics, and `--diff` nothing more (exit 0). `--unsafe-fixes` then
+/// fixes the misspelling too.
+#[test]
+fn fix_writes_the_safe_fixes_and_reports_what_remains() {
+    let dir = fixable_copy();
+    let broken = read(dir.path(), "broken/main.tf");
+    let (code, transcript) = support::run_halite(dir.path(), &["check", "--fix", "--format", "concise"], b"");
+    expect_file!["../test-data/check/cli/fixable.fix.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    expect_file!["../test-data/check/cli/fixable.fixed.tf.txt"].assert_eq(&read(dir.path(), "main.tf"));
+    assert_eq!(read(dir.path(), "broken/main.tf"), broken);
+
+    let (_, again) = support::run_halite(dir.path(), &["check", "--format", "concise"], b"");
+    for code in ["quoted-type-constraint", "legacy-index", "attribute-splat"] {
+        assert!(!again.contains(code), "{again}");
+    }
+    // The ignored one stays, silenced.
+    assert!(read(dir.path(), "main.tf").contains("kept = \"${var.region}\""));
+    let (code, nothing) = support::run_halite(dir.path(), &["check", "--diff"], b"");
+    assert_eq!(code, 0, "{nothing}");
+    assert!(nothing.contains("--- stdout\n--- stderr\nwould fix 0 diagnostics in 0 files\n"), "{nothing}");
+
+    let (code, transcript) = support::run_halite(dir.path(), &["check", "--fix", "--unsafe-fixes", "main.tf"], b"");
+    assert_eq!(code, 0, "{transcript}");
+    assert!(read(dir.path(), "main.tf").contains("misspelt = var.region\n"));
+}
+
+#[test]
+fn unsafe_fixes_need_fix_or_diff() {
+    let (code, transcript, _) = halite(&["check", "--unsafe-fixes", "fixable"]);
+    assert_eq!(code, 2, "{transcript}");
+    assert!(transcript.contains("<--fix|--diff>"), "{transcript}");
+    let (code, transcript, _) = halite(&["check", "--diff", "--statistics", "fixable"]);
+    assert_eq!(code, 2, "{transcript}");
+}
+
+/// The checks of several modules, lone files and a syntax error, split
+/// into N shards for N = 1..8: every diagnostic line is in exactly one
+/// shard, and together they are the unsharded run's, each shard's output
+/// the same bytes from run to run.
+#[test]
+fn shards_together_are_the_whole_run() {
+    let paths = ["project", "modules", "opentofu", "warnings-only", "syntax-error", "fixable"];
+    let run = |shard: Option<String>| {
+        let mut args = vec!["check", "--quiet", "--format", "concise"];
+        args.extend(paths);
+        if let Some(shard) = &shard {
+            args.extend(["--shard", shard.as_str()]);
+            let (code, transcript, stdout) = halite(&args);
+            assert_eq!(transcript, halite(&args).1, "shard {shard} is deterministic");
+            (code, stdout)
+        } else {
+            let (code, _, stdout) = halite(&args);
+            (code, stdout)
+        }
+    };
+    let (whole_code, whole) = run(None);
+    let mut whole: Vec<&str> = whole.lines().collect();
+    whole.sort_unstable();
+    assert!(whole.len() > 20, "{whole:?}");
+    for count in 1..=8 {
+        let shards: Vec<(i32, String)> = (1..=count).map(|index| run(Some(format!("{index}/{count}")))).collect();
+        let mut union: Vec<&str> = shards.iter().flat_map(|(_, stdout)| stdout.lines()).collect();
+        union.sort_unstable();
+        assert_eq!(union, whole, "{count} shards");
+        let worst = shards.iter().map(|(code, _)| *code).max().expect("a shard");
+        assert_eq!(worst, whole_code, "{count} shards");
+    }
+}
+
+#[test]
+fn a_shard_that_does_not_exist_is_a_usage_error() {
+    for shard in ["0/3", "4/3", "1/0", "3", "a/b"] {
+        let (code, transcript, _) = halite(&["check", "--shard", shard, "project"]);
+        assert_eq!(code, 2, "{transcript}");
+        assert!(transcript.contains("invalid value") && transcript.contains("--shard <K/N>"), "{transcript}");
+    }
 }
