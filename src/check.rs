@@ -114,8 +114,22 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     }
     let paths = found.files;
     let root = SourceRoot::find();
-    // A shard's files: its units by their repository-relative paths.
-    let selected = options.shard.map(|shard| shard.select(&paths, |path| root.relative(path)));
+    // The files reported: those no halite.toml excludes, of the shard's
+    // units (by their repository-relative paths). The others are read only
+    // for what the reported ones read of them.
+    let mut selected = match &stdin {
+        Some(_) => None,
+        None => host::config::excluded(&paths)
+            .map_err(|error| anyhow!(error))?
+            .map(|excluded| excluded.iter().map(|&excluded| !excluded).collect::<Vec<bool>>()),
+    };
+    if let Some(shard) = options.shard {
+        let in_shard = shard.select(&paths, |path| root.relative(path));
+        selected = Some(match selected {
+            Some(kept) => kept.iter().zip(in_shard).map(|(&kept, in_shard)| kept && in_shard).collect(),
+            None => in_shard,
+        });
+    }
     let mut fixes_incomplete = false;
     if let Some(request) = options.fix {
         let fixed = fix::run(&paths, selected.as_deref(), request, options.quiet)?;

@@ -5,7 +5,7 @@
 //!
 //! Each case records the command, its exit code and both outputs in a file
 //! under `test-data/check/cli/`, compared with `expect_file!`;
-//! `UPDATE_EXPECT=1 cargo test -p cli --test check` refreshes them. Each
+//! `UPDATE_EXPECT=1 cargo test -p halite --test check` refreshes them. Each
 //! format is also checked against what its consumer reads: SARIF against
 //! the official SARIF 2.1.0 schema, Checkstyle and JUnit XML parsed back,
 //! GitLab's Code Quality fields, GitHub's workflow command syntax with its
@@ -734,7 +734,8 @@ fn every_format_is_deterministic() {
 #[test]
 fn output_file_gets_the_report_and_stderr_the_summary() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(dir.path().join("main.tf"), "variable \"x\" {\n  default = \"${\"x\"}\"\n}\n").expect("a file");
+    std::fs::write(dir.path().join("main.tf"), "variable \"x\" {\n  default = \"${\"x\"}\"\n}\n")
+        .expect("a file");
     std::fs::write(dir.path().join("report.xml"), "old").expect("a file");
     let (code, transcript) = support::run_halite(
         dir.path(),
@@ -866,7 +867,8 @@ fn fix_writes_the_safe_fixes_and_reports_what_remains() {
     assert_eq!(code, 0, "{nothing}");
     assert!(nothing.contains("--- stdout\n--- stderr\nwould fix 0 diagnostics in 0 files\n"), "{nothing}");
 
-    let (code, transcript) = support::run_halite(dir.path(), &["check", "--fix", "--unsafe-fixes", "main.tf"], b"");
+    let (code, transcript) =
+        support::run_halite(dir.path(), &["check", "--fix", "--unsafe-fixes", "main.tf"], b"");
     assert_eq!(code, 0, "{transcript}");
     assert!(read(dir.path(), "main.tf").contains("misspelt = var.region\n"));
 }
@@ -905,7 +907,8 @@ fn shards_together_are_the_whole_run() {
     whole.sort_unstable();
     assert!(whole.len() > 20, "{whole:?}");
     for count in 1..=8 {
-        let shards: Vec<(i32, String)> = (1..=count).map(|index| run(Some(format!("{index}/{count}")))).collect();
+        let shards: Vec<(i32, String)> =
+            (1..=count).map(|index| run(Some(format!("{index}/{count}")))).collect();
         let mut union: Vec<&str> = shards.iter().flat_map(|(_, stdout)| stdout.lines()).collect();
         union.sort_unstable();
         assert_eq!(union, whole, "{count} shards");
@@ -921,4 +924,46 @@ fn a_shard_that_does_not_exist_is_a_usage_error() {
         assert_eq!(code, 2, "{transcript}");
         assert!(transcript.contains("invalid value") && transcript.contains("--shard <K/N>"), "{transcript}");
     }
+}
+
+/// A nested `halite.toml` extends the one above it (its `[rules]` after
+/// the parent's), `root = true` stops that, and `exclude` leaves out a
+/// directory (the parent's, relative to the parent) and a glob of files,
+/// found by a walk or named: each case a line of the report.
+#[test]
+fn nested_configurations_extend_their_parents_and_exclude_files() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = dir.path();
+    let text = "locals {\n  l = [1]\n  a = local.l.0\n  b = \"${local.l}\"\n}\noutput \"o\" {\n  value = [local.a, local.b]\n}\n";
+    for (path, contents) in [
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("halite.toml", "exclude = [\"vendor\"]\n[rules]\nlegacy-index = \"error\"\n"),
+        ("main.tf", text),
+        ("vendor/main.tf", text),
+        ("app/halite.toml", "exclude = [\"*.generated.tf\"]\n[rules]\ninterpolation-only = \"off\"\n"),
+        ("app/main.tf", text),
+        ("app/x.generated.tf", "locals {\n  c = \"${local.l}\"\n}\n"),
+        ("app/fresh/halite.toml", "root = true\n"),
+        ("app/fresh/main.tf", text),
+    ] {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        std::fs::write(path, contents).expect("a file");
+    }
+    let (code, transcript) = support::run_halite(root, &["check", "--format", "concise"], b"");
+    expect_file!["../test-data/check/cli/nested-config.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    // Named on the command line, an excluded file is still left out.
+    let (code, transcript) = support::run_halite(
+        root,
+        &["check", "--format", "concise", "vendor/main.tf", "app/x.generated.tf"],
+        b"",
+    );
+    assert_eq!(code, 0, "{transcript}");
+    assert!(transcript.contains("--- stdout\n--- stderr\nchecked 0 files in 0 modules"), "{transcript}");
+    // A mistake in the parent's file stops a check of the nested one's files.
+    std::fs::write(root.join("halite.toml"), "[rules]\nlegacy-idx = \"error\"\n").expect("a file");
+    let (code, transcript) = support::run_halite(root, &["check", "app"], b"");
+    assert_eq!(code, 2, "{transcript}");
+    assert!(transcript.contains("halite.toml:2:1: unknown rule `legacy-idx`"), "{transcript}");
 }

@@ -106,10 +106,11 @@ pub fn check_paths<R: Send>(
 }
 
 /// [`check_paths`] reporting only the files `selected` says (by index in
-/// `paths`: a shard's, [`crate::shard::Shard::select`]), whole units at a
-/// time; the others are read only for what the selected modules read of
-/// them (a called module's variables). A path not selected gets no
-/// `on_file` and no place in the result.
+/// `paths`: a shard's, [`crate::shard::Shard::select`], less those
+/// [`crate::config::excluded`]); the others are read only for what the
+/// selected files' modules read of them (their module's other files, a
+/// called module's variables). A path not selected gets no `on_file` and
+/// no place in the result.
 pub fn check_selected_paths<R: Send>(
     paths: &[Utf8PathBuf],
     selected: &[bool],
@@ -148,6 +149,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
     let checker = ChunkChecker {
         paths,
         replaced,
+        selected,
         limits,
         unit_of_dir: &unit_of_dir,
         child_inputs,
@@ -305,6 +307,8 @@ struct ChunkChecker<'a, R> {
     paths: &'a [Utf8PathBuf],
     /// Paths whose contents are these bytes, not the file's on disk.
     replaced: &'a Replaced,
+    /// The paths reported, when not all are.
+    selected: Option<&'a [bool]>,
     limits: Limits,
     unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
@@ -371,6 +375,9 @@ impl<R: Send> ChunkChecker<'_, R> {
         let mut out = Vec::new();
         for unit in chunk {
             for &index in &unit.files {
+                if self.selected.is_some_and(|selected| !selected[index]) {
+                    continue;
+                }
                 if let Some(error) = unreadable.get(&index) {
                     out.push((index, (self.on_file)(host.db(), index, Err(error))));
                     continue;
