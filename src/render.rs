@@ -140,6 +140,7 @@ pub(crate) fn json(located: &LocatedDiagnostic) -> String {
             .iter()
             .map(|suggestion| JsonSuggestion {
                 message: &suggestion.message,
+                applicability: analysis::applicability(diagnostic.code).as_str(),
                 edits: suggestion
                     .edits
                     .iter()
@@ -178,6 +179,9 @@ struct JsonDiagnostic<'a> {
 #[derive(Serialize)]
 struct JsonSuggestion<'a> {
     message: &'a str,
+    /// `safe` when `check --fix` applies it, `unsafe` when only
+    /// `--unsafe-fixes` does.
+    applicability: &'static str,
     edits: Vec<JsonEdit<'a>>,
 }
 

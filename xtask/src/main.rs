@@ -1,6 +1,7 @@
 //! Project automation, run as `cargo xtask <command>`: code generation from
 //! the ungrammar, the conformance run over `../shared`, whole-program
-//! benchmarks, the mutation run of `check` over the corpus, the stress run
+//! benchmarks, the mutation run of `check` over the corpus, the run of
+//! `check --fix` over it, the stress run
 //! of hostile inputs. It may depend on any crate of the workspace; nothing
 //! depends on it.
 
@@ -9,6 +10,7 @@ mod bench_check;
 mod bench_watch;
 mod codegen;
 mod conformance;
+mod fix_check;
 mod gen_module;
 mod mutate_check;
 mod stress;
@@ -25,11 +27,12 @@ fn main() -> anyhow::Result<()> {
         Some("bench-watch") => bench_watch::run(&rest),
         Some("codegen") => codegen::run(&rest),
         Some("conformance") => conformance::run(&rest),
+        Some("fix-check") => fix_check::run(&rest),
         Some("gen-module") => gen_module::run(&rest).map_err(anyhow::Error::msg),
         Some("mutate-check") => mutate_check::run(&rest),
         Some("stress") => stress::run(&rest),
         _ => anyhow::bail!(
-            "usage: cargo xtask <bench|bench-check|bench-watch|codegen|conformance|gen-module|mutate-check|stress> [ARGS…]"
+            "usage: cargo xtask <bench|bench-check|bench-watch|codegen|conformance|fix-check|gen-module|mutate-check|stress> [ARGS…]"
         ),
     }
 }

@@ -25,7 +25,9 @@
 //! variables of a module that is a run's root as its tool reads them
 //! (Terraform's `TF_VAR_`, `*.tfvars` and command-line order), for every
 //! front end that evaluates one; [`check`] checks many
-//! files in parallel batches of hosts. [`Limits`] bound what one file may
+//! files in parallel batches of hosts, [`fix`] applies their fixes pass
+//! after pass (writing nothing), and [`shard`] splits a check's units
+//! across CI jobs. [`Limits`] bound what one file may
 //! cost: the size read (through `vfs::read_file`) and the diagnostics
 //! reported (the first hundred, then one that counts the rest).
 //!
