@@ -1,7 +1,9 @@
 //! `halite check`: every diagnostic of every file, as configured by the
-//! nearest `halite.toml`, then a summary. The host finds them
-//! (`host::check`); this renders and prints them, in one of the formats of
-//! [`Format`], to standard output or to a file written whole or not at all.
+//! `halite.toml` files that apply, then a summary. The host finds them
+//! (`host::check`), applies fixes first with `--fix` (`host::fix`, written
+//! by `fix.rs`) and splits the units with `--shard` (`host::shard`); this
+//! renders and prints them, in one of the formats of [`Format`], to
+//! standard output or to a file written whole or not at all.
 
 use std::{
     collections::BTreeMap,

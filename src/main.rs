@@ -61,8 +61,11 @@ enum Command {
     /// *.pkr.hcl, *.nomad and *.tftest.hcl files, skipping hidden
     /// directories, .terraform/ and whatever .gitignore excludes; a file is
     /// checked whatever its name. The nearest halite.toml in a file's
-    /// directory or above switches rules off or changes their severity;
-    /// a `# halite-ignore: CODE` comment silences a rule on its line (or,
+    /// directory or above (up to the repository's root, the directory with
+    /// .git) switches rules off or changes their severity, and `exclude`
+    /// leaves files out; it extends the halite.toml above it, whose
+    /// settings it inherits and overrides, unless it says `root = true`.
+    /// A `# halite-ignore: CODE` comment silences a rule on its line (or,
     /// alone on a line, on the next). Paths that hold no HCL file at all
     /// get a warning on standard error, and exit 0.
     ///

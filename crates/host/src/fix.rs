@@ -72,6 +72,10 @@ pub fn fix_paths(
     let mut fixes: FxHashMap<usize, FileFix> = FxHashMap::default();
     let mut refused: FxHashSet<usize> = FxHashSet::default();
     let mut passes = 0;
+    // After the first pass, only the files the last pass changed can have
+    // new fixes: the fixes kept every other file as it was, and a fix
+    // changes no declaration another file's diagnostics could read.
+    let mut to_check: Option<Vec<bool>> = selected.map(<[bool]>::to_vec);
     while passes < MAX_FIX_PASSES {
         passes += 1;
         let refused_now = &refused;
@@ -79,7 +83,7 @@ pub fn fix_paths(
         let results = check_paths_replacing(
             paths,
             &replaced,
-            selected,
+            to_check.as_deref(),
             limits,
             |db, index, outcome| {
                 let diagnostics = outcome.ok()?;
@@ -96,7 +100,7 @@ pub fn fix_paths(
             },
             |_| {},
         )?;
-        let mut changed = false;
+        let mut changed = vec![false; paths.len()];
         for (index, result) in results.into_iter().flatten() {
             let path = &paths[index];
             match result {
@@ -117,11 +121,12 @@ pub fn fix_paths(
                     refused.insert(index);
                 }
             }
-            changed = true;
+            changed[index] = true;
         }
-        if !changed {
+        if !changed.contains(&true) {
             break;
         }
+        to_check = Some(changed);
     }
     // The last pass's fixes were not checked again when the passes ran out:
     // a file they broke is left as it was, as one found broken would be.
