@@ -917,6 +917,39 @@ fn shards_together_are_the_whole_run() {
     }
 }
 
+/// A unit stays in its shard when another is added: each shard of a run
+/// with one more module holds what it held, and the new module's lines.
+#[test]
+fn a_unit_keeps_its_shard_as_others_are_added() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::create_dir(dir.path().join(".git")).expect("a directory");
+    let module = |name: &str| {
+        let path = dir.path().join(name).join("main.tf");
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        std::fs::write(path, "locals {\n  a = \"${\"x\"}\"\n}\n").expect("a file");
+    };
+    let shards = || -> Vec<String> {
+        (1..=3)
+            .map(|index| {
+                let shard = format!("{index}/3");
+                let args = ["check", "--quiet", "--format", "concise", "--shard", shard.as_str()];
+                support::run_halite(dir.path(), &args, b"").1
+            })
+            .collect()
+    };
+    for name in ["a", "b", "c", "d", "e", "f"] {
+        module(name);
+    }
+    let before = shards();
+    module("g");
+    let after = shards();
+    for (before, after) in before.iter().zip(&after) {
+        let kept: Vec<&str> = after.lines().filter(|line| !line.starts_with("g/")).collect();
+        assert_eq!(before.lines().collect::<Vec<_>>(), kept);
+    }
+    assert_eq!(after.iter().filter(|shard| shard.contains("g/main.tf")).count(), 1, "{after:?}");
+}
+
 #[test]
 fn a_shard_that_does_not_exist_is_a_usage_error() {
     for shard in ["0/3", "4/3", "1/0", "3", "a/b"] {
