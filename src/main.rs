@@ -132,6 +132,17 @@ enum Command {
         /// added. The N shards' reports together are the whole run's.
         #[arg(long, value_name = "K/N")]
         shard: Option<halite::host::shard::Shard>,
+        /// Keep each module's results in DIR across runs, by the hash of
+        /// everything they depend on (its files, the modules it calls, the
+        /// halite.toml levels, this build of halite), and report a module
+        /// whose inputs are unchanged from there without checking it again.
+        /// The default is $HALITE_CACHE_DIR, else halite/ in the user's
+        /// cache directory (~/.cache on Linux).
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<Utf8PathBuf>,
+        /// Check everything, reading and writing no cache.
+        #[arg(long, conflicts_with = "cache_dir")]
+        no_cache: bool,
     },
     /// Format HCL files in place, as `terraform fmt` formats Terraform's files
     /// and `hclwrite.Format` every other, and print the name of each file
@@ -367,6 +378,8 @@ fn main() -> ExitCode {
             unsafe_fixes,
             diff,
             shard,
+            cache_dir,
+            no_cache,
         } => {
             keep_freed_memory();
             check::run(
@@ -384,6 +397,7 @@ fn main() -> ExitCode {
                         diff,
                     }),
                     shard,
+                    cache: if no_cache { check::Cache::Off } else { check::Cache::At(cache_dir.as_deref()) },
                 },
             )
         }

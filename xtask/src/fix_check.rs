@@ -59,7 +59,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 
     let sites = safe_sites(&check_json(&halite, &copy)?);
     let fixed = Command::new(&halite)
-        .args(["check", "--fix", "--quiet", "--format", "json"])
+        .args(["check", "--no-cache", "--fix", "--quiet", "--format", "json"])
         .current_dir(&copy)
         .output()
         .context("running halite check --fix")?;
@@ -121,7 +121,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 /// `halite check --format json` in `dir`: one value per diagnostic.
 fn check_json(halite: &Path, dir: &Path) -> anyhow::Result<Vec<serde_json::Value>> {
     let output = Command::new(halite)
-        .args(["check", "--quiet", "--format", "json"])
+        .args(["check", "--no-cache", "--quiet", "--format", "json"])
         .current_dir(dir)
         .output()
         .context("running halite check")?;

@@ -84,6 +84,7 @@ pub fn fix_paths(
             paths,
             &replaced,
             to_check.as_deref(),
+            None,
             limits,
             |db, index, outcome| {
                 let diagnostics = outcome.ok()?;
