@@ -1,7 +1,9 @@
 //! `halite check`: every diagnostic of every file, as configured by the
-//! nearest `halite.toml`, then a summary. The host finds them
-//! (`host::check`); this renders and prints them, in one of the formats of
-//! [`Format`], to standard output or to a file written whole or not at all.
+//! `halite.toml` files that apply, then a summary. The host finds them
+//! (`host::check`), applies fixes first with `--fix` (`host::fix`, written
+//! by `fix.rs`) and splits the units with `--shard` (`host::shard`); this
+//! renders and prints them, in one of the formats of [`Format`], to
+//! standard output or to a file written whole or not at all.
 
 use std::{
     collections::BTreeMap,
@@ -11,10 +13,12 @@ use std::{
 
 use anyhow::{Context, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
-use halite::host::{self, LocatedDiagnostic, RootDatabase, Severity, cache::ResultCache};
+use halite::host::{self, LocatedDiagnostic, RootDatabase, Severity, cache::ResultCache, shard::Shard};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::{ColorChoice, Format, Outcome, discover, gitlab, render, repository::SourceRoot, sarif, xml};
+use crate::{
+    ColorChoice, Format, Outcome, discover, fix, gitlab, render, repository::SourceRoot, sarif, xml,
+};
 
 /// What `halite check` was asked to do, besides which paths.
 #[derive(Debug, Clone, Copy)]
@@ -32,6 +36,10 @@ pub(crate) struct Options<'a> {
     pub(crate) stdin_filename: Option<&'a Utf8Path>,
     /// Print how many diagnostics each code has instead of the diagnostics.
     pub(crate) statistics: bool,
+    /// Apply fixes first (or show them), then report what remains.
+    pub(crate) fix: Option<fix::Request>,
+    /// Check only this shard's units.
+    pub(crate) shard: Option<Shard>,
     /// Whether results are kept across runs, and where.
     pub(crate) cache: Cache<'a>,
 }
@@ -123,6 +131,9 @@ impl Sink {
 pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let started = Instant::now();
     let stdin = stdin_input(paths, options.stdin_filename)?;
+    if stdin.is_some() && (options.fix.is_some() || options.shard.is_some()) {
+        bail!("`--fix`, `--diff` and `--shard` work on files, not on standard input");
+    }
     let current = [Utf8PathBuf::from(".")];
     let paths = if paths.is_empty() { &current[..] } else { paths };
     let found = match &stdin {
@@ -136,7 +147,37 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         found.warn_if_empty(paths);
     }
     let paths = found.files;
-    let modules = host::check::module_count(&paths);
+    let root = SourceRoot::find();
+    // The files reported: those no halite.toml excludes, of the shard's
+    // units (by their repository-relative paths). The others are read only
+    // for what the reported ones read of them.
+    let mut selected = match &stdin {
+        Some(_) => None,
+        None => host::config::excluded(&paths)
+            .map_err(|error| anyhow!(error))?
+            .map(|excluded| excluded.iter().map(|&excluded| !excluded).collect::<Vec<bool>>()),
+    };
+    if let Some(shard) = options.shard {
+        let in_shard = shard.select(&paths, |path| root.relative(path));
+        selected = Some(match selected {
+            Some(kept) => kept.iter().zip(in_shard).map(|(&kept, in_shard)| kept && in_shard).collect(),
+            None => in_shard,
+        });
+    }
+    let mut fixes_incomplete = false;
+    if let Some(request) = options.fix {
+        let fixed = fix::run(&paths, selected.as_deref(), request, options.quiet)?;
+        if request.diff {
+            return Ok(fixed);
+        }
+        fixes_incomplete = fixed == Outcome::Incomplete;
+    }
+    let (files_checked, modules) = match &selected {
+        None => (paths.len(), host::check::module_count(&paths)),
+        Some(selected) => {
+            (selected.iter().filter(|&&it| it).count(), host::check::selected_module_count(&paths, selected))
+        }
+    };
 
     let color = match options.color {
         ColorChoice::Always => true,
@@ -148,11 +189,10 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         }
     };
     let renderer = render::Human::new(color);
-    let root = SourceRoot::find();
     let mut sink = Sink::open(options.output_file)?;
     let mut files: Vec<(Utf8PathBuf, Vec<LocatedDiagnostic>)> = Vec::new();
     let (mut errors, mut warnings) = (0usize, 0usize);
-    let progress = if options.quiet { ProgressBar::hidden() } else { progress_bar(paths.len()) };
+    let progress = if options.quiet { ProgressBar::hidden() } else { progress_bar(files_checked) };
     // The host checks the files in parallel chunks; each file's report is
     // rendered on the worker that checked it, and printed in path order at
     // the end. A bad configuration stops the run (exit 2) before anything
@@ -176,8 +216,9 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
                 .map_err(|error| anyhow!(error))?,
             ]
         }
-        None => host::check::check_paths_cached(
+        None => host::check::check_selected_paths(
             &paths,
+            selected.as_deref(),
             crate::limits(),
             options.cache.open(options.quiet).as_ref(),
             |db, index, diagnostics| report(db, &paths[index], diagnostics),
@@ -227,14 +268,14 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     if !options.quiet {
         eprintln!(
             "checked {} in {}: {}, {}{unread}{elapsed}",
-            plural(paths.len(), "file"),
+            plural(files_checked, "file"),
             plural(modules, "module"),
             plural(errors, "error"),
             plural(warnings, "warning")
         );
     }
     let failed = errors > 0 || (options.deny_warnings && warnings > 0);
-    Ok(if incomplete {
+    Ok(if incomplete || fixes_incomplete {
         Outcome::Incomplete
     } else if failed {
         Outcome::FoundErrors
@@ -375,6 +416,6 @@ fn progress_bar(files: usize) -> ProgressBar {
     bar
 }
 
-fn plural(count: usize, noun: &str) -> String {
+pub(crate) fn plural(count: usize, noun: &str) -> String {
     if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }

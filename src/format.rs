@@ -339,7 +339,7 @@ fn color_on_stderr() -> bool {
 /// A unified diff with three lines of context, its paths prefixed `a/` and
 /// `b/` as git writes them, so the output applies with `git apply` or
 /// `patch -p1`.
-fn unified_diff(path: &str, old: &str, new: &str) -> String {
+pub(crate) fn unified_diff(path: &str, old: &str, new: &str) -> String {
     TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)
@@ -351,7 +351,7 @@ fn unified_diff(path: &str, old: &str, new: &str) -> String {
 /// same one: its device and inode (a file saved by renaming a new one over
 /// it has another) and its length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Identity {
+pub(crate) struct Identity {
     device: u64,
     inode: u64,
     len: u64,
@@ -372,22 +372,22 @@ impl Identity {
 
 /// Reads a file to format (see `vfs::read_file`: only a regular file, no
 /// larger than the limit), with the identity of what was read.
-fn read_file(path: &Utf8Path) -> Result<(Vec<u8>, Identity), ReadError> {
+pub(crate) fn read_file(path: &Utf8Path) -> Result<(Vec<u8>, Identity), ReadError> {
     let read = vfs::read_file(path, crate::limits().max_file_size)?;
     Ok((read.bytes, Identity::of(&read.metadata)))
 }
 
 /// What was read of a file: its identity and its bytes.
-struct AsRead<'a> {
-    identity: Identity,
-    bytes: &'a [u8],
+pub(crate) struct AsRead<'a> {
+    pub(crate) identity: Identity,
+    pub(crate) bytes: &'a [u8],
 }
 
 /// Why a formatted text was not put in place. In every case the file is as
 /// it was (or as someone else made it meanwhile) and no temporary file is
 /// left.
 #[derive(Debug)]
-enum WriteError {
+pub(crate) enum WriteError {
     /// `access(2)` says the user may not write the file. Replacing it by a
     /// rename needs only the directory's permission, so without this check
     /// a read-only file, even one owned by someone else, would be replaced.
@@ -443,7 +443,7 @@ impl std::fmt::Display for WriteError {
 /// rename, so an edit saved while the file was formatted is not lost. If
 /// anything fails before the rename, the temporary file is removed when it
 /// is dropped.
-fn write_atomically(path: &Utf8Path, read: &AsRead<'_>, text: &str) -> Result<(), WriteError> {
+pub(crate) fn write_atomically(path: &Utf8Path, read: &AsRead<'_>, text: &str) -> Result<(), WriteError> {
     // A symbolic link is followed and its target replaced: renaming over
     // the link itself would turn it into a plain file and cut it off from
     // the file it shared.

@@ -17,6 +17,7 @@ mod check;
 mod dec;
 mod discover;
 mod eval;
+mod fix;
 mod format;
 mod gitlab;
 mod parse;
@@ -60,8 +61,11 @@ enum Command {
     /// *.pkr.hcl, *.nomad and *.tftest.hcl files, skipping hidden
     /// directories, .terraform/ and whatever .gitignore excludes; a file is
     /// checked whatever its name. The nearest halite.toml in a file's
-    /// directory or above switches rules off or changes their severity;
-    /// a `# halite-ignore: CODE` comment silences a rule on its line (or,
+    /// directory or above (up to the repository's root, the directory with
+    /// .git) switches rules off or changes their severity, and `exclude`
+    /// leaves files out; it extends the halite.toml above it, whose
+    /// settings it inherits and overrides, unless it says `root = true`.
+    /// A `# halite-ignore: CODE` comment silences a rule on its line (or,
     /// alone on a line, on the next). Paths that hold no HCL file at all
     /// get a warning on standard error, and exit 0.
     ///
@@ -69,6 +73,7 @@ enum Command {
     /// format --format names, sorted by path and then as each file reports
     /// them, the same bytes from run to run; the summary line goes to
     /// standard error.
+    #[command(group(clap::ArgGroup::new("fixing").multiple(true)))]
     Check {
         /// Files and directories to check (the current directory if none),
         /// or `-` to check standard input.
@@ -102,6 +107,31 @@ enum Command {
         /// terminal and NO_COLOR is not set.
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
         color: ColorChoice,
+        /// Apply the fixes that keep the files' meaning (those of the
+        /// style rules: interpolation-only, quoted-type-constraint,
+        /// legacy-index, attribute-splat), then report what remains. Each
+        /// file is replaced whole, as fmt replaces it, and only if it has
+        /// no syntax errors, before or after; fixes are applied again on
+        /// the result until none applies (at most 8 passes).
+        #[arg(long, group = "fixing")]
+        fix: bool,
+        /// With --fix or --diff, apply the other fixes too: the
+        /// did-you-mean renames of undeclared-reference, unknown-attribute,
+        /// unsupported-argument and the like, which are guesses to review.
+        #[arg(long, requires = "fixing")]
+        unsafe_fixes: bool,
+        /// Print a unified diff of what --fix would change, and write
+        /// nothing; exit 1 if there is anything to fix, 0 if not. No
+        /// diagnostics are printed.
+        #[arg(long, group = "fixing", conflicts_with_all = ["statistics", "output_file"])]
+        diff: bool,
+        /// Check only shard K of N (for example 2/4): the units (a module
+        /// per directory, each other file alone) are split by a stable
+        /// hash of their path relative to the repository's root, so that
+        /// every unit is in exactly one shard and stays there as files are
+        /// added. The N shards' reports together are the whole run's.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<halite::host::shard::Shard>,
         /// Keep each module's results in DIR across runs, by the hash of
         /// everything they depend on (its files, the modules it calls, the
         /// halite.toml levels, this build of halite), and report a module
@@ -348,6 +378,10 @@ fn main() -> ExitCode {
             output_file,
             quiet,
             color,
+            fix,
+            unsafe_fixes,
+            diff,
+            shard,
             cache_dir,
             no_cache,
         } => {
@@ -362,6 +396,11 @@ fn main() -> ExitCode {
                     color,
                     stdin_filename: stdin_filename.as_deref(),
                     statistics,
+                    fix: (fix || diff).then_some(fix::Request {
+                        mode: if unsafe_fixes { analysis::FixMode::Unsafe } else { analysis::FixMode::Safe },
+                        diff,
+                    }),
+                    shard,
                     cache: if no_cache { check::Cache::Off } else { check::Cache::At(cache_dir.as_deref()) },
                 },
             )

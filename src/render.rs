@@ -140,6 +140,7 @@ pub(crate) fn json(located: &LocatedDiagnostic) -> String {
             .iter()
             .map(|suggestion| JsonSuggestion {
                 message: &suggestion.message,
+                applicability: analysis::applicability(diagnostic.code).as_str(),
                 edits: suggestion
                     .edits
                     .iter()
@@ -178,6 +179,9 @@ struct JsonDiagnostic<'a> {
 #[derive(Serialize)]
 struct JsonSuggestion<'a> {
     message: &'a str,
+    /// `safe` when `check --fix` applies it, `unsafe` when only
+    /// `--unsafe-fixes` does.
+    applicability: &'static str,
     edits: Vec<JsonEdit<'a>>,
 }
 
@@ -304,7 +308,7 @@ mod tests {
                     Edit { range: range(9, 9), replacement: ")".to_owned() },
                 ],
             });
-        expect![[r#"{"file":"main.tf","severity":"warning","code":"attribute-splat","message":"Attribute-only splat","start":{"line":1,"column":6,"byte":5},"end":{"line":1,"column":8,"byte":7},"suggestions":[{"message":"use the full splat","edits":[{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":5,"byte":4},"replacement":"("},{"start":{"line":1,"column":6,"byte":5},"end":{"line":1,"column":8,"byte":7},"replacement":"[*]"},{"start":{"line":1,"column":10,"byte":9},"end":{"line":1,"column":10,"byte":9},"replacement":")"}]}]}"#]]
+        expect![[r#"{"file":"main.tf","severity":"warning","code":"attribute-splat","message":"Attribute-only splat","start":{"line":1,"column":6,"byte":5},"end":{"line":1,"column":8,"byte":7},"suggestions":[{"message":"use the full splat","applicability":"safe","edits":[{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":5,"byte":4},"replacement":"("},{"start":{"line":1,"column":6,"byte":5},"end":{"line":1,"column":8,"byte":7},"replacement":"[*]"},{"start":{"line":1,"column":10,"byte":9},"end":{"line":1,"column":10,"byte":9},"replacement":")"}]}]}"#]]
         .assert_eq(&json(&located(&db, diagnostic)));
     }
 }

@@ -21,9 +21,7 @@ pub(crate) struct SourceRoot {
 impl SourceRoot {
     pub(crate) fn find() -> SourceRoot {
         let current_dir = std::env::current_dir().ok().and_then(|dir| Utf8PathBuf::try_from(dir).ok());
-        let root = current_dir.as_deref().map(|dir| {
-            dir.ancestors().find(|ancestor| ancestor.join(".git").exists()).unwrap_or(dir).to_owned()
-        });
+        let root = current_dir.as_deref().map(|dir| vfs::repository_root(dir).unwrap_or(dir).to_owned());
         SourceRoot { current_dir, root }
     }
 

@@ -5,7 +5,7 @@
 //!
 //! Each case records the command, its exit code and both outputs in a file
 //! under `test-data/check/cli/`, compared with `expect_file!`;
-//! `UPDATE_EXPECT=1 cargo test -p cli --test check` refreshes them. Each
+//! `UPDATE_EXPECT=1 cargo test -p halite --test check` refreshes them. Each
 //! format is also checked against what its consumer reads: SARIF against
 //! the official SARIF 2.1.0 schema, Checkstyle and JUnit XML parsed back,
 //! GitLab's Code Quality fields, GitHub's workflow command syntax with its
@@ -161,7 +161,7 @@ fn ci_reports_name_files_from_the_repository_root() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     std::fs::create_dir_all(dir.path().join(".git")).expect("a directory");
     std::fs::create_dir_all(dir.path().join("infra")).expect("a directory");
-    std::fs::write(dir.path().join("infra/main.tf"), "variable \"x\" {\n  type = \"string\"\n}\n")
+    std::fs::write(dir.path().join("infra/main.tf"), "variable \"x\" {\n  default = \"${\"x\"}\"\n}\n")
         .expect("a file");
     let stdout = |cwd: &Path, args: &[&str]| {
         let (_, transcript) = support::run_halite(cwd, args, b"");
@@ -461,12 +461,12 @@ fn github_workflow_commands_carry_each_diagnostic_escaped() {
 #[test]
 fn github_escapes_commas_colons_and_line_breaks() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(dir.path().join("a,b:c%.tf"), "variable \"x\" {\n  type = \"string\"\n}\n")
+    std::fs::write(dir.path().join("a,b:c%.tf"), "variable \"x\" {\n  default = \"${\"x\"}\"\n}\n")
         .expect("a written file");
     let (code, transcript) =
         support::run_halite(dir.path(), &["check", "--format", "github", "--quiet"], b"");
     assert_eq!(code, 0, "{transcript}");
-    let line = transcript.lines().find(|line| line.contains("quoted-type-constraint")).expect("a warning");
+    let line = transcript.lines().find(|line| line.contains("interpolation-only")).expect("a warning");
     assert!(line.starts_with("::warning file=a%2Cb%3Ac%25.tf,line=2,"), "{line}");
     let command = parse_workflow_command(line);
     assert_eq!(command.properties[0], ("file".to_owned(), "a,b:c%.tf".to_owned()));
@@ -738,7 +738,8 @@ fn every_format_is_deterministic() {
 #[test]
 fn output_file_gets_the_report_and_stderr_the_summary() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(dir.path().join("main.tf"), "variable \"x\" {\n  type = \"string\"\n}\n").expect("a file");
+    std::fs::write(dir.path().join("main.tf"), "variable \"x\" {\n  default = \"${\"x\"}\"\n}\n")
+        .expect("a file");
     std::fs::write(dir.path().join("report.xml"), "old").expect("a file");
     let (code, transcript) = support::run_halite(
         dir.path(),
@@ -809,4 +810,197 @@ fn statistics_count_each_code_the_most_frequent_first() {
         2,
         expect_file!["../test-data/check/cli/statistics.with-format.txt"],
     );
+}
+
+/// A copy of `test-data/check/cli/fixable/` in a temporary directory, for
+/// the runs that write.
+fn fixable_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let from = fixtures().join("fixable");
+    for relative in ["main.tf", "terraform.tfvars", "broken/main.tf"] {
+        let to = dir.path().join(relative);
+        std::fs::create_dir_all(to.parent().expect("a parent")).expect("a directory");
+        std::fs::copy(from.join(relative), to).expect("a copy");
+    }
+    dir
+}
+
+fn read(dir: &Path, relative: &str) -> String {
+    std::fs::read_to_string(dir.join(relative)).expect("a readable file")
+}
+
+/// `--diff` shows the safe fixes (a nested interpolation in two passes)
+/// and writes nothing, exit 1; `--unsafe-fixes` adds the did-you-mean. A
+/// fix silenced by an ignore comment is not applied, and a file with
+/// syntax errors is not touched.
+#[test]
+fn diff_shows_the_fixes_and_writes_nothing() {
+    let dir = fixable_copy();
+    let before = read(dir.path(), "main.tf");
+    let (code, transcript) = support::run_halite(dir.path(), &["check", "--diff"], b"");
+    expect_file!["../test-data/check/cli/fixable.diff.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    assert_eq!(read(dir.path(), "main.tf"), before);
+    let (code, transcript) = support::run_halite(dir.path(), &["check", "--diff", "--unsafe-fixes"], b"");
+    expect_file!["../test-data/check/cli/fixable.diff-unsafe.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    assert_eq!(read(dir.path(), "main.tf"), before);
+}
+
+/// `--fix` writes the safe fixes and reports what remains (the
+/// misspelling, the syntax error); a second check finds none of the fixed
+/// diagnostics, and `--diff` nothing more (exit 0). `--unsafe-fixes` then
+/// fixes the misspelling too.
+#[test]
+fn fix_writes_the_safe_fixes_and_reports_what_remains() {
+    let dir = fixable_copy();
+    let broken = read(dir.path(), "broken/main.tf");
+    let (code, transcript) = support::run_halite(dir.path(), &["check", "--fix", "--format", "concise"], b"");
+    expect_file!["../test-data/check/cli/fixable.fix.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    expect_file!["../test-data/check/cli/fixable.fixed.tf.txt"].assert_eq(&read(dir.path(), "main.tf"));
+    assert_eq!(read(dir.path(), "broken/main.tf"), broken);
+
+    let (_, again) = support::run_halite(dir.path(), &["check", "--format", "concise"], b"");
+    for code in ["quoted-type-constraint", "legacy-index", "attribute-splat"] {
+        assert!(!again.contains(code), "{again}");
+    }
+    // The ignored one stays, silenced.
+    assert!(read(dir.path(), "main.tf").contains("kept = \"${var.region}\""));
+    let (code, nothing) = support::run_halite(dir.path(), &["check", "--diff"], b"");
+    assert_eq!(code, 0, "{nothing}");
+    assert!(nothing.contains("--- stdout\n--- stderr\nwould fix 0 diagnostics in 0 files\n"), "{nothing}");
+
+    let (code, transcript) =
+        support::run_halite(dir.path(), &["check", "--fix", "--unsafe-fixes", "main.tf"], b"");
+    assert_eq!(code, 0, "{transcript}");
+    assert!(read(dir.path(), "main.tf").contains("misspelt = var.region\n"));
+}
+
+#[test]
+fn unsafe_fixes_need_fix_or_diff() {
+    let (code, transcript, _) = halite(&["check", "--unsafe-fixes", "fixable"]);
+    assert_eq!(code, 2, "{transcript}");
+    assert!(transcript.contains("<--fix|--diff>"), "{transcript}");
+    let (code, transcript, _) = halite(&["check", "--diff", "--statistics", "fixable"]);
+    assert_eq!(code, 2, "{transcript}");
+}
+
+/// The checks of several modules, lone files and a syntax error, split
+/// into N shards for N = 1..8: every diagnostic line is in exactly one
+/// shard, and together they are the unsharded run's, each shard's output
+/// the same bytes from run to run.
+#[test]
+fn shards_together_are_the_whole_run() {
+    let paths = ["project", "modules", "opentofu", "warnings-only", "syntax-error", "fixable"];
+    let run = |shard: Option<String>| {
+        let mut args = vec!["check", "--quiet", "--format", "concise"];
+        args.extend(paths);
+        if let Some(shard) = &shard {
+            args.extend(["--shard", shard.as_str()]);
+            let (code, transcript, stdout) = halite(&args);
+            assert_eq!(transcript, halite(&args).1, "shard {shard} is deterministic");
+            (code, stdout)
+        } else {
+            let (code, _, stdout) = halite(&args);
+            (code, stdout)
+        }
+    };
+    let (whole_code, whole) = run(None);
+    let mut whole: Vec<&str> = whole.lines().collect();
+    whole.sort_unstable();
+    assert!(whole.len() > 20, "{whole:?}");
+    for count in 1..=8 {
+        let shards: Vec<(i32, String)> =
+            (1..=count).map(|index| run(Some(format!("{index}/{count}")))).collect();
+        let mut union: Vec<&str> = shards.iter().flat_map(|(_, stdout)| stdout.lines()).collect();
+        union.sort_unstable();
+        assert_eq!(union, whole, "{count} shards");
+        let worst = shards.iter().map(|(code, _)| *code).max().expect("a shard");
+        assert_eq!(worst, whole_code, "{count} shards");
+    }
+}
+
+/// A unit stays in its shard when another is added: each shard of a run
+/// with one more module holds what it held, and the new module's lines.
+#[test]
+fn a_unit_keeps_its_shard_as_others_are_added() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::create_dir(dir.path().join(".git")).expect("a directory");
+    let module = |name: &str| {
+        let path = dir.path().join(name).join("main.tf");
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        std::fs::write(path, "locals {\n  a = \"${\"x\"}\"\n}\n").expect("a file");
+    };
+    let shards = || -> Vec<String> {
+        (1..=3)
+            .map(|index| {
+                let shard = format!("{index}/3");
+                let args = ["check", "--quiet", "--format", "concise", "--shard", shard.as_str()];
+                support::run_halite(dir.path(), &args, b"").1
+            })
+            .collect()
+    };
+    for name in ["a", "b", "c", "d", "e", "f"] {
+        module(name);
+    }
+    let before = shards();
+    module("g");
+    let after = shards();
+    for (before, after) in before.iter().zip(&after) {
+        let kept: Vec<&str> = after.lines().filter(|line| !line.starts_with("g/")).collect();
+        assert_eq!(before.lines().collect::<Vec<_>>(), kept);
+    }
+    assert_eq!(after.iter().filter(|shard| shard.contains("g/main.tf")).count(), 1, "{after:?}");
+}
+
+#[test]
+fn a_shard_that_does_not_exist_is_a_usage_error() {
+    for shard in ["0/3", "4/3", "1/0", "3", "a/b"] {
+        let (code, transcript, _) = halite(&["check", "--shard", shard, "project"]);
+        assert_eq!(code, 2, "{transcript}");
+        assert!(transcript.contains("invalid value") && transcript.contains("--shard <K/N>"), "{transcript}");
+    }
+}
+
+/// A nested `halite.toml` extends the one above it (its `[rules]` after
+/// the parent's), `root = true` stops that, and `exclude` leaves out a
+/// directory (the parent's, relative to the parent) and a glob of files,
+/// found by a walk or named: each case a line of the report.
+#[test]
+fn nested_configurations_extend_their_parents_and_exclude_files() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = dir.path();
+    let text = "locals {\n  l = [1]\n  a = local.l.0\n  b = \"${local.l}\"\n}\noutput \"o\" {\n  value = [local.a, local.b]\n}\n";
+    for (path, contents) in [
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("halite.toml", "exclude = [\"vendor\"]\n[rules]\nlegacy-index = \"error\"\n"),
+        ("main.tf", text),
+        ("vendor/main.tf", text),
+        ("app/halite.toml", "exclude = [\"*.generated.tf\"]\n[rules]\ninterpolation-only = \"off\"\n"),
+        ("app/main.tf", text),
+        ("app/x.generated.tf", "locals {\n  c = \"${local.l}\"\n}\n"),
+        ("app/fresh/halite.toml", "root = true\n"),
+        ("app/fresh/main.tf", text),
+    ] {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        std::fs::write(path, contents).expect("a file");
+    }
+    let (code, transcript) = support::run_halite(root, &["check", "--format", "concise"], b"");
+    expect_file!["../test-data/check/cli/nested-config.txt"].assert_eq(&transcript);
+    assert_eq!(code, 1, "{transcript}");
+    // Named on the command line, an excluded file is still left out.
+    let (code, transcript) = support::run_halite(
+        root,
+        &["check", "--format", "concise", "vendor/main.tf", "app/x.generated.tf"],
+        b"",
+    );
+    assert_eq!(code, 0, "{transcript}");
+    assert!(transcript.contains("--- stdout\n--- stderr\nchecked 0 files in 0 modules"), "{transcript}");
+    // A mistake in the parent's file stops a check of the nested one's files.
+    std::fs::write(root.join("halite.toml"), "[rules]\nlegacy-idx = \"error\"\n").expect("a file");
+    let (code, transcript) = support::run_halite(root, &["check", "app"], b"");
+    assert_eq!(code, 2, "{transcript}");
+    assert!(transcript.contains("halite.toml:2:1: unknown rule `legacy-idx`"), "{transcript}");
 }

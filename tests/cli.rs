@@ -2,7 +2,7 @@
 //!
 //! Each case records the command, its exit code, its standard output and its
 //! standard error in one file under `test-data/cli/`, compared with
-//! `expect_file!`; `UPDATE_EXPECT=1 cargo test -p cli` refreshes them.
+//! `expect_file!`; `UPDATE_EXPECT=1 cargo test -p halite` refreshes them.
 
 mod support;
 

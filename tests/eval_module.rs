@@ -1,6 +1,6 @@
 //! `halite eval DIR`: a module's attributes by address, with `--var`,
 //! `--var-file` and `--attr`, on the fixture modules of `test-data/modules/`
-//! (`UPDATE_EXPECT=1 cargo test -p cli --test eval_module` refreshes the
+//! (`UPDATE_EXPECT=1 cargo test -p halite --test eval_module` refreshes the
 //! transcripts in `test-data/cli-eval/`).
 
 mod support;

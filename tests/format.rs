@@ -4,7 +4,7 @@
 //!
 //! Each case records the command, its exit code, its standard output and its
 //! standard error in one file under `test-data/cli-fmt/`, compared with
-//! `expect_file!`; `UPDATE_EXPECT=1 cargo test -p cli` refreshes them. Around
+//! `expect_file!`; `UPDATE_EXPECT=1 cargo test -p halite` refreshes them. Around
 //! that, the tests compare the files' bytes, modification times and inodes
 //! before and after, which is how "wrote nothing" and "left it byte for byte"
 //! are checked.

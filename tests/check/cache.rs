@@ -24,7 +24,7 @@ fn tree() -> tempfile::TempDir {
     let files = [
         (
             "main.tf",
-            "module \"net\" {\n  source = \"./modules/net\"\n  name   = \"${var.region}\"\n}\n\nvariable \"region\" {\n  type = \"string\"\n}\n",
+            "module \"net\" {\n  source = \"./modules/net\"\n  name   = \"${var.region}\"\n}\n\nvariable \"region\" {\n  type = string\n}\n",
         ),
         ("terraform.tfvars", "region = \"eu\"\n"),
         (
@@ -113,7 +113,7 @@ fn a_warm_run_prints_what_a_cold_run_prints_in_every_format() {
         assert_eq!(shown(&warm), shown(&cold), "{format}");
     }
     let statistics = cached_run(dir.path(), &cache, &["--statistics"]);
-    assert!(statistics.contains("quoted-type-constraint"), "{statistics}");
+    assert!(statistics.contains("interpolation-only"), "{statistics}");
     assert_eq!(written_since(&written, &cache), 0, "every unit was reported from its entry");
 }
 
@@ -163,12 +163,12 @@ fn a_configuration_change_invalidates() {
     let dir = tree();
     let (_keep, cache) = cache_dir();
     let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
-    assert!(before.contains("warning[quoted-type-constraint]"), "{before}");
+    assert!(before.contains("warning[interpolation-only]"), "{before}");
     let written = entries(&cache);
-    std::fs::write(dir.path().join("halite.toml"), "[rules]\nquoted-type-constraint = \"error\"\n")
+    std::fs::write(dir.path().join("halite.toml"), "[rules]\ninterpolation-only = \"error\"\n")
         .expect("a configuration");
     let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
-    assert!(after.contains("error[quoted-type-constraint]"), "{after}");
+    assert!(after.contains("error[interpolation-only]"), "{after}");
     // It covers every file below it, so every unit is checked again.
     assert_eq!(written_since(&written, &cache), 3);
     // Back as it was: the first entries hold again.

@@ -147,13 +147,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 /// would report on code that is not in the checkout.
 pub(crate) fn build_release_halite(root: &Path) -> anyhow::Result<PathBuf> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    println!("$ cargo build --release -p cli");
+    println!("$ cargo build --release -p halite");
     let status = Command::new(&cargo)
-        .args(["build", "--release", "-p", "cli"])
+        .args(["build", "--release", "-p", "halite"])
         .current_dir(root)
         .status()
         .context("running cargo build")?;
-    ensure!(status.success(), "cargo build --release -p cli failed");
+    ensure!(status.success(), "cargo build --release -p halite failed");
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let halite = target.join("release/halite");
     ensure!(halite.is_file(), "no halite binary at {} after the build", halite.display());

@@ -1,8 +1,9 @@
 //! Project automation, run as `cargo xtask <command>`: code generation from
 //! the ungrammar, the conformance run over `../shared`, whole-program
 //! benchmarks (the result cache's among them), the mutation run of `check`
-//! over the corpus, the stress run of hostile inputs. It may depend on any
-//! crate of the workspace; nothing depends on it.
+//! over the corpus, the run of `check --fix` over it, the stress run of
+//! hostile inputs. It may depend on any crate of the workspace; nothing
+//! depends on it.
 
 mod bench;
 mod bench_cache;
@@ -10,6 +11,7 @@ mod bench_check;
 mod bench_watch;
 mod codegen;
 mod conformance;
+mod fix_check;
 mod gen_module;
 mod mutate_check;
 mod stress;
@@ -27,11 +29,12 @@ fn main() -> anyhow::Result<()> {
         Some("bench-watch") => bench_watch::run(&rest),
         Some("codegen") => codegen::run(&rest),
         Some("conformance") => conformance::run(&rest),
+        Some("fix-check") => fix_check::run(&rest),
         Some("gen-module") => gen_module::run(&rest).map_err(anyhow::Error::msg),
         Some("mutate-check") => mutate_check::run(&rest),
         Some("stress") => stress::run(&rest),
         _ => anyhow::bail!(
-            "usage: cargo xtask <bench|bench-cache|bench-check|bench-watch|codegen|conformance|gen-module|mutate-check|stress> [ARGS…]"
+            "usage: cargo xtask <bench|bench-cache|bench-check|bench-watch|codegen|conformance|fix-check|gen-module|mutate-check|stress> [ARGS…]"
         ),
     }
 }

@@ -1,6 +1,9 @@
-//! `halite.toml`: which rules run, and how severe they are, per path.
+//! `halite.toml`: which files are checked, which rules run, and how severe
+//! they are, per path.
 //!
 //! ```toml
+//! exclude = ["vendor", "**/*.generated.tf"]
+//!
 //! [rules]
 //! interpolation-only = "off"
 //! legacy-index = "error"
@@ -14,9 +17,18 @@
 //! every file; each `[[overrides]]` entry applies to the files its globs
 //! match (relative to the directory of `halite.toml`, `/` separated, a
 //! leading `./` or `/` ignored; `*` stays within a directory, `**` crosses
-//! them), later entries winning over earlier ones. A file's configuration is the nearest `halite.toml` in its
-//! directory or above, up to the repository's root (the directory with
-//! `.git`); there is no merging of several files.
+//! them), later entries winning over earlier ones. `exclude` lists globs of
+//! the same kind: a file is not checked when one matches its path or one of
+//! its directories.
+//!
+//! A file's configuration is the nearest `halite.toml` in its directory or
+//! above, up to the repository's root (the directory with `.git`), which
+//! extends the next one above it, and so on up to the root or to a file
+//! with `root = true` ([`ConfigChain`]): a nested file inherits its
+//! parents' settings and overrides what it sets itself (its `[rules]` and
+//! overrides apply after theirs; excludes add up). ruff's `extend` is the
+//! model, except that extending is implicit: a nested configuration rarely
+//! means to drop the repository's, and `root = true` says when it does.
 //!
 //! Mistakes are errors that name the file, line and column of the bad key
 //! or value: an unknown table or key, an unknown rule, a level that is not
@@ -96,8 +108,11 @@ impl RuleLevels {
 pub struct Config {
     /// The directory holding the file; override globs are relative to it.
     root: Utf8PathBuf,
+    /// `root = true`: the configuration does not extend the one above it.
+    is_root: bool,
     rules: RuleLevels,
     overrides: Vec<Override>,
+    exclude: GlobSet,
 }
 
 #[derive(Debug, Clone)]
@@ -129,6 +144,10 @@ impl std::error::Error for ConfigError {}
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
+    #[serde(default)]
+    root: bool,
+    #[serde(default)]
+    exclude: Vec<Spanned<String>>,
     #[serde(default)]
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
@@ -187,11 +206,9 @@ impl Config {
             Ok(levels)
         };
 
-        let rules = levels(raw.rules)?;
-        let mut overrides = Vec::new();
-        for raw_override in raw.overrides {
+        let globs = |patterns: &[Spanned<String>]| -> Result<GlobSet, ConfigError> {
             let mut globs = GlobSetBuilder::new();
-            for pattern in &raw_override.paths {
+            for pattern in patterns {
                 // `./legacy/**` and `/legacy/**` name the same files as
                 // `legacy/**`: globs are matched against paths relative to
                 // the configuration's directory, which have no such prefix.
@@ -201,11 +218,17 @@ impl Config {
                 })?;
                 globs.add(glob);
             }
-            let paths = globs.build().map_err(|error| error_at(None, format!("invalid globs: {error}")))?;
+            globs.build().map_err(|error| error_at(None, format!("invalid globs: {error}")))
+        };
+        let rules = levels(raw.rules)?;
+        let mut overrides = Vec::new();
+        for raw_override in raw.overrides {
+            let paths = globs(&raw_override.paths)?;
             overrides.push(Override { paths, rules: levels(raw_override.rules)? });
         }
+        let exclude = globs(&raw.exclude)?;
         let root = path.parent().map(Utf8Path::to_owned).unwrap_or_default();
-        Ok(Config { root, rules, overrides })
+        Ok(Config { root, is_root: raw.root, rules, overrides, exclude })
     }
 
     /// Reads the configuration file at `path`.
@@ -229,7 +252,7 @@ impl Config {
             if candidate.is_file() {
                 return Some(candidate);
             }
-            if ancestor.join(".git").exists() {
+            if vfs::is_repository_root(ancestor) {
                 return None;
             }
         }
@@ -241,10 +264,26 @@ impl Config {
         &self.root
     }
 
+    /// Whether this file says `root = true`: it does not extend the
+    /// configuration above it.
+    pub fn is_root(&self) -> bool {
+        self.is_root
+    }
+
     /// The rule levels for the file at `path` (absolute, or relative to the
-    /// same directory as the configuration's own path).
+    /// same directory as the configuration's own path), by this file alone.
     pub fn levels_for(&self, path: &Utf8Path) -> RuleLevels {
-        let mut levels = self.rules.clone();
+        let mut levels = RuleLevels::default();
+        self.set_levels(path, &mut levels);
+        levels
+    }
+
+    /// Sets in `levels` what this file says of the file at `path`: its
+    /// `[rules]`, then its matching overrides in order.
+    fn set_levels(&self, path: &Utf8Path, levels: &mut RuleLevels) {
+        for (&code, &level) in &self.rules.levels {
+            levels.set(code, level);
+        }
         let relative = path.strip_prefix(&self.root).unwrap_or(path);
         for override_ in &self.overrides {
             if override_.paths.is_match(relative.as_std_path()) {
@@ -253,7 +292,54 @@ impl Config {
                 }
             }
         }
+    }
+
+    /// Whether this file's `exclude` matches the file at `path` or one of
+    /// its directories (below the configuration's own).
+    pub fn excludes(&self, path: &Utf8Path) -> bool {
+        if self.exclude.is_empty() {
+            return false;
+        }
+        let Ok(relative) = path.strip_prefix(&self.root) else { return false };
+        relative
+            .ancestors()
+            .filter(|it| !it.as_str().is_empty())
+            .any(|it| self.exclude.is_match(it.as_std_path()))
+    }
+}
+
+/// The configurations that apply in a directory, the outermost first: the
+/// nearest `halite.toml` and each it extends (the next one above, up to
+/// the repository's root or a file with `root = true`).
+#[derive(Debug, Clone, Default)]
+pub struct ConfigChain {
+    configs: Vec<std::sync::Arc<Config>>,
+}
+
+impl ConfigChain {
+    /// The chain of `configs`, the outermost first.
+    pub fn new(configs: Vec<std::sync::Arc<Config>>) -> ConfigChain {
+        ConfigChain { configs }
+    }
+
+    /// The rule levels for the file at `path`: each configuration's, the
+    /// outermost first, so that a nested one overrides what it sets.
+    pub fn levels_for(&self, path: &Utf8Path) -> RuleLevels {
+        let mut levels = RuleLevels::default();
+        for config in &self.configs {
+            config.set_levels(path, &mut levels);
+        }
         levels
+    }
+
+    /// The configurations, the outermost first.
+    pub fn configs(&self) -> &[std::sync::Arc<Config>] {
+        &self.configs
+    }
+
+    /// Whether any configuration of the chain excludes the file at `path`.
+    pub fn excludes(&self, path: &Utf8Path) -> bool {
+        self.configs.iter().any(|config| config.excludes(path))
     }
 }
 
@@ -334,6 +420,36 @@ rules = { interpolation-only = "error" }
     }
 
     #[test]
+    fn a_nested_file_extends_its_parents_and_overrides_what_it_sets() {
+        let parse = |path: &str, text: &str| {
+            std::sync::Arc::new(Config::parse(Utf8Path::new(path), text).expect("a good configuration"))
+        };
+        let outer = parse(
+            "/repo/halite.toml",
+            "exclude = [\"vendor\"]\n[rules]\nlegacy-index = \"error\"\ninterpolation-only = \"off\"\n\
+             [[overrides]]\npaths = [\"app/legacy/**\"]\nrules = { attribute-splat = \"off\" }\n",
+        );
+        let inner = parse(
+            "/repo/app/halite.toml",
+            "exclude = [\"**/*.generated.tf\"]\n[rules]\ninterpolation-only = \"warn\"\n",
+        );
+        let chain = ConfigChain::new(vec![outer.clone(), inner.clone()]);
+        let levels = chain.levels_for(Utf8Path::new("/repo/app/legacy/main.tf"));
+        assert_eq!(
+            ["legacy-index", "interpolation-only", "attribute-splat"].map(|code| levels.get(code)),
+            [Some(Level::Error), Some(Level::Warn), Some(Level::Off)]
+        );
+        assert!(chain.excludes(Utf8Path::new("/repo/vendor/x/main.tf")));
+        assert!(chain.excludes(Utf8Path::new("/repo/app/a/b.generated.tf")));
+        assert!(!chain.excludes(Utf8Path::new("/repo/app/main.tf")));
+        assert!(!chain.excludes(Utf8Path::new("/repo/vendored.tf")));
+        // The parent's exclude is relative to the parent's directory.
+        assert!(!ConfigChain::new(vec![inner]).excludes(Utf8Path::new("/repo/app/vendor/main.tf")));
+        assert!(!outer.is_root());
+        assert!(parse("/repo/x/halite.toml", "root = true\n").is_root());
+    }
+
+    #[test]
     fn an_empty_file_configures_nothing() {
         let config = Config::parse(Utf8Path::new("halite.toml"), "").expect("a good configuration");
         assert_eq!(config.levels_for(Utf8Path::new("main.tf")), RuleLevels::default());
@@ -384,7 +500,9 @@ rules = { interpolation-only = "error" }
         );
         error(
             "[rule]\ninterpolation-only = \"off\"\n",
-            expect![[r#"repo/halite.toml:1:2: unknown field `rule`, expected `rules` or `overrides`"#]],
+            expect![[
+                r#"repo/halite.toml:1:2: unknown field `rule`, expected one of `root`, `exclude`, `rules`, `overrides`"#
+            ]],
         );
         error(
             "[[overrides]]\npaths = [\"legacy/[\"]\n",

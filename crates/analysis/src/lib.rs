@@ -13,7 +13,9 @@
 //! by the front ends that read a single file.
 //!
 //! Lints are rules with stable codes in a registry ([`rules::RULES`]); the
-//! per-file style lints are in `lints.rs`. What a file says about them
+//! per-file style lints are in `lints.rs`. Whether a rule's fix keeps the
+//! meaning, and applying a file's fixes, is [`applicability`] and
+//! [`apply_fixes`] (`fix.rs`). What a file says about them
 //! (`# halite-ignore: CODE` comments, `ignore.rs`) is applied here, inside
 //! [`diagnostics`]; what a repository says (`halite.toml`, [`config`]) is
 //! applied by the front end, since the database does not know where a
@@ -24,6 +26,7 @@
 
 pub mod config;
 mod diagnostic;
+mod fix;
 mod ignore;
 mod limit;
 mod lines;
@@ -38,8 +41,9 @@ use std::borrow::Cow;
 use db::{Db, File, FileStatus, SourceSyntax};
 
 pub use crate::{
-    config::{Config, ConfigError, Level, RuleLevels},
+    config::{Config, ConfigChain, ConfigError, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
+    fix::{Applicability, FixMode, Fixed, applicability, apply_fixes},
     limit::{DEFAULT_MAX_DIAGNOSTICS_PER_FILE, TOO_MANY_DIAGNOSTICS, cap_diagnostics},
     lines::{LineCol, LineIndex},
     module::{

@@ -24,6 +24,8 @@ pub(crate) fn native_lints(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     let root = parse.syntax_node();
     let mut diagnostics = Vec::new();
     let nomad = is_nomad_job(file.path(db).as_str(), &root);
+    let terraform =
+        vfs::FileKind::of(file.path(db)).is_some_and(|kind| kind.language == vfs::Language::Terraform);
     // The kinds the lints look at are rare, and `variable` blocks are at
     // the top level (the file, its body, the block): a walk of the green
     // tree finds them without a cursor for every other node.
@@ -47,7 +49,7 @@ pub(crate) fn native_lints(db: &dyn Db, file: File) -> Vec<Diagnostic> {
             SyntaxKind::QUOTED_TEMPLATE if !nomad => interpolation_only(file, &node, &mut diagnostics),
             SyntaxKind::LEGACY_INDEX_EXPR => legacy_index(file, &node, &mut diagnostics),
             SyntaxKind::ATTR_SPLAT_EXPR => attribute_splat(file, &node, &mut diagnostics),
-            SyntaxKind::BLOCK => quoted_type_constraint(file, &node, &mut diagnostics),
+            SyntaxKind::BLOCK => quoted_type_constraint(file, terraform, &node, &mut diagnostics),
             _ => {}
         }
     }
@@ -215,7 +217,16 @@ fn needs_parentheses(template: &SyntaxNode, inner: &SyntaxNode, inner_text: &str
 
 /// `type = "string"` in a top-level `variable` block: the type keywords
 /// Terraform 0.11 accepted in quotes, with the type expression each meant.
-fn quoted_type_constraint(file: File, block: &SyntaxNode, diagnostics: &mut Vec<Diagnostic>) {
+///
+/// An error in a Terraform file (`*.tf`, `*.tofu`), as `terraform validate`
+/// reports it since Terraform 0.15 ("Invalid quoted type constraints"); a
+/// warning elsewhere, since Packer still reads the quoted form.
+fn quoted_type_constraint(
+    file: File,
+    terraform: bool,
+    block: &SyntaxNode,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     let top_level = block
         .parent()
         .and_then(|body| body.parent())
@@ -236,7 +247,9 @@ fn quoted_type_constraint(file: File, block: &SyntaxNode, diagnostics: &mut Vec<
             "map" => ("map(string)", Some("A quoted \"map\" meant a map of strings.")),
             _ => continue,
         };
-        let mut diagnostic = Diagnostic::warning(
+        let severity = if terraform { crate::Severity::Error } else { crate::Severity::Warning };
+        let mut diagnostic = Diagnostic::new(
+            severity,
             QUOTED_TYPE_CONSTRAINT,
             "Quoted type constraints are deprecated",
             file,

@@ -45,7 +45,9 @@ pub static RULES: &[Rule] = &[
         explanation: "Terraform 0.11 needed type constraints in quotes and accepted only \
                       \"string\", \"list\" and \"map\"; Terraform 0.12 to 0.14 accepted the quoted \
                       form with a deprecation warning, and later releases reject it. Write the type \
-                      as a type expression: string, list(string), map(string).",
+                      as a type expression: string, list(string), map(string). An error in \
+                      Terraform's files, as terraform validate reports it; a warning in others \
+                      (Packer still reads the quoted form). `halite check --fix` rewrites it.",
     },
     Rule {
         code: LEGACY_INDEX,

@@ -102,8 +102,12 @@ fn run_module_rule(rule: &str) {
         if case.starts_with("triggers") {
             assert!(diagnostics.iter().any(|it| it.code == rule), "{rule}/{case} triggers {rule}:\n{text}");
         } else {
+            // A quoted type is an error of its own in Terraform's files
+            // (`quoted-type-constraint`), which the legacy cases of
+            // `invalid-type-constraint` write on purpose.
+            let quoted = |it: &analysis::Diagnostic| it.code == analysis::rules::QUOTED_TYPE_CONSTRAINT;
             assert!(
-                diagnostics.iter().all(|it| it.code != rule && !it.is_error()),
+                diagnostics.iter().all(|it| it.code != rule && (!it.is_error() || quoted(it))),
                 "{rule}/{case} must raise no {rule} and no error:\n{text}"
             );
         }

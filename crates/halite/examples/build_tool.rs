@@ -1,10 +1,10 @@
 //! A small build tool configured in HCL, driven by the `halite` library.
 //!
 //! ```sh
-//! cargo run -p halite --example build_tool                                # the plan for examples/build-tool
-//! cargo run -p halite --example build_tool -- --var 'profile="release"'   # with a variable set
-//! cargo run -p halite --example build_tool -- --watch                     # re-plan as the files change
-//! cargo run -p halite --example build_tool -- DIR                         # another configuration
+//! cargo run -p halite-lib --example build_tool                                # the plan for examples/build-tool
+//! cargo run -p halite-lib --example build_tool -- --var 'profile="release"'   # with a variable set
+//! cargo run -p halite-lib --example build_tool -- --watch                     # re-plan as the files change
+//! cargo run -p halite-lib --example build_tool -- DIR                         # another configuration
 //! ```
 //!
 //! The configuration (`examples/build-tool/` at the root of the repository)

@@ -77,6 +77,7 @@ pub type FileOutcome<'a> = Result<&'a [LocatedDiagnostic], &'a io::Error>;
 /// What one parallel job checks: a module (the module files of one
 /// directory) or one file that belongs to none (a `.tfvars` file, a hidden
 /// file); `files` index the run's paths, in path order.
+#[derive(Clone)]
 struct CheckUnit {
     dir: Option<Utf8PathBuf>,
     files: Vec<usize>,
@@ -85,6 +86,14 @@ struct CheckUnit {
 /// How many modules a run checked (the units that are modules).
 pub fn module_count(paths: &[Utf8PathBuf]) -> usize {
     check_units(paths).iter().filter(|unit| unit.dir.is_some()).count()
+}
+
+/// How many modules of `paths` have their files `selected` (a shard's).
+pub fn selected_module_count(paths: &[Utf8PathBuf], selected: &[bool]) -> usize {
+    check_units(paths)
+        .iter()
+        .filter(|unit| unit.dir.is_some() && unit.files.iter().any(|&i| selected[i]))
+        .count()
 }
 
 /// Checks `paths` (sorted, each once) and hands each file's diagnostics, on
@@ -101,7 +110,7 @@ pub fn check_paths<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
-    check_paths_replacing(paths, None, None, limits, on_file, on_progress)
+    check_paths_replacing(paths, &Replaced::default(), None, None, limits, on_file, on_progress)
 }
 
 /// [`check_paths`], reporting the units whose entry in `cache` holds from
@@ -114,7 +123,26 @@ pub fn check_paths_cached<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
-    let out = check_paths_replacing(paths, None, cache, limits, on_file, on_progress)?;
+    check_selected_paths(paths, None, limits, cache, on_file, on_progress)
+}
+
+/// [`check_paths_cached`] reporting only the files `selected` says, when it
+/// says (by index in `paths`: a shard's, [`crate::shard::Shard::select`],
+/// less those [`crate::config::excluded`]); the others are read only for
+/// what the selected files' modules read of them (their module's other
+/// files, a called module's variables). A path not selected gets no
+/// `on_file` and no place in the result; a unit's cache entry holds all its
+/// files' diagnostics either way.
+pub fn check_selected_paths<R: Send>(
+    paths: &[Utf8PathBuf],
+    selected: Option<&[bool]>,
+    limits: Limits,
+    cache: Option<&ResultCache>,
+    on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
+    on_progress: impl Fn(usize) + Sync,
+) -> Result<Vec<R>, CheckError> {
+    let out =
+        check_paths_replacing(paths, &Replaced::default(), selected, cache, limits, on_file, on_progress)?;
     if let Some(cache) = cache
         && cache.wrote()
     {
@@ -124,17 +152,28 @@ pub fn check_paths_cached<R: Send>(
     Ok(out)
 }
 
-/// [`check_paths`], with the file at one path read from these bytes rather
-/// than from disk.
-fn check_paths_replacing<R: Send>(
+/// Files whose contents are these bytes rather than what is on disk.
+pub(crate) type Replaced = FxHashMap<Utf8PathBuf, Vec<u8>>;
+
+/// [`check_paths`], with the files at some paths read from these bytes
+/// rather than from disk, reporting only the `selected` ones.
+pub(crate) fn check_paths_replacing<R: Send>(
     paths: &[Utf8PathBuf],
-    replaced: Option<(&Utf8Path, &[u8])>,
+    replaced: &Replaced,
+    selected: Option<&[bool]>,
     cache: Option<&ResultCache>,
     limits: Limits,
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
     let units = check_units(paths);
+    let reported: Vec<CheckUnit> = match selected {
+        None => Vec::new(),
+        Some(selected) => {
+            units.iter().filter(|unit| unit.files.iter().any(|&i| selected[i])).cloned().collect()
+        }
+    };
+    let reported = if selected.is_some() { &reported[..] } else { &units[..] };
     let unit_of_dir: FxHashMap<&Utf8Path, &CheckUnit> =
         units.iter().filter_map(|unit| Some((unit.dir.as_deref()?, unit))).collect();
     let levels: OnceLock<Result<Vec<Arc<RuleLevels>>, ConfigError>> = OnceLock::new();
@@ -142,9 +181,10 @@ fn check_paths_replacing<R: Send>(
     let checker = ChunkChecker {
         paths,
         replaced,
+        selected,
         // Bytes given for a path are not what a key of the path's file
         // would say.
-        cache: cache.filter(|_| replaced.is_none()),
+        cache: cache.filter(|_| replaced.is_empty()),
         hashes: Mutex::default(),
         limits,
         unit_of_dir: &unit_of_dir,
@@ -153,7 +193,7 @@ fn check_paths_replacing<R: Send>(
         on_file: &on_file,
         on_progress: &on_progress,
     };
-    let chunks = chunks(&units);
+    let chunks = chunks(reported);
     let done = std::thread::scope(|scope| {
         // Set even if finding them panics, or the workers would wait forever.
         scope.spawn(|| {
@@ -204,10 +244,11 @@ pub fn check_contents<R: Send>(
     }
     paths.sort_unstable_by(|a, b| vfs::path_order(a, b));
     paths.dedup();
-    let replaced = (path, bytes.as_slice());
+    let replaced = Replaced::from_iter([(path.to_owned(), bytes)]);
     let reports = check_paths_replacing(
         &paths,
-        Some(replaced),
+        &replaced,
+        None,
         None,
         limits,
         |db, index, outcome| (paths[index] == path).then(|| on_file(db, outcome)),
@@ -305,8 +346,10 @@ fn check_in_order<R: Send>(
 
 struct ChunkChecker<'a, R> {
     paths: &'a [Utf8PathBuf],
-    /// A path whose contents are these bytes, not the file's on disk.
-    replaced: Option<(&'a Utf8Path, &'a [u8])>,
+    /// Paths whose contents are these bytes, not the file's on disk.
+    replaced: &'a Replaced,
+    /// The paths reported, when not all are.
+    selected: Option<&'a [bool]>,
     cache: Option<&'a ResultCache>,
     /// The hash of each file read so far (by index), or `None` when it
     /// could not be read: a unit's key and what its entry says of the
@@ -407,7 +450,9 @@ impl<R: Send> ChunkChecker<'_, R> {
             let mut stored = key.is_some().then(|| Vec::with_capacity(unit.files.len()));
             for &index in &unit.files {
                 if let Some(error) = unreadable.get(&index) {
-                    out.push((index, (self.on_file)(host.db(), index, Err(error))));
+                    if self.is_selected(index) {
+                        out.push((index, (self.on_file)(host.db(), index, Err(error))));
+                    }
                     stored = None;
                     continue;
                 }
@@ -416,7 +461,9 @@ impl<R: Send> ChunkChecker<'_, R> {
                 if let Some(stored) = &mut stored {
                     stored.push(diagnostics.iter().map(StoredDiagnostic::new).collect());
                 }
-                out.push((index, (self.on_file)(host.db(), index, Ok(&diagnostics))));
+                if self.is_selected(index) {
+                    out.push((index, (self.on_file)(host.db(), index, Ok(&diagnostics))));
+                }
             }
             if let (Some(cache), Some(key), Some(files)) = (self.cache, key, stored)
                 && let Some(dependencies) = self.dependencies(&host, unit)
@@ -435,10 +482,8 @@ impl<R: Send> ChunkChecker<'_, R> {
             .files
             .iter()
             .map(|&index| {
-                if let Some((path, bytes)) = self.replaced
-                    && path == self.paths[index]
-                {
-                    return (index, Ok(bytes.to_vec()));
+                if let Some(bytes) = self.replaced.get(&self.paths[index]) {
+                    return (index, Ok(bytes.clone()));
                 }
                 let read = vfs::read_file(&self.paths[index], self.limits.max_file_size);
                 (index, read.map(|file| file.bytes).map_err(io::Error::from))
@@ -592,6 +637,9 @@ impl<R: Send> ChunkChecker<'_, R> {
     /// decodes them) when it has any, for rendering.
     fn report_hit(&self, db: &mut RootDatabase, read: UnitBytes, entry: &Entry, out: &mut Vec<(usize, R)>) {
         for ((index, bytes), stored) in read.into_iter().zip(&entry.files) {
+            if !self.is_selected(index) {
+                continue;
+            }
             let path = &self.paths[index];
             let diagnostics: Vec<LocatedDiagnostic> = match bytes {
                 Ok(bytes) if !stored.is_empty() => {
@@ -602,6 +650,11 @@ impl<R: Send> ChunkChecker<'_, R> {
             };
             out.push((index, (self.on_file)(db, index, Ok(&diagnostics))));
         }
+    }
+
+    /// Whether the file at `paths[index]` is reported.
+    fn is_selected(&self, index: usize) -> bool {
+        self.selected.is_none_or(|selected| selected[index])
     }
 
     /// The rule levels of every file, once they are found.

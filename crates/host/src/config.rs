@@ -1,12 +1,13 @@
-//! The rule levels of files on disk: the nearest `halite.toml` in a file's
-//! directory or above, up to the repository's root (see
-//! [`analysis::Config`]). Every front end that reads files from disk finds
-//! them here, so that `check`, `eval`, `watch` and the library apply the
-//! same configuration to the same files.
+//! The rule levels and exclusions of files on disk: the nearest
+//! `halite.toml` in a file's directory or above, up to the repository's
+//! root, with the files it extends above it (see [`analysis::Config`] and
+//! [`analysis::ConfigChain`]). Every front end that reads files from disk
+//! finds them here, so that `check`, `eval`, `watch` and the library apply
+//! the same configuration to the same files.
 
 use std::sync::Arc;
 
-use analysis::{Config, ConfigError, RuleLevels};
+use analysis::{Config, ConfigChain, ConfigError, RuleLevels};
 use camino::{Utf8Path, Utf8PathBuf};
 use rustc_hash::FxHashMap;
 
@@ -21,6 +22,8 @@ pub struct RuleLevelsFinder {
     /// The configuration file that applies in a directory (absolute).
     config_file_of_dir: FxHashMap<Utf8PathBuf, Option<Utf8PathBuf>>,
     configs: FxHashMap<Utf8PathBuf, Arc<Config>>,
+    /// The chain each configuration file starts (it and those it extends).
+    chains: FxHashMap<Utf8PathBuf, Arc<ConfigChain>>,
     /// The levels of a directory's files without a configuration, shared.
     unconfigured: Arc<RuleLevels>,
 }
@@ -32,6 +35,7 @@ impl RuleLevelsFinder {
             current_dir,
             config_file_of_dir: FxHashMap::default(),
             configs: FxHashMap::default(),
+            chains: FxHashMap::default(),
             unconfigured: Arc::new(RuleLevels::default()),
         }
     }
@@ -51,22 +55,62 @@ impl RuleLevelsFinder {
     /// current directory).
     pub fn levels_for(&mut self, path: &Utf8Path) -> Result<Arc<RuleLevels>, ConfigError> {
         let absolute = self.current_dir.join(path);
-        let dir = absolute.parent().unwrap_or(&absolute).to_owned();
-        let Some(config_path) = self.config_file(&dir) else { return Ok(self.unconfigured.clone()) };
-        let config = match self.configs.get(&config_path) {
-            Some(config) => config.clone(),
-            None => {
-                let config = Arc::new(Config::load(&config_path).map_err(|mut error| {
-                    if let Ok(relative) = error.path.strip_prefix(&self.current_dir) {
-                        error.path = relative.to_owned();
-                    }
-                    error
-                })?);
-                self.configs.insert(config_path, config.clone());
-                config
+        let Some(chain) = self.chain_of(&absolute)? else { return Ok(self.unconfigured.clone()) };
+        Ok(Arc::new(chain.levels_for(&absolute)))
+    }
+
+    /// Whether a configuration's `exclude` leaves the file at `path` out;
+    /// an error when its configuration is bad.
+    pub fn is_excluded(&mut self, path: &Utf8Path) -> Result<bool, ConfigError> {
+        let absolute = self.current_dir.join(path);
+        Ok(self.chain_of(&absolute)?.is_some_and(|chain| chain.excludes(&absolute)))
+    }
+
+    /// The configurations that apply to the file at `absolute`, if any.
+    fn chain_of(&mut self, absolute: &Utf8Path) -> Result<Option<Arc<ConfigChain>>, ConfigError> {
+        let dir = absolute.parent().unwrap_or(absolute).to_owned();
+        match self.config_file(&dir) {
+            Some(config_path) => Ok(Some(self.chain(config_path)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The chain `config_path` starts: the configurations it extends (the
+    /// next file above its directory, unless it says `root = true`), then
+    /// itself.
+    fn chain(&mut self, config_path: Utf8PathBuf) -> Result<Arc<ConfigChain>, ConfigError> {
+        if let Some(chain) = self.chains.get(&config_path) {
+            return Ok(chain.clone());
+        }
+        let config = self.config(&config_path)?;
+        let mut configs = Vec::new();
+        if !config.is_root() {
+            let above = config_path.parent().and_then(Utf8Path::parent).map(Utf8Path::to_owned);
+            // The directory holding a repository's `.git` ends the search.
+            let parent = above.filter(|_| !config_path.parent().is_some_and(vfs::is_repository_root));
+            if let Some(parent_file) = parent.and_then(|dir| self.config_file(&dir)) {
+                configs.extend(self.chain(parent_file)?.configs().iter().cloned());
             }
-        };
-        Ok(Arc::new(config.levels_for(&absolute)))
+        }
+        configs.push(config);
+        let chain = Arc::new(ConfigChain::new(configs));
+        self.chains.insert(config_path, chain.clone());
+        Ok(chain)
+    }
+
+    /// The configuration file at `config_path`, read once.
+    fn config(&mut self, config_path: &Utf8Path) -> Result<Arc<Config>, ConfigError> {
+        if let Some(config) = self.configs.get(config_path) {
+            return Ok(config.clone());
+        }
+        let config = Arc::new(Config::load(config_path).map_err(|mut error| {
+            if let Ok(relative) = error.path.strip_prefix(&self.current_dir) {
+                error.path = relative.to_owned();
+            }
+            error
+        })?);
+        self.configs.insert(config_path.to_owned(), config.clone());
+        Ok(config)
     }
 
     /// The configuration file that applies in `dir` (absolute), as
@@ -88,7 +132,7 @@ impl RuleLevelsFinder {
                 found = Some(candidate);
                 break;
             }
-            if ancestor.join(".git").exists() {
+            if vfs::is_repository_root(ancestor) {
                 break;
             }
         }
@@ -97,4 +141,13 @@ impl RuleLevelsFinder {
         }
         found
     }
+}
+
+/// Which of `paths` (relative to the current directory, or absolute) the
+/// `exclude` of their configuration leaves out of a check; `None` when it
+/// leaves none out.
+pub fn excluded(paths: &[Utf8PathBuf]) -> Result<Option<Vec<bool>>, ConfigError> {
+    let mut finder = RuleLevelsFinder::from_current_dir()?;
+    let excluded = paths.iter().map(|path| finder.is_excluded(path)).collect::<Result<Vec<bool>, _>>()?;
+    Ok(excluded.contains(&true).then_some(excluded))
 }

@@ -25,8 +25,10 @@
 //! variables of a module that is a run's root as its tool reads them
 //! (Terraform's `TF_VAR_`, `*.tfvars` and command-line order), for every
 //! front end that evaluates one; [`check`] checks many
-//! files in parallel batches of hosts, and [`cache`] keeps its results on
-//! disk across runs, by the hash of what each unit's result depends on. [`Limits`] bound what one file may
+//! files in parallel batches of hosts, [`cache`] keeps its results on
+//! disk across runs, by the hash of what each unit's result depends on,
+//! [`fix`] applies their fixes pass after pass (writing nothing), and
+//! [`shard`] splits a check's units across CI jobs. [`Limits`] bound what one file may
 //! cost: the size read (through `vfs::read_file`) and the diagnostics
 //! reported (the first hundred, then one that counts the rest).
 //!
@@ -37,10 +39,12 @@ pub mod cache;
 mod change;
 pub mod check;
 pub mod config;
+pub mod fix;
 mod host;
 pub mod inputs;
 pub mod load;
 mod report;
+pub mod shard;
 
 pub use analysis::{Diagnostic, LineCol, RuleLevels, Severity, render};
 pub use db::{File, RootDatabase, module::Address};

@@ -1,8 +1,8 @@
 //! Files on disk for Halite: the one table of file kinds (which names are
 //! HCL files, in which syntax, for which tool, and which belong to a
 //! module), reading a file or standard input (regular files only, up to a
-//! size limit: [`read_file`], [`read_stream`]), loading a directory's HCL
-//! files, and a watcher that turns filesystem events into
+//! size limit: [`read_file`], [`read_stream`]), where a repository starts
+//! ([`repository_root`]), loading a directory's HCL files, and a watcher that turns filesystem events into
 //! batches of changes to apply to the database's inputs.
 //!
 //! The crate knows bytes and paths, nothing about syntax or the database:
@@ -21,6 +21,7 @@
 mod kind;
 mod load;
 mod read;
+mod repository;
 mod watch;
 
 use camino::Utf8PathBuf;
@@ -33,6 +34,7 @@ pub use crate::load::{Error, FileSet, LoadedFile, Scope, load, load_set};
 pub use crate::read::{
     DEFAULT_MAX_FILE_SIZE, ReadError, ReadFile, describe, open_without_blocking, read_file, read_stream,
 };
+pub use crate::repository::{is_repository_root, repository_root};
 pub use crate::watch::{WatchOptions, Watcher};
 
 /// One file's change, as its state on disk when the batch was formed.

@@ -1,3 +1,3 @@
 variable "name" {
-  type = "string"
+  default = "${"x"}"
 }

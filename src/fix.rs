@@ -1,0 +1,85 @@
+//! `halite check --fix` and `--diff`: the host finds and applies the fixes
+//! (`host::fix`); this writes each changed file as `fmt` does (a temporary
+//! file renamed over it, only if it is still what was read) or prints a
+//! unified diff of it, and says how many were fixed.
+
+use std::io::Write;
+
+use anyhow::{Context, Result, anyhow};
+use camino::Utf8PathBuf;
+use halite::host::{self, fix::FileFix};
+
+use crate::{
+    Outcome,
+    check::plural,
+    format::{AsRead, read_file, unified_diff, write_atomically},
+};
+
+/// What `--fix`, `--unsafe-fixes` and `--diff` ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Request {
+    /// Which fixes: the safe ones, or the unsafe ones too.
+    pub(crate) mode: analysis::FixMode,
+    /// Print the fixes as a diff rather than write them.
+    pub(crate) diff: bool,
+}
+
+/// Applies (or with `diff`, prints) the fixes of `paths` (of the
+/// `selected` ones, for a shard). With `diff`, the outcome is the run's:
+/// `FoundErrors` when a file would change. Otherwise `Incomplete` when a
+/// file could not be written, else `Clean`, and the check that follows
+/// says what remains.
+pub(crate) fn run(
+    paths: &[Utf8PathBuf],
+    selected: Option<&[bool]>,
+    request: Request,
+    quiet: bool,
+) -> Result<Outcome> {
+    let fixes = host::fix::fix_paths(paths, selected, crate::limits(), request.mode)
+        .map_err(|error| anyhow!(error))?;
+    for path in &fixes.refused {
+        eprintln!("halite: `{path}` is left as it was: its fixes would give it syntax errors");
+    }
+    if request.diff {
+        let mut stdout = std::io::stdout().lock();
+        for file in &fixes.files {
+            stdout
+                .write_all(unified_diff(file.path.as_str(), &file.before, &file.after).as_bytes())
+                .context("cannot write to standard output")?;
+        }
+        stdout.flush().context("cannot write to standard output")?;
+        if !quiet {
+            let fixed: usize = fixes.files.iter().map(|file| file.codes.len()).sum();
+            eprintln!("would fix {} in {}", plural(fixed, "diagnostic"), plural(fixes.files.len(), "file"));
+        }
+        return Ok(if fixes.files.is_empty() { Outcome::Clean } else { Outcome::FoundErrors });
+    }
+    let (mut fixed, mut files, mut failed) = (0, 0, false);
+    for file in &fixes.files {
+        match write(file) {
+            Ok(()) => {
+                fixed += file.codes.len();
+                files += 1;
+            }
+            Err(reason) => {
+                eprintln!("halite: cannot fix `{}`: {reason}", file.path);
+                failed = true;
+            }
+        }
+    }
+    if !quiet && fixed > 0 {
+        eprintln!("fixed {} in {}", plural(fixed, "diagnostic"), plural(files, "file"));
+    }
+    Ok(if failed { Outcome::Incomplete } else { Outcome::Clean })
+}
+
+/// Replaces the file with its fixed text, if it still holds the text the
+/// fixes were made on.
+fn write(file: &FileFix) -> Result<(), String> {
+    let (bytes, identity) = read_file(&file.path).map_err(|error| error.to_string())?;
+    if bytes != file.before.as_bytes() {
+        return Err("it changed while fixing".to_owned());
+    }
+    write_atomically(&file.path, &AsRead { identity, bytes: &bytes }, &file.after)
+        .map_err(|error| error.to_string())
+}

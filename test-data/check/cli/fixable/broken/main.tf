@@ -1,0 +1,5 @@
+# A syntax error: no fix touches this file.
+locals {
+  a = "${var.x}"
+  b = [
+}
