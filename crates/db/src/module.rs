@@ -88,7 +88,6 @@ mod expr;
 pub mod index;
 mod json;
 mod resolve;
-mod terraform_functions;
 mod value;
 
 use std::{collections::BTreeMap, fmt, sync::Arc};
@@ -109,15 +108,17 @@ pub use crate::module::{
     },
     declarations::{
         BlockEntry, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location,
-        ModuleIndex, declarations_of, file_declarations, has_override_files, module_files, module_index,
-        module_parses,
+        ModuleIndex, declarations_of, file_declarations, module_files, module_index, module_parses,
     },
     diagnostics::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
         duplicate_diagnostics, file_duplicate_diagnostics, long_cycle, module_diagnostics,
         type_constraint_diagnostics,
     },
-    dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
+    dialect::{
+        AddressedRoot, Dialect, DialectPlugin, DialectRules, Dialects, FunctionTable, PluginRef,
+        SharedDialect, dialect_file_diagnostics, dialect_root, dialect_root_names, unknown_function,
+    },
     expr::{AttrExpr, Reference, extract, extract_expr, references},
     index::{
         BlockTypes, FileIndex, IndexPart, IndexView, NameEntry, PartKey, PartRef, PartValue, block,
@@ -127,9 +128,6 @@ pub use crate::module::{
     resolve::{
         AttrKind, Instances, Repetition, Resolution, ResourceMode, Target, Unresolved, attribute_resolution,
         attribute_targets, resolve_static_reference,
-    },
-    terraform_functions::{
-        functions as terraform_function_table, namespaced_calls, provider_function_diagnostics,
     },
     value::{
         AttrError, CYCLE_PATH_LIMIT, FileExprs, InvalidTypeConstraint, VariableType, VariableTypes,

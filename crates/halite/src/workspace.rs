@@ -847,7 +847,7 @@ impl Workspace {
                 Some(module::DialectRules { chosen_by_files: false, ..module::DialectRules::generic() })
             }
             Dialect::Terraform => {
-                Some(module::DialectRules { chosen_by_files: false, ..module::DialectRules::terraform() })
+                Some(module::DialectRules { chosen_by_files: false, ..dialects::terraform::plugin_rules() })
             }
         };
         let mut change = Change::new();

@@ -190,8 +190,18 @@ impl Default for AnalysisHost {
 }
 
 impl AnalysisHost {
+    /// A host whose modules take their dialect from the standard
+    /// registry ([`dialects::standard`]: Terraform/OpenTofu, Terragrunt,
+    /// Packer and Nomad).
     pub fn new(options: HostOptions) -> AnalysisHost {
-        let mut db = RootDatabase::new();
+        AnalysisHost::with_dialects(options, dialects::standard())
+    }
+
+    /// A host whose modules take their dialect from `dialects`, by their
+    /// files' names: the standard registry with an embedder's own dialect
+    /// registered, say.
+    pub fn with_dialects(options: HostOptions, dialects: db::module::Dialects) -> AnalysisHost {
+        let mut db = RootDatabase::with_dialects(dialects);
         // The durability policy: texts change with every edit, the
         // structure (paths, membership, declarations, dialects) seldom, so
         // that after an edit that keeps every declaration the module-wide
@@ -328,7 +338,7 @@ impl AnalysisHost {
     /// must not be formatted (syntax errors, bytes that are not UTF-8, the
     /// JSON syntax).
     pub fn formatted(&self, file: File) -> Option<&String> {
-        let style = db::default_format_style(file.path(&self.db));
+        let style = db::default_format_style(&self.db, file.path(&self.db));
         db::format(&self.db, file, style).as_ref()
     }
 
@@ -553,7 +563,9 @@ impl AnalysisHost {
                     let _ = module::file_exprs(db, file);
                     let _ = module::variable_types(db, file);
                     let _ = analysis::file_references(db, file);
-                    let _ = module::namespaced_calls(db, file);
+                    if let Some(plugin) = db::Db::dialects(db).claiming(file.path(db)) {
+                        plugin.read_while_parsed(db, file);
+                    }
                     let _ = analysis::terraform::schema_diagnostics(db, file);
                     Some(declarations)
                 })

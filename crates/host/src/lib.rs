@@ -42,6 +42,7 @@ mod report;
 
 pub use analysis::{Diagnostic, LineCol, RuleLevels, Severity, render};
 pub use db::{File, RootDatabase, module::Address};
+pub use dialects::format_style;
 
 pub use crate::{
     change::{Change, Contents, DialectChange, FileChange, Membership},

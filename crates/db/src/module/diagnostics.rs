@@ -155,7 +155,7 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
         out.extend(type_constraint_diagnostics(db, file));
     }
     for &file in crate::module::module_files(db, module) {
-        out.extend(crate::module::terraform_functions::provider_function_diagnostics(db, module, file));
+        out.extend(crate::module::dialect_file_diagnostics(db, module, file));
     }
     // Dependencies first, so that a long chain of references does not
     // recurse through the whole chain (see `evaluate_in_order`).
