@@ -16,8 +16,8 @@
 //! - The module's variables (`var.NAME` values, already [`Value`]s), set by
 //!   [`RootDatabase::set_module_variables`](crate::RootDatabase::set_module_variables);
 //!   compared by value, so setting the same values again re-runs nothing.
-//! - The module's [`Dialect`]: rules chosen by its files' names (Terraform
-//!   for `*.tf` and OpenTofu's `*.tofu`, see `dialect.rs`) or set with
+//! - The module's [`Dialect`]: rules chosen by its files' names (by the
+//!   registered [`Dialects`], see `dialect.rs`) or set with
 //!   `set_dialect_rules`, extra roots (`set_dialect_roots`) and functions
 //!   (`set_dialect_functions`).
 //!   Names the dialect knows are never reported; values it says are not
@@ -41,9 +41,8 @@
 //! - [`attribute_diagnostic`]: the same for one attribute's error;
 //! - [`cycle_path`]: the steps of the reference cycle through an attribute
 //!   (long cycles leave [`AttrError::Cycle`] without them);
-//! - [`module_files`]: the files the dialect reads (Terraform: `.tf`,
-//!   `.tf.json`, `.tofu` and `.tofu.json` without override files, and
-//!   without a `.tf` file whose `.tofu` twin is there, as OpenTofu does);
+//! - [`module_files`]: the files the dialect reads (all of them, or those
+//!   its plug-in's `reads_file` keeps);
 //! - [`module_calls`], [`module_inputs`], [`module_call_diagnostics`]: local
 //!   child modules, their variables, and the check of a call's arguments;
 //! - [`module_blocks`]: the module's blocks as written (types, labels,
@@ -167,18 +166,18 @@ pub struct Module {
 }
 
 /// How a module is used, which decides what an unset variable is in a
-/// dialect whose variables are a module's inputs (Terraform's
-/// `unset_variables_unknown`).
+/// dialect whose variables are a module's inputs
+/// ([`DialectRules::unset_variables_unknown`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ModuleRole {
     /// Any caller may call it with any inputs: a variable not given is
     /// unknown of its type, whatever its default (what a check assumes).
     #[default]
     Called,
-    /// The root of a run (`terraform console`, `plan`): the variables
-    /// given are all there are, so one not given is its default, and one
-    /// without a default is unknown of its type (as `terraform console`
-    /// evaluates an unset variable).
+    /// The root of a run (a tool's console, or plan): the variables given
+    /// are all there are, so one not given is its default, and one without
+    /// a default is unknown of its type (as a console evaluates an unset
+    /// variable).
     Root,
 }
 

@@ -70,7 +70,7 @@ impl DeclarationKind {
 ///
 /// In a JSON file, `block` counts the root object's properties, `labels`
 /// the properties at each label level below that block type's object (one
-/// per label: Terraform's `resource` has two), and
+/// per label: a `resource` may have two), and
 /// `attribute` those of the block's body; an array of objects at any level
 /// counts as its objects' properties in order.
 ///
@@ -101,7 +101,7 @@ pub struct Declaration {
 pub struct FileDeclarations {
     pub declarations: Vec<Declaration>,
     /// The data sources declared inside `check` blocks, by type and name:
-    /// Terraform scopes them to the check's own expressions, and the index
+    /// they are scoped to the check's own expressions, and the index
     /// has no nested blocks.
     pub scoped_data: Vec<(SmolStr, SmolStr)>,
     /// Whether a JSON file's `check` block has a `data` member, whose
@@ -391,8 +391,8 @@ impl ModuleIndex {
 /// The blocks that repeat and are not duplicates, each with its ordinal
 /// among the blocks of the same type and labels, by file and position: a
 /// block type without labels declared more than once (`moved`, `import`,
-/// `rule`), and the dialect's repeatable labelled types (Terraform's
-/// `provider "aws"` with aliases). Each such block is addressed with its
+/// `rule`), and the dialect's repeatable labelled types (`provider "aws"`
+/// with aliases). Each such block is addressed with its
 /// ordinal after its labels: `moved.0.from`, `provider.aws.1.region`.
 pub(crate) fn repeated_blocks(
     db: &dyn Db,

@@ -60,8 +60,8 @@ pub enum ModuleDiagnosticKind {
     /// A second declaration of an address.
     Duplicate(DuplicateOf),
     /// A variable's `type` that is not a type constraint. `legacy` when it
-    /// is a quoted string or a bare `list` or `map`: what Terraform before
-    /// 0.12 (and 0.12 to 0.14, quoted) accepted.
+    /// is a quoted string or a bare `list` or `map`: what older tools
+    /// accepted.
     InvalidTypeConstraint { summary: String, legacy: bool },
     /// A reference that names nothing.
     Unresolved(Unresolved),
@@ -78,9 +78,9 @@ pub enum ModuleDiagnosticKind {
     UnsupportedModuleArgument { name: SmolStr, suggestion: Option<SmolStr> },
     /// A required variable of the child module that a call does not set.
     MissingModuleArgument { name: SmolStr },
-    /// A namespaced function a Terraform module cannot call (see
-    /// `terraform_functions::provider_function_diagnostics`): `namespace`
-    /// with its trailing `::`, `name` the last part.
+    /// A namespaced function a module cannot call (found by its dialect's
+    /// `DialectPlugin::file_diagnostics`): `namespace` with its trailing
+    /// `::`, `name` the last part.
     UnknownProviderFunction { namespace: SmolStr, name: SmolStr },
 }
 

@@ -62,8 +62,8 @@ fn label_count(counts: Option<&std::collections::BTreeMap<SmolStr, usize>>, type
 }
 
 /// The blocks under a block type's value: each with its labels, their
-/// positions, and its body, `count` levels of objects deep. Terraform's
-/// `"//"` comment properties are not labels.
+/// positions, and its body, `count` levels of objects deep. `"//"`
+/// comment properties are not labels.
 fn labelled_bodies(value: ast::JsonValue, count: usize) -> Vec<(Vec<SmolStr>, Vec<u32>, ast::JsonValue)> {
     let mut level = vec![(Vec::new(), Vec::new(), value)];
     for _ in 0..count {

@@ -145,9 +145,9 @@ pub(crate) fn expr_of<'db>(db: &'db dyn Db, def: &Definition) -> Option<&'db Arc
 }
 
 /// Why a variable's `type` is not a type constraint: the type reader's
-/// diagnostics, and whether the expression is one that Terraform accepted
-/// before its 0.15 (a quoted string, `"string"`, or a bare `list` or `map`),
-/// which tools of that lineage may still read.
+/// diagnostics, and whether the expression is a legacy form (a quoted
+/// string, `"string"`, or a bare `list` or `map`) that older tools accepted
+/// and tools of that lineage may still read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvalidTypeConstraint {
     pub diagnostics: Vec<decode::Diagnostic>,
@@ -442,7 +442,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let mut scope = Scope::default();
     let mut caught: Option<Vec<bool>> = None;
     // A block with no instances (`count = 0`, an empty `for_each`) has no
-    // attributes to evaluate, as Terraform never evaluates them: only its
+    // attributes to evaluate, as its tool never evaluates them: only its
     // references must name something.
     if let Some(instances) = resolution.instances
         && let Some(Target::Attributes { attrs, .. }) = resolution.targets.get(instances.target)
@@ -505,7 +505,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                     }
                     match attribute_value(db, Attr::new(db, attr.module(db), address.clone())) {
                         // A block's attribute in a dialect whose tool computes
-                        // attributes (Terraform's providers) is what the tool
+                        // attributes (a provider's, say) is what the tool
                         // makes of the written value: converted to its
                         // schema's type, computed when written null. Its value
                         // is still asked for, so that a cycle through it is
@@ -535,7 +535,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
 /// result (`var.name`, `local.tags`, and where the dialect makes blocks'
 /// attributes unknown, `aws_subnet.a.id` or `each.value.name`), or a tuple
 /// or an object of those. A front end that reports only evaluation errors
-/// can skip such an attribute (most of a Terraform module's arguments are
+/// can skip such an attribute (most of an infrastructure module's arguments are
 /// of that kind). Read in place in a native file's HIR; a JSON file's
 /// expressions count as fallible. By address, so that a check need not
 /// intern an [`Attr`] for each of a module's attributes.
@@ -611,8 +611,8 @@ fn variable_value<'db>(
 ) -> Result<Value, AttrError> {
     let name = attr.address(db).segments().get(1).cloned().unwrap_or_default();
     let given = attr.module(db).variables(db).get(name.as_str()).cloned();
-    // A module's inputs in a dialect that says a caller sets them
-    // (Terraform): a variable not given is unknown of its type, whatever
+    // A module's inputs in a dialect that says a caller sets them: a
+    // variable not given is unknown of its type, whatever
     // its default, since any caller may set it. The default is still
     // checked against the type.
     let inputs_unknown = attr.module(db).dialect(db).rules(db).unset_variables_unknown;
