@@ -24,7 +24,8 @@ use db::{
     graph::{DependencyGraph, KeyKind, NodeId},
     module::{
         self, Address, Attr, AttrError, DeclarationKind, DuplicateOf, Module, ModuleDiagnostic,
-        ModuleDiagnosticKind, Target, Unresolved, attribute_targets, attribute_value, references,
+        ModuleDiagnosticKind, SchemaViolation, Target, Unresolved, attribute_targets, attribute_value,
+        references,
     },
 };
 use std::collections::BTreeSet;
@@ -157,6 +158,14 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
         ModuleDiagnosticKind::MissingModuleArgument { .. } => rules::MISSING_MODULE_ARGUMENT,
         ModuleDiagnosticKind::Eval(kind) => eval_rule_code(kind),
         ModuleDiagnosticKind::UnknownProviderFunction { .. } => rules::UNKNOWN_FUNCTION,
+        ModuleDiagnosticKind::Schema(violation) => match violation {
+            SchemaViolation::UnsupportedArgument { .. } => rules::UNSUPPORTED_ARGUMENT,
+            SchemaViolation::UnsupportedBlock { .. } => rules::UNSUPPORTED_BLOCK,
+            SchemaViolation::MissingArgument { .. } => rules::MISSING_ARGUMENT,
+            SchemaViolation::ExtraneousLabel { .. } | SchemaViolation::MissingLabel { .. } => {
+                rules::WRONG_LABEL_COUNT
+            }
+        },
     }
 }
 
@@ -678,6 +687,16 @@ pub fn evaluated_file_module_diagnostics(
     for diagnostic in module::type_constraint_diagnostics(db, file) {
         if trusts_type_error(&diagnostic, trust.kind) {
             out.push(convert(db, &diagnostic));
+        }
+    }
+    // An application's dialect (an embedder's plug-in that claims the
+    // file): its block schemas and its own checks are its word.
+    if trust.kind == Language::Hcl {
+        out.extend(module::schema_diagnostics(db, module, file).iter().map(|it| convert(db, it)));
+        let rules = module.dialect(db).rules(db);
+        if rules.plugin.as_ref().is_some_and(|plugin| plugin.0.claims(file.path(db))) {
+            let own = module::dialect_file_diagnostics(db, module, file);
+            out.extend(own.iter().map(|diagnostic| convert(db, diagnostic)));
         }
     }
     // Terraform's schemas for its own blocks, read from the file alone.

@@ -580,7 +580,7 @@ impl RootDatabase {
     ) {
         let dialect = module.dialect(self);
         let names: std::collections::BTreeSet<smol_str::SmolStr> = rules
-            .unknown_functions
+            .own_functions
             .iter()
             .cloned()
             .chain(registered.keys().map(smol_str::SmolStr::new))

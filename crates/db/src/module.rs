@@ -87,6 +87,7 @@ mod expr;
 pub mod index;
 mod json;
 mod resolve;
+mod schema;
 mod value;
 
 use std::{collections::BTreeMap, fmt, sync::Arc};
@@ -128,6 +129,7 @@ pub use crate::module::{
         AttrKind, Instances, Repetition, Resolution, ResourceMode, Target, Unresolved, attribute_resolution,
         attribute_targets, resolve_static_reference,
     },
+    schema::{BlockSchema, SchemaViolation, schema_diagnostics},
     value::{
         AttrError, CYCLE_PATH_LIMIT, FileExprs, InvalidTypeConstraint, VariableType, VariableTypes,
         attribute_expr, attribute_value, cycle_path, evaluate_in_order, evaluation_order, file_exprs,

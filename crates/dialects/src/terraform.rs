@@ -133,7 +133,7 @@ pub fn rules() -> DialectRules {
 fn build_rules() -> DialectRules {
     // The names whose function is not the standard library's: an
     // attribute calling one reads the dialect's table.
-    let unknown_functions = functions::names_differing_from_stdlib();
+    let own_functions = functions::names_differing_from_stdlib();
     let mut static_attributes = BTreeMap::new();
     static_attributes.insert(
         SmolStr::new("*"),
@@ -218,7 +218,7 @@ fn build_rules() -> DialectRules {
         .into_iter()
         .map(|(name, count)| (SmolStr::new(name), count))
         .collect(),
-        unknown_functions,
+        own_functions,
         knows_every_root: true,
         addressed_roots: [
             ("module", AddressedRoot::UnitCall),
@@ -228,5 +228,8 @@ fn build_rules() -> DialectRules {
         .into_iter()
         .map(|(name, kind)| (SmolStr::new(name), kind))
         .collect(),
+        // Terraform's own blocks are checked by `analysis::terraform`,
+        // whose schemas are richer than this generic form.
+        block_schemas: BTreeMap::new(),
     }
 }

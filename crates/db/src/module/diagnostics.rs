@@ -82,6 +82,9 @@ pub enum ModuleDiagnosticKind {
     /// `DialectPlugin::file_diagnostics`): `namespace` with its trailing
     /// `::`, `name` the last part.
     UnknownProviderFunction { namespace: SmolStr, name: SmolStr },
+    /// A block that breaks its dialect's schema (see
+    /// [`crate::module::BlockSchema`]).
+    Schema(crate::module::SchemaViolation),
 }
 
 impl ModuleDiagnosticKind {
@@ -111,6 +114,7 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "Unsupported argument",
             ModuleDiagnosticKind::MissingModuleArgument { .. } => "Missing required argument",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "Unknown provider function",
+            ModuleDiagnosticKind::Schema(violation) => return Cow::Owned(violation.summary()),
         })
     }
 
@@ -128,6 +132,7 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "unsupported-module-argument",
             ModuleDiagnosticKind::MissingModuleArgument { .. } => "missing-module-argument",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "unknown-provider-function",
+            ModuleDiagnosticKind::Schema(_) => "schema",
         }
     }
 
@@ -137,6 +142,10 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::Unresolved(unresolved) => unresolved.suggestion(),
             ModuleDiagnosticKind::Eval(kind) => kind.suggestion(),
             ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. } => suggestion.as_ref(),
+            ModuleDiagnosticKind::Schema(
+                crate::module::SchemaViolation::UnsupportedArgument { suggestion, .. }
+                | crate::module::SchemaViolation::UnsupportedBlock { suggestion, .. },
+            ) => suggestion.as_ref(),
             _ => None,
         }
     }

@@ -73,7 +73,8 @@ pub trait DialectPlugin: Send + Sync + 'static {
 
     /// Its functions: `table` is the standard library's, with a stub
     /// returning an unknown value for each of
-    /// [`DialectRules::unknown_functions`]; the language replaces, adds or
+    /// [`DialectRules::own_functions`] (which must list every name it
+    /// adds or changes); the language replaces, adds or
     /// removes what it has differently, with exact signatures (a function
     /// that reads the outside world returns an unknown of its type).
     fn functions(&self, table: &mut BTreeMap<String, eval::Function>) {
@@ -162,7 +163,7 @@ impl Registered {
 
 fn share(rules: DialectRules) -> SharedDialect {
     let functions = FunctionTable::new(&rules, &BTreeMap::new());
-    let function_names = Arc::new(rules.unknown_functions.clone());
+    let function_names = Arc::new(rules.own_functions.clone());
     (Arc::new(rules), function_names, functions)
 }
 
@@ -299,11 +300,14 @@ pub struct DialectRules {
     /// Labels per block type, for JSON files, where nothing else says how
     /// deep the labels go. (Applied by file name, see `json.rs`.)
     pub label_counts: BTreeMap<SmolStr, usize>,
-    /// Functions known by name without an implementation: calls evaluate
-    /// to an unknown value, never "Call to unknown function". The names
-    /// whose function is not the standard library's: the language's own,
-    /// with their signatures, and the standard library's it lacks.
-    pub unknown_functions: BTreeSet<SmolStr>,
+    /// The names whose function in the language is not the standard
+    /// library's: its own functions, which its plug-in's
+    /// [`DialectPlugin::functions`] implements with their signatures, and
+    /// the standard library's it lacks. Each starts as a stub returning an
+    /// unknown value (never "Call to unknown function") until the plug-in
+    /// replaces or removes it; an attribute calling one of these names
+    /// reads the dialect's table rather than the standard library.
+    pub own_functions: BTreeSet<SmolStr>,
     /// Whether the language knows every root name: a root that is neither
     /// declared, nor one of [`DialectRules::unknown_roots`], nor one of
     /// [`DialectRules::label_counts`]' block types, is a block of one of
@@ -316,6 +320,10 @@ pub struct DialectRules {
     /// In a language that knows every root, the roots that name blocks by
     /// their labels, and how (`module.NAME`, `data.TYPE.NAME`).
     pub addressed_roots: BTreeMap<SmolStr, AddressedRoot>,
+    /// The shapes of the language's own top-level block types, checked in
+    /// the native files the dialect claims
+    /// ([`crate::module::schema_diagnostics`]).
+    pub block_schemas: BTreeMap<SmolStr, crate::module::BlockSchema>,
 }
 
 impl DialectRules {
@@ -347,7 +355,7 @@ impl DialectRules {
 }
 
 /// The functions of a dialect: the standard library, a stub returning an
-/// unknown value for each of [`DialectRules::unknown_functions`], and the
+/// unknown value for each of [`DialectRules::own_functions`], and the
 /// functions registered, which win over both. Compares by generation (see
 /// the module's documentation).
 #[derive(Clone)]
@@ -379,7 +387,7 @@ impl FunctionTable {
     /// The table of `rules` and `registered`, with a new generation.
     pub fn new(rules: &DialectRules, registered: &BTreeMap<String, eval::Function>) -> FunctionTable {
         let mut functions = eval::stdlib::functions();
-        for name in &rules.unknown_functions {
+        for name in &rules.own_functions {
             functions.insert(name.to_string(), unknown_function());
         }
         let mut namespaces = BTreeMap::new();
@@ -426,7 +434,7 @@ pub struct Dialect {
     pub roots: Arc<BTreeMap<SmolStr, Value>>,
     /// The names that [`Dialect::functions`] adds to or changes in the
     /// standard library: the registered functions and
-    /// [`DialectRules::unknown_functions`].
+    /// [`DialectRules::own_functions`].
     #[returns(ref)]
     pub function_names: Arc<BTreeSet<SmolStr>>,
     #[returns(ref)]
