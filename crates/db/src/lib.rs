@@ -11,7 +11,10 @@
 //!
 //! It must never depend on the command line (`cli`) or on anything that
 //! renders output: front ends depend on the database, not the other way
-//! round.
+//! round. Nor does it know any tool built on HCL: each is a dialect
+//! plug-in ([`module::DialectPlugin`]) in the registry the database is
+//! made with ([`RootDatabase::with_dialects`]), and the `dialects` crate,
+//! which holds Halite's own, depends on this one, never the reverse.
 
 mod files;
 pub mod graph;
