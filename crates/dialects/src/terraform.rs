@@ -231,5 +231,6 @@ fn build_rules() -> DialectRules {
         // Terraform's own blocks are checked by `analysis::terraform`,
         // whose schemas are richer than this generic form.
         block_schemas: BTreeMap::new(),
+        default_functions: BTreeSet::new(),
     }
 }

@@ -324,6 +324,10 @@ pub struct DialectRules {
     /// the native files the dialect claims
     /// ([`crate::module::schema_diagnostics`]).
     pub block_schemas: BTreeMap<SmolStr, crate::module::BlockSchema>,
+    /// The functions a variable's default may call (none in HCL's generic
+    /// rules: a default is a literal there); any other call in a default
+    /// is "Function calls not allowed".
+    pub default_functions: BTreeSet<SmolStr>,
 }
 
 impl DialectRules {

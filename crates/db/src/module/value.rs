@@ -599,8 +599,25 @@ fn is_block_attribute(address: &Address) -> bool {
     !matches!(address.segments().first().map(SmolStr::as_str), Some("var" | "local"))
 }
 
+/// Where a variable's default is evaluated: no variables (a default cannot
+/// refer to anything) and no functions, but those the dialect allows there
+/// ([`super::DialectRules::default_functions`]), from its table.
+fn default_context(db: &dyn Db, module: super::Module) -> eval::Context {
+    let dialect = module.dialect(db);
+    let allowed = &dialect.rules(db).default_functions;
+    if allowed.is_empty() {
+        return eval::Context::none();
+    }
+    let table = dialect.functions(db).functions();
+    let functions = allowed
+        .iter()
+        .filter_map(|name| Some((name.to_string(), table.get(name.as_str())?.clone())))
+        .collect();
+    eval::Context { variables_allowed: false, functions, ..eval::Context::default() }
+}
+
 /// What a variable's query answers: the value given, else its default
-/// (evaluated with no context: a default cannot refer to anything),
+/// (evaluated with no variables: a default cannot refer to anything),
 /// converted to its type constraint with the constraint's defaults applied.
 fn variable_value<'db>(
     db: &'db dyn Db,
@@ -622,7 +639,8 @@ fn variable_value<'db>(
         Some(value) => (value, false),
         None => match default {
             Some(expr) => (
-                eval::eval_expr(&expr.exprs, expr.root, &eval::Context::none()).map_err(AttrError::Eval)?,
+                eval::eval_expr(&expr.exprs, expr.root, &default_context(db, attr.module(db)))
+                    .map_err(AttrError::Eval)?,
                 true,
             ),
             None if inputs_unknown => (Value::dynamic(), false),
