@@ -11,7 +11,7 @@ use std::{
 
 use anyhow::{Context, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
-use halite::host::{self, LocatedDiagnostic, RootDatabase, Severity};
+use halite::host::{self, LocatedDiagnostic, RootDatabase, Severity, cache::ResultCache};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::{ColorChoice, Format, Outcome, discover, gitlab, render, repository::SourceRoot, sarif, xml};
@@ -32,6 +32,38 @@ pub(crate) struct Options<'a> {
     pub(crate) stdin_filename: Option<&'a Utf8Path>,
     /// Print how many diagnostics each code has instead of the diagnostics.
     pub(crate) statistics: bool,
+    /// Whether results are kept across runs, and where.
+    pub(crate) cache: Cache<'a>,
+}
+
+/// The result cache a check uses (`host::cache`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Cache<'a> {
+    /// None (`--no-cache`).
+    Off,
+    /// The one in this directory (`--cache-dir`), or by default the one
+    /// the host names (`$HALITE_CACHE_DIR`, or the user's cache directory).
+    At(Option<&'a Utf8Path>),
+}
+
+impl Cache<'_> {
+    /// The cache opened, or `None` when it is off or cannot be used (said
+    /// on standard error unless `quiet`: the check runs without it).
+    fn open(self, quiet: bool) -> Option<ResultCache> {
+        let Cache::At(dir) = self else { return None };
+        let dir = dir.map(Utf8Path::to_owned).or_else(ResultCache::default_dir)?;
+        match ResultCache::open(&dir) {
+            Ok(cache) => Some(cache),
+            Err(error) => {
+                if !quiet {
+                    eprintln!(
+                        "halite: warning: cannot use the cache in `{dir}` ({error}); checking without it"
+                    );
+                }
+                None
+            }
+        }
+    }
 }
 
 /// What standard input is called when `--stdin-filename` does not name it:
@@ -144,9 +176,10 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
                 .map_err(|error| anyhow!(error))?,
             ]
         }
-        None => host::check::check_paths(
+        None => host::check::check_paths_cached(
             &paths,
             crate::limits(),
+            options.cache.open(options.quiet).as_ref(),
             |db, index, diagnostics| report(db, &paths[index], diagnostics),
             |files| progress.inc(files as u64),
         )

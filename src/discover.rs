@@ -84,7 +84,7 @@ pub(crate) fn hcl_files(paths: &[Utf8PathBuf], syntaxes: Syntaxes) -> Result<Fou
             found.files.push(tidy(path));
         }
     }
-    found.files.sort_unstable_by(|a, b| vfs::path_order(a, b));
+    vfs::sort_paths(&mut found.files);
     found.files.dedup();
     found.problems.sort_by(|a, b| a.path.cmp(&b.path));
     found.problems.dedup();

@@ -102,6 +102,17 @@ enum Command {
         /// terminal and NO_COLOR is not set.
         #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
         color: ColorChoice,
+        /// Keep each module's results in DIR across runs, by the hash of
+        /// everything they depend on (its files, the modules it calls, the
+        /// halite.toml levels, this build of halite), and report a module
+        /// whose inputs are unchanged from there without checking it again.
+        /// The default is $HALITE_CACHE_DIR, else halite/ in the user's
+        /// cache directory (~/.cache on Linux).
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<Utf8PathBuf>,
+        /// Check everything, reading and writing no cache.
+        #[arg(long, conflicts_with = "cache_dir")]
+        no_cache: bool,
     },
     /// Format HCL files in place, as `terraform fmt` formats Terraform's files
     /// and `hclwrite.Format` every other, and print the name of each file
@@ -216,6 +227,10 @@ enum Command {
     /// "elapsed_ms"}}`. A change during an evaluation cancels it, and the
     /// next evaluation covers both.
     Watch(watch::WatchArgs),
+    /// Run the language server: the Language Server Protocol on standard
+    /// input and output, for an editor to start. Diagnostics are `check`'s,
+    /// formatting is `fmt`'s; hover shows values as evaluated.
+    Lsp,
     /// Print the script that completes halite's commands and flags in a
     /// shell, to be sourced by it: for bash, `halite completions bash >
     /// ~/.local/share/bash-completion/completions/halite`.
@@ -333,6 +348,8 @@ fn main() -> ExitCode {
             output_file,
             quiet,
             color,
+            cache_dir,
+            no_cache,
         } => {
             keep_freed_memory();
             check::run(
@@ -345,6 +362,7 @@ fn main() -> ExitCode {
                     color,
                     stdin_filename: stdin_filename.as_deref(),
                     statistics,
+                    cache: if no_cache { check::Cache::Off } else { check::Cache::At(cache_dir.as_deref()) },
                 },
             )
         }
@@ -372,6 +390,7 @@ fn main() -> ExitCode {
         }
         Command::Dec(args) => return dec::run(args),
         Command::Watch(args) => watch::run(args, &variable_options),
+        Command::Lsp => lsp::run_stdio().map(|()| Outcome::Clean).map_err(|error| anyhow::anyhow!(error)),
         Command::Eval {
             file,
             context,

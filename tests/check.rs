@@ -9,9 +9,13 @@
 //! format is also checked against what its consumer reads: SARIF against
 //! the official SARIF 2.1.0 schema, Checkstyle and JUnit XML parsed back,
 //! GitLab's Code Quality fields, GitHub's workflow command syntax with its
-//! escapes, each against the JSON format's diagnostics.
+//! escapes, each against the JSON format's diagnostics. `check/cache.rs`
+//! tests the result cache.
 
 mod support;
+
+#[path = "check/cache.rs"]
+mod cache;
 
 use std::path::{Path, PathBuf};
 

@@ -17,7 +17,7 @@ mod support;
 use std::{
     collections::BTreeSet,
     path::{Path, PathBuf},
-    process::{Command, Stdio},
+    process::Stdio,
     time::Duration,
 };
 
@@ -95,7 +95,7 @@ fn from_json(diagnostic: &Value) -> Seen {
 /// `check`'s diagnostics, or `None` when it could not run (exit 2: a bad
 /// `halite.toml`).
 fn check(dir: &Path) -> Option<BTreeSet<Seen>> {
-    let output = Command::new(env!("CARGO_BIN_EXE_halite"))
+    let output = support::halite_command()
         .args(["check", "--format", "json", "."])
         .current_dir(dir)
         .output()
@@ -123,7 +123,7 @@ fn check(dir: &Path) -> Option<BTreeSet<Seen>> {
 }
 
 fn eval(dir: &Path) -> BTreeSet<Seen> {
-    let output = Command::new(env!("CARGO_BIN_EXE_halite"))
+    let output = support::halite_command()
         .args(["eval", ".", "--diagnostic-format", "json"])
         .current_dir(dir)
         .output()

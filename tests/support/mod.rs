@@ -41,6 +41,12 @@ pub fn run_halite_unprivileged(dir: &Path, args: &[&str]) -> Option<(i32, String
         process::CommandExt,
     };
     let mut command = Command::new(env!("CARGO_BIN_EXE_halite"));
+    // A cache of its own that it may write: the tests' shared one is not
+    // its to create, and a cache it cannot use is said on standard error.
+    let cache = tempfile::tempdir().expect("a temporary directory");
+    std::fs::set_permissions(cache.path(), std::fs::Permissions::from_mode(0o777))
+        .expect("the cache's permissions are set");
+    command.env("HALITE_CACHE_DIR", cache.path());
     let as_root = std::fs::metadata(dir).expect("the directory has metadata").uid() == 0;
     if as_root {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777))
@@ -57,7 +63,23 @@ pub fn run_halite_unprivileged(dir: &Path, args: &[&str]) -> Option<(i32, String
     }
 }
 
+/// The result cache the tests' runs of `check` use (`HALITE_CACHE_DIR`),
+/// in the target directory: never the user's own.
+pub fn test_cache_dir() -> &'static str {
+    concat!(env!("CARGO_TARGET_TMPDIR"), "/halite-cache")
+}
+
+/// A command running the built `halite`, with the tests' cache.
+pub fn halite_command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_halite"));
+    command.env("HALITE_CACHE_DIR", test_cache_dir());
+    command
+}
+
 fn run(mut command: Command, dir: &Path, args: &[&str], stdin: &[u8]) -> std::io::Result<(i32, String)> {
+    if !command.get_envs().any(|(key, _)| key == "HALITE_CACHE_DIR") {
+        command.env("HALITE_CACHE_DIR", test_cache_dir());
+    }
     // Terraform's variables in the environment of whoever runs the tests
     // would change what a Terraform module's `eval` reads.
     for (key, _) in std::env::vars_os() {
@@ -107,7 +129,7 @@ pub fn spawn_watch_with_env(
     environment: &[(&str, &str)],
     stderr: Stdio,
 ) -> (Child, mpsc::Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_halite"))
+    let mut child = halite_command()
         .args(["watch", "--stats", "."])
         .args(args)
         .envs(environment.iter().copied())

@@ -12,6 +12,8 @@
 //! gives it a list, `hclfmt` through `xargs`, which cuts the list into the
 //! invocations it needs. Peak memory is the largest resident set of any
 //! process of the run, as `/usr/bin/time` reports it, when that is installed.
+//! Halite runs with `--no-cache`, so that every run checks every file
+//! (`bench-cache` measures the cache).
 
 use std::{
     path::{Path, PathBuf},
@@ -58,7 +60,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 
     let halite_run = |measure: Option<&Path>| {
         let mut command = wrapped(measure, &halite);
-        command.args(["check", "--format", "json"]).args(&files).current_dir(&corpus);
+        command.args(["check", "--no-cache", "--format", "json"]).args(&files).current_dir(&corpus);
         command
     };
     let hclfmt_run = |measure: Option<&Path>| {

@@ -1,10 +1,11 @@
 //! Project automation, run as `cargo xtask <command>`: code generation from
 //! the ungrammar, the conformance run over `../shared`, whole-program
-//! benchmarks, the mutation run of `check` over the corpus, the stress run
-//! of hostile inputs. It may depend on any crate of the workspace; nothing
-//! depends on it.
+//! benchmarks (the result cache's among them), the mutation run of `check`
+//! over the corpus, the stress run of hostile inputs. It may depend on any
+//! crate of the workspace; nothing depends on it.
 
 mod bench;
+mod bench_cache;
 mod bench_check;
 mod bench_watch;
 mod codegen;
@@ -21,6 +22,7 @@ fn main() -> anyhow::Result<()> {
     let rest: Vec<String> = args.collect();
     match task.as_deref() {
         Some("bench") => bench::run(&rest),
+        Some("bench-cache") => bench_cache::run(&rest),
         Some("bench-check") => bench_check::run(&rest),
         Some("bench-watch") => bench_watch::run(&rest),
         Some("codegen") => codegen::run(&rest),
@@ -29,7 +31,7 @@ fn main() -> anyhow::Result<()> {
         Some("mutate-check") => mutate_check::run(&rest),
         Some("stress") => stress::run(&rest),
         _ => anyhow::bail!(
-            "usage: cargo xtask <bench|bench-check|bench-watch|codegen|conformance|gen-module|mutate-check|stress> [ARGS…]"
+            "usage: cargo xtask <bench|bench-cache|bench-check|bench-watch|codegen|conformance|gen-module|mutate-check|stress> [ARGS…]"
         ),
     }
 }

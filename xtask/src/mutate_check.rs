@@ -279,7 +279,7 @@ struct Finding {
 
 fn check(halite: &Path, dir: &Path, files: &[String]) -> anyhow::Result<Vec<Finding>> {
     let output = Command::new(halite)
-        .args(["check", "--format", "json"])
+        .args(["check", "--no-cache", "--format", "json"])
         .args(files)
         .current_dir(dir)
         .output()

@@ -13,6 +13,83 @@ use std::{
     time::SystemTime,
 };
 
+/// The processor the benchmarks run on, as `/proc/cpuinfo` names it
+/// ("unknown" where there is no such file): ratios between parsers differ
+/// from one processor to another, so every summary says which one it is.
+pub fn cpu_model() -> String {
+    fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines().find_map(|line| {
+                line.strip_prefix("model name")?.split_once(':').map(|(_, name)| name.trim().to_owned())
+            })
+        })
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// A large HCL file of about `bytes` bytes, the same on every run: blocks of
+/// the kinds Terraform configurations are made of (variables with types and
+/// defaults, resources with nested blocks, locals with `for` expressions,
+/// conditionals, function calls, templates with interpolations, heredocs,
+/// comments), with numbered names so that identifiers vary as they do in
+/// real files. One large file measures what a corpus of small ones cannot:
+/// deep token caches, long bodies, big trees.
+pub fn generated_file(bytes: usize) -> String {
+    let mut out = String::with_capacity(bytes + 1024);
+    let mut i = 0usize;
+    while out.len() < bytes {
+        let n = i % 97;
+        out.push_str(&format!(
+            r#"# Variable {i}: one of the inputs.
+variable "input_{i}" {{
+  description = "The {n}th input, used by resource {i}"
+  type        = map(object({{ name = string, size = number, tags = list(string) }}))
+  default     = {{}}
+  validation {{
+    condition     = length(var.input_{i}) <= {n}
+    error_message = "At most {n} entries."
+  }}
+}}
+
+resource "aws_instance" "server_{i}" {{
+  count         = var.enabled ? {n} : 0
+  ami           = data.aws_ami.image_{n}.id
+  instance_type = lookup(var.sizes, "type_{n}", "t3.micro")
+  subnet_id     = element(module.network.subnet_ids, count.index % {n_plus})
+  tags = merge(local.common_tags, {{
+    Name = "server-${{count.index}}-{i}"
+    Role = upper(var.role)
+  }})
+
+  ebs_block_device {{
+    device_name = "/dev/sdh"
+    volume_size = 10 * ({n} + 1)
+    encrypted   = true
+  }}
+
+  // The user data runs once, at first boot.
+  user_data = <<-EOT
+    #!/bin/sh
+    echo "server ${{count.index}} of {n}" > /etc/motd
+  EOT
+}}
+
+locals {{
+  names_{i}   = [for item in var.input_{i} : lower(item.name) if item.size > {n}]
+  by_name_{i} = {{ for key, item in var.input_{i} : key => item.tags... }}
+  first_{i}   = try(local.names_{i}[0], null)
+  enabled_{i} = !var.disabled && (var.count_{n} >= 1 || var.force)
+  splat_{i}   = aws_instance.server_{i}[*].private_ip
+}}
+
+"#,
+            n_plus = n + 1,
+        ));
+        i += 1;
+    }
+    out
+}
+
 /// The root of the workspace, whatever directory cargo was started in.
 pub fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -96,6 +96,11 @@ pub fn parse_json(db: &dyn Db, file: File) -> Parse<JsonDocument> {
     syntax::parse_json(file.text(db))
 }
 
+/// How many files' trees, HIRs and source maps the database keeps past a
+/// revision's start (the `lru` of [`parse`] and the lowering queries, which
+/// salsa's attribute wants as a literal).
+pub const PARSE_TREES_KEPT: usize = 64;
+
 /// Parses a file into its lossless syntax tree.
 ///
 /// This is the native syntax's tree: a JSON file (see [`SourceSyntax`]) has
@@ -624,7 +629,7 @@ impl RootDatabase {
     /// empty text of the database's own (not in the path table) so that it
     /// is the one kept, and the capacity is put back.
     pub fn evict_all_parse_trees(&mut self) {
-        const KEPT: usize = 64;
+        const KEPT: usize = PARSE_TREES_KEPT;
         let scratch = match self.scratch {
             Some(file) => file,
             None => {

@@ -199,11 +199,11 @@ fn main() {
         return;
     }
     eprintln!("watching {dir} (Ctrl-C to stop)");
-    let result = workspace.watch(|workspace, changed| {
-        if changed.is_empty() {
+    let result = workspace.watch(|workspace, changes| {
+        if changes.values.is_empty() {
             return std::ops::ControlFlow::Continue(());
         }
-        let changed: Vec<String> = changed.iter().map(ToString::to_string).collect();
+        let changed: Vec<String> = changes.values.iter().map(ToString::to_string).collect();
         println!("-- changed: {}", changed.join(", "));
         print_state(workspace);
         std::ops::ControlFlow::Continue(())

@@ -64,7 +64,9 @@ pub use crate::de::{DecodeError, SourceLocation, from_value};
 pub use crate::ser::{EncodeError, to_value};
 pub use host::Change;
 
-pub use crate::workspace::{Diagnostic, Dialect, Error, Severity, ToAddress, Workspace};
+pub use crate::workspace::{
+    Changes, Diagnostic, DiagnosticChange, Dialect, Error, Severity, ToAddress, Workspace,
+};
 
 /// Dialects: the languages a module may be written in, as plug-ins of one
 /// registry. Halite's own (Terraform/OpenTofu, Terragrunt, Packer, Nomad)

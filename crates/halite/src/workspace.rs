@@ -119,6 +119,28 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// What a change changed ([`Workspace::apply`]): the values and the
+/// diagnostics, each found from the change's reach, not by comparing the
+/// whole module before and after.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// The addresses whose values changed (an attribute or variable that
+    /// appeared or vanished counts), sorted.
+    pub values: Vec<Address>,
+    /// The diagnostics that went away, then those that appeared, each in
+    /// order of file and position. A diagnostic that moved went away at its
+    /// old place and appeared at its new one.
+    pub diagnostics: Vec<DiagnosticChange>,
+}
+
+/// A diagnostic that appeared or went away.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiagnosticChange {
+    pub diagnostic: Diagnostic,
+    /// Whether it went away.
+    pub resolved: bool,
+}
+
 impl Workspace {
     /// An empty module for the directory `dir`; files are added with
     /// [`Workspace::add_file`]. Nothing is read from disk.
@@ -778,9 +800,9 @@ impl Workspace {
         self.host.diagnostics().into_iter().map(Diagnostic::from_located).collect()
     }
 
-    /// Applies a change, and returns the addresses whose values it changed
-    /// (an attribute or variable that appeared or vanished counts), sorted.
-    /// A file it sets belongs to the workspace's module, whatever its name.
+    /// Applies a change, and returns what it changed: the addresses whose
+    /// values changed, and the diagnostics that appeared or went away. A
+    /// file it sets belongs to the workspace's module, whatever its name.
     ///
     /// Only what the change can reach is looked at: the attributes of the
     /// edited files and the changed variables, and everything that reads
@@ -795,9 +817,22 @@ impl Workspace {
     /// workspace.add_file("m/a.hcl", "locals {\n  a = 1\n  b = local.a + 1\n  c = 3\n}\n");
     /// let mut change = Change::new();
     /// change.set_file_text("m/a.hcl", "locals {\n  a = 10\n  b = local.a + 1\n  c = 3\n}\n");
-    /// assert_eq!(workspace.apply(change), ["local.a", "local.b"]);
+    /// assert_eq!(workspace.apply(change).values, ["local.a", "local.b"]);
+    ///
+    /// let mut change = Change::new();
+    /// change.set_file_text("m/a.hcl", "locals {\n  a = 10\n  b = local.x + 1\n  c = 3\n}\n");
+    /// let changes = workspace.apply(change);
+    /// assert_eq!(changes.values, ["local.b"]);
+    /// assert_eq!(changes.diagnostics.len(), 1);
+    /// assert!(!changes.diagnostics[0].resolved);
+    /// assert_eq!(changes.diagnostics[0].diagnostic.code, "undeclared-reference");
+    ///
+    /// let mut change = Change::new();
+    /// change.set_file_text("m/a.hcl", "locals {\n  a = 10\n  b = local.a + 1\n  c = 3\n}\n");
+    /// let changes = workspace.apply(change);
+    /// assert!(changes.diagnostics[0].resolved);
     /// ```
-    pub fn apply(&mut self, change: Change) -> Vec<Address> {
+    pub fn apply(&mut self, change: Change) -> Changes {
         self.apply_inner(change, false).0
     }
 
@@ -813,16 +848,16 @@ impl Workspace {
     /// workspace.add_file("m/a.hcl", "locals {\n  a = 1\n  b = local.a + 1\n  c = 3\n}\n");
     /// let mut change = Change::new();
     /// change.set_file_text("m/a.hcl", "locals {\n  a = 10\n  b = local.a + 1\n  c = 3\n}\n");
-    /// let (changed, executed) = workspace.apply_logged(change);
-    /// assert_eq!(changed, ["local.a", "local.b"]);
+    /// let (changes, executed) = workspace.apply_logged(change);
+    /// assert_eq!(changes.values, ["local.a", "local.b"]);
     /// let evaluated: Vec<&String> = executed.iter().filter(|query| query.starts_with("attribute_value(")).collect();
     /// assert_eq!(evaluated, ["attribute_value(local.a)", "attribute_value(local.b)"]);
     /// ```
-    pub fn apply_logged(&mut self, change: Change) -> (Vec<Address>, Vec<String>) {
+    pub fn apply_logged(&mut self, change: Change) -> (Changes, Vec<String>) {
         self.apply_inner(change, true)
     }
 
-    fn apply_inner(&mut self, change: Change, log: bool) -> (Vec<Address>, Vec<String>) {
+    fn apply_inner(&mut self, change: Change, log: bool) -> (Changes, Vec<String>) {
         let change = change.into_module(&self.dir);
         let mark = log.then(|| self.host.db().open_log());
         self.host.apply_change(change);
@@ -851,7 +886,15 @@ impl Workspace {
             .collect();
         changed.sort_by_cached_key(Address::to_string);
         changed.dedup();
-        (changed, executed)
+        let diagnostics = report
+            .diagnostics
+            .into_iter()
+            .map(|change| DiagnosticChange {
+                diagnostic: Diagnostic::from_located(&change.diagnostic),
+                resolved: change.resolved,
+            })
+            .collect();
+        (Changes { values: changed, diagnostics }, executed)
     }
 
     /// Adds a function the configuration can call, or replaces one of the
@@ -953,7 +996,7 @@ impl Workspace {
     /// let (_watcher, batches) = workspace.watch_channel()?;
     /// std::fs::write(dir.join("main.hcl"), "locals {\n  n = 5\n  m = local.n * 2\n}\n").unwrap();
     /// let batch = batches.recv_timeout(Duration::from_secs(10)).expect("a batch");
-    /// assert_eq!(workspace.apply_batch(batch), ["local.m", "local.n"]);
+    /// assert_eq!(workspace.apply_batch(batch).values, ["local.m", "local.n"]);
     /// assert_eq!(workspace.value("local.m")?, halite::Value::int(10));
     /// # Ok::<(), halite::Error>(())
     /// ```
@@ -973,19 +1016,18 @@ impl Workspace {
     }
 
     /// Applies a batch of changes from the watcher (see
-    /// [`Workspace::apply`]), and returns the addresses whose values
-    /// changed.
-    pub fn apply_batch(&mut self, batch: crate::ChangeBatch) -> Vec<Address> {
+    /// [`Workspace::apply`]), and returns what it changed.
+    pub fn apply_batch(&mut self, batch: crate::ChangeBatch) -> Changes {
         self.apply(Change::from(batch))
     }
 
     /// Watches the module's directory and applies each batch of changes as
-    /// it comes, calling `on_change` with the workspace and the addresses
-    /// whose values changed, until `on_change` breaks. Returns an error if
-    /// the directory cannot be watched.
+    /// it comes, calling `on_change` with the workspace and what the batch
+    /// changed, until `on_change` breaks. Returns an error if the directory
+    /// cannot be watched.
     pub fn watch(
         &mut self,
-        mut on_change: impl FnMut(&Workspace, &[Address]) -> ControlFlow<()>,
+        mut on_change: impl FnMut(&Workspace, &Changes) -> ControlFlow<()>,
     ) -> Result<(), Error> {
         let (watcher, batches) = self.watch_channel()?;
         for batch in batches {

@@ -57,7 +57,7 @@ fn an_edit_changes_its_dependents_only() {
     let edited = text.replace("\"${local.out_dir}/calc\"", "\"${local.out_dir}/calculator\"");
     let mut change = Change::new();
     change.set_file_text(path.clone(), edited.clone());
-    let changed = workspace.apply(change);
+    let changed = workspace.apply(change).values;
     assert_eq!(
         changed,
         [
@@ -72,6 +72,6 @@ fn an_edit_changes_its_dependents_only() {
     // Whitespace and comments change nothing.
     let mut change = Change::new();
     change.set_file_text(path, format!("# A comment.\n\n{edited}"));
-    let changed = workspace.apply(change);
+    let changed = workspace.apply(change).values;
     assert!(changed.is_empty(), "{changed:?}");
 }

@@ -39,7 +39,7 @@ fn evaluated(
         .filter_map(|query| query.strip_prefix("attribute_value(")?.strip_suffix(')'))
         .map(str::to_string)
         .collect();
-    (evaluated, changed.iter().map(ToString::to_string).collect())
+    (evaluated, changed.values.iter().map(ToString::to_string).collect())
 }
 
 fn revert(workspace: &mut Workspace, edit: &gen_module::GeneratedEdit, text: &str) {

@@ -14,11 +14,11 @@ fn a_new_declaration_resolves_what_referred_to_it() {
     let mut workspace = Workspace::new("m");
     workspace.add_file("m/a.hcl", "locals {\n  a = local.b\n  c = 1\n}\n");
     assert!(workspace.value("local.a").is_err());
-    let changed = workspace.apply(set("m/b.hcl", "locals {\n  b = 2\n}\n"));
+    let changed = workspace.apply(set("m/b.hcl", "locals {\n  b = 2\n}\n")).values;
     assert_eq!(changed, ["local.a", "local.b"]);
     assert_eq!(workspace.value("local.a").unwrap(), Value::int(2));
     // Renaming it in place is a change of declarations too.
-    let changed = workspace.apply(set("m/b.hcl", "locals {\n  bb = 2\n}\n"));
+    let changed = workspace.apply(set("m/b.hcl", "locals {\n  bb = 2\n}\n")).values;
     assert_eq!(changed, ["local.a", "local.b", "local.bb"]);
 }
 
@@ -29,14 +29,14 @@ fn a_removed_file_changes_its_addresses_and_their_readers() {
     workspace.add_file("m/b.hcl", "locals {\n  b = local.a + 1\n}\n");
     let mut remove = Change::new();
     remove.remove_file("m/a.hcl");
-    let changed = workspace.apply(remove);
+    let changed = workspace.apply(remove).values;
     assert_eq!(changed, ["local.a", "local.b"]);
     assert_eq!(workspace.addresses(), ["local.b"]);
     assert!(matches!(workspace.value("local.a"), Err(Error::NoSuchAddress(_))));
     // Back again, through bytes as the watcher gives them.
     let mut bytes = Change::new();
     bytes.set_file_bytes("m/a.hcl", b"locals { a = 1 }".to_vec());
-    let changed = workspace.apply(bytes);
+    let changed = workspace.apply(bytes).values;
     assert_eq!(changed, ["local.a", "local.b"]);
     assert_eq!(workspace.value("local.b").unwrap(), Value::int(2));
 }
@@ -55,13 +55,14 @@ fn variables_change_their_readers_only() {
         change
     };
     let (changed, executed) = workspace.apply_logged(set_n());
+    let changed = changed.values;
     assert_eq!(changed, ["local.twice", "var.n"]);
     assert!(executed.contains(&"attribute_value(local.twice)".to_string()), "{executed:?}");
     assert!(!executed.contains(&"attribute_value(local.other)".to_string()), "{executed:?}");
     // Converted to the declared type.
     assert_eq!(workspace.value("var.n").unwrap(), Value::int(4));
     // The same value again is no change.
-    assert!(workspace.apply(set_n()).is_empty());
+    assert!(workspace.apply(set_n()).values.is_empty());
 }
 
 #[test]
@@ -112,10 +113,12 @@ fn a_dialect_adds_functions_and_roots_but_not_errors() {
     let codes: Vec<String> = workspace.diagnostics().iter().map(|d| d.code.clone()).collect();
     assert_eq!(codes, ["evaluation-error"]);
     // An edit re-evaluates through the dialect too.
-    let changed = workspace.apply(set(
-        "m/a.hcl",
-        "locals {\n  home = \"${env.HOME}/.config\"\n  bad  = fail(\"no\")\n  odd  = nothere.x\n  up   = upper(local.home)\n}\n",
-    ));
+    let changed = workspace
+        .apply(set(
+            "m/a.hcl",
+            "locals {\n  home = \"${env.HOME}/.config\"\n  bad  = fail(\"no\")\n  odd  = nothere.x\n  up   = upper(local.home)\n}\n",
+        ))
+        .values;
     assert_eq!(changed, ["local.home", "local.up"]);
 }
 
@@ -391,18 +394,18 @@ fn repeated_top_level_blocks_are_addressed_by_position() {
     // The database's `rule.0` is not the printed form of a position.
     assert!(workspace.address(r#"rule["0"].x"#).is_err());
     let changed =
-        workspace.apply(set("m/a.hcl", "rule {\n  x = 1\n}\nrule {\n  x = 2\n  check { y = 4 }\n}\n"));
+        workspace.apply(set("m/a.hcl", "rule {\n  x = 1\n}\nrule {\n  x = 2\n  check { y = 4 }\n}\n")).values;
     assert_eq!(changed, ["rule[1].check.y"]);
 }
 
 #[test]
 fn changes_are_reported_by_structured_address() {
     let mut workspace = services();
-    let changed = workspace.apply(set("m/a.hcl", &API.replace("interval = 10", "interval = 30")));
+    let changed = workspace.apply(set("m/a.hcl", &API.replace("interval = 10", "interval = 30"))).values;
     assert_eq!(changed, [r#"service["api.v2"].health.interval"#]);
     let mut remove = Change::new();
     remove.remove_file("m/b.hcl");
-    let changed = workspace.apply(remove);
+    let changed = workspace.apply(remove).values;
     assert_eq!(changed, ["service.worker.image", "service.worker.replicas", "service.worker.step.run"]);
 }
 

@@ -18,6 +18,13 @@
 //!
 //! [`check_contents`] checks one file's text given rather than read (an
 //! editor's buffer on standard input) the same way, in its module.
+//!
+//! With a [`ResultCache`] ([`check_paths_cached`]), a worker first reads
+//! and hashes each unit of its chunk and looks its key up: a unit whose
+//! entry holds (and whose called modules' files are as the entry recorded
+//! them) is reported from the entry, its files' bytes set in a database of
+//! their own for rendering, never parsed; only the other units go into the
+//! chunk's host, and their results are written back.
 
 use std::{
     io,
@@ -34,6 +41,7 @@ use rustc_hash::FxHashMap;
 
 use crate::{
     AnalysisHost, Change, Contents, HostOptions, Limits, LocatedDiagnostic, Membership, Values,
+    cache::{self, Dependency, Entry, Key, ResultCache, StoredDiagnostic, UnitFile},
     config::RuleLevelsFinder,
 };
 
@@ -93,7 +101,27 @@ pub fn check_paths<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
-    check_paths_replacing(paths, None, limits, on_file, on_progress)
+    check_paths_replacing(paths, None, None, limits, on_file, on_progress)
+}
+
+/// [`check_paths`], reporting the units whose entry in `cache` holds from
+/// it, and writing the others' results to it (then pruning it, if this run
+/// wrote any). What `on_file` is handed is the same either way.
+pub fn check_paths_cached<R: Send>(
+    paths: &[Utf8PathBuf],
+    limits: Limits,
+    cache: Option<&ResultCache>,
+    on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
+    on_progress: impl Fn(usize) + Sync,
+) -> Result<Vec<R>, CheckError> {
+    let out = check_paths_replacing(paths, None, cache, limits, on_file, on_progress)?;
+    if let Some(cache) = cache
+        && cache.wrote()
+    {
+        // A cache that cannot be listed is only not pruned this time.
+        let _ = cache.prune();
+    }
+    Ok(out)
 }
 
 /// [`check_paths`], with the file at one path read from these bytes rather
@@ -101,6 +129,7 @@ pub fn check_paths<R: Send>(
 fn check_paths_replacing<R: Send>(
     paths: &[Utf8PathBuf],
     replaced: Option<(&Utf8Path, &[u8])>,
+    cache: Option<&ResultCache>,
     limits: Limits,
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
@@ -113,6 +142,10 @@ fn check_paths_replacing<R: Send>(
     let checker = ChunkChecker {
         paths,
         replaced,
+        // Bytes given for a path are not what a key of the path's file
+        // would say.
+        cache: cache.filter(|_| replaced.is_none()),
+        hashes: Mutex::default(),
         limits,
         unit_of_dir: &unit_of_dir,
         child_inputs,
@@ -175,6 +208,7 @@ pub fn check_contents<R: Send>(
     let reports = check_paths_replacing(
         &paths,
         Some(replaced),
+        None,
         limits,
         |db, index, outcome| (paths[index] == path).then(|| on_file(db, outcome)),
         |_| {},
@@ -221,6 +255,10 @@ fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
 }
 
 type Reports<R> = Vec<Vec<(usize, R)>>;
+
+/// A unit's files as read: each one's index among the run's paths, and its
+/// bytes or why they could not be read.
+type UnitBytes = Vec<(usize, io::Result<Vec<u8>>)>;
 
 /// The variables of the modules called so far, by directory, for the whole
 /// run.
@@ -269,6 +307,11 @@ struct ChunkChecker<'a, R> {
     paths: &'a [Utf8PathBuf],
     /// A path whose contents are these bytes, not the file's on disk.
     replaced: Option<(&'a Utf8Path, &'a [u8])>,
+    cache: Option<&'a ResultCache>,
+    /// The hash of each file read so far (by index), or `None` when it
+    /// could not be read: a unit's key and what its entry says of the
+    /// modules it calls are checked against them.
+    hashes: Mutex<FxHashMap<usize, Option<blake3::Hash>>>,
     limits: Limits,
     unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
@@ -280,14 +323,39 @@ struct ChunkChecker<'a, R> {
 
 impl<R: Send> ChunkChecker<'_, R> {
     fn check(&self, chunk: &[CheckUnit]) -> Result<Vec<(usize, R)>, CheckError> {
+        let mut out = Vec::new();
+        // The units to check, with their files' bytes and their keys.
+        let mut to_check: Vec<(&CheckUnit, UnitBytes, Option<Key>)> = Vec::new();
+        let mut hits: Option<RootDatabase> = None;
+        for unit in chunk {
+            let read = self.read_bytes(unit);
+            let key = match self.cache {
+                Some(cache) => self.unit_key(cache, unit, &read)?,
+                None => None,
+            };
+            if let (Some(cache), Some(key)) = (self.cache, &key)
+                && let Some(entry) = self.lookup(cache, key, unit)
+            {
+                let db = hits.get_or_insert_with(RootDatabase::new);
+                self.report_hit(db, read, &entry, &mut out);
+                (self.on_progress)(unit.files.len());
+                continue;
+            }
+            to_check.push((unit, read, key));
+        }
+        if to_check.is_empty() {
+            return Ok(out);
+        }
         let mut host =
             AnalysisHost::new(HostOptions { values: Values::None, threads: 1, limits: self.limits });
-        let cache = Arc::clone(&self.child_inputs);
-        host.set_external_inputs(Arc::new(move |dir: &Utf8Path| lock(&cache).get(dir).cloned().flatten()));
+        let inputs = Arc::clone(&self.child_inputs);
+        host.set_external_inputs(Arc::new(move |dir: &Utf8Path| lock(&inputs).get(dir).cloned().flatten()));
         let mut change = Change::new();
         let mut unreadable: FxHashMap<usize, io::Error> = FxHashMap::default();
-        for unit in chunk {
-            self.read(&mut change, unit, true, &mut unreadable);
+        let mut keys = Vec::with_capacity(to_check.len());
+        for (unit, read, key) in to_check {
+            Self::add(&mut change, unit, read, true, &mut unreadable, self.paths);
+            keys.push((unit, key));
         }
         host.apply_change(change);
         // A module calling a local module of another chunk (or of none
@@ -305,7 +373,8 @@ impl<R: Send> ChunkChecker<'_, R> {
                 {
                     // A child's unreadable file is reported where it is
                     // checked, in its own chunk.
-                    self.read(&mut children, unit, false, &mut FxHashMap::default());
+                    let read = self.read_bytes(unit);
+                    Self::add(&mut children, unit, read, false, &mut FxHashMap::default(), self.paths);
                     loaded.push(call.dir.clone());
                 }
             }
@@ -313,7 +382,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         host.apply_change(children);
         let levels = self.levels()?;
         let mut with_levels = Change::new();
-        for unit in chunk {
+        for (unit, _) in &keys {
             for &index in &unit.files {
                 with_levels.set_rule_levels(self.paths[index].clone(), levels[index].clone());
             }
@@ -332,52 +401,84 @@ impl<R: Send> ChunkChecker<'_, R> {
         for change in &report.diagnostics {
             by_path.entry(change.diagnostic.path.as_path()).or_default().push(change.diagnostic.clone());
         }
-        let mut out = Vec::new();
-        for unit in chunk {
+        for (unit, key) in keys {
+            // Stored only when every file was read and the unit's module
+            // calls' files could be hashed.
+            let mut stored = key.is_some().then(|| Vec::with_capacity(unit.files.len()));
             for &index in &unit.files {
                 if let Some(error) = unreadable.get(&index) {
                     out.push((index, (self.on_file)(host.db(), index, Err(error))));
+                    stored = None;
                     continue;
                 }
                 let mut diagnostics = by_path.remove(self.paths[index].as_path()).unwrap_or_default();
                 diagnostics.sort_by_key(|it| (it.diagnostic.range.start(), it.diagnostic.range.end()));
+                if let Some(stored) = &mut stored {
+                    stored.push(diagnostics.iter().map(StoredDiagnostic::new).collect());
+                }
                 out.push((index, (self.on_file)(host.db(), index, Ok(&diagnostics))));
+            }
+            if let (Some(cache), Some(key), Some(files)) = (self.cache, key, stored)
+                && let Some(dependencies) = self.dependencies(&host, unit)
+            {
+                cache.store(&key, &Entry { dependencies, files });
             }
             (self.on_progress)(unit.files.len());
         }
         Ok(out)
     }
 
-    /// Adds `unit`'s files, read from disk, to `change`: as a reported
-    /// module (or a file of none), or as a module read for its variables.
-    /// A file that cannot be read goes into `unreadable` instead, and the
-    /// others of its module are checked each on its own: the module's rules
-    /// would take what the missing file declares for undeclared.
-    fn read(
-        &self,
+    /// Reads `unit`'s files from disk (or the bytes given for one), and
+    /// records the hash of each for the cache.
+    fn read_bytes(&self, unit: &CheckUnit) -> UnitBytes {
+        let read: UnitBytes = unit
+            .files
+            .iter()
+            .map(|&index| {
+                if let Some((path, bytes)) = self.replaced
+                    && path == self.paths[index]
+                {
+                    return (index, Ok(bytes.to_vec()));
+                }
+                let read = vfs::read_file(&self.paths[index], self.limits.max_file_size);
+                (index, read.map(|file| file.bytes).map_err(io::Error::from))
+            })
+            .collect();
+        if self.cache.is_some() {
+            let mut hashes = lock(&self.hashes);
+            for (index, bytes) in &read {
+                hashes.insert(*index, bytes.as_ref().ok().map(|bytes| cache::hash_bytes(bytes)));
+            }
+        }
+        read
+    }
+
+    /// Adds `unit`'s files, as read, to `change`: as a reported module (or
+    /// a file of none), or as a module read for its variables. A file that
+    /// could not be read goes into `unreadable` instead, and the others of
+    /// its module are checked each on its own: the module's rules would
+    /// take what the missing file declares for undeclared.
+    fn add(
         change: &mut Change,
         unit: &CheckUnit,
+        read: UnitBytes,
         reported: bool,
         unreadable: &mut FxHashMap<usize, io::Error>,
+        paths: &[Utf8PathBuf],
     ) {
-        let mut read = Vec::with_capacity(unit.files.len());
-        for &index in &unit.files {
-            if let Some((path, bytes)) = self.replaced
-                && path == self.paths[index]
-            {
-                read.push((index, bytes.to_vec()));
-                continue;
-            }
-            match vfs::read_file(&self.paths[index], self.limits.max_file_size) {
-                Ok(file) => read.push((index, file.bytes)),
+        let mut whole = true;
+        let mut bytes_read = Vec::with_capacity(read.len());
+        for (index, bytes) in read {
+            match bytes {
+                Ok(bytes) => bytes_read.push((index, bytes)),
                 Err(error) => {
-                    unreadable.insert(index, error.into());
+                    whole = false;
+                    unreadable.insert(index, error);
                 }
             }
         }
-        let whole = read.len() == unit.files.len();
-        for (index, bytes) in read {
-            let path = self.paths[index].clone();
+        for (index, bytes) in bytes_read {
+            let path = paths[index].clone();
             if whole {
                 change.set_file_bytes(path, bytes);
             } else if reported {
@@ -388,6 +489,118 @@ impl<R: Send> ChunkChecker<'_, R> {
             && whole
         {
             change.set_reported(dir.clone(), reported);
+        }
+    }
+
+    /// The key of `unit` as read, or `None` when a file could not be read
+    /// (such a unit is checked every time).
+    fn unit_key(
+        &self,
+        cache: &ResultCache,
+        unit: &CheckUnit,
+        read: &UnitBytes,
+    ) -> Result<Option<Key>, CheckError> {
+        let levels = self.levels()?;
+        let mut digests: Vec<(blake3::Hash, blake3::Hash)> = Vec::with_capacity(read.len());
+        // The files of a directory share their levels, most often.
+        let mut last: Option<(&Arc<RuleLevels>, blake3::Hash)> = None;
+        for (index, bytes) in read {
+            let Ok(bytes) = bytes else { return Ok(None) };
+            let file_levels = &levels[*index];
+            let levels_digest = match last {
+                Some((seen, digest)) if Arc::ptr_eq(seen, file_levels) => digest,
+                _ => cache::levels_digest(file_levels),
+            };
+            last = Some((file_levels, levels_digest));
+            digests.push((levels_digest, cache::hash_bytes(bytes)));
+        }
+        let files: Vec<UnitFile<'_>> = read
+            .iter()
+            .zip(&digests)
+            .map(|((index, _), (levels, bytes))| UnitFile { path: &self.paths[*index], levels, bytes })
+            .collect();
+        Ok(Some(cache.unit_key(self.limits, unit.dir.as_deref(), &files)))
+    }
+
+    /// The entry of `key`, if it is `unit`'s and the modules it read are
+    /// as they were.
+    fn lookup(&self, cache: &ResultCache, key: &Key, unit: &CheckUnit) -> Option<Entry> {
+        let entry = cache.load(key)?;
+        let holds = entry.files.len() == unit.files.len()
+            && entry.dependencies.iter().all(|dependency| self.dependency_holds(dependency));
+        holds.then_some(entry)
+    }
+
+    /// Whether a directory a unit read has the files it had, with the same
+    /// bytes (or, as then, none among the run's).
+    fn dependency_holds(&self, dependency: &Dependency) -> bool {
+        match (self.unit_of_dir.get(dependency.dir.as_path()), &dependency.files) {
+            (None, None) => true,
+            (Some(unit), Some(files)) => {
+                unit.files.len() == files.len()
+                    && unit.files.iter().zip(files).all(|(&index, (path, hash))| {
+                        self.paths[index] == *path && self.file_hash(index) == Some(*hash)
+                    })
+            }
+            _ => false,
+        }
+    }
+
+    /// The hash of the file at `paths[index]`, read now unless it was.
+    fn file_hash(&self, index: usize) -> Option<blake3::Hash> {
+        if let Some(&hash) = lock(&self.hashes).get(&index) {
+            return hash;
+        }
+        let hash = vfs::read_file(&self.paths[index], self.limits.max_file_size)
+            .ok()
+            .map(|file| cache::hash_bytes(&file.bytes));
+        lock(&self.hashes).insert(index, hash);
+        hash
+    }
+
+    /// What a checked `unit` read beyond its own files: the directories of
+    /// the local modules it calls, each with its files' hashes. `None`
+    /// when one of those files could not be read (the result is then not
+    /// stored).
+    fn dependencies(&self, host: &AnalysisHost, unit: &CheckUnit) -> Option<Vec<Dependency>> {
+        let Some(module) = unit.dir.as_deref().and_then(|dir| host.module(dir)) else {
+            return Some(Vec::new());
+        };
+        let mut dirs: Vec<&Utf8Path> =
+            db::module::module_calls(host.db(), module).iter().map(|call| call.dir.as_path()).collect();
+        dirs.sort_unstable();
+        dirs.dedup();
+        dirs.into_iter()
+            .map(|dir| {
+                let files = match self.unit_of_dir.get(dir) {
+                    None => None,
+                    Some(called) => Some(
+                        called
+                            .files
+                            .iter()
+                            .map(|&index| Some((self.paths[index].clone(), self.file_hash(index)?)))
+                            .collect::<Option<Vec<_>>>()?,
+                    ),
+                };
+                Some(Dependency { dir: dir.to_owned(), files })
+            })
+            .collect()
+    }
+
+    /// Hands each file of a unit whose entry held (as `read`) its
+    /// diagnostics from the entry, its bytes set in `db` (which only
+    /// decodes them) when it has any, for rendering.
+    fn report_hit(&self, db: &mut RootDatabase, read: UnitBytes, entry: &Entry, out: &mut Vec<(usize, R)>) {
+        for ((index, bytes), stored) in read.into_iter().zip(&entry.files) {
+            let path = &self.paths[index];
+            let diagnostics: Vec<LocatedDiagnostic> = match bytes {
+                Ok(bytes) if !stored.is_empty() => {
+                    let file = db.set_file_bytes(path.clone(), &bytes);
+                    stored.iter().map(|diagnostic| diagnostic.located(file, path)).collect()
+                }
+                _ => Vec::new(),
+            };
+            out.push((index, (self.on_file)(db, index, Ok(&diagnostics))));
         }
     }
 

@@ -309,7 +309,11 @@ impl AnalysisHost {
         let Some(module) = self.module(dir) else { return };
         let attrs: Vec<Attr<'_>> =
             addresses.iter().map(|address| Attr::new(&self.db, module, address.clone())).collect();
-        evaluate(&self.db, module, &attrs, self.options.threads());
+        let order: Vec<Address> = module::evaluation_order(&self.db, &attrs)
+            .into_iter()
+            .map(|attr| attr.address(&self.db).clone())
+            .collect();
+        evaluate(&self.db, module, &order, self.options.threads());
     }
 
     /// What the host reads and reports at most.
@@ -338,8 +342,7 @@ impl AnalysisHost {
     /// must not be formatted (syntax errors, bytes that are not UTF-8, the
     /// JSON syntax).
     pub fn formatted(&self, file: File) -> Option<&String> {
-        let style = db::default_format_style(&self.db, file.path(&self.db));
-        db::format(&self.db, file, style).as_ref()
+        formatted(&self.db, file)
     }
 
     /// Applies a change to the inputs. Nothing is computed for it but what
@@ -931,6 +934,14 @@ impl AnalysisHost {
     /// The second half of a report: compares what the job found with what
     /// was reported before, keeps it as reported, and says what changed.
     pub fn commit_report(&mut self, draft: ReportDraft) -> Report {
+        // A report over more files than the database keeps trees of (the
+        // first, or one after a change of configuration) leaves them all
+        // until the next revision drops those past the capacity: that would
+        // be the next edit's work, thousands of trees, rather than this
+        // report's.
+        if draft.diagnostics.len() > db::PARSE_TREES_KEPT {
+            self.db.evict_parse_trees();
+        }
         let mut report = Report { stats: draft.stats, ..Report::default() };
         for module in draft.modules {
             let Some(state) = self.modules.get_mut(&module.dir) else { continue };
@@ -1098,7 +1109,13 @@ impl ReportJob {
                     .iter()
                     .map(|(_, address, _)| Attr::new(db, job.module, address.clone()))
                     .collect();
-                evaluate(db, job.module, &attrs, self.threads);
+                let order = evaluation_order(
+                    db,
+                    job.module,
+                    &job.facts,
+                    job.value_nodes.iter().map(|(_, address, _)| address),
+                );
+                evaluate(db, job.module, &order, self.threads);
                 for ((node, address, is_variable), &attr) in job.value_nodes.iter().zip(&attrs) {
                     let result = module::attribute_value(db, attr);
                     let state = match result {
@@ -1131,12 +1148,8 @@ impl ReportJob {
                         .map(|attr| attr.address(db).clone())
                         .collect()
                 });
-            let attrs: Vec<Attr<'_>> = candidates
-                .iter()
-                .flatten()
-                .map(|address| Attr::new(db, job.module, address.clone()))
-                .collect();
-            evaluate(db, job.module, &attrs, self.threads);
+            let order = evaluation_order(db, job.module, &job.facts, candidates.iter().flatten());
+            evaluate(db, job.module, &order, self.threads);
             let inputs_of = |dir: &Utf8Path| job.inputs.get(dir).cloned().flatten();
             let reporters = analysis::CycleReporters::default();
             let work: Vec<(usize, File, bool)> =
@@ -1215,6 +1228,13 @@ fn locate(
         .collect()
 }
 
+/// [`AnalysisHost::formatted`] on a handle of the host's database, for a
+/// front end that answers on another thread (the language server).
+pub fn formatted(db: &RootDatabase, file: File) -> Option<&String> {
+    let style = db::default_format_style(db, file.path(db));
+    db::format(db, file, style).as_ref()
+}
+
 /// An attribute's error in a line: its diagnostic's summary when it has one
 /// of its own, or what it is about.
 pub fn describe(db: &RootDatabase, attr: Attr<'_>, error: &AttrError) -> String {
@@ -1254,17 +1274,51 @@ fn count_executed(db: &RootDatabase, executed: Vec<salsa::DatabaseKeyIndex>) -> 
     stats
 }
 
-/// Evaluates `attrs` of `module` and what they reference, dependencies
-/// first (see `db::module::evaluate_in_order`), on up to `threads` threads:
-/// each takes the next run of attributes in that order, so that the
-/// attributes a thread asks for are mostly done or being done (salsa makes
-/// a thread wait for a value another is computing, and never computes one
-/// twice).
-fn evaluate(db: &RootDatabase, module: Module, attrs: &[Attr<'_>], threads: usize) {
+/// `addresses` of `module` and what they read, dependencies first, by the
+/// module's graph, which `prepare_module` keeps current with the
+/// resolutions: the order then costs no queries. (Finding it through the
+/// resolutions again, as `db::module::evaluation_order` does where there is
+/// no graph, was most of an edit's work: it visits every attribute the
+/// changed ones read, however far down.) An address the graph does not
+/// hold is ordered through its resolutions.
+fn evaluation_order<'a>(
+    db: &RootDatabase,
+    module: Module,
+    facts: &ModuleFacts,
+    addresses: impl IntoIterator<Item = &'a Address>,
+) -> Vec<Address> {
+    let graph = facts.graph();
+    let mut roots = Vec::new();
+    let mut elsewhere = Vec::new();
+    for address in addresses {
+        match graph.node(address) {
+            Some(node) if graph.is_present(node) => roots.push(node),
+            _ => elsewhere.push(Attr::new(db, module, address.clone())),
+        }
+    }
+    let mut order: Vec<Address> = graph
+        .evaluation_order(roots)
+        .into_iter()
+        .filter(|node| graph.is_present(*node))
+        .map(|node| graph.address(node).clone())
+        .collect();
+    if !elsewhere.is_empty() {
+        order.extend(
+            module::evaluation_order(db, &elsewhere).into_iter().map(|attr| attr.address(db).clone()),
+        );
+    }
+    order
+}
+
+/// Evaluates `order`'s attributes of `module`, an order with dependencies
+/// first (see `db::module::evaluate_in_order`), on up to `threads`
+/// threads: each takes the next run of attributes in that order, so that
+/// the attributes a thread asks for are mostly done or being done (salsa
+/// makes a thread wait for a value another is computing, and never
+/// computes one twice).
+fn evaluate(db: &RootDatabase, module: Module, order: &[Address], threads: usize) {
     /// Attributes a thread takes at a time.
     const RUN: usize = 64;
-    let order: Vec<Address> =
-        module::evaluation_order(db, attrs).into_iter().map(|attr| attr.address(db).clone()).collect();
     let runs: Vec<&[Address]> = order.chunks(RUN).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let work = |db: &RootDatabase| {

@@ -1,6 +1,6 @@
 //! The analysis host: the one owner of Halite's state and of its changes,
 //! which every front end (the command line's `check`, `eval`, `watch` and
-//! `fmt`, the library's `Workspace`, a language server) goes through.
+//! `fmt`, the library's `Workspace`, `halite lsp`) goes through.
 //!
 //! It owns the files (and which module each belongs to, by the one table of
 //! file kinds in `vfs`), the modules' variables and dialects (each
@@ -27,13 +27,15 @@
 //! variables of a module that is a run's root as its tool reads them
 //! (Terraform's `TF_VAR_`, `*.tfvars` and command-line order), for every
 //! front end that evaluates one; [`check`] checks many
-//! files in parallel batches of hosts. [`Limits`] bound what one file may
+//! files in parallel batches of hosts, and [`cache`] keeps its results on
+//! disk across runs, by the hash of what each unit's result depends on. [`Limits`] bound what one file may
 //! cost: the size read (through `vfs::read_file`) and the diagnostics
 //! reported (the first hundred, then one that counts the rest).
 //!
 //! It must never depend on a front end: the command line and the library
 //! depend on it, not the other way round.
 
+pub mod cache;
 mod change;
 pub mod check;
 pub mod config;
@@ -50,7 +52,7 @@ pub use crate::{
     change::{Change, Contents, DialectChange, FileChange, Membership},
     host::{
         AnalysisHost, DEEP_STACK, HostOptions, InputsOf, Limits, ReportDraft, ReportJob, Unfinished, Values,
-        describe,
+        describe, formatted,
     },
     report::{DiagnosticChange, LocatedDiagnostic, Report, ReportStats, ValueChange, ValueState},
 };

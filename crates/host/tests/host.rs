@@ -464,3 +464,46 @@ fn cycles_are_found_on_the_graph_and_stop_evaluation() {
     assert!(shown_broken.contains("resolved m/main.tf:2:8 error[reference-cycle]"), "{shown_broken}");
     assert!(module.cycles(host.db()).is_empty());
 }
+
+#[test]
+fn an_edit_at_the_base_of_a_long_chain_is_evaluated_without_recursing_down_it() {
+    // 4,000 links over 40 files, each link reading the one before. An
+    // evaluation in the wrong order would ask for the end of the chain
+    // first and recurse through salsa down the whole chain, a few frames a
+    // link: far more than the small stack this test runs on.
+    const FILES: usize = 40;
+    const PER_FILE: usize = 100;
+    let files: Vec<(String, String)> = (0..FILES)
+        .map(|f| {
+            let mut text = String::from("locals {\n");
+            for i in f * PER_FILE..(f + 1) * PER_FILE {
+                if i == 0 {
+                    text.push_str("  l0 = 0\n");
+                } else {
+                    text.push_str(&format!("  l{i} = local.l{} + 1\n", i - 1));
+                }
+            }
+            text.push_str("}\n");
+            (format!("f{f:03}.tf"), text)
+        })
+        .collect();
+    let run = move || {
+        let named: Vec<(&str, &str)> =
+            files.iter().map(|(name, text)| (name.as_str(), text.as_str())).collect();
+        let (mut host, first) = host(&named);
+        assert_eq!(first.values.len(), FILES * PER_FILE);
+        let (edited, _) = apply_logged(&mut host, set("f000.tf", &files[0].1.replace("l0 = 0", "l0 = 1")));
+        assert_eq!(edited.values.len(), FILES * PER_FILE, "every link changed");
+        let last = edited.values.iter().find(|change| change.address.to_string() == "local.l3999");
+        assert!(
+            matches!(last.map(|it| &it.state), Some(ValueState::Value(value)) if value.to_json_string(&value.ty()).as_deref() == Ok("4000")),
+            "{last:?}"
+        );
+    };
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(run)
+        .expect("a thread")
+        .join()
+        .expect("the report finished on a small stack");
+}

@@ -65,6 +65,8 @@ mod tests;
 pub struct LexedStr<'a> {
     text: &'a str,
     kind: Vec<SyntaxKind>,
+    /// Each token's start, then the text's length: token `i` is
+    /// `start[i]..start[i + 1]`.
     start: Vec<u32>,
     errors: Vec<SyntaxError>,
 }
@@ -101,6 +103,17 @@ impl<'a> LexedStr<'a> {
     pub fn errors(&self) -> &[SyntaxError] {
         &self.errors
     }
+
+    /// Every token's kind, for a pass over all of them.
+    pub(crate) fn kinds(&self) -> &[SyntaxKind] {
+        &self.kind
+    }
+
+    /// Every token's start offset, then the text's length, for a pass over
+    /// all of them: token `i` is `bounds[i]..bounds[i + 1]`.
+    pub(crate) fn bounds(&self) -> &[u32] {
+        &self.start
+    }
 }
 
 /// Splits `text` into tokens. Never fails: what fits no token becomes an
@@ -111,7 +124,7 @@ impl<'a> LexedStr<'a> {
 pub fn lex(text: &str) -> LexedStr<'_> {
     let mut lexer = Lexer::new(text);
     lexer.run();
-    LexedStr { text, kind: lexer.kind, start: lexer.start, errors: lexer.errors }
+    lexer.finish()
 }
 
 /// Lexes `text` as a bare template: literal text (newlines and quotes
@@ -122,7 +135,7 @@ pub fn lex_template(text: &str) -> LexedStr<'_> {
     let mut lexer = Lexer::new(text);
     lexer.modes.push(Mode::Bare);
     lexer.run();
-    LexedStr { text, kind: lexer.kind, start: lexer.start, errors: lexer.errors }
+    lexer.finish()
 }
 
 /// Where the lexer is, beyond plain top-level expression mode (an empty
@@ -198,6 +211,7 @@ impl<'a> Lexer<'a> {
         // Real files average a little over four bytes a token; reserving that
         // up front makes regrowing the vectors rare.
         let estimate = text.len() / 4 + 16;
+        // (`start` also takes the end of the text after the last token.)
         Lexer {
             text,
             bytes: text.as_bytes(),
@@ -230,6 +244,11 @@ impl<'a> Lexer<'a> {
         // A template still open at the end of the input is reported by the
         // parser when it reaches it, as the reference does: reported here,
         // it would come before errors earlier in the file that caused it.
+    }
+
+    fn finish(mut self) -> LexedStr<'a> {
+        self.start.push(self.text.len() as u32);
+        LexedStr { text: self.text, kind: self.kind, start: self.start, errors: self.errors }
     }
 
     /// Ends the current token at `end` (exclusive), which must be past

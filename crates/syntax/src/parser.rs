@@ -72,7 +72,7 @@ fn parse_with(lexed: &LexedStr<'_>, root: fn(&mut Parser<'_>)) -> (GreenNode, Ve
 /// events: the grammar consumes them strictly in order and never renames
 /// them, so a node's `Start` and `Finish` say which lexed tokens it spans
 /// and the tree builder copies the runs between events.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) enum Event {
     /// Starts a node whose first token is lexed token `first_token` (or
     /// which is empty, if it finishes before that token). `forward_parent`
@@ -159,7 +159,9 @@ impl<'t> Parser<'t> {
             pos: 0,
             events,
             errors: Vec::new(),
-            newline_modes: vec![true],
+            // Empty means significant, as at the top of a file: most small
+            // files never push a mode, and then this allocates nothing.
+            newline_modes: Vec::new(),
             nesting: 0,
             attribute_names: Vec::new(),
             body_names_start: 0,

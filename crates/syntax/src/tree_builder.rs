@@ -32,9 +32,13 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
         tokens: TokenCache::new(lexed.len()),
         last_token_shared: false,
     };
-    let mut forward_parents = Vec::with_capacity(8);
+    // Allocated at the first forward parent only: many small files have none.
+    let mut forward_parents = Vec::new();
     for i in 0..events.len() {
-        match std::mem::replace(&mut events[i], Event::Tombstone) {
+        // Events are read by copy: only the `Start`s moved to where their
+        // forward parent opens are overwritten, so that they are not
+        // opened twice.
+        match events[i] {
             Event::Start { kind, forward_parent: None, first_token } => {
                 if kind != SyntaxKind::TOMBSTONE {
                     builder.start_node(kind, first_token as usize);
@@ -122,22 +126,20 @@ impl Builder<'_, '_> {
 
     /// Puts the lexed tokens up to (not including) `end` into the open node.
     fn emit_until(&mut self, end: usize) {
+        let (kinds, bounds, text) = (self.lexed.kinds(), self.lexed.bounds(), self.lexed.as_str());
+        let end = end.min(kinds.len());
         while self.pos < end {
-            self.emit(self.lexed.kind(self.pos));
+            let pos = self.pos;
+            let token_text = &text[bounds[pos] as usize..bounds[pos + 1] as usize];
+            let (token, shared) = self.tokens.get(kinds[pos], token_text);
+            self.last_token_shared = shared;
+            self.children.push(NodeOrToken::Token(token));
+            self.pos = pos + 1;
         }
-    }
-
-    fn emit(&mut self, kind: SyntaxKind) {
-        let (token, shared) = self.tokens.get(kind, self.lexed.text(self.pos));
-        self.last_token_shared = shared;
-        self.children.push(NodeOrToken::Token(token));
-        self.pos += 1;
     }
 
     fn finish(mut self) -> GreenNode {
-        while self.pos < self.lexed.len() {
-            self.emit(self.lexed.kind(self.pos));
-        }
+        self.emit_until(self.lexed.len());
         if self.open.is_empty() {
             // No events at all: still a root, holding every token.
             self.open.push((SyntaxKind::SOURCE_FILE, 0));
@@ -193,7 +195,8 @@ impl<'t> TokenCache<'t> {
             // About one token in four is a word; a map a bit small only
             // grows once more.
             words: FxHashMap::with_capacity_and_hasher((tokens / 4).min(SHARED_MAX), Default::default()),
-            leaves: FxHashMap::default(),
+            // About one node in ten is a leaf of a shared token.
+            leaves: FxHashMap::with_capacity_and_hasher((tokens / 16).min(SHARED_MAX), Default::default()),
         }
     }
 

@@ -7,7 +7,7 @@
 //! syntax to parse a file in, which files Terraform reads) and the
 //! analyses (which findings a tool's file can trust).
 
-use camino::Utf8Path;
+use camino::{Utf8Path, Utf8PathBuf};
 
 /// Which of HCL's two syntaxes a file is written in. The name decides, as it
 /// does for the reference's tools: a name ending in `.json`
@@ -225,9 +225,15 @@ pub fn terraform_stem(path: &Utf8Path) -> Option<(&str, &'static str)> {
 /// byte (a path holds no NUL). A path with a `.` or `..` component, or with
 /// a repeated or trailing separator, is compared by `Path::cmp`. Sorting a
 /// module's files by path is on every load and every change of its files,
-/// and `Path::cmp` took most of that.
+/// and `Path::cmp` took most of that. Paths that both start with `./` (a
+/// walk of `.`) are compared by what follows, since a `.` first is one
+/// component both have.
 pub fn path_order(a: &Utf8Path, b: &Utf8Path) -> std::cmp::Ordering {
     let (x, y) = (a.as_str().as_bytes(), b.as_str().as_bytes());
+    let (x, y) = match (after_current_dir(x), after_current_dir(y)) {
+        (Some(x), Some(y)) => (x, y),
+        _ => (x, y),
+    };
     if !is_plain(x) || !is_plain(y) {
         return a.cmp(b);
     }
@@ -236,6 +242,36 @@ pub fn path_order(a: &Utf8Path, b: &Utf8Path) -> std::cmp::Ordering {
         Some(at) => separator_first(x[at]).cmp(&separator_first(y[at])),
         None => x.len().cmp(&y.len()),
     }
+}
+
+/// Sorts `paths` by [`path_order`]. When every path is plain (a directory
+/// walk's are), each is checked once rather than at every comparison, which
+/// was most of sorting a large walk's paths.
+pub fn sort_paths(paths: &mut [Utf8PathBuf]) {
+    fn bytes(path: &Utf8PathBuf) -> &[u8] {
+        let bytes = path.as_str().as_bytes();
+        after_current_dir(bytes).unwrap_or(bytes)
+    }
+    let prefixed = |path: &Utf8PathBuf| after_current_dir(path.as_str().as_bytes()).is_some();
+    let all_prefixed = paths.iter().all(prefixed);
+    let uniform = all_prefixed || !paths.iter().any(prefixed);
+    if !uniform || !paths.iter().all(|path| is_plain(bytes(path))) {
+        paths.sort_unstable_by(|a, b| path_order(a, b));
+        return;
+    }
+    let separator_first = |byte: u8| if byte == b'/' { 0 } else { byte };
+    paths.sort_unstable_by(|a, b| {
+        let (x, y) = (bytes(a), bytes(b));
+        match x.iter().zip(y).position(|(p, q)| p != q) {
+            Some(at) => separator_first(x[at]).cmp(&separator_first(y[at])),
+            None => x.len().cmp(&y.len()),
+        }
+    });
+}
+
+/// What follows a leading `./` (itself not another separator).
+fn after_current_dir(path: &[u8]) -> Option<&[u8]> {
+    path.strip_prefix(b"./").filter(|rest| !rest.starts_with(b"/"))
 }
 
 /// Whether `path` has only normal components (a leading `/` allowed) and
@@ -413,6 +449,15 @@ mod tests {
             "a//b",
             "a/./b",
             "./a",
+            "./a/b",
+            "./a-b",
+            "./a.b/c",
+            "./ab/c",
+            "./a/b/c",
+            ".//a",
+            "./z/main.tf",
+            "././a",
+            "./",
             "../a",
             "a/../b",
             ".hidden/x",
@@ -444,6 +489,20 @@ mod tests {
                 let (a, b) = (Utf8Path::new(a), Utf8Path::new(b));
                 assert_eq!(path_order(a, b), a.cmp(b), "{a} against {b}");
             }
+        }
+        // Sorted whole: all plain, all `./`-prefixed, or mixed.
+        let plain: Vec<&str> = paths.iter().copied().filter(|path| is_plain(path.as_bytes())).collect();
+        let prefixed: Vec<String> = plain.iter().map(|path| format!("./{path}")).collect();
+        for set in [
+            plain.iter().map(|it| it.to_string()).collect::<Vec<_>>(),
+            prefixed,
+            paths.map(String::from).to_vec(),
+        ] {
+            let mut sorted: Vec<Utf8PathBuf> = set.iter().rev().map(Utf8PathBuf::from).collect();
+            sort_paths(&mut sorted);
+            let mut expected: Vec<Utf8PathBuf> = set.iter().map(Utf8PathBuf::from).collect();
+            expected.sort();
+            assert_eq!(sorted, expected);
         }
     }
 }

@@ -9,10 +9,13 @@ use std::{hint::black_box, time::SystemTime};
 use benchmarks::{Corpus, mean_seconds};
 use criterion::{Criterion, Throughput};
 
-/// Runs the comparison as criterion group `group`; `allocator` says which
-/// allocator the target installed, for the summary line.
+/// The size of the generated file measured beside the corpus.
+const LARGE_FILE_BYTES: usize = 8 << 20;
+
+/// Runs the comparison as criterion groups `group_name` (the corpus) and
+/// `group_name-large` (one generated large file); `allocator` says which
+/// allocator the target installed, for the summary lines.
 pub fn parse_throughput(c: &mut Criterion, group_name: &str, allocator: &str) {
-    let group_id = group_name;
     let started = SystemTime::now();
     let corpus = Corpus::load();
     eprintln!(
@@ -22,21 +25,57 @@ pub fn parse_throughput(c: &mut Criterion, group_name: &str, allocator: &str) {
         corpus.dir.display(),
         corpus.skipped
     );
+    let large = vec![benchmarks::generated_file(LARGE_FILE_BYTES)];
+    let large_bytes = large[0].len() as u64;
+    assert!(syntax::parse(&large[0]).ok(), "the generated file has syntax errors");
+    assert!(hcl_edit::parser::parse_body(&large[0]).is_ok(), "hcl-edit rejects the generated file");
+    eprintln!("generated file: {:.2} MB", large_bytes as f64 / 1e6);
 
+    let large_group = format!("{group_name}-large");
+    let mut summaries = Vec::new();
+    for (group_id, files, bytes, what) in [
+        (group_name, &corpus.files, corpus.bytes, "corpus"),
+        (large_group.as_str(), &large, large_bytes, "generated large file"),
+    ] {
+        measure(c, group_id, files, bytes);
+        let halite = mean_seconds(group_id, "halite", started);
+        let hcl_edit = mean_seconds(group_id, "hcl-edit", started);
+        if let (Some(halite), Some(hcl_edit)) = (halite, hcl_edit) {
+            // MiB, as criterion's own throughput lines count them.
+            let mib_per_s = |seconds: f64| bytes as f64 / seconds / (1024.0 * 1024.0);
+            summaries.push(format!(
+                "{group_id} ({allocator}, {what}): halite {:.1} MiB/s, hcl-edit {:.1} MiB/s: halite is {:.2}x hcl-edit (target: at least 2x)",
+                mib_per_s(halite),
+                mib_per_s(hcl_edit),
+                hcl_edit / halite
+            ));
+        }
+    }
+    if !summaries.is_empty() {
+        eprintln!("CPU: {}", benchmarks::cpu_model());
+        for summary in summaries {
+            eprintln!("{summary}");
+        }
+    }
+}
+
+/// Times `syntax::parse` and hcl-edit's `parse_body` over `files` as
+/// criterion group `group_id`.
+fn measure(c: &mut Criterion, group_id: &str, files: &[String], bytes: u64) {
     let mut group = c.benchmark_group(group_id);
-    // One iteration parses every file, so throughput is the corpus's bytes
+    // One iteration parses every file, so throughput is the files' bytes
     // per iteration and criterion reports it in bytes per second.
-    group.throughput(Throughput::Bytes(corpus.bytes));
+    group.throughput(Throughput::Bytes(bytes));
     group.bench_function("halite", |b| {
         b.iter(|| {
-            for text in &corpus.files {
+            for text in files {
                 black_box(syntax::parse(black_box(text)));
             }
         })
     });
     group.bench_function("hcl-edit", |b| {
         b.iter(|| {
-            for text in &corpus.files {
+            for text in files {
                 // Files hcl-edit rejects are timed too: it still does the
                 // work of reading them up to the error, and leaving them out
                 // would measure it on a different set of files than Halite.
@@ -45,17 +84,4 @@ pub fn parse_throughput(c: &mut Criterion, group_name: &str, allocator: &str) {
         })
     });
     group.finish();
-
-    let halite = mean_seconds(group_id, "halite", started);
-    let hcl_edit = mean_seconds(group_id, "hcl-edit", started);
-    if let (Some(halite), Some(hcl_edit)) = (halite, hcl_edit) {
-        // MiB, as criterion's own throughput lines count them.
-        let mib_per_s = |seconds: f64| corpus.bytes as f64 / seconds / (1024.0 * 1024.0);
-        eprintln!(
-            "{group_id} ({allocator}): halite {:.1} MiB/s, hcl-edit {:.1} MiB/s: halite is {:.2}x hcl-edit (target: at least 2x)",
-            mib_per_s(halite),
-            mib_per_s(hcl_edit),
-            hcl_edit / halite
-        );
-    }
 }

@@ -1,0 +1,821 @@
+//! The persistent result cache of `check`: each check unit's diagnostics
+//! kept on disk across runs, by what the unit's result depends on, so that
+//! a run over an unchanged tree reads and hashes files and parses none.
+//!
+//! An entry is named by its unit's *key*, a BLAKE3 hash of everything the
+//! unit's own result can depend on: Halite's build (its version and the
+//! hash of the running executable, so a rebuilt binary trusts no entry of
+//! another), the entry format, the limits, the unit's directory, and for
+//! each of its files its path (which gives its kind and dialect), its
+//! effective rule levels and the hash of its bytes. What a unit reads
+//! beyond its own files (the variables of the local modules it calls) is
+//! found only by parsing it, so it is not in the key but in the entry: the
+//! directories read, each with its files' paths and hashes as the run saw
+//! them. A lookup trusts an entry only when those still match, and a
+//! re-check writes the entry again under the same key.
+//!
+//! An entry is a header (magic, format version, the key again, a hash of
+//! the payload) and the payload; anything that does not match, or does
+//! not decode to the last byte, is a miss, never an error, and is
+//! overwritten by the re-check. Entries are written to a temporary file in
+//! the cache's directory and renamed into place, so a reader never sees
+//! half an entry and concurrent runs at worst write the same entry twice.
+//! The directory is bounded: after a run that wrote entries, the least
+//! recently used ones (by modification time, refreshed on a hit when older
+//! than [`TOUCH_AFTER`]) are removed until it is under three quarters of
+//! its cap.
+
+use std::{
+    fs,
+    io::{self, Read, Write},
+    sync::{
+        Mutex, OnceLock,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, SystemTime},
+};
+
+use analysis::{Diagnostic, Edit, Label, LineCol, RuleLevels, Severity, Suggestion};
+use camino::{Utf8Path, Utf8PathBuf};
+use db::File;
+use rustc_hash::FxHashSet;
+use syntax::{TextRange, TextSize};
+
+use crate::{Limits, LocatedDiagnostic};
+
+/// The environment variable naming the cache directory when the command
+/// line does not.
+pub const CACHE_DIR_ENV: &str = "HALITE_CACHE_DIR";
+
+/// The cap of a cache directory's entries, in bytes, unless set otherwise.
+pub const DEFAULT_MAX_SIZE: u64 = 256 << 20;
+
+/// A hit refreshes its entry's modification time (what pruning orders by)
+/// only when it is older than this, so that a warm run does not write
+/// every entry it reads.
+pub const TOUCH_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// Temporary files left by a run that stopped mid-write are removed by a
+/// prune once they are older than this.
+const STALE_TEMPORARY: Duration = Duration::from_secs(60 * 60);
+
+/// The names of temporary files, and of the files that keep the hash of
+/// an executable (see [`build_id`]; pruned as entries are).
+const TEMPORARY_PREFIX: &str = ".tmp-";
+const EXECUTABLE_PREFIX: &str = "exe-";
+
+/// The first bytes of every entry.
+const MAGIC: &[u8; 8] = b"HALITE\x00C";
+
+/// The entry format; changing the encoding below changes it.
+const FORMAT: u32 = 1;
+
+/// The subdirectory holding entries, named by the format so that a
+/// future format does not read (nor prune by) this one's.
+const ENTRIES: &str = "check-v1";
+
+/// An entry larger than this is not read (no real unit's diagnostics come
+/// near it): a foreign file cannot make a lookup read without bound.
+const MAX_ENTRY_SIZE: u64 = 64 << 20;
+
+/// The header: magic, format, key, payload hash.
+const HEADER_SIZE: usize = 8 + 4 + 32 + 32;
+
+/// A directory of check results, opened for one run.
+#[derive(Debug)]
+pub struct ResultCache {
+    /// The directory of entries (`DIR/check-v1`).
+    entries: Utf8PathBuf,
+    build: blake3::Hash,
+    max_size: u64,
+    /// Whether this run wrote an entry (so that pruning is worth a look).
+    wrote: AtomicBool,
+}
+
+/// What [`ResultCache::prune`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PruneStats {
+    /// Entries left, and their bytes.
+    pub kept: usize,
+    pub kept_bytes: u64,
+    /// Entries (and stale temporary files) removed.
+    pub removed: usize,
+}
+
+impl ResultCache {
+    /// The directory used when none is given: `$HALITE_CACHE_DIR` when set
+    /// and not empty, else `halite` in the user's cache directory
+    /// (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on
+    /// macOS, `%LOCALAPPDATA%` on Windows). `None` when there is none.
+    pub fn default_dir() -> Option<Utf8PathBuf> {
+        if let Some(dir) = std::env::var_os(CACHE_DIR_ENV).filter(|dir| !dir.is_empty()) {
+            return Utf8PathBuf::from_path_buf(dir.into()).ok();
+        }
+        let dir = dirs::cache_dir()?.join("halite");
+        Utf8PathBuf::from_path_buf(dir).ok()
+    }
+
+    /// Opens (creating it if need be) the cache in `dir`, for results of
+    /// this build of Halite.
+    pub fn open(dir: &Utf8Path) -> io::Result<ResultCache> {
+        let entries = dir.join(ENTRIES);
+        fs::create_dir_all(&entries)?;
+        // Backup and archiving tools skip a directory tagged so.
+        let tag = dir.join("CACHEDIR.TAG");
+        if !tag.exists() {
+            let _ = fs::write(
+                &tag,
+                "Signature: 8a477f597d28d172789f06886806bc55\n\
+                 # This directory is Halite's result cache; see `halite check --help`.\n",
+            );
+        }
+        let build = build_id(&entries)?;
+        Ok(ResultCache { entries, build, max_size: DEFAULT_MAX_SIZE, wrote: AtomicBool::new(false) })
+    }
+
+    /// The same cache, bounded to `bytes` of entries.
+    pub fn with_max_size(mut self, bytes: u64) -> ResultCache {
+        self.max_size = bytes;
+        self
+    }
+
+    /// The directory of entries.
+    pub fn entries_dir(&self) -> &Utf8Path {
+        &self.entries
+    }
+
+    /// Whether this run wrote an entry.
+    pub fn wrote(&self) -> bool {
+        self.wrote.load(Ordering::Relaxed)
+    }
+
+    /// The key of a check unit: see the module's documentation.
+    pub(crate) fn unit_key(&self, limits: Limits, dir: Option<&Utf8Path>, files: &[UnitFile<'_>]) -> Key {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(self.build.as_bytes());
+        hasher.update(&FORMAT.to_le_bytes());
+        hasher.update(&limits.max_file_size.to_le_bytes());
+        hasher.update(&(limits.max_diagnostics_per_file as u64).to_le_bytes());
+        match dir {
+            Some(dir) => {
+                hasher.update(b"m");
+                hash_str(&mut hasher, dir.as_str());
+            }
+            None => {
+                hasher.update(b"s");
+            }
+        }
+        hasher.update(&(files.len() as u64).to_le_bytes());
+        for file in files {
+            hash_str(&mut hasher, file.path.as_str());
+            hasher.update(file.levels.as_bytes());
+            hasher.update(file.bytes.as_bytes());
+        }
+        Key(hasher.finalize())
+    }
+
+    fn entry_path(&self, key: &Key) -> Utf8PathBuf {
+        self.entries.join(key.0.to_hex().as_str())
+    }
+
+    /// The entry of `key`, if there is a whole one written by this build.
+    pub(crate) fn load(&self, key: &Key) -> Option<Entry> {
+        let path = self.entry_path(key);
+        let mut file = fs::File::open(&path).ok()?;
+        let metadata = file.metadata().ok()?;
+        if !metadata.is_file() || metadata.len() > MAX_ENTRY_SIZE {
+            return None;
+        }
+        // Entries are replaced by renaming, never written in place, so the
+        // open file keeps the length it had.
+        let mut bytes = vec![0; metadata.len() as usize];
+        file.read_exact(&mut bytes).ok()?;
+        let entry = decode_entry(&bytes, key)?;
+        if metadata.modified().ok().and_then(|time| time.elapsed().ok()).is_none_or(|age| age > TOUCH_AFTER) {
+            // Read-only caches are fine: the entry is then pruned a little
+            // early.
+            if let Ok(file) = fs::File::options().append(true).open(&path) {
+                let _ = file.set_modified(SystemTime::now());
+            }
+        }
+        Some(entry)
+    }
+
+    /// Writes `entry` under `key`, whole or not at all. A failure (a full
+    /// disk, a read-only cache) leaves the entry unwritten: the next run
+    /// checks the unit again.
+    pub(crate) fn store(&self, key: &Key, entry: &Entry) {
+        let payload = encode_entry(entry);
+        let mut bytes = Vec::with_capacity(HEADER_SIZE + payload.len());
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&FORMAT.to_le_bytes());
+        bytes.extend_from_slice(key.0.as_bytes());
+        bytes.extend_from_slice(blake3::hash(&payload).as_bytes());
+        bytes.extend_from_slice(&payload);
+        if write_atomically(&self.entries, &self.entry_path(key), &bytes).is_ok() {
+            self.wrote.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Removes the least recently used entries until they take at most
+    /// three quarters of the cap, when they take more than the cap, and
+    /// temporary files that a stopped run left. Entries that another run
+    /// removes meanwhile are not an error.
+    pub fn prune(&self) -> io::Result<PruneStats> {
+        let mut entries = Vec::new();
+        let mut stats = PruneStats::default();
+        for item in fs::read_dir(&self.entries)? {
+            let Ok(item) = item else { continue };
+            let Ok(metadata) = item.metadata() else { continue };
+            if !metadata.is_file() {
+                continue;
+            }
+            let modified = metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            if item.file_name().to_string_lossy().starts_with(TEMPORARY_PREFIX) {
+                if modified.elapsed().is_ok_and(|age| age > STALE_TEMPORARY)
+                    && fs::remove_file(item.path()).is_ok()
+                {
+                    stats.removed += 1;
+                }
+                continue;
+            }
+            stats.kept_bytes += metadata.len();
+            entries.push((modified, metadata.len(), item.path()));
+        }
+        stats.kept = entries.len();
+        if stats.kept_bytes > self.max_size {
+            entries.sort_unstable();
+            let target = self.max_size / 4 * 3;
+            for (_, size, path) in entries {
+                if stats.kept_bytes <= target {
+                    break;
+                }
+                match fs::remove_file(&path) {
+                    Ok(()) => stats.removed += 1,
+                    Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                    Err(_) => continue,
+                }
+                stats.kept_bytes -= size;
+                stats.kept -= 1;
+            }
+        }
+        Ok(stats)
+    }
+}
+
+/// What makes one build's results its own: the package's version and the
+/// hash of the running executable. A build that changes a rule changes the
+/// executable, so it trusts no entry of the build before it. Hashing the
+/// executable (tens of megabytes with its debug information) would be a
+/// good part of a warm run, so the hash is kept in the cache directory by
+/// what `stat` says of the file (its path, size, inode, modification and
+/// change times, as `git` trusts its index): a rebuilt or replaced binary
+/// is a new file, hashed again. Read once per process.
+fn build_id(entries: &Utf8Path) -> io::Result<blake3::Hash> {
+    static BUILD: OnceLock<Result<blake3::Hash, String>> = OnceLock::new();
+    let build = BUILD.get_or_init(|| {
+        let exe = std::env::current_exe().map_err(|error| error.to_string())?;
+        let describe = |error: io::Error| format!("{}: {error}", exe.display());
+        let metadata = fs::metadata(&exe).map_err(describe)?;
+        let mut stamp = blake3::Hasher::new();
+        hash_str(&mut stamp, env!("CARGO_PKG_VERSION"));
+        hash_str(&mut stamp, &exe.to_string_lossy());
+        stamp.update(&metadata.len().to_le_bytes());
+        let since_epoch = |time: io::Result<SystemTime>| {
+            time.ok().and_then(|time| time.duration_since(SystemTime::UNIX_EPOCH).ok()).unwrap_or_default()
+        };
+        stamp.update(&since_epoch(metadata.modified()).as_nanos().to_le_bytes());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            stamp.update(&metadata.dev().to_le_bytes());
+            stamp.update(&metadata.ino().to_le_bytes());
+            stamp.update(&metadata.ctime().to_le_bytes());
+            stamp.update(&metadata.ctime_nsec().to_le_bytes());
+        }
+        let memo = entries.join(format!("{EXECUTABLE_PREFIX}{}", stamp.finalize().to_hex()));
+        if let Ok(bytes) = fs::read(&memo)
+            && let Ok(hash) = <[u8; 32]>::try_from(bytes.as_slice())
+        {
+            return Ok(blake3::Hash::from_bytes(hash));
+        }
+        let mut hasher = blake3::Hasher::new();
+        hash_str(&mut hasher, env!("CARGO_PKG_VERSION"));
+        hasher.update_reader(fs::File::open(&exe).map_err(describe)?).map_err(describe)?;
+        let hash = hasher.finalize();
+        // Not kept is only hashed again next time.
+        let _ = write_atomically(entries, &memo, hash.as_bytes());
+        Ok(hash)
+    });
+    build
+        .clone()
+        .map_err(|message| io::Error::other(format!("cannot identify Halite's executable: {message}")))
+}
+
+/// Writes `bytes` to `path` in `dir` whole or not at all: a temporary file
+/// renamed over it.
+fn write_atomically(dir: &Utf8Path, path: &Utf8Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    file.persist(path).map_err(|error| error.error)?;
+    Ok(())
+}
+
+fn hash_str(hasher: &mut blake3::Hasher, text: &str) {
+    hasher.update(&(text.len() as u64).to_le_bytes());
+    hasher.update(text.as_bytes());
+}
+
+/// A check unit's key: see [`ResultCache`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Key(blake3::Hash);
+
+/// What the key covers of one file of a unit.
+pub(crate) struct UnitFile<'a> {
+    pub(crate) path: &'a Utf8Path,
+    /// [`levels_digest`] of its rule levels.
+    pub(crate) levels: &'a blake3::Hash,
+    /// The hash of its bytes.
+    pub(crate) bytes: &'a blake3::Hash,
+}
+
+/// The hash of a file's bytes, as keys and dependencies record it.
+pub(crate) fn hash_bytes(bytes: &[u8]) -> blake3::Hash {
+    blake3::hash(bytes)
+}
+
+/// The hash of effective rule levels: of their `Debug` form, which lists
+/// every rule set and its level in order (a `BTreeMap`), so that two equal
+/// configurations hash alike whichever files they came from.
+pub(crate) fn levels_digest(levels: &RuleLevels) -> blake3::Hash {
+    blake3::hash(format!("{levels:?}").as_bytes())
+}
+
+/// A unit's cached result: what it read beyond its own files, and each of
+/// its files' diagnostics in the unit's order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub(crate) dependencies: Vec<Dependency>,
+    pub(crate) files: Vec<Vec<StoredDiagnostic>>,
+}
+
+/// A directory a unit read for its result (a local module it calls) and
+/// that directory's files as the run had them: `None` when the run had
+/// none of them, so that the directory was not read at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Dependency {
+    pub(crate) dir: Utf8PathBuf,
+    pub(crate) files: Option<Vec<(Utf8PathBuf, blake3::Hash)>>,
+}
+
+/// A [`LocatedDiagnostic`] without its file and path, which the unit's
+/// file gives back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoredDiagnostic {
+    severity: Severity,
+    code: &'static str,
+    message: String,
+    range: TextRange,
+    label: Option<String>,
+    labels: Vec<(TextRange, String)>,
+    notes: Vec<String>,
+    suggestions: Vec<(String, Vec<(TextRange, String)>)>,
+    start: LineCol,
+    end: LineCol,
+    edits: Vec<(LineCol, LineCol)>,
+}
+
+impl StoredDiagnostic {
+    pub(crate) fn new(located: &LocatedDiagnostic) -> StoredDiagnostic {
+        let diagnostic = &located.diagnostic;
+        StoredDiagnostic {
+            severity: diagnostic.severity,
+            code: diagnostic.code,
+            message: diagnostic.message.clone(),
+            range: diagnostic.range,
+            label: diagnostic.label.clone(),
+            labels: diagnostic.labels.iter().map(|label| (label.range, label.message.clone())).collect(),
+            notes: diagnostic.notes.clone(),
+            suggestions: diagnostic
+                .suggestions
+                .iter()
+                .map(|suggestion| {
+                    let edits =
+                        suggestion.edits.iter().map(|edit| (edit.range, edit.replacement.clone())).collect();
+                    (suggestion.message.clone(), edits)
+                })
+                .collect(),
+            start: located.start,
+            end: located.end,
+            edits: located.edits.clone(),
+        }
+    }
+
+    /// The diagnostic again, of `file` at `path`.
+    pub(crate) fn located(&self, file: File, path: &Utf8Path) -> LocatedDiagnostic {
+        LocatedDiagnostic {
+            diagnostic: Diagnostic {
+                severity: self.severity,
+                code: self.code,
+                message: self.message.clone(),
+                file,
+                range: self.range,
+                label: self.label.clone(),
+                labels: self
+                    .labels
+                    .iter()
+                    .map(|(range, message)| Label { range: *range, message: message.clone() })
+                    .collect(),
+                notes: self.notes.clone(),
+                suggestions: self
+                    .suggestions
+                    .iter()
+                    .map(|(message, edits)| Suggestion {
+                        message: message.clone(),
+                        edits: edits
+                            .iter()
+                            .map(|(range, replacement)| Edit {
+                                range: *range,
+                                replacement: replacement.clone(),
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            },
+            path: path.to_owned(),
+            start: self.start,
+            end: self.end,
+            edits: self.edits.clone(),
+        }
+    }
+}
+
+/// A rule code read back: the codes are `&'static str` everywhere, and a
+/// code read from an entry is one of a few dozen, so each distinct one is
+/// kept for the process's life, at most [`MAX_CODES`] of them (more means
+/// a foreign entry, which is then refused).
+fn intern_code(code: &str) -> Option<&'static str> {
+    static CODES: OnceLock<Mutex<FxHashSet<&'static str>>> = OnceLock::new();
+    const MAX_CODES: usize = 4096;
+    if let Some(rule) = analysis::rules::rule(code) {
+        return Some(rule.code);
+    }
+    let mut codes = CODES.get_or_init(Mutex::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(&known) = codes.get(code) {
+        return Some(known);
+    }
+    if codes.len() >= MAX_CODES {
+        return None;
+    }
+    let leaked: &'static str = Box::leak(code.to_owned().into_boxed_str());
+    codes.insert(leaked);
+    Some(leaked)
+}
+
+fn encode_entry(entry: &Entry) -> Vec<u8> {
+    let mut out = Writer(Vec::new());
+    out.len(entry.dependencies.len());
+    for dependency in &entry.dependencies {
+        out.str(dependency.dir.as_str());
+        match &dependency.files {
+            None => out.u8(0),
+            Some(files) => {
+                out.u8(1);
+                out.len(files.len());
+                for (path, hash) in files {
+                    out.str(path.as_str());
+                    out.0.extend_from_slice(hash.as_bytes());
+                }
+            }
+        }
+    }
+    out.len(entry.files.len());
+    for diagnostics in &entry.files {
+        out.len(diagnostics.len());
+        for diagnostic in diagnostics {
+            out.u8(match diagnostic.severity {
+                Severity::Warning => 0,
+                Severity::Error => 1,
+            });
+            out.str(diagnostic.code);
+            out.str(&diagnostic.message);
+            out.range(diagnostic.range);
+            match &diagnostic.label {
+                None => out.u8(0),
+                Some(label) => {
+                    out.u8(1);
+                    out.str(label);
+                }
+            }
+            out.len(diagnostic.labels.len());
+            for (range, message) in &diagnostic.labels {
+                out.range(*range);
+                out.str(message);
+            }
+            out.len(diagnostic.notes.len());
+            for note in &diagnostic.notes {
+                out.str(note);
+            }
+            out.len(diagnostic.suggestions.len());
+            for (message, edits) in &diagnostic.suggestions {
+                out.str(message);
+                out.len(edits.len());
+                for (range, replacement) in edits {
+                    out.range(*range);
+                    out.str(replacement);
+                }
+            }
+            out.line_col(diagnostic.start);
+            out.line_col(diagnostic.end);
+            out.len(diagnostic.edits.len());
+            for (start, end) in &diagnostic.edits {
+                out.line_col(*start);
+                out.line_col(*end);
+            }
+        }
+    }
+    out.0
+}
+
+/// The entry in `bytes`, if they are a whole entry of this format for
+/// `key` whose payload is what its hash says and decodes to its last byte.
+fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
+    let (header, payload) = bytes.split_at_checked(HEADER_SIZE)?;
+    let (magic, rest) = header.split_at(8);
+    let (format, rest) = rest.split_at(4);
+    let (stored_key, hash) = rest.split_at(32);
+    if magic != MAGIC
+        || format != FORMAT.to_le_bytes()
+        || stored_key != key.0.as_bytes()
+        || hash != blake3::hash(payload).as_bytes()
+    {
+        return None;
+    }
+    let mut input = Reader(payload);
+    let mut dependencies = Vec::new();
+    for _ in 0..input.len()? {
+        let dir = Utf8PathBuf::from(input.str()?);
+        let files = match input.u8()? {
+            0 => None,
+            1 => {
+                let mut files = Vec::new();
+                for _ in 0..input.len()? {
+                    let path = Utf8PathBuf::from(input.str()?);
+                    files.push((path, blake3::Hash::from_bytes(input.array()?)));
+                }
+                Some(files)
+            }
+            _ => return None,
+        };
+        dependencies.push(Dependency { dir, files });
+    }
+    let mut files = Vec::new();
+    for _ in 0..input.len()? {
+        let mut diagnostics = Vec::new();
+        for _ in 0..input.len()? {
+            let severity = match input.u8()? {
+                0 => Severity::Warning,
+                1 => Severity::Error,
+                _ => return None,
+            };
+            let code = intern_code(input.str()?)?;
+            let message = input.str()?.to_owned();
+            let range = input.range()?;
+            let label = match input.u8()? {
+                0 => None,
+                1 => Some(input.str()?.to_owned()),
+                _ => return None,
+            };
+            let mut labels = Vec::new();
+            for _ in 0..input.len()? {
+                labels.push((input.range()?, input.str()?.to_owned()));
+            }
+            let mut notes = Vec::new();
+            for _ in 0..input.len()? {
+                notes.push(input.str()?.to_owned());
+            }
+            let mut suggestions = Vec::new();
+            for _ in 0..input.len()? {
+                let message = input.str()?.to_owned();
+                let mut edits = Vec::new();
+                for _ in 0..input.len()? {
+                    edits.push((input.range()?, input.str()?.to_owned()));
+                }
+                suggestions.push((message, edits));
+            }
+            let (start, end) = (input.line_col()?, input.line_col()?);
+            let mut edits = Vec::new();
+            for _ in 0..input.len()? {
+                edits.push((input.line_col()?, input.line_col()?));
+            }
+            diagnostics.push(StoredDiagnostic {
+                severity,
+                code,
+                message,
+                range,
+                label,
+                labels,
+                notes,
+                suggestions,
+                start,
+                end,
+                edits,
+            });
+        }
+        files.push(diagnostics);
+    }
+    input.0.is_empty().then_some(Entry { dependencies, files })
+}
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u8(&mut self, value: u8) {
+        self.0.push(value);
+    }
+
+    fn u32(&mut self, value: u32) {
+        self.0.extend_from_slice(&value.to_le_bytes());
+    }
+
+    fn len(&mut self, len: usize) {
+        self.u32(u32::try_from(len).unwrap_or(u32::MAX));
+    }
+
+    fn str(&mut self, text: &str) {
+        self.len(text.len());
+        self.0.extend_from_slice(text.as_bytes());
+    }
+
+    fn range(&mut self, range: TextRange) {
+        self.u32(range.start().into());
+        self.u32(range.end().into());
+    }
+
+    fn line_col(&mut self, line_col: LineCol) {
+        self.u32(line_col.line);
+        self.u32(line_col.column);
+    }
+}
+
+/// Reads what [`Writer`] wrote; every read is checked against what is
+/// left, so no count read makes it allocate more than the entry holds.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, count: usize) -> Option<&'a [u8]> {
+        let (taken, rest) = self.0.split_at_checked(count)?;
+        self.0 = rest;
+        Some(taken)
+    }
+
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        self.take(N)?.try_into().ok()
+    }
+
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.array()?))
+    }
+
+    /// A count of items, each at least a byte long: no more than are left.
+    fn len(&mut self) -> Option<usize> {
+        let len = self.u32()? as usize;
+        (len <= self.0.len()).then_some(len)
+    }
+
+    fn str(&mut self) -> Option<&'a str> {
+        let len = self.len()?;
+        std::str::from_utf8(self.take(len)?).ok()
+    }
+
+    fn range(&mut self) -> Option<TextRange> {
+        let (start, end) = (self.u32()?, self.u32()?);
+        (start <= end).then(|| TextRange::new(TextSize::from(start), TextSize::from(end)))
+    }
+
+    fn line_col(&mut self) -> Option<LineCol> {
+        Some(LineCol { line: self.u32()?, column: self.u32()? })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(byte: u8) -> Key {
+        Key(blake3::Hash::from_bytes([byte; 32]))
+    }
+
+    fn entry() -> Entry {
+        let diagnostic = StoredDiagnostic {
+            severity: Severity::Warning,
+            code: "interpolation-only",
+            message: "Interpolation-only expression".into(),
+            range: TextRange::new(4.into(), 12.into()),
+            label: Some("here".into()),
+            labels: vec![(TextRange::new(0.into(), 1.into()), "there".into())],
+            notes: vec!["a note".into()],
+            suggestions: vec![("unwrap".into(), vec![(TextRange::new(4.into(), 12.into()), "x".into())])],
+            start: LineCol { line: 1, column: 5 },
+            end: LineCol { line: 1, column: 13 },
+            edits: vec![(LineCol { line: 1, column: 5 }, LineCol { line: 1, column: 13 })],
+        };
+        let syntax =
+            StoredDiagnostic { code: "a-code-of-no-rule", severity: Severity::Error, ..diagnostic.clone() };
+        Entry {
+            dependencies: vec![
+                Dependency {
+                    dir: "modules/net".into(),
+                    files: Some(vec![("modules/net/main.tf".into(), blake3::hash(b"x"))]),
+                },
+                Dependency { dir: "elsewhere".into(), files: None },
+            ],
+            files: vec![vec![diagnostic, syntax], Vec::new()],
+        }
+    }
+
+    #[test]
+    fn an_entry_reads_back_as_written_and_only_under_its_key() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let cache = ResultCache::open(Utf8Path::from_path(dir.path()).expect("UTF-8")).expect("opened");
+        assert!(cache.load(&key(1)).is_none());
+        cache.store(&key(1), &entry());
+        assert!(cache.wrote());
+        assert_eq!(cache.load(&key(1)), Some(entry()));
+        // The same bytes under another name are another key's: refused.
+        std::fs::copy(cache.entry_path(&key(1)), cache.entry_path(&key(2))).expect("copied");
+        assert_eq!(cache.load(&key(2)), None);
+    }
+
+    #[test]
+    fn every_cut_and_every_changed_byte_is_refused() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let cache = ResultCache::open(Utf8Path::from_path(dir.path()).expect("UTF-8")).expect("opened");
+        cache.store(&key(1), &entry());
+        let bytes = std::fs::read(cache.entry_path(&key(1))).expect("the entry");
+        for len in 0..bytes.len() {
+            assert_eq!(decode_entry(&bytes[..len], &key(1)), None, "cut at {len}");
+        }
+        for at in 0..bytes.len() {
+            let mut changed = bytes.clone();
+            changed[at] ^= 1;
+            assert_eq!(decode_entry(&changed, &key(1)), None, "byte {at} changed");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(decode_entry(&longer, &key(1)), None);
+    }
+
+    #[test]
+    fn pruning_removes_the_least_recently_used_entries_past_the_cap() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let root = Utf8Path::from_path(dir.path()).expect("UTF-8");
+        let cache = ResultCache::open(root).expect("opened");
+        let size = {
+            cache.store(&key(0), &entry());
+            std::fs::metadata(cache.entry_path(&key(0))).expect("an entry").len()
+        };
+        let now = SystemTime::now();
+        for byte in 0..10u8 {
+            cache.store(&key(byte), &entry());
+            let file =
+                std::fs::File::options().append(true).open(cache.entry_path(&key(byte))).expect("opened");
+            // Entry 0 the oldest, 9 the newest.
+            file.set_modified(now - Duration::from_secs(1000 - u64::from(byte))).expect("dated");
+        }
+        // The executable's hash, kept here by the first cache this process
+        // opened, is pruned as entries are; not counted here.
+        for item in std::fs::read_dir(cache.entries_dir()).expect("listed") {
+            let item = item.expect("an item");
+            if item.file_name().to_string_lossy().starts_with(EXECUTABLE_PREFIX) {
+                std::fs::remove_file(item.path()).expect("removed");
+            }
+        }
+        let stale = cache.entries_dir().join(format!("{TEMPORARY_PREFIX}stale"));
+        std::fs::write(&stale, "half").expect("written");
+        std::fs::File::options()
+            .append(true)
+            .open(&stale)
+            .expect("opened")
+            .set_modified(now - 2 * STALE_TEMPORARY)
+            .expect("dated");
+
+        let under_cap = ResultCache::open(root).expect("opened").with_max_size(10 * size);
+        assert_eq!(
+            under_cap.prune().expect("pruned"),
+            PruneStats { kept: 10, kept_bytes: 10 * size, removed: 1 }
+        );
+        assert!(!stale.exists());
+
+        // Past a cap of 8 entries, down to 6 (three quarters): the 4 oldest go.
+        let small = ResultCache::open(root).expect("opened").with_max_size(8 * size);
+        assert_eq!(small.prune().expect("pruned"), PruneStats { kept: 6, kept_bytes: 6 * size, removed: 4 });
+        for byte in 0..10u8 {
+            assert_eq!(small.load(&key(byte)).is_some(), byte >= 4, "entry {byte}");
+        }
+    }
+}

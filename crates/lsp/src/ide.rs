@@ -1,0 +1,724 @@
+//! The answers to an editor's questions about a position: what a name
+//! refers to, where it is declared and used, its value, and how to rename
+//! it. Everything is read from a snapshot of the host's database (its
+//! syntax trees, the module index, values as evaluated); nothing here
+//! changes it, and a change applied meanwhile cancels the reading.
+
+use std::{borrow::Cow, collections::BTreeMap};
+
+use camino::Utf8PathBuf;
+use db::{
+    File, RootDatabase, SourceSyntax,
+    module::{self, Address, Attr, Module, RangeOf},
+};
+use smol_str::SmolStr;
+use syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use value::Value;
+
+/// What a request reads: a handle on the host's database, and the modules
+/// it holds by directory (for module calls into child modules).
+pub struct Snapshot {
+    pub db: RootDatabase,
+    pub modules: BTreeMap<Utf8PathBuf, Module>,
+}
+
+/// A place in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRange {
+    pub file: File,
+    pub range: TextRange,
+}
+
+/// A name under the cursor: a reference (`var.region`) or a declaration
+/// (`variable "region"`, a local's name), with what it names.
+#[derive(Debug, Clone)]
+pub struct Named {
+    /// The address in `module` it names.
+    pub address: Address,
+    pub module: Module,
+    /// The range of the name under the cursor.
+    pub range: TextRange,
+}
+
+impl Snapshot {
+    /// The module a file belongs to, by its name and directory.
+    pub fn module_of(&self, file: File) -> Option<Module> {
+        let path = file.path(&self.db);
+        if !vfs::is_module_file(path) {
+            return None;
+        }
+        self.modules.get(vfs::module_dir(path)).copied()
+    }
+
+    fn root(&self, file: File) -> Option<SyntaxNode> {
+        (file.syntax(&self.db) == SourceSyntax::Native).then(|| db::parse(&self.db, file).syntax_node())
+    }
+
+    /// The name at `offset` of `file`, if it is one the module can resolve.
+    pub fn named_at(&self, file: File, offset: TextSize) -> Option<Named> {
+        let module = self.module_of(file)?;
+        let root = self.root(file)?;
+        let token = ident_at(&root, offset)?;
+        if let Some((chain, at)) = chain_at(&token) {
+            let (address, module, range) = self.resolve_chain(module, &chain, at)?;
+            return Some(Named { address, module, range });
+        }
+        let (address, range) = declaration_at(&token)?;
+        Some(Named { address, module, range })
+    }
+
+    /// What a chain names: an address in `module` or, for `module.NAME.OUTPUT`,
+    /// in the child module. `at` is the segment under the cursor.
+    fn resolve_chain(
+        &self,
+        module: Module,
+        chain: &[(SmolStr, TextRange)],
+        at: usize,
+    ) -> Option<(Address, Module, TextRange)> {
+        let names: Vec<&str> = chain.iter().map(|(name, _)| name.as_str()).collect();
+        match names.as_slice() {
+            ["var" | "local", name, ..] => Some((Address::new([names[0], name]), module, chain[1].1)),
+            ["module", call, output, ..] if at >= 2 => {
+                let calls = module::module_calls(&self.db, module);
+                let call = calls.iter().find(|it| it.name == *call)?;
+                let child = *self.modules.get(&call.dir)?;
+                Some((Address::new(["output", output]), child, chain[2].1))
+            }
+            ["module", call, ..] => Some((Address::new(["module", call]), module, chain[1].1)),
+            ["data", kind, name, ..] => Some((Address::new(["data", kind, name]), module, chain[2].1)),
+            [root, name, ..] if !matches!(*root, "each" | "count" | "self" | "path" | "terraform") => {
+                let address = Address::new([*root, *name]);
+                module::definition(&self.db, module, &address)?;
+                Some((address, module, chain[1].1))
+            }
+            _ => None,
+        }
+    }
+
+    /// Where `address` of `module` is declared: its name (an attribute's,
+    /// a block's header).
+    pub fn definition(&self, module: Module, address: &Address) -> Option<FileRange> {
+        let definition = module::definition(&self.db, module, address)?;
+        let range = module::location_range(&self.db, definition.file, &definition.location, RangeOf::Name);
+        Some(FileRange { file: definition.file, range })
+    }
+
+    /// The range of the name a rename changes in a declaration: a local's
+    /// name, a variable's label (inside its quotes).
+    fn declaration_name(&self, module: Module, address: &Address) -> Option<FileRange> {
+        let found = self.definition(module, address)?;
+        let root = self.root(found.file)?;
+        let element = root.covering_element(found.range);
+        let node = match element {
+            syntax::SyntaxElement::Node(node) => node,
+            syntax::SyntaxElement::Token(token) => token.parent()?,
+        };
+        let range = match address.segments() {
+            [root, _] if root == "local" => {
+                let attribute = node.ancestors().find(|it| it.kind() == SyntaxKind::ATTRIBUTE)?;
+                first_ident(&attribute)?.text_range()
+            }
+            [root, _] if root == "var" => {
+                let block = node.ancestors().find(|it| it.kind() == SyntaxKind::BLOCK)?;
+                let label = block.children().find(|it| it.kind() == SyntaxKind::BLOCK_LABEL)?;
+                label_name(&label)?.text_range()
+            }
+            _ => return None,
+        };
+        Some(FileRange { file: found.file, range })
+    }
+
+    /// Every reference to `address` in the files of `module` (the name's
+    /// segment: `region` of `var.region`), in file order.
+    pub fn references(&self, module: Module, address: &Address) -> Vec<FileRange> {
+        let mut out = Vec::new();
+        for &file in module.files(&self.db) {
+            let Some(root) = self.root(file) else { continue };
+            for variable in root.descendants().filter(|it| it.kind() == SyntaxKind::VARIABLE) {
+                let chain = chain_from(&variable);
+                let last = chain.len().saturating_sub(1);
+                if let Some((found, found_module, range)) = self.resolve_chain(module, &chain, last)
+                    && found == *address
+                    && found_module == module
+                {
+                    out.push(FileRange { file, range });
+                }
+            }
+        }
+        out
+    }
+
+    /// Every reference to an output of the module of `child` through the
+    /// calls of the modules the host holds (`module.NAME.OUTPUT`).
+    pub fn references_into(&self, child: Module, output: &Address) -> Vec<FileRange> {
+        let mut out = Vec::new();
+        for &module in self.modules.values() {
+            if module == child {
+                continue;
+            }
+            out.extend(self.references_in_callers(module, child, output));
+        }
+        out
+    }
+
+    fn references_in_callers(&self, module: Module, child: Module, output: &Address) -> Vec<FileRange> {
+        let calls = module::module_calls(&self.db, module);
+        if !calls.iter().any(|call| self.modules.get(&call.dir) == Some(&child)) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for &file in module.files(&self.db) {
+            let Some(root) = self.root(file) else { continue };
+            for variable in root.descendants().filter(|it| it.kind() == SyntaxKind::VARIABLE) {
+                let chain = chain_from(&variable);
+                if let Some((found, found_module, range)) = self.resolve_chain(module, &chain, 2)
+                    && found == *output
+                    && found_module == child
+                {
+                    out.push(FileRange { file, range });
+                }
+            }
+        }
+        out
+    }
+
+    /// The edits that rename a variable or a local, or why it cannot be
+    /// done completely.
+    pub fn rename(&self, named: &Named, new_name: &str) -> Result<Vec<(FileRange, String)>, String> {
+        let [root, old] = named.address.segments() else {
+            return Err("only variables and locals can be renamed".to_string());
+        };
+        if root != "var" && root != "local" {
+            return Err("only variables and locals can be renamed".to_string());
+        }
+        if !is_identifier(new_name) {
+            return Err(format!("`{new_name}` is not an identifier"));
+        }
+        let module = named.module;
+        let new_address = Address::new([root.as_str(), new_name]);
+        if module::definition(&self.db, module, &new_address).is_some() {
+            return Err(format!("{new_address} is already declared"));
+        }
+        self.check_renamable(module, root)?;
+        let declaration = self
+            .declaration_name(module, &named.address)
+            .ok_or_else(|| format!("{} is not declared in this module", named.address))?;
+        let mut edits = vec![(declaration, new_name.to_string())];
+        edits
+            .extend(self.references(module, &named.address).into_iter().map(|it| (it, new_name.to_string())));
+        if root == "var" {
+            // The callers' arguments name the variable too.
+            let dir = self.modules.iter().find(|(_, it)| **it == module).map(|(dir, _)| dir.clone());
+            for &caller in self.modules.values() {
+                for call in module::module_calls(&self.db, caller) {
+                    if Some(&call.dir) != dir.as_ref() {
+                        continue;
+                    }
+                    for (argument, location) in &call.arguments {
+                        if argument == old {
+                            if call.file.syntax(&self.db) != SourceSyntax::Native {
+                                return Err(format!(
+                                    "{} passes {old} in the JSON syntax, which this rename does not edit",
+                                    call.file.path(&self.db)
+                                ));
+                            }
+                            let range = module::location_range(&self.db, call.file, location, RangeOf::Name);
+                            edits.push((FileRange { file: call.file, range }, new_name.to_string()));
+                        }
+                    }
+                }
+            }
+        }
+        edits.sort_by(|(a, _), (b, _)| {
+            vfs::path_order(a.file.path(&self.db), b.file.path(&self.db))
+                .then(a.range.start().cmp(&b.range.start()))
+        });
+        edits.dedup_by(|a, b| a.0 == b.0);
+        Ok(edits)
+    }
+
+    /// Why names under `root` of `module` cannot all be found, if they
+    /// cannot: a file in the JSON syntax (its references are inside
+    /// strings), a file with syntax errors, or the root used whole.
+    fn check_renamable(&self, module: Module, root: &str) -> Result<(), String> {
+        for &file in module.files(&self.db) {
+            let path = file.path(&self.db);
+            if file.syntax(&self.db) != SourceSyntax::Native {
+                return Err(format!("{path} uses the JSON syntax, whose references this rename cannot edit"));
+            }
+            if !db::parses_cleanly(&self.db, file) {
+                return Err(format!("{path} has syntax errors: fix them first"));
+            }
+            let Some(tree) = self.root(file) else { continue };
+            for variable in tree.descendants().filter(|it| it.kind() == SyntaxKind::VARIABLE) {
+                let chain = chain_from(&variable);
+                if chain.len() == 1 && chain[0].0 == root && !in_for_scope(&variable, root) {
+                    let line = text_line(file.text(&self.db), chain[0].1.start());
+                    return Err(format!(
+                        "`{root}` is used whole at {path}:{line}: the names read through it cannot be renamed"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Hover text for a name: its address, value and type, and a
+    /// variable's description.
+    pub fn hover(&self, named: &Named) -> String {
+        let db = &self.db;
+        let mut out = format!("**{}**", named.address);
+        let attr = Attr::new(db, named.module, named.address.clone());
+        let has_value =
+            module::definition(db, named.module, &named.address).is_some_and(|def| def.kind.has_value());
+        if has_value {
+            match module::attribute_value(db, attr) {
+                Ok(value) => {
+                    out.push_str(&format!(": `{}`\n\n", value.ty().friendly_name()));
+                    out.push_str(&describe_value(value));
+                }
+                Err(error) => {
+                    out.push_str(&format!("\n\nNo value: {}", host::describe(db, attr, error)));
+                }
+            }
+        }
+        if let Some(description) = self.description(named) {
+            out.push_str("\n\n");
+            out.push_str(&description);
+        }
+        out
+    }
+
+    /// A variable's default (its expression as written) and its or an
+    /// output's `description`.
+    fn description(&self, named: &Named) -> Option<String> {
+        let address = match named.address.segments() {
+            [root, name] if root == "var" => Address::new(["var", name.as_str()]),
+            [root, name] if root == "output" => Address::new(["output", name.as_str()]),
+            _ => return None,
+        };
+        let found = self.definition(named.module, &address)?;
+        let tree = self.root(found.file)?;
+        let element = tree.covering_element(found.range);
+        let start = match element {
+            syntax::SyntaxElement::Node(node) => node,
+            syntax::SyntaxElement::Token(token) => token.parent()?,
+        };
+        let block = start.ancestors().find(|it| it.kind() == SyntaxKind::BLOCK)?;
+        let body = block.children().find(|it| it.kind() == SyntaxKind::BODY)?;
+        let attribute = |name: &str| {
+            body.children()
+                .filter(|it| it.kind() == SyntaxKind::ATTRIBUTE)
+                .find(|it| first_ident(it).is_some_and(|ident| ident.text() == name))
+        };
+        let mut out = Vec::new();
+        if address.segments()[0] == "var"
+            && let Some(default) = attribute("default")
+            && let Some(expr) = default.children().last()
+        {
+            let mut text = expr.text().to_string();
+            if text.len() > 200 {
+                text.truncate(floor_char_boundary(&text, 200));
+                text.push_str(" …");
+            }
+            out.push(format!("Default: `{text}`"));
+        }
+        if let Some(description) = attribute("description") {
+            let text: String = description
+                .descendants_with_tokens()
+                .filter_map(|it| it.into_token())
+                .filter(|it| it.kind() == SyntaxKind::TEMPLATE_TEXT)
+                .map(|it| it.text().to_string())
+                .collect();
+            if !text.is_empty() {
+                out.push(text);
+            }
+        }
+        (!out.is_empty()).then(|| out.join("\n\n"))
+    }
+
+    /// The signature of the function called at `offset`, if the cursor is
+    /// on a call's name.
+    pub fn function_at(&self, file: File, offset: TextSize) -> Option<(String, TextRange)> {
+        let root = self.root(file)?;
+        let token = ident_at(&root, offset)?;
+        let call = token.parent().filter(|it| it.kind() == SyntaxKind::FUNCTION_CALL)?;
+        let name: String = call
+            .children_with_tokens()
+            .filter_map(|it| it.into_token())
+            .take_while(|it| it.kind() == SyntaxKind::IDENT || it.kind() == SyntaxKind::COLON2)
+            .map(|it| it.text().to_string())
+            .collect();
+        let functions = self.functions(file);
+        let function = functions.get(&name)?;
+        Some((signature(&name, function), token.text_range()))
+    }
+
+    /// The functions a file's expressions may call: its module's table,
+    /// borrowed (the standard library's for a file of no module).
+    pub fn functions(&self, file: File) -> Cow<'_, BTreeMap<String, eval::Function>> {
+        match self.module_of(file) {
+            Some(module) => Cow::Borrowed(module.dialect(&self.db).functions(&self.db).functions()),
+            None => Cow::Owned(eval::stdlib::functions()),
+        }
+    }
+
+    /// Completion items at `offset`: the names under `var.` or `local.`
+    /// right before it, or the functions and roots when a bare name is
+    /// being typed; those that start with what is typed of the name, at
+    /// most [`MAX_COMPLETIONS`] of them, and whether some were left out.
+    pub fn completions(&self, file: File, offset: TextSize) -> (Vec<Completion>, bool) {
+        let text = file.text(&self.db);
+        let offset = usize::from(offset).min(text.len());
+        let before = &text[..floor_char_boundary(text, offset)];
+        let word_start = before
+            .char_indices()
+            .rev()
+            .take_while(|(_, ch)| ch.is_alphanumeric() || *ch == '_' || *ch == '-')
+            .last()
+            .map_or(before.len(), |(at, _)| at);
+        let (prefix, word) = before.split_at(word_start);
+        let module = self.module_of(file);
+        let mut out: Vec<Completion> = Vec::new();
+        let mut push = |label: &str, kind: CompletionKind, detail: Option<String>| {
+            if label.starts_with(word) {
+                out.push(Completion { label: label.to_string(), kind, detail });
+            }
+        };
+        let after_root = ["var", "local"].into_iter().find(|root| {
+            prefix.strip_suffix('.').is_some_and(|head| {
+                head.ends_with(root)
+                    && !head[..head.len() - root.len()]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|ch| ch.is_alphanumeric() || ch == '_' || ch == '.')
+            })
+        });
+        match after_root {
+            Some(root) => {
+                let Some(module) = module else { return (Vec::new(), false) };
+                let kind = if root == "var" { CompletionKind::Variable } else { CompletionKind::Local };
+                for name in module::names_under(&self.db, module, root) {
+                    push(name, kind, None);
+                }
+            }
+            None if prefix.ends_with('.') => {}
+            None => {
+                for (name, function) in self.functions(file).iter().filter(|(name, _)| !name.contains("::")) {
+                    if name.starts_with(word) {
+                        push(name, CompletionKind::Function, Some(signature(name, function)));
+                    }
+                }
+                if module.is_some() {
+                    push("var", CompletionKind::Root, None);
+                    push("local", CompletionKind::Root, None);
+                }
+            }
+        }
+        let incomplete = out.len() > MAX_COMPLETIONS;
+        out.truncate(MAX_COMPLETIONS);
+        (out, incomplete)
+    }
+}
+
+/// The most completion items one answer carries: a module of thousands of
+/// files has tens of thousands of locals, and the client asks again as
+/// more of the name is typed.
+pub const MAX_COMPLETIONS: usize = 1000;
+
+/// One completion item.
+pub struct Completion {
+    pub label: String,
+    pub kind: CompletionKind,
+    /// A function's signature.
+    pub detail: Option<String>,
+}
+
+/// What a completion item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompletionKind {
+    Variable,
+    Local,
+    Function,
+    Root,
+}
+
+/// A value for a reader: its JSON text when known (cut after a few
+/// thousand characters), or that it is known after apply.
+fn describe_value(value: &Value) -> String {
+    const MAX: usize = 4000;
+    if !value.is_known() {
+        // What go-cty's refinements know of it.
+        let range = value.range();
+        let mut known = Vec::new();
+        if range.definitely_not_null() {
+            known.push("not null".to_string());
+        }
+        if !range.string_prefix().is_empty() {
+            let mut prefix = String::new();
+            value::json::write_string(&mut prefix, range.string_prefix());
+            known.push(format!("starts with `{prefix}`"));
+        }
+        return match known.is_empty() {
+            true => "(known after apply)".to_string(),
+            false => format!("(known after apply; {})", known.join(", ")),
+        };
+    }
+    if !value.is_wholly_known() {
+        return "(partly known after apply)".to_string();
+    }
+    match value.to_json_string(&value.ty()) {
+        Ok(mut json) => {
+            if json.len() > MAX {
+                json.truncate(floor_char_boundary(&json, MAX));
+                json.push_str(" …");
+            }
+            format!("```json\n{json}\n```")
+        }
+        Err(_) => String::new(),
+    }
+}
+
+/// `name(param type, …)`.
+pub fn signature(name: &str, function: &eval::Function) -> String {
+    let mut params: Vec<String> =
+        function.params.iter().map(|param| format!("{} {}", param.name, param.ty.friendly_name())).collect();
+    if let Some(param) = &function.var_param {
+        params.push(format!("{}... {}", param.name, param.ty.friendly_name()));
+    }
+    format!("{name}({})", params.join(", "))
+}
+
+fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The 1-based line of an offset.
+fn text_line(text: &str, offset: TextSize) -> usize {
+    let offset = floor_char_boundary(text, offset.into());
+    text[..offset].matches('\n').count() + 1
+}
+
+/// Whether a name is an HCL identifier.
+pub fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|ch| ch.is_alphabetic() || ch == '_')
+        && chars.all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-')
+}
+
+/// The identifier (or a label's text) at `offset`, or just before it (a
+/// cursor right after a name is on it).
+fn ident_at(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToken> {
+    if offset > root.text_range().end() {
+        return None;
+    }
+    let named = |token: &SyntaxToken| matches!(token.kind(), SyntaxKind::IDENT | SyntaxKind::TEMPLATE_TEXT);
+    let at = root.token_at_offset(offset);
+    at.clone().find(named).or_else(|| at.left_biased().filter(named))
+}
+
+fn first_ident(node: &SyntaxNode) -> Option<SyntaxToken> {
+    node.children_with_tokens().filter_map(|it| it.into_token()).find(|it| it.kind() == SyntaxKind::IDENT)
+}
+
+/// A label's name token: its identifier or its quoted text.
+fn label_name(label: &SyntaxNode) -> Option<SyntaxToken> {
+    first_ident(label).or_else(|| {
+        label
+            .descendants_with_tokens()
+            .filter_map(|it| it.into_token())
+            .find(|it| it.kind() == SyntaxKind::TEMPLATE_TEXT)
+    })
+}
+
+/// The traversal a token is part of, and which of its segments the token
+/// is.
+fn chain_at(token: &SyntaxToken) -> Option<(Vec<(SmolStr, TextRange)>, usize)> {
+    if token.kind() != SyntaxKind::IDENT {
+        return None;
+    }
+    let parent = token.parent()?;
+    let variable = match parent.kind() {
+        SyntaxKind::VARIABLE => parent,
+        SyntaxKind::GET_ATTR_EXPR => {
+            let mut node = parent;
+            while let Some(child) = node.first_child() {
+                if child.kind() == SyntaxKind::VARIABLE {
+                    node = child;
+                    break;
+                }
+                if child.kind() != SyntaxKind::GET_ATTR_EXPR {
+                    return None;
+                }
+                node = child;
+            }
+            (node.kind() == SyntaxKind::VARIABLE).then_some(node)?
+        }
+        _ => return None,
+    };
+    let chain = chain_from(&variable);
+    let at = chain.iter().position(|(_, range)| *range == token.text_range())?;
+    Some((chain, at))
+}
+
+/// The names of the traversal rooted at a variable: `var`, `region` for
+/// `var.region`; it ends at the first accessor that is not `.name`.
+fn chain_from(variable: &SyntaxNode) -> Vec<(SmolStr, TextRange)> {
+    let mut chain = Vec::new();
+    let Some(root) = first_ident(variable) else { return chain };
+    chain.push((SmolStr::new(root.text()), root.text_range()));
+    let mut node = variable.clone();
+    while let Some(parent) = node.parent() {
+        if parent.kind() != SyntaxKind::GET_ATTR_EXPR || parent.first_child().as_ref() != Some(&node) {
+            break;
+        }
+        let Some(name) = first_ident(&parent) else { break };
+        chain.push((SmolStr::new(name.text()), name.text_range()));
+        node = parent;
+    }
+    chain
+}
+
+/// Whether `name` is bound by an enclosing `for` expression, where it is
+/// not the module's root.
+fn in_for_scope(node: &SyntaxNode, name: &str) -> bool {
+    node.ancestors()
+        .filter(|it| matches!(it.kind(), SyntaxKind::FOR_TUPLE_EXPR | SyntaxKind::FOR_OBJECT_EXPR))
+        .any(|it| {
+            it.children().any(|child| {
+                child.kind() == SyntaxKind::FOR_INTRO
+                    && child
+                        .children_with_tokens()
+                        .filter_map(|it| it.into_token())
+                        .filter(|it| it.kind() == SyntaxKind::IDENT)
+                        .skip(1)
+                        .take_while(|it| it.text() != "in")
+                        .any(|it| it.text() == name)
+            })
+        })
+}
+
+/// The declaration whose name a token is: a local's name, a variable's,
+/// output's or module call's label, or a block's labels.
+fn declaration_at(token: &SyntaxToken) -> Option<(Address, TextRange)> {
+    let parent = token.parent()?;
+    if parent.kind() == SyntaxKind::ATTRIBUTE && first_ident(&parent).as_ref() == Some(token) {
+        let block = top_level_block(&parent)?;
+        let (kind, _) = block_header(&block)?;
+        if kind == "locals" {
+            return Some((Address::new(["local", token.text()]), token.text_range()));
+        }
+        return None;
+    }
+    let label = token.parent_ancestors().find(|it| it.kind() == SyntaxKind::BLOCK_LABEL)?;
+    let block = label.parent().filter(|it| it.kind() == SyntaxKind::BLOCK)?;
+    top_level_block(&block).filter(|it| *it == block)?;
+    let (kind, labels) = block_header(&block)?;
+    let name_range = label_name(&label)?.text_range();
+    let address = match (kind.as_str(), labels.as_slice()) {
+        ("variable", [name]) => Address::new(["var", name.as_str()]),
+        ("data", [kind, name]) => Address::new(["data", kind.as_str(), name.as_str()]),
+        (_, labels) if !labels.is_empty() => {
+            Address::new(std::iter::once(kind.as_str()).chain(labels.iter().map(SmolStr::as_str)))
+        }
+        _ => return None,
+    };
+    Some((address, name_range))
+}
+
+/// The top-level block a node is in.
+fn top_level_block(node: &SyntaxNode) -> Option<SyntaxNode> {
+    node.ancestors().filter(|it| it.kind() == SyntaxKind::BLOCK).last()
+}
+
+/// A block's type and labels.
+fn block_header(block: &SyntaxNode) -> Option<(SmolStr, Vec<SmolStr>)> {
+    let kind = SmolStr::new(first_ident(block)?.text());
+    let labels = block
+        .children()
+        .filter(|it| it.kind() == SyntaxKind::BLOCK_LABEL)
+        .map(|label| label_name(&label).map_or_else(SmolStr::default, |it| SmolStr::new(it.text())))
+        .collect();
+    Some((kind, labels))
+}
+
+/// A file's outline: each top-level block (and a `locals` block's names),
+/// with its range and the range of its name.
+pub struct Symbol {
+    pub name: String,
+    pub detail: Option<String>,
+    pub kind: SymbolKind,
+    pub range: TextRange,
+    pub selection: TextRange,
+    pub children: Vec<Symbol>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymbolKind {
+    Block,
+    Variable,
+    Output,
+    Module,
+    Attribute,
+}
+
+impl Snapshot {
+    pub fn symbols(&self, file: File) -> Vec<Symbol> {
+        let Some(root) = self.root(file) else { return Vec::new() };
+        let Some(body) = root.children().find(|it| it.kind() == SyntaxKind::BODY) else { return Vec::new() };
+        body_symbols(&body, 0)
+    }
+}
+
+fn body_symbols(body: &SyntaxNode, depth: usize) -> Vec<Symbol> {
+    let mut out = Vec::new();
+    for item in body.children() {
+        match item.kind() {
+            SyntaxKind::ATTRIBUTE => {
+                let Some(name) = first_ident(&item) else { continue };
+                out.push(Symbol {
+                    name: name.text().to_string(),
+                    detail: None,
+                    kind: SymbolKind::Attribute,
+                    range: item.text_range(),
+                    selection: name.text_range(),
+                    children: Vec::new(),
+                });
+            }
+            SyntaxKind::BLOCK => {
+                let Some((kind, labels)) = block_header(&item) else { continue };
+                let Some(type_token) = first_ident(&item) else { continue };
+                let symbol_kind = match kind.as_str() {
+                    "variable" => SymbolKind::Variable,
+                    "output" => SymbolKind::Output,
+                    "module" => SymbolKind::Module,
+                    _ => SymbolKind::Block,
+                };
+                let mut name = kind.to_string();
+                for label in &labels {
+                    name.push_str(&format!(" \"{label}\""));
+                }
+                // Only the first levels: an outline of every nested block
+                // of a large file says little.
+                let children = match item.children().find(|it| it.kind() == SyntaxKind::BODY) {
+                    Some(inner) if depth < 2 => body_symbols(&inner, depth + 1),
+                    _ => Vec::new(),
+                };
+                out.push(Symbol {
+                    name,
+                    detail: None,
+                    kind: symbol_kind,
+                    range: item.text_range(),
+                    selection: type_token.text_range(),
+                    children,
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,733 @@
+//! The language server end to end: a client on one end of an in-memory
+//! connection, the server on the other, over a copy of
+//! `test-data/lsp/workspace` (a Terraform module calling a child module,
+//! with a `halite.toml` and an ignore comment).
+
+use std::{
+    collections::VecDeque,
+    path::Path,
+    str::FromStr,
+    thread::JoinHandle,
+    time::{Duration, Instant},
+};
+
+use camino::{Utf8Path, Utf8PathBuf};
+use lsp::Options;
+use lsp_server::{Connection, Message, Notification, Request, RequestId, ResponseError};
+use lsp_types::{
+    self as types, Position, Range, TextDocumentIdentifier, TextDocumentPositionParams, Uri,
+    notification::Notification as _,
+};
+use serde_json::{Value as Json, json};
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+fn test_data() -> Utf8PathBuf {
+    Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/lsp")
+}
+
+/// A copy of the test workspace in a temporary directory.
+fn workspace() -> (tempfile::TempDir, Utf8PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("workspace");
+    copy_dir(test_data().join("workspace").as_std_path(), root.as_std_path());
+    (dir, root)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn uri(path: &Utf8Path) -> Uri {
+    lsp::path_to_uri(path)
+}
+
+struct Client {
+    connection: Connection,
+    server: Option<JoinHandle<Result<(), String>>>,
+    next_id: i32,
+    /// Notifications received while waiting for something else.
+    notifications: VecDeque<Notification>,
+}
+
+impl Client {
+    fn start(roots: &[&Utf8Path]) -> Client {
+        let (server, connection) = Connection::memory();
+        let options = Options { debounce: Duration::from_millis(20), debug_requests: true };
+        let server = std::thread::spawn(move || lsp::run(&server, options));
+        let mut client =
+            Client { connection, server: Some(server), next_id: 0, notifications: VecDeque::new() };
+        let folders: Vec<types::WorkspaceFolder> = roots
+            .iter()
+            .map(|root| types::WorkspaceFolder {
+                uri: uri(root),
+                name: root.file_name().unwrap().to_string(),
+            })
+            .collect();
+        let params = types::InitializeParams { workspace_folders: Some(folders), ..Default::default() };
+        let result = client.request::<types::request::Initialize>(params).unwrap();
+        assert!(result.capabilities.rename_provider.is_some());
+        client.notify::<types::notification::Initialized>(types::InitializedParams {});
+        client
+    }
+
+    fn send_request(&mut self, method: &str, params: Json) -> RequestId {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        self.connection
+            .sender
+            .send(Message::Request(Request::new(id.clone(), method.to_string(), params)))
+            .unwrap();
+        id
+    }
+
+    fn response(&mut self, id: &RequestId) -> Result<Json, ResponseError> {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let message = self
+                .connection
+                .receiver
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .expect("no response in time");
+            match message {
+                Message::Response(response) if response.id == *id => return response.response_result,
+                Message::Response(_) => {}
+                Message::Notification(notification) => self.notifications.push_back(notification),
+                Message::Request(request) => panic!("unexpected request from the server: {request:?}"),
+            }
+        }
+    }
+
+    fn raw(&mut self, method: &str, params: Json) -> Result<Json, ResponseError> {
+        let id = self.send_request(method, params);
+        self.response(&id)
+    }
+
+    fn request<R: types::request::Request>(&mut self, params: R::Params) -> Result<R::Result, ResponseError> {
+        let result = self.raw(R::METHOD, serde_json::to_value(params).unwrap())?;
+        Ok(serde_json::from_value(result).unwrap())
+    }
+
+    fn notify<N: types::notification::Notification>(&mut self, params: N::Params) {
+        let notification = Notification::new(N::METHOD.to_string(), params);
+        self.connection.sender.send(Message::Notification(notification)).unwrap();
+    }
+
+    /// Waits for diagnostics of `path` that `accept` takes.
+    fn diagnostics(
+        &mut self,
+        path: &Utf8Path,
+        accept: impl Fn(&[types::Diagnostic]) -> bool,
+    ) -> Vec<types::Diagnostic> {
+        let uri = uri(path);
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            while let Some(notification) = self.notifications.pop_front() {
+                if notification.method != types::notification::PublishDiagnostics::METHOD {
+                    continue;
+                }
+                let params: types::PublishDiagnosticsParams =
+                    serde_json::from_value(notification.params).unwrap();
+                if params.uri == uri && accept(&params.diagnostics) {
+                    return params.diagnostics;
+                }
+            }
+            match self.connection.receiver.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(Message::Notification(notification)) => self.notifications.push_back(notification),
+                Ok(_) => {}
+                Err(_) => panic!("no acceptable diagnostics for {path} in time"),
+            }
+        }
+    }
+
+    fn open(&mut self, path: &Utf8Path, text: &str) {
+        self.notify::<types::notification::DidOpenTextDocument>(types::DidOpenTextDocumentParams {
+            text_document: types::TextDocumentItem {
+                uri: uri(path),
+                language_id: "terraform".to_string(),
+                version: 1,
+                text: text.to_string(),
+            },
+        });
+    }
+
+    fn change(&mut self, path: &Utf8Path, range: Option<Range>, text: &str) {
+        self.notify::<types::notification::DidChangeTextDocument>(types::DidChangeTextDocumentParams {
+            text_document: types::VersionedTextDocumentIdentifier { uri: uri(path), version: 2 },
+            content_changes: vec![types::TextDocumentContentChangeEvent {
+                range,
+                range_length: None,
+                text: text.to_string(),
+            }],
+        });
+    }
+
+    fn shutdown(mut self) {
+        self.request::<types::request::Shutdown>(()).unwrap();
+        self.notify::<types::notification::Exit>(());
+        let server = self.server.take().unwrap();
+        assert_eq!(server.join().unwrap(), Ok(()));
+    }
+}
+
+fn at(path: &Utf8Path, line: u32, character: u32) -> TextDocumentPositionParams {
+    TextDocumentPositionParams {
+        text_document: TextDocumentIdentifier { uri: uri(path) },
+        position: Position::new(line, character),
+    }
+}
+
+/// `code line:column` of each diagnostic, in order.
+fn summary(diagnostics: &[types::Diagnostic]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|it| {
+            let code = match &it.code {
+                Some(types::NumberOrString::String(code)) => code.clone(),
+                _ => String::new(),
+            };
+            let severity =
+                if it.severity == Some(types::DiagnosticSeverity::ERROR) { "error" } else { "warning" };
+            format!("{severity} {code} {}:{}", it.range.start.line + 1, it.range.start.character + 1)
+        })
+        .collect()
+}
+
+fn codes(diagnostics: &[types::Diagnostic]) -> Vec<String> {
+    summary(diagnostics).into_iter().map(|it| it.split(' ').nth(1).unwrap().to_string()).collect()
+}
+
+fn hover_text(client: &mut Client, path: &Utf8Path, line: u32, character: u32) -> String {
+    let params = types::HoverParams {
+        text_document_position_params: at(path, line, character),
+        work_done_progress_params: Default::default(),
+    };
+    match client.request::<types::request::HoverRequest>(params).unwrap() {
+        Some(types::Hover { contents: types::HoverContents::Markup(markup), .. }) => markup.value,
+        other => panic!("no hover text: {other:?}"),
+    }
+}
+
+fn definition(client: &mut Client, path: &Utf8Path, line: u32, character: u32) -> (Utf8PathBuf, u32) {
+    let params = types::GotoDefinitionParams {
+        text_document_position_params: at(path, line, character),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    };
+    match client.request::<types::request::GotoDefinition>(params).unwrap() {
+        Some(types::GotoDefinitionResponse::Scalar(location)) => {
+            (lsp::uri_to_path(&location.uri).unwrap(), location.range.start.line)
+        }
+        other => panic!("no definition: {other:?}"),
+    }
+}
+
+/// The text after applying edits (given in any order, not overlapping).
+fn apply_edits(text: &str, edits: &[types::TextEdit]) -> String {
+    let index = lsp::LineIndex::new(text);
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|edit| {
+            (
+                index.offset(edit.range.start).unwrap(),
+                index.offset(edit.range.end).unwrap(),
+                edit.new_text.as_str(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|it| std::cmp::Reverse(it.0));
+    let mut out = text.to_string();
+    for (start, end, new_text) in edits {
+        out.replace_range(start..end, new_text);
+    }
+    out
+}
+
+#[test]
+fn diagnostics_are_checks_and_follow_edits() {
+    let (_dir, root) = workspace();
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    // Exactly `halite check`'s: legacy-index an error by halite.toml, the
+    // interpolation-only warning ignored by its comment.
+    let found = client.diagnostics(&main, |it| !it.is_empty());
+    assert_eq!(
+        summary(&found),
+        ["warning unused-declaration 3:3", "error legacy-index 4:26", "warning unused-declaration 6:3"]
+    );
+    assert_eq!(found[1].data, Some(json!({ "explain": "halite rule legacy-index" })));
+    assert!(
+        found[0].message.contains("Nothing in this module refers to local.zone_count"),
+        "{}",
+        found[0].message
+    );
+
+    // A bad edit makes a diagnostic appear; its fix makes it go.
+    let text = std::fs::read_to_string(&main).unwrap();
+    client.open(&main, &text);
+    let edit = Range::new(Position::new(1, 27), Position::new(1, 33));
+    client.change(&main, Some(edit), "regoin");
+    let found = client.diagnostics(&main, |it| codes(it).contains(&"undeclared-reference".to_string()));
+    let undeclared =
+        found.iter().find(|it| codes(std::slice::from_ref(it)) == ["undeclared-reference"]).unwrap();
+    assert_eq!(undeclared.range.start, Position::new(1, 23));
+    // Pulled, they are the same.
+    let pulled = client
+        .request::<types::request::DocumentDiagnosticRequest>(types::DocumentDiagnosticParams {
+            text_document: TextDocumentIdentifier { uri: uri(&main) },
+            identifier: None,
+            previous_result_id: None,
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap();
+    let types::DocumentDiagnosticReportResult::Report(types::DocumentDiagnosticReport::Full(pulled)) = pulled
+    else {
+        panic!("not a full report")
+    };
+    assert_eq!(summary(&pulled.full_document_diagnostic_report.items), summary(&found));
+
+    client.change(&main, Some(edit), "region");
+    let found = client.diagnostics(&main, |it| !codes(it).contains(&"undeclared-reference".to_string()));
+    assert_eq!(codes(&found), ["unused-declaration", "legacy-index", "unused-declaration"]);
+
+    // Closing the document reads the file from disk again.
+    client.change(&main, None, "locals {\n  a = var.nope\n}\n");
+    client.diagnostics(&main, |it| codes(it) == ["unused-declaration", "undeclared-reference"]);
+    client.notify::<types::notification::DidCloseTextDocument>(types::DidCloseTextDocumentParams {
+        text_document: TextDocumentIdentifier { uri: uri(&main) },
+    });
+    client.diagnostics(&main, |it| codes(it) == ["unused-declaration", "legacy-index", "unused-declaration"]);
+    client.shutdown();
+}
+
+#[test]
+fn watched_files_and_several_folders() {
+    let (_dir, root) = workspace();
+    let other = root.parent().unwrap().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("main.hcl"), "locals {\n  a = local.b\n}\n").unwrap();
+    let mut client = Client::start(&[&root, &other]);
+    client.diagnostics(&other.join("main.hcl"), |it| codes(it) == ["undeclared-reference"]);
+    client.diagnostics(&root.join("main.tf"), |it| !it.is_empty());
+
+    // A file created outside the editor.
+    let extra = root.join("extra.tf");
+    std::fs::write(&extra, "output \"x\" {\n  value = var.missing\n}\n").unwrap();
+    let event = |typ| types::DidChangeWatchedFilesParams {
+        changes: vec![types::FileEvent { uri: uri(&extra), typ }],
+    };
+    client.notify::<types::notification::DidChangeWatchedFiles>(event(types::FileChangeType::CREATED));
+    client.diagnostics(&extra, |it| codes(it) == ["undeclared-reference"]);
+    std::fs::remove_file(&extra).unwrap();
+    client.notify::<types::notification::DidChangeWatchedFiles>(event(types::FileChangeType::DELETED));
+    client.diagnostics(&extra, <[_]>::is_empty);
+
+    // A folder removed takes its files' diagnostics with it.
+    let folder = types::WorkspaceFolder { uri: uri(&other), name: "other".to_string() };
+    client.notify::<types::notification::DidChangeWorkspaceFolders>(types::DidChangeWorkspaceFoldersParams {
+        event: types::WorkspaceFoldersChangeEvent { added: Vec::new(), removed: vec![folder] },
+    });
+    client.diagnostics(&other.join("main.hcl"), <[_]>::is_empty);
+    client.shutdown();
+}
+
+#[test]
+fn formatting_is_halite_fmts() {
+    let (_dir, root) = workspace();
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    let text = std::fs::read_to_string(&main).unwrap();
+    client.open(&main, &text);
+    let options = types::FormattingOptions { tab_size: 2, insert_spaces: true, ..Default::default() };
+    let whole = |client: &mut Client| {
+        client
+            .request::<types::request::Formatting>(types::DocumentFormattingParams {
+                text_document: TextDocumentIdentifier { uri: uri(&main) },
+                options: options.clone(),
+                work_done_progress_params: Default::default(),
+            })
+            .unwrap()
+            .unwrap()
+    };
+    // `halite fmt - --stdin-filename main.tf < workspace/main.tf`.
+    let expected = std::fs::read_to_string(test_data().join("main.tf.formatted")).unwrap();
+    assert_eq!(apply_edits(&text, &whole(&mut client)), expected);
+
+    // A range gets the changes within it: the aligned lines, not the
+    // interpolation below.
+    let edits = client
+        .request::<types::request::RangeFormatting>(types::DocumentRangeFormattingParams {
+            text_document: TextDocumentIdentifier { uri: uri(&main) },
+            range: Range::new(Position::new(1, 0), Position::new(3, 10)),
+            options: options.clone(),
+            work_done_progress_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let formatted = apply_edits(&text, &edits);
+    assert!(formatted.contains("  name       = \"net-${var.region}\"\n"), "{formatted}");
+    assert!(formatted.contains("quoted_name = \"${local.name}\""), "{formatted}");
+
+    // A file with syntax errors is not formatted.
+    client.change(&main, None, "locals {\n  a =   \n");
+    assert_eq!(whole(&mut client), []);
+    client.shutdown();
+}
+
+#[test]
+fn hover_definition_references_symbols() {
+    let (_dir, root) = workspace();
+    let main = root.join("main.tf");
+    let child = root.join("modules/network/main.tf");
+    let mut client = Client::start(&[&root]);
+    client.diagnostics(&main, |it| !it.is_empty());
+
+    // `var.region` in `"net-${var.region}"`: value, type, description.
+    let text = hover_text(&mut client, &main, 1, 30);
+    // The module is one any caller may call, as `halite check` takes it:
+    // its variables are known after apply, and what reads them.
+    assert_eq!(
+        text,
+        "**var.region**: `string`\n\n(known after apply)\n\nDefault: `\"eu-west-1\"`\n\nWhere the network lives."
+    );
+    let text = hover_text(&mut client, &main, 1, 4);
+    assert_eq!(text, "**local.name**: `string`\n\n(known after apply; not null, starts with `\"net-\"`)");
+    let text = hover_text(&mut client, &main, 2, 4);
+    assert_eq!(text, "**local.zone_count**: `number`\n\n(known after apply; not null)");
+    let text = hover_text(&mut client, &main, 2, 18);
+    assert!(text.starts_with("```hcl\nlength("), "{text}");
+    // An output of the child module, through the call.
+    let text = hover_text(&mut client, &main, 15, 26);
+    assert!(text.starts_with("**output.id**"), "{text}");
+    assert!(text.ends_with("The network's identifier."), "{text}");
+
+    assert_eq!(definition(&mut client, &main, 1, 30), (root.join("variables.tf"), 0));
+    assert_eq!(definition(&mut client, &main, 5, 25), (main.clone(), 1));
+    assert_eq!(definition(&mut client, &main, 15, 26), (child.clone(), 9));
+    assert_eq!(definition(&mut client, &main, 15, 14), (main.clone(), 8));
+
+    let references = client
+        .request::<types::request::References>(types::ReferenceParams {
+            text_document_position: at(&main, 1, 4),
+            context: types::ReferenceContext { include_declaration: true },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let lines: Vec<u32> = references.iter().map(|it| it.range.start.line).collect();
+    assert_eq!(lines, [1, 5, 11]);
+
+    let symbols = client
+        .request::<types::request::DocumentSymbolRequest>(types::DocumentSymbolParams {
+            text_document: TextDocumentIdentifier { uri: uri(&main) },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let types::DocumentSymbolResponse::Nested(symbols) = symbols else { panic!("flat symbols") };
+    let names: Vec<&str> = symbols.iter().map(|it| it.name.as_str()).collect();
+    assert_eq!(names, ["locals", "module \"network\"", "output \"network_id\"", "output \"zones\""]);
+    let locals: Vec<&str> = symbols[0].children.iter().flatten().map(|it| it.name.as_str()).collect();
+    assert_eq!(locals, ["name", "zone_count", "first_zone", "quoted_name"]);
+    client.shutdown();
+}
+
+#[test]
+fn rename_across_files_and_callers() {
+    let (_dir, root) = workspace();
+    let main = root.join("main.tf");
+    let child = root.join("modules/network/main.tf");
+    let mut client = Client::start(&[&root]);
+    client.diagnostics(&main, |it| !it.is_empty());
+    let rename = |client: &mut Client, path: &Utf8Path, line, character, new_name: &str| {
+        client.request::<types::request::Rename>(types::RenameParams {
+            text_document_position: at(path, line, character),
+            new_name: new_name.to_string(),
+            work_done_progress_params: Default::default(),
+        })
+    };
+    let changed = |edit: types::WorkspaceEdit| -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = edit
+            .changes
+            .unwrap()
+            .into_iter()
+            .map(|(uri, edits)| {
+                let path = lsp::uri_to_path(&uri).unwrap();
+                let text = std::fs::read_to_string(&path).unwrap();
+                (path.strip_prefix(&root).unwrap().to_string(), apply_edits(&text, &edits))
+            })
+            .collect();
+        out.sort();
+        out
+    };
+
+    // A variable, from a reference: its declaration in another file too.
+    let prepared = client.request::<types::request::PrepareRenameRequest>(at(&main, 1, 30)).unwrap();
+    assert_eq!(
+        prepared,
+        Some(types::PrepareRenameResponse::RangeWithPlaceholder {
+            range: Range::new(Position::new(1, 27), Position::new(1, 33)),
+            placeholder: "region".to_string()
+        })
+    );
+    let edit = rename(&mut client, &main, 1, 30, "location").unwrap().unwrap();
+    let files = changed(edit);
+    assert_eq!(files.iter().map(|it| it.0.as_str()).collect::<Vec<_>>(), ["main.tf", "variables.tf"]);
+    assert!(files[0].1.contains("\"net-${var.location}\""));
+    assert!(files[1].1.starts_with("variable \"location\" {"));
+
+    // A local, from its declaration.
+    let edit = rename(&mut client, &main, 1, 3, "label").unwrap().unwrap();
+    let files = changed(edit);
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].1.matches("local.label").count(), 2);
+    assert!(files[0].1.contains("  label        = \"net-"));
+
+    // A child's variable: the caller's argument is renamed with it.
+    let edit = rename(&mut client, &child, 11, 24, "title").unwrap().unwrap();
+    let files = changed(edit);
+    assert_eq!(
+        files.iter().map(|it| it.0.as_str()).collect::<Vec<_>>(),
+        ["main.tf", "modules/network/main.tf"]
+    );
+    assert!(files[0].1.contains("  title   = local.name"), "{}", files[0].1);
+    assert!(files[1].1.contains("variable \"title\""));
+
+    // Refused, with the reason.
+    let error = rename(&mut client, &main, 1, 3, "zone_count").unwrap_err();
+    assert_eq!(error.message, "local.zone_count is already declared");
+    let error = client.request::<types::request::PrepareRenameRequest>(at(&main, 15, 26)).unwrap_err();
+    assert!(error.message.contains("only variables and locals"), "{}", error.message);
+    let whole = root.join("whole.tf");
+    client.open(&whole, "output \"all\" {\n  value = local\n}\n");
+    let error = rename(&mut client, &main, 1, 3, "label").unwrap_err();
+    assert_eq!(
+        error.message,
+        format!("`local` is used whole at {whole}:2: the names read through it cannot be renamed")
+    );
+    client.shutdown();
+}
+
+#[test]
+fn completion_of_names_and_functions() {
+    let (_dir, root) = workspace();
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    let text = std::fs::read_to_string(&main).unwrap();
+    client.open(&main, &text);
+    client.change(&main, Some(Range::new(Position::new(19, 32), Position::new(19, 32))), " + var.");
+    let complete = |client: &mut Client, line, character| -> Vec<String> {
+        let items = client
+            .request::<types::request::Completion>(types::CompletionParams {
+                text_document_position: at(&main, line, character),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+                context: None,
+            })
+            .unwrap();
+        match items {
+            Some(types::CompletionResponse::List(list)) => {
+                list.items.into_iter().map(|it| it.label).collect()
+            }
+            other => panic!("no completion: {other:?}"),
+        }
+    };
+    assert_eq!(complete(&mut client, 19, 39), ["region", "zones"]);
+    // What is typed of the name filters the functions.
+    let names = complete(&mut client, 19, 12);
+    assert_eq!(names, ["upper"]);
+    let names = complete(&mut client, 19, 10);
+    assert!(names.contains(&"length".to_string()) && names.contains(&"local".to_string()), "{names:?}");
+    client.shutdown();
+}
+
+#[test]
+fn bad_input_and_cancellation() {
+    let (_dir, root) = workspace();
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    let text = std::fs::read_to_string(&main).unwrap();
+    client.open(&main, &text);
+
+    // A panic is an error answer, and the server goes on.
+    let error = client.raw("halite/panic", Json::Null).unwrap_err();
+    assert_eq!(error.code, lsp_server::ErrorCode::InternalError as i32);
+    assert!(error.message.contains("a request that panics"), "{}", error.message);
+    assert!(hover_text(&mut client, &main, 1, 30).starts_with("**var.region**"));
+
+    // Unknown documents have nothing; positions outside one are errors.
+    let unknown = root.join("nowhere.tf");
+    let params = types::HoverParams {
+        text_document_position_params: at(&unknown, 0, 0),
+        work_done_progress_params: Default::default(),
+    };
+    assert_eq!(client.request::<types::request::HoverRequest>(params).unwrap(), None);
+    let params = json!({ "textDocument": { "uri": "untitled:Untitled-1" }, "position": { "line": 0, "character": 0 } });
+    assert_eq!(client.raw("textDocument/hover", params).unwrap(), Json::Null);
+    let params = types::HoverParams {
+        text_document_position_params: at(&main, 400, 2),
+        work_done_progress_params: Default::default(),
+    };
+    let error = client.request::<types::request::HoverRequest>(params).unwrap_err();
+    assert_eq!(error.code, lsp_server::ErrorCode::InvalidParams as i32);
+    let error = client.raw("textDocument/hover", json!({ "nonsense": true })).unwrap_err();
+    assert_eq!(error.code, lsp_server::ErrorCode::InvalidParams as i32);
+    assert_eq!(
+        client.raw("halite/unknown", Json::Null).unwrap_err().code,
+        lsp_server::ErrorCode::MethodNotFound as i32
+    );
+
+    // Binary and half-typed files answer like any other.
+    let binary = root.join("binary.tf");
+    client.open(&binary, "\u{0}\u{1}\u{7f}ELF\u{0}locals {\n");
+    client.diagnostics(&binary, |it| !it.is_empty());
+    let params = types::HoverParams {
+        text_document_position_params: at(&binary, 0, 3),
+        work_done_progress_params: Default::default(),
+    };
+    assert_eq!(client.request::<types::request::HoverRequest>(params).unwrap(), None);
+    let half = "locals {\n  a = var.\n  b = local.a[\n".to_string() + &"x = [\n".repeat(20_000);
+    client.change(&main, None, &half);
+    client.diagnostics(&main, |it| codes(it).first().is_some_and(|code| code != "unused-declaration"));
+    for (line, character) in [(0, 3), (1, 10), (2, 12), (5000, 2)] {
+        let params = types::HoverParams {
+            text_document_position_params: at(&main, line, character),
+            work_done_progress_params: Default::default(),
+        };
+        assert!(client.request::<types::request::HoverRequest>(params).is_ok());
+    }
+
+    // An edit cancels the requests in flight: they answer ContentModified.
+    let waiting = client.send_request("halite/wait", Json::Null);
+    std::thread::sleep(Duration::from_millis(50));
+    client.change(&main, None, &text);
+    let error = client.response(&waiting).unwrap_err();
+    assert_eq!(error.code, lsp_server::ErrorCode::ContentModified as i32);
+    // So does the client's `$/cancelRequest`.
+    let waiting = client.send_request("halite/wait", Json::Null);
+    let id = client.next_id;
+    client
+        .notify::<types::notification::Cancel>(types::CancelParams { id: types::NumberOrString::Number(id) });
+    let error = client.response(&waiting).unwrap_err();
+    assert_eq!(error.code, lsp_server::ErrorCode::RequestCanceled as i32);
+    assert!(hover_text(&mut client, &main, 1, 30).starts_with("**var.region**"));
+    client.shutdown();
+}
+
+#[test]
+fn uris_with_escapes() {
+    let path = Utf8Path::new("/tmp/a b/c.tf");
+    assert_eq!(lsp::uri_to_path(&Uri::from_str("file:///tmp/a%20b/c.tf").unwrap()).as_deref(), Some(path));
+}
+
+/// Every file's HCL paths below `dir`, sorted, as a walk of `halite check`
+/// finds them (no hidden names).
+fn hcl_files(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = Utf8PathBuf::from_path_buf(entry.unwrap().path()).unwrap();
+        if path.file_name().unwrap().starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            out.extend(hcl_files(&path));
+        } else if vfs::FileKind::of(&path).is_some() {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn diagnostics_equal_checks_on_checks_test_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("cli");
+    for name in ["modules", "project", "syntax-error", "warnings-only", "opentofu"] {
+        copy_dir(test_data().join("../check/cli").join(name).as_std_path(), root.join(name).as_std_path());
+    }
+    copy_dir(test_data().join("workspace").as_std_path(), root.join("workspace").as_std_path());
+    let paths = hcl_files(&root);
+    let checked = host::check::check_paths(
+        &paths,
+        host::Limits::default(),
+        |db, index, outcome| {
+            let text =
+                db.files().get(&paths[index]).map(|file| file.text(db).to_string()).unwrap_or_default();
+            let index = lsp::LineIndex::new(&text);
+            outcome
+                .unwrap()
+                .iter()
+                .map(|it| {
+                    let range = index.range(it.diagnostic.range);
+                    format!(
+                        "{} {}:{}-{}:{} {}",
+                        it.diagnostic.code,
+                        range.start.line,
+                        range.start.character,
+                        range.end.line,
+                        range.end.character,
+                        it.diagnostic.message
+                    )
+                })
+                .collect::<Vec<String>>()
+        },
+        |_| {},
+    )
+    .unwrap();
+    let mut client = Client::start(&[&root]);
+    let mut found_any = 0;
+    for (path, expected) in paths.iter().zip(checked) {
+        let pulled = client
+            .request::<types::request::DocumentDiagnosticRequest>(types::DocumentDiagnosticParams {
+                text_document: TextDocumentIdentifier { uri: uri(path) },
+                identifier: None,
+                previous_result_id: None,
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+            })
+            .unwrap();
+        let types::DocumentDiagnosticReportResult::Report(types::DocumentDiagnosticReport::Full(pulled)) =
+            pulled
+        else {
+            panic!("not a full report")
+        };
+        let served: Vec<String> = pulled
+            .full_document_diagnostic_report
+            .items
+            .iter()
+            .map(|it| {
+                let code = match &it.code {
+                    Some(types::NumberOrString::String(code)) => code.clone(),
+                    _ => String::new(),
+                };
+                let message = it.message.split([':', '\n']).next().unwrap();
+                let r = it.range;
+                format!(
+                    "{code} {}:{}-{}:{} {message}",
+                    r.start.line, r.start.character, r.end.line, r.end.character
+                )
+            })
+            .collect();
+        let expected: Vec<String> =
+            expected.iter().map(|it| it.split([':', '\n']).take(3).collect::<Vec<_>>().join(":")).collect();
+        let served_cut: Vec<String> =
+            served.iter().map(|it| it.split([':', '\n']).take(3).collect::<Vec<_>>().join(":")).collect();
+        assert_eq!(served_cut, expected, "{path}");
+        found_any += expected.len();
+    }
+    assert!(found_any > 10, "{found_any} diagnostics");
+    client.shutdown();
+}

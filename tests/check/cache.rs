@@ -1,0 +1,252 @@
+//! The result cache (`--cache-dir`, `--no-cache`): a warm run prints what
+//! a run without the cache prints, byte for byte, in every format; what a
+//! unit reads beyond its own files (a called module), a variables file and
+//! `halite.toml` invalidate it; a corrupt entry is ignored and rewritten;
+//! two runs at once both succeed.
+//!
+//! Which units a run checked again is seen in the cache's directory: a
+//! checked unit's entry is written anew (a new file renamed into place, so
+//! a new inode), a unit reported from its entry leaves it as it was.
+
+use std::{
+    collections::BTreeMap,
+    os::unix::fs::MetadataExt,
+    path::{Path, PathBuf},
+    process::Output,
+};
+
+use super::support;
+
+/// A root module calling a local child with an argument the child
+/// declares, a variables file, and a lint in each.
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let files = [
+        (
+            "main.tf",
+            "module \"net\" {\n  source = \"./modules/net\"\n  name   = \"${var.region}\"\n}\n\nvariable \"region\" {\n  type = \"string\"\n}\n",
+        ),
+        ("terraform.tfvars", "region = \"eu\"\n"),
+        (
+            "modules/net/variables.tf",
+            "variable \"name\" {\n  type = string\n}\n\nlocals {\n  upper = upper(var.name)\n}\n",
+        ),
+        ("modules/net/outputs.tf", "output \"upper\" {\n  value = local.upper\n}\n"),
+    ];
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        std::fs::write(path, text).expect("a file");
+    }
+    dir
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    support::halite_command().arg("check").args(args).current_dir(dir).output().expect("halite check runs")
+}
+
+/// Standard output, standard error and the exit code, as one text.
+fn shown(output: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The run with the cache in `cache`, checked against the run without.
+fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
+    let cache_args = ["--cache-dir", cache.to_str().expect("a UTF-8 path")];
+    let cached = run(dir, &[&cache_args[..], args].concat());
+    let uncached = run(dir, &[&["--no-cache"][..], args].concat());
+    assert_eq!(cached.stdout, uncached.stdout, "{}\n{}", shown(&cached), shown(&uncached));
+    assert_eq!(shown(&cached), shown(&uncached));
+    shown(&cached)
+}
+
+/// Each entry of the cache by name, with its inode.
+fn entries(cache: &Path) -> BTreeMap<String, u64> {
+    let Ok(dir) = std::fs::read_dir(cache.join("check-v1")) else { return BTreeMap::new() };
+    dir.map(|entry| entry.expect("an entry"))
+        // The hash of the executable is kept beside the entries.
+        .filter(|entry| !entry.file_name().to_string_lossy().starts_with("exe-"))
+        .map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (name, entry.metadata().expect("metadata").ino())
+        })
+        .collect()
+}
+
+/// How many entries a run wrote (new, or rewritten in place) since `before`.
+fn written_since(before: &BTreeMap<String, u64>, cache: &Path) -> usize {
+    entries(cache).iter().filter(|(name, inode)| before.get(*name) != Some(inode)).count()
+}
+
+fn cache_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let cache = dir.path().join("cache");
+    (dir, cache)
+}
+
+#[test]
+fn a_warm_run_prints_what_a_cold_run_prints_in_every_format() {
+    let dir = tree();
+    std::fs::write(dir.path().join("broken.hcl"), "a = = 1\n").expect("a file");
+    let (_keep, cache) = cache_dir();
+    let formats = ["human", "concise", "json", "sarif", "github", "gitlab", "checkstyle", "junit"];
+    for format in formats {
+        cached_run(dir.path(), &cache, &["--format", format, "--color", "always"]);
+    }
+    let written = entries(&cache);
+    assert_eq!(
+        written.len(),
+        3,
+        "a module each (the broken file joins the root's) and the variables file: {written:?}"
+    );
+    for format in formats {
+        let cold = run(dir.path(), &["--no-cache", "--format", format, "--color", "always"]);
+        let warm = run(
+            dir.path(),
+            &["--cache-dir", cache.to_str().expect("UTF-8"), "--format", format, "--color", "always"],
+        );
+        assert_eq!(shown(&warm), shown(&cold), "{format}");
+    }
+    let statistics = cached_run(dir.path(), &cache, &["--statistics"]);
+    assert!(statistics.contains("quoted-type-constraint"), "{statistics}");
+    assert_eq!(written_since(&written, &cache), 0, "every unit was reported from its entry");
+}
+
+#[test]
+fn an_edit_in_a_called_module_invalidates_its_caller() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(!before.contains("error["), "{before}");
+    let written = entries(&cache);
+
+    // The child's variable renamed: the caller's argument is now wrong,
+    // though the caller's own files did not change.
+    let variables = dir.path().join("modules/net/variables.tf");
+    let text = std::fs::read_to_string(&variables).expect("the file");
+    std::fs::write(&variables, text.replace("\"name\"", "\"title\"").replace("var.name", "var.title"))
+        .expect("the edit");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("main.tf:3:3: error[unsupported-module-argument]"), "{after}");
+    // The child (a new key) and its caller (its entry's record of the
+    // child no longer holds) are checked again; the variables file is not.
+    assert_eq!(written_since(&written, &cache), 2);
+
+    // A file added to the child's directory is read by the caller too.
+    let written = entries(&cache);
+    std::fs::write(dir.path().join("modules/net/name.tf"), "variable \"name\" {\n  type = string\n}\n")
+        .expect("a new file");
+    let again = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(!again.contains("unsupported-module-argument"), "{again}");
+    assert_eq!(written_since(&written, &cache), 2);
+}
+
+#[test]
+fn an_edit_in_a_variables_file_invalidates_it() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    cached_run(dir.path(), &cache, &["--format", "json"]);
+    let written = entries(&cache);
+    std::fs::write(dir.path().join("terraform.tfvars"), "region = = \"eu\"\n").expect("the edit");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("terraform.tfvars:1:10: error["), "{after}");
+    assert_eq!(written_since(&written, &cache), 1, "only the variables file was checked again");
+}
+
+#[test]
+fn a_configuration_change_invalidates() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(before.contains("warning[quoted-type-constraint]"), "{before}");
+    let written = entries(&cache);
+    std::fs::write(dir.path().join("halite.toml"), "[rules]\nquoted-type-constraint = \"error\"\n")
+        .expect("a configuration");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("error[quoted-type-constraint]"), "{after}");
+    // It covers every file below it, so every unit is checked again.
+    assert_eq!(written_since(&written, &cache), 3);
+    // Back as it was: the first entries hold again.
+    std::fs::remove_file(dir.path().join("halite.toml")).expect("removed");
+    let written = entries(&cache);
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), before);
+    assert_eq!(written_since(&written, &cache), 0);
+}
+
+#[test]
+fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    let expected = cached_run(dir.path(), &cache, &["--format", "json"]);
+    let names: Vec<String> = entries(&cache).into_keys().collect();
+    assert_eq!(names.len(), 3);
+    let spoil: [&dyn Fn(Vec<u8>) -> Vec<u8>; 3] = [
+        // Cut short.
+        &|bytes| bytes[..bytes.len() / 2].to_vec(),
+        // One byte of the payload changed: its hash no longer matches.
+        &|mut bytes| {
+            let last = bytes.len() - 1;
+            bytes[last] ^= 0x55;
+            bytes
+        },
+        // Another program's file.
+        &|_| b"not a cache entry".to_vec(),
+    ];
+    for (name, spoil) in names.iter().zip(spoil) {
+        let path = cache.join("check-v1").join(name);
+        let bytes = std::fs::read(&path).expect("an entry");
+        std::fs::write(&path, spoil(bytes)).expect("spoilt");
+    }
+    let written = entries(&cache);
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
+    assert_eq!(written_since(&written, &cache), 3, "each spoilt entry was written again");
+    let written = entries(&cache);
+    cached_run(dir.path(), &cache, &["--format", "json"]);
+    assert_eq!(written_since(&written, &cache), 0, "and then trusted");
+}
+
+#[test]
+fn two_runs_at_once_both_succeed() {
+    let dir = tree();
+    let expected = run(dir.path(), &["--no-cache", "--format", "json"]);
+    for _ in 0..3 {
+        let (_keep, cache) = cache_dir();
+        let cache = cache.to_str().expect("UTF-8").to_owned();
+        let spawn = || {
+            support::halite_command()
+                .args(["check", "--cache-dir", &cache, "--format", "json"])
+                .current_dir(dir.path())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("halite check starts")
+        };
+        let (first, second) = (spawn(), spawn());
+        for child in [first, second] {
+            let output = child.wait_with_output().expect("halite check finishes");
+            assert_eq!(shown(&output), shown(&expected));
+        }
+        let warm = run(dir.path(), &["--cache-dir", &cache, "--format", "json"]);
+        assert_eq!(shown(&warm), shown(&expected));
+    }
+}
+
+#[test]
+fn no_cache_writes_nothing_and_an_unusable_cache_is_said_once() {
+    let dir = tree();
+    let (keep, cache) = cache_dir();
+    run(dir.path(), &["--no-cache"]);
+    assert!(!cache.exists());
+    // A file where the directory would be: the run goes on without it.
+    let blocked = keep.path().join("blocked");
+    std::fs::write(&blocked, "").expect("a file");
+    let output = run(dir.path(), &["--cache-dir", blocked.to_str().expect("UTF-8"), "--format", "concise"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.starts_with("halite: warning: cannot use the cache in `"), "{stderr}");
+    assert_eq!(output.stdout, run(dir.path(), &["--no-cache", "--format", "concise"]).stdout);
+}
