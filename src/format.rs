@@ -1,6 +1,6 @@
 //! `halite fmt`: formats files in place, lists or diffs what would change, or
 //! formats standard input to standard output. Each file is formatted in the
-//! style its name gives it (`db::default_format_style`: `terraform fmt`'s
+//! style its name gives it (`halite::host::format_style`: `terraform fmt`'s
 //! for Terraform's files, `hclwrite.Format`'s for the others) unless
 //! `--style` chooses one; standard input takes its name, and so its style,
 //! from `--stdin-filename`.
@@ -51,7 +51,7 @@ pub(crate) struct Options<'a> {
     /// Print a unified diff of each change instead of the file's name.
     pub(crate) diff: bool,
     /// The style of every file; `None` for the one its name gives it
-    /// ([`db::default_format_style`]).
+    /// ([`halite::host::format_style`]).
     pub(crate) style: Option<FormatStyle>,
     /// The name standard input is read as: it chooses the style and names
     /// the input in what is printed. Given, standard input is formatted.
@@ -176,7 +176,7 @@ fn format_file(
     path: &Utf8Path,
     options: Options,
 ) -> Verdict {
-    let style = options.style.unwrap_or_else(|| db::default_format_style(path));
+    let style = options.style.unwrap_or_else(|| halite::host::format_style(path));
     let Some(formatted) = formatted(db, file, style) else {
         return Verdict::Refused;
     };
@@ -299,7 +299,7 @@ fn run_stdin(options: Options) -> Result<Outcome> {
     }
     let style = options
         .style
-        .or_else(|| options.stdin_filename.map(db::default_format_style))
+        .or_else(|| options.stdin_filename.map(halite::host::format_style))
         .unwrap_or(FormatStyle::Hcl);
     let mut db = RootDatabase::new();
     let file = db.set_file_bytes(name, &bytes);

@@ -24,7 +24,8 @@ use db::{
     graph::{DependencyGraph, KeyKind, NodeId},
     module::{
         self, Address, Attr, AttrError, DeclarationKind, DuplicateOf, Module, ModuleDiagnostic,
-        ModuleDiagnosticKind, Target, Unresolved, attribute_targets, attribute_value, references,
+        ModuleDiagnosticKind, SchemaViolation, Target, Unresolved, attribute_targets, attribute_value,
+        references,
     },
 };
 use std::collections::BTreeSet;
@@ -114,7 +115,7 @@ impl Trust {
         let kind = language_of(db, file);
         let rules = module.dialect(db).rules(db);
         // (A hidden `.tf` file, which Terraform ignores, is never a module's.)
-        let dialect = kind == Language::Terraform && rules.terraform_references;
+        let dialect = kind == Language::Terraform && rules.knows_every_root;
         Trust { kind, dialect }
     }
 
@@ -157,6 +158,14 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
         ModuleDiagnosticKind::MissingModuleArgument { .. } => rules::MISSING_MODULE_ARGUMENT,
         ModuleDiagnosticKind::Eval(kind) => eval_rule_code(kind),
         ModuleDiagnosticKind::UnknownProviderFunction { .. } => rules::UNKNOWN_FUNCTION,
+        ModuleDiagnosticKind::Schema(violation) => match violation {
+            SchemaViolation::UnsupportedArgument { .. } => rules::UNSUPPORTED_ARGUMENT,
+            SchemaViolation::UnsupportedBlock { .. } => rules::UNSUPPORTED_BLOCK,
+            SchemaViolation::MissingArgument { .. } => rules::MISSING_ARGUMENT,
+            SchemaViolation::ExtraneousLabel { .. } | SchemaViolation::MissingLabel { .. } => {
+                rules::WRONG_LABEL_COUNT
+            }
+        },
     }
 }
 
@@ -680,6 +689,16 @@ pub fn evaluated_file_module_diagnostics(
             out.push(convert(db, &diagnostic));
         }
     }
+    // An application's dialect (an embedder's plug-in that claims the
+    // file): its block schemas and its own checks are its word.
+    if trust.kind == Language::Hcl {
+        out.extend(module::schema_diagnostics(db, module, file).iter().map(|it| convert(db, it)));
+        let rules = module.dialect(db).rules(db);
+        if rules.plugin.as_ref().is_some_and(|plugin| plugin.0.claims(file.path(db))) {
+            let own = module::dialect_file_diagnostics(db, module, file);
+            out.extend(own.iter().map(|diagnostic| convert(db, diagnostic)));
+        }
+    }
     // Terraform's schemas for its own blocks, read from the file alone.
     if trust.dialect {
         out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
@@ -689,7 +708,7 @@ pub fn evaluated_file_module_diagnostics(
     // parse (a `required_providers` block after a syntax error is missing
     // from the index, not from the module).
     if trust.dialect {
-        let provider_functions = module::provider_function_diagnostics(db, module, file);
+        let provider_functions = module::dialect_file_diagnostics(db, module, file);
         if !provider_functions.is_empty() && module::module_parses(db, module) {
             out.extend(provider_functions.iter().map(|diagnostic| convert(db, diagnostic)));
         }
@@ -894,13 +913,21 @@ struct SoundInputs {
     block_attributes_unknown: bool,
 }
 
+/// Whether `module` has Terraform override files (`override.tf`,
+/// `*_override.tf`), which its dialect leaves out of the module's files:
+/// they may change what the others declare.
+#[salsa::tracked(returns(copy))]
+pub fn has_override_files(db: &dyn Db, module: Module) -> bool {
+    module.files(db).iter().any(|file| vfs::is_terraform_override_file(file.path(db)))
+}
+
 impl SoundInputs {
     fn of(db: &dyn Db, module: Module) -> SoundInputs {
         let rules = module.dialect(db).rules(db);
         // A variable given a value is that value, which holds for one run,
         // not for every input: a check gives none. An override file, which
         // the model does not read, may change a variable's type.
-        let overridden = rules.terraform_files_only && module::has_override_files(db, module);
+        let overridden = rules.reads_some_files_only && has_override_files(db, module);
         // The root of a run takes its variables' defaults, which hold for
         // that run only: its variables are unknown only when none has one.
         let root_defaults = || {

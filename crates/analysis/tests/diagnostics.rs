@@ -31,7 +31,7 @@ fn show(db: &RootDatabase, diagnostics: &[Diagnostic]) -> String {
 
 #[test]
 fn invalid_utf8_is_one_error_at_the_first_bad_byte() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let file = db.set_file_bytes(
         "bad.tf",
         "a = \"é\"\nb = \"".bytes().chain([0xC3, b'(', b'"']).collect::<Vec<_>>().as_slice(),
@@ -45,7 +45,7 @@ fn invalid_utf8_is_one_error_at_the_first_bad_byte() {
 
 #[test]
 fn a_syntax_error_becomes_an_error_with_its_detail_as_a_note() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let file = db.set_file_text("main.tf", "a = 1\n");
     let error = SyntaxError::new(
         "unclosed-block",
@@ -64,14 +64,14 @@ fn a_syntax_error_becomes_an_error_with_its_detail_as_a_note() {
 
 #[test]
 fn valid_files_have_no_diagnostics() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let file = db.set_file_text("main.tf", "");
     assert_eq!(diagnostics(&db, file), &Vec::<Diagnostic>::new());
 }
 
 #[test]
 fn parse_errors_become_diagnostics() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let file = db.set_file_text("main.tf", "resource \"a\" \"b\" {\n  x = \n}\n");
     expect![[r#"
         error [invalid-expression] main.tf:2:7-3:1: Invalid expression
@@ -82,7 +82,7 @@ fn parse_errors_become_diagnostics() {
 
 #[test]
 fn editing_one_file_recomputes_only_its_diagnostics() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let a = db.set_file_text("a.hcl", "a = 1\n");
     let b = db.set_file_text("b.hcl", "b = 2\n");
     let executed = db.log_executed(|| {

@@ -12,7 +12,6 @@
 use std::path::PathBuf;
 
 use analysis::{Diagnostic, LineIndex};
-use db::RootDatabase;
 use expect_test::expect_file;
 
 mod support;
@@ -30,7 +29,7 @@ fn check_module(rule: &str, case: &str) -> (Vec<Diagnostic>, String) {
         .filter(|path| path.is_file())
         .collect();
     paths.sort();
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     // A subfolder is a module of its own that the case's module may call
     // (`source = "./child"`); its diagnostics are not part of the case's.
     for child in

@@ -30,7 +30,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn diagnostics_of(name: &str, text: &str) -> (RootDatabase, Vec<Diagnostic>) {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let file = db.set_file_text(name, text);
     let diagnostics = analysis::diagnostics(&db, file).to_vec();
     (db, diagnostics)

@@ -11,7 +11,10 @@
 //!
 //! It must never depend on the command line (`cli`) or on anything that
 //! renders output: front ends depend on the database, not the other way
-//! round.
+//! round. Nor does it know any tool built on HCL: each is a dialect
+//! plug-in ([`module::DialectPlugin`]) in the registry the database is
+//! made with ([`RootDatabase::with_dialects`]), and the `dialects` crate,
+//! which holds Halite's own, depends on this one, never the reverse.
 
 mod files;
 pub mod graph;
@@ -51,6 +54,9 @@ pub trait Db: salsa::Database {
 
     /// A part of a module's index, if it was made.
     fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart>;
+
+    /// The registry of dialects, fixed when the database is made.
+    fn dialects(&self) -> &module::Dialects;
 }
 
 impl File {
@@ -125,44 +131,35 @@ pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
     syntax::parse(file.text(db))
 }
 
-/// The style a file is formatted in unless the user says otherwise, by its
-/// name in the one table of file kinds: `terraform fmt`'s for the files it
-/// formats (`*.tf`, `*.tfvars`, `*.tftest.hcl`, `*.tfmock.hcl`,
-/// `*.tfquery.hcl`, and OpenTofu's `*.tofu` and `*.tofutest.hcl`; see
-/// [`vfs::is_terraform_fmt_file`]), `hclwrite.Format`'s for every other
-/// file, as Packer, Nomad and Terragrunt's `hclfmt` write theirs.
-pub fn default_format_style(path: &Utf8Path) -> FormatStyle {
-    if vfs::is_terraform_fmt_file(path) { FormatStyle::Terraform } else { FormatStyle::Hcl }
+/// The style a file is formatted in unless the user says otherwise: its
+/// dialect's (see [`module::DialectPlugin::format_style`]), the plain
+/// `hclwrite.Format` style for a file no registered dialect claims.
+pub fn default_format_style(db: &dyn Db, path: &Utf8Path) -> FormatStyle {
+    db.dialects().format_style(path)
 }
 
-/// Formats a file in `style` as its reference formatter would
-/// (`hclwrite.Format`, or `terraform fmt`).
+/// Formats a file in `style` as its reference formatter would.
 ///
 /// `None` when formatting would not be safe: the file has syntax errors, its
 /// bytes are not UTF-8, or it was deleted; and for JSON files, which neither
 /// reference formats. A formatter must leave such a file alone rather than
 /// guess, so the caller gets nothing to write.
 pub fn format(db: &dyn Db, file: File, style: FormatStyle) -> &Option<String> {
-    match style {
-        FormatStyle::Hcl => format_hcl(db, file),
-        FormatStyle::Terraform => format_terraform(db, file),
-    }
+    format_styled(db, StyledFile::new(db, file, style))
 }
 
-/// [`format`] in `hclwrite.Format`'s style. One query per style, so that
-/// formatting a file in one never invalidates the other.
+/// A file and a style to format it in: the key of [`format_styled`].
+#[salsa::interned(debug)]
+struct StyledFile {
+    file: File,
+    style: FormatStyle,
+}
+
+/// [`format`], one query per file and style, so that formatting a file in
+/// one style never invalidates another.
 #[salsa::tracked(returns(ref))]
-fn format_hcl(db: &dyn Db, file: File) -> Option<String> {
-    format_in(db, file, FormatStyle::Hcl)
-}
-
-/// [`format`] in `terraform fmt`'s style.
-#[salsa::tracked(returns(ref))]
-fn format_terraform(db: &dyn Db, file: File) -> Option<String> {
-    format_in(db, file, FormatStyle::Terraform)
-}
-
-fn format_in(db: &dyn Db, file: File, style: FormatStyle) -> Option<String> {
+fn format_styled<'db>(db: &'db dyn Db, styled: StyledFile<'db>) -> Option<String> {
+    let (file, style) = (*styled.file(db), *styled.style(db));
     if file.status(db) == FileStatus::Deleted
         || file.encoding_error(db).is_some()
         || file.syntax(db) == SourceSyntax::Json
@@ -288,6 +285,8 @@ pub struct RootDatabase {
     keep_index_parts: bool,
     index_parts: Arc<module::index::IndexParts>,
     index_tables: Arc<module::index::IndexTables>,
+    /// The dialects a module's files choose from (see [`module::Dialects`]).
+    dialects: module::Dialects,
 }
 
 /// Where a log opened with [`RootDatabase::open_log`] starts.
@@ -324,6 +323,7 @@ impl Default for RootDatabase {
             keep_index_parts: false,
             index_parts: Arc::default(),
             index_tables: Arc::default(),
+            dialects: module::Dialects::new(),
         }
     }
 }
@@ -344,11 +344,23 @@ impl Db for RootDatabase {
     fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart> {
         module::index::lookup(&self.index_parts, module, key)
     }
+
+    fn dialects(&self) -> &module::Dialects {
+        &self.dialects
+    }
 }
 
 impl RootDatabase {
+    /// A database whose modules are all generic HCL: no dialect is
+    /// registered (see [`RootDatabase::with_dialects`]).
     pub fn new() -> RootDatabase {
         RootDatabase::default()
+    }
+
+    /// A database whose modules take their dialect from `dialects` by
+    /// their files' names.
+    pub fn with_dialects(dialects: module::Dialects) -> RootDatabase {
+        RootDatabase { dialects, ..RootDatabase::default() }
     }
 
     /// The table of files; see [`Files`].
@@ -437,7 +449,7 @@ impl RootDatabase {
     /// already, once each.
     fn set_sorted_module_files(&mut self, dir: Utf8PathBuf, files: Vec<File>) -> Module {
         let (chosen, function_names, functions) =
-            module::DialectRules::shared_for_files(files.iter().map(|file| file.path(self).as_path()));
+            self.dialects.choose(files.iter().map(|file| file.path(self).as_path()));
         let structure = self.durability.structure;
         if let Some(module) = self.module(&dir) {
             if *module.files(self) != files {
@@ -576,7 +588,7 @@ impl RootDatabase {
     ) {
         let dialect = module.dialect(self);
         let names: std::collections::BTreeSet<smol_str::SmolStr> = rules
-            .unknown_functions
+            .own_functions
             .iter()
             .cloned()
             .chain(registered.keys().map(smol_str::SmolStr::new))
@@ -729,6 +741,10 @@ impl RootDatabase {
         // A module's dialect shows its module's directory.
         if let Some(module) = modules.iter().find(|module| module.dialect(self).as_id() == id) {
             return format!("{query}({})", module.dir(self));
+        }
+        if &*query == "format_styled" {
+            let styled: StyledFile<'_> = salsa::plumbing::FromId::from_id(id);
+            return format!("format({}, {:?})", styled.file(self).path(self), styled.style(self));
         }
         // The per-attribute queries take an `Attr`: show its address.
         if ATTR_QUERIES.contains(&&*query) {

@@ -16,8 +16,8 @@
 //! - The module's variables (`var.NAME` values, already [`Value`]s), set by
 //!   [`RootDatabase::set_module_variables`](crate::RootDatabase::set_module_variables);
 //!   compared by value, so setting the same values again re-runs nothing.
-//! - The module's [`Dialect`]: rules chosen by its files' names (Terraform
-//!   for `*.tf` and OpenTofu's `*.tofu`, see `dialect.rs`) or set with
+//! - The module's [`Dialect`]: rules chosen by its files' names (by the
+//!   registered [`Dialects`], see `dialect.rs`) or set with
 //!   `set_dialect_rules`, extra roots (`set_dialect_roots`) and functions
 //!   (`set_dialect_functions`).
 //!   Names the dialect knows are never reported; values it says are not
@@ -41,9 +41,8 @@
 //! - [`attribute_diagnostic`]: the same for one attribute's error;
 //! - [`cycle_path`]: the steps of the reference cycle through an attribute
 //!   (long cycles leave [`AttrError::Cycle`] without them);
-//! - [`module_files`]: the files the dialect reads (Terraform: `.tf`,
-//!   `.tf.json`, `.tofu` and `.tofu.json` without override files, and
-//!   without a `.tf` file whose `.tofu` twin is there, as OpenTofu does);
+//! - [`module_files`]: the files the dialect reads (all of them, or those
+//!   its plug-in's `reads_file` keeps);
 //! - [`module_calls`], [`module_inputs`], [`module_call_diagnostics`]: local
 //!   child modules, their variables, and the check of a call's arguments;
 //! - [`module_blocks`]: the module's blocks as written (types, labels,
@@ -88,7 +87,7 @@ mod expr;
 pub mod index;
 mod json;
 mod resolve;
-mod terraform_functions;
+mod schema;
 mod value;
 
 use std::{collections::BTreeMap, fmt, sync::Arc};
@@ -109,15 +108,17 @@ pub use crate::module::{
     },
     declarations::{
         BlockEntry, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location,
-        ModuleIndex, declarations_of, file_declarations, has_override_files, module_files, module_index,
-        module_parses,
+        ModuleIndex, declarations_of, file_declarations, module_files, module_index, module_parses,
     },
     diagnostics::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
         duplicate_diagnostics, file_duplicate_diagnostics, long_cycle, module_diagnostics,
         type_constraint_diagnostics,
     },
-    dialect::{Dialect, DialectRules, FunctionTable, dialect_root, dialect_root_names, unknown_function},
+    dialect::{
+        AddressedRoot, Dialect, DialectPlugin, DialectRules, Dialects, FunctionTable, PluginRef,
+        SharedDialect, dialect_file_diagnostics, dialect_root, dialect_root_names, unknown_function,
+    },
     expr::{AttrExpr, Reference, extract, extract_expr, references},
     index::{
         BlockTypes, FileIndex, IndexPart, IndexView, NameEntry, PartKey, PartRef, PartValue, block,
@@ -128,9 +129,7 @@ pub use crate::module::{
         AttrKind, Instances, Repetition, Resolution, ResourceMode, Target, Unresolved, attribute_resolution,
         attribute_targets, resolve_static_reference,
     },
-    terraform_functions::{
-        functions as terraform_function_table, namespaced_calls, provider_function_diagnostics,
-    },
+    schema::{BlockSchema, SchemaViolation, schema_diagnostics},
     value::{
         AttrError, CYCLE_PATH_LIMIT, FileExprs, InvalidTypeConstraint, VariableType, VariableTypes,
         attribute_expr, attribute_value, cycle_path, evaluate_in_order, evaluation_order, file_exprs,
@@ -169,18 +168,18 @@ pub struct Module {
 }
 
 /// How a module is used, which decides what an unset variable is in a
-/// dialect whose variables are a module's inputs (Terraform's
-/// `unset_variables_unknown`).
+/// dialect whose variables are a module's inputs
+/// ([`DialectRules::unset_variables_unknown`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ModuleRole {
     /// Any caller may call it with any inputs: a variable not given is
     /// unknown of its type, whatever its default (what a check assumes).
     #[default]
     Called,
-    /// The root of a run (`terraform console`, `plan`): the variables
-    /// given are all there are, so one not given is its default, and one
-    /// without a default is unknown of its type (as `terraform console`
-    /// evaluates an unset variable).
+    /// The root of a run (a tool's console, or plan): the variables given
+    /// are all there are, so one not given is its default, and one without
+    /// a default is unknown of its type (as a console evaluates an unset
+    /// variable).
     Root,
 }
 

@@ -1,7 +1,7 @@
 //! The `format` query: what it returns, and what an edit makes it re-run,
 //! checked by the exact list of executed queries.
 
-use db::{FormatStyle, RootDatabase, default_format_style, format, parse};
+use db::{FormatStyle, RootDatabase, format, parse};
 use expect_test::expect;
 
 #[test]
@@ -37,9 +37,9 @@ fn editing_one_file_reformats_only_that_file() {
     });
     expect![[r#"
         [
-            "format_hcl(a.hcl)",
+            "format(a.hcl, Hcl)",
             "parse(a.hcl)",
-            "format_hcl(b.hcl)",
+            "format(b.hcl, Hcl)",
             "parse(b.hcl)",
         ]
     "#]]
@@ -54,39 +54,9 @@ fn editing_one_file_reformats_only_that_file() {
     expect![[r#"
         [
             "parse(b.hcl)",
-            "format_hcl(b.hcl)",
+            "format(b.hcl, Hcl)",
         ]
     "#]]
     .assert_debug_eq(&executed);
     assert_eq!(format(&db, b, FormatStyle::Hcl).as_deref(), Some("b = 3\n"));
-}
-
-#[test]
-fn a_file_is_formatted_in_either_style_and_its_name_gives_the_default() {
-    let mut db = RootDatabase::new();
-    let main = db.set_file_text("main.tf", "a = \"${var.x}\"\n");
-    assert_eq!(format(&db, main, FormatStyle::Terraform).as_deref(), Some("a = var.x\n"));
-    assert_eq!(format(&db, main, FormatStyle::Hcl).as_deref(), Some("a = \"${var.x}\"\n"));
-    assert_eq!(default_format_style("main.tf".into()), FormatStyle::Terraform);
-    assert_eq!(default_format_style("dir/test.tftest.hcl".into()), FormatStyle::Terraform);
-    assert_eq!(default_format_style("build.pkr.hcl".into()), FormatStyle::Hcl);
-    assert_eq!(default_format_style("stack.tfcomponent.hcl".into()), FormatStyle::Hcl);
-
-    // The two styles are two queries: formatting in one does not run the
-    // other.
-    let executed = db.log_executed(|| {
-        format(&db, main, FormatStyle::Terraform);
-    });
-    assert_eq!(executed, Vec::<String>::new());
-    db.set_file_text("main.tf", "a = \"${var.y}\"\n");
-    let executed = db.log_executed(|| {
-        format(&db, main, FormatStyle::Terraform);
-    });
-    expect![[r#"
-        [
-            "parse(main.tf)",
-            "format_terraform(main.tf)",
-        ]
-    "#]]
-    .assert_debug_eq(&executed);
 }

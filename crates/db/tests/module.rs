@@ -416,3 +416,30 @@ fn try_and_can_catch_a_blocks_missing_attribute() {
     "#]]
     .assert_eq(&diagnostics(&db, module));
 }
+
+/// The database knows HCL and modules, never a tool: every language is a
+/// dialect plug-in outside it (`crates/dialects`, or an embedder's). So no
+/// source of this crate, comments included, names one.
+#[test]
+fn the_database_names_no_dialect() {
+    const NAMES: &[&str] = &["terraform", "opentofu", "tofu", "terragrunt", "packer", "nomad"];
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pending = vec![root.join("src"), root.join("Cargo.toml")];
+    let mut found = Vec::new();
+    let mut read = 0;
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            pending.extend(std::fs::read_dir(&path).unwrap().map(|entry| entry.unwrap().path()));
+            continue;
+        }
+        read += 1;
+        let text = std::fs::read_to_string(&path).unwrap().to_lowercase();
+        for (number, line) in text.lines().enumerate() {
+            for name in NAMES.iter().filter(|name| line.contains(*name)) {
+                found.push(format!("{}:{}: {name}", path.display(), number + 1));
+            }
+        }
+    }
+    assert!(read > 10, "the walk found the sources");
+    assert!(found.is_empty(), "crates/db names a dialect:\n{}", found.join("\n"));
+}

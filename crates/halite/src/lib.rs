@@ -68,6 +68,18 @@ pub use crate::workspace::{
     Changes, Diagnostic, DiagnosticChange, Dialect, Error, Severity, ToAddress, Workspace,
 };
 
+/// Dialects: the languages a module may be written in, as plug-ins of one
+/// registry. Halite's own (Terraform/OpenTofu, Terragrunt, Packer, Nomad)
+/// are registered in [`dialects::standard`] through the same
+/// [`Dialects::register`](dialects::Dialects::register) an embedder calls
+/// for its own language; see [`Workspace::with_dialects`].
+pub mod dialects {
+    pub use ::dialects::{format_style, standard};
+    pub use db::module::{
+        AddressedRoot, BlockSchema, DialectPlugin, DialectRules, Dialects, ModuleDiagnostic, SchemaViolation,
+    };
+}
+
 /// The analysis database under a workspace ([`Workspace::database`]),
 /// for what the library does not cover yet.
 pub use db::RootDatabase;

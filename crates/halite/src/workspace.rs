@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use std::sync::mpsc;
 
 use camino::{Utf8Path, Utf8PathBuf};
-use db::module::{self, ModuleBlock, ModuleBlocks};
+use db::module::{self, Dialects, ModuleBlock, ModuleBlocks};
 use host::{AnalysisHost, Change, DialectChange, HostOptions, LocatedDiagnostic};
 use serde::de::DeserializeOwned;
 use smol_str::SmolStr;
@@ -150,8 +150,72 @@ impl Workspace {
     /// assert!(workspace.addresses().is_empty());
     /// ```
     pub fn new(dir: impl Into<Utf8PathBuf>) -> Workspace {
+        Workspace::with_dialects(dir, dialects::standard())
+    }
+
+    /// [`Workspace::new`], its module's language chosen from `dialects` by
+    /// its files' names: the standard ones with an embedder's own
+    /// registered through the same [`Dialects::register`] Halite uses for
+    /// its own (Terraform, Terragrunt, Packer, Nomad).
+    ///
+    /// An embedder's dialect claims its files, adds roots (here `env.`,
+    /// whose every reference is unknown), functions with their signatures,
+    /// and the schemas of its blocks, checked as `halite check` checks a
+    /// file:
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    ///
+    /// use halite::dialects::{BlockSchema, DialectPlugin, DialectRules, Dialects};
+    /// use halite::{Function, Param, Type, Utf8Path, Value, Workspace};
+    ///
+    /// struct Deploy;
+    ///
+    /// impl DialectPlugin for Deploy {
+    ///     fn name(&self) -> &str {
+    ///         "deploy"
+    ///     }
+    ///     fn claims(&self, path: &Utf8Path) -> bool {
+    ///         path.as_str().ends_with(".deploy.hcl")
+    ///     }
+    ///     fn rules(&self) -> DialectRules {
+    ///         let service = BlockSchema {
+    ///             labels: 1,
+    ///             attributes: vec![("image".into(), true), ("port".into(), false)],
+    ///             blocks: vec!["health".into()],
+    ///         };
+    ///         DialectRules {
+    ///             name: "deploy".into(),
+    ///             unknown_roots: ["env".into()].into(),
+    ///             own_functions: ["shout".into()].into(),
+    ///             block_schemas: [("service".into(), service)].into(),
+    ///             ..DialectRules::generic()
+    ///         }
+    ///     }
+    ///     fn functions(&self, table: &mut BTreeMap<String, Function>) {
+    ///         let shout = |args: &[Value], _: &Type| {
+    ///             Ok(Value::string(&args[0].as_str().unwrap_or_default().to_uppercase()))
+    ///         };
+    ///         table.insert("shout".into(), Function::simple(vec![Param::new("s", Type::String)], None, Type::String, shout));
+    ///     }
+    /// }
+    ///
+    /// let mut dialects = halite::dialects::standard();
+    /// dialects.register(Deploy);
+    /// let mut workspace = Workspace::with_dialects("m", dialects);
+    /// workspace.add_file(
+    ///     "m/app.deploy.hcl",
+    ///     "service \"web\" {\n  image = shout(\"nginx\")\n  prot  = 80\n}\nlocals { region = env.region }\n",
+    /// );
+    /// assert_eq!(workspace.value("service.web.image")?, Value::string("NGINX"));
+    /// assert!(!workspace.value("local.region")?.is_known());
+    /// let messages: Vec<String> = workspace.diagnostics().iter().map(|it| it.to_string()).collect();
+    /// assert_eq!(messages, ["m/app.deploy.hcl:3:3: error: Unsupported argument"]);
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn with_dialects(dir: impl Into<Utf8PathBuf>, dialects: Dialects) -> Workspace {
         let dir = dir.into();
-        let mut host = AnalysisHost::new(HostOptions::default());
+        let mut host = AnalysisHost::with_dialects(HostOptions::default(), dialects);
         let mut change = Change::new();
         change.set_reported(dir.clone(), true);
         host.apply_change(change);
@@ -197,6 +261,21 @@ impl Workspace {
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn open(dir: impl AsRef<Utf8Path>) -> Result<Workspace, Error> {
+        Workspace::open_with_dialects(dir, dialects::standard())
+    }
+
+    /// [`Workspace::open`], the module's language chosen from `dialects`
+    /// (see [`Workspace::with_dialects`]).
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let dir = halite::Utf8Path::from_path(dir.path()).unwrap();
+    /// std::fs::write(dir.join("main.hcl"), "locals { answer = 6 * 7 }").unwrap();
+    /// let workspace = halite::Workspace::open_with_dialects(dir, halite::dialects::standard())?;
+    /// assert_eq!(workspace.value("local.answer")?, halite::Value::int(42));
+    /// # Ok::<(), halite::Error>(())
+    /// ```
+    pub fn open_with_dialects(dir: impl AsRef<Utf8Path>, dialects: Dialects) -> Result<Workspace, Error> {
         let dir = dir.as_ref();
         let io = |error: host::load::LoadError| match error {
             host::load::LoadError::Io(error) => {
@@ -210,7 +289,7 @@ impl Workspace {
             .map_err(|error| Error::Io { path: error.path.clone(), message: error.to_string() })?;
         let options = HostOptions::default();
         let (change, _) = host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(io)?;
-        let mut host = AnalysisHost::new(options);
+        let mut host = AnalysisHost::with_dialects(options, dialects);
         host.apply_change(change);
         host::load::children(&mut host).map_err(io)?;
         let environment = host::inputs::process_environment();
@@ -890,7 +969,7 @@ impl Workspace {
                 Some(module::DialectRules { chosen_by_files: false, ..module::DialectRules::generic() })
             }
             Dialect::Terraform => {
-                Some(module::DialectRules { chosen_by_files: false, ..module::DialectRules::terraform() })
+                Some(module::DialectRules { chosen_by_files: false, ..dialects::terraform::plugin_rules() })
             }
         };
         let mut change = Change::new();

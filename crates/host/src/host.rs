@@ -190,8 +190,18 @@ impl Default for AnalysisHost {
 }
 
 impl AnalysisHost {
+    /// A host whose modules take their dialect from the standard
+    /// registry ([`dialects::standard`]: Terraform/OpenTofu, Terragrunt,
+    /// Packer and Nomad).
     pub fn new(options: HostOptions) -> AnalysisHost {
-        let mut db = RootDatabase::new();
+        AnalysisHost::with_dialects(options, dialects::standard())
+    }
+
+    /// A host whose modules take their dialect from `dialects`, by their
+    /// files' names: the standard registry with an embedder's own dialect
+    /// registered, say.
+    pub fn with_dialects(options: HostOptions, dialects: db::module::Dialects) -> AnalysisHost {
+        let mut db = RootDatabase::with_dialects(dialects);
         // The durability policy: texts change with every edit, the
         // structure (paths, membership, declarations, dialects) seldom, so
         // that after an edit that keeps every declaration the module-wide
@@ -556,7 +566,9 @@ impl AnalysisHost {
                     let _ = module::file_exprs(db, file);
                     let _ = module::variable_types(db, file);
                     let _ = analysis::file_references(db, file);
-                    let _ = module::namespaced_calls(db, file);
+                    if let Some(plugin) = db::Db::dialects(db).claiming(file.path(db)) {
+                        plugin.read_while_parsed(db, file);
+                    }
                     let _ = analysis::terraform::schema_diagnostics(db, file);
                     Some(declarations)
                 })
@@ -1219,7 +1231,7 @@ fn locate(
 /// [`AnalysisHost::formatted`] on a handle of the host's database, for a
 /// front end that answers on another thread (the language server).
 pub fn formatted(db: &RootDatabase, file: File) -> Option<&String> {
-    let style = db::default_format_style(file.path(db));
+    let style = db::default_format_style(db, file.path(db));
     db::format(db, file, style).as_ref()
 }
 

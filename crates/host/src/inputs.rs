@@ -2,8 +2,8 @@
 //! its tool reads them: the one owner of that reading, for the command
 //! line's `eval DIR` and the library's `Workspace::open` alike.
 //!
-//! For a Terraform module (its dialect's rules say its files are
-//! Terraform's), what `terraform plan` and `terraform console` read, from
+//! For a Terraform module (its dialect's rules say its variables are a
+//! module's inputs, which callers set), what `terraform plan` and `terraform console` read, from
 //! lowest precedence to highest, a later value of a name replacing an
 //! earlier one:
 //!
@@ -103,7 +103,9 @@ pub fn root_variables(
     let limits = host.limits();
     let db = host.db();
     let module = host.module(dir);
-    let terraform = module.is_some_and(|module| module.dialect(db).rules(db).terraform_files_only);
+    // A dialect whose variables are a module's inputs, which any caller
+    // sets (Terraform's): its variables are read as its tool reads them.
+    let terraform = module.is_some_and(|module| module.dialect(db).rules(db).unset_variables_unknown);
     // What a declared variable's text means, by its type constraint.
     let mode = |name: &str| -> TextMode {
         if !terraform {

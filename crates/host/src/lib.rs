@@ -3,7 +3,9 @@
 //! `fmt`, the library's `Workspace`, `halite lsp`) goes through.
 //!
 //! It owns the files (and which module each belongs to, by the one table of
-//! file kinds in `vfs`), the modules' variables and dialects, the rule
+//! file kinds in `vfs`), the modules' variables and dialects (each
+//! module's chosen from the registry it is made with, `dialects::standard`
+//! unless an embedder gives its own: [`AnalysisHost::with_dialects`]), the rule
 //! levels of each file (`halite.toml`), the durability policy of the
 //! database's inputs, each module's dependency graph (and for a host that
 //! reports changes, its index kept in parts, patched per changed file), and
@@ -48,6 +50,7 @@ pub mod shard;
 
 pub use analysis::{Diagnostic, LineCol, RuleLevels, Severity, render};
 pub use db::{File, RootDatabase, module::Address};
+pub use dialects::format_style;
 
 pub use crate::{
     change::{Change, Contents, DialectChange, FileChange, Membership},

@@ -24,8 +24,8 @@ use crate::{
     },
 };
 
-/// The arguments of a `module` block that are Terraform's meta-arguments,
-/// not the child's variables.
+/// The arguments of a `module` block that are meta-arguments, not the
+/// child's variables.
 pub const MODULE_META_ARGUMENTS: &[&str] =
     &["source", "version", "count", "for_each", "providers", "depends_on"];
 
@@ -60,8 +60,8 @@ pub struct ModuleInput {
 /// their variables are not on disk here.
 #[salsa::tracked(returns(ref))]
 pub fn module_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
-    // Only where the dialect says `module` blocks call modules (Terraform
-    // makes them opaque); elsewhere a `module` block is the application's
+    // Only where the dialect says `module` blocks call modules (it makes
+    // them opaque); elsewhere a `module` block is the application's
     // own (HashiCorp's enos passes variables through other blocks).
     if !module.dialect(db).rules(db).opaque_block_types.contains("module") {
         return Vec::new();
@@ -143,7 +143,7 @@ pub fn module_inputs(db: &dyn Db, module: Module) -> Vec<ModuleInput> {
 
 /// The variables of `child` as its callers see them, or `None` when its
 /// directory holds no configuration files: not a module to check a call
-/// against (Terraform reports it as such, not argument by argument).
+/// against (its tool reports it as such, not argument by argument).
 pub fn child_inputs(db: &dyn Db, child: Module) -> Option<Arc<[ModuleInput]>> {
     if module_files(db, child).is_empty() {
         return None;
@@ -192,8 +192,8 @@ pub fn module_call_diagnostics(
                 related: Vec::new(),
             });
         }
-        // A variable named like a meta-argument (`count`, from Terraform
-        // before 0.12) cannot be set by a call: not reported.
+        // A variable named like a meta-argument (`count`, from an old
+        // module) cannot be set by a call: not reported.
         let settable = |input: &&ModuleInput| !MODULE_META_ARGUMENTS.contains(&input.name.as_str());
         for input in inputs.iter().filter(|input| input.required).filter(settable) {
             if call.arguments.iter().any(|(argument, _)| *argument == input.name) {

@@ -70,7 +70,7 @@ impl DeclarationKind {
 ///
 /// In a JSON file, `block` counts the root object's properties, `labels`
 /// the properties at each label level below that block type's object (one
-/// per label: Terraform's `resource` has two), and
+/// per label: a `resource` may have two), and
 /// `attribute` those of the block's body; an array of objects at any level
 /// counts as its objects' properties in order.
 ///
@@ -101,7 +101,7 @@ pub struct Declaration {
 pub struct FileDeclarations {
     pub declarations: Vec<Declaration>,
     /// The data sources declared inside `check` blocks, by type and name:
-    /// Terraform scopes them to the check's own expressions, and the index
+    /// they are scoped to the check's own expressions, and the index
     /// has no nested blocks.
     pub scoped_data: Vec<(SmolStr, SmolStr)>,
     /// Whether a JSON file's `check` block has a `data` member, whose
@@ -391,8 +391,8 @@ impl ModuleIndex {
 /// The blocks that repeat and are not duplicates, each with its ordinal
 /// among the blocks of the same type and labels, by file and position: a
 /// block type without labels declared more than once (`moved`, `import`,
-/// `rule`), and the dialect's repeatable labelled types (Terraform's
-/// `provider "aws"` with aliases). Each such block is addressed with its
+/// `rule`), and the dialect's repeatable labelled types (`provider "aws"`
+/// with aliases). Each such block is addressed with its
 /// ordinal after its labels: `moved.0.from`, `provider.aws.1.region`.
 pub(crate) fn repeated_blocks(
     db: &dyn Db,
@@ -418,37 +418,21 @@ pub(crate) fn repeated_blocks(
         .collect()
 }
 
-/// The files of `module` that its dialect reads: all of them, but for
-/// Terraform's, only `*.tf` and `*.tf.json` and OpenTofu's `*.tofu` and
-/// `*.tofu.json` (Terraform itself ignores the others: a `terragrunt.hcl`
-/// or a `*.tftest.hcl` beside them is another language, which a front end
-/// may evaluate as a module of its own), and not its override files:
-/// Terraform merges those into the declarations they override, which the
-/// model does not do, and reading them as more declarations would report
-/// every override as a duplicate. A `.tf` file whose `.tofu` twin is in the
-/// module (`main.tf` beside `main.tofu`, `main.tf.json` beside
-/// `main.tofu.json`) is left out too, as OpenTofu leaves it out: a module
-/// written for both tools keeps Terraform's version in the `.tf` file and
-/// OpenTofu's in the `.tofu` one, and reading both would declare
-/// everything twice.
+/// The files of `module` that its dialect reads: all of them, unless its
+/// plug-in reads only some ([`DialectPlugin::reads_file`]: a language that
+/// ignores the other files of its directory, or merges some files into
+/// others, which the model does not do).
+///
+/// [`DialectPlugin::reads_file`]: crate::module::DialectPlugin::reads_file
 #[salsa::tracked(returns(ref))]
 pub fn module_files(db: &dyn Db, module: Module) -> Vec<File> {
     let rules = module.dialect(db).rules(db);
     let files = module.files(db);
-    if !rules.terraform_files_only {
+    let Some(plugin) = rules.plugin.as_ref().filter(|_| rules.reads_some_files_only) else {
         return files.clone();
-    }
+    };
     let paths: FxHashSet<&Utf8Path> = files.iter().map(|file| file.path(db).as_path()).collect();
-    files
-        .iter()
-        .copied()
-        .filter(|file| {
-            let path = file.path(db);
-            vfs::FileKind::of(path).is_some_and(vfs::FileKind::is_terraform)
-                && !vfs::is_terraform_override_file(path)
-                && !has_tofu_twin(path, &paths)
-        })
-        .collect()
+    files.iter().copied().filter(|file| plugin.0.reads_file(file.path(db), &paths)).collect()
 }
 
 /// Whether every file of `module` that its dialect reads parses without a
@@ -458,28 +442,6 @@ pub fn module_files(db: &dyn Db, module: Module) -> Vec<File> {
 #[salsa::tracked(returns(copy))]
 pub fn module_parses(db: &dyn Db, module: Module) -> bool {
     module_files(db, module).iter().all(|&file| crate::parses_cleanly(db, file))
-}
-
-/// Whether `module` has Terraform override files (`override.tf`,
-/// `*_override.tf`), which [`module_files`] leaves out: they may change
-/// what the others declare.
-#[salsa::tracked(returns(copy))]
-pub fn has_override_files(db: &dyn Db, module: Module) -> bool {
-    module.files(db).iter().any(|file| vfs::is_terraform_override_file(file.path(db)))
-}
-
-/// Whether `path` is a `.tf` or `.tf.json` file that OpenTofu ignores
-/// because `paths` has the same name ending in `.tofu` or `.tofu.json`
-/// (`filterTfPathsWithTofuAlternatives` in opentofu/opentofu's
-/// `internal/configs/parser_config_dir.go`). The twin is looked for in the
-/// same directory, since OpenTofu compares whole paths.
-fn has_tofu_twin(path: &Utf8Path, paths: &FxHashSet<&Utf8Path>) -> bool {
-    // Only `.tf` and `.tf.json` have a twin: `.tofu` does not start with
-    // `.tf`.
-    let Some((stem, extension)) = vfs::terraform_stem(path) else { return false };
-    let Some(json) = extension.strip_prefix(".tf") else { return false };
-    let twin = path.with_file_name(format!("{stem}.tofu{json}"));
-    paths.contains(twin.as_path())
 }
 
 /// The address the module gives a declaration: a repeated block's ordinal

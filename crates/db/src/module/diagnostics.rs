@@ -60,8 +60,8 @@ pub enum ModuleDiagnosticKind {
     /// A second declaration of an address.
     Duplicate(DuplicateOf),
     /// A variable's `type` that is not a type constraint. `legacy` when it
-    /// is a quoted string or a bare `list` or `map`: what Terraform before
-    /// 0.12 (and 0.12 to 0.14, quoted) accepted.
+    /// is a quoted string or a bare `list` or `map`: what older tools
+    /// accepted.
     InvalidTypeConstraint { summary: String, legacy: bool },
     /// A reference that names nothing.
     Unresolved(Unresolved),
@@ -78,10 +78,13 @@ pub enum ModuleDiagnosticKind {
     UnsupportedModuleArgument { name: SmolStr, suggestion: Option<SmolStr> },
     /// A required variable of the child module that a call does not set.
     MissingModuleArgument { name: SmolStr },
-    /// A namespaced function a Terraform module cannot call (see
-    /// `terraform_functions::provider_function_diagnostics`): `namespace`
-    /// with its trailing `::`, `name` the last part.
+    /// A namespaced function a module cannot call (found by its dialect's
+    /// `DialectPlugin::file_diagnostics`): `namespace` with its trailing
+    /// `::`, `name` the last part.
     UnknownProviderFunction { namespace: SmolStr, name: SmolStr },
+    /// A block that breaks its dialect's schema (see
+    /// [`crate::module::BlockSchema`]).
+    Schema(crate::module::SchemaViolation),
 }
 
 impl ModuleDiagnosticKind {
@@ -111,6 +114,7 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "Unsupported argument",
             ModuleDiagnosticKind::MissingModuleArgument { .. } => "Missing required argument",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "Unknown provider function",
+            ModuleDiagnosticKind::Schema(violation) => return Cow::Owned(violation.summary()),
         })
     }
 
@@ -128,6 +132,7 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "unsupported-module-argument",
             ModuleDiagnosticKind::MissingModuleArgument { .. } => "missing-module-argument",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "unknown-provider-function",
+            ModuleDiagnosticKind::Schema(_) => "schema",
         }
     }
 
@@ -137,6 +142,10 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::Unresolved(unresolved) => unresolved.suggestion(),
             ModuleDiagnosticKind::Eval(kind) => kind.suggestion(),
             ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. } => suggestion.as_ref(),
+            ModuleDiagnosticKind::Schema(
+                crate::module::SchemaViolation::UnsupportedArgument { suggestion, .. }
+                | crate::module::SchemaViolation::UnsupportedBlock { suggestion, .. },
+            ) => suggestion.as_ref(),
             _ => None,
         }
     }
@@ -155,7 +164,7 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
         out.extend(type_constraint_diagnostics(db, file));
     }
     for &file in crate::module::module_files(db, module) {
-        out.extend(crate::module::terraform_functions::provider_function_diagnostics(db, module, file));
+        out.extend(crate::module::dialect_file_diagnostics(db, module, file));
     }
     // Dependencies first, so that a long chain of references does not
     // recurse through the whole chain (see `evaluate_in_order`).

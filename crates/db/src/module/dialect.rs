@@ -1,15 +1,21 @@
 //! Dialects: what an application's configuration language adds to a
 //! module's scope beyond `var.`, `local.` and labelled blocks.
 //!
-//! A dialect is three inputs of one salsa struct, [`Dialect`], owned by its
-//! [`Module`](crate::module::Module):
+//! The database knows HCL and modules, never a tool: every language is a
+//! [`DialectPlugin`], registered in the database's [`Dialects`] (the same
+//! way for the languages Halite ships, in the `dialects` crate, and for an
+//! embedder's own). A module's dialect is the one the registry chooses by
+//! its files' names, unless the caller set one.
+//!
+//! A module's dialect is three inputs of one salsa struct, [`Dialect`],
+//! owned by its [`Module`](crate::module::Module):
 //! - [`DialectRules`], comparable data: root names whose every reference is
-//!   unknown (Terraform's `count`, `each`, `path`), how block types are
-//!   addressed (Terraform's `resource "T" "N"` as `T.N`), which blocks'
-//!   unwritten attributes are unknown rather than errors, label counts, the
-//!   names of functions known without an implementation, whether the
-//!   language knows every root (Terraform's does, so a name that is none of
-//!   its roots is a resource type, and an undeclared one an error);
+//!   unknown, how block types are addressed (`resource "T" "N"` as `T.N`),
+//!   which blocks' unwritten attributes are unknown rather than errors,
+//!   label counts, the names of functions known without an implementation,
+//!   whether the language knows every root (then a name that is none of
+//!   its roots is a block type of the language's, and an undeclared one an
+//!   error), and the plug-in itself for its hooks;
 //! - the values of extra root names ([`Dialect::roots`]), each read through
 //!   [`dialect_root`], so that changing one root's value re-evaluates only
 //!   the attributes that read that root;
@@ -25,36 +31,231 @@
 //! reads the table only when its expression calls one of those names, so
 //! registering a function re-evaluates only the attributes that call a
 //! dialect function (and those that call that name).
-//!
-//! [`DialectRules::terraform`] is the Terraform dialect;
-//! [`RootDatabase::set_module_files`](crate::RootDatabase::set_module_files)
-//! gives it to a module with `*.tf` or `*.tf.json` files (or OpenTofu's
-//! `*.tofu` and `*.tofu.json`) unless the caller set a dialect of its own.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
     sync::{
-        Arc,
+        Arc, OnceLock,
         atomic::{AtomicU64, Ordering},
     },
 };
 
+use camino::Utf8Path;
+use rustc_hash::FxHashSet;
 use smol_str::SmolStr;
 
-use crate::{Db, module::Value};
+use crate::{
+    Db, File, FormatStyle,
+    module::{Module, ModuleDiagnostic, ResourceMode, Value},
+};
 
-/// Whether `path` is one of Terraform's configuration files, by the one
-/// table of file kinds.
-fn is_terraform_file(path: &camino::Utf8Path) -> bool {
-    vfs::FileKind::of(path).is_some_and(vfs::FileKind::is_terraform)
+/// A configuration language built on HCL, as the database sees it: the
+/// file kinds it claims, its roots and their scopes (in its
+/// [`DialectRules`]), its functions, how a directory's files group into
+/// one unit of evaluation, and the checks of a file only it can make.
+///
+/// Register one with [`Dialects::register`]; the database's registry is
+/// given when it is made ([`crate::RootDatabase::with_dialects`]). Every
+/// method but [`DialectPlugin::name`], [`DialectPlugin::claims`] and
+/// [`DialectPlugin::rules`] has a default that adds nothing.
+pub trait DialectPlugin: Send + Sync + 'static {
+    /// A short name, for messages and tests.
+    fn name(&self) -> &str;
+
+    /// Whether a file of this name is one of the language's: a module with
+    /// such a file is given this dialect (see [`Dialects::choose`]).
+    fn claims(&self, path: &Utf8Path) -> bool;
+
+    /// Its roots and their scopes, block addressing and label counts: the
+    /// comparable part of the dialect. [`DialectRules::plugin`] is filled
+    /// in by the registry.
+    fn rules(&self) -> DialectRules;
+
+    /// Its functions: `table` is the standard library's, with a stub
+    /// returning an unknown value for each of
+    /// [`DialectRules::own_functions`] (which must list every name it
+    /// adds or changes); the language replaces, adds or
+    /// removes what it has differently, with exact signatures (a function
+    /// that reads the outside world returns an unknown of its type).
+    fn functions(&self, table: &mut BTreeMap<String, eval::Function>) {
+        let _ = table;
+    }
+
+    /// Functions standing for every name of a namespace (see
+    /// `eval::Context::namespaces`), by namespace.
+    fn namespaces(&self) -> BTreeMap<String, eval::Function> {
+        BTreeMap::new()
+    }
+
+    /// How files group into a unit: whether the language reads `path`, one
+    /// of a module's files, whose other files are `siblings`. All of them
+    /// unless the rules say [`DialectRules::reads_some_files_only`].
+    fn reads_file(&self, path: &Utf8Path, siblings: &FxHashSet<&Utf8Path>) -> bool {
+        let _ = (path, siblings);
+        true
+    }
+
+    /// The language's own diagnostics of one file of a module that the
+    /// generic model cannot find (calls it cannot resolve, say), from the
+    /// file's declarations and HIR.
+    fn file_diagnostics(&self, db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+        let _ = (db, module, file);
+        Vec::new()
+    }
+
+    /// Reads what [`DialectPlugin::file_diagnostics`] will need of `file`
+    /// while its tree is in memory (the host calls it as it reads each
+    /// file once, before evicting trees).
+    fn read_while_parsed(&self, db: &dyn Db, file: File) {
+        let _ = (db, file);
+    }
+
+    /// The style the language formats `path` in, if it is one of the
+    /// files its tool formats (which need not be files it
+    /// [claims](DialectPlugin::claims): a tool's variables files, say).
+    fn format_style(&self, path: &Utf8Path) -> Option<FormatStyle> {
+        let _ = path;
+        None
+    }
+}
+
+/// A plug-in held by [`DialectRules`]: compares by identity, since a
+/// plug-in is registered once and its rules are built once.
+#[derive(Clone)]
+pub struct PluginRef(pub Arc<dyn DialectPlugin>);
+
+impl PartialEq for PluginRef {
+    fn eq(&self, other: &PluginRef) -> bool {
+        std::ptr::addr_eq(Arc::as_ptr(&self.0), Arc::as_ptr(&other.0))
+    }
+}
+
+impl Eq for PluginRef {}
+
+impl std::fmt::Debug for PluginRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PluginRef({})", self.0.name())
+    }
+}
+
+/// What a module of one dialect starts with: its rules, the names of its
+/// unknown functions and its function table, built once per registered
+/// plug-in and shared (a check creates thousands of modules, and a copy
+/// of a language's rules per module took more memory than the modules'
+/// declarations).
+pub type SharedDialect = (Arc<DialectRules>, Arc<BTreeSet<SmolStr>>, FunctionTable);
+
+struct Registered {
+    plugin: Arc<dyn DialectPlugin>,
+    shared: OnceLock<SharedDialect>,
+}
+
+impl Registered {
+    fn shared(&self) -> &SharedDialect {
+        self.shared.get_or_init(|| {
+            let mut rules = self.plugin.rules();
+            rules.plugin = Some(PluginRef(Arc::clone(&self.plugin)));
+            rules.chosen_by_files = true;
+            share(rules)
+        })
+    }
+}
+
+fn share(rules: DialectRules) -> SharedDialect {
+    let functions = FunctionTable::new(&rules, &BTreeMap::new());
+    let function_names = Arc::new(rules.own_functions.clone());
+    (Arc::new(rules), function_names, functions)
+}
+
+/// The registry of dialects: the one place a module's language is chosen
+/// from its files' names. The languages Halite ships are registered in it
+/// the same way an embedder registers its own.
+#[derive(Clone, Default)]
+pub struct Dialects {
+    registered: Vec<Arc<Registered>>,
+}
+
+impl std::fmt::Debug for Dialects {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.registered.iter().map(|it| it.plugin.name())).finish()
+    }
+}
+
+impl Dialects {
+    /// A registry with no dialect: every module is generic HCL.
+    pub fn new() -> Dialects {
+        Dialects::default()
+    }
+
+    /// Adds `plugin`. A later registration wins over an earlier one where
+    /// both claim a module's files, so an embedder's dialect registered
+    /// after the standard ones takes the files it claims.
+    pub fn register(&mut self, plugin: impl DialectPlugin) -> &mut Dialects {
+        self.register_shared(Arc::new(plugin))
+    }
+
+    /// [`Dialects::register`] of a plug-in already shared.
+    pub fn register_shared(&mut self, plugin: Arc<dyn DialectPlugin>) -> &mut Dialects {
+        self.registered.push(Arc::new(Registered { plugin, shared: OnceLock::new() }));
+        self
+    }
+
+    /// The registered plug-ins, latest first (the order they are asked in).
+    pub fn plugins(&self) -> impl Iterator<Item = &Arc<dyn DialectPlugin>> {
+        self.registered.iter().rev().map(|it| &it.plugin)
+    }
+
+    /// The plug-in that claims `path`, if any.
+    pub fn claiming(&self, path: &Utf8Path) -> Option<&Arc<dyn DialectPlugin>> {
+        self.registered.iter().rev().find(|it| it.plugin.claims(path)).map(|it| &it.plugin)
+    }
+
+    /// The rules of the plug-in that claims `path` (built once).
+    pub fn rules_of_file(&self, path: &Utf8Path) -> Option<&Arc<DialectRules>> {
+        self.registered.iter().rev().find(|it| it.plugin.claims(path)).map(|it| &it.shared().0)
+    }
+
+    /// The dialect of a module made of `paths`: the latest registered
+    /// plug-in that claims one of them, else generic HCL; built once per
+    /// plug-in and shared.
+    pub fn choose<'p>(&self, paths: impl IntoIterator<Item = &'p Utf8Path>) -> SharedDialect {
+        let paths: Vec<&Utf8Path> = paths.into_iter().collect();
+        if let Some(found) =
+            self.registered.iter().rev().find(|it| paths.iter().any(|path| it.plugin.claims(path)))
+        {
+            return found.shared().clone();
+        }
+        static GENERIC: OnceLock<SharedDialect> = OnceLock::new();
+        GENERIC.get_or_init(|| share(DialectRules::generic())).clone()
+    }
+
+    /// The style `path` is formatted in unless the user says otherwise:
+    /// the one the latest registered plug-in that formats it gives,
+    /// `hclwrite.Format`'s for a file no plug-in formats.
+    pub fn format_style(&self, path: &Utf8Path) -> FormatStyle {
+        self.plugins().find_map(|plugin| plugin.format_style(path)).unwrap_or(FormatStyle::Hcl)
+    }
+}
+
+/// How references to a root that names a kind of block are checked in a
+/// language that knows every root ([`DialectRules::knows_every_root`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AddressedRoot {
+    /// `ROOT.NAME`: a call of another unit by its block's one label.
+    UnitCall,
+    /// `ROOT.TYPE.NAME`: a block of two labels of `mode`.
+    Resource(ResourceMode),
 }
 
 /// The comparable part of a dialect: everything but root values and
 /// function implementations.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DialectRules {
-    /// A name for messages and tests (`generic`, `terraform`).
+    /// A name for messages and tests (`generic`, or the plug-in's).
     pub name: SmolStr,
+    /// The plug-in whose rules these are, for its hooks; `None` for
+    /// generic HCL.
+    pub plugin: Option<PluginRef>,
     /// Whether the rules were chosen by the module's file names (and are
     /// chosen again when the files change) rather than set by the caller.
     pub chosen_by_files: bool,
@@ -62,15 +263,15 @@ pub struct DialectRules {
     /// `each.value`, `path.module`, `self`. Declared blocks of the same type
     /// come first, so `module.vpc` is checked against the `module` blocks.
     pub unknown_roots: BTreeSet<SmolStr>,
-    /// Block types addressed without their type name: Terraform's
+    /// Block types addressed without their type name:
     /// `resource "aws_instance" "web"` is `aws_instance.web`.
     pub unprefixed_block_types: BTreeSet<SmolStr>,
-    /// Block types that are not root names (`output`, `provider`,
-    /// `terraform`): their attributes are evaluated, nothing refers to them.
+    /// Block types that are not root names (`output`, `provider`): their
+    /// attributes are evaluated, nothing refers to them.
     pub hidden_block_types: BTreeSet<SmolStr>,
     /// Labelled block types that may repeat with the same labels
-    /// (Terraform's `provider "aws"` with aliases): each repetition takes
-    /// its ordinal after the labels, as unlabelled repeated blocks do.
+    /// (`provider "aws"` with aliases): each repetition takes its ordinal
+    /// after the labels, as unlabelled repeated blocks do.
     pub repeatable_block_types: BTreeSet<SmolStr>,
     /// Block types whose labels are checked but whose every attribute is
     /// unknown: `module.vpc.vpc_id` is an output of the child module.
@@ -93,31 +294,40 @@ pub struct DialectRules {
     /// or an error where used when it has none. Its default is still
     /// checked against its type.
     pub unset_variables_unknown: bool,
-    /// Whether the module is made of its `*.tf`, `*.tf.json`, `*.tofu` and
-    /// `*.tofu.json` files only (see [`crate::module::module_files`]).
-    pub terraform_files_only: bool,
+    /// Whether the plug-in reads only some of a module's files
+    /// ([`DialectPlugin::reads_file`]; see [`crate::module::module_files`]).
+    pub reads_some_files_only: bool,
     /// Labels per block type, for JSON files, where nothing else says how
     /// deep the labels go. (Applied by file name, see `json.rs`.)
     pub label_counts: BTreeMap<SmolStr, usize>,
-    /// Functions known by name without an implementation: calls evaluate
-    /// to an unknown value, never "Call to unknown function". In
-    /// Terraform's rules, the names whose function is not the standard
-    /// library's (see `terraform_functions.rs`): Terraform's own, with
-    /// their signatures, and the standard library's Terraform lacks.
-    pub unknown_functions: BTreeSet<SmolStr>,
-    /// Whether references follow Terraform's addressing
-    /// (`internal/addrs/parse_ref.go`), which knows every root name: a root
-    /// that is neither declared, nor one of [`DialectRules::unknown_roots`],
-    /// nor one of [`DialectRules::label_counts`]' block types, is a managed
-    /// resource's type, so `aws_instanc.web` names a resource nobody
-    /// declared rather than something the tool provides. `data.T.N`,
-    /// `ephemeral.T.N` and `module.N` that name no block are reported with
-    /// Terraform's own words even when no block of the kind is declared.
-    pub terraform_references: bool,
-}
-
-fn names(list: &[&str]) -> BTreeSet<SmolStr> {
-    list.iter().copied().map(SmolStr::new).collect()
+    /// The names whose function in the language is not the standard
+    /// library's: its own functions, which its plug-in's
+    /// [`DialectPlugin::functions`] implements with their signatures, and
+    /// the standard library's it lacks. Each starts as a stub returning an
+    /// unknown value (never "Call to unknown function") until the plug-in
+    /// replaces or removes it; an attribute calling one of these names
+    /// reads the dialect's table rather than the standard library.
+    pub own_functions: BTreeSet<SmolStr>,
+    /// Whether the language knows every root name: a root that is neither
+    /// declared, nor one of [`DialectRules::unknown_roots`], nor one of
+    /// [`DialectRules::label_counts`]' block types, is a block of one of
+    /// [`DialectRules::unprefixed_block_types`] named by its type, so
+    /// `aws_instanc.web` names a block nobody declared rather than
+    /// something the tool provides. The [`DialectRules::addressed_roots`]
+    /// that name no block are reported in the language's words even when
+    /// no block of the kind is declared.
+    pub knows_every_root: bool,
+    /// In a language that knows every root, the roots that name blocks by
+    /// their labels, and how (`module.NAME`, `data.TYPE.NAME`).
+    pub addressed_roots: BTreeMap<SmolStr, AddressedRoot>,
+    /// The shapes of the language's own top-level block types, checked in
+    /// the native files the dialect claims
+    /// ([`crate::module::schema_diagnostics`]).
+    pub block_schemas: BTreeMap<SmolStr, crate::module::BlockSchema>,
+    /// The functions a variable's default may call (none in HCL's generic
+    /// rules: a default is a literal there); any other call in a default
+    /// is "Function calls not allowed".
+    pub default_functions: BTreeSet<SmolStr>,
 }
 
 impl DialectRules {
@@ -126,139 +336,10 @@ impl DialectRules {
         DialectRules { name: "generic".into(), chosen_by_files: true, ..DialectRules::default() }
     }
 
-    /// The rules for a module made of `paths`: Terraform's when any is a
-    /// Terraform file (`*.tf`, `*.tofu` and their JSON twins), the generic
-    /// ones otherwise.
-    pub fn for_files<'p>(paths: impl IntoIterator<Item = &'p camino::Utf8Path>) -> DialectRules {
-        if paths.into_iter().any(is_terraform_file) {
-            DialectRules::terraform()
-        } else {
-            DialectRules::generic()
-        }
-    }
-
-    /// The rules of [`DialectRules::for_files`], the names of their
-    /// unknown functions and their function table, each built once per
-    /// kind of rules and shared: a check creates thousands of modules, and
-    /// a copy of Terraform's rules per module took more memory than the
-    /// modules' declarations.
-    pub fn shared_for_files<'p>(
-        paths: impl IntoIterator<Item = &'p camino::Utf8Path>,
-    ) -> (Arc<DialectRules>, Arc<BTreeSet<SmolStr>>, FunctionTable) {
-        type Shared = (Arc<DialectRules>, Arc<BTreeSet<SmolStr>>, FunctionTable);
-        static TERRAFORM: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
-        static GENERIC: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
-        let build = |rules: DialectRules| {
-            let functions = FunctionTable::shared(&rules);
-            let function_names = Arc::new(rules.unknown_functions.clone());
-            (Arc::new(rules), function_names, functions)
-        };
-        let shared = if paths.into_iter().any(is_terraform_file) {
-            TERRAFORM.get_or_init(|| build(DialectRules::terraform()))
-        } else {
-            GENERIC.get_or_init(|| build(DialectRules::generic()))
-        };
-        shared.clone()
-    }
-
-    /// The Terraform language: see `docs/architecture.md` ("Dialects").
-    pub fn terraform() -> DialectRules {
-        // Built once: a check makes one per module, thousands of times, and
-        // the standard library's table it reads is not small.
-        static TERRAFORM: std::sync::OnceLock<DialectRules> = std::sync::OnceLock::new();
-        TERRAFORM.get_or_init(DialectRules::build_terraform).clone()
-    }
-
-    fn build_terraform() -> DialectRules {
-        // The names whose function is not the standard library's: an
-        // attribute calling one reads the table of `terraform_functions`.
-        let unknown_functions = crate::module::terraform_functions::names_differing_from_stdlib();
-        let mut static_attributes = BTreeMap::new();
-        static_attributes.insert(
-            SmolStr::new("*"),
-            names(&["depends_on", "provider", "providers", "ignore_changes", "replace_triggered_by"]),
-        );
-        static_attributes.insert(SmolStr::new("moved"), names(&["from", "to"]));
-        static_attributes.insert(SmolStr::new("import"), names(&["to"]));
-        static_attributes.insert(SmolStr::new("removed"), names(&["from"]));
-        static_attributes.insert(SmolStr::new("provisioner"), names(&["when", "on_failure"]));
-        // `configuration_aliases = [aws.west]` names providers.
-        static_attributes.insert(SmolStr::new("required_providers"), names(&["*"]));
-        // An output's `type` is a type constraint, as a variable's.
-        static_attributes.insert(SmolStr::new("output"), names(&["type"]));
-        // `experiments = [name]` and `language = TF2021` are keywords.
-        static_attributes.insert(SmolStr::new("terraform"), names(&["experiments", "language"]));
-        // Terraform 1.14's actions: `events = [after_create]`.
-        static_attributes.insert(SmolStr::new("action_trigger"), names(&["events", "actions"]));
-        DialectRules {
-            name: "terraform".into(),
-            chosen_by_files: true,
-            // Every root `parse_ref.go` knows besides `var`, `local` and
-            // resource types: `data`, `module` and `ephemeral` are checked
-            // against their blocks first (see `terraform_references`);
-            // `list` (query files), `caller`, `action` (whose references sit
-            // in static attributes) and the reserved `template`, `lazy` and
-            // `arg` stay unknown; a bare `string`, `number`, `bool` or `any`
-            // is a type constraint, not a resource.
-            unknown_roots: names(&[
-                "count",
-                "each",
-                "path",
-                "terraform",
-                "self",
-                "data",
-                "module",
-                "action",
-                "ephemeral",
-                "list",
-                "caller",
-                "template",
-                "lazy",
-                "arg",
-                "string",
-                "number",
-                "bool",
-                "any",
-            ]),
-            unprefixed_block_types: names(&["resource"]),
-            hidden_block_types: names(&[
-                "output",
-                "provider",
-                "terraform",
-                "moved",
-                "import",
-                "removed",
-                "check",
-            ]),
-            repeatable_block_types: names(&["provider"]),
-            opaque_block_types: names(&["module"]),
-            computed_attributes: true,
-            repetition_attributes: names(&["count", "for_each"]),
-            static_attributes,
-            unset_variables_unknown: true,
-            terraform_files_only: true,
-            label_counts: [
-                ("resource", 2),
-                ("data", 2),
-                ("ephemeral", 2),
-                ("action", 2),
-                ("module", 1),
-                ("variable", 1),
-                ("output", 1),
-                ("provider", 1),
-                ("check", 1),
-                ("locals", 0),
-                ("terraform", 0),
-                ("moved", 0),
-                ("import", 0),
-                ("removed", 0),
-            ]
-            .into_iter()
-            .map(|(name, count)| (SmolStr::new(name), count))
-            .collect(),
-            unknown_functions,
-            terraform_references: true,
-        }
+    /// The root that names blocks of the given kind, if the language has
+    /// one.
+    pub fn addressed_root(&self, kind: AddressedRoot) -> Option<&SmolStr> {
+        self.addressed_roots.iter().find(|(_, it)| **it == kind).map(|(name, _)| name)
     }
 
     /// Whether the attribute at `address` is a reference by name that the
@@ -278,7 +359,7 @@ impl DialectRules {
 }
 
 /// The functions of a dialect: the standard library, a stub returning an
-/// unknown value for each of [`DialectRules::unknown_functions`], and the
+/// unknown value for each of [`DialectRules::own_functions`], and the
 /// functions registered, which win over both. Compares by generation (see
 /// the module's documentation).
 #[derive(Clone)]
@@ -286,7 +367,7 @@ pub struct FunctionTable {
     generation: u64,
     functions: Arc<BTreeMap<String, eval::Function>>,
     /// Functions standing for every name of a namespace (see
-    /// `eval::Context::namespaces`): Terraform's provider functions.
+    /// `eval::Context::namespaces`): a provider's functions, say.
     namespaces: Arc<BTreeMap<String, eval::Function>>,
 }
 
@@ -310,13 +391,13 @@ impl FunctionTable {
     /// The table of `rules` and `registered`, with a new generation.
     pub fn new(rules: &DialectRules, registered: &BTreeMap<String, eval::Function>) -> FunctionTable {
         let mut functions = eval::stdlib::functions();
-        for name in &rules.unknown_functions {
+        for name in &rules.own_functions {
             functions.insert(name.to_string(), unknown_function());
         }
         let mut namespaces = BTreeMap::new();
-        if rules.name == "terraform" {
-            crate::module::terraform_functions::apply(&mut functions);
-            namespaces = crate::module::terraform_functions::namespaces();
+        if let Some(PluginRef(plugin)) = &rules.plugin {
+            plugin.functions(&mut functions);
+            namespaces = plugin.namespaces();
         }
         functions.extend(registered.iter().map(|(name, function)| (name.clone(), function.clone())));
         FunctionTable {
@@ -324,21 +405,6 @@ impl FunctionTable {
             functions: Arc::new(functions),
             namespaces: Arc::new(namespaces),
         }
-    }
-
-    /// The table of `rules` with nothing registered, shared by every caller
-    /// with equal rules: a new module gets it without building the standard
-    /// library's table again (a check creates thousands of modules).
-    pub fn shared(rules: &DialectRules) -> FunctionTable {
-        static SHARED: std::sync::Mutex<Vec<(DialectRules, FunctionTable)>> =
-            std::sync::Mutex::new(Vec::new());
-        let mut shared = SHARED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some((_, table)) = shared.iter().find(|(known, _)| known == rules) {
-            return table.clone();
-        }
-        let table = FunctionTable::new(rules, &BTreeMap::new());
-        shared.push((rules.clone(), table.clone()));
-        table
     }
 
     /// A number that changes whenever the table does.
@@ -372,7 +438,7 @@ pub struct Dialect {
     pub roots: Arc<BTreeMap<SmolStr, Value>>,
     /// The names that [`Dialect::functions`] adds to or changes in the
     /// standard library: the registered functions and
-    /// [`DialectRules::unknown_functions`].
+    /// [`DialectRules::own_functions`].
     #[returns(ref)]
     pub function_names: Arc<BTreeSet<SmolStr>>,
     #[returns(ref)]
@@ -396,4 +462,13 @@ pub fn dialect_root_names(db: &dyn Db, dialect: Dialect) -> BTreeSet<SmolStr> {
 #[salsa::tracked(returns(ref))]
 pub fn dialect_root(db: &dyn Db, dialect: Dialect, name: SmolStr) -> Option<Value> {
     dialect.roots(db).get(&name).cloned()
+}
+
+/// The diagnostics of `file` that only `module`'s dialect finds
+/// ([`DialectPlugin::file_diagnostics`]); none in generic HCL.
+pub fn dialect_file_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    match &module.dialect(db).rules(db).plugin {
+        Some(PluginRef(plugin)) => plugin.file_diagnostics(db, module, file),
+        None => Vec::new(),
+    }
 }

@@ -641,7 +641,7 @@ impl RootDatabase {
         // Whether a file is one the dialect reads: a search of the sorted
         // list, unless the dialect leaves some of the module's files out
         // (then a file added may leave out another, its twin).
-        let filtered = rules.terraform_files_only || full;
+        let filtered = rules.reads_some_files_only || full;
         let member_set: FxHashSet<File> =
             if filtered { members.iter().copied().collect() } else { FxHashSet::default() };
         let is_member = |file: File| {

@@ -4,9 +4,9 @@
 //! schema says which; the module model's schema is fixed: the root's
 //! properties are block types, `locals` has no label, and every other block
 //! type (`variable` included) has exactly one, so `{"service": {"web":
-//! {"port": 80}}}` declares `service.web.port`; in a `*.tf.json` file (or
-//! OpenTofu's `*.tofu.json`) the Terraform dialect's label counts apply
-//! instead (`resource` and `data` two, `terraform` and `moved` none).
+//! {"port": 80}}}` declares `service.web.port`; in a file a registered
+//! dialect claims, that dialect's label counts apply instead, if it has
+//! any (`resource` and `data` two, say, and `moved` none).
 //!
 //! An attribute's value is turned into the native HIR by
 //! [`hir::lower_json_value`] (strings parsed as templates, as the JSON syntax
@@ -19,8 +19,7 @@ use syntax::{AstNode, TextRange, ast};
 use crate::{
     Db, File,
     module::{
-        Address, AttrExpr, Declaration, DeclarationKind, DialectRules, FileDeclarations, Location,
-        declarations::position,
+        Address, AttrExpr, Declaration, DeclarationKind, FileDeclarations, Location, declarations::position,
     },
 };
 
@@ -50,28 +49,21 @@ fn root(db: &dyn Db, file: File) -> Option<ast::JsonValue> {
     crate::parse_json(db, file).tree().value()
 }
 
-/// How many labels blocks of `type_name` have in `file`: by the Terraform
-/// dialect's counts for a `*.tf.json` or `*.tofu.json` file, else the fixed
-/// schema above. (The file's name decides, not its module's dialect: declarations are
-/// per file, computed before any module reads them, and a `.tf.json` file
-/// is Terraform whatever module it is in.)
-fn label_count(file_is_terraform: bool, type_name: &str) -> usize {
+/// How many labels blocks of `type_name` have in a file whose dialect
+/// gives `counts`, else by the fixed schema above. (The file's name
+/// decides, not its module's dialect: declarations are per file, computed
+/// before any module reads them, and a file a dialect claims is that
+/// dialect's whatever module it is in.)
+fn label_count(counts: Option<&std::collections::BTreeMap<SmolStr, usize>>, type_name: &str) -> usize {
     if type_name == "locals" {
         return 0;
     }
-    if file_is_terraform {
-        let counts = TERRAFORM_LABEL_COUNTS.get_or_init(|| DialectRules::terraform().label_counts);
-        return counts.get(type_name).copied().unwrap_or(1);
-    }
-    1
+    counts.and_then(|counts| counts.get(type_name).copied()).unwrap_or(1)
 }
 
-static TERRAFORM_LABEL_COUNTS: std::sync::OnceLock<std::collections::BTreeMap<SmolStr, usize>> =
-    std::sync::OnceLock::new();
-
 /// The blocks under a block type's value: each with its labels, their
-/// positions, and its body, `count` levels of objects deep. Terraform's
-/// `"//"` comment properties are not labels.
+/// positions, and its body, `count` levels of objects deep. `"//"`
+/// comment properties are not labels.
 fn labelled_bodies(value: ast::JsonValue, count: usize) -> Vec<(Vec<SmolStr>, Vec<u32>, ast::JsonValue)> {
     let mut level = vec![(Vec::new(), Vec::new(), value)];
     for _ in 0..count {
@@ -100,7 +92,8 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
     let Some(root) = root(db, file) else {
         return FileDeclarations { declarations, ..FileDeclarations::default() };
     };
-    let file_is_terraform = vfs::FileKind::of(file.path(db)).is_some_and(vfs::FileKind::is_terraform);
+    let rules = db.dialects().rules_of_file(file.path(db)).filter(|rules| !rules.label_counts.is_empty());
+    let counts = rules.map(|rules| &rules.label_counts);
     for (i, block_type) in members(&root).iter().enumerate() {
         let (Some(type_name), Some(value)) = (name_of(block_type), block_type.value()) else { continue };
         if type_name == "//" {
@@ -123,7 +116,7 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
             }
             continue;
         }
-        let count = label_count(file_is_terraform, &type_name);
+        let count = label_count(counts, &type_name);
         for (labels, label_positions, body) in labelled_bodies(value, count) {
             let attributes = members(&body);
             if type_name == "variable" {

@@ -11,7 +11,7 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Module, Value,
+        Address, AddressedRoot, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Module, Value,
         declarations::declarations_of, dialect_root_names, index::IndexView, module_files, references,
         value::expr_of,
     },
@@ -54,14 +54,16 @@ pub enum Unresolved {
     /// Labels that no block of the root's type has (`label` the first step
     /// none continues with).
     UndeclaredBlock { block_type: SmolStr, label: SmolStr, suggestion: Option<SmolStr> },
-    /// Terraform: `module.NAME` with no `module "NAME"` block.
+    /// A unit call `ROOT.NAME` ([`AddressedRoot::UnitCall`]) with no block
+    /// of that name.
     UndeclaredModule { name: SmolStr, suggestion: Option<SmolStr> },
-    /// Terraform: a resource, data source or ephemeral resource the module
-    /// does not declare. `suggestion` replaces the step the reference's
-    /// range ends with (the type or the name); `data_source` is Terraform's
-    /// hint of a data source of that type and name.
+    /// A resource, data source or ephemeral resource the module does not
+    /// declare, in a language that knows every root. `suggestion` replaces
+    /// the step the reference's range ends with (the type or the name);
+    /// `data_source` is the hint of a data source of that type and name.
     UndeclaredResource { mode: ResourceMode, suggestion: Option<SmolStr>, data_source: Option<SmolStr> },
-    /// Terraform: a resource type with no name after it.
+    /// A resource type with no name after it, in a language that knows
+    /// every root.
     InvalidReference,
 }
 
@@ -106,7 +108,7 @@ pub enum AttrKind {
     /// A variable declared in `file`, with or without a `type`.
     Variable { file: File, has_type: bool },
     /// An attribute the dialect reads as references by name, not as an
-    /// expression (Terraform's `depends_on`): not evaluated, unknown.
+    /// expression (`depends_on`): not evaluated, unknown.
     Static,
 }
 
@@ -152,7 +154,7 @@ pub enum Repetition {
 
 impl Repetition {
     /// The value of a block's attribute when the block has no instances,
-    /// as Terraform's address of it across instances reads
+    /// as the address of it across instances reads
     /// (`aws_instance.web[*].ami`): an empty tuple for `count`, an empty
     /// object for `for_each`.
     pub fn no_instances(self) -> Value {
@@ -164,7 +166,7 @@ impl Repetition {
 
     /// Whether `value`, the repetition attribute's, is known to make no
     /// instance: a known `count` of 0, a known empty map, set or object
-    /// for `for_each`. Anything else (unknown, null, a value Terraform
+    /// for `for_each`. Anything else (unknown, null, a value the tool
     /// rejects) leaves the block's attributes evaluated as ever.
     pub fn makes_none(self, value: &Value) -> bool {
         if !value.is_known() || value.is_null() {
@@ -406,14 +408,14 @@ struct Scope<'s, 'db> {
     module: Module,
     /// The dialect's root names.
     roots: &'s dyn Fn() -> &'db BTreeSet<SmolStr>,
-    /// Whether Terraform's addressing applies to this attribute's
-    /// references (see [`DialectRules::terraform_references`]): not inside
-    /// a `dynamic` block of a JSON file, whose content refers to the
-    /// block's iterator, a name only its expansion binds. (A native
-    /// file's `dynamic` blocks are not attributes of the module at all.)
-    terraform: bool,
-    /// Whether the attribute is a JSON file's `dynamic` block in
-    /// Terraform's dialect, where a name nothing declares is the block's
+    /// Whether the language's closed addressing applies to this
+    /// attribute's references (see [`DialectRules::knows_every_root`]): not
+    /// inside a `dynamic` block of a JSON file, whose content refers to the
+    /// block's iterator, a name only its expansion binds. (A native file's
+    /// `dynamic` blocks are not attributes of the module at all.)
+    closed: bool,
+    /// Whether the attribute is a JSON file's `dynamic` block in a language
+    /// that knows every root, where a name nothing declares is the block's
     /// iterator: unknown, not an error.
     iterator_scope: bool,
 }
@@ -427,12 +429,12 @@ impl<'s, 'db> Scope<'s, 'db> {
         roots: &'s dyn Fn() -> &'db BTreeSet<SmolStr>,
     ) -> Scope<'s, 'db> {
         let dynamic = address.segments().iter().any(|segment| segment == "dynamic");
-        let terraform = rules.terraform_references && !dynamic;
-        let iterator_scope = rules.terraform_references && dynamic;
-        Scope { db, module, roots, terraform, iterator_scope }
+        let closed = rules.knows_every_root && !dynamic;
+        let iterator_scope = rules.knows_every_root && dynamic;
+        Scope { db, module, roots, closed, iterator_scope }
     }
 
-    /// The data sources scoped to the module's `check` blocks.
+    /// The blocks scoped to the module's blocks that scope them.
     fn scoped_data(&self) -> &'db ScopedDataSources {
         scoped_data_sources(self.db, self.module)
     }
@@ -476,8 +478,8 @@ fn resolve(
             Target::Unresolved { step: 1, kind, detail }
         }
         _ if rules.unprefixed_block_types.contains(root) && !steps.is_empty() => {
-            // `resource.aws_instance.web.id`: Terraform's explicit prefix
-            // for the unprefixed address. The block must be declared; the
+            // `resource.aws_instance.web.id`: the explicit prefix of the
+            // unprefixed address. The block must be declared; the
             // value is unknown (the evaluation scope holds the reference
             // under the prefix, not the module's address).
             match resolve(index, rules, scope, &steps[0], &steps[1..]) {
@@ -491,8 +493,8 @@ fn resolve(
                 }
             }
         }
-        _ if scope.terraform
-            && let Some(undeclared) = terraform_undeclared(index, rules, scope, root, steps) =>
+        _ if scope.closed
+            && let Some(undeclared) = undeclared_in_closed_scope(index, rules, scope, root, steps) =>
         {
             undeclared
         }
@@ -621,19 +623,18 @@ fn resolve(
     }
 }
 
-/// Terraform's error for a reference to a resource, data source, ephemeral
-/// resource or module call that the module does not declare
-/// (`staticValidateResourceReference` and
-/// `staticValidateModuleCallReference` in Terraform's
-/// `internal/terraform/evaluate_valid.go`), or `None` when the reference
-/// names something declared or something Terraform provides, which the
+/// The error for a reference to a block of one of the language's addressed
+/// kinds ([`DialectRules::addressed_roots`]: unit calls, blocks of a mode)
+/// or of an unprefixed type that the module does not declare, in a
+/// language that knows every root, or `None` when the reference names
+/// something declared or something the language provides, which the
 /// generic resolution then finds.
 ///
-/// A root that is none of Terraform's is a managed resource's type
-/// (`parse_ref.go`): `aws_instanc.web`. The did-you-mean is on the name
-/// when the type is declared, on the type otherwise, and the reference's
-/// range ends at the step it is about, so that a fix replaces that step.
-fn terraform_undeclared(
+/// A root that is none of the language's is an unprefixed block's type
+/// (`aws_instanc.web`). The did-you-mean is on the name when the type is
+/// declared, on the type otherwise, and the reference's range ends at the
+/// step it is about, so that a fix replaces that step.
+fn undeclared_in_closed_scope(
     index: &Index<'_>,
     rules: &DialectRules,
     scope: &Scope<'_, '_>,
@@ -642,15 +643,16 @@ fn terraform_undeclared(
 ) -> Option<Target> {
     // Whether a block of type `block_type` has labels that `labels` starts
     // with, or that start with `labels`: the generic resolution finds it
-    // (a block with fewer labels than Terraform's is another tool's
-    // business, and not Terraform's to report).
+    // (a block with fewer labels than the language's is another tool's
+    // business, and not the language's to report).
     // Lookups, not a scan: a reference to a declared block, the common
     // case, costs a few searches of its type's blocks.
     let declared = |block_type: &str, labels: &[SmolStr]| {
         index.starting(block_type, labels).is_some() || !index.labels_under(block_type, labels).is_empty()
     };
-    match root {
-        "module" => {
+    let data_root = rules.addressed_root(AddressedRoot::Resource(ResourceMode::Data));
+    match rules.addressed_roots.get(root) {
+        Some(AddressedRoot::UnitCall) => {
             let name = steps.first()?;
             if declared(root, std::slice::from_ref(name)) {
                 return None;
@@ -664,23 +666,23 @@ fn terraform_undeclared(
             let kind = Unresolved::UndeclaredModule { name: name.clone(), suggestion };
             Some(Target::Unresolved { step: 1, kind, detail })
         }
-        "data" | "ephemeral" => {
+        Some(&AddressedRoot::Resource(mode)) => {
             let [type_name, name, ..] = steps else { return None };
             let labels = [type_name.clone(), name.clone()];
             if declared(root, &labels) {
                 return None;
             }
-            if root == "data" && scope.scoped_data().declares(&labels) {
+            let is_data = mode == ResourceMode::Data;
+            if is_data && scope.scoped_data().declares(&labels) {
                 // Not in the index, which has no nested blocks: its
                 // attributes are the data source's, unknown.
                 return Some(Target::Unknown { address: Address::new([root, type_name, name]) });
             }
-            let mode = if root == "data" { ResourceMode::Data } else { ResourceMode::Ephemeral };
             let declared = index.labels(root).iter().filter_map(|labels| match labels.as_slice() {
                 [type_name, name] => Some((type_name.as_str(), name.as_str())),
                 _ => None,
             });
-            let declared: Vec<(&str, &str)> = if root == "data" {
+            let declared: Vec<(&str, &str)> = if is_data {
                 declared
                     .chain(scope.scoped_data().labels.iter().map(|(t, n)| (t.as_str(), n.as_str())))
                     .collect()
@@ -690,13 +692,13 @@ fn terraform_undeclared(
             let (step, kind, detail) = undeclared_resource(mode, type_name, name, &declared, None);
             Some(Target::Unresolved { step: step + 1, kind, detail })
         }
-        _ if rules.unknown_roots.contains(root)
+        None if rules.unknown_roots.contains(root)
             || rules.label_counts.contains_key(root)
             || (scope.roots)().contains(root) =>
         {
             None
         }
-        _ => {
+        None => {
             let Some(name) = steps.first() else {
                 if index.has_type(root) {
                     return None;
@@ -724,12 +726,13 @@ fn terraform_undeclared(
                     })
                 })
                 .collect();
-            // Terraform's hint for a data source referred to without its
-            // `data.` prefix.
+            // The hint for a data source referred to without its prefix.
             let data_source = [SmolStr::new(root), name.clone()];
-            let data_source = (declared_in(index, "data", &data_source)
-                || scope.scoped_data().declares(&data_source))
-            .then(|| SmolStr::new(format!("data.{root}.{name}")));
+            let data_source = data_root
+                .filter(|data| {
+                    declared_in(index, data, &data_source) || scope.scoped_data().declares(&data_source)
+                })
+                .map(|data| SmolStr::new(format!("{data}.{root}.{name}")));
             let (step, kind, detail) =
                 undeclared_resource(ResourceMode::Managed, root, name, &declared, data_source);
             Some(Target::Unresolved { step, kind, detail })
@@ -741,7 +744,7 @@ fn declared_in(index: &Index<'_>, block_type: &str, labels: &[SmolStr]) -> bool 
     index.block(block_type, labels).is_some()
 }
 
-/// The kinds of Terraform resources.
+/// The modes of a language's addressed blocks (see [`AddressedRoot`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ResourceMode {
     Managed,
@@ -749,13 +752,12 @@ pub enum ResourceMode {
     Ephemeral,
 }
 
-/// Terraform's detail for an undeclared resource `type_name.name` among the
+/// The detail for an undeclared resource `type_name.name` among the
 /// `declared` ones (type and name) of its mode, with a did-you-mean on the
 /// name among those of the same type, else on the type, and the step (0 the
 /// type, 1 the name) the diagnostic's range should end with: the one the
 /// suggestion replaces, the name when there is none. `data_source` is a data
-/// source of the same type and name, which Terraform suggests for a managed
-/// resource.
+/// source of the same type and name, suggested for a managed resource.
 fn undeclared_resource(
     mode: ResourceMode,
     type_name: &str,
@@ -800,9 +802,9 @@ fn undeclared_resource(
     }
 }
 
-/// The data sources declared inside Terraform's `check` blocks, which only
-/// the check's own expressions may read (Terraform reports a reference from
-/// elsewhere as "Reference to scoped resource", which a check does not).
+/// The data sources declared inside `check` blocks, which only the check's
+/// own expressions may read (a reference from elsewhere is reported as
+/// "Reference to scoped resource", which a check does not).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct ScopedDataSources {
     /// Their type and name.

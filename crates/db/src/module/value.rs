@@ -145,9 +145,9 @@ pub(crate) fn expr_of<'db>(db: &'db dyn Db, def: &Definition) -> Option<&'db Arc
 }
 
 /// Why a variable's `type` is not a type constraint: the type reader's
-/// diagnostics, and whether the expression is one that Terraform accepted
-/// before its 0.15 (a quoted string, `"string"`, or a bare `list` or `map`),
-/// which tools of that lineage may still read.
+/// diagnostics, and whether the expression is a legacy form (a quoted
+/// string, `"string"`, or a bare `list` or `map`) that older tools accepted
+/// and tools of that lineage may still read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvalidTypeConstraint {
     pub diagnostics: Vec<decode::Diagnostic>,
@@ -442,7 +442,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let mut scope = Scope::default();
     let mut caught: Option<Vec<bool>> = None;
     // A block with no instances (`count = 0`, an empty `for_each`) has no
-    // attributes to evaluate, as Terraform never evaluates them: only its
+    // attributes to evaluate, as its tool never evaluates them: only its
     // references must name something.
     if let Some(instances) = resolution.instances
         && let Some(Target::Attributes { attrs, .. }) = resolution.targets.get(instances.target)
@@ -505,7 +505,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                     }
                     match attribute_value(db, Attr::new(db, attr.module(db), address.clone())) {
                         // A block's attribute in a dialect whose tool computes
-                        // attributes (Terraform's providers) is what the tool
+                        // attributes (a provider's, say) is what the tool
                         // makes of the written value: converted to its
                         // schema's type, computed when written null. Its value
                         // is still asked for, so that a cycle through it is
@@ -535,7 +535,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
 /// result (`var.name`, `local.tags`, and where the dialect makes blocks'
 /// attributes unknown, `aws_subnet.a.id` or `each.value.name`), or a tuple
 /// or an object of those. A front end that reports only evaluation errors
-/// can skip such an attribute (most of a Terraform module's arguments are
+/// can skip such an attribute (most of an infrastructure module's arguments are
 /// of that kind). Read in place in a native file's HIR; a JSON file's
 /// expressions count as fallible. By address, so that a check need not
 /// intern an [`Attr`] for each of a module's attributes.
@@ -599,8 +599,25 @@ fn is_block_attribute(address: &Address) -> bool {
     !matches!(address.segments().first().map(SmolStr::as_str), Some("var" | "local"))
 }
 
+/// Where a variable's default is evaluated: no variables (a default cannot
+/// refer to anything) and no functions, but those the dialect allows there
+/// ([`super::DialectRules::default_functions`]), from its table.
+fn default_context(db: &dyn Db, module: super::Module) -> eval::Context {
+    let dialect = module.dialect(db);
+    let allowed = &dialect.rules(db).default_functions;
+    if allowed.is_empty() {
+        return eval::Context::none();
+    }
+    let table = dialect.functions(db).functions();
+    let functions = allowed
+        .iter()
+        .filter_map(|name| Some((name.to_string(), table.get(name.as_str())?.clone())))
+        .collect();
+    eval::Context { variables_allowed: false, functions, ..eval::Context::default() }
+}
+
 /// What a variable's query answers: the value given, else its default
-/// (evaluated with no context: a default cannot refer to anything),
+/// (evaluated with no variables: a default cannot refer to anything),
 /// converted to its type constraint with the constraint's defaults applied.
 fn variable_value<'db>(
     db: &'db dyn Db,
@@ -611,8 +628,8 @@ fn variable_value<'db>(
 ) -> Result<Value, AttrError> {
     let name = attr.address(db).segments().get(1).cloned().unwrap_or_default();
     let given = attr.module(db).variables(db).get(name.as_str()).cloned();
-    // A module's inputs in a dialect that says a caller sets them
-    // (Terraform): a variable not given is unknown of its type, whatever
+    // A module's inputs in a dialect that says a caller sets them: a
+    // variable not given is unknown of its type, whatever
     // its default, since any caller may set it. The default is still
     // checked against the type.
     let inputs_unknown = attr.module(db).dialect(db).rules(db).unset_variables_unknown;
@@ -622,7 +639,8 @@ fn variable_value<'db>(
         Some(value) => (value, false),
         None => match default {
             Some(expr) => (
-                eval::eval_expr(&expr.exprs, expr.root, &eval::Context::none()).map_err(AttrError::Eval)?,
+                eval::eval_expr(&expr.exprs, expr.root, &default_context(db, attr.module(db)))
+                    .map_err(AttrError::Eval)?,
                 true,
             ),
             None if inputs_unknown => (Value::dynamic(), false),

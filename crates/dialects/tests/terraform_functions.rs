@@ -17,7 +17,7 @@ fn load(db: &mut RootDatabase, path: &str, text: &str) -> Module {
 /// Each local as `name = value` (JSON when wholly known, the value with its
 /// unknowns otherwise) or `name: summary: detail` for its error.
 fn locals_report(source: &str) -> String {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(&mut db, "main.tf", source);
     assert_eq!(module.dialect(&db).rules(&db).name, "terraform");
     module::evaluate_in_order(&db, module_attributes(&db, module));
@@ -342,7 +342,7 @@ locals {
 /// library's functions Terraform lacks are not.
 #[test]
 fn the_table_has_terraform_functions_only() {
-    let table = module::terraform_function_table();
+    let table = dialects::terraform::functions();
     let missing: Vec<&str> =
         TERRAFORM_FUNCTIONS.iter().copied().filter(|name| !table.contains_key(*name)).collect();
     assert_eq!(missing, Vec::<&str>::new());
@@ -359,7 +359,7 @@ fn the_table_has_terraform_functions_only() {
 /// string is an error there, `strlen` a function.
 #[test]
 fn a_generic_module_keeps_the_standard_library() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(&mut db, "app.hcl", "a = length(\"abc\")\nb = strlen(\"abc\")\n");
     assert_eq!(module.dialect(&db).rules(&db).name, "generic");
     assert!(attribute_value(&db, attr(&db, module, "a")).is_err());
@@ -549,10 +549,10 @@ locals {
             no_core = unknown("dynamic")
         "#]],
     );
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(&mut db, "main.tf", source);
     let file = module::module_files(&db, module)[0];
-    let report: Vec<String> = module::provider_function_diagnostics(&db, module, file)
+    let report: Vec<String> = dialects::terraform::provider_function_diagnostics(&db, module, file)
         .iter()
         .map(|d| format!("{}: {}", d.summary(), d.detail))
         .collect();

@@ -70,7 +70,7 @@ fn report(db: &RootDatabase, module: Module) -> String {
 
 #[test]
 fn a_real_world_shaped_module_has_no_diagnostics() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load_dir(&mut db, &fixture("terraform-app"));
     assert_eq!(module.dialect(&db).rules(&db).name, "terraform");
     assert!(module_diagnostics(&db, module).is_empty(), "{}", report(&db, module));
@@ -82,15 +82,15 @@ fn a_real_world_shaped_module_has_no_diagnostics() {
 
 #[test]
 fn a_module_of_hcl_files_stays_generic() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(&mut db, &[("a.hcl", "locals {\n  a = count.index\n}\n")]);
     assert_eq!(module.dialect(&db).rules(&db).name, "generic");
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(&mut db, &[("a.hcl", "locals {\n  a = 1\n}\n"), ("b.tf.json", "{}")]);
     assert_eq!(module.dialect(&db).rules(&db).name, "terraform");
     // Terraform reads its `.tf` files only, and merges override files
     // rather than adding their declarations.
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(
         &mut db,
         &[
@@ -109,7 +109,7 @@ fn a_module_of_hcl_files_stays_generic() {
 
 #[test]
 fn mistakes_are_still_reported() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(
         &mut db,
         &[(
@@ -179,7 +179,7 @@ output "x" {
 /// and keywords are not.
 #[test]
 fn every_terraform_root_is_known() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(
         &mut db,
         &[
@@ -253,7 +253,7 @@ fn values(db: &RootDatabase, module: Module) -> String {
 
 #[test]
 fn changing_a_root_re_evaluates_only_its_readers() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(
         &mut db,
         &[("a.hcl", "locals {\n  a = env.HOME\n  b = project.name\n  c = local.a\n  d = 1\n}\n")],
@@ -292,7 +292,7 @@ fn changing_a_root_re_evaluates_only_its_readers() {
 
 #[test]
 fn registering_a_function_re_evaluates_only_its_callers() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module =
         load(&mut db, &[("a.hcl", "locals {\n  a = double(2)\n  b = upper(\"x\")\n  c = local.a + 1\n}\n")]);
     let double = |factor: i64| {
@@ -328,7 +328,7 @@ fn registering_a_function_re_evaluates_only_its_callers() {
 
 #[test]
 fn module_calls_are_checked_against_the_child_variables() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let app = load_dir(&mut db, &fixture("terraform-app"));
     let calls = module::module_calls(&db, app);
     assert_eq!(calls.len(), 1);
@@ -350,7 +350,7 @@ fn module_calls_are_checked_against_the_child_variables() {
         ),
         ("m/child/variables.tf", "variable \"name\" {}\nvariable \"size\" {\n  default = 1\n}\n"),
     ];
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let parent = db.set_file_text(files[0].0, files[0].1);
     let parent = db.set_module_files("m", vec![parent]);
     let child = db.set_file_text(files[1].0, files[1].1);
@@ -376,7 +376,7 @@ fn module_calls_are_checked_against_the_child_variables() {
 
 #[test]
 fn json_twins_take_terraform_label_counts() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(
         &mut db,
         &[(
@@ -419,7 +419,7 @@ fn module_calls_in_a_tree() {
     let Ok(tree) = std::env::var("HALITE_TF_TREE") else { return };
     let mut dirs = vec![Utf8PathBuf::from(tree)];
     let mut modules = Vec::new();
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     while let Some(dir) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for entry in entries.flatten() {
@@ -454,7 +454,7 @@ fn module_calls_in_a_tree() {
 /// or whose number of them is unknown, is evaluated as ever.
 #[test]
 fn a_block_without_instances_is_not_evaluated() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(
         &mut db,
         &[(

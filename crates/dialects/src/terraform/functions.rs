@@ -31,7 +31,7 @@ use eval::{Function, FunctionError, Param, Type, Value};
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
-use crate::module::{ModuleDiagnostic, ModuleDiagnosticKind};
+use db::module::{ModuleDiagnostic, ModuleDiagnosticKind};
 
 /// Terraform's functions that are go-cty's standard library functions
 /// (and HCL's `try` and `can`), by `functions.go`'s table, and that behave
@@ -173,7 +173,7 @@ const BUILTIN_PROVIDER: &str = "provider::terraform::";
 /// attribute's value does not depend on them.
 pub fn namespaces() -> BTreeMap<String, Function> {
     let mut table = BTreeMap::new();
-    table.insert(String::new(), crate::module::dialect::unknown_function());
+    table.insert(String::new(), db::module::unknown_function());
     table
 }
 
@@ -1179,11 +1179,11 @@ fn url_query_escape(text: &str) -> String {
 /// checks, kept per file so that checking a file after an edit elsewhere
 /// reads nothing of the others.
 #[salsa::tracked(returns(ref))]
-pub fn namespaced_calls(db: &dyn crate::Db, file: crate::File) -> Vec<SmolStr> {
-    if file.syntax(db) != crate::SourceSyntax::Native {
+pub fn namespaced_calls(db: &dyn db::Db, file: db::File) -> Vec<SmolStr> {
+    if file.syntax(db) != db::SourceSyntax::Native {
         return Vec::new();
     }
-    let mut names: Vec<SmolStr> = crate::lower(db, file)
+    let mut names: Vec<SmolStr> = db::lower(db, file)
         .exprs
         .iter()
         .filter_map(|(_, expr)| match expr {
@@ -1209,12 +1209,12 @@ pub fn namespaced_calls(db: &dyn crate::Db, file: crate::File) -> Vec<SmolStr> {
 /// Found from the declarations alone, so that no attribute's value depends
 /// on them; the file is read for ranges only when one is wrong.
 pub fn provider_function_diagnostics(
-    db: &dyn crate::Db,
-    module: crate::module::Module,
-    file: crate::File,
+    db: &dyn db::Db,
+    module: db::module::Module,
+    file: db::File,
 ) -> Vec<ModuleDiagnostic> {
     let dialect = module.dialect(db);
-    if !dialect.rules(db).terraform_references || namespaced_calls(db, file).is_empty() {
+    if !dialect.rules(db).knows_every_root || namespaced_calls(db, file).is_empty() {
         return Vec::new();
     }
     // An override file may add a provider (its `required_providers`
@@ -1224,7 +1224,7 @@ pub fn provider_function_diagnostics(
         return Vec::new();
     }
     let table = dialect.functions(db);
-    let Some(declared) = required_provider_names(crate::module::module_order(db, module)) else {
+    let Some(declared) = required_provider_names(db::module::module_order(db, module)) else {
         return Vec::new();
     };
     let problem = |name: &SmolStr| -> Option<(String, SmolStr, SmolStr)> {
@@ -1259,9 +1259,9 @@ pub fn provider_function_diagnostics(
     if wrong.is_empty() {
         return Vec::new();
     }
-    let hir = crate::lower(db, file);
-    let source_map = crate::source_map(db, file);
-    let root = crate::parse(db, file).syntax_node();
+    let hir = db::lower(db, file);
+    let source_map = db::source_map(db, file);
+    let root = db::parse(db, file).syntax_node();
     let mut out = Vec::new();
     for (id, expr) in hir.exprs.iter() {
         let hir::Expr::Call(call) = expr else { continue };
@@ -1298,7 +1298,7 @@ pub fn provider_function_diagnostics(
 /// `required_providers` is itself an attribute (a JSON file's, whose
 /// properties the model cannot tell from blocks): its names are not known.
 fn required_provider_names<'a>(
-    defined: impl Iterator<Item = &'a crate::module::Address>,
+    defined: impl Iterator<Item = &'a db::module::Address>,
 ) -> Option<BTreeSet<SmolStr>> {
     let ordinal = |segment: &SmolStr| segment.bytes().all(|b| b.is_ascii_digit());
     let mut names = BTreeSet::new();

@@ -53,7 +53,7 @@ fn tofu_files_are_terraform_files() {
 
     // A directory of `.tofu` files alone is a Terraform module: resources
     // are addressed without `resource`, and Terraform's functions are known.
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(
         &mut db,
         &[
@@ -86,7 +86,7 @@ fn tofu_files_are_terraform_files() {
 
 #[test]
 fn a_tofu_file_shadows_its_tf_twin() {
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(
         &mut db,
         &[
@@ -131,7 +131,7 @@ fn a_tofu_file_shadows_its_tf_twin() {
 fn shadowing_is_by_directory_and_by_the_terraform_dialect() {
     // A twin in another directory shadows nothing: OpenTofu compares whole
     // paths.
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let files = vec![
         db.set_file_text("m/main.tf", "locals {\n  a = 1\n}\n"),
         db.set_file_text("m/sub/main.tofu", "locals {\n  b = 2\n}\n"),
@@ -144,7 +144,7 @@ fn shadowing_is_by_directory_and_by_the_terraform_dialect() {
     .assert_eq(&module_files(&db, module));
 
     // A caller's own dialect reads every file, twins included.
-    let mut db = RootDatabase::new();
+    let mut db = dialects::database();
     let module = load(&mut db, &[("main.tf", "a = 1\n"), ("main.tofu", "b = 2\n")]);
     db.set_dialect_rules(module, module::DialectRules::generic());
     expect![[r#"

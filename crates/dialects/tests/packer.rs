@@ -1,0 +1,89 @@
+//! Packer's dialect: what Packer provides (`path.root`, `path.cwd`,
+//! `packer.version`, `env()` in a variable's default) is unknown, never an
+//! error, in templates of Packer's own fixtures and in small ones.
+
+use db::{
+    RootDatabase, Utf8PathBuf,
+    module::{self, Module, attr, attribute_value, module_attributes, module_diagnostics},
+};
+use expect_test::expect;
+
+fn load(db: &mut RootDatabase, files: &[(&str, &str)]) -> Module {
+    let files = files.iter().map(|(path, text)| db.set_file_text(format!("m/{path}"), *text)).collect();
+    db.set_module_files("m", files)
+}
+
+/// Every attribute's value or error, then every diagnostic's summary.
+fn report(db: &RootDatabase, module: Module) -> String {
+    let mut out = String::new();
+    module::evaluate_in_order(db, module_attributes(db, module));
+    for &attr in module_attributes(db, module) {
+        match attribute_value(db, attr) {
+            Ok(value) => out.push_str(&format!("{} = {value:?}\n", attr.address(db))),
+            Err(error) => out.push_str(&format!("{}: {error:?}\n", attr.address(db))),
+        }
+    }
+    for diagnostic in module_diagnostics(db, module) {
+        out.push_str(&format!("diagnostic: {}: {}\n", diagnostic.summary(), diagnostic.detail));
+    }
+    out
+}
+
+#[test]
+fn packer_roots_and_env_in_a_default_are_unknown() {
+    let mut db = dialects::database();
+    let module = load(
+        &mut db,
+        &[(
+            "build.pkr.hcl",
+            r#"
+variable "home" {
+  type    = string
+  default = env("HOME")
+}
+locals {
+  root    = path.root
+  cwd     = "${path.cwd}/out"
+  version = packer.version
+}
+"#,
+        )],
+    );
+    expect![[r#"
+        local.root = unknown("dynamic")
+        local.cwd = unknown("string", not null)
+        local.version = unknown("dynamic")
+    "#]]
+    .assert_eq(&report(&db, module));
+    // Another function in a default is still not allowed, as in Packer.
+    let module = load(&mut db, &[("build.pkr.hcl", "variable \"x\" {\n  default = upper(\"a\")\n}\n")]);
+    assert!(matches!(attribute_value(&db, attr(&db, module, "var.x")), Err(module::AttrError::Eval(_))));
+}
+
+/// A template of Packer's own fixtures whose variables default to `env()`.
+#[test]
+fn a_template_of_packers_fixtures_raises_no_error() {
+    let dir = Utf8PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/input/hashicorp__packer/command/test-fixtures/hcl/inspect");
+    if !dir.is_dir() {
+        eprintln!("skipped: {dir} is not here");
+        return;
+    }
+    let mut db = dialects::database();
+    let mut files = Vec::new();
+    for name in ["aws-builds.pkr.hcl", "fruit_string.pkr.hcl", "virtualbox-builds.pkr.hcl"] {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        files.push(db.set_file_text(path, text));
+    }
+    let module = db.set_module_files(&dir, files);
+    let report = report(&db, module);
+    assert!(
+        !report.contains("Err") && !report.contains(": Eval") && !report.contains("diagnostic:"),
+        "{report}"
+    );
+    for name in ["var.default_from_env", "var.other_default_from_env", "var.fruit"] {
+        let value = attribute_value(&db, attr(&db, module, name));
+        assert!(value.is_ok(), "{name}: {value:?}");
+    }
+}
