@@ -19,8 +19,10 @@ use rustc_hash::FxHashMap;
 pub struct RuleLevelsFinder {
     /// The directory relative paths are relative to.
     current_dir: Utf8PathBuf,
-    /// The configuration file that applies in a directory (absolute).
-    config_file_of_dir: FxHashMap<Utf8PathBuf, Option<Utf8PathBuf>>,
+    /// The configuration file that applies in a directory (absolute), by
+    /// the directory's text: a path's own hash goes through its components,
+    /// which was most of a cached check's lookups.
+    config_file_of_dir: FxHashMap<String, Option<Utf8PathBuf>>,
     configs: FxHashMap<Utf8PathBuf, Arc<Config>>,
     /// The chain each configuration file starts (it and those it extends).
     chains: FxHashMap<Utf8PathBuf, Arc<ConfigChain>>,
@@ -122,7 +124,7 @@ impl RuleLevelsFinder {
         let mut pending: Vec<&Utf8Path> = Vec::new();
         let mut found = None;
         for ancestor in dir.ancestors() {
-            if let Some(answer) = self.config_file_of_dir.get(ancestor) {
+            if let Some(answer) = self.config_file_of_dir.get(ancestor.as_str()) {
                 found = answer.clone();
                 break;
             }
@@ -137,7 +139,7 @@ impl RuleLevelsFinder {
             }
         }
         for ancestor in pending {
-            self.config_file_of_dir.insert(ancestor.to_owned(), found.clone());
+            self.config_file_of_dir.insert(ancestor.as_str().to_owned(), found.clone());
         }
         found
     }
