@@ -18,7 +18,6 @@
 //! 20x).
 
 use std::{
-    path::{Path, PathBuf},
     process::Command,
     time::{Duration, Instant},
 };
@@ -51,7 +50,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 
     let scratch = tempfile::Builder::new().prefix("halite-bench-cache").tempdir()?;
     let tree = scratch.path().join("tree");
-    copy_tree(&corpus, &tree.join("corpus"))?;
+    crate::copy_tree(&corpus, &tree.join("corpus"))?;
     crate::gen_module::generate(generated_files, 1).write(&tree.join("generated"))?;
     for edited in [EDITED_LEAF, EDITED_CALLED] {
         ensure!(tree.join(edited).is_file(), "the corpus has no {edited}");
@@ -202,27 +201,6 @@ struct Measured {
     wall: Duration,
     processor: Duration,
     peak_kib: u64,
-}
-
-/// Copies the regular files and directories under `from` to `to`.
-fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
-    let mut dirs: Vec<PathBuf> = vec![PathBuf::new()];
-    while let Some(dir) = dirs.pop() {
-        std::fs::create_dir_all(to.join(&dir))?;
-        for entry in
-            std::fs::read_dir(from.join(&dir)).with_context(|| format!("reading {}", dir.display()))?
-        {
-            let entry = entry?;
-            let path = dir.join(entry.file_name());
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                dirs.push(path);
-            } else if kind.is_file() {
-                std::fs::copy(from.join(&path), to.join(&path))?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The middle of the sorted values (the upper middle of an even count).

@@ -54,7 +54,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     ensure!(corpus.is_dir(), "no corpus at {}", corpus.display());
     let temp = tempfile::tempdir().context("a temporary directory")?;
     let copy = temp.path().join("input");
-    copy_tree(&corpus, &copy)?;
+    crate::copy_tree(&corpus, &copy)?;
     let before = read_tree(&copy)?;
 
     let sites = safe_sites(&check_json(&halite, &copy)?);
@@ -269,21 +269,6 @@ fn meaning(hir: &FileHir, ids: &[ExprId], id: ExprId) -> String {
     }
     out.push_str(rest);
     out
-}
-
-fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_tree(&entry.path(), &target)?;
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }
 
 /// Every file under `dir`, by `/`-separated path relative to it.

@@ -46,3 +46,26 @@ pub(crate) fn project_root() -> PathBuf {
         .expect("xtask lives one level below the root")
         .to_path_buf()
 }
+
+/// Copies the regular files and directories under `from` to `to`, one
+/// directory at a time (a corpus nests deeper than a recursion would like).
+pub(crate) fn copy_tree(from: &std::path::Path, to: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    let mut dirs: Vec<PathBuf> = vec![PathBuf::new()];
+    while let Some(dir) = dirs.pop() {
+        std::fs::create_dir_all(to.join(&dir))?;
+        for entry in std::fs::read_dir(from.join(&dir))
+            .with_context(|| format!("reading {}", from.join(&dir).display()))?
+        {
+            let entry = entry?;
+            let path = dir.join(entry.file_name());
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                dirs.push(path);
+            } else if kind.is_file() {
+                std::fs::copy(from.join(&path), to.join(&path))?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -340,21 +340,6 @@ fn candidate_modules(input: &Path) -> anyhow::Result<Vec<Module>> {
     Ok(modules)
 }
 
-fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_tree(&entry.path(), &target)?;
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
-}
-
 #[derive(Default)]
 struct Tally {
     planted: usize,
@@ -381,7 +366,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let mut modules_used = 0;
     for module in candidate_modules(&input)? {
         if copied.insert(module.repository.clone()) {
-            copy_tree(&input.join(&module.repository), &scratch.path().join(&module.repository))
+            crate::copy_tree(&input.join(&module.repository), &scratch.path().join(&module.repository))
                 .with_context(|| format!("copying {}", module.repository))?;
         }
         let dir = scratch.path().join(&module.repository).join(&module.path);
