@@ -446,6 +446,12 @@ impl ModuleFacts {
         &self.graph
     }
 
+    /// Room for `additional` more attributes (see
+    /// [`DependencyGraph::reserve`]).
+    pub fn reserve(&mut self, additional: usize) {
+        self.graph.reserve(additional);
+    }
+
     /// Sets what the attribute at `address` reads (see
     /// [`DependencyGraph::set_targets`]).
     pub fn set_targets(&mut self, address: &Address, targets: &[Target]) -> NodeId {

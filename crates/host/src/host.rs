@@ -752,6 +752,7 @@ impl AnalysisHost {
             }
             // Resolved on every thread: a module's every attribute.
             let targets = parallel_map(db, &addresses, threads, |db, address| targets_of(db, address));
+            facts.reserve(addresses.len().saturating_sub(facts.graph().nodes().count()));
             for (address, targets) in addresses.into_iter().zip(targets) {
                 dirty_nodes.push(facts.set_targets(address, &targets));
             }

@@ -237,6 +237,9 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
             }
         }
     }
+    // Kept for as long as the file is unchanged: without the growth's
+    // slack, which was up to half of the list.
+    declarations.shrink_to_fit();
     Arc::new(FileDeclarations { declarations, scoped_data, scoped_data_open: false })
 }
 
