@@ -1,0 +1,112 @@
+//! Terragrunt's dialect: a unit calling Terragrunt's functions and reading
+//! its dependencies' outputs and its includes evaluates without error,
+//! what is read from outside the unit being unknown; a misspelt function
+//! or dependency is still an error.
+
+use db::{
+    RootDatabase,
+    module::{self, Module, attr, attribute_value, module_attributes, module_diagnostics},
+};
+use expect_test::expect;
+
+fn load(db: &mut RootDatabase, text: &str) -> Module {
+    let file = db.set_file_text("live/dev/app/terragrunt.hcl", text);
+    db.set_module_files("live/dev/app", vec![file])
+}
+
+/// Every attribute's value or error, then every diagnostic's summary.
+fn report(db: &RootDatabase, module: Module) -> String {
+    let mut out = String::new();
+    module::evaluate_in_order(db, module_attributes(db, module));
+    for &attr in module_attributes(db, module) {
+        match attribute_value(db, attr) {
+            Ok(value) => out.push_str(&format!("{} = {value:?}\n", attr.address(db))),
+            Err(error) => out.push_str(&format!("{}: {error:?}\n", attr.address(db))),
+        }
+    }
+    for diagnostic in module_diagnostics(db, module) {
+        out.push_str(&format!("diagnostic: {}: {}\n", diagnostic.summary(), diagnostic.detail));
+    }
+    out
+}
+
+const UNIT: &str = r#"
+include "root" {
+  path   = find_in_parent_folders("root.hcl")
+  expose = true
+}
+
+terraform {
+  source = "${get_repo_root()}//modules/app"
+
+  extra_arguments "vars" {
+    commands = get_terraform_commands_that_need_vars()
+  }
+}
+
+dependency "vpc" {
+  config_path = "../vpc"
+  mock_outputs = {
+    vpc_id = "vpc-1234"
+  }
+}
+
+locals {
+  env        = get_env("ENV", "dev")
+  account    = get_aws_account_id()
+  region     = include.root.locals.region
+  relative   = path_relative_to_include()
+  here       = get_terragrunt_dir()
+  commit     = run_cmd("--terragrunt-quiet", "git", "rev-parse", "HEAD")
+  common     = read_terragrunt_config(find_in_parent_folders("common.hcl"))
+  secrets    = jsondecode(sops_decrypt_file("secrets.json"))
+  name       = upper(trimspace(" app "))
+  bucket     = "${local.env}-${local.account}-state"
+  ok_version = constraint_check("1.5.0", ">= 1.0")
+}
+
+inputs = {
+  vpc_id = dependency.vpc.outputs.vpc_id
+  name   = local.name
+  tags   = merge(local.common.locals.tags, { env = local.env })
+}
+"#;
+
+#[test]
+fn a_unit_with_terragrunts_functions_dependencies_and_includes_evaluates() {
+    let mut db = dialects::database();
+    let module = load(&mut db, UNIT);
+    expect![[r#"
+        inputs = object{"name": "APP", "tags": unknown("dynamic"), "vpc_id": unknown("dynamic")}
+        include.root.path = unknown("string")
+        include.root.expose = true
+        terraform.source = unknown("string", not null)
+        terraform.extra_arguments.vars.commands = list<"string">["apply", "console", "destroy", "import", "plan", "push", "refresh"]
+        dependency.vpc.config_path = "../vpc"
+        dependency.vpc.mock_outputs = object{"vpc_id": "vpc-1234"}
+        local.env = unknown("string")
+        local.account = unknown("string")
+        local.region = unknown("dynamic")
+        local.relative = unknown("string")
+        local.here = unknown("string")
+        local.commit = unknown("string")
+        local.common = unknown("dynamic")
+        local.secrets = unknown("dynamic")
+        local.name = "APP"
+        local.bucket = unknown("string", not null)
+        local.ok_version = unknown("bool")
+    "#]]
+    .assert_eq(&report(&db, module));
+}
+
+#[test]
+fn a_misspelt_function_is_an_error_with_a_suggestion() {
+    let mut db = dialects::database();
+    let module = load(&mut db, "locals {\n  root = find_in_parent_folder(\"root.hcl\")\n}\n");
+    expect![[r#"
+        local.root: Eval(EvalError { expr: Idx::<Expr>(1), kind: UnknownFunction { name: "find_in_parent_folder", suggestion: None }, detail: "There is no function named \"find_in_parent_folder\"." })
+        diagnostic: Call to unknown function: There is no function named "find_in_parent_folder".
+    "#]]
+    .assert_eq(&report(&db, module));
+    let _ = attr(&db, module, "local.root");
+}
