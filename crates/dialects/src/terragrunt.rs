@@ -165,7 +165,10 @@ fn count(name: &str, args: &[Value], min: usize, max: usize) -> Result<(), Funct
         (min, max) if min == max => min.to_string(),
         (min, usize::MAX) => format!("at least {min}"),
         (min, max) if max == min + 1 => format!("{min} or {max}"),
-        (min, max) => format!("{min} to {max}"),
+        (min, max) => {
+            let fewer: Vec<String> = (min..max).map(|n| n.to_string()).collect();
+            format!("{}, or {max}", fewer.join(", "))
+        }
     };
     Err(FunctionError::new(format!("Expected {expected} params for function {name}, but got {}", args.len())))
 }

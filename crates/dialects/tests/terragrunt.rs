@@ -104,9 +104,40 @@ fn a_misspelt_function_is_an_error_with_a_suggestion() {
     let mut db = dialects::database();
     let module = load(&mut db, "locals {\n  root = find_in_parent_folder(\"root.hcl\")\n}\n");
     expect![[r#"
-        local.root: Eval(EvalError { expr: Idx::<Expr>(1), kind: UnknownFunction { name: "find_in_parent_folder", suggestion: None }, detail: "There is no function named \"find_in_parent_folder\"." })
-        diagnostic: Call to unknown function: There is no function named "find_in_parent_folder".
+        local.root: Eval(EvalError { expr: Idx::<Expr>(1), kind: UnknownFunction { name: "find_in_parent_folder", suggestion: Some("find_in_parent_folders") }, detail: "There is no function named \"find_in_parent_folder\". Did you mean \"find_in_parent_folders\"?" })
+        diagnostic: Call to unknown function: There is no function named "find_in_parent_folder". Did you mean "find_in_parent_folders"?
     "#]]
     .assert_eq(&report(&db, module));
-    let _ = attr(&db, module, "local.root");
+}
+
+#[test]
+fn a_misspelt_dependency_and_a_wrong_argument_count_are_errors() {
+    let mut db = dialects::database();
+    let text = r#"
+dependency "vpc" {
+  config_path = "../vpc"
+}
+locals {
+  vpc_id = dependency.vpcc.outputs.vpc_id
+  env    = get_env()
+  dir    = get_terragrunt_dir("..")
+  root   = find_in_parent_folders("a", "b", "c")
+}
+"#;
+    let module = load(&mut db, text);
+    for local in ["local.vpc_id", "local.env", "local.dir", "local.root"] {
+        assert!(attribute_value(&db, attr(&db, module, local)).is_err(), "{local}");
+    }
+    expect![[r#"
+        dependency.vpc.config_path = "../vpc"
+        local.vpc_id: Unresolved { reference: 0, step: 1, kind: UndeclaredBlock { block_type: "dependency", label: "vpcc", suggestion: Some("vpc") }, detail: "A block \"dependency\" \"vpcc\" has not been declared. Did you mean \"vpc\"?" }
+        local.env: Eval(EvalError { expr: Idx::<Expr>(0), kind: FunctionCallFailed { function: "get_env" }, detail: "Call to function \"get_env\" failed: Expected 1 or 2 params for function get_env, but got 0." })
+        local.dir: Eval(EvalError { expr: Idx::<Expr>(0), kind: TooManyArguments { function: "get_terragrunt_dir" }, detail: "Function \"get_terragrunt_dir\" expects only 0 argument(s)." })
+        local.root: Eval(EvalError { expr: Idx::<Expr>(3), kind: FunctionCallFailed { function: "find_in_parent_folders" }, detail: "Call to function \"find_in_parent_folders\" failed: Expected 0, 1, or 2 params for function find_in_parent_folders, but got 3." })
+        diagnostic: Reference to undeclared block: A block "dependency" "vpcc" has not been declared. Did you mean "vpc"?
+        diagnostic: Error in function call: Call to function "get_env" failed: Expected 1 or 2 params for function get_env, but got 0.
+        diagnostic: Too many function arguments: Function "get_terragrunt_dir" expects only 0 argument(s).
+        diagnostic: Error in function call: Call to function "find_in_parent_folders" failed: Expected 0, 1, or 2 params for function find_in_parent_folders, but got 3.
+    "#]]
+    .assert_eq(&report(&db, module));
 }
