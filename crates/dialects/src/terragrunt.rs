@@ -58,6 +58,7 @@ impl DialectPlugin for Terragrunt {
             unknown_roots: names(&["values"]),
             opaque_block_types: names(&["dependency", "include", "feature"]),
             own_functions,
+            knows_every_function: true,
             ..DialectRules::generic()
         }
     }
