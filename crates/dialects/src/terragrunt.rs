@@ -7,7 +7,8 @@
 //!   (`dependency.X.outputs`, another unit's; `include.X.locals`, an
 //!   included file's) is unknown here. `feature "X"` (a feature flag,
 //!   `feature.X.value`) is opaque too; `values` (what a stack passes its
-//!   unit) is unknown.
+//!   unit) is unknown, and so are `dependency` and `feature` in a unit
+//!   that declares no such block (an included file may declare them).
 //! - Functions ([`Terragrunt::functions`]): Terraform's table, as
 //!   Terragrunt evaluates with Terraform's functions, without Terraform's
 //!   namespaced names (`core::`, `provider::`, which Terragrunt's
@@ -55,7 +56,10 @@ impl DialectPlugin for Terragrunt {
             .collect();
         DialectRules {
             name: "terragrunt".into(),
-            unknown_roots: names(&["values"]),
+            // Declared blocks come first: a unit that declares no
+            // `dependency` or `feature` block may have them from an
+            // included file, which is not read yet.
+            unknown_roots: names(&["values", "dependency", "feature"]),
             opaque_block_types: names(&["dependency", "include", "feature"]),
             own_functions,
             knows_every_function: true,

@@ -100,6 +100,27 @@ fn a_unit_with_terragrunts_functions_dependencies_and_includes_evaluates() {
 }
 
 #[test]
+fn dependencies_and_feature_flags_of_an_included_file_are_unknown() {
+    let mut db = dialects::database();
+    let text = r#"
+include "root" {
+  path = find_in_parent_folders("common.hcl")
+}
+inputs = {
+  vpc_id = dependency.vpc.outputs.vpc_id
+  flag   = feature.new_thing.value
+  env    = values.env
+}
+"#;
+    let module = load(&mut db, text);
+    expect![[r#"
+        inputs = object{"env": unknown("dynamic"), "flag": unknown("dynamic"), "vpc_id": unknown("dynamic")}
+        include.root.path = unknown("string")
+    "#]]
+    .assert_eq(&report(&db, module));
+}
+
+#[test]
 fn a_misspelt_function_is_an_error_with_a_suggestion() {
     let mut db = dialects::database();
     let module = load(&mut db, "locals {\n  root = find_in_parent_folder(\"root.hcl\")\n}\n");
