@@ -162,3 +162,21 @@ locals {
     "#]]
     .assert_eq(&report(&db, module));
 }
+
+/// A module made before its files (as the host makes them) takes the
+/// registry's function table when its files choose the dialect, rather
+/// than building one of its own: Terragrunt's table is as large as
+/// Terraform's, and a repository has thousands of units.
+#[test]
+fn a_unit_shares_the_registrys_function_table() {
+    let mut db = dialects::database();
+    let direct = load(&mut db, "locals {\n  dir = get_terragrunt_dir()\n}\n");
+    let later = db.set_module_files("live/prod/app", Vec::new());
+    let file =
+        db.set_file_text("live/prod/app/terragrunt.hcl", "locals {\n  dir = get_terragrunt_dir()\n}\n");
+    db.set_module_files("live/prod/app", vec![file]);
+    let generation = |module: Module| module.dialect(&db).functions(&db).generation();
+    assert_eq!(later.dialect(&db).rules(&db).name, "terragrunt");
+    assert_eq!(generation(later), generation(direct));
+    assert!(attribute_value(&db, attr(&db, later, "local.dir")).is_ok());
+}
