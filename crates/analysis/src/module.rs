@@ -108,6 +108,10 @@ struct Trust {
     /// The module's dialect is the file's own language (Terraform's, for a
     /// `*.tf` file): it knows every root name and every function.
     dialect: bool,
+    /// Another language's dialect claims the file and knows every function
+    /// of it (`DialectRules::knows_every_function`): a call its table lacks
+    /// is a finding, found by evaluation.
+    functions: bool,
 }
 
 impl Trust {
@@ -116,13 +120,15 @@ impl Trust {
         let rules = module.dialect(db).rules(db);
         // (A hidden `.tf` file, which Terraform ignores, is never a module's.)
         let dialect = kind == Language::Terraform && rules.knows_every_root;
-        Trust { kind, dialect }
+        let claims = |plugin: &module::PluginRef| plugin.0.claims(file.path(db));
+        let functions = !dialect && rules.knows_every_function && rules.plugin.as_ref().is_some_and(claims);
+        Trust { kind, dialect, functions }
     }
 
     /// Whether a call to a function the evaluator does not have is a
     /// finding: only where the dialect lists the language's functions.
     fn knows_every_function(self) -> bool {
-        self.dialect
+        self.dialect || self.functions
     }
 
     /// Whether a root the module does not declare is a finding: only where
@@ -135,11 +141,12 @@ impl Trust {
     /// library's, for an application's own format (where a function by a
     /// standard name behaves as the standard one), and Terraform's, for a
     /// Terraform file in a module of the Terraform dialect (which has each
-    /// of Terraform's functions with its own signature). Packer and
-    /// Terragrunt have functions of the same names that differ, which no
-    /// dialect implements yet.
+    /// of Terraform's functions with its own signature), and a file whose
+    /// dialect knows every function of its language (Terragrunt's). Packer
+    /// has functions of the same names that differ, which its dialect does
+    /// not implement yet.
     fn knows_functions_it_has(self) -> bool {
-        matches!(self.kind, Language::Hcl | Language::TerraformVariables) || self.dialect
+        matches!(self.kind, Language::Hcl | Language::TerraformVariables) || self.dialect || self.functions
     }
 }
 
@@ -788,10 +795,11 @@ pub fn evaluated_file_module_diagnostics(
                 Unresolved::UnknownRoot { .. } | Unresolved::UnsupportedAttribute { .. } => false,
             },
             AttrError::Eval(error) => match &error.kind {
-                // Only a Terraform file's dialect knows every function, and
-                // there every call is checked without evaluation
+                // Only a dialect that knows every function of the file's
+                // language can tell; in a Terraform file every call is
+                // checked without evaluation
                 // (`terraform::unknown_function_diagnostics`).
-                EvalErrorKind::UnknownFunction { .. } => false,
+                EvalErrorKind::UnknownFunction { .. } => trust.functions,
                 EvalErrorKind::UnknownNamespacedFunction { .. } => trust.knows_every_function(),
                 EvalErrorKind::NotEnoughArguments { .. } | EvalErrorKind::TooManyArguments { .. } => {
                     trust.knows_functions_it_has()

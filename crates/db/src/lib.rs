@@ -458,7 +458,18 @@ impl RootDatabase {
             let dialect = module.dialect(self);
             let rules = dialect.rules(self);
             if rules.chosen_by_files && !Arc::ptr_eq(rules, &chosen) && **rules != *chosen {
-                self.set_dialect_rules(module, (*chosen).clone());
+                if dialect.registered(self).is_empty() {
+                    // The registry's table, built once per plug-in, rather
+                    // than one per module: a dialect's table is not small.
+                    let durability = self.durability.structure;
+                    if **dialect.function_names(self) != *function_names {
+                        dialect.set_function_names(self).with_durability(durability).to(function_names);
+                    }
+                    dialect.set_functions(self).with_durability(durability).to(functions);
+                    dialect.set_rules(self).with_durability(durability).to(chosen);
+                } else {
+                    self.set_dialect_rules(module, (*chosen).clone());
+                }
             }
             return module;
         }

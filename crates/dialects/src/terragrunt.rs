@@ -1,14 +1,34 @@
 //! Terragrunt's units (`terragrunt.hcl`, `*.terragrunt.hcl`,
-//! `terragrunt.stack.hcl`).
+//! `terragrunt.stack.hcl`), after Terragrunt's `pkg/config` package.
 //!
-//! The generic model reads a unit's `locals` and its labelled blocks
-//! (`dependency.NAME`, `include.NAME`). How units reference each other
-//! (`include`, `dependency`, `read_terragrunt_config`) is not modelled
-//! yet: a unit is checked alone, and what another unit or an included file
-//! provides is left to the module rules' trust by language.
+//! - Roots: a unit's `locals` and its labelled blocks are the generic
+//!   model's. `dependency "X"` and `include "X"` are opaque: their labels
+//!   are checked (`dependency.vpcc` is an error), but what they provide
+//!   (`dependency.X.outputs`, another unit's; `include.X.locals`, an
+//!   included file's) is unknown here. `feature "X"` (a feature flag,
+//!   `feature.X.value`) is opaque too; `values` (what a stack passes its
+//!   unit) is unknown, and so are `dependency` and `feature` in a unit
+//!   that declares no such block (an included file may declare them).
+//! - Functions ([`Terragrunt::functions`]): Terraform's table, as
+//!   Terragrunt evaluates with Terraform's functions, without Terraform's
+//!   namespaced names (`core::`, `provider::`, which Terragrunt's
+//!   evaluation context does not have), and Terragrunt's own, with its
+//!   signatures (`createTerragruntEvalContext`). Those that read the
+//!   disk, the environment, a command's output or the cloud return an
+//!   unknown of their type; the lists of Terraform's commands that take an
+//!   argument are the known lists Terragrunt gives.
+//!
+//! How units reference each other (`include` merging, `dependency`
+//! outputs, `read_terragrunt_config`) is not modelled yet: a unit is
+//! checked alone, and the path functions, which depend on the file's
+//! place, its includes and the repository around it, are unknown strings.
+
+use std::{collections::BTreeMap, sync::Arc};
 
 use camino::Utf8Path;
 use db::module::{DialectPlugin, DialectRules};
+use eval::{Function, FunctionError, Param, Type, Value};
+use smol_str::SmolStr;
 
 /// Terragrunt's dialect.
 #[derive(Debug, Clone, Copy, Default)]
@@ -24,6 +44,144 @@ impl DialectPlugin for Terragrunt {
     }
 
     fn rules(&self) -> DialectRules {
-        DialectRules { name: "terragrunt".into(), ..DialectRules::generic() }
+        let names = |list: &[&str]| list.iter().copied().map(SmolStr::new).collect();
+        // Every name whose function differs from the standard library's
+        // in Terraform's table, but its namespaced ones (and the empty
+        // name, which stands for every namespaced one), then Terragrunt's.
+        let own_functions = crate::terraform::rules()
+            .own_functions
+            .into_iter()
+            .filter(|name| !name.is_empty() && !name.contains("::"))
+            .chain(own_functions().into_keys().map(SmolStr::from))
+            .collect();
+        DialectRules {
+            name: "terragrunt".into(),
+            // Declared blocks come first: a unit that declares no
+            // `dependency` or `feature` block may have them from an
+            // included file, which is not read yet.
+            unknown_roots: names(&["values", "dependency", "feature"]),
+            opaque_block_types: names(&["dependency", "include", "feature"]),
+            own_functions,
+            knows_every_function: true,
+            ..DialectRules::generic()
+        }
     }
+
+    /// Terraform's functions, then Terragrunt's over them (Terragrunt's
+    /// evaluation context copies Terraform's scope's functions first and
+    /// its own after).
+    fn functions(&self, table: &mut BTreeMap<String, Function>) {
+        crate::terraform::Terraform.functions(table);
+        table.retain(|name, _| !name.contains("::"));
+        table.extend(own_functions());
+    }
+}
+
+/// Terragrunt's own functions, by name, with their signatures.
+/// Terragrunt declares most of them as taking any number of strings and
+/// counts the arguments when called; here the count is checked from the
+/// arguments' types, so that a wrong count is an error even when the
+/// arguments are unknown.
+fn own_functions() -> BTreeMap<String, Function> {
+    let string = || Type::String;
+    let strings = || Type::list(Type::String);
+    // Those of strings only: name, fewest and most arguments, result.
+    let of_strings = [
+        // Paths, from the file's place, its includes and the repository.
+        ("find_in_parent_folders", 0, 2, string()),
+        ("path_relative_to_include", 0, 1, string()),
+        ("path_relative_from_include", 0, 1, string()),
+        ("get_parent_terragrunt_dir", 0, 1, string()),
+        ("get_terragrunt_dir", 0, 0, string()),
+        ("get_original_terragrunt_dir", 0, 0, string()),
+        ("get_repo_root", 0, 0, string()),
+        ("get_path_from_repo_root", 0, 0, string()),
+        ("get_path_to_repo_root", 0, 0, string()),
+        ("get_working_dir", 0, 0, string()),
+        // The environment, the command line, commands and the cloud.
+        ("get_env", 1, 2, string()),
+        ("run_cmd", 1, usize::MAX, string()),
+        ("get_platform", 0, 0, string()),
+        ("get_terraform_command", 0, 0, string()),
+        ("get_terraform_cli_args", 0, 0, strings()),
+        ("get_terragrunt_source_cli_flag", 0, 0, string()),
+        ("get_default_retryable_errors", 0, 0, strings()),
+        ("get_aws_account_alias", 0, 0, string()),
+        ("get_aws_account_id", 0, 0, string()),
+        ("get_aws_caller_identity_arn", 0, 0, string()),
+        ("get_aws_caller_identity_user_id", 0, 0, string()),
+        // Files read from disk.
+        ("sops_decrypt_file", 1, 1, string()),
+        ("read_tfvars_file", 1, 1, string()),
+        ("mark_as_read", 1, 1, string()),
+        ("mark_glob_as_read", 1, 1, strings()),
+        // `constraint_check(version, constraint)`: whether a version
+        // meets a constraint.
+        ("constraint_check", 2, 2, Type::Bool),
+    ];
+    let mut table: BTreeMap<String, Function> = of_strings
+        .into_iter()
+        .map(|(name, min, max, ret)| (name.to_string(), strings_to(name, min, max, ret)))
+        .collect();
+    let any = || Param::new("value", Type::Dynamic).allow_null().allow_unknown().allow_dynamic();
+    // `read_terragrunt_config(path, default?)`: the other file's
+    // configuration, or the default when it is missing.
+    let read_terragrunt_config = Function::new(
+        vec![Param::new("config_path", Type::String)],
+        Some(any()),
+        Arc::new(|args| count("read_terragrunt_config", args, 1, 2).map(|()| Type::Dynamic)),
+        Arc::new(|_, _| Ok(Value::dynamic())),
+    );
+    table.insert("read_terragrunt_config".into(), read_terragrunt_config);
+    // `deep_merge(maps…)`, an experiment: a merge of the maps or objects.
+    let deep_merge = Function::simple(Vec::new(), Some(any()), Type::Dynamic, |_, _| Ok(Value::dynamic()));
+    table.insert("deep_merge".into(), deep_merge);
+    // Static lists: the Terraform commands that take an argument.
+    let commands_taking = [
+        ("vars", &["apply", "console", "destroy", "import", "plan", "push", "refresh"][..]),
+        ("locking", &["apply", "destroy", "import", "plan", "refresh", "taint", "untaint"]),
+        ("input", &["apply", "import", "init", "plan", "refresh"]),
+        ("parallelism", &["apply", "plan", "destroy"]),
+    ];
+    for (what, names) in commands_taking {
+        table.insert(format!("get_terraform_commands_that_need_{what}"), commands(names));
+    }
+    table
+}
+
+/// A function of between `min` and `max` strings whose result, read from
+/// outside the configuration, is an unknown of type `ret`.
+fn strings_to(name: &'static str, min: usize, max: usize, ret: Type) -> Function {
+    let var_param = (max > 0).then(|| Param::new("args", Type::String));
+    Function::new(
+        Vec::new(),
+        var_param,
+        Arc::new(move |args| count(name, args, min, max).map(|()| ret.clone())),
+        Arc::new(|_, ret| Ok(Value::unknown(ret.clone()))),
+    )
+}
+
+/// Terragrunt's error for a call with the wrong number of arguments.
+fn count(name: &str, args: &[Value], min: usize, max: usize) -> Result<(), FunctionError> {
+    if (min..=max).contains(&args.len()) {
+        return Ok(());
+    }
+    let expected = match (min, max) {
+        (min, max) if min == max => min.to_string(),
+        (min, usize::MAX) => format!("at least {min}"),
+        (min, max) if max == min + 1 => format!("{min} or {max}"),
+        (min, max) => {
+            let fewer: Vec<String> = (min..max).map(|n| n.to_string()).collect();
+            format!("{}, or {max}", fewer.join(", "))
+        }
+    };
+    Err(FunctionError::new(format!("Expected {expected} params for function {name}, but got {}", args.len())))
+}
+
+/// A function of no arguments that returns the list `names`.
+fn commands(names: &'static [&'static str]) -> Function {
+    Function::simple(Vec::new(), None, Type::list(Type::String), move |_, _| {
+        let names = names.iter().map(|name| Value::string(name)).collect();
+        Value::list(Type::String, names).map_err(|error| FunctionError::new(error.to_string()))
+    })
 }

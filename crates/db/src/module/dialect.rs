@@ -324,6 +324,11 @@ pub struct DialectRules {
     /// the native files the dialect claims
     /// ([`crate::module::schema_diagnostics`]).
     pub block_schemas: BTreeMap<SmolStr, crate::module::BlockSchema>,
+    /// Whether the plug-in's function table is every function of the
+    /// language: a call to any other name, in a file the plug-in claims,
+    /// is a finding of a check (where it is not, the tool may have
+    /// functions the table lacks).
+    pub knows_every_function: bool,
     /// The functions a variable's default may call (none in HCL's generic
     /// rules: a default is a literal there); any other call in a default
     /// is "Function calls not allowed".

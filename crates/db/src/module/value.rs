@@ -420,6 +420,16 @@ fn calls_any(expr: &AttrExpr, names: &std::collections::BTreeSet<SmolStr>) -> bo
         })
 }
 
+/// Whether `expr` calls a function by a name without a namespace that the
+/// standard library does not have.
+fn calls_outside_stdlib(expr: &AttrExpr) -> bool {
+    static STDLIB: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
+    let stdlib = STDLIB.get_or_init(|| eval::stdlib::functions().into_keys().collect());
+    expr.exprs.iter().any(|(_, it)| {
+        matches!(it, hir::Expr::Call(call) if !call.name.contains("::") && !stdlib.contains(call.name.as_str()))
+    })
+}
+
 /// The value of `attr`: a variable's value, or the attribute's expression
 /// evaluated with the values of exactly what it references (each through
 /// this query, so that an edit re-evaluates only what depends on it).
@@ -524,9 +534,12 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
         }
     }
     // The dialect's function table is read only by attributes that call
-    // one of its functions, so that changing it re-evaluates only those.
+    // one of its functions, so that changing it re-evaluates only those,
+    // or a function the standard library does not have, so that the error
+    // suggests the dialect's name nearest to it.
     let calls = expr.exprs.iter().any(|(_, it)| matches!(it, hir::Expr::Call(_)));
-    let functions = (calls && calls_any(expr, dialect.function_names(db))).then(|| dialect.functions(db));
+    let reads_table = calls && (calls_any(expr, dialect.function_names(db)) || calls_outside_stdlib(expr));
+    let functions = reads_table.then(|| dialect.functions(db));
     evaluate(expr, scope.into_variables(), functions).map_err(AttrError::Eval)
 }
 

@@ -1,0 +1,182 @@
+//! Terragrunt's dialect: a unit calling Terragrunt's functions and reading
+//! its dependencies' outputs and its includes evaluates without error,
+//! what is read from outside the unit being unknown; a misspelt function
+//! or dependency is still an error.
+
+use db::{
+    RootDatabase,
+    module::{self, Module, attr, attribute_value, module_attributes, module_diagnostics},
+};
+use expect_test::expect;
+
+fn load(db: &mut RootDatabase, text: &str) -> Module {
+    let file = db.set_file_text("live/dev/app/terragrunt.hcl", text);
+    db.set_module_files("live/dev/app", vec![file])
+}
+
+/// Every attribute's value or error, then every diagnostic's summary.
+fn report(db: &RootDatabase, module: Module) -> String {
+    let mut out = String::new();
+    module::evaluate_in_order(db, module_attributes(db, module));
+    for &attr in module_attributes(db, module) {
+        match attribute_value(db, attr) {
+            Ok(value) => out.push_str(&format!("{} = {value:?}\n", attr.address(db))),
+            Err(error) => out.push_str(&format!("{}: {error:?}\n", attr.address(db))),
+        }
+    }
+    for diagnostic in module_diagnostics(db, module) {
+        out.push_str(&format!("diagnostic: {}: {}\n", diagnostic.summary(), diagnostic.detail));
+    }
+    out
+}
+
+const UNIT: &str = r#"
+include "root" {
+  path   = find_in_parent_folders("root.hcl")
+  expose = true
+}
+
+terraform {
+  source = "${get_repo_root()}//modules/app"
+
+  extra_arguments "vars" {
+    commands = get_terraform_commands_that_need_vars()
+  }
+}
+
+dependency "vpc" {
+  config_path = "../vpc"
+  mock_outputs = {
+    vpc_id = "vpc-1234"
+  }
+}
+
+locals {
+  env        = get_env("ENV", "dev")
+  account    = get_aws_account_id()
+  region     = include.root.locals.region
+  relative   = path_relative_to_include()
+  here       = get_terragrunt_dir()
+  commit     = run_cmd("--terragrunt-quiet", "git", "rev-parse", "HEAD")
+  common     = read_terragrunt_config(find_in_parent_folders("common.hcl"))
+  secrets    = jsondecode(sops_decrypt_file("secrets.json"))
+  name       = upper(trimspace(" app "))
+  bucket     = "${local.env}-${local.account}-state"
+  ok_version = constraint_check("1.5.0", ">= 1.0")
+}
+
+inputs = {
+  vpc_id = dependency.vpc.outputs.vpc_id
+  name   = local.name
+  tags   = merge(local.common.locals.tags, { env = local.env })
+}
+"#;
+
+#[test]
+fn a_unit_with_terragrunts_functions_dependencies_and_includes_evaluates() {
+    let mut db = dialects::database();
+    let module = load(&mut db, UNIT);
+    expect![[r#"
+        inputs = object{"name": "APP", "tags": unknown("dynamic"), "vpc_id": unknown("dynamic")}
+        include.root.path = unknown("string")
+        include.root.expose = true
+        terraform.source = unknown("string", not null)
+        terraform.extra_arguments.vars.commands = list<"string">["apply", "console", "destroy", "import", "plan", "push", "refresh"]
+        dependency.vpc.config_path = "../vpc"
+        dependency.vpc.mock_outputs = object{"vpc_id": "vpc-1234"}
+        local.env = unknown("string")
+        local.account = unknown("string")
+        local.region = unknown("dynamic")
+        local.relative = unknown("string")
+        local.here = unknown("string")
+        local.commit = unknown("string")
+        local.common = unknown("dynamic")
+        local.secrets = unknown("dynamic")
+        local.name = "APP"
+        local.bucket = unknown("string", not null)
+        local.ok_version = unknown("bool")
+    "#]]
+    .assert_eq(&report(&db, module));
+}
+
+#[test]
+fn dependencies_and_feature_flags_of_an_included_file_are_unknown() {
+    let mut db = dialects::database();
+    let text = r#"
+include "root" {
+  path = find_in_parent_folders("common.hcl")
+}
+inputs = {
+  vpc_id = dependency.vpc.outputs.vpc_id
+  flag   = feature.new_thing.value
+  env    = values.env
+}
+"#;
+    let module = load(&mut db, text);
+    expect![[r#"
+        inputs = object{"env": unknown("dynamic"), "flag": unknown("dynamic"), "vpc_id": unknown("dynamic")}
+        include.root.path = unknown("string")
+    "#]]
+    .assert_eq(&report(&db, module));
+}
+
+#[test]
+fn a_misspelt_function_is_an_error_with_a_suggestion() {
+    let mut db = dialects::database();
+    let module = load(&mut db, "locals {\n  root = find_in_parent_folder(\"root.hcl\")\n}\n");
+    expect![[r#"
+        local.root: Eval(EvalError { expr: Idx::<Expr>(1), kind: UnknownFunction { name: "find_in_parent_folder", suggestion: Some("find_in_parent_folders") }, detail: "There is no function named \"find_in_parent_folder\". Did you mean \"find_in_parent_folders\"?" })
+        diagnostic: Call to unknown function: There is no function named "find_in_parent_folder". Did you mean "find_in_parent_folders"?
+    "#]]
+    .assert_eq(&report(&db, module));
+}
+
+#[test]
+fn a_misspelt_dependency_and_a_wrong_argument_count_are_errors() {
+    let mut db = dialects::database();
+    let text = r#"
+dependency "vpc" {
+  config_path = "../vpc"
+}
+locals {
+  vpc_id = dependency.vpcc.outputs.vpc_id
+  env    = get_env()
+  dir    = get_terragrunt_dir("..")
+  root   = find_in_parent_folders("a", "b", "c")
+}
+"#;
+    let module = load(&mut db, text);
+    for local in ["local.vpc_id", "local.env", "local.dir", "local.root"] {
+        assert!(attribute_value(&db, attr(&db, module, local)).is_err(), "{local}");
+    }
+    expect![[r#"
+        dependency.vpc.config_path = "../vpc"
+        local.vpc_id: Unresolved { reference: 0, step: 1, kind: UndeclaredBlock { block_type: "dependency", label: "vpcc", suggestion: Some("vpc") }, detail: "A block \"dependency\" \"vpcc\" has not been declared. Did you mean \"vpc\"?" }
+        local.env: Eval(EvalError { expr: Idx::<Expr>(0), kind: FunctionCallFailed { function: "get_env" }, detail: "Call to function \"get_env\" failed: Expected 1 or 2 params for function get_env, but got 0." })
+        local.dir: Eval(EvalError { expr: Idx::<Expr>(0), kind: TooManyArguments { function: "get_terragrunt_dir" }, detail: "Function \"get_terragrunt_dir\" expects only 0 argument(s)." })
+        local.root: Eval(EvalError { expr: Idx::<Expr>(3), kind: FunctionCallFailed { function: "find_in_parent_folders" }, detail: "Call to function \"find_in_parent_folders\" failed: Expected 0, 1, or 2 params for function find_in_parent_folders, but got 3." })
+        diagnostic: Reference to undeclared block: A block "dependency" "vpcc" has not been declared. Did you mean "vpc"?
+        diagnostic: Error in function call: Call to function "get_env" failed: Expected 1 or 2 params for function get_env, but got 0.
+        diagnostic: Too many function arguments: Function "get_terragrunt_dir" expects only 0 argument(s).
+        diagnostic: Error in function call: Call to function "find_in_parent_folders" failed: Expected 0, 1, or 2 params for function find_in_parent_folders, but got 3.
+    "#]]
+    .assert_eq(&report(&db, module));
+}
+
+/// A module made before its files (as the host makes them) takes the
+/// registry's function table when its files choose the dialect, rather
+/// than building one of its own: Terragrunt's table is as large as
+/// Terraform's, and a repository has thousands of units.
+#[test]
+fn a_unit_shares_the_registrys_function_table() {
+    let mut db = dialects::database();
+    let direct = load(&mut db, "locals {\n  dir = get_terragrunt_dir()\n}\n");
+    let later = db.set_module_files("live/prod/app", Vec::new());
+    let file =
+        db.set_file_text("live/prod/app/terragrunt.hcl", "locals {\n  dir = get_terragrunt_dir()\n}\n");
+    db.set_module_files("live/prod/app", vec![file]);
+    let generation = |module: Module| module.dialect(&db).functions(&db).generation();
+    assert_eq!(later.dialect(&db).rules(&db).name, "terragrunt");
+    assert_eq!(generation(later), generation(direct));
+    assert!(attribute_value(&db, attr(&db, later, "local.dir")).is_ok());
+}
