@@ -731,3 +731,44 @@ fn diagnostics_equal_checks_on_checks_test_data() {
     assert!(found_any > 10, "{found_any} diagnostics");
     client.shutdown();
 }
+
+#[test]
+fn open_document_has_its_own_diagnostics_before_the_first_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("big");
+    std::fs::create_dir_all(&root).unwrap();
+    // Enough files that reading them takes longer than the open below.
+    for at in 0..400 {
+        std::fs::write(
+            root.join(format!("f{at:03}.tf")),
+            format!("output \"o{at}\" {{\n  value = {at}\n}}\n"),
+        )
+        .unwrap();
+    }
+    let main = root.join("main.tf");
+    let text = "locals {\n  a = \"${local.b}\"\n}\n";
+    std::fs::write(&main, text).unwrap();
+    let mut client = Client::start(&[&root]);
+    client.open(&main, text);
+    // Its syntax and lints, at once: the module rules need the others.
+    let pulled = client
+        .request::<types::request::DocumentDiagnosticRequest>(types::DocumentDiagnosticParams {
+            text_document: TextDocumentIdentifier { uri: uri(&main) },
+            identifier: None,
+            previous_result_id: None,
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap();
+    let types::DocumentDiagnosticReportResult::Report(types::DocumentDiagnosticReport::Full(pulled)) = pulled
+    else {
+        panic!("not a full report")
+    };
+    assert_eq!(codes(&pulled.full_document_diagnostic_report.items), ["interpolation-only"]);
+    let first = client.diagnostics(&main, |_| true);
+    assert_eq!(codes(&first), ["interpolation-only"]);
+    // Then `check`'s, once the whole module is reported.
+    let full = client.diagnostics(&main, |it| it.len() > 1);
+    assert_eq!(codes(&full), ["unused-declaration", "interpolation-only", "undeclared-reference"]);
+    client.shutdown();
+}
