@@ -655,6 +655,9 @@ impl Server {
             "textDocument/prepareRename" => handle(prepare_rename),
             "textDocument/rename" => handle(rename),
             "textDocument/completion" => handle(completion),
+            "textDocument/foldingRange" => handle(folding_ranges),
+            "textDocument/selectionRange" => handle(selection_ranges),
+            "workspace/symbol" => handle(workspace_symbols),
             "halite/panic" if self.options.debug_requests => {
                 handle(|_, _: Json, _| -> Result<Json, ResponseError> {
                     panic!("halite/panic: a request that panics, for the tests")
@@ -844,13 +847,7 @@ fn document_symbols(
         lsp::DocumentSymbol {
             name: symbol.name,
             detail: symbol.detail,
-            kind: match symbol.kind {
-                SymbolKind::Block => lsp::SymbolKind::STRUCT,
-                SymbolKind::Variable => lsp::SymbolKind::VARIABLE,
-                SymbolKind::Output => lsp::SymbolKind::PROPERTY,
-                SymbolKind::Module => lsp::SymbolKind::MODULE,
-                SymbolKind::Attribute => lsp::SymbolKind::FIELD,
-            },
+            kind: lsp_symbol_kind(symbol.kind),
             tags: None,
             deprecated: None,
             range: index.range(symbol.range),
@@ -860,6 +857,105 @@ fn document_symbols(
     }
     let symbols = snapshot.symbols(file).into_iter().map(|symbol| convert(&index, symbol)).collect();
     Ok(Some(lsp::DocumentSymbolResponse::Nested(symbols)))
+}
+
+/// The folds of a document in lines. A fold that ends with a line of its
+/// own closing bracket or heredoc marker stops before it, so that the
+/// closing line stays in sight.
+fn folding_ranges(
+    snapshot: &Snapshot,
+    params: lsp::FoldingRangeParams,
+    _: &AtomicBool,
+) -> Result<Option<Vec<lsp::FoldingRange>>, ResponseError> {
+    let Some(file) = file_of(snapshot, &params.text_document.uri) else { return Ok(None) };
+    let text = file.text(&snapshot.db);
+    let index = LineIndex::new(text);
+    let mut out = Vec::new();
+    for fold in snapshot.folds(file) {
+        let start = index.position(fold.range.start().into());
+        let end = index.position(fold.range.end().into());
+        let mut end_line = end.line;
+        if let Some(closing) = fold.closing {
+            let line_start = index.offset(lsp::Position::new(end.line, 0)).unwrap_or(0);
+            let before = text.get(line_start..usize::from(closing.start())).unwrap_or("x");
+            if before.trim().is_empty() {
+                end_line = end_line.saturating_sub(1);
+            }
+        }
+        if end_line <= start.line {
+            continue;
+        }
+        out.push(lsp::FoldingRange {
+            start_line: start.line,
+            start_character: None,
+            end_line,
+            end_character: None,
+            kind: fold.is_comment.then_some(lsp::FoldingRangeKind::Comment),
+            collapsed_text: None,
+        });
+    }
+    Ok(Some(out))
+}
+
+/// For each position, the ranges around it from the innermost out.
+fn selection_ranges(
+    snapshot: &Snapshot,
+    params: lsp::SelectionRangeParams,
+    _: &AtomicBool,
+) -> Result<Option<Vec<lsp::SelectionRange>>, ResponseError> {
+    let Some(file) = file_of(snapshot, &params.text_document.uri) else { return Ok(None) };
+    let text = file.text(&snapshot.db);
+    let index = LineIndex::new(text);
+    let mut out = Vec::new();
+    for position in params.positions {
+        let offset = index.offset(position).ok_or_else(|| {
+            invalid(format!("position {}:{} is outside the document", position.line, position.character))
+        })?;
+        let ranges = snapshot.selection(file, (offset as u32).into());
+        let mut nested: Option<lsp::SelectionRange> = None;
+        for range in ranges.into_iter().rev() {
+            nested = Some(lsp::SelectionRange { range: index.range(range), parent: nested.map(Box::new) });
+        }
+        // A position the tree does not cover (an empty file) is its own.
+        out.push(
+            nested
+                .unwrap_or(lsp::SelectionRange { range: lsp::Range::new(position, position), parent: None }),
+        );
+    }
+    Ok(Some(out))
+}
+
+#[allow(deprecated)]
+fn workspace_symbols(
+    snapshot: &Snapshot,
+    params: lsp::WorkspaceSymbolParams,
+    _: &AtomicBool,
+) -> Result<Option<lsp::WorkspaceSymbolResponse>, ResponseError> {
+    let symbols = snapshot
+        .workspace_symbols(&params.query)
+        .into_iter()
+        .map(|symbol| lsp::SymbolInformation {
+            name: symbol.name,
+            kind: lsp_symbol_kind(symbol.kind),
+            tags: None,
+            deprecated: None,
+            location: location(&snapshot.db, &symbol.location),
+            container_name: vfs::module_dir(symbol.location.file.path(&snapshot.db))
+                .file_name()
+                .map(str::to_string),
+        })
+        .collect();
+    Ok(Some(lsp::WorkspaceSymbolResponse::Flat(symbols)))
+}
+
+fn lsp_symbol_kind(kind: SymbolKind) -> lsp::SymbolKind {
+    match kind {
+        SymbolKind::Block => lsp::SymbolKind::STRUCT,
+        SymbolKind::Variable => lsp::SymbolKind::VARIABLE,
+        SymbolKind::Output => lsp::SymbolKind::PROPERTY,
+        SymbolKind::Module => lsp::SymbolKind::MODULE,
+        SymbolKind::Attribute => lsp::SymbolKind::FIELD,
+    }
 }
 
 /// The whole document as `halite fmt` writes it, or nothing (refused)
