@@ -94,7 +94,9 @@ def main():
             send({"jsonrpc": "2.0", "id": message["id"], "result": None})
     if refreshed[0] is not None:
         request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-    complete = time.perf_counter() - started
+        complete = time.perf_counter() - started
+    else:
+        complete = first
 
     # One attribute edited: `"svc-N"` becomes `"svc-Nx"`, then back.
     lines = text.split("\n")
