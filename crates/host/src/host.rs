@@ -336,6 +336,23 @@ impl AnalysisHost {
         self.shown_diagnostics.get(&file).map_or(&[], Vec::as_slice)
     }
 
+    /// The diagnostics one file gives on its own, now: its syntax errors,
+    /// or its style lints and ignore comments' problems, at its rule levels
+    /// and capped as a report caps them. They need the file's parse only,
+    /// not its module's index, and are a subset of what the next report
+    /// says of the file (which adds the module rules'): a front end shows
+    /// them while a long first report is under way (the language server).
+    pub fn own_diagnostics(&self, file: File) -> Vec<LocatedDiagnostic> {
+        if file.status(&self.db) != FileStatus::Exists {
+            return Vec::new();
+        }
+        let levels =
+            self.levels.get(file.path(&self.db)).cloned().unwrap_or_else(|| self.default_levels.clone());
+        let levels: FxHashMap<File, Arc<RuleLevels>> = [(file, levels)].into_iter().collect();
+        let found = analysis::diagnostics(&self.db, file);
+        locate(&self.db, &levels, self.options.limits.max_diagnostics_per_file, file, found)
+    }
+
     /// The formatted text of a file in the style its name gives it
     /// ([`db::default_format_style`]: `terraform fmt`'s for Terraform's
     /// files, `hclwrite.Format`'s for the others); `None` for a file that

@@ -722,3 +722,199 @@ fn body_symbols(body: &SyntaxNode, depth: usize) -> Vec<Symbol> {
     }
     out
 }
+
+/// A node's range without the space and newlines at its ends (a block
+/// holds the newline after it), or its whole range if it is all space.
+fn trimmed_range(node: &SyntaxNode) -> TextRange {
+    let is_space = |token: &SyntaxToken| matches!(token.kind(), SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE);
+    let whole = node.text_range();
+    let first = std::iter::successors(node.first_token(), SyntaxToken::next_token)
+        .take_while(|it| it.text_range().end() <= whole.end())
+        .find(|it| !is_space(it));
+    let last = last_token_where(node, |it| !is_space(it));
+    match (first, last) {
+        (Some(first), Some(last)) if first.text_range().start() <= last.text_range().end() => {
+            TextRange::new(first.text_range().start(), last.text_range().end())
+        }
+        _ => whole,
+    }
+}
+
+/// The last token of `node` that `keep` takes, walking back from its end.
+fn last_token_where(node: &SyntaxNode, keep: impl Fn(&SyntaxToken) -> bool) -> Option<SyntaxToken> {
+    let whole = node.text_range();
+    std::iter::successors(node.last_token(), SyntaxToken::prev_token)
+        .take_while(|it| it.text_range().start() >= whole.start())
+        .find(keep)
+}
+
+/// A range of lines an editor may fold: a block's, an object's, a
+/// tuple's, a call's arguments, a heredoc's, or a comment's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fold {
+    pub range: TextRange,
+    pub is_comment: bool,
+    /// Its closing bracket or heredoc marker, if it has one.
+    pub closing: Option<TextRange>,
+}
+
+/// The most folds one file gives: a generated file of a million blocks
+/// costs an answer of bounded size.
+const MAX_FOLDS: usize = 10_000;
+
+/// The most symbols one `workspace/symbol` answer names.
+const MAX_WORKSPACE_SYMBOLS: usize = 500;
+
+/// A declaration of the workspace: its address as written in references
+/// (`var.region`, `aws_instance.web`), where it is, and what it is.
+pub struct WorkspaceSymbol {
+    pub name: String,
+    pub kind: SymbolKind,
+    pub location: FileRange,
+}
+
+impl Snapshot {
+    /// The foldable ranges of a file, in source order; the server turns
+    /// them into lines and drops those within one line.
+    pub fn folds(&self, file: File) -> Vec<Fold> {
+        let Some(root) = self.root(file) else { return Vec::new() };
+        let mut out = Vec::new();
+        // Consecutive line comments fold as one.
+        let mut comments: Option<TextRange> = None;
+        for element in root.descendants_with_tokens() {
+            if out.len() >= MAX_FOLDS {
+                break;
+            }
+            match element {
+                syntax::SyntaxElement::Node(node) => {
+                    let foldable = matches!(
+                        node.kind(),
+                        SyntaxKind::BLOCK
+                            | SyntaxKind::OBJECT_EXPR
+                            | SyntaxKind::TUPLE_EXPR
+                            | SyntaxKind::FOR_TUPLE_EXPR
+                            | SyntaxKind::FOR_OBJECT_EXPR
+                            | SyntaxKind::ARG_LIST
+                            | SyntaxKind::HEREDOC
+                    );
+                    if foldable {
+                        // A block folds from its opening brace, so that its
+                        // header stays in sight.
+                        let start = node
+                            .children_with_tokens()
+                            .find(|it| it.kind() == SyntaxKind::L_CURLY)
+                            .map_or(node.text_range().start(), |it| it.text_range().start());
+                        // Up to its last token that is not space (a block
+                        // holds the newline after it).
+                        let last = last_token_where(&node, |it| {
+                            !matches!(
+                                it.kind(),
+                                SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE | SyntaxKind::COMMENT
+                            )
+                        });
+                        let Some(last) = last else { continue };
+                        let closing = matches!(
+                            last.kind(),
+                            SyntaxKind::R_CURLY
+                                | SyntaxKind::R_BRACK
+                                | SyntaxKind::R_PAREN
+                                | SyntaxKind::HEREDOC_END
+                        )
+                        .then(|| last.text_range());
+                        let range = TextRange::new(start, last.text_range().end().max(start));
+                        out.push(Fold { range, is_comment: false, closing });
+                    }
+                }
+                syntax::SyntaxElement::Token(token) => match token.kind() {
+                    SyntaxKind::COMMENT if token.text().starts_with("/*") => {
+                        out.push(Fold { range: token.text_range(), is_comment: true, closing: None });
+                    }
+                    SyntaxKind::COMMENT => {
+                        comments = Some(match comments {
+                            Some(run) => run.cover(token.text_range()),
+                            None => token.text_range(),
+                        });
+                    }
+                    SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE
+                        if token.text().matches('\n').count() <= 1 => {}
+                    _ => {
+                        if let Some(run) = comments.take() {
+                            out.push(Fold { range: run, is_comment: true, closing: None });
+                        }
+                    }
+                },
+            }
+        }
+        if let Some(run) = comments {
+            out.push(Fold { range: run, is_comment: true, closing: None });
+        }
+        out.sort_by_key(|it| (it.range.start(), std::cmp::Reverse(it.range.end())));
+        out
+    }
+
+    /// The ranges of the syntax nodes around `offset`, innermost first, each
+    /// larger than the one before: what "expand selection" steps through.
+    pub fn selection(&self, file: File, offset: TextSize) -> Vec<TextRange> {
+        let Some(root) = self.root(file) else { return Vec::new() };
+        let mut out: Vec<TextRange> = Vec::new();
+        let mut push = |range: TextRange| {
+            if out.last().is_none_or(|last| *last != range) {
+                out.push(range);
+            }
+        };
+        // Between two tokens, the one that is not space.
+        let tokens: Vec<SyntaxToken> = root.token_at_offset(offset).collect();
+        let Some(token) = tokens
+            .iter()
+            .rev()
+            .find(|it| !matches!(it.kind(), SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE))
+            .or(tokens.first())
+            .cloned()
+        else {
+            return vec![root.text_range()];
+        };
+        push(token.text_range());
+        for node in token.parent_ancestors() {
+            push(trimmed_range(&node));
+        }
+        out
+    }
+
+    /// The declarations of every module of the workspace whose address
+    /// contains `query` (ignoring case), from the files' declarations as
+    /// last read (no file is parsed to find them; those found are, for
+    /// their ranges), at most [`MAX_WORKSPACE_SYMBOLS`].
+    pub fn workspace_symbols(&self, query: &str) -> Vec<WorkspaceSymbol> {
+        let query = query.to_lowercase();
+        let mut out = Vec::new();
+        for module in self.modules.values() {
+            for &file in module.files(&self.db) {
+                let Some(declarations) = file.declarations(&self.db).clone() else { continue };
+                for declaration in &declarations.declarations {
+                    let kind = match (&declaration.kind, declaration.address.segments().first()) {
+                        (module::DeclarationKind::Variable { .. }, _) => SymbolKind::Variable,
+                        (module::DeclarationKind::Local, _) => SymbolKind::Attribute,
+                        (module::DeclarationKind::Block, Some(root)) if root == "output" => {
+                            SymbolKind::Output
+                        }
+                        (module::DeclarationKind::Block, Some(root)) if root == "module" => {
+                            SymbolKind::Module
+                        }
+                        (module::DeclarationKind::Block, _) => SymbolKind::Block,
+                        _ => continue,
+                    };
+                    let name = declaration.address.to_string();
+                    if !name.to_lowercase().contains(&query) {
+                        continue;
+                    }
+                    let range = module::location_range(&self.db, file, &declaration.location, RangeOf::Name);
+                    out.push(WorkspaceSymbol { name, kind, location: FileRange { file, range } });
+                    if out.len() >= MAX_WORKSPACE_SYMBOLS {
+                        return out;
+                    }
+                }
+            }
+        }
+        out
+    }
+}

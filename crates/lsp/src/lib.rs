@@ -9,10 +9,12 @@
 //! and workspace folder is a host `Change`; diagnostics are the host's
 //! reports (the same pipeline as `halite check`: rule levels from
 //! `halite.toml`, `# halite-ignore` comments, the cap per file), pushed
-//! after a short debounce and pulled with `textDocument/diagnostic`;
+//! after a short debounce and pulled with `textDocument/diagnostic` (while
+//! the workspace is first read and reported, an open document's own
+//! syntax errors and lints come at once, and the report's replace them);
 //! formatting is the host's (`halite fmt`'s text, in the style the file's
-//! name gives it). Hover, definitions, references, symbols, rename and
-//! completion read a snapshot of the database (`ide`), on a thread per
+//! name gives it). Hover, definitions, references, symbols (document and
+//! workspace), folding and selection ranges, rename and completion read a snapshot of the database (`ide`), on a thread per
 //! request: an edit applied meanwhile cancels them through salsa and they
 //! answer `ContentModified`; a panic in one is answered as an error and the
 //! server goes on.
@@ -93,6 +95,9 @@ fn capabilities() -> lsp::ServerCapabilities {
         declaration_provider: Some(lsp::DeclarationCapability::Simple(true)),
         references_provider: Some(lsp::OneOf::Left(true)),
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
+        selection_range_provider: Some(lsp::SelectionRangeProviderCapability::Simple(true)),
         rename_provider: Some(lsp::OneOf::Right(lsp::RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: lsp::WorkDoneProgressOptions::default(),

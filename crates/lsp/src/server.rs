@@ -32,7 +32,16 @@ use crate::{
 /// What the main loop hears from its own threads.
 enum Internal {
     Reported(Result<ReportDraft, Unfinished>),
-    Answered { id: RequestId, result: Result<Json, ResponseError> },
+    Answered {
+        id: RequestId,
+        result: Result<Json, ResponseError>,
+    },
+    /// A workspace folder's files, read on a thread of their own so that
+    /// the documents opened meanwhile are answered at once.
+    Loaded {
+        root: Utf8PathBuf,
+        files: Result<Vec<vfs::LoadedFile>, String>,
+    },
 }
 
 pub(crate) struct Server {
@@ -54,6 +63,25 @@ pub(crate) struct Server {
     pulls: Vec<(RequestId, Utf8PathBuf)>,
     /// Files whose published diagnostics are not empty.
     published: BTreeSet<Utf8PathBuf>,
+    /// The workspace folders being read; no report starts until they are
+    /// in (it would judge a module by part of its files).
+    loading: Vec<Utf8PathBuf>,
+    /// Whether no report has covered the whole workspace yet: until one
+    /// has, the open documents' own diagnostics (syntax and lints, which
+    /// need only their parse) are shown at once, pushed and pulled, and
+    /// the report's (`check`'s) replace them when it is in.
+    first_report_due: bool,
+    /// Open documents shown their own diagnostics only, to be shown the
+    /// report's once it is in.
+    shown_own: BTreeSet<Utf8PathBuf>,
+    /// Whether the client asks again for pulled diagnostics when told to
+    /// (`workspace/diagnostic/refresh`), and whether it is owed that: a
+    /// pull was answered with a document's own diagnostics only.
+    refresh_support: bool,
+    refresh_owed: bool,
+    /// Requests that arrived while folders were being read, answered once
+    /// they are in (taking the files in would cancel them).
+    deferred: Vec<Request>,
 }
 
 const CONTENT_MODIFIED: i32 = ErrorCode::ContentModified as i32;
@@ -84,12 +112,18 @@ pub(crate) fn main_loop(
         running: HashMap::new(),
         pulls: Vec::new(),
         published: BTreeSet::new(),
+        loading: Vec::new(),
+        first_report_due: true,
+        shown_own: BTreeSet::new(),
+        refresh_support: diagnostic_refresh_supported(params),
+        refresh_owed: false,
+        deferred: Vec::new(),
     };
     if watched_files_registrable(params) {
         server.register_file_watcher();
     }
-    for root in &roots {
-        server.load_root(root);
+    for root in roots {
+        server.start_loading(root);
     }
     server.schedule_report(Duration::ZERO);
     server.run(connection)
@@ -117,6 +151,16 @@ fn watched_files_registrable(params: &lsp::InitializeParams) -> bool {
         .unwrap_or(false)
 }
 
+fn diagnostic_refresh_supported(params: &lsp::InitializeParams) -> bool {
+    params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|it| it.diagnostic.as_ref())
+        .and_then(|it| it.refresh_support)
+        .unwrap_or(false)
+}
+
 fn start_reporter(internal: Sender<Internal>) -> Result<Sender<ReportJob>, String> {
     let (jobs, received) = crossbeam_channel::unbounded::<ReportJob>();
     std::thread::Builder::new()
@@ -137,7 +181,8 @@ fn start_reporter(internal: Sender<Internal>) -> Result<Sender<ReportJob>, Strin
 impl Server {
     fn run(&mut self, connection: &Connection) -> Result<(), String> {
         loop {
-            let wait = match (self.report_due, self.report_running) {
+            let waiting = self.report_running || !self.loading.is_empty();
+            let wait = match (self.report_due, waiting) {
                 (Some(due), false) => due.saturating_duration_since(Instant::now()),
                 _ => Duration::from_secs(3600),
             };
@@ -169,7 +214,10 @@ impl Server {
                 }
                 default(wait) => {}
             }
-            if !self.report_running && self.report_due.is_some_and(|due| due <= Instant::now()) {
+            if !self.report_running
+                && self.loading.is_empty()
+                && self.report_due.is_some_and(|due| due <= Instant::now())
+            {
                 self.start_report();
             }
         }
@@ -211,11 +259,44 @@ impl Server {
         ));
     }
 
-    /// Reads a workspace folder's modules (every directory below it) into
-    /// the host, with their rule levels, and the local modules they call.
-    fn load_root(&mut self, root: &Utf8Path) {
+    /// Reads a workspace folder's modules (every directory below it) on a
+    /// thread of its own; [`Self::loaded`] takes them in.
+    fn start_loading(&mut self, root: Utf8PathBuf) {
         let max = self.host.limits().max_file_size;
-        let loaded = match vfs::load_set(root, vfs::Scope::Tree, host::load::WATCHED_FILES, max) {
+        let internal = self.internal.0.clone();
+        let reading = root.clone();
+        let spawned = std::thread::Builder::new().name("load".to_string()).spawn(move || {
+            let files = vfs::load_set(&reading, vfs::Scope::Tree, host::load::WATCHED_FILES, max)
+                .map_err(|error| error.to_string());
+            let _ = internal.send(Internal::Loaded { root: reading, files });
+        });
+        match spawned {
+            Ok(_) => {
+                self.loading.push(root);
+                self.first_report_due = true;
+            }
+            Err(error) => self.log(lsp::MessageType::ERROR, format!("cannot read {root}: {error}")),
+        }
+    }
+
+    /// A workspace folder read: its files go into the host, with their rule
+    /// levels, and the local modules they call; the open documents keep
+    /// the editor's text.
+    fn loaded(&mut self, root: &Utf8Path, files: Result<Vec<vfs::LoadedFile>, String>) {
+        if let Some(at) = self.loading.iter().position(|it| it == root) {
+            self.loading.remove(at);
+        }
+        self.schedule_report(Duration::ZERO);
+        self.take_in(root, files);
+        if self.loading.is_empty() {
+            for request in std::mem::take(&mut self.deferred) {
+                self.on_request(request);
+            }
+        }
+    }
+
+    fn take_in(&mut self, root: &Utf8Path, loaded: Result<Vec<vfs::LoadedFile>, String>) {
+        let loaded = match loaded {
             Ok(loaded) => loaded,
             Err(error) => {
                 self.log(lsp::MessageType::ERROR, format!("cannot read {root}: {error}"));
@@ -277,13 +358,27 @@ impl Server {
                 }
                 self.send(Response { id, response_result: result });
             }
+            Internal::Loaded { root, files } => self.loaded(&root, files),
             Internal::Reported(outcome) => {
                 self.report_running = false;
                 match outcome {
                     Ok(draft) => {
                         let report = self.host.commit_report(draft);
-                        let paths: BTreeSet<Utf8PathBuf> =
+                        let mut paths: BTreeSet<Utf8PathBuf> =
                             report.diagnostics.iter().map(|it| it.diagnostic.path.clone()).collect();
+                        // Reports start only once every folder is read: this
+                        // one covered the whole workspace.
+                        if self.loading.is_empty() && self.first_report_due {
+                            self.first_report_due = false;
+                            paths.append(&mut self.shown_own);
+                            if std::mem::take(&mut self.refresh_owed) && self.refresh_support {
+                                self.send(Request::new(
+                                    RequestId::from("halite-refresh-diagnostics".to_string()),
+                                    "workspace/diagnostic/refresh".to_string(),
+                                    Json::Null,
+                                ));
+                            }
+                        }
                         for path in paths {
                             self.publish(&path);
                         }
@@ -317,6 +412,26 @@ impl Server {
 
     fn publish(&mut self, path: &Utf8Path) {
         let diagnostics = self.lsp_diagnostics(path);
+        self.publish_list(path, diagnostics);
+    }
+
+    /// An open document's own diagnostics (see `first_report_due`),
+    /// published now.
+    fn publish_own(&mut self, path: &Utf8Path) {
+        let diagnostics = self.own_diagnostics(path);
+        self.shown_own.insert(path.to_owned());
+        self.publish_list(path, diagnostics);
+    }
+
+    fn own_diagnostics(&self, path: &Utf8Path) -> Vec<lsp::Diagnostic> {
+        let Some(file) = self.host.file(path) else { return Vec::new() };
+        let text = file.text(self.host.db());
+        let index = LineIndex::new(text);
+        let uri = path_to_uri(path);
+        self.host.own_diagnostics(file).iter().map(|it| to_lsp_diagnostic(it, &index, &uri)).collect()
+    }
+
+    fn publish_list(&mut self, path: &Utf8Path, diagnostics: Vec<lsp::Diagnostic>) {
         if diagnostics.is_empty() && !self.published.remove(path) {
             return;
         }
@@ -329,15 +444,7 @@ impl Server {
     }
 
     fn pulled(&self, path: &Utf8Path) -> lsp::DocumentDiagnosticReportResult {
-        lsp::DocumentDiagnosticReportResult::Report(lsp::DocumentDiagnosticReport::Full(
-            lsp::RelatedFullDocumentDiagnosticReport {
-                related_documents: None,
-                full_document_diagnostic_report: lsp::FullDocumentDiagnosticReport {
-                    result_id: None,
-                    items: self.lsp_diagnostics(path),
-                },
-            },
-        ))
+        full_report(self.lsp_diagnostics(path))
     }
 
     fn on_notification(&mut self, notification: Notification) {
@@ -378,14 +485,18 @@ impl Server {
         // A file of a directory the workspace does not cover brings its
         // module with it.
         let dir = vfs::module_dir(&path).to_owned();
-        if vfs::is_module_file(&path) && self.host.module(&dir).is_none() && dir.is_dir() {
+        let being_read = self.loading.iter().any(|root| path.starts_with(root));
+        if vfs::is_module_file(&path) && !being_read && self.host.module(&dir).is_none() && dir.is_dir() {
             self.load_module(&dir);
         }
         let mut change = Change::new();
         self.set_levels(&mut change, &path);
         change.set_file(path.clone(), Contents::Text(text.as_str().into()), Membership::ByName);
-        self.open.insert(path, text);
+        self.open.insert(path.clone(), text);
         self.apply(change);
+        if self.first_report_due {
+            self.publish_own(&path);
+        }
     }
 
     fn load_module(&mut self, dir: &Utf8Path) {
@@ -416,8 +527,11 @@ impl Server {
             }
         }
         let mut change = Change::new();
-        change.set_file(path, Contents::Text(text.as_str().into()), Membership::ByName);
+        change.set_file(path.clone(), Contents::Text(text.as_str().into()), Membership::ByName);
         self.apply(change);
+        if self.first_report_due {
+            self.publish_own(&path);
+        }
     }
 
     /// A closed document is what is on disk again.
@@ -480,7 +594,7 @@ impl Server {
     fn did_change_folders(&mut self, params: lsp::DidChangeWorkspaceFoldersParams) {
         for folder in params.event.added {
             if let Some(root) = uri_to_path(&folder.uri) {
-                self.load_root(&root);
+                self.start_loading(root);
             }
         }
         let mut change = Change::new();
@@ -501,6 +615,10 @@ impl Server {
     }
 
     fn on_request(&mut self, request: Request) {
+        if !self.loading.is_empty() && request.method != "textDocument/diagnostic" {
+            self.deferred.push(request);
+            return;
+        }
         let Request { id, method, params } = request;
         if method == "textDocument/diagnostic" {
             match parse::<lsp::DocumentDiagnosticParams>(params) {
@@ -509,9 +627,15 @@ impl Server {
                         self.send(Response::new_ok(id, self.pulled(Utf8Path::new(""))));
                         return;
                     };
-                    // Answered from the next report, when one is due, so
+                    // An open document is answered at once with its own
+                    // diagnostics while the first report is under way
+                    // (the client is told to ask again when it is in);
+                    // otherwise from the next report, when one is due, so
                     // that an answer never describes an older text.
-                    if self.report_running || self.report_due.is_some() {
+                    if self.first_report_due && self.open.contains_key(&path) {
+                        self.refresh_owed = true;
+                        self.send(Response::new_ok(id, full_report(self.own_diagnostics(&path))));
+                    } else if self.report_running || self.report_due.is_some() {
                         self.pulls.push((id, path));
                     } else {
                         self.send(Response::new_ok(id, self.pulled(&path)));
@@ -531,6 +655,9 @@ impl Server {
             "textDocument/prepareRename" => handle(prepare_rename),
             "textDocument/rename" => handle(rename),
             "textDocument/completion" => handle(completion),
+            "textDocument/foldingRange" => handle(folding_ranges),
+            "textDocument/selectionRange" => handle(selection_ranges),
+            "workspace/symbol" => handle(workspace_symbols),
             "halite/panic" if self.options.debug_requests => {
                 handle(|_, _: Json, _| -> Result<Json, ResponseError> {
                     panic!("halite/panic: a request that panics, for the tests")
@@ -587,6 +714,15 @@ impl Server {
             ));
         }
     }
+}
+
+fn full_report(items: Vec<lsp::Diagnostic>) -> lsp::DocumentDiagnosticReportResult {
+    lsp::DocumentDiagnosticReportResult::Report(lsp::DocumentDiagnosticReport::Full(
+        lsp::RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: lsp::FullDocumentDiagnosticReport { result_id: None, items },
+        },
+    ))
 }
 
 /// A request's work on a snapshot: its parameters as JSON, and whether the
@@ -711,13 +847,7 @@ fn document_symbols(
         lsp::DocumentSymbol {
             name: symbol.name,
             detail: symbol.detail,
-            kind: match symbol.kind {
-                SymbolKind::Block => lsp::SymbolKind::STRUCT,
-                SymbolKind::Variable => lsp::SymbolKind::VARIABLE,
-                SymbolKind::Output => lsp::SymbolKind::PROPERTY,
-                SymbolKind::Module => lsp::SymbolKind::MODULE,
-                SymbolKind::Attribute => lsp::SymbolKind::FIELD,
-            },
+            kind: lsp_symbol_kind(symbol.kind),
             tags: None,
             deprecated: None,
             range: index.range(symbol.range),
@@ -727,6 +857,105 @@ fn document_symbols(
     }
     let symbols = snapshot.symbols(file).into_iter().map(|symbol| convert(&index, symbol)).collect();
     Ok(Some(lsp::DocumentSymbolResponse::Nested(symbols)))
+}
+
+/// The folds of a document in lines. A fold that ends with a line of its
+/// own closing bracket or heredoc marker stops before it, so that the
+/// closing line stays in sight.
+fn folding_ranges(
+    snapshot: &Snapshot,
+    params: lsp::FoldingRangeParams,
+    _: &AtomicBool,
+) -> Result<Option<Vec<lsp::FoldingRange>>, ResponseError> {
+    let Some(file) = file_of(snapshot, &params.text_document.uri) else { return Ok(None) };
+    let text = file.text(&snapshot.db);
+    let index = LineIndex::new(text);
+    let mut out = Vec::new();
+    for fold in snapshot.folds(file) {
+        let start = index.position(fold.range.start().into());
+        let end = index.position(fold.range.end().into());
+        let mut end_line = end.line;
+        if let Some(closing) = fold.closing {
+            let line_start = index.offset(lsp::Position::new(end.line, 0)).unwrap_or(0);
+            let before = text.get(line_start..usize::from(closing.start())).unwrap_or("x");
+            if before.trim().is_empty() {
+                end_line = end_line.saturating_sub(1);
+            }
+        }
+        if end_line <= start.line {
+            continue;
+        }
+        out.push(lsp::FoldingRange {
+            start_line: start.line,
+            start_character: None,
+            end_line,
+            end_character: None,
+            kind: fold.is_comment.then_some(lsp::FoldingRangeKind::Comment),
+            collapsed_text: None,
+        });
+    }
+    Ok(Some(out))
+}
+
+/// For each position, the ranges around it from the innermost out.
+fn selection_ranges(
+    snapshot: &Snapshot,
+    params: lsp::SelectionRangeParams,
+    _: &AtomicBool,
+) -> Result<Option<Vec<lsp::SelectionRange>>, ResponseError> {
+    let Some(file) = file_of(snapshot, &params.text_document.uri) else { return Ok(None) };
+    let text = file.text(&snapshot.db);
+    let index = LineIndex::new(text);
+    let mut out = Vec::new();
+    for position in params.positions {
+        let offset = index.offset(position).ok_or_else(|| {
+            invalid(format!("position {}:{} is outside the document", position.line, position.character))
+        })?;
+        let ranges = snapshot.selection(file, (offset as u32).into());
+        let mut nested: Option<lsp::SelectionRange> = None;
+        for range in ranges.into_iter().rev() {
+            nested = Some(lsp::SelectionRange { range: index.range(range), parent: nested.map(Box::new) });
+        }
+        // A position the tree does not cover (an empty file) is its own.
+        out.push(
+            nested
+                .unwrap_or(lsp::SelectionRange { range: lsp::Range::new(position, position), parent: None }),
+        );
+    }
+    Ok(Some(out))
+}
+
+#[allow(deprecated)]
+fn workspace_symbols(
+    snapshot: &Snapshot,
+    params: lsp::WorkspaceSymbolParams,
+    _: &AtomicBool,
+) -> Result<Option<lsp::WorkspaceSymbolResponse>, ResponseError> {
+    let symbols = snapshot
+        .workspace_symbols(&params.query)
+        .into_iter()
+        .map(|symbol| lsp::SymbolInformation {
+            name: symbol.name,
+            kind: lsp_symbol_kind(symbol.kind),
+            tags: None,
+            deprecated: None,
+            location: location(&snapshot.db, &symbol.location),
+            container_name: vfs::module_dir(symbol.location.file.path(&snapshot.db))
+                .file_name()
+                .map(str::to_string),
+        })
+        .collect();
+    Ok(Some(lsp::WorkspaceSymbolResponse::Flat(symbols)))
+}
+
+fn lsp_symbol_kind(kind: SymbolKind) -> lsp::SymbolKind {
+    match kind {
+        SymbolKind::Block => lsp::SymbolKind::STRUCT,
+        SymbolKind::Variable => lsp::SymbolKind::VARIABLE,
+        SymbolKind::Output => lsp::SymbolKind::PROPERTY,
+        SymbolKind::Module => lsp::SymbolKind::MODULE,
+        SymbolKind::Attribute => lsp::SymbolKind::FIELD,
+    }
 }
 
 /// The whole document as `halite fmt` writes it, or nothing (refused)

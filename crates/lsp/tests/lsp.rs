@@ -731,3 +731,142 @@ fn diagnostics_equal_checks_on_checks_test_data() {
     assert!(found_any > 10, "{found_any} diagnostics");
     client.shutdown();
 }
+
+#[test]
+fn open_document_has_its_own_diagnostics_before_the_first_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("big");
+    std::fs::create_dir_all(&root).unwrap();
+    // Enough files that reading them takes longer than the open below.
+    for at in 0..400 {
+        std::fs::write(
+            root.join(format!("f{at:03}.tf")),
+            format!("output \"o{at}\" {{\n  value = {at}\n}}\n"),
+        )
+        .unwrap();
+    }
+    let main = root.join("main.tf");
+    let text = "locals {\n  a = \"${local.b}\"\n}\n";
+    std::fs::write(&main, text).unwrap();
+    let mut client = Client::start(&[&root]);
+    client.open(&main, text);
+    // Its syntax and lints, at once: the module rules need the others.
+    let pulled = client
+        .request::<types::request::DocumentDiagnosticRequest>(types::DocumentDiagnosticParams {
+            text_document: TextDocumentIdentifier { uri: uri(&main) },
+            identifier: None,
+            previous_result_id: None,
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap();
+    let types::DocumentDiagnosticReportResult::Report(types::DocumentDiagnosticReport::Full(pulled)) = pulled
+    else {
+        panic!("not a full report")
+    };
+    assert_eq!(codes(&pulled.full_document_diagnostic_report.items), ["interpolation-only"]);
+    let first = client.diagnostics(&main, |_| true);
+    assert_eq!(codes(&first), ["interpolation-only"]);
+    // Then `check`'s, once the whole module is reported.
+    let full = client.diagnostics(&main, |it| it.len() > 1);
+    assert_eq!(codes(&full), ["unused-declaration", "interpolation-only", "undeclared-reference"]);
+    client.shutdown();
+}
+
+#[test]
+fn folding_and_selection_ranges() {
+    let (_dir, root) = workspace();
+    let path = root.join("folds.tf");
+    let text = "/* a comment\n   of two lines */\n# one\n# two\nlocals {\n  list = [\n    1,\n  ]\n  obj = { a = 1 }\n  doc = <<EOT\nx\nEOT\n  call = max(\n    1,\n    2)\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let mut client = Client::start(&[&root]);
+    client.open(&path, text);
+    let folds = client
+        .request::<types::request::FoldingRangeRequest>(types::FoldingRangeParams {
+            text_document: TextDocumentIdentifier { uri: uri(&path) },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let folds: Vec<(u32, u32, bool)> = folds
+        .iter()
+        .map(|it| (it.start_line, it.end_line, it.kind == Some(types::FoldingRangeKind::Comment)))
+        .collect();
+    // The comments; the block and the tuple up to the line of their
+    // closing bracket; the heredoc up to its marker; the call's arguments
+    // whole (they close on a line of their own text). The one-line object
+    // does not fold.
+    assert_eq!(
+        folds,
+        [(0, 1, true), (2, 3, true), (4, 14, false), (5, 6, false), (9, 10, false), (12, 14, false)]
+    );
+
+    // `1` of the list: the number, the tuple, the attribute, the body, the
+    // block, and so on out to the file.
+    let ranges = client
+        .request::<types::request::SelectionRangeRequest>(types::SelectionRangeParams {
+            text_document: TextDocumentIdentifier { uri: uri(&path) },
+            positions: vec![Position::new(6, 4)],
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let mut chain = Vec::new();
+    let mut next = ranges.first();
+    while let Some(range) = next {
+        chain.push(range.range);
+        next = range.parent.as_deref();
+    }
+    assert_eq!(chain[0], Range::new(Position::new(6, 4), Position::new(6, 5)));
+    assert!(chain.contains(&Range::new(Position::new(5, 9), Position::new(7, 3))), "{chain:?}");
+    assert!(chain.contains(&Range::new(Position::new(4, 0), Position::new(15, 1))), "{chain:?}");
+    // Each step contains the one before and is larger.
+    for pair in chain.windows(2) {
+        assert!(
+            pair[1].start <= pair[0].start && pair[0].end <= pair[1].end && pair[0] != pair[1],
+            "{chain:?}"
+        );
+    }
+    client.shutdown();
+}
+
+#[test]
+fn workspace_symbols_match_a_substring() {
+    let (_dir, root) = workspace();
+    let mut client = Client::start(&[&root]);
+    client.diagnostics(&root.join("main.tf"), |it| !it.is_empty());
+    let mut query = |query: &str| {
+        let found = client
+            .request::<types::request::WorkspaceSymbolRequest>(types::WorkspaceSymbolParams {
+                query: query.to_string(),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+            })
+            .unwrap()
+            .unwrap();
+        let types::WorkspaceSymbolResponse::Flat(found) = found else { panic!("nested symbols") };
+        let mut found: Vec<(String, String, u32)> = found
+            .into_iter()
+            .map(|it| {
+                let path = lsp::uri_to_path(&it.location.uri).unwrap();
+                (it.name, path.strip_prefix(&root).unwrap().to_string(), it.location.range.start.line)
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    // Across both modules, ignoring case.
+    let found = query("NAME");
+    assert_eq!(
+        found,
+        [
+            ("local.name".to_string(), "main.tf".to_string(), 1),
+            ("local.quoted_name".to_string(), "main.tf".to_string(), 5),
+            ("var.name".to_string(), "modules/network/main.tf".to_string(), 5),
+        ]
+    );
+    assert!(query("no-such-symbol").is_empty());
+    client.shutdown();
+}
