@@ -1,9 +1,11 @@
 //! `cargo xtask bench-watch`: the whole `halite watch` and `halite eval`
 //! programs on generated modules, as a build tool embedding them would run
-//! them, at several sizes and in two shapes.
+//! them, at several sizes and in several shapes.
 //!
-//! For each shape (`layered`, the module of `cargo xtask gen-module`; and
-//! `chains`, chains of references across files with wide fan-in) and size
+//! For each shape (`layered`, the module of `cargo xtask gen-module`;
+//! `chains`, chains of references across files with wide fan-in; and, when
+//! `--shape build-tool` asks, `examples/build-tool` scaled up, whose edits
+//! change nested `step` blocks' attributes) and size
 //! (100, 1,000 and 10,000 files unless `--files` says), it writes the module
 //! to a temporary directory and:
 //!
@@ -17,7 +19,9 @@
 //!   file of the module renamed each time), each time reading the `elapsed_ms` the watcher reports (from the
 //!   arrival of the batch to the output) and the number of attribute values
 //!   it evaluated, which must be exactly the edited attribute and its
-//!   transitive dependents, as the generator computed them from the graph it
+//!   transitive dependents, and the addresses of the changed values it
+//!   printed, which must be among theirs, the edited one included (all of
+//!   theirs in the build-tool shape, where every dependent changes), as the generator computed them from the graph it
 //!   wrote (none for the comment), or the benchmark fails;
 //! - reads the watcher's peak resident memory (`VmHWM`) when it is done.
 //!
@@ -73,11 +77,12 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 shapes = match value.as_str() {
                     "layered" => vec![Shape::Layered],
                     "chains" => vec![Shape::Chains],
-                    _ => bail!("--shape is layered or chains"),
+                    "build-tool" => vec![Shape::BuildTool],
+                    _ => bail!("--shape is layered, chains or build-tool"),
                 }
             }
             _ => bail!(
-                "usage: cargo xtask bench-watch [--files N,N…] [--shape layered|chains] [--baseline BIN]"
+                "usage: cargo xtask bench-watch [--files N,N…] [--shape layered|chains|build-tool] [--baseline BIN]"
             ),
         }
     }
@@ -110,6 +115,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 match shape {
                     Shape::Layered => "layered",
                     Shape::Chains => "chains",
+                    Shape::BuildTool => "build",
                 },
                 files,
                 row.bytes as f64 / 1e6,
@@ -194,6 +200,21 @@ fn measure(
             edit.file,
             batch.reevaluated,
             edit.expected.len()
+        );
+        // The watcher prints the values that changed: the edited one and
+        // dependents only. In the build-tool shape every dependent's value
+        // changes, so it prints them all (variables are never printed).
+        let printed_all = shape == Shape::BuildTool;
+        let expected: Vec<&String> = edit.expected.iter().filter(|it| !it.starts_with("var.")).collect();
+        ensure!(
+            batch.addresses.contains(&edit.address)
+                && batch.addresses.iter().all(|it| edit.expected.contains(it))
+                && (!printed_all || batch.addresses.iter().eq(expected.iter().copied())),
+            "editing {} in {} reported {:?}, not its dependents {:?}",
+            edit.address,
+            edit.file,
+            batch.addresses,
+            expected
         );
         edits.push(batch.elapsed_ms);
     }
@@ -292,8 +313,10 @@ struct Watch {
     lines: Receiver<String>,
 }
 
-/// What one report's statistics line says.
+/// What one report says: its statistics line, and the addresses of the
+/// values it printed, sorted.
 struct Batch {
+    addresses: Vec<String>,
     reevaluated: usize,
     elapsed_ms: f64,
 }
@@ -313,9 +336,16 @@ impl Watch {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                // Only the statistics are read; the values are skipped here,
-                // so that the channel does not hold a module's worth of lines.
-                if line.starts_with("{\"batch\"") && sender.send(line).is_err() {
+                // Only the statistics and the addresses are read; the values
+                // are dropped here, so that the channel holds less.
+                let sent = if line.starts_with("{\"batch\"") {
+                    sender.send(line)
+                } else if let Some(rest) = line.strip_prefix("{\"address\":\"") {
+                    sender.send(rest.split('"').next().unwrap_or_default().to_string())
+                } else {
+                    Ok(())
+                };
+                if sent.is_err() {
                     break;
                 }
             }
@@ -323,16 +353,28 @@ impl Watch {
         Ok(Watch { child, lines })
     }
 
-    /// The next report's statistics.
+    /// The next report's addresses and statistics.
     fn next_batch(&mut self) -> anyhow::Result<Batch> {
-        let line = self.lines.recv_timeout(TIMEOUT).context("no report from the watcher")?;
+        let mut addresses = Vec::new();
+        let line = loop {
+            let line = self.lines.recv_timeout(TIMEOUT).context("no report from the watcher")?;
+            if line.starts_with("{\"batch\"") {
+                break line;
+            }
+            addresses.push(line);
+        };
+        addresses.sort();
         let number = |key: &str| -> anyhow::Result<f64> {
             let start = line.find(&format!("\"{key}\":")).with_context(|| format!("no {key} in {line}"))?;
             let rest = &line[start + key.len() + 3..];
             let end = rest.find([',', '}']).unwrap_or(rest.len());
             rest[..end].parse().with_context(|| format!("{key} in {line}"))
         };
-        Ok(Batch { reevaluated: number("reevaluated")? as usize, elapsed_ms: number("elapsed_ms")? })
+        Ok(Batch {
+            addresses,
+            reevaluated: number("reevaluated")? as usize,
+            elapsed_ms: number("elapsed_ms")?,
+        })
     }
 
     /// The watcher's peak resident memory, in kilobytes (`VmHWM`).
