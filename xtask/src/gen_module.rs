@@ -215,7 +215,7 @@ fn generate_build_tool(files: usize, seed: u64) -> GeneratedModule {
 /// edit of a step's attribute re-evaluates that attribute alone.
 fn build_tool_file(i: usize, rng: &mut Rng) -> (String, Vec<GeneratedAttribute>) {
     let (a, b) = (rng.lower_file(i), rng.lower_file(i));
-    let profile = if i % 4 == 0 { "release" } else { "debug" };
+    let profile = if i.is_multiple_of(4) { "release" } else { "debug" };
     let mut attrs = Vec::new();
     let mut attr = |address: String, refs: &[String]| {
         attrs.push(GeneratedAttribute { address, file: i, refs: refs.to_vec() });
@@ -246,7 +246,7 @@ locals {{
     attr(var.clone(), &[]);
     attr(local(i, "dir"), &[]);
     attr(local(i, "out"), &[var.clone(), local(i, "dir")]);
-    attr(local(i, "cflags"), &[var.clone()]);
+    attr(local(i, "cflags"), std::slice::from_ref(&var));
 
     let deps = if i == 0 { String::new() } else { format!("target.m{a}.output, target.m{b}.output") };
     let _ = write!(
@@ -691,7 +691,7 @@ mod tests {
         // A nested step's attribute: nothing can reference it.
         let step = super::literal_edit(&module, super::Shape::BuildTool, 30, 0);
         assert_eq!(step.address, "target.m30.step.compile.run");
-        assert_eq!(step.expected, [step.address.clone()]);
+        assert_eq!(step.expected, std::slice::from_ref(&step.address));
         // A file's output directory: both targets, their steps, and other
         // files' libraries and tests.
         let dir = super::literal_edit(&module, super::Shape::BuildTool, 31, 0);
