@@ -4,29 +4,16 @@
 
 use db::{
     RootDatabase, Utf8PathBuf,
-    module::{self, Module, attr, attribute_value, module_attributes, module_diagnostics},
+    module::{self, Module, attr, attribute_value},
 };
 use expect_test::expect;
+
+mod support;
+use support::report;
 
 fn load(db: &mut RootDatabase, files: &[(&str, &str)]) -> Module {
     let files = files.iter().map(|(path, text)| db.set_file_text(format!("m/{path}"), *text)).collect();
     db.set_module_files("m", files)
-}
-
-/// Every attribute's value or error, then every diagnostic's summary.
-fn report(db: &RootDatabase, module: Module) -> String {
-    let mut out = String::new();
-    module::evaluate_in_order(db, module_attributes(db, module));
-    for &attr in module_attributes(db, module) {
-        match attribute_value(db, attr) {
-            Ok(value) => out.push_str(&format!("{} = {value:?}\n", attr.address(db))),
-            Err(error) => out.push_str(&format!("{}: {error:?}\n", attr.address(db))),
-        }
-    }
-    for diagnostic in module_diagnostics(db, module) {
-        out.push_str(&format!("diagnostic: {}: {}\n", diagnostic.summary(), diagnostic.detail));
-    }
-    out
 }
 
 #[test]

@@ -5,29 +5,16 @@
 
 use db::{
     RootDatabase,
-    module::{self, Module, attr, attribute_value, module_attributes, module_diagnostics},
+    module::{Module, attr, attribute_value},
 };
 use expect_test::expect;
+
+mod support;
+use support::report;
 
 fn load(db: &mut RootDatabase, text: &str) -> Module {
     let file = db.set_file_text("live/dev/app/terragrunt.hcl", text);
     db.set_module_files("live/dev/app", vec![file])
-}
-
-/// Every attribute's value or error, then every diagnostic's summary.
-fn report(db: &RootDatabase, module: Module) -> String {
-    let mut out = String::new();
-    module::evaluate_in_order(db, module_attributes(db, module));
-    for &attr in module_attributes(db, module) {
-        match attribute_value(db, attr) {
-            Ok(value) => out.push_str(&format!("{} = {value:?}\n", attr.address(db))),
-            Err(error) => out.push_str(&format!("{}: {error:?}\n", attr.address(db))),
-        }
-    }
-    for diagnostic in module_diagnostics(db, module) {
-        out.push_str(&format!("diagnostic: {}: {}\n", diagnostic.summary(), diagnostic.detail));
-    }
-    out
 }
 
 const UNIT: &str = r#"
