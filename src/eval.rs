@@ -113,11 +113,7 @@ pub(crate) fn run(path: &Utf8Path, options: Options<'_>) -> Result<Outcome> {
             stderr.push_str("\n\n");
         }
         let failed = !shown.is_empty();
-        if options.with_types {
-            write_with_types(&mut stdout, &results);
-        } else {
-            write_plain(&mut stdout, &results);
-        }
+        write_results(&mut stdout, &results, options.with_types);
         if failed { Outcome::FoundErrors } else { Outcome::Clean }
     };
     io::stderr().lock().write_all(stderr.as_bytes()).context("cannot write to standard error")?;
@@ -336,12 +332,35 @@ fn diagnostic(file: File, range: TextRange, error: &EvalError) -> Diagnostic {
     if error.detail.is_empty() { diagnostic } else { diagnostic.with_note(error.detail.clone()) }
 }
 
-/// `{"results": [{"path", "value", "type"} | {"path", "error"}]}`, the
-/// format of the conformance cases' `NAME.expected.json`.
-fn write_with_types(out: &mut String, results: &[AttrResult]) {
-    out.push_str("{\n  \"results\": [");
-    for (i, (path, result)) in results.iter().enumerate() {
-        out.push_str(if i == 0 { "\n    {\n      \"path\": " } else { ",\n    {\n      \"path\": " });
+/// Writes results one at a time, so that a module's output is never held
+/// whole beside its values: with types, `{"results": [{"path", "value",
+/// "type"} | {"path", "error"}]}`, the format of the conformance cases'
+/// `NAME.expected.json`; without, a JSON object of plain values by path,
+/// a failed attribute left out.
+struct ResultsWriter {
+    with_types: bool,
+    /// Whether a result has been written (the separators depend on it).
+    written: bool,
+}
+
+impl ResultsWriter {
+    fn new(out: &mut String, with_types: bool) -> ResultsWriter {
+        out.push_str(if with_types { "{\n  \"results\": [" } else { "{" });
+        ResultsWriter { with_types, written: false }
+    }
+
+    fn write(&mut self, out: &mut String, (path, result): &AttrResult) {
+        if !self.with_types {
+            let Ok(Printed { json, .. }) = result else { return };
+            out.push_str(if self.written { ",\n  " } else { "\n  " });
+            self.written = true;
+            value::json::write_string(out, path);
+            out.push_str(": ");
+            out.push_str(json);
+            return;
+        }
+        out.push_str(if self.written { ",\n    {\n      \"path\": " } else { "\n    {\n      \"path\": " });
+        self.written = true;
         value::json::write_string(out, path);
         match result {
             Ok(Printed { json, ty, unknown: Some(Unknown::Whole), refinements }) => {
@@ -369,20 +388,22 @@ fn write_with_types(out: &mut String, results: &[AttrResult]) {
         }
         out.push_str("\n    }");
     }
-    out.push_str(if results.is_empty() { "]\n}\n" } else { "\n  ]\n}\n" });
+
+    fn finish(self, out: &mut String) {
+        out.push_str(match (self.with_types, self.written) {
+            (true, false) => "]\n}\n",
+            (true, true) => "\n  ]\n}\n",
+            (false, false) => "}\n",
+            (false, true) => "\n}\n",
+        });
+    }
 }
 
-/// A JSON object of plain values by path; a failed attribute is left out.
-fn write_plain(out: &mut String, results: &[AttrResult]) {
-    out.push('{');
-    let mut first = true;
-    for (path, result) in results {
-        let Ok(Printed { json, .. }) = result else { continue };
-        out.push_str(if first { "\n  " } else { ",\n  " });
-        first = false;
-        value::json::write_string(out, path);
-        out.push_str(": ");
-        out.push_str(json);
+/// Every result in one string: the output of a single file.
+fn write_results(out: &mut String, results: &[AttrResult], with_types: bool) {
+    let mut writer = ResultsWriter::new(out, with_types);
+    for result in results {
+        writer.write(out, result);
     }
-    out.push_str(if first { "}\n" } else { "\n}\n" });
+    writer.finish(out);
 }

@@ -23,7 +23,7 @@ use halite::host::{
 };
 use syntax::TextRange;
 
-use super::{AttrResult, DiagnosticFormat, Options, Printed, write_plain, write_with_types};
+use super::{AttrResult, DiagnosticFormat, Options, Printed, ResultsWriter};
 use crate::{Outcome, render};
 
 pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
@@ -81,42 +81,54 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
             }
         }
     }
+    io::stderr().lock().write_all(stderr.as_bytes()).context("cannot write to standard error")?;
     host.evaluate(dir, &addresses);
-    let results: Vec<AttrResult> =
-        addresses.iter().filter_map(|address| result(&host, module, address)).collect();
-    // A failure the diagnostics do not explain (its cause holds for these
-    // inputs only: a variable's default, a block's written value): said in
-    // a line, since the value is left out of the output.
-    for (address, outcome) in &results {
-        if let Err(failure) = outcome {
+    // Each value is printed as it is read, in chunks: the output of a big
+    // module is as large as its values, and held whole beside them it was
+    // a tenth of the run's peak memory.
+    let mut notes = String::new();
+    let mut failed = diagnostics.iter().any(|it| it.is_error());
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut chunk = String::new();
+    let mut writer = ResultsWriter::new(&mut chunk, options.with_types);
+    for address in &addresses {
+        let Some(result) = result(&host, module, address) else { continue };
+        // A failure the diagnostics do not explain (its cause holds for
+        // these inputs only: a variable's default, a block's written value):
+        // said in a line after the values, since the value is left out of
+        // the output.
+        if let Err(failure) = &result.1 {
+            failed = true;
             let explained = diagnostics.iter().any(|it| it.file == failure.file && it.range == failure.range);
             let human = options.diagnostic_format == DiagnosticFormat::Human;
             if human && !explained && failure.code != "dependency" {
-                stderr.push_str(&format!("note: `{address}` has no value: {}", failure.message));
+                notes.push_str(&format!("note: `{address}` has no value: {}", failure.message));
                 for note in &failure.notes {
-                    stderr.push_str(": ");
-                    stderr.push_str(note);
+                    notes.push_str(": ");
+                    notes.push_str(note);
                 }
-                stderr.push('\n');
+                notes.push('\n');
             }
         }
+        writer.write(&mut chunk, &result);
+        if chunk.len() >= OUTPUT_CHUNK {
+            out.write_all(chunk.as_bytes()).context("cannot write to standard output")?;
+            chunk.clear();
+        }
     }
-    let mut stdout = String::new();
-    if options.with_types {
-        write_with_types(&mut stdout, &results);
-    } else {
-        write_plain(&mut stdout, &results);
-    }
-    io::stderr().lock().write_all(stderr.as_bytes()).context("cannot write to standard error")?;
-    let mut out = io::stdout().lock();
-    out.write_all(stdout.as_bytes()).context("cannot write to standard output")?;
+    writer.finish(&mut chunk);
+    out.write_all(chunk.as_bytes()).context("cannot write to standard output")?;
     out.flush().context("cannot write to standard output")?;
-    let failed = diagnostics.iter().any(|it| it.is_error()) || results.iter().any(|(_, it)| it.is_err());
+    drop(out);
+    io::stderr().lock().write_all(notes.as_bytes()).context("cannot write to standard error")?;
     // The process ends here: freeing the module's every memo one at a time
     // would take a seventh of the run, for memory the exit gives back.
     std::mem::forget(host);
     Ok(if failed { Outcome::FoundErrors } else { Outcome::Clean })
 }
+
+/// How much output is gathered before it is written.
+const OUTPUT_CHUNK: usize = 1 << 16;
 
 /// Reads the variables of the module of `dir` as its tool does (see
 /// `host::inputs`, `environment` the process's `TF_VAR_` variables) and
