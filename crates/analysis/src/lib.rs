@@ -35,6 +35,7 @@ pub mod module;
 pub mod render;
 pub mod rules;
 pub mod terraform;
+pub mod terraform_contexts;
 
 use std::borrow::Cow;
 

@@ -715,6 +715,8 @@ pub fn evaluated_file_module_diagnostics(
     // Terraform's schemas for its own blocks, read from the file alone.
     if trust.dialect {
         out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
+        // `count`, `each` and `self` where they have no value.
+        out.extend(crate::terraform_contexts::context_diagnostics(db, file));
     }
     // Namespaced calls Terraform cannot resolve, found from the
     // declarations: certain in a Terraform file of a module whose files all

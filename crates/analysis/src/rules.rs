@@ -248,6 +248,15 @@ pub static RULES: &[Rule] = &[
                       use one. An import block takes id or identity, not both.",
     },
     Rule {
+        code: OUT_OF_CONTEXT_REFERENCE,
+        default_severity: Severity::Error,
+        summary: "A reference to count, each or self where it has no value.",
+        explanation: "count.index exists only in a block with count, each.key and each.value only in \
+                      a block with for_each, and self only in a resource's provisioner, connection \
+                      and postcondition blocks; elsewhere (a local, an output, the count or \
+                      for_each expression itself) terraform validate rejects them.",
+    },
+    Rule {
         code: INVALID_IGNORE,
         default_severity: Severity::Warning,
         summary: "A halite-ignore comment that names no codes, or a code that is not a rule.",
@@ -286,6 +295,7 @@ pub const MISSING_BLOCK: &str = "missing-block";
 pub const WRONG_LABEL_COUNT: &str = "wrong-label-count";
 pub const DUPLICATE_BLOCK: &str = "duplicate-block";
 pub const CONFLICTING_ARGUMENTS: &str = "conflicting-arguments";
+pub const OUT_OF_CONTEXT_REFERENCE: &str = "out-of-context-reference";
 
 /// The rule with this code, if there is one.
 pub fn rule(code: &str) -> Option<&'static Rule> {

@@ -224,6 +224,11 @@ fn conflicting_arguments() {
     run_module_rule("conflicting-arguments");
 }
 
+#[test]
+fn out_of_context_reference() {
+    run_module_rule("out-of-context-reference");
+}
+
 /// Every rule `halite check` reports has a folder of cases; the two about
 /// variables' values are `halite eval`'s (a check knows no values).
 #[test]
