@@ -1312,11 +1312,23 @@ fn encode_tokens(
     within: Option<syntax::TextRange>,
 ) -> Vec<lsp::SemanticToken> {
     let text = file.text(&snapshot.db);
-    let index = LineIndex::new(text);
     let mut out = Vec::new();
     let (mut line, mut column) = (0, 0);
+    // Positions are found walking forward from the last token, so that a
+    // file of one long line costs its length once, not once per token.
+    let (mut at, mut position) = (0usize, lsp::Position::new(0, 0));
     for highlight in snapshot.highlights(file, within) {
-        let start = index.position(highlight.range.start().into());
+        let offset = usize::from(highlight.range.start());
+        let between = &text[at.min(offset)..offset];
+        match between.rfind('\n') {
+            Some(newline) => {
+                position.line += between.matches('\n').count() as u32;
+                position.character = between[newline + 1..].encode_utf16().count() as u32;
+            }
+            None => position.character += between.encode_utf16().count() as u32,
+        }
+        at = offset;
+        let start = position;
         let length = text[highlight.range].encode_utf16().count() as u32;
         let delta_line = start.line - line;
         let delta_start = if delta_line == 0 { start.character - column } else { start.character };

@@ -1141,6 +1141,34 @@ fn semantic_tokens_full_and_range() {
     let lines: Vec<u32> = ranged.iter().map(|it| it.0).collect();
     assert!(lines.iter().all(|line| (2..=3).contains(line)) && lines.contains(&2), "{ranged:?}");
     assert_eq!(ranged.iter().filter(|it| it.0 == 2).count(), on_line(2).len());
+    // Columns and lengths count UTF-16 units.
+    let unicode = root.join("unicode.tf");
+    client.open(&unicode, "locals {\n  a = \"é𝄞${local.b}\"\n  b = 1\n}\n");
+    let full = client
+        .request::<types::request::SemanticTokensFullRequest>(types::SemanticTokensParams {
+            text_document: TextDocumentIdentifier { uri: uri(&unicode) },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let types::SemanticTokensResult::Tokens(full) = full else { panic!("partial tokens") };
+    let line: Vec<(u32, u32, String)> =
+        decode_tokens(&full.data, &legend).into_iter().filter(|it| it.0 == 1).map(|it| (it.1, it.2, it.3)).collect();
+    let t = |column: u32, length: u32, kind: &str| (column, length, kind.to_string());
+    assert_eq!(
+        line,
+        [
+            t(2, 1, "variable"),
+            t(6, 1, "string"),
+            t(7, 3, "string"),
+            t(10, 2, "operator"),
+            t(12, 5, "keyword"),
+            t(18, 1, "variable"),
+            t(19, 1, "operator"),
+            t(20, 1, "string"),
+        ]
+    );
     client.shutdown();
 }
 

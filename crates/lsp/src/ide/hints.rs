@@ -64,7 +64,10 @@ impl Snapshot {
             }
             let attr = Attr::new(db, module, self.module_address(module, &declaration.address));
             let Ok(value) = module::attribute_value(db, attr) else { continue };
-            if !value.is_wholly_known() {
+            // Its size, which costs nothing to read, rules out a long value
+            // before it is written out.
+            let size = value.size();
+            if !value.is_wholly_known() || size.bytes > MAX_HINT as u64 || size.elements > MAX_HINT as u64 {
                 continue;
             }
             let Ok(json) = value.to_json_string(&value.ty()) else { continue };
