@@ -61,6 +61,8 @@ pub(crate) struct Server {
     running: HashMap<RequestId, Arc<AtomicBool>>,
     /// `textDocument/diagnostic` requests waiting for the next report.
     pulls: Vec<(RequestId, Utf8PathBuf)>,
+    /// `textDocument/codeAction` requests waiting for the next report.
+    actions_waiting: Vec<(RequestId, lsp::CodeActionParams)>,
     /// Files whose published diagnostics are not empty.
     published: BTreeSet<Utf8PathBuf>,
     /// The workspace folders being read; no report starts until they are
@@ -114,6 +116,7 @@ pub(crate) fn main_loop(
         report_due: None,
         running: HashMap::new(),
         pulls: Vec::new(),
+        actions_waiting: Vec::new(),
         published: BTreeSet::new(),
         loading: Vec::new(),
         first_report_due: true,
@@ -398,6 +401,9 @@ impl Server {
                     for (id, path) in std::mem::take(&mut self.pulls) {
                         let result = self.pulled(&path);
                         self.send(Response::new_ok(id, result));
+                    }
+                    for (id, params) in std::mem::take(&mut self.actions_waiting) {
+                        self.send(Response::new_ok(id, self.code_actions(&params)));
                     }
                 }
             }
@@ -721,9 +727,13 @@ impl Server {
             return;
         }
         // Code actions are the last report's fixes, which the main loop
-        // holds: answered here, at once.
+        // holds: answered here, once no report is due (the fixes' ranges
+        // are in the text that report read).
         if method == "textDocument/codeAction" {
             match parse::<lsp::CodeActionParams>(params) {
+                Ok(params) if self.report_running || self.report_due.is_some() => {
+                    self.actions_waiting.push((id, params));
+                }
                 Ok(params) => self.send(Response::new_ok(id, self.code_actions(&params))),
                 Err(error) => self.send(Response { id, response_result: Err(error) }),
             }

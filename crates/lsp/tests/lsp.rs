@@ -959,6 +959,15 @@ fn code_actions_fix_and_ignore() {
     client.open(&main, &text);
     client.change(&main, None, &ignored);
     client.diagnostics(&main, |it| codes(it) == ["unused-declaration", "unused-declaration"]);
+    // Asked right after an edit, they wait for its report: their edits fit
+    // the new text, not the one last reported.
+    let shifted = format!("# moved down a line\n{text}");
+    client.change(&main, None, &shifted);
+    let at = Range::new(Position::new(4, 26), Position::new(4, 26));
+    let actions = code_actions(&mut client, &main, at, None);
+    assert_eq!(actions.len(), 2, "{actions:?}");
+    let fixed = edited(actions[0].edit.as_ref().unwrap(), &main, &shifted);
+    assert!(fixed.contains("  first_zone  = var.zones[0]\n"), "{fixed}");
     // Nothing there, or not a kind asked for: no actions.
     assert!(
         code_actions(&mut client, &main, Range::new(Position::new(9, 0), Position::new(9, 1)), None)
