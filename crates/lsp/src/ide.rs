@@ -1192,7 +1192,8 @@ impl Snapshot {
                         (module::DeclarationKind::Block, _) => SymbolKind::Block,
                         _ => continue,
                     };
-                    let name = declaration.address.to_string();
+                    // As references write it: `resource "T" "N"` is `T.N`.
+                    let name = self.module_address(*module, &declaration.address).to_string();
                     if !name.to_lowercase().contains(&query) {
                         continue;
                     }

@@ -893,6 +893,24 @@ fn workspace_symbols_match_a_substring() {
     );
     assert!(query("no-such-symbol").is_empty());
     client.shutdown();
+
+    // Resources by their address as references write it.
+    let (_dir, root) = copy_of("features");
+    let mut client = Client::start(&[&root]);
+    wait_loaded(&mut client, &root.join("main.tf"));
+    let found = client
+        .request::<types::request::WorkspaceSymbolRequest>(types::WorkspaceSymbolParams {
+            query: "logs".to_string(),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let types::WorkspaceSymbolResponse::Flat(found) = found else { panic!("nested symbols") };
+    let mut names: Vec<String> = found.into_iter().map(|it| it.name).collect();
+    names.sort();
+    assert_eq!(names, ["aws_s3_bucket.logs", "aws_s3_bucket_policy.logs"]);
+    client.shutdown();
 }
 
 /// Waits until the server has read the workspace: requests wait for that.
