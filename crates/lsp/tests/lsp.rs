@@ -1025,6 +1025,29 @@ fn signature_help_of_a_call() {
     assert_eq!(help(&mut client, 27, 15), None);
     assert_eq!(help(&mut client, 27, 4), None);
     client.shutdown();
+
+    // By the file's dialect: Terragrunt's own function in a Terragrunt
+    // file, none of that name in a Terraform file.
+    let unit = root.parent().unwrap().join("unit");
+    std::fs::create_dir_all(&unit).unwrap();
+    let terragrunt = unit.join("terragrunt.hcl");
+    std::fs::write(&terragrunt, "locals {\n  common = read_terragrunt_config(\"common.hcl\")\n}\n").unwrap();
+    std::fs::write(root.join("other.tf"), "locals {\n  common = read_terragrunt_config(\"common.hcl\")\n}\n")
+        .unwrap();
+    let mut client = Client::start(&[&root, &unit]);
+    let help = |client: &mut Client, path: &Utf8Path| {
+        client
+            .request::<types::request::SignatureHelpRequest>(types::SignatureHelpParams {
+                context: None,
+                text_document_position_params: at(path, 1, 35),
+                work_done_progress_params: Default::default(),
+            })
+            .unwrap()
+    };
+    let found = help(&mut client, &terragrunt).expect("Terragrunt's signature");
+    assert!(found.signatures[0].label.starts_with("read_terragrunt_config(config_path string"), "{found:?}");
+    assert_eq!(help(&mut client, &root.join("other.tf")), None);
+    client.shutdown();
 }
 
 #[test]
