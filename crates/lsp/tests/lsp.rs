@@ -1203,8 +1203,11 @@ fn semantic_tokens_full_and_range() {
         .unwrap()
         .unwrap();
     let types::SemanticTokensResult::Tokens(full) = full else { panic!("partial tokens") };
-    let line: Vec<(u32, u32, String)> =
-        decode_tokens(&full.data, &legend).into_iter().filter(|it| it.0 == 1).map(|it| (it.1, it.2, it.3)).collect();
+    let line: Vec<(u32, u32, String)> = decode_tokens(&full.data, &legend)
+        .into_iter()
+        .filter(|it| it.0 == 1)
+        .map(|it| (it.1, it.2, it.3))
+        .collect();
     let t = |column: u32, length: u32, kind: &str| (column, length, kind.to_string());
     assert_eq!(
         line,
