@@ -60,6 +60,25 @@ check(table.concat(codes, " ") == "3:unused-declaration 4:legacy-index 6:unused-
   "diagnostics: " .. table.concat(codes, " "))
 say("diagnostics: " .. table.concat(codes, " "))
 
+-- Quick fixes on `var.zones.0`: the rule's fix, preferred, then the
+-- ignore comment.
+local actions = request("textDocument/codeAction", {
+  textDocument = { uri = uri },
+  range = { start = { line = 3, character = 26 }, ["end"] = { line = 3, character = 26 } },
+  context = { diagnostics = {} },
+})
+check(actions ~= nil and #actions == 2 and actions[1].isPreferred == true, "code actions: " .. vim.inspect(actions))
+check(actions[2].title == "ignore `legacy-index` on this line", "code actions: " .. actions[2].title)
+say("code actions: " .. actions[1].title .. "; " .. actions[2].title)
+
+-- Signature help inside `length(var.zones)`, and semantic tokens.
+local help = request("textDocument/signatureHelp", at(2, 24))
+check(help ~= nil and help.signatures[1].label:find("^length%(") ~= nil, "signature help: " .. vim.inspect(help))
+say("signature help: " .. help.signatures[1].label)
+local tokens = request("textDocument/semanticTokens/full", { textDocument = { uri = uri } })
+check(tokens ~= nil and #tokens.data > 0 and #tokens.data % 5 == 0, "semantic tokens: " .. vim.inspect(tokens))
+say("semantic tokens: " .. #tokens.data / 5)
+
 -- Hover on `var.region`.
 local hover = request("textDocument/hover", at(1, 30))
 check(hover and hover.contents.value:find("**var.region**", 1, true) ~= nil, "hover: " .. vim.inspect(hover))

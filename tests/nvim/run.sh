@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs `halite lsp` under a real editor's client: Neovim's built-in LSP
 # client, headless, on a copy of test-data/lsp/workspace. The Lua script
-# (lsp.lua) opens main.tf, waits for diagnostics, hovers, jumps to a
-# definition, renames a local and formats the file, asserting each result.
+# (lsp.lua) opens main.tf, waits for diagnostics, asks for quick fixes,
+# signature help and semantic tokens, hovers, jumps to a definition,
+# renames a local and formats the file, asserting each result.
 #
 # Usage: tests/nvim/run.sh [HALITE_BINARY]   (default: target/debug/halite)
 # Exits 0 and says so when Neovim is not installed; needs Neovim 0.7 or

@@ -137,6 +137,44 @@ pub(crate) fn ignores(db: &dyn Db, file: File) -> Ignores {
     ignores
 }
 
+/// The edit that silences `diagnostic` where it is: a `# halite-ignore`
+/// comment of its code on a line of its own before the diagnostic's line,
+/// with the line's indentation, or its code added to such a comment
+/// already there. `None` for a code that cannot be ignored (a syntax
+/// error, a code that is not a rule).
+pub fn ignore_suggestion(text: &str, diagnostic: &Diagnostic) -> Option<Suggestion> {
+    let rule = rules::rule(diagnostic.code)?;
+    let start = line_start(text, diagnostic.range.start());
+    let line = &text[start..];
+    let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+    let message = format!("ignore `{}` on this line", rule.code);
+    // An ignore comment alone on the line before takes one more code.
+    if start > 0 {
+        let before_end = start - 1;
+        let before_start = line_start(text, text_size(before_end));
+        let before = text[before_start..before_end].trim_end_matches('\r');
+        let trimmed = before.trim_start();
+        let body = trimmed.strip_prefix('#').or_else(|| trimmed.strip_prefix("//"));
+        if let Some(codes) = body
+            .and_then(|it| it.trim_start().strip_prefix(MARKER))
+            .and_then(|it| it.trim_start().strip_prefix(':'))
+        {
+            if codes.split(',').any(|code| code.trim() == rule.code) {
+                return None;
+            }
+            let end = text_size(before_start + before.len());
+            let replacement =
+                if codes.trim().is_empty() { format!(" {}", rule.code) } else { format!(", {}", rule.code) };
+            return Some(Suggestion {
+                message,
+                edits: vec![Edit { range: TextRange::empty(end), replacement }],
+            });
+        }
+    }
+    let replacement = format!("{indent}# {MARKER}: {}\n", rule.code);
+    Some(Suggestion { message, edits: vec![Edit { range: TextRange::empty(text_size(start)), replacement }] })
+}
+
 /// The offset of the start of the line holding `offset`.
 fn line_start(text: &str, offset: TextSize) -> usize {
     let offset = usize::from(offset).min(text.len());
@@ -169,5 +207,41 @@ mod tests {
             .collect();
         assert_eq!(named, ["nope", "other"]);
         assert_eq!(ignores.silenced, [(1, rules::LEGACY_INDEX)]);
+    }
+
+    /// An ignore comment is written before the line, indented as it is, or
+    /// a code added to the comment already there; the edited file silences
+    /// the diagnostic.
+    #[test]
+    fn ignore_suggestions_silence_the_diagnostic() {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("main.tf", "a = 1");
+        let apply = |text: &str, at: usize| {
+            let diagnostic =
+                Diagnostic::warning(rules::LEGACY_INDEX, "x", file, TextRange::empty(text_size(at)));
+            let suggestion = ignore_suggestion(text, &diagnostic)?;
+            let edit = &suggestion.edits[0];
+            let mut out = text.to_string();
+            out.replace_range(
+                usize::from(edit.range.start())..usize::from(edit.range.end()),
+                &edit.replacement,
+            );
+            Some(out)
+        };
+        assert_eq!(
+            apply("x {\n  a = b.0\n}\n", 9).as_deref(),
+            Some("x {\n  # halite-ignore: legacy-index\n  a = b.0\n}\n")
+        );
+        assert_eq!(
+            apply("# halite-ignore: attribute-splat\na = b.0\n", 37).as_deref(),
+            Some("# halite-ignore: attribute-splat, legacy-index\na = b.0\n")
+        );
+        assert_eq!(apply("# halite-ignore: legacy-index\na = b.0\n", 33), None);
+        assert_eq!(apply("a = b.0", 4).as_deref(), Some("# halite-ignore: legacy-index\na = b.0"));
+        let syntax = Diagnostic::error("syntax-error", "x", file, TextRange::empty(text_size(0)));
+        assert!(ignore_suggestion("a = ", &syntax).is_none());
+        let edited = apply("locals {\n  a = b.0\n}\n", 15).unwrap();
+        let file = db.set_file_text("main.tf", edited.as_str());
+        assert_eq!(ignores(&db, file).silenced, [(3, rules::LEGACY_INDEX)]);
     }
 }

@@ -17,7 +17,7 @@
 //! meaning, and applying a file's fixes, is [`applicability`] and
 //! [`apply_fixes`] (`fix.rs`). What a file says about them
 //! (`# halite-ignore: CODE` comments, `ignore.rs`) is applied here, inside
-//! [`diagnostics`]; what a repository says (`halite.toml`, [`config`]) is
+//! [`diagnostics`], and [`ignore_suggestion`] writes one; what a repository says (`halite.toml`, [`config`]) is
 //! applied by the front end, since the database does not know where a
 //! repository starts.
 //!
@@ -45,6 +45,7 @@ pub use crate::{
     config::{Config, ConfigChain, ConfigError, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
     fix::{Applicability, FixMode, Fixed, applicability, apply_fixes},
+    ignore::ignore_suggestion,
     limit::{DEFAULT_MAX_DIAGNOSTICS_PER_FILE, TOO_MANY_DIAGNOSTICS, cap_diagnostics},
     lines::{LineCol, LineIndex},
     module::{

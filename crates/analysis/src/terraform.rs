@@ -1219,3 +1219,97 @@ pub fn dynamic_block_reference_diagnostics(db: &dyn Db, module: Module, file: Fi
     out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
     out
 }
+
+// ---------------------------------------------------------------------------
+// What a body may hold, for completion
+
+/// The names Terraform's own schemas expect in one body: what an editor
+/// offers where an argument or a nested block may be written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ExpectedNames {
+    /// Each argument's name, and whether it is required.
+    pub arguments: Vec<(&'static str, bool)>,
+    /// Each nested block type, with the names of its labels.
+    pub blocks: Vec<(&'static str, &'static [&'static str])>,
+}
+
+/// What a body reached from a file's top level through the blocks of
+/// `path`'s types (`[]` for the top level, `["resource", "lifecycle"]`)
+/// may hold by Terraform's schemas, or `None` where Terraform does not say
+/// (a `locals` block's names, a backend's body). In a body a provider
+/// defines (a resource's), only the meta-arguments and `dynamic` are
+/// Terraform's. Names Terraform reserves are left out.
+pub fn expected_names(path: &[&str]) -> Option<ExpectedNames> {
+    enum Body {
+        Schema(&'static Schema),
+        Provider,
+    }
+    let mut body = Body::Schema(&FILE);
+    for &type_name in path {
+        body = match body {
+            Body::Provider if type_name == "dynamic" => Body::Schema(&DYNAMIC),
+            Body::Provider => Body::Provider,
+            Body::Schema(schema) => {
+                let nested = schema.blocks.iter().find(|it| it.type_name == type_name);
+                match nested.map(|it| it.content) {
+                    Some(Content::Schema(inner)) => Body::Schema(inner),
+                    Some(Content::Provider) => Body::Provider,
+                    Some(_) => return None,
+                    None if type_name == "dynamic" && schema.rest == Rest::Provider => Body::Schema(&DYNAMIC),
+                    None if schema.blocks.iter().any(|it| it.type_name == "_") => Body::Provider,
+                    None => return None,
+                }
+            }
+        };
+    }
+    let dynamic = ("dynamic", DYNAMIC_LABELS);
+    Some(match body {
+        Body::Provider => ExpectedNames { arguments: Vec::new(), blocks: vec![dynamic] },
+        Body::Schema(schema) => {
+            let mut blocks: Vec<(&'static str, &'static [&'static str])> = schema
+                .blocks
+                .iter()
+                .filter(|it| it.type_name != "_" && !matches!(it.content, Content::Reserved))
+                .map(|it| (it.type_name, it.label_names))
+                .collect();
+            if schema.rest == Rest::Provider {
+                blocks.push(dynamic);
+            }
+            ExpectedNames {
+                arguments: schema.arguments.iter().map(|it| (it.name, it.required)).collect(),
+                blocks,
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod expected_names_tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_the_path_of_block_types() {
+        let top = expected_names(&[]).expect("the top level");
+        assert!(top.arguments.is_empty());
+        assert!(top.blocks.contains(&("resource", &["type", "name"][..])));
+        let resource = expected_names(&["resource"]).expect("a resource");
+        let arguments: Vec<&str> = resource.arguments.iter().map(|it| it.0).collect();
+        assert_eq!(arguments, ["count", "for_each", "provider", "depends_on"]);
+        let blocks: Vec<&str> = resource.blocks.iter().map(|it| it.0).collect();
+        // `locals` is reserved in a resource, so not offered.
+        assert_eq!(blocks, ["lifecycle", "connection", "provisioner", "dynamic"]);
+        let lifecycle = expected_names(&["resource", "lifecycle"]).expect("a lifecycle block");
+        assert!(lifecycle.arguments.contains(&("prevent_destroy", false)));
+        assert!(expected_names(&["output"]).expect("an output").arguments.contains(&("value", true)));
+        let nested = expected_names(&["resource", "ingress"]).expect("a provider's nested block");
+        assert_eq!(nested.blocks, [("dynamic", DYNAMIC_LABELS)]);
+        assert!(
+            expected_names(&["resource", "dynamic"])
+                .expect("dynamic")
+                .arguments
+                .contains(&("for_each", true))
+        );
+        assert_eq!(expected_names(&["locals"]), None);
+        assert_eq!(expected_names(&["nonsense"]), None);
+    }
+}

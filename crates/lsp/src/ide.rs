@@ -4,7 +4,17 @@
 //! syntax trees, the module index, values as evaluated); nothing here
 //! changes it, and a change applied meanwhile cancels the reading.
 
-use std::{borrow::Cow, collections::BTreeMap};
+mod highlight;
+mod hints;
+
+use std::{
+    borrow::Cow,
+    collections::BTreeMap,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+};
 
 use camino::Utf8PathBuf;
 use db::{
@@ -15,11 +25,32 @@ use smol_str::SmolStr;
 use syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
 use value::Value;
 
-/// What a request reads: a handle on the host's database, and the modules
-/// it holds by directory (for module calls into child modules).
+pub use self::highlight::HighlightKind;
+
+/// What a request reads: a handle on the host's database, the modules it
+/// holds by directory (for module calls into child modules), and whether
+/// the client has cancelled the request.
 pub struct Snapshot {
     pub db: RootDatabase,
     pub modules: BTreeMap<Utf8PathBuf, Module>,
+    pub cancelled: Arc<AtomicBool>,
+}
+
+/// The panic payload that unwinds a request the client cancelled (as
+/// salsa's `Cancelled` unwinds one an edit made stale).
+#[derive(Debug)]
+pub struct ClientCancelled;
+
+impl Snapshot {
+    /// Stops the request here if the client has cancelled it: the work
+    /// that visits every file of a module or of the workspace asks before
+    /// each file, so that a cancelled request does not keep a thread and
+    /// the database's handle busy. The panic hook is not run.
+    pub fn check_cancelled(&self) {
+        if self.cancelled.load(Ordering::Relaxed) {
+            std::panic::resume_unwind(Box::new(ClientCancelled));
+        }
+    }
 }
 
 /// A place in a file.
@@ -64,7 +95,19 @@ impl Snapshot {
             return Some(Named { address, module, range });
         }
         let (address, range) = declaration_at(&token)?;
-        Some(Named { address, module, range })
+        Some(Named { address: self.module_address(module, &address), module, range })
+    }
+
+    /// The address by which `module` knows a declaration written
+    /// `address`: `resource "T" "N"` is `T.N`.
+    fn module_address(&self, module: Module, address: &Address) -> Address {
+        let rules = module.dialect(&self.db).rules(&self.db);
+        match address.segments() {
+            [kind, rest @ ..] if rules.unprefixed_block_types.contains(kind) => {
+                Address::new(rest.iter().map(SmolStr::as_str))
+            }
+            _ => address.clone(),
+        }
     }
 
     /// What a chain names: an address in `module` or, for `module.NAME.OUTPUT`,
@@ -104,7 +147,8 @@ impl Snapshot {
     }
 
     /// The range of the name a rename changes in a declaration: a local's
-    /// name, a variable's label (inside its quotes).
+    /// name, or the last label of a block (a variable's, an output's, a
+    /// module call's, a resource's name; inside its quotes).
     fn declaration_name(&self, module: Module, address: &Address) -> Option<FileRange> {
         let found = self.definition(module, address)?;
         let root = self.root(found.file)?;
@@ -118,12 +162,11 @@ impl Snapshot {
                 let attribute = node.ancestors().find(|it| it.kind() == SyntaxKind::ATTRIBUTE)?;
                 first_ident(&attribute)?.text_range()
             }
-            [root, _] if root == "var" => {
+            _ => {
                 let block = node.ancestors().find(|it| it.kind() == SyntaxKind::BLOCK)?;
-                let label = block.children().find(|it| it.kind() == SyntaxKind::BLOCK_LABEL)?;
+                let label = block.children().filter(|it| it.kind() == SyntaxKind::BLOCK_LABEL).last()?;
                 label_name(&label)?.text_range()
             }
-            _ => return None,
         };
         Some(FileRange { file: found.file, range })
     }
@@ -132,11 +175,14 @@ impl Snapshot {
     /// segment: `region` of `var.region`), in file order.
     pub fn references(&self, module: Module, address: &Address) -> Vec<FileRange> {
         let mut out = Vec::new();
+        // A module call's name is the second of `module.NAME.OUTPUT`.
+        let is_call = address.segments().first().is_some_and(|it| it == "module");
         for &file in module.files(&self.db) {
+            self.check_cancelled();
             let Some(root) = self.root(file) else { continue };
             for variable in root.descendants().filter(|it| it.kind() == SyntaxKind::VARIABLE) {
                 let chain = chain_from(&variable);
-                let last = chain.len().saturating_sub(1);
+                let last = if is_call { 1 } else { chain.len().saturating_sub(1) };
                 if let Some((found, found_module, range)) = self.resolve_chain(module, &chain, last)
                     && found == *address
                     && found_module == module
@@ -168,6 +214,7 @@ impl Snapshot {
         }
         let mut out = Vec::new();
         for &file in module.files(&self.db) {
+            self.check_cancelled();
             let Some(root) = self.root(file) else { continue };
             for variable in root.descendants().filter(|it| it.kind() == SyntaxKind::VARIABLE) {
                 let chain = chain_from(&variable);
@@ -182,49 +229,84 @@ impl Snapshot {
         out
     }
 
-    /// The edits that rename a variable or a local, or why it cannot be
-    /// done completely.
-    pub fn rename(&self, named: &Named, new_name: &str) -> Result<Vec<(FileRange, String)>, String> {
-        let [root, old] = named.address.segments() else {
-            return Err("only variables and locals can be renamed".to_string());
+    /// What kind of name `named` is for a rename, or why it cannot be
+    /// renamed at all.
+    pub fn rename_kind(&self, named: &Named) -> Result<RenameKind, String> {
+        let refused = || {
+            format!(
+                "{} cannot be renamed: only variables, locals, outputs, resources, data sources and \
+                 module calls can",
+                named.address
+            )
         };
-        if root != "var" && root != "local" {
-            return Err("only variables and locals can be renamed".to_string());
-        }
+        let kind = match named.address.segments() {
+            [root, _] if root == "var" => RenameKind::Variable,
+            [root, _] if root == "local" => RenameKind::Local,
+            [root, _] if root == "output" => RenameKind::Output,
+            [root, _] if root == "module" => RenameKind::ModuleCall,
+            [root, _, _] if root == "data" => RenameKind::Resource,
+            [root, _] if !highlight::LANGUAGE_ROOTS.contains(&root.as_str()) => {
+                let definition = module::definition(&self.db, named.module, &named.address);
+                match definition.map(|it| &it.kind) {
+                    Some(module::DeclarationKind::Block) => RenameKind::Resource,
+                    _ => return Err(refused()),
+                }
+            }
+            _ => return Err(refused()),
+        };
+        Ok(kind)
+    }
+
+    /// The edits that rename a variable, a local, an output, a resource or
+    /// data source, or a module call, in every file that names it (an
+    /// output's and a variable's callers too), or why it cannot be done
+    /// completely.
+    pub fn rename(&self, named: &Named, new_name: &str) -> Result<Vec<(FileRange, String)>, String> {
+        let kind = self.rename_kind(named)?;
         if !is_identifier(new_name) {
             return Err(format!("`{new_name}` is not an identifier"));
         }
         let module = named.module;
-        let new_address = Address::new([root.as_str(), new_name]);
+        let segments = named.address.segments();
+        let old = segments.last().map(SmolStr::as_str).unwrap_or_default();
+        let new_address = Address::new(
+            segments[..segments.len() - 1].iter().map(SmolStr::as_str).chain(std::iter::once(new_name)),
+        );
         if module::definition(&self.db, module, &new_address).is_some() {
             return Err(format!("{new_address} is already declared"));
         }
-        self.check_renamable(module, root)?;
         let declaration = self
             .declaration_name(module, &named.address)
             .ok_or_else(|| format!("{} is not declared in this module", named.address))?;
         let mut edits = vec![(declaration, new_name.to_string())];
-        edits
-            .extend(self.references(module, &named.address).into_iter().map(|it| (it, new_name.to_string())));
-        if root == "var" {
+        if kind == RenameKind::Output {
+            // Read only through the callers' `module.CALL.NAME`.
+            for (caller, call) in self.calls_of(module) {
+                self.check_renamable(caller, &["module", call.name.as_str(), old])?;
+            }
+            edits.extend(
+                self.references_into(module, &named.address).into_iter().map(|it| (it, new_name.to_string())),
+            );
+        } else {
+            let path: Vec<&str> = segments.iter().map(SmolStr::as_str).collect();
+            self.check_renamable(module, &path)?;
+            edits.extend(
+                self.references(module, &named.address).into_iter().map(|it| (it, new_name.to_string())),
+            );
+        }
+        if kind == RenameKind::Variable {
             // The callers' arguments name the variable too.
-            let dir = self.modules.iter().find(|(_, it)| **it == module).map(|(dir, _)| dir.clone());
-            for &caller in self.modules.values() {
-                for call in module::module_calls(&self.db, caller) {
-                    if Some(&call.dir) != dir.as_ref() {
-                        continue;
-                    }
-                    for (argument, location) in &call.arguments {
-                        if argument == old {
-                            if call.file.syntax(&self.db) != SourceSyntax::Native {
-                                return Err(format!(
-                                    "{} passes {old} in the JSON syntax, which this rename does not edit",
-                                    call.file.path(&self.db)
-                                ));
-                            }
-                            let range = module::location_range(&self.db, call.file, location, RangeOf::Name);
-                            edits.push((FileRange { file: call.file, range }, new_name.to_string()));
+            for (_, call) in self.calls_of(module) {
+                for (argument, location) in &call.arguments {
+                    if argument == old {
+                        if call.file.syntax(&self.db) != SourceSyntax::Native {
+                            return Err(format!(
+                                "{} passes {old} in the JSON syntax, which this rename does not edit",
+                                call.file.path(&self.db)
+                            ));
                         }
+                        let range = module::location_range(&self.db, call.file, location, RangeOf::Name);
+                        edits.push((FileRange { file: call.file, range }, new_name.to_string()));
                     }
                 }
             }
@@ -237,11 +319,30 @@ impl Snapshot {
         Ok(edits)
     }
 
-    /// Why names under `root` of `module` cannot all be found, if they
+    /// The module calls of the modules the host holds that call `child`,
+    /// each with its caller.
+    fn calls_of(&self, child: Module) -> Vec<(Module, module::ModuleCall)> {
+        let dir = self.modules.iter().find(|(_, it)| **it == child).map(|(dir, _)| dir.clone());
+        let mut out = Vec::new();
+        for &caller in self.modules.values() {
+            for call in module::module_calls(&self.db, caller) {
+                if Some(&call.dir) == dir.as_ref() {
+                    out.push((caller, call.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Why the references to `address` (`module.CALL.OUTPUT` for an
+    /// output, read in a caller) in `module` cannot all be found, if they
     /// cannot: a file in the JSON syntax (its references are inside
-    /// strings), a file with syntax errors, or the root used whole.
-    fn check_renamable(&self, module: Module, root: &str) -> Result<(), String> {
+    /// strings), a file with syntax errors, or a traversal that stops
+    /// short of the name (`local` used whole, `module.CALL` passed as an
+    /// object or indexed), through which the name is read unseen.
+    fn check_renamable(&self, module: Module, address: &[&str]) -> Result<(), String> {
         for &file in module.files(&self.db) {
+            self.check_cancelled();
             let path = file.path(&self.db);
             if file.syntax(&self.db) != SourceSyntax::Native {
                 return Err(format!("{path} uses the JSON syntax, whose references this rename cannot edit"));
@@ -252,10 +353,14 @@ impl Snapshot {
             let Some(tree) = self.root(file) else { continue };
             for variable in tree.descendants().filter(|it| it.kind() == SyntaxKind::VARIABLE) {
                 let chain = chain_from(&variable);
-                if chain.len() == 1 && chain[0].0 == root && !in_for_scope(&variable, root) {
+                let short = chain.len() < address.len()
+                    && chain.iter().zip(address).all(|((name, _), segment)| name == segment);
+                if short && !in_for_scope(&variable, address[0]) {
                     let line = text_line(file.text(&self.db), chain[0].1.start());
+                    let used: Vec<&str> = chain.iter().map(|(name, _)| name.as_str()).collect();
                     return Err(format!(
-                        "`{root}` is used whole at {path}:{line}: the names read through it cannot be renamed"
+                        "`{}` is used whole at {path}:{line}: the names read through it cannot be renamed",
+                        used.join(".")
                     ));
                 }
             }
@@ -404,14 +509,37 @@ impl Snapshot {
             }
             None if prefix.ends_with('.') => {}
             None => {
-                for (name, function) in self.functions(file).iter().filter(|(name, _)| !name.contains("::")) {
-                    if name.starts_with(word) {
-                        push(name, CompletionKind::Function, Some(signature(name, function)));
+                let root = self.root(file);
+                let line_start = prefix.rfind('\n').map_or(0, |at| at + 1);
+                let blocks = root.as_ref().map(|root| blocks_around(root, (word_start as u32).into()));
+                let in_body = prefix[line_start..].trim().is_empty()
+                    && blocks.as_ref().is_some_and(|(_, in_expression)| !in_expression);
+                if in_body {
+                    // An argument or a nested block, by the schemas.
+                    let types: Vec<&str> = blocks
+                        .as_ref()
+                        .map(|(types, _)| types.iter().map(|it| it.0.as_str()).collect())
+                        .unwrap_or_default();
+                    for (name, item) in self.expected_names(file, &types) {
+                        push(&name, item.kind, item.detail);
                     }
-                }
-                if module.is_some() {
-                    push("var", CompletionKind::Root, None);
-                    push("local", CompletionKind::Root, None);
+                } else {
+                    for (name, function) in
+                        self.functions(file).iter().filter(|(name, _)| !name.contains("::"))
+                    {
+                        if name.starts_with(word) {
+                            push(name, CompletionKind::Function, Some(signature(name, function)));
+                        }
+                    }
+                    if module.is_some() {
+                        push("var", CompletionKind::Root, None);
+                        push("local", CompletionKind::Root, None);
+                        // `count`, `each` and `self` where a block around gives them.
+                        let around = blocks.map(|(types, _)| types).unwrap_or_default();
+                        for root in repetition_roots(&around) {
+                            push(root, CompletionKind::Root, None);
+                        }
+                    }
                 }
             }
         }
@@ -419,6 +547,136 @@ impl Snapshot {
         out.truncate(MAX_COMPLETIONS);
         (out, incomplete)
     }
+}
+
+/// A completion item of a body: an argument or a block type.
+pub struct BodyItem {
+    pub kind: CompletionKind,
+    pub detail: Option<String>,
+}
+
+impl Snapshot {
+    /// The arguments and block types a body of `file` reached through
+    /// blocks of `types` may hold: Terraform's schemas for a Terraform
+    /// file, the dialect's block schemas ([`db::module::DialectRules::block_schemas`])
+    /// for another (their top level and their blocks' bodies). Empty where
+    /// nothing says.
+    pub fn expected_names(&self, file: File, types: &[&str]) -> Vec<(String, BodyItem)> {
+        let mut out = Vec::new();
+        let path = file.path(&self.db);
+        if vfs::FileKind::of_named(path).language == vfs::Language::Terraform {
+            let Some(names) = analysis::terraform::expected_names(types) else { return out };
+            for (name, required) in names.arguments {
+                let detail = required.then(|| "required".to_string());
+                out.push((name.to_string(), BodyItem { kind: CompletionKind::Argument, detail }));
+            }
+            for (name, labels) in names.blocks {
+                let detail = Some(block_detail(name, labels.iter().copied()));
+                out.push((name.to_string(), BodyItem { kind: CompletionKind::Block, detail }));
+            }
+            return out;
+        }
+        let Some(module) = self.module_of(file) else { return out };
+        let schemas = &module.dialect(&self.db).rules(&self.db).block_schemas;
+        match types {
+            [] => {
+                for (name, schema) in schemas {
+                    let detail = Some(block_detail(name, std::iter::repeat_n("name", schema.labels)));
+                    out.push((name.to_string(), BodyItem { kind: CompletionKind::Block, detail }));
+                }
+            }
+            [block] => {
+                let Some(schema) = schemas.get(*block) else { return out };
+                for (name, required) in &schema.attributes {
+                    let detail = required.then(|| "required".to_string());
+                    out.push((name.to_string(), BodyItem { kind: CompletionKind::Argument, detail }));
+                }
+                for name in &schema.blocks {
+                    out.push((name.to_string(), BodyItem { kind: CompletionKind::Block, detail: None }));
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+}
+
+/// `resource "type" "name"`.
+fn block_detail<'a>(name: &str, labels: impl Iterator<Item = &'a str>) -> String {
+    let mut out = name.to_string();
+    for label in labels {
+        out.push_str(&format!(" \"{label}\""));
+    }
+    out
+}
+
+/// The blocks whose bodies hold `offset`, outermost first, each with its
+/// type and whether its body has `count` and `for_each` arguments; and
+/// whether `offset` is inside an expression of the innermost body rather
+/// than where an argument or a block starts.
+fn blocks_around(root: &SyntaxNode, offset: TextSize) -> (Vec<(SmolStr, bool, bool)>, bool) {
+    let Some(token) = root.token_at_offset(offset).left_biased() else { return (Vec::new(), false) };
+    let mut blocks = Vec::new();
+    let mut in_expression = false;
+    for node in token.parent_ancestors() {
+        match node.kind() {
+            SyntaxKind::BLOCK => {
+                let open = node.children_with_tokens().find(|it| it.kind() == SyntaxKind::L_CURLY);
+                let close = node.children_with_tokens().find(|it| it.kind() == SyntaxKind::R_CURLY);
+                let inside = open.is_some_and(|it| it.text_range().end() <= offset)
+                    && close.is_none_or(|it| offset <= it.text_range().start());
+                if !inside {
+                    // On the block's header: not in its body.
+                    if blocks.is_empty() {
+                        in_expression = true;
+                    }
+                    continue;
+                }
+                let Some(kind) = first_ident(&node) else { continue };
+                let body = node.children().find(|it| it.kind() == SyntaxKind::BODY);
+                let has = |name: &str| {
+                    body.iter().flat_map(|it| it.children()).any(|it| {
+                        it.kind() == SyntaxKind::ATTRIBUTE
+                            && first_ident(&it).is_some_and(|id| id.text() == name)
+                    })
+                };
+                blocks.push((SmolStr::new(kind.text()), has("count"), has("for_each")));
+            }
+            SyntaxKind::OBJECT_EXPR
+            | SyntaxKind::TUPLE_EXPR
+            | SyntaxKind::ARG_LIST
+            | SyntaxKind::PAREN_EXPR
+            | SyntaxKind::FOR_TUPLE_EXPR
+            | SyntaxKind::FOR_OBJECT_EXPR
+            | SyntaxKind::TEMPLATE_INTERPOLATION
+            | SyntaxKind::HEREDOC
+            | SyntaxKind::QUOTED_TEMPLATE
+                if blocks.is_empty() =>
+            {
+                in_expression = true;
+            }
+            _ => {}
+        }
+    }
+    blocks.reverse();
+    (blocks, in_expression)
+}
+
+/// `count`, `each` and `self` where the blocks around give them: `count`
+/// in a block with a `count` argument, `each` in one with `for_each`,
+/// `self` in a provisioner, a connection block or a postcondition.
+fn repetition_roots(blocks: &[(SmolStr, bool, bool)]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if blocks.iter().any(|it| it.1) {
+        out.push("count");
+    }
+    if blocks.iter().any(|it| it.2) {
+        out.push("each");
+    }
+    if blocks.iter().any(|it| matches!(it.0.as_str(), "provisioner" | "connection" | "postcondition")) {
+        out.push("self");
+    }
+    out
 }
 
 /// The most completion items one answer carries: a module of thousands of
@@ -441,6 +699,10 @@ pub enum CompletionKind {
     Local,
     Function,
     Root,
+    /// An argument a block's schema has.
+    Argument,
+    /// A block type a body's schema has.
+    Block,
 }
 
 /// A value for a reader: its JSON text when known (cut after a few
@@ -481,12 +743,27 @@ fn describe_value(value: &Value) -> String {
 
 /// `name(param type, …)`.
 pub fn signature(name: &str, function: &eval::Function) -> String {
+    signature_parts(name, function).0
+}
+
+/// `name(param type, …)`, and the range of each parameter in it.
+fn signature_parts(name: &str, function: &eval::Function) -> (String, Vec<(usize, usize)>) {
     let mut params: Vec<String> =
         function.params.iter().map(|param| format!("{} {}", param.name, param.ty.friendly_name())).collect();
     if let Some(param) = &function.var_param {
         params.push(format!("{}... {}", param.name, param.ty.friendly_name()));
     }
-    format!("{name}({})", params.join(", "))
+    let mut label = format!("{name}(");
+    let mut ranges = Vec::new();
+    for (at, param) in params.iter().enumerate() {
+        if at > 0 {
+            label.push_str(", ");
+        }
+        ranges.push((label.len(), label.len() + param.len()));
+        label.push_str(param);
+    }
+    label.push(')');
+    (label, ranges)
 }
 
 fn floor_char_boundary(text: &str, mut at: usize) -> usize {
@@ -644,6 +921,17 @@ fn block_header(block: &SyntaxNode) -> Option<(SmolStr, Vec<SmolStr>)> {
         .map(|label| label_name(&label).map_or_else(SmolStr::default, |it| SmolStr::new(it.text())))
         .collect();
     Some((kind, labels))
+}
+
+/// What kind of name a rename changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenameKind {
+    Variable,
+    Local,
+    Output,
+    ModuleCall,
+    /// A resource or data source (`TYPE.NAME`, `data.TYPE.NAME`).
+    Resource,
 }
 
 /// A file's outline: each top-level block (and a `locals` block's names),
@@ -889,6 +1177,7 @@ impl Snapshot {
         let mut out = Vec::new();
         for module in self.modules.values() {
             for &file in module.files(&self.db) {
+                self.check_cancelled();
                 let Some(declarations) = file.declarations(&self.db).clone() else { continue };
                 for declaration in &declarations.declarations {
                     let kind = match (&declaration.kind, declaration.address.segments().first()) {
@@ -903,7 +1192,8 @@ impl Snapshot {
                         (module::DeclarationKind::Block, _) => SymbolKind::Block,
                         _ => continue,
                     };
-                    let name = declaration.address.to_string();
+                    // As references write it: `resource "T" "N"` is `T.N`.
+                    let name = self.module_address(*module, &declaration.address).to_string();
                     if !name.to_lowercase().contains(&query) {
                         continue;
                     }

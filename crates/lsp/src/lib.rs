@@ -13,11 +13,14 @@
 //! the workspace is first read and reported, an open document's own
 //! syntax errors and lints come at once, and the report's replace them);
 //! formatting is the host's (`halite fmt`'s text, in the style the file's
-//! name gives it). Hover, definitions, references, symbols (document and
-//! workspace), folding and selection ranges, rename and completion read a snapshot of the database (`ide`), on a thread per
-//! request: an edit applied meanwhile cancels them through salsa and they
-//! answer `ContentModified`; a panic in one is answered as an error and the
-//! server goes on.
+//! name gives it); code actions are the last report's fixes and ignore
+//! comments. Hover, definitions, references, symbols (document and
+//! workspace), folding and selection ranges, rename, completion, signature
+//! help, inlay hints and semantic tokens read a snapshot of the database
+//! (`ide`), on a thread per request: an edit applied meanwhile cancels them
+//! through salsa and they answer `ContentModified`; one the client cancels
+//! stops at the next file it visits; a panic in one is answered as an
+//! error and the server goes on.
 //!
 //! It must never depend on the command line: the `halite` binary calls
 //! [`run_stdio`].
@@ -106,6 +109,25 @@ fn capabilities() -> lsp::ServerCapabilities {
             trigger_characters: Some(vec![".".to_string()]),
             ..lsp::CompletionOptions::default()
         }),
+        signature_help_provider: Some(lsp::SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".to_string(), ",".to_string()]),
+            retrigger_characters: None,
+            work_done_progress_options: lsp::WorkDoneProgressOptions::default(),
+        }),
+        inlay_hint_provider: Some(lsp::OneOf::Left(true)),
+        semantic_tokens_provider: Some(lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(
+            lsp::SemanticTokensOptions {
+                work_done_progress_options: lsp::WorkDoneProgressOptions::default(),
+                legend: server::semantic_tokens_legend(),
+                range: Some(true),
+                full: Some(lsp::SemanticTokensFullOptions::Bool(true)),
+            },
+        )),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Options(lsp::CodeActionOptions {
+            code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
+            work_done_progress_options: lsp::WorkDoneProgressOptions::default(),
+            resolve_provider: None,
+        })),
         workspace: Some(lsp::WorkspaceServerCapabilities {
             workspace_folders: Some(lsp::WorkspaceFoldersServerCapabilities {
                 supported: Some(true),

@@ -7,7 +7,7 @@ use std::{
     panic::AssertUnwindSafe,
     sync::{
         Arc,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
     },
     time::{Duration, Instant},
 };
@@ -61,6 +61,8 @@ pub(crate) struct Server {
     running: HashMap<RequestId, Arc<AtomicBool>>,
     /// `textDocument/diagnostic` requests waiting for the next report.
     pulls: Vec<(RequestId, Utf8PathBuf)>,
+    /// `textDocument/codeAction` requests waiting for the next report.
+    actions_waiting: Vec<(RequestId, lsp::CodeActionParams)>,
     /// Files whose published diagnostics are not empty.
     published: BTreeSet<Utf8PathBuf>,
     /// The workspace folders being read; no report starts until they are
@@ -82,6 +84,9 @@ pub(crate) struct Server {
     /// Requests that arrived while folders were being read, answered once
     /// they are in (taking the files in would cancel them).
     deferred: Vec<Request>,
+    /// How many requests stopped early because the client cancelled them
+    /// (`halite/stats`, for the tests).
+    stopped_early: Arc<AtomicUsize>,
 }
 
 const CONTENT_MODIFIED: i32 = ErrorCode::ContentModified as i32;
@@ -111,6 +116,7 @@ pub(crate) fn main_loop(
         report_due: None,
         running: HashMap::new(),
         pulls: Vec::new(),
+        actions_waiting: Vec::new(),
         published: BTreeSet::new(),
         loading: Vec::new(),
         first_report_due: true,
@@ -118,6 +124,7 @@ pub(crate) fn main_loop(
         refresh_support: diagnostic_refresh_supported(params),
         refresh_owed: false,
         deferred: Vec::new(),
+        stopped_early: Arc::new(AtomicUsize::new(0)),
     };
     if watched_files_registrable(params) {
         server.register_file_watcher();
@@ -395,6 +402,9 @@ impl Server {
                         let result = self.pulled(&path);
                         self.send(Response::new_ok(id, result));
                     }
+                    for (id, params) in std::mem::take(&mut self.actions_waiting) {
+                        self.send(Response::new_ok(id, self.code_actions(&params)));
+                    }
                 }
             }
         }
@@ -445,6 +455,77 @@ impl Server {
 
     fn pulled(&self, path: &Utf8Path) -> lsp::DocumentDiagnosticReportResult {
         full_report(self.lsp_diagnostics(path))
+    }
+
+    /// The quick fixes of the diagnostics (as last reported) that touch a
+    /// range: each of their fixes, a safe one preferred, and an ignore
+    /// comment of a rule's code.
+    // `WorkspaceEdit::changes` is keyed by `Uri` (see `rename`).
+    #[allow(clippy::mutable_key_type)]
+    fn code_actions(&self, params: &lsp::CodeActionParams) -> Vec<lsp::CodeActionOrCommand> {
+        let wanted = |kind: &lsp::CodeActionKind| {
+            params.context.only.as_ref().is_none_or(|only| {
+                only.iter().any(|it| {
+                    kind.as_str() == it.as_str() || kind.as_str().starts_with(&format!("{}.", it.as_str()))
+                })
+            })
+        };
+        if !wanted(&lsp::CodeActionKind::QUICKFIX) {
+            return Vec::new();
+        }
+        let uri = &params.text_document.uri;
+        let Some(path) = uri_to_path(uri) else { return Vec::new() };
+        let Some(file) = self.host.file(&path) else { return Vec::new() };
+        let text = file.text(self.host.db());
+        let index = LineIndex::new(text);
+        let Some(range) = index.text_range(params.range) else { return Vec::new() };
+        let action = |title: String,
+                      diagnostic: &lsp::Diagnostic,
+                      suggestion: &analysis::Suggestion,
+                      preferred: bool| {
+            let edits = suggestion
+                .edits
+                .iter()
+                .map(|edit| lsp::TextEdit::new(index.range(edit.range), edit.replacement.clone()))
+                .collect();
+            lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+                title,
+                kind: Some(lsp::CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![diagnostic.clone()]),
+                edit: Some(lsp::WorkspaceEdit {
+                    changes: Some(HashMap::from([(uri.clone(), edits)])),
+                    ..lsp::WorkspaceEdit::default()
+                }),
+                is_preferred: preferred.then_some(true),
+                ..lsp::CodeAction::default()
+            })
+        };
+        let mut fixes = Vec::new();
+        let mut ignores = Vec::new();
+        for located in self.host.file_diagnostics(file) {
+            let diagnostic = &located.diagnostic;
+            let touches = diagnostic.range.start() <= range.end() && range.start() <= diagnostic.range.end();
+            if !touches {
+                continue;
+            }
+            let shown = to_lsp_diagnostic(located, &index, uri);
+            let safe = analysis::applicability(diagnostic.code) == analysis::Applicability::Safe;
+            let only_one = diagnostic.suggestions.len() == 1;
+            for suggestion in &diagnostic.suggestions {
+                fixes.push(action(suggestion.message.clone(), &shown, suggestion, safe && only_one));
+            }
+            if let Some(suggestion) = analysis::ignore_suggestion(text, diagnostic) {
+                ignores.push(action(suggestion.message.clone(), &shown, &suggestion, false));
+            }
+        }
+        ignores.dedup_by(|a, b| match (a, b) {
+            (lsp::CodeActionOrCommand::CodeAction(a), lsp::CodeActionOrCommand::CodeAction(b)) => {
+                a.edit == b.edit
+            }
+            _ => false,
+        });
+        fixes.append(&mut ignores);
+        fixes
     }
 
     fn on_notification(&mut self, notification: Notification) {
@@ -645,6 +726,19 @@ impl Server {
             }
             return;
         }
+        // Code actions are the last report's fixes, which the main loop
+        // holds: answered here, once no report is due (the fixes' ranges
+        // are in the text that report read).
+        if method == "textDocument/codeAction" {
+            match parse::<lsp::CodeActionParams>(params) {
+                Ok(params) if self.report_running || self.report_due.is_some() => {
+                    self.actions_waiting.push((id, params));
+                }
+                Ok(params) => self.send(Response::new_ok(id, self.code_actions(&params))),
+                Err(error) => self.send(Response { id, response_result: Err(error) }),
+            }
+            return;
+        }
         let handler: Handler = match method.as_str() {
             "textDocument/hover" => handle(hover),
             "textDocument/definition" | "textDocument/declaration" => handle(definition),
@@ -658,18 +752,28 @@ impl Server {
             "textDocument/foldingRange" => handle(folding_ranges),
             "textDocument/selectionRange" => handle(selection_ranges),
             "workspace/symbol" => handle(workspace_symbols),
+            "textDocument/signatureHelp" => handle(signature_help),
+            "textDocument/inlayHint" => handle(inlay_hints),
+            "textDocument/semanticTokens/full" => handle(semantic_tokens_full),
+            "textDocument/semanticTokens/range" => handle(semantic_tokens_range),
             "halite/panic" if self.options.debug_requests => {
                 handle(|_, _: Json, _| -> Result<Json, ResponseError> {
                     panic!("halite/panic: a request that panics, for the tests")
                 })
             }
             "halite/wait" if self.options.debug_requests => handle(wait),
+            "halite/stats" if self.options.debug_requests => {
+                let stopped = self.stopped_early.load(Ordering::Relaxed);
+                self.send(Response::new_ok(id, serde_json::json!({ "stopped_early": stopped })));
+                return;
+            }
             _ => {
                 let message = format!("unknown request {method}");
                 self.send(Response::new_err(id, ErrorCode::MethodNotFound as i32, message));
                 return;
             }
         };
+        let cancelled = Arc::new(AtomicBool::new(false));
         let snapshot = Snapshot {
             db: self.host.db().clone(),
             modules: self
@@ -677,10 +781,11 @@ impl Server {
                 .module_dirs()
                 .filter_map(|dir| Some((dir.to_owned(), self.host.module(dir)?)))
                 .collect(),
+            cancelled: cancelled.clone(),
         };
-        let cancelled = Arc::new(AtomicBool::new(false));
         self.running.insert(id.clone(), cancelled.clone());
         let internal = self.internal.0.clone();
+        let stopped_early = self.stopped_early.clone();
         let answer_id = id.clone();
         let spawned =
             std::thread::Builder::new().name(method.clone()).stack_size(host::DEEP_STACK).spawn(move || {
@@ -693,6 +798,11 @@ impl Server {
                     Ok(result) => result,
                     Err(payload) if payload.is::<db::salsa::Cancelled>() => {
                         Err(error(CONTENT_MODIFIED, "the document changed".to_string()))
+                    }
+                    // Answered when the client cancelled it.
+                    Err(payload) if payload.is::<ide::ClientCancelled>() => {
+                        stopped_early.fetch_add(1, Ordering::Relaxed);
+                        Err(error(REQUEST_CANCELLED, "cancelled".to_string()))
                     }
                     Err(payload) => {
                         let message = payload
@@ -1021,10 +1131,7 @@ fn prepare_rename(
     let Some(named) = snapshot.named_at(file, (offset as u32).into()) else {
         return Err(invalid("nothing that can be renamed is here".to_string()));
     };
-    let root = named.address.segments().first().map(|it| it.as_str());
-    if !matches!(root, Some("var" | "local")) {
-        return Err(invalid(format!("{} cannot be renamed: only variables and locals can", named.address)));
-    }
+    snapshot.rename_kind(&named).map_err(invalid)?;
     let text = file.text(&snapshot.db);
     let index = LineIndex::new(text);
     let name = named.address.segments().last().map(|it| it.to_string()).unwrap_or_default();
@@ -1075,6 +1182,8 @@ fn completion(
                 CompletionKind::Local => lsp::CompletionItemKind::VARIABLE,
                 CompletionKind::Function => lsp::CompletionItemKind::FUNCTION,
                 CompletionKind::Root => lsp::CompletionItemKind::KEYWORD,
+                CompletionKind::Argument => lsp::CompletionItemKind::PROPERTY,
+                CompletionKind::Block => lsp::CompletionItemKind::STRUCT,
             }),
             detail: item.detail,
             ..lsp::CompletionItem::default()
@@ -1092,6 +1201,159 @@ fn wait(snapshot: &Snapshot, _: Json, cancelled: &AtomicBool) -> Result<Json, Re
         std::thread::sleep(Duration::from_millis(2));
     }
     Ok(Json::Null)
+}
+
+fn signature_help(
+    snapshot: &Snapshot,
+    params: lsp::SignatureHelpParams,
+    _: &AtomicBool,
+) -> Result<Option<lsp::SignatureHelp>, ResponseError> {
+    let Some((file, offset)) = locate(snapshot, &params.text_document_position_params)? else {
+        return Ok(None);
+    };
+    let Some(found) = snapshot.signature_at(file, (offset as u32).into()) else { return Ok(None) };
+    let utf16 = |text: &str| text.encode_utf16().count() as u32;
+    let parameters = found
+        .params
+        .iter()
+        .map(|&(start, end)| lsp::ParameterInformation {
+            label: lsp::ParameterLabel::LabelOffsets([
+                utf16(&found.label[..start]),
+                utf16(&found.label[..end]),
+            ]),
+            documentation: None,
+        })
+        .collect();
+    let active = found.active.map(|it| it as u32);
+    Ok(Some(lsp::SignatureHelp {
+        signatures: vec![lsp::SignatureInformation {
+            label: found.label,
+            documentation: None,
+            parameters: Some(parameters),
+            active_parameter: active,
+        }],
+        active_signature: Some(0),
+        active_parameter: active,
+    }))
+}
+
+fn inlay_hints(
+    snapshot: &Snapshot,
+    params: lsp::InlayHintParams,
+    _: &AtomicBool,
+) -> Result<Option<Vec<lsp::InlayHint>>, ResponseError> {
+    let Some(file) = file_of(snapshot, &params.text_document.uri) else { return Ok(None) };
+    let text = file.text(&snapshot.db);
+    let index = LineIndex::new(text);
+    let start = index.offset_clamped(params.range.start);
+    let end = index.offset_clamped(params.range.end).max(start);
+    let within = syntax::TextRange::new((start as u32).into(), (end as u32).into());
+    let hints = snapshot
+        .value_hints(file, within)
+        .into_iter()
+        .map(|hint| lsp::InlayHint {
+            position: index.position(hint.at.into()),
+            label: lsp::InlayHintLabel::String(format!("= {}", hint.value)),
+            kind: None,
+            text_edits: None,
+            tooltip: None,
+            padding_left: Some(true),
+            padding_right: None,
+            data: None,
+        })
+        .collect();
+    Ok(Some(hints))
+}
+
+/// The legend of semantic tokens: the protocol's names of
+/// [`ide::HighlightKind::ALL`], in order, and the one modifier.
+pub(crate) fn semantic_tokens_legend() -> lsp::SemanticTokensLegend {
+    let types = ide::HighlightKind::ALL
+        .iter()
+        .map(|kind| match kind {
+            ide::HighlightKind::Keyword => lsp::SemanticTokenType::KEYWORD,
+            ide::HighlightKind::Variable => lsp::SemanticTokenType::VARIABLE,
+            ide::HighlightKind::Property => lsp::SemanticTokenType::PROPERTY,
+            ide::HighlightKind::Function => lsp::SemanticTokenType::FUNCTION,
+            ide::HighlightKind::Type => lsp::SemanticTokenType::TYPE,
+            ide::HighlightKind::Label => lsp::SemanticTokenType::CLASS,
+            ide::HighlightKind::String => lsp::SemanticTokenType::STRING,
+            ide::HighlightKind::Number => lsp::SemanticTokenType::NUMBER,
+            ide::HighlightKind::Comment => lsp::SemanticTokenType::COMMENT,
+            ide::HighlightKind::Interpolation => lsp::SemanticTokenType::OPERATOR,
+            ide::HighlightKind::Parameter => lsp::SemanticTokenType::PARAMETER,
+        })
+        .collect();
+    lsp::SemanticTokensLegend {
+        token_types: types,
+        token_modifiers: vec![lsp::SemanticTokenModifier::DECLARATION],
+    }
+}
+
+fn semantic_tokens_full(
+    snapshot: &Snapshot,
+    params: lsp::SemanticTokensParams,
+    _: &AtomicBool,
+) -> Result<Option<lsp::SemanticTokensResult>, ResponseError> {
+    let Some(file) = file_of(snapshot, &params.text_document.uri) else { return Ok(None) };
+    let data = encode_tokens(snapshot, file, None);
+    Ok(Some(lsp::SemanticTokensResult::Tokens(lsp::SemanticTokens { result_id: None, data })))
+}
+
+fn semantic_tokens_range(
+    snapshot: &Snapshot,
+    params: lsp::SemanticTokensRangeParams,
+    _: &AtomicBool,
+) -> Result<Option<lsp::SemanticTokensRangeResult>, ResponseError> {
+    let Some(file) = file_of(snapshot, &params.text_document.uri) else { return Ok(None) };
+    let text = file.text(&snapshot.db);
+    let index = LineIndex::new(text);
+    let start = index.offset_clamped(params.range.start);
+    let end = index.offset_clamped(params.range.end).max(start);
+    let within = syntax::TextRange::new((start as u32).into(), (end as u32).into());
+    let data = encode_tokens(snapshot, file, Some(within));
+    Ok(Some(lsp::SemanticTokensRangeResult::Tokens(lsp::SemanticTokens { result_id: None, data })))
+}
+
+/// A file's highlights in the protocol's relative encoding.
+fn encode_tokens(
+    snapshot: &Snapshot,
+    file: File,
+    within: Option<syntax::TextRange>,
+) -> Vec<lsp::SemanticToken> {
+    let text = file.text(&snapshot.db);
+    let mut out = Vec::new();
+    let (mut line, mut column) = (0, 0);
+    // Positions are found walking forward from the last token, so that a
+    // file of one long line costs its length once, not once per token.
+    let (mut at, mut position) = (0usize, lsp::Position::new(0, 0));
+    for highlight in snapshot.highlights(file, within) {
+        let offset = usize::from(highlight.range.start());
+        let between = &text[at.min(offset)..offset];
+        match between.rfind('\n') {
+            Some(newline) => {
+                position.line += between.matches('\n').count() as u32;
+                position.character = between[newline + 1..].encode_utf16().count() as u32;
+            }
+            None => position.character += between.encode_utf16().count() as u32,
+        }
+        at = offset;
+        let start = position;
+        let length = text[highlight.range].encode_utf16().count() as u32;
+        let delta_line = start.line - line;
+        let delta_start = if delta_line == 0 { start.character - column } else { start.character };
+        let token_type =
+            ide::HighlightKind::ALL.iter().position(|it| *it == highlight.kind).unwrap_or(0) as u32;
+        out.push(lsp::SemanticToken {
+            delta_line,
+            delta_start,
+            length,
+            token_type,
+            token_modifiers_bitset: u32::from(highlight.declaration),
+        });
+        (line, column) = (start.line, start.character);
+    }
+    out
 }
 
 fn to_lsp_diagnostic(located: &LocatedDiagnostic, index: &LineIndex<'_>, uri: &Uri) -> lsp::Diagnostic {

@@ -1,7 +1,9 @@
 //! The language server end to end: a client on one end of an in-memory
 //! connection, the server on the other, over a copy of
 //! `test-data/lsp/workspace` (a Terraform module calling a child module,
-//! with a `halite.toml` and an ignore comment).
+//! with a `halite.toml` and an ignore comment), and of
+//! `test-data/lsp/features` (a module with resources, a data source, a
+//! module call and locals whose values are known).
 
 use std::{
     collections::VecDeque,
@@ -28,9 +30,14 @@ fn test_data() -> Utf8PathBuf {
 
 /// A copy of the test workspace in a temporary directory.
 fn workspace() -> (tempfile::TempDir, Utf8PathBuf) {
+    copy_of("workspace")
+}
+
+/// A copy of `test-data/lsp/NAME` in a temporary directory.
+fn copy_of(name: &str) -> (tempfile::TempDir, Utf8PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("workspace");
-    copy_dir(test_data().join("workspace").as_std_path(), root.as_std_path());
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join(name);
+    copy_dir(test_data().join(name).as_std_path(), root.as_std_path());
     (dir, root)
 }
 
@@ -57,6 +64,8 @@ struct Client {
     next_id: i32,
     /// Notifications received while waiting for something else.
     notifications: VecDeque<Notification>,
+    /// What the server said it can do.
+    capabilities: types::ServerCapabilities,
 }
 
 impl Client {
@@ -64,8 +73,13 @@ impl Client {
         let (server, connection) = Connection::memory();
         let options = Options { debounce: Duration::from_millis(20), debug_requests: true };
         let server = std::thread::spawn(move || lsp::run(&server, options));
-        let mut client =
-            Client { connection, server: Some(server), next_id: 0, notifications: VecDeque::new() };
+        let mut client = Client {
+            connection,
+            server: Some(server),
+            next_id: 0,
+            notifications: VecDeque::new(),
+            capabilities: types::ServerCapabilities::default(),
+        };
         let folders: Vec<types::WorkspaceFolder> = roots
             .iter()
             .map(|root| types::WorkspaceFolder {
@@ -76,6 +90,7 @@ impl Client {
         let params = types::InitializeParams { workspace_folders: Some(folders), ..Default::default() };
         let result = client.request::<types::request::Initialize>(params).unwrap();
         assert!(result.capabilities.rename_provider.is_some());
+        client.capabilities = result.capabilities;
         client.notify::<types::notification::Initialized>(types::InitializedParams {});
         client
     }
@@ -508,8 +523,17 @@ fn rename_across_files_and_callers() {
     // Refused, with the reason.
     let error = rename(&mut client, &main, 1, 3, "zone_count").unwrap_err();
     assert_eq!(error.message, "local.zone_count is already declared");
-    let error = client.request::<types::request::PrepareRenameRequest>(at(&main, 15, 26)).unwrap_err();
-    assert!(error.message.contains("only variables and locals"), "{}", error.message);
+    // An output, through the call.
+    let prepared = client.request::<types::request::PrepareRenameRequest>(at(&main, 15, 26)).unwrap();
+    assert_eq!(
+        prepared,
+        Some(types::PrepareRenameResponse::RangeWithPlaceholder {
+            range: Range::new(Position::new(15, 25), Position::new(15, 27)),
+            placeholder: "id".to_string()
+        })
+    );
+    let error = client.request::<types::request::PrepareRenameRequest>(at(&main, 9, 4)).unwrap_err();
+    assert_eq!(error.message, "nothing that can be renamed is here");
     let whole = root.join("whole.tf");
     client.open(&whole, "output \"all\" {\n  value = local\n}\n");
     let error = rename(&mut client, &main, 1, 3, "label").unwrap_err();
@@ -868,5 +892,512 @@ fn workspace_symbols_match_a_substring() {
         ]
     );
     assert!(query("no-such-symbol").is_empty());
+    client.shutdown();
+
+    // Resources by their address as references write it.
+    let (_dir, root) = copy_of("features");
+    let mut client = Client::start(&[&root]);
+    wait_loaded(&mut client, &root.join("main.tf"));
+    let found = client
+        .request::<types::request::WorkspaceSymbolRequest>(types::WorkspaceSymbolParams {
+            query: "logs".to_string(),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let types::WorkspaceSymbolResponse::Flat(found) = found else { panic!("nested symbols") };
+    let mut names: Vec<String> = found.into_iter().map(|it| it.name).collect();
+    names.sort();
+    assert_eq!(names, ["aws_s3_bucket.logs", "aws_s3_bucket_policy.logs"]);
+    client.shutdown();
+}
+
+/// Waits until the server has read the workspace: requests wait for that.
+fn wait_loaded(client: &mut Client, path: &Utf8Path) {
+    let params = types::DocumentSymbolParams {
+        text_document: TextDocumentIdentifier { uri: uri(path) },
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    };
+    client.request::<types::request::DocumentSymbolRequest>(params).unwrap();
+}
+
+fn code_actions(
+    client: &mut Client,
+    path: &Utf8Path,
+    range: Range,
+    only: Option<Vec<types::CodeActionKind>>,
+) -> Vec<types::CodeAction> {
+    let params = types::CodeActionParams {
+        text_document: TextDocumentIdentifier { uri: uri(path) },
+        range,
+        context: types::CodeActionContext { diagnostics: Vec::new(), only, trigger_kind: None },
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    };
+    let actions = client.request::<types::request::CodeActionRequest>(params).unwrap().unwrap_or_default();
+    actions
+        .into_iter()
+        .map(|it| match it {
+            types::CodeActionOrCommand::CodeAction(action) => action,
+            other => panic!("a command: {other:?}"),
+        })
+        .collect()
+}
+
+/// The text of `path` after the edits of `edit` to it.
+fn edited(edit: &types::WorkspaceEdit, path: &Utf8Path, text: &str) -> String {
+    let edits = edit.changes.as_ref().unwrap().get(&uri(path)).unwrap();
+    apply_edits(text, edits)
+}
+
+#[test]
+fn code_actions_fix_and_ignore() {
+    let (_dir, root) = workspace();
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    let found = client.diagnostics(&main, |it| codes(it).contains(&"legacy-index".to_string()));
+    let text = std::fs::read_to_string(&main).unwrap();
+    // On `var.zones.0`: its fix (safe, so preferred) and its ignore comment.
+    let at = Range::new(Position::new(3, 26), Position::new(3, 26));
+    let actions = code_actions(&mut client, &main, at, None);
+    assert_eq!(actions.len(), 2, "{actions:?}");
+    let (fix, ignore) = (&actions[0], &actions[1]);
+    assert_eq!(fix.kind, Some(types::CodeActionKind::QUICKFIX));
+    assert_eq!(fix.is_preferred, Some(true));
+    assert_eq!(fix.diagnostics.as_ref().unwrap()[0], found[1]);
+    let fixed = edited(fix.edit.as_ref().unwrap(), &main, &text);
+    assert!(fixed.contains("  first_zone  = var.zones[0]\n"), "{fixed}");
+    assert_eq!(ignore.title, "ignore `legacy-index` on this line");
+    assert_eq!(ignore.is_preferred, None);
+    let ignored = edited(ignore.edit.as_ref().unwrap(), &main, &text);
+    assert!(ignored.contains("  # halite-ignore: legacy-index\n  first_zone  = var.zones.0\n"), "{ignored}");
+    // Applied, the ignore comment silences the diagnostic.
+    client.open(&main, &text);
+    client.change(&main, None, &ignored);
+    client.diagnostics(&main, |it| codes(it) == ["unused-declaration", "unused-declaration"]);
+    // Asked right after an edit, they wait for its report: their edits fit
+    // the new text, not the one last reported.
+    let shifted = format!("# moved down a line\n{text}");
+    client.change(&main, None, &shifted);
+    let at = Range::new(Position::new(4, 26), Position::new(4, 26));
+    let actions = code_actions(&mut client, &main, at, None);
+    assert_eq!(actions.len(), 2, "{actions:?}");
+    let fixed = edited(actions[0].edit.as_ref().unwrap(), &main, &shifted);
+    assert!(fixed.contains("  first_zone  = var.zones[0]\n"), "{fixed}");
+    // Nothing there, or not a kind asked for: no actions.
+    assert!(
+        code_actions(&mut client, &main, Range::new(Position::new(9, 0), Position::new(9, 1)), None)
+            .is_empty()
+    );
+    let refactors = Some(vec![types::CodeActionKind::REFACTOR]);
+    let at = Range::new(Position::new(2, 0), Position::new(2, 10));
+    assert!(code_actions(&mut client, &main, at, refactors).is_empty());
+    client.shutdown();
+}
+
+#[test]
+fn signature_help_of_a_call() {
+    let (_dir, root) = copy_of("features");
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    let help = |client: &mut Client, line, character| {
+        client
+            .request::<types::request::SignatureHelpRequest>(types::SignatureHelpParams {
+                context: None,
+                text_document_position_params: at(&main, line, character),
+                work_done_progress_params: Default::default(),
+            })
+            .unwrap()
+    };
+    // `cidrsubnet("10.0.0.0/16", 8, 1)`: Terraform's function, by the dialect.
+    let found = help(&mut client, 27, 40).expect("a signature");
+    let signature = &found.signatures[0];
+    assert_eq!(signature.label, "cidrsubnet(prefix string, newbits number, netnum number)");
+    assert_eq!(found.active_parameter, Some(2));
+    let labels: Vec<types::ParameterLabel> =
+        signature.parameters.as_ref().unwrap().iter().map(|it| it.label.clone()).collect();
+    assert_eq!(labels[0], types::ParameterLabel::LabelOffsets([11, 24]));
+    assert_eq!(help(&mut client, 27, 22).unwrap().active_parameter, Some(0));
+    assert_eq!(help(&mut client, 27, 36).unwrap().active_parameter, Some(1));
+    // Outside any call's parentheses.
+    assert_eq!(help(&mut client, 27, 15), None);
+    assert_eq!(help(&mut client, 27, 4), None);
+    client.shutdown();
+
+    // By the file's dialect: Terragrunt's own function in a Terragrunt
+    // file, none of that name in a Terraform file.
+    let unit = root.parent().unwrap().join("unit");
+    std::fs::create_dir_all(&unit).unwrap();
+    let terragrunt = unit.join("terragrunt.hcl");
+    std::fs::write(&terragrunt, "locals {\n  common = read_terragrunt_config(\"common.hcl\")\n}\n").unwrap();
+    std::fs::write(root.join("other.tf"), "locals {\n  common = read_terragrunt_config(\"common.hcl\")\n}\n")
+        .unwrap();
+    let mut client = Client::start(&[&root, &unit]);
+    let help = |client: &mut Client, path: &Utf8Path| {
+        client
+            .request::<types::request::SignatureHelpRequest>(types::SignatureHelpParams {
+                context: None,
+                text_document_position_params: at(path, 1, 35),
+                work_done_progress_params: Default::default(),
+            })
+            .unwrap()
+    };
+    let found = help(&mut client, &terragrunt).expect("Terragrunt's signature");
+    assert!(found.signatures[0].label.starts_with("read_terragrunt_config(config_path string"), "{found:?}");
+    assert_eq!(help(&mut client, &root.join("other.tf")), None);
+    client.shutdown();
+}
+
+#[test]
+fn inlay_hints_show_short_known_values() {
+    let (_dir, root) = copy_of("features");
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    let hints = client
+        .request::<types::request::InlayHintRequest>(types::InlayHintParams {
+            text_document: TextDocumentIdentifier { uri: uri(&main) },
+            range: Range::new(Position::new(0, 0), Position::new(40, 0)),
+            work_done_progress_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let shown: Vec<(u32, u32, String)> = hints
+        .iter()
+        .map(|it| {
+            let types::InlayHintLabel::String(label) = &it.label else { panic!("label parts") };
+            (it.position.line, it.position.character, label.clone())
+        })
+        .collect();
+    // `zone_count` and the resource's `count`; not the literals (the value
+    // is what is written), the long list, or what a variable makes unknown.
+    assert_eq!(shown, [(2, 34, "= 3".to_string()), (15, 27, "= 3".to_string())]);
+    // A range holds those inside it only.
+    let hints = client
+        .request::<types::request::InlayHintRequest>(types::InlayHintParams {
+            text_document: TextDocumentIdentifier { uri: uri(&main) },
+            range: Range::new(Position::new(10, 0), Position::new(20, 0)),
+            work_done_progress_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    assert_eq!(hints.len(), 1);
+    client.shutdown();
+}
+
+/// Decoded semantic tokens: line, column, length, type, whether a declaration.
+fn decode_tokens(
+    tokens: &[types::SemanticToken],
+    legend: &types::SemanticTokensLegend,
+) -> Vec<(u32, u32, u32, String, bool)> {
+    let (mut line, mut column) = (0, 0);
+    tokens
+        .iter()
+        .map(|token| {
+            line += token.delta_line;
+            column = if token.delta_line == 0 { column + token.delta_start } else { token.delta_start };
+            let kind = legend.token_types[token.token_type as usize].as_str().to_string();
+            (line, column, token.length, kind, token.token_modifiers_bitset == 1)
+        })
+        .collect()
+}
+
+#[test]
+fn semantic_tokens_full_and_range() {
+    let (_dir, root) = copy_of("features");
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    let Some(types::SemanticTokensServerCapabilities::SemanticTokensOptions(options)) =
+        client.capabilities.semantic_tokens_provider.clone()
+    else {
+        panic!("no semantic tokens")
+    };
+    assert_eq!(options.range, Some(true));
+    let legend = options.legend;
+    let full = client
+        .request::<types::request::SemanticTokensFullRequest>(types::SemanticTokensParams {
+            text_document: TextDocumentIdentifier { uri: uri(&main) },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let types::SemanticTokensResult::Tokens(full) = full else { panic!("partial tokens") };
+    let tokens = decode_tokens(&full.data, &legend);
+    let on_line = |line: u32| -> Vec<(u32, u32, String, bool)> {
+        tokens.iter().filter(|it| it.0 == line).map(|it| (it.1, it.2, it.3.clone(), it.4)).collect()
+    };
+    let t = |column: u32, length: u32, kind: &str, declaration: bool| {
+        (column, length, kind.to_string(), declaration)
+    };
+    // `locals {`
+    assert_eq!(on_line(0), [t(0, 6, "type", false)]);
+    // `  zone_count = length(local.zones)`
+    assert_eq!(
+        on_line(2),
+        [
+            t(2, 10, "variable", true),
+            t(15, 6, "function", false),
+            t(22, 5, "keyword", false),
+            t(28, 5, "variable", false)
+        ]
+    );
+    // `  long       = [for i in range(30) : "zone-${i}"]`
+    assert_eq!(
+        on_line(4),
+        [
+            t(2, 4, "variable", true),
+            t(16, 3, "keyword", false),
+            t(20, 1, "parameter", true),
+            t(22, 2, "keyword", false),
+            t(25, 5, "function", false),
+            t(31, 2, "number", false),
+            t(37, 1, "string", false),
+            t(38, 5, "string", false),
+            t(43, 2, "operator", false),
+            t(45, 1, "parameter", false),
+            t(46, 1, "operator", false),
+            t(47, 1, "string", false),
+        ]
+    );
+    // `resource "aws_s3_bucket" "logs" {`
+    assert_eq!(
+        on_line(14),
+        [
+            t(0, 8, "type", false),
+            t(9, 1, "class", true),
+            t(10, 13, "class", true),
+            t(23, 1, "class", true),
+            t(25, 1, "class", true),
+            t(26, 4, "class", true),
+            t(30, 1, "class", true),
+        ]
+    );
+    // `    resources = [aws_s3_bucket.logs[0].arn]`: a resource type's root.
+    assert_eq!(on_line(21)[1], t(17, 13, "type", false));
+    // A range: only the tokens of its lines.
+    let ranged = client
+        .request::<types::request::SemanticTokensRangeRequest>(types::SemanticTokensRangeParams {
+            text_document: TextDocumentIdentifier { uri: uri(&main) },
+            range: Range::new(Position::new(2, 0), Position::new(3, 0)),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let types::SemanticTokensRangeResult::Tokens(ranged) = ranged else { panic!("partial tokens") };
+    let ranged = decode_tokens(&ranged.data, &legend);
+    let lines: Vec<u32> = ranged.iter().map(|it| it.0).collect();
+    assert!(lines.iter().all(|line| (2..=3).contains(line)) && lines.contains(&2), "{ranged:?}");
+    assert_eq!(ranged.iter().filter(|it| it.0 == 2).count(), on_line(2).len());
+    // Columns and lengths count UTF-16 units.
+    let unicode = root.join("unicode.tf");
+    client.open(&unicode, "locals {\n  a = \"é𝄞${local.b}\"\n  b = 1\n}\n");
+    let full = client
+        .request::<types::request::SemanticTokensFullRequest>(types::SemanticTokensParams {
+            text_document: TextDocumentIdentifier { uri: uri(&unicode) },
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .unwrap();
+    let types::SemanticTokensResult::Tokens(full) = full else { panic!("partial tokens") };
+    let line: Vec<(u32, u32, String)> = decode_tokens(&full.data, &legend)
+        .into_iter()
+        .filter(|it| it.0 == 1)
+        .map(|it| (it.1, it.2, it.3))
+        .collect();
+    let t = |column: u32, length: u32, kind: &str| (column, length, kind.to_string());
+    assert_eq!(
+        line,
+        [
+            t(2, 1, "variable"),
+            t(6, 1, "string"),
+            t(7, 3, "string"),
+            t(10, 2, "operator"),
+            t(12, 5, "keyword"),
+            t(18, 1, "variable"),
+            t(19, 1, "operator"),
+            t(20, 1, "string"),
+        ]
+    );
+    client.shutdown();
+}
+
+#[test]
+fn completion_of_blocks_arguments_and_repetition_roots() {
+    let (_dir, root) = copy_of("features");
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    let text = std::fs::read_to_string(&main).unwrap();
+    client.open(&main, &text);
+    let complete =
+        |client: &mut Client, edited: &str, line: u32, character: u32| -> Vec<(String, Option<String>)> {
+            client.change(&main, None, edited);
+            let items = client
+                .request::<types::request::Completion>(types::CompletionParams {
+                    text_document_position: at(&main, line, character),
+                    work_done_progress_params: Default::default(),
+                    partial_result_params: Default::default(),
+                    context: None,
+                })
+                .unwrap();
+            match items {
+                Some(types::CompletionResponse::List(list)) => {
+                    list.items.into_iter().map(|it| (it.label, it.detail)).collect()
+                }
+                other => panic!("no completion: {other:?}"),
+            }
+        };
+    let labels =
+        |items: Vec<(String, Option<String>)>| -> Vec<String> { items.into_iter().map(|it| it.0).collect() };
+    // A block type at the top level, with its labels.
+    let edited = text.replace("output \"bucket\"", "reso\n\noutput \"bucket\"");
+    let items = complete(&mut client, &edited, 30, 4);
+    assert_eq!(items, [("resource".to_string(), Some("resource \"type\" \"name\"".to_string()))]);
+    // In a resource: its meta-arguments and blocks.
+    let edited = text.replace("  bucket = \"${local.prefix}", "  co\n  bucket = \"${local.prefix}");
+    assert_eq!(labels(complete(&mut client, &edited, 16, 4)), ["count", "connection"]);
+    let edited = text.replace("  bucket = \"${local.prefix}", "  l\n  bucket = \"${local.prefix}");
+    assert_eq!(labels(complete(&mut client, &edited, 16, 3)), ["lifecycle"]);
+    // In an output: `value` is required.
+    let edited =
+        text.replace("  value = aws_s3_bucket.logs[0].id", "  v\n  value = aws_s3_bucket.logs[0].id");
+    let items = complete(&mut client, &edited, 32, 3);
+    assert_eq!(items, [("value".to_string(), Some("required".to_string()))]);
+    // `count` where the block has a `count` argument, not elsewhere.
+    let edited = text.replace("  bucket = \"${local.prefix}-${count.index}\"", "  bucket = co");
+    let names = labels(complete(&mut client, &edited, 16, 13));
+    assert!(names.contains(&"count".to_string()) && names.contains(&"coalesce".to_string()), "{names:?}");
+    let edited = text.replace("  name   = cidrsubnet(\"10.0.0.0/16\", 8, 1)", "  name   = co");
+    let names = labels(complete(&mut client, &edited, 27, 13));
+    assert!(!names.contains(&"count".to_string()) && names.contains(&"coalesce".to_string()), "{names:?}");
+    client.shutdown();
+}
+
+#[test]
+fn rename_resources_outputs_and_module_calls() {
+    let (_dir, root) = copy_of("features");
+    let main = root.join("main.tf");
+    let other = root.join("other.tf");
+    let child = root.join("store/main.tf");
+    let mut client = Client::start(&[&root]);
+    wait_loaded(&mut client, &main);
+    let rename = |client: &mut Client, path: &Utf8Path, line, character, new_name: &str| {
+        client.request::<types::request::Rename>(types::RenameParams {
+            text_document_position: at(path, line, character),
+            new_name: new_name.to_string(),
+            work_done_progress_params: Default::default(),
+        })
+    };
+    let changed = |edit: types::WorkspaceEdit| -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = edit
+            .changes
+            .unwrap()
+            .into_iter()
+            .map(|(uri, edits)| {
+                let path = lsp::uri_to_path(&uri).unwrap();
+                let text = std::fs::read_to_string(&path).unwrap();
+                (path.strip_prefix(&root).unwrap().to_string(), apply_edits(&text, &edits))
+            })
+            .collect();
+        out.sort();
+        out
+    };
+
+    // A resource, from a reference in another file.
+    let prepared = client.request::<types::request::PrepareRenameRequest>(at(&other, 5, 27)).unwrap();
+    assert_eq!(
+        prepared,
+        Some(types::PrepareRenameResponse::RangeWithPlaceholder {
+            range: Range::new(Position::new(5, 25), Position::new(5, 29)),
+            placeholder: "logs".to_string()
+        })
+    );
+    let files = changed(rename(&mut client, &other, 5, 27, "archive").unwrap().unwrap());
+    assert_eq!(files.iter().map(|it| it.0.as_str()).collect::<Vec<_>>(), ["main.tf", "other.tf"]);
+    assert!(files[0].1.contains("resource \"aws_s3_bucket\" \"archive\" {"));
+    assert_eq!(files[0].1.matches("aws_s3_bucket.archive[0]").count(), 2);
+    assert!(files[1].1.contains("bucket = aws_s3_bucket.archive[0].id"));
+    // The other resource of the same name is left alone.
+    assert!(files[1].1.contains("resource \"aws_s3_bucket_policy\" \"logs\""));
+
+    // A data source, from its declaration.
+    let files = changed(rename(&mut client, &main, 19, 34, "reader").unwrap().unwrap());
+    assert!(files[0].1.contains("data \"aws_iam_policy_document\" \"reader\" {"));
+    assert!(files[1].1.contains("policy = data.aws_iam_policy_document.reader.json"));
+
+    // A module call: its references, outputs read through it included.
+    let files = changed(rename(&mut client, &other, 1, 18, "vault").unwrap().unwrap());
+    assert_eq!(files.iter().map(|it| it.0.as_str()).collect::<Vec<_>>(), ["main.tf", "other.tf"]);
+    assert!(files[0].1.contains("module \"vault\" {"));
+    assert!(files[1].1.contains("value = module.vault.id"));
+
+    // An output of a child module: its callers' references too.
+    let files = changed(rename(&mut client, &child, 4, 9, "ident").unwrap().unwrap());
+    assert_eq!(files.iter().map(|it| it.0.as_str()).collect::<Vec<_>>(), ["other.tf", "store/main.tf"]);
+    assert!(files[0].1.contains("value = module.store.ident"));
+    assert!(files[1].1.contains("output \"ident\" {"));
+
+    // Refused, with the reason.
+    let error = rename(&mut client, &main, 14, 28, "2nd").unwrap_err();
+    assert_eq!(error.message, "`2nd` is not an identifier");
+    let error = client.request::<types::request::PrepareRenameRequest>(at(&main, 16, 32)).unwrap_err();
+    assert_eq!(error.message, "nothing that can be renamed is here");
+    let whole = root.join("whole.tf");
+    client.open(&whole, "output \"all\" {\n  value = module.store\n}\n");
+    let error = rename(&mut client, &child, 4, 9, "ident").unwrap_err();
+    assert_eq!(
+        error.message,
+        format!("`module.store` is used whole at {whole}:2: the names read through it cannot be renamed")
+    );
+    client.shutdown();
+}
+
+#[test]
+fn a_cancelled_request_stops_early() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("big");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("variables.tf"), "variable \"x\" {\n  type = string\n}\n").unwrap();
+    const FILES: usize = 1500;
+    for at in 0..FILES {
+        std::fs::write(
+            root.join(format!("f{at}.tf")),
+            format!("locals {{\n  l{at} = \"${{var.x}}-{at}\"\n}}\n"),
+        )
+        .unwrap();
+    }
+    let variables = root.join("variables.tf");
+    let mut client = Client::start(&[&root]);
+    wait_loaded(&mut client, &variables);
+    let params = serde_json::to_value(types::ReferenceParams {
+        text_document_position: at(&variables, 0, 11),
+        context: types::ReferenceContext { include_declaration: false },
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    })
+    .unwrap();
+    // Answered in full, the request visits every file.
+    let all = client.raw("textDocument/references", params.clone()).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), FILES);
+    assert_eq!(client.raw("halite/stats", Json::Null).unwrap(), json!({ "stopped_early": 0 }));
+    // Cancelled at once, its worker stops before it has visited them all.
+    let waiting = client.send_request("textDocument/references", params);
+    let id = client.next_id;
+    client
+        .notify::<types::notification::Cancel>(types::CancelParams { id: types::NumberOrString::Number(id) });
+    let error = client.response(&waiting).unwrap_err();
+    assert_eq!(error.code, lsp_server::ErrorCode::RequestCanceled as i32);
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        let stats = client.raw("halite/stats", Json::Null).unwrap();
+        if stats == json!({ "stopped_early": 1 }) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the cancelled request ran to its end: {stats}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     client.shutdown();
 }

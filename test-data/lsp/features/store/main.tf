@@ -1,0 +1,7 @@
+variable "name" {
+  type = string
+}
+
+output "id" {
+  value = "store-${var.name}"
+}
