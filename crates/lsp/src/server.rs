@@ -107,7 +107,7 @@ pub(crate) fn main_loop(
         options,
         // Values are evaluated when a hover asks for them, not by every
         // report: the reports carry diagnostics only, as `check`'s do.
-        host: AnalysisHost::new(HostOptions { values: Values::OnRequest, ..HostOptions::default() }),
+        host: AnalysisHost::new(HostOptions { values: Values::None, ..HostOptions::default() }),
         levels: RuleLevelsFinder::new(current),
         open: HashMap::new(),
         internal,
