@@ -28,6 +28,11 @@ use crate::{
 /// [`AnalysisHost::read_files`]).
 const FILES_PER_CHUNK: usize = 256;
 
+/// Attributes resolved together when a module's graph is built whole (see
+/// [`AnalysisHost::prepare_module`]): enough to keep every thread busy,
+/// few enough that their targets cost little beside the module.
+const ATTRIBUTES_PER_CHUNK: usize = 4096;
+
 /// The text of a chunk of files above which a check drops their trees
 /// once it has read them (see `AnalysisHost::read_files`): a tree and its
 /// HIR take more than ten times their text.
@@ -767,11 +772,29 @@ impl AnalysisHost {
                 }
                 facts.remove(&address);
             }
-            // Resolved on every thread: a module's every attribute.
-            let targets = parallel_map(db, &addresses, threads, |db, address| targets_of(db, address));
+            // Resolved on every thread, a chunk of the module's attributes
+            // at a time: a chunk's targets are held only until the graph
+            // has them (all of a big module's at once were a sixth of a
+            // check's peak memory), and kept resolutions are read where
+            // their memos hold them, not copied.
             facts.reserve(addresses.len().saturating_sub(facts.graph().nodes().count()));
-            for (address, targets) in addresses.into_iter().zip(targets) {
-                dirty_nodes.push(facts.set_targets(address, &targets));
+            for chunk in addresses.chunks(ATTRIBUTES_PER_CHUNK) {
+                if keep_resolutions {
+                    parallel_map(db, chunk, threads, |db, address| {
+                        let _ = module::attribute_resolution(db, Attr::new(db, module, Address::clone(address)));
+                    });
+                    for &address in chunk {
+                        let resolution = module::attribute_resolution(db, Attr::new(db, module, address.clone()));
+                        dirty_nodes.push(facts.set_targets(address, &resolution.targets));
+                    }
+                } else {
+                    let targets = parallel_map(db, chunk, threads, |db, address| {
+                        module::attribute_targets(db, module, address)
+                    });
+                    for (&address, targets) in chunk.iter().zip(targets) {
+                        dirty_nodes.push(facts.set_targets(address, &targets));
+                    }
+                }
             }
             facts.inputs_changed();
             let mut usage = analysis::Usage::default();
