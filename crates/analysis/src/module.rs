@@ -603,14 +603,14 @@ impl ModuleFacts {
 /// front end: those of `db`'s findings that hold whatever values the
 /// inputs take and whatever the tool adds to the model (see the module
 /// documentation), the unused variables and locals, and the problems of the
-/// file's calls of local modules whose children `inputs_of` finds. A check
+/// file's calls of local modules whose children `interface_of` finds. A check
 /// knows no variable's value, so nothing that depends on one is reported.
 pub fn file_module_diagnostics(
     db: &dyn Db,
     module: Module,
     file: File,
     facts: &ModuleFacts,
-    inputs_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<[module::ModuleInput]>>,
+    interface_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<module::ModuleInterface>>,
 ) -> Vec<Diagnostic> {
     let candidates = check_candidates(db, module, file, facts);
     // Dependencies first, so that a long chain of locals does not recurse
@@ -623,7 +623,7 @@ pub fn file_module_diagnostics(
         facts,
         &candidates,
         &CycleReporters::default(),
-        inputs_of,
+        interface_of,
     )
 }
 
@@ -687,7 +687,7 @@ pub fn evaluated_file_module_diagnostics(
     facts: &ModuleFacts,
     candidates: &[Attr<'_>],
     reporters: &CycleReporters,
-    inputs_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<[module::ModuleInput]>>,
+    interface_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<module::ModuleInterface>>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let trust = Trust::of(db, module, file);
@@ -736,7 +736,14 @@ pub fn evaluated_file_module_diagnostics(
             // And `var.`/`local.` in `dynamic` blocks, which the model leaves out.
             let dynamic = crate::terraform::dynamic_block_reference_diagnostics(db, module, file);
             out.extend(dynamic.iter().map(|diagnostic| convert(db, diagnostic)));
+            // Outputs of local child modules that they do not declare.
+            let outputs = crate::terraform::module_output_diagnostics(db, module, file, &interface_of);
+            out.extend(outputs.iter().map(|diagnostic| convert(db, diagnostic)));
         }
+        // Defaults that do not convert to their variable's type, which a
+        // check, evaluating no variable, does not read otherwise.
+        let defaults = crate::terraform::default_value_diagnostics(db, module, file);
+        out.extend(defaults.iter().map(|diagnostic| convert(db, diagnostic)));
     }
 
     let inputs = SoundInputs::of(db, module);
@@ -815,7 +822,7 @@ pub fn evaluated_file_module_diagnostics(
     }
     out.extend(unused_declarations(db, module, file, facts.usage()));
     out.extend(
-        module::module_call_diagnostics(db, module, Some(file), inputs_of)
+        module::module_call_diagnostics(db, module, Some(file), &interface_of)
             .iter()
             .map(|diagnostic| convert(db, diagnostic)),
     );

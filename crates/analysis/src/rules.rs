@@ -248,6 +248,16 @@ pub static RULES: &[Rule] = &[
                       use one. An import block takes id or identity, not both.",
     },
     Rule {
+        code: INVALID_ADDRESS,
+        default_severity: Severity::Error,
+        summary: "A moved, import or removed block whose address is not of the kind the block takes.",
+        explanation: "A moved block's from and to are both modules (module.a, module.a[0]) or both \
+                      resources (aws_instance.a, module.b.aws_instance.a[\"k\"]); an import block's to \
+                      is a managed resource; a removed block's from is a module or a resource without \
+                      instance keys, and not a data source. Each is a static reference: no function \
+                      calls, templates or splats.",
+    },
+    Rule {
         code: INVALID_IGNORE,
         default_severity: Severity::Warning,
         summary: "A halite-ignore comment that names no codes, or a code that is not a rule.",
@@ -286,6 +296,7 @@ pub const MISSING_BLOCK: &str = "missing-block";
 pub const WRONG_LABEL_COUNT: &str = "wrong-label-count";
 pub const DUPLICATE_BLOCK: &str = "duplicate-block";
 pub const CONFLICTING_ARGUMENTS: &str = "conflicting-arguments";
+pub const INVALID_ADDRESS: &str = "invalid-address";
 
 /// The rule with this code, if there is one.
 pub fn rule(code: &str) -> Option<&'static Rule> {

@@ -66,6 +66,46 @@ pub enum SchemaProblem {
     SecondCheckData { first: String },
     /// A `dynamic` block without a `content` block, or with two.
     DynamicContent { extraneous: bool },
+    /// A `moved`, `import` or `removed` block's address that is not one of
+    /// the kind the block takes.
+    InvalidAddress(AddressProblem),
+}
+
+/// What is wrong with the address of a `moved` block's `from` or `to`, an
+/// `import` block's `to` or a `removed` block's `from`, in Terraform's
+/// words (its `addrs` package's parsers, which these blocks' decoders call
+/// before any provider is asked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddressProblem {
+    /// Not a traversal with constant keys (a call, a template, a splat).
+    NotStatic,
+    /// `module.` followed by no name, or by a key.
+    ModuleName,
+    /// A reserved root (`var`, `local`, `each`, …) where a resource type
+    /// goes.
+    ReservedKeyword { keyword: &'static str },
+    /// A resource type without its name (`aws_instance`).
+    TypeAndName,
+    /// A key in something other than brackets (`aws_instance.a.b`).
+    KeyNotInBrackets,
+    /// More steps after a resource's key.
+    ExtraOperators,
+    /// A key or splat where a module prefix wants `.NAME`.
+    ModuleStep,
+    /// A resource type followed by a key, not its name.
+    ResourceName,
+    /// A module's key where `removed` wants a module (`module.a[0]`).
+    ModuleInstanceKey,
+    /// A resource's key where `removed` wants a resource (`a.b[0]`).
+    ResourceInstanceKey,
+    /// A data source where `removed` wants something that can be destroyed.
+    DataSourceRemoved,
+    /// A module where `import` wants a resource.
+    ModuleNotResource,
+    /// A data or ephemeral resource where `import` wants a managed one.
+    NotManaged,
+    /// A `moved` block from a module to a resource, or back.
+    MovedKinds,
 }
 
 /// What a misspelt name may have been meant as (HCL's did-you-mean).
@@ -119,6 +159,7 @@ impl SchemaProblem {
             SchemaProblem::CountAndForEach | SchemaProblem::ImportIdentity { both: true } => {
                 rules::CONFLICTING_ARGUMENTS
             }
+            SchemaProblem::InvalidAddress(_) => rules::INVALID_ADDRESS,
         }
     }
 
@@ -153,6 +194,21 @@ impl SchemaProblem {
             SchemaProblem::ZeroAssertBlocks => "Zero assert blocks".into(),
             SchemaProblem::DynamicContent { extraneous: false } => "Missing dynamic content block".into(),
             SchemaProblem::DynamicContent { extraneous: true } => "Extraneous dynamic content block".into(),
+            SchemaProblem::InvalidAddress(problem) => match problem {
+                AddressProblem::NotStatic => "Invalid expression".into(),
+                AddressProblem::ModuleName | AddressProblem::ModuleStep => "Invalid address operator".into(),
+                AddressProblem::ModuleInstanceKey => "Module instance keys not allowed".into(),
+                AddressProblem::ResourceInstanceKey => "Resource instance keys not allowed".into(),
+                AddressProblem::DataSourceRemoved => "Data source address not allowed".into(),
+                AddressProblem::NotManaged => "Invalid import address".into(),
+                AddressProblem::MovedKinds => "Invalid \"moved\" addresses".into(),
+                AddressProblem::ReservedKeyword { .. }
+                | AddressProblem::TypeAndName
+                | AddressProblem::ResourceName
+                | AddressProblem::KeyNotInBrackets
+                | AddressProblem::ExtraOperators
+                | AddressProblem::ModuleNotResource => "Invalid address".into(),
+            },
         }
     }
 
@@ -238,6 +294,41 @@ impl SchemaProblem {
             SchemaProblem::DynamicContent { extraneous: true } => {
                 "Only one nested content block is allowed for each dynamic block.".into()
             }
+            SchemaProblem::InvalidAddress(problem) => match problem {
+                AddressProblem::NotStatic => "A single static variable reference is required: only attribute \
+                                              access and indexing with constant keys. No calculations, function \
+                                              calls, template expressions, etc are allowed here."
+                    .into(),
+                AddressProblem::ModuleName => "Prefix \"module.\" must be followed by a module name.".into(),
+                AddressProblem::ReservedKeyword { keyword } => format!(
+                    "The keyword \"{keyword}\" is reserved and cannot be used to target a resource address. If \
+                     you are targeting a resource type that uses a reserved keyword, please prefix your address \
+                     with \"resource.\"."
+                ),
+                AddressProblem::ModuleStep => "Module address prefix must be followed by dot and then a name.".into(),
+                AddressProblem::TypeAndName => "Resource specification must include a resource type and name.".into(),
+                AddressProblem::ResourceName => "A resource name is required.".into(),
+                AddressProblem::KeyNotInBrackets => "Resource instance key must be given in square brackets.".into(),
+                AddressProblem::ExtraOperators => "Unexpected extra operators after address.".into(),
+                AddressProblem::ModuleInstanceKey => "Module address must be a module (e.g. \"module.foo\"), not a \
+                                                      module instance (e.g. \"module.foo[1]\")."
+                    .into(),
+                AddressProblem::ResourceInstanceKey => "Resource address must be a resource (e.g. \
+                                                        \"test_instance.foo\"), not a resource instance (e.g. \
+                                                        \"test_instance.foo[1]\")."
+                    .into(),
+                AddressProblem::DataSourceRemoved => "Data sources are never destroyed, so they are not valid \
+                                                      targets of removed blocks. To remove the data source from \
+                                                      state, remove the data source block from configuration."
+                    .into(),
+                AddressProblem::ModuleNotResource => "A resource instance address is required here. The module \
+                                                      path must be followed by a resource instance specification."
+                    .into(),
+                AddressProblem::NotManaged => "Only managed resources can be imported.".into(),
+                AddressProblem::MovedKinds => "The \"from\" and \"to\" addresses must either both refer to \
+                                               resources or both refer to modules."
+                    .into(),
+            },
         }
     }
 
@@ -898,7 +989,24 @@ impl Checker<'_> {
                     );
                 }
             }
+            "moved" => {
+                let from = attribute("from").and_then(|it| self.address(&it, AddressUse::Moved));
+                let to = attribute("to").and_then(|it| self.address(&it, AddressUse::Moved));
+                if let (Some(from), Some(to)) = (from, to)
+                    && from != to
+                {
+                    self.push(SchemaProblem::InvalidAddress(AddressProblem::MovedKinds), header.def_range());
+                }
+            }
+            "removed" => {
+                if let Some(from) = attribute("from") {
+                    self.address(&from, AddressUse::Removed);
+                }
+            }
             "import" => {
+                if let Some(to) = attribute("to") {
+                    self.address(&to, AddressUse::Import);
+                }
                 let id = attribute("id").is_some();
                 let identity = attribute("identity").is_some();
                 if id && identity {
@@ -959,6 +1067,24 @@ impl Checker<'_> {
         }
     }
 
+    /// Checks the address `attribute` holds, as `use_` takes it; what it
+    /// names when it is valid.
+    fn address(&mut self, attribute: &ast::Attribute, use_: AddressUse) -> Option<AddressKind> {
+        let expr = attribute.expr()?;
+        let whole = expr.syntax().text_range();
+        let Some(steps) = static_steps(&expr, use_ == AddressUse::Import) else {
+            self.push(SchemaProblem::InvalidAddress(AddressProblem::NotStatic), whole);
+            return None;
+        };
+        match read_address(&steps, whole, use_) {
+            Ok(kind) => Some(kind),
+            Err((problem, range)) => {
+                self.push(SchemaProblem::InvalidAddress(problem), range);
+                None
+            }
+        }
+    }
+
     fn top_level(&mut self, body: &ast::Body) {
         for block in body.blocks().filter_map(Header::of) {
             if block.type_name == "required_providers" {
@@ -968,6 +1094,181 @@ impl Checker<'_> {
                 );
             }
         }
+    }
+}
+
+/// Which block an address is written in: each takes its own kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AddressUse {
+    /// A `moved` block's `from` or `to`: a module or a resource, each with
+    /// or without a key.
+    Moved,
+    /// An `import` block's `to`: a managed resource, its keys any
+    /// expression (they are evaluated per `for_each` element).
+    Import,
+    /// A `removed` block's `from`: a module or a resource, without keys.
+    Removed,
+}
+
+/// What a valid address names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AddressKind {
+    Module,
+    Resource,
+}
+
+/// One step of a static traversal.
+#[derive(Debug, Clone)]
+enum Step {
+    /// The root or an attribute: `module`, `.aws_instance`.
+    Name(SmolStr, TextRange),
+    /// An index with a constant key, `[0]` or `.0`.
+    Key(TextRange),
+}
+
+impl Step {
+    fn range(&self) -> TextRange {
+        match self {
+            Step::Name(_, range) | Step::Key(range) => *range,
+        }
+    }
+
+    fn name(&self) -> Option<&str> {
+        match self {
+            Step::Name(name, _) => Some(name),
+            Step::Key(_) => None,
+        }
+    }
+}
+
+/// The steps of `expr` as HCL's `AbsTraversalForExpr` reads them: a root
+/// followed by attributes and constant keys, or `None`. With
+/// `dynamic_keys`, an index by any expression is dropped, as Terraform
+/// reads an `import` block's `to`.
+fn static_steps(expr: &ast::Expr, dynamic_keys: bool) -> Option<Vec<Step>> {
+    let mut steps = Vec::new();
+    let mut current = expr.clone();
+    loop {
+        current = match current {
+            ast::Expr::Variable(variable) => {
+                let name = variable.name()?;
+                steps.push(Step::Name(SmolStr::new(name.text()), name.text_range()));
+                break;
+            }
+            ast::Expr::GetAttrExpr(get) => {
+                let name = get.name()?;
+                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
+                steps.push(Step::Name(SmolStr::new(name.text()), TextRange::new(start, name.text_range().end())));
+                get.base()?
+            }
+            ast::Expr::LegacyIndexExpr(index) => {
+                let number = index.index_token()?;
+                steps.push(Step::Key(number.text_range()));
+                index.base()?
+            }
+            ast::Expr::IndexExpr(index) => {
+                let key = index.index()?;
+                let constant = match &key {
+                    ast::Expr::Literal(_) => true,
+                    ast::Expr::QuotedTemplate(template) => {
+                        template.syntax().children().all(|part| part.kind() == syntax::SyntaxKind::TEMPLATE_LITERAL)
+                    }
+                    _ => false,
+                };
+                let start = index.l_brack_token().map_or(key.syntax().text_range().start(), |it| it.text_range().start());
+                let end = index.r_brack_token().map_or(key.syntax().text_range().end(), |it| it.text_range().end());
+                if constant {
+                    steps.push(Step::Key(TextRange::new(start, end)));
+                } else if !dynamic_keys {
+                    return None;
+                }
+                index.base()?
+            }
+            _ => return None,
+        };
+    }
+    steps.reverse();
+    Some(steps)
+}
+
+/// The roots that cannot start a resource address (Terraform's keywords).
+const RESERVED_ROOTS: &[&str] =
+    &["count", "each", "local", "module", "path", "self", "terraform", "var", "template", "lazy", "arg"];
+
+/// Reads `steps` as an address of the kind `use_` takes: what it names,
+/// or the problem and where it is.
+fn read_address(
+    steps: &[Step],
+    whole: TextRange,
+    use_: AddressUse,
+) -> Result<AddressKind, (AddressProblem, TextRange)> {
+    // The module path: `module.NAME`, each with an optional key.
+    let mut rest = steps;
+    while let Some(first) = rest.first() {
+        match first.name() {
+            Some("module") => {}
+            Some(_) => break,
+            None => return Err((AddressProblem::ModuleStep, first.range())),
+        }
+        let Some(name) = rest.get(1) else { return Err((AddressProblem::ModuleName, first.range())) };
+        if name.name().is_none() {
+            return Err((AddressProblem::ModuleName, name.range()));
+        }
+        rest = &rest[2..];
+        if let Some(Step::Key(range)) = rest.first() {
+            if use_ == AddressUse::Removed {
+                return Err((AddressProblem::ModuleInstanceKey, *range));
+            }
+            rest = &rest[1..];
+        }
+    }
+    if rest.is_empty() {
+        return match use_ {
+            AddressUse::Import => Err((AddressProblem::ModuleNotResource, whole)),
+            AddressUse::Moved | AddressUse::Removed => Ok(AddressKind::Module),
+        };
+    }
+    // The resource: an optional mode, a type, a name, and (but in a
+    // `removed` block) one key.
+    let mut managed = true;
+    let root = rest[0].name().unwrap_or_default();
+    match (root, use_) {
+        ("data", _) => {
+            managed = false;
+            rest = &rest[1..];
+        }
+        ("ephemeral" | "list", AddressUse::Moved | AddressUse::Import) => {
+            managed = false;
+            rest = &rest[1..];
+        }
+        ("resource", AddressUse::Moved | AddressUse::Import) => rest = &rest[1..],
+        (keyword, AddressUse::Moved | AddressUse::Import) if RESERVED_ROOTS.contains(&keyword) => {
+            let keyword = RESERVED_ROOTS.iter().find(|it| **it == keyword).copied().unwrap_or_default();
+            return Err((AddressProblem::ReservedKeyword { keyword }, whole));
+        }
+        _ => {}
+    }
+    let [resource_type, name, keys @ ..] = rest else {
+        let range = rest.first().map_or(whole, |first| first.range().cover(rest[rest.len() - 1].range()));
+        return Err((AddressProblem::TypeAndName, range));
+    };
+    if resource_type.name().is_none() {
+        return Err((AddressProblem::TypeAndName, resource_type.range()));
+    }
+    if name.name().is_none() {
+        return Err((AddressProblem::ResourceName, name.range()));
+    }
+    match (use_, keys) {
+        (_, []) => {}
+        (AddressUse::Removed, [first, ..]) => return Err((AddressProblem::ResourceInstanceKey, first.range())),
+        (_, [Step::Key(_)]) => {}
+        (_, [first]) => return Err((AddressProblem::KeyNotInBrackets, first.range())),
+        (_, [_, second, ..]) => return Err((AddressProblem::ExtraOperators, second.range())),
+    }
+    match use_ {
+        AddressUse::Removed if root == "data" => Err((AddressProblem::DataSourceRemoved, whole)),
+        AddressUse::Import if !managed => Err((AddressProblem::NotManaged, whole)),
+        _ => Ok(AddressKind::Resource),
     }
 }
 
@@ -1215,6 +1516,116 @@ pub fn dynamic_block_reference_diagnostics(db: &dyn Db, module: Module, file: Fi
             at.push(nested.type_name.clone());
             stack.push((&nested.body, at, in_dynamic || nested.type_name == "dynamic"));
         }
+    }
+    out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
+    out
+}
+
+/// Variables of `file` whose `default` does not convert to their `type`,
+/// as `terraform validate` reports them when it loads the configuration
+/// ("Invalid default value for variable"), whatever values a run gives.
+/// The module model finds the error when it reads the variable's value;
+/// a check evaluates no variable otherwise, so each variable with both a
+/// type and a default is read here.
+pub fn default_value_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    let index = module::IndexView::of(db, module);
+    let mut out = Vec::new();
+    for address in &index.file_index(file).addresses {
+        let Some(definition) = index.definition(address) else { continue };
+        let module::DeclarationKind::Variable { type_attr: Some(_), default_attr: Some(_) } = definition.kind
+        else {
+            continue;
+        };
+        if definition.file != file {
+            continue;
+        }
+        let attr = module::Attr::new(db, module, address.clone());
+        if let Some(diagnostic) = module::attribute_diagnostic(db, attr)
+            && matches!(diagnostic.kind, ModuleDiagnosticKind::InvalidVariableValue { from_default: true })
+        {
+            out.push(diagnostic);
+        }
+    }
+    out
+}
+
+/// Reads of an output a local child module does not have: `module.NAME.OUT`
+/// (`module.NAME[KEY].OUT` for a call with `count` or `for_each`), where
+/// the call's `source` is a local directory whose files all parse and
+/// declare no output `OUT`. Terraform validates a module call's value as
+/// an object of the child's outputs, so it reports such a read as HCL does
+/// ("Unsupported attribute", with a did-you-mean). `interface_of` finds a
+/// child by its directory (see [`module::child_interface`]); a child not
+/// found is not checked. Addresses in `moved`, `import` and `removed`
+/// blocks name resources inside the child, not outputs, and are left out.
+pub fn module_output_diagnostics(
+    db: &dyn Db,
+    module: Module,
+    file: File,
+    interface_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<module::ModuleInterface>>,
+) -> Vec<ModuleDiagnostic> {
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let calls = module::module_calls(db, module);
+    if calls.is_empty() {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let mut out = Vec::new();
+    for (id, expr) in hir.exprs.iter() {
+        let hir::Expr::GetAttr { base, name: output } = expr else { continue };
+        let (call_expr, indexed) = match &hir.exprs[*base] {
+            hir::Expr::Index { base, .. } | hir::Expr::LegacyIndex { base, .. } => (*base, true),
+            _ => (*base, false),
+        };
+        let hir::Expr::GetAttr { base: root, name: call_name } = &hir.exprs[call_expr] else { continue };
+        if !matches!(&hir.exprs[*root], hir::Expr::Variable(root) if root == "module") {
+            continue;
+        }
+        let Some(call) = calls.iter().find(|call| call.name == *call_name) else { continue };
+        let repeated = module::block(db, module, "module", std::slice::from_ref(call_name))
+            .is_some_and(|block| block.attributes.iter().any(|it| it == "count" || it == "for_each"));
+        if indexed != repeated {
+            continue;
+        }
+        let Some(interface) = interface_of(&call.dir) else { continue };
+        if !interface.complete || interface.outputs.contains(output) {
+            continue;
+        }
+        // The source map only where an output is missing.
+        let Some(pointer) = db::source_map(db, file).expr_syntax(id) else { continue };
+        let node = pointer.to_node(&db::parse(db, file).syntax_node());
+        let in_address_block = node.ancestors().filter_map(ast::Block::cast).any(|block| {
+            block.ident_token().is_some_and(|name| matches!(name.text(), "moved" | "import" | "removed"))
+        });
+        if in_address_block {
+            continue;
+        }
+        let range = ast::GetAttrExpr::cast(node.clone())
+            .and_then(|get| {
+                let name = get.name()?;
+                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
+                Some(TextRange::new(start, name.text_range().end()))
+            })
+            .unwrap_or_else(|| node.text_range());
+        let suggestion = eval::suggest(output, interface.outputs.iter().map(SmolStr::as_str)).map(SmolStr::new);
+        let detail = match &suggestion {
+            Some(meant) => {
+                format!("This object does not have an attribute named {:?}. Did you mean {meant:?}?", output.as_str())
+            }
+            None => format!("This object does not have an attribute named {:?}.", output.as_str()),
+        };
+        out.push(ModuleDiagnostic {
+            file,
+            range,
+            kind: ModuleDiagnosticKind::Unresolved(module::Unresolved::UnsupportedAttribute {
+                name: output.clone(),
+                suggestion,
+            }),
+            detail,
+            related: Vec::new(),
+        });
     }
     out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
     out
