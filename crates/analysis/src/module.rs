@@ -712,9 +712,11 @@ pub fn evaluated_file_module_diagnostics(
             out.extend(own.iter().map(|diagnostic| convert(db, diagnostic)));
         }
     }
-    // Terraform's schemas for its own blocks, read from the file alone.
+    // Terraform's schemas for its own blocks, read from the file alone,
+    // then the blocks a module has once, across its files.
     if trust.dialect {
         out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
+        out.extend(crate::terraform::module_block_diagnostics(db, module, file));
     }
     // Namespaced calls Terraform cannot resolve, found from the
     // declarations: certain in a Terraform file of a module whose files all

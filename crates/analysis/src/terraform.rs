@@ -69,6 +69,21 @@ pub enum SchemaProblem {
     /// A `moved`, `import` or `removed` block's address that is not one of
     /// the kind the block takes.
     InvalidAddress(AddressProblem),
+    /// A second block of a kind a module has once, in any of its files;
+    /// `first` is where the first is, as Terraform writes a range.
+    SecondInModule { kind: ModuleSingleton, first: String },
+    /// A second configuration of one provider with the same alias (or
+    /// none) in a module.
+    DuplicateProvider { name: SmolStr, alias: Option<SmolStr>, first: String },
+}
+
+/// The blocks a module has at most one of, across its files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModuleSingleton {
+    Backend,
+    StateStore,
+    Cloud,
+    RequiredProviders,
 }
 
 /// What is wrong with the address of a `moved` block's `from` or `to`, an
@@ -160,6 +175,9 @@ impl SchemaProblem {
                 rules::CONFLICTING_ARGUMENTS
             }
             SchemaProblem::InvalidAddress(_) => rules::INVALID_ADDRESS,
+            SchemaProblem::SecondInModule { .. } | SchemaProblem::DuplicateProvider { .. } => {
+                rules::DUPLICATE_BLOCK
+            }
         }
     }
 
@@ -209,6 +227,13 @@ impl SchemaProblem {
                 | AddressProblem::ExtraOperators
                 | AddressProblem::ModuleNotResource => "Invalid address".into(),
             },
+            SchemaProblem::SecondInModule { kind, .. } => match kind {
+                ModuleSingleton::Backend => "Duplicate 'backend' configuration block".into(),
+                ModuleSingleton::StateStore => "Duplicate 'state_store' configuration block".into(),
+                ModuleSingleton::Cloud => "Duplicate HCP Terraform configurations".into(),
+                ModuleSingleton::RequiredProviders => "Duplicate required providers configuration".into(),
+            },
+            SchemaProblem::DuplicateProvider { .. } => "Duplicate provider configuration".into(),
         }
     }
 
@@ -329,6 +354,32 @@ impl SchemaProblem {
                                                resources or both refer to modules."
                     .into(),
             },
+            SchemaProblem::SecondInModule { kind, first } => match kind {
+                ModuleSingleton::Backend => format!(
+                    "A module may have only one 'backend' configuration block. The backend was previously \
+                     configured at {first}."
+                ),
+                ModuleSingleton::StateStore => format!(
+                    "A module may have only one 'state_store' configuration block. The state store was \
+                     previously configured at {first}."
+                ),
+                ModuleSingleton::Cloud => format!(
+                    "A module may have only one 'cloud' block configuring HCP Terraform or Terraform \
+                     Enterprise. The 'cloud' block was previously configured at {first}."
+                ),
+                ModuleSingleton::RequiredProviders => format!(
+                    "A module may have only one required providers configuration. The required providers were \
+                     previously configured at {first}."
+                ),
+            },
+            SchemaProblem::DuplicateProvider { name, alias: None, first } => format!(
+                "A default (non-aliased) provider configuration for {name:?} was already given at {first}. If \
+                 multiple configurations are required, set the \"alias\" argument for alternative configurations."
+            ),
+            SchemaProblem::DuplicateProvider { name, alias: Some(alias), first } => format!(
+                "A provider configuration for {name:?} with alias {alias:?} was already given at {first}. Each \
+                 configuration for the same provider must have a distinct alias."
+            ),
         }
     }
 
@@ -1310,6 +1361,117 @@ fn to_diagnostic(file: File, placed: PlacedProblem) -> Diagnostic {
         });
     }
     diagnostic
+}
+
+// ---------------------------------------------------------------------------
+// Across the files of a module
+
+/// The blocks a module may have once, and each provider configuration,
+/// checked across the module's Terraform files as Terraform merges them
+/// into one module: a second `backend`, `state_store`, `cloud` or
+/// `required_providers` block, or a second configuration of a provider
+/// with the same alias. Files in path order, as Terraform reads them;
+/// override files are merged, not added, and are left out, as are files
+/// with syntax errors. Each diagnostic is in the file of the second
+/// block; read per file with [`module_block_diagnostics`].
+#[salsa::tracked(returns(ref))]
+pub fn module_duplicate_blocks(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
+    let mut files: Vec<File> = module::module_files(db, module)
+        .iter()
+        .copied()
+        .filter(|&file| {
+            let path = file.path(db);
+            vfs::FileKind::of_named(path).language == vfs::Language::Terraform
+                && file.syntax(db) == db::SourceSyntax::Native
+                && !vfs::is_terraform_override_file(path)
+                && db::parses_cleanly(db, file)
+        })
+        .collect();
+    files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+    // Each block found: its kind, its file and its block id.
+    let mut singletons: Vec<(ModuleSingleton, File, hir::BlockId)> = Vec::new();
+    let mut providers: Vec<((SmolStr, Option<SmolStr>), File, hir::BlockId)> = Vec::new();
+    for &file in &files {
+        let hir = db::lower(db, file);
+        for &id in &hir.body.blocks {
+            let block = &hir.blocks[id];
+            match (block.type_name.as_str(), block.labels.as_slice()) {
+                ("terraform", []) => {
+                    for &nested in &block.body.blocks {
+                        let kind = match hir.blocks[nested].type_name.as_str() {
+                            "backend" => ModuleSingleton::Backend,
+                            "state_store" => ModuleSingleton::StateStore,
+                            "cloud" => ModuleSingleton::Cloud,
+                            "required_providers" => ModuleSingleton::RequiredProviders,
+                            _ => continue,
+                        };
+                        singletons.push((kind, file, nested));
+                    }
+                }
+                ("provider", [name]) => {
+                    let alias = block.body.attributes.iter().find(|&&it| hir.attributes[it].name == "alias");
+                    let alias = match alias {
+                        None => None,
+                        Some(&attribute) => {
+                            let value = eval::eval_expr(&hir.exprs, hir.attributes[attribute].value, &eval::Context::none());
+                            match value.ok().as_ref().and_then(|it| it.as_str()) {
+                                Some(alias) => Some(SmolStr::new(alias)),
+                                // An alias that is no literal string is another finding.
+                                None => continue,
+                            }
+                        }
+                    };
+                    providers.push(((name.clone(), alias), file, id));
+                }
+                _ => {}
+            }
+        }
+    }
+    let header = |file: File, id: hir::BlockId| -> Option<TextRange> {
+        let pointer = db::source_map(db, file).block_syntax(id)?;
+        let node = pointer.try_to_node(&db::parse(db, file).syntax_node())?;
+        Header::of(ast::Block::cast(node)?).map(|header| header.def_range())
+    };
+    let terraform_range = |file: File, range: TextRange| -> String {
+        let text = file.text(db);
+        let index = LineIndex::new(text);
+        let (start, end) = (index.line_col(range.start()), index.line_col(range.end()));
+        let path = file.path(db);
+        let name = path.file_name().unwrap_or(path.as_str());
+        if start.line == end.line {
+            format!("{name}:{},{}-{}", start.line, start.column, end.column)
+        } else {
+            format!("{name}:{},{}-{},{}", start.line, start.column, end.line, end.column)
+        }
+    };
+    let mut out = Vec::new();
+    let mut report = |problem_of: &dyn Fn(String) -> SchemaProblem, first: (File, hir::BlockId), second: (File, hir::BlockId)| {
+        let (Some(first_range), Some(range)) = (header(first.0, first.1), header(second.0, second.1)) else { return };
+        let problem = problem_of(terraform_range(first.0, first_range));
+        let placed = PlacedProblem { problem, range, first: (first.0 == second.0).then_some(first_range) };
+        out.push(to_diagnostic(second.0, placed));
+    };
+    for (index, &(kind, file, id)) in singletons.iter().enumerate() {
+        if let Some(&(_, first_file, first_id)) = singletons[..index].iter().find(|it| it.0 == kind) {
+            report(&|first| SchemaProblem::SecondInModule { kind, first }, (first_file, first_id), (file, id));
+        }
+    }
+    for (index, ((name, alias), file, id)) in providers.iter().enumerate() {
+        if let Some((_, first_file, first_id)) = providers[..index].iter().find(|it| it.0 == (name.clone(), alias.clone())) {
+            let problem = |first| SchemaProblem::DuplicateProvider { name: name.clone(), alias: alias.clone(), first };
+            report(&problem, (*first_file, *first_id), (*file, *id));
+        }
+    }
+    out
+}
+
+/// The diagnostics of [`module_duplicate_blocks`] in `file`.
+pub fn module_block_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Diagnostic> {
+    let all = module_duplicate_blocks(db, module);
+    if all.is_empty() {
+        return Vec::new();
+    }
+    all.iter().filter(|diagnostic| diagnostic.file == file).cloned().collect()
 }
 
 // ---------------------------------------------------------------------------
