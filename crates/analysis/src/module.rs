@@ -718,6 +718,10 @@ pub fn evaluated_file_module_diagnostics(
         out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
         out.extend(crate::terraform::module_block_diagnostics(db, module, file));
     }
+    // Terraform's test, mock and query files, by their own schemas.
+    if trust.kind == Language::TerraformTool {
+        out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
+    }
     // Namespaced calls Terraform cannot resolve, found from the
     // declarations: certain in a Terraform file of a module whose files all
     // parse (a `required_providers` block after a syntax error is missing

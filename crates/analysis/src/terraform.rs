@@ -740,6 +740,186 @@ const FILE: Schema = Schema {
     rest: Rest::Closed,
 };
 
+// Terraform's test, mock and query files (`*.tftest.hcl`, `*.tfmock.hcl`,
+// `*.tfquery.hcl`): blocks of their own, and some of the configuration's.
+
+const TEST_CONFIG: Schema = Schema {
+    owner: "test",
+    this: "This test file",
+    arguments: &[arg("parallel"), arg("skip_cleanup")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const OVERRIDE_RESOURCE: Schema = Schema {
+    owner: "override_resource",
+    this: "This override_resource block",
+    arguments: &[arg("target"), arg("override_during"), arg("values")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const OVERRIDE_DATA: Schema =
+    Schema { owner: "override_data", this: "This override_data block", ..OVERRIDE_RESOURCE };
+
+const OVERRIDE_MODULE: Schema = Schema {
+    owner: "override_module",
+    this: "This override_module block",
+    arguments: &[arg("target"), arg("override_during"), arg("outputs")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const MOCK_RESOURCE: Schema = Schema {
+    owner: "mock_resource",
+    this: "This mock_resource block",
+    arguments: &[arg("defaults"), arg("override_during")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const MOCK_DATA: Schema = Schema { owner: "mock_data", this: "This mock_data block", ..MOCK_RESOURCE };
+
+/// What a mock provider's body and a mock data file hold.
+const MOCK_BLOCKS: &[Nested] = &[
+    labelled("mock_resource", &["type"], Content::Schema(&MOCK_RESOURCE)),
+    labelled("mock_data", &["type"], Content::Schema(&MOCK_DATA)),
+    block("override_resource", Content::Schema(&OVERRIDE_RESOURCE)),
+    block("override_data", Content::Schema(&OVERRIDE_DATA)),
+];
+
+const MOCK_PROVIDER: Schema = Schema {
+    owner: "mock_provider",
+    this: "This mock provider",
+    arguments: &[arg("alias"), arg("source"), arg("override_during")],
+    reserved_arguments: &[],
+    blocks: MOCK_BLOCKS,
+    rest: Rest::Closed,
+};
+
+const PLAN_OPTIONS: Schema = Schema {
+    owner: "plan_options",
+    this: "This run block",
+    arguments: &[arg("mode"), arg("refresh"), arg("replace"), arg("target")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const RUN_MODULE: Schema = Schema {
+    owner: "module",
+    this: "This run block",
+    arguments: &[arg("source"), arg("version")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const RUN: Schema = Schema {
+    owner: "run",
+    this: "This run block",
+    arguments: &[
+        arg("command"),
+        arg("providers"),
+        arg("expect_failures"),
+        arg("state_key"),
+        arg("parallel"),
+        arg("skip_cleanup"),
+    ],
+    reserved_arguments: &[],
+    blocks: &[
+        once("plan_options", Content::Schema(&PLAN_OPTIONS)),
+        block("assert", Content::Schema(&CHECK_RULE)),
+        block("variables", Content::Arguments),
+        once("module", Content::Schema(&RUN_MODULE)),
+        block("override_resource", Content::Schema(&OVERRIDE_RESOURCE)),
+        block("override_data", Content::Schema(&OVERRIDE_DATA)),
+        block("override_module", Content::Schema(&OVERRIDE_MODULE)),
+        labelled("backend", &["name"], Content::Unchecked),
+    ],
+    rest: Rest::Closed,
+};
+
+/// The top level of a test file.
+const TEST_FILE: Schema = Schema {
+    owner: "test file",
+    this: "This test file",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: &[
+        once("test", Content::Schema(&TEST_CONFIG)),
+        labelled("run", &["name"], Content::Schema(&RUN)),
+        labelled("provider", &["name"], Content::Schema(&PROVIDER)),
+        labelled("mock_provider", &["name"], Content::Schema(&MOCK_PROVIDER)),
+        labelled("variable", &["name"], Content::Schema(&VARIABLE)),
+        block("variables", Content::Arguments),
+        block("override_resource", Content::Schema(&OVERRIDE_RESOURCE)),
+        block("override_data", Content::Schema(&OVERRIDE_DATA)),
+        block("override_module", Content::Schema(&OVERRIDE_MODULE)),
+    ],
+    rest: Rest::Closed,
+};
+
+/// The top level of a mock data file.
+const MOCK_FILE: Schema = Schema {
+    owner: "mock file",
+    this: "This mock data file",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: MOCK_BLOCKS,
+    rest: Rest::Closed,
+};
+
+const LIST: Schema = Schema {
+    owner: "list",
+    this: "A list block",
+    arguments: &[arg("count"), arg("for_each"), arg("provider"), arg("include_resource"), arg("limit")],
+    reserved_arguments: &[],
+    blocks: &[once("config", Content::Provider)],
+    rest: Rest::Closed,
+};
+
+/// The top level of a query file.
+const QUERY_FILE: Schema = Schema {
+    owner: "query file",
+    this: "This query file",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: &[
+        labelled("list", &["type", "name"], Content::Schema(&LIST)),
+        labelled("provider", &["name"], Content::Schema(&PROVIDER)),
+        block("locals", Content::Arguments),
+        labelled("variable", &["name"], Content::Schema(&VARIABLE)),
+    ],
+    rest: Rest::Closed,
+};
+
+/// The schema of a file's top level by its name: a configuration file's,
+/// or a test, mock or query file's.
+fn file_schema(path: &camino::Utf8Path) -> Option<&'static Schema> {
+    const CONFIGURATION: &Schema = &FILE;
+    const TEST: &Schema = &TEST_FILE;
+    const MOCK: &Schema = &MOCK_FILE;
+    const QUERY: &Schema = &QUERY_FILE;
+    if vfs::FileKind::of_named(path).language == vfs::Language::Terraform {
+        return Some(CONFIGURATION);
+    }
+    let name = path.file_name()?;
+    if name.ends_with(".tftest.hcl") {
+        Some(TEST)
+    } else if name.ends_with(".tfmock.hcl") {
+        Some(MOCK)
+    } else if name.ends_with(".tfquery.hcl") {
+        Some(QUERY)
+    } else {
+        None
+    }
+}
+
 /// The label names of a `dynamic` block.
 const DYNAMIC_LABELS: &[&str] = &["type"];
 
@@ -765,9 +945,19 @@ pub fn check_file(
     root: &ast::SourceFile,
     override_file: bool,
 ) -> Vec<PlacedProblem> {
+    check_file_against(text, file_name, root, override_file, &FILE)
+}
+
+fn check_file_against(
+    text: &str,
+    file_name: &str,
+    root: &ast::SourceFile,
+    override_file: bool,
+    schema: &'static Schema,
+) -> Vec<PlacedProblem> {
     let mut checker = Checker { text, file_name, index: None, override_file, out: Vec::new() };
     if let Some(body) = root.body() {
-        checker.body(&body, &FILE, None);
+        checker.body(&body, schema, None);
     }
     checker.out
 }
@@ -1012,9 +1202,12 @@ impl Checker<'_> {
     /// What Terraform checks beyond the schema, per block type.
     fn special(&mut self, schema: &'static Schema, body: &ast::Body, header: Option<&Header>) {
         let Some(header) = header else {
-            // The top level: `required_providers` outside `terraform`, and
-            // the nested data sources of `check` blocks.
-            return self.top_level(body);
+            // The top level of a configuration file: `required_providers`
+            // outside `terraform`.
+            if schema.owner == "file" {
+                self.top_level(body);
+            }
+            return;
         };
         let attribute = |name: &str| {
             body.attributes().find(|it| it.ident_token().is_some_and(|token| token.text() == name))
@@ -1335,14 +1528,16 @@ fn name_suggestion<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str
 #[salsa::tracked(returns(ref))]
 pub fn schema_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     let path = file.path(db);
-    let is_configuration = vfs::FileKind::of_named(path).language == vfs::Language::Terraform
-        && file.syntax(db) == db::SourceSyntax::Native;
-    if !is_configuration || !crate::syntax_diagnostics(db, file).is_empty() {
+    let Some(schema) = file_schema(path).filter(|_| file.syntax(db) == db::SourceSyntax::Native) else {
+        return Vec::new();
+    };
+    if !crate::syntax_diagnostics(db, file).is_empty() {
         return Vec::new();
     }
     let parse = db::parse(db, file);
     let file_name = path.file_name().unwrap_or(path.as_str());
-    let problems = check_file(file.text(db), file_name, &parse.tree(), vfs::is_terraform_override_file(path));
+    let override_file = vfs::is_terraform_override_file(path);
+    let problems = check_file_against(file.text(db), file_name, &parse.tree(), override_file, schema);
     problems.into_iter().map(|placed| to_diagnostic(file, placed)).collect()
 }
 
