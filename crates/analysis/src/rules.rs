@@ -258,6 +258,16 @@ pub static RULES: &[Rule] = &[
                       calls, templates or splats.",
     },
     Rule {
+        code: INVALID_JSON_BODY,
+        default_severity: Severity::Error,
+        summary: "A .tf.json body that does not have the shape Terraform's schema gives it.",
+        explanation: "In Terraform's JSON syntax each block type is a property whose value nests one \
+                      JSON object per label (resource, then type, then name) around the body's object, \
+                      any level an array of such objects. A string or a list of strings where a label \
+                      level or a body goes, an argument the block does not have or a required one left \
+                      out is reported as HCL's JSON decoder reports it.",
+    },
+    Rule {
         code: INVALID_IGNORE,
         default_severity: Severity::Warning,
         summary: "A halite-ignore comment that names no codes, or a code that is not a rule.",
@@ -297,6 +307,7 @@ pub const WRONG_LABEL_COUNT: &str = "wrong-label-count";
 pub const DUPLICATE_BLOCK: &str = "duplicate-block";
 pub const CONFLICTING_ARGUMENTS: &str = "conflicting-arguments";
 pub const INVALID_ADDRESS: &str = "invalid-address";
+pub const INVALID_JSON_BODY: &str = "invalid-json-body";
 
 /// The rule with this code, if there is one.
 pub fn rule(code: &str) -> Option<&'static Rule> {

@@ -75,6 +75,11 @@ pub enum SchemaProblem {
     /// A second configuration of one provider with the same alias (or
     /// none) in a module.
     DuplicateProvider { name: SmolStr, alias: Option<SmolStr>, first: String },
+    /// A `.tf.json` body that does not have the shape Terraform's schema
+    /// gives it, in HCL's JSON decoder's words: a value of the wrong JSON
+    /// type where a block's labels or body go, a name the schema does not
+    /// have, a required argument left out.
+    JsonBody { summary: String, detail: String },
 }
 
 /// The blocks a module has at most one of, across its files.
@@ -178,6 +183,7 @@ impl SchemaProblem {
             SchemaProblem::SecondInModule { .. } | SchemaProblem::DuplicateProvider { .. } => {
                 rules::DUPLICATE_BLOCK
             }
+            SchemaProblem::JsonBody { .. } => rules::INVALID_JSON_BODY,
         }
     }
 
@@ -234,6 +240,7 @@ impl SchemaProblem {
                 ModuleSingleton::RequiredProviders => "Duplicate required providers configuration".into(),
             },
             SchemaProblem::DuplicateProvider { .. } => "Duplicate provider configuration".into(),
+            SchemaProblem::JsonBody { summary, .. } => summary.clone(),
         }
     }
 
@@ -380,6 +387,7 @@ impl SchemaProblem {
                 "A provider configuration for {name:?} with alias {alias:?} was already given at {first}. Each \
                  configuration for the same provider must have a distinct alias."
             ),
+            SchemaProblem::JsonBody { detail, .. } => detail.clone(),
         }
     }
 
@@ -1528,17 +1536,77 @@ fn name_suggestion<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str
 #[salsa::tracked(returns(ref))]
 pub fn schema_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     let path = file.path(db);
-    let Some(schema) = file_schema(path).filter(|_| file.syntax(db) == db::SourceSyntax::Native) else {
-        return Vec::new();
-    };
+    let Some(schema) = file_schema(path) else { return Vec::new() };
     if !crate::syntax_diagnostics(db, file).is_empty() {
         return Vec::new();
+    }
+    if file.syntax(db) == db::SourceSyntax::Json {
+        let override_file = vfs::is_terraform_override_file(path);
+        let problems = check_json_file(path.as_str(), file.text(db), override_file, schema);
+        return problems.into_iter().map(|placed| to_diagnostic(file, placed)).collect();
     }
     let parse = db::parse(db, file);
     let file_name = path.file_name().unwrap_or(path.as_str());
     let override_file = vfs::is_terraform_override_file(path);
     let problems = check_file_against(file.text(db), file_name, &parse.tree(), override_file, schema);
     problems.into_iter().map(|placed| to_diagnostic(file, placed)).collect()
+}
+
+/// The problems of a JSON file's bodies, as Terraform decodes them: each
+/// of its own blocks' bodies by its schema with HCL's JSON decoder, which
+/// reports a value of the wrong JSON type where labels or a body go
+/// (`"variable": ["name"]`, a resource without its name level) and the
+/// names the schema does not have. What a provider defines is read
+/// partially, leaving its names alone; `locals` and `required_providers`
+/// as arguments only.
+fn check_json_file(name: &str, text: &str, override_file: bool, schema: &'static Schema) -> Vec<PlacedProblem> {
+    let source = decode::SourceFile::json(name, text);
+    let mut out = Vec::new();
+    json_body(&source.body(), schema, override_file, &mut out);
+    out
+}
+
+fn json_body(body: &decode::Body, schema: &'static Schema, override_file: bool, out: &mut Vec<PlacedProblem>) {
+    let body_schema = decode::BodySchema {
+        attributes: schema
+            .arguments
+            .iter()
+            .map(|it| decode::AttributeSchema { name: it.name.into(), required: it.required && !override_file })
+            .collect(),
+        blocks: schema
+            .blocks
+            .iter()
+            .filter(|it| it.type_name != "_" && !matches!(it.content, Content::Reserved))
+            .map(|it| decode::BlockHeaderSchema {
+                type_name: it.type_name.into(),
+                label_names: it.label_names.iter().map(|&label| label.into()).collect(),
+            })
+            .collect(),
+    };
+    let (content, diagnostics) = match schema.rest {
+        Rest::Closed => body.content(&body_schema),
+        Rest::Provider | Rest::Arguments => {
+            let (content, _, diagnostics) = body.partial_content(&body_schema);
+            (content, diagnostics)
+        }
+    };
+    push_json(diagnostics, out);
+    for block in &content.blocks {
+        let Some(nested) = schema.blocks.iter().find(|it| it.type_name == block.type_name) else { continue };
+        match nested.content {
+            Content::Schema(schema) => json_body(&block.body, schema, override_file, out),
+            Content::Arguments => push_json(block.body.just_attributes().1, out),
+            Content::Unchecked | Content::Provider | Content::Reserved => {}
+        }
+    }
+}
+
+fn push_json(diagnostics: decode::Diagnostics, out: &mut Vec<PlacedProblem>) {
+    for diagnostic in diagnostics.into_iter().filter(decode::Diagnostic::is_error) {
+        let range = diagnostic.subject.map(|it| it.text_range()).unwrap_or_default();
+        let problem = SchemaProblem::JsonBody { summary: diagnostic.summary, detail: diagnostic.detail };
+        out.push(PlacedProblem { problem, range, first: None });
+    }
 }
 
 fn to_diagnostic(file: File, placed: PlacedProblem) -> Diagnostic {

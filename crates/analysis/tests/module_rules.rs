@@ -247,3 +247,8 @@ fn invalid_address() {
 fn invalid_variable_value() {
     run_module_rule("invalid-variable-value");
 }
+
+#[test]
+fn invalid_json_body() {
+    run_module_rule("invalid-json-body");
+}
