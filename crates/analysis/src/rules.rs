@@ -179,7 +179,9 @@ pub static RULES: &[Rule] = &[
         code: INVALID_VARIABLE_VALUE,
         default_severity: Severity::Error,
         summary: "A variable's value or default that does not fit its type constraint.",
-        explanation: "The value is converted to the declared type; change the value or the type.",
+        explanation: "The value is converted to the declared type; change the value or the type. \
+                      check reports a default that does not convert (Terraform's \"Invalid default \
+                      value for variable\"); eval also a value given.",
     },
     Rule {
         code: UNSUPPORTED_ARGUMENT,
