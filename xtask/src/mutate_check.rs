@@ -8,7 +8,8 @@
 //! that what the copy lacks cannot count as a finding). Each repository is
 //! copied once under a temporary directory; each mistake is written into
 //! one file of the copy, `halite check --format json` runs on the module's
-//! files, and the file is put back. A mistake is found when the check
+//! files and those of the local modules it calls (as `terraform validate`
+//! loads them), and the file is put back. A mistake is found when the check
 //! reports an error with one of the rule codes that mistake calls for in
 //! the file it was planted in. A kind of mistake that has no place in a
 //! module (no `lifecycle` block to repeat, no `for_each` to set `count`
@@ -145,7 +146,7 @@ impl Mistake {
     /// The first place of `text` where the mistake can be planted, as the
     /// edit that plants it. `taken` says whether a name is used anywhere in
     /// the module already, so that a misspelling never lands on a real name.
-    fn plant(self, text: &str, taken: &dyn Fn(&str) -> bool, local_calls: &[String]) -> Option<Plant> {
+    fn plant(self, text: &str, taken: &dyn Fn(&str) -> bool, local_calls: &[LocalCall]) -> Option<Plant> {
         let parse = syntax::parse(text);
         if !parse.ok() {
             return None;
@@ -227,7 +228,7 @@ impl Mistake {
                     let Some(Expr::Variable(root)) = call.expr() else { return None };
                     let call_name = call.ident_token()?;
                     if root.ident_token()?.text() != "module"
-                        || !local_calls.iter().any(|name| name == call_name.text())
+                        || !local_calls.iter().any(|call| !call.repeated && call.name == call_name.text())
                         || in_address_block(get.syntax())
                     {
                         return None;
@@ -278,10 +279,17 @@ fn in_address_block(node: &syntax::SyntaxNode) -> bool {
         .any(|block| matches!(block_type(&block).as_str(), "moved" | "import" | "removed"))
 }
 
-/// The module calls of `texts` whose source is a local directory and that
-/// have neither `count` nor `for_each`: `module.NAME.OUTPUT` reads one of
-/// their outputs.
-fn local_module_calls(texts: &[String]) -> Vec<String> {
+/// A `module` block whose source is a local directory.
+struct LocalCall {
+    name: String,
+    /// The source as written, without quotes (`./modules/network`).
+    source: String,
+    /// Whether it has `count` or `for_each`.
+    repeated: bool,
+}
+
+/// The module calls of `texts` whose source is a local directory.
+fn local_module_calls(texts: &[String]) -> Vec<LocalCall> {
     let mut out = Vec::new();
     for text in texts {
         let parse = syntax::parse(text);
@@ -289,12 +297,40 @@ fn local_module_calls(texts: &[String]) -> Vec<String> {
         for block in body.blocks().filter(|block| block_type(block) == "module") {
             let Some(source) = argument(&block, "source").and_then(|it| it.expr()) else { continue };
             let source = source.syntax().text().to_string();
-            let local = source.starts_with("\"./") || source.starts_with("\"../");
+            let Some(source) = source.strip_prefix('"').and_then(|it| it.strip_suffix('"')) else { continue };
+            if !(source.starts_with("./") || source.starts_with("../")) || source.contains("${") {
+                continue;
+            }
             let repeated = argument(&block, "count").is_some() || argument(&block, "for_each").is_some();
-            if let (true, false, Some(label)) = (local, repeated, block.block_labels().next()) {
-                out.push(label_text(&label));
+            if let Some(label) = block.block_labels().next() {
+                out.push(LocalCall { name: label_text(&label), source: source.to_owned(), repeated });
             }
         }
+    }
+    out
+}
+
+/// The `*.tf` files of the local child modules `calls` name, as paths from
+/// the calling module's directory `dir`: checked with it, as `terraform
+/// validate` loads them, so that a call's arguments and outputs are read
+/// against its child.
+fn child_files(dir: &Path, calls: &[LocalCall]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for call in calls {
+        let source = call.source.trim_end_matches('/');
+        if !seen.insert(source.to_owned()) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(dir.join(source)) else { continue };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".tf") && !name.starts_with('.'))
+            .collect();
+        names.sort();
+        out.extend(names.into_iter().map(|name| format!("{source}/{name}")));
     }
     out
 }
@@ -485,11 +521,6 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 .with_context(|| format!("copying {}", module.repository))?;
         }
         let dir = scratch.path().join(&module.repository).join(&module.path);
-        let baseline = check(&halite, &dir, &module.files)?;
-        if baseline.iter().any(|finding| finding.severity == "error") {
-            continue;
-        }
-        modules_used += 1;
         let name = Path::new(&module.repository).join(&module.path);
         let texts: Vec<String> = module
             .files
@@ -497,8 +528,15 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             .map(|file| std::fs::read_to_string(dir.join(file)))
             .collect::<Result<_, _>>()
             .with_context(|| format!("reading {}", name.display()))?;
-        let taken = |word: &str| texts.iter().any(|text| contains_word(text, word));
         let local_calls = local_module_calls(&texts);
+        let mut checked = module.files.clone();
+        checked.extend(child_files(&dir, &local_calls));
+        let baseline = check(&halite, &dir, &checked)?;
+        if baseline.iter().any(|finding| finding.severity == "error") {
+            continue;
+        }
+        modules_used += 1;
+        let taken = |word: &str| texts.iter().any(|text| contains_word(text, word));
         for mistake in MISTAKES {
             let tally = tallies.entry(mistake).or_default();
             let planted = module
@@ -512,7 +550,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             };
             let path = dir.join(file);
             std::fs::write(&path, plant.apply(text))?;
-            let findings = check(&halite, &dir, &module.files);
+            let findings = check(&halite, &dir, &checked);
             std::fs::write(&path, text)?;
             let findings = findings?;
             tally.planted += 1;
