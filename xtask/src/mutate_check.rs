@@ -239,19 +239,31 @@ impl Mistake {
             Mistake::MovedModuleToResource => of_type("resource").find_map(|block| {
                 let labels: Vec<String> = block.block_labels().map(|label| label_text(&label)).collect();
                 let [resource_type, name] = labels.as_slice() else { return None };
-                Some(append(text, format!("moved {{\n  from = module.planted_move\n  to   = {resource_type}.{name}\n}}\n")))
+                Some(append(
+                    text,
+                    format!("moved {{\n  from = module.planted_move\n  to   = {resource_type}.{name}\n}}\n"),
+                ))
             }),
             Mistake::ImportDataSource => of_type("data").find_map(|block| {
                 let labels: Vec<String> = block.block_labels().map(|label| label_text(&label)).collect();
                 let [data_type, name] = labels.as_slice() else { return None };
-                Some(append(text, format!("import {{\n  to = data.{data_type}.{name}\n  id = \"planted\"\n}}\n")))
+                Some(append(
+                    text,
+                    format!("import {{\n  to = data.{data_type}.{name}\n  id = \"planted\"\n}}\n"),
+                ))
             }),
             Mistake::DuplicateBackend => of_type("terraform")
-                .find(|block| block.body().is_some_and(|body| body.blocks().any(|inner| block_type(&inner) == "backend")))
+                .find(|block| {
+                    block
+                        .body()
+                        .is_some_and(|body| body.blocks().any(|inner| block_type(&inner) == "backend"))
+                })
                 .map(|_| append(text, "terraform {\n  backend \"local\" {}\n}\n".to_owned())),
             Mistake::DuplicateRequiredProviders => of_type("terraform")
                 .find(|block| {
-                    block.body().is_some_and(|body| body.blocks().any(|inner| block_type(&inner) == "required_providers"))
+                    block.body().is_some_and(|body| {
+                        body.blocks().any(|inner| block_type(&inner) == "required_providers")
+                    })
                 })
                 .map(|_| append(text, "terraform {\n  required_providers {}\n}\n".to_owned())),
         }

@@ -1410,7 +1410,10 @@ fn static_steps(expr: &ast::Expr, dynamic_keys: bool) -> Option<Vec<Step>> {
             ast::Expr::GetAttrExpr(get) => {
                 let name = get.name()?;
                 let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
-                steps.push(Step::Name(SmolStr::new(name.text()), TextRange::new(start, name.text_range().end())));
+                steps.push(Step::Name(
+                    SmolStr::new(name.text()),
+                    TextRange::new(start, name.text_range().end()),
+                ));
                 get.base()?
             }
             ast::Expr::LegacyIndexExpr(index) => {
@@ -1422,13 +1425,17 @@ fn static_steps(expr: &ast::Expr, dynamic_keys: bool) -> Option<Vec<Step>> {
                 let key = index.index()?;
                 let constant = match &key {
                     ast::Expr::Literal(_) => true,
-                    ast::Expr::QuotedTemplate(template) => {
-                        template.syntax().children().all(|part| part.kind() == syntax::SyntaxKind::TEMPLATE_LITERAL)
-                    }
+                    ast::Expr::QuotedTemplate(template) => template
+                        .syntax()
+                        .children()
+                        .all(|part| part.kind() == syntax::SyntaxKind::TEMPLATE_LITERAL),
                     _ => false,
                 };
-                let start = index.l_brack_token().map_or(key.syntax().text_range().start(), |it| it.text_range().start());
-                let end = index.r_brack_token().map_or(key.syntax().text_range().end(), |it| it.text_range().end());
+                let start = index
+                    .l_brack_token()
+                    .map_or(key.syntax().text_range().start(), |it| it.text_range().start());
+                let end =
+                    index.r_brack_token().map_or(key.syntax().text_range().end(), |it| it.text_range().end());
                 if constant {
                     steps.push(Step::Key(TextRange::new(start, end)));
                 } else if !dynamic_keys {
@@ -1512,7 +1519,9 @@ fn read_address(
     }
     match (use_, keys) {
         (_, []) => {}
-        (AddressUse::Removed, [first, ..]) => return Err((AddressProblem::ResourceInstanceKey, first.range())),
+        (AddressUse::Removed, [first, ..]) => {
+            return Err((AddressProblem::ResourceInstanceKey, first.range()));
+        }
         (_, [Step::Key(_)]) => {}
         (_, [first]) => return Err((AddressProblem::KeyNotInBrackets, first.range())),
         (_, [_, second, ..]) => return Err((AddressProblem::ExtraOperators, second.range())),
@@ -1559,19 +1568,32 @@ pub fn schema_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
 /// names the schema does not have. What a provider defines is read
 /// partially, leaving its names alone; `locals` and `required_providers`
 /// as arguments only.
-fn check_json_file(name: &str, text: &str, override_file: bool, schema: &'static Schema) -> Vec<PlacedProblem> {
+fn check_json_file(
+    name: &str,
+    text: &str,
+    override_file: bool,
+    schema: &'static Schema,
+) -> Vec<PlacedProblem> {
     let source = decode::SourceFile::json(name, text);
     let mut out = Vec::new();
     json_body(&source.body(), schema, override_file, &mut out);
     out
 }
 
-fn json_body(body: &decode::Body, schema: &'static Schema, override_file: bool, out: &mut Vec<PlacedProblem>) {
+fn json_body(
+    body: &decode::Body,
+    schema: &'static Schema,
+    override_file: bool,
+    out: &mut Vec<PlacedProblem>,
+) {
     let body_schema = decode::BodySchema {
         attributes: schema
             .arguments
             .iter()
-            .map(|it| decode::AttributeSchema { name: it.name.into(), required: it.required && !override_file })
+            .map(|it| decode::AttributeSchema {
+                name: it.name.into(),
+                required: it.required && !override_file,
+            })
             .collect(),
         blocks: schema
             .blocks
@@ -1676,7 +1698,11 @@ pub fn module_duplicate_blocks(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
                     let alias = match alias {
                         None => None,
                         Some(&attribute) => {
-                            let value = eval::eval_expr(&hir.exprs, hir.attributes[attribute].value, &eval::Context::none());
+                            let value = eval::eval_expr(
+                                &hir.exprs,
+                                hir.attributes[attribute].value,
+                                &eval::Context::none(),
+                            );
                             match value.ok().as_ref().and_then(|it| it.as_str()) {
                                 Some(alias) => Some(SmolStr::new(alias)),
                                 // An alias that is no literal string is another finding.
@@ -1708,20 +1734,31 @@ pub fn module_duplicate_blocks(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         }
     };
     let mut out = Vec::new();
-    let mut report = |problem_of: &dyn Fn(String) -> SchemaProblem, first: (File, hir::BlockId), second: (File, hir::BlockId)| {
-        let (Some(first_range), Some(range)) = (header(first.0, first.1), header(second.0, second.1)) else { return };
+    let mut report = |problem_of: &dyn Fn(String) -> SchemaProblem,
+                      first: (File, hir::BlockId),
+                      second: (File, hir::BlockId)| {
+        let (Some(first_range), Some(range)) = (header(first.0, first.1), header(second.0, second.1)) else {
+            return;
+        };
         let problem = problem_of(terraform_range(first.0, first_range));
         let placed = PlacedProblem { problem, range, first: (first.0 == second.0).then_some(first_range) };
         out.push(to_diagnostic(second.0, placed));
     };
     for (index, &(kind, file, id)) in singletons.iter().enumerate() {
         if let Some(&(_, first_file, first_id)) = singletons[..index].iter().find(|it| it.0 == kind) {
-            report(&|first| SchemaProblem::SecondInModule { kind, first }, (first_file, first_id), (file, id));
+            report(
+                &|first| SchemaProblem::SecondInModule { kind, first },
+                (first_file, first_id),
+                (file, id),
+            );
         }
     }
     for (index, ((name, alias), file, id)) in providers.iter().enumerate() {
-        if let Some((_, first_file, first_id)) = providers[..index].iter().find(|it| it.0 == (name.clone(), alias.clone())) {
-            let problem = |first| SchemaProblem::DuplicateProvider { name: name.clone(), alias: alias.clone(), first };
+        if let Some((_, first_file, first_id)) =
+            providers[..index].iter().find(|it| it.0 == (name.clone(), alias.clone()))
+        {
+            let problem =
+                |first| SchemaProblem::DuplicateProvider { name: name.clone(), alias: alias.clone(), first };
             report(&problem, (*first_file, *first_id), (*file, *id));
         }
     }
@@ -2034,10 +2071,14 @@ pub fn module_output_diagnostics(
                 Some(TextRange::new(start, name.text_range().end()))
             })
             .unwrap_or_else(|| node.text_range());
-        let suggestion = eval::suggest(output, interface.outputs.iter().map(SmolStr::as_str)).map(SmolStr::new);
+        let suggestion =
+            eval::suggest(output, interface.outputs.iter().map(SmolStr::as_str)).map(SmolStr::new);
         let detail = match &suggestion {
             Some(meant) => {
-                format!("This object does not have an attribute named {:?}. Did you mean {meant:?}?", output.as_str())
+                format!(
+                    "This object does not have an attribute named {:?}. Did you mean {meant:?}?",
+                    output.as_str()
+                )
             }
             None => format!("This object does not have an attribute named {:?}.", output.as_str()),
         };

@@ -14,7 +14,9 @@ use camino::{Utf8Path, Utf8PathBuf};
 use db::{
     File, FileStatus, InputDurability, RootDatabase,
     graph::NodeId,
-    module::{self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnosticKind, ModuleInterface},
+    module::{
+        self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnosticKind, ModuleInterface,
+    },
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use value::Value;
