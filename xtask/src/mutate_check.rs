@@ -8,7 +8,8 @@
 //! that what the copy lacks cannot count as a finding). Each repository is
 //! copied once under a temporary directory; each mistake is written into
 //! one file of the copy, `halite check --format json` runs on the module's
-//! files, and the file is put back. A mistake is found when the check
+//! files and those of the local modules it calls (as `terraform validate`
+//! loads them), and the file is put back. A mistake is found when the check
 //! reports an error with one of the rule codes that mistake calls for in
 //! the file it was planted in. A kind of mistake that has no place in a
 //! module (no `lifecycle` block to repeat, no `for_each` to set `count`
@@ -62,9 +63,21 @@ enum Mistake {
     MisspelledVariable,
     /// A function call's name misspelled.
     MisspelledFunction,
+    /// A variable's `default` replaced by a value its `type` does not take.
+    DefaultNotOfType,
+    /// A read of a local child module's output misspelled.
+    MisspelledModuleOutput,
+    /// A `moved` block from a module to a resource.
+    MovedModuleToResource,
+    /// An `import` block whose `to` is a data source.
+    ImportDataSource,
+    /// A second `backend` block in the module.
+    DuplicateBackend,
+    /// A second `required_providers` block in the module.
+    DuplicateRequiredProviders,
 }
 
-const MISTAKES: [Mistake; 11] = [
+const MISTAKES: [Mistake; 17] = [
     Mistake::VariableArgument,
     Mistake::OutputArgument,
     Mistake::ModuleArgument,
@@ -76,6 +89,12 @@ const MISTAKES: [Mistake; 11] = [
     Mistake::MisspelledLocal,
     Mistake::MisspelledVariable,
     Mistake::MisspelledFunction,
+    Mistake::DefaultNotOfType,
+    Mistake::MisspelledModuleOutput,
+    Mistake::MovedModuleToResource,
+    Mistake::ImportDataSource,
+    Mistake::DuplicateBackend,
+    Mistake::DuplicateRequiredProviders,
 ];
 
 impl Mistake {
@@ -92,6 +111,12 @@ impl Mistake {
             Mistake::MisspelledLocal => "`local.NAME` misspelled",
             Mistake::MisspelledVariable => "`var.NAME` misspelled",
             Mistake::MisspelledFunction => "function name misspelled",
+            Mistake::DefaultNotOfType => "variable: `default` not of its `type`",
+            Mistake::MisspelledModuleOutput => "`module.NAME.OUTPUT` of a local module misspelled",
+            Mistake::MovedModuleToResource => "`moved` from a module to a resource",
+            Mistake::ImportDataSource => "`import` to a data source",
+            Mistake::DuplicateBackend => "`backend` repeated",
+            Mistake::DuplicateRequiredProviders => "`required_providers` repeated",
         }
     }
 
@@ -111,13 +136,17 @@ impl Mistake {
                 &["undeclared-reference"]
             }
             Mistake::MisspelledFunction => &["unknown-function"],
+            Mistake::DefaultNotOfType => &["invalid-variable-value"],
+            Mistake::MisspelledModuleOutput => &["unknown-attribute"],
+            Mistake::MovedModuleToResource | Mistake::ImportDataSource => &["invalid-address"],
+            Mistake::DuplicateBackend | Mistake::DuplicateRequiredProviders => &["duplicate-block"],
         }
     }
 
     /// The first place of `text` where the mistake can be planted, as the
     /// edit that plants it. `taken` says whether a name is used anywhere in
     /// the module already, so that a misspelling never lands on a real name.
-    fn plant(self, text: &str, taken: &dyn Fn(&str) -> bool) -> Option<Plant> {
+    fn plant(self, text: &str, taken: &dyn Fn(&str) -> bool, local_calls: &[LocalCall]) -> Option<Plant> {
         let parse = syntax::parse(text);
         if !parse.ok() {
             return None;
@@ -180,8 +209,142 @@ impl Mistake {
                 .filter_map(ast::FunctionCall::cast)
                 .filter(|call| call.colon2_token().is_none() && !in_variable_type(call.syntax()))
                 .find_map(|call| misspell_token(&call.ident_token()?, taken)),
+            Mistake::DefaultNotOfType => of_type("variable").find_map(|block| {
+                let type_text = argument(block, "type")?.expr()?.syntax().text().to_string();
+                let default = argument(block, "default")?.expr()?;
+                let head = type_text.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or_default();
+                // A value no conversion turns into the type.
+                let value = match head {
+                    "string" | "number" | "bool" => "[]",
+                    "list" | "set" | "tuple" => "{ planted = true }",
+                    "map" | "object" => "[true]",
+                    _ => return None,
+                };
+                Some(Plant { range: default.syntax().text_range(), replacement: value.to_owned() })
+            }),
+            Mistake::MisspelledModuleOutput => {
+                parse.syntax_node().descendants().filter_map(ast::GetAttrExpr::cast).find_map(|get| {
+                    let Some(Expr::GetAttrExpr(call)) = get.expr() else { return None };
+                    let Some(Expr::Variable(root)) = call.expr() else { return None };
+                    let call_name = call.ident_token()?;
+                    if root.ident_token()?.text() != "module"
+                        || !local_calls.iter().any(|call| !call.repeated && call.name == call_name.text())
+                        || in_address_block(get.syntax())
+                    {
+                        return None;
+                    }
+                    misspell_token(&get.ident_token()?, taken)
+                })
+            }
+            Mistake::MovedModuleToResource => of_type("resource").find_map(|block| {
+                let labels: Vec<String> = block.block_labels().map(|label| label_text(&label)).collect();
+                let [resource_type, name] = labels.as_slice() else { return None };
+                Some(append(
+                    text,
+                    format!("moved {{\n  from = module.planted_move\n  to   = {resource_type}.{name}\n}}\n"),
+                ))
+            }),
+            Mistake::ImportDataSource => of_type("data").find_map(|block| {
+                let labels: Vec<String> = block.block_labels().map(|label| label_text(&label)).collect();
+                let [data_type, name] = labels.as_slice() else { return None };
+                Some(append(
+                    text,
+                    format!("import {{\n  to = data.{data_type}.{name}\n  id = \"planted\"\n}}\n"),
+                ))
+            }),
+            Mistake::DuplicateBackend => of_type("terraform")
+                .find(|block| {
+                    block
+                        .body()
+                        .is_some_and(|body| body.blocks().any(|inner| block_type(&inner) == "backend"))
+                })
+                .map(|_| append(text, "terraform {\n  backend \"local\" {}\n}\n".to_owned())),
+            Mistake::DuplicateRequiredProviders => of_type("terraform")
+                .find(|block| {
+                    block.body().is_some_and(|body| {
+                        body.blocks().any(|inner| block_type(&inner) == "required_providers")
+                    })
+                })
+                .map(|_| append(text, "terraform {\n  required_providers {}\n}\n".to_owned())),
         }
     }
+}
+
+/// `addition` appended to `text`, after a line break.
+fn append(text: &str, addition: String) -> Plant {
+    let at = syntax::TextSize::try_from(text.len()).unwrap_or_default();
+    let separator = if text.ends_with('\n') { "\n" } else { "\n\n" };
+    Plant::insert(at, format!("{separator}{addition}"))
+}
+
+/// A block label's text without its quotes.
+fn label_text(label: &ast::BlockLabel) -> String {
+    let text = label.syntax().text().to_string();
+    text.trim_matches('"').to_owned()
+}
+
+/// Whether `node` is in a `moved`, `import` or `removed` block, whose
+/// addresses name resources inside a module call, not its outputs.
+fn in_address_block(node: &syntax::SyntaxNode) -> bool {
+    node.ancestors()
+        .filter_map(ast::Block::cast)
+        .any(|block| matches!(block_type(&block).as_str(), "moved" | "import" | "removed"))
+}
+
+/// A `module` block whose source is a local directory.
+struct LocalCall {
+    name: String,
+    /// The source as written, without quotes (`./modules/network`).
+    source: String,
+    /// Whether it has `count` or `for_each`.
+    repeated: bool,
+}
+
+/// The module calls of `texts` whose source is a local directory.
+fn local_module_calls(texts: &[String]) -> Vec<LocalCall> {
+    let mut out = Vec::new();
+    for text in texts {
+        let parse = syntax::parse(text);
+        let Some(body) = parse.tree().body() else { continue };
+        for block in body.blocks().filter(|block| block_type(block) == "module") {
+            let Some(source) = argument(&block, "source").and_then(|it| it.expr()) else { continue };
+            let source = source.syntax().text().to_string();
+            let Some(source) = source.strip_prefix('"').and_then(|it| it.strip_suffix('"')) else { continue };
+            if !(source.starts_with("./") || source.starts_with("../")) || source.contains("${") {
+                continue;
+            }
+            let repeated = argument(&block, "count").is_some() || argument(&block, "for_each").is_some();
+            if let Some(label) = block.block_labels().next() {
+                out.push(LocalCall { name: label_text(&label), source: source.to_owned(), repeated });
+            }
+        }
+    }
+    out
+}
+
+/// The `*.tf` files of the local child modules `calls` name, as paths from
+/// the calling module's directory `dir`: checked with it, as `terraform
+/// validate` loads them, so that a call's arguments and outputs are read
+/// against its child.
+fn child_files(dir: &Path, calls: &[LocalCall]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for call in calls {
+        let source = call.source.trim_end_matches('/');
+        if !seen.insert(source.to_owned()) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(dir.join(source)) else { continue };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".tf") && !name.starts_with('.'))
+            .collect();
+        names.sort();
+        out.extend(names.into_iter().map(|name| format!("{source}/{name}")));
+    }
+    out
 }
 
 /// One planted mistake: `range` of the file's text replaced.
@@ -370,11 +533,6 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 .with_context(|| format!("copying {}", module.repository))?;
         }
         let dir = scratch.path().join(&module.repository).join(&module.path);
-        let baseline = check(&halite, &dir, &module.files)?;
-        if baseline.iter().any(|finding| finding.severity == "error") {
-            continue;
-        }
-        modules_used += 1;
         let name = Path::new(&module.repository).join(&module.path);
         let texts: Vec<String> = module
             .files
@@ -382,6 +540,14 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             .map(|file| std::fs::read_to_string(dir.join(file)))
             .collect::<Result<_, _>>()
             .with_context(|| format!("reading {}", name.display()))?;
+        let local_calls = local_module_calls(&texts);
+        let mut checked = module.files.clone();
+        checked.extend(child_files(&dir, &local_calls));
+        let baseline = check(&halite, &dir, &checked)?;
+        if baseline.iter().any(|finding| finding.severity == "error") {
+            continue;
+        }
+        modules_used += 1;
         let taken = |word: &str| texts.iter().any(|text| contains_word(text, word));
         for mistake in MISTAKES {
             let tally = tallies.entry(mistake).or_default();
@@ -389,14 +555,14 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 .files
                 .iter()
                 .zip(&texts)
-                .find_map(|(file, text)| Some((file, text, mistake.plant(text, &taken)?)));
+                .find_map(|(file, text)| Some((file, text, mistake.plant(text, &taken, &local_calls)?)));
             let Some((file, text, plant)) = planted else {
                 tally.modules_without_place += 1;
                 continue;
             };
             let path = dir.join(file);
             std::fs::write(&path, plant.apply(text))?;
-            let findings = check(&halite, &dir, &module.files);
+            let findings = check(&halite, &dir, &checked);
             std::fs::write(&path, text)?;
             let findings = findings?;
             tally.planted += 1;

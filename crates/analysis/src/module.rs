@@ -603,14 +603,14 @@ impl ModuleFacts {
 /// front end: those of `db`'s findings that hold whatever values the
 /// inputs take and whatever the tool adds to the model (see the module
 /// documentation), the unused variables and locals, and the problems of the
-/// file's calls of local modules whose children `inputs_of` finds. A check
+/// file's calls of local modules whose children `interface_of` finds. A check
 /// knows no variable's value, so nothing that depends on one is reported.
 pub fn file_module_diagnostics(
     db: &dyn Db,
     module: Module,
     file: File,
     facts: &ModuleFacts,
-    inputs_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<[module::ModuleInput]>>,
+    interface_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<module::ModuleInterface>>,
 ) -> Vec<Diagnostic> {
     let candidates = check_candidates(db, module, file, facts);
     // Dependencies first, so that a long chain of locals does not recurse
@@ -623,7 +623,7 @@ pub fn file_module_diagnostics(
         facts,
         &candidates,
         &CycleReporters::default(),
-        inputs_of,
+        interface_of,
     )
 }
 
@@ -687,7 +687,7 @@ pub fn evaluated_file_module_diagnostics(
     facts: &ModuleFacts,
     candidates: &[Attr<'_>],
     reporters: &CycleReporters,
-    inputs_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<[module::ModuleInput]>>,
+    interface_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<module::ModuleInterface>>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let trust = Trust::of(db, module, file);
@@ -712,11 +712,17 @@ pub fn evaluated_file_module_diagnostics(
             out.extend(own.iter().map(|diagnostic| convert(db, diagnostic)));
         }
     }
-    // Terraform's schemas for its own blocks, read from the file alone.
+    // Terraform's schemas for its own blocks, read from the file alone,
+    // then the blocks a module has once, across its files.
     if trust.dialect {
         out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
         // `count`, `each` and `self` where they have no value.
         out.extend(crate::terraform_contexts::context_diagnostics(db, file));
+        out.extend(crate::terraform::module_block_diagnostics(db, module, file));
+    }
+    // Terraform's test, mock and query files, by their own schemas.
+    if trust.kind == Language::TerraformTool {
+        out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
     }
     // Namespaced calls Terraform cannot resolve, found from the
     // declarations: certain in a Terraform file of a module whose files all
@@ -738,7 +744,14 @@ pub fn evaluated_file_module_diagnostics(
             // And `var.`/`local.` in `dynamic` blocks, which the model leaves out.
             let dynamic = crate::terraform::dynamic_block_reference_diagnostics(db, module, file);
             out.extend(dynamic.iter().map(|diagnostic| convert(db, diagnostic)));
+            // Outputs of local child modules that they do not declare.
+            let outputs = crate::terraform::module_output_diagnostics(db, module, file, &interface_of);
+            out.extend(outputs.iter().map(|diagnostic| convert(db, diagnostic)));
         }
+        // Defaults that do not convert to their variable's type, which a
+        // check, evaluating no variable, does not read otherwise.
+        let defaults = crate::terraform::default_value_diagnostics(db, module, file);
+        out.extend(defaults.iter().map(|diagnostic| convert(db, diagnostic)));
     }
 
     let inputs = SoundInputs::of(db, module);
@@ -817,7 +830,7 @@ pub fn evaluated_file_module_diagnostics(
     }
     out.extend(unused_declarations(db, module, file, facts.usage()));
     out.extend(
-        module::module_call_diagnostics(db, module, Some(file), inputs_of)
+        module::module_call_diagnostics(db, module, Some(file), &interface_of)
             .iter()
             .map(|diagnostic| convert(db, diagnostic)),
     );

@@ -179,7 +179,9 @@ pub static RULES: &[Rule] = &[
         code: INVALID_VARIABLE_VALUE,
         default_severity: Severity::Error,
         summary: "A variable's value or default that does not fit its type constraint.",
-        explanation: "The value is converted to the declared type; change the value or the type.",
+        explanation: "The value is converted to the declared type; change the value or the type. \
+                      check reports a default that does not convert (Terraform's \"Invalid default \
+                      value for variable\"); eval also a value given.",
     },
     Rule {
         code: UNSUPPORTED_ARGUMENT,
@@ -257,6 +259,26 @@ pub static RULES: &[Rule] = &[
                       for_each expression itself) terraform validate rejects them.",
     },
     Rule {
+        code: INVALID_ADDRESS,
+        default_severity: Severity::Error,
+        summary: "A moved, import or removed block whose address is not of the kind the block takes.",
+        explanation: "A moved block's from and to are both modules (module.a, module.a[0]) or both \
+                      resources (aws_instance.a, module.b.aws_instance.a[\"k\"]); an import block's to \
+                      is a managed resource; a removed block's from is a module or a resource without \
+                      instance keys, and not a data source. Each is a static reference: no function \
+                      calls, templates or splats.",
+    },
+    Rule {
+        code: INVALID_JSON_BODY,
+        default_severity: Severity::Error,
+        summary: "A .tf.json body that does not have the shape Terraform's schema gives it.",
+        explanation: "In Terraform's JSON syntax each block type is a property whose value nests one \
+                      JSON object per label (resource, then type, then name) around the body's object, \
+                      any level an array of such objects. A string or a list of strings where a label \
+                      level or a body goes, an argument the block does not have or a required one left \
+                      out is reported as HCL's JSON decoder reports it.",
+    },
+    Rule {
         code: INVALID_IGNORE,
         default_severity: Severity::Warning,
         summary: "A halite-ignore comment that names no codes, or a code that is not a rule.",
@@ -296,6 +318,8 @@ pub const WRONG_LABEL_COUNT: &str = "wrong-label-count";
 pub const DUPLICATE_BLOCK: &str = "duplicate-block";
 pub const CONFLICTING_ARGUMENTS: &str = "conflicting-arguments";
 pub const OUT_OF_CONTEXT_REFERENCE: &str = "out-of-context-reference";
+pub const INVALID_ADDRESS: &str = "invalid-address";
+pub const INVALID_JSON_BODY: &str = "invalid-json-body";
 
 /// The rule with this code, if there is one.
 pub fn rule(code: &str) -> Option<&'static Rule> {

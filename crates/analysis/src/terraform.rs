@@ -66,6 +66,66 @@ pub enum SchemaProblem {
     SecondCheckData { first: String },
     /// A `dynamic` block without a `content` block, or with two.
     DynamicContent { extraneous: bool },
+    /// A `moved`, `import` or `removed` block's address that is not one of
+    /// the kind the block takes.
+    InvalidAddress(AddressProblem),
+    /// A second block of a kind a module has once, in any of its files;
+    /// `first` is where the first is, as Terraform writes a range.
+    SecondInModule { kind: ModuleSingleton, first: String },
+    /// A second configuration of one provider with the same alias (or
+    /// none) in a module.
+    DuplicateProvider { name: SmolStr, alias: Option<SmolStr>, first: String },
+    /// A `.tf.json` body that does not have the shape Terraform's schema
+    /// gives it, in HCL's JSON decoder's words: a value of the wrong JSON
+    /// type where a block's labels or body go, a name the schema does not
+    /// have, a required argument left out.
+    JsonBody { summary: String, detail: String },
+}
+
+/// The blocks a module has at most one of, across its files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModuleSingleton {
+    Backend,
+    StateStore,
+    Cloud,
+    RequiredProviders,
+}
+
+/// What is wrong with the address of a `moved` block's `from` or `to`, an
+/// `import` block's `to` or a `removed` block's `from`, in Terraform's
+/// words (its `addrs` package's parsers, which these blocks' decoders call
+/// before any provider is asked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddressProblem {
+    /// Not a traversal with constant keys (a call, a template, a splat).
+    NotStatic,
+    /// `module.` followed by no name, or by a key.
+    ModuleName,
+    /// A reserved root (`var`, `local`, `each`, …) where a resource type
+    /// goes.
+    ReservedKeyword { keyword: &'static str },
+    /// A resource type without its name (`aws_instance`).
+    TypeAndName,
+    /// A key in something other than brackets (`aws_instance.a.b`).
+    KeyNotInBrackets,
+    /// More steps after a resource's key.
+    ExtraOperators,
+    /// A key or splat where a module prefix wants `.NAME`.
+    ModuleStep,
+    /// A resource type followed by a key, not its name.
+    ResourceName,
+    /// A module's key where `removed` wants a module (`module.a[0]`).
+    ModuleInstanceKey,
+    /// A resource's key where `removed` wants a resource (`a.b[0]`).
+    ResourceInstanceKey,
+    /// A data source where `removed` wants something that can be destroyed.
+    DataSourceRemoved,
+    /// A module where `import` wants a resource.
+    ModuleNotResource,
+    /// A data or ephemeral resource where `import` wants a managed one.
+    NotManaged,
+    /// A `moved` block from a module to a resource, or back.
+    MovedKinds,
 }
 
 /// What a misspelt name may have been meant as (HCL's did-you-mean).
@@ -119,6 +179,11 @@ impl SchemaProblem {
             SchemaProblem::CountAndForEach | SchemaProblem::ImportIdentity { both: true } => {
                 rules::CONFLICTING_ARGUMENTS
             }
+            SchemaProblem::InvalidAddress(_) => rules::INVALID_ADDRESS,
+            SchemaProblem::SecondInModule { .. } | SchemaProblem::DuplicateProvider { .. } => {
+                rules::DUPLICATE_BLOCK
+            }
+            SchemaProblem::JsonBody { .. } => rules::INVALID_JSON_BODY,
         }
     }
 
@@ -153,6 +218,29 @@ impl SchemaProblem {
             SchemaProblem::ZeroAssertBlocks => "Zero assert blocks".into(),
             SchemaProblem::DynamicContent { extraneous: false } => "Missing dynamic content block".into(),
             SchemaProblem::DynamicContent { extraneous: true } => "Extraneous dynamic content block".into(),
+            SchemaProblem::InvalidAddress(problem) => match problem {
+                AddressProblem::NotStatic => "Invalid expression".into(),
+                AddressProblem::ModuleName | AddressProblem::ModuleStep => "Invalid address operator".into(),
+                AddressProblem::ModuleInstanceKey => "Module instance keys not allowed".into(),
+                AddressProblem::ResourceInstanceKey => "Resource instance keys not allowed".into(),
+                AddressProblem::DataSourceRemoved => "Data source address not allowed".into(),
+                AddressProblem::NotManaged => "Invalid import address".into(),
+                AddressProblem::MovedKinds => "Invalid \"moved\" addresses".into(),
+                AddressProblem::ReservedKeyword { .. }
+                | AddressProblem::TypeAndName
+                | AddressProblem::ResourceName
+                | AddressProblem::KeyNotInBrackets
+                | AddressProblem::ExtraOperators
+                | AddressProblem::ModuleNotResource => "Invalid address".into(),
+            },
+            SchemaProblem::SecondInModule { kind, .. } => match kind {
+                ModuleSingleton::Backend => "Duplicate 'backend' configuration block".into(),
+                ModuleSingleton::StateStore => "Duplicate 'state_store' configuration block".into(),
+                ModuleSingleton::Cloud => "Duplicate HCP Terraform configurations".into(),
+                ModuleSingleton::RequiredProviders => "Duplicate required providers configuration".into(),
+            },
+            SchemaProblem::DuplicateProvider { .. } => "Duplicate provider configuration".into(),
+            SchemaProblem::JsonBody { summary, .. } => summary.clone(),
         }
     }
 
@@ -238,6 +326,68 @@ impl SchemaProblem {
             SchemaProblem::DynamicContent { extraneous: true } => {
                 "Only one nested content block is allowed for each dynamic block.".into()
             }
+            SchemaProblem::InvalidAddress(problem) => match problem {
+                AddressProblem::NotStatic => "A single static variable reference is required: only attribute \
+                                              access and indexing with constant keys. No calculations, function \
+                                              calls, template expressions, etc are allowed here."
+                    .into(),
+                AddressProblem::ModuleName => "Prefix \"module.\" must be followed by a module name.".into(),
+                AddressProblem::ReservedKeyword { keyword } => format!(
+                    "The keyword \"{keyword}\" is reserved and cannot be used to target a resource address. If \
+                     you are targeting a resource type that uses a reserved keyword, please prefix your address \
+                     with \"resource.\"."
+                ),
+                AddressProblem::ModuleStep => "Module address prefix must be followed by dot and then a name.".into(),
+                AddressProblem::TypeAndName => "Resource specification must include a resource type and name.".into(),
+                AddressProblem::ResourceName => "A resource name is required.".into(),
+                AddressProblem::KeyNotInBrackets => "Resource instance key must be given in square brackets.".into(),
+                AddressProblem::ExtraOperators => "Unexpected extra operators after address.".into(),
+                AddressProblem::ModuleInstanceKey => "Module address must be a module (e.g. \"module.foo\"), not a \
+                                                      module instance (e.g. \"module.foo[1]\")."
+                    .into(),
+                AddressProblem::ResourceInstanceKey => "Resource address must be a resource (e.g. \
+                                                        \"test_instance.foo\"), not a resource instance (e.g. \
+                                                        \"test_instance.foo[1]\")."
+                    .into(),
+                AddressProblem::DataSourceRemoved => "Data sources are never destroyed, so they are not valid \
+                                                      targets of removed blocks. To remove the data source from \
+                                                      state, remove the data source block from configuration."
+                    .into(),
+                AddressProblem::ModuleNotResource => "A resource instance address is required here. The module \
+                                                      path must be followed by a resource instance specification."
+                    .into(),
+                AddressProblem::NotManaged => "Only managed resources can be imported.".into(),
+                AddressProblem::MovedKinds => "The \"from\" and \"to\" addresses must either both refer to \
+                                               resources or both refer to modules."
+                    .into(),
+            },
+            SchemaProblem::SecondInModule { kind, first } => match kind {
+                ModuleSingleton::Backend => format!(
+                    "A module may have only one 'backend' configuration block. The backend was previously \
+                     configured at {first}."
+                ),
+                ModuleSingleton::StateStore => format!(
+                    "A module may have only one 'state_store' configuration block. The state store was \
+                     previously configured at {first}."
+                ),
+                ModuleSingleton::Cloud => format!(
+                    "A module may have only one 'cloud' block configuring HCP Terraform or Terraform \
+                     Enterprise. The 'cloud' block was previously configured at {first}."
+                ),
+                ModuleSingleton::RequiredProviders => format!(
+                    "A module may have only one required providers configuration. The required providers were \
+                     previously configured at {first}."
+                ),
+            },
+            SchemaProblem::DuplicateProvider { name, alias: None, first } => format!(
+                "A default (non-aliased) provider configuration for {name:?} was already given at {first}. If \
+                 multiple configurations are required, set the \"alias\" argument for alternative configurations."
+            ),
+            SchemaProblem::DuplicateProvider { name, alias: Some(alias), first } => format!(
+                "A provider configuration for {name:?} with alias {alias:?} was already given at {first}. Each \
+                 configuration for the same provider must have a distinct alias."
+            ),
+            SchemaProblem::JsonBody { detail, .. } => detail.clone(),
         }
     }
 
@@ -598,6 +748,186 @@ const FILE: Schema = Schema {
     rest: Rest::Closed,
 };
 
+// Terraform's test, mock and query files (`*.tftest.hcl`, `*.tfmock.hcl`,
+// `*.tfquery.hcl`): blocks of their own, and some of the configuration's.
+
+const TEST_CONFIG: Schema = Schema {
+    owner: "test",
+    this: "This test file",
+    arguments: &[arg("parallel"), arg("skip_cleanup")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const OVERRIDE_RESOURCE: Schema = Schema {
+    owner: "override_resource",
+    this: "This override_resource block",
+    arguments: &[arg("target"), arg("override_during"), arg("values")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const OVERRIDE_DATA: Schema =
+    Schema { owner: "override_data", this: "This override_data block", ..OVERRIDE_RESOURCE };
+
+const OVERRIDE_MODULE: Schema = Schema {
+    owner: "override_module",
+    this: "This override_module block",
+    arguments: &[arg("target"), arg("override_during"), arg("outputs")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const MOCK_RESOURCE: Schema = Schema {
+    owner: "mock_resource",
+    this: "This mock_resource block",
+    arguments: &[arg("defaults"), arg("override_during")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const MOCK_DATA: Schema = Schema { owner: "mock_data", this: "This mock_data block", ..MOCK_RESOURCE };
+
+/// What a mock provider's body and a mock data file hold.
+const MOCK_BLOCKS: &[Nested] = &[
+    labelled("mock_resource", &["type"], Content::Schema(&MOCK_RESOURCE)),
+    labelled("mock_data", &["type"], Content::Schema(&MOCK_DATA)),
+    block("override_resource", Content::Schema(&OVERRIDE_RESOURCE)),
+    block("override_data", Content::Schema(&OVERRIDE_DATA)),
+];
+
+const MOCK_PROVIDER: Schema = Schema {
+    owner: "mock_provider",
+    this: "This mock provider",
+    arguments: &[arg("alias"), arg("source"), arg("override_during")],
+    reserved_arguments: &[],
+    blocks: MOCK_BLOCKS,
+    rest: Rest::Closed,
+};
+
+const PLAN_OPTIONS: Schema = Schema {
+    owner: "plan_options",
+    this: "This run block",
+    arguments: &[arg("mode"), arg("refresh"), arg("replace"), arg("target")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const RUN_MODULE: Schema = Schema {
+    owner: "module",
+    this: "This run block",
+    arguments: &[arg("source"), arg("version")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+};
+
+const RUN: Schema = Schema {
+    owner: "run",
+    this: "This run block",
+    arguments: &[
+        arg("command"),
+        arg("providers"),
+        arg("expect_failures"),
+        arg("state_key"),
+        arg("parallel"),
+        arg("skip_cleanup"),
+    ],
+    reserved_arguments: &[],
+    blocks: &[
+        once("plan_options", Content::Schema(&PLAN_OPTIONS)),
+        block("assert", Content::Schema(&CHECK_RULE)),
+        block("variables", Content::Arguments),
+        once("module", Content::Schema(&RUN_MODULE)),
+        block("override_resource", Content::Schema(&OVERRIDE_RESOURCE)),
+        block("override_data", Content::Schema(&OVERRIDE_DATA)),
+        block("override_module", Content::Schema(&OVERRIDE_MODULE)),
+        labelled("backend", &["name"], Content::Unchecked),
+    ],
+    rest: Rest::Closed,
+};
+
+/// The top level of a test file.
+const TEST_FILE: Schema = Schema {
+    owner: "test file",
+    this: "This test file",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: &[
+        once("test", Content::Schema(&TEST_CONFIG)),
+        labelled("run", &["name"], Content::Schema(&RUN)),
+        labelled("provider", &["name"], Content::Schema(&PROVIDER)),
+        labelled("mock_provider", &["name"], Content::Schema(&MOCK_PROVIDER)),
+        labelled("variable", &["name"], Content::Schema(&VARIABLE)),
+        block("variables", Content::Arguments),
+        block("override_resource", Content::Schema(&OVERRIDE_RESOURCE)),
+        block("override_data", Content::Schema(&OVERRIDE_DATA)),
+        block("override_module", Content::Schema(&OVERRIDE_MODULE)),
+    ],
+    rest: Rest::Closed,
+};
+
+/// The top level of a mock data file.
+const MOCK_FILE: Schema = Schema {
+    owner: "mock file",
+    this: "This mock data file",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: MOCK_BLOCKS,
+    rest: Rest::Closed,
+};
+
+const LIST: Schema = Schema {
+    owner: "list",
+    this: "A list block",
+    arguments: &[arg("count"), arg("for_each"), arg("provider"), arg("include_resource"), arg("limit")],
+    reserved_arguments: &[],
+    blocks: &[once("config", Content::Provider)],
+    rest: Rest::Closed,
+};
+
+/// The top level of a query file.
+const QUERY_FILE: Schema = Schema {
+    owner: "query file",
+    this: "This query file",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: &[
+        labelled("list", &["type", "name"], Content::Schema(&LIST)),
+        labelled("provider", &["name"], Content::Schema(&PROVIDER)),
+        block("locals", Content::Arguments),
+        labelled("variable", &["name"], Content::Schema(&VARIABLE)),
+    ],
+    rest: Rest::Closed,
+};
+
+/// The schema of a file's top level by its name: a configuration file's,
+/// or a test, mock or query file's.
+fn file_schema(path: &camino::Utf8Path) -> Option<&'static Schema> {
+    const CONFIGURATION: &Schema = &FILE;
+    const TEST: &Schema = &TEST_FILE;
+    const MOCK: &Schema = &MOCK_FILE;
+    const QUERY: &Schema = &QUERY_FILE;
+    if vfs::FileKind::of_named(path).language == vfs::Language::Terraform {
+        return Some(CONFIGURATION);
+    }
+    let name = path.file_name()?;
+    if name.ends_with(".tftest.hcl") {
+        Some(TEST)
+    } else if name.ends_with(".tfmock.hcl") {
+        Some(MOCK)
+    } else if name.ends_with(".tfquery.hcl") {
+        Some(QUERY)
+    } else {
+        None
+    }
+}
+
 /// The label names of a `dynamic` block.
 const DYNAMIC_LABELS: &[&str] = &["type"];
 
@@ -623,9 +953,19 @@ pub fn check_file(
     root: &ast::SourceFile,
     override_file: bool,
 ) -> Vec<PlacedProblem> {
+    check_file_against(text, file_name, root, override_file, &FILE)
+}
+
+fn check_file_against(
+    text: &str,
+    file_name: &str,
+    root: &ast::SourceFile,
+    override_file: bool,
+    schema: &'static Schema,
+) -> Vec<PlacedProblem> {
     let mut checker = Checker { text, file_name, index: None, override_file, out: Vec::new() };
     if let Some(body) = root.body() {
-        checker.body(&body, &FILE, None);
+        checker.body(&body, schema, None);
     }
     checker.out
 }
@@ -870,9 +1210,12 @@ impl Checker<'_> {
     /// What Terraform checks beyond the schema, per block type.
     fn special(&mut self, schema: &'static Schema, body: &ast::Body, header: Option<&Header>) {
         let Some(header) = header else {
-            // The top level: `required_providers` outside `terraform`, and
-            // the nested data sources of `check` blocks.
-            return self.top_level(body);
+            // The top level of a configuration file: `required_providers`
+            // outside `terraform`.
+            if schema.owner == "file" {
+                self.top_level(body);
+            }
+            return;
         };
         let attribute = |name: &str| {
             body.attributes().find(|it| it.ident_token().is_some_and(|token| token.text() == name))
@@ -898,7 +1241,24 @@ impl Checker<'_> {
                     );
                 }
             }
+            "moved" => {
+                let from = attribute("from").and_then(|it| self.address(&it, AddressUse::Moved));
+                let to = attribute("to").and_then(|it| self.address(&it, AddressUse::Moved));
+                if let (Some(from), Some(to)) = (from, to)
+                    && from != to
+                {
+                    self.push(SchemaProblem::InvalidAddress(AddressProblem::MovedKinds), header.def_range());
+                }
+            }
+            "removed" => {
+                if let Some(from) = attribute("from") {
+                    self.address(&from, AddressUse::Removed);
+                }
+            }
             "import" => {
+                if let Some(to) = attribute("to") {
+                    self.address(&to, AddressUse::Import);
+                }
                 let id = attribute("id").is_some();
                 let identity = attribute("identity").is_some();
                 if id && identity {
@@ -959,6 +1319,24 @@ impl Checker<'_> {
         }
     }
 
+    /// Checks the address `attribute` holds, as `use_` takes it; what it
+    /// names when it is valid.
+    fn address(&mut self, attribute: &ast::Attribute, use_: AddressUse) -> Option<AddressKind> {
+        let expr = attribute.expr()?;
+        let whole = expr.syntax().text_range();
+        let Some(steps) = static_steps(&expr, use_ == AddressUse::Import) else {
+            self.push(SchemaProblem::InvalidAddress(AddressProblem::NotStatic), whole);
+            return None;
+        };
+        match read_address(&steps, whole, use_) {
+            Ok(kind) => Some(kind),
+            Err((problem, range)) => {
+                self.push(SchemaProblem::InvalidAddress(problem), range);
+                None
+            }
+        }
+    }
+
     fn top_level(&mut self, body: &ast::Body) {
         for block in body.blocks().filter_map(Header::of) {
             if block.type_name == "required_providers" {
@@ -968,6 +1346,190 @@ impl Checker<'_> {
                 );
             }
         }
+    }
+}
+
+/// Which block an address is written in: each takes its own kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AddressUse {
+    /// A `moved` block's `from` or `to`: a module or a resource, each with
+    /// or without a key.
+    Moved,
+    /// An `import` block's `to`: a managed resource, its keys any
+    /// expression (they are evaluated per `for_each` element).
+    Import,
+    /// A `removed` block's `from`: a module or a resource, without keys.
+    Removed,
+}
+
+/// What a valid address names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AddressKind {
+    Module,
+    Resource,
+}
+
+/// One step of a static traversal.
+#[derive(Debug, Clone)]
+enum Step {
+    /// The root or an attribute: `module`, `.aws_instance`.
+    Name(SmolStr, TextRange),
+    /// An index with a constant key, `[0]` or `.0`.
+    Key(TextRange),
+}
+
+impl Step {
+    fn range(&self) -> TextRange {
+        match self {
+            Step::Name(_, range) | Step::Key(range) => *range,
+        }
+    }
+
+    fn name(&self) -> Option<&str> {
+        match self {
+            Step::Name(name, _) => Some(name),
+            Step::Key(_) => None,
+        }
+    }
+}
+
+/// The steps of `expr` as HCL's `AbsTraversalForExpr` reads them: a root
+/// followed by attributes and constant keys, or `None`. With
+/// `dynamic_keys`, an index by any expression is dropped, as Terraform
+/// reads an `import` block's `to`.
+fn static_steps(expr: &ast::Expr, dynamic_keys: bool) -> Option<Vec<Step>> {
+    let mut steps = Vec::new();
+    let mut current = expr.clone();
+    loop {
+        current = match current {
+            ast::Expr::Variable(variable) => {
+                let name = variable.name()?;
+                steps.push(Step::Name(SmolStr::new(name.text()), name.text_range()));
+                break;
+            }
+            ast::Expr::GetAttrExpr(get) => {
+                let name = get.name()?;
+                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
+                steps.push(Step::Name(
+                    SmolStr::new(name.text()),
+                    TextRange::new(start, name.text_range().end()),
+                ));
+                get.base()?
+            }
+            ast::Expr::LegacyIndexExpr(index) => {
+                let number = index.index_token()?;
+                steps.push(Step::Key(number.text_range()));
+                index.base()?
+            }
+            ast::Expr::IndexExpr(index) => {
+                let key = index.index()?;
+                let constant = match &key {
+                    ast::Expr::Literal(_) => true,
+                    ast::Expr::QuotedTemplate(template) => template
+                        .syntax()
+                        .children()
+                        .all(|part| part.kind() == syntax::SyntaxKind::TEMPLATE_LITERAL),
+                    _ => false,
+                };
+                let start = index
+                    .l_brack_token()
+                    .map_or(key.syntax().text_range().start(), |it| it.text_range().start());
+                let end =
+                    index.r_brack_token().map_or(key.syntax().text_range().end(), |it| it.text_range().end());
+                if constant {
+                    steps.push(Step::Key(TextRange::new(start, end)));
+                } else if !dynamic_keys {
+                    return None;
+                }
+                index.base()?
+            }
+            _ => return None,
+        };
+    }
+    steps.reverse();
+    Some(steps)
+}
+
+/// The roots that cannot start a resource address (Terraform's keywords).
+const RESERVED_ROOTS: &[&str] =
+    &["count", "each", "local", "module", "path", "self", "terraform", "var", "template", "lazy", "arg"];
+
+/// Reads `steps` as an address of the kind `use_` takes: what it names,
+/// or the problem and where it is.
+fn read_address(
+    steps: &[Step],
+    whole: TextRange,
+    use_: AddressUse,
+) -> Result<AddressKind, (AddressProblem, TextRange)> {
+    // The module path: `module.NAME`, each with an optional key.
+    let mut rest = steps;
+    while let Some(first) = rest.first() {
+        match first.name() {
+            Some("module") => {}
+            Some(_) => break,
+            None => return Err((AddressProblem::ModuleStep, first.range())),
+        }
+        let Some(name) = rest.get(1) else { return Err((AddressProblem::ModuleName, first.range())) };
+        if name.name().is_none() {
+            return Err((AddressProblem::ModuleName, name.range()));
+        }
+        rest = &rest[2..];
+        if let Some(Step::Key(range)) = rest.first() {
+            if use_ == AddressUse::Removed {
+                return Err((AddressProblem::ModuleInstanceKey, *range));
+            }
+            rest = &rest[1..];
+        }
+    }
+    if rest.is_empty() {
+        return match use_ {
+            AddressUse::Import => Err((AddressProblem::ModuleNotResource, whole)),
+            AddressUse::Moved | AddressUse::Removed => Ok(AddressKind::Module),
+        };
+    }
+    // The resource: an optional mode, a type, a name, and (but in a
+    // `removed` block) one key.
+    let mut managed = true;
+    let root = rest[0].name().unwrap_or_default();
+    match (root, use_) {
+        ("data", _) => {
+            managed = false;
+            rest = &rest[1..];
+        }
+        ("ephemeral" | "list", AddressUse::Moved | AddressUse::Import) => {
+            managed = false;
+            rest = &rest[1..];
+        }
+        ("resource", AddressUse::Moved | AddressUse::Import) => rest = &rest[1..],
+        (keyword, AddressUse::Moved | AddressUse::Import) if RESERVED_ROOTS.contains(&keyword) => {
+            let keyword = RESERVED_ROOTS.iter().find(|it| **it == keyword).copied().unwrap_or_default();
+            return Err((AddressProblem::ReservedKeyword { keyword }, whole));
+        }
+        _ => {}
+    }
+    let [resource_type, name, keys @ ..] = rest else {
+        let range = rest.first().map_or(whole, |first| first.range().cover(rest[rest.len() - 1].range()));
+        return Err((AddressProblem::TypeAndName, range));
+    };
+    if resource_type.name().is_none() {
+        return Err((AddressProblem::TypeAndName, resource_type.range()));
+    }
+    if name.name().is_none() {
+        return Err((AddressProblem::ResourceName, name.range()));
+    }
+    match (use_, keys) {
+        (_, []) => {}
+        (AddressUse::Removed, [first, ..]) => {
+            return Err((AddressProblem::ResourceInstanceKey, first.range()));
+        }
+        (_, [Step::Key(_)]) => {}
+        (_, [first]) => return Err((AddressProblem::KeyNotInBrackets, first.range())),
+        (_, [_, second, ..]) => return Err((AddressProblem::ExtraOperators, second.range())),
+    }
+    match use_ {
+        AddressUse::Removed if root == "data" => Err((AddressProblem::DataSourceRemoved, whole)),
+        AddressUse::Import if !managed => Err((AddressProblem::NotManaged, whole)),
+        _ => Ok(AddressKind::Resource),
     }
 }
 
@@ -983,15 +1545,90 @@ fn name_suggestion<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str
 #[salsa::tracked(returns(ref))]
 pub fn schema_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     let path = file.path(db);
-    let is_configuration = vfs::FileKind::of_named(path).language == vfs::Language::Terraform
-        && file.syntax(db) == db::SourceSyntax::Native;
-    if !is_configuration || !crate::syntax_diagnostics(db, file).is_empty() {
+    let Some(schema) = file_schema(path) else { return Vec::new() };
+    if !crate::syntax_diagnostics(db, file).is_empty() {
         return Vec::new();
+    }
+    if file.syntax(db) == db::SourceSyntax::Json {
+        let override_file = vfs::is_terraform_override_file(path);
+        let problems = check_json_file(path.as_str(), file.text(db), override_file, schema);
+        return problems.into_iter().map(|placed| to_diagnostic(file, placed)).collect();
     }
     let parse = db::parse(db, file);
     let file_name = path.file_name().unwrap_or(path.as_str());
-    let problems = check_file(file.text(db), file_name, &parse.tree(), vfs::is_terraform_override_file(path));
+    let override_file = vfs::is_terraform_override_file(path);
+    let problems = check_file_against(file.text(db), file_name, &parse.tree(), override_file, schema);
     problems.into_iter().map(|placed| to_diagnostic(file, placed)).collect()
+}
+
+/// The problems of a JSON file's bodies, as Terraform decodes them: each
+/// of its own blocks' bodies by its schema with HCL's JSON decoder, which
+/// reports a value of the wrong JSON type where labels or a body go
+/// (`"variable": ["name"]`, a resource without its name level) and the
+/// names the schema does not have. What a provider defines is read
+/// partially, leaving its names alone; `locals` and `required_providers`
+/// as arguments only.
+fn check_json_file(
+    name: &str,
+    text: &str,
+    override_file: bool,
+    schema: &'static Schema,
+) -> Vec<PlacedProblem> {
+    let source = decode::SourceFile::json(name, text);
+    let mut out = Vec::new();
+    json_body(&source.body(), schema, override_file, &mut out);
+    out
+}
+
+fn json_body(
+    body: &decode::Body,
+    schema: &'static Schema,
+    override_file: bool,
+    out: &mut Vec<PlacedProblem>,
+) {
+    let body_schema = decode::BodySchema {
+        attributes: schema
+            .arguments
+            .iter()
+            .map(|it| decode::AttributeSchema {
+                name: it.name.into(),
+                required: it.required && !override_file,
+            })
+            .collect(),
+        blocks: schema
+            .blocks
+            .iter()
+            .filter(|it| it.type_name != "_" && !matches!(it.content, Content::Reserved))
+            .map(|it| decode::BlockHeaderSchema {
+                type_name: it.type_name.into(),
+                label_names: it.label_names.iter().map(|&label| label.into()).collect(),
+            })
+            .collect(),
+    };
+    let (content, diagnostics) = match schema.rest {
+        Rest::Closed => body.content(&body_schema),
+        Rest::Provider | Rest::Arguments => {
+            let (content, _, diagnostics) = body.partial_content(&body_schema);
+            (content, diagnostics)
+        }
+    };
+    push_json(diagnostics, out);
+    for block in &content.blocks {
+        let Some(nested) = schema.blocks.iter().find(|it| it.type_name == block.type_name) else { continue };
+        match nested.content {
+            Content::Schema(schema) => json_body(&block.body, schema, override_file, out),
+            Content::Arguments => push_json(block.body.just_attributes().1, out),
+            Content::Unchecked | Content::Provider | Content::Reserved => {}
+        }
+    }
+}
+
+fn push_json(diagnostics: decode::Diagnostics, out: &mut Vec<PlacedProblem>) {
+    for diagnostic in diagnostics.into_iter().filter(decode::Diagnostic::is_error) {
+        let range = diagnostic.subject.map(|it| it.text_range()).unwrap_or_default();
+        let problem = SchemaProblem::JsonBody { summary: diagnostic.summary, detail: diagnostic.detail };
+        out.push(PlacedProblem { problem, range, first: None });
+    }
 }
 
 fn to_diagnostic(file: File, placed: PlacedProblem) -> Diagnostic {
@@ -1009,6 +1646,132 @@ fn to_diagnostic(file: File, placed: PlacedProblem) -> Diagnostic {
         });
     }
     diagnostic
+}
+
+// ---------------------------------------------------------------------------
+// Across the files of a module
+
+/// The blocks a module may have once, and each provider configuration,
+/// checked across the module's Terraform files as Terraform merges them
+/// into one module: a second `backend`, `state_store`, `cloud` or
+/// `required_providers` block, or a second configuration of a provider
+/// with the same alias. Files in path order, as Terraform reads them;
+/// override files are merged, not added, and are left out, as are files
+/// with syntax errors. Each diagnostic is in the file of the second
+/// block; read per file with [`module_block_diagnostics`].
+#[salsa::tracked(returns(ref))]
+pub fn module_duplicate_blocks(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
+    let mut files: Vec<File> = module::module_files(db, module)
+        .iter()
+        .copied()
+        .filter(|&file| {
+            let path = file.path(db);
+            vfs::FileKind::of_named(path).language == vfs::Language::Terraform
+                && file.syntax(db) == db::SourceSyntax::Native
+                && !vfs::is_terraform_override_file(path)
+                && db::parses_cleanly(db, file)
+        })
+        .collect();
+    files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+    // Each block found: its kind, its file and its block id.
+    let mut singletons: Vec<(ModuleSingleton, File, hir::BlockId)> = Vec::new();
+    let mut providers: Vec<((SmolStr, Option<SmolStr>), File, hir::BlockId)> = Vec::new();
+    for &file in &files {
+        let hir = db::lower(db, file);
+        for &id in &hir.body.blocks {
+            let block = &hir.blocks[id];
+            match (block.type_name.as_str(), block.labels.as_slice()) {
+                ("terraform", []) => {
+                    for &nested in &block.body.blocks {
+                        let kind = match hir.blocks[nested].type_name.as_str() {
+                            "backend" => ModuleSingleton::Backend,
+                            "state_store" => ModuleSingleton::StateStore,
+                            "cloud" => ModuleSingleton::Cloud,
+                            "required_providers" => ModuleSingleton::RequiredProviders,
+                            _ => continue,
+                        };
+                        singletons.push((kind, file, nested));
+                    }
+                }
+                ("provider", [name]) => {
+                    let alias = block.body.attributes.iter().find(|&&it| hir.attributes[it].name == "alias");
+                    let alias = match alias {
+                        None => None,
+                        Some(&attribute) => {
+                            let value = eval::eval_expr(
+                                &hir.exprs,
+                                hir.attributes[attribute].value,
+                                &eval::Context::none(),
+                            );
+                            match value.ok().as_ref().and_then(|it| it.as_str()) {
+                                Some(alias) => Some(SmolStr::new(alias)),
+                                // An alias that is no literal string is another finding.
+                                None => continue,
+                            }
+                        }
+                    };
+                    providers.push(((name.clone(), alias), file, id));
+                }
+                _ => {}
+            }
+        }
+    }
+    let header = |file: File, id: hir::BlockId| -> Option<TextRange> {
+        let pointer = db::source_map(db, file).block_syntax(id)?;
+        let node = pointer.try_to_node(&db::parse(db, file).syntax_node())?;
+        Header::of(ast::Block::cast(node)?).map(|header| header.def_range())
+    };
+    let terraform_range = |file: File, range: TextRange| -> String {
+        let text = file.text(db);
+        let index = LineIndex::new(text);
+        let (start, end) = (index.line_col(range.start()), index.line_col(range.end()));
+        let path = file.path(db);
+        let name = path.file_name().unwrap_or(path.as_str());
+        if start.line == end.line {
+            format!("{name}:{},{}-{}", start.line, start.column, end.column)
+        } else {
+            format!("{name}:{},{}-{},{}", start.line, start.column, end.line, end.column)
+        }
+    };
+    let mut out = Vec::new();
+    let mut report = |problem_of: &dyn Fn(String) -> SchemaProblem,
+                      first: (File, hir::BlockId),
+                      second: (File, hir::BlockId)| {
+        let (Some(first_range), Some(range)) = (header(first.0, first.1), header(second.0, second.1)) else {
+            return;
+        };
+        let problem = problem_of(terraform_range(first.0, first_range));
+        let placed = PlacedProblem { problem, range, first: (first.0 == second.0).then_some(first_range) };
+        out.push(to_diagnostic(second.0, placed));
+    };
+    for (index, &(kind, file, id)) in singletons.iter().enumerate() {
+        if let Some(&(_, first_file, first_id)) = singletons[..index].iter().find(|it| it.0 == kind) {
+            report(
+                &|first| SchemaProblem::SecondInModule { kind, first },
+                (first_file, first_id),
+                (file, id),
+            );
+        }
+    }
+    for (index, ((name, alias), file, id)) in providers.iter().enumerate() {
+        if let Some((_, first_file, first_id)) =
+            providers[..index].iter().find(|it| it.0 == (name.clone(), alias.clone()))
+        {
+            let problem =
+                |first| SchemaProblem::DuplicateProvider { name: name.clone(), alias: alias.clone(), first };
+            report(&problem, (*first_file, *first_id), (*file, *id));
+        }
+    }
+    out
+}
+
+/// The diagnostics of [`module_duplicate_blocks`] in `file`.
+pub fn module_block_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Diagnostic> {
+    let all = module_duplicate_blocks(db, module);
+    if all.is_empty() {
+        return Vec::new();
+    }
+    all.iter().filter(|diagnostic| diagnostic.file == file).cloned().collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -1215,6 +1978,120 @@ pub fn dynamic_block_reference_diagnostics(db: &dyn Db, module: Module, file: Fi
             at.push(nested.type_name.clone());
             stack.push((&nested.body, at, in_dynamic || nested.type_name == "dynamic"));
         }
+    }
+    out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
+    out
+}
+
+/// Variables of `file` whose `default` does not convert to their `type`,
+/// as `terraform validate` reports them when it loads the configuration
+/// ("Invalid default value for variable"), whatever values a run gives.
+/// The module model finds the error when it reads the variable's value;
+/// a check evaluates no variable otherwise, so each variable with both a
+/// type and a default is read here.
+pub fn default_value_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    let index = module::IndexView::of(db, module);
+    let mut out = Vec::new();
+    for address in &index.file_index(file).addresses {
+        let Some(definition) = index.definition(address) else { continue };
+        let module::DeclarationKind::Variable { type_attr: Some(_), default_attr: Some(_) } = definition.kind
+        else {
+            continue;
+        };
+        if definition.file != file {
+            continue;
+        }
+        let attr = module::Attr::new(db, module, address.clone());
+        if let Some(diagnostic) = module::attribute_diagnostic(db, attr)
+            && matches!(diagnostic.kind, ModuleDiagnosticKind::InvalidVariableValue { from_default: true })
+        {
+            out.push(diagnostic);
+        }
+    }
+    out
+}
+
+/// Reads of an output a local child module does not have: `module.NAME.OUT`
+/// (`module.NAME[KEY].OUT` for a call with `count` or `for_each`), where
+/// the call's `source` is a local directory whose files all parse and
+/// declare no output `OUT`. Terraform validates a module call's value as
+/// an object of the child's outputs, so it reports such a read as HCL does
+/// ("Unsupported attribute", with a did-you-mean). `interface_of` finds a
+/// child by its directory (see [`module::child_interface`]); a child not
+/// found is not checked. Addresses in `moved`, `import` and `removed`
+/// blocks name resources inside the child, not outputs, and are left out.
+pub fn module_output_diagnostics(
+    db: &dyn Db,
+    module: Module,
+    file: File,
+    interface_of: impl Fn(&camino::Utf8Path) -> Option<std::sync::Arc<module::ModuleInterface>>,
+) -> Vec<ModuleDiagnostic> {
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let calls = module::module_calls(db, module);
+    if calls.is_empty() {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let mut out = Vec::new();
+    for (id, expr) in hir.exprs.iter() {
+        let hir::Expr::GetAttr { base, name: output } = expr else { continue };
+        let (call_expr, indexed) = match &hir.exprs[*base] {
+            hir::Expr::Index { base, .. } | hir::Expr::LegacyIndex { base, .. } => (*base, true),
+            _ => (*base, false),
+        };
+        let hir::Expr::GetAttr { base: root, name: call_name } = &hir.exprs[call_expr] else { continue };
+        if !matches!(&hir.exprs[*root], hir::Expr::Variable(root) if root == "module") {
+            continue;
+        }
+        let Some(call) = calls.iter().find(|call| call.name == *call_name) else { continue };
+        let repeated = module::block(db, module, "module", std::slice::from_ref(call_name))
+            .is_some_and(|block| block.attributes.iter().any(|it| it == "count" || it == "for_each"));
+        if indexed != repeated {
+            continue;
+        }
+        let Some(interface) = interface_of(&call.dir) else { continue };
+        if !interface.complete || interface.outputs.contains(output) {
+            continue;
+        }
+        // The source map only where an output is missing.
+        let Some(pointer) = db::source_map(db, file).expr_syntax(id) else { continue };
+        let node = pointer.to_node(&db::parse(db, file).syntax_node());
+        let in_address_block = node.ancestors().filter_map(ast::Block::cast).any(|block| {
+            block.ident_token().is_some_and(|name| matches!(name.text(), "moved" | "import" | "removed"))
+        });
+        if in_address_block {
+            continue;
+        }
+        let range = ast::GetAttrExpr::cast(node.clone())
+            .and_then(|get| {
+                let name = get.name()?;
+                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
+                Some(TextRange::new(start, name.text_range().end()))
+            })
+            .unwrap_or_else(|| node.text_range());
+        let suggestion =
+            eval::suggest(output, interface.outputs.iter().map(SmolStr::as_str)).map(SmolStr::new);
+        let detail = match &suggestion {
+            Some(meant) => {
+                format!(
+                    "This object does not have an attribute named {:?}. Did you mean {meant:?}?",
+                    output.as_str()
+                )
+            }
+            None => format!("This object does not have an attribute named {:?}.", output.as_str()),
+        };
+        out.push(ModuleDiagnostic {
+            file,
+            range,
+            kind: ModuleDiagnosticKind::Unresolved(module::Unresolved::UnsupportedAttribute {
+                name: output.clone(),
+                suggestion,
+            }),
+            detail,
+            related: Vec::new(),
+        });
     }
     out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
     out

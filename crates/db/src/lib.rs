@@ -617,7 +617,7 @@ impl RootDatabase {
     /// database (see [`module::module_call_diagnostics`]).
     pub fn module_call_diagnostics(&self, module: Module) -> Vec<module::ModuleDiagnostic> {
         module::module_call_diagnostics(self, module, None, |dir| {
-            module::child_inputs(self, self.module(dir)?)
+            module::child_interface(self, self.module(dir)?)
         })
     }
 

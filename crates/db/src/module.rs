@@ -103,8 +103,8 @@ pub use crate::module::{
         location_range, module_blocks,
     },
     calls::{
-        MODULE_META_ARGUMENTS, ModuleCall, ModuleInput, child_inputs, module_call_diagnostics, module_calls,
-        module_inputs,
+        MODULE_META_ARGUMENTS, ModuleCall, ModuleInput, ModuleInterface, child_interface,
+        module_call_diagnostics, module_calls, module_inputs,
     },
     declarations::{
         BlockEntry, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location,

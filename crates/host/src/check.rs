@@ -36,7 +36,7 @@ use std::{
 
 use analysis::{ConfigError, RuleLevels};
 use camino::{Utf8Path, Utf8PathBuf};
-use db::{RootDatabase, module::ModuleInput};
+use db::{RootDatabase, module::ModuleInterface};
 use rustc_hash::FxHashMap;
 
 use crate::{
@@ -303,7 +303,7 @@ type UnitBytes = Vec<(usize, io::Result<Vec<u8>>)>;
 
 /// The variables of the modules called so far, by directory, for the whole
 /// run.
-type ChildInputs = Arc<Mutex<FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>>>>;
+type ChildInputs = Arc<Mutex<FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>>>>;
 
 /// Checks `chunks` on a worker thread per core, each taking the next chunk
 /// in path order when it is done with one, and returns their reports (or
@@ -436,7 +436,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         // call it: read now, with its index built, they cost nothing.
         for dir in host.module_dirs().map(Utf8Path::to_owned).collect::<Vec<_>>() {
             if let Some(module) = host.module(&dir) {
-                let inputs = db::module::child_inputs(host.db(), module);
+                let inputs = db::module::child_interface(host.db(), module);
                 lock(&self.child_inputs).entry(dir).or_insert(inputs);
             }
         }

@@ -14,7 +14,9 @@ use camino::{Utf8Path, Utf8PathBuf};
 use db::{
     File, FileStatus, InputDurability, RootDatabase,
     graph::NodeId,
-    module::{self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnosticKind, ModuleInput},
+    module::{
+        self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnosticKind, ModuleInterface,
+    },
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use value::Value;
@@ -40,7 +42,7 @@ const LARGE_CHUNK_TEXT: usize = 4 << 20;
 
 /// Where the variables of a module the host does not hold come from, by its
 /// directory.
-pub type InputsOf = Arc<dyn Fn(&Utf8Path) -> Option<Arc<[ModuleInput]>> + Send + Sync>;
+pub type InputsOf = Arc<dyn Fn(&Utf8Path) -> Option<Arc<ModuleInterface>> + Send + Sync>;
 
 /// What the host computes for its reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,7 +254,7 @@ impl AnalysisHost {
     }
 
     /// Where the variables of modules the host does not hold come from,
-    /// for the calls of its own (see [`module::child_inputs`]).
+    /// for the calls of its own (see [`module::child_interface`]).
     pub fn set_external_inputs(&mut self, inputs: InputsOf) {
         self.external_inputs = Some(inputs);
     }
@@ -781,10 +783,12 @@ impl AnalysisHost {
             for chunk in addresses.chunks(ATTRIBUTES_PER_CHUNK) {
                 if keep_resolutions {
                     parallel_map(db, chunk, threads, |db, address| {
-                        let _ = module::attribute_resolution(db, Attr::new(db, module, Address::clone(address)));
+                        let _ =
+                            module::attribute_resolution(db, Attr::new(db, module, Address::clone(address)));
                     });
                     for &address in chunk {
-                        let resolution = module::attribute_resolution(db, Attr::new(db, module, address.clone()));
+                        let resolution =
+                            module::attribute_resolution(db, Attr::new(db, module, address.clone()));
                         dirty_nodes.push(facts.set_targets(address, &resolution.targets));
                     }
                 } else {
@@ -951,10 +955,10 @@ impl AnalysisHost {
         files.sort_by(|a, b| vfs::path_order(a.0.path(db), b.0.path(db)));
         // The children of the module's calls, whose variables its
         // diagnostics compare the calls with.
-        let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>> = FxHashMap::default();
+        let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>> = FxHashMap::default();
         for call in module::module_calls(db, module) {
             let found = match self.modules.get(&call.dir) {
-                Some(child) => module::child_inputs(db, child.module),
+                Some(child) => module::child_interface(db, child.module),
                 None => self.external_inputs.as_ref().and_then(|inputs| inputs(&call.dir)),
             };
             inputs.insert(call.dir.clone(), found);
@@ -1060,7 +1064,7 @@ pub struct ModuleJob {
     /// The files whose diagnostics to find, each with whether it is one of
     /// the module's (a file that left has none).
     files: Vec<(File, bool)>,
-    inputs: FxHashMap<Utf8PathBuf, Option<Arc<[ModuleInput]>>>,
+    inputs: FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>>,
 }
 
 /// The work of a report, on a snapshot of the database (see

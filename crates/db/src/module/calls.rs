@@ -141,18 +141,49 @@ pub fn module_inputs(db: &dyn Db, module: Module) -> Vec<ModuleInput> {
         .collect()
 }
 
-/// The variables of `child` as its callers see them, or `None` when its
-/// directory holds no configuration files: not a module to check a call
-/// against (its tool reports it as such, not argument by argument).
-pub fn child_inputs(db: &dyn Db, child: Module) -> Option<Arc<[ModuleInput]>> {
+/// What a caller sees of a module: the variables it may set and the
+/// outputs it may read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleInterface {
+    /// The variables, in name order.
+    pub inputs: Box<[ModuleInput]>,
+    /// The names of the `output` blocks, files in path order.
+    pub outputs: Box<[SmolStr]>,
+    /// Whether every file of the module parses: only then are its outputs
+    /// all known (an `output` block after a syntax error is missing from
+    /// the index, not from the module).
+    pub complete: bool,
+}
+
+/// The variables and outputs of `child` as its callers see them, or
+/// `None` when its directory holds no configuration files: not a module to
+/// check a call against (its tool reports it as such, not argument by
+/// argument).
+pub fn child_interface(db: &dyn Db, child: Module) -> Option<Arc<ModuleInterface>> {
     if module_files(db, child).is_empty() {
         return None;
     }
-    Some(module_inputs(db, child).as_slice().into())
+    // Outputs are no root name, so the index does not list them: read
+    // from each file's top-level blocks.
+    let mut outputs = Vec::new();
+    for &file in module_files(db, child) {
+        let hir = crate::lower(db, file);
+        for &block in &hir.body.blocks {
+            let block = &hir.blocks[block];
+            if let ("output", [name]) = (block.type_name.as_str(), block.labels.as_slice()) {
+                outputs.push(name.clone());
+            }
+        }
+    }
+    Some(Arc::new(ModuleInterface {
+        inputs: module_inputs(db, child).as_slice().into(),
+        outputs: outputs.into(),
+        complete: crate::module::module_parses(db, child),
+    }))
 }
 
 /// The problems of `module`'s calls of local modules whose child's
-/// variables `inputs_of` finds (by directory, see [`child_inputs`]): an
+/// variables `interface_of` finds (by directory, see [`child_interface`]): an
 /// argument the child has no variable for, and a required variable the
 /// call does not set. A call whose child is not found is skipped; one with
 /// `count` or `for_each` is checked like any other, since its arguments do
@@ -163,11 +194,12 @@ pub fn module_call_diagnostics(
     db: &dyn Db,
     module: Module,
     only: Option<File>,
-    inputs_of: impl Fn(&Utf8Path) -> Option<Arc<[ModuleInput]>>,
+    interface_of: impl Fn(&Utf8Path) -> Option<Arc<ModuleInterface>>,
 ) -> Vec<ModuleDiagnostic> {
     let mut out = Vec::new();
     for call in module_calls(db, module).iter().filter(|call| only.is_none_or(|file| call.file == file)) {
-        let Some(inputs) = inputs_of(&call.dir) else { continue };
+        let Some(interface) = interface_of(&call.dir) else { continue };
+        let inputs = &interface.inputs;
         for (argument, location) in &call.arguments {
             if inputs.iter().any(|input| input.name == *argument) {
                 continue;

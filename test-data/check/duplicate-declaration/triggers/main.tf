@@ -8,3 +8,7 @@ resource "aws_instance" "web" {
   ami  = var.region
   tags = { Name = local.name }
 }
+
+output "id" {
+  value = var.region
+}

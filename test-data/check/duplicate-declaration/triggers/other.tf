@@ -9,3 +9,7 @@ locals {
 resource "aws_instance" "web" {
   ami = "ami-123"
 }
+
+output "id" {
+  value = local.name
+}

@@ -1,0 +1,5 @@
+mock_data "aws_ami" {
+  defualts = {
+    id = "ami-123"
+  }
+}

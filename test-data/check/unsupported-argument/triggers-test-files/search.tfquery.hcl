@@ -1,0 +1,4 @@
+list "aws_instance" "all" {
+  provider = aws
+  limt     = 10
+}
