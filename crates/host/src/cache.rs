@@ -38,10 +38,17 @@ use std::{
 use analysis::{Diagnostic, Edit, Label, LineCol, RuleLevels, Severity, Suggestion};
 use camino::{Utf8Path, Utf8PathBuf};
 use db::File;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{TextRange, TextSize};
 
 use crate::{Limits, LocatedDiagnostic};
+
+mod file_index;
+mod pack;
+
+pub(crate) use file_index::Stamp;
+use file_index::FileIndex;
+use pack::Pack;
 
 /// The environment variable naming the cache directory when the command
 /// line does not.
@@ -90,6 +97,18 @@ pub struct ResultCache {
     max_size: u64,
     /// Whether this run wrote an entry (so that pruning is worth a look).
     wrote: AtomicBool,
+    /// What `stat` said of each file when its bytes were last hashed.
+    files: FileIndex,
+    /// The entries the last run that wrote the pack used.
+    pack: Pack,
+    /// The entries this run used, for the next pack: the bytes of those
+    /// not in the pack read.
+    used: Mutex<FxHashMap<[u8; 32], Option<Vec<u8>>>>,
+    /// Whether this run used an entry the pack does not have.
+    pack_stale: AtomicBool,
+    /// Whether a hit's files are read for their text (see
+    /// [`ResultCache::without_source_text`]).
+    source_text: bool,
 }
 
 /// What [`ResultCache::prune`] did.
@@ -130,13 +149,43 @@ impl ResultCache {
             );
         }
         let build = build_id(&entries)?;
-        Ok(ResultCache { entries, build, max_size: DEFAULT_MAX_SIZE, wrote: AtomicBool::new(false) })
+        let current_dir = std::env::current_dir()
+            .ok()
+            .and_then(|dir| Utf8PathBuf::from_path_buf(dir).ok())
+            .ok_or_else(|| io::Error::other("the current directory is not UTF-8"))?;
+        let files = FileIndex::open(dir, current_dir);
+        let pack = Pack::read(&pack::path_of(&entries), FORMAT);
+        Ok(ResultCache {
+            entries,
+            build,
+            max_size: DEFAULT_MAX_SIZE,
+            wrote: AtomicBool::new(false),
+            files,
+            pack,
+            used: Mutex::default(),
+            pack_stale: AtomicBool::new(false),
+            source_text: true,
+        })
     }
 
     /// The same cache, bounded to `bytes` of entries.
     pub fn with_max_size(mut self, bytes: u64) -> ResultCache {
         self.max_size = bytes;
         self
+    }
+
+    /// The same cache for a caller that renders diagnostics without
+    /// quoting the source (every format but the human one): the files of a
+    /// unit reported from its entry are then not read at all, and the
+    /// database handed to `on_file` has them empty.
+    pub fn without_source_text(mut self) -> ResultCache {
+        self.source_text = false;
+        self
+    }
+
+    /// Whether a hit's files with diagnostics are read for their text.
+    pub(crate) fn reads_source_text(&self) -> bool {
+        self.source_text
     }
 
     /// The directory of entries.
@@ -147,6 +196,31 @@ impl ResultCache {
     /// Whether this run wrote an entry.
     pub fn wrote(&self) -> bool {
         self.wrote.load(Ordering::Relaxed)
+    }
+
+    /// The hash of the bytes of the file at `path` as the file index has
+    /// it, if the file's stamp is now `stamp` and the entry is not racy:
+    /// see [`file_index`].
+    pub(crate) fn indexed_hash(&self, path: &Utf8Path, stamp: &Stamp) -> Option<blake3::Hash> {
+        self.files.hash(path, stamp)
+    }
+
+    /// Records in the file index that the file at `path`, stamped `stamp`
+    /// before its bytes were read, hashes to `hash`.
+    pub(crate) fn index_file(&self, path: &Utf8Path, stamp: Stamp, hash: blake3::Hash) {
+        self.files.record(path, stamp, hash);
+    }
+
+    /// Ends a run: writes the file index if the run hashed files, the
+    /// pack if the run used entries it did not have, and prunes the
+    /// entries if the run wrote any. Failures are only not
+    /// saving (or pruning) this time.
+    pub fn finish(&self) {
+        self.files.save();
+        self.write_pack();
+        if self.wrote() {
+            let _ = self.prune();
+        }
     }
 
     /// The key of a check unit: see the module's documentation.
@@ -178,8 +252,15 @@ impl ResultCache {
         self.entries.join(key.0.to_hex().as_str())
     }
 
-    /// The entry of `key`, if there is a whole one written by this build.
+    /// The entry of `key`, if there is a whole one written by this build:
+    /// from the pack if it has it, else from its own file.
     pub(crate) fn load(&self, key: &Key) -> Option<Entry> {
+        if let Some(bytes) = self.pack.get(key.0.as_bytes())
+            && let Some(entry) = decode_entry(bytes, key)
+        {
+            lock(&self.used).insert(*key.0.as_bytes(), None);
+            return Some(entry);
+        }
         let path = self.entry_path(key);
         let mut file = fs::File::open(&path).ok()?;
         let metadata = file.metadata().ok()?;
@@ -198,6 +279,8 @@ impl ResultCache {
                 let _ = file.set_modified(SystemTime::now());
             }
         }
+        lock(&self.used).insert(*key.0.as_bytes(), Some(bytes));
+        self.pack_stale.store(true, Ordering::Relaxed);
         Some(entry)
     }
 
@@ -215,6 +298,24 @@ impl ResultCache {
         if write_atomically(&self.entries, &self.entry_path(key), &bytes).is_ok() {
             self.wrote.store(true, Ordering::Relaxed);
         }
+        lock(&self.used).insert(*key.0.as_bytes(), Some(bytes));
+        self.pack_stale.store(true, Ordering::Relaxed);
+    }
+
+    /// Writes the pack of the entries this run used, when it used one the
+    /// pack did not have.
+    fn write_pack(&self) {
+        if !self.pack_stale.load(Ordering::Relaxed) {
+            return;
+        }
+        let used = std::mem::take(&mut *lock(&self.used));
+        let mut entries: Vec<(&[u8; 32], &[u8])> = used
+            .iter()
+            .filter_map(|(key, bytes)| Some((key, bytes.as_deref().or_else(|| self.pack.get(key))?)))
+            .collect();
+        let bytes = pack::encode(FORMAT, &mut entries);
+        let Some(dir) = self.entries.parent() else { return };
+        let _ = write_atomically(dir, &pack::path_of(&self.entries), &bytes);
     }
 
     /// Removes the least recently used entries until they take at most
@@ -319,6 +420,11 @@ fn write_atomically(dir: &Utf8Path, path: &Utf8Path, bytes: &[u8]) -> io::Result
     file.write_all(bytes)?;
     file.persist(path).map_err(|error| error.error)?;
     Ok(())
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A thread that panicked holding the lock left a table of whole entries.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn hash_str(hasher: &mut blake3::Hasher, text: &str) {
@@ -679,6 +785,10 @@ impl<'a> Reader<'a> {
 
     fn u32(&mut self) -> Option<u32> {
         Some(u32::from_le_bytes(self.array()?))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.array()?))
     }
 
     /// A count of items, each at least a byte long: no more than are left.
