@@ -225,27 +225,28 @@ impl ResultCache {
 
     /// The key of a check unit: see the module's documentation.
     pub(crate) fn unit_key(&self, limits: Limits, dir: Option<&Utf8Path>, files: &[UnitFile<'_>]) -> Key {
-        let mut hasher = blake3::Hasher::new();
-        hasher.update(self.build.as_bytes());
-        hasher.update(&FORMAT.to_le_bytes());
-        hasher.update(&limits.max_file_size.to_le_bytes());
-        hasher.update(&(limits.max_diagnostics_per_file as u64).to_le_bytes());
+        // Laid out whole and hashed at once: a hasher fed a few bytes at a
+        // time spent more on each call than on the bytes (the same bytes,
+        // so the same key).
+        let mut input = Vec::with_capacity(128 + files.len() * (80 + 8 + 64));
+        input.extend_from_slice(self.build.as_bytes());
+        input.extend_from_slice(&FORMAT.to_le_bytes());
+        input.extend_from_slice(&limits.max_file_size.to_le_bytes());
+        input.extend_from_slice(&(limits.max_diagnostics_per_file as u64).to_le_bytes());
         match dir {
             Some(dir) => {
-                hasher.update(b"m");
-                hash_str(&mut hasher, dir.as_str());
+                input.push(b'm');
+                push_str(&mut input, dir.as_str());
             }
-            None => {
-                hasher.update(b"s");
-            }
+            None => input.push(b's'),
         }
-        hasher.update(&(files.len() as u64).to_le_bytes());
+        input.extend_from_slice(&(files.len() as u64).to_le_bytes());
         for file in files {
-            hash_str(&mut hasher, file.path.as_str());
-            hasher.update(file.levels.as_bytes());
-            hasher.update(file.bytes.as_bytes());
+            push_str(&mut input, file.path.as_str());
+            input.extend_from_slice(file.levels.as_bytes());
+            input.extend_from_slice(file.bytes.as_bytes());
         }
-        Key(hasher.finalize())
+        Key(blake3::hash(&input))
     }
 
     fn entry_path(&self, key: &Key) -> Utf8PathBuf {
@@ -425,6 +426,12 @@ fn write_atomically(dir: &Utf8Path, path: &Utf8Path, bytes: &[u8]) -> io::Result
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A thread that panicked holding the lock left a table of whole entries.
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// `text` as [`hash_str`] hashes it.
+fn push_str(out: &mut Vec<u8>, text: &str) {
+    out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
 }
 
 fn hash_str(hasher: &mut blake3::Hasher, text: &str) {
