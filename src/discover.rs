@@ -248,8 +248,23 @@ mod tests {
             if rest.as_str().is_empty() { text.to_owned() } else { rest.into_string() }
         };
         let paths = [
-            "main.tf", "./main.tf", "././a/b.tf", "a/b/c.tf", "/abs/a.tf", "./", ".", "./.", "a//b.tf",
-            "./a/./b.tf", "a/b/", "a/b/.", ".//a.tf", "../a.tf", "./../a/b.tf", "a/../b.tf", "//a.tf",
+            "main.tf",
+            "./main.tf",
+            "././a/b.tf",
+            "a/b/c.tf",
+            "/abs/a.tf",
+            "./",
+            ".",
+            "./.",
+            "a//b.tf",
+            "./a/./b.tf",
+            "a/b/",
+            "a/b/.",
+            ".//a.tf",
+            "../a.tf",
+            "./../a/b.tf",
+            "a/../b.tf",
+            "//a.tf",
         ];
         for text in paths {
             assert_eq!(tidy(Utf8Path::new(text)).as_str(), by_components(text), "{text}");

@@ -148,7 +148,9 @@ impl SarifResult {
                         })
                         .collect(),
                 }],
-                properties: FixProperties { applicability: analysis::applicability(diagnostic.code).as_str() },
+                properties: FixProperties {
+                    applicability: analysis::applicability(diagnostic.code).as_str(),
+                },
             })
             .collect();
         SarifResult {
@@ -399,7 +401,8 @@ mod tests {
             &SourceRoot::fixed("/repo", "/repo"),
         );
         let log: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-        let applicability = |result: usize| &log["runs"][0]["results"][result]["fixes"][0]["properties"]["applicability"];
+        let applicability =
+            |result: usize| &log["runs"][0]["results"][result]["fixes"][0]["properties"]["applicability"];
         assert_eq!(applicability(0), "safe", "{text}");
         assert_eq!(applicability(1), "unsafe", "{text}");
     }

@@ -283,7 +283,10 @@ fn rewrite_keeping_size_and_time(path: &Path, text: &str) {
     )
     .expect("dated back");
     let after = std::fs::metadata(path).expect("the file");
-    assert_eq!((after.len(), after.mtime(), after.mtime_nsec()), (before.len(), before.mtime(), before.mtime_nsec()));
+    assert_eq!(
+        (after.len(), after.mtime(), after.mtime_nsec()),
+        (before.len(), before.mtime(), before.mtime_nsec())
+    );
     assert_eq!(after.ino(), before.ino());
 }
 

@@ -20,17 +20,18 @@
 //! overwritten by the re-check. Entries are written to a temporary file in
 //! the cache's directory and renamed into place, so a reader never sees
 //! half an entry and concurrent runs at worst write the same entry twice.
-//! The directory is bounded: after a run that wrote entries, the least
-//! recently used ones (by modification time, refreshed on a hit when older
-//! than [`TOUCH_AFTER`]) are removed until it is under three quarters of
-//! its cap.
+//! The directory is bounded: after a run that wrote entries and may have
+//! taken it past its cap (by a ledger of the bytes written since the last
+//! prune), the least recently used ones (by modification time, refreshed
+//! on a hit from its own file when older than [`TOUCH_AFTER`]) are removed
+//! until it is under three quarters of its cap.
 
 use std::{
     fs,
     io::{self, Read, Write},
     sync::{
         Mutex, OnceLock,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::{Duration, SystemTime},
 };
@@ -46,8 +47,8 @@ use crate::{Limits, LocatedDiagnostic};
 mod file_index;
 mod pack;
 
-pub(crate) use file_index::Stamp;
 use file_index::FileIndex;
+pub(crate) use file_index::Stamp;
 use pack::Pack;
 
 /// The environment variable naming the cache directory when the command
@@ -97,6 +98,8 @@ pub struct ResultCache {
     max_size: u64,
     /// Whether this run wrote an entry (so that pruning is worth a look).
     wrote: AtomicBool,
+    /// The bytes of the entries this run wrote.
+    written_bytes: AtomicU64,
     /// What `stat` said of each file when its bytes were last hashed.
     files: FileIndex,
     /// The entries the last run that wrote the pack used.
@@ -160,6 +163,7 @@ impl ResultCache {
             build,
             max_size: DEFAULT_MAX_SIZE,
             wrote: AtomicBool::new(false),
+            written_bytes: AtomicU64::new(0),
             files,
             pack,
             used: Mutex::default(),
@@ -219,8 +223,34 @@ impl ResultCache {
         self.files.save();
         self.write_pack();
         if self.wrote() {
-            let _ = self.prune();
+            self.prune_if_over_cap();
         }
+    }
+
+    /// Prunes when the entries may be over the cap: by the ledger
+    /// (`check-v1.size`), what the last prune kept plus what runs wrote
+    /// since, so that a run does not list every entry (a `stat` each) to
+    /// find it need not prune. The ledger only over-counts (an entry
+    /// rewritten counts twice; two runs at once may each add to the old
+    /// sum, or one's sum be lost, which the next prune puts right), and a
+    /// missing or foreign one is a prune.
+    fn prune_if_over_cap(&self) {
+        let ledger = self.entries.with_extension("size");
+        let recorded = fs::read(&ledger)
+            .ok()
+            .and_then(|bytes| <[u8; 8]>::try_from(bytes.as_slice()).ok())
+            .map(u64::from_le_bytes);
+        let estimate = recorded.map(|bytes| bytes.saturating_add(self.written_bytes.load(Ordering::Relaxed)));
+        let size = match estimate {
+            Some(estimate) if estimate <= self.max_size => estimate,
+            // A cache that cannot be listed is only not pruned this time.
+            _ => match self.prune() {
+                Ok(stats) => stats.kept_bytes,
+                Err(_) => return,
+            },
+        };
+        let Some(dir) = self.entries.parent() else { return };
+        let _ = write_atomically(dir, &ledger, &size.to_le_bytes());
     }
 
     /// The key of a check unit: see the module's documentation.
@@ -298,6 +328,7 @@ impl ResultCache {
         bytes.extend_from_slice(&payload);
         if write_atomically(&self.entries, &self.entry_path(key), &bytes).is_ok() {
             self.wrote.store(true, Ordering::Relaxed);
+            self.written_bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         }
         lock(&self.used).insert(*key.0.as_bytes(), Some(bytes));
         self.pack_stale.store(true, Ordering::Relaxed);
@@ -885,6 +916,50 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert_eq!(decode_entry(&longer, &key(1)), None);
+    }
+
+    #[test]
+    fn a_run_prunes_only_when_its_ledger_says_the_cap_may_be_passed() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let root = Utf8Path::from_path(dir.path()).expect("UTF-8");
+        let ledger = |cache: &ResultCache| -> u64 {
+            let bytes = std::fs::read(cache.entries_dir().with_extension("size")).expect("a ledger");
+            u64::from_le_bytes(bytes.try_into().expect("8 bytes"))
+        };
+        let loose = |cache: &ResultCache| {
+            std::fs::read_dir(cache.entries_dir())
+                .expect("listed")
+                .filter(|item| {
+                    !item
+                        .as_ref()
+                        .expect("an item")
+                        .file_name()
+                        .to_string_lossy()
+                        .starts_with(EXECUTABLE_PREFIX)
+                })
+                .count()
+        };
+        // No ledger yet: the first run that writes prunes, and records
+        // what it kept.
+        let first = ResultCache::open(root).expect("opened");
+        first.store(&key(1), &entry());
+        first.finish();
+        let size = std::fs::metadata(first.entry_path(&key(1))).expect("an entry").len();
+        let kept = ledger(&first);
+        assert!(kept >= size, "{kept} {size}");
+        // Under the cap by the ledger: nothing is listed, the ledger grows.
+        let second = ResultCache::open(root).expect("opened").with_max_size(kept + 10 * size);
+        second.store(&key(2), &entry());
+        second.finish();
+        assert_eq!(ledger(&second), kept + size);
+        assert_eq!(loose(&second), 2);
+        // Past it: pruned down to three quarters, the ledger set to what
+        // is left.
+        let third = ResultCache::open(root).expect("opened").with_max_size(kept + size + size / 2);
+        third.store(&key(3), &entry());
+        third.finish();
+        assert!(loose(&third) < 3, "pruned");
+        assert!(ledger(&third) <= (kept + size + size / 2) / 4 * 3);
     }
 
     #[test]

@@ -165,7 +165,10 @@ impl RuleLevelsFinder {
 /// `exclude` of their configuration leaves out of a check; `None` when it
 /// leaves none out. The same finder then finds their rule levels without
 /// looking at a directory again.
-pub fn excluded(finder: &mut RuleLevelsFinder, paths: &[Utf8PathBuf]) -> Result<Option<Vec<bool>>, ConfigError> {
+pub fn excluded(
+    finder: &mut RuleLevelsFinder,
+    paths: &[Utf8PathBuf],
+) -> Result<Option<Vec<bool>>, ConfigError> {
     let excluded = paths.iter().map(|path| finder.is_excluded(path)).collect::<Result<Vec<bool>, _>>()?;
     Ok(excluded.contains(&true).then_some(excluded))
 }

@@ -86,7 +86,8 @@ impl Stamp {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
-            let nanos = |seconds: i64, nanos: i64| seconds.saturating_mul(1_000_000_000).saturating_add(nanos);
+            let nanos =
+                |seconds: i64, nanos: i64| seconds.saturating_mul(1_000_000_000).saturating_add(nanos);
             Stamp {
                 size: metadata.len(),
                 modified: nanos(metadata.mtime(), metadata.mtime_nsec()),
@@ -167,7 +168,11 @@ impl FileIndex {
     }
 
     fn key(&self, path: &Utf8Path) -> Box<str> {
-        if path.is_absolute() { path.as_str().into() } else { self.current_dir.join(path).into_string().into() }
+        if path.is_absolute() {
+            path.as_str().into()
+        } else {
+            self.current_dir.join(path).into_string().into()
+        }
     }
 
     /// The hash of the bytes of the file at `path`, whose stamp is now
