@@ -151,9 +151,12 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // The files reported: those no halite.toml excludes, of the shard's
     // units (by their repository-relative paths). The others are read only
     // for what the reported ones read of them.
+    // One finder of configurations for what is excluded and then for the
+    // rule levels: each directory is looked at once.
+    let mut levels = host::config::RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
     let mut selected = match &stdin {
         Some(_) => None,
-        None => host::config::excluded(&paths)
+        None => host::config::excluded(&mut levels, &paths)
             .map_err(|error| anyhow!(error))?
             .map(|excluded| excluded.iter().map(|&excluded| !excluded).collect::<Vec<bool>>()),
     };
@@ -219,8 +222,17 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         None => host::check::check_selected_paths(
             &paths,
             selected.as_deref(),
+            levels,
             crate::limits(),
-            options.cache.open(options.quiet).as_ref(),
+            options
+                .cache
+                .open(options.quiet)
+                .map(|cache| {
+                    // Only the human format quotes the source.
+                    let quotes_source = !options.statistics && matches!(options.format, Format::Human);
+                    if quotes_source { cache } else { cache.without_source_text() }
+                })
+                .as_ref(),
             |db, index, diagnostics| report(db, &paths[index], diagnostics),
             |files| progress.inc(files as u64),
         )

@@ -16,7 +16,8 @@
 //! columns counted in Unicode code points (`columnKind`
 //! `unicodeCodePoints`), the same columns as the human and JSON outputs;
 //! an end column is the one after the range, as SARIF defines it.
-//! Suggestions become `fixes`; each result has a `partialFingerprints`
+//! Suggestions become `fixes`, each saying in its properties whether it is
+//! safe to apply (`applicability`); each result has a `partialFingerprints`
 //! entry, `halite/v1`, the fingerprint the GitLab report gives it too.
 
 use std::collections::BTreeMap;
@@ -88,6 +89,16 @@ struct Region {
 struct Fix {
     description: Message,
     artifact_changes: Vec<ArtifactChange>,
+    /// SARIF has no word for whether a fix is safe to apply unreviewed;
+    /// a property bag says it as the JSON format does.
+    properties: FixProperties,
+}
+
+/// Whether `--fix` applies the fix (`safe`) or only `--unsafe-fixes`
+/// does (`unsafe`): [`analysis::applicability`] of the diagnostic's code.
+#[derive(Serialize)]
+struct FixProperties {
+    applicability: &'static str,
 }
 
 #[derive(Serialize)]
@@ -137,6 +148,9 @@ impl SarifResult {
                         })
                         .collect(),
                 }],
+                properties: FixProperties {
+                    applicability: analysis::applicability(diagnostic.code).as_str(),
+                },
             })
             .collect();
         SarifResult {
@@ -354,5 +368,42 @@ mod tests {
         assert_eq!(absolute.uri, "file:///srv/%C3%A9.tf");
         assert_eq!(absolute.uri_base_id, None);
         assert_eq!(artifact_location("a:b#c?.tf").uri, "a%3Ab%23c%3F.tf");
+    }
+
+    #[test]
+    fn each_fix_says_whether_it_is_safe_to_apply() {
+        use analysis::{Edit, Suggestion};
+        use halite::host::{Diagnostic, RootDatabase};
+        use syntax::TextRange;
+
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("main.tf", "a = \"${b}\"\n");
+        let range = TextRange::new(4.into(), 10.into());
+        let suggestion = |message: &str| Suggestion {
+            message: message.to_owned(),
+            edits: vec![Edit { range, replacement: "b".to_owned() }],
+        };
+        // An interpolation unwrapped means the same; a did-you-mean may not.
+        let unwrap = Diagnostic::warning("interpolation-only", "Interpolation-only expression", file, range)
+            .with_suggestion(suggestion("unwrap"));
+        let guess = Diagnostic::error("undeclared-reference", "Reference to undeclared value", file, range)
+            .with_suggestion(suggestion("did you mean `b`?"));
+        let at = |line, column| LineCol { line, column };
+        let located = |diagnostic| LocatedDiagnostic {
+            path: "main.tf".into(),
+            start: at(1, 5),
+            end: at(1, 11),
+            edits: vec![(at(1, 5), at(1, 11))],
+            diagnostic,
+        };
+        let text = log(
+            &[("main.tf".into(), vec![located(unwrap), located(guess)])],
+            &SourceRoot::fixed("/repo", "/repo"),
+        );
+        let log: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let applicability =
+            |result: usize| &log["runs"][0]["results"][result]["fixes"][0]["properties"]["applicability"];
+        assert_eq!(applicability(0), "safe", "{text}");
+        assert_eq!(applicability(1), "unsafe", "{text}");
     }
 }

@@ -146,6 +146,11 @@ fn sarif_validates_against_the_sarif_2_1_0_schema() {
         .flat_map(|result| result["fixes"].as_array().into_iter().flatten())
         .collect();
     assert!(!fixes.is_empty());
+    for fix in &fixes {
+        // The project's fixes unwrap interpolations and rewrite legacy
+        // indexes: the same thing written another way.
+        assert_eq!(fix["properties"]["applicability"], "safe", "{fix}");
+    }
     for fix in fixes {
         let change = &fix["artifactChanges"][0];
         assert_eq!(change["artifactLocation"]["uriBaseId"], "%SRCROOT%", "{fix}");

@@ -2,7 +2,9 @@
 //! a run without the cache prints, byte for byte, in every format; what a
 //! unit reads beyond its own files (a called module), a variables file and
 //! `halite.toml` invalidate it; a corrupt entry is ignored and rewritten;
-//! two runs at once both succeed.
+//! two runs at once both succeed. The file index (what `stat` said of each
+//! file hashed) trusts no file rewritten with its size and modification
+//! time kept, nor one replaced by a rename, and a corrupt index is ignored.
 //!
 //! Which units a run checked again is seen in the cache's directory: a
 //! checked unit's entry is written anew (a new file renamed into place, so
@@ -64,6 +66,12 @@ fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
     assert_eq!(shown(&cached), shown(&uncached));
     shown(&cached)
 }
+
+/// The cache's file index.
+const FILE_INDEX: &str = "files-v1";
+
+/// The entries the last run used, in one file.
+const PACK: &str = "check-v1.pack";
 
 /// Each entry of the cache by name, with its inode.
 fn entries(cache: &Path) -> BTreeMap<String, u64> {
@@ -197,11 +205,20 @@ fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
         // Another program's file.
         &|_| b"not a cache entry".to_vec(),
     ];
+    // The pack, spoilt each way in turn, is only entries missed.
+    let pack = cache.join(PACK);
+    let packed = std::fs::read(&pack).expect("the pack");
+    for spoil in spoil {
+        std::fs::write(&pack, spoil(packed.clone())).expect("spoilt");
+        assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
+    }
     for (name, spoil) in names.iter().zip(spoil) {
         let path = cache.join("check-v1").join(name);
         let bytes = std::fs::read(&path).expect("an entry");
         std::fs::write(&path, spoil(bytes)).expect("spoilt");
     }
+    // Without the pack, the entries' own files are read.
+    std::fs::remove_file(&pack).expect("removed");
     let written = entries(&cache);
     assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
     assert_eq!(written_since(&written, &cache), 3, "each spoilt entry was written again");
@@ -249,4 +266,109 @@ fn no_cache_writes_nothing_and_an_unusable_cache_is_said_once() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.starts_with("halite: warning: cannot use the cache in `"), "{stderr}");
     assert_eq!(output.stdout, run(dir.path(), &["--no-cache", "--format", "concise"]).stdout);
+}
+
+/// `text` in place of the file at `path`, of the same size and with the
+/// modification time the file had: only the change time and the bytes
+/// tell the two apart.
+fn rewrite_keeping_size_and_time(path: &Path, text: &str) {
+    let before = std::fs::metadata(path).expect("the file");
+    assert_eq!(before.len(), text.len() as u64, "the same size: {text:?}");
+    std::fs::write(path, text).expect("rewritten");
+    let file = std::fs::File::options().append(true).open(path).expect("opened");
+    file.set_times(
+        std::fs::FileTimes::new()
+            .set_modified(before.modified().expect("a modification time"))
+            .set_accessed(before.accessed().expect("an access time")),
+    )
+    .expect("dated back");
+    let after = std::fs::metadata(path).expect("the file");
+    assert_eq!(
+        (after.len(), after.mtime(), after.mtime_nsec()),
+        (before.len(), before.mtime(), before.mtime_nsec())
+    );
+    assert_eq!(after.ino(), before.ino());
+}
+
+/// The variables file with a syntax error, as long as the one `tree`
+/// writes.
+const BROKEN_VARIABLES: &str = "region = = 1 \n";
+
+#[test]
+fn a_rewrite_of_the_same_size_and_time_is_seen() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    let variables = dir.path().join("terraform.tfvars");
+    // At once, within a second of the file's writing (its entry is racy)
+    // and after it.
+    let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    rewrite_keeping_size_and_time(&variables, BROKEN_VARIABLES);
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("terraform.tfvars:1:10: error["), "{after}");
+
+    // Older than the racy margin: the entry is trusted by its stamp.
+    rewrite_keeping_size_and_time(&variables, "region = \"eu\"\n");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), before);
+    let index = std::fs::metadata(cache.join(FILE_INDEX)).expect("the file index").ino();
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), before);
+    assert_eq!(
+        std::fs::metadata(cache.join(FILE_INDEX)).expect("the file index").ino(),
+        index,
+        "a run that hashed no file leaves the index as it was"
+    );
+    rewrite_keeping_size_and_time(&variables, BROKEN_VARIABLES);
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("terraform.tfvars:1:10: error["), "{after}");
+}
+
+#[test]
+fn a_file_replaced_by_a_rename_is_seen() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let before = cached_run(dir.path(), &cache, &["--format", "json"]);
+    let variables = dir.path().join("terraform.tfvars");
+    let old = std::fs::metadata(&variables).expect("the file");
+    let replacement = dir.path().join("terraform.tfvars.new");
+    std::fs::write(&replacement, BROKEN_VARIABLES).expect("written");
+    std::fs::File::options()
+        .append(true)
+        .open(&replacement)
+        .expect("opened")
+        .set_modified(old.modified().expect("a modification time"))
+        .expect("dated");
+    std::fs::rename(&replacement, &variables).expect("renamed over");
+    let after = cached_run(dir.path(), &cache, &["--format", "json"]);
+    assert_ne!(after, before);
+    assert!(after.contains("terraform.tfvars"), "{after}");
+}
+
+#[test]
+fn a_corrupt_file_index_is_ignored_and_rewritten() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let expected = cached_run(dir.path(), &cache, &["--format", "json"]);
+    let index = cache.join(FILE_INDEX);
+    let bytes = std::fs::read(&index).expect("the file index");
+    let spoilt: [Vec<u8>; 3] = [
+        bytes[..bytes.len() / 2].to_vec(),
+        {
+            let mut changed = bytes.clone();
+            changed[bytes.len() / 2] ^= 0x55;
+            changed
+        },
+        b"not a file index".to_vec(),
+    ];
+    for spoilt in spoilt {
+        std::fs::write(&index, spoilt).expect("spoilt");
+        // A file changed meanwhile is seen all the same.
+        rewrite_keeping_size_and_time(&dir.path().join("terraform.tfvars"), BROKEN_VARIABLES);
+        let broken = cached_run(dir.path(), &cache, &["--format", "json"]);
+        assert!(broken.contains("terraform.tfvars"), "{broken}");
+        rewrite_keeping_size_and_time(&dir.path().join("terraform.tfvars"), "region = \"eu\"\n");
+        assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
+        assert_ne!(std::fs::read(&index).expect("the file index"), b"not a file index", "written again");
+    }
 }

@@ -20,17 +20,18 @@
 //! overwritten by the re-check. Entries are written to a temporary file in
 //! the cache's directory and renamed into place, so a reader never sees
 //! half an entry and concurrent runs at worst write the same entry twice.
-//! The directory is bounded: after a run that wrote entries, the least
-//! recently used ones (by modification time, refreshed on a hit when older
-//! than [`TOUCH_AFTER`]) are removed until it is under three quarters of
-//! its cap.
+//! The directory is bounded: after a run that wrote entries and may have
+//! taken it past its cap (by a ledger of the bytes written since the last
+//! prune), the least recently used ones (by modification time, refreshed
+//! on a hit from its own file when older than [`TOUCH_AFTER`]) are removed
+//! until it is under three quarters of its cap.
 
 use std::{
     fs,
     io::{self, Read, Write},
     sync::{
         Mutex, OnceLock,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::{Duration, SystemTime},
 };
@@ -38,10 +39,17 @@ use std::{
 use analysis::{Diagnostic, Edit, Label, LineCol, RuleLevels, Severity, Suggestion};
 use camino::{Utf8Path, Utf8PathBuf};
 use db::File;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{TextRange, TextSize};
 
 use crate::{Limits, LocatedDiagnostic};
+
+mod file_index;
+mod pack;
+
+use file_index::FileIndex;
+pub(crate) use file_index::Stamp;
+use pack::Pack;
 
 /// The environment variable naming the cache directory when the command
 /// line does not.
@@ -90,6 +98,20 @@ pub struct ResultCache {
     max_size: u64,
     /// Whether this run wrote an entry (so that pruning is worth a look).
     wrote: AtomicBool,
+    /// The bytes of the entries this run wrote.
+    written_bytes: AtomicU64,
+    /// What `stat` said of each file when its bytes were last hashed.
+    files: FileIndex,
+    /// The entries the last run that wrote the pack used.
+    pack: Pack,
+    /// The entries this run used, for the next pack: the bytes of those
+    /// not in the pack read.
+    used: Mutex<FxHashMap<[u8; 32], Option<Vec<u8>>>>,
+    /// Whether this run used an entry the pack does not have.
+    pack_stale: AtomicBool,
+    /// Whether a hit's files are read for their text (see
+    /// [`ResultCache::without_source_text`]).
+    source_text: bool,
 }
 
 /// What [`ResultCache::prune`] did.
@@ -130,13 +152,44 @@ impl ResultCache {
             );
         }
         let build = build_id(&entries)?;
-        Ok(ResultCache { entries, build, max_size: DEFAULT_MAX_SIZE, wrote: AtomicBool::new(false) })
+        let current_dir = std::env::current_dir()
+            .ok()
+            .and_then(|dir| Utf8PathBuf::from_path_buf(dir).ok())
+            .ok_or_else(|| io::Error::other("the current directory is not UTF-8"))?;
+        let files = FileIndex::open(dir, current_dir);
+        let pack = Pack::read(&pack::path_of(&entries), FORMAT);
+        Ok(ResultCache {
+            entries,
+            build,
+            max_size: DEFAULT_MAX_SIZE,
+            wrote: AtomicBool::new(false),
+            written_bytes: AtomicU64::new(0),
+            files,
+            pack,
+            used: Mutex::default(),
+            pack_stale: AtomicBool::new(false),
+            source_text: true,
+        })
     }
 
     /// The same cache, bounded to `bytes` of entries.
     pub fn with_max_size(mut self, bytes: u64) -> ResultCache {
         self.max_size = bytes;
         self
+    }
+
+    /// The same cache for a caller that renders diagnostics without
+    /// quoting the source (every format but the human one): the files of a
+    /// unit reported from its entry are then not read at all, and the
+    /// database handed to `on_file` has them empty.
+    pub fn without_source_text(mut self) -> ResultCache {
+        self.source_text = false;
+        self
+    }
+
+    /// Whether a hit's files with diagnostics are read for their text.
+    pub(crate) fn reads_source_text(&self) -> bool {
+        self.source_text
     }
 
     /// The directory of entries.
@@ -149,37 +202,96 @@ impl ResultCache {
         self.wrote.load(Ordering::Relaxed)
     }
 
+    /// The hash of the bytes of the file at `path` as the file index has
+    /// it, if the file's stamp is now `stamp` and the entry is not racy:
+    /// see [`file_index`].
+    pub(crate) fn indexed_hash(&self, path: &Utf8Path, stamp: &Stamp) -> Option<blake3::Hash> {
+        self.files.hash(path, stamp)
+    }
+
+    /// Records in the file index that the file at `path`, stamped `stamp`
+    /// before its bytes were read, hashes to `hash`.
+    pub(crate) fn index_file(&self, path: &Utf8Path, stamp: Stamp, hash: blake3::Hash) {
+        self.files.record(path, stamp, hash);
+    }
+
+    /// Ends a run: writes the file index if the run hashed files, the
+    /// pack if the run used entries it did not have, and prunes the
+    /// entries if the run wrote any. Failures are only not
+    /// saving (or pruning) this time.
+    pub fn finish(&self) {
+        self.files.save();
+        self.write_pack();
+        if self.wrote() {
+            self.prune_if_over_cap();
+        }
+    }
+
+    /// Prunes when the entries may be over the cap: by the ledger
+    /// (`check-v1.size`), what the last prune kept plus what runs wrote
+    /// since, so that a run does not list every entry (a `stat` each) to
+    /// find it need not prune. The ledger only over-counts (an entry
+    /// rewritten counts twice; two runs at once may each add to the old
+    /// sum, or one's sum be lost, which the next prune puts right), and a
+    /// missing or foreign one is a prune.
+    fn prune_if_over_cap(&self) {
+        let ledger = self.entries.with_extension("size");
+        let recorded = fs::read(&ledger)
+            .ok()
+            .and_then(|bytes| <[u8; 8]>::try_from(bytes.as_slice()).ok())
+            .map(u64::from_le_bytes);
+        let estimate = recorded.map(|bytes| bytes.saturating_add(self.written_bytes.load(Ordering::Relaxed)));
+        let size = match estimate {
+            Some(estimate) if estimate <= self.max_size => estimate,
+            // A cache that cannot be listed is only not pruned this time.
+            _ => match self.prune() {
+                Ok(stats) => stats.kept_bytes,
+                Err(_) => return,
+            },
+        };
+        let Some(dir) = self.entries.parent() else { return };
+        let _ = write_atomically(dir, &ledger, &size.to_le_bytes());
+    }
+
     /// The key of a check unit: see the module's documentation.
     pub(crate) fn unit_key(&self, limits: Limits, dir: Option<&Utf8Path>, files: &[UnitFile<'_>]) -> Key {
-        let mut hasher = blake3::Hasher::new();
-        hasher.update(self.build.as_bytes());
-        hasher.update(&FORMAT.to_le_bytes());
-        hasher.update(&limits.max_file_size.to_le_bytes());
-        hasher.update(&(limits.max_diagnostics_per_file as u64).to_le_bytes());
+        // Laid out whole and hashed at once: a hasher fed a few bytes at a
+        // time spent more on each call than on the bytes (the same bytes,
+        // so the same key).
+        let mut input = Vec::with_capacity(128 + files.len() * (80 + 8 + 64));
+        input.extend_from_slice(self.build.as_bytes());
+        input.extend_from_slice(&FORMAT.to_le_bytes());
+        input.extend_from_slice(&limits.max_file_size.to_le_bytes());
+        input.extend_from_slice(&(limits.max_diagnostics_per_file as u64).to_le_bytes());
         match dir {
             Some(dir) => {
-                hasher.update(b"m");
-                hash_str(&mut hasher, dir.as_str());
+                input.push(b'm');
+                push_str(&mut input, dir.as_str());
             }
-            None => {
-                hasher.update(b"s");
-            }
+            None => input.push(b's'),
         }
-        hasher.update(&(files.len() as u64).to_le_bytes());
+        input.extend_from_slice(&(files.len() as u64).to_le_bytes());
         for file in files {
-            hash_str(&mut hasher, file.path.as_str());
-            hasher.update(file.levels.as_bytes());
-            hasher.update(file.bytes.as_bytes());
+            push_str(&mut input, file.path.as_str());
+            input.extend_from_slice(file.levels.as_bytes());
+            input.extend_from_slice(file.bytes.as_bytes());
         }
-        Key(hasher.finalize())
+        Key(blake3::hash(&input))
     }
 
     fn entry_path(&self, key: &Key) -> Utf8PathBuf {
         self.entries.join(key.0.to_hex().as_str())
     }
 
-    /// The entry of `key`, if there is a whole one written by this build.
+    /// The entry of `key`, if there is a whole one written by this build:
+    /// from the pack if it has it, else from its own file.
     pub(crate) fn load(&self, key: &Key) -> Option<Entry> {
+        if let Some(bytes) = self.pack.get(key.0.as_bytes())
+            && let Some(entry) = decode_entry(bytes, key)
+        {
+            lock(&self.used).insert(*key.0.as_bytes(), None);
+            return Some(entry);
+        }
         let path = self.entry_path(key);
         let mut file = fs::File::open(&path).ok()?;
         let metadata = file.metadata().ok()?;
@@ -198,6 +310,8 @@ impl ResultCache {
                 let _ = file.set_modified(SystemTime::now());
             }
         }
+        lock(&self.used).insert(*key.0.as_bytes(), Some(bytes));
+        self.pack_stale.store(true, Ordering::Relaxed);
         Some(entry)
     }
 
@@ -214,7 +328,26 @@ impl ResultCache {
         bytes.extend_from_slice(&payload);
         if write_atomically(&self.entries, &self.entry_path(key), &bytes).is_ok() {
             self.wrote.store(true, Ordering::Relaxed);
+            self.written_bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         }
+        lock(&self.used).insert(*key.0.as_bytes(), Some(bytes));
+        self.pack_stale.store(true, Ordering::Relaxed);
+    }
+
+    /// Writes the pack of the entries this run used, when it used one the
+    /// pack did not have.
+    fn write_pack(&self) {
+        if !self.pack_stale.load(Ordering::Relaxed) {
+            return;
+        }
+        let used = std::mem::take(&mut *lock(&self.used));
+        let mut entries: Vec<(&[u8; 32], &[u8])> = used
+            .iter()
+            .filter_map(|(key, bytes)| Some((key, bytes.as_deref().or_else(|| self.pack.get(key))?)))
+            .collect();
+        let bytes = pack::encode(FORMAT, &mut entries);
+        let Some(dir) = self.entries.parent() else { return };
+        let _ = write_atomically(dir, &pack::path_of(&self.entries), &bytes);
     }
 
     /// Removes the least recently used entries until they take at most
@@ -319,6 +452,17 @@ fn write_atomically(dir: &Utf8Path, path: &Utf8Path, bytes: &[u8]) -> io::Result
     file.write_all(bytes)?;
     file.persist(path).map_err(|error| error.error)?;
     Ok(())
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A thread that panicked holding the lock left a table of whole entries.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// `text` as [`hash_str`] hashes it.
+fn push_str(out: &mut Vec<u8>, text: &str) {
+    out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
 }
 
 fn hash_str(hasher: &mut blake3::Hasher, text: &str) {
@@ -681,6 +825,10 @@ impl<'a> Reader<'a> {
         Some(u32::from_le_bytes(self.array()?))
     }
 
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.array()?))
+    }
+
     /// A count of items, each at least a byte long: no more than are left.
     fn len(&mut self) -> Option<usize> {
         let len = self.u32()? as usize;
@@ -768,6 +916,50 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert_eq!(decode_entry(&longer, &key(1)), None);
+    }
+
+    #[test]
+    fn a_run_prunes_only_when_its_ledger_says_the_cap_may_be_passed() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let root = Utf8Path::from_path(dir.path()).expect("UTF-8");
+        let ledger = |cache: &ResultCache| -> u64 {
+            let bytes = std::fs::read(cache.entries_dir().with_extension("size")).expect("a ledger");
+            u64::from_le_bytes(bytes.try_into().expect("8 bytes"))
+        };
+        let loose = |cache: &ResultCache| {
+            std::fs::read_dir(cache.entries_dir())
+                .expect("listed")
+                .filter(|item| {
+                    !item
+                        .as_ref()
+                        .expect("an item")
+                        .file_name()
+                        .to_string_lossy()
+                        .starts_with(EXECUTABLE_PREFIX)
+                })
+                .count()
+        };
+        // No ledger yet: the first run that writes prunes, and records
+        // what it kept.
+        let first = ResultCache::open(root).expect("opened");
+        first.store(&key(1), &entry());
+        first.finish();
+        let size = std::fs::metadata(first.entry_path(&key(1))).expect("an entry").len();
+        let kept = ledger(&first);
+        assert!(kept >= size, "{kept} {size}");
+        // Under the cap by the ledger: nothing is listed, the ledger grows.
+        let second = ResultCache::open(root).expect("opened").with_max_size(kept + 10 * size);
+        second.store(&key(2), &entry());
+        second.finish();
+        assert_eq!(ledger(&second), kept + size);
+        assert_eq!(loose(&second), 2);
+        // Past it: pruned down to three quarters, the ledger set to what
+        // is left.
+        let third = ResultCache::open(root).expect("opened").with_max_size(kept + size + size / 2);
+        third.store(&key(3), &entry());
+        third.finish();
+        assert!(loose(&third) < 3, "pruned");
+        assert!(ledger(&third) <= (kept + size + size / 2) / 4 * 3);
     }
 
     #[test]

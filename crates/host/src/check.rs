@@ -41,7 +41,7 @@ use rustc_hash::FxHashMap;
 
 use crate::{
     AnalysisHost, Change, Contents, HostOptions, Limits, LocatedDiagnostic, Membership, Values,
-    cache::{self, Dependency, Entry, Key, ResultCache, StoredDiagnostic, UnitFile},
+    cache::{self, Dependency, Entry, Key, ResultCache, Stamp, StoredDiagnostic, UnitFile},
     config::RuleLevelsFinder,
 };
 
@@ -110,7 +110,7 @@ pub fn check_paths<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
-    check_paths_replacing(paths, &Replaced::default(), None, None, limits, on_file, on_progress)
+    check_paths_replacing(paths, &Replaced::default(), None, None, None, limits, on_file, on_progress)
 }
 
 /// [`check_paths`], reporting the units whose entry in `cache` holds from
@@ -123,7 +123,8 @@ pub fn check_paths_cached<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
-    check_selected_paths(paths, None, limits, cache, on_file, on_progress)
+    let levels = RuleLevelsFinder::from_current_dir().map_err(CheckError::Config)?;
+    check_selected_paths(paths, None, levels, limits, cache, on_file, on_progress)
 }
 
 /// [`check_paths_cached`] reporting only the files `selected` says, when it
@@ -132,22 +133,30 @@ pub fn check_paths_cached<R: Send>(
 /// what the selected files' modules read of them (their module's other
 /// files, a called module's variables). A path not selected gets no
 /// `on_file` and no place in the result; a unit's cache entry holds all its
-/// files' diagnostics either way.
+/// files' diagnostics either way. The rule levels are found by `levels`:
+/// the finder that found the excluded files, so that no directory is
+/// looked at twice.
 pub fn check_selected_paths<R: Send>(
     paths: &[Utf8PathBuf],
     selected: Option<&[bool]>,
+    levels: RuleLevelsFinder,
     limits: Limits,
     cache: Option<&ResultCache>,
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
-    let out =
-        check_paths_replacing(paths, &Replaced::default(), selected, cache, limits, on_file, on_progress)?;
-    if let Some(cache) = cache
-        && cache.wrote()
-    {
-        // A cache that cannot be listed is only not pruned this time.
-        let _ = cache.prune();
+    let out = check_paths_replacing(
+        paths,
+        &Replaced::default(),
+        selected,
+        Some(levels),
+        cache,
+        limits,
+        on_file,
+        on_progress,
+    )?;
+    if let Some(cache) = cache {
+        cache.finish();
     }
     Ok(out)
 }
@@ -156,11 +165,16 @@ pub fn check_selected_paths<R: Send>(
 pub(crate) type Replaced = FxHashMap<Utf8PathBuf, Vec<u8>>;
 
 /// [`check_paths`], with the files at some paths read from these bytes
-/// rather than from disk, reporting only the `selected` ones.
+/// rather than from disk, reporting only the `selected` ones, their rule
+/// levels found by `levels_finder` (by a new one for the current
+/// directory if `None`).
+// Internal: each caller passes a different few of these.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn check_paths_replacing<R: Send>(
     paths: &[Utf8PathBuf],
     replaced: &Replaced,
     selected: Option<&[bool]>,
+    levels_finder: Option<RuleLevelsFinder>,
     cache: Option<&ResultCache>,
     limits: Limits,
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
@@ -197,7 +211,8 @@ pub(crate) fn check_paths_replacing<R: Send>(
     let done = std::thread::scope(|scope| {
         // Set even if finding them panics, or the workers would wait forever.
         scope.spawn(|| {
-            let found = std::panic::catch_unwind(|| rule_levels(paths)).unwrap_or_else(|_| {
+            let find = std::panic::AssertUnwindSafe(|| rule_levels(levels_finder, paths));
+            let found = std::panic::catch_unwind(find).unwrap_or_else(|_| {
                 Err(ConfigError {
                     path: Utf8PathBuf::from("."),
                     position: None,
@@ -250,6 +265,7 @@ pub fn check_contents<R: Send>(
         &replaced,
         None,
         None,
+        None,
         limits,
         |db, index, outcome| (paths[index] == path).then(|| on_file(db, outcome)),
         |_| {},
@@ -297,6 +313,33 @@ fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
 
 type Reports<R> = Vec<Vec<(usize, R)>>;
 
+/// A unit's file as a cached run found it.
+enum Hashed {
+    /// Its hash from the file index: the file was not read.
+    Indexed(blake3::Hash),
+    /// Read, and hashed.
+    Read(Vec<u8>, blake3::Hash),
+    Unreadable(io::Error),
+}
+
+impl From<io::Result<(Vec<u8>, blake3::Hash)>> for Hashed {
+    fn from(read: io::Result<(Vec<u8>, blake3::Hash)>) -> Hashed {
+        match read {
+            Ok((bytes, hash)) => Hashed::Read(bytes, hash),
+            Err(error) => Hashed::Unreadable(error),
+        }
+    }
+}
+
+impl Hashed {
+    fn hash(&self) -> Option<blake3::Hash> {
+        match self {
+            Hashed::Indexed(hash) | Hashed::Read(_, hash) => Some(*hash),
+            Hashed::Unreadable(_) => None,
+        }
+    }
+}
+
 /// A unit's files as read: each one's index among the run's paths, and its
 /// bytes or why they could not be read.
 type UnitBytes = Vec<(usize, io::Result<Vec<u8>>)>;
@@ -320,8 +363,12 @@ fn check_in_order<R: Send>(
             .map(|_| {
                 std::thread::Builder::new().stack_size(crate::DEEP_STACK).spawn_scoped(scope, move || {
                     let mut reports = Vec::new();
+                    // The database of the files reported from the cache,
+                    // for the worker's whole run: creating one per chunk
+                    // was a tenth of a warm run.
+                    let mut hits: Option<RootDatabase> = None;
                     while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        match checker.check(chunk) {
+                        match checker.check(chunk, &mut hits) {
                             Ok(chunk_reports) => reports.push(chunk_reports),
                             Err(error) => {
                                 next.store(chunks.len(), Ordering::Relaxed);
@@ -365,25 +412,37 @@ struct ChunkChecker<'a, R> {
 }
 
 impl<R: Send> ChunkChecker<'_, R> {
-    fn check(&self, chunk: &[CheckUnit]) -> Result<Vec<(usize, R)>, CheckError> {
+    /// Checks `chunk`, setting the files of units reported from the cache
+    /// in `hits` (created on the first).
+    fn check(
+        &self,
+        chunk: &[CheckUnit],
+        hits: &mut Option<RootDatabase>,
+    ) -> Result<Vec<(usize, R)>, CheckError> {
         let mut out = Vec::new();
         // The units to check, with their files' bytes and their keys.
         let mut to_check: Vec<(&CheckUnit, UnitBytes, Option<Key>)> = Vec::new();
-        let mut hits: Option<RootDatabase> = None;
         for unit in chunk {
-            let read = self.read_bytes(unit);
-            let key = match self.cache {
-                Some(cache) => self.unit_key(cache, unit, &read)?,
-                None => None,
+            let Some(cache) = self.cache else {
+                to_check.push((unit, self.read_bytes(unit), None));
+                continue;
             };
-            if let (Some(cache), Some(key)) = (self.cache, &key)
-                && let Some(entry) = self.lookup(cache, key, unit)
+            let mut hashed = self.hash_unit(cache, unit);
+            let hashes: Vec<(usize, Option<blake3::Hash>)> =
+                hashed.iter().map(|(index, file)| (*index, file.hash())).collect();
+            if let Some(key) = self.unit_key(cache, unit, &hashes)?
+                && let Some(entry) = self.lookup(cache, &key, unit)
+                && self.read_for_rendering(cache, &mut hashed, &entry)
             {
                 let db = hits.get_or_insert_with(RootDatabase::new);
-                self.report_hit(db, read, &entry, &mut out);
+                self.report_hit(db, hashed, &entry, &mut out);
                 (self.on_progress)(unit.files.len());
                 continue;
             }
+            // The key again, of the bytes checked: a file known by the
+            // index is read now, and may have changed since.
+            let (read, hashes) = self.read_hashed(cache, hashed);
+            let key = self.unit_key(cache, unit, &hashes)?;
             to_check.push((unit, read, key));
         }
         if to_check.is_empty() {
@@ -476,7 +535,8 @@ impl<R: Send> ChunkChecker<'_, R> {
     }
 
     /// Reads `unit`'s files from disk (or the bytes given for one), and
-    /// records the hash of each for the cache.
+    /// records the hash of each for the cache (a called module's, read for
+    /// its variables).
     fn read_bytes(&self, unit: &CheckUnit) -> UnitBytes {
         let read: UnitBytes = unit
             .files
@@ -537,37 +597,114 @@ impl<R: Send> ChunkChecker<'_, R> {
         }
     }
 
-    /// The key of `unit` as read, or `None` when a file could not be read
-    /// (such a unit is checked every time).
+    /// The key of `unit` whose files (by index) hash so, or `None` when a
+    /// file could not be read (such a unit is checked every time).
     fn unit_key(
         &self,
         cache: &ResultCache,
         unit: &CheckUnit,
-        read: &UnitBytes,
+        hashes: &[(usize, Option<blake3::Hash>)],
     ) -> Result<Option<Key>, CheckError> {
         let levels = self.levels()?;
-        let mut digests: Vec<(blake3::Hash, blake3::Hash)> = Vec::with_capacity(read.len());
+        let mut digests: Vec<(blake3::Hash, blake3::Hash)> = Vec::with_capacity(hashes.len());
         // The files of a directory share their levels, most often.
         let mut last: Option<(&Arc<RuleLevels>, blake3::Hash)> = None;
-        for (index, bytes) in read {
-            let Ok(bytes) = bytes else { return Ok(None) };
-            let file_levels = &levels[*index];
+        for &(index, hash) in hashes {
+            let Some(hash) = hash else { return Ok(None) };
+            let file_levels = &levels[index];
             let levels_digest = match last {
                 Some((seen, digest)) if Arc::ptr_eq(seen, file_levels) => digest,
                 _ => cache::levels_digest(file_levels),
             };
             last = Some((file_levels, levels_digest));
-            // Hashed once, as `read_bytes` read it: hashing is most of
-            // what a warm run does per file.
-            let recorded = lock(&self.hashes).get(index).copied().flatten();
-            digests.push((levels_digest, recorded.unwrap_or_else(|| cache::hash_bytes(bytes))));
+            digests.push((levels_digest, hash));
         }
-        let files: Vec<UnitFile<'_>> = read
+        let files: Vec<UnitFile<'_>> = hashes
             .iter()
             .zip(&digests)
             .map(|((index, _), (levels, bytes))| UnitFile { path: &self.paths[*index], levels, bytes })
             .collect();
         Ok(Some(cache.unit_key(self.limits, unit.dir.as_deref(), &files)))
+    }
+
+    /// The hash of each of `unit`'s files: from the file index when what
+    /// `stat` says of the file is as it was when it was last hashed, else
+    /// read and hashed (the bytes kept for the check).
+    fn hash_unit(&self, cache: &ResultCache, unit: &CheckUnit) -> Vec<(usize, Hashed)> {
+        let hashed: Vec<(usize, Hashed)> =
+            unit.files.iter().map(|&index| (index, self.hash_file(cache, index))).collect();
+        let mut hashes = lock(&self.hashes);
+        for (index, file) in &hashed {
+            hashes.insert(*index, file.hash());
+        }
+        hashed
+    }
+
+    /// The file at `paths[index]` hashed, by the file index if it can be.
+    fn hash_file(&self, cache: &ResultCache, index: usize) -> Hashed {
+        let path = &self.paths[index];
+        if let Ok(metadata) = std::fs::metadata(path)
+            && metadata.is_file()
+            && metadata.len() <= self.limits.max_file_size
+            && let Some(hash) = cache.indexed_hash(path, &Stamp::of(&metadata))
+        {
+            return Hashed::Indexed(hash);
+        }
+        self.read_and_index(cache, index).into()
+    }
+
+    /// The file at `paths[index]` read and hashed, and recorded in the
+    /// file index as `stat` found the file opened before reading it.
+    fn read_and_index(&self, cache: &ResultCache, index: usize) -> io::Result<(Vec<u8>, blake3::Hash)> {
+        let path = &self.paths[index];
+        let file = vfs::read_file(path, self.limits.max_file_size)?;
+        let hash = cache::hash_bytes(&file.bytes);
+        cache.index_file(path, Stamp::of(&file.metadata), hash);
+        Ok((file.bytes, hash))
+    }
+
+    /// The files of a unit to check, every one read (those the index
+    /// hashed read now), and the hash of each.
+    fn read_hashed(
+        &self,
+        cache: &ResultCache,
+        hashed: Vec<(usize, Hashed)>,
+    ) -> (UnitBytes, Vec<(usize, Option<blake3::Hash>)>) {
+        let mut unit_bytes = Vec::with_capacity(hashed.len());
+        let mut hashes = Vec::with_capacity(hashed.len());
+        for (index, file) in hashed {
+            let read = match file {
+                Hashed::Indexed(_) => self.read_and_index(cache, index),
+                Hashed::Read(bytes, hash) => Ok((bytes, hash)),
+                Hashed::Unreadable(error) => Err(error),
+            };
+            hashes.push((index, read.as_ref().ok().map(|(_, hash)| *hash)));
+            unit_bytes.push((index, read.map(|(bytes, _)| bytes)));
+        }
+        lock(&self.hashes).extend(hashes.iter().copied());
+        (unit_bytes, hashes)
+    }
+
+    /// Reads the files of a unit whose entry holds that have diagnostics
+    /// to show, for the renderers to quote their lines; `false` when one
+    /// no longer has the bytes its hash says (changed since: the unit is
+    /// checked again).
+    fn read_for_rendering(&self, cache: &ResultCache, hashed: &mut [(usize, Hashed)], entry: &Entry) -> bool {
+        if !cache.reads_source_text() {
+            return true;
+        }
+        for ((index, file), stored) in hashed.iter_mut().zip(&entry.files) {
+            if stored.is_empty() || !self.is_selected(*index) {
+                continue;
+            }
+            if let Hashed::Indexed(hash) = *file {
+                *file = self.read_and_index(cache, *index).into();
+                if file.hash() != Some(hash) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The entry of `key`, if it is `unit`'s and the modules it read are
@@ -594,14 +731,17 @@ impl<R: Send> ChunkChecker<'_, R> {
         }
     }
 
-    /// The hash of the file at `paths[index]`, read now unless it was.
+    /// The hash of the file at `paths[index]`, found now unless it was.
     fn file_hash(&self, index: usize) -> Option<blake3::Hash> {
         if let Some(&hash) = lock(&self.hashes).get(&index) {
             return hash;
         }
-        let hash = vfs::read_file(&self.paths[index], self.limits.max_file_size)
-            .ok()
-            .map(|file| cache::hash_bytes(&file.bytes));
+        let hash = match self.cache {
+            Some(cache) => self.hash_file(cache, index).hash(),
+            None => vfs::read_file(&self.paths[index], self.limits.max_file_size)
+                .ok()
+                .map(|file| cache::hash_bytes(&file.bytes)),
+        };
         lock(&self.hashes).insert(index, hash);
         hash
     }
@@ -635,21 +775,33 @@ impl<R: Send> ChunkChecker<'_, R> {
             .collect()
     }
 
-    /// Hands each file of a unit whose entry held (as `read`) its
+    /// Hands each file of a unit whose entry held (as `hashed`) its
     /// diagnostics from the entry, its bytes set in `db` (which only
-    /// decodes them) when it has any, for rendering.
-    fn report_hit(&self, db: &mut RootDatabase, read: UnitBytes, entry: &Entry, out: &mut Vec<(usize, R)>) {
-        for ((index, bytes), stored) in read.into_iter().zip(&entry.files) {
+    /// decodes them) when it has any, for rendering; a file not read (the
+    /// caller quotes no source) is set empty.
+    fn report_hit(
+        &self,
+        db: &mut RootDatabase,
+        hashed: Vec<(usize, Hashed)>,
+        entry: &Entry,
+        out: &mut Vec<(usize, R)>,
+    ) {
+        for ((index, file), stored) in hashed.into_iter().zip(&entry.files) {
             if !self.is_selected(index) {
                 continue;
             }
             let path = &self.paths[index];
-            let diagnostics: Vec<LocatedDiagnostic> = match bytes {
-                Ok(bytes) if !stored.is_empty() => {
+            let diagnostics: Vec<LocatedDiagnostic> = match file {
+                _ if stored.is_empty() => Vec::new(),
+                Hashed::Read(bytes, _) => {
                     let file = db.set_file_bytes(path.clone(), &bytes);
                     stored.iter().map(|diagnostic| diagnostic.located(file, path)).collect()
                 }
-                _ => Vec::new(),
+                Hashed::Indexed(_) => {
+                    let file = db.set_file_bytes(path.clone(), &[]);
+                    stored.iter().map(|diagnostic| diagnostic.located(file, path)).collect()
+                }
+                Hashed::Unreadable(_) => Vec::new(),
             };
             out.push((index, (self.on_file)(db, index, Ok(&diagnostics))));
         }
@@ -677,7 +829,13 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The rule levels of each file, from the nearest `halite.toml` in the
 /// file's directory or above.
-fn rule_levels(paths: &[Utf8PathBuf]) -> Result<Vec<Arc<RuleLevels>>, ConfigError> {
-    let mut finder = RuleLevelsFinder::from_current_dir()?;
+fn rule_levels(
+    finder: Option<RuleLevelsFinder>,
+    paths: &[Utf8PathBuf],
+) -> Result<Vec<Arc<RuleLevels>>, ConfigError> {
+    let mut finder = match finder {
+        Some(finder) => finder,
+        None => RuleLevelsFinder::from_current_dir()?,
+    };
     paths.iter().map(|path| finder.levels_for(path)).collect()
 }

@@ -26,6 +26,12 @@ pub struct RuleLevelsFinder {
     configs: FxHashMap<Utf8PathBuf, Arc<Config>>,
     /// The chain each configuration file starts (it and those it extends).
     chains: FxHashMap<Utf8PathBuf, Arc<ConfigChain>>,
+    /// The chain that applies in each directory of the paths asked about,
+    /// by the directory's text as the path gives it: most files share
+    /// their directory with the file asked about before them, and finding
+    /// it again (joining, splitting the path into components) was most of
+    /// what a lookup cost.
+    chain_of_dir: FxHashMap<String, Option<Arc<ConfigChain>>>,
     /// The levels of a directory's files without a configuration, shared.
     unconfigured: Arc<RuleLevels>,
 }
@@ -38,6 +44,7 @@ impl RuleLevelsFinder {
             config_file_of_dir: FxHashMap::default(),
             configs: FxHashMap::default(),
             chains: FxHashMap::default(),
+            chain_of_dir: FxHashMap::default(),
             unconfigured: Arc::new(RuleLevels::default()),
         }
     }
@@ -56,25 +63,34 @@ impl RuleLevelsFinder {
     /// configuration is bad (named as the user would type it from the
     /// current directory).
     pub fn levels_for(&mut self, path: &Utf8Path) -> Result<Arc<RuleLevels>, ConfigError> {
-        let absolute = self.current_dir.join(path);
-        let Some(chain) = self.chain_of(&absolute)? else { return Ok(self.unconfigured.clone()) };
-        Ok(Arc::new(chain.levels_for(&absolute)))
+        let Some(chain) = self.chain_of(path)? else { return Ok(self.unconfigured.clone()) };
+        Ok(Arc::new(chain.levels_for(&self.current_dir.join(path))))
     }
 
     /// Whether a configuration's `exclude` leaves the file at `path` out;
     /// an error when its configuration is bad.
     pub fn is_excluded(&mut self, path: &Utf8Path) -> Result<bool, ConfigError> {
-        let absolute = self.current_dir.join(path);
-        Ok(self.chain_of(&absolute)?.is_some_and(|chain| chain.excludes(&absolute)))
+        let Some(chain) = self.chain_of(path)? else { return Ok(false) };
+        Ok(chain.excludes(&self.current_dir.join(path)))
     }
 
-    /// The configurations that apply to the file at `absolute`, if any.
-    fn chain_of(&mut self, absolute: &Utf8Path) -> Result<Option<Arc<ConfigChain>>, ConfigError> {
-        let dir = absolute.parent().unwrap_or(absolute).to_owned();
-        match self.config_file(&dir) {
-            Some(config_path) => Ok(Some(self.chain(config_path)?)),
-            None => Ok(None),
+    /// The configurations that apply to the file at `path`, if any.
+    fn chain_of(&mut self, path: &Utf8Path) -> Result<Option<Arc<ConfigChain>>, ConfigError> {
+        // The directory's text as the path gives it (`a/b/` of `a/b/c.tf`,
+        // empty for `c.tf`): `Path::parent` splits the whole path into
+        // components.
+        let dir_text = path.as_str().rfind(std::path::is_separator).map_or("", |end| &path.as_str()[..=end]);
+        if let Some(chain) = self.chain_of_dir.get(dir_text) {
+            return Ok(chain.clone());
         }
+        let absolute = self.current_dir.join(path);
+        let dir = absolute.parent().unwrap_or(&absolute).to_owned();
+        let chain = match self.config_file(&dir) {
+            Some(config_path) => Some(self.chain(config_path)?),
+            None => None,
+        };
+        self.chain_of_dir.insert(dir_text.to_owned(), chain.clone());
+        Ok(chain)
     }
 
     /// The chain `config_path` starts: the configurations it extends (the
@@ -145,11 +161,14 @@ impl RuleLevelsFinder {
     }
 }
 
-/// Which of `paths` (relative to the current directory, or absolute) the
+/// Which of `paths` (relative to `finder`'s directory, or absolute) the
 /// `exclude` of their configuration leaves out of a check; `None` when it
-/// leaves none out.
-pub fn excluded(paths: &[Utf8PathBuf]) -> Result<Option<Vec<bool>>, ConfigError> {
-    let mut finder = RuleLevelsFinder::from_current_dir()?;
+/// leaves none out. The same finder then finds their rule levels without
+/// looking at a directory again.
+pub fn excluded(
+    finder: &mut RuleLevelsFinder,
+    paths: &[Utf8PathBuf],
+) -> Result<Option<Vec<bool>>, ConfigError> {
     let excluded = paths.iter().map(|path| finder.is_excluded(path)).collect::<Result<Vec<bool>, _>>()?;
     Ok(excluded.contains(&true).then_some(excluded))
 }

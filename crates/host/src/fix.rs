@@ -85,6 +85,7 @@ pub fn fix_paths(
             &replaced,
             to_check.as_deref(),
             None,
+            None,
             limits,
             |db, index, outcome| {
                 let diagnostics = outcome.ok()?;

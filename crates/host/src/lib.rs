@@ -28,8 +28,9 @@
 //! (Terraform's `TF_VAR_`, `*.tfvars` and command-line order), for every
 //! front end that evaluates one; [`check`] checks many
 //! files in parallel batches of hosts, [`cache`] keeps its results on
-//! disk across runs, by the hash of what each unit's result depends on,
-//! [`fix`] applies their fixes pass after pass (writing nothing), and
+//! disk across runs, by the hash of what each unit's result depends on
+//! (and what `stat` said of each file it hashed, so that an unchanged
+//! file is not read again), [`fix`] applies their fixes pass after pass (writing nothing), and
 //! [`shard`] splits a check's units across CI jobs. [`Limits`] bound what one file may
 //! cost: the size read (through `vfs::read_file`) and the diagnostics
 //! reported (the first hundred, then one that counts the rest).

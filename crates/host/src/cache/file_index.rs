@@ -1,0 +1,395 @@
+//! The file index of the result cache: what `stat` said of each file the
+//! last time its bytes were hashed, so that a file `stat` still says the
+//! same of is neither read nor hashed again (as `git` trusts its index).
+//!
+//! An entry is a file's absolute path, its [`Stamp`] (size, modification
+//! and change times to the nanosecond, inode and device), the hash of its
+//! bytes, and the time before which the stamp was taken. A lookup trusts an
+//! entry only when the file's stamp now is the one recorded *and* the file
+//! was last modified and changed before that time, less [`RACY_MARGIN`]:
+//! a file written again in the same clock tick as the write the entry saw,
+//! with the same size, would have the same stamp, so an entry whose file
+//! was touched as late as its own recording is *racy* and the file is
+//! hashed again (`git`'s racy-timestamp rule, with the time kept per
+//! entry rather than taken from the index's own file). The change time is
+//! set by the kernel on every write and on every change of the
+//! modification time, so a file rewritten and then dated back does not
+//! keep its stamp; a file replaced by a rename is another inode.
+//!
+//! The stamp is taken from the opened file before its bytes are read, so
+//! a write between the two leaves a stamp that no longer matches, never a
+//! new stamp over old bytes.
+//!
+//! The index is one file (`files-v1` beside the entries' directory),
+//! read once per run and written whole (a temporary file renamed over it)
+//! only by a run that hashed a file. Each entry stands on its own, so two
+//! runs sharing the directory at worst lose each other's new entries (the
+//! files are hashed again), and anything that does not decode, or whose
+//! trailing hash does not match, is an empty index, never an error.
+//! Entries not verified for [`MAX_AGE`] are dropped when the index is
+//! written, and at most [`MAX_ENTRIES`] are kept.
+
+use std::{
+    fs,
+    sync::{
+        Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, SystemTime},
+};
+
+use camino::{Utf8Path, Utf8PathBuf};
+use rustc_hash::FxHashMap;
+
+/// The first bytes of the index.
+const MAGIC: &[u8; 8] = b"HALITE\x00F";
+
+/// The index's format; changing the encoding below changes it (and the
+/// file's name).
+const FORMAT: u32 = 1;
+
+/// The index's file name in the cache's directory.
+pub(crate) const FILE_NAME: &str = "files-v1";
+
+/// A file modified or changed less than this before its stamp was taken
+/// is hashed again next time: file systems date writes by a clock coarser
+/// than the one read here (a kernel tick; whole seconds on some), so a
+/// write just after the stamp could carry the same times.
+pub(crate) const RACY_MARGIN: Duration = Duration::from_secs(1);
+
+/// Entries not verified (hashed) for this long are dropped when the index
+/// is written: a deleted file's entry does not stay for ever, and a file
+/// unchanged that long is only hashed once more.
+const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The most entries kept (the most recently verified).
+const MAX_ENTRIES: usize = 1 << 20;
+
+/// An index larger than this is not read.
+const MAX_INDEX_SIZE: u64 = 512 << 20;
+
+/// What `stat` says of a file that changes when its bytes may have:
+/// enough that a file rewritten, replaced or moved has another stamp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    size: u64,
+    /// Nanoseconds since the Unix epoch (negative before it).
+    modified: i64,
+    changed: i64,
+    inode: u64,
+    device: u64,
+}
+
+impl Stamp {
+    /// The stamp of a file as `metadata` describes it.
+    pub(crate) fn of(metadata: &fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let nanos =
+                |seconds: i64, nanos: i64| seconds.saturating_mul(1_000_000_000).saturating_add(nanos);
+            Stamp {
+                size: metadata.len(),
+                modified: nanos(metadata.mtime(), metadata.mtime_nsec()),
+                changed: nanos(metadata.ctime(), metadata.ctime_nsec()),
+                inode: metadata.ino(),
+                device: metadata.dev(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let modified = metadata.modified().map_or(i64::MAX, nanos_since_epoch);
+            Stamp { size: metadata.len(), modified, changed: modified, inode: 0, device: 0 }
+        }
+    }
+
+    /// The later of the file's modification and change times.
+    fn last_touched(&self) -> i64 {
+        self.modified.max(self.changed)
+    }
+}
+
+/// One file's entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Recorded {
+    stamp: Stamp,
+    /// The time the stamp was taken, less [`RACY_MARGIN`]: the entry is
+    /// trusted only for a file last touched before it.
+    trusted_before: i64,
+    hash: [u8; 32],
+}
+
+impl Recorded {
+    fn holds_for(&self, stamp: &Stamp) -> bool {
+        self.stamp == *stamp && stamp.last_touched() < self.trusted_before
+    }
+}
+
+/// The file index, opened for one run.
+#[derive(Debug)]
+pub(crate) struct FileIndex {
+    path: Utf8PathBuf,
+    /// The directory relative paths are relative to.
+    current_dir: Utf8PathBuf,
+    /// The entries as read, by absolute path.
+    loaded: FxHashMap<Box<str>, Recorded>,
+    /// The time this run's stamps are taken after, less the margin.
+    trusted_before: i64,
+    /// The entries this run recorded.
+    recorded: Mutex<FxHashMap<Box<str>, Recorded>>,
+    changed: AtomicBool,
+}
+
+impl FileIndex {
+    /// The index in `dir` (the cache's directory); empty when there is
+    /// none or it cannot be trusted. Call it before taking any stamp: its
+    /// new entries are trusted for files last touched before now.
+    pub(crate) fn open(dir: &Utf8Path, current_dir: Utf8PathBuf) -> FileIndex {
+        let now = SystemTime::now();
+        let path = dir.join(FILE_NAME);
+        let loaded = read(&path).and_then(|bytes| decode(&bytes)).unwrap_or_default();
+        FileIndex::with_entries(path, current_dir, loaded, now)
+    }
+
+    fn with_entries(
+        path: Utf8PathBuf,
+        current_dir: Utf8PathBuf,
+        loaded: FxHashMap<Box<str>, Recorded>,
+        now: SystemTime,
+    ) -> FileIndex {
+        FileIndex {
+            path,
+            current_dir,
+            loaded,
+            trusted_before: nanos_since_epoch(now).saturating_sub(RACY_MARGIN.as_nanos() as i64),
+            recorded: Mutex::default(),
+            changed: AtomicBool::new(false),
+        }
+    }
+
+    fn key(&self, path: &Utf8Path) -> Box<str> {
+        if path.is_absolute() {
+            path.as_str().into()
+        } else {
+            self.current_dir.join(path).into_string().into()
+        }
+    }
+
+    /// The hash of the bytes of the file at `path`, whose stamp is now
+    /// `stamp`, if its entry holds.
+    pub(crate) fn hash(&self, path: &Utf8Path, stamp: &Stamp) -> Option<blake3::Hash> {
+        let recorded = self.loaded.get(&self.key(path))?;
+        recorded.holds_for(stamp).then(|| blake3::Hash::from_bytes(recorded.hash))
+    }
+
+    /// Records that the file at `path`, stamped `stamp` before it was
+    /// read, has bytes hashing to `hash`.
+    pub(crate) fn record(&self, path: &Utf8Path, stamp: Stamp, hash: blake3::Hash) {
+        let key = self.key(path);
+        let recorded = Recorded { stamp, trusted_before: self.trusted_before, hash: *hash.as_bytes() };
+        if self.loaded.get(&key) == Some(&recorded) {
+            return;
+        }
+        super::lock(&self.recorded).insert(key, recorded);
+        self.changed.store(true, Ordering::Relaxed);
+    }
+
+    /// Writes the index, when this run recorded anything: the entries read
+    /// with this run's over them, whole or not at all. A failure leaves the
+    /// index as it was.
+    pub(crate) fn save(&self) {
+        if !self.changed.load(Ordering::Relaxed) {
+            return;
+        }
+        let recorded = std::mem::take(&mut *super::lock(&self.recorded));
+        let oldest = self.trusted_before.saturating_sub(MAX_AGE.as_nanos() as i64);
+        let mut entries: Vec<(&str, &Recorded)> = self
+            .loaded
+            .iter()
+            .filter(|(path, _)| !recorded.contains_key(*path))
+            .chain(&recorded)
+            .filter(|(_, entry)| entry.trusted_before >= oldest)
+            .map(|(path, entry)| (&**path, entry))
+            .collect();
+        if entries.len() > MAX_ENTRIES {
+            entries.sort_unstable_by_key(|(_, entry)| std::cmp::Reverse(entry.trusted_before));
+            entries.truncate(MAX_ENTRIES);
+        }
+        let Some(dir) = self.path.parent() else { return };
+        let _ = super::write_atomically(dir, &self.path, &encode(&entries));
+    }
+}
+
+fn nanos_since_epoch(time: SystemTime) -> i64 {
+    match time.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_nanos()).unwrap_or(i64::MAX),
+        Err(before) => i64::try_from(before.duration().as_nanos()).map_or(i64::MIN, |nanos| -nanos),
+    }
+}
+
+fn read(path: &Utf8Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut file = fs::File::open(path).ok()?;
+    let metadata = file.metadata().ok()?;
+    if !metadata.is_file() || metadata.len() > MAX_INDEX_SIZE {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// The index's bytes: magic, format, count, the entries, and the hash of
+/// everything before it.
+fn encode(entries: &[(&str, &Recorded)]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 + entries.len() * 160);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(entries.len()).unwrap_or(u32::MAX).to_le_bytes());
+    for (path, entry) in entries {
+        out.extend_from_slice(&u32::try_from(path.len()).unwrap_or(u32::MAX).to_le_bytes());
+        out.extend_from_slice(path.as_bytes());
+        let stamp = &entry.stamp;
+        out.extend_from_slice(&stamp.size.to_le_bytes());
+        out.extend_from_slice(&stamp.modified.to_le_bytes());
+        out.extend_from_slice(&stamp.changed.to_le_bytes());
+        out.extend_from_slice(&stamp.inode.to_le_bytes());
+        out.extend_from_slice(&stamp.device.to_le_bytes());
+        out.extend_from_slice(&entry.trusted_before.to_le_bytes());
+        out.extend_from_slice(&entry.hash);
+    }
+    let hash = blake3::hash(&out);
+    out.extend_from_slice(hash.as_bytes());
+    out
+}
+
+/// The entries of a whole index of this format, or `None`.
+fn decode(bytes: &[u8]) -> Option<FxHashMap<Box<str>, Recorded>> {
+    let (body, hash) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
+    if blake3::hash(body).as_bytes() != hash {
+        return None;
+    }
+    let mut input = super::Reader(body);
+    if input.take(MAGIC.len())? != MAGIC || input.u32()? != FORMAT {
+        return None;
+    }
+    let count = input.u32()? as usize;
+    // Each entry takes more than 80 bytes: a count past what is left is
+    // not believed.
+    let mut entries = FxHashMap::with_capacity_and_hasher(count.min(input.0.len() / 80), Default::default());
+    for _ in 0..count {
+        let path: Box<str> = input.str()?.into();
+        let stamp = Stamp {
+            size: input.u64()?,
+            modified: input.u64()?.cast_signed(),
+            changed: input.u64()?.cast_signed(),
+            inode: input.u64()?,
+            device: input.u64()?,
+        };
+        let trusted_before = input.u64()?.cast_signed();
+        let hash = input.array()?;
+        entries.insert(path, Recorded { stamp, trusted_before, hash });
+    }
+    input.0.is_empty().then_some(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(text: &str) -> &Utf8Path {
+        Utf8Path::new(text)
+    }
+
+    fn stamp(modified_secs: i64) -> Stamp {
+        let modified = modified_secs * 1_000_000_000;
+        Stamp { size: 10, modified, changed: modified, inode: 7, device: 1 }
+    }
+
+    fn index_at(dir: &Utf8Path, now_secs: u64) -> FileIndex {
+        let loaded = read(&dir.join(FILE_NAME)).and_then(|bytes| decode(&bytes)).unwrap_or_default();
+        FileIndex::with_entries(
+            dir.join(FILE_NAME),
+            "/repo".into(),
+            loaded,
+            SystemTime::UNIX_EPOCH + Duration::from_secs(now_secs),
+        )
+    }
+
+    #[test]
+    fn an_entry_holds_for_the_same_stamp_of_a_file_touched_before_it_was_taken() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let dir = Utf8Path::from_path(dir.path()).expect("UTF-8");
+        let hash = blake3::hash(b"bytes");
+        let first = index_at(dir, 1_000);
+        // Touched 10 s before the stamp was taken, and just before.
+        first.record(path("a.tf"), stamp(990), hash);
+        first.record(path("/repo/b.tf"), stamp(1_000), hash);
+        first.save();
+
+        let second = index_at(dir, 2_000);
+        assert_eq!(second.hash(path("a.tf"), &stamp(990)), Some(hash), "relative and absolute alike");
+        assert_eq!(second.hash(path("/repo/a.tf"), &stamp(990)), Some(hash));
+        // Written again within the margin of the stamp: the same stamp
+        // could be another content, so it is hashed again.
+        assert_eq!(second.hash(path("b.tf"), &stamp(1_000)), None, "racy");
+        for changed in [
+            Stamp { size: 11, ..stamp(990) },
+            Stamp { modified: stamp(990).modified + 1, ..stamp(990) },
+            Stamp { changed: stamp(990).changed + 1, ..stamp(990) },
+            Stamp { inode: 8, ..stamp(990) },
+            Stamp { device: 2, ..stamp(990) },
+        ] {
+            assert_eq!(second.hash(path("a.tf"), &changed), None, "{changed:?}");
+        }
+        assert_eq!(second.hash(path("c.tf"), &stamp(990)), None);
+
+        // Hashed again by a later run, it is trusted after that.
+        second.record(path("b.tf"), stamp(1_000), hash);
+        second.save();
+        let third = index_at(dir, 3_000);
+        assert_eq!(third.hash(path("b.tf"), &stamp(1_000)), Some(hash));
+        assert_eq!(third.hash(path("a.tf"), &stamp(990)), Some(hash), "kept from the first");
+    }
+
+    #[test]
+    fn a_run_that_recorded_nothing_new_writes_nothing() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let dir = Utf8Path::from_path(dir.path()).expect("UTF-8");
+        let index = index_at(dir, 1_000);
+        index.save();
+        assert!(!dir.join(FILE_NAME).exists());
+    }
+
+    #[test]
+    fn every_cut_and_every_changed_byte_is_an_empty_index() {
+        let entry = Recorded { stamp: stamp(5), trusted_before: 9, hash: [3; 32] };
+        let bytes = encode(&[("/repo/a.tf", &entry), ("/repo/b.tf", &entry)]);
+        assert_eq!(decode(&bytes).map(|entries| entries.len()), Some(2));
+        for len in 0..bytes.len() {
+            assert!(decode(&bytes[..len]).is_none(), "cut at {len}");
+        }
+        for at in 0..bytes.len() {
+            let mut changed = bytes.clone();
+            changed[at] ^= 1;
+            assert!(decode(&changed).is_none(), "byte {at} changed");
+        }
+    }
+
+    #[test]
+    fn entries_long_unverified_are_dropped() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let dir = Utf8Path::from_path(dir.path()).expect("UTF-8");
+        let hash = blake3::hash(b"bytes");
+        let first = index_at(dir, 1_000);
+        first.record(path("old.tf"), stamp(1), hash);
+        first.save();
+        let later = index_at(dir, 1_000 + MAX_AGE.as_secs() + 10);
+        assert_eq!(later.hash(path("old.tf"), &stamp(1)), Some(hash));
+        later.record(path("new.tf"), stamp(1), hash);
+        later.save();
+        let last = index_at(dir, 1_000 + MAX_AGE.as_secs() + 20);
+        assert_eq!(last.hash(path("old.tf"), &stamp(1)), None);
+        assert_eq!(last.hash(path("new.tf"), &stamp(1)), Some(hash));
+    }
+}
