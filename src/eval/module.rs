@@ -83,7 +83,7 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     }
     host.evaluate(dir, &addresses);
     let results: Vec<AttrResult> =
-        addresses.iter().filter_map(|address| result(&host, module, address)).collect();
+        addresses.iter().filter_map(|address| result(&host, dir, module, address)).collect();
     // A failure the diagnostics do not explain (its cause holds for these
     // inputs only: a variable's default, a block's written value): said in
     // a line, since the value is left out of the output.
@@ -172,7 +172,12 @@ fn variables_error<T>(error: VariablesError) -> Result<T> {
 /// One attribute's result for the output: its value's JSON encoding and
 /// type, or why it has none (its own error's diagnostic when it has one).
 /// `None` for an address the module does not declare.
-fn result(host: &AnalysisHost, module: module::Module, address: &Address) -> Option<AttrResult> {
+fn result(
+    host: &AnalysisHost,
+    dir: &Utf8Path,
+    module: module::Module,
+    address: &Address,
+) -> Option<AttrResult> {
     let db = host.db();
     let file = module::definition(db, module, address)?.file;
     let attr = module::Attr::new(db, module, address.clone());
@@ -202,5 +207,6 @@ fn result(host: &AnalysisHost, module: module::Module, address: &Address) -> Opt
             ),
         }),
     };
-    Some((address.to_string(), outcome.map_err(Box::new)))
+    // Printed as the library prints it, as `watch` does.
+    Some((halite::Address::of_host(host, dir, address).to_string(), outcome.map_err(Box::new)))
 }

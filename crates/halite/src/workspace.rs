@@ -440,8 +440,10 @@ impl Workspace {
     /// object keyed by their first label (then by the next, as deep as
     /// they go); blocks with no labels left are one object when there is
     /// one of them, and a tuple of objects in source order when the type
-    /// and labels repeat. (References in expressions see a block's own
-    /// attributes only, as the module model gives them.)
+    /// and labels repeat. (References in expressions see nested blocks by
+    /// their addresses' steps: a repeated block's position is a key,
+    /// `target.app.step[1].run`, and a nested block with no attributes is
+    /// not there.)
     ///
     /// ```
     /// use halite::{Address, Value, Workspace};
@@ -714,11 +716,16 @@ impl Workspace {
     pub fn block_addresses(&self) -> Vec<Address> {
         let mut out = Vec::new();
         let structure = self.structure();
+        let model = self.model();
+        let given = |address| match &model {
+            Some(model) => model.given(address),
+            None => address,
+        };
         let mut stack: Vec<(Vec<BlockStep>, &ModuleBlock)> =
             structure.blocks.iter().rev().map(|block| (Vec::new(), block)).collect();
         while let Some((mut steps, block)) = stack.pop() {
             steps.push(step_of(block));
-            out.push(Address::from_parts(steps.clone(), None));
+            out.push(given(Address::from_parts(steps.clone(), None)));
             stack.extend(block.blocks.iter().rev().map(|nested| (steps.clone(), nested)));
         }
         out
@@ -752,7 +759,13 @@ impl Workspace {
                     && block.labels.len() >= labels.len()
                     && block.labels.iter().zip(labels).all(|(label, wanted)| label == wanted)
             })
-            .map(|block| Address::from_parts(vec![step_of(block)], None))
+            .map(|block| {
+                let address = Address::from_parts(vec![step_of(block)], None);
+                match self.model() {
+                    Some(model) => model.given(address),
+                    None => address,
+                }
+            })
             .collect()
     }
 
@@ -877,12 +890,7 @@ impl Workspace {
             .values
             .into_iter()
             .filter(|change| change.module == self.dir)
-            .map(|change| {
-                model
-                    .as_ref()
-                    .and_then(|model| model.structured(&change.address))
-                    .unwrap_or_else(|| guess_address(&change.address))
-            })
+            .map(|change| Address::of_model(model.as_ref(), &change.address))
             .collect();
         changed.sort_by_cached_key(Address::to_string);
         changed.dedup();
@@ -1112,6 +1120,41 @@ impl<T: ToAddress + ?Sized> ToAddress for &T {
     }
 }
 
+impl Address {
+    /// The address of what the host's database calls `address` in the
+    /// module of the directory `dir`: how a front end over the host
+    /// ([`AnalysisHost`], whose reports name values by the database's
+    /// flat addresses) prints a value's address as the library does, so
+    /// that `halite watch`, `halite eval` and [`Workspace::apply`] print one
+    /// address one way. Found through the address's declaration and its
+    /// file's structure; an address no longer declared (a value a change
+    /// removed) is read from its segments, a number after a block's labels
+    /// as its position.
+    ///
+    /// ```
+    /// use halite::{Address, Workspace, host};
+    ///
+    /// let mut workspace = Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "target \"test.unit\" {\n  step \"self-test\" { run = \"t\" }\n}");
+    /// let flat = host::Address::new(["target", "test.unit", "step", "self-test", "run"]);
+    /// let address = Address::of_host(workspace.host(), workspace.dir(), &flat);
+    /// assert_eq!(address.to_string(), r#"target["test.unit"].step.self-test.run"#);
+    /// ```
+    pub fn of_host(host: &AnalysisHost, dir: &Utf8Path, address: &host::Address) -> Address {
+        let db = host.db();
+        let model = host.module(dir).map(|module| Model {
+            db,
+            index: module::IndexView::of(db, module),
+            rules: module.dialect(db).rules(db),
+        });
+        Address::of_model(model.as_ref(), address)
+    }
+
+    fn of_model(model: Option<&Model<'_>>, address: &db::module::Address) -> Address {
+        model.and_then(|model| model.structured(address)).unwrap_or_else(|| guess_address(address))
+    }
+}
+
 /// What an [`Address`] names in the module's structure.
 enum Target {
     /// An attribute or a variable, by the address the database evaluates.
@@ -1174,8 +1217,21 @@ impl Model<'_> {
         BlockStep::new(&block.type_name, &block.labels, index)
     }
 
+    /// An address the module gives, its top-level block's type left
+    /// unprinted where the dialect's addresses leave it out.
+    fn given(&self, address: Address) -> Address {
+        match address.block_type() {
+            Some(type_name) if self.unprefixed(type_name) => address.with_implied_type(),
+            _ => address,
+        }
+    }
+
     /// The [`Address`] of a value the database knows by `db_address`.
     fn structured(&self, db_address: &db::module::Address) -> Option<Address> {
+        self.structured_as_written(db_address).map(|address| self.given(address))
+    }
+
+    fn structured_as_written(&self, db_address: &db::module::Address) -> Option<Address> {
         let definition = self.index.definition(db_address)?;
         let segments = db_address.segments();
         let last = segments.last()?.to_string();
@@ -1296,6 +1352,10 @@ impl Model<'_> {
     /// (the longest prefix that is one), then what is in it, found in its
     /// file's structure.
     fn resolve(&self, segments: &[Segment]) -> Option<Address> {
+        self.resolve_as_written(segments).map(|address| self.given(address))
+    }
+
+    fn resolve_as_written(&self, segments: &[Segment]) -> Option<Address> {
         let text = |segment: &Segment| match segment {
             Segment::Name(name) => SmolStr::new(name),
             Segment::Index(index) => SmolStr::new(index.to_string()),
