@@ -41,7 +41,7 @@ use std::borrow::Cow;
 use db::{Db, File, FileStatus, SourceSyntax};
 
 pub use crate::{
-    config::{Config, ConfigChain, ConfigError, Level, RuleLevels},
+    config::{Config, ConfigChain, ConfigError, DialectDeclaration, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
     fix::{Applicability, FixMode, Fixed, applicability, apply_fixes},
     limit::{DEFAULT_MAX_DIAGNOSTICS_PER_FILE, TOO_MANY_DIAGNOSTICS, cap_diagnostics},
