@@ -58,7 +58,7 @@ pub struct SchemaFile {
 
 impl SchemaFile {
     /// Reads the schema file `name` (the name its diagnostics give) of
-    /// `text`; its mistakes are the error.
+    /// `text`; its mistakes are the error, in the order of the file.
     pub fn parse(name: &str, text: &str) -> Result<SchemaFile, Diagnostics> {
         let file = SourceFile::native(name, text);
         let mut diagnostics = file.syntax_diagnostics();
@@ -91,7 +91,11 @@ impl SchemaFile {
                 }
             }
         }
-        if diagnostics.is_empty() { Ok(schema) } else { Err(diagnostics) }
+        if diagnostics.is_empty() {
+            return Ok(schema);
+        }
+        diagnostics.sort_by_key(|it| it.subject.as_ref().map(|it| it.start.byte));
+        Err(diagnostics)
     }
 
     /// The language's rules: HCL's generic ones, with these blocks checked

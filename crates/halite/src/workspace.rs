@@ -183,6 +183,8 @@ impl Workspace {
     ///             labels: 1,
     ///             attributes: vec![("image".into(), true), ("port".into(), false)],
     ///             blocks: vec!["health".into()],
+    ///             types: [("port".into(), Type::Number)].into(),
+    ///             ..BlockSchema::default()
     ///         };
     ///         DialectRules {
     ///             name: "deploy".into(),
@@ -205,12 +207,15 @@ impl Workspace {
     /// let mut workspace = Workspace::with_dialects("m", dialects);
     /// workspace.add_file(
     ///     "m/app.deploy.hcl",
-    ///     "service \"web\" {\n  image = shout(\"nginx\")\n  prot  = 80\n}\nlocals { region = env.region }\n",
+    ///     "service \"web\" {\n  image = shout(\"nginx\")\n  prot  = 80\n}\nservice \"db\" {\n  image = \"pg\"\n  port  = \"fifty\"\n}\nlocals { region = env.region }\n",
     /// );
     /// assert_eq!(workspace.value("service.web.image")?, Value::string("NGINX"));
     /// assert!(!workspace.value("local.region")?.is_known());
     /// let messages: Vec<String> = workspace.diagnostics().iter().map(|it| it.to_string()).collect();
-    /// assert_eq!(messages, ["m/app.deploy.hcl:3:3: error: Unsupported argument"]);
+    /// assert_eq!(messages, [
+    ///     "m/app.deploy.hcl:3:3: error: Unsupported argument",
+    ///     "m/app.deploy.hcl:7:11: error: Incorrect attribute value type",
+    /// ]);
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn with_dialects(dir: impl Into<Utf8PathBuf>, dialects: Dialects) -> Workspace {

@@ -22,7 +22,8 @@ block "target" {
     required = true
   }
   attribute "deps" {
-    type = list(string)
+    type     = list(string)
+    required = true
   }
 
   block "step" {

@@ -500,11 +500,14 @@ fn resolve(
         }
         _ => {
             if !index.has_type(root) {
-                if rules.unknown_roots.contains(root) {
-                    return Target::Unknown { address: Address::new([root]) };
-                }
+                // A root the language provides is unknown, unless the
+                // caller gave it a value (an application running its own
+                // language knows its roots).
                 if roots().contains(root) {
                     return Target::Root { name: root.into() };
+                }
+                if rules.unknown_roots.contains(root) {
+                    return Target::Unknown { address: Address::new([root]) };
                 }
                 if scope.iterator_scope {
                     return Target::Unknown { address: Address::new([root]) };
