@@ -111,7 +111,10 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
         })
         .map_err(|err| anyhow!(err))?
     };
-    let mut host = AnalysisHost::new(options);
+    // A language the module's `halite.toml` declares is checked as
+    // `check` checks it (its schema as read now).
+    let registry = levels.registry().map_err(|error| anyhow!(error))?;
+    let mut host = AnalysisHost::with_dialects(options, registry);
     host.record_stats(args.stats);
     host.apply_change(change);
     host::load::children(&mut host).map_err(|error| anyhow!(error))?;

@@ -40,7 +40,8 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
         .map_err(|error| anyhow!(error))?;
     // The report finds the diagnostics; the values are read below, in
     // order, without a copy of each in a report.
-    let mut host = AnalysisHost::new(host_options);
+    let registry = levels.registry().map_err(|error| anyhow!(error))?;
+    let mut host = AnalysisHost::with_dialects(host_options, registry);
     host.apply_change(change);
     host::load::children(&mut host).map_err(|error| anyhow!(error))?;
     // The module is the root of this run: its variables are what the

@@ -574,7 +574,7 @@ rules = { interpolation-only = "error" }
         error(
             "[rule]\ninterpolation-only = \"off\"\n",
             expect![[
-                r#"repo/halite.toml:1:2: unknown field `rule`, expected one of `root`, `exclude`, `rules`, `overrides`"#
+                r#"repo/halite.toml:1:2: unknown field `rule`, expected one of `root`, `exclude`, `rules`, `overrides`, `dialect`"#
             ]],
         );
         error(

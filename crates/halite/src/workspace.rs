@@ -265,8 +265,12 @@ impl Workspace {
     /// assert_eq!(workspace.value("local.name")?, halite::Value::string("web-prod"));
     /// # Ok::<(), halite::Error>(())
     /// ```
+    ///
+    /// Its language is chosen from the standard registry and the languages
+    /// its `halite.toml` declares (`[[dialect]]` tables naming schema
+    /// files, as `halite check` reads them).
     pub fn open(dir: impl AsRef<Utf8Path>) -> Result<Workspace, Error> {
-        Workspace::open_with_dialects(dir, dialects::standard())
+        Workspace::open_in(dir.as_ref(), None)
     }
 
     /// [`Workspace::open`], the module's language chosen from `dialects`
@@ -281,7 +285,12 @@ impl Workspace {
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn open_with_dialects(dir: impl AsRef<Utf8Path>, dialects: Dialects) -> Result<Workspace, Error> {
-        let dir = dir.as_ref();
+        Workspace::open_in(dir.as_ref(), Some(dialects))
+    }
+
+    /// The module of `dir`, with `dialects`, or those its configuration
+    /// gives.
+    fn open_in(dir: &Utf8Path, dialects: Option<Dialects>) -> Result<Workspace, Error> {
         let io = |error: host::load::LoadError| match error {
             host::load::LoadError::Io(error) => {
                 Error::Io { path: error.path, message: error.source.to_string() }
@@ -294,6 +303,12 @@ impl Workspace {
             .map_err(|error| Error::Io { path: error.path.clone(), message: error.to_string() })?;
         let options = HostOptions::default();
         let (change, _) = host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(io)?;
+        let dialects = match dialects {
+            Some(dialects) => dialects,
+            None => levels
+                .registry()
+                .map_err(|error| Error::Io { path: error.path.clone(), message: error.to_string() })?,
+        };
         let mut host = AnalysisHost::with_dialects(options, dialects);
         host.apply_change(change);
         host::load::children(&mut host).map_err(io)?;

@@ -212,6 +212,13 @@ impl RuleLevelsFinder {
         Ok(Some(ConfigDialects { registry, digest: hasher.finalize() }))
     }
 
+    /// The registry a host over the files asked about so far is made
+    /// with: the standard one, with the languages their configurations
+    /// declare ([`RuleLevelsFinder::dialects`]).
+    pub fn registry(&self) -> Result<db::module::Dialects, ConfigError> {
+        Ok(self.dialects()?.map_or_else(dialects::standard, |it| it.registry))
+    }
+
     /// `path` as the user would type it from the current directory.
     fn shown(&self, path: &Utf8Path) -> Utf8PathBuf {
         path.strip_prefix(&self.current_dir).map_or_else(|_| path.to_owned(), Utf8Path::to_owned)
