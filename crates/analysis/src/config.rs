@@ -554,6 +554,28 @@ rules = { interpolation-only = "error" }
     }
 
     #[test]
+    fn a_dialect_table_claims_files_by_glob_under_its_directory() {
+        let config = Config::parse(
+            Utf8Path::new("/repo/build/halite.toml"),
+            "[[dialect]]\nname = \"build\"\nfiles = [\"*.hcl\", \"targets/**/*.hcl\"]\nschema = \"schema/build.hcl\"\n",
+        )
+        .expect("a configuration");
+        let [dialect] = config.dialects() else { panic!("one dialect: {:?}", config.dialects()) };
+        assert_eq!(dialect.name, "build");
+        assert_eq!(dialect.schema, "/repo/build/schema/build.hcl");
+        assert_eq!(dialect.schema_position, (4, 10));
+        assert!(dialect.claims(Utf8Path::new("/repo/build/app.hcl")));
+        assert!(dialect.claims(Utf8Path::new("/repo/build/targets/a/b.hcl")));
+        assert!(!dialect.claims(Utf8Path::new("/repo/build/schema/build.hcl")));
+        assert!(!dialect.claims(Utf8Path::new("/repo/other/app.hcl")));
+        assert!(!dialect.claims(Utf8Path::new("/repo/build/main.tf")));
+        error(
+            "[[dialect]]\nname = \"build\"\nfiles = [\"[\"]\nschema = \"s.hcl\"\n",
+            expect!["repo/halite.toml:3:10: invalid glob: unclosed character class; missing ']'"],
+        );
+    }
+
+    #[test]
     fn mistakes_name_the_place() {
         error(
             "[rules]\ninterpolation-only = \"off\"\nlegacy-idx = \"off\"\n",
