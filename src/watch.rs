@@ -3,7 +3,9 @@
 //! output:
 //!
 //! - `{"address": A, "value": V}` for each attribute whose value is new or
-//!   changed (V in cty's JSON encoding); `{"address": A, "error": MESSAGE}`
+//!   changed (A as the library's `Address` prints it, a label that is not
+//!   an identifier quoted and a repeated block's position in brackets:
+//!   `target["test.unit"].step[0].run`; V in cty's JSON encoding); `{"address": A, "error": MESSAGE}`
 //!   when its evaluation now fails, and `{"address": A, "removed": true}`
 //!   when the attribute is gone;
 //! - `{"diagnostic": D}` for each diagnostic that appeared, and
@@ -109,7 +111,10 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
         })
         .map_err(|err| anyhow!(err))?
     };
-    let mut host = AnalysisHost::new(options);
+    // A language the module's `halite.toml` declares is checked as
+    // `check` checks it (its schema as read now).
+    let registry = levels.registry().map_err(|error| anyhow!(error))?;
+    let mut host = AnalysisHost::with_dialects(options, registry);
     host.record_stats(args.stats);
     host.apply_change(change);
     host::load::children(&mut host).map_err(|error| anyhow!(error))?;
@@ -181,7 +186,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                         // what changed since this one, which was a state
                         // the files were in: its lines are printed, and the
                         // statistics go with the later report's.
-                        print(&report, (args.stats && !waiting).then_some(&stats))?;
+                        print(&host, &report, (args.stats && !waiting).then_some(&stats))?;
                     }
                     Err(unfinished) => host.requeue(unfinished),
                 }
@@ -246,12 +251,14 @@ fn start_reporter(messages: mpsc::Sender<Message>) -> Result<mpsc::Sender<(Repor
 }
 
 /// Prints a report's lines: changed attributes in the module's order,
-/// resolved diagnostics, then new ones, then the statistics.
-fn print(report: &Report, stats: Option<&Stats>) -> Result<()> {
+/// resolved diagnostics, then new ones, then the statistics. Addresses are
+/// printed as the library prints them (`target["test.unit"].step[0].run`).
+fn print(host: &AnalysisHost, report: &Report, stats: Option<&Stats>) -> Result<()> {
     let mut out = String::new();
     for change in report.values.iter().filter(|change| !change.is_variable) {
         out.push_str("{\"address\":");
-        value::json::write_string(&mut out, &change.address.to_string());
+        let address = halite::Address::of_host(host, &change.module, &change.address);
+        value::json::write_string(&mut out, &address.to_string());
         match &change.state {
             ValueState::Value(value) => match value.to_json_string(&value.ty()) {
                 Ok(json) => {

@@ -234,6 +234,29 @@ fn a_bad_halite_toml_stops_the_run_and_names_the_place() {
     check(&["check", "bad-config"], 2, expect_file!["../test-data/check/cli/bad-config.txt"]);
 }
 
+/// A language of an application's own, declared by a `[[dialect]]` table
+/// of `halite.toml` and its schema file: each kind of finding triggers in
+/// one fixture (unknown block type and attribute with a did-you-mean, a
+/// missing required attribute, a wrong type, a wrong label count), and a
+/// fixture that keeps to the schema (a number given as a numeric string, a
+/// dotted label, the tool's roots and functions) stays quiet.
+#[test]
+fn an_embedders_schema_from_halite_toml_checks_its_language() {
+    check(&["check", "embedder-language"], 1, expect_file!["../test-data/check/cli/embedder-language.txt"]);
+    check(
+        &["check", "embedder-language-quiet"],
+        0,
+        expect_file!["../test-data/check/cli/embedder-language-quiet.txt"],
+    );
+}
+
+/// A schema file with mistakes stops the run, naming the place, as a bad
+/// `halite.toml` does.
+#[test]
+fn a_bad_schema_file_stops_the_run_and_names_the_place() {
+    check(&["check", "bad-schema"], 2, expect_file!["../test-data/check/cli/bad-schema.txt"]);
+}
+
 #[test]
 fn a_file_with_syntax_errors_gets_no_lints() {
     check(&["check", "syntax-error"], 1, expect_file!["../test-data/check/cli/syntax-error.txt"]);

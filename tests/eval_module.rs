@@ -275,3 +275,14 @@ output "ids" {
         expect_test::expect_file![file].assert_eq(&transcript);
     }
 }
+
+#[test]
+fn addresses_print_as_the_library_prints_them() {
+    // A label with a dot quoted, a repeated nested block by its position,
+    // and nested blocks' attributes and labels read by reference.
+    eval(
+        &["eval", "modules/dotted-labels"],
+        0,
+        expect_file!["../test-data/cli-eval/module-dotted-labels.txt"],
+    );
+}

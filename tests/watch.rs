@@ -190,6 +190,72 @@ fn watch_prints_changed_values_and_new_diagnostics() {
 }
 
 #[test]
+fn watch_prints_addresses_as_the_library_does_and_follows_nested_blocks() {
+    // A label with a dot printed unquoted (`target.test.unit.step…`) could
+    // be read two ways; the library's printed form cannot. An edit of a
+    // nested block's attribute reports it and the attributes that read it,
+    // a key naming a label included.
+    let build = |flags: &str| {
+        format!(
+            "target \"lib\" {{\n  step \"compile\" {{\n    flags = {flags}\n  }}\n}}\ntarget \"test.unit\" {{\n  uses = target.lib.step.compile.flags\n  step \"self-test\" {{\n    run = \"t ${{join(\" \", target[\"test.unit\"].uses)}}\"\n  }}\n  step {{\n    n = 1\n  }}\n  step {{\n    n = 2\n  }}\n}}\n"
+        )
+    };
+    let watch = Watch::start(&[("build.hcl", &build("[\"-g\"]"))], &[]);
+    watch.expect(&[
+        json!({"address": "target.lib.step.compile.flags", "value": ["-g"]}),
+        json!({"address": "target[\"test.unit\"].uses", "value": ["-g"]}),
+        json!({"address": "target[\"test.unit\"].step.self-test.run", "value": "t -g"}),
+        json!({"address": "target[\"test.unit\"].step[0].n", "value": 1}),
+        json!({"address": "target[\"test.unit\"].step[1].n", "value": 2}),
+    ]);
+    watch.write("build.hcl", &build("[\"-O2\"]"));
+    let reports = watch.expect(&[
+        json!({"address": "target.lib.step.compile.flags", "value": ["-O2"]}),
+        json!({"address": "target[\"test.unit\"].uses", "value": ["-O2"]}),
+        json!({"address": "target[\"test.unit\"].step.self-test.run", "value": "t -O2"}),
+    ]);
+    assert_eq!(reports.last().expect("a report").stats["reevaluated"], 3, "{reports:#?}");
+}
+
+/// A language `halite.toml` declares with a schema file is checked in
+/// watch mode as `check` checks it: an edit that gives an attribute a
+/// value of the wrong type reports the finding, and fixing it resolves it.
+#[test]
+fn watch_checks_a_language_declared_in_halite_toml() {
+    let watch = Watch::start(
+        &[
+            (
+                "halite.toml",
+                "[[dialect]]\nname = \"build\"\nfiles = [\"*.hcl\"]\nschema = \"build.schema\"\n",
+            ),
+            (
+                "build.schema",
+                "block \"target\" {\n  labels = [\"name\"]\n  attribute \"timeout\" {\n    type = number\n  }\n}\n",
+            ),
+            ("build.hcl", "target \"lib\" {\n  timeout = 60\n}\n"),
+        ],
+        &[],
+    );
+    watch.expect(&[json!({"address": "target.lib.timeout", "value": 60})]);
+    watch.write("build.hcl", "target \"lib\" {\n  timeout = \"soon\"\n}\n");
+    let (seen, _) = watch.reports_until(&[]);
+    let lines: Vec<Value> = seen.iter().map(|line| serde_json::from_str(line).expect("JSON")).collect();
+    assert!(
+        lines.iter().any(|it| it["diagnostic"]["code"] == "type-mismatch"
+            && it["diagnostic"]["start"]["line"] == 2
+            && it.get("resolved").is_none()),
+        "{seen:#?}"
+    );
+    watch.write("build.hcl", "target \"lib\" {\n  timeout = 30\n}\n");
+    let (seen, _) = watch.reports_until(&[]);
+    let lines: Vec<Value> = seen.iter().map(|line| serde_json::from_str(line).expect("JSON")).collect();
+    assert!(
+        lines.iter().any(|it| it["diagnostic"]["code"] == "type-mismatch" && it["resolved"] == true),
+        "{seen:#?}"
+    );
+}
+
+#[test]
 fn watch_coalesces_a_burst_of_files() {
     let watch = Watch::start(&[("main.hcl", "locals {\n  n = 0\n}\n")], &["--var", "unused=1"]);
     watch.expect(&[json!({"address": "local.n", "value": 0})]);

@@ -40,7 +40,8 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
         .map_err(|error| anyhow!(error))?;
     // The report finds the diagnostics; the values are read below, in
     // order, without a copy of each in a report.
-    let mut host = AnalysisHost::new(host_options);
+    let registry = levels.registry().map_err(|error| anyhow!(error))?;
+    let mut host = AnalysisHost::with_dialects(host_options, registry);
     host.apply_change(change);
     host::load::children(&mut host).map_err(|error| anyhow!(error))?;
     // The module is the root of this run: its variables are what the
@@ -92,7 +93,7 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     let mut chunk = String::new();
     let mut writer = ResultsWriter::new(&mut chunk, options.with_types);
     for address in &addresses {
-        let Some(result) = result(&host, module, address) else { continue };
+        let Some(result) = result(&host, dir, module, address) else { continue };
         // A failure the diagnostics do not explain (its cause holds for
         // these inputs only: a variable's default, a block's written value):
         // said in a line after the values, since the value is left out of
@@ -102,7 +103,7 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
             let explained = diagnostics.iter().any(|it| it.file == failure.file && it.range == failure.range);
             let human = options.diagnostic_format == DiagnosticFormat::Human;
             if human && !explained && failure.code != "dependency" {
-                notes.push_str(&format!("note: `{address}` has no value: {}", failure.message));
+                notes.push_str(&format!("note: `{}` has no value: {}", result.0, failure.message));
                 for note in &failure.notes {
                     notes.push_str(": ");
                     notes.push_str(note);
@@ -184,7 +185,12 @@ fn variables_error<T>(error: VariablesError) -> Result<T> {
 /// One attribute's result for the output: its value's JSON encoding and
 /// type, or why it has none (its own error's diagnostic when it has one).
 /// `None` for an address the module does not declare.
-fn result(host: &AnalysisHost, module: module::Module, address: &Address) -> Option<AttrResult> {
+fn result(
+    host: &AnalysisHost,
+    dir: &Utf8Path,
+    module: module::Module,
+    address: &Address,
+) -> Option<AttrResult> {
     let db = host.db();
     let file = module::definition(db, module, address)?.file;
     let attr = module::Attr::new(db, module, address.clone());
@@ -214,5 +220,6 @@ fn result(host: &AnalysisHost, module: module::Module, address: &Address) -> Opt
             ),
         }),
     };
-    Some((address.to_string(), outcome.map_err(Box::new)))
+    // Printed as the library prints it, as `watch` does.
+    Some((halite::Address::of_host(host, dir, address).to_string(), outcome.map_err(Box::new)))
 }

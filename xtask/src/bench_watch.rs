@@ -340,8 +340,11 @@ impl Watch {
                 // are dropped here, so that the channel holds less.
                 let sent = if line.starts_with("{\"batch\"") {
                     sender.send(line)
-                } else if let Some(rest) = line.strip_prefix("{\"address\":\"") {
-                    sender.send(rest.split('"').next().unwrap_or_default().to_string())
+                } else if let Some(rest) = line.strip_prefix("{\"address\":") {
+                    // The address's JSON string alone (a quoted label's
+                    // quotes are escaped in it), not the value after it.
+                    let address = serde_json::Deserializer::from_str(rest).into_iter::<String>().next();
+                    sender.send(address.and_then(Result::ok).unwrap_or_default())
                 } else {
                     Ok(())
                 };

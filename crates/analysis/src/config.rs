@@ -13,6 +13,18 @@
 //! rules = { attribute-splat = "off" }
 //! ```
 //!
+//! An application's own configuration language is declared by a
+//! `[[dialect]]` table: its name, the files it claims (globs as above) and
+//! its schema file (relative to the configuration's directory), which the
+//! host reads (`dialects::schema_file`):
+//!
+//! ```toml
+//! [[dialect]]
+//! name = "build"
+//! files = ["*.hcl"]
+//! schema = "build.schema.hcl"
+//! ```
+//!
 //! Each rule's level is `"off"`, `"warn"` or `"error"`. `[rules]` applies to
 //! every file; each `[[overrides]]` entry applies to the files its globs
 //! match (relative to the directory of `halite.toml`, `/` separated, a
@@ -113,6 +125,37 @@ pub struct Config {
     rules: RuleLevels,
     overrides: Vec<Override>,
     exclude: GlobSet,
+    dialects: Vec<DialectDeclaration>,
+}
+
+/// A `[[dialect]]` table: an application's language, the files it claims
+/// and where its schema is.
+#[derive(Debug, Clone)]
+pub struct DialectDeclaration {
+    pub name: String,
+    /// The globs as written, for what identifies the declaration (a
+    /// cache's key).
+    pub patterns: Vec<String>,
+    files: GlobSet,
+    /// The configuration's directory, which the globs and `schema` are
+    /// relative to.
+    root: Utf8PathBuf,
+    /// The schema file's path: the configuration's directory joined with
+    /// what is written.
+    pub schema: Utf8PathBuf,
+    /// The configuration file, and where in it `schema` is written (line
+    /// and column), for an error about the schema file as a whole.
+    pub config: Utf8PathBuf,
+    pub schema_position: (u32, u32),
+}
+
+impl DialectDeclaration {
+    /// Whether the file at `path` (absolute, or relative to the same
+    /// directory as the configuration's own path) is one the dialect
+    /// claims: under the configuration's directory, matched by a glob.
+    pub fn claims(&self, path: &Utf8Path) -> bool {
+        path.strip_prefix(&self.root).is_ok_and(|relative| self.files.is_match(relative.as_std_path()))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -152,6 +195,16 @@ struct RawConfig {
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
+    #[serde(default)]
+    dialect: Vec<RawDialect>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDialect {
+    name: String,
+    files: Vec<Spanned<String>>,
+    schema: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -228,7 +281,22 @@ impl Config {
         }
         let exclude = globs(&raw.exclude)?;
         let root = path.parent().map(Utf8Path::to_owned).unwrap_or_default();
-        Ok(Config { root, is_root: raw.root, rules, overrides, exclude })
+        let mut dialects = Vec::new();
+        for raw_dialect in raw.dialect {
+            let files = globs(&raw_dialect.files)?;
+            let at = index
+                .line_col(syntax::TextSize::try_from(raw_dialect.schema.span().start).unwrap_or_default());
+            dialects.push(DialectDeclaration {
+                name: raw_dialect.name,
+                patterns: raw_dialect.files.iter().map(|it| it.get_ref().clone()).collect(),
+                files,
+                root: root.clone(),
+                schema: root.join(raw_dialect.schema.get_ref()),
+                config: path.to_owned(),
+                schema_position: (at.line, at.column),
+            });
+        }
+        Ok(Config { root, is_root: raw.root, rules, overrides, exclude, dialects })
     }
 
     /// Reads the configuration file at `path`.
@@ -257,6 +325,11 @@ impl Config {
             }
         }
         None
+    }
+
+    /// The languages its `[[dialect]]` tables declare, in order.
+    pub fn dialects(&self) -> &[DialectDeclaration] {
+        &self.dialects
     }
 
     /// The directory the configuration file is in.
@@ -481,6 +554,28 @@ rules = { interpolation-only = "error" }
     }
 
     #[test]
+    fn a_dialect_table_claims_files_by_glob_under_its_directory() {
+        let config = Config::parse(
+            Utf8Path::new("/repo/build/halite.toml"),
+            "[[dialect]]\nname = \"build\"\nfiles = [\"*.hcl\", \"targets/**/*.hcl\"]\nschema = \"schema/build.hcl\"\n",
+        )
+        .expect("a configuration");
+        let [dialect] = config.dialects() else { panic!("one dialect: {:?}", config.dialects()) };
+        assert_eq!(dialect.name, "build");
+        assert_eq!(dialect.schema, "/repo/build/schema/build.hcl");
+        assert_eq!(dialect.schema_position, (4, 10));
+        assert!(dialect.claims(Utf8Path::new("/repo/build/app.hcl")));
+        assert!(dialect.claims(Utf8Path::new("/repo/build/targets/a/b.hcl")));
+        assert!(!dialect.claims(Utf8Path::new("/repo/build/schema/build.hcl")));
+        assert!(!dialect.claims(Utf8Path::new("/repo/other/app.hcl")));
+        assert!(!dialect.claims(Utf8Path::new("/repo/build/main.tf")));
+        error(
+            "[[dialect]]\nname = \"build\"\nfiles = [\"[\"]\nschema = \"s.hcl\"\n",
+            expect!["repo/halite.toml:3:10: invalid glob: unclosed character class; missing ']'"],
+        );
+    }
+
+    #[test]
     fn mistakes_name_the_place() {
         error(
             "[rules]\ninterpolation-only = \"off\"\nlegacy-idx = \"off\"\n",
@@ -501,7 +596,7 @@ rules = { interpolation-only = "error" }
         error(
             "[rule]\ninterpolation-only = \"off\"\n",
             expect![[
-                r#"repo/halite.toml:1:2: unknown field `rule`, expected one of `root`, `exclude`, `rules`, `overrides`"#
+                r#"repo/halite.toml:1:2: unknown field `rule`, expected one of `root`, `exclude`, `rules`, `overrides`, `dialect`"#
             ]],
         );
         error(

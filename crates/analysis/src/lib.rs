@@ -42,7 +42,7 @@ use std::borrow::Cow;
 use db::{Db, File, FileStatus, SourceSyntax};
 
 pub use crate::{
-    config::{Config, ConfigChain, ConfigError, Level, RuleLevels},
+    config::{Config, ConfigChain, ConfigError, DialectDeclaration, Level, RuleLevels},
     diagnostic::{Diagnostic, Edit, Label, Severity, Suggestion},
     fix::{Applicability, FixMode, Fixed, applicability, apply_fixes},
     ignore::ignore_suggestion,

@@ -172,6 +172,7 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
             SchemaViolation::ExtraneousLabel { .. } | SchemaViolation::MissingLabel { .. } => {
                 rules::WRONG_LABEL_COUNT
             }
+            SchemaViolation::IncorrectType { .. } => rules::TYPE_MISMATCH,
         },
     }
 }

@@ -567,3 +567,34 @@ fn blocks_of_one_type_timings() {
     db::module::evaluate_in_order(&db, db::module::module_attributes(&db, module));
     println!("{blocks} blocks of one type: cold evaluate {:?}", start.elapsed());
 }
+
+#[test]
+fn editing_a_nested_blocks_attribute_reevaluates_exactly_its_readers() {
+    const T: &str = "target \"m0\" {\n  output = \"out\"\n  step \"compile\" {\n    flags = [\"-g\"]\n    run = \"cc\"\n  }\n}\ntarget \"use\" {\n  flags = target.m0.step.compile.flags\n  run = target.m0.step.compile.run\n  steps = target.m0.step\n}\n";
+    let mut db = RootDatabase::new();
+    let module = load(&mut db, &[("m/a.hcl", T)]);
+    evaluate_all(&db, module);
+
+    db.set_file_text("m/a.hcl", T.replace("[\"-g\"]", "[\"-O2\"]"));
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    let evaluated: Vec<&String> = executed.iter().filter(|it| it.starts_with("attribute_value")).collect();
+    expect![[r#"
+        [
+            "attribute_value(target.m0.step.compile.flags)",
+            "attribute_value(target.use.flags)",
+            "attribute_value(target.use.steps)",
+        ]
+    "#]]
+    .assert_debug_eq(&evaluated);
+    expect![[r#"
+        [
+            "target.m0.output = \"out\"",
+            "target.m0.step.compile.flags = [\"-O2\"]",
+            "target.m0.step.compile.run = \"cc\"",
+            "target.use.flags = [\"-O2\"]",
+            "target.use.run = \"cc\"",
+            "target.use.steps = {\"compile\":{\"flags\":[\"-O2\"],\"run\":\"cc\"}}",
+        ]
+    "#]]
+    .assert_debug_eq(&values(&db, module));
+}

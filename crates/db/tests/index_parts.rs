@@ -221,3 +221,20 @@ fn json_files() {
         ),
     ]);
 }
+
+#[test]
+fn nested_blocks_attributes_across_files() {
+    // A block lists its nested blocks' attributes: added, removed and
+    // declared again with the files, and repeated nested blocks by position.
+    exercise(&[
+        (
+            "a.hcl",
+            "target \"m0\" {\n  output = \"out\"\n  step \"compile\" {\n    flags = [\"-g\"]\n  }\n  step {\n    n = 1\n  }\n  step {\n    n = 2\n  }\n}\n",
+        ),
+        (
+            "b.hcl",
+            "target \"test.m0\" {\n  flags = target.m0.step.compile.flags\n  n = target.m0.step[1].n\n  all = target[\"m0\"]\n}\n",
+        ),
+        ("c.hcl", "target \"m0\" {\n  step \"link\" {\n    run = 1\n  }\n}\n"),
+    ]);
+}

@@ -295,6 +295,112 @@ fn nested_blocks_attributes_are_evaluated_by_address() {
     "#]].assert_eq(&diagnostics(&db, module));
 }
 
+#[test]
+fn nested_blocks_attributes_are_referenced_through_their_block() {
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[(
+            "a.hcl",
+            r#"target "m0" {
+  output = "out"
+  step "compile" {
+    flags = ["-g"]
+  }
+  step {
+    n = 1
+  }
+  step {
+    n = 2
+  }
+}
+target "use" {
+  flags   = target.m0.step.compile.flags
+  first   = target.m0.step.compile.flags[0]
+  compile = target.m0.step.compile
+  second  = target.m0.step[1].n
+  legacy  = target.m0.step.0.n
+  steps   = sort(keys(target.m0.step))
+  whole   = target.m0.step.compile.flags == target["m0"].step["compile"].flags
+  misspelt_attribute = target.m0.step.compile.flag
+  misspelt_type      = target.m0.stp
+}
+"#,
+        )],
+    );
+    expect![[r#"
+        target.m0.output = "out"
+        target.m0.step.compile.flags = ["-g"]
+        target.m0.step.0.n = 1
+        target.m0.step.1.n = 2
+        target.use.flags = ["-g"]
+        target.use.first = "-g"
+        target.use.compile = {"flags":["-g"]}
+        target.use.second = 2
+        target.use.legacy = 1
+        target.use.steps = ["0","1","compile"]
+        target.use.whole = true
+        target.use.misspelt_attribute: Unresolved { reference: 0, step: 4, kind: UnsupportedAttribute { name: "flag", suggestion: Some("flags") }, detail: "This object does not have an attribute named \"flag\". Did you mean \"flags\"?" }
+        target.use.misspelt_type: Unresolved { reference: 0, step: 2, kind: UnsupportedAttribute { name: "stp", suggestion: Some("step") }, detail: "This object does not have an attribute named \"stp\". Did you mean \"step\"?" }
+    "#]]
+    .assert_eq(&values(&db, module));
+    let resolution = |address: &str| {
+        let attr = module::attr(&db, module, address);
+        module::attribute_resolution(&db, attr)
+            .dependencies()
+            .into_iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    // Each reads exactly the attributes it names.
+    expect![[r#"
+        [
+            "target.m0.step.compile.flags",
+        ]
+    "#]]
+    .assert_debug_eq(&resolution("target.use.first"));
+    expect![[r#"
+        [
+            "target.m0.step.0.n",
+            "target.m0.step.1.n",
+            "target.m0.step.compile.flags",
+        ]
+    "#]]
+    .assert_debug_eq(&{
+        let mut all = resolution("target.use.steps");
+        all.sort();
+        all
+    });
+}
+
+#[test]
+fn a_label_indexed_by_a_literal_key_names_its_block() {
+    // Before, `target["test.m0"]` read every block of `target`, the
+    // referring block's own attributes included: a false cycle.
+    let mut db = RootDatabase::new();
+    let module = load(
+        &mut db,
+        &[(
+            "a.hcl",
+            r#"target "m0" {
+  output = "out"
+}
+target "test.m0" {
+  deps = [target["m0"].output]
+  log  = "${target["test.m0"].deps[0]}/test.log"
+}
+"#,
+        )],
+    );
+    expect![[r#"
+        target.m0.output = "out"
+        target.test.m0.deps = ["out"]
+        target.test.m0.log = "out/test.log"
+    "#]]
+    .assert_eq(&values(&db, module));
+    expect![[r#""#]].assert_eq(&diagnostics(&db, module));
+}
+
 /// The references of one expression as `root.attr…` strings.
 fn references_of(text: &str) -> Vec<String> {
     let parse = syntax::parse_expression(text);
@@ -311,7 +417,7 @@ fn references_of(text: &str) -> Vec<String> {
 fn references_are_roots_and_their_leading_attributes() {
     expect![[r#"
         [
-            "local.a.b",
+            "local.a.b.0.c",
             "var.x",
         ]
     "#]]
@@ -343,6 +449,15 @@ fn references_are_roots_and_their_leading_attributes() {
         ]
     "#]]
     .assert_debug_eq(&references_of("service.web[var.i].port"));
+    expect![[r#"
+        [
+            "target.test.m0.deps",
+            "step.0.run",
+            "step.1",
+            "x",
+        ]
+    "#]]
+    .assert_debug_eq(&references_of("target[\"test.m0\"].deps + step.0.run + step[1][\"${x}\"]"));
     expect![[r#"
         [
             "local.ss",

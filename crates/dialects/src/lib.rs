@@ -9,18 +9,22 @@
 //!   namespaced calls, and `terraform fmt`'s style for the files that tool
 //!   formats;
 //! - [`packer`], [`nomad`] and [`terragrunt`]: the file kinds they claim and
-//!   what the model knows of their scopes.
+//!   what the model knows of their scopes;
+//! - [`schema_file`]: an application's own language, declared in a schema
+//!   file (its block types, attributes and their types) that `halite.toml`
+//!   names, as a plug-in claiming the files the configuration says.
 //!
 //! [`standard`] is the registry of all four; [`database`] a database with it.
 //!
 //! This crate owns what each tool adds to HCL. It depends on `db` (for the
-//! plug-in interface and the generic model it fills in), `eval` (functions)
-//! and `vfs` (the one table of file kinds), and must never depend on the
+//! plug-in interface and the generic model it fills in), `eval` (functions),
+//! `decode` (reading a schema file) and `vfs` (the one table of file kinds), and must never depend on the
 //! host or a front end: they choose a module's dialect through the registry,
 //! not by naming one. `db` must never depend on this crate.
 
 pub mod nomad;
 pub mod packer;
+pub mod schema_file;
 pub mod terraform;
 pub mod terragrunt;
 

@@ -231,6 +231,7 @@ fn build_rules() -> DialectRules {
         // Terraform's own blocks are checked by `analysis::terraform`,
         // whose schemas are richer than this generic form.
         block_schemas: BTreeMap::new(),
+        closed_block_types: false,
         default_functions: BTreeSet::new(),
         // Terraform's unknown functions are found without evaluation
         // (`analysis::terraform`), in every Terraform file.

@@ -12,7 +12,11 @@
 //! its output, the outputs it depends on and the `step` blocks that build
 //! it (a label may hold dots: `target "test.unit"`). The tool adds a
 //! dialect to HCL: a `project` root (the project's name and directory) and
-//! a `shell_words` function. It decodes the whole configuration into its
+//! a `shell_words` function, and its language's schema
+//! (`examples/build-tool/schema/build.hcl`, the file its `halite.toml`
+//! names, so that `halite check examples/build-tool` checks the same):
+//! the workspace's diagnostics hold the schema's findings. It decodes the
+//! whole configuration into its
 //! Rust types with serde ([`BuildConfig`]: targets by label, steps in
 //! order with their labels as fields, unknown attributes rejected), orders
 //! the targets so that each comes after what it depends on, and prints the
@@ -23,7 +27,9 @@
 //! The integration test `tests/build_tool.rs` runs the same functions.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
+use halite::dialects::{Dialects, SchemaDialect, SchemaFile};
 use halite::{Function, FunctionError, Param, Type, Utf8Path, Utf8PathBuf, Value, Workspace};
 use serde::Deserialize;
 
@@ -64,7 +70,7 @@ pub struct Step {
 /// Opens the configuration in `dir` with the tool's dialect and the
 /// variables given as `NAME=EXPR`.
 pub fn load(dir: &Utf8Path, variables: &[(String, String)]) -> Result<Workspace, halite::Error> {
-    let mut workspace = Workspace::open(dir)?;
+    let mut workspace = Workspace::open_with_dialects(dir, language(dir)?)?;
     let name = dir.file_name().unwrap_or("project");
     workspace.add_root(
         "project",
@@ -75,6 +81,25 @@ pub fn load(dir: &Utf8Path, variables: &[(String, String)]) -> Result<Workspace,
         workspace.set_variable_expr(name.as_str(), text)?;
     }
     Ok(workspace)
+}
+
+/// The tool's language: its schema (`schema/build.hcl`, the file its
+/// `halite.toml` names for `halite check`) claiming the directory's `.hcl`
+/// files, registered after Halite's own languages, so that the workspace's
+/// diagnostics are the schema's findings too.
+pub fn language(dir: &Utf8Path) -> Result<Dialects, halite::Error> {
+    let path = dir.join("schema/build.hcl");
+    let io = |message: String| halite::Error::Io { path: path.clone(), message };
+    let text = std::fs::read_to_string(&path).map_err(|error| io(error.to_string()))?;
+    let schema = SchemaFile::parse(path.as_str(), &text).map_err(|diagnostics| {
+        let messages: Vec<String> =
+            diagnostics.iter().map(|it| format!("{}: {}", it.summary, it.detail)).collect();
+        io(messages.join("; "))
+    })?;
+    let claims = Arc::new(|path: &Utf8Path| path.extension() == Some("hcl"));
+    let mut dialects = halite::dialects::standard();
+    dialects.register(SchemaDialect::new("build", &schema, claims));
+    Ok(dialects)
 }
 
 /// `shell_words(list)`: each word quoted for a POSIX shell where it needs

@@ -39,6 +39,11 @@ pub struct Address {
     blocks: Vec<BlockStep>,
     /// The attribute (a variable's or local's name); `None` for a block.
     attribute: Option<String>,
+    /// Whether the top-level block's type goes without saying, as the
+    /// dialect's unprefixed block types do (Terraform's `resource`:
+    /// `aws_instance.web.ami`): then it is not printed. Set on the
+    /// addresses a module gives.
+    implied_type: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -97,7 +102,12 @@ impl Address {
     /// assert!(halite::Address::variable("port").is_variable());
     /// ```
     pub fn variable(name: impl Into<String>) -> Address {
-        Address { root: Root::Variable, blocks: Vec::new(), attribute: Some(name.into()) }
+        Address {
+            root: Root::Variable,
+            blocks: Vec::new(),
+            attribute: Some(name.into()),
+            implied_type: false,
+        }
     }
 
     /// `local.NAME`.
@@ -106,7 +116,7 @@ impl Address {
     /// assert_eq!(halite::Address::local("out_dir").to_string(), "local.out_dir");
     /// ```
     pub fn local(name: impl Into<String>) -> Address {
-        Address { root: Root::Local, blocks: Vec::new(), attribute: Some(name.into()) }
+        Address { root: Root::Local, blocks: Vec::new(), attribute: Some(name.into()), implied_type: false }
     }
 
     /// An attribute at the top level of a file (outside any block).
@@ -115,7 +125,7 @@ impl Address {
     /// assert_eq!(halite::Address::top_level("region").to_string(), "region");
     /// ```
     pub fn top_level(name: impl Into<String>) -> Address {
-        Address { root: Root::Body, blocks: Vec::new(), attribute: Some(name.into()) }
+        Address { root: Root::Body, blocks: Vec::new(), attribute: Some(name.into()), implied_type: false }
     }
 
     /// A top-level block of a type with labels.
@@ -125,7 +135,12 @@ impl Address {
     /// ```
     pub fn block<S: AsRef<str>>(type_name: &str, labels: impl IntoIterator<Item = S>) -> Address {
         let labels: Vec<S> = labels.into_iter().collect();
-        Address { root: Root::Body, blocks: vec![BlockStep::new(type_name, &labels, None)], attribute: None }
+        Address {
+            root: Root::Body,
+            blocks: vec![BlockStep::new(type_name, &labels, None)],
+            attribute: None,
+            implied_type: false,
+        }
     }
 
     /// A block nested in this block. Panics if this address is not a
@@ -169,7 +184,14 @@ impl Address {
     }
 
     pub(crate) fn from_parts(blocks: Vec<BlockStep>, attribute: Option<String>) -> Address {
-        Address { root: Root::Body, blocks, attribute }
+        Address { root: Root::Body, blocks, attribute, implied_type: false }
+    }
+
+    /// This address with its top-level block's type left unprinted (see
+    /// `implied_type`), when it has labels to print instead.
+    pub(crate) fn with_implied_type(mut self) -> Address {
+        self.implied_type = self.blocks.first().is_some_and(|block| !block.labels.is_empty());
+        self
     }
 
     /// Whether it is `var.NAME`.
@@ -306,11 +328,14 @@ impl fmt::Display for Address {
             }
             Root::Body => {}
         }
-        for block in &self.blocks {
-            write_name(f, &block.type_name, first)?;
-            first = false;
+        for (i, block) in self.blocks.iter().enumerate() {
+            if !(i == 0 && self.implied_type) {
+                write_name(f, &block.type_name, first)?;
+                first = false;
+            }
             for label in &block.labels {
-                write_name(f, label, false)?;
+                write_name(f, label, first)?;
+                first = false;
             }
             if let Some(index) = block.index {
                 write!(f, "[{index}]")?;

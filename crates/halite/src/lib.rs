@@ -72,8 +72,12 @@ pub use crate::workspace::{
 /// registry. Halite's own (Terraform/OpenTofu, Terragrunt, Packer, Nomad)
 /// are registered in [`dialects::standard`] through the same
 /// [`Dialects::register`](dialects::Dialects::register) an embedder calls
-/// for its own language; see [`Workspace::with_dialects`].
+/// for its own language; see [`Workspace::with_dialects`]. A language may
+/// also be declared in a schema file ([`SchemaFile`](dialects::SchemaFile),
+/// the file a `[[dialect]]` table of `halite.toml` names for `halite
+/// check`) and registered as a [`SchemaDialect`](dialects::SchemaDialect).
 pub mod dialects {
+    pub use ::dialects::schema_file::{SchemaDialect, SchemaFile};
     pub use ::dialects::{format_style, standard};
     pub use db::module::{
         AddressedRoot, BlockSchema, DialectPlugin, DialectRules, Dialects, ModuleDiagnostic, SchemaViolation,

@@ -183,6 +183,8 @@ impl Workspace {
     ///             labels: 1,
     ///             attributes: vec![("image".into(), true), ("port".into(), false)],
     ///             blocks: vec!["health".into()],
+    ///             types: [("port".into(), Type::Number)].into(),
+    ///             ..BlockSchema::default()
     ///         };
     ///         DialectRules {
     ///             name: "deploy".into(),
@@ -205,12 +207,15 @@ impl Workspace {
     /// let mut workspace = Workspace::with_dialects("m", dialects);
     /// workspace.add_file(
     ///     "m/app.deploy.hcl",
-    ///     "service \"web\" {\n  image = shout(\"nginx\")\n  prot  = 80\n}\nlocals { region = env.region }\n",
+    ///     "service \"web\" {\n  image = shout(\"nginx\")\n  prot  = 80\n}\nservice \"db\" {\n  image = \"pg\"\n  port  = \"fifty\"\n}\nlocals { region = env.region }\n",
     /// );
     /// assert_eq!(workspace.value("service.web.image")?, Value::string("NGINX"));
     /// assert!(!workspace.value("local.region")?.is_known());
     /// let messages: Vec<String> = workspace.diagnostics().iter().map(|it| it.to_string()).collect();
-    /// assert_eq!(messages, ["m/app.deploy.hcl:3:3: error: Unsupported argument"]);
+    /// assert_eq!(messages, [
+    ///     "m/app.deploy.hcl:3:3: error: Unsupported argument",
+    ///     "m/app.deploy.hcl:7:11: error: Incorrect attribute value type",
+    /// ]);
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn with_dialects(dir: impl Into<Utf8PathBuf>, dialects: Dialects) -> Workspace {
@@ -260,8 +265,12 @@ impl Workspace {
     /// assert_eq!(workspace.value("local.name")?, halite::Value::string("web-prod"));
     /// # Ok::<(), halite::Error>(())
     /// ```
+    ///
+    /// Its language is chosen from the standard registry and the languages
+    /// its `halite.toml` declares (`[[dialect]]` tables naming schema
+    /// files, as `halite check` reads them).
     pub fn open(dir: impl AsRef<Utf8Path>) -> Result<Workspace, Error> {
-        Workspace::open_with_dialects(dir, dialects::standard())
+        Workspace::open_in(dir.as_ref(), None)
     }
 
     /// [`Workspace::open`], the module's language chosen from `dialects`
@@ -276,7 +285,12 @@ impl Workspace {
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn open_with_dialects(dir: impl AsRef<Utf8Path>, dialects: Dialects) -> Result<Workspace, Error> {
-        let dir = dir.as_ref();
+        Workspace::open_in(dir.as_ref(), Some(dialects))
+    }
+
+    /// The module of `dir`, with `dialects`, or those its configuration
+    /// gives.
+    fn open_in(dir: &Utf8Path, dialects: Option<Dialects>) -> Result<Workspace, Error> {
         let io = |error: host::load::LoadError| match error {
             host::load::LoadError::Io(error) => {
                 Error::Io { path: error.path, message: error.source.to_string() }
@@ -289,6 +303,12 @@ impl Workspace {
             .map_err(|error| Error::Io { path: error.path.clone(), message: error.to_string() })?;
         let options = HostOptions::default();
         let (change, _) = host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(io)?;
+        let dialects = match dialects {
+            Some(dialects) => dialects,
+            None => levels
+                .registry()
+                .map_err(|error| Error::Io { path: error.path.clone(), message: error.to_string() })?,
+        };
         let mut host = AnalysisHost::with_dialects(options, dialects);
         host.apply_change(change);
         host::load::children(&mut host).map_err(io)?;
@@ -440,8 +460,10 @@ impl Workspace {
     /// object keyed by their first label (then by the next, as deep as
     /// they go); blocks with no labels left are one object when there is
     /// one of them, and a tuple of objects in source order when the type
-    /// and labels repeat. (References in expressions see a block's own
-    /// attributes only, as the module model gives them.)
+    /// and labels repeat. (References in expressions see nested blocks by
+    /// their addresses' steps: a repeated block's position is a key,
+    /// `target.app.step[1].run`, and a nested block with no attributes is
+    /// not there.)
     ///
     /// ```
     /// use halite::{Address, Value, Workspace};
@@ -714,11 +736,16 @@ impl Workspace {
     pub fn block_addresses(&self) -> Vec<Address> {
         let mut out = Vec::new();
         let structure = self.structure();
+        let model = self.model();
+        let given = |address| match &model {
+            Some(model) => model.given(address),
+            None => address,
+        };
         let mut stack: Vec<(Vec<BlockStep>, &ModuleBlock)> =
             structure.blocks.iter().rev().map(|block| (Vec::new(), block)).collect();
         while let Some((mut steps, block)) = stack.pop() {
             steps.push(step_of(block));
-            out.push(Address::from_parts(steps.clone(), None));
+            out.push(given(Address::from_parts(steps.clone(), None)));
             stack.extend(block.blocks.iter().rev().map(|nested| (steps.clone(), nested)));
         }
         out
@@ -752,7 +779,13 @@ impl Workspace {
                     && block.labels.len() >= labels.len()
                     && block.labels.iter().zip(labels).all(|(label, wanted)| label == wanted)
             })
-            .map(|block| Address::from_parts(vec![step_of(block)], None))
+            .map(|block| {
+                let address = Address::from_parts(vec![step_of(block)], None);
+                match self.model() {
+                    Some(model) => model.given(address),
+                    None => address,
+                }
+            })
             .collect()
     }
 
@@ -877,12 +910,7 @@ impl Workspace {
             .values
             .into_iter()
             .filter(|change| change.module == self.dir)
-            .map(|change| {
-                model
-                    .as_ref()
-                    .and_then(|model| model.structured(&change.address))
-                    .unwrap_or_else(|| guess_address(&change.address))
-            })
+            .map(|change| Address::of_model(model.as_ref(), &change.address))
             .collect();
         changed.sort_by_cached_key(Address::to_string);
         changed.dedup();
@@ -1112,6 +1140,41 @@ impl<T: ToAddress + ?Sized> ToAddress for &T {
     }
 }
 
+impl Address {
+    /// The address of what the host's database calls `address` in the
+    /// module of the directory `dir`: how a front end over the host
+    /// ([`AnalysisHost`], whose reports name values by the database's
+    /// flat addresses) prints a value's address as the library does, so
+    /// that `halite watch`, `halite eval` and [`Workspace::apply`] print one
+    /// address one way. Found through the address's declaration and its
+    /// file's structure; an address no longer declared (a value a change
+    /// removed) is read from its segments, a number after a block's labels
+    /// as its position.
+    ///
+    /// ```
+    /// use halite::{Address, Workspace, host};
+    ///
+    /// let mut workspace = Workspace::new("m");
+    /// workspace.add_file("m/a.hcl", "target \"test.unit\" {\n  step \"self-test\" { run = \"t\" }\n}");
+    /// let flat = host::Address::new(["target", "test.unit", "step", "self-test", "run"]);
+    /// let address = Address::of_host(workspace.host(), workspace.dir(), &flat);
+    /// assert_eq!(address.to_string(), r#"target["test.unit"].step.self-test.run"#);
+    /// ```
+    pub fn of_host(host: &AnalysisHost, dir: &Utf8Path, address: &host::Address) -> Address {
+        let db = host.db();
+        let model = host.module(dir).map(|module| Model {
+            db,
+            index: module::IndexView::of(db, module),
+            rules: module.dialect(db).rules(db),
+        });
+        Address::of_model(model.as_ref(), address)
+    }
+
+    fn of_model(model: Option<&Model<'_>>, address: &db::module::Address) -> Address {
+        model.and_then(|model| model.structured(address)).unwrap_or_else(|| guess_address(address))
+    }
+}
+
 /// What an [`Address`] names in the module's structure.
 enum Target {
     /// An attribute or a variable, by the address the database evaluates.
@@ -1174,8 +1237,21 @@ impl Model<'_> {
         BlockStep::new(&block.type_name, &block.labels, index)
     }
 
+    /// An address the module gives, its top-level block's type left
+    /// unprinted where the dialect's addresses leave it out.
+    fn given(&self, address: Address) -> Address {
+        match address.block_type() {
+            Some(type_name) if self.unprefixed(type_name) => address.with_implied_type(),
+            _ => address,
+        }
+    }
+
     /// The [`Address`] of a value the database knows by `db_address`.
     fn structured(&self, db_address: &db::module::Address) -> Option<Address> {
+        self.structured_as_written(db_address).map(|address| self.given(address))
+    }
+
+    fn structured_as_written(&self, db_address: &db::module::Address) -> Option<Address> {
         let definition = self.index.definition(db_address)?;
         let segments = db_address.segments();
         let last = segments.last()?.to_string();
@@ -1296,6 +1372,10 @@ impl Model<'_> {
     /// (the longest prefix that is one), then what is in it, found in its
     /// file's structure.
     fn resolve(&self, segments: &[Segment]) -> Option<Address> {
+        self.resolve_as_written(segments).map(|address| self.given(address))
+    }
+
+    fn resolve_as_written(&self, segments: &[Segment]) -> Option<Address> {
         let text = |segment: &Segment| match segment {
             Segment::Name(name) => SmolStr::new(name),
             Segment::Index(index) => SmolStr::new(index.to_string()),

@@ -47,7 +47,8 @@ fn a_variable_changes_every_output() {
 fn an_edit_changes_its_dependents_only() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let dir = Utf8Path::from_path(dir.path()).expect("a UTF-8 path");
-    for name in ["project.hcl", "library.hcl", "app.hcl", "test.hcl"] {
+    std::fs::create_dir(dir.join("schema")).expect("a directory");
+    for name in ["project.hcl", "library.hcl", "app.hcl", "test.hcl", "schema/build.hcl"] {
         std::fs::copy(example_dir().join(name), dir.join(name)).expect("copied");
     }
     let mut workspace = build_tool::load(dir, &[]).expect("the copy loads");
@@ -74,4 +75,37 @@ fn an_edit_changes_its_dependents_only() {
     change.set_file_text(path, format!("# A comment.\n\n{edited}"));
     let changed = workspace.apply(change).values;
     assert!(changed.is_empty(), "{changed:?}");
+}
+
+/// The tool's schema through the library: the example keeps to it; a
+/// file with a mistake of each kind gets each finding, where it is.
+#[test]
+fn the_schema_checks_the_configuration() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = Utf8Path::from_path(dir.path()).expect("a UTF-8 path");
+    std::fs::create_dir(dir.join("schema")).expect("a directory");
+    std::fs::copy(example_dir().join("schema/build.hcl"), dir.join("schema/build.hcl")).expect("a copy");
+    std::fs::write(dir.join("quiet.hcl"), "target \"ok\" {\n  sources = []\n  output  = \"ok\"\n  deps    = []\n  step \"run\" {\n    run     = \"true\"\n    timeout = \"5\"\n  }\n}\n").expect("a file");
+    let workspace = build_tool::load(dir, &[]).expect("the configuration loads");
+    assert_eq!(workspace.diagnostics(), []);
+
+    std::fs::write(
+        dir.join("bad.hcl"),
+        "target \"bad\" {\n  sources = \"x.c\"\n  outptu  = \"x\"\n  deps    = []\n  step \"run\" {\n    timeout = \"soon\"\n  }\n}\ntargte \"t\" {}\n",
+    )
+    .expect("a file");
+    let workspace = build_tool::load(dir, &[]).expect("the configuration loads");
+    let messages: Vec<String> =
+        workspace.diagnostics().iter().map(|it| it.to_string().replace(dir.as_str(), "DIR")).collect();
+    expect_test::expect![[r#"
+        [
+            "DIR/bad.hcl:1:1: error: Missing required argument",
+            "DIR/bad.hcl:2:13: error: Incorrect attribute value type",
+            "DIR/bad.hcl:3:3: error: Unsupported argument",
+            "DIR/bad.hcl:5:3: error: Missing required argument",
+            "DIR/bad.hcl:6:15: error: Incorrect attribute value type",
+            "DIR/bad.hcl:9:1: error: Unsupported block type",
+        ]
+    "#]]
+    .assert_debug_eq(&messages);
 }

@@ -14,7 +14,9 @@
 //! module's variables are kept by directory for the whole run, so a module
 //! many others call is read once. Meanwhile a thread of its own finds the
 //! rule levels (`halite.toml`, one look per directory); a worker waits for
-//! them only to report.
+//! them only to report, and, where a configuration declares a language of
+//! its own (`[[dialect]]`, see [`crate::config::ConfigDialects`]), to make
+//! its host with that registry.
 //!
 //! [`check_contents`] checks one file's text given rather than read (an
 //! editor's buffer on standard input) the same way, in its module.
@@ -190,7 +192,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
     let reported = if selected.is_some() { &reported[..] } else { &units[..] };
     let unit_of_dir: FxHashMap<&Utf8Path, &CheckUnit> =
         units.iter().filter_map(|unit| Some((unit.dir.as_deref()?, unit))).collect();
-    let levels: OnceLock<Result<Vec<Arc<RuleLevels>>, ConfigError>> = OnceLock::new();
+    let levels: OnceLock<Result<Configured, ConfigError>> = OnceLock::new();
     let child_inputs: ChildInputs = Arc::default();
     let checker = ChunkChecker {
         paths,
@@ -406,7 +408,7 @@ struct ChunkChecker<'a, R> {
     unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
     child_inputs: ChildInputs,
-    levels: &'a OnceLock<Result<Vec<Arc<RuleLevels>>, ConfigError>>,
+    levels: &'a OnceLock<Result<Configured, ConfigError>>,
     on_file: &'a (dyn Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync),
     on_progress: &'a (dyn Fn(usize) + Sync),
 }
@@ -448,8 +450,14 @@ impl<R: Send> ChunkChecker<'_, R> {
         if to_check.is_empty() {
             return Ok(out);
         }
-        let mut host =
-            AnalysisHost::new(HostOptions { values: Values::None, threads: 1, limits: self.limits });
+        // A language a configuration declares is in the registry the host
+        // chooses modules' dialects from: the configurations are needed
+        // before any module is made.
+        let options = HostOptions { values: Values::None, threads: 1, limits: self.limits };
+        let mut host = match &self.configured()?.dialects {
+            Some(dialects) => AnalysisHost::with_dialects(options, dialects.registry.clone()),
+            None => AnalysisHost::new(options),
+        };
         let inputs = Arc::clone(&self.child_inputs);
         host.set_external_inputs(Arc::new(move |dir: &Utf8Path| lock(&inputs).get(dir).cloned().flatten()));
         let mut change = Change::new();
@@ -614,7 +622,7 @@ impl<R: Send> ChunkChecker<'_, R> {
             let file_levels = &levels[index];
             let levels_digest = match last {
                 Some((seen, digest)) if Arc::ptr_eq(seen, file_levels) => digest,
-                _ => cache::levels_digest(file_levels),
+                _ => self.with_dialects(cache::levels_digest(file_levels))?,
             };
             last = Some((file_levels, levels_digest));
             digests.push((levels_digest, hash));
@@ -814,11 +822,38 @@ impl<R: Send> ChunkChecker<'_, R> {
 
     /// The rule levels of every file, once they are found.
     fn levels(&self) -> Result<&[Arc<RuleLevels>], CheckError> {
+        Ok(&self.configured()?.levels)
+    }
+
+    /// What the configurations say, once they are found.
+    fn configured(&self) -> Result<&Configured, CheckError> {
         match self.levels.wait() {
-            Ok(levels) => Ok(levels),
+            Ok(configured) => Ok(configured),
             Err(error) => Err(CheckError::Config(error.clone())),
         }
     }
+
+    /// A file's levels' digest, with what the configurations' languages
+    /// declare when they declare one: a cached result holds for the
+    /// schemas it was checked against.
+    fn with_dialects(&self, levels: blake3::Hash) -> Result<blake3::Hash, CheckError> {
+        Ok(match &self.configured()?.dialects {
+            Some(dialects) => {
+                let mut hasher = blake3::Hasher::new();
+                hasher.update(levels.as_bytes());
+                hasher.update(dialects.digest.as_bytes());
+                hasher.finalize()
+            }
+            None => levels,
+        })
+    }
+}
+
+/// What the configurations say of a check's files: each file's rule
+/// levels, and the languages they declare.
+struct Configured {
+    levels: Vec<Arc<RuleLevels>>,
+    dialects: Option<crate::config::ConfigDialects>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -829,13 +864,11 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The rule levels of each file, from the nearest `halite.toml` in the
 /// file's directory or above.
-fn rule_levels(
-    finder: Option<RuleLevelsFinder>,
-    paths: &[Utf8PathBuf],
-) -> Result<Vec<Arc<RuleLevels>>, ConfigError> {
+fn rule_levels(finder: Option<RuleLevelsFinder>, paths: &[Utf8PathBuf]) -> Result<Configured, ConfigError> {
     let mut finder = match finder {
         Some(finder) => finder,
         None => RuleLevelsFinder::from_current_dir()?,
     };
-    paths.iter().map(|path| finder.levels_for(path)).collect()
+    let levels = paths.iter().map(|path| finder.levels_for(path)).collect::<Result<_, _>>()?;
+    Ok(Configured { levels, dialects: finder.dialects()? })
 }

@@ -161,6 +161,86 @@ impl RuleLevelsFinder {
     }
 }
 
+/// The languages the `[[dialect]]` tables of the configurations a check
+/// read declare (see [`RuleLevelsFinder::dialects`]): the standard registry
+/// with a plug-in per table, each reading its schema file, and a digest of
+/// what they declare (the tables and the schema files' texts), which a
+/// cached result's key includes.
+#[derive(Debug, Clone)]
+pub struct ConfigDialects {
+    pub registry: db::module::Dialects,
+    pub digest: blake3::Hash,
+}
+
+impl RuleLevelsFinder {
+    /// The languages declared by the configurations read so far (those of
+    /// the files asked about), or `None` when none declares one. Tables are
+    /// registered outermost configuration first, so that a nested one's
+    /// wins where both claim a file. A schema file that cannot be read or
+    /// has mistakes is an error naming its place.
+    pub fn dialects(&self) -> Result<Option<ConfigDialects>, ConfigError> {
+        let mut declared: Vec<&analysis::DialectDeclaration> =
+            self.configs.values().flat_map(|config| config.dialects()).collect();
+        if declared.is_empty() {
+            return Ok(None);
+        }
+        // Outer directories first (by path where as deep), then as
+        // written: a stable order, for the digest.
+        declared.sort_by(|a, b| {
+            (a.config.components().count(), &a.config).cmp(&(b.config.components().count(), &b.config))
+        });
+        let mut registry = dialects::standard();
+        let mut hasher = blake3::Hasher::new();
+        for declaration in declared {
+            let text = std::fs::read_to_string(&declaration.schema).map_err(|error| ConfigError {
+                path: self.shown(&declaration.config),
+                position: Some(declaration.schema_position),
+                message: format!(
+                    "cannot read the schema file `{}`: {error}",
+                    self.shown(&declaration.schema)
+                ),
+            })?;
+            let name = self.shown(&declaration.schema);
+            let schema =
+                dialects::schema_file::SchemaFile::parse(name.as_str(), &text).map_err(|diagnostics| {
+                    let first = diagnostics.first();
+                    ConfigError {
+                        path: name.clone(),
+                        position: first
+                            .and_then(|it| it.subject.as_ref())
+                            .map(|it| (it.start.line, it.start.column)),
+                        message: first
+                            .map_or_else(String::new, |it| format!("{}: {}", it.summary, it.detail)),
+                    }
+                })?;
+            for part in [declaration.name.as_str(), declaration.config.as_str(), text.as_str()]
+                .into_iter()
+                .chain(declaration.patterns.iter().map(String::as_str))
+            {
+                hasher.update(&(part.len() as u64).to_le_bytes());
+                hasher.update(part.as_bytes());
+            }
+            let current_dir = self.current_dir.clone();
+            let claimed = declaration.clone();
+            let claims = std::sync::Arc::new(move |path: &Utf8Path| claimed.claims(&current_dir.join(path)));
+            registry.register(dialects::schema_file::SchemaDialect::new(&declaration.name, &schema, claims));
+        }
+        Ok(Some(ConfigDialects { registry, digest: hasher.finalize() }))
+    }
+
+    /// The registry a host over the files asked about so far is made
+    /// with: the standard one, with the languages their configurations
+    /// declare ([`RuleLevelsFinder::dialects`]).
+    pub fn registry(&self) -> Result<db::module::Dialects, ConfigError> {
+        Ok(self.dialects()?.map_or_else(dialects::standard, |it| it.registry))
+    }
+
+    /// `path` as the user would type it from the current directory.
+    fn shown(&self, path: &Utf8Path) -> Utf8PathBuf {
+        path.strip_prefix(&self.current_dir).map_or_else(|_| path.to_owned(), Utf8Path::to_owned)
+    }
+}
+
 /// Which of `paths` (relative to `finder`'s directory, or absolute) the
 /// `exclude` of their configuration leaves out of a check; `None` when it
 /// leaves none out. The same finder then finds their rule levels without

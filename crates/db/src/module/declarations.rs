@@ -38,8 +38,9 @@ pub enum DeclarationKind {
     /// An attribute of a block nested in a top-level block (not `locals`
     /// or `variable`): `TYPE.LABEL….NESTED_TYPE.NESTED_LABEL….NAME`, with
     /// the nested block's position among its kind (`.0`, `.1`) when its
-    /// type and labels repeat in its body. It is evaluated, but nothing can
-    /// refer to it: a block's object holds its own attributes only.
+    /// type and labels repeat in its body. A reference reaches it through
+    /// its top-level block (see [`BlockEntry::nested`]), except in a
+    /// dialect whose tool computes blocks' attributes.
     NestedAttribute,
 }
 
@@ -347,10 +348,25 @@ pub struct Duplicate {
     pub duplicate: (File, Location),
 }
 
-/// A labelled block as name resolution needs it: its attributes' names.
+/// A labelled block as name resolution needs it: its attributes' names,
+/// and the attributes of the blocks nested in it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct BlockEntry {
     pub attributes: Vec<SmolStr>,
+    /// The attributes of the blocks nested in it, at any depth, each by
+    /// its address after the block's (`step.compile.run`, `step.0.run`
+    /// where a nested block repeats), in declaration order: the block's
+    /// value holds them, so a reference into them reads exactly the
+    /// attributes it names. Empty in a dialect whose tool computes blocks'
+    /// attributes ([`DialectRules::computed_attributes`]), where a
+    /// reference past a block's own attributes is unknown anyway.
+    pub nested: Vec<Box<[SmolStr]>>,
+}
+
+/// Whether a module's index lists the attributes of nested blocks
+/// ([`BlockEntry::nested`]) under the rules of its dialect.
+pub(crate) fn indexes_nested(rules: &DialectRules) -> bool {
+    !rules.computed_attributes
 }
 
 /// The module's declarations by address, and what was declared twice, built
@@ -481,6 +497,7 @@ pub(crate) fn module_address(
 struct OpenBlock {
     address: Option<Address>,
     attributes: Vec<SmolStr>,
+    nested: Vec<Box<[SmolStr]>>,
 }
 
 impl OpenBlock {
@@ -497,13 +514,27 @@ impl OpenBlock {
         open
     }
 
+    /// Adds the nested attribute at `address` if it is under the open
+    /// block's address (a nested attribute follows its block's
+    /// declaration, which opened it if it is a root name).
+    fn add_nested(&mut self, address: &Address) {
+        if let Some(block) = &self.address
+            && address.segments().len() > block.segments().len()
+            && address.starts_with(block)
+        {
+            self.nested.push(address.segments()[block.segments().len()..].into());
+        }
+    }
+
     fn close(&mut self, blocks: &mut BTreeMap<SmolStr, BTreeMap<Vec<SmolStr>, BlockEntry>>) {
         let Some(address) = self.address.take() else { return };
         let attributes = std::mem::take(&mut self.attributes);
+        let nested = std::mem::take(&mut self.nested);
         if let [type_name, labels @ ..] = address.segments()
             && let Some(entry) = blocks.get_mut(type_name).and_then(|entries| entries.get_mut(labels))
         {
             entry.attributes.extend(attributes);
+            entry.nested.extend(nested);
         }
     }
 }
@@ -599,6 +630,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                         entry.attributes.push(name.clone());
                     }
                 }
+                DeclarationKind::NestedAttribute if indexes_nested(rules) => open_block.add_nested(&address),
                 _ => {}
             }
             if let [root, name] = address.segments() {

@@ -324,6 +324,10 @@ pub struct DialectRules {
     /// the native files the dialect claims
     /// ([`crate::module::schema_diagnostics`]).
     pub block_schemas: BTreeMap<SmolStr, crate::module::BlockSchema>,
+    /// Whether `block_schemas` (with `variable` and `locals`) are every
+    /// top-level block type of the language: a block of another type, in
+    /// a file the plug-in claims, is "Unsupported block type".
+    pub closed_block_types: bool,
     /// Whether the plug-in's function table is every function of the
     /// language: a call to any other name, in a file the plug-in claims,
     /// is a finding of a check (where it is not, the tool may have

@@ -224,8 +224,11 @@ fn remap_parts(parts: &[TemplatePart], id: &impl Fn(&ExprId) -> ExprId) -> Vec<T
 }
 
 /// A name an expression reads from the module's scope: a root variable and
-/// the attribute names that follow it statically (`local.a`, `var.x`,
-/// `aws_instance.web.ami`; an index or a splat ends the static part).
+/// the steps that follow it statically (`local.a`, `var.x`,
+/// `aws_instance.web.ami`): attribute names, and index keys written as
+/// literals (`target["test.unit"].output`, `step[0]`, `step.0`), which name
+/// a label or a repeated block's position as an attribute step names an
+/// attribute. An index by anything else, or a splat, ends the static part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reference {
     pub root: SmolStr,
@@ -240,7 +243,7 @@ pub struct Reference {
 /// the iteration variables of the `for` expressions around them.
 ///
 /// The walk is hir's, shared with `decode`'s traversal analysis; name
-/// resolution keeps of each chain its root and leading attribute steps.
+/// resolution keeps of each chain its root and leading static steps.
 pub fn references(exprs: &Arena<Expr>, root: ExprId) -> Vec<Reference> {
     hir::references(exprs, root)
         .into_iter()
@@ -251,11 +254,37 @@ pub fn references(exprs: &Arena<Expr>, root: ExprId) -> Vec<Reference> {
                 links: vec![chain.root],
             };
             for &link in &chain.links {
-                let Expr::GetAttr { name, .. } = &exprs[link] else { break };
-                reference.attrs.push(name.clone());
+                let Some(name) = static_step(exprs, link) else { break };
+                reference.attrs.push(name);
                 reference.links.push(link);
             }
             reference
         })
         .collect()
+}
+
+/// The name a link of a traversal reads when it is known without
+/// evaluation: an attribute's name, or an index key written as a string
+/// without interpolation or as a whole number (the text a label or a
+/// repeated block's position has in an address).
+fn static_step(exprs: &Arena<Expr>, link: ExprId) -> Option<SmolStr> {
+    match &exprs[link] {
+        Expr::GetAttr { name, .. } => Some(name.clone()),
+        Expr::LegacyIndex { index, .. } => whole_number(index),
+        Expr::Index { index, .. } => match &exprs[*index] {
+            Expr::Template { kind: hir::TemplateKind::Quoted, parts } => match parts.as_slice() {
+                [] => Some(SmolStr::default()),
+                [hir::TemplatePart::Literal(text)] => Some(text.clone()),
+                _ => None,
+            },
+            Expr::Literal(hir::Literal::Number(text)) => whole_number(text),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `text`, a normalised number, if it is a whole number written as digits.
+fn whole_number(text: &SmolStr) -> Option<SmolStr> {
+    (!text.is_empty() && text.bytes().all(|it| it.is_ascii_digit())).then(|| text.clone())
 }

@@ -33,7 +33,7 @@ use crate::{
     module::{
         Address, BlockEntry, Declaration, DeclarationKind, Definition, DialectRules, Duplicate,
         FileDeclarations, Module, ModuleIndex,
-        declarations::{file_declarations, module_address, position, repeated_blocks},
+        declarations::{file_declarations, indexes_nested, module_address, position, repeated_blocks},
         module_files, module_index,
     },
 };
@@ -468,21 +468,38 @@ impl ModuleTable {
             return None;
         }
         let mut attributes = Vec::new();
+        let mut nested = Vec::new();
         let file = &self.by_file[&first.0];
+        let block = self.declaration(first).location.block;
+        let with_nested = self.rules.as_deref().is_some_and(indexes_nested);
         for (number, (attribute, declaration)) in
             file.sites.iter().zip(&file.declarations.declarations).enumerate()
         {
-            if declaration.kind == DeclarationKind::BlockAttribute
-                && !attribute.skipped
+            let counts = !attribute.skipped
                 && attribute.root_name
-                && let Some((name, block)) = attribute.address.segments().split_last()
-                && block == address.segments()
-                && self.definition_at(&attribute.address) == Some((first.0, position(number)))
-            {
-                attributes.push(name.clone());
+                && self.definition_at(&attribute.address) == Some((first.0, position(number)));
+            match declaration.kind {
+                DeclarationKind::BlockAttribute => {
+                    if let Some((name, of)) = attribute.address.segments().split_last()
+                        && of == address.segments()
+                        && counts
+                    {
+                        attributes.push(name.clone());
+                    }
+                }
+                DeclarationKind::NestedAttribute
+                    if with_nested
+                        && declaration.location.block == block
+                        && attribute.address.segments().len() > address.segments().len()
+                        && attribute.address.starts_with(address)
+                        && counts =>
+                {
+                    nested.push(attribute.address.segments()[address.segments().len()..].into());
+                }
+                _ => {}
             }
         }
-        Some(BlockEntry { attributes })
+        Some(BlockEntry { attributes, nested })
     }
 
     /// What `file` defines and declares again.

@@ -500,11 +500,14 @@ fn resolve(
         }
         _ => {
             if !index.has_type(root) {
-                if rules.unknown_roots.contains(root) {
-                    return Target::Unknown { address: Address::new([root]) };
-                }
+                // A root the language provides is unknown, unless the
+                // caller gave it a value (an application running its own
+                // language knows its roots).
                 if roots().contains(root) {
                     return Target::Root { name: root.into() };
+                }
+                if rules.unknown_roots.contains(root) {
+                    return Target::Unknown { address: Address::new([root]) };
                 }
                 if scope.iterator_scope {
                     return Target::Unknown { address: Address::new([root]) };
@@ -536,31 +539,18 @@ fn resolve(
                     if computed {
                         return Target::Unknown { address: Address::new(prefix) };
                     }
-                    let attrs = entry
-                        .attributes
-                        .iter()
-                        .map(|name| {
-                            let mut segments = prefix.clone();
-                            segments.push(name.clone());
-                            attr_of(segments)
-                        })
-                        .collect();
+                    let attrs = block_attributes(&prefix, entry).collect();
                     return Target::Attributes { objects: vec![Address::new(prefix)], attrs };
                 };
-                prefix.push(name.clone());
                 if entry.attributes.contains(name) {
+                    prefix.push(name.clone());
                     return Target::Attributes { objects: Vec::new(), attrs: vec![attr_of(prefix)] };
                 }
                 if computed {
+                    prefix.push(name.clone());
                     return Target::Unknown { address: Address::new(prefix) };
                 }
-                let (detail, suggestion) = with_suggestion(
-                    format!("This object does not have an attribute named {:?}.", name.as_str()),
-                    name,
-                    entry.attributes.iter().map(SmolStr::as_str),
-                );
-                let kind = Unresolved::UnsupportedAttribute { name: name.clone(), suggestion };
-                return Target::Unresolved { step: n + 1, kind, detail };
+                return nested_target(&prefix, entry, n, &steps[n..]);
             }
             // Blocks with more labels than the steps name: the reference
             // reads an object of all of them.
@@ -576,12 +566,8 @@ fn resolve(
                     let Some(entry) = index.block(root, labels) else { continue };
                     let mut segments: Vec<SmolStr> = vec![root.into()];
                     segments.extend(labels.iter().cloned());
-                    objects.push(Address::new(segments.clone()));
-                    for name in &entry.attributes {
-                        let mut segments = segments.clone();
-                        segments.push(name.clone());
-                        attrs.push(attr_of(segments));
-                    }
+                    attrs.extend(block_attributes(&segments, entry));
+                    objects.push(Address::new(segments));
                 }
                 return Target::Attributes { objects, attrs };
             }
@@ -621,6 +607,62 @@ fn resolve(
             Target::Unresolved { step: depth + 1, kind, detail }
         }
     }
+}
+
+/// The addresses of every attribute in the value of the block at `block`:
+/// its own, then those of the blocks nested in it.
+fn block_attributes<'e>(block: &'e [SmolStr], entry: &'e BlockEntry) -> impl Iterator<Item = Address> + 'e {
+    let own = entry.attributes.iter().map(move |name| Address::new(block.iter().chain([name]).cloned()));
+    let nested = entry.nested.iter().map(move |path| Address::new(block.iter().chain(path.iter()).cloned()));
+    own.chain(nested)
+}
+
+/// What `rest`, the steps of a reference after the `labels` labels of the
+/// block at `block` that are not one of its own attributes, reads of the
+/// blocks nested in it: a nested block's attribute (and what is inside its
+/// value), every attribute under a nested block (its object), or nothing,
+/// reported at the first step no nested attribute's address continues
+/// with, with a did-you-mean among the names that would.
+fn nested_target(block: &[SmolStr], entry: &BlockEntry, labels: usize, rest: &[SmolStr]) -> Target {
+    let under = |path: &[SmolStr]| Address::new(block.iter().chain(path).cloned());
+    if let Some(path) = entry.nested.iter().find(|path| rest.starts_with(path)) {
+        return Target::Attributes { objects: Vec::new(), attrs: vec![under(path)] };
+    }
+    let attrs: Vec<Address> =
+        entry.nested.iter().filter(|path| path.starts_with(rest)).map(|path| under(path)).collect();
+    if !attrs.is_empty() {
+        return Target::Attributes { objects: vec![under(rest)], attrs };
+    }
+    // The deepest step some nested attribute's address reaches.
+    let depth = entry
+        .nested
+        .iter()
+        .map(|path| path.iter().zip(rest).take_while(|(a, b)| a == b).count())
+        .max()
+        .unwrap_or(0);
+    let name = &rest[depth];
+    let candidates: Vec<&str> = if depth == 0 {
+        entry
+            .attributes
+            .iter()
+            .map(SmolStr::as_str)
+            .chain(entry.nested.iter().map(|path| path[0].as_str()))
+            .collect()
+    } else {
+        entry
+            .nested
+            .iter()
+            .filter(|path| path.len() > depth && path[..depth] == rest[..depth])
+            .map(|path| path[depth].as_str())
+            .collect()
+    };
+    let (detail, suggestion) = with_suggestion(
+        format!("This object does not have an attribute named {:?}.", name.as_str()),
+        name,
+        candidates.into_iter(),
+    );
+    let kind = Unresolved::UnsupportedAttribute { name: name.clone(), suggestion };
+    Target::Unresolved { step: labels + depth + 1, kind, detail }
 }
 
 /// The error for a reference to a block of one of the language's addressed
