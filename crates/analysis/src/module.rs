@@ -163,6 +163,8 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
         ModuleDiagnosticKind::InvalidVariableValue { .. } => rules::INVALID_VARIABLE_VALUE,
         ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => rules::UNSUPPORTED_MODULE_ARGUMENT,
         ModuleDiagnosticKind::MissingModuleArgument { .. } => rules::MISSING_MODULE_ARGUMENT,
+        ModuleDiagnosticKind::UnusedInput { .. } => rules::UNUSED_INPUT,
+        ModuleDiagnosticKind::MissingInput { .. } => rules::MISSING_INPUT,
         ModuleDiagnosticKind::Eval(kind) => eval_rule_code(kind),
         ModuleDiagnosticKind::UnknownProviderFunction { .. } => rules::UNKNOWN_FUNCTION,
         ModuleDiagnosticKind::Schema(violation) => match violation {
@@ -256,7 +258,8 @@ pub fn convert_without_fix(diagnostic: &ModuleDiagnostic) -> Diagnostic {
 fn rename_suggestion(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Option<Suggestion> {
     let suggested = match &diagnostic.kind {
         ModuleDiagnosticKind::Unresolved(unresolved) => unresolved.suggestion()?,
-        ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. } => suggestion.as_ref()?,
+        ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. }
+        | ModuleDiagnosticKind::UnusedInput { suggestion, .. } => suggestion.as_ref()?,
         ModuleDiagnosticKind::Eval(kind @ EvalErrorKind::UnsupportedAttribute { .. }) => kind.suggestion()?,
         _ => return None,
     };

@@ -232,6 +232,7 @@ fn build_rules() -> DialectRules {
         // whose schemas are richer than this generic form.
         block_schemas: BTreeMap::new(),
         default_functions: BTreeSet::new(),
+        importing_block_types: BTreeSet::new(),
         // Terraform's unknown functions are found without evaluation
         // (`analysis::terraform`), in every Terraform file.
         knows_every_function: true,

@@ -12,7 +12,7 @@ use std::{
 use analysis::{FileReferences, LineCol, ModuleFacts, RuleLevels, UseChange};
 use camino::{Utf8Path, Utf8PathBuf};
 use db::{
-    File, FileStatus, InputDurability, RootDatabase,
+    Db, File, FileStatus, InputDurability, RootDatabase,
     graph::NodeId,
     module::{self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnosticKind, ModuleInput},
 };
@@ -388,9 +388,7 @@ impl AnalysisHost {
                         Contents::Bytes(bytes) => self.db.set_file_bytes(path.clone(), &bytes),
                     };
                     let module = match membership {
-                        Membership::ByName => {
-                            vfs::is_module_file(&path).then(|| vfs::module_dir(&path).to_owned())
-                        }
+                        Membership::ByName => self.db.dialects().unit_of(&path),
                         Membership::Module(dir) => Some(dir),
                         Membership::Standalone => None,
                     };

@@ -214,6 +214,14 @@ impl Snapshot {
                     if Some(&call.dir) != dir.as_ref() {
                         continue;
                     }
+                    if !matches!(call.arguments_at, module::ArgumentsAt::BlockAttributes(_))
+                        && call.arguments.iter().any(|(argument, _)| argument == old)
+                    {
+                        return Err(format!(
+                            "{} passes {old} as a key of an object, which this rename does not edit",
+                            call.file.path(&self.db)
+                        ));
+                    }
                     for (argument, location) in &call.arguments {
                         if argument == old {
                             if call.file.syntax(&self.db) != SourceSyntax::Native {
