@@ -70,10 +70,18 @@ impl Mistake {
                 &["undeclared-reference"]
             }
             Mistake::MisspelledFunction => &["unknown-function"],
-            Mistake::UndeclaredInput => &["unsupported-module-argument"],
-            Mistake::MissingRequiredInput => &["missing-module-argument"],
+            Mistake::UndeclaredInput => &["unused-input"],
+            Mistake::MissingRequiredInput => &["missing-input"],
             Mistake::WrongTypeInput => &["invalid-variable-value"],
         }
+    }
+
+    /// Whether a warning reports the mistake: Terragrunt's own
+    /// `hcl validate --inputs` gives unused and missing inputs as
+    /// warnings (the environment or a variables file may set a
+    /// variable, and Terraform ignores a `TF_VAR_` no variable takes).
+    fn is_warning(self) -> bool {
+        matches!(self, Mistake::UndeclaredInput | Mistake::MissingRequiredInput)
     }
 
     fn plant(
@@ -368,7 +376,7 @@ pub(crate) fn run(halite: &Path) -> anyhow::Result<()> {
             let findings = findings?;
             tally.planted += 1;
             let found = findings.iter().any(|finding| {
-                finding.severity == "error"
+                (finding.severity == "error" || mistake.is_warning())
                     && is_unit(&finding.file)
                     && mistake.codes().contains(&finding.code.as_str())
             });
@@ -377,7 +385,7 @@ pub(crate) fn run(halite: &Path) -> anyhow::Result<()> {
             } else {
                 let said: Vec<String> = findings
                     .iter()
-                    .filter(|finding| finding.severity == "error")
+                    .filter(|finding| finding.severity == "error" || mistake.is_warning())
                     .map(|finding| format!("{} in {}", finding.code, finding.file))
                     .collect();
                 misses.push(format!(

@@ -82,7 +82,9 @@ impl ToolSemantics for Language {
         match self {
             Language::Terraform => &["data", "module"],
             Language::Packer => &["data"],
-            Language::Terragrunt => &["dependency"],
+            // An `include` is the unit's own (an included file includes
+            // nothing more), so `include.NAME` names one of its blocks.
+            Language::Terragrunt => &["dependency", "include"],
             Language::TerraformTool | Language::TerraformVariables | Language::Nomad | Language::Hcl => &[],
         }
     }

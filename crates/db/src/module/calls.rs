@@ -210,6 +210,11 @@ pub fn module_call_diagnostics(
 ) -> Vec<ModuleDiagnostic> {
     let mut out = Vec::new();
     for call in module_calls(db, module).iter().filter(|call| only.is_none_or(|file| call.file == file)) {
+        // A unit that deploys its own directory, where the caller keyed
+        // the unit by that directory: no module of its own to call.
+        if call.dir == *module.dir(db) {
+            continue;
+        }
         let Some(inputs) = inputs_of(&call.dir) else { continue };
         let object = match &call.arguments_at {
             ArgumentsAt::ObjectMembers(address) => {
