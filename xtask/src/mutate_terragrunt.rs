@@ -5,7 +5,9 @@
 //! A unit is taken when a check of its directory (and of the module it
 //! deploys, where that is local) reports no error in its `terragrunt.hcl`.
 //! The mistakes: a misspelt `local.NAME`, function, `dependency.NAME` (of
-//! a `dependency` block the unit declares) or `include.NAME`; and, where
+//! a `dependency` block the unit declares, in a unit without an include,
+//! whose file may declare more) or `include.NAME` (where every include is
+//! labelled); and, where
 //! the unit deploys a local Terraform module (`terraform { source }` a
 //! local path, or none with `.tf` files beside it), an input key the
 //! module does not declare, a required variable's input removed (where no
@@ -108,7 +110,8 @@ impl Mistake {
                 _ => None,
             }
         };
-        let complete = labels_of("include").is_empty() && !text.contains("extra_arguments");
+        let includes = top.iter().filter(|block| block_type(block) == "include").count();
+        let complete = includes == 0 && !text.contains("extra_arguments");
         match self {
             Mistake::MisspelledLocal => misspell_reference(&root, "local", taken),
             Mistake::MisspelledFunction => root
@@ -116,10 +119,19 @@ impl Mistake {
                 .filter_map(ast::FunctionCall::cast)
                 .filter(|call| call.colon2_token().is_none())
                 .find_map(|call| misspell_token(&call.ident_token()?, taken)),
-            Mistake::MisspelledDependency => {
+            // A unit with an include may use the included file's
+            // dependencies, which are not read yet: unknown, not
+            // undeclared, so a misspelling there is not a finding.
+            Mistake::MisspelledDependency if includes == 0 => {
                 misspell_declared(&root, "dependency", &labels_of("dependency"), taken)
             }
-            Mistake::MisspelledInclude => misspell_declared(&root, "include", &labels_of("include"), taken),
+            Mistake::MisspelledDependency => None,
+            // A bare `include` block's attributes are `include.NAME` in
+            // the generic model: only where every include has a label.
+            Mistake::MisspelledInclude if labels_of("include").len() == includes => {
+                misspell_declared(&root, "include", &labels_of("include"), taken)
+            }
+            Mistake::MisspelledInclude => None,
             Mistake::UndeclaredInput => {
                 module?;
                 inputs()?.object_items().find_map(|item| {

@@ -292,3 +292,16 @@ dependency iam {
     let module = load(&mut db, "inputs = {\n  c = dependency.a.outputs.z\n}\ndependency iam {\n}\n");
     assert!(attribute_value(&db, attr(&db, module, "inputs")).is_err());
 }
+
+/// `source = ".//"` in a unit of the current directory deploys the module
+/// of `.`, as the host names it (it was the empty path, which names no
+/// module, so the unit's inputs were never checked).
+#[test]
+fn a_source_of_the_units_own_directory_is_that_directory() {
+    let mut db = dialects::database();
+    let file = db.set_file_text("terragrunt.hcl", "terraform {\n  source = \".//\"\n}\ninputs = {}\n");
+    let module = db.set_module_files("terragrunt.hcl", vec![file]);
+    let dirs: Vec<String> =
+        db::module::module_calls(&db, module).iter().map(|it| it.dir.to_string()).collect();
+    assert_eq!(dirs, ["."]);
+}

@@ -148,7 +148,8 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
 }
 
 /// `base` joined with the relative path `source`, `.` and `..` resolved
-/// without asking the file system (a `..` past the start stays).
+/// without asking the file system (a `..` past the start stays; nothing
+/// left is `.`).
 pub fn join_lexically(base: &Utf8Path, source: &str) -> Utf8PathBuf {
     let mut parts: Vec<&str> = base.as_str().split('/').filter(|it| !it.is_empty() && *it != ".").collect();
     let absolute = base.as_str().starts_with('/');
@@ -162,6 +163,10 @@ pub fn join_lexically(base: &Utf8Path, source: &str) -> Utf8PathBuf {
         }
     }
     let joined = parts.join("/");
+    // The current directory is `.`, as `vfs::module_dir` names it.
+    if joined.is_empty() && !absolute {
+        return Utf8PathBuf::from(".");
+    }
     Utf8PathBuf::from(if absolute { format!("/{joined}") } else { joined })
 }
 
