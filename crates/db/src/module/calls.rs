@@ -30,14 +30,14 @@ pub const MODULE_META_ARGUMENTS: &[&str] =
     &["source", "version", "count", "for_each", "providers", "depends_on"];
 
 /// A call of a module on disk: a `module` block with a local `source`,
-/// or what a dialect's [`DialectPlugin::unit_calls`] finds (a Terragrunt
-/// unit's `terraform { source }` and `inputs`).
+/// or what a dialect's [`DialectPlugin::unit_calls`] finds (a unit
+/// naming the module it deploys, with an object of inputs).
 ///
 /// [`DialectPlugin::unit_calls`]: crate::module::DialectPlugin::unit_calls
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModuleCall {
     /// The block's label: `module.NAME` (the calling block's type where it
-    /// has no label: `terraform`).
+    /// has no label).
     pub name: SmolStr,
     /// The `source` as written (`./modules/network`).
     pub source: String,
@@ -51,7 +51,7 @@ pub struct ModuleCall {
     /// Where the arguments' values are.
     pub arguments_at: ArgumentsAt,
     /// Whether `arguments` are every argument the call passes: not where
-    /// another file may add some (a Terragrunt unit's includes), so that a
+    /// another file may add some (a file the unit includes), so that a
     /// required variable missing from them is not missing from the call.
     pub complete: bool,
     /// Where the block is.
@@ -65,7 +65,7 @@ pub enum ArgumentsAt {
     /// Each is an attribute of this block (`module.NAME`): `module.NAME.ARG`.
     BlockAttributes(Address),
     /// Each is a member of the object this attribute evaluates to
-    /// (Terragrunt's `inputs = { … }`).
+    /// (`inputs = { … }`).
     ObjectMembers(Address),
 }
 
@@ -255,7 +255,7 @@ pub fn module_call_diagnostics(
                 ArgumentsAt::BlockAttributes(_) => {
                     format!("An argument named {:?} is not expected here.{did_you_mean}", argument.as_str())
                 }
-                // Terragrunt's `hcl validate --inputs` wording.
+                // The wording of a validation of inputs.
                 ArgumentsAt::ObjectMembers(_) => format!(
                     "The input {:?} is unused: the module at {} declares no variable of that name.{did_you_mean}",
                     argument.as_str(),

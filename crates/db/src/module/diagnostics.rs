@@ -78,9 +78,9 @@ pub enum ModuleDiagnosticKind {
     UnsupportedModuleArgument { name: SmolStr, suggestion: Option<SmolStr> },
     /// A required variable of the child module that a call does not set.
     MissingModuleArgument { name: SmolStr },
-    /// An input (a member of Terragrunt's `inputs`) the module a unit
-    /// deploys has no variable for: passed as `TF_VAR_NAME`, which
-    /// Terraform ignores.
+    /// An input (a member of an object of inputs) the module a unit
+    /// deploys has no variable for: the tool passes it through the
+    /// environment, where the module ignores it.
     UnusedInput { name: SmolStr, suggestion: Option<SmolStr> },
     /// A required variable of the module a unit deploys that its inputs do
     /// not set (it may still come from the environment or a variables

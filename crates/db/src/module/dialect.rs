@@ -96,9 +96,8 @@ pub trait DialectPlugin: Send + Sync + 'static {
     }
 
     /// How a file the language claims groups into a unit of evaluation:
-    /// with the other module files of its directory (a Terraform module),
-    /// or alone (a Terragrunt unit, whose `terragrunt.hcl` is evaluated
-    /// apart from the `.tf` files beside it). Asked through
+    /// with the other module files of its directory, or alone (a unit
+    /// evaluated apart from the module files beside it). Asked through
     /// [`Dialects::unit_of`], the one answer the host groups files by.
     fn grouping(&self, path: &Utf8Path) -> Grouping {
         let _ = path;
@@ -106,11 +105,11 @@ pub trait DialectPlugin: Send + Sync + 'static {
     }
 
     /// How a unit references others: the calls of `module` whose callee is
-    /// a unit on disk, with the arguments each passes. Terraform's are its
-    /// `module` blocks with a local `source`, which is also the default
+    /// a unit on disk, with the arguments each passes. By default its
+    /// `module` blocks with a local `source`
     /// ([`crate::module::module_block_calls`]); a language whose units
-    /// call modules otherwise (Terragrunt's `terraform { source }` with
-    /// its `inputs`) says so here, and the host loads and checks those
+    /// call modules otherwise (a block naming the module deployed, with
+    /// an object of inputs) says so here, and the host loads and checks those
     /// callees as it does a module's children.
     fn unit_calls(&self, db: &dyn Db, module: Module) -> Vec<crate::module::ModuleCall> {
         crate::module::module_block_calls(db, module)
@@ -379,7 +378,7 @@ pub struct DialectRules {
     /// functions the table lacks).
     pub knows_every_function: bool,
     /// Block types that bring another file's declarations into the module
-    /// (Terragrunt's `include`): where the module declares one, a block of
+    /// (an `include`): where the module declares one, a block of
     /// one of [`DialectRules::unknown_roots`]' types that it does not
     /// declare itself may be that file's, so a reference to it is
     /// unknown rather than undeclared.
