@@ -389,7 +389,14 @@ impl AnalysisHost {
                     };
                     let module = match membership {
                         Membership::ByName => self.db.dialects().unit_of(&path),
-                        Membership::Module(dir) => Some(dir),
+                        // A file its dialect evaluates alone is a unit of its
+                        // own in whichever module it is put: the plug-in
+                        // decides grouping, so that every front end groups
+                        // alike.
+                        Membership::Module(dir) => match self.db.dialects().unit_of(&path) {
+                            Some(unit) if unit == path => Some(unit),
+                            _ => Some(dir),
+                        },
                         Membership::Standalone => None,
                     };
                     let previous = self.files.insert(path.clone(), HostFile { file, module: module.clone() });
