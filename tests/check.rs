@@ -293,6 +293,17 @@ fn modules_are_checked_with_their_rules_configured() {
     check(&["check", "modules"], 1, expect_file!["../test-data/check/cli/modules.txt"]);
 }
 
+/// A `terragrunt.hcl` beside `.tf` files is a unit of its own, checked
+/// in Terragrunt's dialect, and its `inputs` against the module it
+/// deploys (the one beside it, or the local `terraform { source }`): an
+/// input the module does not declare and a required variable left out
+/// (Terragrunt's warnings), an input of the wrong type (an error). The
+/// unit whose inputs match says nothing.
+#[test]
+fn terragrunt_units_are_checked_against_the_modules_they_deploy() {
+    check(&["check", "terragrunt"], 1, expect_file!["../test-data/check/cli/terragrunt.txt"]);
+}
+
 /// A file with more diagnostics than the cap (a hundred) reports the first
 /// hundred and one `too-many-diagnostics` diagnostic at its end counting
 /// the rest, in each format: an error when errors were left out (so the

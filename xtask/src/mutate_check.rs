@@ -349,27 +349,27 @@ fn child_files(dir: &Path, calls: &[LocalCall]) -> Vec<String> {
 
 /// One planted mistake: `range` of the file's text replaced.
 #[derive(Debug)]
-struct Plant {
-    range: TextRange,
-    replacement: String,
+pub(crate) struct Plant {
+    pub(crate) range: TextRange,
+    pub(crate) replacement: String,
 }
 
 impl Plant {
-    fn insert(at: syntax::TextSize, text: String) -> Plant {
+    pub(crate) fn insert(at: syntax::TextSize, text: String) -> Plant {
         Plant { range: TextRange::empty(at), replacement: text }
     }
 
-    fn apply(&self, text: &str) -> String {
+    pub(crate) fn apply(&self, text: &str) -> String {
         let (start, end) = (usize::from(self.range.start()), usize::from(self.range.end()));
         format!("{}{}{}", &text[..start], self.replacement, &text[end..])
     }
 }
 
-fn block_type(block: &ast::Block) -> String {
+pub(crate) fn block_type(block: &ast::Block) -> String {
     block.ident_token().map(|token| token.text().to_owned()).unwrap_or_default()
 }
 
-fn argument(block: &ast::Block, name: &str) -> Option<ast::Attribute> {
+pub(crate) fn argument(block: &ast::Block, name: &str) -> Option<ast::Attribute> {
     block.body()?.attributes().find(|attribute| attribute.ident_token().is_some_and(|t| t.text() == name))
 }
 
@@ -379,7 +379,7 @@ fn rename_argument(block: &ast::Block, name: &str, to: &str) -> Option<Plant> {
 }
 
 /// The spaces and tabs that begin the line `at` is on, up to `at`.
-fn indentation(text: &str, at: syntax::TextSize) -> &str {
+pub(crate) fn indentation(text: &str, at: syntax::TextSize) -> &str {
     let at = usize::from(at);
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let prefix = &text[line_start..at];
@@ -400,7 +400,11 @@ fn in_variable_type(node: &syntax::SyntaxNode) -> bool {
 }
 
 /// The first `ROOT.NAME` traversal's `NAME`, misspelled.
-fn misspell_reference(node: &syntax::SyntaxNode, root: &str, taken: &dyn Fn(&str) -> bool) -> Option<Plant> {
+pub(crate) fn misspell_reference(
+    node: &syntax::SyntaxNode,
+    root: &str,
+    taken: &dyn Fn(&str) -> bool,
+) -> Option<Plant> {
     node.descendants().filter_map(ast::GetAttrExpr::cast).find_map(|get| {
         let Some(Expr::Variable(variable)) = get.expr() else { return None };
         if variable.ident_token()?.text() != root {
@@ -412,7 +416,7 @@ fn misspell_reference(node: &syntax::SyntaxNode, root: &str, taken: &dyn Fn(&str
 
 /// The token's name with two neighbouring letters swapped, the first such
 /// swap that makes a name the module does not use.
-fn misspell_token(token: &SyntaxToken, taken: &dyn Fn(&str) -> bool) -> Option<Plant> {
+pub(crate) fn misspell_token(token: &SyntaxToken, taken: &dyn Fn(&str) -> bool) -> Option<Plant> {
     debug_assert_eq!(token.kind(), SyntaxKind::IDENT);
     let name: Vec<char> = token.text().chars().collect();
     (1..name.len().saturating_sub(1)).find_map(|i| {
@@ -434,13 +438,13 @@ struct Module {
 }
 
 /// One diagnostic line of `halite check --format json`.
-struct Finding {
-    file: String,
-    severity: String,
-    code: String,
+pub(crate) struct Finding {
+    pub(crate) file: String,
+    pub(crate) severity: String,
+    pub(crate) code: String,
 }
 
-fn check(halite: &Path, dir: &Path, files: &[String]) -> anyhow::Result<Vec<Finding>> {
+pub(crate) fn check(halite: &Path, dir: &Path, files: &[String]) -> anyhow::Result<Vec<Finding>> {
     let output = Command::new(halite)
         .args(["check", "--no-cache", "--format", "json"])
         .args(files)
@@ -514,11 +518,15 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let halite = match args {
         [] => crate::bench::build_release_halite(&project_root())?,
         // Absolute, since each check runs in its module's directory.
-        [flag, path] if flag == "--halite" => {
+        [flag, path] | [_, flag, path] if flag == "--halite" => {
             Path::new(path).canonicalize().with_context(|| format!("no halite at {path}"))?
         }
-        _ => bail!("usage: cargo xtask mutate-check [--halite PATH]"),
+        [flag] if flag == "--terragrunt" => crate::bench::build_release_halite(&project_root())?,
+        _ => bail!("usage: cargo xtask mutate-check [--terragrunt] [--halite PATH]"),
     };
+    if args.first().is_some_and(|it| it == "--terragrunt") {
+        return crate::mutate_terragrunt::run(&halite);
+    }
     let input = project_root().join("../shared/corpus/input");
     let input = input.canonicalize().with_context(|| format!("no corpus at {}", input.display()))?;
     let scratch = tempfile::tempdir().context("creating a scratch directory")?;
@@ -618,7 +626,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 }
 
 /// Whether `word` occurs in `text` as a whole name.
-fn contains_word(text: &str, word: &str) -> bool {
+pub(crate) fn contains_word(text: &str, word: &str) -> bool {
     let is_name = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
     text.match_indices(word).any(|(at, _)| {
         !text[..at].chars().next_back().is_some_and(is_name)

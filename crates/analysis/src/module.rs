@@ -82,7 +82,9 @@ impl ToolSemantics for Language {
         match self {
             Language::Terraform => &["data", "module"],
             Language::Packer => &["data"],
-            Language::Terragrunt => &["dependency"],
+            // An `include` is the unit's own (an included file includes
+            // nothing more), so `include.NAME` names one of its blocks.
+            Language::Terragrunt => &["dependency", "include"],
             Language::TerraformTool | Language::TerraformVariables | Language::Nomad | Language::Hcl => &[],
         }
     }
@@ -163,6 +165,8 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
         ModuleDiagnosticKind::InvalidVariableValue { .. } => rules::INVALID_VARIABLE_VALUE,
         ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => rules::UNSUPPORTED_MODULE_ARGUMENT,
         ModuleDiagnosticKind::MissingModuleArgument { .. } => rules::MISSING_MODULE_ARGUMENT,
+        ModuleDiagnosticKind::UnusedInput { .. } => rules::UNUSED_INPUT,
+        ModuleDiagnosticKind::MissingInput { .. } => rules::MISSING_INPUT,
         ModuleDiagnosticKind::Eval(kind) => eval_rule_code(kind),
         ModuleDiagnosticKind::UnknownProviderFunction { .. } => rules::UNKNOWN_FUNCTION,
         ModuleDiagnosticKind::Schema(violation) => match violation {
@@ -257,7 +261,8 @@ pub fn convert_without_fix(diagnostic: &ModuleDiagnostic) -> Diagnostic {
 fn rename_suggestion(db: &dyn Db, diagnostic: &ModuleDiagnostic) -> Option<Suggestion> {
     let suggested = match &diagnostic.kind {
         ModuleDiagnosticKind::Unresolved(unresolved) => unresolved.suggestion()?,
-        ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. } => suggestion.as_ref()?,
+        ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. }
+        | ModuleDiagnosticKind::UnusedInput { suggestion, .. } => suggestion.as_ref()?,
         ModuleDiagnosticKind::Eval(kind @ EvalErrorKind::UnsupportedAttribute { .. }) => kind.suggestion()?,
         _ => return None,
     };

@@ -163,6 +163,24 @@ pub static RULES: &[Rule] = &[
         explanation: "A variable without a default must be given by every call of its module.",
     },
     Rule {
+        code: UNUSED_INPUT,
+        default_severity: Severity::Warning,
+        summary: "An input of a Terragrunt unit that the module it deploys has no variable for.",
+        explanation: "Terragrunt passes each of a unit's `inputs` to its module as `TF_VAR_NAME`; \
+                      Terraform ignores one no variable takes, so the input does nothing. Usually a \
+                      misspelling: the diagnostic suggests the closest variable. A warning, as in \
+                      Terragrunt's `hcl validate --inputs` without `--strict`.",
+    },
+    Rule {
+        code: MISSING_INPUT,
+        default_severity: Severity::Warning,
+        summary: "A Terragrunt unit whose inputs leave out a variable its module requires.",
+        explanation: "Checked only where the unit lists its inputs and nothing else of the \
+                      configuration may add some (no `include`, no `extra_arguments`); the \
+                      environment, a variables file or the command line may still set it, which \
+                      is why it is a warning.",
+    },
+    Rule {
         code: INVALID_TYPE_CONSTRAINT,
         default_severity: Severity::Error,
         summary: "A variable's type that is not a valid type constraint.",
@@ -305,6 +323,8 @@ pub const WRONG_ARGUMENT_COUNT: &str = "wrong-argument-count";
 pub const EVALUATION_ERROR: &str = "evaluation-error";
 pub const UNSUPPORTED_MODULE_ARGUMENT: &str = "unsupported-module-argument";
 pub const MISSING_MODULE_ARGUMENT: &str = "missing-module-argument";
+pub const UNUSED_INPUT: &str = "unused-input";
+pub const MISSING_INPUT: &str = "missing-input";
 pub const INVALID_TYPE_CONSTRAINT: &str = "invalid-type-constraint";
 pub const MISSING_VARIABLE: &str = "missing-variable";
 pub const INVALID_VARIABLE_VALUE: &str = "invalid-variable-value";

@@ -174,6 +174,19 @@ fn unsupported_module_argument() {
     run_module_rule("unsupported-module-argument");
 }
 
+/// A Terragrunt unit's input its module (`./module`) has no variable for.
+#[test]
+fn unused_input() {
+    run_module_rule("unused-input");
+}
+
+/// A Terragrunt unit whose inputs leave out a required variable, where no
+/// include may add it.
+#[test]
+fn missing_input() {
+    run_module_rule("missing-input");
+}
+
 #[test]
 fn missing_module_argument() {
     run_module_rule("missing-module-argument");

@@ -103,8 +103,8 @@ pub use crate::module::{
         location_range, module_blocks,
     },
     calls::{
-        MODULE_META_ARGUMENTS, ModuleCall, ModuleInput, ModuleInterface, child_interface,
-        module_call_diagnostics, module_calls, module_inputs,
+        ArgumentsAt, MODULE_META_ARGUMENTS, ModuleCall, ModuleInput, ModuleInterface, child_interface,
+        join_lexically, module_block_calls, module_call_diagnostics, module_calls, module_inputs,
     },
     declarations::{
         BlockEntry, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location,
@@ -116,7 +116,7 @@ pub use crate::module::{
         type_constraint_diagnostics,
     },
     dialect::{
-        AddressedRoot, Dialect, DialectPlugin, DialectRules, Dialects, FunctionTable, PluginRef,
+        AddressedRoot, Dialect, DialectPlugin, DialectRules, Dialects, FunctionTable, Grouping, PluginRef,
         SharedDialect, dialect_file_diagnostics, dialect_root, dialect_root_names, unknown_function,
     },
     expr::{AttrExpr, Reference, extract, extract_expr, references},

@@ -9,7 +9,9 @@
 //!   namespaced calls, and `terraform fmt`'s style for the files that tool
 //!   formats;
 //! - [`packer`], [`nomad`] and [`terragrunt`]: the file kinds they claim and
-//!   what the model knows of their scopes;
+//!   what the model knows of their scopes; Terragrunt's units are each
+//!   `terragrunt.hcl` alone, calling the Terraform module they deploy with
+//!   their `inputs`;
 //! - [`schema_file`]: an application's own language, declared in a schema
 //!   file (its block types, attributes and their types) that `halite.toml`
 //!   names, as a plug-in claiming the files the configuration says.
@@ -32,8 +34,10 @@ use db::{RootDatabase, module::Dialects};
 
 /// The registry of the dialects Halite ships. Terraform is registered last,
 /// so that a directory with Terraform's files and another tool's (a
-/// `terragrunt.hcl` beside `main.tf`) is a Terraform module, as Terraform
-/// reads it. An embedder registers its own after these, and wins where it
+/// `*.pkr.hcl` beside `main.tf`) is a Terraform module, as Terraform reads
+/// it; a `terragrunt.hcl` is a unit of its own
+/// ([`terragrunt::Terragrunt`]'s grouping), not one of the directory's
+/// files. An embedder registers its own after these, and wins where it
 /// claims a module's files.
 pub fn standard() -> Dialects {
     let mut dialects = Dialects::new();

@@ -18,15 +18,29 @@
 //!   unknown of their type; the lists of Terraform's commands that take an
 //!   argument are the known lists Terragrunt gives.
 //!
-//! How units reference each other (`include` merging, `dependency`
-//! outputs, `read_terragrunt_config`) is not modelled yet: a unit is
-//! checked alone, and the path functions, which depend on the file's
-//! place, its includes and the repository around it, are unknown strings.
+//! - Units ([`Terragrunt::grouping`]): each `terragrunt.hcl` is a unit of
+//!   its own, never part of the Terraform module beside it.
+//! - Across the Terraform boundary ([`unit_call`]): the module a unit
+//!   deploys (a local `terraform { source }`, or the unit's own directory)
+//!   is called with the keys of `inputs`, so the module-call checks find
+//!   an input the module does not declare, a required variable left out
+//!   (where no include may add inputs) and an input of the wrong type.
+//!
+//! `include` merging, `dependency` outputs and `read_terragrunt_config`
+//! are not read from disk yet, and the path functions, which depend on
+//! the file's place, its includes and the repository around it, are
+//! unknown strings.
 
 use std::{collections::BTreeMap, sync::Arc};
 
 use camino::Utf8Path;
-use db::module::{DialectPlugin, DialectRules};
+use db::{
+    Db,
+    module::{
+        Address, ArgumentsAt, Attr, DialectPlugin, DialectRules, Grouping, Module, ModuleCall,
+        attribute_value, block_labels, declarations_of, definition, join_lexically, module_files,
+    },
+};
 use eval::{Function, FunctionError, Param, Type, Value};
 use smol_str::SmolStr;
 
@@ -61,6 +75,9 @@ impl DialectPlugin for Terragrunt {
             // included file, which is not read yet.
             unknown_roots: names(&["values", "dependency", "feature"]),
             opaque_block_types: names(&["dependency", "include", "feature"]),
+            // An included file's `dependency` and `feature` blocks are the
+            // unit's too.
+            importing_block_types: names(&["include"]),
             own_functions,
             knows_every_function: true,
             ..DialectRules::generic()
@@ -75,6 +92,96 @@ impl DialectPlugin for Terragrunt {
         table.retain(|name, _| !name.contains("::"));
         table.extend(own_functions());
     }
+
+    /// Each file a unit of its own: a `terragrunt.hcl` is evaluated
+    /// apart from the `.tf` files beside it (the module it deploys when
+    /// its `terraform` block names no other source), as Terragrunt
+    /// evaluates each configuration file alone.
+    fn grouping(&self, path: &Utf8Path) -> Grouping {
+        let _ = path;
+        Grouping::File
+    }
+
+    /// The module the unit deploys, called with its `inputs`: the
+    /// directory `terraform { source }` names where it is a local path, or
+    /// the unit's own directory where it names none (see [`unit_call`]).
+    fn unit_calls(&self, db: &dyn Db, module: Module) -> Vec<ModuleCall> {
+        unit_call(db, module).into_iter().collect()
+    }
+}
+
+/// The call of the Terraform module a unit deploys: the unit's directory
+/// joined with `terraform { source }` when it is a local path (`./x`,
+/// `../x`, an absolute path; a `//` between the module's root and its
+/// subdirectory read as `/`), or the unit's directory when the unit names
+/// no source, with the keys of `inputs` as its arguments. `None` where the
+/// source is remote or not known (a path function's result), or where
+/// `inputs` is not an object whose keys are known (a `merge` of an
+/// included file's inputs). The arguments are complete only when the unit
+/// has no `include` block (an included file's `inputs` merge into the
+/// unit's), no `extra_arguments` (which may pass `-var-file`), and an
+/// `inputs` attribute (a unit without one sets its module's variables
+/// some other way).
+pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
+    let unit_file = *module_files(db, module).iter().find(|file| Terragrunt.claims(file.path(db)))?;
+    let unit_dir = vfs::module_dir(unit_file.path(db));
+    let source_address = Address::new(["terraform", "source"]);
+    let dir = match definition(db, module, &source_address) {
+        None => unit_dir.to_owned(),
+        Some(_) => {
+            let source = attribute_value(db, Attr::new(db, module, source_address)).as_ref().ok()?;
+            let source = source.as_str()?;
+            if !(source.starts_with("./") || source.starts_with("../") || source.starts_with('/')) {
+                return None;
+            }
+            // A query string (`?ref=`) belongs to remote sources only.
+            if source.contains('?') {
+                return None;
+            }
+            join_lexically(unit_dir, source)
+        }
+    };
+    let inputs_address = Address::new(["inputs"]);
+    // Variables set otherwise than by `inputs`: an included file's
+    // `inputs`, or `-var`/`-var-file` arguments and var files
+    // (`extra_arguments`) make the list incomplete.
+    let extra_arguments = declarations_of(db, unit_file).declarations.iter().any(|it| {
+        matches!(it.address.segments(), [terraform, extra, ..] if terraform == "terraform" && extra == "extra_arguments")
+    });
+    let complete = block_labels(db, module, "include").is_empty()
+        && !extra_arguments
+        && definition(db, module, &Address::new(["inputs"])).is_some();
+    let (arguments, file, location) = match definition(db, module, &inputs_address) {
+        Some(inputs) => {
+            let value = attribute_value(db, Attr::new(db, module, inputs_address.clone())).as_ref().ok()?;
+            let keys = value.entries()?.keys();
+            let arguments = keys.map(|key| (SmolStr::from(key.as_str()), inputs.location.clone())).collect();
+            (arguments, inputs.file, inputs.location.clone())
+        }
+        None => {
+            // The call is the unit itself: its `terraform` block, or its
+            // file's start.
+            let location = definition(db, module, &Address::new(["terraform"]))
+                .map(|it| it.location.clone())
+                .unwrap_or(db::module::Location {
+                    block: None,
+                    attribute: None,
+                    labels: Box::default(),
+                    nested: Box::default(),
+                });
+            (Vec::new(), unit_file, location)
+        }
+    };
+    Some(ModuleCall {
+        name: "terraform".into(),
+        source: dir.to_string(),
+        dir,
+        arguments,
+        arguments_at: ArgumentsAt::ObjectMembers(inputs_address),
+        complete,
+        file,
+        location,
+    })
 }
 
 /// Terragrunt's own functions, by name, with their signatures.

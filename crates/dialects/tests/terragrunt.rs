@@ -167,3 +167,141 @@ fn a_unit_shares_the_registrys_function_table() {
     assert_eq!(generation(later), generation(direct));
     assert!(attribute_value(&db, attr(&db, later, "local.dir")).is_ok());
 }
+
+/// A `terragrunt.hcl` is a unit of its own, keyed by its path, never a
+/// file of the Terraform module beside it; `root.hcl` too.
+#[test]
+fn a_terragrunt_file_is_its_own_unit_and_tf_files_group_by_directory() {
+    let dialects = dialects::standard();
+    let unit = |path: &str| dialects.unit_of(camino::Utf8Path::new(path)).map(|it| it.to_string());
+    assert_eq!(unit("live/app/terragrunt.hcl").as_deref(), Some("live/app/terragrunt.hcl"));
+    assert_eq!(unit("live/root.hcl").as_deref(), Some("live/root.hcl"));
+    assert_eq!(unit("live/app/main.tf").as_deref(), Some("live/app"));
+    assert_eq!(unit("live/app/env.hcl").as_deref(), Some("live/app"));
+    assert_eq!(unit("live/app/terraform.tfvars"), None);
+}
+
+/// A unit and the module it deploys: `inputs` checked against the
+/// module's variables (an input it does not declare, with a
+/// did-you-mean; a required variable left out; a known value of the
+/// wrong type), with the key of each input as the place.
+fn unit_and_module(db: &mut RootDatabase, unit: &str, source_dir: &str, module_text: &str) -> String {
+    let main = db.set_file_text(format!("{source_dir}/variables.tf"), module_text);
+    let child = db.set_module_files(source_dir, vec![main]);
+    let file = db.set_file_text("live/app/terragrunt.hcl", unit);
+    let module = db.set_module_files("live/app/terragrunt.hcl", vec![file]);
+    let text = file.text(db).clone();
+    let inputs = db::module::child_interface(db, child);
+    let mut out = String::new();
+    for call in db::module::module_calls(db, module) {
+        out.push_str(&format!("call {} complete={}\n", call.dir, call.complete));
+    }
+    for diagnostic in db::module::module_call_diagnostics(db, module, None, |_| inputs.clone()) {
+        let at = &text[diagnostic.range.start().into()..diagnostic.range.end().into()];
+        out.push_str(&format!("{} at `{at}`: {}\n", diagnostic.summary(), diagnostic.detail));
+    }
+    out
+}
+
+const VARIABLES: &str = r#"
+variable "name" {
+  type = string
+}
+variable "instance_count" {
+  type    = number
+  default = 1
+}
+variable "tags" {
+  type    = map(string)
+  default = {}
+}
+"#;
+
+#[test]
+fn inputs_are_checked_against_the_variables_of_a_local_source() {
+    let mut db = dialects::database();
+    let unit = r#"
+terraform {
+  source = "../modules//app"
+}
+inputs = {
+  nmae           = "app"
+  instance_count = "three"
+  tags           = { team = "core" }
+}
+"#;
+    expect![[r#"
+        call live/modules/app complete=true
+        Invalid value for input variable at `instance_count`: The given value is not suitable for var.instance_count of the module at live/modules/app: a number is required.
+        Unused input at `nmae`: The input "nmae" is unused: the module at live/modules/app declares no variable of that name. Did you mean "name"?
+        Missing required input at `inputs`: The required input "name" is missing: the module at live/modules/app declares it without a default, and `inputs` does not set it (unless the environment, a variables file or the command line does).
+    "#]]
+    .assert_eq(&unit_and_module(&mut db, unit, "live/modules/app", VARIABLES));
+}
+
+#[test]
+fn a_unit_without_a_source_calls_the_module_beside_it_and_an_include_may_add_inputs() {
+    let mut db = dialects::database();
+    let unit = r#"
+include "root" {
+  path = find_in_parent_folders("root.hcl")
+}
+inputs = {
+  name = "app"
+  tags = { team = "core" }
+}
+"#;
+    expect![[r#"
+        call live/app complete=false
+    "#]]
+    .assert_eq(&unit_and_module(&mut db, unit, "live/app", VARIABLES));
+}
+
+#[test]
+fn a_remote_or_unknown_source_is_not_followed() {
+    let mut db = dialects::database();
+    for source in ["git::https://example.com/modules.git//app?ref=v1", "${get_repo_root()}/modules/app"] {
+        let unit = format!("terraform {{\n  source = \"{source}\"\n}}\ninputs = {{\n  nmae = 1\n}}\n");
+        assert_eq!(unit_and_module(&mut db, &unit, "live/modules/app", VARIABLES), "", "{source}");
+    }
+}
+
+/// A unit that declares a `dependency` and includes a file may use the
+/// included file's dependencies too (Terragrunt's `hclvalidate` fixture,
+/// `test/fixtures/hclvalidate/second/c`): unknown, not undeclared; with
+/// no include, a label it does not declare is still an error.
+#[test]
+fn a_dependency_the_unit_does_not_declare_may_come_from_its_include() {
+    let mut db = dialects::database();
+    let text = r#"
+include "b" {
+  path = "../../first/b/terragrunt.hcl"
+}
+inputs = {
+  c = dependency.a.outputs.z
+}
+dependency iam {
+}
+"#;
+    let module = load(&mut db, text);
+    expect![[r#"
+        inputs = object{"c": unknown("dynamic")}
+        include.b.path = "../../first/b/terragrunt.hcl"
+    "#]]
+    .assert_eq(&report(&db, module));
+    let module = load(&mut db, "inputs = {\n  c = dependency.a.outputs.z\n}\ndependency iam {\n}\n");
+    assert!(attribute_value(&db, attr(&db, module, "inputs")).is_err());
+}
+
+/// `source = ".//"` in a unit of the current directory deploys the module
+/// of `.`, as the host names it (it was the empty path, which names no
+/// module, so the unit's inputs were never checked).
+#[test]
+fn a_source_of_the_units_own_directory_is_that_directory() {
+    let mut db = dialects::database();
+    let file = db.set_file_text("terragrunt.hcl", "terraform {\n  source = \".//\"\n}\ninputs = {}\n");
+    let module = db.set_module_files("terragrunt.hcl", vec![file]);
+    let dirs: Vec<String> =
+        db::module::module_calls(&db, module).iter().map(|it| it.dir.to_string()).collect();
+    assert_eq!(dirs, ["."]);
+}

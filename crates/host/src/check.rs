@@ -38,7 +38,7 @@ use std::{
 
 use analysis::{ConfigError, RuleLevels};
 use camino::{Utf8Path, Utf8PathBuf};
-use db::{RootDatabase, module::ModuleInterface};
+use db::{Db, RootDatabase, module::ModuleInterface};
 use rustc_hash::FxHashMap;
 
 use crate::{
@@ -464,7 +464,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         let mut unreadable: FxHashMap<usize, io::Error> = FxHashMap::default();
         let mut keys = Vec::with_capacity(to_check.len());
         for (unit, read, key) in to_check {
-            Self::add(&mut change, unit, read, true, &mut unreadable, self.paths);
+            Self::add(&mut change, unit, read, true, &mut unreadable, self.paths, host.db().dialects());
             keys.push((unit, key));
         }
         host.apply_change(change);
@@ -484,7 +484,16 @@ impl<R: Send> ChunkChecker<'_, R> {
                     // A child's unreadable file is reported where it is
                     // checked, in its own chunk.
                     let read = self.read_bytes(unit);
-                    Self::add(&mut children, unit, read, false, &mut FxHashMap::default(), self.paths);
+                    let dialects = host.db().dialects();
+                    Self::add(
+                        &mut children,
+                        unit,
+                        read,
+                        false,
+                        &mut FxHashMap::default(),
+                        self.paths,
+                        dialects,
+                    );
                     loaded.push(call.dir.clone());
                 }
             }
@@ -578,6 +587,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         reported: bool,
         unreadable: &mut FxHashMap<usize, io::Error>,
         paths: &[Utf8PathBuf],
+        dialects: &db::module::Dialects,
     ) {
         let mut whole = true;
         let mut bytes_read = Vec::with_capacity(read.len());
@@ -602,6 +612,13 @@ impl<R: Send> ChunkChecker<'_, R> {
             && whole
         {
             change.set_reported(dir.clone(), reported);
+            // The units its dialects group apart from the directory's
+            // module (a `terragrunt.hcl` beside `.tf` files).
+            for &index in &unit.files {
+                if let Some(key) = dialects.unit_of(&paths[index]).filter(|key| key != dir) {
+                    change.set_reported(key, reported);
+                }
+            }
         }
     }
 

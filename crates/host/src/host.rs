@@ -12,7 +12,7 @@ use std::{
 use analysis::{FileReferences, LineCol, ModuleFacts, RuleLevels, UseChange};
 use camino::{Utf8Path, Utf8PathBuf};
 use db::{
-    File, FileStatus, InputDurability, RootDatabase,
+    Db, File, FileStatus, InputDurability, RootDatabase,
     graph::NodeId,
     module::{
         self, Address, Attr, AttrError, DeclarationKind, Module, ModuleDiagnosticKind, ModuleInterface,
@@ -395,10 +395,15 @@ impl AnalysisHost {
                         Contents::Bytes(bytes) => self.db.set_file_bytes(path.clone(), &bytes),
                     };
                     let module = match membership {
-                        Membership::ByName => {
-                            vfs::is_module_file(&path).then(|| vfs::module_dir(&path).to_owned())
-                        }
-                        Membership::Module(dir) => Some(dir),
+                        Membership::ByName => self.db.dialects().unit_of(&path),
+                        // A file its dialect evaluates alone is a unit of its
+                        // own in whichever module it is put: the plug-in
+                        // decides grouping, so that every front end groups
+                        // alike.
+                        Membership::Module(dir) => match self.db.dialects().unit_of(&path) {
+                            Some(unit) if unit == path => Some(unit),
+                            _ => Some(dir),
+                        },
                         Membership::Standalone => None,
                     };
                     let previous = self.files.insert(path.clone(), HostFile { file, module: module.clone() });

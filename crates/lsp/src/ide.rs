@@ -74,11 +74,10 @@ pub struct Named {
 impl Snapshot {
     /// The module a file belongs to, by its name and directory.
     pub fn module_of(&self, file: File) -> Option<Module> {
-        let path = file.path(&self.db);
-        if !vfs::is_module_file(path) {
-            return None;
-        }
-        self.modules.get(vfs::module_dir(path)).copied()
+        // The unit the file's dialect groups it into: its directory, or
+        // the file alone (a Terragrunt unit).
+        let unit = db::Db::dialects(&self.db).unit_of(file.path(&self.db))?;
+        self.modules.get(&unit).copied()
     }
 
     fn root(&self, file: File) -> Option<SyntaxNode> {
@@ -297,6 +296,14 @@ impl Snapshot {
         if kind == RenameKind::Variable {
             // The callers' arguments name the variable too.
             for (_, call) in self.calls_of(module) {
+                if !matches!(call.arguments_at, module::ArgumentsAt::BlockAttributes(_))
+                    && call.arguments.iter().any(|(argument, _)| argument == old)
+                {
+                    return Err(format!(
+                        "{} passes {old} as a key of an object, which this rename does not edit",
+                        call.file.path(&self.db)
+                    ));
+                }
                 for (argument, location) in &call.arguments {
                     if argument == old {
                         if call.file.syntax(&self.db) != SourceSyntax::Native {

@@ -43,7 +43,10 @@ pub enum Language {
     Packer,
     /// `*.nomad`, `*.nomad.hcl`.
     Nomad,
-    /// `terragrunt.hcl`, `*.terragrunt.hcl`, `terragrunt.stack.hcl`.
+    /// `terragrunt.hcl`, `*.terragrunt.hcl`, `terragrunt.stack.hcl`, and
+    /// `root.hcl`, the name Terragrunt's documentation gives the root
+    /// configuration every unit includes
+    /// (`find_in_parent_folders("root.hcl")`).
     Terragrunt,
     /// Any other `*.hcl`: an application's own format.
     Hcl,
@@ -110,7 +113,11 @@ fn language_of(stem: &str) -> Option<Language> {
     if ends(".nomad") || ends(".nomad.hcl") {
         return Some(Language::Nomad);
     }
-    if stem == "terragrunt.hcl" || stem == "terragrunt.stack.hcl" || ends(".terragrunt.hcl") {
+    if stem == "terragrunt.hcl"
+        || stem == "terragrunt.stack.hcl"
+        || stem == "root.hcl"
+        || ends(".terragrunt.hcl")
+    {
         return Some(Language::Terragrunt);
     }
     if let Some(base) = stem.strip_suffix(".hcl").filter(|base| !base.is_empty()) {

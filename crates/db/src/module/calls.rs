@@ -29,10 +29,15 @@ use crate::{
 pub const MODULE_META_ARGUMENTS: &[&str] =
     &["source", "version", "count", "for_each", "providers", "depends_on"];
 
-/// A `module` block with a local `source`.
+/// A call of a module on disk: a `module` block with a local `source`,
+/// or what a dialect's [`DialectPlugin::unit_calls`] finds (a unit
+/// naming the module it deploys, with an object of inputs).
+///
+/// [`DialectPlugin::unit_calls`]: crate::module::DialectPlugin::unit_calls
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModuleCall {
-    /// The block's label: `module.NAME`.
+    /// The block's label: `module.NAME` (the calling block's type where it
+    /// has no label).
     pub name: SmolStr,
     /// The `source` as written (`./modules/network`).
     pub source: String,
@@ -40,11 +45,28 @@ pub struct ModuleCall {
     /// the source, `.` and `..` resolved lexically.
     pub dir: Utf8PathBuf,
     /// The arguments given (attributes other than the meta-arguments), with
-    /// where each is declared.
+    /// where each is declared (for members of an object, the attribute
+    /// holding the object: see [`ModuleCall::arguments_at`]).
     pub arguments: Vec<(SmolStr, Location)>,
+    /// Where the arguments' values are.
+    pub arguments_at: ArgumentsAt,
+    /// Whether `arguments` are every argument the call passes: not where
+    /// another file may add some (a file the unit includes), so that a
+    /// required variable missing from them is not missing from the call.
+    pub complete: bool,
     /// Where the block is.
     pub file: File,
     pub location: Location,
+}
+
+/// Where a call's arguments' values are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgumentsAt {
+    /// Each is an attribute of this block (`module.NAME`): `module.NAME.ARG`.
+    BlockAttributes(Address),
+    /// Each is a member of the object this attribute evaluates to
+    /// (`inputs = { … }`).
+    ObjectMembers(Address),
 }
 
 /// A variable of a module, as a caller sees it.
@@ -53,13 +75,27 @@ pub struct ModuleInput {
     pub name: SmolStr,
     /// No default: every call must set it.
     pub required: bool,
+    /// Its type constraint's type, where it has a valid one.
+    pub ty: Option<value::Type>,
 }
 
-/// The module's calls of local modules (a `source` starting with `./` or
-/// `../`), in declaration order. Registry and remote sources are left out:
-/// their variables are not on disk here.
+/// The module's calls of modules on disk, as its dialect finds them
+/// ([`DialectPlugin::unit_calls`]; [`module_block_calls`] in generic HCL).
+///
+/// [`DialectPlugin::unit_calls`]: crate::module::DialectPlugin::unit_calls
 #[salsa::tracked(returns(ref))]
 pub fn module_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
+    match &module.dialect(db).rules(db).plugin {
+        Some(crate::module::PluginRef(plugin)) => plugin.unit_calls(db, module),
+        None => module_block_calls(db, module),
+    }
+}
+
+/// The module's `module` blocks with a local `source` (starting with `./`
+/// or `../`), in declaration order, where its dialect makes `module`
+/// blocks opaque (calls of other modules). Registry and remote sources
+/// are left out: their variables are not on disk here.
+pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
     // Only where the dialect says `module` blocks call modules (it makes
     // them opaque); elsewhere a `module` block is the application's
     // own (HashiCorp's enos passes variables through other blocks).
@@ -102,6 +138,8 @@ pub fn module_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             source: source.to_string(),
             dir: join_lexically(module.dir(db), source),
             arguments,
+            arguments_at: ArgumentsAt::BlockAttributes(Address::new(["module", name.as_str()])),
+            complete: true,
             file: definition.file,
             location: definition.location.clone(),
         });
@@ -110,8 +148,9 @@ pub fn module_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
 }
 
 /// `base` joined with the relative path `source`, `.` and `..` resolved
-/// without asking the file system (a `..` past the start stays).
-fn join_lexically(base: &Utf8Path, source: &str) -> Utf8PathBuf {
+/// without asking the file system (a `..` past the start stays; nothing
+/// left is `.`).
+pub fn join_lexically(base: &Utf8Path, source: &str) -> Utf8PathBuf {
     let mut parts: Vec<&str> = base.as_str().split('/').filter(|it| !it.is_empty() && *it != ".").collect();
     let absolute = base.as_str().starts_with('/');
     for part in source.split('/') {
@@ -124,6 +163,10 @@ fn join_lexically(base: &Utf8Path, source: &str) -> Utf8PathBuf {
         }
     }
     let joined = parts.join("/");
+    // The current directory is `.`, as `vfs::module_dir` names it.
+    if joined.is_empty() && !absolute {
+        return Utf8PathBuf::from(".");
+    }
     Utf8PathBuf::from(if absolute { format!("/{joined}") } else { joined })
 }
 
@@ -135,8 +178,13 @@ pub fn module_inputs(db: &dyn Db, module: Module) -> Vec<ModuleInput> {
         .iter()
         .filter_map(|name| {
             let definition = crate::module::definition(db, module, &Address::new(["var", name.as_str()]))?;
-            let DeclarationKind::Variable { default_attr, .. } = definition.kind else { return None };
-            Some(ModuleInput { name: name.clone(), required: default_attr.is_none() })
+            let DeclarationKind::Variable { default_attr, type_attr } = definition.kind else { return None };
+            let ty =
+                type_attr.and_then(|_| match crate::module::variable_types(db, definition.file).get(name) {
+                    Some(Ok(constraint)) => Some(constraint.ty.clone()),
+                    _ => None,
+                });
+            Some(ModuleInput { name: name.clone(), required: default_attr.is_none(), ty })
         })
         .collect()
 }
@@ -198,50 +246,164 @@ pub fn module_call_diagnostics(
 ) -> Vec<ModuleDiagnostic> {
     let mut out = Vec::new();
     for call in module_calls(db, module).iter().filter(|call| only.is_none_or(|file| call.file == file)) {
+        // A unit that deploys its own directory, where the caller keyed
+        // the unit by that directory: no module of its own to call.
+        if call.dir == *module.dir(db) {
+            continue;
+        }
         let Some(interface) = interface_of(&call.dir) else { continue };
         let inputs = &interface.inputs;
+        let object = match &call.arguments_at {
+            ArgumentsAt::ObjectMembers(address) => {
+                attribute_value(db, Attr::new(db, module, address.clone())).as_ref().ok()
+            }
+            ArgumentsAt::BlockAttributes(_) => None,
+        };
         for (argument, location) in &call.arguments {
-            if inputs.iter().any(|input| input.name == *argument) {
+            let range = || argument_range(db, call, argument, location);
+            if let Some(input) = inputs.iter().find(|input| input.name == *argument) {
+                if let Some(problem) = argument_type_problem(db, module, call, object, argument, input) {
+                    out.push(ModuleDiagnostic {
+                        file: call.file,
+                        range: range(),
+                        kind: ModuleDiagnosticKind::InvalidVariableValue { from_default: false },
+                        detail: format!(
+                            "The given value is not suitable for var.{} of the module at {}: {problem}.",
+                            argument.as_str(),
+                            call.dir
+                        ),
+                        related: Vec::new(),
+                    });
+                }
                 continue;
             }
             let suggestion =
                 crate::module::resolve::suggest(argument, inputs.iter().map(|it| it.name.as_str()));
-            let detail = match &suggestion {
-                Some(suggestion) => format!(
-                    "An argument named {:?} is not expected here. Did you mean {suggestion:?}?",
-                    argument.as_str()
+            let did_you_mean = match &suggestion {
+                Some(suggestion) => format!(" Did you mean {suggestion:?}?"),
+                None => String::new(),
+            };
+            let detail = match call.arguments_at {
+                ArgumentsAt::BlockAttributes(_) => {
+                    format!("An argument named {:?} is not expected here.{did_you_mean}", argument.as_str())
+                }
+                // The wording of a validation of inputs.
+                ArgumentsAt::ObjectMembers(_) => format!(
+                    "The input {:?} is unused: the module at {} declares no variable of that name.{did_you_mean}",
+                    argument.as_str(),
+                    call.dir
                 ),
-                None => format!("An argument named {:?} is not expected here.", argument.as_str()),
             };
             out.push(ModuleDiagnostic {
                 file: call.file,
-                range: declaration_range(db, call.file, location),
-                kind: ModuleDiagnosticKind::UnsupportedModuleArgument {
-                    name: argument.clone(),
-                    suggestion: suggestion.map(SmolStr::from),
+                range: range(),
+                kind: match call.arguments_at {
+                    ArgumentsAt::BlockAttributes(_) => ModuleDiagnosticKind::UnsupportedModuleArgument {
+                        name: argument.clone(),
+                        suggestion: suggestion.map(SmolStr::from),
+                    },
+                    ArgumentsAt::ObjectMembers(_) => ModuleDiagnosticKind::UnusedInput {
+                        name: argument.clone(),
+                        suggestion: suggestion.map(SmolStr::from),
+                    },
                 },
                 detail,
                 related: Vec::new(),
             });
         }
+        if !call.complete {
+            continue;
+        }
         // A variable named like a meta-argument (`count`, from an old
         // module) cannot be set by a call: not reported.
-        let settable = |input: &&ModuleInput| !MODULE_META_ARGUMENTS.contains(&input.name.as_str());
+        let settable = |input: &&ModuleInput| {
+            !matches!(call.arguments_at, ArgumentsAt::BlockAttributes(_))
+                || !MODULE_META_ARGUMENTS.contains(&input.name.as_str())
+        };
         for input in inputs.iter().filter(|input| input.required).filter(settable) {
             if call.arguments.iter().any(|(argument, _)| *argument == input.name) {
                 continue;
             }
+            let detail = match call.arguments_at {
+                ArgumentsAt::BlockAttributes(_) => {
+                    format!(
+                        "The argument {:?} is required, but no definition was found.",
+                        input.name.as_str()
+                    )
+                }
+                ArgumentsAt::ObjectMembers(_) => format!(
+                    "The required input {:?} is missing: the module at {} declares it without a default, and `inputs` does not set it (unless the environment, a variables file or the command line does).",
+                    input.name.as_str(),
+                    call.dir
+                ),
+            };
             out.push(ModuleDiagnostic {
                 file: call.file,
                 range: declaration_range(db, call.file, &call.location),
-                kind: ModuleDiagnosticKind::MissingModuleArgument { name: input.name.clone() },
-                detail: format!(
-                    "The argument {:?} is required, but no definition was found.",
-                    input.name.as_str()
-                ),
+                kind: match call.arguments_at {
+                    ArgumentsAt::BlockAttributes(_) => {
+                        ModuleDiagnosticKind::MissingModuleArgument { name: input.name.clone() }
+                    }
+                    ArgumentsAt::ObjectMembers(_) => {
+                        ModuleDiagnosticKind::MissingInput { name: input.name.clone() }
+                    }
+                },
+                detail,
                 related: Vec::new(),
             });
         }
     }
     out
+}
+
+/// Why the value `call` passes as `argument` does not convert to the type
+/// of the child's variable `input`, if it does not (a value not known,
+/// wholly or in the parts the type looks at, converts).
+fn argument_type_problem(
+    db: &dyn Db,
+    module: Module,
+    call: &ModuleCall,
+    object: Option<&value::Value>,
+    argument: &SmolStr,
+    input: &ModuleInput,
+) -> Option<String> {
+    let ty = input.ty.as_ref()?;
+    let value = match &call.arguments_at {
+        ArgumentsAt::BlockAttributes(block) => {
+            let mut segments: Vec<SmolStr> = block.segments().to_vec();
+            segments.push(argument.clone());
+            attribute_value(db, Attr::new(db, module, Address::new(segments))).as_ref().ok()?
+        }
+        ArgumentsAt::ObjectMembers(_) => object?.entries()?.get(argument.as_str())?,
+    };
+    value::convert(value, ty).err().map(|error| error.to_string())
+}
+
+/// Where `argument` of `call` is written: the attribute's name, or for a
+/// member of an object, its key (the attribute's name where the key is not
+/// found, or the object is not written out).
+fn argument_range(db: &dyn Db, call: &ModuleCall, argument: &str, location: &Location) -> syntax::TextRange {
+    let attribute = declaration_range(db, call.file, location);
+    if !matches!(call.arguments_at, ArgumentsAt::ObjectMembers(_))
+        || call.file.syntax(db) != crate::SourceSyntax::Native
+    {
+        return attribute;
+    }
+    use syntax::ast::AstNode;
+    let root = crate::parse(db, call.file).syntax_node();
+    let Some(token) = root.token_at_offset(attribute.start()).right_biased() else { return attribute };
+    let Some(node) = token.parent_ancestors().find_map(syntax::ast::Attribute::cast) else {
+        return attribute;
+    };
+    let Some(syntax::ast::Expr::ObjectExpr(object)) = node.expr() else { return attribute };
+    for item in object.object_items() {
+        let Some(key) = item.object_item_key() else { continue };
+        let text = key.syntax().text().to_string();
+        let text = text.trim();
+        let name = text.strip_prefix('"').and_then(|it| it.strip_suffix('"')).unwrap_or(text);
+        if name == argument {
+            return key.syntax().text_range();
+        }
+    }
+    attribute
 }

@@ -78,6 +78,14 @@ pub enum ModuleDiagnosticKind {
     UnsupportedModuleArgument { name: SmolStr, suggestion: Option<SmolStr> },
     /// A required variable of the child module that a call does not set.
     MissingModuleArgument { name: SmolStr },
+    /// An input (a member of an object of inputs) the module a unit
+    /// deploys has no variable for: the tool passes it through the
+    /// environment, where the module ignores it.
+    UnusedInput { name: SmolStr, suggestion: Option<SmolStr> },
+    /// A required variable of the module a unit deploys that its inputs do
+    /// not set (it may still come from the environment or a variables
+    /// file).
+    MissingInput { name: SmolStr },
     /// A namespaced function a module cannot call (found by its dialect's
     /// `DialectPlugin::file_diagnostics`): `namespace` with its trailing
     /// `::`, `name` the last part.
@@ -113,6 +121,8 @@ impl ModuleDiagnosticKind {
             }
             ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "Unsupported argument",
             ModuleDiagnosticKind::MissingModuleArgument { .. } => "Missing required argument",
+            ModuleDiagnosticKind::UnusedInput { .. } => "Unused input",
+            ModuleDiagnosticKind::MissingInput { .. } => "Missing required input",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "Unknown provider function",
             ModuleDiagnosticKind::Schema(violation) => return Cow::Owned(violation.summary()),
         })
@@ -131,6 +141,8 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::InvalidVariableValue { .. } => "invalid-variable-value",
             ModuleDiagnosticKind::UnsupportedModuleArgument { .. } => "unsupported-module-argument",
             ModuleDiagnosticKind::MissingModuleArgument { .. } => "missing-module-argument",
+            ModuleDiagnosticKind::UnusedInput { .. } => "unused-input",
+            ModuleDiagnosticKind::MissingInput { .. } => "missing-input",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "unknown-provider-function",
             ModuleDiagnosticKind::Schema(_) => "schema",
         }
@@ -141,7 +153,8 @@ impl ModuleDiagnosticKind {
         match self {
             ModuleDiagnosticKind::Unresolved(unresolved) => unresolved.suggestion(),
             ModuleDiagnosticKind::Eval(kind) => kind.suggestion(),
-            ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. } => suggestion.as_ref(),
+            ModuleDiagnosticKind::UnsupportedModuleArgument { suggestion, .. }
+            | ModuleDiagnosticKind::UnusedInput { suggestion, .. } => suggestion.as_ref(),
             ModuleDiagnosticKind::Schema(
                 crate::module::SchemaViolation::UnsupportedArgument { suggestion, .. }
                 | crate::module::SchemaViolation::UnsupportedBlock { suggestion, .. },

@@ -95,6 +95,26 @@ pub trait DialectPlugin: Send + Sync + 'static {
         true
     }
 
+    /// How a file the language claims groups into a unit of evaluation:
+    /// with the other module files of its directory, or alone (a unit
+    /// evaluated apart from the module files beside it). Asked through
+    /// [`Dialects::unit_of`], the one answer the host groups files by.
+    fn grouping(&self, path: &Utf8Path) -> Grouping {
+        let _ = path;
+        Grouping::Directory
+    }
+
+    /// How a unit references others: the calls of `module` whose callee is
+    /// a unit on disk, with the arguments each passes. By default its
+    /// `module` blocks with a local `source`
+    /// ([`crate::module::module_block_calls`]); a language whose units
+    /// call modules otherwise (a block naming the module deployed, with
+    /// an object of inputs) says so here, and the host loads and checks those
+    /// callees as it does a module's children.
+    fn unit_calls(&self, db: &dyn Db, module: Module) -> Vec<crate::module::ModuleCall> {
+        crate::module::module_block_calls(db, module)
+    }
+
     /// The language's own diagnostics of one file of a module that the
     /// generic model cannot find (calls it cannot resolve, say), from the
     /// file's declarations and HIR.
@@ -117,6 +137,17 @@ pub trait DialectPlugin: Send + Sync + 'static {
         let _ = path;
         None
     }
+}
+
+/// How a file groups into a unit of evaluation (see
+/// [`DialectPlugin::grouping`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Grouping {
+    /// With the other module files of its directory, keyed by the
+    /// directory.
+    Directory,
+    /// Alone, keyed by its own path.
+    File,
 }
 
 /// A plug-in held by [`DialectRules`]: compares by identity, since a
@@ -208,6 +239,23 @@ impl Dialects {
     /// The plug-in that claims `path`, if any.
     pub fn claiming(&self, path: &Utf8Path) -> Option<&Arc<dyn DialectPlugin>> {
         self.registered.iter().rev().find(|it| it.plugin.claims(path)).map(|it| &it.plugin)
+    }
+
+    /// The key of the unit of evaluation `path` belongs to, or `None` for a
+    /// file that is checked on its own (not a module file by the table of
+    /// file kinds, `vfs::is_module_file`): its directory (`vfs::module_dir`),
+    /// unless the plug-in that claims it groups it alone
+    /// ([`Grouping::File`]), when it is the path itself. The one answer to
+    /// which files are evaluated together; the host asks it for every file
+    /// it is not told the module of.
+    pub fn unit_of(&self, path: &Utf8Path) -> Option<camino::Utf8PathBuf> {
+        if !vfs::is_module_file(path) {
+            return None;
+        }
+        match self.claiming(path).map(|plugin| plugin.grouping(path)) {
+            Some(Grouping::File) => Some(path.to_owned()),
+            Some(Grouping::Directory) | None => Some(vfs::module_dir(path).to_owned()),
+        }
     }
 
     /// The rules of the plug-in that claims `path` (built once).
@@ -333,6 +381,12 @@ pub struct DialectRules {
     /// is a finding of a check (where it is not, the tool may have
     /// functions the table lacks).
     pub knows_every_function: bool,
+    /// Block types that bring another file's declarations into the module
+    /// (an `include`): where the module declares one, a block of
+    /// one of [`DialectRules::unknown_roots`]' types that it does not
+    /// declare itself may be that file's, so a reference to it is
+    /// unknown rather than undeclared.
+    pub importing_block_types: BTreeSet<SmolStr>,
     /// The functions a variable's default may call (none in HCL's generic
     /// rules: a default is a literal there); any other call in a default
     /// is "Function calls not allowed".

@@ -580,6 +580,14 @@ fn resolve(
             {
                 depth += 1;
             }
+            // A block another file may declare: one of the roots the
+            // language provides, in a module that declares a block
+            // bringing in another file's declarations.
+            if rules.unknown_roots.contains(root)
+                && rules.importing_block_types.iter().any(|it| index.has_type(it))
+            {
+                return Target::Unknown { address: Address::new([root]) };
+            }
             let Some(label) = steps.get(depth) else {
                 // Unreachable in practice: a step past the labels would have
                 // matched a block exactly above.

@@ -1,0 +1,7 @@
+terraform {
+  source = "./module"
+}
+
+inputs = {
+  region = "us-east-1"
+}

@@ -1,0 +1,8 @@
+terraform {
+  source = "./module"
+}
+
+inputs = {
+  name   = "app"
+  region = "us-east-1"
+}

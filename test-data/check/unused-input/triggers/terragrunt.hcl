@@ -1,0 +1,8 @@
+terraform {
+  source = "./module"
+}
+
+inputs = {
+  name   = "app"
+  reigon = "us-east-1"
+}

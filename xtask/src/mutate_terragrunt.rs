@@ -1,0 +1,440 @@
+//! `cargo xtask mutate-check --terragrunt`: plants mistakes into the real
+//! Terragrunt units (`terragrunt.hcl`) of `../shared/corpus/input`, one at
+//! a time, and counts how many of them `halite check` finds.
+//!
+//! A unit is taken when a check of its directory (and of the module it
+//! deploys, where that is local) reports no error in its `terragrunt.hcl`.
+//! The mistakes: a misspelt `local.NAME`, function, `dependency.NAME` (of
+//! a `dependency` block the unit declares, in a unit without an include,
+//! whose file may declare more) or `include.NAME` (where every include is
+//! labelled); and, where
+//! the unit deploys a local Terraform module (`terraform { source }` a
+//! local path, or none with `.tf` files beside it), an input key the
+//! module does not declare, a required variable's input removed (where no
+//! include or `extra_arguments` may set it otherwise), and an input of the
+//! wrong type for a variable whose type is written. A mistake is found
+//! when the check reports an error in the unit's file with one of the
+//! rule codes it calls for. The run prints a table and fails on a miss.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, ensure};
+use syntax::{
+    AstNode,
+    ast::{self, Expr},
+};
+
+use crate::{
+    mutate_check::{Plant, argument, block_type, check, contains_word, misspell_reference, misspell_token},
+    project_root,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Mistake {
+    MisspelledLocal,
+    MisspelledFunction,
+    MisspelledDependency,
+    MisspelledInclude,
+    UndeclaredInput,
+    MissingRequiredInput,
+    WrongTypeInput,
+}
+
+const MISTAKES: [Mistake; 7] = [
+    Mistake::MisspelledLocal,
+    Mistake::MisspelledFunction,
+    Mistake::MisspelledDependency,
+    Mistake::MisspelledInclude,
+    Mistake::UndeclaredInput,
+    Mistake::MissingRequiredInput,
+    Mistake::WrongTypeInput,
+];
+
+impl Mistake {
+    fn describe(self) -> &'static str {
+        match self {
+            Mistake::MisspelledLocal => "`local.NAME` misspelled",
+            Mistake::MisspelledFunction => "function name misspelled",
+            Mistake::MisspelledDependency => "`dependency.NAME` misspelled",
+            Mistake::MisspelledInclude => "`include.NAME` misspelled",
+            Mistake::UndeclaredInput => "input the module does not declare",
+            Mistake::MissingRequiredInput => "required variable left out",
+            Mistake::WrongTypeInput => "input of the wrong type",
+        }
+    }
+
+    fn codes(self) -> &'static [&'static str] {
+        match self {
+            Mistake::MisspelledLocal | Mistake::MisspelledDependency | Mistake::MisspelledInclude => {
+                &["undeclared-reference"]
+            }
+            Mistake::MisspelledFunction => &["unknown-function"],
+            Mistake::UndeclaredInput => &["unused-input"],
+            Mistake::MissingRequiredInput => &["missing-input"],
+            Mistake::WrongTypeInput => &["invalid-variable-value"],
+        }
+    }
+
+    /// Whether a warning reports the mistake: Terragrunt's own
+    /// `hcl validate --inputs` gives unused and missing inputs as
+    /// warnings (the environment or a variables file may set a
+    /// variable, and Terraform ignores a `TF_VAR_` no variable takes).
+    fn is_warning(self) -> bool {
+        matches!(self, Mistake::UndeclaredInput | Mistake::MissingRequiredInput)
+    }
+
+    fn plant(
+        self,
+        text: &str,
+        module: Option<&TerraformModule>,
+        taken: &dyn Fn(&str) -> bool,
+    ) -> Option<Plant> {
+        let parse = syntax::parse(text);
+        if !parse.ok() {
+            return None;
+        }
+        let root = parse.syntax_node();
+        let body = parse.tree().body()?;
+        let top: Vec<ast::Block> = body.blocks().collect();
+        let labels_of = |ty: &str| -> BTreeSet<String> {
+            top.iter().filter(|block| block_type(block) == ty).filter_map(first_label).collect()
+        };
+        let inputs = || -> Option<ast::ObjectExpr> {
+            let attribute =
+                body.attributes().find(|it| it.ident_token().is_some_and(|t| t.text() == "inputs"))?;
+            match attribute.expr()? {
+                Expr::ObjectExpr(object) => Some(object),
+                _ => None,
+            }
+        };
+        let includes = top.iter().filter(|block| block_type(block) == "include").count();
+        let complete = includes == 0 && !text.contains("extra_arguments");
+        match self {
+            Mistake::MisspelledLocal => misspell_reference(&root, "local", taken),
+            Mistake::MisspelledFunction => root
+                .descendants()
+                .filter_map(ast::FunctionCall::cast)
+                .filter(|call| call.colon2_token().is_none())
+                .find_map(|call| misspell_token(&call.ident_token()?, taken)),
+            // A unit with an include may use the included file's
+            // dependencies, which are not read yet: unknown, not
+            // undeclared, so a misspelling there is not a finding.
+            Mistake::MisspelledDependency if includes == 0 => {
+                misspell_declared(&root, "dependency", &labels_of("dependency"), taken)
+            }
+            Mistake::MisspelledDependency => None,
+            // A bare `include` block's attributes are `include.NAME` in
+            // the generic model: only where every include has a label.
+            Mistake::MisspelledInclude if labels_of("include").len() == includes => {
+                misspell_declared(&root, "include", &labels_of("include"), taken)
+            }
+            Mistake::MisspelledInclude => None,
+            Mistake::UndeclaredInput => {
+                module?;
+                inputs()?.object_items().find_map(|item| {
+                    let key = item.object_item_key()?;
+                    let token = key.syntax().first_token()?;
+                    (token.kind() == syntax::SyntaxKind::IDENT).then_some(())?;
+                    misspell_token(&token, taken)
+                })
+            }
+            Mistake::MissingRequiredInput => {
+                let module = module?;
+                if !complete {
+                    return None;
+                }
+                inputs()?.object_items().find_map(|item| {
+                    let key = key_text(&item)?;
+                    module.variables.get(&key).filter(|it| it.required)?;
+                    Some(Plant { range: item.syntax().text_range(), replacement: String::new() })
+                })
+            }
+            Mistake::WrongTypeInput => {
+                let module = module?;
+                inputs()?.object_items().find_map(|item| {
+                    let key = key_text(&item)?;
+                    let ty = module.variables.get(&key)?.ty.as_deref()?;
+                    let wrong = match ty {
+                        "string" => "[\"wrong\", \"type\"]",
+                        "number" => "\"not-a-number\"",
+                        "bool" => "\"not-a-bool\"",
+                        _ if ["list(", "set(", "map(", "object(", "tuple("]
+                            .iter()
+                            .any(|it| ty.starts_with(it)) =>
+                        {
+                            "\"not-a-collection\""
+                        }
+                        _ => return None,
+                    };
+                    let value = item.syntax().children().filter_map(Expr::cast).last()?;
+                    Some(Plant { range: value.syntax().text_range(), replacement: wrong.to_owned() })
+                })
+            }
+        }
+    }
+}
+
+fn first_label(block: &ast::Block) -> Option<String> {
+    let text = block.syntax().children_with_tokens().find_map(|it| {
+        let text = it.to_string();
+        let text = text.trim();
+        (text.starts_with('"')).then(|| text.trim_matches('"').to_owned())
+    });
+    text.or_else(|| {
+        block
+            .syntax()
+            .children_with_tokens()
+            .filter_map(|it| it.into_token())
+            .filter(|it| it.kind() == syntax::SyntaxKind::IDENT)
+            .nth(1)
+            .map(|it| it.text().to_owned())
+    })
+}
+
+fn key_text(item: &ast::ObjectItem) -> Option<String> {
+    let key = item.object_item_key()?.syntax().text().to_string();
+    Some(key.trim().trim_matches('"').to_owned())
+}
+
+/// The first `ROOT.NAME` with `NAME` one of `declared`, misspelled.
+fn misspell_declared(
+    node: &syntax::SyntaxNode,
+    root: &str,
+    declared: &BTreeSet<String>,
+    taken: &dyn Fn(&str) -> bool,
+) -> Option<Plant> {
+    node.descendants().filter_map(ast::GetAttrExpr::cast).find_map(|get| {
+        let Some(Expr::Variable(variable)) = get.expr() else { return None };
+        if variable.ident_token()?.text() != root {
+            return None;
+        }
+        let name = get.ident_token()?;
+        declared.contains(name.text()).then_some(())?;
+        misspell_token(&name, taken)
+    })
+}
+
+struct Variable {
+    required: bool,
+    /// The `type` as written, blanks removed.
+    ty: Option<String>,
+}
+
+/// What a unit's local module declares, read from its `.tf` files.
+struct TerraformModule {
+    dir: PathBuf,
+    variables: BTreeMap<String, Variable>,
+}
+
+fn read_module(dir: &Path) -> Option<TerraformModule> {
+    let mut variables = BTreeMap::new();
+    let mut any = false;
+    for entry in std::fs::read_dir(dir).ok()? {
+        let path = entry.ok()?.path();
+        if path.extension().is_none_or(|ext| ext != "tf") {
+            continue;
+        }
+        any = true;
+        let text = std::fs::read_to_string(&path).ok()?;
+        let parse = syntax::parse(&text);
+        for block in parse.tree().body()?.blocks().filter(|block| block_type(block) == "variable") {
+            let Some(name) = first_label(&block) else { continue };
+            let required = argument(&block, "default").is_none();
+            let ty = argument(&block, "type")
+                .and_then(|it| it.expr())
+                .map(|it| it.syntax().text().to_string().split_whitespace().collect());
+            variables.insert(name, Variable { required, ty });
+        }
+    }
+    any.then(|| TerraformModule { dir: dir.to_owned(), variables })
+}
+
+/// The module `text` (a unit in `dir`) deploys, where it is local.
+fn unit_module(dir: &Path, text: &str) -> Option<TerraformModule> {
+    let parse = syntax::parse(text);
+    let body = parse.tree().body()?;
+    let terraform = body.blocks().find(|block| block_type(block) == "terraform");
+    let source = terraform.as_ref().and_then(|block| argument(block, "source"));
+    match source {
+        None => read_module(dir),
+        Some(source) => {
+            let text = source.expr()?.syntax().text().to_string();
+            let text = text.trim().strip_prefix('"')?.strip_suffix('"')?;
+            if text.contains("${")
+                || !(text.starts_with("./") || text.starts_with("../"))
+                || text.contains('?')
+            {
+                return None;
+            }
+            read_module(&dir.join(text.replace("//", "/")))
+        }
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    planted: usize,
+    found: usize,
+    units_without_place: usize,
+}
+
+/// The `terragrunt.hcl` files below `input`, outside hidden directories.
+fn units(input: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![input.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() && name == "terragrunt.hcl" {
+                out.push(entry.path().strip_prefix(input).expect("below the input").to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The files a unit's check reads: the unit's directory's HCL files and
+/// its local module's.
+fn check_files(dir: &Path, module: Option<&TerraformModule>) -> anyhow::Result<Vec<String>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if !name.starts_with('.') && (name.ends_with(".hcl") || name.ends_with(".tf")) {
+            files.push(name);
+        }
+    }
+    if let Some(module) = module
+        && module.dir.canonicalize().ok() != dir.canonicalize().ok()
+    {
+        let relative = pathdiff(&module.dir, dir);
+        for entry in std::fs::read_dir(&module.dir)? {
+            let name = entry?.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".tf") {
+                files.push(relative.join(&name).to_string_lossy().into_owned());
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// `to` relative to `from`, both below one scratch directory.
+fn pathdiff(to: &Path, from: &Path) -> PathBuf {
+    let (to, from) = (to.canonicalize().unwrap_or(to.into()), from.canonicalize().unwrap_or(from.into()));
+    let common = to.components().zip(from.components()).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in from.components().skip(common) {
+        out.push("..");
+    }
+    for part in to.components().skip(common) {
+        out.push(part);
+    }
+    out
+}
+
+pub(crate) fn run(halite: &Path) -> anyhow::Result<()> {
+    let input = project_root().join("../shared/corpus/input");
+    let input = input.canonicalize().with_context(|| format!("no corpus at {}", input.display()))?;
+    let scratch = tempfile::tempdir().context("creating a scratch directory")?;
+    let mut copied = BTreeSet::new();
+    let mut tallies: BTreeMap<Mistake, Tally> = BTreeMap::new();
+    let mut misses = Vec::new();
+    let mut units_used = 0;
+    for unit in units(&input)? {
+        let repository = unit.components().next().context("a unit below a repository")?;
+        let repository = repository.as_os_str().to_string_lossy().into_owned();
+        if copied.insert(repository.clone()) {
+            crate::copy_tree(&input.join(&repository), &scratch.path().join(&repository))
+                .with_context(|| format!("copying {repository}"))?;
+        }
+        let path = scratch.path().join(&unit);
+        let dir = path.parent().context("a unit in a directory")?.to_path_buf();
+        let text = std::fs::read_to_string(&path)?;
+        let module = unit_module(&dir, &text);
+        let files = check_files(&dir, module.as_ref())?;
+        let is_unit = |file: &str| file.trim_start_matches("./") == "terragrunt.hcl";
+        let baseline = check(halite, &dir, &files)?;
+        if baseline.iter().any(|finding| finding.severity == "error" && is_unit(&finding.file)) {
+            continue;
+        }
+        units_used += 1;
+        let mut texts = vec![text.clone()];
+        if let Some(module) = &module {
+            for variable in module.variables.keys() {
+                texts.push(variable.clone());
+            }
+        }
+        let taken = |word: &str| texts.iter().any(|text| contains_word(text, word));
+        for mistake in MISTAKES {
+            let tally = tallies.entry(mistake).or_default();
+            let Some(plant) = mistake.plant(&text, module.as_ref(), &taken) else {
+                tally.units_without_place += 1;
+                continue;
+            };
+            std::fs::write(&path, plant.apply(&text))?;
+            let findings = check(halite, &dir, &files);
+            std::fs::write(&path, &text)?;
+            let findings = findings?;
+            tally.planted += 1;
+            let found = findings.iter().any(|finding| {
+                (finding.severity == "error" || mistake.is_warning())
+                    && is_unit(&finding.file)
+                    && mistake.codes().contains(&finding.code.as_str())
+            });
+            if found {
+                tally.found += 1;
+            } else {
+                let said: Vec<String> = findings
+                    .iter()
+                    .filter(|finding| finding.severity == "error" || mistake.is_warning())
+                    .map(|finding| format!("{} in {}", finding.code, finding.file))
+                    .collect();
+                misses.push(format!(
+                    "{}: {} at {:?} ({:?}): {}",
+                    mistake.describe(),
+                    unit.display(),
+                    plant.range,
+                    plant.replacement,
+                    if said.is_empty() { "no error".to_owned() } else { said.join(", ") }
+                ));
+            }
+        }
+    }
+    println!(
+        "{units_used} Terragrunt units of {} without errors, each mistake planted alone\n",
+        input.display()
+    );
+    println!("| mistake | rule | planted | found | units without a place |");
+    println!("|---|---|---|---|---|");
+    let (mut planted, mut found) = (0, 0);
+    for (mistake, tally) in &tallies {
+        println!(
+            "| {} | {} | {} | {} | {} |",
+            mistake.describe(),
+            mistake.codes().join(" or "),
+            tally.planted,
+            tally.found,
+            tally.units_without_place
+        );
+        planted += tally.planted;
+        found += tally.found;
+    }
+    println!("| all | | {planted} | {found} | |");
+    for miss in &misses {
+        println!("missed: {miss}");
+    }
+    ensure!(units_used > 0, "no Terragrunt unit of the corpus is free of errors");
+    ensure!(misses.is_empty(), "{} of {planted} planted mistakes missed", misses.len());
+    Ok(())
+}
