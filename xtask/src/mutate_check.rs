@@ -507,11 +507,37 @@ fn candidate_modules(input: &Path) -> anyhow::Result<Vec<Module>> {
     Ok(modules)
 }
 
+/// What became of one kind of mistake: how many were planted and found,
+/// and in how many units (modules, Terragrunt units) it had no place.
 #[derive(Default)]
-struct Tally {
-    planted: usize,
-    found: usize,
-    modules_without_place: usize,
+pub(crate) struct Tally {
+    pub(crate) planted: usize,
+    pub(crate) found: usize,
+    pub(crate) without_place: usize,
+}
+
+/// Prints the table of `tallies` (each mistake's description, rule codes
+/// and tally) over `units` (what a unit is called, plural), then the
+/// misses, and fails if any mistake was missed.
+pub(crate) fn report_tallies<'t>(
+    units: &str,
+    tallies: impl IntoIterator<Item = (&'t str, String, &'t Tally)>,
+    misses: &[String],
+) -> anyhow::Result<()> {
+    println!("| mistake | rule | planted | found | {units} without a place |");
+    println!("|---|---|---|---|---|");
+    let (mut planted, mut found) = (0, 0);
+    for (mistake, rules, tally) in tallies {
+        println!("| {mistake} | {rules} | {} | {} | {} |", tally.planted, tally.found, tally.without_place);
+        planted += tally.planted;
+        found += tally.found;
+    }
+    println!("| all | | {planted} | {found} | |");
+    for miss in misses {
+        println!("missed: {miss}");
+    }
+    ensure!(misses.is_empty(), "{} of {planted} planted mistakes missed", misses.len());
+    Ok(())
 }
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
@@ -565,7 +591,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 .zip(&texts)
                 .find_map(|(file, text)| Some((file, text, mistake.plant(text, &taken, &local_calls)?)));
             let Some((file, text, plant)) = planted else {
-                tally.modules_without_place += 1;
+                tally.without_place += 1;
                 continue;
             };
             let path = dir.join(file);
@@ -601,28 +627,10 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     }
 
     println!("{modules_used} modules of {} without errors, each mistake planted alone\n", input.display());
-    println!("| mistake | rule | planted | found | modules without a place |");
-    println!("|---|---|---|---|---|");
-    let (mut planted, mut found) = (0, 0);
-    for (mistake, tally) in &tallies {
-        println!(
-            "| {} | {} | {} | {} | {} |",
-            mistake.describe(),
-            mistake.codes().join(" or "),
-            tally.planted,
-            tally.found,
-            tally.modules_without_place
-        );
-        planted += tally.planted;
-        found += tally.found;
-    }
-    println!("| all | | {planted} | {found} | |");
-    for miss in &misses {
-        println!("missed: {miss}");
-    }
     ensure!(modules_used > 0, "no module of the corpus is free of errors");
-    ensure!(misses.is_empty(), "{} of {planted} planted mistakes missed", misses.len());
-    Ok(())
+    let rows =
+        tallies.iter().map(|(mistake, tally)| (mistake.describe(), mistake.codes().join(" or "), tally));
+    report_tallies("modules", rows, &misses)
 }
 
 /// Whether `word` occurs in `text` as a whole name.

@@ -28,7 +28,10 @@ use syntax::{
 };
 
 use crate::{
-    mutate_check::{Plant, argument, block_type, check, contains_word, misspell_reference, misspell_token},
+    mutate_check::{
+        Plant, Tally, argument, block_type, check, contains_word, misspell_reference, misspell_token,
+        report_tallies,
+    },
     project_root,
 };
 
@@ -274,13 +277,6 @@ fn unit_module(dir: &Path, text: &str) -> Option<TerraformModule> {
     }
 }
 
-#[derive(Default)]
-struct Tally {
-    planted: usize,
-    found: usize,
-    units_without_place: usize,
-}
-
 /// The `terragrunt.hcl` files below `input`, outside hidden directories.
 fn units(input: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
@@ -379,7 +375,7 @@ pub(crate) fn run(halite: &Path) -> anyhow::Result<()> {
         for mistake in MISTAKES {
             let tally = tallies.entry(mistake).or_default();
             let Some(plant) = mistake.plant(&text, module.as_ref(), &taken) else {
-                tally.units_without_place += 1;
+                tally.without_place += 1;
                 continue;
             };
             std::fs::write(&path, plant.apply(&text))?;
@@ -415,26 +411,8 @@ pub(crate) fn run(halite: &Path) -> anyhow::Result<()> {
         "{units_used} Terragrunt units of {} without errors, each mistake planted alone\n",
         input.display()
     );
-    println!("| mistake | rule | planted | found | units without a place |");
-    println!("|---|---|---|---|---|");
-    let (mut planted, mut found) = (0, 0);
-    for (mistake, tally) in &tallies {
-        println!(
-            "| {} | {} | {} | {} | {} |",
-            mistake.describe(),
-            mistake.codes().join(" or "),
-            tally.planted,
-            tally.found,
-            tally.units_without_place
-        );
-        planted += tally.planted;
-        found += tally.found;
-    }
-    println!("| all | | {planted} | {found} | |");
-    for miss in &misses {
-        println!("missed: {miss}");
-    }
     ensure!(units_used > 0, "no Terragrunt unit of the corpus is free of errors");
-    ensure!(misses.is_empty(), "{} of {planted} planted mistakes missed", misses.len());
-    Ok(())
+    let rows =
+        tallies.iter().map(|(mistake, tally)| (mistake.describe(), mistake.codes().join(" or "), tally));
+    report_tallies("units", rows, &misses)
 }
