@@ -1651,6 +1651,60 @@ fn to_diagnostic(file: File, placed: PlacedProblem) -> Diagnostic {
 // ---------------------------------------------------------------------------
 // Across the files of a module
 
+/// A block of a file that a module has at most one of: one of
+/// [`ModuleSingleton`]'s, or a provider's configuration by name and alias.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModuleBlock {
+    Singleton(ModuleSingleton),
+    Provider { name: SmolStr, alias: Option<SmolStr> },
+}
+
+/// The blocks of `file` that [`module_duplicate_blocks`] compares across
+/// a module's files, in source order, with their ids in the file's HIR.
+#[salsa::tracked(returns(ref))]
+pub fn file_module_blocks(db: &dyn Db, file: File) -> Vec<(ModuleBlock, hir::BlockId)> {
+    let hir = db::lower(db, file);
+    let mut out = Vec::new();
+    for &id in &hir.body.blocks {
+        let block = &hir.blocks[id];
+        match (block.type_name.as_str(), block.labels.as_slice()) {
+            ("terraform", []) => {
+                for &nested in &block.body.blocks {
+                    let kind = match hir.blocks[nested].type_name.as_str() {
+                        "backend" => ModuleSingleton::Backend,
+                        "state_store" => ModuleSingleton::StateStore,
+                        "cloud" => ModuleSingleton::Cloud,
+                        "required_providers" => ModuleSingleton::RequiredProviders,
+                        _ => continue,
+                    };
+                    out.push((ModuleBlock::Singleton(kind), nested));
+                }
+            }
+            ("provider", [name]) => {
+                let alias = block.body.attributes.iter().find(|&&it| hir.attributes[it].name == "alias");
+                let alias = match alias {
+                    None => None,
+                    Some(&attribute) => {
+                        let value = eval::eval_expr(
+                            &hir.exprs,
+                            hir.attributes[attribute].value,
+                            &eval::Context::none(),
+                        );
+                        match value.ok().as_ref().and_then(|it| it.as_str()) {
+                            Some(alias) => Some(SmolStr::new(alias)),
+                            // An alias that is no literal string is another finding.
+                            None => continue,
+                        }
+                    }
+                };
+                out.push((ModuleBlock::Provider { name: name.clone(), alias }, id));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The blocks a module may have once, and each provider configuration,
 /// checked across the module's Terraform files as Terraform merges them
 /// into one module: a second `backend`, `state_store`, `cloud` or
@@ -1673,46 +1727,18 @@ pub fn module_duplicate_blocks(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         })
         .collect();
     files.sort_by(|a, b| a.path(db).cmp(b.path(db)));
-    // Each block found: its kind, its file and its block id.
+    // Each block found: its kind, its file and its block id, from each
+    // file's own list (kept per file, so that an edit of one file reads
+    // the others' lists, not their trees).
     let mut singletons: Vec<(ModuleSingleton, File, hir::BlockId)> = Vec::new();
     let mut providers: Vec<((SmolStr, Option<SmolStr>), File, hir::BlockId)> = Vec::new();
     for &file in &files {
-        let hir = db::lower(db, file);
-        for &id in &hir.body.blocks {
-            let block = &hir.blocks[id];
-            match (block.type_name.as_str(), block.labels.as_slice()) {
-                ("terraform", []) => {
-                    for &nested in &block.body.blocks {
-                        let kind = match hir.blocks[nested].type_name.as_str() {
-                            "backend" => ModuleSingleton::Backend,
-                            "state_store" => ModuleSingleton::StateStore,
-                            "cloud" => ModuleSingleton::Cloud,
-                            "required_providers" => ModuleSingleton::RequiredProviders,
-                            _ => continue,
-                        };
-                        singletons.push((kind, file, nested));
-                    }
+        for (block, id) in file_module_blocks(db, file) {
+            match block {
+                ModuleBlock::Singleton(kind) => singletons.push((*kind, file, *id)),
+                ModuleBlock::Provider { name, alias } => {
+                    providers.push(((name.clone(), alias.clone()), file, *id))
                 }
-                ("provider", [name]) => {
-                    let alias = block.body.attributes.iter().find(|&&it| hir.attributes[it].name == "alias");
-                    let alias = match alias {
-                        None => None,
-                        Some(&attribute) => {
-                            let value = eval::eval_expr(
-                                &hir.exprs,
-                                hir.attributes[attribute].value,
-                                &eval::Context::none(),
-                            );
-                            match value.ok().as_ref().and_then(|it| it.as_str()) {
-                                Some(alias) => Some(SmolStr::new(alias)),
-                                // An alias that is no literal string is another finding.
-                                None => continue,
-                            }
-                        }
-                    };
-                    providers.push(((name.clone(), alias), file, id));
-                }
-                _ => {}
             }
         }
     }

@@ -133,7 +133,7 @@ fn an_edit_runs_its_file_and_its_dependents_only_from_the_first_edit_on() {
                 "attribute_value(output.b.value)",
                 "attribute_value(local.c)",
                 "attribute_value(output.c.value)",
-                "module_duplicate_blocks(m)",
+                "file_module_blocks(m/main.tf)",
             ]
         "#]],
     );
@@ -270,6 +270,7 @@ fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
                 "attribute_value(local.e)",
                 "has_override_files(m)",
                 "module_duplicate_blocks(m)",
+                "file_module_blocks(m/added.tf)",
                 "module_parses(m)",
                 "source_map(m/added.tf)",
                 "line_index(m/added.tf)",
@@ -323,6 +324,7 @@ fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
                 "attribute_resolution(output.c.value)",
                 "has_override_files(m)",
                 "module_duplicate_blocks(m)",
+                "file_module_blocks(m/renamed.tf)",
                 "module_parses(m)",
             ]
         "#]],
