@@ -578,6 +578,11 @@ impl AnalysisHost {
         let files: Vec<File> =
             files.iter().copied().filter(|&file| file.status(&self.db) == FileStatus::Exists).collect();
         let threads = self.options.threads();
+        // A report's values are printed by their structured addresses
+        // (`target["a.b"].step.x`), which read each file's block structure:
+        // found while the tree is in memory, or printing a big report's
+        // values would parse every file again after its trees were dropped.
+        let structure = self.options.values == Values::Reported;
         for chunk in files.chunks(FILES_PER_CHUNK) {
             let in_module: Vec<bool> = chunk
                 .iter()
@@ -599,6 +604,9 @@ impl AnalysisHost {
                         plugin.read_while_parsed(db, file);
                     }
                     let _ = analysis::terraform::schema_diagnostics(db, file);
+                    if structure {
+                        let _ = module::file_blocks(db, file);
+                    }
                     Some(declarations)
                 })
             };
