@@ -102,13 +102,34 @@ pub(crate) fn main_loop(
     let internal = crossbeam_channel::unbounded();
     let reporter = start_reporter(internal.0.clone())?;
     let current = roots.first().cloned().unwrap_or_else(|| Utf8PathBuf::from("/"));
+    // The languages the workspace's configurations declare (the
+    // `[[dialect]]` tables of the `halite.toml` of each folder, or above
+    // it) are checked as `check` checks them: the database is made with
+    // their registry, their schemas as read now.
+    let mut levels = RuleLevelsFinder::new(current);
+    let mut config_errors = Vec::new();
+    for root in &roots {
+        // A file of the folder stands for the folder: the finder reads the
+        // configuration of a file's directory and those above it.
+        if let Err(error) = levels.levels_for(&root.join("halite.toml")) {
+            config_errors.push(error.to_string());
+        }
+    }
+    let host_options = HostOptions { values: Values::None, ..HostOptions::default() };
+    let host = match levels.registry() {
+        Ok(registry) => AnalysisHost::with_dialects(host_options, registry),
+        Err(error) => {
+            config_errors.push(error.to_string());
+            AnalysisHost::new(host_options)
+        }
+    };
     let mut server = Server {
         sender: connection.sender.clone(),
         options,
         // Values are evaluated when a hover asks for them, not by every
         // report: the reports carry diagnostics only, as `check`'s do.
-        host: AnalysisHost::new(HostOptions { values: Values::None, ..HostOptions::default() }),
-        levels: RuleLevelsFinder::new(current),
+        host,
+        levels,
         open: HashMap::new(),
         internal,
         reporter,
@@ -126,6 +147,9 @@ pub(crate) fn main_loop(
         deferred: Vec::new(),
         stopped_early: Arc::new(AtomicUsize::new(0)),
     };
+    for error in config_errors {
+        server.log(lsp::MessageType::ERROR, format!("halite.toml: {error}"));
+    }
     if watched_files_registrable(params) {
         server.register_file_watcher();
     }

@@ -1401,3 +1401,26 @@ fn a_cancelled_request_stops_early() {
     }
     client.shutdown();
 }
+
+/// A language an application declares in `halite.toml` (a `[[dialect]]`
+/// table naming its schema file) is checked in the editor as `halite
+/// check` checks it: the same findings as `check`'s fixture
+/// (`test-data/check/cli/embedder-language.txt`).
+#[test]
+fn a_language_declared_in_halite_toml_is_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("language");
+    let fixture =
+        Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data/check/cli/embedder-language");
+    copy_dir(fixture.as_std_path(), root.as_std_path());
+    let build = root.join("build.hcl");
+    let mut client = Client::start(&[&root]);
+    let found = client.diagnostics(&build, |it| codes(it).contains(&"unsupported-argument".to_string()));
+    let codes = codes(&found);
+    for code in ["missing-argument", "type-mismatch", "unsupported-argument"] {
+        assert!(codes.contains(&code.to_string()), "{code} missing from {codes:?}");
+    }
+    let misspelt = found.iter().find(|it| it.message.contains("outptu")).expect("the misspelt argument");
+    assert!(misspelt.message.contains("Did you mean \"output\"?"), "{}", misspelt.message);
+    client.shutdown();
+}
