@@ -469,10 +469,13 @@ pub(crate) fn check(halite: &Path, dir: &Path, files: &[String]) -> anyhow::Resu
         .collect()
 }
 
-/// The corpus's directories of at least [`MIN_FILES`] `*.tf` files, outside
-/// hidden directories, by repository.
-fn candidate_modules(input: &Path) -> anyhow::Result<Vec<Module>> {
-    let mut by_dir: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
+/// The files below `input` whose names `wanted` accepts, outside hidden
+/// directories, each as its directory and its name (in no set order).
+pub(crate) fn files_below(
+    input: &Path,
+    wanted: impl Fn(&str) -> bool,
+) -> anyhow::Result<Vec<(PathBuf, String)>> {
+    let mut out = Vec::new();
     let mut stack = vec![input.to_path_buf()];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
@@ -484,10 +487,20 @@ fn candidate_modules(input: &Path) -> anyhow::Result<Vec<Module>> {
             let kind = entry.file_type()?;
             if kind.is_dir() {
                 stack.push(entry.path());
-            } else if kind.is_file() && name.ends_with(".tf") {
-                by_dir.entry(dir.clone()).or_default().push(name);
+            } else if kind.is_file() && wanted(&name) {
+                out.push((dir.clone(), name));
             }
         }
+    }
+    Ok(out)
+}
+
+/// The corpus's directories of at least [`MIN_FILES`] `*.tf` files, outside
+/// hidden directories, by repository.
+fn candidate_modules(input: &Path) -> anyhow::Result<Vec<Module>> {
+    let mut by_dir: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
+    for (dir, name) in files_below(input, |name| name.ends_with(".tf"))? {
+        by_dir.entry(dir).or_default().push(name);
     }
     let mut modules = Vec::new();
     for (dir, mut files) in by_dir {

@@ -29,8 +29,8 @@ use syntax::{
 
 use crate::{
     mutate_check::{
-        Plant, Tally, argument, block_type, check, contains_word, misspell_reference, misspell_token,
-        report_tallies,
+        Plant, Tally, argument, block_type, check, contains_word, files_below, misspell_reference,
+        misspell_token, report_tallies,
     },
     project_root,
 };
@@ -279,23 +279,10 @@ fn unit_module(dir: &Path, text: &str) -> Option<TerraformModule> {
 
 /// The `terragrunt.hcl` files below `input`, outside hidden directories.
 fn units(input: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut stack = vec![input.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
-            let entry = entry?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
-                continue;
-            }
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                stack.push(entry.path());
-            } else if kind.is_file() && name == "terragrunt.hcl" {
-                out.push(entry.path().strip_prefix(input).expect("below the input").to_path_buf());
-            }
-        }
-    }
+    let mut out: Vec<PathBuf> = files_below(input, |name| name == "terragrunt.hcl")?
+        .into_iter()
+        .map(|(dir, name)| dir.join(name).strip_prefix(input).expect("below the input").to_path_buf())
+        .collect();
     out.sort();
     Ok(out)
 }
