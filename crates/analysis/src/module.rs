@@ -723,7 +723,7 @@ pub fn evaluated_file_module_diagnostics(
     if trust.dialect {
         out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
         // `count`, `each` and `self` where they have no value.
-        out.extend(crate::terraform_contexts::context_diagnostics(db, file));
+        out.extend(crate::terraform_contexts::context_diagnostics(db, file).iter().cloned());
         out.extend(crate::terraform::module_block_diagnostics(db, module, file));
     }
     // Terraform's test, mock and query files, by their own schemas.

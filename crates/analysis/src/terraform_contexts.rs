@@ -85,7 +85,10 @@ struct Context {
 /// value where they are, and to attributes those objects do not have, as
 /// `terraform validate` reports them. A native Terraform configuration
 /// file without syntax errors only: a broken file's tree is a guess, and a
-/// JSON file's expressions are strings the model evaluates.
+/// JSON file's expressions are strings the model evaluates. A query per
+/// file, read by the host while the file's tree is in memory, as
+/// Terraform's schema checks are.
+#[salsa::tracked(returns(ref))]
 pub fn context_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     let is_configuration = vfs::FileKind::of_named(file.path(db)).language == vfs::Language::Terraform
         && file.syntax(db) == db::SourceSyntax::Native;

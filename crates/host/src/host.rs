@@ -604,6 +604,7 @@ impl AnalysisHost {
                         plugin.read_while_parsed(db, file);
                     }
                     let _ = analysis::terraform::schema_diagnostics(db, file);
+                    let _ = analysis::terraform_contexts::context_diagnostics(db, file);
                     if structure {
                         let _ = module::file_blocks(db, file);
                     }
