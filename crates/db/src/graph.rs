@@ -18,6 +18,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use thin_vec::ThinVec;
 
 use crate::module::{Address, Target};
 
@@ -46,9 +47,12 @@ struct Node {
     /// Whether the address is declared: a node whose declaration went away
     /// stays, with no edges, so that ids stay stable.
     present: bool,
-    reads: Vec<NodeId>,
-    readers: Vec<NodeId>,
-    keys: Vec<(KeyKind, Address)>,
+    // Thin vectors (one word, no allocation when empty): a module keeps a
+    // node per attribute, and three vectors' six spare words were half of
+    // one.
+    reads: ThinVec<NodeId>,
+    readers: ThinVec<NodeId>,
+    keys: ThinVec<(KeyKind, Address)>,
 }
 
 /// The graph; see the module's documentation.
@@ -145,8 +149,8 @@ impl DependencyGraph {
     pub fn set_targets(&mut self, address: &Address, targets: &[Target]) -> NodeId {
         let id = self.node_or_insert(address);
         self.clear_edges(id);
-        let mut reads = Vec::new();
-        let mut keys = Vec::new();
+        let mut reads = ThinVec::new();
+        let mut keys = ThinVec::new();
         for target in targets {
             match target {
                 Target::Attributes { objects, attrs } => {
@@ -158,7 +162,14 @@ impl DependencyGraph {
                         }
                         let segments = attr.segments();
                         if !matches!(segments.first().map(|it| it.as_str()), Some("var" | "local")) {
-                            let block = (KeyKind::Block, attr.prefix(segments.len().saturating_sub(1)));
+                            let block = attr.prefix(segments.len().saturating_sub(1));
+                            // The block's address as the graph already holds
+                            // it, shared rather than one copy per reader.
+                            let block = match self.key_readers.get_key_value(&block) {
+                                Some((held, _)) => held.clone(),
+                                None => block,
+                            };
+                            let block = (KeyKind::Block, block);
                             if !keys.contains(&block) {
                                 keys.push(block);
                             }
@@ -179,6 +190,8 @@ impl DependencyGraph {
         for (_, key) in &keys {
             self.key_readers.entry(key.clone()).or_default().push(id);
         }
+        reads.shrink_to_fit();
+        keys.shrink_to_fit();
         let node = &mut self.nodes[id as usize];
         node.present = true;
         node.reads = reads;
