@@ -28,7 +28,7 @@ use db::{
         references,
     },
 };
-use std::collections::BTreeSet;
+use std::{collections::BTreeSet, sync::Arc};
 
 use eval::EvalErrorKind;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -406,9 +406,11 @@ pub struct FileReferences {
 }
 
 /// See [`FileReferences`]. Equal after any edit that adds or removes no
-/// reference, so that an edit of a literal stops here.
+/// reference, so that an edit of a literal stops here. Shared, and sized
+/// exactly: a long-running host keeps every file's references beside this
+/// memo, to tell what an edit changed.
 #[salsa::tracked(returns(ref))]
-pub fn file_references(db: &dyn Db, file: File) -> FileReferences {
+pub fn file_references(db: &dyn Db, file: File) -> Arc<FileReferences> {
     let hir = db::lower(db, file);
     let mut names = Vec::new();
     let mut whole = Vec::new();
@@ -431,7 +433,9 @@ pub fn file_references(db: &dyn Db, file: File) -> FileReferences {
     names.dedup();
     whole.sort_unstable();
     whole.dedup();
-    FileReferences { names, whole }
+    names.shrink_to_fit();
+    whole.shrink_to_fit();
+    Arc::new(FileReferences { names, whole })
 }
 
 impl ModuleFacts {
@@ -1020,7 +1024,7 @@ fn unused_declarations(db: &dyn Db, module: Module, file: File, usage: &Usage) -
         if usage.is_used(root, name) {
             continue;
         }
-        let Some(range) = declaration_name_range(db, def.file, &def.location, def.kind.clone()) else {
+        let Some(range) = declaration_name_range(db, def.file, def.location(db), def.kind.clone()) else {
             continue;
         };
         out.push(

@@ -159,7 +159,7 @@ struct ModuleState {
     /// What each file declared (module addresses) at the last report.
     declared: FxHashMap<File, Vec<Address>>,
     /// What each file referred to at the last report.
-    references: FxHashMap<File, FileReferences>,
+    references: FxHashMap<File, Arc<FileReferences>>,
     /// A hash of each node's value or error as last reported; 0 for none.
     shown_values: Vec<u64>,
     pending: Pending,
@@ -891,7 +891,7 @@ impl AnalysisHost {
                 let new = if is_member(file) {
                     analysis::file_references(db, file).clone()
                 } else {
-                    FileReferences::default()
+                    Arc::default()
                 };
                 if old != new {
                     flipped.extend(facts.usage_mut().replace(&old, &new));
