@@ -96,7 +96,7 @@ fn describe(db: &RootDatabase, module: Module) -> String {
                     def.file.path(db),
                     def.declaration,
                     def.kind,
-                    def.location
+                    def.location(db)
                 );
             }
             None => {

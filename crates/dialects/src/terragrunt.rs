@@ -155,14 +155,15 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
         Some(inputs) => {
             let value = attribute_value(db, Attr::new(db, module, inputs_address.clone())).as_ref().ok()?;
             let keys = value.entries()?.keys();
-            let arguments = keys.map(|key| (SmolStr::from(key.as_str()), inputs.location.clone())).collect();
-            (arguments, inputs.file, inputs.location.clone())
+            let arguments =
+                keys.map(|key| (SmolStr::from(key.as_str()), inputs.location(db).clone())).collect();
+            (arguments, inputs.file, inputs.location(db).clone())
         }
         None => {
             // The call is the unit itself: its `terraform` block, or its
             // file's start.
             let location = definition(db, module, &Address::new(["terraform"]))
-                .map(|it| it.location.clone())
+                .map(|it| it.location(db).clone())
                 .unwrap_or(db::module::Location {
                     block: None,
                     attribute: None,

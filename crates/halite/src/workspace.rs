@@ -698,7 +698,7 @@ impl Workspace {
         let definition = module::definition(self.host.db(), module, db_address)?;
         definition.kind.is_attribute().then(|| Origin {
             file: definition.file,
-            location: definition.location.clone(),
+            location: definition.location(self.host.db()).clone(),
             part: module::RangeOf::Value,
         })
     }
@@ -1221,8 +1221,8 @@ impl Model<'_> {
     fn top_block(&self, definition: &module::Definition) -> Option<&module::FileBlock> {
         let blocks = module::file_blocks(self.db, definition.file);
         blocks.blocks.iter().find(|block| {
-            block.location.block == definition.location.block
-                && block.location.labels == definition.location.labels
+            block.location.block == definition.location(self.db).block
+                && block.location.labels == definition.location(self.db).labels
         })
     }
 
@@ -1270,18 +1270,17 @@ impl Model<'_> {
             .rev()
             .find(|it| {
                 it.kind == module::DeclarationKind::Block
-                    && it.location.block == definition.location.block
-                    && it.location.labels == definition.location.labels
+                    && it.location.block == definition.location(self.db).block
+                    && it.location.labels == definition.location(self.db).labels
             })?;
         let (type_name, labels) = block.address.segments().split_first()?;
         // A repeated top-level block's position is the segment the index
         // put after its labels; its declaration is then not at the
         // address without it.
         let plain = self.db_address(&[BlockStep::new(type_name, labels, None)], None);
-        let unrepeated = self
-            .index
-            .definition(&plain)
-            .is_some_and(|it| it.file == definition.file && it.location.block == definition.location.block);
+        let unrepeated = self.index.definition(&plain).is_some_and(|it| {
+            it.file == definition.file && it.location(self.db).block == definition.location(self.db).block
+        });
         let index = if unrepeated {
             None
         } else {
@@ -1297,7 +1296,7 @@ impl Model<'_> {
         // structure only.
         let top = self.top_block(definition)?;
         let mut node = top;
-        for &position in &definition.location.nested {
+        for &position in &definition.location(self.db).nested {
             node = node.blocks.iter().find(|block| block.location.nested.last() == Some(&position))?;
             steps.push(BlockStep::new(&node.type_name, &node.labels, node.index.map(|it| it as usize)));
         }

@@ -141,7 +141,8 @@ impl Snapshot {
     /// a block's header).
     pub fn definition(&self, module: Module, address: &Address) -> Option<FileRange> {
         let definition = module::definition(&self.db, module, address)?;
-        let range = module::location_range(&self.db, definition.file, &definition.location, RangeOf::Name);
+        let range =
+            module::location_range(&self.db, definition.file, definition.location(&self.db), RangeOf::Name);
         Some(FileRange { file: definition.file, range })
     }
 

@@ -215,7 +215,7 @@ pub fn module_blocks(db: &dyn Db, module: Module) -> Arc<ModuleBlocks> {
                         | DeclarationKind::NestedAttribute
                         | DeclarationKind::TopLevelAttribute
                 );
-                kept.then_some((&definition.location, address))
+                kept.then_some((definition.location(db), address))
             })
             .collect();
         let blocks = file_blocks(db, file);

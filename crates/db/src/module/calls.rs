@@ -130,7 +130,10 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             .filter(|it| !MODULE_META_ARGUMENTS.contains(&it.as_str()))
             .filter_map(|argument| {
                 let address = Address::new(["module", name.as_str(), argument.as_str()]);
-                Some((argument.clone(), crate::module::definition(db, module, &address)?.location.clone()))
+                Some((
+                    argument.clone(),
+                    crate::module::definition(db, module, &address)?.location(db).clone(),
+                ))
             })
             .collect();
         out.push(ModuleCall {
@@ -141,7 +144,7 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             arguments_at: ArgumentsAt::BlockAttributes(Address::new(["module", name.as_str()])),
             complete: true,
             file: definition.file,
-            location: definition.location.clone(),
+            location: definition.location(db).clone(),
         });
     }
     out

@@ -329,14 +329,26 @@ fn push_children(
 }
 
 /// A declaration as the module knows it.
+///
+/// Its location is read from its file's declarations ([`Self::location`])
+/// rather than copied here: the module's index holds a definition per
+/// address, and a location (positions and two boxed slices) was most of
+/// one. A reader of the location depends on the file's declarations, which
+/// change only when the file's declarations do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Definition {
     pub file: File,
     pub kind: DeclarationKind,
-    pub location: Location,
     /// Its place among its file's declarations (`FileDeclarations`), where
     /// [`crate::module::file_exprs`] keeps its expression.
     pub declaration: u32,
+}
+
+impl Definition {
+    /// Where the declaration is in its file.
+    pub fn location<'db>(&self, db: &'db dyn Db) -> &'db Location {
+        &declarations_of(db, self.file).declarations[self.declaration as usize].location
+    }
 }
 
 /// A second declaration of an address already declared.
@@ -589,7 +601,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                     let duplicate = Duplicate {
                         address: first.key().clone(),
                         kind: declaration.kind.clone(),
-                        first: (first.get().file, first.get().location.clone()),
+                        first: (first.get().file, first.get().location(db).clone()),
                         duplicate: (file, declaration.location.clone()),
                     };
                     file_duplicates.push(duplicate.clone());
@@ -638,12 +650,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             }
             index.order.push(address.clone());
             file_addresses.push(address);
-            vacant.insert(Definition {
-                file,
-                kind: declaration.kind.clone(),
-                location: declaration.location.clone(),
-                declaration: position(number),
-            });
+            vacant.insert(Definition { file, kind: declaration.kind.clone(), declaration: position(number) });
         }
         if !file_addresses.is_empty() || !file_duplicates.is_empty() {
             index.by_file.insert(

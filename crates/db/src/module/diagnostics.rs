@@ -352,7 +352,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             } else {
                 Some(diagnostic(
                     ModuleDiagnosticKind::InvalidVariableValue { from_default: false },
-                    declaration_range(db, file, &def.location),
+                    declaration_range(db, file, def.location(db)),
                     format!("The given value is not suitable for {}: {message}.", attr.address(db)),
                 ))
             }
@@ -489,14 +489,14 @@ fn expr_range(db: &dyn Db, def: &Definition, local: Option<hir::ExprId>) -> Text
     }
     let hir = crate::lower(db, def.file);
     let source_map = crate::source_map(db, def.file);
-    let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, &def.location) };
+    let Some(root) = locate(db, hir, def) else { return declaration_range(db, def.file, def.location(db)) };
     let (_, origins) = extract(&hir.exprs, root);
     let file_expr =
         local.and_then(|local| origins.get(local.into_raw().into_u32() as usize).copied()).unwrap_or(root);
     source_map
         .expr_syntax(file_expr)
         .or_else(|| source_map.expr_syntax(root))
-        .map_or_else(|| declaration_range(db, def.file, &def.location), |pointer| pointer.text_range())
+        .map_or_else(|| declaration_range(db, def.file, def.location(db)), |pointer| pointer.text_range())
 }
 
 /// The range of a reference of `def`'s expression up to `step` (0 the root
@@ -506,7 +506,7 @@ fn reference_range(db: &dyn Db, def: &Definition, reference: usize, step: usize)
         return json_value_range(db, def);
     }
     let hir = crate::lower(db, def.file);
-    let Some(root) = locate(hir, def) else { return declaration_range(db, def.file, &def.location) };
+    let Some(root) = locate(db, hir, def) else { return declaration_range(db, def.file, def.location(db)) };
     let (expr, _) = extract(&hir.exprs, root);
     let references = references(&expr.exprs, expr.root);
     let link =
@@ -518,12 +518,12 @@ fn reference_range(db: &dyn Db, def: &Definition, reference: usize, step: usize)
 fn json_value_range(db: &dyn Db, def: &Definition) -> TextRange {
     let location = match def.kind {
         DeclarationKind::Variable { default_attr: Some(default), .. } => {
-            Location { attribute: Some(default), ..def.location.clone() }
+            Location { attribute: Some(default), ..def.location(db).clone() }
         }
-        _ => def.location.clone(),
+        _ => def.location(db).clone(),
     };
     crate::module::json::range(db, def.file, &location, true)
-        .or_else(|| crate::module::json::range(db, def.file, &def.location, false))
+        .or_else(|| crate::module::json::range(db, def.file, def.location(db), false))
         .unwrap_or_default()
 }
 

@@ -437,12 +437,7 @@ impl ModuleTable {
         let mut live = self.live(address);
         let Some(first) = live.next() else { return NameEntry::default() };
         let site = self.declaration(first);
-        let definition = Definition {
-            file: first.0,
-            kind: site.kind.clone(),
-            location: site.location.clone(),
-            declaration: first.1,
-        };
+        let definition = Definition { file: first.0, kind: site.kind.clone(), declaration: first.1 };
         let duplicates = live
             .map(|at| {
                 let duplicate = self.declaration(at);

@@ -62,8 +62,8 @@ pub fn module_attributes(db: &dyn Db, module: Module) -> Vec<Attr<'_>> {
 
 /// The expression of `def` in its file's HIR: the attribute's value, or a
 /// variable's default.
-pub(crate) fn locate(hir: &hir::FileHir, def: &Definition) -> Option<hir::ExprId> {
-    locate_at(hir, &def.kind, &def.location)
+pub(crate) fn locate(db: &dyn Db, hir: &hir::FileHir, def: &Definition) -> Option<hir::ExprId> {
+    locate_at(hir, &def.kind, def.location(db))
 }
 
 fn locate_declaration(hir: &hir::FileHir, declaration: &crate::module::Declaration) -> Option<hir::ExprId> {
