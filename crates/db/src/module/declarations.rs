@@ -393,8 +393,6 @@ pub struct ModuleIndex {
     /// The second segment of every address of two, by the first, in name
     /// order: the names under `var` and `local`.
     names: rustc_hash::FxHashMap<SmolStr, Vec<SmolStr>>,
-    /// Addresses in declaration order.
-    pub order: Vec<Address>,
     /// What each file defines and declares again, for readers that look at
     /// one file of a module.
     pub by_file: rustc_hash::FxHashMap<File, crate::module::FileIndex>,
@@ -563,7 +561,6 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     // declaration is added or removed, and growing it was a part of that.
     let declared: usize = files.iter().map(|&file| declarations_of(db, file).declarations.len()).sum();
     index.definitions.reserve(declared);
-    index.order.reserve(declared);
     index.by_file.reserve(files.len());
     let mut open_block = OpenBlock::default();
     for &file in files {
@@ -648,7 +645,6 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             if let [root, name] = address.segments() {
                 index.names.entry(root.clone()).or_default().push(name.clone());
             }
-            index.order.push(address.clone());
             file_addresses.push(address);
             vacant.insert(Definition { file, kind: declaration.kind.clone(), declaration: position(number) });
         }
