@@ -215,13 +215,17 @@ pub fn child_interface(db: &dyn Db, child: Module) -> Option<Arc<ModuleInterface
         return None;
     }
     // Outputs are no root name, so the index does not list them: read
-    // from each file's top-level blocks.
+    // from each file's declarations (its top-level blocks among them),
+    // which the database keeps, rather than from its HIR, which a batch
+    // has evicted: lowering every file again here kept every tree of the
+    // module in memory until the next chunk.
     let mut outputs = Vec::new();
     for &file in module_files(db, child) {
-        let hir = crate::lower(db, file);
-        for &block in &hir.body.blocks {
-            let block = &hir.blocks[block];
-            if let ("output", [name]) = (block.type_name.as_str(), block.labels.as_slice()) {
+        for declaration in &crate::module::declarations_of(db, file).declarations {
+            if declaration.kind == DeclarationKind::Block
+                && let [block_type, name] = declaration.address.segments()
+                && block_type == "output"
+            {
                 outputs.push(name.clone());
             }
         }

@@ -18,6 +18,11 @@ output "vpc" {
   value = module.network.vpc_id
 }
 
+# An output the child declares in JSON syntax.
+output "arn" {
+  value = module.network.arn
+}
+
 output "zone" {
   value = module.zones["a"].subnet_ids
 }
