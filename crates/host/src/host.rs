@@ -605,6 +605,7 @@ impl AnalysisHost {
                     }
                     let _ = analysis::terraform::schema_diagnostics(db, file);
                     let _ = analysis::terraform_contexts::context_diagnostics(db, file);
+                    let _ = analysis::terraform_stacks::stack_declarations(db, file);
                     if structure {
                         let _ = module::file_blocks(db, file);
                     }
