@@ -16,23 +16,36 @@
 //! Only those roots are resolved: any other (`each`, `self`, a
 //! `dynamic` block's iterator, the `context` of an auto-approval check) is
 //! left alone. A `removed` block's `from` names a component that is gone,
-//! and is not a reference. The model's own resolution does not run here:
+//! and is not a reference. A second declaration of a name in the Stack's
+//! files of a kind is reported too (`stack_duplicate_diagnostics`). The
+//! model's own resolution does not run here:
 //! it does not know a Stack's roots, and its findings in these files are
 //! not trusted (`module.rs`).
 
 use db::{
     Db, File,
-    module::{Module, ModuleDiagnostic, ModuleDiagnosticKind, Unresolved},
+    module::{DuplicateOf, Module, ModuleDiagnostic, ModuleDiagnosticKind, Unresolved},
 };
 use smol_str::SmolStr;
+use syntax::{AstNode, TextRange, ast};
 use vfs::TerraformFormat;
 
 /// What one Stack file declares, as the references to it are written: the
 /// root and the one or two names after it (`component.NAME`,
-/// `provider.TYPE.NAME`).
+/// `provider.TYPE.NAME`), with where each is, in source order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StackDeclarations {
     pub names: Vec<(SmolStr, Vec<SmolStr>)>,
+    /// Where each of `names` is declared.
+    pub at: Vec<Declared>,
+}
+
+/// Where a name of a Stack file is declared: a block, or an attribute of a
+/// `locals` block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Declared {
+    Block(hir::BlockId),
+    Local(hir::AttributeId),
 }
 
 /// The roots a Stack file of `format` resolves, each with how many names
@@ -62,10 +75,24 @@ fn declared_root(format: TerraformFormat, block_type: &str) -> Option<&'static s
         (TerraformFormat::StackComponents, "component") => Some("component"),
         (TerraformFormat::StackComponents, "stack") => Some("stack"),
         (TerraformFormat::StackComponents, "provider") => Some("provider"),
+        // Declared once, named by nothing.
+        (TerraformFormat::StackComponents, "output") => Some("output"),
+        (TerraformFormat::StackComponents, "required_providers") => Some("required_providers"),
+        (TerraformFormat::StackDeployments, "publish_output") => Some("publish_output"),
+        (TerraformFormat::StackDeployments, "orchestrate") => Some("orchestrate"),
         (TerraformFormat::StackDeployments, _) => {
             roots(format).iter().map(|(root, _)| *root).find(|root| *root != "local" && *root == block_type)
         }
         _ => None,
+    }
+}
+
+/// How many labels the blocks declaring under `root` have.
+fn label_count(format: TerraformFormat, root: &str) -> usize {
+    match root {
+        "required_providers" => 0,
+        "orchestrate" => 2,
+        _ => roots(format).iter().find(|(name, _)| *name == root).map_or(1, |(_, count)| *count),
     }
 }
 
@@ -78,22 +105,23 @@ pub fn stack_declarations(db: &dyn Db, file: File) -> StackDeclarations {
         return StackDeclarations::default();
     };
     let hir = db::lower(db, file);
-    let mut names = Vec::new();
-    for &block in &hir.body.blocks {
-        let block = &hir[block];
+    let mut out = StackDeclarations::default();
+    for &id in &hir.body.blocks {
+        let block = &hir[id];
         if block.type_name == "locals" {
             for &attribute in &block.body.attributes {
-                names.push((SmolStr::new("local"), vec![hir[attribute].name.clone()]));
+                out.names.push((SmolStr::new("local"), vec![hir[attribute].name.clone()]));
+                out.at.push(Declared::Local(attribute));
             }
             continue;
         }
         let Some(root) = declared_root(format, &block.type_name) else { continue };
-        let wanted = roots(format).iter().find(|(name, _)| *name == root).map_or(1, |(_, count)| *count);
-        if block.labels.len() == wanted {
-            names.push((SmolStr::new(root), block.labels.clone()));
+        if block.labels.len() == label_count(format, root) {
+            out.names.push((SmolStr::new(root), block.labels.clone()));
+            out.at.push(Declared::Block(id));
         }
     }
-    StackDeclarations { names }
+    out
 }
 
 /// The references of `file`, a native Stack file, to names its Stack's
@@ -221,5 +249,126 @@ fn unresolved(
             };
             (Unresolved::UndeclaredBlock { block_type: root.into(), label: name, suggestion }, detail)
         }
+    }
+}
+
+/// The declarations of `file`, a Stack file, that an earlier one of its
+/// Stack's files of the same kind (in path order) or of the file itself
+/// already made, as Terraform reports them when it loads the Stack
+/// ("Duplicate component declaration", …): a second `component`,
+/// `stack`, `variable`, `output`, `provider` configuration, local value or
+/// `required_providers` block, or a second deployment-file block of one
+/// name (`deployment`, `identity_token`, `store`, …). Files with syntax
+/// errors are left out, as their trees are a guess.
+pub fn stack_duplicate_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    let path = file.path(db);
+    let Some(format) = TerraformFormat::of(path).filter(|it| it.is_stack()) else { return Vec::new() };
+    if file.syntax(db) != db::SourceSyntax::Native || !db::parses_cleanly(db, file) {
+        return Vec::new();
+    }
+    let mut siblings: Vec<File> = module
+        .files(db)
+        .iter()
+        .copied()
+        .filter(|&other| {
+            TerraformFormat::of(other.path(db)) == Some(format)
+                && vfs::module_dir(other.path(db)) == vfs::module_dir(path)
+                && other.syntax(db) == db::SourceSyntax::Native
+                && db::parses_cleanly(db, other)
+        })
+        .collect();
+    siblings.sort_by(|a, b| vfs::path_order(a.path(db), b.path(db)));
+    let mine = stack_declarations(db, file);
+    let mut out = Vec::new();
+    for (index, (root, names)) in mine.names.iter().enumerate() {
+        let earlier_files = siblings.iter().take_while(|&&other| other != file);
+        let first = earlier_files
+            .flat_map(|&other| {
+                let declarations = stack_declarations(db, other);
+                declarations.names.iter().zip(&declarations.at).map(move |(name, at)| (other, name, *at))
+            })
+            .chain(mine.names[..index].iter().zip(&mine.at).map(|(name, at)| (file, name, *at)))
+            .find(|(_, (other_root, other_names), _)| other_root == root && other_names == names);
+        let Some((first_file, _, first_at)) = first else { continue };
+        let (Some(range), Some(first_range)) =
+            (declared_range(db, file, mine.at[index]), declared_range(db, first_file, first_at))
+        else {
+            continue;
+        };
+        let first_text = terraform_range(db, first_file, first_range);
+        let (kind, detail) = duplicate(root, names, &first_text);
+        out.push(ModuleDiagnostic {
+            file,
+            range,
+            kind: ModuleDiagnosticKind::Duplicate(kind),
+            detail,
+            related: vec![(first_file, first_range, "first defined here".to_owned())],
+        });
+    }
+    out
+}
+
+/// Terraform's kind and detail of a second declaration of `names` under
+/// `root`, the first at `first`.
+fn duplicate(root: &str, names: &[SmolStr], first: &str) -> (DuplicateOf, String) {
+    let name = names.first().map(SmolStr::as_str).unwrap_or_default();
+    match root {
+        "var" => (
+            DuplicateOf::Variable,
+            format!("An input variable named {name:?} was already declared at {first}."),
+        ),
+        "local" => {
+            (DuplicateOf::Local, format!("A local value named {name:?} was already declared at {first}."))
+        }
+        "required_providers" => (
+            DuplicateOf::Block { block_type: root.into() },
+            format!("This stack's provider requirements were already declared at {first}."),
+        ),
+        _ => {
+            let what = match (root, names) {
+                ("provider", [provider, name]) => {
+                    format!("A configuration named {name:?} for provider {provider:?}")
+                }
+                (_, [kind, name]) => format!("A {root} of type {kind:?} named {name:?}"),
+                _ => {
+                    let article = if root.starts_with(['a', 'e', 'i', 'o', 'u']) { "An" } else { "A" };
+                    format!("{article} {root} named {name:?}")
+                }
+            };
+            (
+                DuplicateOf::Block { block_type: root.into() },
+                format!("{what} was already declared at {first}."),
+            )
+        }
+    }
+}
+
+/// Where a declaration is: a block's type and labels, a local's name.
+fn declared_range(db: &dyn Db, file: File, at: Declared) -> Option<TextRange> {
+    let map = db::source_map(db, file);
+    let root = db::parse(db, file).syntax_node();
+    match at {
+        Declared::Block(id) => {
+            let block = ast::Block::cast(map.block_syntax(id)?.try_to_node(&root)?)?;
+            let start = block.ident_token()?.text_range();
+            Some(block.block_labels().last().map_or(start, |label| start.cover(label.syntax().text_range())))
+        }
+        Declared::Local(id) => {
+            let attribute = ast::Attribute::cast(map.attribute_syntax(id)?.try_to_node(&root)?)?;
+            Some(attribute.ident_token()?.text_range())
+        }
+    }
+}
+
+/// A range as Terraform prints one: `main.tfcomponent.hcl:3,1-12`.
+fn terraform_range(db: &dyn Db, file: File, range: TextRange) -> String {
+    let index = crate::LineIndex::new(file.text(db));
+    let (start, end) = (index.line_col(range.start()), index.line_col(range.end()));
+    let path = file.path(db);
+    let name = path.file_name().unwrap_or(path.as_str());
+    if start.line == end.line {
+        format!("{name}:{},{}-{}", start.line, start.column, end.column)
+    } else {
+        format!("{name}:{},{}-{},{}", start.line, start.column, end.line, end.column)
     }
 }
