@@ -54,11 +54,13 @@ pub(crate) enum FileMistake {
     /// `*.tfcomponent.hcl`: a `component.NAME` or `var.NAME` reference
     /// misspelled.
     StackReference,
+    /// `*.tfcomponent.hcl`: a `component` block repeated under its name.
+    StackDuplicateComponent,
     /// `*.tfdeploy.hcl`: a `deployment` block's `inputs` misspelled.
     DeploymentArgument,
 }
 
-const FILE_MISTAKES: [FileMistake; 10] = [
+const FILE_MISTAKES: [FileMistake; 11] = [
     FileMistake::JsonArgument,
     FileMistake::JsonBodyShape,
     FileMistake::TestRunArgument,
@@ -68,6 +70,7 @@ const FILE_MISTAKES: [FileMistake; 10] = [
     FileMistake::QueryArgument,
     FileMistake::StackComponentSource,
     FileMistake::StackReference,
+    FileMistake::StackDuplicateComponent,
     FileMistake::DeploymentArgument,
 ];
 
@@ -87,6 +90,7 @@ impl FileMistake {
             FileMistake::QueryArgument => "`.tfquery.hcl`: `list`'s `provider` misspelled",
             FileMistake::StackComponentSource => "`.tfcomponent.hcl`: `component`'s `source` misspelled",
             FileMistake::StackReference => "`.tfcomponent.hcl`: `component.NAME`/`var.NAME` misspelled",
+            FileMistake::StackDuplicateComponent => "`.tfcomponent.hcl`: a `component` name repeated",
             FileMistake::DeploymentArgument => "`.tfdeploy.hcl`: `deployment`'s `inputs` misspelled",
         }
     }
@@ -102,6 +106,7 @@ impl FileMistake {
             FileMistake::TestAssertWithoutMessage => &["missing-argument"],
             FileMistake::StackComponentSource => &["missing-argument", "unsupported-argument"],
             FileMistake::StackReference => &["undeclared-reference"],
+            FileMistake::StackDuplicateComponent => &["duplicate-declaration"],
         }
     }
 
@@ -113,7 +118,9 @@ impl FileMistake {
             | FileMistake::TestAssertWithoutMessage => ".tftest.hcl",
             FileMistake::MockArgument => ".tfmock.hcl",
             FileMistake::QueryArgument => ".tfquery.hcl",
-            FileMistake::StackComponentSource | FileMistake::StackReference => ".tfcomponent.hcl",
+            FileMistake::StackComponentSource
+            | FileMistake::StackReference
+            | FileMistake::StackDuplicateComponent => ".tfcomponent.hcl",
             FileMistake::DeploymentArgument => ".tfdeploy.hcl",
         }
     }
@@ -142,13 +149,8 @@ impl FileMistake {
         };
         match self {
             FileMistake::TestRunArgument => of_type("run").find_map(|block| rename(block, "command")),
-            FileMistake::TestDuplicateRun => {
-                of_type("run").find(|block| block.block_labels().count() == 1).map(|run| {
-                    let at = TextSize::try_from(text.len()).unwrap_or_default();
-                    let separator = if text.ends_with('\n') { "\n" } else { "\n\n" };
-                    Plant::insert(at, format!("{separator}{}\n", run.syntax()))
-                })
-            }
+            FileMistake::TestDuplicateRun => repeat_first(text, of_type("run")),
+            FileMistake::StackDuplicateComponent => repeat_first(text, of_type("component")),
             FileMistake::TestAssertWithoutMessage => of_type("run").find_map(|run| {
                 let assert = run.body()?.blocks().find(|inner| block_type(inner) == "assert")?;
                 let message = argument(&assert, "error_message")?;
@@ -182,6 +184,15 @@ impl FileMistake {
             FileMistake::JsonArgument | FileMistake::JsonBodyShape => None,
         }
     }
+}
+
+/// The first of `blocks` with one label, written again at the end of
+/// `text`.
+fn repeat_first<'b>(text: &str, mut blocks: impl Iterator<Item = &'b ast::Block>) -> Option<Plant> {
+    let block = blocks.find(|block| block.block_labels().count() == 1)?;
+    let at = TextSize::try_from(text.len()).unwrap_or_default();
+    let separator = if text.ends_with('\n') { "\n" } else { "\n\n" };
+    Some(Plant::insert(at, format!("{separator}{}\n", block.syntax())))
 }
 
 /// Whether `attribute` is a `removed` block's `from`.
