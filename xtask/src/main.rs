@@ -14,6 +14,7 @@ mod conformance;
 mod fix_check;
 mod gen_module;
 mod mutate_check;
+mod mutate_files;
 mod mutate_terragrunt;
 mod stress;
 

@@ -13,7 +13,9 @@
 //! reports an error with one of the rule codes that mistake calls for in
 //! the file it was planted in. A kind of mistake that has no place in a
 //! module (no `lifecycle` block to repeat, no `for_each` to set `count`
-//! beside) is skipped there, not counted.
+//! beside) is skipped there, not counted. Then the same is done file by
+//! file for the JSON syntax's, test, mock, query and Stack files
+//! (`mutate_files.rs`), and one table reports both.
 //!
 //! The release binary is the one checked, built first as `bench-check`
 //! does. The run prints a table of planted and found per kind and fails if
@@ -75,9 +77,17 @@ enum Mistake {
     DuplicateBackend,
     /// A second `required_providers` block in the module.
     DuplicateRequiredProviders,
+    /// `replace_triggered_by` naming a resource the module does not declare.
+    UndeclaredReplaceTriggeredBy,
+    /// `count.index` read in a resource without `count`.
+    CountIndexWithoutCount,
+    /// `each.key` read in a resource without `for_each`.
+    EachKeyWithoutForEach,
+    /// `self` read in a resource's own arguments, outside its provisioners.
+    SelfOutsideProvisioner,
 }
 
-const MISTAKES: [Mistake; 17] = [
+const MISTAKES: [Mistake; 21] = [
     Mistake::VariableArgument,
     Mistake::OutputArgument,
     Mistake::ModuleArgument,
@@ -95,6 +105,10 @@ const MISTAKES: [Mistake; 17] = [
     Mistake::ImportDataSource,
     Mistake::DuplicateBackend,
     Mistake::DuplicateRequiredProviders,
+    Mistake::UndeclaredReplaceTriggeredBy,
+    Mistake::CountIndexWithoutCount,
+    Mistake::EachKeyWithoutForEach,
+    Mistake::SelfOutsideProvisioner,
 ];
 
 impl Mistake {
@@ -117,6 +131,10 @@ impl Mistake {
             Mistake::ImportDataSource => "`import` to a data source",
             Mistake::DuplicateBackend => "`backend` repeated",
             Mistake::DuplicateRequiredProviders => "`required_providers` repeated",
+            Mistake::UndeclaredReplaceTriggeredBy => "`replace_triggered_by` an undeclared resource",
+            Mistake::CountIndexWithoutCount => "`count.index` in a resource without `count`",
+            Mistake::EachKeyWithoutForEach => "`each.key` in a resource without `for_each`",
+            Mistake::SelfOutsideProvisioner => "`self` outside a provisioner",
         }
     }
 
@@ -132,9 +150,13 @@ impl Mistake {
             Mistake::CountBesideForEach => &["conflicting-arguments"],
             Mistake::OutputWithoutValue => &["missing-argument"],
             Mistake::DuplicateLifecycle => &["duplicate-block"],
-            Mistake::UndeclaredDependsOn | Mistake::MisspelledLocal | Mistake::MisspelledVariable => {
-                &["undeclared-reference"]
-            }
+            Mistake::UndeclaredDependsOn
+            | Mistake::UndeclaredReplaceTriggeredBy
+            | Mistake::MisspelledLocal
+            | Mistake::MisspelledVariable => &["undeclared-reference"],
+            Mistake::CountIndexWithoutCount
+            | Mistake::EachKeyWithoutForEach
+            | Mistake::SelfOutsideProvisioner => &["out-of-context-reference"],
             Mistake::MisspelledFunction => &["unknown-function"],
             Mistake::DefaultNotOfType => &["invalid-variable-value"],
             Mistake::MisspelledModuleOutput => &["unknown-attribute"],
@@ -259,6 +281,35 @@ impl Mistake {
                         .is_some_and(|body| body.blocks().any(|inner| block_type(&inner) == "backend"))
                 })
                 .map(|_| append(text, "terraform {\n  backend \"local\" {}\n}\n".to_owned())),
+            Mistake::UndeclaredReplaceTriggeredBy => of_type("resource")
+                .filter(|block| {
+                    block.body().is_some_and(|body| body.blocks().all(|inner| block_type(&inner) != "lifecycle"))
+                })
+                .find_map(|block| {
+                    let first = block.body()?.syntax().children().next()?;
+                    let at = first.text_range().start();
+                    let indent = indentation(text, at);
+                    Some(Plant::insert(
+                        at,
+                        format!(
+                            "lifecycle {{\n{indent}  replace_triggered_by = [null_resource.not_declared]\n{indent}}}\n{indent}"
+                        ),
+                    ))
+                }),
+            Mistake::CountIndexWithoutCount | Mistake::EachKeyWithoutForEach | Mistake::SelfOutsideProvisioner => {
+                let read = match self {
+                    Mistake::CountIndexWithoutCount => "count.index",
+                    Mistake::EachKeyWithoutForEach => "each.key",
+                    _ => "self.id",
+                };
+                of_type("resource")
+                    .filter(|block| argument(block, "count").is_none() && argument(block, "for_each").is_none())
+                    .find_map(|block| {
+                        let first = block.body()?.syntax().children().next()?;
+                        let at = first.text_range().start();
+                        Some(Plant::insert(at, format!("planted = {read}\n{}", indentation(text, at))))
+                    })
+            }
             Mistake::DuplicateRequiredProviders => of_type("terraform")
                 .find(|block| {
                     block.body().is_some_and(|body| {
@@ -598,10 +649,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         let taken = |word: &str| texts.iter().any(|text| contains_word(text, word));
         for mistake in MISTAKES {
             let tally = tallies.entry(mistake).or_default();
+            // Not into an override file, whose blocks Terraform merges
+            // into others' (where `count.index` may have a value).
             let planted = module
                 .files
                 .iter()
                 .zip(&texts)
+                .filter(|(file, _)| !is_override_name(file))
                 .find_map(|(file, text)| Some((file, text, mistake.plant(text, &taken, &local_calls)?)));
             let Some((file, text, plant)) = planted else {
                 tally.without_place += 1;
@@ -639,11 +693,32 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         }
     }
 
-    println!("{modules_used} modules of {} without errors, each mistake planted alone\n", input.display());
+    let json = input.with_file_name("json");
+    let (file_tallies, file_misses, files_used) =
+        crate::mutate_files::run(&halite, &[input.clone(), json], scratch.path())?;
+    misses.extend(file_misses);
+
+    println!(
+        "{modules_used} modules of {} without errors and {files_used} files of Terraform's other formats \
+         and the JSON syntax without errors, each mistake planted alone\n",
+        input.display()
+    );
     ensure!(modules_used > 0, "no module of the corpus is free of errors");
-    let rows =
-        tallies.iter().map(|(mistake, tally)| (mistake.describe(), mistake.codes().join(" or "), tally));
-    report_tallies("modules", rows, &misses)
+    let rows = tallies
+        .iter()
+        .map(|(mistake, tally)| (mistake.describe(), mistake.codes().join(" or "), tally))
+        .chain(
+            file_tallies
+                .iter()
+                .map(|(mistake, tally)| (mistake.describe(), mistake.codes().join(" or "), tally)),
+        );
+    report_tallies("modules or files", rows, &misses)
+}
+
+/// Whether `name` is a Terraform override file's (`override.tf`,
+/// `*_override.tf`).
+fn is_override_name(name: &str) -> bool {
+    name.strip_suffix(".tf").is_some_and(|stem| stem == "override" || stem.ends_with("_override"))
 }
 
 /// Whether `word` occurs in `text` as a whole name.

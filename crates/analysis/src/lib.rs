@@ -36,6 +36,7 @@ pub mod render;
 pub mod rules;
 pub mod terraform;
 pub mod terraform_contexts;
+pub mod terraform_stacks;
 
 use std::borrow::Cow;
 

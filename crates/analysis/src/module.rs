@@ -730,9 +730,14 @@ pub fn evaluated_file_module_diagnostics(
         out.extend(crate::terraform_contexts::context_diagnostics(db, file).iter().cloned());
         out.extend(crate::terraform::module_block_diagnostics(db, module, file));
     }
-    // Terraform's test, mock and query files, by their own schemas.
+    // Terraform's test, mock, query and Stack files, by their own schemas;
+    // a Stack file's references against its Stack's declarations.
     if trust.kind == Language::TerraformTool {
         out.extend(crate::terraform::schema_diagnostics(db, file).iter().cloned());
+        let stack_references = crate::terraform_stacks::stack_reference_diagnostics(db, module, file);
+        out.extend(stack_references.iter().map(|diagnostic| convert(db, diagnostic)));
+        let stack_duplicates = crate::terraform_stacks::stack_duplicate_diagnostics(db, module, file);
+        out.extend(stack_duplicates.iter().map(|diagnostic| convert(db, diagnostic)));
     }
     // Namespaced calls Terraform cannot resolve, found from the
     // declarations: certain in a Terraform file of a module whose files all

@@ -55,6 +55,9 @@ pub enum SchemaProblem {
     /// A second block of a type that may appear once; `first` is where the
     /// first one is, as Terraform writes a range (`main.tf:3,3-12`).
     DuplicateBlock { block_type: SmolStr, owner: &'static str, first: String },
+    /// A second `run` block of the same name in a test file; `first` is
+    /// where the first is, as Terraform writes a range.
+    DuplicateRunName { name: SmolStr, first: String },
     /// `count` and `for_each` in one block.
     CountAndForEach,
     /// An `import` block with neither `id` nor `identity`, or both.
@@ -174,6 +177,7 @@ impl SchemaProblem {
                 rules::WRONG_LABEL_COUNT
             }
             SchemaProblem::DuplicateBlock { .. }
+            | SchemaProblem::DuplicateRunName { .. }
             | SchemaProblem::SecondCheckData { .. }
             | SchemaProblem::DynamicContent { extraneous: true } => rules::DUPLICATE_BLOCK,
             SchemaProblem::CountAndForEach | SchemaProblem::ImportIdentity { both: true } => {
@@ -212,6 +216,7 @@ impl SchemaProblem {
                 format!("Missing {} for {block_type}", label_names[*missing])
             }
             SchemaProblem::DuplicateBlock { block_type, .. } => format!("Duplicate {block_type} block"),
+            SchemaProblem::DuplicateRunName { .. } => "Duplicate \"run\" block names".into(),
             SchemaProblem::CountAndForEach => "Invalid combination of \"count\" and \"for_each\"".into(),
             SchemaProblem::ImportIdentity { .. } => "Invalid import block".into(),
             SchemaProblem::SecondCheckData { .. } => "Multiple data resource blocks".into(),
@@ -306,6 +311,9 @@ impl SchemaProblem {
             ),
             SchemaProblem::DuplicateBlock { block_type, owner, first } => {
                 format!("{owner} already has a {block_type} block at {first}.")
+            }
+            SchemaProblem::DuplicateRunName { name, first } => {
+                format!("This test file already has a run named {name} block defined at {first}.")
             }
             SchemaProblem::CountAndForEach => "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, \
                                                only one should be used to be explicit about the number of resources \
@@ -480,6 +488,35 @@ struct Schema {
     reserved_arguments: &'static [&'static str],
     blocks: &'static [Nested],
     rest: Rest,
+    /// What Terraform checks in the block beyond its schema.
+    special: Special,
+}
+
+/// The checks of a block beyond its schema (see `Checker::special`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Special {
+    None,
+    /// A configuration file's top level: `required_providers` outside
+    /// `terraform`.
+    ConfigurationFile,
+    /// A resource, data source, ephemeral resource or module call: `count`
+    /// and `for_each` exclude each other.
+    Repeatable,
+    /// An output: no postconditions.
+    Output,
+    /// A `moved` block's addresses.
+    Moved,
+    /// A configuration's `removed` block's address (a Stack's `removed`
+    /// names a component, not a resource).
+    Removed,
+    /// An `import` block's address and identity.
+    Import,
+    /// A `check` block's data source and asserts.
+    Check,
+    /// A `dynamic` block's `content`.
+    Dynamic,
+    /// A test file's top level: each `run` block's name once.
+    TestFile,
 }
 
 const CHECK_RULE: Schema = Schema {
@@ -489,6 +526,7 @@ const CHECK_RULE: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const VARIABLE: Schema = Schema {
@@ -507,6 +545,7 @@ const VARIABLE: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[block("validation", Content::Schema(&CHECK_RULE))],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const OUTPUT: Schema = Schema {
@@ -527,6 +566,7 @@ const OUTPUT: Schema = Schema {
         block("postcondition", Content::Unchecked),
     ],
     rest: Rest::Closed,
+    special: Special::Output,
 };
 
 const MODULE: Schema = Schema {
@@ -549,6 +589,7 @@ const MODULE: Schema = Schema {
         labelled("provider", &["type"], Content::Reserved),
     ],
     rest: Rest::Arguments,
+    special: Special::Repeatable,
 };
 
 const PROVIDER: Schema = Schema {
@@ -562,6 +603,7 @@ const PROVIDER: Schema = Schema {
         block("locals", Content::Reserved),
     ],
     rest: Rest::Provider,
+    special: Special::None,
 };
 
 const TERRAFORM: Schema = Schema {
@@ -577,6 +619,7 @@ const TERRAFORM: Schema = Schema {
         labelled("provider_meta", &["provider"], Content::Unchecked),
     ],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const ACTION_TRIGGER: Schema = Schema {
@@ -586,6 +629,7 @@ const ACTION_TRIGGER: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const LIFECYCLE: Schema = Schema {
@@ -605,6 +649,7 @@ const LIFECYCLE: Schema = Schema {
         block("action_trigger", Content::Schema(&ACTION_TRIGGER)),
     ],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const CONNECTION: Content = Content::Provider;
@@ -620,6 +665,7 @@ const PROVISIONER: Schema = Schema {
         block("lifecycle", Content::Reserved),
     ],
     rest: Rest::Provider,
+    special: Special::None,
 };
 
 const RESOURCE: Schema = Schema {
@@ -635,6 +681,7 @@ const RESOURCE: Schema = Schema {
         block("_", Content::Provider),
     ],
     rest: Rest::Provider,
+    special: Special::Repeatable,
 };
 
 const DATA: Schema = Schema {
@@ -648,6 +695,7 @@ const DATA: Schema = Schema {
         block("_", Content::Provider),
     ],
     rest: Rest::Provider,
+    special: Special::Repeatable,
 };
 
 const EPHEMERAL: Schema = Schema { owner: "ephemeral", ..DATA };
@@ -659,6 +707,7 @@ const MOVED: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::Moved,
 };
 
 const IMPORT: Schema = Schema {
@@ -668,6 +717,7 @@ const IMPORT: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::Import,
 };
 
 const REMOVED_LIFECYCLE: Schema = Schema {
@@ -677,6 +727,7 @@ const REMOVED_LIFECYCLE: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const REMOVED: Schema = Schema {
@@ -690,6 +741,7 @@ const REMOVED: Schema = Schema {
         labelled("provisioner", &["type"], Content::Schema(&PROVISIONER)),
     ],
     rest: Rest::Closed,
+    special: Special::Removed,
 };
 
 const CHECK: Schema = Schema {
@@ -702,6 +754,7 @@ const CHECK: Schema = Schema {
         block("assert", Content::Schema(&CHECK_RULE)),
     ],
     rest: Rest::Closed,
+    special: Special::Check,
 };
 
 const ACTION: Schema = Schema {
@@ -711,6 +764,7 @@ const ACTION: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[block("config", Content::Provider)],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const DYNAMIC: Schema = Schema {
@@ -720,6 +774,7 @@ const DYNAMIC: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[block("content", Content::Provider)],
     rest: Rest::Closed,
+    special: Special::Dynamic,
 };
 
 /// The top level of a configuration file: blocks only.
@@ -746,6 +801,7 @@ const FILE: Schema = Schema {
         labelled("check", &["name"], Content::Schema(&CHECK)),
     ],
     rest: Rest::Closed,
+    special: Special::ConfigurationFile,
 };
 
 // Terraform's test, mock and query files (`*.tftest.hcl`, `*.tfmock.hcl`,
@@ -758,6 +814,7 @@ const TEST_CONFIG: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const OVERRIDE_RESOURCE: Schema = Schema {
@@ -767,6 +824,7 @@ const OVERRIDE_RESOURCE: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const OVERRIDE_DATA: Schema =
@@ -779,6 +837,7 @@ const OVERRIDE_MODULE: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const MOCK_RESOURCE: Schema = Schema {
@@ -788,6 +847,7 @@ const MOCK_RESOURCE: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const MOCK_DATA: Schema = Schema { owner: "mock_data", this: "This mock_data block", ..MOCK_RESOURCE };
@@ -807,6 +867,7 @@ const MOCK_PROVIDER: Schema = Schema {
     reserved_arguments: &[],
     blocks: MOCK_BLOCKS,
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const PLAN_OPTIONS: Schema = Schema {
@@ -816,6 +877,7 @@ const PLAN_OPTIONS: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const RUN_MODULE: Schema = Schema {
@@ -825,6 +887,7 @@ const RUN_MODULE: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const RUN: Schema = Schema {
@@ -850,6 +913,7 @@ const RUN: Schema = Schema {
         labelled("backend", &["name"], Content::Unchecked),
     ],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 /// The top level of a test file.
@@ -870,6 +934,7 @@ const TEST_FILE: Schema = Schema {
         block("override_module", Content::Schema(&OVERRIDE_MODULE)),
     ],
     rest: Rest::Closed,
+    special: Special::TestFile,
 };
 
 /// The top level of a mock data file.
@@ -880,6 +945,7 @@ const MOCK_FILE: Schema = Schema {
     reserved_arguments: &[],
     blocks: MOCK_BLOCKS,
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 const LIST: Schema = Schema {
@@ -889,6 +955,7 @@ const LIST: Schema = Schema {
     reserved_arguments: &[],
     blocks: &[once("config", Content::Provider)],
     rest: Rest::Closed,
+    special: Special::None,
 };
 
 /// The top level of a query file.
@@ -904,27 +971,244 @@ const QUERY_FILE: Schema = Schema {
         labelled("variable", &["name"], Content::Schema(&VARIABLE)),
     ],
     rest: Rest::Closed,
+    special: Special::None,
+};
+
+// A Stack's files: its component configuration (`*.tfcomponent.hcl`, and
+// `*.tfstack.hcl` before Terraform 1.13), read by Terraform's `stackconfig`
+// package, and its deployment configuration (`*.tfdeploy.hcl`), which HCP
+// Terraform reads; the deployment blocks' schemas are those its
+// documentation gives (developer.hashicorp.com, "Deployment configuration
+// overview" and each block's reference), with the arguments of older
+// releases it still documents (`orchestrate`).
+
+const STACK_VARIABLE: Schema = Schema {
+    owner: "variable",
+    this: "This variable",
+    arguments: &[
+        required("type"),
+        arg("default"),
+        arg("description"),
+        arg("sensitive"),
+        arg("nullable"),
+        arg("ephemeral"),
+    ],
+    reserved_arguments: &[],
+    blocks: &[block("validation", Content::Schema(&CHECK_RULE))],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const STACK_OUTPUT: Schema = Schema {
+    owner: "output",
+    this: "This output",
+    arguments: &[required("type"), arg("value"), arg("description"), arg("sensitive"), arg("ephemeral")],
+    reserved_arguments: &[],
+    blocks: &[block("precondition", Content::Schema(&CHECK_RULE))],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const COMPONENT: Schema = Schema {
+    owner: "component",
+    this: "This component",
+    arguments: &[
+        required("source"),
+        arg("version"),
+        arg("for_each"),
+        arg("inputs"),
+        arg("providers"),
+        arg("depends_on"),
+    ],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const EMBEDDED_STACK: Schema = Schema {
+    owner: "stack",
+    this: "This stack call",
+    arguments: &[required("source"), arg("version"), arg("for_each"), arg("inputs"), arg("depends_on")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const STACK_PROVIDER: Schema = Schema {
+    owner: "provider",
+    this: "This provider configuration",
+    arguments: &[arg("for_each")],
+    reserved_arguments: &[],
+    blocks: &[block("config", Content::Provider)],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const STACK_REMOVED: Schema = Schema {
+    owner: "removed",
+    this: "This \"removed\" block",
+    arguments: &[
+        required("from"),
+        required("source"),
+        arg("version"),
+        arg("for_each"),
+        arg("providers"),
+        arg("inputs"),
+    ],
+    reserved_arguments: &[],
+    blocks: &[block("lifecycle", Content::Schema(&REMOVED_LIFECYCLE))],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+/// The top level of a Stack's component configuration file.
+const STACK_COMPONENTS_FILE: Schema = Schema {
+    owner: "component configuration",
+    this: "This component configuration file",
+    arguments: &[arg("language")],
+    reserved_arguments: &[],
+    blocks: &[
+        labelled("stack", &["name"], Content::Schema(&EMBEDDED_STACK)),
+        labelled("component", &["name"], Content::Schema(&COMPONENT)),
+        labelled("variable", &["name"], Content::Schema(&STACK_VARIABLE)),
+        block("locals", Content::Arguments),
+        labelled("output", &["name"], Content::Schema(&STACK_OUTPUT)),
+        labelled("provider", &["type", "name"], Content::Schema(&STACK_PROVIDER)),
+        block("required_providers", Content::Arguments),
+        block("removed", Content::Schema(&STACK_REMOVED)),
+    ],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const DEPLOYMENT: Schema = Schema {
+    owner: "deployment",
+    this: "This deployment",
+    arguments: &[arg("inputs"), arg("deployment_group"), arg("destroy"), arg("import")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const DEPLOYMENT_GROUP: Schema = Schema {
+    owner: "deployment_group",
+    this: "This deployment group",
+    arguments: &[arg("auto_approve_checks")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const AUTO_APPROVE_CHECK: Schema = Schema {
+    owner: "check",
+    this: "This check",
+    arguments: &[required("condition"), required("reason")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const DEPLOYMENT_AUTO_APPROVE: Schema = Schema {
+    owner: "deployment_auto_approve",
+    this: "This auto-approval rule",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: &[block("check", Content::Schema(&AUTO_APPROVE_CHECK))],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+/// `orchestrate "auto_approve" "NAME"` and `orchestrate "replan" "NAME"`,
+/// the rules `deployment_auto_approve` replaced.
+const ORCHESTRATE: Schema =
+    Schema { owner: "orchestrate", this: "This orchestration rule", ..DEPLOYMENT_AUTO_APPROVE };
+
+const IDENTITY_TOKEN: Schema = Schema {
+    owner: "identity_token",
+    this: "This identity token",
+    arguments: &[required("audience")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const STORE: Schema = Schema {
+    owner: "store",
+    this: "This store",
+    arguments: &[arg("id"), arg("name"), required("category")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const UPSTREAM_INPUT: Schema = Schema {
+    owner: "upstream_input",
+    this: "This upstream input",
+    arguments: &[required("type"), required("source")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+const PUBLISH_OUTPUT: Schema = Schema {
+    owner: "publish_output",
+    this: "This published output",
+    arguments: &[arg("description"), required("value")],
+    reserved_arguments: &[],
+    blocks: &[],
+    rest: Rest::Closed,
+    special: Special::None,
+};
+
+/// The top level of a Stack's deployment configuration file.
+const STACK_DEPLOYMENTS_FILE: Schema = Schema {
+    owner: "deployment configuration",
+    this: "This deployment configuration file",
+    arguments: &[],
+    reserved_arguments: &[],
+    blocks: &[
+        labelled("deployment", &["name"], Content::Schema(&DEPLOYMENT)),
+        labelled("deployment_group", &["name"], Content::Schema(&DEPLOYMENT_GROUP)),
+        labelled("deployment_auto_approve", &["name"], Content::Schema(&DEPLOYMENT_AUTO_APPROVE)),
+        labelled("orchestrate", &["type", "name"], Content::Schema(&ORCHESTRATE)),
+        labelled("identity_token", &["name"], Content::Schema(&IDENTITY_TOKEN)),
+        labelled("store", &["type", "name"], Content::Schema(&STORE)),
+        labelled("upstream_input", &["name"], Content::Schema(&UPSTREAM_INPUT)),
+        labelled("publish_output", &["name"], Content::Schema(&PUBLISH_OUTPUT)),
+        block("locals", Content::Arguments),
+    ],
+    rest: Rest::Closed,
+    special: Special::None,
 };
 
 /// The schema of a file's top level by its name: a configuration file's,
-/// or a test, mock or query file's.
+/// or a test, mock, query or Stack file's (the one table of file kinds,
+/// [`vfs::TerraformFormat`]). OpenTofu's test files have none here.
 fn file_schema(path: &camino::Utf8Path) -> Option<&'static Schema> {
     const CONFIGURATION: &Schema = &FILE;
     const TEST: &Schema = &TEST_FILE;
     const MOCK: &Schema = &MOCK_FILE;
     const QUERY: &Schema = &QUERY_FILE;
+    const COMPONENTS: &Schema = &STACK_COMPONENTS_FILE;
+    const DEPLOYMENTS: &Schema = &STACK_DEPLOYMENTS_FILE;
     if vfs::FileKind::of_named(path).language == vfs::Language::Terraform {
         return Some(CONFIGURATION);
     }
-    let name = path.file_name()?;
-    if name.ends_with(".tftest.hcl") {
-        Some(TEST)
-    } else if name.ends_with(".tfmock.hcl") {
-        Some(MOCK)
-    } else if name.ends_with(".tfquery.hcl") {
-        Some(QUERY)
-    } else {
-        None
+    match vfs::TerraformFormat::of(path)? {
+        vfs::TerraformFormat::Test => Some(TEST),
+        vfs::TerraformFormat::Mock => Some(MOCK),
+        vfs::TerraformFormat::Query => Some(QUERY),
+        vfs::TerraformFormat::StackComponents => Some(COMPONENTS),
+        vfs::TerraformFormat::StackDeployments => Some(DEPLOYMENTS),
+        vfs::TerraformFormat::OpenTofuTest => None,
     }
 }
 
@@ -1210,10 +1494,12 @@ impl Checker<'_> {
     /// What Terraform checks beyond the schema, per block type.
     fn special(&mut self, schema: &'static Schema, body: &ast::Body, header: Option<&Header>) {
         let Some(header) = header else {
-            // The top level of a configuration file: `required_providers`
-            // outside `terraform`.
-            if schema.owner == "file" {
-                self.top_level(body);
+            match schema.special {
+                // The top level of a configuration file: `required_providers`
+                // outside `terraform`.
+                Special::ConfigurationFile => self.top_level(body),
+                Special::TestFile => self.run_names(body),
+                _ => {}
             }
             return;
         };
@@ -1226,14 +1512,14 @@ impl Checker<'_> {
         let blocks_of = |type_name: &'static str| {
             body.blocks().filter(move |it| it.ident_token().is_some_and(|token| token.text() == type_name))
         };
-        if matches!(schema.owner, "resource" | "data" | "ephemeral" | "module")
+        if schema.special == Special::Repeatable
             && attribute("count").is_some()
             && let Some(for_each) = attribute("for_each")
         {
             self.push(SchemaProblem::CountAndForEach, name_range(&for_each));
         }
-        match schema.owner {
-            "output" => {
+        match schema.special {
+            Special::Output => {
                 for postcondition in blocks_of("postcondition").filter_map(Header::of) {
                     self.push(
                         SchemaProblem::Misplaced(Misplaced::OutputPostcondition),
@@ -1241,7 +1527,7 @@ impl Checker<'_> {
                     );
                 }
             }
-            "moved" => {
+            Special::Moved => {
                 let from = attribute("from").and_then(|it| self.address(&it, AddressUse::Moved));
                 let to = attribute("to").and_then(|it| self.address(&it, AddressUse::Moved));
                 if let (Some(from), Some(to)) = (from, to)
@@ -1250,12 +1536,12 @@ impl Checker<'_> {
                     self.push(SchemaProblem::InvalidAddress(AddressProblem::MovedKinds), header.def_range());
                 }
             }
-            "removed" => {
+            Special::Removed => {
                 if let Some(from) = attribute("from") {
                     self.address(&from, AddressUse::Removed);
                 }
             }
-            "import" => {
+            Special::Import => {
                 if let Some(to) = attribute("to") {
                     self.address(&to, AddressUse::Import);
                 }
@@ -1267,7 +1553,7 @@ impl Checker<'_> {
                     self.push(SchemaProblem::ImportIdentity { both: false }, header.def_range());
                 }
             }
-            "check" => {
+            Special::Check => {
                 let data: Vec<Header> = blocks_of("data").filter_map(Header::of).collect();
                 if let Some(first) = data.first().map(Header::def_range) {
                     for second in data.iter().skip(1) {
@@ -1303,7 +1589,7 @@ impl Checker<'_> {
                     self.push(SchemaProblem::ZeroAssertBlocks, header.def_range());
                 }
             }
-            "dynamic" => {
+            Special::Dynamic => {
                 let contents: Vec<Header> = blocks_of("content").filter_map(Header::of).collect();
                 match contents.get(1) {
                     Some(second) => {
@@ -1315,7 +1601,7 @@ impl Checker<'_> {
                     None => {}
                 }
             }
-            _ => {}
+            Special::None | Special::ConfigurationFile | Special::Repeatable | Special::TestFile => {}
         }
     }
 
@@ -1333,6 +1619,28 @@ impl Checker<'_> {
             Err((problem, range)) => {
                 self.push(SchemaProblem::InvalidAddress(problem), range);
                 None
+            }
+        }
+    }
+
+    /// A test file's `run` blocks, each name once (Terraform's
+    /// `configs.loadTestFile`): a later run of an earlier one's name is
+    /// reported at its label.
+    fn run_names(&mut self, body: &ast::Body) {
+        let mut seen: Vec<(SmolStr, TextRange)> = Vec::new();
+        for run in body.blocks().filter_map(Header::of) {
+            let [(name, label)] = run.labels.as_slice() else { continue };
+            if run.type_name != "run" {
+                continue;
+            }
+            if let Some(&(_, first)) = seen.iter().find(|(seen, _)| seen == name) {
+                let problem = SchemaProblem::DuplicateRunName {
+                    name: name.clone(),
+                    first: self.terraform_range(first),
+                };
+                self.out.push(PlacedProblem { problem, range: *label, first: Some(first) });
+            } else {
+                seen.push((name.clone(), run.def_range()));
             }
         }
     }

@@ -605,6 +605,9 @@ impl AnalysisHost {
                     }
                     let _ = analysis::terraform::schema_diagnostics(db, file);
                     let _ = analysis::terraform_contexts::context_diagnostics(db, file);
+                    if vfs::TerraformFormat::of(file.path(db)).is_some_and(vfs::TerraformFormat::is_stack) {
+                        let _ = analysis::terraform_stacks::stack_declarations(db, file);
+                    }
                     if structure {
                         let _ = module::file_blocks(db, file);
                     }

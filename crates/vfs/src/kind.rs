@@ -37,7 +37,9 @@ pub enum Language {
     /// Terraform's other formats, with roots of their own and variables
     /// declared elsewhere: `*.tftest.hcl`, `*.tfmock.hcl`, `*.tfquery.hcl`,
     /// the Stacks files (`*.tfcomponent.hcl`, `*.tfstack.hcl`,
-    /// `*.tfdeploy.hcl`), and OpenTofu's `*.tofutest.hcl`.
+    /// `*.tfdeploy.hcl`), OpenTofu's `*.tofutest.hcl`, and the JSON twins
+    /// Terraform reads (`*.tftest.json`, `*.tfmock.json`, `*.tfquery.json`,
+    /// `*.tfcomponent.json`). Which one a file is: [`TerraformFormat`].
     TerraformTool,
     /// `*.pkr.hcl`, `*.pkr.json`.
     Packer,
@@ -124,9 +126,74 @@ fn language_of(stem: &str) -> Option<Language> {
         let tool = terraform_tool_extension(base).is_some();
         return Some(if tool { Language::TerraformTool } else { Language::Hcl });
     }
+    // The JSON twins of Terraform's other formats: `main.tftest.json`'s
+    // stem is `main.tftest`, with no native ending of its own.
+    if terraform_tool_extension(stem).is_some_and(|ext| TERRAFORM_JSON_TOOL_EXTENSIONS.contains(&ext)) {
+        return Some(Language::TerraformTool);
+    }
     // `*.pkr.json`'s stem is `*.pkr`, handled above; other JSON twins need
     // a native ending.
     None
+}
+
+/// The formats among Terraform's other ones whose JSON twin Terraform reads
+/// (`main.tftest.json`: its `configs` and `stackconfig` packages); the
+/// older `.tfstack` name and the deployment files have none.
+const TERRAFORM_JSON_TOOL_EXTENSIONS: &[&str] = &["tftest", "tfmock", "tfquery", "tfcomponent"];
+
+/// Which of Terraform's other formats a file is (the files of
+/// [`Language::TerraformTool`]), by its name: each has blocks of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TerraformFormat {
+    /// `*.tftest.hcl`, `*.tftest.json`: `terraform test`'s files.
+    Test,
+    /// OpenTofu's `*.tofutest.hcl`, which `tofu test` reads as a test file.
+    OpenTofuTest,
+    /// `*.tfmock.hcl`, `*.tfmock.json`: a mock provider's data.
+    Mock,
+    /// `*.tfquery.hcl`, `*.tfquery.json`: `terraform query`'s files.
+    Query,
+    /// A Stack's component configuration: `*.tfcomponent.hcl`,
+    /// `*.tfcomponent.json`, and `*.tfstack.hcl`, the name these files had
+    /// before Terraform 1.13. The files of one directory make one Stack.
+    StackComponents,
+    /// A Stack's deployment configuration: `*.tfdeploy.hcl`. The files of
+    /// one directory make one deployment configuration.
+    StackDeployments,
+}
+
+impl TerraformFormat {
+    /// The format of a file by its name, or `None` for a file that is none
+    /// of Terraform's other formats (an unknown `*.tfx.hcl` among them).
+    pub fn of(path: &Utf8Path) -> Option<TerraformFormat> {
+        let kind = FileKind::of(path)?;
+        if kind.language != Language::TerraformTool {
+            return None;
+        }
+        let name = path.file_name().unwrap_or(path.as_str());
+        let base = match kind.syntax {
+            SourceSyntax::Native => name.strip_suffix(".hcl")?,
+            SourceSyntax::Json => name.strip_suffix(".json")?,
+        };
+        terraform_tool_extension(base).and_then(TerraformFormat::of_extension)
+    }
+
+    fn of_extension(extension: &str) -> Option<TerraformFormat> {
+        Some(match extension {
+            "tftest" => TerraformFormat::Test,
+            "tofutest" => TerraformFormat::OpenTofuTest,
+            "tfmock" => TerraformFormat::Mock,
+            "tfquery" => TerraformFormat::Query,
+            "tfcomponent" | "tfstack" => TerraformFormat::StackComponents,
+            "tfdeploy" => TerraformFormat::StackDeployments,
+            _ => return None,
+        })
+    }
+
+    /// Whether the file belongs to a Stack (its components or deployments).
+    pub fn is_stack(self) -> bool {
+        matches!(self, TerraformFormat::StackComponents | TerraformFormat::StackDeployments)
+    }
 }
 
 /// The extension before `.hcl` of one of Terraform's other formats
@@ -310,6 +377,12 @@ mod tests {
             ("a.tfmock.hcl", Some(TerraformTool)),
             ("a.tfcomponent.hcl", Some(TerraformTool)),
             ("a.tofutest.hcl", Some(TerraformTool)),
+            ("a.tfdeploy.hcl", Some(TerraformTool)),
+            ("a.tftest.json", Some(TerraformTool)),
+            ("a.tfcomponent.json", Some(TerraformTool)),
+            ("a.tfstack.json", None),
+            ("a.tfdeploy.json", None),
+            ("a.tfx.json", None),
             ("build.pkr.hcl", Some(Packer)),
             ("build.pkr.json", Some(Packer)),
             ("job.nomad", Some(Nomad)),
@@ -336,6 +409,30 @@ mod tests {
     }
 
     #[test]
+    fn terraform_formats_by_name() {
+        use TerraformFormat::*;
+        for (name, expected) in [
+            ("a.tftest.hcl", Some(Test)),
+            ("dir/a.tftest.json", Some(Test)),
+            ("a.tofutest.hcl", Some(OpenTofuTest)),
+            ("a.tfmock.hcl", Some(Mock)),
+            ("a.tfmock.json", Some(Mock)),
+            ("a.tfquery.json", Some(Query)),
+            ("a.tfcomponent.hcl", Some(StackComponents)),
+            ("a.tfcomponent.json", Some(StackComponents)),
+            ("a.tfstack.hcl", Some(StackComponents)),
+            ("a.tfdeploy.hcl", Some(StackDeployments)),
+            ("a.tfdeploy.json", None),
+            ("a.tfmigrate.hcl", None),
+            (".tftest.hcl", None),
+            ("main.tf", None),
+            ("a.hcl", None),
+        ] {
+            assert_eq!(TerraformFormat::of(Utf8Path::new(name)), expected, "{name}");
+        }
+    }
+
+    #[test]
     fn terraform_fmt_files_by_name() {
         for (name, expected) in [
             ("main.tf", true),
@@ -350,6 +447,7 @@ mod tests {
             // JSON is never formatted; Stacks files and other tools' files
             // get hclwrite's style.
             ("main.tf.json", false),
+            ("a.tftest.json", false),
             ("terraform.tfvars.json", false),
             ("a.tfcomponent.hcl", false),
             ("a.tfdeploy.hcl", false),

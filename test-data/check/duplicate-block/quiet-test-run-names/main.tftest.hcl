@@ -1,0 +1,7 @@
+run "setup" {
+  command = plan
+}
+
+run "check" {
+  command = apply
+}

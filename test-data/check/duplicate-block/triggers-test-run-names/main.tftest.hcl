@@ -1,0 +1,11 @@
+run "setup" {
+  command = plan
+}
+
+run "check" {
+  command = plan
+}
+
+run "setup" {
+  command = apply
+}

@@ -1,0 +1,10 @@
+output "vpc" {
+  type  = string
+  value = component.network.vpc_id
+}
+
+removed {
+  from   = component.gone
+  source = "./gone"
+  providers = { aws = provider.aws.old }
+}

@@ -1,0 +1,7 @@
+provider "aws" {
+  config {}
+}
+
+component {
+  source = "./app"
+}

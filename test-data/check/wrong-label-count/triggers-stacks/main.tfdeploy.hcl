@@ -1,0 +1,10 @@
+store "keys" {
+  category = "env"
+}
+
+orchestrate "no_changes" {
+  check {
+    condition = true
+    reason    = "always"
+  }
+}
