@@ -71,11 +71,11 @@ fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
 const FILE_INDEX: &str = "files-v1";
 
 /// The entries the last run used, in one file.
-const PACK: &str = "check-v1.pack";
+const PACK: &str = "check-v2.pack";
 
 /// Each entry of the cache by name, with its inode.
 fn entries(cache: &Path) -> BTreeMap<String, u64> {
-    let Ok(dir) = std::fs::read_dir(cache.join("check-v1")) else { return BTreeMap::new() };
+    let Ok(dir) = std::fs::read_dir(cache.join("check-v2")) else { return BTreeMap::new() };
     dir.map(|entry| entry.expect("an entry"))
         // The hash of the executable is kept beside the entries.
         .filter(|entry| !entry.file_name().to_string_lossy().starts_with("exe-"))
@@ -213,7 +213,7 @@ fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
         assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
     }
     for (name, spoil) in names.iter().zip(spoil) {
-        let path = cache.join("check-v1").join(name);
+        let path = cache.join("check-v2").join(name);
         let bytes = std::fs::read(&path).expect("an entry");
         std::fs::write(&path, spoil(bytes)).expect("spoilt");
     }

@@ -76,11 +76,11 @@ const EXECUTABLE_PREFIX: &str = "exe-";
 const MAGIC: &[u8; 8] = b"HALITE\x00C";
 
 /// The entry format; changing the encoding below changes it.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// The subdirectory holding entries, named by the format so that a
 /// future format does not read (nor prune by) this one's.
-const ENTRIES: &str = "check-v1";
+const ENTRIES: &str = "check-v2";
 
 /// An entry larger than this is not read (no real unit's diagnostics come
 /// near it): a foreign file cannot make a lookup read without bound.
@@ -92,7 +92,7 @@ const HEADER_SIZE: usize = 8 + 4 + 32 + 32;
 /// A directory of check results, opened for one run.
 #[derive(Debug)]
 pub struct ResultCache {
-    /// The directory of entries (`DIR/check-v1`).
+    /// The directory of entries (`DIR/check-v2`).
     entries: Utf8PathBuf,
     build: blake3::Hash,
     max_size: u64,
@@ -228,7 +228,7 @@ impl ResultCache {
     }
 
     /// Prunes when the entries may be over the cap: by the ledger
-    /// (`check-v1.size`), what the last prune kept plus what runs wrote
+    /// (`check-v2.size`), what the last prune kept plus what runs wrote
     /// since, so that a run does not list every entry (a `stat` each) to
     /// find it need not prune. The ledger only over-counts (an entry
     /// rewritten counts twice; two runs at once may each add to the old
@@ -503,13 +503,51 @@ pub(crate) struct Entry {
     pub(crate) files: Vec<Vec<StoredDiagnostic>>,
 }
 
-/// A directory a unit read for its result (a local module it calls) and
-/// that directory's files as the run had them: `None` when the run had
-/// none of them, so that the directory was not read at all.
+/// A directory a unit read for its result (a local module it calls),
+/// that directory's files as the run had them (`None` when the run had
+/// none of them, so that the directory was not read at all), and the
+/// [`interface_digest`] of what the unit read of it: when the files have
+/// changed but what they declare for callers has not, the unit's result
+/// holds all the same.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Dependency {
     pub(crate) dir: Utf8PathBuf,
     pub(crate) files: Option<Vec<(Utf8PathBuf, blake3::Hash)>>,
+    pub(crate) interface: blake3::Hash,
+}
+
+/// The hash of what a caller reads of a called module: its variables and
+/// outputs as [`db::module::child_interface`] gives them, or `None` (no
+/// module there). Equal interfaces hash alike; the hash is of this build's
+/// `Hash` of each part (a key holds only for the build that wrote it).
+pub(crate) fn interface_digest(interface: Option<&db::module::ModuleInterface>) -> blake3::Hash {
+    use std::hash::{Hash, Hasher};
+    /// A `Hasher` feeding BLAKE3, for types that derive `Hash`.
+    struct Digest(blake3::Hasher);
+    impl Hasher for Digest {
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.update(bytes);
+        }
+        fn finish(&self) -> u64 {
+            0
+        }
+    }
+    let mut digest = Digest(blake3::Hasher::new());
+    match interface {
+        None => digest.write_u8(0),
+        Some(interface) => {
+            digest.write_u8(1);
+            digest.write_usize(interface.inputs.len());
+            for input in &interface.inputs {
+                input.name.hash(&mut digest);
+                input.required.hash(&mut digest);
+                input.ty.hash(&mut digest);
+            }
+            interface.outputs.hash(&mut digest);
+            interface.complete.hash(&mut digest);
+        }
+    }
+    digest.0.finalize()
 }
 
 /// A [`LocatedDiagnostic`] without its file and path, which the unit's
@@ -632,6 +670,7 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
                 }
             }
         }
+        out.0.extend_from_slice(dependency.interface.as_bytes());
     }
     out.len(entry.files.len());
     for diagnostics in &entry.files {
@@ -711,7 +750,8 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
             }
             _ => return None,
         };
-        dependencies.push(Dependency { dir, files });
+        let interface = blake3::Hash::from_bytes(input.array()?);
+        dependencies.push(Dependency { dir, files, interface });
     }
     let mut files = Vec::new();
     for _ in 0..input.len()? {
@@ -879,8 +919,9 @@ mod tests {
                 Dependency {
                     dir: "modules/net".into(),
                     files: Some(vec![("modules/net/main.tf".into(), blake3::hash(b"x"))]),
+                    interface: interface_digest(None),
                 },
-                Dependency { dir: "elsewhere".into(), files: None },
+                Dependency { dir: "elsewhere".into(), files: None, interface: blake3::hash(b"y") },
             ],
             files: vec![vec![diagnostic, syntax], Vec::new()],
         }

@@ -733,12 +733,81 @@ impl<R: Send> ChunkChecker<'_, R> {
     }
 
     /// The entry of `key`, if it is `unit`'s and the modules it read are
-    /// as they were.
+    /// as they were, or declare for callers what they did: a called
+    /// module whose files changed is read for its interface (once per run),
+    /// and where that is the same, the entry holds and is written again
+    /// with the called module's files as they are now, so that the next
+    /// run need not read them.
     fn lookup(&self, cache: &ResultCache, key: &Key, unit: &CheckUnit) -> Option<Entry> {
-        let entry = cache.load(key)?;
-        let holds = entry.files.len() == unit.files.len()
-            && entry.dependencies.iter().all(|dependency| self.dependency_holds(dependency));
-        holds.then_some(entry)
+        let mut entry = cache.load(key)?;
+        if entry.files.len() != unit.files.len() {
+            return None;
+        }
+        let mut refreshed = false;
+        for dependency in &mut entry.dependencies {
+            if self.dependency_holds(dependency) {
+                continue;
+            }
+            let (interface, files) = self.interface_now(&dependency.dir)?;
+            if interface != dependency.interface {
+                return None;
+            }
+            dependency.files = files;
+            refreshed = true;
+        }
+        if refreshed {
+            cache.store(key, &entry);
+        }
+        Some(entry)
+    }
+
+    /// The [`cache::interface_digest`] of the module in `dir` as a caller
+    /// checked now would read it, with its files and their hashes as read
+    /// for it (`None` for a directory of no file of the run); `None` when
+    /// a file of it cannot be read. Read in a host of its own, and kept
+    /// for the run's callers.
+    #[allow(clippy::type_complexity)]
+    fn interface_now(
+        &self,
+        dir: &Utf8Path,
+    ) -> Option<(blake3::Hash, Option<Vec<(Utf8PathBuf, blake3::Hash)>>)> {
+        let Some(unit) = self.unit_of_dir.get(dir) else {
+            // No file of the run there: a caller finds no module.
+            return Some((cache::interface_digest(None), None));
+        };
+        let known = lock(&self.child_inputs).get(dir).cloned();
+        let (interface, files) = match known {
+            // Found by a chunk of this run, from the files as it read them.
+            Some(interface) => {
+                let files = unit
+                    .files
+                    .iter()
+                    .map(|&index| Some((self.paths[index].clone(), self.file_hash(index)?)))
+                    .collect::<Option<Vec<_>>>()?;
+                (interface, files)
+            }
+            None => {
+                let read = self.read_bytes(unit);
+                let mut files = Vec::with_capacity(read.len());
+                for (index, bytes) in &read {
+                    files.push((self.paths[*index].clone(), cache::hash_bytes(bytes.as_ref().ok()?)));
+                }
+                let options = HostOptions { values: Values::None, threads: 1, limits: self.limits };
+                let mut host = match &self.configured().ok()?.dialects {
+                    Some(dialects) => AnalysisHost::with_dialects(options, dialects.registry.clone()),
+                    None => AnalysisHost::new(options),
+                };
+                let mut change = Change::new();
+                let dialects = host.db().dialects();
+                Self::add(&mut change, unit, read, false, &mut FxHashMap::default(), self.paths, dialects);
+                host.apply_change(change);
+                let interface =
+                    host.module(dir).and_then(|module| db::module::child_interface(host.db(), module));
+                let interface = lock(&self.child_inputs).entry(dir.to_owned()).or_insert(interface).clone();
+                (interface, files)
+            }
+        };
+        Some((cache::interface_digest(interface.as_deref()), Some(files)))
     }
 
     /// Whether a directory a unit read has the files it had, with the same
@@ -795,7 +864,14 @@ impl<R: Send> ChunkChecker<'_, R> {
                             .collect::<Option<Vec<_>>>()?,
                     ),
                 };
-                Some(Dependency { dir: dir.to_owned(), files })
+                // What the report read of it: as the host finds a call's
+                // child, in the host or else among the run's.
+                let interface = match host.module(dir) {
+                    Some(child) => db::module::child_interface(host.db(), child),
+                    None => lock(&self.child_inputs).get(dir).cloned().flatten(),
+                };
+                let interface = cache::interface_digest(interface.as_deref());
+                Some(Dependency { dir: dir.to_owned(), files, interface })
             })
             .collect()
     }
