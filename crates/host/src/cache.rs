@@ -30,7 +30,7 @@ use std::{
     fs,
     io::{self, Read, Write},
     sync::{
-        Mutex, OnceLock,
+        Arc, Mutex, OnceLock,
         atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::{Duration, SystemTime},
@@ -43,6 +43,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{TextRange, TextSize};
 
 use crate::{Limits, LocatedDiagnostic};
+use db::module::{ModuleInput, ModuleInterface};
 
 mod file_index;
 mod pack;
@@ -501,6 +502,57 @@ pub(crate) fn levels_digest(levels: &RuleLevels) -> blake3::Hash {
 pub(crate) struct Entry {
     pub(crate) dependencies: Vec<Dependency>,
     pub(crate) files: Vec<Vec<StoredDiagnostic>>,
+    /// For a module, what its callers read of it; `None` for a file of
+    /// no module. It depends on the unit's own files alone, so a caller
+    /// checked again reads it from here rather than parsing the module.
+    pub(crate) interface: Option<StoredInterface>,
+}
+
+/// A module's interface as an entry keeps it: encoded, and decoded only
+/// when a caller asks (most entries are read only for their diagnostics).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoredInterface(Vec<u8>);
+
+impl StoredInterface {
+    /// `interface` (`None`: no module there), to be stored.
+    pub(crate) fn new(interface: Option<&ModuleInterface>) -> StoredInterface {
+        let mut out = Writer(Vec::new());
+        match interface {
+            None => out.u8(0),
+            Some(interface) => {
+                out.u8(1);
+                out.len(interface.inputs.len());
+                for input in &interface.inputs {
+                    out.str(&input.name);
+                    out.u8(u8::from(input.required));
+                    match &input.ty {
+                        None => out.u8(0),
+                        Some(ty) => {
+                            out.u8(1);
+                            out.str(&ty.to_json_string());
+                        }
+                    }
+                }
+                out.len(interface.outputs.len());
+                for output in &interface.outputs {
+                    out.str(output);
+                }
+                out.u8(u8::from(interface.complete));
+            }
+        }
+        StoredInterface(out.0)
+    }
+
+    /// The interface stored, or `None` when the bytes are not one.
+    pub(crate) fn decode(&self) -> Option<Option<Arc<ModuleInterface>>> {
+        let mut input = Reader(&self.0);
+        let interface = match input.u8()? {
+            0 => None,
+            1 => Some(Arc::new(decode_interface(&mut input)?)),
+            _ => return None,
+        };
+        input.0.is_empty().then_some(interface)
+    }
 }
 
 /// A directory a unit read for its result (a local module it calls),
@@ -520,7 +572,7 @@ pub(crate) struct Dependency {
 /// outputs as [`db::module::child_interface`] gives them, or `None` (no
 /// module there). Equal interfaces hash alike; the hash is of this build's
 /// `Hash` of each part (a key holds only for the build that wrote it).
-pub(crate) fn interface_digest(interface: Option<&db::module::ModuleInterface>) -> blake3::Hash {
+pub(crate) fn interface_digest(interface: Option<&ModuleInterface>) -> blake3::Hash {
     use std::hash::{Hash, Hasher};
     /// A `Hasher` feeding BLAKE3, for types that derive `Hash`.
     struct Digest(blake3::Hasher);
@@ -672,6 +724,14 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
         }
         out.0.extend_from_slice(dependency.interface.as_bytes());
     }
+    match &entry.interface {
+        None => out.u8(0),
+        Some(StoredInterface(bytes)) => {
+            out.u8(1);
+            out.len(bytes.len());
+            out.0.extend_from_slice(bytes);
+        }
+    }
     out.len(entry.files.len());
     for diagnostics in &entry.files {
         out.len(diagnostics.len());
@@ -753,6 +813,14 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
         let interface = blake3::Hash::from_bytes(input.array()?);
         dependencies.push(Dependency { dir, files, interface });
     }
+    let interface = match input.u8()? {
+        0 => None,
+        1 => {
+            let len = input.len()?;
+            Some(StoredInterface(input.take(len)?.to_vec()))
+        }
+        _ => return None,
+    };
     let mut files = Vec::new();
     for _ in 0..input.len()? {
         let mut diagnostics = Vec::new();
@@ -808,7 +876,39 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
         }
         files.push(diagnostics);
     }
-    input.0.is_empty().then_some(Entry { dependencies, files })
+    input.0.is_empty().then_some(Entry { dependencies, files, interface })
+}
+
+/// A module's interface as [`encode_entry`] wrote it. A type is kept in
+/// cty's JSON encoding, and trusted only if it encodes back to the same
+/// text: then it is the type that was written.
+fn decode_interface(input: &mut Reader<'_>) -> Option<ModuleInterface> {
+    let flag = |byte: u8| match byte {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
+    };
+    let mut inputs = Vec::new();
+    for _ in 0..input.len()? {
+        let name = input.str()?.into();
+        let required = flag(input.u8()?)?;
+        let ty = match input.u8()? {
+            0 => None,
+            1 => {
+                let text = input.str()?;
+                let ty = value::Type::from_json_str(text).ok()?;
+                (ty.to_json_string() == text).then_some(ty)?.into()
+            }
+            _ => return None,
+        };
+        inputs.push(ModuleInput { name, required, ty });
+    }
+    let mut outputs = Vec::new();
+    for _ in 0..input.len()? {
+        outputs.push(input.str()?.into());
+    }
+    let complete = flag(input.u8()?)?;
+    Some(ModuleInterface { inputs: inputs.into(), outputs: outputs.into(), complete })
 }
 
 struct Writer(Vec<u8>);
@@ -924,7 +1024,34 @@ mod tests {
                 Dependency { dir: "elsewhere".into(), files: None, interface: blake3::hash(b"y") },
             ],
             files: vec![vec![diagnostic, syntax], Vec::new()],
+            interface: Some(StoredInterface::new(Some(&ModuleInterface {
+                inputs: vec![
+                    ModuleInput { name: "name".into(), required: true, ty: Some(value::Type::String) },
+                    ModuleInput {
+                        name: "tags".into(),
+                        required: false,
+                        ty: Some(value::Type::Object(value::ObjectType::new(
+                            [("a".to_owned(), value::Type::List(Box::new(value::Type::Number)))].into(),
+                            ["a".to_owned()].into(),
+                        ))),
+                    },
+                    ModuleInput { name: "any".into(), required: false, ty: None },
+                ]
+                .into(),
+                outputs: vec!["id".into()].into(),
+                complete: true,
+            }))),
         }
+    }
+
+    #[test]
+    fn an_interface_reads_back_as_written() {
+        let stored = entry().interface.expect("an interface");
+        let interface = stored.decode().expect("decoded").expect("a module");
+        assert_eq!(StoredInterface::new(Some(&interface)), stored);
+        assert_eq!(interface.inputs.len(), 3);
+        assert_eq!(StoredInterface::new(None).decode(), Some(None));
+        assert_eq!(StoredInterface(vec![1, 0]).decode(), None, "cut short");
     }
 
     #[test]
