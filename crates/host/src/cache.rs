@@ -11,8 +11,11 @@
 //! beyond its own files (the variables of the local modules it calls) is
 //! found only by parsing it, so it is not in the key but in the entry: the
 //! directories read, each with its files' paths and hashes as the run saw
-//! them. A lookup trusts an entry only when those still match, and a
-//! re-check writes the entry again under the same key.
+//! them and the digest of what the unit read of each ([`interface_digest`]).
+//! A lookup trusts an entry only when those files still match, or the
+//! module there still declares what the digest says, and a re-check writes
+//! the entry again under the same key. A module's entry keeps its own
+//! interface too ([`StoredInterface`]), for its callers checked again.
 //!
 //! An entry is a header (magic, format version, the key again, a hash of
 //! the payload) and the payload; anything that does not match, or does

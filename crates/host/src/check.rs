@@ -24,9 +24,13 @@
 //! With a [`ResultCache`] ([`check_paths_cached`]), a worker first reads
 //! and hashes each unit of its chunk and looks its key up: a unit whose
 //! entry holds (and whose called modules' files are as the entry recorded
-//! them) is reported from the entry, its files' bytes set in a database of
-//! their own for rendering, never parsed; only the other units go into the
-//! chunk's host, and their results are written back.
+//! them, or declare for callers what they declared then) is reported from
+//! the entry, its files' bytes set in a database of their own for
+//! rendering, never parsed; only the other units go into the chunk's host,
+//! and their results are written back. A unit whose called module is
+//! itself checked in the run is looked up once the other chunks are done,
+//! when that module's interface is known; a called module not checked is
+//! read for its interface from its own entry.
 
 use std::{
     io,
@@ -186,8 +190,12 @@ pub(crate) fn check_paths_replacing<R: Send>(
         }
     };
     let reported = if selected.is_some() { &reported[..] } else { &units[..] };
-    let unit_of_dir: FxHashMap<&Utf8Path, &CheckUnit> =
-        units.iter().filter_map(|unit| Some((unit.dir.as_deref()?, unit))).collect();
+    // Keyed by text, as `check_units` groups them: a directory is named
+    // one way (`vfs::module_dir` of a walk's tidy path, or a call's
+    // directory resolved lexically), and hashing a `Path` walks its
+    // components.
+    let unit_of_dir: FxHashMap<&str, &CheckUnit> =
+        units.iter().filter_map(|unit| Some((unit.dir.as_deref()?.as_str(), unit))).collect();
     let levels: OnceLock<Result<Configured, ConfigError>> = OnceLock::new();
     let child_inputs: ChildInputs = Arc::default();
     let checker = ChunkChecker {
@@ -427,7 +435,7 @@ struct ChunkChecker<'a, R> {
     /// modules it calls are checked against them.
     hashes: Mutex<FxHashMap<usize, Option<blake3::Hash>>>,
     limits: Limits,
-    unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
+    unit_of_dir: &'a FxHashMap<&'a str, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
     child_inputs: ChildInputs,
     levels: &'a OnceLock<Result<Configured, ConfigError>>,
@@ -516,7 +524,7 @@ impl<R: Send> ChunkChecker<'_, R> {
                 if host.module(&call.dir).is_none()
                     && !loaded.contains(&call.dir)
                     && !lock(&self.child_inputs).contains_key(&call.dir)
-                    && let Some(unit) = self.unit_of_dir.get(call.dir.as_path())
+                    && let Some(unit) = self.unit_of_dir.get(call.dir.as_str())
                 {
                     // Unchanged since its entry was written: what the
                     // caller reads of it is there.
@@ -801,9 +809,8 @@ impl<R: Send> ChunkChecker<'_, R> {
             // A called module checked again in this run: what it declares
             // is known once its chunk is done, without reading it here.
             if self.deferring.load(Ordering::Relaxed)
-                && self.unit_of_dir.contains_key(dependency.dir.as_path())
                 && !lock(&self.child_inputs).contains_key(&dependency.dir)
-                && self.unit_of_dir.get(dependency.dir.as_path()).is_some_and(|called| {
+                && self.unit_of_dir.get(dependency.dir.as_str()).is_some_and(|called| {
                     self.stored_interface(called).is_none()
                 })
             {
@@ -832,7 +839,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         &self,
         dir: &Utf8Path,
     ) -> Option<(blake3::Hash, Option<Vec<(Utf8PathBuf, blake3::Hash)>>)> {
-        let Some(unit) = self.unit_of_dir.get(dir) else {
+        let Some(unit) = self.unit_of_dir.get(dir.as_str()) else {
             // No file of the run there: a caller finds no module.
             return Some((cache::interface_digest(None), None));
         };
@@ -889,7 +896,7 @@ impl<R: Send> ChunkChecker<'_, R> {
     /// Whether a directory a unit read has the files it had, with the same
     /// bytes (or, as then, none among the run's).
     fn dependency_holds(&self, dependency: &Dependency) -> bool {
-        match (self.unit_of_dir.get(dependency.dir.as_path()), &dependency.files) {
+        match (self.unit_of_dir.get(dependency.dir.as_str()), &dependency.files) {
             (None, None) => true,
             (Some(unit), Some(files)) => {
                 unit.files.len() == files.len()
@@ -930,7 +937,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         dirs.dedup();
         dirs.into_iter()
             .map(|dir| {
-                let files = match self.unit_of_dir.get(dir) {
+                let files = match self.unit_of_dir.get(dir.as_str()) {
                     None => None,
                     Some(called) => Some(
                         called
