@@ -393,13 +393,17 @@ fn an_edit_in_a_called_module_that_keeps_its_interface_keeps_its_callers_results
 
     // A variable more, that the caller does not set: what the child
     // declares changed, and the caller is checked again.
-    std::fs::write(&variables, format!("{text}\nvariable \"zone\" {{\n  type = string\n}}\n")).expect("the edit");
+    std::fs::write(&variables, format!("{text}\nvariable \"zone\" {{\n  type = string\n}}\n"))
+        .expect("the edit");
     let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
     assert!(after.contains("error[missing-module-argument]"), "{after}");
     // Its type changed, the caller's argument the same: what the child
     // declares changed again.
-    std::fs::write(&variables, format!("{text}\nvariable \"zone\" {{\n  type    = number\n  default = 1\n}}\n"))
-        .expect("the edit");
+    std::fs::write(
+        &variables,
+        format!("{text}\nvariable \"zone\" {{\n  type    = number\n  default = 1\n}}\n"),
+    )
+    .expect("the edit");
     let written = entries(&cache);
     let again = cached_run(dir.path(), &cache, &["--format", "concise"]);
     assert!(!again.contains("missing-module-argument"), "{again}");

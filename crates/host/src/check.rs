@@ -118,7 +118,8 @@ pub fn check_paths_cached<R: Send>(
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
     let levels = RuleLevelsFinder::from_current_dir().map_err(CheckError::Config)?;
-    check_selected_paths(paths, None, levels, limits, cache, on_file, on_progress).map(|checked| checked.reports)
+    check_selected_paths(paths, None, levels, limits, cache, on_file, on_progress)
+        .map(|checked| checked.reports)
 }
 
 /// What a check made of its files: what `on_file` made of each reported
@@ -810,9 +811,10 @@ impl<R: Send> ChunkChecker<'_, R> {
             // is known once its chunk is done, without reading it here.
             if self.deferring.load(Ordering::Relaxed)
                 && !lock(&self.child_inputs).contains_key(&dependency.dir)
-                && self.unit_of_dir.get(dependency.dir.as_str()).is_some_and(|called| {
-                    self.stored_interface(called).is_none()
-                })
+                && self
+                    .unit_of_dir
+                    .get(dependency.dir.as_str())
+                    .is_some_and(|called| self.stored_interface(called).is_none())
             {
                 return Lookup::Later;
             }
