@@ -175,11 +175,9 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         }
         fixes_incomplete = fixed == Outcome::Incomplete;
     }
-    let (files_checked, modules) = match &selected {
-        None => (paths.len(), host::check::module_count(&paths)),
-        Some(selected) => {
-            (selected.iter().filter(|&&it| it).count(), host::check::selected_module_count(&paths, selected))
-        }
+    let files_checked = match &selected {
+        None => paths.len(),
+        Some(selected) => selected.iter().filter(|&&it| it).count(),
     };
 
     let color = match options.color {
@@ -210,15 +208,16 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
             Err(error) => FileReport::unreadable(path, error),
         }
     };
-    let reports = match stdin {
-        Some((name, bytes)) => {
-            vec![
+    let checked = match stdin {
+        Some((name, bytes)) => host::check::Checked {
+            reports: vec![
                 host::check::check_contents(&name, bytes, crate::limits(), |db, diagnostics| {
                     report(db, &name, diagnostics)
                 })
                 .map_err(|error| anyhow!(error))?,
-            ]
-        }
+            ],
+            modules: usize::from(vfs::is_module_file(&name)),
+        },
         None => host::check::check_selected_paths(
             &paths,
             selected.as_deref(),
@@ -240,7 +239,8 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     };
     let mut unread = found.problems.len();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for report in reports {
+    let modules = checked.modules;
+    for report in checked.reports {
         if let Some(problem) = &report.unreadable {
             progress.suspend(|| eprintln!("halite: {problem}"));
             unread += 1;

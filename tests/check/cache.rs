@@ -71,11 +71,11 @@ fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
 const FILE_INDEX: &str = "files-v1";
 
 /// The entries the last run used, in one file.
-const PACK: &str = "check-v1.pack";
+const PACK: &str = "check-v2.pack";
 
 /// Each entry of the cache by name, with its inode.
 fn entries(cache: &Path) -> BTreeMap<String, u64> {
-    let Ok(dir) = std::fs::read_dir(cache.join("check-v1")) else { return BTreeMap::new() };
+    let Ok(dir) = std::fs::read_dir(cache.join("check-v2")) else { return BTreeMap::new() };
     dir.map(|entry| entry.expect("an entry"))
         // The hash of the executable is kept beside the entries.
         .filter(|entry| !entry.file_name().to_string_lossy().starts_with("exe-"))
@@ -213,7 +213,7 @@ fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
         assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
     }
     for (name, spoil) in names.iter().zip(spoil) {
-        let path = cache.join("check-v1").join(name);
+        let path = cache.join("check-v2").join(name);
         let bytes = std::fs::read(&path).expect("an entry");
         std::fs::write(&path, spoil(bytes)).expect("spoilt");
     }
@@ -371,4 +371,106 @@ fn a_corrupt_file_index_is_ignored_and_rewritten() {
         assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
         assert_ne!(std::fs::read(&index).expect("the file index"), b"not a file index", "written again");
     }
+}
+
+#[test]
+fn an_edit_in_a_called_module_that_keeps_its_interface_keeps_its_callers_results() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    let variables = dir.path().join("modules/net/variables.tf");
+    let text = std::fs::read_to_string(&variables).expect("the file");
+
+    // Its variables as they were: the caller's entry holds, and is
+    // written again with the child's files as they are now.
+    std::fs::write(&variables, text.replace("upper(var.name)", "lower(var.name)")).expect("the edit");
+    let written = entries(&cache);
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), before);
+    assert_eq!(written_since(&written, &cache), 2, "the child checked, the caller's record of it renewed");
+    let written = entries(&cache);
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), before);
+    assert_eq!(written_since(&written, &cache), 0, "the renewed record holds by the child's files");
+
+    // A variable more, that the caller does not set: what the child
+    // declares changed, and the caller is checked again.
+    std::fs::write(&variables, format!("{text}\nvariable \"zone\" {{\n  type = string\n}}\n"))
+        .expect("the edit");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("error[missing-module-argument]"), "{after}");
+    // Its type changed, the caller's argument the same: what the child
+    // declares changed again.
+    std::fs::write(
+        &variables,
+        format!("{text}\nvariable \"zone\" {{\n  type    = number\n  default = 1\n}}\n"),
+    )
+    .expect("the edit");
+    let written = entries(&cache);
+    let again = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(!again.contains("missing-module-argument"), "{again}");
+    assert_eq!(written_since(&written, &cache), 2);
+}
+
+#[test]
+fn an_edit_in_a_module_and_in_its_caller_at_once_is_seen() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    cached_run(dir.path(), &cache, &["--format", "concise"]);
+    let variables = dir.path().join("modules/net/variables.tf");
+    let text = std::fs::read_to_string(&variables).expect("the file");
+    std::fs::write(&variables, text.replace("\"name\"", "\"title\"").replace("var.name", "var.title"))
+        .expect("the edit");
+    let main = dir.path().join("main.tf");
+    let caller = std::fs::read_to_string(&main).expect("the file");
+    std::fs::write(&main, caller.replace("name   =", "title  =")).expect("the edit");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(!after.contains("module-argument"), "{after}");
+}
+
+#[test]
+fn files_added_removed_and_renamed_and_a_nested_configuration_are_seen() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    let lint = "locals {\n  b = \"${var.region}\"\n}\n";
+
+    // Added to a directory that has files.
+    let added = dir.path().join("modules/net/extra.tf");
+    std::fs::write(&added, lint).expect("a new file");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("modules/net/extra.tf:2:7: warning[interpolation-only]"), "{after}");
+    // Renamed.
+    let renamed = dir.path().join("modules/net/renamed.tf");
+    std::fs::rename(&added, &renamed).expect("renamed");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(!after.contains("extra.tf"), "{after}");
+    assert!(after.contains("modules/net/renamed.tf:2:7: warning[interpolation-only]"), "{after}");
+    // Moved to a new directory.
+    let moved = dir.path().join("modules/new/main.tf");
+    std::fs::create_dir_all(moved.parent().expect("a parent")).expect("a directory");
+    std::fs::rename(&renamed, &moved).expect("moved");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("modules/new/main.tf:2:7: warning[interpolation-only]"), "{after}");
+    // Removed.
+    std::fs::remove_file(&moved).expect("removed");
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), before);
+
+    // A configuration added in a subdirectory covers it and what is below.
+    std::fs::write(dir.path().join("modules/net/lint.tf"), "locals {\n  c = \"${var.name}\"\n}\n")
+        .expect("a file");
+    let with_lint = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(with_lint.contains("modules/net/lint.tf:2:7: warning[interpolation-only]"), "{with_lint}");
+    std::fs::write(dir.path().join("modules/halite.toml"), "[rules]\ninterpolation-only = \"error\"\n")
+        .expect("a configuration");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("modules/net/lint.tf:2:7: error[interpolation-only]"), "{after}");
+    assert!(after.contains("main.tf:3:12: warning[interpolation-only]"), "the root is not under it: {after}");
+    // Within a repository below it, it does not apply.
+    std::fs::create_dir(dir.path().join("modules/net/.git")).expect("a repository");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert_eq!(after, with_lint);
+    std::fs::remove_dir(dir.path().join("modules/net/.git")).expect("removed");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("modules/net/lint.tf:2:7: error[interpolation-only]"), "{after}");
+    std::fs::remove_file(dir.path().join("modules/halite.toml")).expect("removed");
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), with_lint);
 }

@@ -11,7 +11,8 @@
 //! declare: a new diagnostic in every run), of two kinds: a file of a
 //! module no other calls (an example of `terraform-aws-iam`), and
 //! `terraform-aws-eks/main.tf`, whose module nine others call, so that
-//! they are checked again too. Every run's output is compared byte for
+//! their entries are looked up again (they hold: the edit leaves what the
+//! module declares for callers as it was). Every run's output is compared byte for
 //! byte with the run without the cache over the same files, in the JSON
 //! and the human formats, and the figures are printed with the ratio of
 //! the cold run to each warm run after one change (the target is at least

@@ -11,8 +11,11 @@
 //! beyond its own files (the variables of the local modules it calls) is
 //! found only by parsing it, so it is not in the key but in the entry: the
 //! directories read, each with its files' paths and hashes as the run saw
-//! them. A lookup trusts an entry only when those still match, and a
-//! re-check writes the entry again under the same key.
+//! them and the digest of what the unit read of each ([`interface_digest`]).
+//! A lookup trusts an entry only when those files still match, or the
+//! module there still declares what the digest says, and a re-check writes
+//! the entry again under the same key. A module's entry keeps its own
+//! interface too ([`StoredInterface`]), for its callers checked again.
 //!
 //! An entry is a header (magic, format version, the key again, a hash of
 //! the payload) and the payload; anything that does not match, or does
@@ -30,7 +33,7 @@ use std::{
     fs,
     io::{self, Read, Write},
     sync::{
-        Mutex, OnceLock,
+        Arc, Mutex, OnceLock,
         atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::{Duration, SystemTime},
@@ -43,6 +46,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{TextRange, TextSize};
 
 use crate::{Limits, LocatedDiagnostic};
+use db::module::{ModuleInput, ModuleInterface};
 
 mod file_index;
 mod pack;
@@ -76,11 +80,11 @@ const EXECUTABLE_PREFIX: &str = "exe-";
 const MAGIC: &[u8; 8] = b"HALITE\x00C";
 
 /// The entry format; changing the encoding below changes it.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// The subdirectory holding entries, named by the format so that a
 /// future format does not read (nor prune by) this one's.
-const ENTRIES: &str = "check-v1";
+const ENTRIES: &str = "check-v2";
 
 /// An entry larger than this is not read (no real unit's diagnostics come
 /// near it): a foreign file cannot make a lookup read without bound.
@@ -92,7 +96,7 @@ const HEADER_SIZE: usize = 8 + 4 + 32 + 32;
 /// A directory of check results, opened for one run.
 #[derive(Debug)]
 pub struct ResultCache {
-    /// The directory of entries (`DIR/check-v1`).
+    /// The directory of entries (`DIR/check-v2`).
     entries: Utf8PathBuf,
     build: blake3::Hash,
     max_size: u64,
@@ -228,7 +232,7 @@ impl ResultCache {
     }
 
     /// Prunes when the entries may be over the cap: by the ledger
-    /// (`check-v1.size`), what the last prune kept plus what runs wrote
+    /// (`check-v2.size`), what the last prune kept plus what runs wrote
     /// since, so that a run does not list every entry (a `stat` each) to
     /// find it need not prune. The ledger only over-counts (an entry
     /// rewritten counts twice; two runs at once may each add to the old
@@ -501,15 +505,104 @@ pub(crate) fn levels_digest(levels: &RuleLevels) -> blake3::Hash {
 pub(crate) struct Entry {
     pub(crate) dependencies: Vec<Dependency>,
     pub(crate) files: Vec<Vec<StoredDiagnostic>>,
+    /// For a module, what its callers read of it; `None` for a file of
+    /// no module. It depends on the unit's own files alone, so a caller
+    /// checked again reads it from here rather than parsing the module.
+    pub(crate) interface: Option<StoredInterface>,
 }
 
-/// A directory a unit read for its result (a local module it calls) and
-/// that directory's files as the run had them: `None` when the run had
-/// none of them, so that the directory was not read at all.
+/// A module's interface as an entry keeps it: encoded, and decoded only
+/// when a caller asks (most entries are read only for their diagnostics).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoredInterface(Vec<u8>);
+
+impl StoredInterface {
+    /// `interface` (`None`: no module there), to be stored.
+    pub(crate) fn new(interface: Option<&ModuleInterface>) -> StoredInterface {
+        let mut out = Writer(Vec::new());
+        match interface {
+            None => out.u8(0),
+            Some(interface) => {
+                out.u8(1);
+                out.len(interface.inputs.len());
+                for input in &interface.inputs {
+                    out.str(&input.name);
+                    out.u8(u8::from(input.required));
+                    match &input.ty {
+                        None => out.u8(0),
+                        Some(ty) => {
+                            out.u8(1);
+                            out.str(&ty.to_json_string());
+                        }
+                    }
+                }
+                out.len(interface.outputs.len());
+                for output in &interface.outputs {
+                    out.str(output);
+                }
+                out.u8(u8::from(interface.complete));
+            }
+        }
+        StoredInterface(out.0)
+    }
+
+    /// The interface stored, or `None` when the bytes are not one.
+    pub(crate) fn decode(&self) -> Option<Option<Arc<ModuleInterface>>> {
+        let mut input = Reader(&self.0);
+        let interface = match input.u8()? {
+            0 => None,
+            1 => Some(Arc::new(decode_interface(&mut input)?)),
+            _ => return None,
+        };
+        input.0.is_empty().then_some(interface)
+    }
+}
+
+/// A directory a unit read for its result (a local module it calls),
+/// that directory's files as the run had them (`None` when the run had
+/// none of them, so that the directory was not read at all), and the
+/// [`interface_digest`] of what the unit read of it: when the files have
+/// changed but what they declare for callers has not, the unit's result
+/// holds all the same.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Dependency {
     pub(crate) dir: Utf8PathBuf,
     pub(crate) files: Option<Vec<(Utf8PathBuf, blake3::Hash)>>,
+    pub(crate) interface: blake3::Hash,
+}
+
+/// The hash of what a caller reads of a called module: its variables and
+/// outputs as [`db::module::child_interface`] gives them, or `None` (no
+/// module there). Equal interfaces hash alike; the hash is of this build's
+/// `Hash` of each part (a key holds only for the build that wrote it).
+pub(crate) fn interface_digest(interface: Option<&ModuleInterface>) -> blake3::Hash {
+    use std::hash::{Hash, Hasher};
+    /// A `Hasher` feeding BLAKE3, for types that derive `Hash`.
+    struct Digest(blake3::Hasher);
+    impl Hasher for Digest {
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.update(bytes);
+        }
+        fn finish(&self) -> u64 {
+            0
+        }
+    }
+    let mut digest = Digest(blake3::Hasher::new());
+    match interface {
+        None => digest.write_u8(0),
+        Some(interface) => {
+            digest.write_u8(1);
+            digest.write_usize(interface.inputs.len());
+            for input in &interface.inputs {
+                input.name.hash(&mut digest);
+                input.required.hash(&mut digest);
+                input.ty.hash(&mut digest);
+            }
+            interface.outputs.hash(&mut digest);
+            interface.complete.hash(&mut digest);
+        }
+    }
+    digest.0.finalize()
 }
 
 /// A [`LocatedDiagnostic`] without its file and path, which the unit's
@@ -632,6 +725,15 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
                 }
             }
         }
+        out.0.extend_from_slice(dependency.interface.as_bytes());
+    }
+    match &entry.interface {
+        None => out.u8(0),
+        Some(StoredInterface(bytes)) => {
+            out.u8(1);
+            out.len(bytes.len());
+            out.0.extend_from_slice(bytes);
+        }
     }
     out.len(entry.files.len());
     for diagnostics in &entry.files {
@@ -711,8 +813,17 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
             }
             _ => return None,
         };
-        dependencies.push(Dependency { dir, files });
+        let interface = blake3::Hash::from_bytes(input.array()?);
+        dependencies.push(Dependency { dir, files, interface });
     }
+    let interface = match input.u8()? {
+        0 => None,
+        1 => {
+            let len = input.len()?;
+            Some(StoredInterface(input.take(len)?.to_vec()))
+        }
+        _ => return None,
+    };
     let mut files = Vec::new();
     for _ in 0..input.len()? {
         let mut diagnostics = Vec::new();
@@ -768,7 +879,39 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
         }
         files.push(diagnostics);
     }
-    input.0.is_empty().then_some(Entry { dependencies, files })
+    input.0.is_empty().then_some(Entry { dependencies, files, interface })
+}
+
+/// A module's interface as [`encode_entry`] wrote it. A type is kept in
+/// cty's JSON encoding, and trusted only if it encodes back to the same
+/// text: then it is the type that was written.
+fn decode_interface(input: &mut Reader<'_>) -> Option<ModuleInterface> {
+    let flag = |byte: u8| match byte {
+        0 => Some(false),
+        1 => Some(true),
+        _ => None,
+    };
+    let mut inputs = Vec::new();
+    for _ in 0..input.len()? {
+        let name = input.str()?.into();
+        let required = flag(input.u8()?)?;
+        let ty = match input.u8()? {
+            0 => None,
+            1 => {
+                let text = input.str()?;
+                let ty = value::Type::from_json_str(text).ok()?;
+                (ty.to_json_string() == text).then_some(ty)?.into()
+            }
+            _ => return None,
+        };
+        inputs.push(ModuleInput { name, required, ty });
+    }
+    let mut outputs = Vec::new();
+    for _ in 0..input.len()? {
+        outputs.push(input.str()?.into());
+    }
+    let complete = flag(input.u8()?)?;
+    Some(ModuleInterface { inputs: inputs.into(), outputs: outputs.into(), complete })
 }
 
 struct Writer(Vec<u8>);
@@ -879,11 +1022,39 @@ mod tests {
                 Dependency {
                     dir: "modules/net".into(),
                     files: Some(vec![("modules/net/main.tf".into(), blake3::hash(b"x"))]),
+                    interface: interface_digest(None),
                 },
-                Dependency { dir: "elsewhere".into(), files: None },
+                Dependency { dir: "elsewhere".into(), files: None, interface: blake3::hash(b"y") },
             ],
             files: vec![vec![diagnostic, syntax], Vec::new()],
+            interface: Some(StoredInterface::new(Some(&ModuleInterface {
+                inputs: vec![
+                    ModuleInput { name: "name".into(), required: true, ty: Some(value::Type::String) },
+                    ModuleInput {
+                        name: "tags".into(),
+                        required: false,
+                        ty: Some(value::Type::Object(value::ObjectType::new(
+                            [("a".to_owned(), value::Type::List(Box::new(value::Type::Number)))].into(),
+                            ["a".to_owned()].into(),
+                        ))),
+                    },
+                    ModuleInput { name: "any".into(), required: false, ty: None },
+                ]
+                .into(),
+                outputs: vec!["id".into()].into(),
+                complete: true,
+            }))),
         }
+    }
+
+    #[test]
+    fn an_interface_reads_back_as_written() {
+        let stored = entry().interface.expect("an interface");
+        let interface = stored.decode().expect("decoded").expect("a module");
+        assert_eq!(StoredInterface::new(Some(&interface)), stored);
+        assert_eq!(interface.inputs.len(), 3);
+        assert_eq!(StoredInterface::new(None).decode(), Some(None));
+        assert_eq!(StoredInterface(vec![1, 0]).decode(), None, "cut short");
     }
 
     #[test]

@@ -24,15 +24,19 @@
 //! With a [`ResultCache`] ([`check_paths_cached`]), a worker first reads
 //! and hashes each unit of its chunk and looks its key up: a unit whose
 //! entry holds (and whose called modules' files are as the entry recorded
-//! them) is reported from the entry, its files' bytes set in a database of
-//! their own for rendering, never parsed; only the other units go into the
-//! chunk's host, and their results are written back.
+//! them, or declare for callers what they declared then) is reported from
+//! the entry, its files' bytes set in a database of their own for
+//! rendering, never parsed; only the other units go into the chunk's host,
+//! and their results are written back. A unit whose called module is
+//! itself checked in the run is looked up once the other chunks are done,
+//! when that module's interface is known; a called module not checked is
+//! read for its interface from its own entry.
 
 use std::{
     io,
     sync::{
         Arc, Mutex, OnceLock,
-        atomic::{AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
     },
 };
 
@@ -85,19 +89,6 @@ struct CheckUnit {
     files: Vec<usize>,
 }
 
-/// How many modules a run checked (the units that are modules).
-pub fn module_count(paths: &[Utf8PathBuf]) -> usize {
-    check_units(paths).iter().filter(|unit| unit.dir.is_some()).count()
-}
-
-/// How many modules of `paths` have their files `selected` (a shard's).
-pub fn selected_module_count(paths: &[Utf8PathBuf], selected: &[bool]) -> usize {
-    check_units(paths)
-        .iter()
-        .filter(|unit| unit.dir.is_some() && unit.files.iter().any(|&i| selected[i]))
-        .count()
-}
-
 /// Checks `paths` (sorted, each once) and hands each file's diagnostics, on
 /// the worker that found them, to `on_file` with the database that holds
 /// the file (to read its text for rendering). Returns what `on_file` made
@@ -113,6 +104,7 @@ pub fn check_paths<R: Send>(
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Vec<R>, CheckError> {
     check_paths_replacing(paths, &Replaced::default(), None, None, None, limits, on_file, on_progress)
+        .map(|checked| checked.reports)
 }
 
 /// [`check_paths`], reporting the units whose entry in `cache` holds from
@@ -127,6 +119,15 @@ pub fn check_paths_cached<R: Send>(
 ) -> Result<Vec<R>, CheckError> {
     let levels = RuleLevelsFinder::from_current_dir().map_err(CheckError::Config)?;
     check_selected_paths(paths, None, levels, limits, cache, on_file, on_progress)
+        .map(|checked| checked.reports)
+}
+
+/// What a check made of its files: what `on_file` made of each reported
+/// one, in path order, and how many modules those belong to.
+#[derive(Debug)]
+pub struct Checked<R> {
+    pub reports: Vec<R>,
+    pub modules: usize,
 }
 
 /// [`check_paths_cached`] reporting only the files `selected` says, when it
@@ -146,7 +147,7 @@ pub fn check_selected_paths<R: Send>(
     cache: Option<&ResultCache>,
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
-) -> Result<Vec<R>, CheckError> {
+) -> Result<Checked<R>, CheckError> {
     let out = check_paths_replacing(
         paths,
         &Replaced::default(),
@@ -181,7 +182,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
     limits: Limits,
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
-) -> Result<Vec<R>, CheckError> {
+) -> Result<Checked<R>, CheckError> {
     let units = check_units(paths);
     let reported: Vec<CheckUnit> = match selected {
         None => Vec::new(),
@@ -190,8 +191,12 @@ pub(crate) fn check_paths_replacing<R: Send>(
         }
     };
     let reported = if selected.is_some() { &reported[..] } else { &units[..] };
-    let unit_of_dir: FxHashMap<&Utf8Path, &CheckUnit> =
-        units.iter().filter_map(|unit| Some((unit.dir.as_deref()?, unit))).collect();
+    // Keyed by text, as `check_units` groups them: a directory is named
+    // one way (`vfs::module_dir` of a walk's tidy path, or a call's
+    // directory resolved lexically), and hashing a `Path` walks its
+    // components.
+    let unit_of_dir: FxHashMap<&str, &CheckUnit> =
+        units.iter().filter_map(|unit| Some((unit.dir.as_deref()?.as_str(), unit))).collect();
     let levels: OnceLock<Result<Configured, ConfigError>> = OnceLock::new();
     let child_inputs: ChildInputs = Arc::default();
     let checker = ChunkChecker {
@@ -206,6 +211,9 @@ pub(crate) fn check_paths_replacing<R: Send>(
         unit_of_dir: &unit_of_dir,
         child_inputs,
         levels: &levels,
+        levels_digests: Mutex::default(),
+        deferring: AtomicBool::new(true),
+        deferred: Mutex::default(),
         on_file: &on_file,
         on_progress: &on_progress,
     };
@@ -232,7 +240,8 @@ pub(crate) fn check_paths_replacing<R: Send>(
     for (index, report) in done?.into_iter().flatten() {
         out[index] = Some(report);
     }
-    Ok(out.into_iter().flatten().collect())
+    let modules = reported.iter().filter(|unit| unit.dir.is_some()).count();
+    Ok(Checked { reports: out.into_iter().flatten().collect(), modules })
 }
 
 /// Checks `bytes` (standard input, say) as the file at `path` would be
@@ -272,7 +281,7 @@ pub fn check_contents<R: Send>(
         |db, index, outcome| (paths[index] == path).then(|| on_file(db, outcome)),
         |_| {},
     )?;
-    Ok(reports.into_iter().flatten().next().expect("the file checked is among the paths"))
+    Ok(reports.reports.into_iter().flatten().next().expect("the file checked is among the paths"))
 }
 
 /// The run's files grouped into check units, modules by directory, in the
@@ -314,6 +323,17 @@ fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
 }
 
 type Reports<R> = Vec<Vec<(usize, R)>>;
+
+/// What the cache holds for a unit.
+enum Lookup {
+    /// An entry that holds.
+    Hit(Entry),
+    /// None that holds: the unit is checked.
+    Miss,
+    /// An entry whose called module changed and is checked in this run:
+    /// looked up again once it is.
+    Later,
+}
 
 /// A unit's file as a cached run found it.
 enum Hashed {
@@ -389,6 +409,17 @@ fn check_in_order<R: Send>(
             let reports = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
             out.extend(reports);
         }
+        // The units put off: what their called modules declare is known
+        // now (or is read for them).
+        checker.deferring.store(false, Ordering::Relaxed);
+        let deferred = std::mem::take(&mut *lock(&checker.deferred));
+        if !deferred.is_empty() {
+            let last = std::thread::Builder::new()
+                .stack_size(crate::DEEP_STACK)
+                .spawn_scoped(scope, move || checker.check(&deferred, &mut None))
+                .map_err(CheckError::Threads)?;
+            out.push(last.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
+        }
         Ok(out)
     })
 }
@@ -405,10 +436,18 @@ struct ChunkChecker<'a, R> {
     /// modules it calls are checked against them.
     hashes: Mutex<FxHashMap<usize, Option<blake3::Hash>>>,
     limits: Limits,
-    unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
+    unit_of_dir: &'a FxHashMap<&'a str, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
     child_inputs: ChildInputs,
     levels: &'a OnceLock<Result<Configured, ConfigError>>,
+    /// The digest of each of the run's rule levels, by the address of
+    /// its `Arc` (held by `levels` for the whole run).
+    levels_digests: Mutex<FxHashMap<usize, blake3::Hash>>,
+    /// Whether a unit whose entry waits on a called module checked again
+    /// in this run is put off (to `deferred`) until the other chunks are
+    /// done, rather than reading that module for what it declares.
+    deferring: AtomicBool,
+    deferred: Mutex<Vec<CheckUnit>>,
     on_file: &'a (dyn Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync),
     on_progress: &'a (dyn Fn(usize) + Sync),
 }
@@ -432,8 +471,15 @@ impl<R: Send> ChunkChecker<'_, R> {
             let mut hashed = self.hash_unit(cache, unit);
             let hashes: Vec<(usize, Option<blake3::Hash>)> =
                 hashed.iter().map(|(index, file)| (*index, file.hash())).collect();
-            if let Some(key) = self.unit_key(cache, unit, &hashes)?
-                && let Some(entry) = self.lookup(cache, &key, unit)
+            let found = match self.unit_key(cache, unit, &hashes)? {
+                Some(key) => self.lookup(cache, &key, unit),
+                None => Lookup::Miss,
+            };
+            if let Lookup::Later = found {
+                lock(&self.deferred).push(unit.clone());
+                continue;
+            }
+            if let Lookup::Hit(entry) = found
                 && self.read_for_rendering(cache, &mut hashed, &entry)
             {
                 let db = hits.get_or_insert_with(RootDatabase::new);
@@ -479,8 +525,14 @@ impl<R: Send> ChunkChecker<'_, R> {
                 if host.module(&call.dir).is_none()
                     && !loaded.contains(&call.dir)
                     && !lock(&self.child_inputs).contains_key(&call.dir)
-                    && let Some(unit) = self.unit_of_dir.get(call.dir.as_path())
+                    && let Some(unit) = self.unit_of_dir.get(call.dir.as_str())
                 {
+                    // Unchanged since its entry was written: what the
+                    // caller reads of it is there.
+                    if let Some(interface) = self.stored_interface(unit) {
+                        lock(&self.child_inputs).entry(call.dir.clone()).or_insert(interface);
+                        continue;
+                    }
                     // A child's unreadable file is reported where it is
                     // checked, in its own chunk.
                     let read = self.read_bytes(unit);
@@ -544,7 +596,14 @@ impl<R: Send> ChunkChecker<'_, R> {
             if let (Some(cache), Some(key), Some(files)) = (self.cache, key, stored)
                 && let Some(dependencies) = self.dependencies(&host, unit)
             {
-                cache.store(&key, &Entry { dependencies, files });
+                // What a caller reads of it, for callers checked again
+                // while it is not.
+                let interface = unit.dir.as_deref().map(|dir| {
+                    let interface =
+                        host.module(dir).and_then(|module| db::module::child_interface(host.db(), module));
+                    cache::StoredInterface::new(interface.as_deref())
+                });
+                cache.store(&key, &Entry { dependencies, files, interface });
             }
             (self.on_progress)(unit.files.len());
         }
@@ -639,7 +698,7 @@ impl<R: Send> ChunkChecker<'_, R> {
             let file_levels = &levels[index];
             let levels_digest = match last {
                 Some((seen, digest)) if Arc::ptr_eq(seen, file_levels) => digest,
-                _ => self.with_dialects(cache::levels_digest(file_levels))?,
+                _ => self.levels_digest(file_levels)?,
             };
             last = Some((file_levels, levels_digest));
             digests.push((levels_digest, hash));
@@ -733,18 +792,113 @@ impl<R: Send> ChunkChecker<'_, R> {
     }
 
     /// The entry of `key`, if it is `unit`'s and the modules it read are
-    /// as they were.
-    fn lookup(&self, cache: &ResultCache, key: &Key, unit: &CheckUnit) -> Option<Entry> {
-        let entry = cache.load(key)?;
-        let holds = entry.files.len() == unit.files.len()
-            && entry.dependencies.iter().all(|dependency| self.dependency_holds(dependency));
-        holds.then_some(entry)
+    /// as they were, or declare for callers what they did: a called
+    /// module whose files changed is read for its interface (once per run),
+    /// and where that is the same, the entry holds and is written again
+    /// with the called module's files as they are now, so that the next
+    /// run need not read them.
+    fn lookup(&self, cache: &ResultCache, key: &Key, unit: &CheckUnit) -> Lookup {
+        let Some(mut entry) = cache.load(key) else { return Lookup::Miss };
+        if entry.files.len() != unit.files.len() {
+            return Lookup::Miss;
+        }
+        let mut refreshed = false;
+        for dependency in &mut entry.dependencies {
+            if self.dependency_holds(dependency) {
+                continue;
+            }
+            // A called module checked again in this run: what it declares
+            // is known once its chunk is done, without reading it here.
+            if self.deferring.load(Ordering::Relaxed)
+                && !lock(&self.child_inputs).contains_key(&dependency.dir)
+                && self
+                    .unit_of_dir
+                    .get(dependency.dir.as_str())
+                    .is_some_and(|called| self.stored_interface(called).is_none())
+            {
+                return Lookup::Later;
+            }
+            let Some((interface, files)) = self.interface_now(&dependency.dir) else { return Lookup::Miss };
+            if interface != dependency.interface {
+                return Lookup::Miss;
+            }
+            dependency.files = files;
+            refreshed = true;
+        }
+        if refreshed {
+            cache.store(key, &entry);
+        }
+        Lookup::Hit(entry)
+    }
+
+    /// The [`cache::interface_digest`] of the module in `dir` as a caller
+    /// checked now would read it, with its files and their hashes as read
+    /// for it (`None` for a directory of no file of the run); `None` when
+    /// a file of it cannot be read. Read in a host of its own, and kept
+    /// for the run's callers.
+    #[allow(clippy::type_complexity)]
+    fn interface_now(
+        &self,
+        dir: &Utf8Path,
+    ) -> Option<(blake3::Hash, Option<Vec<(Utf8PathBuf, blake3::Hash)>>)> {
+        let Some(unit) = self.unit_of_dir.get(dir.as_str()) else {
+            // No file of the run there: a caller finds no module.
+            return Some((cache::interface_digest(None), None));
+        };
+        let mut known = lock(&self.child_inputs).get(dir).cloned();
+        if known.is_none()
+            && let Some(interface) = self.stored_interface(unit)
+        {
+            known = Some(lock(&self.child_inputs).entry(dir.to_owned()).or_insert(interface).clone());
+        }
+        let (interface, files) = match known {
+            // Found by a chunk of this run, from the files as it read them.
+            Some(interface) => {
+                let files = unit
+                    .files
+                    .iter()
+                    .map(|&index| Some((self.paths[index].clone(), self.file_hash(index)?)))
+                    .collect::<Option<Vec<_>>>()?;
+                (interface, files)
+            }
+            None => {
+                let read = self.read_bytes(unit);
+                let mut files = Vec::with_capacity(read.len());
+                for (index, bytes) in &read {
+                    files.push((self.paths[*index].clone(), cache::hash_bytes(bytes.as_ref().ok()?)));
+                }
+                let options = HostOptions { values: Values::None, threads: 1, limits: self.limits };
+                let mut host = match &self.configured().ok()?.dialects {
+                    Some(dialects) => AnalysisHost::with_dialects(options, dialects.registry.clone()),
+                    None => AnalysisHost::new(options),
+                };
+                let mut change = Change::new();
+                let dialects = host.db().dialects();
+                Self::add(&mut change, unit, read, false, &mut FxHashMap::default(), self.paths, dialects);
+                host.apply_change(change);
+                let interface =
+                    host.module(dir).and_then(|module| db::module::child_interface(host.db(), module));
+                let interface = lock(&self.child_inputs).entry(dir.to_owned()).or_insert(interface).clone();
+                (interface, files)
+            }
+        };
+        Some((cache::interface_digest(interface.as_deref()), Some(files)))
+    }
+
+    /// What callers read of the module `unit`, as the cache's entry for
+    /// its files as they are now holds it, if there is one.
+    fn stored_interface(&self, unit: &CheckUnit) -> Option<Option<Arc<ModuleInterface>>> {
+        let cache = self.cache?;
+        let hashes: Vec<(usize, Option<blake3::Hash>)> =
+            unit.files.iter().map(|&index| (index, self.file_hash(index))).collect();
+        let key = self.unit_key(cache, unit, &hashes).ok()??;
+        cache.load(&key)?.interface?.decode()
     }
 
     /// Whether a directory a unit read has the files it had, with the same
     /// bytes (or, as then, none among the run's).
     fn dependency_holds(&self, dependency: &Dependency) -> bool {
-        match (self.unit_of_dir.get(dependency.dir.as_path()), &dependency.files) {
+        match (self.unit_of_dir.get(dependency.dir.as_str()), &dependency.files) {
             (None, None) => true,
             (Some(unit), Some(files)) => {
                 unit.files.len() == files.len()
@@ -785,7 +939,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         dirs.dedup();
         dirs.into_iter()
             .map(|dir| {
-                let files = match self.unit_of_dir.get(dir) {
+                let files = match self.unit_of_dir.get(dir.as_str()) {
                     None => None,
                     Some(called) => Some(
                         called
@@ -795,7 +949,14 @@ impl<R: Send> ChunkChecker<'_, R> {
                             .collect::<Option<Vec<_>>>()?,
                     ),
                 };
-                Some(Dependency { dir: dir.to_owned(), files })
+                // What the report read of it: as the host finds a call's
+                // child, in the host or else among the run's.
+                let interface = match host.module(dir) {
+                    Some(child) => db::module::child_interface(host.db(), child),
+                    None => lock(&self.child_inputs).get(dir).cloned().flatten(),
+                };
+                let interface = cache::interface_digest(interface.as_deref());
+                Some(Dependency { dir: dir.to_owned(), files, interface })
             })
             .collect()
     }
@@ -848,6 +1009,19 @@ impl<R: Send> ChunkChecker<'_, R> {
             Ok(configured) => Ok(configured),
             Err(error) => Err(CheckError::Config(error.clone())),
         }
+    }
+
+    /// The digest of `levels` (one of the run's, which live as long as
+    /// it does) with what the configurations' languages declare, found
+    /// once per run for each configuration: most files share one.
+    fn levels_digest(&self, levels: &Arc<RuleLevels>) -> Result<blake3::Hash, CheckError> {
+        let address = Arc::as_ptr(levels) as usize;
+        if let Some(&digest) = lock(&self.levels_digests).get(&address) {
+            return Ok(digest);
+        }
+        let digest = self.with_dialects(cache::levels_digest(levels))?;
+        lock(&self.levels_digests).insert(address, digest);
+        Ok(digest)
     }
 
     /// A file's levels' digest, with what the configurations' languages

@@ -133,10 +133,13 @@ impl RuleLevelsFinder {
 
     /// The configuration file that applies in `dir` (absolute), as
     /// [`Config::find_file`] finds it, with each directory's answer
-    /// remembered.
+    /// remembered. Whether a directory is a repository's root matters only
+    /// where the search would go on to a configuration above it, so it is
+    /// asked only then: in a tree with no configuration file, a directory
+    /// costs one look, not two.
     fn config_file(&mut self, dir: &Utf8Path) -> Option<Utf8PathBuf> {
-        // The directories looked at so far, nearest first, that take the
-        // answer found further up.
+        // The directories looked at so far, nearest first, with none of a
+        // configuration file of their own.
         let mut pending: Vec<&Utf8Path> = Vec::new();
         let mut found = None;
         for ancestor in dir.ancestors() {
@@ -144,17 +147,20 @@ impl RuleLevelsFinder {
                 found = answer.clone();
                 break;
             }
-            pending.push(ancestor);
             let candidate = ancestor.join(analysis::config::CONFIG_FILE_NAME);
             if candidate.is_file() {
                 found = Some(candidate);
+                self.config_file_of_dir.insert(ancestor.as_str().to_owned(), found.clone());
                 break;
             }
-            if vfs::is_repository_root(ancestor) {
-                break;
-            }
+            pending.push(ancestor);
         }
-        for ancestor in pending {
+        // From the top down: a directory without a file of its own takes
+        // the answer above it, unless it is a repository's root.
+        for ancestor in pending.into_iter().rev() {
+            if found.is_some() && vfs::is_repository_root(ancestor) {
+                found = None;
+            }
             self.config_file_of_dir.insert(ancestor.as_str().to_owned(), found.clone());
         }
         found

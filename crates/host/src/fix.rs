@@ -103,7 +103,7 @@ pub fn fix_paths(
             |_| {},
         )?;
         let mut changed = vec![false; paths.len()];
-        for (index, result) in results.into_iter().flatten() {
+        for (index, result) in results.reports.into_iter().flatten() {
             let path = &paths[index];
             match result {
                 PassResult::Fixed(before, fixed) => {

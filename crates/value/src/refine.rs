@@ -561,14 +561,27 @@ fn is_inert(c: char) -> bool {
 /// that can be second in a pair are exactly those whose NFC quick check is
 /// "maybe", a few hundred, so each is tried.
 fn composes_forward(c: char) -> bool {
+    composition_seconds().iter().any(|&b| compose(c, b).is_some())
+}
+
+/// The code points where every character whose NFC quick check is "maybe"
+/// lies, in the Unicode version `unicode-normalization` has (a test checks
+/// them against all of Unicode): searching only these, not every code
+/// point, was most of a small check's time.
+const COMPOSITION_SECOND_RANGES: [std::ops::RangeInclusive<u32>; 2] = [0x0300..=0x30ff, 0x11000..=0x11fff];
+
+/// The characters that can be second in a canonical composition pair, in
+/// code point order.
+fn composition_seconds() -> &'static [char] {
     static SECONDS: OnceLock<Vec<char>> = OnceLock::new();
-    let seconds = SECONDS.get_or_init(|| {
-        (0..=0x10ffffu32)
+    SECONDS.get_or_init(|| {
+        COMPOSITION_SECOND_RANGES
+            .into_iter()
+            .flatten()
             .filter_map(char::from_u32)
             .filter(|&b| matches!(is_nfc_quick(std::iter::once(b)), IsNormalized::Maybe))
             .collect()
-    });
-    seconds.iter().any(|&b| compose(c, b).is_some())
+    })
 }
 
 #[cfg(test)]

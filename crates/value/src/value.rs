@@ -139,7 +139,7 @@ impl std::error::Error for ValueError {}
 /// `map` with NFC-normalised keys, as it is when they already are (the
 /// common case: no key is copied and the map is not rebuilt).
 pub(crate) fn nfc_keys<V>(map: BTreeMap<String, V>) -> BTreeMap<String, V> {
-    if map.keys().all(|key| is_nfc_quick(key.chars()) == IsNormalized::Yes) {
+    if map.keys().all(|key| key.is_ascii() || is_nfc_quick(key.chars()) == IsNormalized::Yes) {
         return map;
     }
     map.into_iter().map(|(key, value)| (nfc(&key), value)).collect()
@@ -147,6 +147,11 @@ pub(crate) fn nfc_keys<V>(map: BTreeMap<String, V>) -> BTreeMap<String, V> {
 
 /// NFC-normalises `s`, cheaply when it already is (the common case).
 pub fn nfc(s: &str) -> String {
+    // ASCII text is always in NFC; checking so is much cheaper than the
+    // quick check's table lookups per character.
+    if s.is_ascii() {
+        return s.to_string();
+    }
     match is_nfc_quick(s.chars()) {
         IsNormalized::Yes => s.to_string(),
         _ => s.nfc().collect(),

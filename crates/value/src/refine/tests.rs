@@ -145,3 +145,14 @@ fn safe_prefixes_agree_with_the_reference() {
         assert_eq!(safe_known_prefix(input, false), want, "{input:?}");
     }
 }
+
+#[test]
+fn the_second_characters_of_compositions_are_all_in_the_ranges_searched() {
+    use unicode_normalization::{IsNormalized, is_nfc_quick};
+    let everywhere: Vec<char> = (0..=0x10ffffu32)
+        .filter_map(char::from_u32)
+        .filter(|&b| matches!(is_nfc_quick(std::iter::once(b)), IsNormalized::Maybe))
+        .collect();
+    assert!(everywhere.len() > 100, "{}", everywhere.len());
+    assert_eq!(super::composition_seconds(), everywhere.as_slice());
+}
