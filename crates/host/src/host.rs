@@ -536,7 +536,8 @@ impl AnalysisHost {
     fn module_state(&mut self, dir: &Utf8Path) -> &mut ModuleState {
         if !self.modules.contains_key(dir) {
             let module = self.db.set_module_files(dir.to_owned(), Vec::new());
-            let at = self.module_order.binary_search_by(|it| it.as_path().cmp(dir)).unwrap_or_else(|at| at);
+            let at =
+                self.module_order.binary_search_by(|it| vfs::path_order(it, dir)).unwrap_or_else(|at| at);
             self.module_order.insert(at, dir.to_owned());
             self.modules.insert(
                 dir.to_owned(),
