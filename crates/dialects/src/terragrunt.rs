@@ -31,18 +31,22 @@
 //! the file's place, its includes and the repository around it, are
 //! unknown strings.
 
+pub mod includes;
+
 use std::{collections::BTreeMap, sync::Arc};
 
 use camino::Utf8Path;
 use db::{
     Db,
     module::{
-        Address, ArgumentsAt, Attr, DialectPlugin, DialectRules, Grouping, Module, ModuleCall,
+        Address, ArgumentsAt, Attr, DialectPlugin, DialectRules, FileRead, Grouping, Module, ModuleCall,
         attribute_value, block_labels, declarations_of, definition, join_lexically, module_files,
     },
 };
 use eval::{Function, FunctionError, Param, Type, Value};
 use smol_str::SmolStr;
+
+use crate::terragrunt::includes::Source;
 
 /// Terragrunt's dialect.
 #[derive(Debug, Clone, Copy, Default)]
@@ -108,6 +112,45 @@ impl DialectPlugin for Terragrunt {
     fn unit_calls(&self, db: &dyn Db, module: Module) -> Vec<ModuleCall> {
         unit_call(db, module).into_iter().collect()
     }
+
+    /// The files the unit's `include` blocks name, where their paths are
+    /// known without evaluation (see [`includes`]).
+    fn reads(&self, db: &dyn Db, module: Module) -> Vec<FileRead> {
+        includes::unit_includes(db, module).iter().filter_map(|include| include.read.clone()).collect()
+    }
+
+    /// The `dependency` and `feature` blocks of the files the unit
+    /// includes and merges, where every include was read: a unit
+    /// `terragrunt.hcl` sees its own and those, nothing else.
+    fn imported_blocks(&self, db: &dyn Db, module: Module, block_type: &str) -> Option<Vec<Box<[SmolStr]>>> {
+        if !matches!(block_type, "dependency" | "feature") {
+            return None;
+        }
+        let includes = includes::read_includes(db, module)?;
+        let labels = includes
+            .iter()
+            .filter(|(include, _)| include.merged)
+            .flat_map(|(_, config)| match block_type {
+                "dependency" => &config.dependencies,
+                _ => &config.features,
+            })
+            .map(|label| Box::from([label.clone()]))
+            .collect();
+        Some(labels)
+    }
+
+    /// `include.NAME.locals`: the locals of the file an exposed include
+    /// reads.
+    fn opaque_members(&self, db: &dyn Db, module: Module, address: &[SmolStr]) -> Option<Vec<SmolStr>> {
+        let [root, label, locals] = address else { return None };
+        if root != "include" || locals != "locals" {
+            return None;
+        }
+        let include =
+            includes::unit_includes(db, module).iter().find(|it| it.label == *label && it.expose)?;
+        let config = includes::included_config(db, includes::included_file(db, include)?);
+        Some(config.locals.clone())
+    }
 }
 
 /// The call of the Terraform module a unit deploys: the unit's directory
@@ -126,19 +169,34 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
     let unit_file = *module_files(db, module).iter().find(|file| Terragrunt.claims(file.path(db)))?;
     let unit_dir = vfs::module_dir(unit_file.path(db));
     let source_address = Address::new(["terraform", "source"]);
+    // The includes read, merged into the unit (`None` where one is not
+    // read: what it brings is not known).
+    let included: Option<Vec<&includes::IncludedConfig>> = includes::read_includes(db, module).map(|read| {
+        read.into_iter().filter(|(include, _)| include.merged).map(|(_, config)| config).collect()
+    });
+    let local_dir = |source: &str| {
+        if !(source.starts_with("./") || source.starts_with("../") || source.starts_with('/')) {
+            return None;
+        }
+        // A query string (`?ref=`) belongs to remote sources only.
+        if source.contains('?') {
+            return None;
+        }
+        Some(join_lexically(unit_dir, source))
+    };
     let dir = match definition(db, module, &source_address) {
-        None => unit_dir.to_owned(),
+        None if block_labels(db, module, "include").is_empty() => unit_dir.to_owned(),
+        // The source of the last included file that names one, read
+        // from the unit's directory (the included configuration is
+        // evaluated in the unit's place).
+        None => match included.as_ref()?.iter().rev().map(|it| &it.source).find(|it| **it != Source::None) {
+            None => unit_dir.to_owned(),
+            Some(Source::Literal(source)) => local_dir(source)?,
+            Some(_) => return None,
+        },
         Some(_) => {
             let source = attribute_value(db, Attr::new(db, module, source_address)).as_ref().ok()?;
-            let source = source.as_str()?;
-            if !(source.starts_with("./") || source.starts_with("../") || source.starts_with('/')) {
-                return None;
-            }
-            // A query string (`?ref=`) belongs to remote sources only.
-            if source.contains('?') {
-                return None;
-            }
-            join_lexically(unit_dir, source)
+            local_dir(source.as_str()?)?
         }
     };
     let inputs_address = Address::new(["inputs"]);
@@ -148,9 +206,20 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
     let extra_arguments = declarations_of(db, unit_file).declarations.iter().any(|it| {
         matches!(it.address.segments(), [terraform, extra, ..] if terraform == "terraform" && extra == "extra_arguments")
     });
-    let complete = block_labels(db, module, "include").is_empty()
+    // Every included file read, its inputs' keys known, none passing
+    // extra arguments.
+    let included_inputs: Option<Vec<SmolStr>> = match &included {
+        None => None,
+        Some(configs) => configs
+            .iter()
+            .map(|config| if config.extra_arguments { None } else { config.inputs.clone() })
+            .collect::<Option<Vec<Vec<SmolStr>>>>()
+            .map(|keys| keys.concat()),
+    };
+    let complete = included_inputs.is_some()
         && !extra_arguments
-        && definition(db, module, &Address::new(["inputs"])).is_some();
+        && (definition(db, module, &Address::new(["inputs"])).is_some()
+            || included_inputs.as_ref().is_some_and(|it| !it.is_empty()));
     let (arguments, file, location) = match definition(db, module, &inputs_address) {
         Some(inputs) => {
             let value = attribute_value(db, Attr::new(db, module, inputs_address.clone())).as_ref().ok()?;
@@ -178,6 +247,7 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
         dir,
         arguments,
         arguments_at: ArgumentsAt::ObjectMembers(inputs_address),
+        imported_arguments: included_inputs.unwrap_or_default(),
         complete,
         file,
         location,

@@ -76,7 +76,7 @@ const EXECUTABLE_PREFIX: &str = "exe-";
 const MAGIC: &[u8; 8] = b"HALITE\x00C";
 
 /// The entry format; changing the encoding below changes it.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// The subdirectory holding entries, named by the format so that a
 /// future format does not read (nor prune by) this one's.
@@ -500,7 +500,18 @@ pub(crate) fn levels_digest(levels: &RuleLevels) -> blake3::Hash {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Entry {
     pub(crate) dependencies: Vec<Dependency>,
+    /// The files it read by path beyond its own and its modules' (a file a
+    /// unit includes, and each place searched before it).
+    pub(crate) reads: Vec<FileRead>,
     pub(crate) files: Vec<Vec<StoredDiagnostic>>,
+}
+
+/// A file a unit read by path: the hash of its bytes, or `None` where no
+/// file was there (so that one appearing there is a change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FileRead {
+    pub(crate) path: Utf8PathBuf,
+    pub(crate) hash: Option<blake3::Hash>,
 }
 
 /// A directory a unit read for its result (a local module it calls) and
@@ -633,6 +644,17 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
             }
         }
     }
+    out.len(entry.reads.len());
+    for read in &entry.reads {
+        out.str(read.path.as_str());
+        match &read.hash {
+            None => out.u8(0),
+            Some(hash) => {
+                out.u8(1);
+                out.0.extend_from_slice(hash.as_bytes());
+            }
+        }
+    }
     out.len(entry.files.len());
     for diagnostics in &entry.files {
         out.len(diagnostics.len());
@@ -713,6 +735,16 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
         };
         dependencies.push(Dependency { dir, files });
     }
+    let mut reads = Vec::new();
+    for _ in 0..input.len()? {
+        let path = Utf8PathBuf::from(input.str()?);
+        let hash = match input.u8()? {
+            0 => None,
+            1 => Some(blake3::Hash::from_bytes(input.array()?)),
+            _ => return None,
+        };
+        reads.push(FileRead { path, hash });
+    }
     let mut files = Vec::new();
     for _ in 0..input.len()? {
         let mut diagnostics = Vec::new();
@@ -768,7 +800,7 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
         }
         files.push(diagnostics);
     }
-    input.0.is_empty().then_some(Entry { dependencies, files })
+    input.0.is_empty().then_some(Entry { dependencies, reads, files })
 }
 
 struct Writer(Vec<u8>);
@@ -881,6 +913,10 @@ mod tests {
                     files: Some(vec![("modules/net/main.tf".into(), blake3::hash(b"x"))]),
                 },
                 Dependency { dir: "elsewhere".into(), files: None },
+            ],
+            reads: vec![
+                FileRead { path: "root.hcl".into(), hash: Some(blake3::hash(b"y")) },
+                FileRead { path: "../root.hcl".into(), hash: None },
             ],
             files: vec![vec![diagnostic, syntax], Vec::new()],
         }

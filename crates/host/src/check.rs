@@ -202,6 +202,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
         // would say.
         cache: cache.filter(|_| replaced.is_empty()),
         hashes: Mutex::default(),
+        read_hashes: Mutex::default(),
         limits,
         unit_of_dir: &unit_of_dir,
         child_inputs,
@@ -404,6 +405,8 @@ struct ChunkChecker<'a, R> {
     /// could not be read: a unit's key and what its entry says of the
     /// modules it calls are checked against them.
     hashes: Mutex<FxHashMap<usize, Option<blake3::Hash>>>,
+    /// The hash of each file read by path so far (see [`ChunkChecker::reads`]).
+    read_hashes: Mutex<FxHashMap<Utf8PathBuf, Option<blake3::Hash>>>,
     limits: Limits,
     unit_of_dir: &'a FxHashMap<&'a Utf8Path, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
@@ -499,6 +502,8 @@ impl<R: Send> ChunkChecker<'_, R> {
             }
         }
         host.apply_change(children);
+        // The files units include, read once per chunk for all of them.
+        host.load_reads();
         let levels = self.levels()?;
         let mut with_levels = Change::new();
         for (unit, _) in &keys {
@@ -544,7 +549,8 @@ impl<R: Send> ChunkChecker<'_, R> {
             if let (Some(cache), Some(key), Some(files)) = (self.cache, key, stored)
                 && let Some(dependencies) = self.dependencies(&host, unit)
             {
-                cache.store(&key, &Entry { dependencies, files });
+                let reads = self.reads(&host, unit);
+                cache.store(&key, &Entry { dependencies, reads, files });
             }
             (self.on_progress)(unit.files.len());
         }
@@ -737,7 +743,8 @@ impl<R: Send> ChunkChecker<'_, R> {
     fn lookup(&self, cache: &ResultCache, key: &Key, unit: &CheckUnit) -> Option<Entry> {
         let entry = cache.load(key)?;
         let holds = entry.files.len() == unit.files.len()
-            && entry.dependencies.iter().all(|dependency| self.dependency_holds(dependency));
+            && entry.dependencies.iter().all(|dependency| self.dependency_holds(dependency))
+            && entry.reads.iter().all(|read| self.read_hash(&read.path) == read.hash);
         holds.then_some(entry)
     }
 
@@ -768,6 +775,38 @@ impl<R: Send> ChunkChecker<'_, R> {
                 .map(|file| cache::hash_bytes(&file.bytes)),
         };
         lock(&self.hashes).insert(index, hash);
+        hash
+    }
+
+    /// The files a checked `unit` read by path (see
+    /// [`db::module::module_reads`]): each read's candidates up to the
+    /// first that exists, with its hash, as the cache checks them again.
+    fn reads(&self, host: &AnalysisHost, unit: &CheckUnit) -> Vec<cache::FileRead> {
+        let Some(module) = unit.dir.as_deref().and_then(|dir| host.module(dir)) else {
+            return Vec::new();
+        };
+        let mut out: Vec<cache::FileRead> = Vec::new();
+        for read in db::module::module_reads(host.db(), module) {
+            for path in read.candidates.iter() {
+                let hash = self.read_hash(path);
+                out.push(cache::FileRead { path: path.clone(), hash });
+                if hash.is_some() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// The hash of the bytes of the file at `path` as read now, `None`
+    /// when there is none to read (read once per run).
+    fn read_hash(&self, path: &Utf8Path) -> Option<blake3::Hash> {
+        if let Some(&hash) = lock(&self.read_hashes).get(path) {
+            return hash;
+        }
+        let hash =
+            vfs::read_file(path, self.limits.max_file_size).ok().map(|file| cache::hash_bytes(&file.bytes));
+        lock(&self.read_hashes).insert(path.to_owned(), hash);
         hash
     }
 

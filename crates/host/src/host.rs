@@ -259,6 +259,42 @@ impl AnalysisHost {
         self.external_inputs = Some(inputs);
     }
 
+    /// Reads into the database the files the host's modules read beyond
+    /// their own (a unit's included files: [`module::module_reads`]) that
+    /// it does not have yet: of each read's candidates, in order, up to
+    /// the first that exists on disk, a missing one set as a deleted file
+    /// (so that creating it later is a change to what read it). They are
+    /// not module files: nothing reports on them here. Returns whether any
+    /// was read.
+    pub fn load_reads(&mut self) -> bool {
+        let mut reads: Vec<module::FileRead> = Vec::new();
+        for state in self.modules.values() {
+            reads.extend(module::module_reads(&self.db, state.module).iter().cloned());
+        }
+        let mut loaded = false;
+        for read in reads {
+            for path in read.candidates.iter() {
+                match self.db.file(path) {
+                    Some(file) if file.status(&self.db) == db::FileStatus::Exists => break,
+                    Some(_) => continue,
+                    None => {}
+                }
+                loaded = true;
+                match vfs::read_file(path, self.options.limits.max_file_size) {
+                    Ok(file) => {
+                        self.db.set_file_bytes(path.clone(), &file.bytes);
+                        break;
+                    }
+                    Err(_) => {
+                        self.db.set_file_text(path.clone(), "");
+                        self.db.delete_file(path);
+                    }
+                }
+            }
+        }
+        loaded
+    }
+
     /// The input of the file at `path`, if the host holds it.
     pub fn file(&self, path: &Utf8Path) -> Option<File> {
         self.files.get(path).map(|it| it.file)

@@ -101,6 +101,7 @@ pub fn children(host: &mut AnalysisHost) -> Result<(), LoadError> {
         }
         host.apply_change(change);
     }
+    host.load_reads();
     Ok(())
 }
 

@@ -50,6 +50,11 @@ pub struct ModuleCall {
     pub arguments: Vec<(SmolStr, Location)>,
     /// Where the arguments' values are.
     pub arguments_at: ArgumentsAt,
+    /// The arguments another file passes (a file the unit imports, whose
+    /// arguments merge into the unit's): they count as given, so a
+    /// required variable they set is not missing, but they are that
+    /// file's to check, not the call's.
+    pub imported_arguments: Vec<SmolStr>,
     /// Whether `arguments` are every argument the call passes: not where
     /// another file may add some (a file the unit includes), so that a
     /// required variable missing from them is not missing from the call.
@@ -77,6 +82,36 @@ pub struct ModuleInput {
     pub required: bool,
     /// Its type constraint's type, where it has a valid one.
     pub ty: Option<value::Type>,
+}
+
+/// A file a unit reads beyond its own (see
+/// [`DialectPlugin::reads`](crate::module::DialectPlugin::reads)): the
+/// first of `candidates` that exists (one path, or a search up the
+/// directories above the unit).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FileRead {
+    pub candidates: Box<[Utf8PathBuf]>,
+}
+
+/// The files `module` reads beyond its own, as its dialect finds them
+/// (none in generic HCL). A host loads them into the database.
+#[salsa::tracked(returns(ref))]
+pub fn module_reads(db: &dyn Db, module: Module) -> Vec<FileRead> {
+    match &module.dialect(db).rules(db).plugin {
+        Some(crate::module::PluginRef(plugin)) => plugin.reads(db, module),
+        None => Vec::new(),
+    }
+}
+
+/// The file `read` names: its first candidate the database holds as
+/// existing, or `None` (not loaded, or none exists). Reading a candidate's
+/// status makes the caller depend on it, so a candidate created later
+/// re-runs the caller once the host loads it.
+pub fn read_file(db: &dyn Db, read: &FileRead) -> Option<File> {
+    read.candidates.iter().find_map(|path| {
+        let file = db.file(path)?;
+        (file.status(db) == crate::FileStatus::Exists).then_some(file)
+    })
 }
 
 /// The module's calls of modules on disk, as its dialect finds them
@@ -139,6 +174,7 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             dir: join_lexically(module.dir(db), source),
             arguments,
             arguments_at: ArgumentsAt::BlockAttributes(Address::new(["module", name.as_str()])),
+            imported_arguments: Vec::new(),
             complete: true,
             file: definition.file,
             location: definition.location.clone(),
@@ -321,7 +357,9 @@ pub fn module_call_diagnostics(
                 || !MODULE_META_ARGUMENTS.contains(&input.name.as_str())
         };
         for input in inputs.iter().filter(|input| input.required).filter(settable) {
-            if call.arguments.iter().any(|(argument, _)| *argument == input.name) {
+            if call.arguments.iter().any(|(argument, _)| *argument == input.name)
+                || call.imported_arguments.contains(&input.name)
+            {
                 continue;
             }
             let detail = match call.arguments_at {

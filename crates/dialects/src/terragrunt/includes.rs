@@ -1,0 +1,289 @@
+//! The files a Terragrunt unit includes, read as Terragrunt merges them
+//! (its `pkg/config/include.go`): each `include "NAME" { path = … }` of a
+//! `terragrunt.hcl`, its path resolved without evaluation where it can be
+//! (a literal, `find_in_parent_folders()` with a literal name or none,
+//! searched from the unit's parent directory upwards, and
+//! `"${get_terragrunt_dir()}/…"`), and what the included file declares
+//! that the unit sees: its `dependency` and `feature` blocks and its
+//! `inputs` (merged into the unit's unless `merge_strategy = "no_merge"`),
+//! its `terraform { source }` (the unit's unless the unit names one), and
+//! its locals (`include.NAME.locals.*` when `expose = true`).
+//!
+//! Both are salsa queries, so an included file is read and lowered once
+//! for every unit that includes it, and an edit of it re-runs only what
+//! read it.
+
+use camino::{Utf8Path, Utf8PathBuf};
+use db::{
+    Db, File,
+    module::{FileRead, Module, join_lexically, module_files, read_file},
+};
+use hir::{Expr, FileHir, ObjectKey, TemplatePart};
+use smol_str::SmolStr;
+
+/// How many directories above the current one `find_in_parent_folders`
+/// looks through for a unit named by a relative path (past the file
+/// system's root, `..` stays there).
+const PARENT_FOLDERS_ABOVE_CURRENT: usize = 16;
+
+/// One `include` block of a unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    /// Its label (empty for the old unlabelled `include`).
+    pub label: SmolStr,
+    /// The file it names, where its path is known without evaluation.
+    pub read: Option<FileRead>,
+    /// `expose = true`: the included file is `include.NAME`.
+    pub expose: bool,
+    /// Whether the included file's blocks and inputs merge into the unit's
+    /// (`merge_strategy` is not `"no_merge"`).
+    pub merged: bool,
+}
+
+/// What an included file declares that a unit including it sees.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct IncludedConfig {
+    /// The labels of its `dependency` blocks.
+    pub dependencies: Vec<SmolStr>,
+    /// The labels of its `feature` blocks.
+    pub features: Vec<SmolStr>,
+    /// The names its `locals` blocks declare.
+    pub locals: Vec<SmolStr>,
+    /// The keys of its `inputs`, or `None` where they are not known
+    /// without evaluation (an `inputs` that is no object constructor).
+    pub inputs: Option<Vec<SmolStr>>,
+    /// Its `terraform { source }`.
+    pub source: Source,
+    /// Whether its `terraform` block has `extra_arguments` (which may pass
+    /// variables files).
+    pub extra_arguments: bool,
+    /// Whether it has an `include` block of its own: what that brings is
+    /// not read.
+    pub includes: bool,
+}
+
+/// A `terraform { source }` as far as it is known without evaluation.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Source {
+    /// No `source`.
+    #[default]
+    None,
+    /// A literal string (a local path or a remote address).
+    Literal(String),
+    /// An expression not known without evaluation.
+    Unknown,
+}
+
+/// The `include` blocks of `module`'s unit file (a native
+/// `terragrunt.hcl`), in source order; empty for any other file (an
+/// included file such as `root.hcl` is read by the units that include
+/// it, in their context).
+#[salsa::tracked(returns(ref))]
+pub fn unit_includes(db: &dyn Db, module: Module) -> Vec<Include> {
+    let Some(file) = unit_file(db, module) else { return Vec::new() };
+    let hir = db::lower(db, file);
+    let unit_dir = vfs::module_dir(file.path(db));
+    let mut out = Vec::new();
+    for &block in &hir.body.blocks {
+        let block = &hir.blocks[block];
+        if block.type_name != "include" {
+            continue;
+        }
+        let attribute = |name: &str| {
+            block
+                .body
+                .attributes
+                .iter()
+                .map(|&it| &hir.attributes[it])
+                .find(|it| it.name == name)
+                .map(|it| it.value)
+        };
+        let read = attribute("path").and_then(|path| include_path(&hir, path, unit_dir));
+        let expose =
+            attribute("expose").is_some_and(|it| matches!(hir[it], Expr::Literal(hir::Literal::Bool(true))));
+        let merged = attribute("merge_strategy")
+            .is_none_or(|it| literal_string(&hir, it).as_deref() != Some("no_merge"));
+        out.push(Include { label: block.labels.first().cloned().unwrap_or_default(), read, expose, merged });
+    }
+    out
+}
+
+/// The unit file of `module` whose includes are read: a native
+/// `terragrunt.hcl` or `*.terragrunt.hcl` that is not a root
+/// configuration others include.
+pub fn unit_file(db: &dyn Db, module: Module) -> Option<File> {
+    module_files(db, module).iter().copied().find(|file| {
+        let name = file.path(db).file_name().unwrap_or_default();
+        file.syntax(db) == db::SourceSyntax::Native && name == "terragrunt.hcl"
+    })
+}
+
+/// What the file an include names declares (see [`IncludedConfig`]).
+#[salsa::tracked(returns(ref))]
+pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
+    let mut config = IncludedConfig { inputs: Some(Vec::new()), ..IncludedConfig::default() };
+    if file.syntax(db) != db::SourceSyntax::Native {
+        // A JSON configuration's blocks are not told apart without its
+        // schema: nothing of it is known.
+        return IncludedConfig { inputs: None, source: Source::Unknown, includes: true, ..config };
+    }
+    let hir = db::lower(db, file);
+    for &attribute in &hir.body.attributes {
+        let attribute = &hir.attributes[attribute];
+        if attribute.name == "inputs" {
+            config.inputs = object_keys(&hir, attribute.value);
+        }
+    }
+    for &block in &hir.body.blocks {
+        let block = &hir.blocks[block];
+        let label = || block.labels.first().cloned().unwrap_or_default();
+        match block.type_name.as_str() {
+            "dependency" => config.dependencies.push(label()),
+            "feature" => config.features.push(label()),
+            "include" => config.includes = true,
+            "locals" => {
+                config.locals.extend(block.body.attributes.iter().map(|&it| hir.attributes[it].name.clone()))
+            }
+            "terraform" => {
+                for &attribute in &block.body.attributes {
+                    let attribute = &hir.attributes[attribute];
+                    if attribute.name == "source" {
+                        config.source = match literal_string(&hir, attribute.value) {
+                            Some(source) => Source::Literal(source),
+                            None => Source::Unknown,
+                        };
+                    }
+                }
+                config.extra_arguments |=
+                    block.body.blocks.iter().any(|&it| hir.blocks[it].type_name == "extra_arguments");
+            }
+            _ => {}
+        }
+    }
+    config
+}
+
+/// The included file of `include`, when its path is known and the file
+/// was read.
+pub fn included_file(db: &dyn Db, include: &Include) -> Option<File> {
+    read_file(db, include.read.as_ref()?)
+}
+
+/// The keys of an object constructor whose keys are names or literal
+/// strings; `None` for any other expression.
+fn object_keys(hir: &FileHir, expr: hir::ExprId) -> Option<Vec<SmolStr>> {
+    let Expr::Object(items) = &hir[expr] else { return None };
+    items
+        .iter()
+        .map(|item| match &item.key {
+            ObjectKey::Name(name) => Some(name.clone()),
+            ObjectKey::Expr { expr, .. } => literal_string(hir, *expr).map(SmolStr::from),
+        })
+        .collect()
+}
+
+/// The string an expression is when it is a template of literal text only.
+fn literal_string(hir: &FileHir, expr: hir::ExprId) -> Option<String> {
+    let Expr::Template { parts, .. } = &hir[expr] else { return None };
+    let mut out = String::new();
+    for part in parts {
+        let TemplatePart::Literal(text) = part else { return None };
+        out.push_str(text);
+    }
+    Some(out)
+}
+
+/// The file an include's `path` names, where it is known without
+/// evaluation: a literal path (relative to the unit's directory),
+/// `find_in_parent_folders` with a literal name or none (each directory
+/// above the unit's, nearest first), or a template of literal text and
+/// `get_terragrunt_dir()` (the unit's directory).
+fn include_path(hir: &FileHir, expr: hir::ExprId, unit_dir: &Utf8Path) -> Option<FileRead> {
+    let one = |path: Utf8PathBuf| Some(FileRead { candidates: Box::new([path]) });
+    match &hir[expr] {
+        Expr::Call(call) => find_in_parent_folders(hir, call, unit_dir),
+        Expr::Template { parts, .. } => {
+            // A single interpolation of a call is the call.
+            if let [TemplatePart::Interpolation { expr, .. }] = parts.as_slice()
+                && let Expr::Call(call) = &hir[*expr]
+            {
+                return find_in_parent_folders(hir, call, unit_dir);
+            }
+            // Relative to the unit's directory, unless it starts with
+            // `get_terragrunt_dir()`, which is that directory's path.
+            let mut from_unit = true;
+            let mut text = String::new();
+            for (index, part) in parts.iter().enumerate() {
+                match part {
+                    TemplatePart::Literal(literal) => text.push_str(literal),
+                    TemplatePart::Interpolation { expr, .. } => match &hir[*expr] {
+                        Expr::Call(call) if call.name == "get_terragrunt_dir" && call.args.is_empty() => {
+                            from_unit &= index > 0;
+                            text.push_str(unit_dir.as_str())
+                        }
+                        _ => return None,
+                    },
+                    _ => return None,
+                }
+            }
+            let base = match () {
+                () if text.starts_with('/') => Utf8Path::new("/"),
+                () if from_unit => unit_dir,
+                () => Utf8Path::new("."),
+            };
+            one(join_lexically(base, &text))
+        }
+        _ => None,
+    }
+}
+
+/// The candidates of `find_in_parent_folders(name?)`: `name` (Terragrunt's
+/// default configuration's name when none is given) in each directory
+/// above the unit's, nearest first, as Terragrunt searches them.
+fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Path) -> Option<FileRead> {
+    if call.name != "find_in_parent_folders" || call.args.len() > 2 {
+        return None;
+    }
+    let name = match call.args.first() {
+        Some(&arg) => literal_string(hir, arg)?,
+        None => String::new(),
+    };
+    let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
+    let mut candidates = Vec::new();
+    let mut dir = unit_dir.to_owned();
+    let mut above = 0;
+    loop {
+        if dir == "/" {
+            break;
+        }
+        let parent = parent_dir(&dir);
+        if parent == dir || above > PARENT_FOLDERS_ABOVE_CURRENT {
+            break;
+        }
+        if parent.as_str().starts_with("..") || parent == "." {
+            above += 1;
+        }
+        candidates.push(join_lexically(&parent, &name));
+        dir = parent;
+    }
+    Some(FileRead { candidates: candidates.into() })
+}
+
+/// The directory above `dir`, lexically (`..` above `.`, `/` above `/`).
+fn parent_dir(dir: &Utf8Path) -> Utf8PathBuf {
+    join_lexically(dir, "..")
+}
+
+/// The includes of `module` whose files are read, with what each declares;
+/// `None` when one is not (a path not known without evaluation, a file
+/// not found, one with includes of its own).
+pub fn read_includes(db: &dyn Db, module: Module) -> Option<Vec<(&Include, &IncludedConfig)>> {
+    unit_file(db, module)?;
+    unit_includes(db, module)
+        .iter()
+        .map(|include| {
+            let config = included_config(db, included_file(db, include)?);
+            (!config.includes).then_some((include, config))
+        })
+        .collect()
+}
