@@ -5,7 +5,7 @@
 
 use db::{
     RootDatabase,
-    module::{Module, attr, attribute_value},
+    module::{Address, Attr, Module, attr, attribute_value},
 };
 use expect_test::expect;
 
@@ -239,8 +239,10 @@ inputs = {
     .assert_eq(&unit_and_module(&mut db, unit, "live/modules/app", VARIABLES));
 }
 
+/// An include not read (its file is not in the database) may name the
+/// module deployed: the unit calls none.
 #[test]
-fn a_unit_without_a_source_calls_the_module_beside_it_and_an_include_may_add_inputs() {
+fn a_unit_without_a_source_whose_include_is_not_read_calls_no_module() {
     let mut db = dialects::database();
     let unit = r#"
 include "root" {
@@ -251,10 +253,7 @@ inputs = {
   tags = { team = "core" }
 }
 "#;
-    expect![[r#"
-        call live/app complete=false
-    "#]]
-    .assert_eq(&unit_and_module(&mut db, unit, "live/app", VARIABLES));
+    assert_eq!(unit_and_module(&mut db, unit, "live/app", VARIABLES), "");
 }
 
 #[test]
@@ -304,4 +303,52 @@ fn a_source_of_the_units_own_directory_is_that_directory() {
     let dirs: Vec<String> =
         db::module::module_calls(&db, module).iter().map(|it| it.dir.to_string()).collect();
     assert_eq!(dirs, ["."]);
+}
+
+/// The file an include names is read through the database: where it is
+/// found (`find_in_parent_folders` from the unit's parent directory up),
+/// its inputs count as the unit's and its `dependency` blocks are the
+/// unit's, and an edit of it changes what the unit resolves to.
+#[test]
+fn an_included_file_is_read_and_an_edit_of_it_reaches_the_unit() {
+    let mut db = dialects::database();
+    let main = db.set_file_text("live/modules/app/variables.tf", VARIABLES);
+    db.set_module_files("live/modules/app", vec![main]);
+    db.set_file_text("live/root.hcl", "inputs = {\n  name = \"app\"\n}\n");
+    let unit = r#"
+include "root" {
+  path = find_in_parent_folders("root.hcl")
+}
+terraform {
+  source = "../../modules/app"
+}
+locals {
+  vpc = dependency.vpc.outputs.id
+}
+inputs = {
+  tags = { team = "core" }
+}
+"#;
+    let file = db.set_file_text("live/dev/app/terragrunt.hcl", unit);
+    let module = db.set_module_files("live/dev/app/terragrunt.hcl", vec![file]);
+    let reads = db::module::module_reads(&db, module);
+    assert_eq!(
+        reads[0].candidates[..2],
+        [camino::Utf8PathBuf::from("live/dev/root.hcl"), camino::Utf8PathBuf::from("live/root.hcl")]
+    );
+    let calls = db::module::module_calls(&db, module);
+    assert_eq!((calls[0].complete, calls[0].imported_arguments.as_slice()), (true, &["name".into()][..]));
+    let inputs = |db: &RootDatabase| {
+        let attr = Attr::new(db, module, Address::new(["local", "vpc"]));
+        match attribute_value(db, attr) {
+            Ok(_) => "ok".to_owned(),
+            Err(error) => format!("{error:?}"),
+        }
+    };
+    assert!(inputs(&db).contains("UndeclaredBlock"), "{}", inputs(&db));
+    db.set_file_text("live/root.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
+    assert_eq!(inputs(&db), "ok");
+    // The included file's inputs no longer set `name`.
+    let calls = db::module::module_calls(&db, module);
+    assert!(calls[0].imported_arguments.is_empty());
 }
