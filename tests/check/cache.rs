@@ -372,3 +372,61 @@ fn a_corrupt_file_index_is_ignored_and_rewritten() {
         assert_ne!(std::fs::read(&index).expect("the file index"), b"not a file index", "written again");
     }
 }
+
+/// A Terragrunt unit's result depends on the file it includes, read from
+/// above the checked directory: an edit of that file, or a nearer file of
+/// the name `find_in_parent_folders` looks for, checks the unit again.
+#[test]
+fn an_edit_of_an_included_file_invalidates_the_unit() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n";
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n\nlocals {\n  vpc = dependency.vpc.outputs.id\n}\n";
+    std::fs::create_dir_all(dir.path().join("live/app")).expect("a directory");
+    std::fs::write(dir.path().join("root.hcl"), root).expect("a file");
+    std::fs::write(dir.path().join("live/app/terragrunt.hcl"), unit).expect("a file");
+    let (_keep, cache) = cache_dir();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise", "live"]);
+    assert!(!before.contains("error["), "{before}");
+
+    // The included file, outside the checked directory, no longer
+    // declares the dependency.
+    std::fs::write(dir.path().join("root.hcl"), root.replace("vpc", "net")).expect("the edit");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise", "live"]);
+    assert!(after.contains("error[undeclared-reference]"), "{after}");
+
+    // A nearer `root.hcl` is the one found now.
+    std::fs::write(dir.path().join("live/root.hcl"), root).expect("a nearer file");
+    let nearer = cached_run(dir.path(), &cache, &["--format", "concise", "live/app"]);
+    assert!(!nearer.contains("error["), "{nearer}");
+}
+
+/// A Terragrunt unit, a module of its own though its directory is one
+/// unit of the run, depends on the module it deploys: renaming that
+/// module's variable checks the unit again (its entry recorded no
+/// module before).
+#[test]
+fn an_edit_in_the_module_a_terragrunt_unit_deploys_invalidates_the_unit() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let files = [
+        (
+            "live/app/terragrunt.hcl",
+            "terraform {\n  source = \"../../modules/app\"\n}\n\ninputs = {\n  name = \"app\"\n}\n",
+        ),
+        (
+            "modules/app/main.tf",
+            "variable \"name\" {\n  type = string\n}\n\noutput \"name\" {\n  value = var.name\n}\n",
+        ),
+    ];
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        std::fs::write(path, text).expect("a file");
+    }
+    let (_keep, cache) = cache_dir();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(!before.contains("unused-input"), "{before}");
+    let main = dir.path().join("modules/app/main.tf");
+    std::fs::write(&main, files[1].1.replace("name", "title")).expect("the edit");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("warning[unused-input]"), "{after}");
+}

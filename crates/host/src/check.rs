@@ -778,15 +778,29 @@ impl<R: Send> ChunkChecker<'_, R> {
         hash
     }
 
+    /// The host's modules of `unit`'s files: its directory's, and each file
+    /// its dialect groups alone (a Terragrunt unit beside the Terraform
+    /// module it deploys), in the order of its files.
+    fn modules_of(&self, host: &AnalysisHost, unit: &CheckUnit) -> Vec<db::module::Module> {
+        let mut out = Vec::new();
+        for &index in &unit.files {
+            if let Some(key) = host.db().dialects().unit_of(&self.paths[index])
+                && let Some(module) = host.module(&key)
+                && !out.contains(&module)
+            {
+                out.push(module);
+            }
+        }
+        out
+    }
+
     /// The files a checked `unit` read by path (see
     /// [`db::module::module_reads`]): each read's candidates up to the
     /// first that exists, with its hash, as the cache checks them again.
     fn reads(&self, host: &AnalysisHost, unit: &CheckUnit) -> Vec<cache::FileRead> {
-        let Some(module) = unit.dir.as_deref().and_then(|dir| host.module(dir)) else {
-            return Vec::new();
-        };
         let mut out: Vec<cache::FileRead> = Vec::new();
-        for read in db::module::module_reads(host.db(), module) {
+        let modules = self.modules_of(host, unit);
+        for read in modules.iter().flat_map(|&module| db::module::module_reads(host.db(), module)) {
             for path in read.candidates.iter() {
                 let hash = self.read_hash(path);
                 out.push(cache::FileRead { path: path.clone(), hash });
@@ -815,11 +829,12 @@ impl<R: Send> ChunkChecker<'_, R> {
     /// when one of those files could not be read (the result is then not
     /// stored).
     fn dependencies(&self, host: &AnalysisHost, unit: &CheckUnit) -> Option<Vec<Dependency>> {
-        let Some(module) = unit.dir.as_deref().and_then(|dir| host.module(dir)) else {
-            return Some(Vec::new());
-        };
-        let mut dirs: Vec<&Utf8Path> =
-            db::module::module_calls(host.db(), module).iter().map(|call| call.dir.as_path()).collect();
+        let mut dirs: Vec<&Utf8Path> = self
+            .modules_of(host, unit)
+            .into_iter()
+            .flat_map(|module| db::module::module_calls(host.db(), module))
+            .map(|call| call.dir.as_path())
+            .collect();
         dirs.sort_unstable();
         dirs.dedup();
         dirs.into_iter()
