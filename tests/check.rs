@@ -312,7 +312,8 @@ fn terragrunt_units_are_checked_against_the_modules_they_deploy() {
 /// an exposed include's locals are `include.NAME.locals`. So the unit
 /// that uses them right says nothing, a misspelt dependency or local is
 /// an error with a did-you-mean, and a required variable neither the
-/// unit nor its includes set is missing.
+/// unit nor its includes set is missing. `dependency.vpc.outputs.X` is
+/// read against the outputs of the module the `vpc` unit deploys.
 #[test]
 fn terragrunt_units_read_the_files_they_include() {
     check(&["check", "terragrunt-include"], 1, expect_file!["../test-data/check/cli/terragrunt-include.txt"]);

@@ -844,6 +844,11 @@ pub fn evaluated_file_module_diagnostics(
             .iter()
             .map(|diagnostic| convert(db, diagnostic)),
     );
+    out.extend(
+        module::call_output_diagnostics(db, module, file, &interface_of)
+            .iter()
+            .map(|diagnostic| convert(db, diagnostic)),
+    );
     out
 }
 

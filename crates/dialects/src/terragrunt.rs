@@ -110,13 +110,18 @@ impl DialectPlugin for Terragrunt {
     /// directory `terraform { source }` names where it is a local path, or
     /// the unit's own directory where it names none (see [`unit_call`]).
     fn unit_calls(&self, db: &dyn Db, module: Module) -> Vec<ModuleCall> {
-        unit_call(db, module).into_iter().collect()
+        unit_call(db, module).into_iter().chain(dependency_calls(db, module)).collect()
     }
 
     /// The files the unit's `include` blocks name, where their paths are
-    /// known without evaluation (see [`includes`]).
+    /// known without evaluation (see [`includes`]), and the configuration
+    /// of each unit it depends on (for the module that unit deploys).
     fn reads(&self, db: &dyn Db, module: Module) -> Vec<FileRead> {
-        includes::unit_includes(db, module).iter().filter_map(|include| include.read.clone()).collect()
+        let included = includes::unit_includes(db, module).iter().filter_map(|include| include.read.clone());
+        let dependencies = includes::unit_dependencies(db, module)
+            .iter()
+            .filter_map(|dependency| dependency.dir.as_deref().map(includes::unit_config_read));
+        included.chain(dependencies).collect()
     }
 
     /// The `dependency` and `feature` blocks of the files the unit
@@ -131,8 +136,8 @@ impl DialectPlugin for Terragrunt {
             .iter()
             .filter(|(include, _)| include.merged)
             .flat_map(|(_, config)| match block_type {
-                "dependency" => &config.dependencies,
-                _ => &config.features,
+                "dependency" => config.dependencies.iter().map(|(label, ..)| label).collect::<Vec<_>>(),
+                _ => config.features.iter().collect(),
             })
             .map(|label| Box::from([label.clone()]))
             .collect();
@@ -248,10 +253,49 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
         arguments,
         arguments_at: ArgumentsAt::ObjectMembers(inputs_address),
         imported_arguments: included_inputs.unwrap_or_default(),
+        outputs_at: None,
         complete,
         file,
         location,
     })
+}
+
+/// The unit's reads of other units' outputs: for each `dependency` whose
+/// unit is found and deploys a local module, that module called with no
+/// arguments, its outputs read as `dependency.NAME.outputs`, so that an
+/// output the module does not declare is an error. A dependency with
+/// `skip_outputs` (its outputs are its mocks) is left out.
+fn dependency_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
+    let Some(file) = includes::unit_file(db, module) else { return Vec::new() };
+    let mut out = Vec::new();
+    for dependency in includes::unit_dependencies(db, module) {
+        if dependency.skip_outputs {
+            continue;
+        }
+        let Some(dir) = dependency.dir.as_deref() else { continue };
+        let Some(deployed) = includes::deployed_module(db, dir) else { continue };
+        let block = Address::new(["dependency", dependency.label.as_str()]);
+        let location =
+            definition(db, module, &block).map(|it| it.location.clone()).unwrap_or(db::module::Location {
+                block: None,
+                attribute: None,
+                labels: Box::default(),
+                nested: Box::default(),
+            });
+        out.push(ModuleCall {
+            name: dependency.label.clone(),
+            source: dir.to_string(),
+            dir: deployed,
+            arguments: Vec::new(),
+            arguments_at: ArgumentsAt::ObjectMembers(block),
+            imported_arguments: Vec::new(),
+            outputs_at: Some(Address::new(["dependency", dependency.label.as_str(), "outputs"])),
+            complete: false,
+            file,
+            location,
+        });
+    }
+    out
 }
 
 /// Terragrunt's own functions, by name, with their signatures.

@@ -471,6 +471,10 @@ impl<R: Send> ChunkChecker<'_, R> {
             keys.push((unit, key));
         }
         host.apply_change(change);
+        // The files units include and the units they depend on, read once
+        // per chunk for all of them, before the modules they call are
+        // looked for (a dependency's unit names the module it deploys).
+        host.load_reads();
         // A module calling a local module of another chunk (or of none
         // checked yet) has that child read here too, unless its variables
         // are known already.
@@ -502,8 +506,6 @@ impl<R: Send> ChunkChecker<'_, R> {
             }
         }
         host.apply_change(children);
-        // The files units include, read once per chunk for all of them.
-        host.load_reads();
         let levels = self.levels()?;
         let mut with_levels = Change::new();
         for (unit, _) in &keys {

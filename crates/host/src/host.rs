@@ -267,10 +267,26 @@ impl AnalysisHost {
     /// not module files: nothing reports on them here. Returns whether any
     /// was read.
     pub fn load_reads(&mut self) -> bool {
+        // What a read file says may name more (a dependency's unit named
+        // in an included file): read again until nothing new is, a few
+        // times at most.
+        let mut any = false;
+        for _ in 0..4 {
+            if !self.load_reads_once() {
+                break;
+            }
+            any = true;
+        }
+        any
+    }
+
+    fn load_reads_once(&mut self) -> bool {
         let mut reads: Vec<module::FileRead> = Vec::new();
         for state in self.modules.values() {
             reads.extend(module::module_reads(&self.db, state.module).iter().cloned());
         }
+        reads.sort_unstable_by(|a, b| a.candidates.cmp(&b.candidates));
+        reads.dedup();
         let mut loaded = false;
         for read in reads {
             for path in read.candidates.iter() {

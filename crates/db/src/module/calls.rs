@@ -59,6 +59,12 @@ pub struct ModuleCall {
     /// another file may add some (a file the unit includes), so that a
     /// required variable missing from them is not missing from the call.
     pub complete: bool,
+    /// Where the caller reads the callee's outputs as an object, when it
+    /// does so under one address (`dependency.NAME.outputs`): a read of
+    /// an output the callee does not declare there is an error
+    /// ([`call_output_diagnostics`]). `None` where the dialect checks
+    /// them itself, or they are not read.
+    pub outputs_at: Option<Address>,
     /// Where the block is.
     pub file: File,
     pub location: Location,
@@ -104,12 +110,12 @@ pub fn module_reads(db: &dyn Db, module: Module) -> Vec<FileRead> {
 }
 
 /// The file `read` names: its first candidate the database holds as
-/// existing, or `None` (not loaded, or none exists). Reading a candidate's
-/// status makes the caller depend on it, so a candidate created later
-/// re-runs the caller once the host loads it.
+/// existing, or `None` (not loaded, or none exists). The caller depends on
+/// each candidate's status, and on a candidate not loaded being added
+/// ([`crate::file_by_path`]), so a file created or loaded later re-runs it.
 pub fn read_file(db: &dyn Db, read: &FileRead) -> Option<File> {
     read.candidates.iter().find_map(|path| {
-        let file = db.file(path)?;
+        let file = crate::file_by_path(db, path)?;
         (file.status(db) == crate::FileStatus::Exists).then_some(file)
     })
 }
@@ -175,6 +181,7 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             arguments,
             arguments_at: ArgumentsAt::BlockAttributes(Address::new(["module", name.as_str()])),
             imported_arguments: Vec::new(),
+            outputs_at: None,
             complete: true,
             file: definition.file,
             location: definition.location.clone(),
@@ -391,6 +398,89 @@ pub fn module_call_diagnostics(
             });
         }
     }
+    out
+}
+
+/// Reads in `file` of an output a callee does not declare, for each of
+/// `module`'s calls that reads its callee's outputs under one address
+/// ([`ModuleCall::outputs_at`]: `dependency.vpc.outputs.vpc_idd`), where
+/// `interface_of` finds the callee and all its files parse: "Unsupported
+/// attribute", with a did-you-mean among its outputs.
+pub fn call_output_diagnostics(
+    db: &dyn Db,
+    module: Module,
+    file: File,
+    interface_of: impl Fn(&Utf8Path) -> Option<Arc<ModuleInterface>>,
+) -> Vec<ModuleDiagnostic> {
+    let calls: Vec<&ModuleCall> =
+        module_calls(db, module).iter().filter(|call| call.outputs_at.is_some()).collect();
+    if calls.is_empty() || file.syntax(db) != crate::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = crate::lower(db, file);
+    // The steps of a chain of attribute accesses from a root variable.
+    let chain = |mut id: hir::ExprId| -> Option<Vec<&SmolStr>> {
+        let mut steps = Vec::new();
+        loop {
+            match &hir.exprs[id] {
+                hir::Expr::GetAttr { base, name } => {
+                    steps.push(name);
+                    id = *base;
+                }
+                hir::Expr::Variable(root) => {
+                    steps.push(root);
+                    steps.reverse();
+                    return Some(steps);
+                }
+                _ => return None,
+            }
+        }
+    };
+    let mut out = Vec::new();
+    for (id, expr) in hir.exprs.iter() {
+        let hir::Expr::GetAttr { base, name: output } = expr else { continue };
+        let Some(call) = calls.iter().find(|call| {
+            let Some(at) = &call.outputs_at else { return false };
+            chain(*base).is_some_and(|steps| steps.iter().copied().eq(at.segments().iter()))
+        }) else {
+            continue;
+        };
+        let Some(interface) = interface_of(&call.dir) else { continue };
+        if !interface.complete || interface.outputs.contains(output) {
+            continue;
+        }
+        let Some(pointer) = crate::source_map(db, file).expr_syntax(id) else { continue };
+        let node = pointer.to_node(&crate::parse(db, file).syntax_node());
+        use syntax::ast::AstNode;
+        let range = syntax::ast::GetAttrExpr::cast(node.clone())
+            .and_then(|get| {
+                let name = get.name()?;
+                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
+                Some(syntax::TextRange::new(start, name.text_range().end()))
+            })
+            .unwrap_or_else(|| node.text_range());
+        let suggestion =
+            crate::module::resolve::suggest(output, interface.outputs.iter().map(SmolStr::as_str));
+        let did_you_mean = match &suggestion {
+            Some(meant) => format!(" Did you mean {meant:?}?"),
+            None => String::new(),
+        };
+        out.push(ModuleDiagnostic {
+            file,
+            range,
+            kind: ModuleDiagnosticKind::Unresolved(crate::module::Unresolved::UnsupportedMember {
+                name: output.clone(),
+                suggestion: suggestion.map(SmolStr::from),
+            }),
+            detail: format!(
+                "This object does not have an attribute named {:?}: the module at {} declares no such output.{did_you_mean}",
+                output.as_str(),
+                call.dir
+            ),
+            related: Vec::new(),
+        });
+    }
+    out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
     out
 }
 

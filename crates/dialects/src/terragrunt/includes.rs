@@ -43,8 +43,9 @@ pub struct Include {
 /// What an included file declares that a unit including it sees.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct IncludedConfig {
-    /// The labels of its `dependency` blocks.
-    pub dependencies: Vec<SmolStr>,
+    /// Its `dependency` blocks: each label, its `config_path` where it is
+    /// known without evaluation, and whether it has `skip_outputs`.
+    pub dependencies: Vec<(SmolStr, Option<StaticPath>, bool)>,
     /// The labels of its `feature` blocks.
     pub features: Vec<SmolStr>,
     /// The names its `locals` blocks declare.
@@ -138,7 +139,9 @@ pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
         let block = &hir.blocks[block];
         let label = || block.labels.first().cloned().unwrap_or_default();
         match block.type_name.as_str() {
-            "dependency" => config.dependencies.push(label()),
+            "dependency" => {
+                config.dependencies.push((label(), config_path(&hir, block), skips_outputs(&hir, block)))
+            }
             "feature" => config.features.push(label()),
             "include" => config.includes = true,
             "locals" => {
@@ -193,45 +196,81 @@ fn literal_string(hir: &FileHir, expr: hir::ExprId) -> Option<String> {
     Some(out)
 }
 
+/// A path as far as it is known without evaluation: the text of a
+/// literal, or of a template of literal text and `get_terragrunt_dir()`
+/// (the directory of the unit evaluated, which is the including unit's
+/// for an included file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StaticPath {
+    /// Relative to the unit's directory (or absolute).
+    Relative(String),
+    /// A path that starts with the unit's directory.
+    FromUnit(String),
+}
+
+impl StaticPath {
+    /// The path, for a unit in `unit_dir`, `.` and `..` resolved lexically.
+    pub fn resolve(&self, unit_dir: &Utf8Path) -> Utf8PathBuf {
+        let (text, base) = match self {
+            StaticPath::Relative(text) => (text.clone(), unit_dir),
+            StaticPath::FromUnit(rest) => (format!("{unit_dir}{rest}"), Utf8Path::new(".")),
+        };
+        let base = if text.starts_with('/') { Utf8Path::new("/") } else { base };
+        join_lexically(base, &text)
+    }
+}
+
+/// The [`StaticPath`] an expression is, if it is one.
+fn static_path(hir: &FileHir, expr: hir::ExprId) -> Option<StaticPath> {
+    let Expr::Template { parts, .. } = &hir[expr] else { return None };
+    let mut from_unit = false;
+    let mut text = String::new();
+    for (index, part) in parts.iter().enumerate() {
+        match part {
+            TemplatePart::Literal(literal) => text.push_str(literal),
+            TemplatePart::Interpolation { expr, .. } => match &hir[*expr] {
+                Expr::Call(call)
+                    if call.name == "get_terragrunt_dir" && call.args.is_empty() && index == 0 =>
+                {
+                    from_unit = true;
+                }
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    Some(if from_unit { StaticPath::FromUnit(text) } else { StaticPath::Relative(text) })
+}
+
+/// Whether a `dependency` block has `skip_outputs` (its outputs are then
+/// its mocks, or none).
+fn skips_outputs(hir: &FileHir, block: &hir::Block) -> bool {
+    block.body.attributes.iter().any(|&it| hir.attributes[it].name == "skip_outputs")
+}
+
+/// The `config_path` of a `dependency` block, where it is a static path.
+fn config_path(hir: &FileHir, block: &hir::Block) -> Option<StaticPath> {
+    let attribute =
+        block.body.attributes.iter().map(|&it| &hir.attributes[it]).find(|it| it.name == "config_path")?;
+    static_path(hir, attribute.value)
+}
+
 /// The file an include's `path` names, where it is known without
-/// evaluation: a literal path (relative to the unit's directory),
-/// `find_in_parent_folders` with a literal name or none (each directory
-/// above the unit's, nearest first), or a template of literal text and
-/// `get_terragrunt_dir()` (the unit's directory).
+/// evaluation: a [`StaticPath`], or `find_in_parent_folders` with a
+/// literal name or none (each directory above the unit's, nearest first).
 fn include_path(hir: &FileHir, expr: hir::ExprId, unit_dir: &Utf8Path) -> Option<FileRead> {
-    let one = |path: Utf8PathBuf| Some(FileRead { candidates: Box::new([path]) });
     match &hir[expr] {
         Expr::Call(call) => find_in_parent_folders(hir, call, unit_dir),
         Expr::Template { parts, .. } => {
             // A single interpolation of a call is the call.
             if let [TemplatePart::Interpolation { expr, .. }] = parts.as_slice()
                 && let Expr::Call(call) = &hir[*expr]
+                && call.name != "get_terragrunt_dir"
             {
                 return find_in_parent_folders(hir, call, unit_dir);
             }
-            // Relative to the unit's directory, unless it starts with
-            // `get_terragrunt_dir()`, which is that directory's path.
-            let mut from_unit = true;
-            let mut text = String::new();
-            for (index, part) in parts.iter().enumerate() {
-                match part {
-                    TemplatePart::Literal(literal) => text.push_str(literal),
-                    TemplatePart::Interpolation { expr, .. } => match &hir[*expr] {
-                        Expr::Call(call) if call.name == "get_terragrunt_dir" && call.args.is_empty() => {
-                            from_unit &= index > 0;
-                            text.push_str(unit_dir.as_str())
-                        }
-                        _ => return None,
-                    },
-                    _ => return None,
-                }
-            }
-            let base = match () {
-                () if text.starts_with('/') => Utf8Path::new("/"),
-                () if from_unit => unit_dir,
-                () => Utf8Path::new("."),
-            };
-            one(join_lexically(base, &text))
+            let path = static_path(hir, expr)?.resolve(unit_dir);
+            Some(FileRead { candidates: Box::new([path]) })
         }
         _ => None,
     }
@@ -286,4 +325,75 @@ pub fn read_includes(db: &dyn Db, module: Module) -> Option<Vec<(&Include, &Incl
             (!config.includes).then_some((include, config))
         })
         .collect()
+}
+
+/// A `dependency` block of a unit (its own, or one an include merges in
+/// that the unit does not override).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dependency {
+    pub label: SmolStr,
+    /// The directory of the other unit, where `config_path` is known
+    /// without evaluation.
+    pub dir: Option<Utf8PathBuf>,
+    /// Whether the block has `skip_outputs` (then its outputs are its
+    /// mocks, or none).
+    pub skip_outputs: bool,
+}
+
+/// The `dependency` blocks of `module`'s unit file, then those of the
+/// files it includes and merges (a block of the same label in the unit
+/// wins, as Terragrunt's shallow merge by name does).
+#[salsa::tracked(returns(ref))]
+pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
+    let Some(file) = unit_file(db, module) else { return Vec::new() };
+    let unit_dir = vfs::module_dir(file.path(db));
+    let hir = db::lower(db, file);
+    let mut out: Vec<Dependency> = Vec::new();
+    for &block in &hir.body.blocks {
+        let block = &hir.blocks[block];
+        if block.type_name != "dependency" {
+            continue;
+        }
+        out.push(Dependency {
+            label: block.labels.first().cloned().unwrap_or_default(),
+            dir: config_path(&hir, block).map(|path| path.resolve(unit_dir)),
+            skip_outputs: skips_outputs(&hir, block),
+        });
+    }
+    for include in unit_includes(db, module).iter().filter(|include| include.merged) {
+        let Some(included) = included_file(db, include) else { continue };
+        for (label, path, skip_outputs) in &included_config(db, included).dependencies {
+            if out.iter().any(|it| it.label == *label) {
+                continue;
+            }
+            let dir = path.as_ref().map(|path| path.resolve(unit_dir));
+            out.push(Dependency { label: label.clone(), dir, skip_outputs: *skip_outputs });
+        }
+    }
+    out
+}
+
+/// The configuration file of the unit in `dir`.
+pub fn unit_config_read(dir: &Utf8Path) -> FileRead {
+    FileRead { candidates: Box::new([join_lexically(dir, "terragrunt.hcl")]) }
+}
+
+/// The directory of the module the unit in `dir` deploys, from its own
+/// file: a local literal `terraform { source }` (`//` read as `/`), or
+/// `dir` itself where it names no source and includes nothing (an
+/// include may name one). `None` where the unit is not read or its source
+/// is remote or not known.
+pub fn deployed_module(db: &dyn Db, dir: &Utf8Path) -> Option<Utf8PathBuf> {
+    let file = read_file(db, &unit_config_read(dir))?;
+    let config = included_config(db, file);
+    match &config.source {
+        Source::None if !config.includes => Some(dir.to_owned()),
+        Source::Literal(source)
+            if (source.starts_with("./") || source.starts_with("../") || source.starts_with('/'))
+                && !source.contains('?') =>
+        {
+            Some(join_lexically(dir, source))
+        }
+        _ => None,
+    }
 }
