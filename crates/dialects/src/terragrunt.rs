@@ -3,12 +3,13 @@
 //!
 //! - Roots: a unit's `locals` and its labelled blocks are the generic
 //!   model's. `dependency "X"` and `include "X"` are opaque: their labels
-//!   are checked (`dependency.vpcc` is an error), but what they provide
-//!   (`dependency.X.outputs`, another unit's; `include.X.locals`, an
-//!   included file's) is unknown here. `feature "X"` (a feature flag,
-//!   `feature.X.value`) is opaque too; `values` (what a stack passes its
-//!   unit) is unknown, and so are `dependency` and `feature` in a unit
-//!   that declares no such block (an included file may declare them).
+//!   are checked (`dependency.vpcc` is an error), and what they provide is
+//!   read where it can be: `include.X.locals`, an exposed included file's
+//!   locals, by name; `dependency.X.outputs`, the outputs of the module
+//!   X's unit deploys (checked by `dependency_calls`). `feature "X"` (a
+//!   feature flag, `feature.X.value`) is opaque too; `values` (what a
+//!   stack passes its unit) is unknown, and so are `dependency` and
+//!   `feature` in a unit whose includes are not all read.
 //! - Functions ([`Terragrunt::functions`]): Terraform's table, as
 //!   Terragrunt evaluates with Terraform's functions, without Terraform's
 //!   namespaced names (`core::`, `provider::`, which Terragrunt's
@@ -20,16 +21,19 @@
 //!
 //! - Units ([`Terragrunt::grouping`]): each `terragrunt.hcl` is a unit of
 //!   its own, never part of the Terraform module beside it.
+//! - Included files ([`includes`]): read from disk through the host, as
+//!   Terragrunt finds them, and merged into the unit as Terragrunt merges
+//!   them (`dependency` blocks, `inputs`, `terraform { source }`).
 //! - Across the Terraform boundary ([`unit_call`]): the module a unit
-//!   deploys (a local `terraform { source }`, or the unit's own directory)
-//!   is called with the keys of `inputs`, so the module-call checks find
-//!   an input the module does not declare, a required variable left out
-//!   (where no include may add inputs) and an input of the wrong type.
+//!   deploys (a local `terraform { source }`, its own or an included
+//!   file's, or the unit's own directory) is called with the keys of
+//!   `inputs`, so the module-call checks find an input the module does not
+//!   declare, a required variable neither the unit nor its includes set
+//!   (where every include is read) and an input of the wrong type.
 //!
-//! `include` merging, `dependency` outputs and `read_terragrunt_config`
-//! are not read from disk yet, and the path functions, which depend on
-//! the file's place, its includes and the repository around it, are
-//! unknown strings.
+//! `read_terragrunt_config` is not read from disk yet, and the path
+//! functions, which depend on the file's place, its includes and the
+//! repository around it, are unknown strings when evaluated.
 
 pub mod includes;
 
