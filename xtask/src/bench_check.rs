@@ -38,7 +38,9 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     while let Some(flag) = args.next() {
         let value = args.next().context(USAGE)?;
         match flag.as_str() {
-            "--runs" => runs = value.parse().ok().filter(|n| *n > 0).context("--runs takes a positive number")?,
+            "--runs" => {
+                runs = value.parse().ok().filter(|n| *n > 0).context("--runs takes a positive number")?
+            }
             "--tree" => tree = Some(PathBuf::from(value)),
             "--hclfmt" => hclfmt = Some(PathBuf::from(value)),
             _ => bail!(USAGE),

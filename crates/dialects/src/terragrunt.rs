@@ -184,7 +184,7 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
         read.into_iter().filter(|(include, _)| include.merged).map(|(_, config)| config).collect()
     });
     let local_dir = |source: &str| {
-        if !(source.starts_with("./") || source.starts_with("../") || source.starts_with('/')) {
+        if !includes::is_local_path(source) {
             return None;
         }
         // A query string (`?ref=`) belongs to remote sources only.

@@ -352,3 +352,51 @@ inputs = {
     let calls = db::module::module_calls(&db, module);
     assert!(calls[0].imported_arguments.is_empty());
 }
+
+/// A unit whose include is read after its reads were first asked for
+/// reads the included file's dependencies' units then (the host loads
+/// reads until nothing new is found).
+#[test]
+fn an_include_loaded_later_adds_its_dependencies_to_the_reads() {
+    let mut db = dialects::database();
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+    let file = db.set_file_text("live/app/terragrunt.hcl", unit);
+    let module = db.set_module_files("live/app/terragrunt.hcl", vec![file]);
+    assert_eq!(db::module::module_reads(&db, module).len(), 1);
+    db.set_file_text("live/root.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
+    let reads = db::module::module_reads(&db, module);
+    assert_eq!(reads.len(), 2, "{reads:?}");
+    assert_eq!(reads[1].candidates[..], [camino::Utf8PathBuf::from("live/vpc/terragrunt.hcl")]);
+}
+
+/// The same for the calls: the module a dependency's unit deploys is
+/// called once the include and that unit are loaded.
+#[test]
+fn an_include_loaded_later_adds_its_dependencies_to_the_calls() {
+    let mut db = dialects::database();
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+    let file = db.set_file_text("live/app/terragrunt.hcl", unit);
+    let module = db.set_module_files("live/app/terragrunt.hcl", vec![file]);
+    assert_eq!(db::module::module_calls(&db, module).len(), 0);
+    db.set_file_text("live/root.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
+    db.set_file_text("live/vpc/terragrunt.hcl", "# deploys the module beside it\n");
+    let calls = db::module::module_calls(&db, module);
+    // The unit deploys its own directory (no include names a source),
+    // and reads the outputs of the one the `vpc` unit deploys.
+    assert_eq!(calls.iter().map(|it| it.dir.as_str()).collect::<Vec<_>>(), ["live/app", "live/vpc"]);
+}
+
+/// An included file's `terraform { source = "." }` is the unit's own
+/// directory, read from the unit's place (Terragrunt's `init-cache`
+/// fixture): its inputs are checked against the module there.
+#[test]
+fn an_included_source_of_dot_is_the_units_directory() {
+    let mut db = dialects::database();
+    db.set_file_text("live/root.hcl", "terraform {\n  source = \".\"\n}\n");
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\ninputs = {\n  nmae = \"app\"\n}\n";
+    expect![[r#"
+        call live/app complete=true
+        Unused input at `nmae`: The input "nmae" is unused: the module at live/app declares no variable of that name. Did you mean "name"?
+        Missing required input at `inputs`: The required input "name" is missing: the module at live/app declares it without a default, and `inputs` does not set it (unless the environment, a variables file or the command line does).
+    "#]].assert_eq(&unit_and_module(&mut db, unit, "live/app", VARIABLES));
+}

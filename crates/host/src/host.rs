@@ -283,7 +283,7 @@ impl AnalysisHost {
     fn load_reads_once(&mut self) -> bool {
         let mut reads: Vec<module::FileRead> = Vec::new();
         for state in self.modules.values() {
-            reads.extend(module::module_reads(&self.db, state.module).iter().cloned());
+            reads.extend(module::module_reads(&self.db, state.module));
         }
         reads.sort_unstable_by(|a, b| a.candidates.cmp(&b.candidates));
         reads.dedup();

@@ -100,8 +100,10 @@ pub struct FileRead {
 }
 
 /// The files `module` reads beyond its own, as its dialect finds them
-/// (none in generic HCL). A host loads them into the database.
-#[salsa::tracked(returns(ref))]
+/// (none in generic HCL). A host loads them into the database. Not a
+/// query of its own: the plug-in's queries it calls are, and a memo here
+/// was kept after a file its plug-in read was loaded (salsa 0.28 did not
+/// re-run it; `an_include_loaded_later_adds_its_dependencies_to_the_reads`).
 pub fn module_reads(db: &dyn Db, module: Module) -> Vec<FileRead> {
     match &module.dialect(db).rules(db).plugin {
         Some(crate::module::PluginRef(plugin)) => plugin.reads(db, module),

@@ -388,12 +388,19 @@ pub fn deployed_module(db: &dyn Db, dir: &Utf8Path) -> Option<Utf8PathBuf> {
     let config = included_config(db, file);
     match &config.source {
         Source::None if !config.includes => Some(dir.to_owned()),
-        Source::Literal(source)
-            if (source.starts_with("./") || source.starts_with("../") || source.starts_with('/'))
-                && !source.contains('?') =>
-        {
+        Source::Literal(source) if is_local_path(source) && !source.contains('?') => {
             Some(join_lexically(dir, source))
         }
         _ => None,
     }
+}
+
+/// Whether a `terraform { source }` is a local path: `.` or `..`, or
+/// starting with `./`, `../` or `/` (anything else is an address a getter
+/// fetches).
+pub fn is_local_path(source: &str) -> bool {
+    matches!(source, "." | "..")
+        || source.starts_with("./")
+        || source.starts_with("../")
+        || source.starts_with('/')
 }
