@@ -132,7 +132,10 @@ impl DialectPlugin for Terragrunt {
     /// includes and merges, where every include was read: a unit
     /// `terragrunt.hcl` sees its own and those, nothing else.
     fn imported_blocks(&self, db: &dyn Db, module: Module, block_type: &str) -> Option<Vec<Box<[SmolStr]>>> {
-        if !matches!(block_type, "dependency" | "feature") {
+        // A unit that includes nothing may still be a stack's, given its
+        // `dependency` blocks by the stack's generated include
+        // (`autoinclude`): its undeclared blocks stay unknown.
+        if !matches!(block_type, "dependency" | "feature") || includes::unit_includes(db, module).is_empty() {
             return None;
         }
         let includes = includes::read_includes(db, module)?;
@@ -258,6 +261,7 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
         arguments_at: ArgumentsAt::ObjectMembers(inputs_address),
         imported_arguments: included_inputs.unwrap_or_default(),
         outputs_at: None,
+        caller_outputs: Vec::new(),
         complete,
         file,
         location,
@@ -294,6 +298,7 @@ fn dependency_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             arguments_at: ArgumentsAt::ObjectMembers(block),
             imported_arguments: Vec::new(),
             outputs_at: Some(Address::new(["dependency", dependency.label.as_str(), "outputs"])),
+            caller_outputs: dependency.mock_outputs.clone(),
             complete: false,
             file,
             location,

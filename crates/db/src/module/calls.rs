@@ -65,6 +65,10 @@ pub struct ModuleCall {
     /// ([`call_output_diagnostics`]). `None` where the dialect checks
     /// them itself, or they are not read.
     pub outputs_at: Option<Address>,
+    /// Outputs the caller gives itself beside the callee's, read there as
+    /// the callee's (a dependency's mock outputs, which its tool reads
+    /// where the callee has none yet).
+    pub caller_outputs: Vec<SmolStr>,
     /// Where the block is.
     pub file: File,
     pub location: Location,
@@ -184,6 +188,7 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             arguments_at: ArgumentsAt::BlockAttributes(Address::new(["module", name.as_str()])),
             imported_arguments: Vec::new(),
             outputs_at: None,
+            caller_outputs: Vec::new(),
             complete: true,
             file: definition.file,
             location: definition.location.clone(),
@@ -438,9 +443,30 @@ pub fn call_output_diagnostics(
             }
         }
     };
+    // What `try` and `can` catch: an output missing there is their
+    // fallback, not an error.
+    let mut caught = vec![false; hir.exprs.len()];
+    for (_, expr) in hir.exprs.iter() {
+        let hir::Expr::Call(call) = expr else { continue };
+        if !matches!(call.name.as_str(), "try" | "can") {
+            continue;
+        }
+        let mut stack: Vec<hir::ExprId> = call.args.clone();
+        while let Some(id) = stack.pop() {
+            let index = id.into_raw().into_u32() as usize;
+            if caught.get(index).copied().unwrap_or(true) {
+                continue;
+            }
+            caught[index] = true;
+            hir.exprs[id].children(&mut stack);
+        }
+    }
     let mut out = Vec::new();
     for (id, expr) in hir.exprs.iter() {
         let hir::Expr::GetAttr { base, name: output } = expr else { continue };
+        if caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false) {
+            continue;
+        }
         let Some(call) = calls.iter().find(|call| {
             let Some(at) = &call.outputs_at else { return false };
             chain(*base).is_some_and(|steps| steps.iter().copied().eq(at.segments().iter()))
@@ -448,7 +474,7 @@ pub fn call_output_diagnostics(
             continue;
         };
         let Some(interface) = interface_of(&call.dir) else { continue };
-        if !interface.complete || interface.outputs.contains(output) {
+        if !interface.complete || interface.outputs.contains(output) || call.caller_outputs.contains(output) {
             continue;
         }
         let Some(pointer) = crate::source_map(db, file).expr_syntax(id) else { continue };

@@ -44,8 +44,9 @@ pub struct Include {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct IncludedConfig {
     /// Its `dependency` blocks: each label, its `config_path` where it is
-    /// known without evaluation, and whether it has `skip_outputs`.
-    pub dependencies: Vec<(SmolStr, Option<StaticPath>, bool)>,
+    /// known without evaluation, whether it has `skip_outputs` (or merges
+    /// its mocks), and its mock outputs' names.
+    pub dependencies: Vec<(SmolStr, Option<StaticPath>, bool, Vec<SmolStr>)>,
     /// The labels of its `feature` blocks.
     pub features: Vec<SmolStr>,
     /// The names its `locals` blocks declare.
@@ -139,9 +140,12 @@ pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
         let block = &hir.blocks[block];
         let label = || block.labels.first().cloned().unwrap_or_default();
         match block.type_name.as_str() {
-            "dependency" => {
-                config.dependencies.push((label(), config_path(&hir, block), skips_outputs(&hir, block)))
-            }
+            "dependency" => config.dependencies.push((
+                label(),
+                config_path(&hir, block),
+                skips_outputs(&hir, block),
+                mock_outputs(&hir, block),
+            )),
             "feature" => config.features.push(label()),
             "include" => config.includes = true,
             "locals" => {
@@ -245,7 +249,25 @@ fn static_path(hir: &FileHir, expr: hir::ExprId) -> Option<StaticPath> {
 /// Whether a `dependency` block has `skip_outputs` (its outputs are then
 /// its mocks, or none).
 fn skips_outputs(hir: &FileHir, block: &hir::Block) -> bool {
-    block.body.attributes.iter().any(|&it| hir.attributes[it].name == "skip_outputs")
+    block.body.attributes.iter().any(|&it| {
+        matches!(
+            hir.attributes[it].name.as_str(),
+            "skip_outputs" | "mock_outputs_merge_strategy_with_state" | "mock_outputs_merge_with_state"
+        )
+    })
+}
+
+/// The keys of a `dependency` block's `mock_outputs`, where it is an
+/// object constructor.
+fn mock_outputs(hir: &FileHir, block: &hir::Block) -> Vec<SmolStr> {
+    block
+        .body
+        .attributes
+        .iter()
+        .map(|&it| &hir.attributes[it])
+        .find(|it| it.name == "mock_outputs")
+        .and_then(|it| object_keys(hir, it.value))
+        .unwrap_or_default()
 }
 
 /// The `config_path` of a `dependency` block, where it is a static path.
@@ -336,8 +358,13 @@ pub struct Dependency {
     /// without evaluation.
     pub dir: Option<Utf8PathBuf>,
     /// Whether the block has `skip_outputs` (then its outputs are its
-    /// mocks, or none).
+    /// mocks, or none), or merges its mocks into the outputs
+    /// (`mock_outputs_merge_strategy_with_state`): what it reads is not
+    /// the module's outputs alone.
     pub skip_outputs: bool,
+    /// The keys of its `mock_outputs`, where it is an object constructor:
+    /// outputs Terragrunt reads where the unit has none yet.
+    pub mock_outputs: Vec<SmolStr>,
 }
 
 /// The `dependency` blocks of `module`'s unit file, then those of the
@@ -358,16 +385,22 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
             label: block.labels.first().cloned().unwrap_or_default(),
             dir: config_path(&hir, block).map(|path| path.resolve(unit_dir)),
             skip_outputs: skips_outputs(&hir, block),
+            mock_outputs: mock_outputs(&hir, block),
         });
     }
     for include in unit_includes(db, module).iter().filter(|include| include.merged) {
         let Some(included) = included_file(db, include) else { continue };
-        for (label, path, skip_outputs) in &included_config(db, included).dependencies {
+        for (label, path, skip_outputs, mock_outputs) in &included_config(db, included).dependencies {
             if out.iter().any(|it| it.label == *label) {
                 continue;
             }
             let dir = path.as_ref().map(|path| path.resolve(unit_dir));
-            out.push(Dependency { label: label.clone(), dir, skip_outputs: *skip_outputs });
+            out.push(Dependency {
+                label: label.clone(),
+                dir,
+                skip_outputs: *skip_outputs,
+                mock_outputs: mock_outputs.clone(),
+            });
         }
     }
     out
