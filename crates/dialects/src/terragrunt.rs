@@ -178,7 +178,12 @@ impl DialectPlugin for Terragrunt {
 /// `inputs` attribute (a unit without one sets its module's variables
 /// some other way).
 pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
-    let unit_file = *module_files(db, module).iter().find(|file| Terragrunt.claims(file.path(db)))?;
+    // A root configuration (`root.hcl`) is included by units, and its
+    // relative paths are read from theirs: it deploys nothing itself.
+    let unit_file = *module_files(db, module).iter().find(|file| {
+        let path = file.path(db);
+        Terragrunt.claims(path) && !matches!(path.file_name(), Some("root.hcl" | "root.terragrunt.hcl"))
+    })?;
     let unit_dir = vfs::module_dir(unit_file.path(db));
     let source_address = Address::new(["terraform", "source"]);
     // The includes read, merged into the unit (`None` where one is not

@@ -400,3 +400,17 @@ fn an_included_source_of_dot_is_the_units_directory() {
         Missing required input at `inputs`: The required input "name" is missing: the module at live/app declares it without a default, and `inputs` does not set it (unless the environment, a variables file or the command line does).
     "#]].assert_eq(&unit_and_module(&mut db, unit, "live/app", VARIABLES));
 }
+
+/// A root configuration deploys nothing of its own: its `source = "."`
+/// is read from each unit that includes it (Terragrunt's fixture
+/// `regressions/dependency-include-error/root.hcl`).
+#[test]
+fn a_root_configuration_calls_no_module() {
+    let mut db = dialects::database();
+    let main = db.set_file_text("live/variables.tf", VARIABLES);
+    db.set_module_files("live", vec![main]);
+    let root =
+        db.set_file_text("live/root.hcl", "terraform {\n  source = \".\"\n}\ninputs = {\n  nmae = 1\n}\n");
+    let module = db.set_module_files("live/root.hcl", vec![root]);
+    assert!(db::module::module_calls(&db, module).is_empty());
+}
