@@ -281,12 +281,12 @@ impl AnalysisHost {
     }
 
     fn load_reads_once(&mut self) -> bool {
-        let mut reads: Vec<module::FileRead> = Vec::new();
+        // Units of one directory share their reads (the same root
+        // configuration's candidates): each is looked at once.
+        let mut reads: rustc_hash::FxHashSet<module::FileRead> = rustc_hash::FxHashSet::default();
         for state in self.modules.values() {
             reads.extend(module::module_reads(&self.db, state.module));
         }
-        reads.sort_unstable_by(|a, b| a.candidates.cmp(&b.candidates));
-        reads.dedup();
         let mut loaded = false;
         for read in reads {
             for path in read.candidates.iter() {

@@ -100,7 +100,7 @@ pub struct ModuleInput {
 /// directories above the unit).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FileRead {
-    pub candidates: Box<[Utf8PathBuf]>,
+    pub candidates: Arc<[Utf8PathBuf]>,
 }
 
 /// The files `module` reads beyond its own, as its dialect finds them

@@ -13,6 +13,8 @@
 //! for every unit that includes it, and an edit of it re-runs only what
 //! read it.
 
+use std::sync::Arc;
+
 use camino::{Utf8Path, Utf8PathBuf};
 use db::{
     Db, File,
@@ -292,7 +294,7 @@ fn include_path(hir: &FileHir, expr: hir::ExprId, unit_dir: &Utf8Path) -> Option
                 return find_in_parent_folders(hir, call, unit_dir);
             }
             let path = static_path(hir, expr)?.resolve(unit_dir);
-            Some(FileRead { candidates: Box::new([path]) })
+            Some(FileRead { candidates: Arc::new([path]) })
         }
         _ => None,
     }
@@ -310,29 +312,43 @@ fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Pa
         None => String::new(),
     };
     let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
+    // Built by string operations on the lexical path (every unit of a
+    // directory builds the same list, and join_lexically per step was a
+    // twentieth of a check of a live repository).
+    let plain = !name.split('/').any(|part| matches!(part, "" | "." | ".."));
     let mut candidates = Vec::new();
-    let mut dir = unit_dir.to_owned();
+    let mut dir = unit_dir.as_str().to_owned();
     let mut above = 0;
-    loop {
-        if dir == "/" {
-            break;
-        }
-        let parent = parent_dir(&dir);
-        if parent == dir || above > PARENT_FOLDERS_ABOVE_CURRENT {
-            break;
-        }
-        if parent.as_str().starts_with("..") || parent == "." {
+    while dir != "/" && above <= PARENT_FOLDERS_ABOVE_CURRENT {
+        dir = parent_dir(&dir);
+        if dir == "." || dir.ends_with("..") {
             above += 1;
         }
-        candidates.push(join_lexically(&parent, &name));
-        dir = parent;
+        let candidate = match (dir.as_str(), plain) {
+            (".", true) => Utf8PathBuf::from(&name),
+            ("/", true) => Utf8PathBuf::from(format!("/{name}")),
+            (_, true) => Utf8PathBuf::from(format!("{dir}/{name}")),
+            (_, false) => join_lexically(Utf8Path::new(&dir), &name),
+        };
+        candidates.push(candidate);
     }
     Some(FileRead { candidates: candidates.into() })
 }
 
-/// The directory above `dir`, lexically (`..` above `.`, `/` above `/`).
-fn parent_dir(dir: &Utf8Path) -> Utf8PathBuf {
-    join_lexically(dir, "..")
+/// The directory above `dir`, a lexical path (`.` and `..` resolved):
+/// `..` above `.` and above a path of `..`s, `/` above `/`.
+fn parent_dir(dir: &str) -> String {
+    if dir == "." {
+        return "..".to_owned();
+    }
+    if dir == ".." || dir.ends_with("/..") {
+        return format!("{dir}/..");
+    }
+    match dir.rfind('/') {
+        Some(0) => "/".to_owned(),
+        Some(at) => dir[..at].to_owned(),
+        None => ".".to_owned(),
+    }
 }
 
 /// The includes of `module` whose files are read, with what each declares;
@@ -408,7 +424,7 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
 
 /// The configuration file of the unit in `dir`.
 pub fn unit_config_read(dir: &Utf8Path) -> FileRead {
-    FileRead { candidates: Box::new([join_lexically(dir, "terragrunt.hcl")]) }
+    FileRead { candidates: Arc::new([join_lexically(dir, "terragrunt.hcl")]) }
 }
 
 /// The directory of the module the unit in `dir` deploys, from its own
