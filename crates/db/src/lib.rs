@@ -480,7 +480,7 @@ impl RootDatabase {
         let found =
             self.missed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).remove(file.path(self));
         if found && let Some(missed) = self.missed_paths {
-            let generation: u64 = missed.generation(self).clone();
+            let generation: u64 = *missed.generation(self);
             missed.set_generation(self).to(generation + 1);
         }
     }

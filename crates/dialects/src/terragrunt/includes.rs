@@ -102,11 +102,11 @@ pub fn unit_includes(db: &dyn Db, module: Module) -> Vec<Include> {
                 .find(|it| it.name == name)
                 .map(|it| it.value)
         };
-        let read = attribute("path").and_then(|path| include_path(&hir, path, unit_dir));
+        let read = attribute("path").and_then(|path| include_path(hir, path, unit_dir));
         let expose =
             attribute("expose").is_some_and(|it| matches!(hir[it], Expr::Literal(hir::Literal::Bool(true))));
         let merged = attribute("merge_strategy")
-            .is_none_or(|it| literal_string(&hir, it).as_deref() != Some("no_merge"));
+            .is_none_or(|it| literal_string(hir, it).as_deref() != Some("no_merge"));
         out.push(Include { label: block.labels.first().cloned().unwrap_or_default(), read, expose, merged });
     }
     out
@@ -135,7 +135,7 @@ pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
     for &attribute in &hir.body.attributes {
         let attribute = &hir.attributes[attribute];
         if attribute.name == "inputs" {
-            config.inputs = object_keys(&hir, attribute.value);
+            config.inputs = object_keys(hir, attribute.value);
         }
     }
     for &block in &hir.body.blocks {
@@ -144,9 +144,9 @@ pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
         match block.type_name.as_str() {
             "dependency" => config.dependencies.push((
                 label(),
-                config_path(&hir, block),
-                skips_outputs(&hir, block),
-                mock_outputs(&hir, block),
+                config_path(hir, block),
+                skips_outputs(hir, block),
+                mock_outputs(hir, block),
             )),
             "feature" => config.features.push(label()),
             "include" => config.includes = true,
@@ -157,7 +157,7 @@ pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
                 for &attribute in &block.body.attributes {
                     let attribute = &hir.attributes[attribute];
                     if attribute.name == "source" {
-                        config.source = match literal_string(&hir, attribute.value) {
+                        config.source = match literal_string(hir, attribute.value) {
                             Some(source) => Source::Literal(source),
                             None => Source::Unknown,
                         };
@@ -399,9 +399,9 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
         }
         out.push(Dependency {
             label: block.labels.first().cloned().unwrap_or_default(),
-            dir: config_path(&hir, block).map(|path| path.resolve(unit_dir)),
-            skip_outputs: skips_outputs(&hir, block),
-            mock_outputs: mock_outputs(&hir, block),
+            dir: config_path(hir, block).map(|path| path.resolve(unit_dir)),
+            skip_outputs: skips_outputs(hir, block),
+            mock_outputs: mock_outputs(hir, block),
         });
     }
     for include in unit_includes(db, module).iter().filter(|include| include.merged) {
