@@ -352,10 +352,16 @@ fn static_path(dir: &Path, expr: &str) -> Option<PathBuf> {
 }
 
 /// The `dependency` blocks of a configuration: each label and its
-/// `config_path`'s text, unless it has `skip_outputs`.
+/// `config_path`'s text, unless its outputs are not the module's alone
+/// (`skip_outputs`, or mocks merged into them).
 fn dependency_blocks(body: &ast::Body) -> Vec<(String, Option<String>)> {
+    let reads_module_outputs = |block: &ast::Block| {
+        ["skip_outputs", "mock_outputs_merge_strategy_with_state", "mock_outputs_merge_with_state"]
+            .iter()
+            .all(|name| argument(block, name).is_none())
+    };
     body.blocks()
-        .filter(|block| block_type(block) == "dependency" && argument(block, "skip_outputs").is_none())
+        .filter(|block| block_type(block) == "dependency" && reads_module_outputs(block))
         .filter_map(|block| {
             let path = argument(&block, "config_path")
                 .and_then(|it| it.expr())
