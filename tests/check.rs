@@ -304,6 +304,21 @@ fn terragrunt_units_are_checked_against_the_modules_they_deploy() {
     check(&["check", "terragrunt"], 1, expect_file!["../test-data/check/cli/terragrunt.txt"]);
 }
 
+/// The files a unit includes are read from disk as Terragrunt finds them
+/// (`find_in_parent_folders("root.hcl")` from the unit's parent
+/// directory upwards, `"${get_terragrunt_dir()}/…"`): a `dependency` an
+/// included file declares is the unit's, the included file's `inputs`
+/// and `terraform { source }` are the unit's unless it sets its own, and
+/// an exposed include's locals are `include.NAME.locals`. So the unit
+/// that uses them right says nothing, a misspelt dependency or local is
+/// an error with a did-you-mean, and a required variable neither the
+/// unit nor its includes set is missing. `dependency.vpc.outputs.X` is
+/// read against the outputs of the module the `vpc` unit deploys.
+#[test]
+fn terragrunt_units_read_the_files_they_include() {
+    check(&["check", "terragrunt-include"], 1, expect_file!["../test-data/check/cli/terragrunt-include.txt"]);
+}
+
 /// A file with more diagnostics than the cap (a hundred) reports the first
 /// hundred and one `too-many-diagnostics` diagnostic at its end counting
 /// the rest, in each format: an error when errors were left out (so the

@@ -71,11 +71,11 @@ fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
 const FILE_INDEX: &str = "files-v1";
 
 /// The entries the last run used, in one file.
-const PACK: &str = "check-v2.pack";
+const PACK: &str = "check-v3.pack";
 
 /// Each entry of the cache by name, with its inode.
 fn entries(cache: &Path) -> BTreeMap<String, u64> {
-    let Ok(dir) = std::fs::read_dir(cache.join("check-v2")) else { return BTreeMap::new() };
+    let Ok(dir) = std::fs::read_dir(cache.join("check-v3")) else { return BTreeMap::new() };
     dir.map(|entry| entry.expect("an entry"))
         // The hash of the executable is kept beside the entries.
         .filter(|entry| !entry.file_name().to_string_lossy().starts_with("exe-"))
@@ -213,7 +213,7 @@ fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
         assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
     }
     for (name, spoil) in names.iter().zip(spoil) {
-        let path = cache.join("check-v2").join(name);
+        let path = cache.join("check-v3").join(name);
         let bytes = std::fs::read(&path).expect("an entry");
         std::fs::write(&path, spoil(bytes)).expect("spoilt");
     }
@@ -473,4 +473,62 @@ fn files_added_removed_and_renamed_and_a_nested_configuration_are_seen() {
     assert!(after.contains("modules/net/lint.tf:2:7: error[interpolation-only]"), "{after}");
     std::fs::remove_file(dir.path().join("modules/halite.toml")).expect("removed");
     assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), with_lint);
+}
+
+/// A Terragrunt unit's result depends on the file it includes, read from
+/// above the checked directory: an edit of that file, or a nearer file of
+/// the name `find_in_parent_folders` looks for, checks the unit again.
+#[test]
+fn an_edit_of_an_included_file_invalidates_the_unit() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n";
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n\nlocals {\n  vpc = dependency.vpc.outputs.id\n}\n";
+    std::fs::create_dir_all(dir.path().join("live/app")).expect("a directory");
+    std::fs::write(dir.path().join("root.hcl"), root).expect("a file");
+    std::fs::write(dir.path().join("live/app/terragrunt.hcl"), unit).expect("a file");
+    let (_keep, cache) = cache_dir();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise", "live"]);
+    assert!(!before.contains("error["), "{before}");
+
+    // The included file, outside the checked directory, no longer
+    // declares the dependency.
+    std::fs::write(dir.path().join("root.hcl"), root.replace("vpc", "net")).expect("the edit");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise", "live"]);
+    assert!(after.contains("error[undeclared-reference]"), "{after}");
+
+    // A nearer `root.hcl` is the one found now.
+    std::fs::write(dir.path().join("live/root.hcl"), root).expect("a nearer file");
+    let nearer = cached_run(dir.path(), &cache, &["--format", "concise", "live/app"]);
+    assert!(!nearer.contains("error["), "{nearer}");
+}
+
+/// A Terragrunt unit, a module of its own though its directory is one
+/// unit of the run, depends on the module it deploys: renaming that
+/// module's variable checks the unit again (its entry recorded no
+/// module before).
+#[test]
+fn an_edit_in_the_module_a_terragrunt_unit_deploys_invalidates_the_unit() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let files = [
+        (
+            "live/app/terragrunt.hcl",
+            "terraform {\n  source = \"../../modules/app\"\n}\n\ninputs = {\n  name = \"app\"\n}\n",
+        ),
+        (
+            "modules/app/main.tf",
+            "variable \"name\" {\n  type = string\n}\n\noutput \"name\" {\n  value = var.name\n}\n",
+        ),
+    ];
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        std::fs::write(path, text).expect("a file");
+    }
+    let (_keep, cache) = cache_dir();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(!before.contains("unused-input"), "{before}");
+    let main = dir.path().join("modules/app/main.tf");
+    std::fs::write(&main, files[1].1.replace("name", "title")).expect("the edit");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("warning[unused-input]"), "{after}");
 }

@@ -14,6 +14,10 @@
 //! process of the run, as `/usr/bin/time` reports it, when that is installed.
 //! Halite runs with `--no-cache`, so that every run checks every file
 //! (`bench-cache` measures the cache).
+//!
+//! `--tree DIR` measures every `.hcl` and `.tf` file of DIR instead (a
+//! monorepo `cargo xtask gen-terragrunt` wrote), `--hclfmt PATH` takes the
+//! reference from elsewhere than `../shared/oracle/bin`.
 
 use std::{
     path::{Path, PathBuf},
@@ -26,21 +30,46 @@ use anyhow::{Context, bail, ensure};
 use crate::project_root;
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
-    let runs: usize = match args {
-        [] => 5,
-        [flag, n] if flag == "--runs" => {
-            n.parse().ok().filter(|n| *n > 0).context("--runs takes a positive number")?
+    const USAGE: &str = "usage: cargo xtask bench-check [--runs N] [--tree DIR] [--hclfmt PATH]";
+    let mut runs: usize = 5;
+    let mut tree: Option<PathBuf> = None;
+    let mut hclfmt: Option<PathBuf> = None;
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let value = args.next().context(USAGE)?;
+        match flag.as_str() {
+            "--runs" => {
+                runs = value.parse().ok().filter(|n| *n > 0).context("--runs takes a positive number")?
+            }
+            "--tree" => tree = Some(PathBuf::from(value)),
+            "--hclfmt" => hclfmt = Some(PathBuf::from(value)),
+            _ => bail!(USAGE),
         }
-        _ => bail!("usage: cargo xtask bench-check [--runs N]"),
-    };
+    }
     let root = project_root();
-    let corpus = root.join("../shared/corpus");
-    let corpus = corpus.canonicalize().with_context(|| format!("no corpus at {}", corpus.display()))?;
-    let files = corpus_files(&corpus)?;
-    println!("corpus: {} files under {}/{{input,json}}", files.len(), corpus.display());
+    // The corpus, or every HCL file of a tree (a generated monorepo:
+    // `cargo xtask gen-terragrunt`).
+    let (corpus, files) = match tree {
+        None => {
+            let corpus = root.join("../shared/corpus");
+            let corpus =
+                corpus.canonicalize().with_context(|| format!("no corpus at {}", corpus.display()))?;
+            let files = corpus_files(&corpus)?;
+            println!("corpus: {} files under {}/{{input,json}}", files.len(), corpus.display());
+            (corpus, files)
+        }
+        Some(tree) => {
+            let tree = tree.canonicalize().with_context(|| format!("no tree at {}", tree.display()))?;
+            let files = tree_files(&tree)?;
+            let bytes: u64 =
+                files.iter().map(|file| std::fs::metadata(tree.join(file)).map_or(0, |it| it.len())).sum();
+            println!("tree: {} files, {bytes} bytes, under {}", files.len(), tree.display());
+            (tree, files)
+        }
+    };
 
     let halite = crate::bench::build_release_halite(&root)?;
-    let hclfmt = root.join("../shared/oracle/bin/hclfmt");
+    let hclfmt = hclfmt.unwrap_or_else(|| root.join("../shared/oracle/bin/hclfmt"));
     ensure!(
         hclfmt.is_file(),
         "{} is missing: build it with `bash ../shared/oracle/setup.sh`",
@@ -75,7 +104,8 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     // exits 123 when an `hclfmt` found a file with syntax errors.
     let output = halite_run(None).output().context("running halite check")?;
     let summary = String::from_utf8_lossy(&output.stderr);
-    ensure!(output.status.code() == Some(1), "halite check: {}", summary.trim());
+    // The corpus has errors; a generated tree has none.
+    ensure!(matches!(output.status.code(), Some(0 | 1)), "halite check: {}", summary.trim());
     println!("halite: {}", summary.trim());
     let output = hclfmt_run(None).output().context("running hclfmt -check")?;
     ensure!(matches!(output.status.code(), Some(0 | 123)), "hclfmt -check: exit {}", output.status);
@@ -135,6 +165,29 @@ fn corpus_files(corpus: &Path) -> anyhow::Result<Vec<PathBuf>> {
     }
     files.sort();
     ensure!(!files.is_empty(), "no files under {}", corpus.display());
+    Ok(files)
+}
+
+/// Every `.hcl` and `.tf` file below `tree`, relative to it, sorted.
+fn tree_files(tree: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut dirs = vec![PathBuf::new()];
+    while let Some(dir) = dirs.pop() {
+        let entries =
+            std::fs::read_dir(tree.join(&dir)).with_context(|| format!("reading {}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+            let path = dir.join(entry.file_name());
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type()?.is_dir() {
+                dirs.push(path);
+            } else if name.ends_with(".hcl") || name.ends_with(".tf") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    ensure!(!files.is_empty(), "no HCL files under {}", tree.display());
     Ok(files)
 }
 

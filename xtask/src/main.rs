@@ -13,6 +13,7 @@ mod codegen;
 mod conformance;
 mod fix_check;
 mod gen_module;
+mod gen_terragrunt;
 mod mutate_check;
 mod mutate_files;
 mod mutate_terragrunt;
@@ -33,10 +34,11 @@ fn main() -> anyhow::Result<()> {
         Some("conformance") => conformance::run(&rest),
         Some("fix-check") => fix_check::run(&rest),
         Some("gen-module") => gen_module::run(&rest).map_err(anyhow::Error::msg),
+        Some("gen-terragrunt") => gen_terragrunt::run(&rest),
         Some("mutate-check") => mutate_check::run(&rest),
         Some("stress") => stress::run(&rest),
         _ => anyhow::bail!(
-            "usage: cargo xtask <bench|bench-cache|bench-check|bench-watch|codegen|conformance|fix-check|gen-module|mutate-check|stress> [ARGS…]"
+            "usage: cargo xtask <bench|bench-cache|bench-check|bench-watch|codegen|conformance|fix-check|gen-module|gen-terragrunt|mutate-check|stress> [ARGS…]"
         ),
     }
 }

@@ -5,9 +5,11 @@
 //! A unit is taken when a check of its directory (and of the module it
 //! deploys, where that is local) reports no error in its `terragrunt.hcl`.
 //! The mistakes: a misspelt `local.NAME`, function, `dependency.NAME` (of
-//! a `dependency` block the unit declares, in a unit without an include,
-//! whose file may declare more) or `include.NAME` (where every include is
-//! labelled); and, where
+//! a `dependency` block the unit or a file it includes declares, where
+//! every include is found by a static path, as Terragrunt finds it) or
+//! `include.NAME` (where every include is labelled); a misspelt output in
+//! `dependency.NAME.outputs.OUT` where NAME's unit deploys a local module
+//! (whose files the check is given); and, where
 //! the unit deploys a local Terraform module (`terraform { source }` a
 //! local path, or none with `.tf` files beside it), an input key the
 //! module does not declare, a required variable's input removed (where no
@@ -41,16 +43,18 @@ enum Mistake {
     MisspelledFunction,
     MisspelledDependency,
     MisspelledInclude,
+    MisspelledDependencyOutput,
     UndeclaredInput,
     MissingRequiredInput,
     WrongTypeInput,
 }
 
-const MISTAKES: [Mistake; 7] = [
+const MISTAKES: [Mistake; 8] = [
     Mistake::MisspelledLocal,
     Mistake::MisspelledFunction,
     Mistake::MisspelledDependency,
     Mistake::MisspelledInclude,
+    Mistake::MisspelledDependencyOutput,
     Mistake::UndeclaredInput,
     Mistake::MissingRequiredInput,
     Mistake::WrongTypeInput,
@@ -63,6 +67,7 @@ impl Mistake {
             Mistake::MisspelledFunction => "function name misspelled",
             Mistake::MisspelledDependency => "`dependency.NAME` misspelled",
             Mistake::MisspelledInclude => "`include.NAME` misspelled",
+            Mistake::MisspelledDependencyOutput => "dependency output the module does not have",
             Mistake::UndeclaredInput => "input the module does not declare",
             Mistake::MissingRequiredInput => "required variable left out",
             Mistake::WrongTypeInput => "input of the wrong type",
@@ -75,6 +80,7 @@ impl Mistake {
                 &["undeclared-reference"]
             }
             Mistake::MisspelledFunction => &["unknown-function"],
+            Mistake::MisspelledDependencyOutput => &["unknown-attribute"],
             Mistake::UndeclaredInput => &["unused-input"],
             Mistake::MissingRequiredInput => &["missing-input"],
             Mistake::WrongTypeInput => &["invalid-variable-value"],
@@ -93,6 +99,7 @@ impl Mistake {
         self,
         text: &str,
         module: Option<&TerraformModule>,
+        context: &UnitContext,
         taken: &dyn Fn(&str) -> bool,
     ) -> Option<Plant> {
         let parse = syntax::parse(text);
@@ -123,12 +130,29 @@ impl Mistake {
                 .filter(|call| call.colon2_token().is_none())
                 .find_map(|call| misspell_token(&call.ident_token()?, taken)),
             // A unit with an include may use the included file's
-            // dependencies, which are not read yet: unknown, not
-            // undeclared, so a misspelling there is not a finding.
-            Mistake::MisspelledDependency if includes == 0 => {
-                misspell_declared(&root, "dependency", &labels_of("dependency"), taken)
+            // dependencies: where every include is found as Terragrunt
+            // finds it (a static path), they are the unit's too.
+            Mistake::MisspelledDependency if includes == 0 || context.includes_read => {
+                let mut declared = labels_of("dependency");
+                declared.extend(context.included_dependencies.iter().cloned());
+                misspell_declared(&root, "dependency", &declared, taken)
             }
             Mistake::MisspelledDependency => None,
+            // `dependency.NAME.outputs.OUT` where the unit of NAME deploys
+            // a local module that declares OUT.
+            Mistake::MisspelledDependencyOutput => {
+                root.descendants().filter_map(ast::GetAttrExpr::cast).find_map(|get| {
+                    let Some(Expr::GetAttrExpr(outputs)) = get.expr() else { return None };
+                    let Some(Expr::GetAttrExpr(dependency)) = outputs.expr() else { return None };
+                    let Some(Expr::Variable(variable)) = dependency.expr() else { return None };
+                    (variable.ident_token()?.text() == "dependency").then_some(())?;
+                    (outputs.ident_token()?.text() == "outputs").then_some(())?;
+                    let deployed = context.dependency_modules.get(dependency.ident_token()?.text())?;
+                    let output = get.ident_token()?;
+                    deployed.outputs.contains(output.text()).then_some(())?;
+                    misspell_token(&output, &|word| taken(word) || deployed.outputs.contains(word))
+                })
+            }
             // A bare `include` block's attributes are `include.NAME` in
             // the generic model: only where every include has a label.
             Mistake::MisspelledInclude if labels_of("include").len() == includes => {
@@ -277,6 +301,166 @@ fn unit_module(dir: &Path, text: &str) -> Option<TerraformModule> {
     }
 }
 
+/// What a unit reads beyond its own file, found as Terragrunt finds it.
+#[derive(Default)]
+struct UnitContext {
+    /// Whether every `include` names a file found by a static path.
+    includes_read: bool,
+    /// The labels of the `dependency` blocks its included files merge in.
+    included_dependencies: BTreeSet<String>,
+    /// The local module each dependency's unit deploys, by label.
+    dependency_modules: BTreeMap<String, DeployedModule>,
+}
+
+struct DeployedModule {
+    dir: PathBuf,
+    outputs: BTreeSet<String>,
+}
+
+/// The string an expression's text is, if it is a quoted literal or a
+/// path function's call this harness can follow: `find_in_parent_folders`
+/// with a literal name or none, searched from `dir`'s parent upwards, and
+/// `"${get_terragrunt_dir()}/…"`.
+fn static_path(dir: &Path, expr: &str) -> Option<PathBuf> {
+    let expr = expr.trim();
+    let call = expr.strip_prefix("\"${").and_then(|it| it.strip_suffix("}\"")).unwrap_or(expr);
+    if let Some(args) = call.strip_prefix("find_in_parent_folders(").and_then(|it| it.strip_suffix(')')) {
+        let args = args.trim();
+        let name =
+            if args.is_empty() { "terragrunt.hcl" } else { args.strip_prefix('"')?.strip_suffix('"')? };
+        if name.contains('"') || name.contains('$') {
+            return None;
+        }
+        let mut at = dir.parent();
+        while let Some(parent) = at {
+            if parent.join(name).is_file() {
+                return Some(parent.join(name));
+            }
+            at = parent.parent();
+        }
+        return None;
+    }
+    let literal = expr.strip_prefix('"')?.strip_suffix('"')?;
+    let (base, rest) = match literal.strip_prefix("${get_terragrunt_dir()}") {
+        Some(rest) => (dir, rest.trim_start_matches('/')),
+        None => (dir, literal),
+    };
+    if rest.contains("${") || rest.contains("%{") {
+        return None;
+    }
+    Some(base.join(rest))
+}
+
+/// The `dependency` blocks of a configuration: each label and its
+/// `config_path`'s text, unless its outputs are not the module's alone
+/// (`skip_outputs`, or mocks merged into them).
+fn dependency_blocks(body: &ast::Body) -> Vec<(String, Option<String>)> {
+    let reads_module_outputs = |block: &ast::Block| {
+        ["skip_outputs", "mock_outputs_merge_strategy_with_state", "mock_outputs_merge_with_state"]
+            .iter()
+            .all(|name| argument(block, name).is_none())
+    };
+    body.blocks()
+        .filter(|block| block_type(block) == "dependency" && reads_module_outputs(block))
+        .filter_map(|block| {
+            let path = argument(&block, "config_path")
+                .and_then(|it| it.expr())
+                .map(|it| it.syntax().text().to_string());
+            Some((first_label(&block)?, path))
+        })
+        .collect()
+}
+
+/// The local module the unit in `dir` deploys, with its outputs.
+fn deployed_module(dir: &Path) -> Option<DeployedModule> {
+    let text = std::fs::read_to_string(dir.join("terragrunt.hcl")).ok()?;
+    let parse = syntax::parse(&text);
+    let body = parse.tree().body()?;
+    let source = body
+        .blocks()
+        .find(|block| block_type(block) == "terraform")
+        .and_then(|block| argument(&block, "source"));
+    let module_dir = match source {
+        None if body.blocks().all(|block| block_type(&block) != "include") => dir.to_owned(),
+        None => return None,
+        Some(source) => {
+            let text = source.expr()?.syntax().text().to_string();
+            let text = text.trim().strip_prefix('"')?.strip_suffix('"')?;
+            if text.contains("${")
+                || !(text.starts_with("./") || text.starts_with("../"))
+                || text.contains('?')
+            {
+                return None;
+            }
+            dir.join(text.replace("//", "/"))
+        }
+    };
+    let mut outputs = BTreeSet::new();
+    let mut any = false;
+    for entry in std::fs::read_dir(&module_dir).ok()? {
+        let path = entry.ok()?.path();
+        if path.extension().is_none_or(|ext| ext != "tf") {
+            continue;
+        }
+        any = true;
+        let text = std::fs::read_to_string(&path).ok()?;
+        let parse = syntax::parse(&text);
+        if !parse.ok() {
+            return None;
+        }
+        for block in parse.tree().body()?.blocks().filter(|block| block_type(block) == "output") {
+            outputs.extend(first_label(&block));
+        }
+    }
+    any.then_some(DeployedModule { dir: module_dir, outputs })
+}
+
+/// What the unit `text` in `dir` reads: its includes, where each is
+/// found by a static path and includes nothing more, and the modules its
+/// dependencies' units deploy.
+fn unit_context(dir: &Path, text: &str) -> UnitContext {
+    let mut context = UnitContext { includes_read: true, ..UnitContext::default() };
+    let parse = syntax::parse(text);
+    let Some(body) = parse.tree().body() else { return UnitContext::default() };
+    let mut dependencies = dependency_blocks(&body);
+    for include in body.blocks().filter(|block| block_type(block) == "include") {
+        let path =
+            argument(&include, "path").and_then(|it| it.expr()).map(|it| it.syntax().text().to_string());
+        let Some(file) = path.and_then(|path| static_path(dir, &path)).filter(|it| it.is_file()) else {
+            context.includes_read = false;
+            continue;
+        };
+        let Ok(included) = std::fs::read_to_string(&file) else {
+            context.includes_read = false;
+            continue;
+        };
+        let parse = syntax::parse(&included);
+        let Some(included) = parse.tree().body() else { continue };
+        if included.blocks().any(|block| block_type(&block) == "include") {
+            context.includes_read = false;
+        }
+        let no_merge = argument(&include, "merge_strategy")
+            .and_then(|it| it.expr())
+            .is_some_and(|it| it.syntax().text().to_string().contains("no_merge"));
+        if no_merge {
+            continue;
+        }
+        for (label, path) in dependency_blocks(&included) {
+            context.included_dependencies.insert(label.clone());
+            if dependencies.iter().all(|(own, _)| *own != label) {
+                dependencies.push((label, path));
+            }
+        }
+    }
+    for (label, path) in dependencies {
+        let Some(dependency_dir) = path.and_then(|path| static_path(dir, &path)) else { continue };
+        if let Some(deployed) = deployed_module(&dependency_dir) {
+            context.dependency_modules.insert(label, deployed);
+        }
+    }
+    context
+}
+
 /// The `terragrunt.hcl` files below `input`, outside hidden directories.
 fn units(input: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut out: Vec<PathBuf> = files_below(input, |name| name == "terragrunt.hcl")?
@@ -345,7 +529,21 @@ pub(crate) fn run(halite: &Path) -> anyhow::Result<()> {
         let dir = path.parent().context("a unit in a directory")?.to_path_buf();
         let text = std::fs::read_to_string(&path)?;
         let module = unit_module(&dir, &text);
-        let files = check_files(&dir, module.as_ref())?;
+        let context = unit_context(&dir, &text);
+        let mut files = check_files(&dir, module.as_ref())?;
+        // The modules its dependencies' units deploy, so that their
+        // outputs are known to the check.
+        for deployed in context.dependency_modules.values() {
+            let relative = pathdiff(&deployed.dir, &dir);
+            for entry in std::fs::read_dir(&deployed.dir)? {
+                let name = entry?.file_name().to_string_lossy().into_owned();
+                let file = relative.join(&name).to_string_lossy().into_owned();
+                if name.ends_with(".tf") && !files.contains(&file) {
+                    files.push(file);
+                }
+            }
+        }
+        files.sort();
         let is_unit = |file: &str| file.trim_start_matches("./") == "terragrunt.hcl";
         let baseline = check(halite, &dir, &files)?;
         if baseline.iter().any(|finding| finding.severity == "error" && is_unit(&finding.file)) {
@@ -353,6 +551,7 @@ pub(crate) fn run(halite: &Path) -> anyhow::Result<()> {
         }
         units_used += 1;
         let mut texts = vec![text.clone()];
+        texts.extend(context.included_dependencies.iter().cloned());
         if let Some(module) = &module {
             for variable in module.variables.keys() {
                 texts.push(variable.clone());
@@ -361,7 +560,7 @@ pub(crate) fn run(halite: &Path) -> anyhow::Result<()> {
         let taken = |word: &str| texts.iter().any(|text| contains_word(text, word));
         for mistake in MISTAKES {
             let tally = tallies.entry(mistake).or_default();
-            let Some(plant) = mistake.plant(&text, module.as_ref(), &taken) else {
+            let Some(plant) = mistake.plant(&text, module.as_ref(), &context, &taken) else {
                 tally.without_place += 1;
                 continue;
             };

@@ -158,7 +158,9 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
     match kind {
         ModuleDiagnosticKind::Duplicate(_) => rules::DUPLICATE_DECLARATION,
         ModuleDiagnosticKind::InvalidTypeConstraint { .. } => rules::INVALID_TYPE_CONSTRAINT,
-        ModuleDiagnosticKind::Unresolved(Unresolved::UnsupportedAttribute { .. }) => rules::UNKNOWN_ATTRIBUTE,
+        ModuleDiagnosticKind::Unresolved(
+            Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. },
+        ) => rules::UNKNOWN_ATTRIBUTE,
         ModuleDiagnosticKind::Unresolved(_) => rules::UNDECLARED_REFERENCE,
         ModuleDiagnosticKind::ReferenceCycle => rules::REFERENCE_CYCLE,
         ModuleDiagnosticKind::MissingVariable { .. } => rules::MISSING_VARIABLE,
@@ -823,6 +825,8 @@ pub fn evaluated_file_module_diagnostics(
                 // the file's own dialect could know whether the tool
                 // computes or provides it.
                 Unresolved::UnknownRoot { .. } | Unresolved::UnsupportedAttribute { .. } => false,
+                // What the dialect's plug-in knows every name of.
+                Unresolved::UnsupportedMember { .. } => true,
             },
             AttrError::Eval(error) => match &error.kind {
                 // Only a dialect that knows every function of the file's
@@ -846,6 +850,11 @@ pub fn evaluated_file_module_diagnostics(
     out.extend(unused_declarations(db, module, file, facts.usage()));
     out.extend(
         module::module_call_diagnostics(db, module, Some(file), &interface_of)
+            .iter()
+            .map(|diagnostic| convert(db, diagnostic)),
+    );
+    out.extend(
+        module::call_output_diagnostics(db, module, file, &interface_of)
             .iter()
             .map(|diagnostic| convert(db, diagnostic)),
     );

@@ -57,6 +57,33 @@ pub trait Db: salsa::Database {
 
     /// The registry of dialects, fixed when the database is made.
     fn dialects(&self) -> &module::Dialects;
+
+    /// Notes that a query looked for `path` and found no file, and returns
+    /// the input such a query reads, which changes when a file of a path
+    /// looked for is added (see [`file_by_path`]).
+    fn missed_file(&self, path: &Utf8Path) -> Option<MissedPaths>;
+}
+
+/// The paths queries looked for and did not find, as one input: its
+/// generation changes when a file of one of them is added, so that a
+/// query that read it (through [`file_by_path`]) runs again.
+#[salsa::input(debug)]
+pub struct MissedPaths {
+    pub generation: u64,
+}
+
+/// The input of the file at `path`, as a query reads it: where the
+/// database has none, the query depends on its being added.
+pub fn file_by_path(db: &dyn Db, path: &Utf8Path) -> Option<File> {
+    match db.file(path) {
+        Some(file) => Some(file),
+        None => {
+            if let Some(missed) = db.missed_file(path) {
+                missed.generation(db);
+            }
+            None
+        }
+    }
 }
 
 impl File {
@@ -287,6 +314,10 @@ pub struct RootDatabase {
     index_tables: Arc<module::index::IndexTables>,
     /// The dialects a module's files choose from (see [`module::Dialects`]).
     dialects: module::Dialects,
+    /// The paths looked for by queries and not found, and the input they
+    /// read (see [`file_by_path`]).
+    missed: Arc<Mutex<rustc_hash::FxHashSet<Utf8PathBuf>>>,
+    missed_paths: Option<MissedPaths>,
 }
 
 /// Where a log opened with [`RootDatabase::open_log`] starts.
@@ -312,7 +343,7 @@ impl Default for RootDatabase {
                 }
             }
         };
-        RootDatabase {
+        let mut db = RootDatabase {
             storage: salsa::Storage::new(Some(Box::new(callback))),
             files: Files::default(),
             modules: Arc::default(),
@@ -324,7 +355,11 @@ impl Default for RootDatabase {
             index_parts: Arc::default(),
             index_tables: Arc::default(),
             dialects: module::Dialects::new(),
-        }
+            missed: Arc::default(),
+            missed_paths: None,
+        };
+        db.missed_paths = Some(MissedPaths::new(&db, 0));
+        db
     }
 }
 
@@ -335,6 +370,11 @@ impl salsa::Database for RootDatabase {}
 impl Db for RootDatabase {
     fn file(&self, path: &Utf8Path) -> Option<File> {
         self.files.get(path)
+    }
+
+    fn missed_file(&self, path: &Utf8Path) -> Option<MissedPaths> {
+        self.missed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(path.to_owned());
+        self.missed_paths
     }
 
     fn keeps_index_parts(&self) -> bool {
@@ -393,7 +433,9 @@ impl RootDatabase {
         let path = path.into();
         let text = text.into();
         let Some(file) = self.files.get(&path) else {
-            return self.files.insert(self, path, text, None, self.durability);
+            let file = self.files.insert(self, path, text, None, self.durability);
+            self.found_missed(file);
+            return file;
         };
         if **file.text(self) != *text {
             let durability = self.durability.text;
@@ -420,7 +462,9 @@ impl RootDatabase {
             }
         };
         let Some(file) = self.files.get(&path) else {
-            return self.files.insert(self, path, text, error, self.durability);
+            let file = self.files.insert(self, path, text, error, self.durability);
+            self.found_missed(file);
+            return file;
         };
         if **file.text(self) != *text {
             let durability = self.durability.text;
@@ -428,6 +472,17 @@ impl RootDatabase {
         }
         self.set_existing(file, error);
         file
+    }
+
+    /// After `file` was added: if a query looked for its path before,
+    /// a change of the input such queries read (see [`file_by_path`]).
+    fn found_missed(&mut self, file: File) {
+        let found =
+            self.missed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).remove(file.path(self));
+        if found && let Some(missed) = self.missed_paths {
+            let generation: u64 = *missed.generation(self);
+            missed.set_generation(self).to(generation + 1);
+        }
     }
 
     /// The module of `dir`, if one was set.

@@ -10,8 +10,9 @@
 //!   formats;
 //! - [`packer`], [`nomad`] and [`terragrunt`]: the file kinds they claim and
 //!   what the model knows of their scopes; Terragrunt's units are each
-//!   `terragrunt.hcl` alone, calling the Terraform module they deploy with
-//!   their `inputs`;
+//!   `terragrunt.hcl` alone, reading the files they include, calling the
+//!   Terraform module they deploy with their `inputs` and reading the
+//!   outputs of the modules their dependencies deploy;
 //! - [`schema_file`]: an application's own language, declared in a schema
 //!   file (its block types, attributes and their types) that `halite.toml`
 //!   names, as a plug-in claiming the files the configuration says.

@@ -3,12 +3,13 @@
 //!
 //! - Roots: a unit's `locals` and its labelled blocks are the generic
 //!   model's. `dependency "X"` and `include "X"` are opaque: their labels
-//!   are checked (`dependency.vpcc` is an error), but what they provide
-//!   (`dependency.X.outputs`, another unit's; `include.X.locals`, an
-//!   included file's) is unknown here. `feature "X"` (a feature flag,
-//!   `feature.X.value`) is opaque too; `values` (what a stack passes its
-//!   unit) is unknown, and so are `dependency` and `feature` in a unit
-//!   that declares no such block (an included file may declare them).
+//!   are checked (`dependency.vpcc` is an error), and what they provide is
+//!   read where it can be: `include.X.locals`, an exposed included file's
+//!   locals, by name; `dependency.X.outputs`, the outputs of the module
+//!   X's unit deploys (checked by `dependency_calls`). `feature "X"` (a
+//!   feature flag, `feature.X.value`) is opaque too; `values` (what a
+//!   stack passes its unit) is unknown, and so are `dependency` and
+//!   `feature` in a unit whose includes are not all read.
 //! - Functions ([`Terragrunt::functions`]): Terraform's table, as
 //!   Terragrunt evaluates with Terraform's functions, without Terraform's
 //!   namespaced names (`core::`, `provider::`, which Terragrunt's
@@ -20,16 +21,21 @@
 //!
 //! - Units ([`Terragrunt::grouping`]): each `terragrunt.hcl` is a unit of
 //!   its own, never part of the Terraform module beside it.
+//! - Included files ([`includes`]): read from disk through the host, as
+//!   Terragrunt finds them, and merged into the unit as Terragrunt merges
+//!   them (`dependency` blocks, `inputs`, `terraform { source }`).
 //! - Across the Terraform boundary ([`unit_call`]): the module a unit
-//!   deploys (a local `terraform { source }`, or the unit's own directory)
-//!   is called with the keys of `inputs`, so the module-call checks find
-//!   an input the module does not declare, a required variable left out
-//!   (where no include may add inputs) and an input of the wrong type.
+//!   deploys (a local `terraform { source }`, its own or an included
+//!   file's, or the unit's own directory) is called with the keys of
+//!   `inputs`, so the module-call checks find an input the module does not
+//!   declare, a required variable neither the unit nor its includes set
+//!   (where every include is read) and an input of the wrong type.
 //!
-//! `include` merging, `dependency` outputs and `read_terragrunt_config`
-//! are not read from disk yet, and the path functions, which depend on
-//! the file's place, its includes and the repository around it, are
-//! unknown strings.
+//! `read_terragrunt_config` is not read from disk yet, and the path
+//! functions, which depend on the file's place, its includes and the
+//! repository around it, are unknown strings when evaluated.
+
+pub mod includes;
 
 use std::{collections::BTreeMap, sync::Arc};
 
@@ -37,12 +43,14 @@ use camino::Utf8Path;
 use db::{
     Db,
     module::{
-        Address, ArgumentsAt, Attr, DialectPlugin, DialectRules, Grouping, Module, ModuleCall,
+        Address, ArgumentsAt, Attr, DialectPlugin, DialectRules, FileRead, Grouping, Module, ModuleCall,
         attribute_value, block_labels, declarations_of, definition, join_lexically, module_files,
     },
 };
 use eval::{Function, FunctionError, Param, Type, Value};
 use smol_str::SmolStr;
+
+use crate::terragrunt::includes::Source;
 
 /// Terragrunt's dialect.
 #[derive(Debug, Clone, Copy, Default)]
@@ -106,7 +114,54 @@ impl DialectPlugin for Terragrunt {
     /// directory `terraform { source }` names where it is a local path, or
     /// the unit's own directory where it names none (see [`unit_call`]).
     fn unit_calls(&self, db: &dyn Db, module: Module) -> Vec<ModuleCall> {
-        unit_call(db, module).into_iter().collect()
+        unit_call(db, module).into_iter().chain(dependency_calls(db, module)).collect()
+    }
+
+    /// The files the unit's `include` blocks name, where their paths are
+    /// known without evaluation (see [`includes`]), and the configuration
+    /// of each unit it depends on (for the module that unit deploys).
+    fn reads(&self, db: &dyn Db, module: Module) -> Vec<FileRead> {
+        let included = includes::unit_includes(db, module).iter().filter_map(|include| include.read.clone());
+        let dependencies = includes::unit_dependencies(db, module)
+            .iter()
+            .filter_map(|dependency| dependency.dir.as_deref().map(includes::unit_config_read));
+        included.chain(dependencies).collect()
+    }
+
+    /// The `dependency` and `feature` blocks of the files the unit
+    /// includes and merges, where every include was read: a unit
+    /// `terragrunt.hcl` sees its own and those, nothing else.
+    fn imported_blocks(&self, db: &dyn Db, module: Module, block_type: &str) -> Option<Vec<Box<[SmolStr]>>> {
+        // A unit that includes nothing may still be a stack's, given its
+        // `dependency` blocks by the stack's generated include
+        // (`autoinclude`): its undeclared blocks stay unknown.
+        if !matches!(block_type, "dependency" | "feature") || includes::unit_includes(db, module).is_empty() {
+            return None;
+        }
+        let includes = includes::read_includes(db, module)?;
+        let labels = includes
+            .iter()
+            .filter(|(include, _)| include.merged)
+            .flat_map(|(_, config)| match block_type {
+                "dependency" => config.dependencies.iter().map(|(label, ..)| label).collect::<Vec<_>>(),
+                _ => config.features.iter().collect(),
+            })
+            .map(|label| Box::from([label.clone()]))
+            .collect();
+        Some(labels)
+    }
+
+    /// `include.NAME.locals`: the locals of the file an exposed include
+    /// reads.
+    fn opaque_members(&self, db: &dyn Db, module: Module, address: &[SmolStr]) -> Option<Vec<SmolStr>> {
+        let [root, label, locals] = address else { return None };
+        if root != "include" || locals != "locals" {
+            return None;
+        }
+        let include =
+            includes::unit_includes(db, module).iter().find(|it| it.label == *label && it.expose)?;
+        let config = includes::included_config(db, includes::included_file(db, include)?);
+        Some(config.locals.clone())
     }
 }
 
@@ -123,22 +178,42 @@ impl DialectPlugin for Terragrunt {
 /// `inputs` attribute (a unit without one sets its module's variables
 /// some other way).
 pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
-    let unit_file = *module_files(db, module).iter().find(|file| Terragrunt.claims(file.path(db)))?;
+    // A root configuration (`root.hcl`) is included by units, and its
+    // relative paths are read from theirs: it deploys nothing itself.
+    let unit_file = *module_files(db, module).iter().find(|file| {
+        let path = file.path(db);
+        Terragrunt.claims(path) && !matches!(path.file_name(), Some("root.hcl" | "root.terragrunt.hcl"))
+    })?;
     let unit_dir = vfs::module_dir(unit_file.path(db));
     let source_address = Address::new(["terraform", "source"]);
+    // The includes read, merged into the unit (`None` where one is not
+    // read: what it brings is not known).
+    let included: Option<Vec<&includes::IncludedConfig>> = includes::read_includes(db, module).map(|read| {
+        read.into_iter().filter(|(include, _)| include.merged).map(|(_, config)| config).collect()
+    });
+    let local_dir = |source: &str| {
+        if !includes::is_local_path(source) {
+            return None;
+        }
+        // A query string (`?ref=`) belongs to remote sources only.
+        if source.contains('?') {
+            return None;
+        }
+        Some(join_lexically(unit_dir, source))
+    };
     let dir = match definition(db, module, &source_address) {
-        None => unit_dir.to_owned(),
+        None if block_labels(db, module, "include").is_empty() => unit_dir.to_owned(),
+        // The source of the last included file that names one, read
+        // from the unit's directory (the included configuration is
+        // evaluated in the unit's place).
+        None => match included.as_ref()?.iter().rev().map(|it| &it.source).find(|it| **it != Source::None) {
+            None => unit_dir.to_owned(),
+            Some(Source::Literal(source)) => local_dir(source)?,
+            Some(_) => return None,
+        },
         Some(_) => {
             let source = attribute_value(db, Attr::new(db, module, source_address)).as_ref().ok()?;
-            let source = source.as_str()?;
-            if !(source.starts_with("./") || source.starts_with("../") || source.starts_with('/')) {
-                return None;
-            }
-            // A query string (`?ref=`) belongs to remote sources only.
-            if source.contains('?') {
-                return None;
-            }
-            join_lexically(unit_dir, source)
+            local_dir(source.as_str()?)?
         }
     };
     let inputs_address = Address::new(["inputs"]);
@@ -148,9 +223,20 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
     let extra_arguments = declarations_of(db, unit_file).declarations.iter().any(|it| {
         matches!(it.address.segments(), [terraform, extra, ..] if terraform == "terraform" && extra == "extra_arguments")
     });
-    let complete = block_labels(db, module, "include").is_empty()
+    // Every included file read, its inputs' keys known, none passing
+    // extra arguments.
+    let included_inputs: Option<Vec<SmolStr>> = match &included {
+        None => None,
+        Some(configs) => configs
+            .iter()
+            .map(|config| if config.extra_arguments { None } else { config.inputs.clone() })
+            .collect::<Option<Vec<Vec<SmolStr>>>>()
+            .map(|keys| keys.concat()),
+    };
+    let complete = included_inputs.is_some()
         && !extra_arguments
-        && definition(db, module, &Address::new(["inputs"])).is_some();
+        && (definition(db, module, &Address::new(["inputs"])).is_some()
+            || included_inputs.as_ref().is_some_and(|it| !it.is_empty()));
     let (arguments, file, location) = match definition(db, module, &inputs_address) {
         Some(inputs) => {
             let value = attribute_value(db, Attr::new(db, module, inputs_address.clone())).as_ref().ok()?;
@@ -179,10 +265,53 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
         dir,
         arguments,
         arguments_at: ArgumentsAt::ObjectMembers(inputs_address),
+        imported_arguments: included_inputs.unwrap_or_default(),
+        outputs_at: None,
+        caller_outputs: Vec::new(),
         complete,
         file,
         location,
     })
+}
+
+/// The unit's reads of other units' outputs: for each `dependency` whose
+/// unit is found and deploys a local module, that module called with no
+/// arguments, its outputs read as `dependency.NAME.outputs`, so that an
+/// output the module does not declare is an error. A dependency with
+/// `skip_outputs` (its outputs are its mocks) is left out.
+fn dependency_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
+    let Some(file) = includes::unit_file(db, module) else { return Vec::new() };
+    let mut out = Vec::new();
+    for dependency in includes::unit_dependencies(db, module) {
+        if dependency.skip_outputs {
+            continue;
+        }
+        let Some(dir) = dependency.dir.as_deref() else { continue };
+        let Some(deployed) = includes::deployed_module(db, dir) else { continue };
+        let block = Address::new(["dependency", dependency.label.as_str()]);
+        let location = definition(db, module, &block).map(|it| it.location(db).clone()).unwrap_or(
+            db::module::Location {
+                block: None,
+                attribute: None,
+                labels: Box::default(),
+                nested: Box::default(),
+            },
+        );
+        out.push(ModuleCall {
+            name: dependency.label.clone(),
+            source: dir.to_string(),
+            dir: deployed,
+            arguments: Vec::new(),
+            arguments_at: ArgumentsAt::ObjectMembers(block),
+            imported_arguments: Vec::new(),
+            outputs_at: Some(Address::new(["dependency", dependency.label.as_str(), "outputs"])),
+            caller_outputs: dependency.mock_outputs.clone(),
+            complete: false,
+            file,
+            location,
+        });
+    }
+    out
 }
 
 /// Terragrunt's own functions, by name, with their signatures.

@@ -277,9 +277,9 @@ fn changing_a_root_re_evaluates_only_its_readers() {
     expect![[r#"
         [
             "dialect_root_names(m)",
-            "dialect_root(Id(200))",
+            "dialect_root(Id(280))",
             "attribute_value(local.a)",
-            "dialect_root(Id(201))",
+            "dialect_root(Id(281))",
             "attribute_value(local.c)",
         ]
     "#]]

@@ -5,7 +5,7 @@
 
 use db::{
     RootDatabase,
-    module::{Module, attr, attribute_value},
+    module::{Address, Attr, Module, attr, attribute_value},
 };
 use expect_test::expect;
 
@@ -239,8 +239,10 @@ inputs = {
     .assert_eq(&unit_and_module(&mut db, unit, "live/modules/app", VARIABLES));
 }
 
+/// An include not read (its file is not in the database) may name the
+/// module deployed: the unit calls none.
 #[test]
-fn a_unit_without_a_source_calls_the_module_beside_it_and_an_include_may_add_inputs() {
+fn a_unit_without_a_source_whose_include_is_not_read_calls_no_module() {
     let mut db = dialects::database();
     let unit = r#"
 include "root" {
@@ -251,10 +253,7 @@ inputs = {
   tags = { team = "core" }
 }
 "#;
-    expect![[r#"
-        call live/app complete=false
-    "#]]
-    .assert_eq(&unit_and_module(&mut db, unit, "live/app", VARIABLES));
+    assert_eq!(unit_and_module(&mut db, unit, "live/app", VARIABLES), "");
 }
 
 #[test]
@@ -304,4 +303,114 @@ fn a_source_of_the_units_own_directory_is_that_directory() {
     let dirs: Vec<String> =
         db::module::module_calls(&db, module).iter().map(|it| it.dir.to_string()).collect();
     assert_eq!(dirs, ["."]);
+}
+
+/// The file an include names is read through the database: where it is
+/// found (`find_in_parent_folders` from the unit's parent directory up),
+/// its inputs count as the unit's and its `dependency` blocks are the
+/// unit's, and an edit of it changes what the unit resolves to.
+#[test]
+fn an_included_file_is_read_and_an_edit_of_it_reaches_the_unit() {
+    let mut db = dialects::database();
+    let main = db.set_file_text("live/modules/app/variables.tf", VARIABLES);
+    db.set_module_files("live/modules/app", vec![main]);
+    db.set_file_text("live/root.hcl", "inputs = {\n  name = \"app\"\n}\n");
+    let unit = r#"
+include "root" {
+  path = find_in_parent_folders("root.hcl")
+}
+terraform {
+  source = "../../modules/app"
+}
+locals {
+  vpc = dependency.vpc.outputs.id
+}
+inputs = {
+  tags = { team = "core" }
+}
+"#;
+    let file = db.set_file_text("live/dev/app/terragrunt.hcl", unit);
+    let module = db.set_module_files("live/dev/app/terragrunt.hcl", vec![file]);
+    let reads = db::module::module_reads(&db, module);
+    assert_eq!(
+        reads[0].candidates[..2],
+        [camino::Utf8PathBuf::from("live/dev/root.hcl"), camino::Utf8PathBuf::from("live/root.hcl")]
+    );
+    let calls = db::module::module_calls(&db, module);
+    assert_eq!((calls[0].complete, calls[0].imported_arguments.as_slice()), (true, &["name".into()][..]));
+    let inputs = |db: &RootDatabase| {
+        let attr = Attr::new(db, module, Address::new(["local", "vpc"]));
+        match attribute_value(db, attr) {
+            Ok(_) => "ok".to_owned(),
+            Err(error) => format!("{error:?}"),
+        }
+    };
+    assert!(inputs(&db).contains("UndeclaredBlock"), "{}", inputs(&db));
+    db.set_file_text("live/root.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
+    assert_eq!(inputs(&db), "ok");
+    // The included file's inputs no longer set `name`.
+    let calls = db::module::module_calls(&db, module);
+    assert!(calls[0].imported_arguments.is_empty());
+}
+
+/// A unit whose include is read after its reads were first asked for
+/// reads the included file's dependencies' units then (the host loads
+/// reads until nothing new is found).
+#[test]
+fn an_include_loaded_later_adds_its_dependencies_to_the_reads() {
+    let mut db = dialects::database();
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+    let file = db.set_file_text("live/app/terragrunt.hcl", unit);
+    let module = db.set_module_files("live/app/terragrunt.hcl", vec![file]);
+    assert_eq!(db::module::module_reads(&db, module).len(), 1);
+    db.set_file_text("live/root.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
+    let reads = db::module::module_reads(&db, module);
+    assert_eq!(reads.len(), 2, "{reads:?}");
+    assert_eq!(reads[1].candidates[..], [camino::Utf8PathBuf::from("live/vpc/terragrunt.hcl")]);
+}
+
+/// The same for the calls: the module a dependency's unit deploys is
+/// called once the include and that unit are loaded.
+#[test]
+fn an_include_loaded_later_adds_its_dependencies_to_the_calls() {
+    let mut db = dialects::database();
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+    let file = db.set_file_text("live/app/terragrunt.hcl", unit);
+    let module = db.set_module_files("live/app/terragrunt.hcl", vec![file]);
+    assert_eq!(db::module::module_calls(&db, module).len(), 0);
+    db.set_file_text("live/root.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
+    db.set_file_text("live/vpc/terragrunt.hcl", "# deploys the module beside it\n");
+    let calls = db::module::module_calls(&db, module);
+    // The unit deploys its own directory (no include names a source),
+    // and reads the outputs of the one the `vpc` unit deploys.
+    assert_eq!(calls.iter().map(|it| it.dir.as_str()).collect::<Vec<_>>(), ["live/app", "live/vpc"]);
+}
+
+/// An included file's `terraform { source = "." }` is the unit's own
+/// directory, read from the unit's place (Terragrunt's `init-cache`
+/// fixture): its inputs are checked against the module there.
+#[test]
+fn an_included_source_of_dot_is_the_units_directory() {
+    let mut db = dialects::database();
+    db.set_file_text("live/root.hcl", "terraform {\n  source = \".\"\n}\n");
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\ninputs = {\n  nmae = \"app\"\n}\n";
+    expect![[r#"
+        call live/app complete=true
+        Unused input at `nmae`: The input "nmae" is unused: the module at live/app declares no variable of that name. Did you mean "name"?
+        Missing required input at `inputs`: The required input "name" is missing: the module at live/app declares it without a default, and `inputs` does not set it (unless the environment, a variables file or the command line does).
+    "#]].assert_eq(&unit_and_module(&mut db, unit, "live/app", VARIABLES));
+}
+
+/// A root configuration deploys nothing of its own: its `source = "."`
+/// is read from each unit that includes it (Terragrunt's fixture
+/// `regressions/dependency-include-error/root.hcl`).
+#[test]
+fn a_root_configuration_calls_no_module() {
+    let mut db = dialects::database();
+    let main = db.set_file_text("live/variables.tf", VARIABLES);
+    db.set_module_files("live", vec![main]);
+    let root =
+        db.set_file_text("live/root.hcl", "terraform {\n  source = \".\"\n}\ninputs = {\n  nmae = 1\n}\n");
+    let module = db.set_module_files("live/root.hcl", vec![root]);
+    assert!(db::module::module_calls(&db, module).is_empty());
 }

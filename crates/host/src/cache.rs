@@ -80,11 +80,11 @@ const EXECUTABLE_PREFIX: &str = "exe-";
 const MAGIC: &[u8; 8] = b"HALITE\x00C";
 
 /// The entry format; changing the encoding below changes it.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// The subdirectory holding entries, named by the format so that a
 /// future format does not read (nor prune by) this one's.
-const ENTRIES: &str = "check-v2";
+const ENTRIES: &str = "check-v3";
 
 /// An entry larger than this is not read (no real unit's diagnostics come
 /// near it): a foreign file cannot make a lookup read without bound.
@@ -96,7 +96,7 @@ const HEADER_SIZE: usize = 8 + 4 + 32 + 32;
 /// A directory of check results, opened for one run.
 #[derive(Debug)]
 pub struct ResultCache {
-    /// The directory of entries (`DIR/check-v2`).
+    /// The directory of entries (`DIR/check-v3`).
     entries: Utf8PathBuf,
     build: blake3::Hash,
     max_size: u64,
@@ -232,7 +232,7 @@ impl ResultCache {
     }
 
     /// Prunes when the entries may be over the cap: by the ledger
-    /// (`check-v2.size`), what the last prune kept plus what runs wrote
+    /// (`check-v3.size`), what the last prune kept plus what runs wrote
     /// since, so that a run does not list every entry (a `stat` each) to
     /// find it need not prune. The ledger only over-counts (an entry
     /// rewritten counts twice; two runs at once may each add to the old
@@ -504,6 +504,9 @@ pub(crate) fn levels_digest(levels: &RuleLevels) -> blake3::Hash {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Entry {
     pub(crate) dependencies: Vec<Dependency>,
+    /// The files it read by path beyond its own and its modules' (a file a
+    /// unit includes, and each place searched before it).
+    pub(crate) reads: Vec<FileRead>,
     pub(crate) files: Vec<Vec<StoredDiagnostic>>,
     /// For a module, what its callers read of it; `None` for a file of
     /// no module. It depends on the unit's own files alone, so a caller
@@ -556,6 +559,14 @@ impl StoredInterface {
         };
         input.0.is_empty().then_some(interface)
     }
+}
+
+/// A file a unit read by path: the hash of its bytes, or `None` where no
+/// file was there (so that one appearing there is a change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FileRead {
+    pub(crate) path: Utf8PathBuf,
+    pub(crate) hash: Option<blake3::Hash>,
 }
 
 /// A directory a unit read for its result (a local module it calls),
@@ -735,6 +746,17 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
             out.0.extend_from_slice(bytes);
         }
     }
+    out.len(entry.reads.len());
+    for read in &entry.reads {
+        out.str(read.path.as_str());
+        match &read.hash {
+            None => out.u8(0),
+            Some(hash) => {
+                out.u8(1);
+                out.0.extend_from_slice(hash.as_bytes());
+            }
+        }
+    }
     out.len(entry.files.len());
     for diagnostics in &entry.files {
         out.len(diagnostics.len());
@@ -824,6 +846,16 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
         }
         _ => return None,
     };
+    let mut reads = Vec::new();
+    for _ in 0..input.len()? {
+        let path = Utf8PathBuf::from(input.str()?);
+        let hash = match input.u8()? {
+            0 => None,
+            1 => Some(blake3::Hash::from_bytes(input.array()?)),
+            _ => return None,
+        };
+        reads.push(FileRead { path, hash });
+    }
     let mut files = Vec::new();
     for _ in 0..input.len()? {
         let mut diagnostics = Vec::new();
@@ -879,7 +911,7 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
         }
         files.push(diagnostics);
     }
-    input.0.is_empty().then_some(Entry { dependencies, files, interface })
+    input.0.is_empty().then_some(Entry { dependencies, reads, files, interface })
 }
 
 /// A module's interface as [`encode_entry`] wrote it. A type is kept in
@@ -1025,6 +1057,10 @@ mod tests {
                     interface: interface_digest(None),
                 },
                 Dependency { dir: "elsewhere".into(), files: None, interface: blake3::hash(b"y") },
+            ],
+            reads: vec![
+                FileRead { path: "root.hcl".into(), hash: Some(blake3::hash(b"y")) },
+                FileRead { path: "../root.hcl".into(), hash: None },
             ],
             files: vec![vec![diagnostic, syntax], Vec::new()],
             interface: Some(StoredInterface::new(Some(&ModuleInterface {

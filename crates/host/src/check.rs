@@ -207,6 +207,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
         // would say.
         cache: cache.filter(|_| replaced.is_empty()),
         hashes: Mutex::default(),
+        read_hashes: Mutex::default(),
         limits,
         unit_of_dir: &unit_of_dir,
         child_inputs,
@@ -435,6 +436,8 @@ struct ChunkChecker<'a, R> {
     /// could not be read: a unit's key and what its entry says of the
     /// modules it calls are checked against them.
     hashes: Mutex<FxHashMap<usize, Option<blake3::Hash>>>,
+    /// The hash of each file read by path so far (see [`ChunkChecker::reads`]).
+    read_hashes: Mutex<FxHashMap<Utf8PathBuf, Option<blake3::Hash>>>,
     limits: Limits,
     unit_of_dir: &'a FxHashMap<&'a str, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
@@ -514,6 +517,10 @@ impl<R: Send> ChunkChecker<'_, R> {
             keys.push((unit, key));
         }
         host.apply_change(change);
+        // The files units include and the units they depend on, read once
+        // per chunk for all of them, before the modules they call are
+        // looked for (a dependency's unit names the module it deploys).
+        host.load_reads();
         // A module calling a local module of another chunk (or of none
         // checked yet) has that child read here too, unless its variables
         // are known already.
@@ -603,7 +610,8 @@ impl<R: Send> ChunkChecker<'_, R> {
                         host.module(dir).and_then(|module| db::module::child_interface(host.db(), module));
                     cache::StoredInterface::new(interface.as_deref())
                 });
-                cache.store(&key, &Entry { dependencies, files, interface });
+                let reads = self.reads(&host, unit);
+                cache.store(&key, &Entry { dependencies, reads, files, interface });
             }
             (self.on_progress)(unit.files.len());
         }
@@ -791,15 +799,18 @@ impl<R: Send> ChunkChecker<'_, R> {
         true
     }
 
-    /// The entry of `key`, if it is `unit`'s and the modules it read are
-    /// as they were, or declare for callers what they did: a called
+    /// The entry of `key`, if it is `unit`'s, the
+    /// files it read by path are as they were, and the modules it read are
+    /// as they were or declare for callers what they did: a called
     /// module whose files changed is read for its interface (once per run),
     /// and where that is the same, the entry holds and is written again
     /// with the called module's files as they are now, so that the next
     /// run need not read them.
     fn lookup(&self, cache: &ResultCache, key: &Key, unit: &CheckUnit) -> Lookup {
         let Some(mut entry) = cache.load(key) else { return Lookup::Miss };
-        if entry.files.len() != unit.files.len() {
+        if entry.files.len() != unit.files.len()
+            || !entry.reads.iter().all(|read| self.read_hash(&read.path) == read.hash)
+        {
             return Lookup::Miss;
         }
         let mut refreshed = false;
@@ -925,16 +936,63 @@ impl<R: Send> ChunkChecker<'_, R> {
         hash
     }
 
+    /// The host's modules of `unit`'s files: its directory's, and each file
+    /// its dialect groups alone (a Terragrunt unit beside the Terraform
+    /// module it deploys), in the order of its files.
+    fn modules_of(&self, host: &AnalysisHost, unit: &CheckUnit) -> Vec<db::module::Module> {
+        let mut out = Vec::new();
+        for &index in &unit.files {
+            if let Some(key) = host.db().dialects().unit_of(&self.paths[index])
+                && let Some(module) = host.module(&key)
+                && !out.contains(&module)
+            {
+                out.push(module);
+            }
+        }
+        out
+    }
+
+    /// The files a checked `unit` read by path (see
+    /// [`db::module::module_reads`]): each read's candidates up to the
+    /// first that exists, with its hash, as the cache checks them again.
+    fn reads(&self, host: &AnalysisHost, unit: &CheckUnit) -> Vec<cache::FileRead> {
+        let mut out: Vec<cache::FileRead> = Vec::new();
+        let modules = self.modules_of(host, unit);
+        for read in modules.iter().flat_map(|&module| db::module::module_reads(host.db(), module)) {
+            for path in read.candidates.iter() {
+                let hash = self.read_hash(path);
+                out.push(cache::FileRead { path: path.clone(), hash });
+                if hash.is_some() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// The hash of the bytes of the file at `path` as read now, `None`
+    /// when there is none to read (read once per run).
+    fn read_hash(&self, path: &Utf8Path) -> Option<blake3::Hash> {
+        if let Some(&hash) = lock(&self.read_hashes).get(path) {
+            return hash;
+        }
+        let hash =
+            vfs::read_file(path, self.limits.max_file_size).ok().map(|file| cache::hash_bytes(&file.bytes));
+        lock(&self.read_hashes).insert(path.to_owned(), hash);
+        hash
+    }
+
     /// What a checked `unit` read beyond its own files: the directories of
     /// the local modules it calls, each with its files' hashes. `None`
     /// when one of those files could not be read (the result is then not
     /// stored).
     fn dependencies(&self, host: &AnalysisHost, unit: &CheckUnit) -> Option<Vec<Dependency>> {
-        let Some(module) = unit.dir.as_deref().and_then(|dir| host.module(dir)) else {
-            return Some(Vec::new());
-        };
-        let mut dirs: Vec<&Utf8Path> =
-            db::module::module_calls(host.db(), module).iter().map(|call| call.dir.as_path()).collect();
+        let mut dirs: Vec<&Utf8Path> = self
+            .modules_of(host, unit)
+            .into_iter()
+            .flat_map(|module| db::module::module_calls(host.db(), module))
+            .map(|call| call.dir.as_path())
+            .collect();
         dirs.sort_unstable();
         dirs.dedup();
         dirs.into_iter()

@@ -264,6 +264,58 @@ impl AnalysisHost {
         self.external_inputs = Some(inputs);
     }
 
+    /// Reads into the database the files the host's modules read beyond
+    /// their own (a unit's included files: [`module::module_reads`]) that
+    /// it does not have yet: of each read's candidates, in order, up to
+    /// the first that exists on disk, a missing one set as a deleted file
+    /// (so that creating it later is a change to what read it). They are
+    /// not module files: nothing reports on them here. Returns whether any
+    /// was read.
+    pub fn load_reads(&mut self) -> bool {
+        // What a read file says may name more (a dependency's unit named
+        // in an included file): read again until nothing new is, a few
+        // times at most.
+        let mut any = false;
+        for _ in 0..4 {
+            if !self.load_reads_once() {
+                break;
+            }
+            any = true;
+        }
+        any
+    }
+
+    fn load_reads_once(&mut self) -> bool {
+        // Units of one directory share their reads (the same root
+        // configuration's candidates): each is looked at once.
+        let mut reads: rustc_hash::FxHashSet<module::FileRead> = rustc_hash::FxHashSet::default();
+        for state in self.modules.values() {
+            reads.extend(module::module_reads(&self.db, state.module));
+        }
+        let mut loaded = false;
+        for read in reads {
+            for path in read.candidates.iter() {
+                match self.db.file(path) {
+                    Some(file) if file.status(&self.db) == db::FileStatus::Exists => break,
+                    Some(_) => continue,
+                    None => {}
+                }
+                loaded = true;
+                match vfs::read_file(path, self.options.limits.max_file_size) {
+                    Ok(file) => {
+                        self.db.set_file_bytes(path.clone(), &file.bytes);
+                        break;
+                    }
+                    Err(_) => {
+                        self.db.set_file_text(path.clone(), "");
+                        self.db.delete_file(path);
+                    }
+                }
+            }
+        }
+        loaded
+    }
+
     /// The input of the file at `path`, if the host holds it.
     pub fn file(&self, path: &Utf8Path) -> Option<File> {
         self.files.get(path).map(|it| it.file)

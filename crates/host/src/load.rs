@@ -79,9 +79,13 @@ pub const WATCHED_FILES: vfs::FileSet = vfs::FileSet::ModuleAndVariables;
 
 /// Loads, as modules read only for their callers, the children of the
 /// host's modules' calls of local modules that the host does not hold and
-/// that exist on disk. Children are read once; their own calls are not
-/// followed, since only their variables are needed.
+/// that exist on disk, after the files they read by path
+/// ([`AnalysisHost::load_reads`]). Children are read once; their own calls
+/// are not followed, since only their variables are needed.
 pub fn children(host: &mut AnalysisHost) -> Result<(), LoadError> {
+    // The files the modules read by path first (a unit's includes, the
+    // units it depends on), which may name more modules to call.
+    host.load_reads();
     let mut missing: Vec<Utf8PathBuf> = Vec::new();
     for dir in host.module_dirs() {
         let Some(module) = host.module(dir) else { continue };

@@ -50,10 +50,25 @@ pub struct ModuleCall {
     pub arguments: Vec<(SmolStr, Location)>,
     /// Where the arguments' values are.
     pub arguments_at: ArgumentsAt,
+    /// The arguments another file passes (a file the unit imports, whose
+    /// arguments merge into the unit's): they count as given, so a
+    /// required variable they set is not missing, but they are that
+    /// file's to check, not the call's.
+    pub imported_arguments: Vec<SmolStr>,
     /// Whether `arguments` are every argument the call passes: not where
     /// another file may add some (a file the unit includes), so that a
     /// required variable missing from them is not missing from the call.
     pub complete: bool,
+    /// Where the caller reads the callee's outputs as an object, when it
+    /// does so under one address (`dependency.NAME.outputs`): a read of
+    /// an output the callee does not declare there is an error
+    /// ([`call_output_diagnostics`]). `None` where the dialect checks
+    /// them itself, or they are not read.
+    pub outputs_at: Option<Address>,
+    /// Outputs the caller gives itself beside the callee's, read there as
+    /// the callee's (a dependency's mock outputs, which its tool reads
+    /// where the callee has none yet).
+    pub caller_outputs: Vec<SmolStr>,
     /// Where the block is.
     pub file: File,
     pub location: Location,
@@ -77,6 +92,38 @@ pub struct ModuleInput {
     pub required: bool,
     /// Its type constraint's type, where it has a valid one.
     pub ty: Option<value::Type>,
+}
+
+/// A file a unit reads beyond its own (see
+/// [`DialectPlugin::reads`](crate::module::DialectPlugin::reads)): the
+/// first of `candidates` that exists (one path, or a search up the
+/// directories above the unit).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FileRead {
+    pub candidates: Arc<[Utf8PathBuf]>,
+}
+
+/// The files `module` reads beyond its own, as its dialect finds them
+/// (none in generic HCL). A host loads them into the database. Not a
+/// query of its own: the plug-in's queries it calls are, and a memo here
+/// was kept after a file its plug-in read was loaded (salsa 0.28 did not
+/// re-run it; `an_include_loaded_later_adds_its_dependencies_to_the_reads`).
+pub fn module_reads(db: &dyn Db, module: Module) -> Vec<FileRead> {
+    match &module.dialect(db).rules(db).plugin {
+        Some(crate::module::PluginRef(plugin)) => plugin.reads(db, module),
+        None => Vec::new(),
+    }
+}
+
+/// The file `read` names: its first candidate the database holds as
+/// existing, or `None` (not loaded, or none exists). The caller depends on
+/// each candidate's status, and on a candidate not loaded being added
+/// ([`crate::file_by_path`]), so a file created or loaded later re-runs it.
+pub fn read_file(db: &dyn Db, read: &FileRead) -> Option<File> {
+    read.candidates.iter().find_map(|path| {
+        let file = crate::file_by_path(db, path)?;
+        (file.status(db) == crate::FileStatus::Exists).then_some(file)
+    })
 }
 
 /// The module's calls of modules on disk, as its dialect finds them
@@ -142,6 +189,9 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             dir: join_lexically(module.dir(db), source),
             arguments,
             arguments_at: ArgumentsAt::BlockAttributes(Address::new(["module", name.as_str()])),
+            imported_arguments: Vec::new(),
+            outputs_at: None,
+            caller_outputs: Vec::new(),
             complete: true,
             file: definition.file,
             location: definition.location(db).clone(),
@@ -328,7 +378,9 @@ pub fn module_call_diagnostics(
                 || !MODULE_META_ARGUMENTS.contains(&input.name.as_str())
         };
         for input in inputs.iter().filter(|input| input.required).filter(settable) {
-            if call.arguments.iter().any(|(argument, _)| *argument == input.name) {
+            if call.arguments.iter().any(|(argument, _)| *argument == input.name)
+                || call.imported_arguments.contains(&input.name)
+            {
                 continue;
             }
             let detail = match call.arguments_at {
@@ -360,6 +412,110 @@ pub fn module_call_diagnostics(
             });
         }
     }
+    out
+}
+
+/// Reads in `file` of an output a callee does not declare, for each of
+/// `module`'s calls that reads its callee's outputs under one address
+/// ([`ModuleCall::outputs_at`]: `dependency.vpc.outputs.vpc_idd`), where
+/// `interface_of` finds the callee and all its files parse: "Unsupported
+/// attribute", with a did-you-mean among its outputs.
+pub fn call_output_diagnostics(
+    db: &dyn Db,
+    module: Module,
+    file: File,
+    interface_of: impl Fn(&Utf8Path) -> Option<Arc<ModuleInterface>>,
+) -> Vec<ModuleDiagnostic> {
+    let calls: Vec<&ModuleCall> =
+        module_calls(db, module).iter().filter(|call| call.outputs_at.is_some()).collect();
+    if calls.is_empty() || file.syntax(db) != crate::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = crate::lower(db, file);
+    // The steps of a chain of attribute accesses from a root variable.
+    let chain = |mut id: hir::ExprId| -> Option<Vec<&SmolStr>> {
+        let mut steps = Vec::new();
+        loop {
+            match &hir.exprs[id] {
+                hir::Expr::GetAttr { base, name } => {
+                    steps.push(name);
+                    id = *base;
+                }
+                hir::Expr::Variable(root) => {
+                    steps.push(root);
+                    steps.reverse();
+                    return Some(steps);
+                }
+                _ => return None,
+            }
+        }
+    };
+    // What `try` and `can` catch: an output missing there is their
+    // fallback, not an error.
+    let mut caught = vec![false; hir.exprs.len()];
+    for (_, expr) in hir.exprs.iter() {
+        let hir::Expr::Call(call) = expr else { continue };
+        if !matches!(call.name.as_str(), "try" | "can") {
+            continue;
+        }
+        let mut stack: Vec<hir::ExprId> = call.args.clone();
+        while let Some(id) = stack.pop() {
+            let index = id.into_raw().into_u32() as usize;
+            if caught.get(index).copied().unwrap_or(true) {
+                continue;
+            }
+            caught[index] = true;
+            hir.exprs[id].children(&mut stack);
+        }
+    }
+    let mut out = Vec::new();
+    for (id, expr) in hir.exprs.iter() {
+        let hir::Expr::GetAttr { base, name: output } = expr else { continue };
+        if caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false) {
+            continue;
+        }
+        let Some(call) = calls.iter().find(|call| {
+            let Some(at) = &call.outputs_at else { return false };
+            chain(*base).is_some_and(|steps| steps.iter().copied().eq(at.segments().iter()))
+        }) else {
+            continue;
+        };
+        let Some(interface) = interface_of(&call.dir) else { continue };
+        if !interface.complete || interface.outputs.contains(output) || call.caller_outputs.contains(output) {
+            continue;
+        }
+        let Some(pointer) = crate::source_map(db, file).expr_syntax(id) else { continue };
+        let node = pointer.to_node(&crate::parse(db, file).syntax_node());
+        use syntax::ast::AstNode;
+        let range = syntax::ast::GetAttrExpr::cast(node.clone())
+            .and_then(|get| {
+                let name = get.name()?;
+                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
+                Some(syntax::TextRange::new(start, name.text_range().end()))
+            })
+            .unwrap_or_else(|| node.text_range());
+        let suggestion =
+            crate::module::resolve::suggest(output, interface.outputs.iter().map(SmolStr::as_str));
+        let did_you_mean = match &suggestion {
+            Some(meant) => format!(" Did you mean {meant:?}?"),
+            None => String::new(),
+        };
+        out.push(ModuleDiagnostic {
+            file,
+            range,
+            kind: ModuleDiagnosticKind::Unresolved(crate::module::Unresolved::UnsupportedMember {
+                name: output.clone(),
+                suggestion: suggestion.map(SmolStr::from),
+            }),
+            detail: format!(
+                "This object does not have an attribute named {:?}: the module at {} declares no such output.{did_you_mean}",
+                output.as_str(),
+                call.dir
+            ),
+            related: Vec::new(),
+        });
+    }
+    out.sort_by_key(|diagnostic| (diagnostic.range.start(), diagnostic.range.end()));
     out
 }
 

@@ -115,6 +115,40 @@ pub trait DialectPlugin: Send + Sync + 'static {
         crate::module::module_block_calls(db, module)
     }
 
+    /// The files a unit reads beyond its own (another file it imports:
+    /// an included configuration), each the first of its candidates that
+    /// exists. The database does no I/O: the host reads them from disk
+    /// into the database (a missing candidate as a deleted file, so that
+    /// creating it is a change), and the plug-in finds them with
+    /// [`crate::module::read_file`], so that an edit of an imported file
+    /// re-runs what read it.
+    fn reads(&self, db: &dyn Db, module: Module) -> Vec<crate::module::FileRead> {
+        let _ = (db, module);
+        Vec::new()
+    }
+
+    /// The labels of the blocks of `block_type` (one of
+    /// [`DialectRules::unknown_roots`]) that the files `module` imports
+    /// declare ([`DialectRules::importing_block_types`]), or `None` when
+    /// they are not known (an import not read): with a list, a reference
+    /// to a block that neither the module nor its imports declare is an
+    /// error.
+    fn imported_blocks(&self, db: &dyn Db, module: Module, block_type: &str) -> Option<Vec<Box<[SmolStr]>>> {
+        let _ = (db, module, block_type);
+        None
+    }
+
+    /// Every name that may follow `address` (a block of one of
+    /// [`DialectRules::opaque_block_types`], its labels and the steps after
+    /// them: `include.root.locals`), when the plug-in knows them all (an
+    /// imported file's locals, another unit's outputs), so that a
+    /// reference to any other is an error; `None` where anything may
+    /// follow.
+    fn opaque_members(&self, db: &dyn Db, module: Module, address: &[SmolStr]) -> Option<Vec<SmolStr>> {
+        let _ = (db, module, address);
+        None
+    }
+
     /// The language's own diagnostics of one file of a module that the
     /// generic model cannot find (calls it cannot resolve, say), from the
     /// file's declarations and HIR.

@@ -11,8 +11,8 @@ use smol_str::SmolStr;
 use crate::{
     Db, File,
     module::{
-        Address, AddressedRoot, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Module, Value,
-        declarations::declarations_of, dialect_root_names, index::IndexView, module_files, references,
+        Address, AddressedRoot, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Module, PluginRef,
+        Value, declarations::declarations_of, dialect_root_names, index::IndexView, module_files, references,
         value::expr_of,
     },
 };
@@ -51,6 +51,11 @@ pub enum Unresolved {
     UnknownRoot { name: SmolStr, suggestion: Option<SmolStr> },
     /// An attribute that a declared block does not have.
     UnsupportedAttribute { name: SmolStr, suggestion: Option<SmolStr> },
+    /// A name that what an opaque block stands for does not have, where
+    /// the dialect's plug-in knows every name it has
+    /// ([`crate::module::DialectPlugin::opaque_members`]: an imported
+    /// file's locals, another unit's outputs).
+    UnsupportedMember { name: SmolStr, suggestion: Option<SmolStr> },
     /// Labels that no block of the root's type has (`label` the first step
     /// none continues with).
     UndeclaredBlock { block_type: SmolStr, label: SmolStr, suggestion: Option<SmolStr> },
@@ -74,7 +79,9 @@ impl Unresolved {
             Unresolved::UndeclaredVariable { .. } => "Reference to undeclared input variable",
             Unresolved::UndeclaredLocal { .. } => "Reference to undeclared local value",
             Unresolved::UnknownRoot { .. } => "Unknown variable",
-            Unresolved::UnsupportedAttribute { .. } => "Unsupported attribute",
+            Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. } => {
+                "Unsupported attribute"
+            }
             Unresolved::UndeclaredBlock { .. } => "Reference to undeclared block",
             Unresolved::UndeclaredModule { .. } => "Reference to undeclared module",
             Unresolved::UndeclaredResource { .. } => "Reference to undeclared resource",
@@ -89,6 +96,7 @@ impl Unresolved {
             | Unresolved::UndeclaredLocal { suggestion, .. }
             | Unresolved::UnknownRoot { suggestion, .. }
             | Unresolved::UnsupportedAttribute { suggestion, .. }
+            | Unresolved::UnsupportedMember { suggestion, .. }
             | Unresolved::UndeclaredBlock { suggestion, .. }
             | Unresolved::UndeclaredModule { suggestion, .. }
             | Unresolved::UndeclaredResource { suggestion, .. } => suggestion.as_ref(),
@@ -507,6 +515,11 @@ fn resolve(
                     return Target::Root { name: root.into() };
                 }
                 if rules.unknown_roots.contains(root) {
+                    // Blocks the module's imports may declare: checked
+                    // where the plug-in read them all.
+                    if let Some(target) = imported_block(scope, root, steps, &[]) {
+                        return target;
+                    }
                     return Target::Unknown { address: Address::new([root]) };
                 }
                 if scope.iterator_scope {
@@ -530,6 +543,9 @@ fn resolve(
             if let Some((n, entry)) = index.starting(root, steps) {
                 prefix.extend(steps[..n].iter().cloned());
                 let repeated = entry.attributes.iter().any(|it| rules.repetition_attributes.contains(it));
+                if opaque && let Some(target) = opaque_member(scope, &prefix, &steps[n..]) {
+                    return target;
+                }
                 if opaque || repeated {
                     // A module call's outputs, or one instance of a block
                     // with `count` or `for_each`: nothing is known.
@@ -586,6 +602,10 @@ fn resolve(
             if rules.unknown_roots.contains(root)
                 && rules.importing_block_types.iter().any(|it| index.has_type(it))
             {
+                let own: Vec<&[SmolStr]> = entries.iter().map(|labels| &labels[..]).collect();
+                if let Some(target) = imported_block(scope, root, steps, &own) {
+                    return target;
+                }
                 return Target::Unknown { address: Address::new([root]) };
             }
             let Some(label) = steps.get(depth) else {
@@ -615,6 +635,69 @@ fn resolve(
             Target::Unresolved { step: depth + 1, kind, detail }
         }
     }
+}
+
+/// A reference to a block of `root`'s type that the module does not
+/// declare itself (its own blocks are `own`), resolved against the blocks
+/// its imports declare, where its plug-in knows them
+/// ([`crate::module::DialectPlugin::imported_blocks`]): unknown when one
+/// of them matches (or an error from [`opaque_member`] about what follows
+/// its labels), an undeclared block otherwise. `None` when the imports
+/// are not known.
+fn imported_block(
+    scope: &Scope<'_, '_>,
+    root: &str,
+    steps: &[SmolStr],
+    own: &[&[SmolStr]],
+) -> Option<Target> {
+    let PluginRef(plugin) = scope.module.dialect(scope.db).rules(scope.db).plugin.as_ref()?;
+    let imported = plugin.imported_blocks(scope.db, scope.module, root)?;
+    if let Some(labels) = imported.iter().find(|labels| steps.starts_with(labels)) {
+        let mut prefix: Vec<SmolStr> = vec![root.into()];
+        prefix.extend(labels.iter().cloned());
+        return Some(
+            opaque_member(scope, &prefix, &steps[labels.len()..])
+                .unwrap_or(Target::Unknown { address: Address::new(prefix) }),
+        );
+    }
+    let label = steps.first()?;
+    let candidates = own
+        .iter()
+        .copied()
+        .chain(imported.iter().map(|labels| &labels[..]))
+        .filter_map(|labels| labels.first().map(SmolStr::as_str));
+    let (detail, suggestion) = with_suggestion(
+        format!("A block {root:?} {:?} has not been declared.", label.as_str()),
+        label,
+        candidates,
+    );
+    let kind = Unresolved::UndeclaredBlock { block_type: root.into(), label: label.clone(), suggestion };
+    Some(Target::Unresolved { step: 1, kind, detail })
+}
+
+/// What `rest` reads of the opaque block at `block` (its type and
+/// labels), where the plug-in knows every name that may follow a prefix
+/// of it ([`crate::module::DialectPlugin::opaque_members`]): an
+/// unsupported attribute at the first step that is none of them, `None`
+/// when every step is (or may be) there.
+fn opaque_member(scope: &Scope<'_, '_>, block: &[SmolStr], rest: &[SmolStr]) -> Option<Target> {
+    let PluginRef(plugin) = scope.module.dialect(scope.db).rules(scope.db).plugin.as_ref()?;
+    let mut address: Vec<SmolStr> = block.to_vec();
+    for (depth, name) in rest.iter().enumerate() {
+        if let Some(names) = plugin.opaque_members(scope.db, scope.module, &address)
+            && !names.contains(name)
+        {
+            let (detail, suggestion) = with_suggestion(
+                format!("This object does not have an attribute named {:?}.", name.as_str()),
+                name,
+                names.iter().map(SmolStr::as_str),
+            );
+            let kind = Unresolved::UnsupportedMember { name: name.clone(), suggestion };
+            return Some(Target::Unresolved { step: block.len() + depth, kind, detail });
+        }
+        address.push(name.clone());
+    }
+    None
 }
 
 /// The addresses of every attribute in the value of the block at `block`:

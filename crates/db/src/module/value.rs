@@ -462,8 +462,10 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     {
         for (reference, target) in resolution.targets.iter().enumerate() {
             if let Target::Unresolved { step, kind, detail } = target
-                && !(matches!(kind, Unresolved::UnsupportedAttribute { .. })
-                    && caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true))
+                && !(matches!(
+                    kind,
+                    Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. }
+                ) && caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true))
             {
                 return Err(AttrError::Unresolved {
                     reference,
@@ -484,8 +486,10 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
             // A block's missing attribute inside `try` or `can` is an error
             // the call catches, as HCL evaluates it: the reference is left
             // out of the scope, so that evaluation fails there instead.
-            Target::Unresolved { kind: Unresolved::UnsupportedAttribute { .. }, .. }
-                if caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true) => {}
+            Target::Unresolved {
+                kind: Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. },
+                ..
+            } if caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true) => {}
             Target::Unresolved { step, kind, detail } => {
                 return Err(AttrError::Unresolved {
                     reference,

@@ -1,4 +1,4 @@
-//! The pack: the entries a run used, in one file (`check-v2.pack` beside
+//! The pack: the entries a run used, in one file (`check-v3.pack` beside
 //! the entries' directory), so that the next run reads one file rather
 //! than opening one per unit (which was most of what a warm run did in
 //! the kernel once files were no longer read).
@@ -110,7 +110,7 @@ pub(crate) fn encode(format: u32, entries: &mut [(&[u8; 32], &[u8])]) -> Vec<u8>
     out
 }
 
-/// The pack's path for the entries' directory `entries` (`DIR/check-v2`).
+/// The pack's path for the entries' directory `entries` (`DIR/check-v3`).
 pub(crate) fn path_of(entries: &Utf8Path) -> Utf8PathBuf {
     entries.with_extension("pack")
 }

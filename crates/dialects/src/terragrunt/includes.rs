@@ -1,0 +1,455 @@
+//! The files a Terragrunt unit includes, read as Terragrunt merges them
+//! (its `pkg/config/include.go`): each `include "NAME" { path = … }` of a
+//! `terragrunt.hcl`, its path resolved without evaluation where it can be
+//! (a literal, `find_in_parent_folders()` with a literal name or none,
+//! searched from the unit's parent directory upwards, and
+//! `"${get_terragrunt_dir()}/…"`), and what the included file declares
+//! that the unit sees: its `dependency` and `feature` blocks and its
+//! `inputs` (merged into the unit's unless `merge_strategy = "no_merge"`),
+//! its `terraform { source }` (the unit's unless the unit names one), and
+//! its locals (`include.NAME.locals.*` when `expose = true`).
+//!
+//! Both are salsa queries, so an included file is read and lowered once
+//! for every unit that includes it, and an edit of it re-runs only what
+//! read it.
+
+use std::sync::Arc;
+
+use camino::{Utf8Path, Utf8PathBuf};
+use db::{
+    Db, File,
+    module::{FileRead, Module, join_lexically, module_files, read_file},
+};
+use hir::{Expr, FileHir, ObjectKey, TemplatePart};
+use smol_str::SmolStr;
+
+/// How many directories above the current one `find_in_parent_folders`
+/// looks through for a unit named by a relative path (past the file
+/// system's root, `..` stays there).
+const PARENT_FOLDERS_ABOVE_CURRENT: usize = 16;
+
+/// One `include` block of a unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    /// Its label (empty for the old unlabelled `include`).
+    pub label: SmolStr,
+    /// The file it names, where its path is known without evaluation.
+    pub read: Option<FileRead>,
+    /// `expose = true`: the included file is `include.NAME`.
+    pub expose: bool,
+    /// Whether the included file's blocks and inputs merge into the unit's
+    /// (`merge_strategy` is not `"no_merge"`).
+    pub merged: bool,
+}
+
+/// What an included file declares that a unit including it sees.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct IncludedConfig {
+    /// Its `dependency` blocks: each label, its `config_path` where it is
+    /// known without evaluation, whether it has `skip_outputs` (or merges
+    /// its mocks), and its mock outputs' names.
+    pub dependencies: Vec<(SmolStr, Option<StaticPath>, bool, Vec<SmolStr>)>,
+    /// The labels of its `feature` blocks.
+    pub features: Vec<SmolStr>,
+    /// The names its `locals` blocks declare.
+    pub locals: Vec<SmolStr>,
+    /// The keys of its `inputs`, or `None` where they are not known
+    /// without evaluation (an `inputs` that is no object constructor).
+    pub inputs: Option<Vec<SmolStr>>,
+    /// Its `terraform { source }`.
+    pub source: Source,
+    /// Whether its `terraform` block has `extra_arguments` (which may pass
+    /// variables files).
+    pub extra_arguments: bool,
+    /// Whether it has an `include` block of its own: what that brings is
+    /// not read.
+    pub includes: bool,
+}
+
+/// A `terraform { source }` as far as it is known without evaluation.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Source {
+    /// No `source`.
+    #[default]
+    None,
+    /// A literal string (a local path or a remote address).
+    Literal(String),
+    /// An expression not known without evaluation.
+    Unknown,
+}
+
+/// The `include` blocks of `module`'s unit file (a native
+/// `terragrunt.hcl`), in source order; empty for any other file (an
+/// included file such as `root.hcl` is read by the units that include
+/// it, in their context).
+#[salsa::tracked(returns(ref))]
+pub fn unit_includes(db: &dyn Db, module: Module) -> Vec<Include> {
+    let Some(file) = unit_file(db, module) else { return Vec::new() };
+    let hir = db::lower(db, file);
+    let unit_dir = vfs::module_dir(file.path(db));
+    let mut out = Vec::new();
+    for &block in &hir.body.blocks {
+        let block = &hir.blocks[block];
+        if block.type_name != "include" {
+            continue;
+        }
+        let attribute = |name: &str| {
+            block
+                .body
+                .attributes
+                .iter()
+                .map(|&it| &hir.attributes[it])
+                .find(|it| it.name == name)
+                .map(|it| it.value)
+        };
+        let read = attribute("path").and_then(|path| include_path(hir, path, unit_dir));
+        let expose =
+            attribute("expose").is_some_and(|it| matches!(hir[it], Expr::Literal(hir::Literal::Bool(true))));
+        let merged = attribute("merge_strategy")
+            .is_none_or(|it| literal_string(hir, it).as_deref() != Some("no_merge"));
+        out.push(Include { label: block.labels.first().cloned().unwrap_or_default(), read, expose, merged });
+    }
+    out
+}
+
+/// The unit file of `module` whose includes are read: a native
+/// `terragrunt.hcl` or `*.terragrunt.hcl` that is not a root
+/// configuration others include.
+pub fn unit_file(db: &dyn Db, module: Module) -> Option<File> {
+    module_files(db, module).iter().copied().find(|file| {
+        let name = file.path(db).file_name().unwrap_or_default();
+        file.syntax(db) == db::SourceSyntax::Native && name == "terragrunt.hcl"
+    })
+}
+
+/// What the file an include names declares (see [`IncludedConfig`]).
+#[salsa::tracked(returns(ref))]
+pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
+    let mut config = IncludedConfig { inputs: Some(Vec::new()), ..IncludedConfig::default() };
+    if file.syntax(db) != db::SourceSyntax::Native {
+        // A JSON configuration's blocks are not told apart without its
+        // schema: nothing of it is known.
+        return IncludedConfig { inputs: None, source: Source::Unknown, includes: true, ..config };
+    }
+    let hir = db::lower(db, file);
+    for &attribute in &hir.body.attributes {
+        let attribute = &hir.attributes[attribute];
+        if attribute.name == "inputs" {
+            config.inputs = object_keys(hir, attribute.value);
+        }
+    }
+    for &block in &hir.body.blocks {
+        let block = &hir.blocks[block];
+        let label = || block.labels.first().cloned().unwrap_or_default();
+        match block.type_name.as_str() {
+            "dependency" => config.dependencies.push((
+                label(),
+                config_path(hir, block),
+                skips_outputs(hir, block),
+                mock_outputs(hir, block),
+            )),
+            "feature" => config.features.push(label()),
+            "include" => config.includes = true,
+            "locals" => {
+                config.locals.extend(block.body.attributes.iter().map(|&it| hir.attributes[it].name.clone()))
+            }
+            "terraform" => {
+                for &attribute in &block.body.attributes {
+                    let attribute = &hir.attributes[attribute];
+                    if attribute.name == "source" {
+                        config.source = match literal_string(hir, attribute.value) {
+                            Some(source) => Source::Literal(source),
+                            None => Source::Unknown,
+                        };
+                    }
+                }
+                config.extra_arguments |=
+                    block.body.blocks.iter().any(|&it| hir.blocks[it].type_name == "extra_arguments");
+            }
+            _ => {}
+        }
+    }
+    config
+}
+
+/// The included file of `include`, when its path is known and the file
+/// was read.
+pub fn included_file(db: &dyn Db, include: &Include) -> Option<File> {
+    read_file(db, include.read.as_ref()?)
+}
+
+/// The keys of an object constructor whose keys are names or literal
+/// strings; `None` for any other expression.
+fn object_keys(hir: &FileHir, expr: hir::ExprId) -> Option<Vec<SmolStr>> {
+    let Expr::Object(items) = &hir[expr] else { return None };
+    items
+        .iter()
+        .map(|item| match &item.key {
+            ObjectKey::Name(name) => Some(name.clone()),
+            ObjectKey::Expr { expr, .. } => literal_string(hir, *expr).map(SmolStr::from),
+        })
+        .collect()
+}
+
+/// The string an expression is when it is a template of literal text only.
+fn literal_string(hir: &FileHir, expr: hir::ExprId) -> Option<String> {
+    let Expr::Template { parts, .. } = &hir[expr] else { return None };
+    let mut out = String::new();
+    for part in parts {
+        let TemplatePart::Literal(text) = part else { return None };
+        out.push_str(text);
+    }
+    Some(out)
+}
+
+/// A path as far as it is known without evaluation: the text of a
+/// literal, or of a template of literal text and `get_terragrunt_dir()`
+/// (the directory of the unit evaluated, which is the including unit's
+/// for an included file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StaticPath {
+    /// Relative to the unit's directory (or absolute).
+    Relative(String),
+    /// A path that starts with the unit's directory.
+    FromUnit(String),
+}
+
+impl StaticPath {
+    /// The path, for a unit in `unit_dir`, `.` and `..` resolved lexically.
+    pub fn resolve(&self, unit_dir: &Utf8Path) -> Utf8PathBuf {
+        let (text, base) = match self {
+            StaticPath::Relative(text) => (text.clone(), unit_dir),
+            StaticPath::FromUnit(rest) => (format!("{unit_dir}{rest}"), Utf8Path::new(".")),
+        };
+        let base = if text.starts_with('/') { Utf8Path::new("/") } else { base };
+        join_lexically(base, &text)
+    }
+}
+
+/// The [`StaticPath`] an expression is, if it is one.
+fn static_path(hir: &FileHir, expr: hir::ExprId) -> Option<StaticPath> {
+    let Expr::Template { parts, .. } = &hir[expr] else { return None };
+    let mut from_unit = false;
+    let mut text = String::new();
+    for (index, part) in parts.iter().enumerate() {
+        match part {
+            TemplatePart::Literal(literal) => text.push_str(literal),
+            TemplatePart::Interpolation { expr, .. } => match &hir[*expr] {
+                Expr::Call(call)
+                    if call.name == "get_terragrunt_dir" && call.args.is_empty() && index == 0 =>
+                {
+                    from_unit = true;
+                }
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    Some(if from_unit { StaticPath::FromUnit(text) } else { StaticPath::Relative(text) })
+}
+
+/// Whether a `dependency` block has `skip_outputs` (its outputs are then
+/// its mocks, or none).
+fn skips_outputs(hir: &FileHir, block: &hir::Block) -> bool {
+    block.body.attributes.iter().any(|&it| {
+        matches!(
+            hir.attributes[it].name.as_str(),
+            "skip_outputs" | "mock_outputs_merge_strategy_with_state" | "mock_outputs_merge_with_state"
+        )
+    })
+}
+
+/// The keys of a `dependency` block's `mock_outputs`, where it is an
+/// object constructor.
+fn mock_outputs(hir: &FileHir, block: &hir::Block) -> Vec<SmolStr> {
+    block
+        .body
+        .attributes
+        .iter()
+        .map(|&it| &hir.attributes[it])
+        .find(|it| it.name == "mock_outputs")
+        .and_then(|it| object_keys(hir, it.value))
+        .unwrap_or_default()
+}
+
+/// The `config_path` of a `dependency` block, where it is a static path.
+fn config_path(hir: &FileHir, block: &hir::Block) -> Option<StaticPath> {
+    let attribute =
+        block.body.attributes.iter().map(|&it| &hir.attributes[it]).find(|it| it.name == "config_path")?;
+    static_path(hir, attribute.value)
+}
+
+/// The file an include's `path` names, where it is known without
+/// evaluation: a [`StaticPath`], or `find_in_parent_folders` with a
+/// literal name or none (each directory above the unit's, nearest first).
+fn include_path(hir: &FileHir, expr: hir::ExprId, unit_dir: &Utf8Path) -> Option<FileRead> {
+    match &hir[expr] {
+        Expr::Call(call) => find_in_parent_folders(hir, call, unit_dir),
+        Expr::Template { parts, .. } => {
+            // A single interpolation of a call is the call.
+            if let [TemplatePart::Interpolation { expr, .. }] = parts.as_slice()
+                && let Expr::Call(call) = &hir[*expr]
+                && call.name != "get_terragrunt_dir"
+            {
+                return find_in_parent_folders(hir, call, unit_dir);
+            }
+            let path = static_path(hir, expr)?.resolve(unit_dir);
+            Some(FileRead { candidates: Arc::new([path]) })
+        }
+        _ => None,
+    }
+}
+
+/// The candidates of `find_in_parent_folders(name?)`: `name` (Terragrunt's
+/// default configuration's name when none is given) in each directory
+/// above the unit's, nearest first, as Terragrunt searches them.
+fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Path) -> Option<FileRead> {
+    if call.name != "find_in_parent_folders" || call.args.len() > 2 {
+        return None;
+    }
+    let name = match call.args.first() {
+        Some(&arg) => literal_string(hir, arg)?,
+        None => String::new(),
+    };
+    let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
+    // Built by string operations on the lexical path (every unit of a
+    // directory builds the same list, and join_lexically per step was a
+    // twentieth of a check of a live repository).
+    let plain = !name.split('/').any(|part| matches!(part, "" | "." | ".."));
+    let mut candidates = Vec::new();
+    let mut dir = unit_dir.as_str().to_owned();
+    let mut above = 0;
+    while dir != "/" && above <= PARENT_FOLDERS_ABOVE_CURRENT {
+        dir = parent_dir(&dir);
+        if dir == "." || dir.ends_with("..") {
+            above += 1;
+        }
+        let candidate = match (dir.as_str(), plain) {
+            (".", true) => Utf8PathBuf::from(&name),
+            ("/", true) => Utf8PathBuf::from(format!("/{name}")),
+            (_, true) => Utf8PathBuf::from(format!("{dir}/{name}")),
+            (_, false) => join_lexically(Utf8Path::new(&dir), &name),
+        };
+        candidates.push(candidate);
+    }
+    Some(FileRead { candidates: candidates.into() })
+}
+
+/// The directory above `dir`, a lexical path (`.` and `..` resolved):
+/// `..` above `.` and above a path of `..`s, `/` above `/`.
+fn parent_dir(dir: &str) -> String {
+    if dir == "." {
+        return "..".to_owned();
+    }
+    if dir == ".." || dir.ends_with("/..") {
+        return format!("{dir}/..");
+    }
+    match dir.rfind('/') {
+        Some(0) => "/".to_owned(),
+        Some(at) => dir[..at].to_owned(),
+        None => ".".to_owned(),
+    }
+}
+
+/// The includes of `module` whose files are read, with what each declares;
+/// `None` when one is not (a path not known without evaluation, a file
+/// not found, one with includes of its own).
+pub fn read_includes(db: &dyn Db, module: Module) -> Option<Vec<(&Include, &IncludedConfig)>> {
+    unit_file(db, module)?;
+    unit_includes(db, module)
+        .iter()
+        .map(|include| {
+            let config = included_config(db, included_file(db, include)?);
+            (!config.includes).then_some((include, config))
+        })
+        .collect()
+}
+
+/// A `dependency` block of a unit (its own, or one an include merges in
+/// that the unit does not override).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dependency {
+    pub label: SmolStr,
+    /// The directory of the other unit, where `config_path` is known
+    /// without evaluation.
+    pub dir: Option<Utf8PathBuf>,
+    /// Whether the block has `skip_outputs` (then its outputs are its
+    /// mocks, or none), or merges its mocks into the outputs
+    /// (`mock_outputs_merge_strategy_with_state`): what it reads is not
+    /// the module's outputs alone.
+    pub skip_outputs: bool,
+    /// The keys of its `mock_outputs`, where it is an object constructor:
+    /// outputs Terragrunt reads where the unit has none yet.
+    pub mock_outputs: Vec<SmolStr>,
+}
+
+/// The `dependency` blocks of `module`'s unit file, then those of the
+/// files it includes and merges (a block of the same label in the unit
+/// wins, as Terragrunt's shallow merge by name does).
+#[salsa::tracked(returns(ref))]
+pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
+    let Some(file) = unit_file(db, module) else { return Vec::new() };
+    let unit_dir = vfs::module_dir(file.path(db));
+    let hir = db::lower(db, file);
+    let mut out: Vec<Dependency> = Vec::new();
+    for &block in &hir.body.blocks {
+        let block = &hir.blocks[block];
+        if block.type_name != "dependency" {
+            continue;
+        }
+        out.push(Dependency {
+            label: block.labels.first().cloned().unwrap_or_default(),
+            dir: config_path(hir, block).map(|path| path.resolve(unit_dir)),
+            skip_outputs: skips_outputs(hir, block),
+            mock_outputs: mock_outputs(hir, block),
+        });
+    }
+    for include in unit_includes(db, module).iter().filter(|include| include.merged) {
+        let Some(included) = included_file(db, include) else { continue };
+        for (label, path, skip_outputs, mock_outputs) in &included_config(db, included).dependencies {
+            if out.iter().any(|it| it.label == *label) {
+                continue;
+            }
+            let dir = path.as_ref().map(|path| path.resolve(unit_dir));
+            out.push(Dependency {
+                label: label.clone(),
+                dir,
+                skip_outputs: *skip_outputs,
+                mock_outputs: mock_outputs.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The configuration file of the unit in `dir`.
+pub fn unit_config_read(dir: &Utf8Path) -> FileRead {
+    FileRead { candidates: Arc::new([join_lexically(dir, "terragrunt.hcl")]) }
+}
+
+/// The directory of the module the unit in `dir` deploys, from its own
+/// file: a local literal `terraform { source }` (`//` read as `/`), or
+/// `dir` itself where it names no source and includes nothing (an
+/// include may name one). `None` where the unit is not read or its source
+/// is remote or not known.
+pub fn deployed_module(db: &dyn Db, dir: &Utf8Path) -> Option<Utf8PathBuf> {
+    let file = read_file(db, &unit_config_read(dir))?;
+    let config = included_config(db, file);
+    match &config.source {
+        Source::None if !config.includes => Some(dir.to_owned()),
+        Source::Literal(source) if is_local_path(source) && !source.contains('?') => {
+            Some(join_lexically(dir, source))
+        }
+        _ => None,
+    }
+}
+
+/// Whether a `terraform { source }` is a local path: `.` or `..`, or
+/// starting with `./`, `../` or `/` (anything else is an address a getter
+/// fetches).
+pub fn is_local_path(source: &str) -> bool {
+    matches!(source, "." | "..")
+        || source.starts_with("./")
+        || source.starts_with("../")
+        || source.starts_with('/')
+}

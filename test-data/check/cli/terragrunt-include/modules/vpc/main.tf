@@ -1,0 +1,7 @@
+variable "region" {
+  type = string
+}
+
+output "vpc_id" {
+  value = "vpc-${var.region}"
+}

@@ -1,0 +1,3 @@
+inputs = {
+  region = "eu-west-1"
+}

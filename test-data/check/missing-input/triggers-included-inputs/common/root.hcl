@@ -1,0 +1,3 @@
+inputs = {
+  zone = "eu-west-1a"
+}

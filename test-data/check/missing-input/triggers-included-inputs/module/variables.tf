@@ -1,0 +1,7 @@
+variable "region" {
+  type = string
+}
+
+variable "name" {
+  type = string
+}

@@ -1,0 +1,2 @@
+# A unit deploying the module beside it.
+inputs = {}
