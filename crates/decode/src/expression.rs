@@ -330,13 +330,22 @@ impl Expression {
             ExpressionKind::NonLiteralKey(_) => None,
             ExpressionKind::Name { name, .. } => Some(name.clone()),
             ExpressionKind::Literal { .. } => None,
-            ExpressionKind::Native { file, expr } if parenthesised(file, *expr) => None,
             ExpressionKind::Native { file, expr } => {
-                let traversal = traversal::native_static_traversal(file, *expr)?;
-                match traversal.steps.as_slice() {
-                    [TraversalStep::Root { name, .. }] => Some(name.clone()),
-                    _ => None,
-                }
+                // A traversal of one root step, as the static traversal
+                // reads it: a name, or `true`, `false` or `null`. Found in
+                // the HIR first: the syntax (for the parentheses) is looked
+                // up only for a keyword, and looking it up for every
+                // expression a schema asks about was most of reading a
+                // module's type constraints.
+                let (hir, _) = file.native_parts()?;
+                let name = match &hir[*expr] {
+                    hir::Expr::Variable(name) => name.clone(),
+                    hir::Expr::Literal(hir::Literal::Bool(true)) => SmolStr::new_static("true"),
+                    hir::Expr::Literal(hir::Literal::Bool(false)) => SmolStr::new_static("false"),
+                    hir::Expr::Literal(hir::Literal::Null) => SmolStr::new_static("null"),
+                    _ => return None,
+                };
+                (!parenthesised(file, *expr)).then_some(name)
             }
         }
     }
