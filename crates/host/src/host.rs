@@ -431,19 +431,25 @@ impl AnalysisHost {
     /// removes or moves a declaration); the next report computes the rest.
     pub fn apply_change(&mut self, change: Change) {
         let Change { files, variables, variable_updates, dialects, levels, reported, roles } = change;
+        // Sized up front: a batch applies thousands of files at once, and
+        // growing a map keyed by paths hashes every path in it again.
+        self.levels.reserve(levels.len());
         for (path, levels) in levels {
-            if let Some(entry) = self.files.get(&path) {
-                let file = entry.file;
-                if self.levels.get(&path) != Some(&levels) {
-                    self.mark_file(file);
-                }
+            let file = self.files.get(&path).map(|entry| entry.file);
+            let previous = self.levels.insert(path, levels.clone());
+            if let Some(file) = file
+                && previous.as_ref() != Some(&levels)
+            {
+                self.mark_file(file);
             }
-            self.levels.insert(path, levels);
         }
-        let mut touched: Vec<File> = Vec::new();
+        self.files.reserve(files.len());
+        let mut touched: Vec<File> = Vec::with_capacity(files.len());
         let mut membership_changed: FxHashSet<Utf8PathBuf> = FxHashSet::default();
         // Each module's files set, removed or moved, for its index.
         let mut indexed: FxHashMap<Utf8PathBuf, Vec<File>> = FxHashMap::default();
+        membership_changed.reserve(files.len());
+        indexed.reserve(files.len());
         for change in files {
             match change {
                 FileChange::Set { path, contents, membership } => {
