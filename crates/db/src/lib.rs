@@ -318,6 +318,9 @@ pub struct RootDatabase {
     /// read (see [`file_by_path`]).
     missed: Arc<Mutex<rustc_hash::FxHashSet<Utf8PathBuf>>>,
     missed_paths: Option<MissedPaths>,
+    /// Whether salsa reports its events, so that a log can be kept (see
+    /// [`RootDatabase::without_query_log`]).
+    keeps_log: bool,
 }
 
 /// Where a log opened with [`RootDatabase::open_log`] starts.
@@ -326,6 +329,14 @@ pub struct LogMark(usize);
 
 impl Default for RootDatabase {
     fn default() -> RootDatabase {
+        RootDatabase::build(true)
+    }
+}
+
+impl RootDatabase {
+    /// A database, with a log of executed queries when `keeps_log` (see
+    /// [`RootDatabase::without_query_log`]).
+    fn build(keeps_log: bool) -> RootDatabase {
         let executed: Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>> = Arc::default();
         let recording = Arc::new(AtomicUsize::new(0));
         let callback = {
@@ -343,8 +354,9 @@ impl Default for RootDatabase {
                 }
             }
         };
+        type Callback = Box<dyn Fn(salsa::Event) + Send + Sync + 'static>;
         let mut db = RootDatabase {
-            storage: salsa::Storage::new(Some(Box::new(callback))),
+            storage: salsa::Storage::new(keeps_log.then(|| Box::new(callback) as Callback)),
             files: Files::default(),
             modules: Arc::default(),
             executed,
@@ -357,6 +369,7 @@ impl Default for RootDatabase {
             dialects: module::Dialects::new(),
             missed: Arc::default(),
             missed_paths: None,
+            keeps_log,
         };
         db.missed_paths = Some(MissedPaths::new(&db, 0));
         db
@@ -401,6 +414,15 @@ impl RootDatabase {
     /// their files' names.
     pub fn with_dialects(dialects: module::Dialects) -> RootDatabase {
         RootDatabase { dialects, ..RootDatabase::default() }
+    }
+
+    /// [`RootDatabase::with_dialects`] without the log of executed queries
+    /// ([`RootDatabase::open_log`] must not be called on it). Salsa builds
+    /// an event for every query it runs or reuses when a log can be kept,
+    /// whether or not one is open: a batch that never asks saves that (a
+    /// fiftieth of a check).
+    pub fn without_query_log(dialects: module::Dialects) -> RootDatabase {
+        RootDatabase { dialects, ..RootDatabase::build(false) }
     }
 
     /// The table of files; see [`Files`].
@@ -751,6 +773,7 @@ impl RootDatabase {
     /// [`RootDatabase::log`], nothing is borrowed meanwhile, so writes may
     /// happen while it is open.
     pub fn open_log(&self) -> LogMark {
+        debug_assert!(self.keeps_log, "a database made without a query log");
         let mark = self.executed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).len();
         self.recording.fetch_add(1, Ordering::Relaxed);
         LogMark(mark)

@@ -54,11 +54,15 @@ pub struct HostOptions {
     pub threads: usize,
     /// How much is read and reported.
     pub limits: Limits,
+    /// Whether the database can log the queries it runs, which
+    /// [`AnalysisHost::record_stats`] and tests read. A batch that never
+    /// asks turns it off (see `db::RootDatabase::without_query_log`).
+    pub query_log: bool,
 }
 
 impl Default for HostOptions {
     fn default() -> HostOptions {
-        HostOptions { values: Values::Reported, threads: 0, limits: Limits::default() }
+        HostOptions { values: Values::Reported, threads: 0, limits: Limits::default(), query_log: true }
     }
 }
 
@@ -212,7 +216,11 @@ impl AnalysisHost {
     /// files' names: the standard registry with an embedder's own dialect
     /// registered, say.
     pub fn with_dialects(options: HostOptions, dialects: db::module::Dialects) -> AnalysisHost {
-        let mut db = RootDatabase::with_dialects(dialects);
+        let mut db = if options.query_log {
+            RootDatabase::with_dialects(dialects)
+        } else {
+            RootDatabase::without_query_log(dialects)
+        };
         // The durability policy: texts change with every edit, the
         // structure (paths, membership, declarations, dialects) seldom, so
         // that after an edit that keeps every declaration the module-wide
@@ -255,6 +263,7 @@ impl AnalysisHost {
 
     /// Counts the queries each report runs ([`Report::stats`]).
     pub fn record_stats(&mut self, record: bool) {
+        debug_assert!(!record || self.options.query_log, "stats need the query log (HostOptions::query_log)");
         self.record_stats = record;
     }
 
