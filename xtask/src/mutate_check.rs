@@ -580,6 +580,34 @@ pub(crate) struct Tally {
     pub(crate) without_place: usize,
 }
 
+/// Counts a planted mistake: found when `check` reported one of `codes`
+/// as an error in `file`; otherwise a miss, described by `plant_site`
+/// and what `check` reported instead.
+pub(crate) fn score(
+    tally: &mut Tally,
+    misses: &mut Vec<String>,
+    findings: &[Finding],
+    file: &str,
+    codes: &[&str],
+    plant_site: impl FnOnce() -> String,
+) {
+    tally.planted += 1;
+    let found = findings.iter().any(|finding| {
+        finding.severity == "error" && finding.file == file && codes.contains(&finding.code.as_str())
+    });
+    if found {
+        tally.found += 1;
+        return;
+    }
+    let said: Vec<String> = findings
+        .iter()
+        .filter(|finding| finding.severity == "error")
+        .map(|finding| format!("{} in {}", finding.code, finding.file))
+        .collect();
+    let said = if said.is_empty() { "no error".to_owned() } else { said.join(", ") };
+    misses.push(format!("{}: {said}", plant_site()));
+}
+
 /// Prints the table of `tallies` (each mistake's description, rule codes
 /// and tally) over `units` (what a unit is called, plural), then the
 /// misses, and fails if any mistake was missed.
@@ -666,30 +694,17 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             let findings = check(&halite, &dir, &checked);
             std::fs::write(&path, text)?;
             let findings = findings?;
-            tally.planted += 1;
-            let found = findings.iter().any(|finding| {
-                finding.severity == "error"
-                    && &finding.file == file
-                    && mistake.codes().contains(&finding.code.as_str())
-            });
-            if found {
-                tally.found += 1;
-            } else {
-                let said: Vec<String> = findings
-                    .iter()
-                    .filter(|finding| finding.severity == "error")
-                    .map(|finding| format!("{} in {}", finding.code, finding.file))
-                    .collect();
-                misses.push(format!(
-                    "{}: {}/{} at {:?} ({:?}): {}",
+            let plant_site = || {
+                format!(
+                    "{}: {}/{} at {:?} ({:?})",
                     mistake.describe(),
                     name.display(),
                     file,
                     plant.range,
-                    plant.replacement,
-                    if said.is_empty() { "no error".to_owned() } else { said.join(", ") }
-                ));
-            }
+                    plant.replacement
+                )
+            };
+            score(tally, &mut misses, &findings, file, mistake.codes(), plant_site);
         }
     }
 

@@ -26,7 +26,7 @@ use syntax::{
 };
 
 use crate::mutate_check::{
-    Plant, Tally, argument, block_type, check, contains_word, files_below, misspell_reference,
+    Plant, Tally, argument, block_type, check, contains_word, files_below, misspell_reference, score,
 };
 
 /// A kind of mistake planted into one file of a format.
@@ -465,29 +465,16 @@ fn plant_all(
         let findings = check(halite, &target.dir, &target.checked);
         std::fs::write(&path, &text)?;
         let findings = findings?;
-        tally.planted += 1;
-        let found = findings.iter().any(|finding| {
-            finding.severity == "error"
-                && finding.file == target.file
-                && mistake.codes().contains(&finding.code.as_str())
-        });
-        if found {
-            tally.found += 1;
-        } else {
-            let said: Vec<String> = findings
-                .iter()
-                .filter(|finding| finding.severity == "error")
-                .map(|finding| format!("{} in {}", finding.code, finding.file))
-                .collect();
-            misses.push(format!(
-                "{}: {} at {:?} ({:?}): {}",
+        let plant_site = || {
+            format!(
+                "{}: {} at {:?} ({:?})",
                 mistake.describe(),
                 target.name.display(),
                 plant.range,
-                plant.replacement,
-                if said.is_empty() { "no error".to_owned() } else { said.join(", ") }
-            ));
-        }
+                plant.replacement
+            )
+        };
+        score(tally, misses, &findings, &target.file, mistake.codes(), plant_site);
     }
     Ok(true)
 }
