@@ -279,6 +279,17 @@ fn read_module(dir: &Path) -> Option<TerraformModule> {
     any.then(|| TerraformModule { dir: dir.to_owned(), variables })
 }
 
+/// The directory a `terraform { source = "…" }` names, when it is a plain
+/// relative path (no interpolation, no query, no remote address).
+fn local_source(dir: &Path, source: &ast::Attribute) -> Option<PathBuf> {
+    let text = source.expr()?.syntax().text().to_string();
+    let text = text.trim().strip_prefix('"')?.strip_suffix('"')?;
+    if text.contains("${") || !(text.starts_with("./") || text.starts_with("../")) || text.contains('?') {
+        return None;
+    }
+    Some(dir.join(text.replace("//", "/")))
+}
+
 /// The module `text` (a unit in `dir`) deploys, where it is local.
 fn unit_module(dir: &Path, text: &str) -> Option<TerraformModule> {
     let parse = syntax::parse(text);
@@ -287,17 +298,7 @@ fn unit_module(dir: &Path, text: &str) -> Option<TerraformModule> {
     let source = terraform.as_ref().and_then(|block| argument(block, "source"));
     match source {
         None => read_module(dir),
-        Some(source) => {
-            let text = source.expr()?.syntax().text().to_string();
-            let text = text.trim().strip_prefix('"')?.strip_suffix('"')?;
-            if text.contains("${")
-                || !(text.starts_with("./") || text.starts_with("../"))
-                || text.contains('?')
-            {
-                return None;
-            }
-            read_module(&dir.join(text.replace("//", "/")))
-        }
+        Some(source) => read_module(&local_source(dir, &source)?),
     }
 }
 
@@ -383,17 +384,7 @@ fn deployed_module(dir: &Path) -> Option<DeployedModule> {
     let module_dir = match source {
         None if body.blocks().all(|block| block_type(&block) != "include") => dir.to_owned(),
         None => return None,
-        Some(source) => {
-            let text = source.expr()?.syntax().text().to_string();
-            let text = text.trim().strip_prefix('"')?.strip_suffix('"')?;
-            if text.contains("${")
-                || !(text.starts_with("./") || text.starts_with("../"))
-                || text.contains('?')
-            {
-                return None;
-            }
-            dir.join(text.replace("//", "/"))
-        }
+        Some(source) => local_source(dir, &source)?,
     };
     let mut outputs = BTreeSet::new();
     let mut any = false;

@@ -1308,13 +1308,7 @@ impl Checker<'_> {
     /// lines when it spans several.
     fn terraform_range(&mut self, range: TextRange) -> String {
         let index = self.index.get_or_insert_with(|| LineIndex::new(self.text));
-        let start = index.line_col(range.start());
-        let end = index.line_col(range.end());
-        if start.line == end.line {
-            format!("{}:{},{}-{}", self.file_name, start.line, start.column, end.column)
-        } else {
-            format!("{}:{},{}-{},{}", self.file_name, start.line, start.column, end.line, end.column)
-        }
+        terraform_range_in(index, self.file_name, range)
     }
 
     /// Checks `body` against `schema`; `header` is the block it belongs to
@@ -2055,18 +2049,6 @@ pub fn module_duplicate_blocks(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         let node = pointer.try_to_node(&db::parse(db, file).syntax_node())?;
         Header::of(ast::Block::cast(node)?).map(|header| header.def_range())
     };
-    let terraform_range = |file: File, range: TextRange| -> String {
-        let text = file.text(db);
-        let index = LineIndex::new(text);
-        let (start, end) = (index.line_col(range.start()), index.line_col(range.end()));
-        let path = file.path(db);
-        let name = path.file_name().unwrap_or(path.as_str());
-        if start.line == end.line {
-            format!("{name}:{},{}-{}", start.line, start.column, end.column)
-        } else {
-            format!("{name}:{},{}-{},{}", start.line, start.column, end.line, end.column)
-        }
-    };
     let mut out = Vec::new();
     let mut report = |problem_of: &dyn Fn(String) -> SchemaProblem,
                       first: (File, hir::BlockId),
@@ -2074,7 +2056,7 @@ pub fn module_duplicate_blocks(db: &dyn Db, module: Module) -> Vec<Diagnostic> {
         let (Some(first_range), Some(range)) = (header(first.0, first.1), header(second.0, second.1)) else {
             return;
         };
-        let problem = problem_of(terraform_range(first.0, first_range));
+        let problem = problem_of(terraform_range(db, first.0, first_range));
         let placed = PlacedProblem { problem, range, first: (first.0 == second.0).then_some(first_range) };
         out.push(to_diagnostic(second.0, placed));
     };
@@ -2492,6 +2474,23 @@ pub fn expected_names(path: &[&str]) -> Option<ExpectedNames> {
             }
         }
     })
+}
+
+/// A range of `file` as Terraform prints one (see [`terraform_range_in`]).
+pub(crate) fn terraform_range(db: &dyn Db, file: File, range: TextRange) -> String {
+    let path = file.path(db);
+    terraform_range_in(&LineIndex::new(file.text(db)), path.file_name().unwrap_or(path.as_str()), range)
+}
+
+/// A range as Terraform prints one: `main.tf:3,3-12`, or with both lines
+/// when it spans several.
+fn terraform_range_in(index: &LineIndex, file_name: &str, range: TextRange) -> String {
+    let (start, end) = (index.line_col(range.start()), index.line_col(range.end()));
+    if start.line == end.line {
+        format!("{file_name}:{},{}-{}", start.line, start.column, end.column)
+    } else {
+        format!("{file_name}:{},{}-{},{}", start.line, start.column, end.line, end.column)
+    }
 }
 
 #[cfg(test)]

@@ -295,7 +295,7 @@ pub fn stack_duplicate_diagnostics(db: &dyn Db, module: Module, file: File) -> V
         else {
             continue;
         };
-        let first_text = terraform_range(db, first_file, first_range);
+        let first_text = crate::terraform::terraform_range(db, first_file, first_range);
         let (kind, detail) = duplicate(root, names, &first_text);
         out.push(ModuleDiagnostic {
             file,
@@ -357,18 +357,5 @@ fn declared_range(db: &dyn Db, file: File, at: Declared) -> Option<TextRange> {
             let attribute = ast::Attribute::cast(map.attribute_syntax(id)?.try_to_node(&root)?)?;
             Some(attribute.ident_token()?.text_range())
         }
-    }
-}
-
-/// A range as Terraform prints one: `main.tfcomponent.hcl:3,1-12`.
-fn terraform_range(db: &dyn Db, file: File, range: TextRange) -> String {
-    let index = crate::LineIndex::new(file.text(db));
-    let (start, end) = (index.line_col(range.start()), index.line_col(range.end()));
-    let path = file.path(db);
-    let name = path.file_name().unwrap_or(path.as_str());
-    if start.line == end.line {
-        format!("{name}:{},{}-{}", start.line, start.column, end.column)
-    } else {
-        format!("{name}:{},{}-{},{}", start.line, start.column, end.line, end.column)
     }
 }
