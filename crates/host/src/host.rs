@@ -298,8 +298,8 @@ impl AnalysisHost {
         // Units of one directory share their reads (the same root
         // configuration's candidates): each is looked at once.
         let mut reads: rustc_hash::FxHashSet<module::FileRead> = rustc_hash::FxHashSet::default();
-        for state in self.modules.values() {
-            reads.extend(module::module_reads(&self.db, state.module));
+        for dir in &self.module_order {
+            reads.extend(module::module_reads(&self.db, self.modules[dir].module));
         }
         let mut loaded = false;
         for read in reads {
