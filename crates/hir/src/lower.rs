@@ -534,7 +534,20 @@ impl Ctx {
 /// The decoded text of a literal part: a quoted string's tokens take
 /// backslash escapes, a heredoc's (one token a line) only `$${` and `%%{`.
 fn literal_text(lit: &ast::TemplateLiteral, quoted: bool) -> SmolStr {
-    let raw: String = lit.text_tokens().map(|it| it.text().to_owned()).collect();
+    // Most literals are one token with nothing to decode: taken as they
+    // are, without the two strings the general case builds.
+    let mut tokens = lit.text_tokens();
+    if let (Some(only), None) = (tokens.next(), tokens.next()) {
+        let text = only.text();
+        let escapes: &[char] = if quoted { &['\\', '$', '%'] } else { &['$', '%'] };
+        if !text.contains(escapes) {
+            return SmolStr::new(text);
+        }
+    }
+    let mut raw = String::new();
+    for token in lit.text_tokens() {
+        raw.push_str(token.text());
+    }
     SmolStr::from(if quoted { decode_quoted_text(&raw) } else { decode_heredoc_text(&raw) })
 }
 
