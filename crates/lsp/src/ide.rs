@@ -22,7 +22,7 @@ use db::{
     module::{self, Address, Attr, Module, RangeOf},
 };
 use smol_str::SmolStr;
-use syntax::{SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use syntax::{AstNode, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize, ast};
 use value::Value;
 
 pub use self::highlight::HighlightKind;
@@ -455,13 +455,7 @@ impl Snapshot {
     pub fn function_at(&self, file: File, offset: TextSize) -> Option<(String, TextRange)> {
         let root = self.root(file)?;
         let token = ident_at(&root, offset)?;
-        let call = token.parent().filter(|it| it.kind() == SyntaxKind::FUNCTION_CALL)?;
-        let name: String = call
-            .children_with_tokens()
-            .filter_map(|it| it.into_token())
-            .take_while(|it| it.kind() == SyntaxKind::IDENT || it.kind() == SyntaxKind::COLON2)
-            .map(|it| it.text().to_string())
-            .collect();
+        let name = token.parent().and_then(ast::FunctionCall::cast)?.name()?;
         let functions = self.functions(file);
         let function = functions.get(&name)?;
         Some((signature(&name, function), token.text_range()))

@@ -5,7 +5,7 @@ use db::{
     File,
     module::{self, Attr, DeclarationKind, RangeOf},
 };
-use syntax::{SyntaxKind, TextRange, TextSize};
+use syntax::{AstNode, SyntaxKind, TextRange, TextSize, ast};
 
 use super::{Snapshot, signature_parts};
 
@@ -94,13 +94,7 @@ impl Snapshot {
             open.is_some_and(|open| open.text_range().end() <= offset)
                 && close.is_none_or(|close| offset <= close.text_range().start())
         })?;
-        let call = args.parent().filter(|it| it.kind() == SyntaxKind::FUNCTION_CALL)?;
-        let name: String = call
-            .children_with_tokens()
-            .filter_map(|it| it.into_token())
-            .take_while(|it| it.kind() == SyntaxKind::IDENT || it.kind() == SyntaxKind::COLON2)
-            .map(|it| it.text().to_string())
-            .collect();
+        let name = args.parent().and_then(ast::FunctionCall::cast)?.name()?;
         let functions = self.functions(file);
         let function = functions.get(&name)?;
         let (label, params) = signature_parts(&name, function);
