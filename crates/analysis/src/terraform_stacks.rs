@@ -124,25 +124,33 @@ pub fn stack_declarations(db: &dyn Db, file: File) -> StackDeclarations {
     out
 }
 
+/// The files of `file`'s Stack of the same kind (components or
+/// deployments): the module's files of its format in its directory, itself
+/// included, and that format. `None` when `file` is no Stack file.
+fn stack_files<'db>(
+    db: &'db dyn Db,
+    module: Module,
+    file: File,
+) -> Option<(TerraformFormat, impl Iterator<Item = File> + 'db)> {
+    let path = file.path(db);
+    let format = TerraformFormat::of(path).filter(|it| it.is_stack())?;
+    let dir = vfs::module_dir(path);
+    let files = module.files(db).iter().copied().filter(move |&other| {
+        TerraformFormat::of(other.path(db)) == Some(format) && vfs::module_dir(other.path(db)) == dir
+    });
+    Some((format, files))
+}
+
 /// The references of `file`, a native Stack file, to names its Stack's
 /// files of the same kind do not declare. None while any of those files
 /// has a syntax error: the blocks after it are missing from its
 /// declarations, not from the Stack.
 pub fn stack_reference_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
-    let path = file.path(db);
-    let Some(format) = TerraformFormat::of(path).filter(|it| it.is_stack()) else { return Vec::new() };
     if file.syntax(db) != db::SourceSyntax::Native {
         return Vec::new();
     }
-    let siblings: Vec<File> = module
-        .files(db)
-        .iter()
-        .copied()
-        .filter(|&other| {
-            TerraformFormat::of(other.path(db)) == Some(format)
-                && vfs::module_dir(other.path(db)) == vfs::module_dir(path)
-        })
-        .collect();
+    let Some((format, siblings)) = stack_files(db, module, file) else { return Vec::new() };
+    let siblings: Vec<File> = siblings.collect();
     if !siblings.contains(&file) || !siblings.iter().all(|&other| db::parses_cleanly(db, other)) {
         return Vec::new();
     }
@@ -261,21 +269,12 @@ fn unresolved(
 /// name (`deployment`, `identity_token`, `store`, …). Files with syntax
 /// errors are left out, as their trees are a guess.
 pub fn stack_duplicate_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
-    let path = file.path(db);
-    let Some(format) = TerraformFormat::of(path).filter(|it| it.is_stack()) else { return Vec::new() };
     if file.syntax(db) != db::SourceSyntax::Native || !db::parses_cleanly(db, file) {
         return Vec::new();
     }
-    let mut siblings: Vec<File> = module
-        .files(db)
-        .iter()
-        .copied()
-        .filter(|&other| {
-            TerraformFormat::of(other.path(db)) == Some(format)
-                && vfs::module_dir(other.path(db)) == vfs::module_dir(path)
-                && other.syntax(db) == db::SourceSyntax::Native
-                && db::parses_cleanly(db, other)
-        })
+    let Some((_, siblings)) = stack_files(db, module, file) else { return Vec::new() };
+    let mut siblings: Vec<File> = siblings
+        .filter(|&other| other.syntax(db) == db::SourceSyntax::Native && db::parses_cleanly(db, other))
         .collect();
     siblings.sort_by(|a, b| vfs::path_order(a.path(db), b.path(db)));
     let mine = stack_declarations(db, file);
