@@ -258,15 +258,8 @@ struct TerraformModule {
 
 fn read_module(dir: &Path) -> Option<TerraformModule> {
     let mut variables = BTreeMap::new();
-    let mut any = false;
-    for entry in std::fs::read_dir(dir).ok()? {
-        let path = entry.ok()?.path();
-        if path.extension().is_none_or(|ext| ext != "tf") {
-            continue;
-        }
-        any = true;
-        let text = std::fs::read_to_string(&path).ok()?;
-        let parse = syntax::parse(&text);
+    let parses = module_parses(dir)?;
+    for parse in &parses {
         for block in parse.tree().body()?.blocks().filter(|block| block_type(block) == "variable") {
             let Some(name) = first_label(&block) else { continue };
             let required = argument(&block, "default").is_none();
@@ -276,7 +269,21 @@ fn read_module(dir: &Path) -> Option<TerraformModule> {
             variables.insert(name, Variable { required, ty });
         }
     }
-    any.then(|| TerraformModule { dir: dir.to_owned(), variables })
+    (!parses.is_empty()).then(|| TerraformModule { dir: dir.to_owned(), variables })
+}
+
+/// The parses of the `.tf` files of the module in `dir`; `None` when the
+/// directory or one of them cannot be read.
+fn module_parses(dir: &Path) -> Option<Vec<syntax::Parse<ast::SourceFile>>> {
+    let mut parses = Vec::new();
+    for entry in std::fs::read_dir(dir).ok()? {
+        let path = entry.ok()?.path();
+        if path.extension().is_none_or(|ext| ext != "tf") {
+            continue;
+        }
+        parses.push(syntax::parse(&std::fs::read_to_string(&path).ok()?));
+    }
+    Some(parses)
 }
 
 /// The directory a `terraform { source = "…" }` names, when it is a plain
@@ -387,15 +394,8 @@ fn deployed_module(dir: &Path) -> Option<DeployedModule> {
         Some(source) => local_source(dir, &source)?,
     };
     let mut outputs = BTreeSet::new();
-    let mut any = false;
-    for entry in std::fs::read_dir(&module_dir).ok()? {
-        let path = entry.ok()?.path();
-        if path.extension().is_none_or(|ext| ext != "tf") {
-            continue;
-        }
-        any = true;
-        let text = std::fs::read_to_string(&path).ok()?;
-        let parse = syntax::parse(&text);
+    let parses = module_parses(&module_dir)?;
+    for parse in &parses {
         if !parse.ok() {
             return None;
         }
@@ -403,7 +403,7 @@ fn deployed_module(dir: &Path) -> Option<DeployedModule> {
             outputs.extend(first_label(&block));
         }
     }
-    any.then_some(DeployedModule { dir: module_dir, outputs })
+    (!parses.is_empty()).then_some(DeployedModule { dir: module_dir, outputs })
 }
 
 /// What the unit `text` in `dir` reads: its includes, where each is
