@@ -49,15 +49,19 @@ pub enum FileStatus {
 /// the database shares its storage.
 #[derive(Debug, Clone, Default)]
 pub struct Files {
-    /// Fx-hashed: a batch looks up every path it loads, and SipHash over a
-    /// path's components was a hundredth of a check.
-    by_path: Arc<RwLock<rustc_hash::FxHashMap<Utf8PathBuf, File>>>,
+    /// Fx-hashed, by the path's text ([`vfs::PathKey`]): a batch looks up
+    /// every path it loads.
+    by_path: Arc<RwLock<rustc_hash::FxHashMap<vfs::PathKey, File>>>,
 }
 
 impl Files {
     /// The input for `path`, if the database has one.
     pub fn get(&self, path: &Utf8Path) -> Option<File> {
-        self.by_path.read().unwrap_or_else(|poisoned| poisoned.into_inner()).get(path).copied()
+        self.by_path
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(&*vfs::normal_text(path))
+            .copied()
     }
 
     /// Every file input, in no particular order.
@@ -82,7 +86,10 @@ impl Files {
             .text_durability(durability.text)
             .declarations_durability(durability.structure)
             .new(db);
-        self.by_path.write().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(path, file);
+        self.by_path
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(vfs::PathKey::new(path), file);
         file
     }
 }

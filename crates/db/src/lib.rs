@@ -293,8 +293,9 @@ impl Default for InputDurability {
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     files: Files,
-    /// The module of each directory, found by its path.
-    modules: Arc<Mutex<rustc_hash::FxHashMap<Utf8PathBuf, Module>>>,
+    /// The module of each directory, found by its path's text
+    /// ([`vfs::PathKey`]).
+    modules: Arc<Mutex<rustc_hash::FxHashMap<vfs::PathKey, Module>>>,
     /// The queries executed (rather than reused) while a log is open, in
     /// order (see [`RootDatabase::open_log`]).
     executed: Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>,
@@ -316,7 +317,7 @@ pub struct RootDatabase {
     dialects: module::Dialects,
     /// The paths looked for by queries and not found, and the input they
     /// read (see [`file_by_path`]).
-    missed: Arc<Mutex<rustc_hash::FxHashSet<Utf8PathBuf>>>,
+    missed: Arc<Mutex<rustc_hash::FxHashSet<vfs::PathKey>>>,
     missed_paths: Option<MissedPaths>,
     /// Whether salsa reports its events, so that a log can be kept (see
     /// [`RootDatabase::without_query_log`]).
@@ -386,7 +387,7 @@ impl Db for RootDatabase {
     }
 
     fn missed_file(&self, path: &Utf8Path) -> Option<MissedPaths> {
-        self.missed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(path.to_owned());
+        self.missed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(vfs::PathKey::new(path));
         self.missed_paths
     }
 
@@ -499,8 +500,11 @@ impl RootDatabase {
     /// After `file` was added: if a query looked for its path before,
     /// a change of the input such queries read (see [`file_by_path`]).
     fn found_missed(&mut self, file: File) {
-        let found =
-            self.missed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).remove(file.path(self));
+        let found = self
+            .missed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .remove(&*vfs::normal_text(file.path(self)));
         if found && let Some(missed) = self.missed_paths {
             let generation: u64 = *missed.generation(self);
             missed.set_generation(self).to(generation + 1);
@@ -509,7 +513,11 @@ impl RootDatabase {
 
     /// The module of `dir`, if one was set.
     pub fn module(&self, dir: &Utf8Path) -> Option<Module> {
-        self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(dir).copied()
+        self.modules
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(&*vfs::normal_text(dir))
+            .copied()
     }
 
     /// Sets the files of the module of `dir` (creating it the first time,
@@ -558,7 +566,10 @@ impl RootDatabase {
             .durability(structure)
             .variables_durability(self.durability.text)
             .new(self);
-        self.modules.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(dir, module);
+        self.modules
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(vfs::PathKey::new(dir), module);
         module
     }
 

@@ -20,6 +20,7 @@ use db::{
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use value::Value;
+use vfs::PathMap;
 
 use crate::{
     change::{Change, Contents, FileChange, Membership},
@@ -129,13 +130,14 @@ pub const DEEP_STACK: usize = 512 << 20;
 pub struct AnalysisHost {
     db: RootDatabase,
     options: HostOptions,
-    /// Hashed: every file applied looks its module up, and ordering paths
-    /// component by component was a tenth of a check over a monorepo.
-    modules: FxHashMap<Utf8PathBuf, ModuleState>,
+    /// Hashed, by the path's text ([`vfs::PathKey`]): every file applied
+    /// looks its module up, and hashing or ordering paths component by
+    /// component was a tenth of a check over a monorepo.
+    modules: PathMap<ModuleState>,
     /// The modules' directories in path order, the order reports go in.
     module_order: Vec<Utf8PathBuf>,
-    files: FxHashMap<Utf8PathBuf, HostFile>,
-    levels: FxHashMap<Utf8PathBuf, Arc<RuleLevels>>,
+    files: PathMap<HostFile>,
+    levels: PathMap<Arc<RuleLevels>>,
     default_levels: Arc<RuleLevels>,
     /// Files of no module whose diagnostics must be found again.
     dirty_standalone: FxHashSet<File>,
@@ -160,7 +162,7 @@ struct ModuleState {
     module: Module,
     /// Whether the module is reported on, or only read for its callers.
     reported: bool,
-    members: FxHashMap<Utf8PathBuf, File>,
+    members: PathMap<File>,
     variables: BTreeMap<String, Value>,
     /// Built at the module's first report and kept up to date after.
     facts: Option<Arc<ModuleFacts>>,
@@ -242,10 +244,10 @@ impl AnalysisHost {
         AnalysisHost {
             db,
             options,
-            modules: FxHashMap::default(),
+            modules: PathMap::default(),
             module_order: Vec::new(),
-            files: FxHashMap::default(),
-            levels: FxHashMap::default(),
+            files: PathMap::default(),
+            levels: PathMap::default(),
             default_levels: Arc::new(RuleLevels::default()),
             dirty_standalone: FxHashSet::default(),
             shown_diagnostics: FxHashMap::default(),
@@ -611,7 +613,7 @@ impl AnalysisHost {
                 ModuleState {
                     module,
                     reported: true,
-                    members: FxHashMap::default(),
+                    members: PathMap::default(),
                     variables: BTreeMap::new(),
                     facts: None,
                     declared: FxHashMap::default(),

@@ -69,7 +69,7 @@ impl FileKind {
     /// The kind of an HCL file by its name, or `None` for a name that is not
     /// one (`README.md`, `package.json`, `main.tf.tmp`).
     pub fn of(path: &Utf8Path) -> Option<FileKind> {
-        let name = path.file_name().unwrap_or(path.as_str());
+        let name = name_of(path);
         let (stem, syntax) = match name.strip_suffix(".json") {
             Some(stem) => (stem, SourceSyntax::Json),
             None => (name, SourceSyntax::Native),
@@ -170,7 +170,7 @@ impl TerraformFormat {
         if kind.language != Language::TerraformTool {
             return None;
         }
-        let name = path.file_name().unwrap_or(path.as_str());
+        let name = name_of(path);
         let base = match kind.syntax {
             SourceSyntax::Native => name.strip_suffix(".hcl")?,
             SourceSyntax::Json => name.strip_suffix(".json")?,
@@ -225,7 +225,7 @@ pub fn is_terraform_fmt_file(path: &Utf8Path) -> bool {
     match kind.language {
         Language::Terraform | Language::TerraformVariables => true,
         Language::TerraformTool => {
-            let name = path.file_name().unwrap_or(path.as_str());
+            let name = name_of(path);
             name.strip_suffix(".hcl")
                 .and_then(terraform_tool_extension)
                 .is_some_and(|ext| TERRAFORM_FMT_TOOL_EXTENSIONS.contains(&ext))
@@ -252,7 +252,7 @@ pub fn is_ignored_name(name: &str) -> bool {
 /// [`FileKind::is_module_member`]) and not a name Terraform ignores (see
 /// [`is_ignored_name`]).
 pub fn is_module_file(path: &Utf8Path) -> bool {
-    let name = path.file_name().unwrap_or(path.as_str());
+    let name = name_of(path);
     !is_ignored_name(name) && FileKind::of(path).is_some_and(FileKind::is_module_member)
 }
 
@@ -262,7 +262,7 @@ pub fn is_module_file(path: &Utf8Path) -> bool {
 /// `.auto.tfvars.json` (Terraform ignores no name here, a hidden one
 /// included, as it does among module files).
 pub fn is_terraform_automatic_variables_file(path: &Utf8Path) -> bool {
-    let name = path.file_name().unwrap_or(path.as_str());
+    let name = name_of(path);
     let stem = name.strip_suffix(".json").unwrap_or(name);
     stem == "terraform.tfvars" || stem.ends_with(".auto.tfvars")
 }
@@ -289,7 +289,7 @@ pub fn is_terraform_override_file(path: &Utf8Path) -> bool {
 /// `main.tofu.json` is `("main", ".tofu.json")`.
 pub fn terraform_stem(path: &Utf8Path) -> Option<(&str, &'static str)> {
     const ENDINGS: &[&str] = &[".tf", ".tf.json", ".tofu", ".tofu.json"];
-    let name = path.file_name()?;
+    let name = file_name(path)?;
     ENDINGS.iter().find_map(|&ending| Some((name.strip_suffix(ending).filter(|it| !it.is_empty())?, ending)))
 }
 
@@ -347,6 +347,20 @@ fn after_current_dir(path: &[u8]) -> Option<&[u8]> {
     path.strip_prefix(b"./").filter(|rest| !rest.starts_with(b"/"))
 }
 
+/// `path`'s file name (`Path::file_name`), else the whole path.
+fn name_of(path: &Utf8Path) -> &str {
+    file_name(path).unwrap_or(path.as_str())
+}
+
+/// `Path::file_name`, without parsing the path's components where the
+/// text after its last separator is the name: the table of file kinds is
+/// asked about each file many times over a check.
+fn file_name(path: &Utf8Path) -> Option<&str> {
+    let text = path.as_str();
+    let name = text.rsplit('/').next().unwrap_or(text);
+    if matches!(name, "" | "." | "..") { path.file_name() } else { Some(name) }
+}
+
 /// Whether `path` has only normal components (a leading `/` allowed) and
 /// single separators, so that its bytes order it as its components do.
 fn is_plain(path: &[u8]) -> bool {
@@ -358,6 +372,16 @@ fn is_plain(path: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_are_paths_file_names() {
+        for path in
+            ["a/b.tf", "b.tf", "a//b.tf", "a/./b.tf", "a/b/", "a/.", "a/..", "/", ".", "..", "", "/a", "a/.b"]
+        {
+            let path = Utf8Path::new(path);
+            assert_eq!(file_name(path), path.file_name(), "{path:?}");
+        }
+    }
 
     fn language(name: &str) -> Option<Language> {
         FileKind::of(Utf8Path::new(name)).map(|kind| kind.language)

@@ -20,6 +20,7 @@
 
 mod kind;
 mod load;
+mod path_key;
 mod read;
 mod repository;
 mod watch;
@@ -32,6 +33,7 @@ pub use crate::kind::{
     path_order, sort_paths, terraform_stem,
 };
 pub use crate::load::{Error, FileSet, LoadedFile, Scope, load, load_set};
+pub use crate::path_key::{PathKey, PathMap, normal_text};
 pub use crate::read::{
     DEFAULT_MAX_FILE_SIZE, ReadError, ReadFile, describe, open_without_blocking, read_file, read_stream,
 };

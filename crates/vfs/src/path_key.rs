@@ -1,0 +1,267 @@
+//! [`PathKey`]: a path as a map's key, hashed and compared as text, and
+//! [`PathMap`], a map keyed by it.
+
+use std::borrow::{Borrow, Cow};
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+use camino::{Utf8Path, Utf8PathBuf};
+use rustc_hash::FxHashMap;
+
+/// A path kept as a map's key, hashed and compared by its text.
+///
+/// `Path` hashes byte by byte around its separators and compares component
+/// by component: over a large tree, the maps from paths to files and
+/// modules spent a tenth of a check there. A key is made in one normal form
+/// ([`normal_text`]: its components joined by single separators), and two
+/// paths are equal as `Path`s exactly when their normal forms are equal as
+/// text, so comparing keys as text is exact. Look a path up with
+/// `map.get(&*normal_text(path))`.
+#[derive(Clone, Debug)]
+pub struct PathKey(Utf8PathBuf);
+
+impl PathKey {
+    pub fn new(path: impl Into<Utf8PathBuf>) -> PathKey {
+        let path = path.into();
+        match normal_text(&path) {
+            Cow::Borrowed(_) => PathKey(path),
+            Cow::Owned(normal) => PathKey(Utf8PathBuf::from(normal)),
+        }
+    }
+
+    pub fn as_path(&self) -> &Utf8Path {
+        &self.0
+    }
+
+    pub fn into_path_buf(self) -> Utf8PathBuf {
+        self.0
+    }
+}
+
+impl From<Utf8PathBuf> for PathKey {
+    fn from(path: Utf8PathBuf) -> PathKey {
+        PathKey::new(path)
+    }
+}
+
+impl From<&Utf8Path> for PathKey {
+    fn from(path: &Utf8Path) -> PathKey {
+        PathKey::new(path)
+    }
+}
+
+impl Deref for PathKey {
+    type Target = Utf8Path;
+
+    fn deref(&self) -> &Utf8Path {
+        &self.0
+    }
+}
+
+impl AsRef<Utf8Path> for PathKey {
+    fn as_ref(&self) -> &Utf8Path {
+        &self.0
+    }
+}
+
+/// Hashed and compared as the text it borrows as, which is what makes
+/// `map.get(&str)` find it.
+impl Borrow<str> for PathKey {
+    fn borrow(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl Hash for PathKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.as_str().hash(state);
+    }
+}
+
+impl PartialEq for PathKey {
+    fn eq(&self, other: &PathKey) -> bool {
+        self.0.as_str() == other.0.as_str()
+    }
+}
+
+impl Eq for PathKey {}
+
+/// A hash map from paths, keyed by [`PathKey`]: looked up by any spelling
+/// of a path, hashed and compared as text.
+#[derive(Debug, Clone)]
+pub struct PathMap<V> {
+    entries: FxHashMap<PathKey, V>,
+}
+
+impl<V> Default for PathMap<V> {
+    fn default() -> PathMap<V> {
+        PathMap { entries: FxHashMap::default() }
+    }
+}
+
+impl<V> PathMap<V> {
+    pub fn get(&self, path: &Utf8Path) -> Option<&V> {
+        self.entries.get(&*normal_text(path))
+    }
+
+    pub fn get_mut(&mut self, path: &Utf8Path) -> Option<&mut V> {
+        self.entries.get_mut(&*normal_text(path))
+    }
+
+    pub fn contains_key(&self, path: &Utf8Path) -> bool {
+        self.entries.contains_key(&*normal_text(path))
+    }
+
+    pub fn insert(&mut self, path: impl Into<Utf8PathBuf>, value: V) -> Option<V> {
+        self.entries.insert(PathKey::new(path), value)
+    }
+
+    pub fn remove(&mut self, path: &Utf8Path) -> Option<V> {
+        self.entries.remove(&*normal_text(path))
+    }
+
+    /// The value of `path`, made with `make` if there is none.
+    pub fn get_or_insert_with(&mut self, path: &Utf8Path, make: impl FnOnce() -> V) -> &mut V {
+        if !self.contains_key(path) {
+            self.insert(path, make());
+        }
+        self.entries.get_mut(&*normal_text(path)).expect("inserted above")
+    }
+
+    pub fn reserve(&mut self, additional: usize) {
+        self.entries.reserve(additional);
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The paths and values, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Utf8Path, &V)> {
+        self.entries.iter().map(|(key, value)| (key.as_path(), value))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &Utf8Path> {
+        self.entries.keys().map(PathKey::as_path)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &V> {
+        self.entries.values()
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
+        self.entries.values_mut()
+    }
+}
+
+/// The value of a path the map has; panics on one it has not.
+impl<V, P: AsRef<Utf8Path>> std::ops::Index<P> for PathMap<V> {
+    type Output = V;
+
+    fn index(&self, path: P) -> &V {
+        let path = path.as_ref();
+        self.get(path).unwrap_or_else(|| panic!("no entry for `{path}`"))
+    }
+}
+
+impl<P: Into<Utf8PathBuf>, V> FromIterator<(P, V)> for PathMap<V> {
+    fn from_iter<I: IntoIterator<Item = (P, V)>>(entries: I) -> PathMap<V> {
+        PathMap { entries: entries.into_iter().map(|(path, value)| (PathKey::new(path), value)).collect() }
+    }
+}
+
+impl<P: Into<Utf8PathBuf>, V> Extend<(P, V)> for PathMap<V> {
+    fn extend<I: IntoIterator<Item = (P, V)>>(&mut self, entries: I) {
+        self.entries.extend(entries.into_iter().map(|(path, value)| (PathKey::new(path), value)));
+    }
+}
+
+/// The text of `path` in the normal form of a [`PathKey`]: its components
+/// (as `Path::components` gives them) joined by single separators. Borrowed
+/// when `path` is already in that form, as a walk's and a join's paths are.
+pub fn normal_text(path: &Utf8Path) -> Cow<'_, str> {
+    let text = path.as_str();
+    if !may_differ(text.as_bytes()) {
+        return Cow::Borrowed(text);
+    }
+    let normal: Utf8PathBuf = path.components().collect();
+    if normal.as_str() == text { Cow::Borrowed(text) } else { Cow::Owned(normal.into_string()) }
+}
+
+/// Whether `path` may not be in normal form: it ends in a separator, or
+/// has two separators in a row or a separator before a `.` (a `.`
+/// component, or a name starting with a dot, which the slow check tells
+/// apart).
+fn may_differ(path: &[u8]) -> bool {
+    memchr::memchr_iter(b'/', path).any(|at| match path.get(at + 1) {
+        Some(b'/' | b'.') => true,
+        Some(_) => false,
+        None => at > 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// Two paths have equal keys exactly when they are equal as `Path`s.
+    #[test]
+    fn keys_are_equal_when_paths_are() {
+        let paths = [
+            "a/b",
+            "a//b",
+            "a/./b",
+            "a/b/",
+            "a/b/.",
+            "./a/b",
+            "././a/b",
+            "a/../b",
+            "a/.hidden",
+            "/",
+            "//",
+            "/a",
+            "//a",
+            ".",
+            "./",
+            "",
+            "a",
+            "a/",
+            "/a/b",
+            "/a//b/",
+            "../a",
+            "./../a",
+            "a/.",
+            "a/..",
+        ];
+        for x in paths {
+            for y in paths {
+                let (px, py) = (Utf8Path::new(x), Utf8Path::new(y));
+                assert_eq!(PathKey::new(px) == PathKey::new(py), px == py, "{x:?} and {y:?}");
+            }
+            assert_eq!(PathKey::new(x).as_str(), normal_text(Utf8Path::new(x)), "{x:?}");
+        }
+    }
+
+    #[test]
+    fn a_map_finds_a_key_by_any_spelling() {
+        let mut map = HashMap::new();
+        map.insert(PathKey::new("modules/vpc/"), 1);
+        for spelling in ["modules/vpc", "modules//vpc", "modules/./vpc/"] {
+            assert_eq!(map.get(&*normal_text(Utf8Path::new(spelling))), Some(&1), "{spelling:?}");
+        }
+        assert_eq!(map.get(&*normal_text(Utf8Path::new("./modules/vpc"))), None);
+    }
+
+    #[test]
+    fn normal_paths_are_borrowed() {
+        for path in ["a/b", "/a/.terraform/b", "./a", ".", "/"] {
+            assert!(matches!(normal_text(Utf8Path::new(path)), Cow::Borrowed(_)), "{path:?}");
+        }
+    }
+}
