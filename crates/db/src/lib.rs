@@ -524,9 +524,7 @@ impl RootDatabase {
     /// with no variables). The list is kept sorted by path; setting the same
     /// files again is not a change.
     pub fn set_module_files(&mut self, dir: impl Into<Utf8PathBuf>, files: Vec<File>) -> Module {
-        let mut files = files;
-        files.sort_by(|a, b| vfs::path_order(a.path(self), b.path(self)));
-        files.dedup();
+        let files = self.sorted_by_path(files);
         self.set_sorted_module_files(dir.into(), files)
     }
 
@@ -589,21 +587,38 @@ impl RootDatabase {
             let files = added.iter().copied().filter(|file| !removed.contains(file)).collect();
             return self.set_module_files(dir, files);
         };
-        let mut files = module.files(self).clone();
         let gone: rustc_hash::FxHashSet<File> = removed.iter().copied().collect();
-        if !gone.is_empty() {
-            files.retain(|file| !gone.contains(file));
-        }
-        for &file in added {
-            if gone.contains(&file) {
-                continue;
+        let mut files: Vec<File> =
+            module.files(self).iter().copied().filter(|file| !gone.contains(file)).collect();
+        let added: Vec<File> = added.iter().copied().filter(|file| !gone.contains(file)).collect();
+        if added.len() <= Self::FEW_ADDED {
+            for file in added {
+                let path = file.path(self);
+                if let Err(at) = files.binary_search_by(|other| vfs::path_order(other.path(self), path)) {
+                    files.insert(at, file);
+                }
             }
-            let path = file.path(self);
-            if let Err(at) = files.binary_search_by(|other| vfs::path_order(other.path(self), path)) {
-                files.insert(at, file);
-            }
+        } else {
+            // Sorted once, each path read once, rather than each added file
+            // searched for by reading the paths it passes: a new module's
+            // files come in one change.
+            files.extend(added);
+            files = self.sorted_by_path(files);
         }
         self.set_sorted_module_files(dir, files)
+    }
+
+    /// How many files added to a module are put in place one at a time.
+    const FEW_ADDED: usize = 8;
+
+    /// `files` in path order, each once. Each path is read from its input
+    /// once: reading an input's field costs more than comparing the paths.
+    fn sorted_by_path(&self, files: Vec<File>) -> Vec<File> {
+        let mut by_path: Vec<(&Utf8Path, File)> =
+            files.iter().map(|&file| (file.path(self).as_path(), file)).collect();
+        by_path.sort_by(|a, b| vfs::path_order(a.0, b.0));
+        by_path.dedup_by_key(|it| it.1);
+        by_path.into_iter().map(|(_, file)| file).collect()
     }
 
     /// Sets the values of `module`'s variables (`var.NAME`). Setting the
