@@ -197,11 +197,16 @@ pub fn normal_text(path: &Utf8Path) -> Cow<'_, str> {
 /// component, or a name starting with a dot, which the slow check tells
 /// apart).
 fn may_differ(path: &[u8]) -> bool {
-    memchr::memchr_iter(b'/', path).any(|at| match path.get(at + 1) {
-        Some(b'/' | b'.') => true,
-        Some(_) => false,
-        None => at > 0,
-    })
+    // A plain loop: paths are short, and a search for each separator cost
+    // more per call than this whole scan.
+    let mut after_separator = false;
+    for &byte in path {
+        if after_separator && matches!(byte, b'/' | b'.') {
+            return true;
+        }
+        after_separator = byte == b'/';
+    }
+    after_separator && path.len() > 1
 }
 
 #[cfg(test)]
