@@ -1276,11 +1276,7 @@ impl Header {
         let type_name = SmolStr::new(type_token.text());
         let labels = block
             .block_labels()
-            .map(|label| {
-                let text = label.syntax().text().to_string();
-                let name = text.strip_prefix('"').and_then(|it| it.strip_suffix('"')).unwrap_or(&text);
-                (SmolStr::new(name), label.syntax().text_range())
-            })
+            .map(|label| (SmolStr::from(label.unquoted_text()), label.syntax().text_range()))
             .collect();
         Some(Header { block, type_name, type_token, labels })
     }

@@ -110,3 +110,42 @@ fn duplicate_attributes_in_a_large_body() {
         883..884 Attribute redefined: The argument "z" was already set at line 43, column 9. Each argument may be set only once.
     "#]].assert_eq(&errors);
 }
+
+/// A label's text without its quotes is what its `SyntaxText` gives, quotes
+/// stripped: escapes stay as written, and a lone quote is kept.
+#[test]
+fn block_labels_unquoted() {
+    use crate::ast::{self, AstNode};
+    let text = "a \"b\" c \"\" \"x\\\"y\" \"${z}\" {}\n";
+    let parse = crate::parse(text);
+    let block = parse.tree().syntax().descendants().find_map(ast::Block::cast).expect("a block");
+    let labels: Vec<(String, String)> = block
+        .block_labels()
+        .map(|label| (label.syntax().text().to_string(), label.unquoted_text()))
+        .collect();
+    expect_test::expect![[r#"
+        [
+            (
+                "\"b\"",
+                "b",
+            ),
+            (
+                "c",
+                "c",
+            ),
+            (
+                "\"\"",
+                "",
+            ),
+            (
+                "\"x\\\"y\"",
+                "x\\\"y",
+            ),
+            (
+                "\"${z}\"",
+                "${z}",
+            ),
+        ]
+    "#]]
+    .assert_debug_eq(&labels);
+}

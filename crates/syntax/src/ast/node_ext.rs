@@ -100,6 +100,29 @@ impl ast::BlockLabel {
     pub fn quoted(&self) -> Option<ast::QuotedTemplate> {
         self.quoted_template()
     }
+
+    /// The label's text as written, without its quotes (escapes are not
+    /// decoded): `b` in `a "b" {}` and in `a b {}`. Read from the green
+    /// tree: the label's `SyntaxText` made a red node for each part and
+    /// went through `Display`, which cost more than the rest of reading a
+    /// block's header.
+    pub fn unquoted_text(&self) -> String {
+        fn push_leaves(node: &rowan::GreenNodeData, out: &mut String) {
+            for child in node.children() {
+                match child {
+                    rowan::NodeOrToken::Node(node) => push_leaves(node, out),
+                    rowan::NodeOrToken::Token(token) => out.push_str(token.text()),
+                }
+            }
+        }
+        let mut text = String::new();
+        push_leaves(&self.syntax().green(), &mut text);
+        if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
+            text.pop();
+            text.remove(0);
+        }
+        text
+    }
 }
 
 // ---------------------------------------------------------------------------
