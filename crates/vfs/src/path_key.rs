@@ -197,16 +197,15 @@ pub fn normal_text(path: &Utf8Path) -> Cow<'_, str> {
 /// component, or a name starting with a dot, which the slow check tells
 /// apart).
 fn may_differ(path: &[u8]) -> bool {
-    // A plain loop: paths are short, and a search for each separator cost
-    // more per call than this whole scan.
-    let mut after_separator = false;
-    for &byte in path {
-        if after_separator && matches!(byte, b'/' | b'.') {
-            return true;
-        }
-        after_separator = byte == b'/';
-    }
-    after_separator && path.len() > 1
+    // Without an early exit or short-circuits, so that the compiler turns
+    // the scan into vector code: a path is looked up at every step of a
+    // check, and scanning byte by byte with branches cost more than the
+    // lookup itself.
+    let doubled = path
+        .iter()
+        .zip(path.iter().skip(1))
+        .fold(false, |found, (&a, &b)| found | ((a == b'/') & ((b == b'/') | (b == b'.'))));
+    doubled | (path.len() > 1 && path.ends_with(b"/"))
 }
 
 #[cfg(test)]
