@@ -605,8 +605,14 @@ impl AnalysisHost {
     fn module_state(&mut self, dir: &Utf8Path) -> &mut ModuleState {
         if !self.modules.contains_key(dir) {
             let module = self.db.set_module_files(dir.to_owned(), Vec::new());
-            let at =
-                self.module_order.binary_search_by(|it| vfs::path_order(it, dir)).unwrap_or_else(|at| at);
+            // Modules mostly come in path order (a walk's): checked against
+            // the last first, which is one comparison instead of a search.
+            let last_is_before = self.module_order.last().is_none_or(|last| vfs::path_order(last, dir).is_lt());
+            let at = if last_is_before {
+                self.module_order.len()
+            } else {
+                self.module_order.binary_search_by(|it| vfs::path_order(it, dir)).unwrap_or_else(|at| at)
+            };
             self.module_order.insert(at, dir.to_owned());
             self.modules.insert(
                 dir.to_owned(),
