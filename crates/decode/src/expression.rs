@@ -333,10 +333,9 @@ impl Expression {
             ExpressionKind::Native { file, expr } => {
                 // A traversal of one root step, as the static traversal
                 // reads it: a name, or `true`, `false` or `null`. Found in
-                // the HIR first: the syntax (for the parentheses) is looked
-                // up only for a keyword, and looking it up for every
-                // expression a schema asks about was most of reading a
-                // module's type constraints.
+                // the HIR and its source map, without the syntax: looking
+                // the syntax up for every expression a schema asks about
+                // was most of reading a module's type constraints.
                 let (hir, _) = file.native_parts()?;
                 let name = match &hir[*expr] {
                     hir::Expr::Variable(name) => name.clone(),
@@ -356,7 +355,7 @@ impl Expression {
 /// (`ParenthesesExpr`), which is no keyword, call, tuple or object for the
 /// static analyses: `(string)` is not a type constraint.
 fn parenthesised(file: &SourceFile, expr: hir::ExprId) -> bool {
-    native_node(file, expr).is_some_and(|node| node.kind() == SyntaxKind::PAREN_EXPR)
+    file.native_parts().is_some_and(|(_, map)| map.is_parenthesised(expr))
 }
 
 /// The syntax node of a native expression, widened to the parentheses

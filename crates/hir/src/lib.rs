@@ -425,6 +425,12 @@ impl SourceMap {
     /// denotes; the accessor applied to each element inside the splat's
     /// `each` maps to that node but not back. Linear in the file's
     /// expressions: for one-off questions, not for loops over a file.
+    /// Whether `expr` is written in parentheses (which leave no expression
+    /// of their own). From the map alone, without finding the syntax node.
+    pub fn is_parenthesised(&self, expr: ExprId) -> bool {
+        self.parens.iter().any(|(_, inner)| *inner == expr)
+    }
+
     pub fn node_expr(&self, node: &SyntaxNode) -> Option<ExprId> {
         let ptr = SyntaxNodePtr::new(node);
         if let Some((_, inner)) = self.parens.iter().find(|(paren, _)| *paren == ptr) {
