@@ -366,6 +366,12 @@ fn file_name(path: &Utf8Path) -> Option<&str> {
 /// single separators, so that its bytes order it as its components do.
 fn is_plain(path: &[u8]) -> bool {
     let path = path.strip_prefix(b"/").unwrap_or(path);
+    // Most paths have no separator before a `/` or `.` and do not start
+    // with a dot: plain at a glance (a branch-free scan), since every path
+    // comparison asks this of both paths.
+    if !path.is_empty() && path[0] != b'.' && path[0] != b'/' && !crate::path_key::may_differ(path) {
+        return true;
+    }
     !path.is_empty()
         && path.split(|&byte| byte == b'/').all(|component| !matches!(component, b"" | b"." | b".."))
 }

@@ -196,7 +196,7 @@ pub fn normal_text(path: &Utf8Path) -> Cow<'_, str> {
 /// has two separators in a row or a separator before a `.` (a `.`
 /// component, or a name starting with a dot, which the slow check tells
 /// apart).
-fn may_differ(path: &[u8]) -> bool {
+pub(crate) fn may_differ(path: &[u8]) -> bool {
     // Without an early exit or short-circuits, so that the compiler turns
     // the scan into vector code: a path is looked up at every step of a
     // check, and scanning byte by byte with branches cost more than the
