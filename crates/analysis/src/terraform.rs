@@ -2174,8 +2174,8 @@ fn unresolved_static_reference(
     Some(ModuleDiagnostic {
         file,
         range,
-        kind: ModuleDiagnosticKind::Unresolved(kind),
-        detail,
+        kind: ModuleDiagnosticKind::Unresolved(*kind),
+        detail: detail.into_string(),
         related: Vec::new(),
     })
 }

@@ -607,7 +607,8 @@ impl AnalysisHost {
             let module = self.db.set_module_files(dir.to_owned(), Vec::new());
             // Modules mostly come in path order (a walk's): checked against
             // the last first, which is one comparison instead of a search.
-            let last_is_before = self.module_order.last().is_none_or(|last| vfs::path_order(last, dir).is_lt());
+            let last_is_before =
+                self.module_order.last().is_none_or(|last| vfs::path_order(last, dir).is_lt());
             let at = if last_is_before {
                 self.module_order.len()
             } else {

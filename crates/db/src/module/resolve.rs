@@ -7,6 +7,7 @@
 use std::{collections::BTreeSet, sync::Arc};
 
 use smol_str::SmolStr;
+use thin_vec::{ThinVec, thin_vec};
 
 use crate::{
     Db, File,
@@ -24,11 +25,15 @@ pub enum Target {
     /// the objects it reads whole, which must exist in the evaluation
     /// context even when they have no attributes (`aws_instance.web` with
     /// an empty body is `{}`).
-    Attributes { objects: Vec<Address>, attrs: Vec<Address> },
+    /// Thin vectors: a target is kept for every reference of every
+    /// attribute, and most read one attribute and no object.
+    Attributes { objects: ThinVec<Address>, attrs: ThinVec<Address> },
     /// Nothing is declared there. `step` is the reference's step that found
     /// nothing (0 for the root name); `detail` says so in the reference's
     /// words.
-    Unresolved { step: usize, kind: Unresolved, detail: String },
+    /// The kind and detail are boxed: a target is kept for every
+    /// reference of every attribute, and most resolve.
+    Unresolved { step: usize, kind: Box<Unresolved>, detail: Box<str> },
     /// The dialect says the value at `address` is not known from the
     /// configuration (`count.index`, a resource's computed `id`, a module's
     /// output): it evaluates to an unknown value of any type.
@@ -232,7 +237,7 @@ fn instances_target(
     prefix.extend(labels.iter().cloned());
     prefix.push(name.clone());
     let repetition = if name == "count" { Repetition::Count } else { Repetition::ForEach };
-    targets.push(Target::Attributes { objects: Vec::new(), attrs: vec![Address::new(prefix)] });
+    targets.push(Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![Address::new(prefix)] });
     Some(Instances { target: targets.len() - 1, repetition })
 }
 
@@ -465,11 +470,11 @@ fn resolve(
                     .iter()
                     .map(|name| attr_of(vec![root.into(), name.clone()]))
                     .collect();
-                return Target::Attributes { objects: vec![Address::new([root])], attrs };
+                return Target::Attributes { objects: thin_vec![Address::new([root])], attrs };
             };
             let address = Address::new([root, name.as_str()]);
             if index.contains(&address) {
-                return Target::Attributes { objects: Vec::new(), attrs: vec![address] };
+                return Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![address] };
             }
             let what = if root == "var" { "An input variable" } else { "A local value" };
             let (detail, suggestion) = with_suggestion(
@@ -483,7 +488,7 @@ fn resolve(
             } else {
                 Unresolved::UndeclaredLocal { name, suggestion }
             };
-            Target::Unresolved { step: 1, kind, detail }
+            Target::Unresolved { step: 1, kind: kind.into(), detail: detail.into() }
         }
         _ if rules.unprefixed_block_types.contains(root) && !steps.is_empty() => {
             // `resource.aws_instance.web.id`: the explicit prefix of the
@@ -532,7 +537,7 @@ fn resolve(
                 let (detail, suggestion) =
                     with_suggestion(format!("There is no variable named {root:?}."), root, names);
                 let kind = Unresolved::UnknownRoot { name: root.into(), suggestion };
-                return Target::Unresolved { step: 0, kind, detail };
+                return Target::Unresolved { step: 0, kind: kind.into(), detail: detail.into() };
             }
             let opaque = rules.opaque_block_types.contains(root);
             let computed = rules.computed_attributes;
@@ -556,11 +561,11 @@ fn resolve(
                         return Target::Unknown { address: Address::new(prefix) };
                     }
                     let attrs = block_attributes(&prefix, entry).collect();
-                    return Target::Attributes { objects: vec![Address::new(prefix)], attrs };
+                    return Target::Attributes { objects: thin_vec![Address::new(prefix)], attrs };
                 };
                 if entry.attributes.contains(name) {
                     prefix.push(name.clone());
-                    return Target::Attributes { objects: Vec::new(), attrs: vec![attr_of(prefix)] };
+                    return Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![attr_of(prefix)] };
                 }
                 if computed {
                     prefix.push(name.clone());
@@ -576,8 +581,8 @@ fn resolve(
                     prefix.extend(steps.iter().cloned());
                     return Target::Unknown { address: Address::new(prefix) };
                 }
-                let mut objects = Vec::new();
-                let mut attrs = Vec::new();
+                let mut objects = ThinVec::new();
+                let mut attrs = ThinVec::new();
                 for labels in under {
                     let Some(entry) = index.block(root, labels) else { continue };
                     let mut segments: Vec<SmolStr> = vec![root.into()];
@@ -613,8 +618,8 @@ fn resolve(
                 // matched a block exactly above.
                 return Target::Unresolved {
                     step: 0,
-                    kind: Unresolved::UnknownRoot { name: root.into(), suggestion: None },
-                    detail: String::new(),
+                    kind: Box::new(Unresolved::UnknownRoot { name: root.into(), suggestion: None }),
+                    detail: Box::default(),
                 };
             };
             let shown: Vec<String> = std::iter::once(root)
@@ -632,7 +637,7 @@ fn resolve(
             );
             let kind =
                 Unresolved::UndeclaredBlock { block_type: root.into(), label: label.clone(), suggestion };
-            Target::Unresolved { step: depth + 1, kind, detail }
+            Target::Unresolved { step: depth + 1, kind: kind.into(), detail: detail.into() }
         }
     }
 }
@@ -672,7 +677,7 @@ fn imported_block(
         candidates,
     );
     let kind = Unresolved::UndeclaredBlock { block_type: root.into(), label: label.clone(), suggestion };
-    Some(Target::Unresolved { step: 1, kind, detail })
+    Some(Target::Unresolved { step: 1, kind: kind.into(), detail: detail.into() })
 }
 
 /// What `rest` reads of the opaque block at `block` (its type and
@@ -693,7 +698,11 @@ fn opaque_member(scope: &Scope<'_, '_>, block: &[SmolStr], rest: &[SmolStr]) -> 
                 names.iter().map(SmolStr::as_str),
             );
             let kind = Unresolved::UnsupportedMember { name: name.clone(), suggestion };
-            return Some(Target::Unresolved { step: block.len() + depth, kind, detail });
+            return Some(Target::Unresolved {
+                step: block.len() + depth,
+                kind: kind.into(),
+                detail: detail.into(),
+            });
         }
         address.push(name.clone());
     }
@@ -717,12 +726,12 @@ fn block_attributes<'e>(block: &'e [SmolStr], entry: &'e BlockEntry) -> impl Ite
 fn nested_target(block: &[SmolStr], entry: &BlockEntry, labels: usize, rest: &[SmolStr]) -> Target {
     let under = |path: &[SmolStr]| Address::new(block.iter().chain(path).cloned());
     if let Some(path) = entry.nested.iter().find(|path| rest.starts_with(path)) {
-        return Target::Attributes { objects: Vec::new(), attrs: vec![under(path)] };
+        return Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![under(path)] };
     }
-    let attrs: Vec<Address> =
+    let attrs: ThinVec<Address> =
         entry.nested.iter().filter(|path| path.starts_with(rest)).map(|path| under(path)).collect();
     if !attrs.is_empty() {
-        return Target::Attributes { objects: vec![under(rest)], attrs };
+        return Target::Attributes { objects: thin_vec![under(rest)], attrs };
     }
     // The deepest step some nested attribute's address reaches.
     let depth = entry
@@ -753,7 +762,7 @@ fn nested_target(block: &[SmolStr], entry: &BlockEntry, labels: usize, rest: &[S
         candidates.into_iter(),
     );
     let kind = Unresolved::UnsupportedAttribute { name: name.clone(), suggestion };
-    Target::Unresolved { step: labels + depth + 1, kind, detail }
+    Target::Unresolved { step: labels + depth + 1, kind: kind.into(), detail: detail.into() }
 }
 
 /// The error for a reference to a block of one of the language's addressed
@@ -797,7 +806,7 @@ fn undeclared_in_closed_scope(
                 names.filter_map(|labels| labels.first()).map(SmolStr::as_str),
             );
             let kind = Unresolved::UndeclaredModule { name: name.clone(), suggestion };
-            Some(Target::Unresolved { step: 1, kind, detail })
+            Some(Target::Unresolved { step: 1, kind: kind.into(), detail: detail.into() })
         }
         Some(&AddressedRoot::Resource(mode)) => {
             let [type_name, name, ..] = steps else { return None };
@@ -823,7 +832,7 @@ fn undeclared_in_closed_scope(
                 declared.collect()
             };
             let (step, kind, detail) = undeclared_resource(mode, type_name, name, &declared, None);
-            Some(Target::Unresolved { step: step + 1, kind, detail })
+            Some(Target::Unresolved { step: step + 1, kind: kind.into(), detail: detail.into() })
         }
         None if rules.unknown_roots.contains(root)
             || rules.label_counts.contains_key(root)
@@ -838,7 +847,7 @@ fn undeclared_in_closed_scope(
                 }
                 return Some(Target::Unresolved {
                     step: 0,
-                    kind: Unresolved::InvalidReference,
+                    kind: Box::new(Unresolved::InvalidReference),
                     detail: "A reference to a resource type must be followed by at least one attribute access, specifying the resource name.".into(),
                 });
             };
@@ -868,7 +877,7 @@ fn undeclared_in_closed_scope(
                 .map(|data| SmolStr::new(format!("{data}.{root}.{name}")));
             let (step, kind, detail) =
                 undeclared_resource(ResourceMode::Managed, root, name, &declared, data_source);
-            Some(Target::Unresolved { step, kind, detail })
+            Some(Target::Unresolved { step, kind: kind.into(), detail: detail.into() })
         }
     }
 }

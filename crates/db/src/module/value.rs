@@ -463,15 +463,15 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
         for (reference, target) in resolution.targets.iter().enumerate() {
             if let Target::Unresolved { step, kind, detail } = target
                 && !(matches!(
-                    kind,
+                    **kind,
                     Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. }
                 ) && caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true))
             {
                 return Err(AttrError::Unresolved {
                     reference,
                     step: *step,
-                    kind: kind.clone(),
-                    detail: detail.clone(),
+                    kind: Unresolved::clone(kind),
+                    detail: detail.to_string(),
                 });
             }
         }
@@ -486,16 +486,18 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
             // A block's missing attribute inside `try` or `can` is an error
             // the call catches, as HCL evaluates it: the reference is left
             // out of the scope, so that evaluation fails there instead.
-            Target::Unresolved {
-                kind: Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. },
-                ..
-            } if caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true) => {}
+            Target::Unresolved { kind, .. }
+                if matches!(
+                    **kind,
+                    Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. }
+                ) && caught.get_or_insert_with(|| references_caught(expr)).get(reference)
+                    == Some(&true) => {}
             Target::Unresolved { step, kind, detail } => {
                 return Err(AttrError::Unresolved {
                     reference,
                     step: *step,
-                    kind: kind.clone(),
-                    detail: detail.clone(),
+                    kind: Unresolved::clone(kind),
+                    detail: detail.to_string(),
                 });
             }
             Target::Unknown { address } => scope.insert_unknown(address.segments()),
