@@ -25,6 +25,8 @@
 //! inserts than it saved in building and dropping: more instructions per
 //! parse and a lower ratio to hcl-edit in the same benchmark run.
 
+use std::collections::hash_map::Entry;
+
 use rowan::{GreenToken, NodeOrToken};
 use rustc_hash::FxHashMap;
 
@@ -136,14 +138,16 @@ impl Builder<'_, '_> {
     fn emit_until(&mut self, end: usize) {
         let (kinds, bounds, text) = (self.lexed.kinds(), self.lexed.bounds(), self.lexed.as_str());
         let end = end.min(kinds.len());
-        while self.pos < end {
-            let pos = self.pos;
-            let token_text = &text[bounds[pos] as usize..bounds[pos + 1] as usize];
-            let (token, shared) = self.tokens.get(kinds[pos], token_text);
+        if self.pos >= end {
+            return;
+        }
+        for pos in self.pos..end {
+            let (token, shared) =
+                self.tokens.get(kinds[pos], text, bounds[pos] as usize, bounds[pos + 1] as usize);
             self.last_token_shared = shared;
             self.children.push(NodeOrToken::Token(token));
-            self.pos = pos + 1;
         }
+        self.pos = end;
     }
 
     fn finish(mut self) -> GreenNode {
@@ -223,39 +227,41 @@ impl<'t> TokenCache<'t> {
         node
     }
 
-    /// The token of `kind` and `text`, and whether it is shared: handed
-    /// out to every equal token of the parse.
-    fn get(&mut self, kind: SyntaxKind, text: &'t str) -> (GreenToken, bool) {
-        let make = || GreenToken::new(kind.into(), text);
-        let shared = |token: &GreenToken| (token.clone(), true);
-        match kind {
-            SyntaxKind::IDENT | SyntaxKind::NUMBER => self.word(kind, text),
-            SyntaxKind::TEMPLATE_TEXT if text.len() <= SHARED_TEMPLATE_TEXT => self.word(kind, text),
-            SyntaxKind::NEWLINE => {
-                let slot = if text == "\n" { &mut self.newline } else { &mut self.crlf };
-                shared(slot.get_or_insert_with(make))
+    /// The token of `kind` whose text is `text[start..end]`, and whether
+    /// it is shared: handed out to every equal token of the parse. The
+    /// text is only sliced where it is read: most tokens are punctuation
+    /// and indentation, which the kind and the length identify.
+    #[inline]
+    fn get(&mut self, kind: SyntaxKind, text: &'t str, start: usize, end: usize) -> (GreenToken, bool) {
+        let len = end - start;
+        let slot = match kind {
+            SyntaxKind::IDENT | SyntaxKind::NUMBER => return self.word(kind, &text[start..end]),
+            SyntaxKind::TEMPLATE_TEXT if len <= SHARED_TEMPLATE_TEXT => {
+                return self.word(kind, &text[start..end]);
             }
-            SyntaxKind::WHITESPACE if text.len() <= SHARED_SPACES && text.bytes().all(|b| b == b' ') => {
-                shared(self.spaces[text.len()].get_or_insert_with(make))
+            // Punctuation and quotes: their kinds all come before
+            // `TEMPLATE_TEXT`, and each has one text.
+            _ if (kind as usize) < FIXED_TEXT_KINDS => &mut self.by_kind[kind as usize],
+            SyntaxKind::NEWLINE if len == 1 => &mut self.newline,
+            SyntaxKind::NEWLINE => &mut self.crlf,
+            SyntaxKind::WHITESPACE
+                if len <= SHARED_SPACES && text.as_bytes()[start..end].iter().all(|&b| b == b' ') =>
+            {
+                &mut self.spaces[len]
             }
-            _ if kind.is_punct() || kind == SyntaxKind::QUOTE => match self.by_kind.get_mut(kind as usize) {
-                Some(slot) => shared(slot.get_or_insert_with(make)),
-                None => (make(), false),
-            },
-            _ => (make(), false),
-        }
+            _ => return (GreenToken::new(kind.into(), &text[start..end]), false),
+        };
+        let token = slot.get_or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]));
+        (token.clone(), true)
     }
 
     fn word(&mut self, kind: SyntaxKind, text: &'t str) -> (GreenToken, bool) {
-        if let Some(token) = self.words.get(&(kind, text)) {
-            return (token.clone(), true);
+        let full = self.words.len() >= SHARED_MAX;
+        match self.words.entry((kind, text)) {
+            Entry::Occupied(entry) => (entry.get().clone(), true),
+            Entry::Vacant(_) if full => (GreenToken::new(kind.into(), text), false),
+            Entry::Vacant(entry) => (entry.insert(GreenToken::new(kind.into(), text)).clone(), true),
         }
-        let token = GreenToken::new(kind.into(), text);
-        if self.words.len() < SHARED_MAX {
-            self.words.insert((kind, text), token.clone());
-            return (token, true);
-        }
-        (token, false)
     }
 }
 
