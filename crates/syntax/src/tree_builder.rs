@@ -14,7 +14,10 @@
 //! shares them with an array lookup, and identifiers, which repeat, through
 //! one small hash map. Parsing is about a third faster for it. A node made
 //! of one shared token (`true`, `0`, a variable's name) is shared too, as
-//! rowan's builder would: a flat list of such values is mostly leaves. Both
+//! rowan's builder would: a flat list of such values is mostly leaves. Such
+//! a node is built straight from its start and finish events, and its
+//! token is only cloned when no equal leaf exists yet, since every clone
+//! and its later drop is an atomic operation on the token's count. Both
 //! maps stop growing at [`SHARED_MAX`] entries, so a file of a million
 //! distinct numbers costs its tokens, not a map of them besides.
 //!
@@ -23,7 +26,15 @@
 //! string`, accessors like `.id`), but keying every node of shared children
 //! by its kind and its children's addresses cost more in hashing and map
 //! inserts than it saved in building and dropping: more instructions per
-//! parse and a lower ratio to hcl-edit in the same benchmark run.
+//! parse and a lower ratio to hcl-edit in the same benchmark run. So did
+//! keeping open nodes' shared children as indices into the cache, cloned
+//! only into nodes that are not themselves shared (nodes of up to four
+//! shared children looked up by those indices): the map of such nodes, the
+//! extra pass over each unshared node's children and the misses outweighed
+//! the allocations and atomic operations it saved (6% more instructions
+//! over the corpus, and slower beside hcl-edit with mimalloc).
+
+use std::collections::hash_map::Entry;
 
 use rowan::{GreenToken, NodeOrToken};
 use rustc_hash::FxHashMap;
@@ -38,19 +49,33 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
         children: Vec::with_capacity(lexed.len() + 1),
         tokens: TokenCache::new(lexed.len()),
         last_token_shared: false,
+        // About one node in ten is a leaf of a shared token.
+        leaves: FxHashMap::with_capacity_and_hasher((lexed.len() / 16).min(SHARED_MAX), Default::default()),
     };
     // Allocated at the first forward parent only: many small files have none.
     let mut forward_parents = Vec::new();
-    for i in 0..events.len() {
+    let mut i = 0;
+    while i < events.len() {
         // Events are read by copy: only the `Start`s moved to where their
         // forward parent opens are overwritten, so that they are not
         // opened twice.
         match events[i] {
-            Event::Start { kind, forward_parent: None, first_token } => {
-                if kind != SyntaxKind::TOMBSTONE {
-                    builder.start_node(kind, first_token as usize);
+            Event::Start { kind, forward_parent: None, first_token } if kind != SyntaxKind::TOMBSTONE => {
+                // A node of exactly one token, finished right after it
+                // starts (a variable's name, a literal): built at once,
+                // without cloning the token when an equal leaf exists.
+                if let Some(&Event::Finish { end_token }) = events.get(i + 1)
+                    && end_token == first_token + 1
+                    && !builder.open.is_empty()
+                    && builder.pos <= first_token as usize
+                {
+                    builder.leaf(kind, first_token as usize);
+                    i += 2;
+                    continue;
                 }
+                builder.start_node(kind, first_token as usize);
             }
+            Event::Start { forward_parent: None, .. } => {}
             Event::Start { kind, forward_parent: Some(distance), first_token } => {
                 // A node that others were wrapped around later: open the
                 // outermost first, walking the chain of forward parents.
@@ -76,6 +101,7 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
             Event::Finish { end_token } => builder.finish_node(end_token as usize),
             Event::Tombstone => {}
         }
+        i += 1;
     }
     builder.finish()
 }
@@ -93,6 +119,11 @@ struct Builder<'a, 't> {
     tokens: TokenCache<'t>,
     /// Whether the last token emitted came shared from `tokens`.
     last_token_shared: bool,
+    /// Nodes of one token, by kind and the token's address: only tokens
+    /// the cache shares come here, so equal addresses mean equal tokens
+    /// (the node kept as the value keeps its token, and so the address,
+    /// alive).
+    leaves: FxHashMap<(SyntaxKind, usize), GreenNode>,
 }
 
 impl Builder<'_, '_> {
@@ -123,7 +154,7 @@ impl Builder<'_, '_> {
                     // The node's one token is the last one emitted; it moves
                     // into the node rather than being cloned and dropped,
                     // each of which is an atomic operation on its count.
-                    Some(NodeOrToken::Token(token)) => self.tokens.leaf(kind, token, self.last_token_shared),
+                    Some(NodeOrToken::Token(token)) => self.shared_leaf(kind, token, self.last_token_shared),
                     _ => unreachable!("the node's one child is a token"),
                 },
                 _ => GreenNode::new(kind.into(), self.children.drain(first..)),
@@ -132,18 +163,66 @@ impl Builder<'_, '_> {
         }
     }
 
+    /// Puts a node of `kind` holding only lexed token `token` into the open
+    /// node, after the tokens before it. A shared token is looked at, not
+    /// cloned, until it is known that no equal leaf exists: a clone and the
+    /// drop that follows it are each an atomic operation on its count.
+    fn leaf(&mut self, kind: SyntaxKind, token: usize) {
+        self.emit_until(token);
+        let (kinds, bounds, text) = (self.lexed.kinds(), self.lexed.bounds(), self.lexed.as_str());
+        let (start, end) = (bounds[token] as usize, bounds[token + 1] as usize);
+        self.pos = token + 1;
+        let node = match self.tokens.shared(kinds[token], text, start, end) {
+            Some(shared) => {
+                let key = (kind, std::ptr::from_ref::<rowan::GreenTokenData>(shared) as usize);
+                match self.leaves.get(&key) {
+                    Some(node) => node.clone(),
+                    None => {
+                        let node = GreenNode::new(kind.into(), [NodeOrToken::Token(shared.clone())]);
+                        if self.leaves.len() < SHARED_MAX {
+                            self.leaves.insert(key, node.clone());
+                        }
+                        node
+                    }
+                }
+            }
+            None => {
+                let token = GreenToken::new(kinds[token].into(), &text[start..end]);
+                GreenNode::new(kind.into(), [NodeOrToken::Token(token)])
+            }
+        };
+        self.children.push(NodeOrToken::Node(node));
+    }
+
+    /// A node of `kind` holding only `token`, shared when the token is (a
+    /// token nobody shares makes a node nobody could).
+    fn shared_leaf(&mut self, kind: SyntaxKind, token: GreenToken, token_shared: bool) -> GreenNode {
+        let key = (kind, std::ptr::from_ref::<rowan::GreenTokenData>(&token) as usize);
+        if token_shared && let Some(node) = self.leaves.get(&key) {
+            return node.clone();
+        }
+        let node = GreenNode::new(kind.into(), [NodeOrToken::Token(token)]);
+        if token_shared && self.leaves.len() < SHARED_MAX {
+            // The key's address stays valid: the node keeps the token alive.
+            self.leaves.insert(key, node.clone());
+        }
+        node
+    }
+
     /// Puts the lexed tokens up to (not including) `end` into the open node.
     fn emit_until(&mut self, end: usize) {
         let (kinds, bounds, text) = (self.lexed.kinds(), self.lexed.bounds(), self.lexed.as_str());
         let end = end.min(kinds.len());
-        while self.pos < end {
-            let pos = self.pos;
-            let token_text = &text[bounds[pos] as usize..bounds[pos + 1] as usize];
-            let (token, shared) = self.tokens.get(kinds[pos], token_text);
+        if self.pos >= end {
+            return;
+        }
+        for pos in self.pos..end {
+            let (token, shared) =
+                self.tokens.get(kinds[pos], text, bounds[pos] as usize, bounds[pos + 1] as usize);
             self.last_token_shared = shared;
             self.children.push(NodeOrToken::Token(token));
-            self.pos = pos + 1;
         }
+        self.pos = end;
     }
 
     fn finish(mut self) -> GreenNode {
@@ -175,11 +254,6 @@ struct TokenCache<'t> {
     crlf: Option<GreenToken>,
     /// Identifiers, numbers and short template texts, which repeat.
     words: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
-    /// Nodes of one token, by kind and the token's address: only tokens
-    /// this cache shares come here, so equal addresses mean equal tokens
-    /// (the node kept as the value keeps its token, and so the address,
-    /// alive).
-    leaves: FxHashMap<(SyntaxKind, usize), GreenNode>,
 }
 
 /// The most words, and the most leaves, one parse shares.
@@ -203,59 +277,54 @@ impl<'t> TokenCache<'t> {
             // About one token in four is a word; a map a bit small only
             // grows once more.
             words: FxHashMap::with_capacity_and_hasher((tokens / 4).min(SHARED_MAX), Default::default()),
-            // About one node in ten is a leaf of a shared token.
-            leaves: FxHashMap::with_capacity_and_hasher((tokens / 16).min(SHARED_MAX), Default::default()),
         }
     }
 
-    /// A node of `kind` holding only `token`, shared when the token is (a
-    /// token nobody shares makes a node nobody could).
-    fn leaf(&mut self, kind: SyntaxKind, token: GreenToken, token_shared: bool) -> GreenNode {
-        let key = (kind, std::ptr::from_ref::<rowan::GreenTokenData>(&token) as usize);
-        if token_shared && let Some(node) = self.leaves.get(&key) {
-            return node.clone();
+    /// The token of `kind` whose text is `text[start..end]`, and whether
+    /// it is shared: handed out to every equal token of the parse.
+    #[inline]
+    fn get(&mut self, kind: SyntaxKind, text: &'t str, start: usize, end: usize) -> (GreenToken, bool) {
+        match self.shared(kind, text, start, end) {
+            Some(token) => (token.clone(), true),
+            None => (GreenToken::new(kind.into(), &text[start..end]), false),
         }
-        let node = GreenNode::new(kind.into(), [NodeOrToken::Token(token)]);
-        if token_shared && self.leaves.len() < SHARED_MAX {
-            // The key's address stays valid: the node keeps the token alive.
-            self.leaves.insert(key, node.clone());
-        }
-        node
     }
 
-    /// The token of `kind` and `text`, and whether it is shared: handed
-    /// out to every equal token of the parse.
-    fn get(&mut self, kind: SyntaxKind, text: &'t str) -> (GreenToken, bool) {
-        let make = || GreenToken::new(kind.into(), text);
-        let shared = |token: &GreenToken| (token.clone(), true);
-        match kind {
-            SyntaxKind::IDENT | SyntaxKind::NUMBER => self.word(kind, text),
-            SyntaxKind::TEMPLATE_TEXT if text.len() <= SHARED_TEMPLATE_TEXT => self.word(kind, text),
-            SyntaxKind::NEWLINE => {
-                let slot = if text == "\n" { &mut self.newline } else { &mut self.crlf };
-                shared(slot.get_or_insert_with(make))
+    /// The shared token of `kind` whose text is `text[start..end]`, made
+    /// the first time it is asked for, or `None` for a token nobody shares
+    /// (a comment, a long string, or a word once the map is full). The
+    /// text is only sliced where it is read: most tokens are punctuation
+    /// and indentation, which the kind and the length identify.
+    #[inline(always)]
+    fn shared(&mut self, kind: SyntaxKind, text: &'t str, start: usize, end: usize) -> Option<&GreenToken> {
+        let len = end - start;
+        let slot = match kind {
+            SyntaxKind::IDENT | SyntaxKind::NUMBER => return self.word(kind, &text[start..end]),
+            SyntaxKind::TEMPLATE_TEXT if len <= SHARED_TEMPLATE_TEXT => {
+                return self.word(kind, &text[start..end]);
             }
-            SyntaxKind::WHITESPACE if text.len() <= SHARED_SPACES && text.bytes().all(|b| b == b' ') => {
-                shared(self.spaces[text.len()].get_or_insert_with(make))
+            // Punctuation and quotes: their kinds all come before
+            // `TEMPLATE_TEXT`, and each has one text.
+            _ if (kind as usize) < FIXED_TEXT_KINDS => &mut self.by_kind[kind as usize],
+            SyntaxKind::NEWLINE if len == 1 => &mut self.newline,
+            SyntaxKind::NEWLINE => &mut self.crlf,
+            SyntaxKind::WHITESPACE
+                if len <= SHARED_SPACES && text.as_bytes()[start..end].iter().all(|&b| b == b' ') =>
+            {
+                &mut self.spaces[len]
             }
-            _ if kind.is_punct() || kind == SyntaxKind::QUOTE => match self.by_kind.get_mut(kind as usize) {
-                Some(slot) => shared(slot.get_or_insert_with(make)),
-                None => (make(), false),
-            },
-            _ => (make(), false),
-        }
+            _ => return None,
+        };
+        Some(slot.get_or_insert_with(|| GreenToken::new(kind.into(), &text[start..end])))
     }
 
-    fn word(&mut self, kind: SyntaxKind, text: &'t str) -> (GreenToken, bool) {
-        if let Some(token) = self.words.get(&(kind, text)) {
-            return (token.clone(), true);
+    fn word(&mut self, kind: SyntaxKind, text: &'t str) -> Option<&GreenToken> {
+        let full = self.words.len() >= SHARED_MAX;
+        match self.words.entry((kind, text)) {
+            Entry::Occupied(entry) => Some(entry.into_mut()),
+            Entry::Vacant(_) if full => None,
+            Entry::Vacant(entry) => Some(entry.insert(GreenToken::new(kind.into(), text))),
         }
-        let token = GreenToken::new(kind.into(), text);
-        if self.words.len() < SHARED_MAX {
-            self.words.insert((kind, text), token.clone());
-            return (token, true);
-        }
-        (token, false)
     }
 }
 
@@ -285,6 +354,26 @@ mod tests {
         assert!(std::ptr::eq::<rowan::GreenNodeData>(&**leaves[0], &**leaves[1]));
         assert!(std::ptr::eq::<rowan::GreenNodeData>(&**leaves[0], &**leaves[3]));
         assert!(!std::ptr::eq::<rowan::GreenNodeData>(&**leaves[0], &**leaves[2]));
+    }
+
+    #[test]
+    fn a_leaf_of_a_token_nobody_shares_is_built_whole_and_not_shared() {
+        // Template texts longer than the shared bound are tokens of their
+        // own, so their one-token literals are equal but not the same node.
+        let long = "x".repeat(super::SHARED_TEMPLATE_TEXT + 1);
+        let text = format!("a = [\"{long}\", /* c */ \"{long}\"]\n");
+        let parse = crate::parse(&text);
+        assert!(parse.ok());
+        assert_eq!(parse.syntax_node().text().to_string(), text);
+        let literals: Vec<GreenNode> = parse
+            .syntax_node()
+            .descendants()
+            .filter(|it| it.kind() == SyntaxKind::TEMPLATE_LITERAL)
+            .map(|it| it.green().into_owned())
+            .collect();
+        assert_eq!(literals.len(), 2);
+        assert_eq!(literals[0], literals[1]);
+        assert!(!std::ptr::eq::<rowan::GreenNodeData>(&*literals[0], &*literals[1]));
     }
 
     #[test]
