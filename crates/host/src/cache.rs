@@ -28,6 +28,12 @@
 //! prune), the least recently used ones (by modification time, refreshed
 //! on a hit from its own file when older than [`TOUCH_AFTER`]) are removed
 //! until it is under three quarters of its cap.
+//!
+//! Beside the entries, the cache keeps what `stat` said of each file hashed
+//! ([`file_index`]), the entries the last run used in one file ([`pack`]),
+//! and a record of each directory walk ([`walk`]: the files found, trusted
+//! while every directory listed and ignore file read is as it was), so
+//! that a warm run lists no directory and reads no unchanged file.
 
 use std::{
     fs,
@@ -50,10 +56,12 @@ use db::module::{ModuleInput, ModuleInterface};
 
 mod file_index;
 mod pack;
+mod walk;
 
 use file_index::FileIndex;
 pub(crate) use file_index::Stamp;
 use pack::Pack;
+pub use walk::{RecordedWalk, WalkInputs, WalkKey};
 
 /// The environment variable naming the cache directory when the command
 /// line does not.
@@ -228,6 +236,34 @@ impl ResultCache {
         self.write_pack();
         if self.wrote() {
             self.prune_if_over_cap();
+        }
+    }
+
+    /// The key of a directory walk's record: `parts` are what decides the
+    /// walk besides the file system (see [`walk`]).
+    pub fn walk_key(&self, parts: &[&str]) -> WalkKey {
+        walk::key(&self.build, parts)
+    }
+
+    /// What the walk of `key` found last time, if every directory it
+    /// listed and every ignore file it read is as it was then.
+    pub fn recorded_walk(&self, key: &WalkKey) -> Option<RecordedWalk> {
+        walk::recorded(self.entries.parent()?, key)
+    }
+
+    /// Records what a walk that started at `started` listed and read, and
+    /// what it found, for the next run (unless a stamp cannot be taken);
+    /// returns the directories it listed that hold no `halite.toml`.
+    pub fn record_walk(
+        &self,
+        key: &WalkKey,
+        started: SystemTime,
+        inputs: WalkInputs,
+        found: &[Utf8PathBuf],
+    ) -> Vec<Utf8PathBuf> {
+        match self.entries.parent() {
+            Some(dir) => walk::record(dir, key, started, inputs, found),
+            None => Vec::new(),
         }
     }
 

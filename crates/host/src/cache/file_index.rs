@@ -107,6 +107,37 @@ impl Stamp {
     fn last_touched(&self) -> i64 {
         self.modified.max(self.changed)
     }
+
+    /// Whether `stamp` is this one, of a file last touched before
+    /// `trusted_before` (see [`RACY_MARGIN`]).
+    pub(super) fn holds_for(&self, stamp: &Stamp, trusted_before: i64) -> bool {
+        self == stamp && stamp.last_touched() < trusted_before
+    }
+
+    /// The stamp's bytes, as [`Stamp::read`] reads them.
+    pub(super) fn write(&self, out: &mut Vec<u8>) {
+        for field in
+            [self.size, self.modified.cast_unsigned(), self.changed.cast_unsigned(), self.inode, self.device]
+        {
+            out.extend_from_slice(&field.to_le_bytes());
+        }
+    }
+
+    pub(super) fn read(input: &mut super::Reader<'_>) -> Option<Stamp> {
+        Some(Stamp {
+            size: input.u64()?,
+            modified: input.u64()?.cast_signed(),
+            changed: input.u64()?.cast_signed(),
+            inode: input.u64()?,
+            device: input.u64()?,
+        })
+    }
+}
+
+/// `time` in nanoseconds since the Unix epoch, less [`RACY_MARGIN`]: what
+/// a stamp taken after `time` is trusted for.
+pub(super) fn trusted_before(time: SystemTime) -> i64 {
+    nanos_since_epoch(time).saturating_sub(RACY_MARGIN.as_nanos() as i64)
 }
 
 /// One file's entry.
@@ -121,7 +152,7 @@ struct Recorded {
 
 impl Recorded {
     fn holds_for(&self, stamp: &Stamp) -> bool {
-        self.stamp == *stamp && stamp.last_touched() < self.trusted_before
+        self.stamp.holds_for(stamp, self.trusted_before)
     }
 }
 
@@ -161,7 +192,7 @@ impl FileIndex {
             path,
             current_dir,
             loaded,
-            trusted_before: nanos_since_epoch(now).saturating_sub(RACY_MARGIN.as_nanos() as i64),
+            trusted_before: trusted_before(now),
             recorded: Mutex::default(),
             changed: AtomicBool::new(false),
         }
