@@ -660,3 +660,22 @@ fn a_configuration_added_to_a_recorded_directory_is_found() {
     assert!(after.contains("error[interpolation-only]"), "{after}");
     assert!(!after.contains("warning[interpolation-only]"), "{after}");
 }
+
+/// A run that writes removes what older formats of the cache left.
+#[test]
+fn a_run_that_writes_removes_older_formats() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    for name in ["check-v1", "check-v2"] {
+        std::fs::create_dir_all(cache.join(name)).expect("an old directory");
+        std::fs::write(cache.join(name).join("0123"), "an old entry").expect("an old entry");
+    }
+    std::fs::write(cache.join("check-v2.size"), [0u8; 8]).expect("an old ledger");
+    std::fs::write(cache.join("unrelated"), "kept").expect("another file");
+    cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(!cache.join("check-v1").exists());
+    assert!(!cache.join("check-v2").exists());
+    assert!(!cache.join("check-v2.size").exists());
+    assert!(cache.join("unrelated").exists(), "only what the cache's older formats named");
+    assert!(cache.join("check-v3").is_dir());
+}

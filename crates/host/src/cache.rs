@@ -94,6 +94,11 @@ const FORMAT: u32 = 3;
 /// future format does not read (nor prune by) this one's.
 const ENTRIES: &str = "check-v3";
 
+/// What earlier formats kept in the cache's directory (their entries'
+/// directories, and the pack and ledger beside them): no build that
+/// writes this format reads them, so a run that writes removes them.
+const OLDER_FORMATS: &[&str] = &["check-v1", "check-v2"];
+
 /// An entry larger than this is not read (no real unit's diagnostics come
 /// near it): a foreign file cannot make a lookup read without bound.
 const MAX_ENTRY_SIZE: u64 = 64 << 20;
@@ -236,6 +241,22 @@ impl ResultCache {
         self.write_pack();
         if self.wrote() {
             self.prune_if_over_cap();
+            self.remove_older_formats();
+        }
+    }
+
+    /// Removes what earlier formats left in the cache's directory
+    /// ([`OLDER_FORMATS`]); what cannot be removed stays.
+    fn remove_older_formats(&self) {
+        let Some(dir) = self.entries.parent() else { return };
+        for name in OLDER_FORMATS {
+            let entries = dir.join(name);
+            if entries.is_dir() {
+                let _ = fs::remove_dir_all(&entries);
+            }
+            for extension in ["pack", "size"] {
+                let _ = fs::remove_file(entries.with_extension(extension));
+            }
         }
     }
 
