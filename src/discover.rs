@@ -100,7 +100,10 @@ pub(crate) fn hcl_files(
             found.files.push(tidy(path));
         }
     }
-    vfs::sort_paths(&mut found.files);
+    // A recorded walk's files are sorted already: checked in one pass.
+    if !found.files.is_sorted_by(|a, b| vfs::path_order(a, b).is_le()) {
+        vfs::sort_paths(&mut found.files);
+    }
     found.files.dedup();
     found.problems.sort_by(|a, b| a.path.cmp(&b.path));
     found.problems.dedup();
@@ -143,6 +146,8 @@ fn walk_recorded(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache, found
     let mut walked = Found::default();
     let mut dirs = None;
     walk(root, syntaxes, &mut walked, Some(&mut dirs));
+    // Recorded in order, so that a run reading the record need not sort.
+    vfs::sort_paths(&mut walked.files);
     if walked.problems.is_empty()
         && let Some(dirs) = dirs
         && let Some(files) = watched_files(root, &dirs)
