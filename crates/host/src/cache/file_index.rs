@@ -199,17 +199,35 @@ impl FileIndex {
     }
 
     fn key(&self, path: &Utf8Path) -> Box<str> {
+        self.with_key(path, |key| key.into())
+    }
+
+    /// `f` of the absolute path of `path` (`current_dir.join(path)`'s
+    /// text), laid out in a buffer of the thread's: a lookup per file of
+    /// a warm run allocated a path each.
+    fn with_key<T>(&self, path: &Utf8Path, f: impl FnOnce(&str) -> T) -> T {
         if path.is_absolute() {
-            path.as_str().into()
-        } else {
-            self.current_dir.join(path).into_string().into()
+            return f(path.as_str());
         }
+        thread_local! {
+            static KEY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+        }
+        KEY.with(|key| {
+            let mut key = key.borrow_mut();
+            key.clear();
+            key.push_str(self.current_dir.as_str());
+            if !key.ends_with('/') {
+                key.push('/');
+            }
+            key.push_str(path.as_str());
+            f(&key)
+        })
     }
 
     /// The hash of the bytes of the file at `path`, whose stamp is now
     /// `stamp`, if its entry holds.
     pub(crate) fn hash(&self, path: &Utf8Path, stamp: &Stamp) -> Option<blake3::Hash> {
-        let recorded = self.loaded.get(&self.key(path))?;
+        let recorded = *self.with_key(path, |key| self.loaded.get(key))?;
         recorded.holds_for(stamp).then(|| blake3::Hash::from_bytes(recorded.hash))
     }
 
@@ -381,6 +399,22 @@ mod tests {
         let third = index_at(dir, 3_000);
         assert_eq!(third.hash(path("b.tf"), &stamp(1_000)), Some(hash));
         assert_eq!(third.hash(path("a.tf"), &stamp(990)), Some(hash), "kept from the first");
+    }
+
+    #[test]
+    fn a_key_is_the_current_directory_joined_with_the_path() {
+        for (current_dir, path) in
+            [("/repo", "a/b.tf"), ("/", "a.tf"), ("/repo/", "a.tf"), ("/repo", "/abs/c.tf")]
+        {
+            let index = FileIndex::with_entries(
+                "/nowhere/files".into(),
+                current_dir.into(),
+                FxHashMap::default(),
+                SystemTime::UNIX_EPOCH,
+            );
+            let joined = Utf8Path::new(current_dir).join(path);
+            assert_eq!(&*index.key(Utf8Path::new(path)), joined.as_str(), "{current_dir} {path}");
+        }
     }
 
     #[test]
