@@ -10,7 +10,9 @@
 //! a change of its permissions as well; a file's bytes change its stamp
 //! (see [`super::file_index`]). So a record holds the [`Stamp`] of every
 //! directory listed and of every ignore file that was there (or that none
-//! was, for one looked for outside the listed directories), and is trusted
+//! was, for one looked for outside the listed directories; of a
+//! repository's `.git` directory above the root, only that it is one),
+//! and is trusted
 //! only while each is as recorded *and* was last touched before the walk
 //! started, less the racy margin: a directory changed while it was being
 //! listed, or within a clock tick of its listing, is listed again next
@@ -81,8 +83,43 @@ pub struct WalkInputs {
 struct Record {
     trusted_before: i64,
     dirs: Vec<(Utf8PathBuf, Stamp, bool)>,
-    files: Vec<(Utf8PathBuf, Option<Stamp>)>,
+    files: Vec<(Utf8PathBuf, Watched)>,
     found: Vec<Utf8PathBuf>,
+}
+
+/// What a watched path was when the walk was recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Watched {
+    /// Nothing: it holds while nothing is there.
+    Absent,
+    /// A file: it holds while the file's stamp is this one.
+    File(Stamp),
+    /// A directory (a repository's `.git`): it holds while a directory
+    /// is there. What the walker reads in it is watched apart (its
+    /// `info/exclude`), and its own times change with every `git`
+    /// command, which would make every record stale.
+    Dir,
+}
+
+impl Watched {
+    /// What is at `path` now; `None` when `stat` fails otherwise than
+    /// finding nothing.
+    fn of(path: &Utf8Path) -> Option<Watched> {
+        match fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => Some(Watched::Dir),
+            Ok(metadata) => Some(Watched::File(Stamp::of(&metadata))),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Some(Watched::Absent),
+            Err(_) => None,
+        }
+    }
+
+    fn holds(&self, path: &Utf8Path, trusted_before: i64) -> bool {
+        match (self, Watched::of(path)) {
+            (Watched::File(stamp), Some(Watched::File(now))) => stamp.holds_for(&now, trusted_before),
+            (Watched::Absent, Some(Watched::Absent)) | (Watched::Dir, Some(Watched::Dir)) => true,
+            _ => false,
+        }
+    }
 }
 
 pub(super) fn key(build: &blake3::Hash, parts: &[&str]) -> WalkKey {
@@ -108,13 +145,7 @@ pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWa
             metadata.is_dir() && stamp.holds_for(&Stamp::of(&metadata), record.trusted_before)
         })
     });
-    let files_hold = || {
-        record.files.iter().all(|(path, stamp)| match (fs::metadata(path), stamp) {
-            (Ok(metadata), Some(stamp)) => stamp.holds_for(&Stamp::of(&metadata), record.trusted_before),
-            (Err(error), None) => error.kind() == io::ErrorKind::NotFound,
-            _ => false,
-        })
-    };
+    let files_hold = || record.files.iter().all(|(path, watched)| watched.holds(path, record.trusted_before));
     if !(dirs_hold && files_hold()) {
         return None;
     }
@@ -150,10 +181,9 @@ pub(super) fn record(
     }
     let mut files = Vec::with_capacity(inputs.files.len());
     for file in inputs.files {
-        match fs::metadata(&file) {
-            Ok(metadata) => files.push((file, Some(Stamp::of(&metadata)))),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => files.push((file, None)),
-            Err(_) => complete = false,
+        match Watched::of(&file) {
+            Some(watched) => files.push((file, watched)),
+            None => complete = false,
         }
     }
     let without_config = dirs.iter().filter(|(_, _, has)| !has).map(|(path, _, _)| path.clone()).collect();
@@ -241,14 +271,15 @@ fn encode(record: &Record, key: &WalkKey) -> Vec<u8> {
         out.u8(u8::from(*has_config));
     }
     out.len(record.files.len());
-    for (path, stamp) in &record.files {
+    for (path, watched) in &record.files {
         out.str(path.as_str());
-        match stamp {
-            None => out.u8(0),
-            Some(stamp) => {
+        match watched {
+            Watched::Absent => out.u8(0),
+            Watched::File(stamp) => {
                 out.u8(1);
                 stamp.write(&mut out.0);
             }
+            Watched::Dir => out.u8(2),
         }
     }
     out.len(record.found.len());
@@ -284,12 +315,13 @@ fn decode(bytes: &[u8], key: &WalkKey) -> Option<Record> {
     let mut files = Vec::new();
     for _ in 0..input.len()? {
         let path = Utf8PathBuf::from(input.str()?);
-        let stamp = match input.u8()? {
-            0 => None,
-            1 => Some(Stamp::read(&mut input)?),
+        let watched = match input.u8()? {
+            0 => Watched::Absent,
+            1 => Watched::File(Stamp::read(&mut input)?),
+            2 => Watched::Dir,
             _ => return None,
         };
-        files.push((path, stamp));
+        files.push((path, watched));
     }
     let mut found = Vec::new();
     for _ in 0..input.len()? {
@@ -312,9 +344,10 @@ mod tests {
         fs::write(tree.join(".gitignore"), "x\n").expect("a file");
         let cache = root.join("cache");
         let key = key(&blake3::hash(b"build"), &["tree"]);
+        fs::create_dir(root.join(".git")).expect("a repository above");
         let inputs = || WalkInputs {
             dirs: vec![tree.clone(), tree.join("sub")],
-            files: vec![tree.join(".gitignore"), tree.join("sub/.gitignore")],
+            files: vec![tree.join(".gitignore"), tree.join("sub/.gitignore"), root.join(".git")],
         };
         let found = vec![tree.join("sub/a.tf")];
         // Started now: every stamp is racy.
@@ -327,6 +360,17 @@ mod tests {
         assert_eq!(walked.files, found);
         assert_eq!(walked.without_config, without);
         assert_eq!(recorded(&cache, &super::key(&blake3::hash(b"build"), &["other"])), None);
+        // A repository's directory changes with every `git` command: only
+        // that it is one is watched.
+        fs::write(root.join(".git/index"), "").expect("a file");
+        assert!(recorded(&cache, &key).is_some());
+        fs::remove_file(root.join(".git/index")).expect("removed");
+        fs::remove_dir(root.join(".git")).expect("removed");
+        fs::write(root.join(".git"), "gitdir: elsewhere\n").expect("a worktree's file");
+        assert_eq!(recorded(&cache, &key), None, "a directory no more");
+        fs::remove_file(root.join(".git")).expect("removed");
+        fs::create_dir(root.join(".git")).expect("a repository again");
+        assert!(recorded(&cache, &key).is_some());
 
         // An ignore file appearing where none was.
         fs::write(tree.join("sub/.gitignore"), "").expect("a file");
@@ -352,7 +396,11 @@ mod tests {
         let record = Record {
             trusted_before: 9,
             dirs: vec![("a".into(), Stamp::of(&metadata), false)],
-            files: vec![("a/.gitignore".into(), None), ("b".into(), Some(Stamp::of(&metadata)))],
+            files: vec![
+                ("a/.gitignore".into(), Watched::Absent),
+                ("b".into(), Watched::File(Stamp::of(&metadata))),
+                ("c/.git".into(), Watched::Dir),
+            ],
             found: vec!["a/main.tf".into()],
         };
         let bytes = encode(&record, &key);
