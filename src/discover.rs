@@ -89,19 +89,25 @@ pub(crate) fn hcl_files(
     cache: Option<&ResultCache>,
 ) -> Result<Found> {
     let mut found = Found::default();
+    // Whether the files are in path order already: those of one walk
+    // through the cache are (a recorded walk's files are sorted, and the
+    // record is of this very build).
+    let mut in_order = paths.len() == 1;
     for path in paths {
         let metadata = std::fs::metadata(path).with_context(|| format!("cannot read `{path}`"))?;
         if metadata.is_dir() {
             match cache {
-                Some(cache) => walk_recorded(path, syntaxes, cache, &mut found),
-                None => walk(path, syntaxes, &mut found, None),
+                Some(cache) => in_order &= walk_recorded(path, syntaxes, cache, &mut found),
+                None => {
+                    walk(path, syntaxes, &mut found, None);
+                    in_order = false;
+                }
             }
         } else {
             found.files.push(tidy(path));
         }
     }
-    // A recorded walk's files are sorted already: checked in one pass.
-    if !found.files.is_sorted_by(|a, b| vfs::path_order(a, b).is_le()) {
+    if !in_order {
         vfs::sort_paths(&mut found.files);
     }
     found.files.dedup();
@@ -131,16 +137,17 @@ fn walk_key(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache) -> Option<
 }
 
 /// [`walk`], unless the cache's record of it holds; a walk that met no
-/// problem is recorded.
-fn walk_recorded(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache, found: &mut Found) {
+/// problem is recorded. Returns whether the files it added are in path
+/// order.
+fn walk_recorded(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache, found: &mut Found) -> bool {
     let Some(key) = walk_key(root, syntaxes, cache) else {
         walk(root, syntaxes, found, None);
-        return;
+        return false;
     };
     if let Some(recorded) = cache.recorded_walk(&key) {
         found.files.extend(recorded.files);
         found.without_config.extend(recorded.without_config);
-        return;
+        return true;
     }
     let started = std::time::SystemTime::now();
     let mut walked = Found::default();
@@ -157,6 +164,7 @@ fn walk_recorded(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache, found
     }
     found.files.append(&mut walked.files);
     found.problems.append(&mut walked.problems);
+    true
 }
 
 /// The files a walk of `root` that listed `dirs` read besides those
