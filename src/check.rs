@@ -136,9 +136,19 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     }
     let current = [Utf8PathBuf::from(".")];
     let paths = if paths.is_empty() { &current[..] } else { paths };
+    // Standard input is never checked with the cache.
+    let cache = if stdin.is_some() {
+        None
+    } else {
+        options.cache.open(options.quiet).map(|cache| {
+            // Only the human format quotes the source.
+            let quotes_source = !options.statistics && matches!(options.format, Format::Human);
+            if quotes_source { cache } else { cache.without_source_text() }
+        })
+    };
     let found = match &stdin {
-        Some((name, _)) => discover::Found { files: vec![name.clone()], problems: Vec::new() },
-        None => discover::hcl_files(paths, discover::Syntaxes::All)?,
+        Some((name, _)) => discover::Found { files: vec![name.clone()], ..discover::Found::default() },
+        None => discover::hcl_files(paths, discover::Syntaxes::All, cache.as_ref())?,
     };
     // What the walk could not read is said first; everything else is
     // checked, and the run then exits 2, not having done all it was asked.
@@ -154,6 +164,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // One finder of configurations for what is excluded and then for the
     // rule levels: each directory is looked at once.
     let mut levels = host::config::RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
+    levels.assume_no_config_file_in(found.without_config);
     let mut selected = match &stdin {
         Some(_) => None,
         None => host::config::excluded(&mut levels, &paths)
@@ -223,15 +234,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
             selected.as_deref(),
             levels,
             crate::limits(),
-            options
-                .cache
-                .open(options.quiet)
-                .map(|cache| {
-                    // Only the human format quotes the source.
-                    let quotes_source = !options.statistics && matches!(options.format, Format::Human);
-                    if quotes_source { cache } else { cache.without_source_text() }
-                })
-                .as_ref(),
+            cache.as_ref(),
             |db, index, diagnostics| report(db, &paths[index], diagnostics),
             |files| progress.inc(files as u64),
         )

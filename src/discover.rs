@@ -4,6 +4,7 @@ use std::{fmt, path::Path, sync::Mutex};
 
 use anyhow::{Context, Result};
 use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
+use halite::host::cache::{ResultCache, WalkInputs, WalkKey};
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
 /// Which syntaxes a directory walk collects.
@@ -26,6 +27,10 @@ const SKIPPED_DIRS: &[&str] = &[".terraform"];
 pub(crate) struct Found {
     pub(crate) files: Vec<Utf8PathBuf>,
     pub(crate) problems: Vec<Problem>,
+    /// Directories walked that hold no `halite.toml`, when the walk knows
+    /// (it was recorded for the result cache, or read from its record):
+    /// the search for rule levels need not look there.
+    pub(crate) without_config: Vec<Utf8PathBuf>,
 }
 
 /// Something a walk met and could not read: a directory it may not list, a
@@ -74,26 +79,163 @@ impl Found {
 /// the command line that does not exist or cannot be read is an error: the
 /// tool cannot do what it was asked, and does nothing. What a walk cannot
 /// read below such a path is a [`Problem`], and the walk goes on.
-pub(crate) fn hcl_files(paths: &[Utf8PathBuf], syntaxes: Syntaxes) -> Result<Found> {
+///
+/// With a result cache, a directory's walk is recorded in it, and a walk
+/// whose record holds (every directory listed and every ignore file read
+/// as it was: see [`halite::host::cache::RecordedWalk`]) is not done again.
+pub(crate) fn hcl_files(
+    paths: &[Utf8PathBuf],
+    syntaxes: Syntaxes,
+    cache: Option<&ResultCache>,
+) -> Result<Found> {
     let mut found = Found::default();
+    // Whether the files are in path order already: those of one walk
+    // through the cache are (a recorded walk's files are sorted, and the
+    // record is of this very build).
+    let mut in_order = paths.len() == 1;
     for path in paths {
         let metadata = std::fs::metadata(path).with_context(|| format!("cannot read `{path}`"))?;
         if metadata.is_dir() {
-            walk(path, syntaxes, &mut found);
+            match cache {
+                Some(cache) => in_order &= walk_recorded(path, syntaxes, cache, &mut found),
+                None => {
+                    walk(path, syntaxes, &mut found, None);
+                    in_order = false;
+                }
+            }
         } else {
             found.files.push(tidy(path));
         }
     }
-    vfs::sort_paths(&mut found.files);
+    if !in_order {
+        vfs::sort_paths(&mut found.files);
+    }
     found.files.dedup();
     found.problems.sort_by(|a, b| a.path.cmp(&b.path));
     found.problems.dedup();
     Ok(found)
 }
 
+/// What a walk's record is kept under: everything that decides the walk
+/// besides the directories it lists and the ignore files it reads.
+fn walk_key(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache) -> Option<WalkKey> {
+    let current_dir = std::env::current_dir().ok()?;
+    let current_dir = current_dir.to_str()?;
+    // The ignore files above the root are looked for above its canonical
+    // path, as the walker looks.
+    let canonical = std::fs::canonicalize(root).ok()?;
+    let global = ignore::gitignore::gitconfig_excludes_path();
+    let global = match &global {
+        Some(path) => path.to_str()?,
+        None => "",
+    };
+    let syntaxes = match syntaxes {
+        Syntaxes::Native => "native",
+        Syntaxes::All => "all",
+    };
+    Some(cache.walk_key(&[current_dir, root.as_str(), canonical.to_str()?, syntaxes, global]))
+}
+
+/// [`walk`], unless the cache's record of it holds; a walk that met no
+/// problem is recorded. Returns whether the files it added are in path
+/// order.
+fn walk_recorded(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache, found: &mut Found) -> bool {
+    let Some(key) = walk_key(root, syntaxes, cache) else {
+        walk(root, syntaxes, found, None);
+        return false;
+    };
+    if let Some(recorded) = cache.recorded_walk(&key) {
+        found.files.extend(recorded.files);
+        found.without_config.extend(recorded.without_config);
+        return true;
+    }
+    let started = std::time::SystemTime::now();
+    let mut walked = Found::default();
+    let mut dirs = None;
+    walk(root, syntaxes, &mut walked, Some(&mut dirs));
+    // Recorded in order, so that a run reading the record need not sort.
+    vfs::sort_paths(&mut walked.files);
+    if walked.problems.is_empty()
+        && let Some(dirs) = dirs
+        && let Some(files) = watched_files(root, &dirs)
+    {
+        let inputs = WalkInputs { dirs, files };
+        found.without_config.extend(cache.record_walk(&key, started, inputs, &walked.files));
+    }
+    found.files.append(&mut walked.files);
+    found.problems.append(&mut walked.problems);
+    true
+}
+
+/// The files a walk of `root` that listed `dirs` read besides those
+/// directories' entries (or looked for, and found none), as [`walk`]'s
+/// walker reads them: each listed directory's `.gitignore` and
+/// `.ignore`, those of every directory above the root (and whether
+/// there is one), the exclude file of each repository met, and the
+/// global excludes file git's configuration names. `None` when one
+/// cannot be named.
+fn watched_files(root: &Utf8Path, dirs: &[Utf8PathBuf]) -> Option<Vec<Utf8PathBuf>> {
+    const IGNORE_FILES: [&str; 2] = [".gitignore", ".ignore"];
+    let mut files = Vec::new();
+    // In a listed directory, an ignore file that is not there now can
+    // only appear by changing the directory.
+    for dir in dirs {
+        for name in IGNORE_FILES {
+            let path = dir.join(name);
+            if std::fs::symlink_metadata(&path).is_ok() {
+                files.push(path);
+            }
+        }
+        if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
+            git_exclude_files(dir, &mut files)?;
+        }
+    }
+    let canonical = Utf8PathBuf::from_path_buf(std::fs::canonicalize(root).ok()?).ok()?;
+    for parent in canonical.ancestors().skip(1) {
+        files.extend(IGNORE_FILES.iter().map(|name| parent.join(name)));
+        files.push(parent.join(".git"));
+        git_exclude_files(parent, &mut files)?;
+    }
+    if let Some(global) = ignore::gitignore::gitconfig_excludes_path() {
+        files.push(Utf8PathBuf::from_path_buf(global).ok()?);
+    }
+    Some(files)
+}
+
+/// The files the walker reads to find the exclude file of the repository
+/// whose root is `dir` (nothing when `dir` holds no `.git`): the
+/// directory's `.git/info/exclude`, or for a worktree's or submodule's
+/// `.git` file, that file, the `commondir` file of the directory it names
+/// and the exclude file that one names, as the walker resolves them.
+fn git_exclude_files(dir: &Utf8Path, files: &mut Vec<Utf8PathBuf>) -> Option<()> {
+    let git = dir.join(".git");
+    let Ok(metadata) = std::fs::metadata(&git) else { return Some(()) };
+    if !metadata.is_file() {
+        files.push(git.join("info/exclude"));
+        return Some(());
+    }
+    files.push(git.clone());
+    let first_line = |path: &Utf8Path| -> Option<String> {
+        let text = std::fs::read_to_string(path).ok()?;
+        Some(text.lines().next()?.to_owned())
+    };
+    let Some(real) = first_line(&git).and_then(|line| line.strip_prefix("gitdir: ").map(Utf8PathBuf::from))
+    else {
+        return Some(());
+    };
+    let commondir = real.join("commondir");
+    files.push(commondir.clone());
+    let Some(line) = first_line(&commondir) else { return Some(()) };
+    let common = if line.starts_with('.') { real.join(line) } else { Utf8PathBuf::from(line) };
+    files.push(common.join("info/exclude"));
+    Some(())
+}
+
 /// Walks `root` on several threads (a monorepo has thousands of
 /// directories, each read and each `.gitignore` parsed); the caller sorts.
-fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found) {
+/// Each directory listed goes into `dirs`, when asked (`None` there when
+/// one's path is not UTF-8).
+fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found, dirs: Option<&mut Option<Vec<Utf8PathBuf>>>) {
     let walker = WalkBuilder::new(root)
         // Hidden files are still checked (`.tflint.hcl` is configuration
         // people keep); hidden directories are skipped below.
@@ -110,15 +252,29 @@ fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found) {
         })
         .build_parallel();
     let shared = Mutex::new(std::mem::take(found));
+    let listed: Option<Mutex<Option<Vec<Utf8PathBuf>>>> = dirs.as_ref().map(|_| Mutex::new(Some(Vec::new())));
     walker.run(|| {
-        let shared = &shared;
+        let (shared, listed) = (&shared, &listed);
         Box::new(move |entry| {
             let mut problems = Vec::new();
             let file = match entry {
-                Ok(entry) => wanted_file(entry, syntaxes).unwrap_or_else(|problem| {
-                    problems.push(problem);
-                    None
-                }),
+                Ok(entry) => {
+                    if let Some(listed) = listed
+                        && entry.file_type().is_some_and(|file_type| file_type.is_dir())
+                    {
+                        // A directory that cannot be named cannot be
+                        // recorded: `None` for the whole walk.
+                        let mut listed = listed.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                        match (Utf8Path::from_path(entry.path()), listed.as_mut()) {
+                            (Some(dir), Some(listed)) => listed.push(tidy(dir)),
+                            _ => *listed = None,
+                        }
+                    }
+                    wanted_file(entry, syntaxes).unwrap_or_else(|problem| {
+                        problems.push(problem);
+                        None
+                    })
+                }
                 Err(error) => {
                     problems_of(&error, None, &mut problems);
                     None
@@ -133,6 +289,9 @@ fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found) {
         })
     });
     *found = shared.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let (Some(dirs), Some(listed)) = (dirs, listed) {
+        *dirs = listed.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    }
 }
 
 /// The entry's path when it is a file of the wanted syntaxes; a problem

@@ -85,7 +85,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     }
     // A path that does not exist stops the run before anything is written:
     // a mistyped argument should not leave the others half done.
-    let found = discover::hcl_files(paths, discover::Syntaxes::Native)?;
+    let found = discover::hcl_files(paths, discover::Syntaxes::Native, None)?;
     // What a walk could not read is said first; the rest is formatted, and
     // the run then exits 2.
     let unread = found.report_problems();

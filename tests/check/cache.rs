@@ -532,3 +532,150 @@ fn an_edit_in_the_module_a_terragrunt_unit_deploys_invalidates_the_unit() {
     let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
     assert!(after.contains("warning[unused-input]"), "{after}");
 }
+
+/// The cache's records of directory walks, by name, with their inodes: a
+/// record rewritten is a new file renamed into place.
+fn walk_records(cache: &Path) -> BTreeMap<String, u64> {
+    let Ok(dir) = std::fs::read_dir(cache.join("walks-v1")) else { return BTreeMap::new() };
+    dir.map(|entry| entry.expect("an entry"))
+        .map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (name, entry.metadata().expect("metadata").ino())
+        })
+        .collect()
+}
+
+/// Waits out the racy margin, so that what was written before is trusted
+/// by its stamps (the file index's and the walk record's).
+fn settle() {
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+}
+
+/// A warm run over a tree whose directories are as they were reads the
+/// walk's record rather than listing them; a file added to a recorded
+/// directory, a directory added, and a file removed are each seen.
+#[test]
+fn a_recorded_walk_holds_until_a_directory_changes() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    settle();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    let records = walk_records(&cache);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), before);
+    assert_eq!(walk_records(&cache), records, "the record held and was not written again");
+
+    let lint = "locals {\n  b = \"${var.region}\"\n}\n";
+    // Added to a recorded directory, well after the record was written.
+    std::fs::write(dir.path().join("modules/net/extra.tf"), lint).expect("a new file");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("modules/net/extra.tf:2:7: warning[interpolation-only]"), "{after}");
+    assert_ne!(walk_records(&cache), records, "walked again and recorded");
+    // That record is racy (the directory changed within a second of the
+    // walk's start): the next run walks again, and the one after trusts it.
+    settle();
+    cached_run(dir.path(), &cache, &["--format", "concise"]);
+    let records = walk_records(&cache);
+    cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert_eq!(walk_records(&cache), records);
+    // A new directory below a recorded one.
+    std::fs::create_dir(dir.path().join("modules/net/deeper")).expect("a directory");
+    std::fs::write(dir.path().join("modules/net/deeper/main.tf"), lint).expect("a new file");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("modules/net/deeper/main.tf:2:7: warning[interpolation-only]"), "{after}");
+    settle();
+    cached_run(dir.path(), &cache, &["--format", "concise"]);
+    // Removed again.
+    std::fs::remove_file(dir.path().join("modules/net/deeper/main.tf")).expect("removed");
+    std::fs::remove_file(dir.path().join("modules/net/extra.tf")).expect("removed");
+    assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), before);
+}
+
+/// What ignore files say decides which files a walk finds: a
+/// `.gitignore` added, rewritten with its size kept, and one above the
+/// checked directory or in a repository's exclude file, are each seen
+/// though no recorded directory's entries changed for the last three.
+#[test]
+fn an_ignore_file_change_invalidates_a_recorded_walk() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    let checked = dir.path().join("checked");
+    std::fs::create_dir(&checked).expect("a directory");
+    for name in ["a.tf", "b.tf"] {
+        std::fs::write(checked.join(name), "locals {\n  x = \"${1}\"\n}\n").expect("a file");
+    }
+    std::fs::write(checked.join(".gitignore"), "a.tf\n").expect("an ignore file");
+    settle();
+    let run_checked = || cached_run(&checked, &cache, &["--format", "concise"]);
+    let first = run_checked();
+    assert!(first.contains("b.tf:") && !first.contains("a.tf:"), "{first}");
+    settle();
+    run_checked();
+
+    // Rewritten in place, the same size, the directory's entries as they were.
+    rewrite_keeping_size_and_time(&checked.join(".gitignore"), "b.tf\n");
+    let after = run_checked();
+    assert!(after.contains("a.tf:") && !after.contains("b.tf:"), "{after}");
+    settle();
+    run_checked();
+
+    // An ignore file above the checked directory.
+    std::fs::write(dir.path().join(".ignore"), "checked/a.tf\n").expect("an ignore file");
+    let after = run_checked();
+    assert!(!after.contains("a.tf:") && !after.contains("b.tf:"), "{after}");
+    settle();
+    run_checked();
+    std::fs::write(dir.path().join(".ignore"), "").expect("emptied");
+    let after = run_checked();
+    assert!(after.contains("a.tf:"), "{after}");
+    settle();
+    run_checked();
+
+    // A repository above it, then its exclude file.
+    std::fs::create_dir_all(dir.path().join(".git/info")).expect("a repository");
+    let after = run_checked();
+    assert!(after.contains("a.tf:"), "{after}");
+    settle();
+    run_checked();
+    std::fs::write(dir.path().join(".git/info/exclude"), "checked/a.tf\n").expect("an exclude file");
+    let after = run_checked();
+    assert!(!after.contains("a.tf:"), "{after}");
+}
+
+/// The walk's record says which directories hold no `halite.toml`, and
+/// the rule levels' search does not look there: a configuration added to
+/// such a directory changes it, so it is found.
+#[test]
+fn a_configuration_added_to_a_recorded_directory_is_found() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    settle();
+    cached_run(dir.path(), &cache, &["--format", "concise"]);
+    settle();
+    let before = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(before.contains("warning[interpolation-only]"), "{before}");
+    std::fs::write(dir.path().join("halite.toml"), "[rules]\ninterpolation-only = \"error\"\n")
+        .expect("a configuration");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(after.contains("error[interpolation-only]"), "{after}");
+    assert!(!after.contains("warning[interpolation-only]"), "{after}");
+}
+
+/// A run that writes removes what older formats of the cache left.
+#[test]
+fn a_run_that_writes_removes_older_formats() {
+    let dir = tree();
+    let (_keep, cache) = cache_dir();
+    for name in ["check-v1", "check-v2"] {
+        std::fs::create_dir_all(cache.join(name)).expect("an old directory");
+        std::fs::write(cache.join(name).join("0123"), "an old entry").expect("an old entry");
+    }
+    std::fs::write(cache.join("check-v2.size"), [0u8; 8]).expect("an old ledger");
+    std::fs::write(cache.join("unrelated"), "kept").expect("another file");
+    cached_run(dir.path(), &cache, &["--format", "concise"]);
+    assert!(!cache.join("check-v1").exists());
+    assert!(!cache.join("check-v2").exists());
+    assert!(!cache.join("check-v2.size").exists());
+    assert!(cache.join("unrelated").exists(), "only what the cache's older formats named");
+    assert!(cache.join("check-v3").is_dir());
+}

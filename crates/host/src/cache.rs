@@ -28,6 +28,12 @@
 //! prune), the least recently used ones (by modification time, refreshed
 //! on a hit from its own file when older than [`TOUCH_AFTER`]) are removed
 //! until it is under three quarters of its cap.
+//!
+//! Beside the entries, the cache keeps what `stat` said of each file hashed
+//! ([`file_index`]), the entries the last run used in one file ([`pack`]),
+//! and a record of each directory walk ([`walk`]: the files found, trusted
+//! while every directory listed and ignore file read is as it was), so
+//! that a warm run lists no directory and reads no unchanged file.
 
 use std::{
     fs,
@@ -50,10 +56,12 @@ use db::module::{ModuleInput, ModuleInterface};
 
 mod file_index;
 mod pack;
+mod walk;
 
 use file_index::FileIndex;
 pub(crate) use file_index::Stamp;
 use pack::Pack;
+pub use walk::{RecordedWalk, WalkInputs, WalkKey};
 
 /// The environment variable naming the cache directory when the command
 /// line does not.
@@ -85,6 +93,11 @@ const FORMAT: u32 = 3;
 /// The subdirectory holding entries, named by the format so that a
 /// future format does not read (nor prune by) this one's.
 const ENTRIES: &str = "check-v3";
+
+/// What earlier formats kept in the cache's directory (their entries'
+/// directories, and the pack and ledger beside them): no build that
+/// writes this format reads them, so a run that writes removes them.
+const OLDER_FORMATS: &[&str] = &["check-v1", "check-v2"];
 
 /// An entry larger than this is not read (no real unit's diagnostics come
 /// near it): a foreign file cannot make a lookup read without bound.
@@ -228,6 +241,50 @@ impl ResultCache {
         self.write_pack();
         if self.wrote() {
             self.prune_if_over_cap();
+            self.remove_older_formats();
+        }
+    }
+
+    /// Removes what earlier formats left in the cache's directory
+    /// ([`OLDER_FORMATS`]); what cannot be removed stays.
+    fn remove_older_formats(&self) {
+        let Some(dir) = self.entries.parent() else { return };
+        for name in OLDER_FORMATS {
+            let entries = dir.join(name);
+            if entries.is_dir() {
+                let _ = fs::remove_dir_all(&entries);
+            }
+            for extension in ["pack", "size"] {
+                let _ = fs::remove_file(entries.with_extension(extension));
+            }
+        }
+    }
+
+    /// The key of a directory walk's record: `parts` are what decides the
+    /// walk besides the file system (see [`walk`]).
+    pub fn walk_key(&self, parts: &[&str]) -> WalkKey {
+        walk::key(&self.build, parts)
+    }
+
+    /// What the walk of `key` found last time, if every directory it
+    /// listed and every ignore file it read is as it was then.
+    pub fn recorded_walk(&self, key: &WalkKey) -> Option<RecordedWalk> {
+        walk::recorded(self.entries.parent()?, key)
+    }
+
+    /// Records what a walk that started at `started` listed and read, and
+    /// what it found, for the next run (unless a stamp cannot be taken);
+    /// returns the directories it listed that hold no `halite.toml`.
+    pub fn record_walk(
+        &self,
+        key: &WalkKey,
+        started: SystemTime,
+        inputs: WalkInputs,
+        found: &[Utf8PathBuf],
+    ) -> Vec<Utf8PathBuf> {
+        match self.entries.parent() {
+            Some(dir) => walk::record(dir, key, started, inputs, found),
+            None => Vec::new(),
         }
     }
 

@@ -972,13 +972,25 @@ impl<R: Send> ChunkChecker<'_, R> {
     }
 
     /// The hash of the bytes of the file at `path` as read now, `None`
-    /// when there is none to read (read once per run).
+    /// when there is none to read (read once per run; by the file index
+    /// when `stat` says of the file what it said when it was hashed).
     fn read_hash(&self, path: &Utf8Path) -> Option<blake3::Hash> {
         if let Some(&hash) = lock(&self.read_hashes).get(path) {
             return hash;
         }
-        let hash =
-            vfs::read_file(path, self.limits.max_file_size).ok().map(|file| cache::hash_bytes(&file.bytes));
+        let indexed = self.cache.and_then(|cache| {
+            let metadata = std::fs::metadata(path).ok()?;
+            let fits = metadata.is_file() && metadata.len() <= self.limits.max_file_size;
+            fits.then(|| cache.indexed_hash(path, &Stamp::of(&metadata)))?
+        });
+        let hash = indexed.or_else(|| {
+            let file = vfs::read_file(path, self.limits.max_file_size).ok()?;
+            let hash = cache::hash_bytes(&file.bytes);
+            if let Some(cache) = self.cache {
+                cache.index_file(path, Stamp::of(&file.metadata), hash);
+            }
+            Some(hash)
+        });
         lock(&self.read_hashes).insert(path.to_owned(), hash);
         hash
     }

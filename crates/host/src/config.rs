@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use analysis::{Config, ConfigChain, ConfigError, RuleLevels};
 use camino::{Utf8Path, Utf8PathBuf};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Finds the rule levels of files, remembering each directory's answer and
 /// each configuration file read: the directories of a repository share
@@ -34,6 +34,10 @@ pub struct RuleLevelsFinder {
     chain_of_dir: FxHashMap<String, Option<Arc<ConfigChain>>>,
     /// The levels of a directory's files without a configuration, shared.
     unconfigured: Arc<RuleLevels>,
+    /// Directories known to hold no configuration file (absolute, by
+    /// their text), which are not looked at: see
+    /// [`RuleLevelsFinder::assume_no_config_file_in`].
+    without_config_file: FxHashSet<String>,
 }
 
 impl RuleLevelsFinder {
@@ -46,6 +50,22 @@ impl RuleLevelsFinder {
             chains: FxHashMap::default(),
             chain_of_dir: FxHashMap::default(),
             unconfigured: Arc::new(RuleLevels::default()),
+            without_config_file: FxHashSet::default(),
+        }
+    }
+
+    /// Takes it as known that the directories `dirs` (relative to the
+    /// finder's directory, or absolute) hold no `halite.toml`, so that
+    /// the search does not look there: a walk that has just listed them,
+    /// or whose record says their entries are as they were when it did,
+    /// knows it (see [`crate::cache::RecordedWalk`]).
+    pub fn assume_no_config_file_in(&mut self, dirs: impl IntoIterator<Item = Utf8PathBuf>) {
+        for dir in dirs {
+            let absolute = match dir.as_str() {
+                "" | "." => self.current_dir.clone(),
+                _ => self.current_dir.join(dir),
+            };
+            self.without_config_file.insert(absolute.into_string());
         }
     }
 
@@ -147,11 +167,13 @@ impl RuleLevelsFinder {
                 found = answer.clone();
                 break;
             }
-            let candidate = ancestor.join(analysis::config::CONFIG_FILE_NAME);
-            if candidate.is_file() {
-                found = Some(candidate);
-                self.config_file_of_dir.insert(ancestor.as_str().to_owned(), found.clone());
-                break;
+            if !self.without_config_file.contains(ancestor.as_str()) {
+                let candidate = ancestor.join(analysis::config::CONFIG_FILE_NAME);
+                if candidate.is_file() {
+                    found = Some(candidate);
+                    self.config_file_of_dir.insert(ancestor.as_str().to_owned(), found.clone());
+                    break;
+                }
             }
             pending.push(ancestor);
         }

@@ -107,6 +107,37 @@ impl Stamp {
     fn last_touched(&self) -> i64 {
         self.modified.max(self.changed)
     }
+
+    /// Whether `stamp` is this one, of a file last touched before
+    /// `trusted_before` (see [`RACY_MARGIN`]).
+    pub(super) fn holds_for(&self, stamp: &Stamp, trusted_before: i64) -> bool {
+        self == stamp && stamp.last_touched() < trusted_before
+    }
+
+    /// The stamp's bytes, as [`Stamp::read`] reads them.
+    pub(super) fn write(&self, out: &mut Vec<u8>) {
+        for field in
+            [self.size, self.modified.cast_unsigned(), self.changed.cast_unsigned(), self.inode, self.device]
+        {
+            out.extend_from_slice(&field.to_le_bytes());
+        }
+    }
+
+    pub(super) fn read(input: &mut super::Reader<'_>) -> Option<Stamp> {
+        Some(Stamp {
+            size: input.u64()?,
+            modified: input.u64()?.cast_signed(),
+            changed: input.u64()?.cast_signed(),
+            inode: input.u64()?,
+            device: input.u64()?,
+        })
+    }
+}
+
+/// `time` in nanoseconds since the Unix epoch, less [`RACY_MARGIN`]: what
+/// a stamp taken after `time` is trusted for.
+pub(super) fn trusted_before(time: SystemTime) -> i64 {
+    nanos_since_epoch(time).saturating_sub(RACY_MARGIN.as_nanos() as i64)
 }
 
 /// One file's entry.
@@ -121,7 +152,7 @@ struct Recorded {
 
 impl Recorded {
     fn holds_for(&self, stamp: &Stamp) -> bool {
-        self.stamp == *stamp && stamp.last_touched() < self.trusted_before
+        self.stamp.holds_for(stamp, self.trusted_before)
     }
 }
 
@@ -161,24 +192,42 @@ impl FileIndex {
             path,
             current_dir,
             loaded,
-            trusted_before: nanos_since_epoch(now).saturating_sub(RACY_MARGIN.as_nanos() as i64),
+            trusted_before: trusted_before(now),
             recorded: Mutex::default(),
             changed: AtomicBool::new(false),
         }
     }
 
     fn key(&self, path: &Utf8Path) -> Box<str> {
+        self.with_key(path, |key| key.into())
+    }
+
+    /// `f` of the absolute path of `path` (`current_dir.join(path)`'s
+    /// text), laid out in a buffer of the thread's: a lookup per file of
+    /// a warm run allocated a path each.
+    fn with_key<T>(&self, path: &Utf8Path, f: impl FnOnce(&str) -> T) -> T {
         if path.is_absolute() {
-            path.as_str().into()
-        } else {
-            self.current_dir.join(path).into_string().into()
+            return f(path.as_str());
         }
+        thread_local! {
+            static KEY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+        }
+        KEY.with(|key| {
+            let mut key = key.borrow_mut();
+            key.clear();
+            key.push_str(self.current_dir.as_str());
+            if !key.ends_with('/') {
+                key.push('/');
+            }
+            key.push_str(path.as_str());
+            f(&key)
+        })
     }
 
     /// The hash of the bytes of the file at `path`, whose stamp is now
     /// `stamp`, if its entry holds.
     pub(crate) fn hash(&self, path: &Utf8Path, stamp: &Stamp) -> Option<blake3::Hash> {
-        let recorded = self.loaded.get(&self.key(path))?;
+        let recorded = *self.with_key(path, |key| self.loaded.get(key))?;
         recorded.holds_for(stamp).then(|| blake3::Hash::from_bytes(recorded.hash))
     }
 
@@ -350,6 +399,22 @@ mod tests {
         let third = index_at(dir, 3_000);
         assert_eq!(third.hash(path("b.tf"), &stamp(1_000)), Some(hash));
         assert_eq!(third.hash(path("a.tf"), &stamp(990)), Some(hash), "kept from the first");
+    }
+
+    #[test]
+    fn a_key_is_the_current_directory_joined_with_the_path() {
+        for (current_dir, path) in
+            [("/repo", "a/b.tf"), ("/", "a.tf"), ("/repo/", "a.tf"), ("/repo", "/abs/c.tf")]
+        {
+            let index = FileIndex::with_entries(
+                "/nowhere/files".into(),
+                current_dir.into(),
+                FxHashMap::default(),
+                SystemTime::UNIX_EPOCH,
+            );
+            let joined = Utf8Path::new(current_dir).join(path);
+            assert_eq!(&*index.key(Utf8Path::new(path)), joined.as_str(), "{current_dir} {path}");
+        }
     }
 
     #[test]

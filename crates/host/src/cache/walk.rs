@@ -1,0 +1,417 @@
+//! The walk record of the result cache: which files a directory walk
+//! found, with what `stat` said of everything the walk's answer depends
+//! on, so that a warm run over an unchanged tree need not list a single
+//! directory (as `git`'s untracked cache trusts a directory by its times).
+//!
+//! A walk's answer depends on each directory it listed (which entries it
+//! holds, of which types) and on the ignore files it read (their bytes).
+//! A directory's modification time changes whenever an entry is added to
+//! it, removed from it or renamed in or out of it, and its change time on
+//! a change of its permissions as well; a file's bytes change its stamp
+//! (see [`super::file_index`]). So a record holds the [`Stamp`] of every
+//! directory listed and of every ignore file that was there (or that none
+//! was, for one looked for outside the listed directories; of a
+//! repository's `.git` directory above the root, only that it is one),
+//! and is trusted
+//! only while each is as recorded *and* was last touched before the walk
+//! started, less the racy margin: a directory changed while it was being
+//! listed, or within a clock tick of its listing, is listed again next
+//! time. What the walk's settings and the process's surroundings decide
+//! (the root as given, the current directory, Halite's build, the global
+//! excludes file git's configuration names) is the record's key.
+//!
+//! A record also says which listed directories hold no `halite.toml` (no
+//! entry of that name at all): while the directory is as recorded, none
+//! has been added, so the rule levels' search need not look there.
+//!
+//! A record is one file (`walks-v1/KEY`), written whole (a temporary file
+//! renamed over it); anything that does not decode or match its trailing
+//! hash is no record, and the walk is done again.
+
+use std::{
+    fs, io,
+    time::{Duration, SystemTime},
+};
+
+use camino::{Utf8Path, Utf8PathBuf};
+
+use super::file_index::{self, Stamp};
+
+/// The first bytes of a record.
+const MAGIC: &[u8; 8] = b"HALITE\x00W";
+
+/// The record's format; changing the encoding below changes it (and the
+/// directory's name).
+const FORMAT: u32 = 1;
+
+/// The directory of records, beside the entries' directory.
+pub(crate) const DIR_NAME: &str = "walks-v1";
+
+/// A record larger than this is not read.
+const MAX_RECORD_SIZE: u64 = 256 << 20;
+
+/// Records not written for this long are removed when another is written:
+/// a walk of a root asked for once does not stay for ever.
+const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// What decides a walk besides the file system, hashed: see the module's
+/// documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WalkKey(pub(crate) blake3::Hash);
+
+/// What a walk found, as recorded.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct RecordedWalk {
+    /// The files found, as the walk named them.
+    pub files: Vec<Utf8PathBuf>,
+    /// The directories listed that hold no entry named `halite.toml`.
+    pub without_config: Vec<Utf8PathBuf>,
+}
+
+/// What a walk listed and read, for [`super::ResultCache::record_walk`].
+#[derive(Debug, Default)]
+pub struct WalkInputs {
+    /// Every directory the walk listed.
+    pub dirs: Vec<Utf8PathBuf>,
+    /// Every file whose bytes (or absence) the walk's answer depends on
+    /// and that no listed directory's stamp covers: the ignore files in
+    /// the listed directories and above them, git's exclude files.
+    pub files: Vec<Utf8PathBuf>,
+}
+
+/// A record as stored.
+struct Record {
+    trusted_before: i64,
+    dirs: Vec<(Utf8PathBuf, Stamp, bool)>,
+    files: Vec<(Utf8PathBuf, Watched)>,
+    found: Vec<Utf8PathBuf>,
+}
+
+/// What a watched path was when the walk was recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Watched {
+    /// Nothing: it holds while nothing is there.
+    Absent,
+    /// A file: it holds while the file's stamp is this one.
+    File(Stamp),
+    /// A directory (a repository's `.git`): it holds while a directory
+    /// is there. What the walker reads in it is watched apart (its
+    /// `info/exclude`), and its own times change with every `git`
+    /// command, which would make every record stale.
+    Dir,
+}
+
+impl Watched {
+    /// What is at `path` now; `None` when `stat` fails otherwise than
+    /// finding nothing.
+    fn of(path: &Utf8Path) -> Option<Watched> {
+        match fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => Some(Watched::Dir),
+            Ok(metadata) => Some(Watched::File(Stamp::of(&metadata))),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Some(Watched::Absent),
+            Err(_) => None,
+        }
+    }
+
+    fn holds(&self, path: &Utf8Path, trusted_before: i64) -> bool {
+        match (self, Watched::of(path)) {
+            (Watched::File(stamp), Some(Watched::File(now))) => stamp.holds_for(&now, trusted_before),
+            (Watched::Absent, Some(Watched::Absent)) | (Watched::Dir, Some(Watched::Dir)) => true,
+            _ => false,
+        }
+    }
+}
+
+pub(super) fn key(build: &blake3::Hash, parts: &[&str]) -> WalkKey {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(build.as_bytes());
+    hasher.update(&FORMAT.to_le_bytes());
+    for part in parts {
+        super::hash_str(&mut hasher, part);
+    }
+    WalkKey(hasher.finalize())
+}
+
+fn path_of(cache_dir: &Utf8Path, key: &WalkKey) -> Utf8PathBuf {
+    cache_dir.join(DIR_NAME).join(key.0.to_hex().as_str())
+}
+
+/// The walk recorded under `key`, if every stamp in it holds now.
+pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWalk> {
+    let bytes = read(&path_of(cache_dir, key))?;
+    let record = decode(&bytes, key)?;
+    let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
+        fs::metadata(path).is_ok_and(|metadata| {
+            metadata.is_dir() && stamp.holds_for(&Stamp::of(&metadata), record.trusted_before)
+        })
+    });
+    let files_hold = || record.files.iter().all(|(path, watched)| watched.holds(path, record.trusted_before));
+    if !(dirs_hold && files_hold()) {
+        return None;
+    }
+    let without_config =
+        record.dirs.into_iter().filter(|(_, _, has_config)| !has_config).map(|(path, _, _)| path).collect();
+    Some(RecordedWalk { files: record.found, without_config })
+}
+
+/// Records that a walk started at `started` listed and read `inputs` and
+/// found `found`; returns the directories it listed that hold no
+/// `halite.toml`. Nothing is recorded when a stamp cannot be taken.
+pub(super) fn record(
+    cache_dir: &Utf8Path,
+    key: &WalkKey,
+    started: SystemTime,
+    inputs: WalkInputs,
+    found: &[Utf8PathBuf],
+) -> Vec<Utf8PathBuf> {
+    let mut dirs = Vec::with_capacity(inputs.dirs.len());
+    let mut complete = true;
+    for dir in inputs.dirs {
+        // The directory's stamp after what is looked at in it, so that an
+        // entry added in between changes the stamp (and makes it racy).
+        let has_config = match fs::symlink_metadata(dir.join(analysis::config::CONFIG_FILE_NAME)) {
+            Ok(_) => true,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => false,
+            Err(_) => true,
+        };
+        match fs::metadata(&dir) {
+            Ok(metadata) if metadata.is_dir() => dirs.push((dir, Stamp::of(&metadata), has_config)),
+            _ => complete = false,
+        }
+    }
+    let mut files = Vec::with_capacity(inputs.files.len());
+    for file in inputs.files {
+        match Watched::of(&file) {
+            Some(watched) => files.push((file, watched)),
+            None => complete = false,
+        }
+    }
+    let without_config = dirs.iter().filter(|(_, _, has)| !has).map(|(path, _, _)| path.clone()).collect();
+    if complete {
+        let record = Record {
+            trusted_before: file_index::trusted_before(started),
+            dirs,
+            files,
+            found: found.to_vec(),
+        };
+        let dir = cache_dir.join(DIR_NAME);
+        if fs::create_dir_all(&dir).is_ok() {
+            remove_old_records(&dir);
+            let _ = super::write_atomically(&dir, &path_of(cache_dir, key), &encode(&record, key));
+        }
+    }
+    without_config
+}
+
+/// Removes the records in `dir` not written for [`MAX_AGE`].
+fn remove_old_records(dir: &Utf8Path) {
+    let Ok(items) = fs::read_dir(dir) else { return };
+    for item in items.flatten() {
+        let old = item
+            .metadata()
+            .and_then(|metadata| metadata.modified())
+            .is_ok_and(|modified| modified.elapsed().is_ok_and(|age| age > MAX_AGE));
+        if old {
+            let _ = fs::remove_file(item.path());
+        }
+    }
+}
+
+/// Whether `holds` is true of every item, asked on a thread per core: a
+/// record has a stamp per directory of the tree, and a `stat` is mostly
+/// the kernel's walk of its path.
+fn all_in_parallel<T: Sync>(items: &[T], holds: impl Fn(&T) -> bool + Sync) -> bool {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(4);
+    if threads == 1 || items.len() < 256 {
+        return items.iter().all(holds);
+    }
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let per_thread = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for part in items.chunks(per_thread) {
+            let (holds, failed) = (&holds, &failed);
+            scope.spawn(move || {
+                for item in part {
+                    if failed.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    if !holds(item) {
+                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    !failed.into_inner()
+}
+
+fn read(path: &Utf8Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut file = fs::File::open(path).ok()?;
+    let metadata = file.metadata().ok()?;
+    if !metadata.is_file() || metadata.len() > MAX_RECORD_SIZE {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+fn encode(record: &Record, key: &WalkKey) -> Vec<u8> {
+    let mut out = super::Writer(Vec::new());
+    out.0.extend_from_slice(MAGIC);
+    out.u32(FORMAT);
+    out.0.extend_from_slice(key.0.as_bytes());
+    out.0.extend_from_slice(&record.trusted_before.to_le_bytes());
+    out.len(record.dirs.len());
+    for (path, stamp, has_config) in &record.dirs {
+        out.str(path.as_str());
+        stamp.write(&mut out.0);
+        out.u8(u8::from(*has_config));
+    }
+    out.len(record.files.len());
+    for (path, watched) in &record.files {
+        out.str(path.as_str());
+        match watched {
+            Watched::Absent => out.u8(0),
+            Watched::File(stamp) => {
+                out.u8(1);
+                stamp.write(&mut out.0);
+            }
+            Watched::Dir => out.u8(2),
+        }
+    }
+    out.len(record.found.len());
+    for path in &record.found {
+        out.str(path.as_str());
+    }
+    let hash = blake3::hash(&out.0);
+    out.0.extend_from_slice(hash.as_bytes());
+    out.0
+}
+
+fn decode(bytes: &[u8], key: &WalkKey) -> Option<Record> {
+    let (body, hash) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
+    if blake3::hash(body).as_bytes() != hash {
+        return None;
+    }
+    let mut input = super::Reader(body);
+    if input.take(MAGIC.len())? != MAGIC || input.u32()? != FORMAT || input.take(32)? != key.0.as_bytes() {
+        return None;
+    }
+    let trusted_before = input.u64()?.cast_signed();
+    let mut dirs = Vec::new();
+    for _ in 0..input.len()? {
+        let path = Utf8PathBuf::from(input.str()?);
+        let stamp = Stamp::read(&mut input)?;
+        let has_config = match input.u8()? {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
+        dirs.push((path, stamp, has_config));
+    }
+    let mut files = Vec::new();
+    for _ in 0..input.len()? {
+        let path = Utf8PathBuf::from(input.str()?);
+        let watched = match input.u8()? {
+            0 => Watched::Absent,
+            1 => Watched::File(Stamp::read(&mut input)?),
+            2 => Watched::Dir,
+            _ => return None,
+        };
+        files.push((path, watched));
+    }
+    let mut found = Vec::new();
+    for _ in 0..input.len()? {
+        found.push(Utf8PathBuf::from(input.str()?));
+    }
+    input.0.is_empty().then_some(Record { trusted_before, dirs, files, found })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_holds_until_a_directory_or_a_watched_file_changes() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let root = Utf8Path::from_path(dir.path()).expect("UTF-8");
+        let tree = root.join("tree");
+        fs::create_dir_all(tree.join("sub")).expect("directories");
+        fs::write(tree.join("sub/a.tf"), "").expect("a file");
+        fs::write(tree.join(".gitignore"), "x\n").expect("a file");
+        let cache = root.join("cache");
+        let key = key(&blake3::hash(b"build"), &["tree"]);
+        fs::create_dir(root.join(".git")).expect("a repository above");
+        let inputs = || WalkInputs {
+            dirs: vec![tree.clone(), tree.join("sub")],
+            files: vec![tree.join(".gitignore"), tree.join("sub/.gitignore"), root.join(".git")],
+        };
+        let found = vec![tree.join("sub/a.tf")];
+        // Started now: every stamp is racy.
+        record(&cache, &key, SystemTime::now(), inputs(), &found);
+        assert_eq!(recorded(&cache, &key), None, "racy");
+        let started = SystemTime::now() + Duration::from_secs(5);
+        let without = record(&cache, &key, started, inputs(), &found);
+        assert_eq!(without.len(), 2);
+        let walked = recorded(&cache, &key).expect("a record");
+        assert_eq!(walked.files, found);
+        assert_eq!(walked.without_config, without);
+        assert_eq!(recorded(&cache, &super::key(&blake3::hash(b"build"), &["other"])), None);
+        // A repository's directory changes with every `git` command: only
+        // that it is one is watched.
+        fs::write(root.join(".git/index"), "").expect("a file");
+        assert!(recorded(&cache, &key).is_some());
+        fs::remove_file(root.join(".git/index")).expect("removed");
+        fs::remove_dir(root.join(".git")).expect("removed");
+        fs::write(root.join(".git"), "gitdir: elsewhere\n").expect("a worktree's file");
+        assert_eq!(recorded(&cache, &key), None, "a directory no more");
+        fs::remove_file(root.join(".git")).expect("removed");
+        fs::create_dir(root.join(".git")).expect("a repository again");
+        assert!(recorded(&cache, &key).is_some());
+
+        // An ignore file appearing where none was.
+        fs::write(tree.join("sub/.gitignore"), "").expect("a file");
+        assert_eq!(recorded(&cache, &key), None);
+        fs::remove_file(tree.join("sub/.gitignore")).expect("removed");
+        record(&cache, &key, started, inputs(), &found);
+        assert!(recorded(&cache, &key).is_some());
+        // An ignore file's bytes changed.
+        fs::write(tree.join(".gitignore"), "y\n").expect("rewritten");
+        assert_eq!(recorded(&cache, &key), None);
+        record(&cache, &key, started, inputs(), &found);
+        assert!(recorded(&cache, &key).is_some());
+        // A directory's entries changed.
+        fs::write(tree.join("sub/b.tf"), "").expect("a file");
+        assert_eq!(recorded(&cache, &key), None);
+    }
+
+    #[test]
+    fn every_cut_and_every_changed_byte_is_no_record() {
+        let key = key(&blake3::hash(b"build"), &["tree"]);
+        let dir = tempfile::tempdir().expect("a directory");
+        let metadata = fs::metadata(dir.path()).expect("metadata");
+        let record = Record {
+            trusted_before: 9,
+            dirs: vec![("a".into(), Stamp::of(&metadata), false)],
+            files: vec![
+                ("a/.gitignore".into(), Watched::Absent),
+                ("b".into(), Watched::File(Stamp::of(&metadata))),
+                ("c/.git".into(), Watched::Dir),
+            ],
+            found: vec!["a/main.tf".into()],
+        };
+        let bytes = encode(&record, &key);
+        assert!(decode(&bytes, &key).is_some());
+        for len in 0..bytes.len() {
+            assert!(decode(&bytes[..len], &key).is_none(), "cut at {len}");
+        }
+        for at in 0..bytes.len() {
+            let mut changed = bytes.clone();
+            changed[at] ^= 1;
+            assert!(decode(&changed, &key).is_none(), "byte {at} changed");
+        }
+    }
+}
