@@ -148,6 +148,19 @@ pub struct AnalysisHost {
     /// The queries changes applied since the last report ran (files parsed
     /// for their declarations), for the next report's statistics.
     pending_stats: ReportStats,
+    /// What each module read beyond its own files at the last
+    /// [`AnalysisHost::load_reads`], by the module's directory: the
+    /// candidates of its reads up to the first that exists (a file created
+    /// nearer changes what it reads), and the directories of the modules it
+    /// calls (whose variables and outputs its calls are checked against).
+    reads_of: FxHashMap<Utf8PathBuf, Vec<Utf8PathBuf>>,
+    /// The same, by what is read: the modules that read each path. A
+    /// change of one of those files changes what its readers report.
+    readers: FxHashMap<Utf8PathBuf, FxHashSet<Utf8PathBuf>>,
+    /// Modules whose reads may have changed since the last
+    /// [`AnalysisHost::load_reads`]: those whose files changed, and the
+    /// readers of a file that changed or was read.
+    stale_reads: FxHashSet<Utf8PathBuf>,
 }
 
 #[derive(Debug, Clone)]
@@ -252,6 +265,9 @@ impl AnalysisHost {
             external_inputs: None,
             record_stats: false,
             pending_stats: ReportStats::default(),
+            reads_of: FxHashMap::default(),
+            readers: FxHashMap::default(),
+            stale_reads: FxHashSet::default(),
         }
     }
 
@@ -278,8 +294,10 @@ impl AnalysisHost {
     /// it does not have yet: of each read's candidates, in order, up to
     /// the first that exists on disk, a missing one set as a deleted file
     /// (so that creating it later is a change to what read it). They are
-    /// not module files: nothing reports on them here. Returns whether any
-    /// was read.
+    /// not module files: nothing reports on them here. Only the modules
+    /// whose reads may have changed since the last call are looked at (see
+    /// [`AnalysisHost::apply_change`]), so a front end calls it after each
+    /// change. Returns whether any file was read.
     pub fn load_reads(&mut self) -> bool {
         // What a read file says may name more (a dependency's unit named
         // in an included file): read again until nothing new is, a few
@@ -295,13 +313,21 @@ impl AnalysisHost {
     }
 
     fn load_reads_once(&mut self) -> bool {
+        let mut stale: Vec<Utf8PathBuf> = self.stale_reads.drain().collect();
+        stale.sort_by(|a, b| vfs::path_order(a, b));
         // Units of one directory share their reads (the same root
         // configuration's candidates): each is looked at once.
         let mut reads: rustc_hash::FxHashSet<module::FileRead> = rustc_hash::FxHashSet::default();
-        for dir in &self.module_order {
-            reads.extend(module::module_reads(&self.db, self.modules[dir].module));
+        let mut read_by: Vec<(Utf8PathBuf, Vec<module::FileRead>, Vec<Utf8PathBuf>)> = Vec::new();
+        for dir in stale {
+            let Some(state) = self.modules.get(&dir) else { continue };
+            let module_reads = module::module_reads(&self.db, state.module);
+            let calls: Vec<Utf8PathBuf> =
+                module::module_calls(&self.db, state.module).iter().map(|call| call.dir.clone()).collect();
+            reads.extend(module_reads.iter().cloned());
+            read_by.push((dir, module_reads, calls));
         }
-        let mut loaded = false;
+        let mut loaded: Vec<Utf8PathBuf> = Vec::new();
         for read in reads {
             for path in read.candidates.iter() {
                 match self.db.file(path) {
@@ -309,7 +335,7 @@ impl AnalysisHost {
                     Some(_) => continue,
                     None => {}
                 }
-                loaded = true;
+                loaded.push(path.clone());
                 match vfs::read_file(path, self.options.limits.max_file_size) {
                     Ok(file) => {
                         self.db.set_file_bytes(path.clone(), &file.bytes);
@@ -322,7 +348,69 @@ impl AnalysisHost {
                 }
             }
         }
-        loaded
+        // What each module reads now, each read up to its first candidate
+        // that exists (after the loading above).
+        for (dir, module_reads, calls) in read_by {
+            let mut paths: Vec<Utf8PathBuf> = Vec::new();
+            for read in &module_reads {
+                for path in read.candidates.iter() {
+                    paths.push(path.clone());
+                    if self.db.file(path).is_some_and(|file| file.status(&self.db) == db::FileStatus::Exists)
+                    {
+                        break;
+                    }
+                }
+            }
+            paths.extend(calls);
+            paths.sort_unstable();
+            paths.dedup();
+            self.set_reads_of(dir, paths);
+        }
+        // A file read now changes what its readers found without it.
+        for path in &loaded {
+            self.mark_readers(path);
+        }
+        !loaded.is_empty()
+    }
+
+    /// Records what the module of `dir` reads (see `reads_of`).
+    fn set_reads_of(&mut self, dir: Utf8PathBuf, paths: Vec<Utf8PathBuf>) {
+        for old in self.reads_of.get(&dir).into_iter().flatten() {
+            if let Some(readers) = self.readers.get_mut(old) {
+                readers.remove(&dir);
+                if readers.is_empty() {
+                    self.readers.remove(old);
+                }
+            }
+        }
+        for path in &paths {
+            self.readers.entry(path.clone()).or_default().insert(dir.clone());
+        }
+        if paths.is_empty() {
+            self.reads_of.remove(&dir);
+        } else {
+            self.reads_of.insert(dir, paths);
+        }
+    }
+
+    /// Marks the modules that read the file at `path` (an included file, a
+    /// dependency's unit, a file of a called module's directory) to be
+    /// found again, and their reads too.
+    fn mark_readers(&mut self, path: &Utf8Path) {
+        let dir = path.parent().unwrap_or(Utf8Path::new(""));
+        let readers: Vec<Utf8PathBuf> =
+            [path, dir].into_iter().filter_map(|it| self.readers.get(it)).flatten().cloned().collect();
+        for reader in readers {
+            if let Some(state) = self.modules.get_mut(&reader) {
+                // What it read changes its diagnostics, not its values:
+                // what an included file or a called module declares is
+                // read by the checks of the module's calls and opaque
+                // blocks, never by evaluation.
+                let members: Vec<File> = state.members.values().copied().collect();
+                state.pending.files.extend(members);
+            }
+            self.stale_reads.insert(reader);
+        }
     }
 
     /// The input of the file at `path`, if the host holds it.
@@ -459,6 +547,8 @@ impl AnalysisHost {
         let mut indexed: FxHashMap<Utf8PathBuf, Vec<File>> = FxHashMap::default();
         membership_changed.reserve(files.len());
         indexed.reserve(files.len());
+        // Every path set or removed, for the modules that read it.
+        let mut changed_paths: Vec<Utf8PathBuf> = Vec::new();
         for change in files {
             match change {
                 FileChange::Set { path, contents, membership } => {
@@ -488,8 +578,10 @@ impl AnalysisHost {
                         indexed.entry(old.clone()).or_default().push(file);
                         membership_changed.insert(old);
                     }
+                    changed_paths.push(path.clone());
                     match module {
                         Some(dir) => {
+                            self.stale_reads.insert(dir.clone());
                             let state = self.module_state(&dir);
                             if state.members.insert(path, file).is_none() {
                                 membership_changed.insert(dir.clone());
@@ -504,10 +596,17 @@ impl AnalysisHost {
                     touched.push(file);
                 }
                 FileChange::Remove { path } => {
-                    let Some(entry) = self.files.remove(&path) else { continue };
+                    // A file others read may be gone, though the host did
+                    // not hold it.
+                    changed_paths.push(path.clone());
+                    let Some(entry) = self.files.remove(&path) else {
+                        self.db.delete_file(&path);
+                        continue;
+                    };
                     self.db.delete_file(&path);
                     match entry.module {
                         Some(dir) => {
+                            self.stale_reads.insert(dir.clone());
                             if let Some(state) = self.modules.get_mut(&dir) {
                                 state.members.remove(&path);
                                 state.pending.files.insert(entry.file);
@@ -538,6 +637,14 @@ impl AnalysisHost {
             self.db.change_module_files(dir.clone(), &added, &removed);
         }
         self.read_files(&touched);
+        // A file another module reads by path (an included file, a
+        // dependency's unit) or a file of a module another calls changes
+        // what that module reports, though it is not one of its files.
+        if !self.readers.is_empty() {
+            for path in &changed_paths {
+                self.mark_readers(path);
+            }
+        }
         for (dir, files) in indexed {
             if let Some(state) = self.modules.get(&dir) {
                 let module = state.module;
@@ -603,6 +710,7 @@ impl AnalysisHost {
     fn module_state(&mut self, dir: &Utf8Path) -> &mut ModuleState {
         if !self.modules.contains_key(dir) {
             let module = self.db.set_module_files(dir.to_owned(), Vec::new());
+            self.stale_reads.insert(dir.to_owned());
             let at =
                 self.module_order.binary_search_by(|it| vfs::path_order(it, dir)).unwrap_or_else(|at| at);
             self.module_order.insert(at, dir.to_owned());
