@@ -23,7 +23,9 @@
 //!   its own, never part of the Terraform module beside it.
 //! - Included files ([`includes`]): read from disk through the host, as
 //!   Terragrunt finds them, and merged into the unit as Terragrunt merges
-//!   them (`dependency` blocks, `inputs`, `terraform { source }`).
+//!   them (`dependency` blocks, `inputs`, `terraform { source }`), a
+//!   `terragrunt.hcl.json`'s too. An included file that includes another
+//!   is an error (`file_diagnostics`), as Terragrunt reads one level.
 //! - Across the Terraform boundary ([`unit_call`]): the module a unit
 //!   deploys (a local `terraform { source }`, its own or an included
 //!   file's, or the unit's own directory) is called with the keys of
@@ -41,10 +43,11 @@ use std::{collections::BTreeMap, sync::Arc};
 
 use camino::Utf8Path;
 use db::{
-    Db,
+    Db, File,
     module::{
         Address, ArgumentsAt, Attr, DialectPlugin, DialectRules, FileRead, Grouping, Module, ModuleCall,
-        attribute_value, block_labels, declarations_of, definition, join_lexically, module_files,
+        ModuleDiagnostic, ModuleDiagnosticKind, attribute_value, block_labels, declarations_of, definition,
+        join_lexically, module_files,
     },
 };
 use eval::{Function, FunctionError, Param, Type, Value};
@@ -149,6 +152,41 @@ impl DialectPlugin for Terragrunt {
             .map(|label| Box::from([label.clone()]))
             .collect();
         Some(labels)
+    }
+
+    /// An included file that includes another, which Terragrunt refuses
+    /// (its `TooManyLevelsOfInheritanceError`, worded as it words it), at
+    /// the unit's include's `path`.
+    fn file_diagnostics(&self, db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+        if includes::unit_file(db, module) != Some(file) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for include in includes::unit_includes(db, module) {
+            let Some(included) = includes::included_file(db, include) else { continue };
+            let nested = &includes::included_config(db, included).nested_includes;
+            if nested.is_empty() {
+                continue;
+            }
+            let range = include
+                .path
+                .and_then(|path| db::source_map(db, file).expr_syntax(path))
+                .map(|pointer| pointer.text_range())
+                .unwrap_or_default();
+            out.push(ModuleDiagnostic {
+                file,
+                range,
+                kind: ModuleDiagnosticKind::NestedImport,
+                detail: format!(
+                    "{} includes {}, which itself includes {}. Only one level of includes is allowed.",
+                    file.path(db),
+                    included.path(db),
+                    nested.join(",")
+                ),
+                related: Vec::new(),
+            });
+        }
+        out
     }
 
     /// `include.NAME.locals`: the locals of the file an exposed include
