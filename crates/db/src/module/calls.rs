@@ -415,6 +415,82 @@ pub fn module_call_diagnostics(
     out
 }
 
+/// An access of a member by name (`base.name`) whose base is a chain of
+/// such accesses from a root variable (`dependency.vpc.outputs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberAccess {
+    /// The access, an [`hir::Expr::GetAttr`].
+    pub expr: hir::ExprId,
+    /// The root and the names before `name`.
+    pub base: Vec<SmolStr>,
+    pub name: SmolStr,
+}
+
+/// The member accesses of a file's expressions, but those inside `try` or
+/// `can`, whose fallback a missing member is, not an error.
+pub fn member_accesses(hir: &hir::FileHir) -> Vec<MemberAccess> {
+    // The steps of a chain of attribute accesses from a root variable.
+    let chain = |mut id: hir::ExprId| -> Option<Vec<SmolStr>> {
+        let mut steps = Vec::new();
+        loop {
+            match &hir.exprs[id] {
+                hir::Expr::GetAttr { base, name } => {
+                    steps.push(name.clone());
+                    id = *base;
+                }
+                hir::Expr::Variable(root) => {
+                    steps.push(root.clone());
+                    steps.reverse();
+                    return Some(steps);
+                }
+                _ => return None,
+            }
+        }
+    };
+    // What `try` and `can` catch.
+    let mut caught = vec![false; hir.exprs.len()];
+    for (_, expr) in hir.exprs.iter() {
+        let hir::Expr::Call(call) = expr else { continue };
+        if !matches!(call.name.as_str(), "try" | "can") {
+            continue;
+        }
+        let mut stack: Vec<hir::ExprId> = call.args.clone();
+        while let Some(id) = stack.pop() {
+            let index = id.into_raw().into_u32() as usize;
+            if caught.get(index).copied().unwrap_or(true) {
+                continue;
+            }
+            caught[index] = true;
+            hir.exprs[id].children(&mut stack);
+        }
+    }
+    hir.exprs
+        .iter()
+        .filter(|(id, _)| !caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false))
+        .filter_map(|(id, expr)| {
+            let hir::Expr::GetAttr { base, name } = expr else { return None };
+            Some(MemberAccess { expr: id, base: chain(*base)?, name: name.clone() })
+        })
+        .collect()
+}
+
+/// The range of a member access of a native file: from its dot to the
+/// end of its name (`.vpc_idd`).
+pub fn member_access_range(db: &dyn Db, file: File, access: hir::ExprId) -> Option<syntax::TextRange> {
+    let pointer = crate::source_map(db, file).expr_syntax(access)?;
+    let node = pointer.to_node(&crate::parse(db, file).syntax_node());
+    use syntax::ast::AstNode;
+    Some(
+        syntax::ast::GetAttrExpr::cast(node.clone())
+            .and_then(|get| {
+                let name = get.name()?;
+                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
+                Some(syntax::TextRange::new(start, name.text_range().end()))
+            })
+            .unwrap_or_else(|| node.text_range()),
+    )
+}
+
 /// Reads in `file` of an output a callee does not declare, for each of
 /// `module`'s calls that reads its callee's outputs under one address
 /// ([`ModuleCall::outputs_at`]: `dependency.vpc.outputs.vpc_idd`), where
@@ -432,51 +508,12 @@ pub fn call_output_diagnostics(
         return Vec::new();
     }
     let hir = crate::lower(db, file);
-    // The steps of a chain of attribute accesses from a root variable.
-    let chain = |mut id: hir::ExprId| -> Option<Vec<&SmolStr>> {
-        let mut steps = Vec::new();
-        loop {
-            match &hir.exprs[id] {
-                hir::Expr::GetAttr { base, name } => {
-                    steps.push(name);
-                    id = *base;
-                }
-                hir::Expr::Variable(root) => {
-                    steps.push(root);
-                    steps.reverse();
-                    return Some(steps);
-                }
-                _ => return None,
-            }
-        }
-    };
-    // What `try` and `can` catch: an output missing there is their
-    // fallback, not an error.
-    let mut caught = vec![false; hir.exprs.len()];
-    for (_, expr) in hir.exprs.iter() {
-        let hir::Expr::Call(call) = expr else { continue };
-        if !matches!(call.name.as_str(), "try" | "can") {
-            continue;
-        }
-        let mut stack: Vec<hir::ExprId> = call.args.clone();
-        while let Some(id) = stack.pop() {
-            let index = id.into_raw().into_u32() as usize;
-            if caught.get(index).copied().unwrap_or(true) {
-                continue;
-            }
-            caught[index] = true;
-            hir.exprs[id].children(&mut stack);
-        }
-    }
     let mut out = Vec::new();
-    for (id, expr) in hir.exprs.iter() {
-        let hir::Expr::GetAttr { base, name: output } = expr else { continue };
-        if caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false) {
-            continue;
-        }
+    for access in member_accesses(hir) {
+        let (id, output) = (access.expr, &access.name);
         let Some(call) = calls.iter().find(|call| {
             let Some(at) = &call.outputs_at else { return false };
-            chain(*base).is_some_and(|steps| steps.iter().copied().eq(at.segments().iter()))
+            access.base.iter().eq(at.segments().iter())
         }) else {
             continue;
         };
@@ -484,16 +521,7 @@ pub fn call_output_diagnostics(
         if !interface.complete || interface.outputs.contains(output) || call.caller_outputs.contains(output) {
             continue;
         }
-        let Some(pointer) = crate::source_map(db, file).expr_syntax(id) else { continue };
-        let node = pointer.to_node(&crate::parse(db, file).syntax_node());
-        use syntax::ast::AstNode;
-        let range = syntax::ast::GetAttrExpr::cast(node.clone())
-            .and_then(|get| {
-                let name = get.name()?;
-                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
-                Some(syntax::TextRange::new(start, name.text_range().end()))
-            })
-            .unwrap_or_else(|| node.text_range());
+        let Some(range) = member_access_range(db, file, id) else { continue };
         let suggestion =
             crate::module::resolve::suggest(output, interface.outputs.iter().map(SmolStr::as_str));
         let did_you_mean = match &suggestion {

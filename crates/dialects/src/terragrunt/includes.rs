@@ -532,3 +532,38 @@ pub fn is_local_path(source: &str) -> bool {
         || source.starts_with("../")
         || source.starts_with('/')
 }
+
+/// A local of a unit whose value is `read_terragrunt_config(PATH)` (or
+/// with a default), PATH known without evaluation as an include's is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigRead {
+    /// The local's name: `local.NAME` is the other file's configuration.
+    pub local: SmolStr,
+    /// The file it reads.
+    pub read: FileRead,
+}
+
+/// The `read_terragrunt_config` calls of `module`'s unit file that are
+/// the whole value of one of its locals, whose path is known without
+/// evaluation (relative to the unit's directory, as Terragrunt reads it).
+#[salsa::tracked(returns(ref))]
+pub fn unit_config_reads(db: &dyn Db, module: Module) -> Vec<ConfigRead> {
+    let Some(file) = unit_file(db, module) else { return Vec::new() };
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let unit_dir = vfs::module_dir(file.path(db));
+    let mut out = Vec::new();
+    for block in blocks_of(hir, file.syntax(db), "locals") {
+        for (local, value) in &block.attributes {
+            let Expr::Call(call) = &hir[*value] else { continue };
+            if call.name != "read_terragrunt_config" || call.args.is_empty() || call.args.len() > 2 {
+                continue;
+            }
+            let Some(read) = include_path(hir, call.args[0], unit_dir) else { continue };
+            out.push(ConfigRead { local: local.clone(), read });
+        }
+    }
+    out
+}
