@@ -394,6 +394,7 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
         imported_arguments: included_inputs.unwrap_or_default(),
         outputs_at: None,
         caller_outputs: Vec::new(),
+        stand_in_outputs: None,
         complete,
         file,
         location,
@@ -432,6 +433,12 @@ fn dependency_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             imported_arguments: Vec::new(),
             outputs_at: Some(Address::new(["dependency", dependency.label.as_str(), "outputs"])),
             caller_outputs: dependency.mock_outputs.clone(),
+            // The mocks Terragrunt passes as the outputs until the
+            // dependency is applied: an input that is one of them gets
+            // the mock's value then.
+            stand_in_outputs: dependency
+                .mocks_reach_variables
+                .then(|| Address::new(["dependency", dependency.label.as_str(), "mock_outputs"])),
             complete: false,
             file,
             location,

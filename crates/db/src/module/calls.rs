@@ -69,6 +69,13 @@ pub struct ModuleCall {
     /// the callee's (a dependency's mock outputs, which its tool reads
     /// where the callee has none yet).
     pub caller_outputs: Vec<SmolStr>,
+    /// Where those outputs' values are (an object attribute: a
+    /// dependency's `mock_outputs`), when the tool passes them on in
+    /// place of the callee's (before it has any): another call's argument
+    /// that is exactly one of these outputs is checked against its
+    /// variable's type with that value too. `None` where the tool may not
+    /// pass them to a command that reads variables.
+    pub stand_in_outputs: Option<Address>,
     /// Where the block is.
     pub file: File,
     pub location: Location,
@@ -192,6 +199,7 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             imported_arguments: Vec::new(),
             outputs_at: None,
             caller_outputs: Vec::new(),
+            stand_in_outputs: None,
             complete: true,
             file: definition.file,
             location: definition.location(db).clone(),
@@ -429,24 +437,6 @@ pub struct MemberAccess {
 /// The member accesses of a file's expressions, but those inside `try` or
 /// `can`, whose fallback a missing member is, not an error.
 pub fn member_accesses(hir: &hir::FileHir) -> Vec<MemberAccess> {
-    // The steps of a chain of attribute accesses from a root variable.
-    let chain = |mut id: hir::ExprId| -> Option<Vec<SmolStr>> {
-        let mut steps = Vec::new();
-        loop {
-            match &hir.exprs[id] {
-                hir::Expr::GetAttr { base, name } => {
-                    steps.push(name.clone());
-                    id = *base;
-                }
-                hir::Expr::Variable(root) => {
-                    steps.push(root.clone());
-                    steps.reverse();
-                    return Some(steps);
-                }
-                _ => return None,
-            }
-        }
-    };
     // What `try` and `can` catch.
     let mut caught = vec![false; hir.exprs.len()];
     for (_, expr) in hir.exprs.iter() {
@@ -469,7 +459,7 @@ pub fn member_accesses(hir: &hir::FileHir) -> Vec<MemberAccess> {
         .filter(|(id, _)| !caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false))
         .filter_map(|(id, expr)| {
             let hir::Expr::GetAttr { base, name } = expr else { return None };
-            Some(MemberAccess { expr: id, base: chain(*base)?, name: name.clone() })
+            Some(MemberAccess { expr: id, base: access_chain(hir, *base)?, name: name.clone() })
         })
         .collect()
 }
@@ -567,7 +557,76 @@ fn argument_type_problem(
         }
         ArgumentsAt::ObjectMembers(_) => object?.entries()?.get(argument.as_str())?,
     };
-    value::convert(value, ty).err().map(|error| error.to_string())
+    if let Err(error) = value::convert(value, ty) {
+        return Some(error.to_string());
+    }
+    if value.is_wholly_known() {
+        return None;
+    }
+    // Not known: one of another call's outputs, which the tool may pass
+    // a stand-in for.
+    let (other, output, stand_in) = stand_in_argument(db, module, call, argument)?;
+    let error = value::convert(&stand_in, ty).err()?;
+    Some(format!(
+        "{error} (the value {} gives for output {:?} of {}, passed in its place until {} has outputs)",
+        other.stand_in_outputs.as_ref().map(Address::to_string).unwrap_or_default(),
+        output.as_str(),
+        other.name,
+        other.name
+    ))
+}
+
+/// Where an argument of `call` passed as members of an object (`inputs =
+/// { x = dependency.vpc.outputs.id }`) is written as exactly one output of
+/// another call that has stand-ins for its outputs, that call, the
+/// output, and its stand-in's value where it is wholly known.
+fn stand_in_argument<'db>(
+    db: &'db dyn Db,
+    module: Module,
+    call: &ModuleCall,
+    argument: &SmolStr,
+) -> Option<(&'db ModuleCall, SmolStr, value::Value)> {
+    let ArgumentsAt::ObjectMembers(at) = &call.arguments_at else { return None };
+    let [name] = at.segments() else { return None };
+    if call.file.syntax(db) != crate::SourceSyntax::Native {
+        return None;
+    }
+    let hir = crate::lower(db, call.file);
+    let attribute = hir.body.attributes.iter().map(|&it| &hir.attributes[it]).find(|it| it.name == *name)?;
+    let hir::Expr::Object(items) = &hir.exprs[attribute.value] else { return None };
+    let item = items.iter().find(|item| match &item.key {
+        hir::ObjectKey::Name(key) => key == argument,
+        hir::ObjectKey::Expr { .. } => false,
+    })?;
+    let mut steps = access_chain(hir, item.value)?;
+    let output = steps.pop()?;
+    let other = module_calls(db, module).iter().find(|other| {
+        other.stand_in_outputs.is_some() && other.outputs_at.as_ref().is_some_and(|at| at.segments() == steps)
+    })?;
+    let stand_ins = other.stand_in_outputs.as_ref()?;
+    let object = attribute_value(db, Attr::new(db, module, stand_ins.clone())).as_ref().ok()?;
+    let value = object.entries()?.get(output.as_str())?;
+    value.is_wholly_known().then(|| (other, output, value.clone()))
+}
+
+/// The names of a chain of attribute accesses from a root variable
+/// (`dependency.vpc.outputs.id`), root first.
+fn access_chain(hir: &hir::FileHir, mut id: hir::ExprId) -> Option<Vec<SmolStr>> {
+    let mut steps = Vec::new();
+    loop {
+        match &hir.exprs[id] {
+            hir::Expr::GetAttr { base, name } => {
+                steps.push(name.clone());
+                id = *base;
+            }
+            hir::Expr::Variable(root) => {
+                steps.push(root.clone());
+                steps.reverse();
+                return Some(steps);
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// Where `argument` of `call` is written: the attribute's name, or for a

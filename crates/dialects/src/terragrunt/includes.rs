@@ -357,6 +357,20 @@ fn mock_outputs(hir: &FileHir, block: &BlockOf) -> Vec<SmolStr> {
     block.attribute("mock_outputs").and_then(|it| object_keys(hir, it)).unwrap_or_default()
 }
 
+/// Whether a `dependency` block's mocks may be passed to a Terraform
+/// command that reads variables: Terragrunt passes them to every command
+/// unless `mock_outputs_allowed_terraform_commands` lists some, and
+/// `validate`, `init` and the like read no variable values.
+fn mocks_reach_variables(hir: &FileHir, block: &BlockOf) -> bool {
+    let Some(allowed) = block.attribute("mock_outputs_allowed_terraform_commands") else { return true };
+    let Expr::Tuple(items) = &hir[allowed] else { return false };
+    items.iter().any(|&item| {
+        literal_string(hir, item).is_some_and(|command| {
+            matches!(command.as_str(), "plan" | "apply" | "destroy" | "refresh" | "import" | "console")
+        })
+    })
+}
+
 /// The `config_path` of a `dependency` block, where it is a static path.
 fn config_path(hir: &FileHir, block: &BlockOf) -> Option<StaticPath> {
     static_path(hir, block.attribute("config_path")?)
@@ -464,6 +478,11 @@ pub struct Dependency {
     /// The keys of its `mock_outputs`, where it is an object constructor:
     /// outputs Terragrunt reads where the unit has none yet.
     pub mock_outputs: Vec<SmolStr>,
+    /// Whether it is the unit's own block and its mocks may be passed to a
+    /// command that reads the module's variables (`plan`, `apply`…): no
+    /// `mock_outputs_allowed_terraform_commands`, or a literal list with
+    /// one of those.
+    pub mocks_reach_variables: bool,
 }
 
 /// The `dependency` blocks of `module`'s unit file, then those of the
@@ -480,6 +499,7 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
             dir: config_path(hir, &block).map(|path| path.resolve(unit_dir)),
             skip_outputs: skips_outputs(&block),
             mock_outputs: mock_outputs(hir, &block),
+            mocks_reach_variables: mocks_reach_variables(hir, &block),
             label: block.label,
         });
     }
@@ -495,6 +515,7 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
                 dir,
                 skip_outputs: *skip_outputs,
                 mock_outputs: mock_outputs.clone(),
+                mocks_reach_variables: false,
             });
         }
     }
