@@ -148,19 +148,29 @@ pub struct AnalysisHost {
     /// The queries changes applied since the last report ran (files parsed
     /// for their declarations), for the next report's statistics.
     pending_stats: ReportStats,
-    /// What each module read beyond its own files at the last
-    /// [`AnalysisHost::load_reads`], by the module's directory: the
-    /// candidates of its reads up to the first that exists (a file created
-    /// nearer changes what it reads), and the directories of the modules it
-    /// calls (whose variables and outputs its calls are checked against).
-    reads_of: FxHashMap<Utf8PathBuf, Vec<Utf8PathBuf>>,
+    /// What each module read beyond its own files, by the module's
+    /// directory and what the reading is: the candidates of its reads up
+    /// to the first that exists (a file created nearer changes what it
+    /// reads) as the last [`AnalysisHost::load_reads`] found them, and the
+    /// directories of the modules it calls (whose variables and outputs
+    /// its calls are checked against) as its last report found them.
+    reads_of: FxHashMap<(Utf8PathBuf, Reading), Vec<Utf8PathBuf>>,
     /// The same, by what is read: the modules that read each path. A
     /// change of one of those files changes what its readers report.
-    readers: FxHashMap<Utf8PathBuf, FxHashSet<Utf8PathBuf>>,
+    readers: FxHashMap<Utf8PathBuf, FxHashSet<(Utf8PathBuf, Reading)>>,
     /// Modules whose reads may have changed since the last
     /// [`AnalysisHost::load_reads`]: those whose files changed, and the
     /// readers of a file that changed or was read.
     stale_reads: FxHashSet<Utf8PathBuf>,
+}
+
+/// How a module reads a path that is not one of its files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Reading {
+    /// A file it reads by path (`module::module_reads`).
+    File,
+    /// The directory of a module it calls.
+    CalledModule,
 }
 
 #[derive(Debug, Clone)]
@@ -318,14 +328,12 @@ impl AnalysisHost {
         // Units of one directory share their reads (the same root
         // configuration's candidates): each is looked at once.
         let mut reads: rustc_hash::FxHashSet<module::FileRead> = rustc_hash::FxHashSet::default();
-        let mut read_by: Vec<(Utf8PathBuf, Vec<module::FileRead>, Vec<Utf8PathBuf>)> = Vec::new();
+        let mut read_by: Vec<(Utf8PathBuf, Vec<module::FileRead>)> = Vec::new();
         for dir in stale {
             let Some(state) = self.modules.get(&dir) else { continue };
             let module_reads = module::module_reads(&self.db, state.module);
-            let calls: Vec<Utf8PathBuf> =
-                module::module_calls(&self.db, state.module).iter().map(|call| call.dir.clone()).collect();
             reads.extend(module_reads.iter().cloned());
-            read_by.push((dir, module_reads, calls));
+            read_by.push((dir, module_reads));
         }
         let mut loaded: Vec<Utf8PathBuf> = Vec::new();
         for read in reads {
@@ -350,7 +358,7 @@ impl AnalysisHost {
         }
         // What each module reads now, each read up to its first candidate
         // that exists (after the loading above).
-        for (dir, module_reads, calls) in read_by {
+        for (dir, module_reads) in read_by {
             let mut paths: Vec<Utf8PathBuf> = Vec::new();
             for read in &module_reads {
                 for path in read.candidates.iter() {
@@ -361,10 +369,9 @@ impl AnalysisHost {
                     }
                 }
             }
-            paths.extend(calls);
             paths.sort_unstable();
             paths.dedup();
-            self.set_reads_of(dir, paths);
+            self.set_reads_of(dir, Reading::File, paths);
         }
         // A file read now changes what its readers found without it.
         for path in &loaded {
@@ -374,22 +381,26 @@ impl AnalysisHost {
     }
 
     /// Records what the module of `dir` reads (see `reads_of`).
-    fn set_reads_of(&mut self, dir: Utf8PathBuf, paths: Vec<Utf8PathBuf>) {
-        for old in self.reads_of.get(&dir).into_iter().flatten() {
+    fn set_reads_of(&mut self, dir: Utf8PathBuf, reading: Reading, paths: Vec<Utf8PathBuf>) {
+        let key = (dir, reading);
+        if self.reads_of.get(&key) == Some(&paths) {
+            return;
+        }
+        for old in self.reads_of.get(&key).into_iter().flatten() {
             if let Some(readers) = self.readers.get_mut(old) {
-                readers.remove(&dir);
+                readers.remove(&key);
                 if readers.is_empty() {
                     self.readers.remove(old);
                 }
             }
         }
         for path in &paths {
-            self.readers.entry(path.clone()).or_default().insert(dir.clone());
+            self.readers.entry(path.clone()).or_default().insert(key.clone());
         }
         if paths.is_empty() {
-            self.reads_of.remove(&dir);
+            self.reads_of.remove(&key);
         } else {
-            self.reads_of.insert(dir, paths);
+            self.reads_of.insert(key, paths);
         }
     }
 
@@ -398,8 +409,12 @@ impl AnalysisHost {
     /// found again, and their reads too.
     fn mark_readers(&mut self, path: &Utf8Path) {
         let dir = path.parent().unwrap_or(Utf8Path::new(""));
-        let readers: Vec<Utf8PathBuf> =
-            [path, dir].into_iter().filter_map(|it| self.readers.get(it)).flatten().cloned().collect();
+        let readers: Vec<Utf8PathBuf> = [path, dir]
+            .into_iter()
+            .filter_map(|it| self.readers.get(it))
+            .flatten()
+            .map(|(reader, _)| reader.clone())
+            .collect();
         for reader in readers {
             if let Some(state) = self.modules.get_mut(&reader) {
                 // What it read changes its diagnostics, not its values:
@@ -1156,13 +1171,18 @@ impl AnalysisHost {
         // The children of the module's calls, whose variables its
         // diagnostics compare the calls with.
         let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>> = FxHashMap::default();
+        let mut called: Vec<Utf8PathBuf> = Vec::new();
         for call in module::module_calls(db, module) {
+            called.push(call.dir.clone());
             let found = match self.modules.get(&call.dir) {
                 Some(child) => module::child_interface(db, child.module),
                 None => self.external_inputs.as_ref().and_then(|inputs| inputs(&call.dir)),
             };
             inputs.insert(call.dir.clone(), found);
         }
+        called.sort_unstable();
+        called.dedup();
+        self.set_reads_of(dir.to_owned(), Reading::CalledModule, called);
         let state = self.modules.get_mut(dir)?;
         Some(ModuleJob {
             dir: dir.to_owned(),

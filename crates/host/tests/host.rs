@@ -630,3 +630,31 @@ fn an_include_added_by_an_edit_is_read_and_counts() {
     "#]]
     .assert_eq(&shown(&host.report()));
 }
+
+/// A module's calls are checked against the modules they call: an edit of
+/// a called module reports its callers again.
+#[test]
+fn an_edit_of_a_called_module_reports_its_callers() {
+    let mut host = AnalysisHost::new(HostOptions::default());
+    let mut change = Change::new();
+    change.set_file_text(
+        "m/main.tf",
+        "module \"net\" {\n  source = \"./net\"\n  cidr   = \"10.0.0.0/16\"\n}\n",
+    );
+    change.set_file_text("m/net/variables.tf", "variable \"cidr\" {\n  type = string\n}\n");
+    host.apply_change(change);
+    host.load_reads();
+    host.report();
+    let mut change = Change::new();
+    change.set_file_text("m/net/variables.tf", "variable \"cidr_block\" {\n  type = string\n}\n");
+    host.apply_change(change);
+    expect![[r#"
+        var.cidr removed
+        var.cidr_block = 
+        resolved m/net/variables.tf:1:1 warning[unused-declaration] Variable `cidr` is never used
+        new m/main.tf:1:1 error[missing-module-argument] Missing required argument
+        new m/main.tf:3:3 error[unsupported-module-argument] Unsupported argument
+        new m/net/variables.tf:1:1 warning[unused-declaration] Variable `cidr_block` is never used
+    "#]]
+    .assert_eq(&shown(&host.report()));
+}
