@@ -154,14 +154,39 @@ pub struct AnalysisHost {
     /// reads) as the last [`AnalysisHost::load_reads`] found them, and the
     /// directories of the modules it calls (whose variables and outputs
     /// its calls are checked against) as its last report found them.
-    reads_of: FxHashMap<(Utf8PathBuf, Reading), Vec<Utf8PathBuf>>,
+    /// Paths are kept as strings: they are only looked up, and std's
+    /// `Path` hashes and compares component by component.
+    reads_of: FxHashMap<(String, Reading), Vec<String>>,
     /// The same, by what is read: the modules that read each path. A
     /// change of one of those files changes what its readers report.
-    readers: FxHashMap<Utf8PathBuf, FxHashSet<(Utf8PathBuf, Reading)>>,
+    readers: FxHashMap<String, FxHashSet<(String, Reading)>>,
     /// Modules whose reads may have changed since the last
     /// [`AnalysisHost::load_reads`]: those whose files changed, and the
     /// readers of a file that changed or was read.
-    stale_reads: FxHashSet<Utf8PathBuf>,
+    stale_reads: FxHashSet<String>,
+}
+
+/// A read, hashed and compared by its candidates' text: std's `Path`
+/// hashes and compares component by component, and a chunk of a check
+/// looks up thousands of reads.
+#[derive(Debug, Clone)]
+struct ReadKey(module::FileRead);
+
+impl PartialEq for ReadKey {
+    fn eq(&self, other: &ReadKey) -> bool {
+        self.0.candidates.len() == other.0.candidates.len()
+            && self.0.candidates.iter().zip(other.0.candidates.iter()).all(|(a, b)| a.as_str() == b.as_str())
+    }
+}
+
+impl Eq for ReadKey {}
+
+impl Hash for ReadKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for candidate in self.0.candidates.iter() {
+            candidate.as_str().hash(state);
+        }
+    }
 }
 
 /// How a module reads a path that is not one of its files.
@@ -323,21 +348,26 @@ impl AnalysisHost {
     }
 
     fn load_reads_once(&mut self) -> bool {
-        let mut stale: Vec<Utf8PathBuf> = self.stale_reads.drain().collect();
-        stale.sort_by(|a, b| vfs::path_order(a, b));
+        let mut stale: Vec<String> = self.stale_reads.drain().collect();
+        stale.sort_unstable();
         // Units of one directory share their reads (the same root
-        // configuration's candidates): each is looked at once.
-        let mut reads: rustc_hash::FxHashSet<module::FileRead> = rustc_hash::FxHashSet::default();
-        let mut read_by: Vec<(Utf8PathBuf, Vec<module::FileRead>)> = Vec::new();
+        // configuration's candidates): each is looked at once, and found
+        // to name its candidate at this index (the first that exists, or
+        // past the last).
+        let mut reads: FxHashMap<ReadKey, usize> = FxHashMap::default();
+        let mut read_by: Vec<(String, Vec<module::FileRead>)> = Vec::new();
         for dir in stale {
-            let Some(state) = self.modules.get(&dir) else { continue };
+            let Some(state) = self.modules.get(Utf8Path::new(&dir)) else { continue };
             let module_reads = module::module_reads(&self.db, state.module);
-            reads.extend(module_reads.iter().cloned());
+            for read in &module_reads {
+                reads.entry(ReadKey(read.clone())).or_insert(usize::MAX);
+            }
             read_by.push((dir, module_reads));
         }
         let mut loaded: Vec<Utf8PathBuf> = Vec::new();
-        for read in reads {
-            for path in read.candidates.iter() {
+        for (ReadKey(read), found) in reads.iter_mut() {
+            for (index, path) in read.candidates.iter().enumerate() {
+                *found = index;
                 match self.db.file(path) {
                     Some(file) if file.status(&self.db) == db::FileStatus::Exists => break,
                     Some(_) => continue,
@@ -356,32 +386,27 @@ impl AnalysisHost {
                 }
             }
         }
-        // What each module reads now, each read up to its first candidate
-        // that exists (after the loading above).
+        // What each module reads now: each read's candidates up to the
+        // first that exists (after the loading above).
         for (dir, module_reads) in read_by {
-            let mut paths: Vec<Utf8PathBuf> = Vec::new();
-            for read in &module_reads {
-                for path in read.candidates.iter() {
-                    paths.push(path.clone());
-                    if self.db.file(path).is_some_and(|file| file.status(&self.db) == db::FileStatus::Exists)
-                    {
-                        break;
-                    }
-                }
+            let mut paths: Vec<String> = Vec::new();
+            for read in module_reads {
+                let upto = reads.get(&ReadKey(read.clone())).copied().unwrap_or(usize::MAX);
+                paths.extend(
+                    read.candidates.iter().take(upto.saturating_add(1)).map(|it| it.as_str().to_owned()),
+                );
             }
             paths.sort_unstable();
             paths.dedup();
             self.set_reads_of(dir, Reading::File, paths);
         }
         // A file read now changes what its readers found without it.
-        for path in &loaded {
-            self.mark_readers(path);
-        }
+        self.mark_readers(loaded.iter().map(Utf8PathBuf::as_path));
         !loaded.is_empty()
     }
 
     /// Records what the module of `dir` reads (see `reads_of`).
-    fn set_reads_of(&mut self, dir: Utf8PathBuf, reading: Reading, paths: Vec<Utf8PathBuf>) {
+    fn set_reads_of(&mut self, dir: String, reading: Reading, paths: Vec<String>) {
         let key = (dir, reading);
         if self.reads_of.get(&key) == Some(&paths) {
             return;
@@ -404,19 +429,24 @@ impl AnalysisHost {
         }
     }
 
-    /// Marks the modules that read the file at `path` (an included file, a
-    /// dependency's unit, a file of a called module's directory) to be
+    /// Marks the modules that read the files at `paths` (an included file,
+    /// a dependency's unit, a file of a called module's directory) to be
     /// found again, and their reads too.
-    fn mark_readers(&mut self, path: &Utf8Path) {
-        let dir = path.parent().unwrap_or(Utf8Path::new(""));
-        let readers: Vec<Utf8PathBuf> = [path, dir]
-            .into_iter()
-            .filter_map(|it| self.readers.get(it))
-            .flatten()
-            .map(|(reader, _)| reader.clone())
-            .collect();
+    fn mark_readers<'p>(&mut self, paths: impl IntoIterator<Item = &'p Utf8Path>) {
+        // Each reader once, though it reads many of the paths (every
+        // candidate of a search up the directories).
+        let mut readers: FxHashSet<&str> = FxHashSet::default();
+        for path in paths {
+            let dir = path.parent().unwrap_or(Utf8Path::new(""));
+            for it in [path, dir] {
+                readers.extend(
+                    self.readers.get(it.as_str()).into_iter().flatten().map(|(reader, _)| reader.as_str()),
+                );
+            }
+        }
+        let readers: Vec<String> = readers.into_iter().map(str::to_owned).collect();
         for reader in readers {
-            if let Some(state) = self.modules.get_mut(&reader) {
+            if let Some(state) = self.modules.get_mut(Utf8Path::new(&reader)) {
                 // What it read changes its diagnostics, not its values:
                 // what an included file or a called module declares is
                 // read by the checks of the module's calls and opaque
@@ -596,7 +626,7 @@ impl AnalysisHost {
                     changed_paths.push(path.clone());
                     match module {
                         Some(dir) => {
-                            self.stale_reads.insert(dir.clone());
+                            self.stale_reads.insert(dir.as_str().to_owned());
                             let state = self.module_state(&dir);
                             if state.members.insert(path, file).is_none() {
                                 membership_changed.insert(dir.clone());
@@ -621,7 +651,7 @@ impl AnalysisHost {
                     self.db.delete_file(&path);
                     match entry.module {
                         Some(dir) => {
-                            self.stale_reads.insert(dir.clone());
+                            self.stale_reads.insert(dir.as_str().to_owned());
                             if let Some(state) = self.modules.get_mut(&dir) {
                                 state.members.remove(&path);
                                 state.pending.files.insert(entry.file);
@@ -656,9 +686,7 @@ impl AnalysisHost {
         // dependency's unit) or a file of a module another calls changes
         // what that module reports, though it is not one of its files.
         if !self.readers.is_empty() {
-            for path in &changed_paths {
-                self.mark_readers(path);
-            }
+            self.mark_readers(changed_paths.iter().map(Utf8PathBuf::as_path));
         }
         for (dir, files) in indexed {
             if let Some(state) = self.modules.get(&dir) {
@@ -725,7 +753,7 @@ impl AnalysisHost {
     fn module_state(&mut self, dir: &Utf8Path) -> &mut ModuleState {
         if !self.modules.contains_key(dir) {
             let module = self.db.set_module_files(dir.to_owned(), Vec::new());
-            self.stale_reads.insert(dir.to_owned());
+            self.stale_reads.insert(dir.as_str().to_owned());
             let at =
                 self.module_order.binary_search_by(|it| vfs::path_order(it, dir)).unwrap_or_else(|at| at);
             self.module_order.insert(at, dir.to_owned());
@@ -1171,9 +1199,9 @@ impl AnalysisHost {
         // The children of the module's calls, whose variables its
         // diagnostics compare the calls with.
         let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>> = FxHashMap::default();
-        let mut called: Vec<Utf8PathBuf> = Vec::new();
+        let mut called: Vec<String> = Vec::new();
         for call in module::module_calls(db, module) {
-            called.push(call.dir.clone());
+            called.push(call.dir.as_str().to_owned());
             let found = match self.modules.get(&call.dir) {
                 Some(child) => module::child_interface(db, child.module),
                 None => self.external_inputs.as_ref().and_then(|inputs| inputs(&call.dir)),
@@ -1182,7 +1210,7 @@ impl AnalysisHost {
         }
         called.sort_unstable();
         called.dedup();
-        self.set_reads_of(dir.to_owned(), Reading::CalledModule, called);
+        self.set_reads_of(dir.as_str().to_owned(), Reading::CalledModule, called);
         let state = self.modules.get_mut(dir)?;
         Some(ModuleJob {
             dir: dir.to_owned(),
