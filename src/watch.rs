@@ -150,6 +150,9 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                 // The write waits until a running report has let go of its
                 // handle, which it does at its next query, unwinding.
                 host.apply_change(change);
+                // The files the batch made units read (an include added),
+                // whose readers it reports again with the others.
+                host.load_reads();
                 // Read again after every batch, not only one that changed a
                 // variables file: a variable declared or retyped changes
                 // which `TF_VAR_` counts and how its text reads. Values that

@@ -584,7 +584,7 @@ rules = { interpolation-only = "error" }
         error(
             "[rules]\nno-such-rule = \"off\"\n",
             expect![
-                "repo/halite.toml:2:1: unknown rule `no-such-rule`; the rules are `interpolation-only`, `quoted-type-constraint`, `legacy-index`, `attribute-splat`, `undeclared-reference`, `unknown-attribute`, `duplicate-declaration`, `unused-declaration`, `reference-cycle`, `type-mismatch`, `invalid-index`, `unknown-function`, `wrong-argument-count`, `evaluation-error`, `unsupported-module-argument`, `missing-module-argument`, `unused-input`, `missing-input`, `invalid-type-constraint`, `missing-variable`, `invalid-variable-value`, `unsupported-argument`, `unsupported-block`, `misplaced-block`, `missing-argument`, `missing-block`, `wrong-label-count`, `duplicate-block`, `conflicting-arguments`, `out-of-context-reference`, `invalid-address`, `invalid-json-body`, `invalid-ignore`"
+                "repo/halite.toml:2:1: unknown rule `no-such-rule`; the rules are `interpolation-only`, `quoted-type-constraint`, `legacy-index`, `attribute-splat`, `undeclared-reference`, `unknown-attribute`, `duplicate-declaration`, `unused-declaration`, `reference-cycle`, `type-mismatch`, `invalid-index`, `unknown-function`, `wrong-argument-count`, `evaluation-error`, `unsupported-module-argument`, `missing-module-argument`, `unused-input`, `missing-input`, `nested-include`, `invalid-type-constraint`, `missing-variable`, `invalid-variable-value`, `unsupported-argument`, `unsupported-block`, `misplaced-block`, `missing-argument`, `missing-block`, `wrong-label-count`, `duplicate-block`, `conflicting-arguments`, `out-of-context-reference`, `invalid-address`, `invalid-json-body`, `invalid-ignore`"
             ],
         );
         error(

@@ -171,6 +171,7 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
         ModuleDiagnosticKind::MissingInput { .. } => rules::MISSING_INPUT,
         ModuleDiagnosticKind::Eval(kind) => eval_rule_code(kind),
         ModuleDiagnosticKind::UnknownProviderFunction { .. } => rules::UNKNOWN_FUNCTION,
+        ModuleDiagnosticKind::NestedImport => rules::NESTED_INCLUDE,
         ModuleDiagnosticKind::Schema(violation) => match violation {
             SchemaViolation::UnsupportedArgument { .. } => rules::UNSUPPORTED_ARGUMENT,
             SchemaViolation::UnsupportedBlock { .. } => rules::UNSUPPORTED_BLOCK,
@@ -723,6 +724,12 @@ pub fn evaluated_file_module_diagnostics(
             let own = module::dialect_file_diagnostics(db, module, file);
             out.extend(own.iter().map(|diagnostic| convert(db, diagnostic)));
         }
+    }
+    // Terragrunt's own checks of a unit (an included file that includes
+    // another), from its plug-in.
+    if trust.kind == Language::Terragrunt {
+        let own = module::dialect_file_diagnostics(db, module, file);
+        out.extend(own.iter().map(|diagnostic| convert(db, diagnostic)));
     }
     // Terraform's schemas for its own blocks, read from the file alone,
     // then the blocks a module has once, across its files.

@@ -181,6 +181,15 @@ pub static RULES: &[Rule] = &[
                       is why it is a warning.",
     },
     Rule {
+        code: NESTED_INCLUDE,
+        default_severity: Severity::Error,
+        summary: "A file a Terragrunt unit includes that has an include block of its own.",
+        explanation: "Terragrunt reads one level of includes: a unit may include files, but a \
+                      file it includes may not include another, and the unit fails to parse. \
+                      Include both files from the unit, or read the second with \
+                      read_terragrunt_config.",
+    },
+    Rule {
         code: INVALID_TYPE_CONSTRAINT,
         default_severity: Severity::Error,
         summary: "A variable's type that is not a valid type constraint.",
@@ -325,6 +334,7 @@ pub const UNSUPPORTED_MODULE_ARGUMENT: &str = "unsupported-module-argument";
 pub const MISSING_MODULE_ARGUMENT: &str = "missing-module-argument";
 pub const UNUSED_INPUT: &str = "unused-input";
 pub const MISSING_INPUT: &str = "missing-input";
+pub const NESTED_INCLUDE: &str = "nested-include";
 pub const INVALID_TYPE_CONSTRAINT: &str = "invalid-type-constraint";
 pub const MISSING_VARIABLE: &str = "missing-variable";
 pub const INVALID_VARIABLE_VALUE: &str = "invalid-variable-value";

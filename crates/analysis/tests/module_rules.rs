@@ -188,6 +188,11 @@ fn missing_input() {
 }
 
 #[test]
+fn nested_include() {
+    run_module_rule("nested-include");
+}
+
+#[test]
 fn missing_module_argument() {
     run_module_rule("missing-module-argument");
 }

@@ -103,9 +103,9 @@ pub use crate::module::{
         location_range, module_blocks,
     },
     calls::{
-        ArgumentsAt, FileRead, MODULE_META_ARGUMENTS, ModuleCall, ModuleInput, ModuleInterface,
-        call_output_diagnostics, child_interface, join_lexically, module_block_calls,
-        module_call_diagnostics, module_calls, module_inputs, module_reads, read_file,
+        ArgumentsAt, FileRead, MODULE_META_ARGUMENTS, MemberAccess, ModuleCall, ModuleInput, ModuleInterface,
+        call_output_diagnostics, child_interface, join_lexically, member_access_range, member_accesses,
+        module_block_calls, module_call_diagnostics, module_calls, module_inputs, module_reads, read_file,
     },
     declarations::{
         BlockEntry, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Location,

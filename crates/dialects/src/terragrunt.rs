@@ -23,7 +23,9 @@
 //!   its own, never part of the Terraform module beside it.
 //! - Included files ([`includes`]): read from disk through the host, as
 //!   Terragrunt finds them, and merged into the unit as Terragrunt merges
-//!   them (`dependency` blocks, `inputs`, `terraform { source }`).
+//!   them (`dependency` blocks, `inputs`, `terraform { source }`), a
+//!   `terragrunt.hcl.json`'s too. An included file that includes another
+//!   is an error (`file_diagnostics`), as Terragrunt reads one level.
 //! - Across the Terraform boundary ([`unit_call`]): the module a unit
 //!   deploys (a local `terraform { source }`, its own or an included
 //!   file's, or the unit's own directory) is called with the keys of
@@ -31,7 +33,13 @@
 //!   declare, a required variable neither the unit nor its includes set
 //!   (where every include is read) and an input of the wrong type.
 //!
-//! `read_terragrunt_config` is not read from disk yet, and the path
+//! - Files read by `read_terragrunt_config(PATH)` as a local's whole value
+//!   ([`includes::unit_config_reads`]): read like an include, and
+//!   `local.NAME.locals.X` and `local.NAME.inputs.X` checked by name where
+//!   the file gives them exactly (`config_read_diagnostics`). The
+//!   function's value is still unknown when evaluated.
+//!
+//! The path
 //! functions, which depend on the file's place, its includes and the
 //! repository around it, are unknown strings when evaluated.
 
@@ -41,10 +49,11 @@ use std::{collections::BTreeMap, sync::Arc};
 
 use camino::Utf8Path;
 use db::{
-    Db,
+    Db, File,
     module::{
         Address, ArgumentsAt, Attr, DialectPlugin, DialectRules, FileRead, Grouping, Module, ModuleCall,
-        attribute_value, block_labels, declarations_of, definition, join_lexically, module_files,
+        ModuleDiagnostic, ModuleDiagnosticKind, attribute_value, block_labels, declarations_of, definition,
+        join_lexically, module_files,
     },
 };
 use eval::{Function, FunctionError, Param, Type, Value};
@@ -118,14 +127,16 @@ impl DialectPlugin for Terragrunt {
     }
 
     /// The files the unit's `include` blocks name, where their paths are
-    /// known without evaluation (see [`includes`]), and the configuration
-    /// of each unit it depends on (for the module that unit deploys).
+    /// known without evaluation (see [`includes`]), the configuration
+    /// of each unit it depends on (for the module that unit deploys), and
+    /// the files its locals read with `read_terragrunt_config`.
     fn reads(&self, db: &dyn Db, module: Module) -> Vec<FileRead> {
         let included = includes::unit_includes(db, module).iter().filter_map(|include| include.read.clone());
         let dependencies = includes::unit_dependencies(db, module)
             .iter()
             .filter_map(|dependency| dependency.dir.as_deref().map(includes::unit_config_read));
-        included.chain(dependencies).collect()
+        let configs = includes::unit_config_reads(db, module).iter().map(|it| it.read.clone());
+        included.chain(dependencies).chain(configs).collect()
     }
 
     /// The `dependency` and `feature` blocks of the files the unit
@@ -151,6 +162,43 @@ impl DialectPlugin for Terragrunt {
         Some(labels)
     }
 
+    /// A name read from a file `read_terragrunt_config` reads that the
+    /// file does not declare (see [`config_read_diagnostics`]), and an
+    /// included file that includes another, which Terragrunt refuses
+    /// (its `TooManyLevelsOfInheritanceError`, worded as it words it), at
+    /// the unit's include's `path`.
+    fn file_diagnostics(&self, db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+        if includes::unit_file(db, module) != Some(file) {
+            return Vec::new();
+        }
+        let mut out = config_read_diagnostics(db, module, file);
+        for include in includes::unit_includes(db, module) {
+            let Some(included) = includes::included_file(db, include) else { continue };
+            let nested = &includes::included_config(db, included).nested_includes;
+            if nested.is_empty() {
+                continue;
+            }
+            let range = include
+                .path
+                .and_then(|path| db::source_map(db, file).expr_syntax(path))
+                .map(|pointer| pointer.text_range())
+                .unwrap_or_default();
+            out.push(ModuleDiagnostic {
+                file,
+                range,
+                kind: ModuleDiagnosticKind::NestedImport,
+                detail: format!(
+                    "{} includes {}, which itself includes {}. Only one level of includes is allowed.",
+                    file.path(db),
+                    included.path(db),
+                    nested.join(",")
+                ),
+                related: Vec::new(),
+            });
+        }
+        out
+    }
+
     /// `include.NAME.locals`: the locals of the file an exposed include
     /// reads.
     fn opaque_members(&self, db: &dyn Db, module: Module, address: &[SmolStr]) -> Option<Vec<SmolStr>> {
@@ -163,6 +211,84 @@ impl DialectPlugin for Terragrunt {
         let config = includes::included_config(db, includes::included_file(db, include)?);
         Some(config.locals.clone())
     }
+}
+
+/// `local.NAME.locals.X` and `local.NAME.inputs.X` where the local NAME
+/// is `read_terragrunt_config(PATH)` and the file PATH names was read and
+/// declares no X: "Unsupported attribute", with a did-you-mean. Only
+/// where what the file gives is exact: a native file with no `include`
+/// (whose inputs would merge in), of locals it declares some of (with
+/// none, Terragrunt's result has no `locals` at all), of inputs an
+/// object whose keys are known; never inside `try` or `can`. A stack or
+/// values file, which Terragrunt reads otherwise, is left alone.
+fn config_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    let reads = includes::unit_config_reads(db, module);
+    if reads.is_empty() {
+        return Vec::new();
+    }
+    let mut known: Vec<(&SmolStr, &str, &[SmolStr], &Utf8Path)> = Vec::new();
+    for read in reads {
+        let Some(read_file) = db::module::read_file(db, &read.read) else { continue };
+        let path = read_file.path(db);
+        let name = path.file_name().unwrap_or_default();
+        if read_file.syntax(db) != db::SourceSyntax::Native
+            || name == "terragrunt.stack.hcl"
+            || name.ends_with("terragrunt.values.hcl")
+            || name.ends_with(".stack.hcl")
+        {
+            continue;
+        }
+        let config = includes::included_config(db, read_file);
+        if config.includes {
+            continue;
+        }
+        if !config.locals.is_empty() {
+            known.push((&read.local, "locals", &config.locals, path));
+        }
+        if let Some(inputs) = config.inputs.as_deref().filter(|it| !it.is_empty()) {
+            known.push((&read.local, "inputs", inputs, path));
+        }
+    }
+    if known.is_empty() {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let mut out = Vec::new();
+    for access in db::module::member_accesses(hir) {
+        let [root, local, part] = access.base.as_slice() else { continue };
+        if root != "local" {
+            continue;
+        }
+        let Some((_, what, names, path)) =
+            known.iter().find(|(name, what, ..)| *name == local && what == part)
+        else {
+            continue;
+        };
+        if names.contains(&access.name) {
+            continue;
+        }
+        let Some(range) = db::module::member_access_range(db, file, access.expr) else { continue };
+        let suggestion = eval::suggest(&access.name, names.iter().map(SmolStr::as_str));
+        let did_you_mean = match &suggestion {
+            Some(meant) => format!(" Did you mean {meant:?}?"),
+            None => String::new(),
+        };
+        let declares = if *what == "locals" { "declares no such local" } else { "sets no such input" };
+        out.push(ModuleDiagnostic {
+            file,
+            range,
+            kind: ModuleDiagnosticKind::Unresolved(db::module::Unresolved::UnsupportedMember {
+                name: access.name.clone(),
+                suggestion: suggestion.map(SmolStr::from),
+            }),
+            detail: format!(
+                "This object does not have an attribute named {:?}: {path}, which read_terragrunt_config reads, {declares}.{did_you_mean}",
+                access.name.as_str()
+            ),
+            related: Vec::new(),
+        });
+    }
+    out
 }
 
 /// The call of the Terraform module a unit deploys: the unit's directory
@@ -268,6 +394,7 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
         imported_arguments: included_inputs.unwrap_or_default(),
         outputs_at: None,
         caller_outputs: Vec::new(),
+        stand_in_outputs: None,
         complete,
         file,
         location,
@@ -306,6 +433,12 @@ fn dependency_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             imported_arguments: Vec::new(),
             outputs_at: Some(Address::new(["dependency", dependency.label.as_str(), "outputs"])),
             caller_outputs: dependency.mock_outputs.clone(),
+            // The mocks Terragrunt passes as the outputs until the
+            // dependency is applied: an input that is one of them gets
+            // the mock's value then.
+            stand_in_outputs: dependency
+                .mocks_reach_variables
+                .then(|| Address::new(["dependency", dependency.label.as_str(), "mock_outputs"])),
             complete: false,
             file,
             location,

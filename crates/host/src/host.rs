@@ -150,6 +150,54 @@ pub struct AnalysisHost {
     /// The queries changes applied since the last report ran (files parsed
     /// for their declarations), for the next report's statistics.
     pending_stats: ReportStats,
+    /// What each module read beyond its own files, by the module's
+    /// directory and what the reading is: the candidates of its reads up
+    /// to the first that exists (a file created nearer changes what it
+    /// reads) as the last [`AnalysisHost::load_reads`] found them, and the
+    /// directories of the modules it calls (whose variables and outputs
+    /// its calls are checked against) as its last report found them.
+    /// Paths are kept as strings: they are only looked up, and std's
+    /// `Path` hashes and compares component by component.
+    reads_of: FxHashMap<(String, Reading), Vec<String>>,
+    /// The same, by what is read: the modules that read each path. A
+    /// change of one of those files changes what its readers report.
+    readers: FxHashMap<String, FxHashSet<(String, Reading)>>,
+    /// Modules whose reads may have changed since the last
+    /// [`AnalysisHost::load_reads`]: those whose files changed, and the
+    /// readers of a file that changed or was read.
+    stale_reads: FxHashSet<String>,
+}
+
+/// A read, hashed and compared by its candidates' text: std's `Path`
+/// hashes and compares component by component, and a chunk of a check
+/// looks up thousands of reads.
+#[derive(Debug, Clone)]
+struct ReadKey(module::FileRead);
+
+impl PartialEq for ReadKey {
+    fn eq(&self, other: &ReadKey) -> bool {
+        self.0.candidates.len() == other.0.candidates.len()
+            && self.0.candidates.iter().zip(other.0.candidates.iter()).all(|(a, b)| a.as_str() == b.as_str())
+    }
+}
+
+impl Eq for ReadKey {}
+
+impl Hash for ReadKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for candidate in self.0.candidates.iter() {
+            candidate.as_str().hash(state);
+        }
+    }
+}
+
+/// How a module reads a path that is not one of its files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Reading {
+    /// A file it reads by path (`module::module_reads`).
+    File,
+    /// The directory of a module it calls.
+    CalledModule,
 }
 
 #[derive(Debug, Clone)]
@@ -254,6 +302,9 @@ impl AnalysisHost {
             external_inputs: None,
             record_stats: false,
             pending_stats: ReportStats::default(),
+            reads_of: FxHashMap::default(),
+            readers: FxHashMap::default(),
+            stale_reads: FxHashSet::default(),
         }
     }
 
@@ -280,8 +331,10 @@ impl AnalysisHost {
     /// it does not have yet: of each read's candidates, in order, up to
     /// the first that exists on disk, a missing one set as a deleted file
     /// (so that creating it later is a change to what read it). They are
-    /// not module files: nothing reports on them here. Returns whether any
-    /// was read.
+    /// not module files: nothing reports on them here. Only the modules
+    /// whose reads may have changed since the last call are looked at (see
+    /// [`AnalysisHost::apply_change`]), so a front end calls it after each
+    /// change. Returns whether any file was read.
     pub fn load_reads(&mut self) -> bool {
         // What a read file says may name more (a dependency's unit named
         // in an included file): read again until nothing new is, a few
@@ -297,21 +350,32 @@ impl AnalysisHost {
     }
 
     fn load_reads_once(&mut self) -> bool {
+        let mut stale: Vec<String> = self.stale_reads.drain().collect();
+        stale.sort_unstable();
         // Units of one directory share their reads (the same root
-        // configuration's candidates): each is looked at once.
-        let mut reads: rustc_hash::FxHashSet<module::FileRead> = rustc_hash::FxHashSet::default();
-        for dir in &self.module_order {
-            reads.extend(module::module_reads(&self.db, self.modules[dir].module));
+        // configuration's candidates): each is looked at once, and found
+        // to name its candidate at this index (the first that exists, or
+        // past the last).
+        let mut reads: FxHashMap<ReadKey, usize> = FxHashMap::default();
+        let mut read_by: Vec<(String, Vec<module::FileRead>)> = Vec::new();
+        for dir in stale {
+            let Some(state) = self.modules.get(Utf8Path::new(&dir)) else { continue };
+            let module_reads = module::module_reads(&self.db, state.module);
+            for read in &module_reads {
+                reads.entry(ReadKey(read.clone())).or_insert(usize::MAX);
+            }
+            read_by.push((dir, module_reads));
         }
-        let mut loaded = false;
-        for read in reads {
-            for path in read.candidates.iter() {
+        let mut loaded: Vec<Utf8PathBuf> = Vec::new();
+        for (ReadKey(read), found) in reads.iter_mut() {
+            for (index, path) in read.candidates.iter().enumerate() {
+                *found = index;
                 match self.db.file(path) {
                     Some(file) if file.status(&self.db) == db::FileStatus::Exists => break,
                     Some(_) => continue,
                     None => {}
                 }
-                loaded = true;
+                loaded.push(path.clone());
                 match vfs::read_file(path, self.options.limits.max_file_size) {
                     Ok(file) => {
                         self.db.set_file_bytes(path.clone(), &file.bytes);
@@ -324,7 +388,76 @@ impl AnalysisHost {
                 }
             }
         }
-        loaded
+        // What each module reads now: each read's candidates up to the
+        // first that exists (after the loading above).
+        for (dir, module_reads) in read_by {
+            let mut paths: Vec<String> = Vec::new();
+            for read in module_reads {
+                let upto = reads.get(&ReadKey(read.clone())).copied().unwrap_or(usize::MAX);
+                paths.extend(
+                    read.candidates.iter().take(upto.saturating_add(1)).map(|it| it.as_str().to_owned()),
+                );
+            }
+            paths.sort_unstable();
+            paths.dedup();
+            self.set_reads_of(dir, Reading::File, paths);
+        }
+        // A file read now changes what its readers found without it.
+        self.mark_readers(loaded.iter().map(Utf8PathBuf::as_path));
+        !loaded.is_empty()
+    }
+
+    /// Records what the module of `dir` reads (see `reads_of`).
+    fn set_reads_of(&mut self, dir: String, reading: Reading, paths: Vec<String>) {
+        let key = (dir, reading);
+        if self.reads_of.get(&key) == Some(&paths) {
+            return;
+        }
+        for old in self.reads_of.get(&key).into_iter().flatten() {
+            if let Some(readers) = self.readers.get_mut(old) {
+                readers.remove(&key);
+                if readers.is_empty() {
+                    self.readers.remove(old);
+                }
+            }
+        }
+        for path in &paths {
+            self.readers.entry(path.clone()).or_default().insert(key.clone());
+        }
+        if paths.is_empty() {
+            self.reads_of.remove(&key);
+        } else {
+            self.reads_of.insert(key, paths);
+        }
+    }
+
+    /// Marks the modules that read the files at `paths` (an included file,
+    /// a dependency's unit, a file of a called module's directory) to be
+    /// found again, and their reads too.
+    fn mark_readers<'p>(&mut self, paths: impl IntoIterator<Item = &'p Utf8Path>) {
+        // Each reader once, though it reads many of the paths (every
+        // candidate of a search up the directories).
+        let mut readers: FxHashSet<&str> = FxHashSet::default();
+        for path in paths {
+            let dir = path.parent().unwrap_or(Utf8Path::new(""));
+            for it in [path, dir] {
+                readers.extend(
+                    self.readers.get(it.as_str()).into_iter().flatten().map(|(reader, _)| reader.as_str()),
+                );
+            }
+        }
+        let readers: Vec<String> = readers.into_iter().map(str::to_owned).collect();
+        for reader in readers {
+            if let Some(state) = self.modules.get_mut(Utf8Path::new(&reader)) {
+                // What it read changes its diagnostics, not its values:
+                // what an included file or a called module declares is
+                // read by the checks of the module's calls and opaque
+                // blocks, never by evaluation.
+                let members: Vec<File> = state.members.values().copied().collect();
+                state.pending.files.extend(members);
+            }
+            self.stale_reads.insert(reader);
+        }
     }
 
     /// The input of the file at `path`, if the host holds it.
@@ -461,6 +594,8 @@ impl AnalysisHost {
         let mut indexed: FxHashMap<Utf8PathBuf, Vec<File>> = FxHashMap::default();
         membership_changed.reserve(files.len());
         indexed.reserve(files.len());
+        // Every path set or removed, for the modules that read it.
+        let mut changed_paths: Vec<Utf8PathBuf> = Vec::new();
         for change in files {
             match change {
                 FileChange::Set { path, contents, membership } => {
@@ -490,8 +625,10 @@ impl AnalysisHost {
                         indexed.entry(old.clone()).or_default().push(file);
                         membership_changed.insert(old);
                     }
+                    changed_paths.push(path.clone());
                     match module {
                         Some(dir) => {
+                            self.stale_reads.insert(dir.as_str().to_owned());
                             let state = self.module_state(&dir);
                             if state.members.insert(path, file).is_none() {
                                 membership_changed.insert(dir.clone());
@@ -506,10 +643,17 @@ impl AnalysisHost {
                     touched.push(file);
                 }
                 FileChange::Remove { path } => {
-                    let Some(entry) = self.files.remove(&path) else { continue };
+                    // A file others read may be gone, though the host did
+                    // not hold it.
+                    changed_paths.push(path.clone());
+                    let Some(entry) = self.files.remove(&path) else {
+                        self.db.delete_file(&path);
+                        continue;
+                    };
                     self.db.delete_file(&path);
                     match entry.module {
                         Some(dir) => {
+                            self.stale_reads.insert(dir.as_str().to_owned());
                             if let Some(state) = self.modules.get_mut(&dir) {
                                 state.members.remove(&path);
                                 state.pending.files.insert(entry.file);
@@ -540,6 +684,12 @@ impl AnalysisHost {
             self.db.change_module_files(dir.clone(), &added, &removed);
         }
         self.read_files(&touched);
+        // A file another module reads by path (an included file, a
+        // dependency's unit) or a file of a module another calls changes
+        // what that module reports, though it is not one of its files.
+        if !self.readers.is_empty() {
+            self.mark_readers(changed_paths.iter().map(Utf8PathBuf::as_path));
+        }
         for (dir, files) in indexed {
             if let Some(state) = self.modules.get(&dir) {
                 let module = state.module;
@@ -605,6 +755,7 @@ impl AnalysisHost {
     fn module_state(&mut self, dir: &Utf8Path) -> &mut ModuleState {
         if !self.modules.contains_key(dir) {
             let module = self.db.set_module_files(dir.to_owned(), Vec::new());
+            self.stale_reads.insert(dir.as_str().to_owned());
             // Modules mostly come in path order (a walk's): checked against
             // the last first, which is one comparison instead of a search.
             let last_is_before =
@@ -1057,13 +1208,18 @@ impl AnalysisHost {
         // The children of the module's calls, whose variables its
         // diagnostics compare the calls with.
         let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>> = FxHashMap::default();
+        let mut called: Vec<String> = Vec::new();
         for call in module::module_calls(db, module) {
+            called.push(call.dir.as_str().to_owned());
             let found = match self.modules.get(&call.dir) {
                 Some(child) => module::child_interface(db, child.module),
                 None => self.external_inputs.as_ref().and_then(|inputs| inputs(&call.dir)),
             };
             inputs.insert(call.dir.clone(), found);
         }
+        called.sort_unstable();
+        called.dedup();
+        self.set_reads_of(dir.as_str().to_owned(), Reading::CalledModule, called);
         let state = self.modules.get_mut(dir)?;
         Some(ModuleJob {
             dir: dir.to_owned(),

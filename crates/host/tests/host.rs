@@ -550,3 +550,111 @@ fn a_reports_block_structure_is_read_without_parsing_again() {
         executed.iter().filter(|it| it.starts_with("parse(") || it.starts_with("lower")).collect();
     assert!(parsed.is_empty(), "reading the block structure parsed again: {parsed:?}");
 }
+
+/// A file a unit includes is read by path, not one of the unit's files:
+/// an edit of it reports the unit again, with the diagnostics it brings or
+/// takes away (what `watch` prints and the language server publishes).
+#[test]
+fn an_edit_of_an_included_file_reports_the_units_that_include_it() {
+    let mut host = AnalysisHost::new(HostOptions::default());
+    let mut change = Change::new();
+    let root = "dependency \"vpc\" {\n  mock_outputs = { id = \"x\" }\n}\n";
+    change.set_file_text("live/root.hcl", root);
+    change.set_file_text(
+        "live/app/terragrunt.hcl",
+        "include \"root\" {\n  path = \"../root.hcl\"\n}\nlocals {\n  id = dependency.vpc.outputs.id\n}\n",
+    );
+    host.apply_change(change);
+    host.load_reads();
+    expect![[r#"
+        include.root.path = "../root.hcl"
+        local.id = 
+        dependency.vpc.mock_outputs = {"id":"x"}
+    "#]]
+    .assert_eq(&shown(&host.report()));
+    // The block the unit reads goes away from the included file.
+    let mut change = Change::new();
+    change.set_file_text("live/root.hcl", "# Nothing.\n");
+    host.apply_change(change);
+    host.load_reads();
+    expect![[r#"
+        local.id error: Reference to undeclared block
+        dependency.vpc.mock_outputs removed
+        new live/app/terragrunt.hcl:5:8 error[undeclared-reference] Reference to undeclared block
+    "#]]
+    .assert_eq(&shown(&host.report()));
+    // And comes back.
+    let mut change = Change::new();
+    change.set_file_text("live/root.hcl", root);
+    host.apply_change(change);
+    host.load_reads();
+    expect![[r#"
+        local.id = 
+        dependency.vpc.mock_outputs = {"id":"x"}
+        resolved live/app/terragrunt.hcl:5:8 error[undeclared-reference] Reference to undeclared block
+    "#]]
+    .assert_eq(&shown(&host.report()));
+}
+
+/// An include added by an edit is read at the next `load_reads`, and what
+/// it declares counts at once.
+#[test]
+fn an_include_added_by_an_edit_is_read_and_counts() {
+    let mut host = AnalysisHost::new(HostOptions::default());
+    let mut change = Change::new();
+    change.set_file_text("live/common.hcl", "dependency \"vpc\" {\n}\n");
+    change.set_file_text(
+        "live/app/terragrunt.hcl",
+        "include \"root\" {\n  path = \"../root.hcl\"\n}\nlocals {\n  id = dependency.vpc.outputs.id\n}\n",
+    );
+    change.set_file_text("live/root.hcl", "# Nothing.\n");
+    host.apply_change(change);
+    host.load_reads();
+    expect![[r#"
+        include.root.path = "../root.hcl"
+        local.id error: Reference to undeclared block
+        new live/app/terragrunt.hcl:5:8 error[undeclared-reference] Reference to undeclared block
+    "#]]
+    .assert_eq(&shown(&host.report()));
+    let mut change = Change::new();
+    change.set_file_text(
+        "live/app/terragrunt.hcl",
+        "include \"root\" {\n  path = \"../root.hcl\"\n}\ninclude \"common\" {\n  path = \"../common.hcl\"\n}\nlocals {\n  id = dependency.vpc.outputs.id\n}\n",
+    );
+    host.apply_change(change);
+    host.load_reads();
+    expect![[r#"
+        include.common.path = "../common.hcl"
+        local.id = 
+        resolved live/app/terragrunt.hcl:5:8 error[undeclared-reference] Reference to undeclared block
+    "#]]
+    .assert_eq(&shown(&host.report()));
+}
+
+/// A module's calls are checked against the modules they call: an edit of
+/// a called module reports its callers again.
+#[test]
+fn an_edit_of_a_called_module_reports_its_callers() {
+    let mut host = AnalysisHost::new(HostOptions::default());
+    let mut change = Change::new();
+    change.set_file_text(
+        "m/main.tf",
+        "module \"net\" {\n  source = \"./net\"\n  cidr   = \"10.0.0.0/16\"\n}\n",
+    );
+    change.set_file_text("m/net/variables.tf", "variable \"cidr\" {\n  type = string\n}\n");
+    host.apply_change(change);
+    host.load_reads();
+    host.report();
+    let mut change = Change::new();
+    change.set_file_text("m/net/variables.tf", "variable \"cidr_block\" {\n  type = string\n}\n");
+    host.apply_change(change);
+    expect![[r#"
+        var.cidr removed
+        var.cidr_block = 
+        resolved m/net/variables.tf:1:1 warning[unused-declaration] Variable `cidr` is never used
+        new m/main.tf:1:1 error[missing-module-argument] Missing required argument
+        new m/main.tf:3:3 error[unsupported-module-argument] Unsupported argument
+        new m/net/variables.tf:1:1 warning[unused-declaration] Variable `cidr_block` is never used
+    "#]]
+    .assert_eq(&shown(&host.report()));
+}

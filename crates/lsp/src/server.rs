@@ -377,6 +377,9 @@ impl Server {
             return;
         }
         self.host.apply_change(change);
+        // The files an edit made a unit read (an include added); an edit
+        // of a file units read reports them again.
+        self.host.load_reads();
         self.schedule_report(self.options.debounce);
     }
 

@@ -1424,3 +1424,31 @@ fn a_language_declared_in_halite_toml_is_checked() {
     assert!(misspelt.message.contains("Did you mean \"output\"?"), "{}", misspelt.message);
     client.shutdown();
 }
+
+/// An edit of a file units include (`root.hcl`) republishes the units that
+/// include it: the error its edit brings into a unit, and its going away.
+#[test]
+fn an_edit_of_an_included_file_republishes_its_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("live");
+    let unit = root.join("app");
+    std::fs::create_dir_all(&unit).unwrap();
+    let included = root.join("root.hcl");
+    let declares = "dependency \"vpc\" {\n  mock_outputs = { id = \"x\" }\n}\n";
+    std::fs::write(&included, declares).unwrap();
+    let terragrunt = unit.join("terragrunt.hcl");
+    std::fs::write(
+        &terragrunt,
+        "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\nlocals {\n  id = dependency.vpc.outputs.id\n}\n",
+    )
+    .unwrap();
+    let mut client = Client::start(&[&root]);
+    wait_loaded(&mut client, &terragrunt);
+    client.open(&included, declares);
+    client.change(&included, None, "# Nothing.\n");
+    let found = client.diagnostics(&terragrunt, |it| !it.is_empty());
+    assert_eq!(summary(&found), ["error undeclared-reference 5:8"]);
+    client.change(&included, None, declares);
+    client.diagnostics(&terragrunt, |it| it.is_empty());
+    client.shutdown();
+}

@@ -69,6 +69,13 @@ pub struct ModuleCall {
     /// the callee's (a dependency's mock outputs, which its tool reads
     /// where the callee has none yet).
     pub caller_outputs: Vec<SmolStr>,
+    /// Where those outputs' values are (an object attribute: a
+    /// dependency's `mock_outputs`), when the tool passes them on in
+    /// place of the callee's (before it has any): another call's argument
+    /// that is exactly one of these outputs is checked against its
+    /// variable's type with that value too. `None` where the tool may not
+    /// pass them to a command that reads variables.
+    pub stand_in_outputs: Option<Address>,
     /// Where the block is.
     pub file: File,
     pub location: Location,
@@ -192,6 +199,7 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             imported_arguments: Vec::new(),
             outputs_at: None,
             caller_outputs: Vec::new(),
+            stand_in_outputs: None,
             complete: true,
             file: definition.file,
             location: definition.location(db).clone(),
@@ -415,6 +423,64 @@ pub fn module_call_diagnostics(
     out
 }
 
+/// An access of a member by name (`base.name`) whose base is a chain of
+/// such accesses from a root variable (`dependency.vpc.outputs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberAccess {
+    /// The access, an [`hir::Expr::GetAttr`].
+    pub expr: hir::ExprId,
+    /// The root and the names before `name`.
+    pub base: Vec<SmolStr>,
+    pub name: SmolStr,
+}
+
+/// The member accesses of a file's expressions, but those inside `try` or
+/// `can`, whose fallback a missing member is, not an error.
+pub fn member_accesses(hir: &hir::FileHir) -> Vec<MemberAccess> {
+    // What `try` and `can` catch.
+    let mut caught = vec![false; hir.exprs.len()];
+    for (_, expr) in hir.exprs.iter() {
+        let hir::Expr::Call(call) = expr else { continue };
+        if !matches!(call.name.as_str(), "try" | "can") {
+            continue;
+        }
+        let mut stack: Vec<hir::ExprId> = call.args.clone();
+        while let Some(id) = stack.pop() {
+            let index = id.into_raw().into_u32() as usize;
+            if caught.get(index).copied().unwrap_or(true) {
+                continue;
+            }
+            caught[index] = true;
+            hir.exprs[id].children(&mut stack);
+        }
+    }
+    hir.exprs
+        .iter()
+        .filter(|(id, _)| !caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false))
+        .filter_map(|(id, expr)| {
+            let hir::Expr::GetAttr { base, name } = expr else { return None };
+            Some(MemberAccess { expr: id, base: access_chain(hir, *base)?, name: name.clone() })
+        })
+        .collect()
+}
+
+/// The range of a member access of a native file: from its dot to the
+/// end of its name (`.vpc_idd`).
+pub fn member_access_range(db: &dyn Db, file: File, access: hir::ExprId) -> Option<syntax::TextRange> {
+    let pointer = crate::source_map(db, file).expr_syntax(access)?;
+    let node = pointer.to_node(&crate::parse(db, file).syntax_node());
+    use syntax::ast::AstNode;
+    Some(
+        syntax::ast::GetAttrExpr::cast(node.clone())
+            .and_then(|get| {
+                let name = get.name()?;
+                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
+                Some(syntax::TextRange::new(start, name.text_range().end()))
+            })
+            .unwrap_or_else(|| node.text_range()),
+    )
+}
+
 /// Reads in `file` of an output a callee does not declare, for each of
 /// `module`'s calls that reads its callee's outputs under one address
 /// ([`ModuleCall::outputs_at`]: `dependency.vpc.outputs.vpc_idd`), where
@@ -432,51 +498,12 @@ pub fn call_output_diagnostics(
         return Vec::new();
     }
     let hir = crate::lower(db, file);
-    // The steps of a chain of attribute accesses from a root variable.
-    let chain = |mut id: hir::ExprId| -> Option<Vec<&SmolStr>> {
-        let mut steps = Vec::new();
-        loop {
-            match &hir.exprs[id] {
-                hir::Expr::GetAttr { base, name } => {
-                    steps.push(name);
-                    id = *base;
-                }
-                hir::Expr::Variable(root) => {
-                    steps.push(root);
-                    steps.reverse();
-                    return Some(steps);
-                }
-                _ => return None,
-            }
-        }
-    };
-    // What `try` and `can` catch: an output missing there is their
-    // fallback, not an error.
-    let mut caught = vec![false; hir.exprs.len()];
-    for (_, expr) in hir.exprs.iter() {
-        let hir::Expr::Call(call) = expr else { continue };
-        if !matches!(call.name.as_str(), "try" | "can") {
-            continue;
-        }
-        let mut stack: Vec<hir::ExprId> = call.args.clone();
-        while let Some(id) = stack.pop() {
-            let index = id.into_raw().into_u32() as usize;
-            if caught.get(index).copied().unwrap_or(true) {
-                continue;
-            }
-            caught[index] = true;
-            hir.exprs[id].children(&mut stack);
-        }
-    }
     let mut out = Vec::new();
-    for (id, expr) in hir.exprs.iter() {
-        let hir::Expr::GetAttr { base, name: output } = expr else { continue };
-        if caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false) {
-            continue;
-        }
+    for access in member_accesses(hir) {
+        let (id, output) = (access.expr, &access.name);
         let Some(call) = calls.iter().find(|call| {
             let Some(at) = &call.outputs_at else { return false };
-            chain(*base).is_some_and(|steps| steps.iter().copied().eq(at.segments().iter()))
+            access.base.iter().eq(at.segments().iter())
         }) else {
             continue;
         };
@@ -484,16 +511,7 @@ pub fn call_output_diagnostics(
         if !interface.complete || interface.outputs.contains(output) || call.caller_outputs.contains(output) {
             continue;
         }
-        let Some(pointer) = crate::source_map(db, file).expr_syntax(id) else { continue };
-        let node = pointer.to_node(&crate::parse(db, file).syntax_node());
-        use syntax::ast::AstNode;
-        let range = syntax::ast::GetAttrExpr::cast(node.clone())
-            .and_then(|get| {
-                let name = get.name()?;
-                let start = get.dot_token().map_or(name.text_range().start(), |dot| dot.text_range().start());
-                Some(syntax::TextRange::new(start, name.text_range().end()))
-            })
-            .unwrap_or_else(|| node.text_range());
+        let Some(range) = member_access_range(db, file, id) else { continue };
         let suggestion =
             crate::module::resolve::suggest(output, interface.outputs.iter().map(SmolStr::as_str));
         let did_you_mean = match &suggestion {
@@ -539,7 +557,76 @@ fn argument_type_problem(
         }
         ArgumentsAt::ObjectMembers(_) => object?.entries()?.get(argument.as_str())?,
     };
-    value::convert(value, ty).err().map(|error| error.to_string())
+    if let Err(error) = value::convert(value, ty) {
+        return Some(error.to_string());
+    }
+    if value.is_wholly_known() {
+        return None;
+    }
+    // Not known: one of another call's outputs, which the tool may pass
+    // a stand-in for.
+    let (other, output, stand_in) = stand_in_argument(db, module, call, argument)?;
+    let error = value::convert(&stand_in, ty).err()?;
+    Some(format!(
+        "{error} (the value {} gives for output {:?} of {}, passed in its place until {} has outputs)",
+        other.stand_in_outputs.as_ref().map(Address::to_string).unwrap_or_default(),
+        output.as_str(),
+        other.name,
+        other.name
+    ))
+}
+
+/// Where an argument of `call` passed as members of an object (`inputs =
+/// { x = dependency.vpc.outputs.id }`) is written as exactly one output of
+/// another call that has stand-ins for its outputs, that call, the
+/// output, and its stand-in's value where it is wholly known.
+fn stand_in_argument<'db>(
+    db: &'db dyn Db,
+    module: Module,
+    call: &ModuleCall,
+    argument: &SmolStr,
+) -> Option<(&'db ModuleCall, SmolStr, value::Value)> {
+    let ArgumentsAt::ObjectMembers(at) = &call.arguments_at else { return None };
+    let [name] = at.segments() else { return None };
+    if call.file.syntax(db) != crate::SourceSyntax::Native {
+        return None;
+    }
+    let hir = crate::lower(db, call.file);
+    let attribute = hir.body.attributes.iter().map(|&it| &hir.attributes[it]).find(|it| it.name == *name)?;
+    let hir::Expr::Object(items) = &hir.exprs[attribute.value] else { return None };
+    let item = items.iter().find(|item| match &item.key {
+        hir::ObjectKey::Name(key) => key == argument,
+        hir::ObjectKey::Expr { .. } => false,
+    })?;
+    let mut steps = access_chain(hir, item.value)?;
+    let output = steps.pop()?;
+    let other = module_calls(db, module).iter().find(|other| {
+        other.stand_in_outputs.is_some() && other.outputs_at.as_ref().is_some_and(|at| at.segments() == steps)
+    })?;
+    let stand_ins = other.stand_in_outputs.as_ref()?;
+    let object = attribute_value(db, Attr::new(db, module, stand_ins.clone())).as_ref().ok()?;
+    let value = object.entries()?.get(output.as_str())?;
+    value.is_wholly_known().then(|| (other, output, value.clone()))
+}
+
+/// The names of a chain of attribute accesses from a root variable
+/// (`dependency.vpc.outputs.id`), root first.
+fn access_chain(hir: &hir::FileHir, mut id: hir::ExprId) -> Option<Vec<SmolStr>> {
+    let mut steps = Vec::new();
+    loop {
+        match &hir.exprs[id] {
+            hir::Expr::GetAttr { base, name } => {
+                steps.push(name.clone());
+                id = *base;
+            }
+            hir::Expr::Variable(root) => {
+                steps.push(root.clone());
+                steps.reverse();
+                return Some(steps);
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// Where `argument` of `call` is written: the attribute's name, or for a

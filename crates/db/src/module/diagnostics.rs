@@ -90,6 +90,11 @@ pub enum ModuleDiagnosticKind {
     /// `DialectPlugin::file_diagnostics`): `namespace` with its trailing
     /// `::`, `name` the last part.
     UnknownProviderFunction { namespace: SmolStr, name: SmolStr },
+    /// A file a unit imports (through its dialect's importing blocks) that
+    /// imports another itself, which the tool refuses: only one level of
+    /// imports is allowed. Found by the dialect's
+    /// `DialectPlugin::file_diagnostics`.
+    NestedImport,
     /// A block that breaks its dialect's schema (see
     /// [`crate::module::BlockSchema`]).
     Schema(crate::module::SchemaViolation),
@@ -124,6 +129,7 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::UnusedInput { .. } => "Unused input",
             ModuleDiagnosticKind::MissingInput { .. } => "Missing required input",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "Unknown provider function",
+            ModuleDiagnosticKind::NestedImport => "Too many levels of includes",
             ModuleDiagnosticKind::Schema(violation) => return Cow::Owned(violation.summary()),
         })
     }
@@ -144,6 +150,7 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::UnusedInput { .. } => "unused-input",
             ModuleDiagnosticKind::MissingInput { .. } => "missing-input",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "unknown-provider-function",
+            ModuleDiagnosticKind::NestedImport => "nested-import",
             ModuleDiagnosticKind::Schema(_) => "schema",
         }
     }

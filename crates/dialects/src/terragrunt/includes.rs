@@ -33,6 +33,8 @@ const PARENT_FOLDERS_ABOVE_CURRENT: usize = 16;
 pub struct Include {
     /// Its label (empty for the old unlabelled `include`).
     pub label: SmolStr,
+    /// Its `path` expression in the unit's HIR.
+    pub path: Option<hir::ExprId>,
     /// The file it names, where its path is known without evaluation.
     pub read: Option<FileRead>,
     /// `expose = true`: the included file is `include.NAME`.
@@ -61,9 +63,13 @@ pub struct IncludedConfig {
     /// Whether its `terraform` block has `extra_arguments` (which may pass
     /// variables files).
     pub extra_arguments: bool,
-    /// Whether it has an `include` block of its own: what that brings is
-    /// not read.
+    /// Whether it has an `include` block of its own, or is a file whose
+    /// blocks are not read (JSON): what that brings is not known.
     pub includes: bool,
+    /// Its own `include` blocks, each its `path` where it is a literal or
+    /// else its label: a unit that includes this file fails to parse
+    /// (Terragrunt reads one level of includes).
+    pub nested_includes: Vec<SmolStr>,
 }
 
 /// A `terraform { source }` as far as it is known without evaluation.
@@ -78,8 +84,8 @@ pub enum Source {
     Unknown,
 }
 
-/// The `include` blocks of `module`'s unit file (a native
-/// `terragrunt.hcl`), in source order; empty for any other file (an
+/// The `include` blocks of `module`'s unit file (a `terragrunt.hcl` or a
+/// `terragrunt.hcl.json`), in source order; empty for any other file (an
 /// included file such as `root.hcl` is read by the units that include
 /// it, in their context).
 #[salsa::tracked(returns(ref))]
@@ -88,37 +94,114 @@ pub fn unit_includes(db: &dyn Db, module: Module) -> Vec<Include> {
     let hir = db::lower(db, file);
     let unit_dir = vfs::module_dir(file.path(db));
     let mut out = Vec::new();
-    for &block in &hir.body.blocks {
-        let block = &hir.blocks[block];
-        if block.type_name != "include" {
-            continue;
-        }
-        let attribute = |name: &str| {
-            block
-                .body
-                .attributes
-                .iter()
-                .map(|&it| &hir.attributes[it])
-                .find(|it| it.name == name)
-                .map(|it| it.value)
-        };
-        let read = attribute("path").and_then(|path| include_path(hir, path, unit_dir));
-        let expose =
-            attribute("expose").is_some_and(|it| matches!(hir[it], Expr::Literal(hir::Literal::Bool(true))));
-        let merged = attribute("merge_strategy")
+    for block in blocks_of(hir, file.syntax(db), "include") {
+        let path = block.attribute("path");
+        let read = path.and_then(|path| include_path(hir, path, unit_dir));
+        let expose = block
+            .attribute("expose")
+            .is_some_and(|it| matches!(hir[it], Expr::Literal(hir::Literal::Bool(true))));
+        let merged = block
+            .attribute("merge_strategy")
             .is_none_or(|it| literal_string(hir, it).as_deref() != Some("no_merge"));
-        out.push(Include { label: block.labels.first().cloned().unwrap_or_default(), read, expose, merged });
+        out.push(Include { label: block.label, path, read, expose, merged });
     }
     out
 }
 
-/// The unit file of `module` whose includes are read: a native
-/// `terragrunt.hcl` or `*.terragrunt.hcl` that is not a root
-/// configuration others include.
+/// A block of a Terragrunt configuration as far as its type's blocks
+/// matter here: its label and its attributes' values.
+#[derive(Debug, Clone)]
+pub struct BlockOf {
+    pub label: SmolStr,
+    pub attributes: Vec<(SmolStr, hir::ExprId)>,
+}
+
+impl BlockOf {
+    /// The value of its attribute `name`.
+    pub fn attribute(&self, name: &str) -> Option<hir::ExprId> {
+        self.attributes.iter().find(|(it, _)| it == name).map(|(_, value)| *value)
+    }
+}
+
+/// The blocks of type `block_type` at the top of a file: its native
+/// blocks, or in a JSON file (whose HIR has every property as an
+/// attribute) the property of that name, as Terragrunt reads it: an
+/// object of labels to bodies, or one body with a string `path` for an
+/// unlabelled `include` (Terragrunt's `updateBareIncludeBlockJSON`), or an
+/// array of those.
+pub fn blocks_of(hir: &FileHir, syntax: db::SourceSyntax, block_type: &str) -> Vec<BlockOf> {
+    if syntax == db::SourceSyntax::Native {
+        return hir
+            .body
+            .blocks
+            .iter()
+            .map(|&block| &hir.blocks[block])
+            .filter(|block| block.type_name == block_type)
+            .map(|block| BlockOf {
+                label: block.labels.first().cloned().unwrap_or_default(),
+                attributes: block
+                    .body
+                    .attributes
+                    .iter()
+                    .map(|&it| (hir.attributes[it].name.clone(), hir.attributes[it].value))
+                    .collect(),
+            })
+            .collect();
+    }
+    let mut out = Vec::new();
+    for &attribute in &hir.body.attributes {
+        let attribute = &hir.attributes[attribute];
+        if attribute.name != block_type {
+            continue;
+        }
+        let values = match &hir[attribute.value] {
+            Expr::Tuple(items) => items.clone(),
+            _ => vec![attribute.value],
+        };
+        for value in values {
+            let Some(members) = object_members(hir, value) else { continue };
+            let bare = block_type == "include"
+                && members
+                    .iter()
+                    .any(|(name, value)| name == "path" && matches!(hir[*value], Expr::Template { .. }));
+            if bare {
+                out.push(BlockOf { label: SmolStr::default(), attributes: members });
+                continue;
+            }
+            for (label, body) in members {
+                if let Some(attributes) = object_members(hir, body) {
+                    out.push(BlockOf { label, attributes });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The members of an object constructor whose keys are names or literal
+/// strings, in order; `None` for any other expression.
+fn object_members(hir: &FileHir, expr: hir::ExprId) -> Option<Vec<(SmolStr, hir::ExprId)>> {
+    let Expr::Object(items) = &hir[expr] else { return None };
+    items
+        .iter()
+        .map(|item| match &item.key {
+            ObjectKey::Name(name) => Some((name.clone(), item.value)),
+            ObjectKey::Expr { expr, .. } => {
+                literal_string(hir, *expr).map(|key| (SmolStr::from(key), item.value))
+            }
+        })
+        .collect()
+}
+
+/// The unit file of `module` whose includes are read: a
+/// `terragrunt.hcl`, or its JSON form `terragrunt.hcl.json`.
 pub fn unit_file(db: &dyn Db, module: Module) -> Option<File> {
     module_files(db, module).iter().copied().find(|file| {
         let name = file.path(db).file_name().unwrap_or_default();
-        file.syntax(db) == db::SourceSyntax::Native && name == "terragrunt.hcl"
+        match file.syntax(db) {
+            db::SourceSyntax::Native => name == "terragrunt.hcl",
+            db::SourceSyntax::Json => name == "terragrunt.hcl.json",
+        }
     })
 }
 
@@ -126,28 +209,37 @@ pub fn unit_file(db: &dyn Db, module: Module) -> Option<File> {
 #[salsa::tracked(returns(ref))]
 pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
     let mut config = IncludedConfig { inputs: Some(Vec::new()), ..IncludedConfig::default() };
+    let hir = db::lower(db, file);
+    config.nested_includes = blocks_of(hir, file.syntax(db), "include")
+        .into_iter()
+        .map(|block| match block.attribute("path").and_then(|path| literal_string(hir, path)) {
+            Some(path) => SmolStr::from(path),
+            None => SmolStr::from(format!("include {:?}", block.label)),
+        })
+        .collect();
     if file.syntax(db) != db::SourceSyntax::Native {
-        // A JSON configuration's blocks are not told apart without its
-        // schema: nothing of it is known.
+        // Only a JSON configuration's includes are read here: nothing
+        // else of it is known.
         return IncludedConfig { inputs: None, source: Source::Unknown, includes: true, ..config };
     }
-    let hir = db::lower(db, file);
     for &attribute in &hir.body.attributes {
         let attribute = &hir.attributes[attribute];
         if attribute.name == "inputs" {
             config.inputs = object_keys(hir, attribute.value);
         }
     }
+    for dependency in blocks_of(hir, file.syntax(db), "dependency") {
+        config.dependencies.push((
+            dependency.label.clone(),
+            config_path(hir, &dependency),
+            skips_outputs(&dependency),
+            mock_outputs(hir, &dependency),
+        ));
+    }
     for &block in &hir.body.blocks {
         let block = &hir.blocks[block];
         let label = || block.labels.first().cloned().unwrap_or_default();
         match block.type_name.as_str() {
-            "dependency" => config.dependencies.push((
-                label(),
-                config_path(hir, block),
-                skips_outputs(hir, block),
-                mock_outputs(hir, block),
-            )),
             "feature" => config.features.push(label()),
             "include" => config.includes = true,
             "locals" => {
@@ -250,10 +342,10 @@ fn static_path(hir: &FileHir, expr: hir::ExprId) -> Option<StaticPath> {
 
 /// Whether a `dependency` block has `skip_outputs` (its outputs are then
 /// its mocks, or none).
-fn skips_outputs(hir: &FileHir, block: &hir::Block) -> bool {
-    block.body.attributes.iter().any(|&it| {
+fn skips_outputs(block: &BlockOf) -> bool {
+    block.attributes.iter().any(|(name, _)| {
         matches!(
-            hir.attributes[it].name.as_str(),
+            name.as_str(),
             "skip_outputs" | "mock_outputs_merge_strategy_with_state" | "mock_outputs_merge_with_state"
         )
     })
@@ -261,22 +353,27 @@ fn skips_outputs(hir: &FileHir, block: &hir::Block) -> bool {
 
 /// The keys of a `dependency` block's `mock_outputs`, where it is an
 /// object constructor.
-fn mock_outputs(hir: &FileHir, block: &hir::Block) -> Vec<SmolStr> {
-    block
-        .body
-        .attributes
-        .iter()
-        .map(|&it| &hir.attributes[it])
-        .find(|it| it.name == "mock_outputs")
-        .and_then(|it| object_keys(hir, it.value))
-        .unwrap_or_default()
+fn mock_outputs(hir: &FileHir, block: &BlockOf) -> Vec<SmolStr> {
+    block.attribute("mock_outputs").and_then(|it| object_keys(hir, it)).unwrap_or_default()
+}
+
+/// Whether a `dependency` block's mocks may be passed to a Terraform
+/// command that reads variables: Terragrunt passes them to every command
+/// unless `mock_outputs_allowed_terraform_commands` lists some, and
+/// `validate`, `init` and the like read no variable values.
+fn mocks_reach_variables(hir: &FileHir, block: &BlockOf) -> bool {
+    let Some(allowed) = block.attribute("mock_outputs_allowed_terraform_commands") else { return true };
+    let Expr::Tuple(items) = &hir[allowed] else { return false };
+    items.iter().any(|&item| {
+        literal_string(hir, item).is_some_and(|command| {
+            matches!(command.as_str(), "plan" | "apply" | "destroy" | "refresh" | "import" | "console")
+        })
+    })
 }
 
 /// The `config_path` of a `dependency` block, where it is a static path.
-fn config_path(hir: &FileHir, block: &hir::Block) -> Option<StaticPath> {
-    let attribute =
-        block.body.attributes.iter().map(|&it| &hir.attributes[it]).find(|it| it.name == "config_path")?;
-    static_path(hir, attribute.value)
+fn config_path(hir: &FileHir, block: &BlockOf) -> Option<StaticPath> {
+    static_path(hir, block.attribute("config_path")?)
 }
 
 /// The file an include's `path` names, where it is known without
@@ -381,6 +478,11 @@ pub struct Dependency {
     /// The keys of its `mock_outputs`, where it is an object constructor:
     /// outputs Terragrunt reads where the unit has none yet.
     pub mock_outputs: Vec<SmolStr>,
+    /// Whether it is the unit's own block and its mocks may be passed to a
+    /// command that reads the module's variables (`plan`, `apply`…): no
+    /// `mock_outputs_allowed_terraform_commands`, or a literal list with
+    /// one of those.
+    pub mocks_reach_variables: bool,
 }
 
 /// The `dependency` blocks of `module`'s unit file, then those of the
@@ -392,16 +494,13 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
     let unit_dir = vfs::module_dir(file.path(db));
     let hir = db::lower(db, file);
     let mut out: Vec<Dependency> = Vec::new();
-    for &block in &hir.body.blocks {
-        let block = &hir.blocks[block];
-        if block.type_name != "dependency" {
-            continue;
-        }
+    for block in blocks_of(hir, file.syntax(db), "dependency") {
         out.push(Dependency {
-            label: block.labels.first().cloned().unwrap_or_default(),
-            dir: config_path(hir, block).map(|path| path.resolve(unit_dir)),
-            skip_outputs: skips_outputs(hir, block),
-            mock_outputs: mock_outputs(hir, block),
+            dir: config_path(hir, &block).map(|path| path.resolve(unit_dir)),
+            skip_outputs: skips_outputs(&block),
+            mock_outputs: mock_outputs(hir, &block),
+            mocks_reach_variables: mocks_reach_variables(hir, &block),
+            label: block.label,
         });
     }
     for include in unit_includes(db, module).iter().filter(|include| include.merged) {
@@ -416,6 +515,7 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
                 dir,
                 skip_outputs: *skip_outputs,
                 mock_outputs: mock_outputs.clone(),
+                mocks_reach_variables: false,
             });
         }
     }
@@ -452,4 +552,39 @@ pub fn is_local_path(source: &str) -> bool {
         || source.starts_with("./")
         || source.starts_with("../")
         || source.starts_with('/')
+}
+
+/// A local of a unit whose value is `read_terragrunt_config(PATH)` (or
+/// with a default), PATH known without evaluation as an include's is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigRead {
+    /// The local's name: `local.NAME` is the other file's configuration.
+    pub local: SmolStr,
+    /// The file it reads.
+    pub read: FileRead,
+}
+
+/// The `read_terragrunt_config` calls of `module`'s unit file that are
+/// the whole value of one of its locals, whose path is known without
+/// evaluation (relative to the unit's directory, as Terragrunt reads it).
+#[salsa::tracked(returns(ref))]
+pub fn unit_config_reads(db: &dyn Db, module: Module) -> Vec<ConfigRead> {
+    let Some(file) = unit_file(db, module) else { return Vec::new() };
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let unit_dir = vfs::module_dir(file.path(db));
+    let mut out = Vec::new();
+    for block in blocks_of(hir, file.syntax(db), "locals") {
+        for (local, value) in &block.attributes {
+            let Expr::Call(call) = &hir[*value] else { continue };
+            if call.name != "read_terragrunt_config" || call.args.is_empty() || call.args.len() > 2 {
+                continue;
+            }
+            let Some(read) = include_path(hir, call.args[0], unit_dir) else { continue };
+            out.push(ConfigRead { local: local.clone(), read });
+        }
+    }
+    out
 }

@@ -1,0 +1,1 @@
+# The vpc unit deploys the module beside it.

@@ -1,0 +1,3 @@
+locals {
+  account = "123"
+}

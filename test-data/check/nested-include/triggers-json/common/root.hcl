@@ -1,0 +1,7 @@
+include "base" {
+  path = "base.hcl"
+}
+
+locals {
+  region = "eu-west-1"
+}

@@ -1,0 +1,1 @@
+inputs = merge({ a = 1 }, { b = 2 })

@@ -1,0 +1,7 @@
+include "root" {
+  path = "common.hcl"
+}
+
+locals {
+  account = "123"
+}

@@ -1,0 +1,7 @@
+locals {
+  region = "eu-west-1"
+}
+
+inputs = {
+  zone = "eu-west-1a"
+}
