@@ -508,6 +508,21 @@ fn build_id(entries: &Utf8Path) -> io::Result<blake3::Hash> {
 
 /// Writes `bytes` to `path` in `dir` whole or not at all: a temporary file
 /// renamed over it.
+/// The whole of the regular file at `path`, if it is one of at most
+/// `max_size` bytes: how the cache reads its own files (a pack, the file
+/// index, a walk's record), any of which another process may be replacing.
+pub(crate) fn read_bounded(path: &Utf8Path, max_size: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let metadata = file.metadata().ok()?;
+    if !metadata.is_file() || metadata.len() > max_size {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).ok()?);
+    file.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
 fn write_atomically(dir: &Utf8Path, path: &Utf8Path, bytes: &[u8]) -> io::Result<()> {
     let mut file = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir)?;
     file.write_all(bytes)?;

@@ -178,7 +178,9 @@ impl FileIndex {
     pub(crate) fn open(dir: &Utf8Path, current_dir: Utf8PathBuf) -> FileIndex {
         let now = SystemTime::now();
         let path = dir.join(FILE_NAME);
-        let loaded = read(&path).and_then(|bytes| decode(&bytes)).unwrap_or_default();
+        let loaded = crate::cache::read_bounded(&path, MAX_INDEX_SIZE)
+            .and_then(|bytes| decode(&bytes))
+            .unwrap_or_default();
         FileIndex::with_entries(path, current_dir, loaded, now)
     }
 
@@ -276,18 +278,6 @@ fn nanos_since_epoch(time: SystemTime) -> i64 {
     }
 }
 
-fn read(path: &Utf8Path) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let mut file = fs::File::open(path).ok()?;
-    let metadata = file.metadata().ok()?;
-    if !metadata.is_file() || metadata.len() > MAX_INDEX_SIZE {
-        return None;
-    }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    file.read_to_end(&mut bytes).ok()?;
-    Some(bytes)
-}
-
 /// The index's bytes: magic, format, count, the entries, and the hash of
 /// everything before it.
 fn encode(entries: &[(&str, &Recorded)]) -> Vec<u8> {
@@ -356,7 +346,9 @@ mod tests {
     }
 
     fn index_at(dir: &Utf8Path, now_secs: u64) -> FileIndex {
-        let loaded = read(&dir.join(FILE_NAME)).and_then(|bytes| decode(&bytes)).unwrap_or_default();
+        let loaded = crate::cache::read_bounded(&dir.join(FILE_NAME), MAX_INDEX_SIZE)
+            .and_then(|bytes| decode(&bytes))
+            .unwrap_or_default();
         FileIndex::with_entries(
             dir.join(FILE_NAME),
             "/repo".into(),

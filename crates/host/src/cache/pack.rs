@@ -12,7 +12,7 @@
 //! that stored an entry or read one the pack did not have, with every
 //! entry that run used, so it holds one working set and no more.
 
-use std::{fs, io::Read, ops::Range};
+use std::ops::Range;
 
 use camino::{Utf8Path, Utf8PathBuf};
 use rustc_hash::FxHashMap;
@@ -39,7 +39,7 @@ impl Pack {
     /// The pack at `path`; empty when there is none, or it is not one of
     /// this format.
     pub(crate) fn read(path: &Utf8Path, format: u32) -> Pack {
-        let Some(bytes) = read_whole(path) else { return Pack::default() };
+        let Some(bytes) = crate::cache::read_bounded(path, MAX_PACK_SIZE) else { return Pack::default() };
         let Some(entries) = table(&bytes, format) else { return Pack::default() };
         Pack { bytes, entries }
     }
@@ -49,17 +49,6 @@ impl Pack {
     pub(crate) fn get(&self, key: &[u8; 32]) -> Option<&[u8]> {
         self.entries.get(key).and_then(|range| self.bytes.get(range.clone()))
     }
-}
-
-fn read_whole(path: &Utf8Path) -> Option<Vec<u8>> {
-    let mut file = fs::File::open(path).ok()?;
-    let metadata = file.metadata().ok()?;
-    if !metadata.is_file() || metadata.len() > MAX_PACK_SIZE {
-        return None;
-    }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    file.read_to_end(&mut bytes).ok()?;
-    Some(bytes)
 }
 
 /// Where each entry lies, if `bytes` start as a pack of this format and

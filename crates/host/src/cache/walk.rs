@@ -138,7 +138,7 @@ fn path_of(cache_dir: &Utf8Path, key: &WalkKey) -> Utf8PathBuf {
 
 /// The walk recorded under `key`, if every stamp in it holds now.
 pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWalk> {
-    let bytes = read(&path_of(cache_dir, key))?;
+    let bytes = crate::cache::read_bounded(&path_of(cache_dir, key), MAX_RECORD_SIZE)?;
     let record = decode(&bytes, key)?;
     let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
         fs::metadata(path).is_ok_and(|metadata| {
@@ -244,18 +244,6 @@ fn all_in_parallel<T: Sync>(items: &[T], holds: impl Fn(&T) -> bool + Sync) -> b
         }
     });
     !failed.into_inner()
-}
-
-fn read(path: &Utf8Path) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let mut file = fs::File::open(path).ok()?;
-    let metadata = file.metadata().ok()?;
-    if !metadata.is_file() || metadata.len() > MAX_RECORD_SIZE {
-        return None;
-    }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    file.read_to_end(&mut bytes).ok()?;
-    Some(bytes)
 }
 
 fn encode(record: &Record, key: &WalkKey) -> Vec<u8> {
