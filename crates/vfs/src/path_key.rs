@@ -32,22 +32,6 @@ impl PathKey {
     pub fn as_path(&self) -> &Utf8Path {
         &self.0
     }
-
-    pub fn into_path_buf(self) -> Utf8PathBuf {
-        self.0
-    }
-}
-
-impl From<Utf8PathBuf> for PathKey {
-    fn from(path: Utf8PathBuf) -> PathKey {
-        PathKey::new(path)
-    }
-}
-
-impl From<&Utf8Path> for PathKey {
-    fn from(path: &Utf8Path) -> PathKey {
-        PathKey::new(path)
-    }
 }
 
 impl Deref for PathKey {
@@ -120,14 +104,6 @@ impl<V> PathMap<V> {
         self.entries.remove(&*normal_text(path))
     }
 
-    /// The value of `path`, made with `make` if there is none.
-    pub fn get_or_insert_with(&mut self, path: &Utf8Path, make: impl FnOnce() -> V) -> &mut V {
-        if !self.contains_key(path) {
-            self.insert(path, make());
-        }
-        self.entries.get_mut(&*normal_text(path)).expect("inserted above")
-    }
-
     pub fn reserve(&mut self, additional: usize) {
         self.entries.reserve(additional);
     }
@@ -145,16 +121,8 @@ impl<V> PathMap<V> {
         self.entries.iter().map(|(key, value)| (key.as_path(), value))
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = &Utf8Path> {
-        self.entries.keys().map(PathKey::as_path)
-    }
-
     pub fn values(&self) -> impl Iterator<Item = &V> {
         self.entries.values()
-    }
-
-    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
-        self.entries.values_mut()
     }
 }
 
@@ -165,18 +133,6 @@ impl<V, P: AsRef<Utf8Path>> std::ops::Index<P> for PathMap<V> {
     fn index(&self, path: P) -> &V {
         let path = path.as_ref();
         self.get(path).unwrap_or_else(|| panic!("no entry for `{path}`"))
-    }
-}
-
-impl<P: Into<Utf8PathBuf>, V> FromIterator<(P, V)> for PathMap<V> {
-    fn from_iter<I: IntoIterator<Item = (P, V)>>(entries: I) -> PathMap<V> {
-        PathMap { entries: entries.into_iter().map(|(path, value)| (PathKey::new(path), value)).collect() }
-    }
-}
-
-impl<P: Into<Utf8PathBuf>, V> Extend<(P, V)> for PathMap<V> {
-    fn extend<I: IntoIterator<Item = (P, V)>>(&mut self, entries: I) {
-        self.entries.extend(entries.into_iter().map(|(path, value)| (PathKey::new(path), value)));
     }
 }
 
