@@ -20,7 +20,7 @@ use db::{
 };
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use value::Value;
-use vfs::PathMap;
+use vfs::{PathKey, PathMap, normal_text};
 
 use crate::{
     change::{Change, Contents, FileChange, Membership},
@@ -156,16 +156,16 @@ pub struct AnalysisHost {
     /// reads) as the last [`AnalysisHost::load_reads`] found them, and the
     /// directories of the modules it calls (whose variables and outputs
     /// its calls are checked against) as its last report found them.
-    /// Paths are kept as strings: they are only looked up, and std's
-    /// `Path` hashes and compares component by component.
-    reads_of: FxHashMap<(String, Reading), Vec<String>>,
+    /// Paths are [`PathKey`]s: they are only looked up, and std's `Path`
+    /// hashes and compares component by component.
+    reads_of: FxHashMap<(PathKey, Reading), Vec<PathKey>>,
     /// The same, by what is read: the modules that read each path. A
     /// change of one of those files changes what its readers report.
-    readers: FxHashMap<String, FxHashSet<(String, Reading)>>,
+    readers: FxHashMap<PathKey, FxHashSet<(PathKey, Reading)>>,
     /// Modules whose reads may have changed since the last
     /// [`AnalysisHost::load_reads`]: those whose files changed, and the
     /// readers of a file that changed or was read.
-    stale_reads: FxHashSet<String>,
+    stale_reads: FxHashSet<PathKey>,
 }
 
 /// A read, hashed and compared by its candidates' text: std's `Path`
@@ -350,16 +350,16 @@ impl AnalysisHost {
     }
 
     fn load_reads_once(&mut self) -> bool {
-        let mut stale: Vec<String> = self.stale_reads.drain().collect();
-        stale.sort_unstable();
+        let mut stale: Vec<PathKey> = self.stale_reads.drain().collect();
+        stale.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
         // Units of one directory share their reads (the same root
         // configuration's candidates): each is looked at once, and found
         // to name its candidate at this index (the first that exists, or
         // past the last).
         let mut reads: FxHashMap<ReadKey, usize> = FxHashMap::default();
-        let mut read_by: Vec<(String, Vec<module::FileRead>)> = Vec::new();
+        let mut read_by: Vec<(PathKey, Vec<module::FileRead>)> = Vec::new();
         for dir in stale {
-            let Some(state) = self.modules.get(Utf8Path::new(&dir)) else { continue };
+            let Some(state) = self.modules.get(&dir) else { continue };
             let module_reads = module::module_reads(&self.db, state.module);
             for read in &module_reads {
                 reads.entry(ReadKey(read.clone())).or_insert(usize::MAX);
@@ -391,14 +391,14 @@ impl AnalysisHost {
         // What each module reads now: each read's candidates up to the
         // first that exists (after the loading above).
         for (dir, module_reads) in read_by {
-            let mut paths: Vec<String> = Vec::new();
+            let mut paths: Vec<PathKey> = Vec::new();
             for read in module_reads {
                 let upto = reads.get(&ReadKey(read.clone())).copied().unwrap_or(usize::MAX);
                 paths.extend(
-                    read.candidates.iter().take(upto.saturating_add(1)).map(|it| it.as_str().to_owned()),
+                    read.candidates.iter().take(upto.saturating_add(1)).map(|it| PathKey::new(it.as_path())),
                 );
             }
-            paths.sort_unstable();
+            paths.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
             paths.dedup();
             self.set_reads_of(dir, Reading::File, paths);
         }
@@ -408,7 +408,7 @@ impl AnalysisHost {
     }
 
     /// Records what the module of `dir` reads (see `reads_of`).
-    fn set_reads_of(&mut self, dir: String, reading: Reading, paths: Vec<String>) {
+    fn set_reads_of(&mut self, dir: PathKey, reading: Reading, paths: Vec<PathKey>) {
         let key = (dir, reading);
         if self.reads_of.get(&key) == Some(&paths) {
             return;
@@ -442,13 +442,17 @@ impl AnalysisHost {
             let dir = path.parent().unwrap_or(Utf8Path::new(""));
             for it in [path, dir] {
                 readers.extend(
-                    self.readers.get(it.as_str()).into_iter().flatten().map(|(reader, _)| reader.as_str()),
+                    self.readers
+                        .get(&*normal_text(it))
+                        .into_iter()
+                        .flatten()
+                        .map(|(reader, _)| reader.as_str()),
                 );
             }
         }
-        let readers: Vec<String> = readers.into_iter().map(str::to_owned).collect();
+        let readers: Vec<PathKey> = readers.into_iter().map(PathKey::new).collect();
         for reader in readers {
-            if let Some(state) = self.modules.get_mut(Utf8Path::new(&reader)) {
+            if let Some(state) = self.modules.get_mut(&reader) {
                 // What it read changes its diagnostics, not its values:
                 // what an included file or a called module declares is
                 // read by the checks of the module's calls and opaque
@@ -628,7 +632,7 @@ impl AnalysisHost {
                     changed_paths.push(path.clone());
                     match module {
                         Some(dir) => {
-                            self.stale_reads.insert(dir.as_str().to_owned());
+                            self.stale_reads.insert(PathKey::new(dir.as_path()));
                             let state = self.module_state(&dir);
                             if state.members.insert(path, file).is_none() {
                                 membership_changed.insert(dir.clone());
@@ -653,7 +657,7 @@ impl AnalysisHost {
                     self.db.delete_file(&path);
                     match entry.module {
                         Some(dir) => {
-                            self.stale_reads.insert(dir.as_str().to_owned());
+                            self.stale_reads.insert(PathKey::new(dir.as_path()));
                             if let Some(state) = self.modules.get_mut(&dir) {
                                 state.members.remove(&path);
                                 state.pending.files.insert(entry.file);
@@ -755,7 +759,7 @@ impl AnalysisHost {
     fn module_state(&mut self, dir: &Utf8Path) -> &mut ModuleState {
         if !self.modules.contains_key(dir) {
             let module = self.db.set_module_files(dir.to_owned(), Vec::new());
-            self.stale_reads.insert(dir.as_str().to_owned());
+            self.stale_reads.insert(PathKey::new(dir));
             // Modules mostly come in path order (a walk's): checked against
             // the last first, which is one comparison instead of a search.
             let last_is_before =
@@ -1208,18 +1212,18 @@ impl AnalysisHost {
         // The children of the module's calls, whose variables its
         // diagnostics compare the calls with.
         let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>> = FxHashMap::default();
-        let mut called: Vec<String> = Vec::new();
+        let mut called: Vec<PathKey> = Vec::new();
         for call in module::module_calls(db, module) {
-            called.push(call.dir.as_str().to_owned());
+            called.push(PathKey::new(call.dir.as_path()));
             let found = match self.modules.get(&call.dir) {
                 Some(child) => module::child_interface(db, child.module),
                 None => self.external_inputs.as_ref().and_then(|inputs| inputs(&call.dir)),
             };
             inputs.insert(call.dir.clone(), found);
         }
-        called.sort_unstable();
+        called.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
         called.dedup();
-        self.set_reads_of(dir.as_str().to_owned(), Reading::CalledModule, called);
+        self.set_reads_of(PathKey::new(dir), Reading::CalledModule, called);
         let state = self.modules.get_mut(dir)?;
         Some(ModuleJob {
             dir: dir.to_owned(),
