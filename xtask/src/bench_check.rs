@@ -148,46 +148,41 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 
 /// Every file under `corpus/input` and `corpus/json`, sorted.
 fn corpus_files(corpus: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let mut dirs = vec![PathBuf::from("input"), PathBuf::from("json")];
-    while let Some(dir) = dirs.pop() {
-        let entries =
-            std::fs::read_dir(corpus.join(&dir)).with_context(|| format!("reading {}", dir.display()))?;
-        for entry in entries {
-            let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
-            let path = dir.join(entry.file_name());
-            if entry.file_type()?.is_dir() {
-                dirs.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    ensure!(!files.is_empty(), "no files under {}", corpus.display());
-    Ok(files)
+    every_file_below(corpus, &["input", "json"], |_| true)
 }
 
 /// Every `.hcl` and `.tf` file below `tree`, relative to it, sorted.
 fn tree_files(tree: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    every_file_below(tree, &[""], |name| name.ends_with(".hcl") || name.ends_with(".tf"))
+}
+
+/// The files below the directories `starts` of `root` whose names `keep`
+/// takes, relative to `root`, sorted; an error when there are none.
+/// Hidden ones too (`.terraform.lock.hcl`, `.tflint.hcl`): both tools are
+/// given every file, unlike the mutation harnesses' `files_below`, which
+/// skips hidden directories.
+fn every_file_below(
+    root: &Path,
+    starts: &[&str],
+    keep: impl Fn(&str) -> bool,
+) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
-    let mut dirs = vec![PathBuf::new()];
+    let mut dirs: Vec<PathBuf> = starts.iter().map(PathBuf::from).collect();
     while let Some(dir) = dirs.pop() {
         let entries =
-            std::fs::read_dir(tree.join(&dir)).with_context(|| format!("reading {}", dir.display()))?;
+            std::fs::read_dir(root.join(&dir)).with_context(|| format!("reading {}", dir.display()))?;
         for entry in entries {
             let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
             let path = dir.join(entry.file_name());
-            let name = entry.file_name().to_string_lossy().into_owned();
             if entry.file_type()?.is_dir() {
                 dirs.push(path);
-            } else if name.ends_with(".hcl") || name.ends_with(".tf") {
+            } else if keep(&entry.file_name().to_string_lossy()) {
                 files.push(path);
             }
         }
     }
     files.sort();
-    ensure!(!files.is_empty(), "no HCL files under {}", tree.display());
+    ensure!(!files.is_empty(), "no files to check under {}", root.display());
     Ok(files)
 }
 
