@@ -225,7 +225,8 @@ impl<'a> Failure<'a> {
                     }
                     None => return,
                 },
-                hir::TemplatePart::If { cond, then_parts, else_parts, .. } => {
+                hir::TemplatePart::If(directive) => {
+                    let hir::TemplateIf { cond, then_parts, else_parts, .. } = &**directive;
                     match self.eval(*cond, ctx) {
                         Some(Err(_)) => {
                             self.part_errors(*cond, ctx, depth, errors);
@@ -245,7 +246,8 @@ impl<'a> Failure<'a> {
                         None => {}
                     }
                 }
-                hir::TemplatePart::For { collection, .. } => {
+                hir::TemplatePart::For(directive) => {
+                    let hir::TemplateFor { collection, .. } = &**directive;
                     self.part_errors(*collection, ctx, depth, errors)
                 }
             }

@@ -2,7 +2,7 @@
 //! flat token list, as the reference's parser does on its tokens, and the
 //! list is then evaluated as the reference's template expressions.
 
-use hir::{ExprId, Strip, TemplateKind, TemplatePart};
+use hir::{ExprId, Strip, TemplateFor, TemplateIf, TemplateKind, TemplatePart};
 use smol_str::SmolStr;
 use value::{Type, Value};
 
@@ -36,7 +36,9 @@ fn flatten<'a>(parts: &'a [TemplatePart], heredoc: bool, out: &mut Vec<Tok<'a>>)
                 }
             }
             TemplatePart::Interpolation { expr, strip } => out.push(Tok::Interp(*expr, *strip)),
-            TemplatePart::If { cond, then_parts, else_parts, if_strip, else_strip, endif_strip } => {
+            TemplatePart::If(directive) => {
+                let TemplateIf { cond, then_parts, else_parts, if_strip, else_strip, endif_strip } =
+                    &**directive;
                 out.push(Tok::If(*cond, *if_strip));
                 flatten(then_parts, heredoc, out);
                 if let Some(else_parts) = else_parts {
@@ -45,7 +47,9 @@ fn flatten<'a>(parts: &'a [TemplatePart], heredoc: bool, out: &mut Vec<Tok<'a>>)
                 }
                 out.push(Tok::EndIf(*endif_strip));
             }
-            TemplatePart::For { key_var, value_var, collection, body, for_strip, endfor_strip } => {
+            TemplatePart::For(directive) => {
+                let TemplateFor { key_var, value_var, collection, body, for_strip, endfor_strip } =
+                    &**directive;
                 out.push(Tok::For {
                     key: key_var.as_ref(),
                     value: value_var,

@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use crate::{
     Body, CallExpr, Expr, ExprId, FileHir, ForObjectExpr, ForTupleExpr, Literal, ObjectKey, SplatKind, Strip,
-    TemplateKind, TemplatePart,
+    TemplateFor, TemplateIf, TemplateKind, TemplatePart,
 };
 
 pub(crate) fn dump(hir: &FileHir) -> String {
@@ -231,7 +231,9 @@ fn template(hir: &FileHir, parts: &[TemplatePart], out: &mut String) {
             TemplatePart::Interpolation { expr, strip } => {
                 delimited("${", *strip, |out| write_expr(hir, *expr, out), out);
             }
-            TemplatePart::If { cond, then_parts, else_parts, if_strip, else_strip, endif_strip } => {
+            TemplatePart::If(directive) => {
+                let TemplateIf { cond, then_parts, else_parts, if_strip, else_strip, endif_strip } =
+                    &**directive;
                 delimited(
                     "%{",
                     *if_strip,
@@ -248,7 +250,9 @@ fn template(hir: &FileHir, parts: &[TemplatePart], out: &mut String) {
                 }
                 delimited("%{", *endif_strip, |out| out.push_str("endif"), out);
             }
-            TemplatePart::For { key_var, value_var, collection, body, for_strip, endfor_strip } => {
+            TemplatePart::For(directive) => {
+                let TemplateFor { key_var, value_var, collection, body, for_strip, endfor_strip } =
+                    &**directive;
                 delimited(
                     "%{",
                     *for_strip,

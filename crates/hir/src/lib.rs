@@ -170,25 +170,38 @@ pub enum TemplatePart {
         expr: ExprId,
         strip: Strip,
     },
-    /// `%{ if cond }then%{ else }else%{ endif }`, with each directive's strip
-    /// markers. `else_parts` is `None` without an `%{ else }`.
-    If {
-        cond: ExprId,
-        then_parts: Vec<TemplatePart>,
-        else_parts: Option<Vec<TemplatePart>>,
-        if_strip: Strip,
-        else_strip: Strip,
-        endif_strip: Strip,
-    },
+    /// `%{ if cond }then%{ else }else%{ endif }`. Boxed, as is `For`: a
+    /// part is kept for every piece of every template, and nearly all are
+    /// literals and interpolations, which fit in a third of the size.
+    If(Box<TemplateIf>),
     /// `%{ for key, value in collection }body%{ endfor }`.
-    For {
-        key_var: Option<SmolStr>,
-        value_var: SmolStr,
-        collection: ExprId,
-        body: Vec<TemplatePart>,
-        for_strip: Strip,
-        endfor_strip: Strip,
-    },
+    For(Box<TemplateFor>),
+}
+
+const _: () = assert!(std::mem::size_of::<TemplatePart>() <= 32);
+
+/// `%{ if cond }then%{ else }else%{ endif }`, with each directive's strip
+/// markers. `else_parts` is `None` without an `%{ else }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateIf {
+    pub cond: ExprId,
+    pub then_parts: Vec<TemplatePart>,
+    pub else_parts: Option<Vec<TemplatePart>>,
+    pub if_strip: Strip,
+    pub else_strip: Strip,
+    pub endif_strip: Strip,
+}
+
+/// `%{ for key, value in collection }body%{ endfor }`, with each
+/// directive's strip markers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateFor {
+    pub key_var: Option<SmolStr>,
+    pub value_var: SmolStr,
+    pub collection: ExprId,
+    pub body: Vec<TemplatePart>,
+    pub for_strip: Strip,
+    pub endfor_strip: Strip,
 }
 
 /// The key of an object constructor item.
@@ -359,12 +372,14 @@ fn template_children(parts: &[TemplatePart], out: &mut Vec<ExprId>) {
         match part {
             TemplatePart::Literal(_) => {}
             TemplatePart::Interpolation { expr, .. } => out.push(*expr),
-            TemplatePart::If { cond, then_parts, else_parts, .. } => {
+            TemplatePart::If(directive) => {
+                let TemplateIf { cond, then_parts, else_parts, .. } = &**directive;
                 out.push(*cond);
                 template_children(then_parts, out);
                 template_children(else_parts.as_deref().unwrap_or_default(), out);
             }
-            TemplatePart::For { collection, body, .. } => {
+            TemplatePart::For(directive) => {
+                let TemplateFor { collection, body, .. } = &**directive;
                 out.push(*collection);
                 template_children(body, out);
             }

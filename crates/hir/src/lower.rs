@@ -15,8 +15,8 @@ use syntax::{
 
 use crate::{
     Attribute, AttributeId, Block, BlockId, Body, CallExpr, Expr, ExprId, FileHir, ForObjectExpr,
-    ForTupleExpr, Literal, ObjectItem, ObjectKey, SourceMap, SplatKind, Strip, SyntaxNodePtr, TemplateKind,
-    TemplatePart,
+    ForTupleExpr, Literal, ObjectItem, ObjectKey, SourceMap, SplatKind, Strip, SyntaxNodePtr, TemplateFor,
+    TemplateIf, TemplateKind, TemplatePart,
     escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
 };
 
@@ -488,7 +488,7 @@ impl Ctx {
                     tpl_if.else_template().map(|t| self.template_parts(t.template_parts(), quoted));
                 let else_dir = tpl_if.else_directive();
                 let endif_dir = tpl_if.endif_directive();
-                TemplatePart::If {
+                TemplatePart::If(Box::new(TemplateIf {
                     cond,
                     then_parts,
                     else_parts,
@@ -499,7 +499,7 @@ impl Ctx {
                     endif_strip: endif_dir
                         .map(|d| strip_of(d.strip_left(), d.strip_right()))
                         .unwrap_or_default(),
-                }
+                }))
             }
             ast::TemplatePart::TemplateFor(tpl_for) => {
                 let for_dir = tpl_for.for_directive();
@@ -516,7 +516,7 @@ impl Ctx {
                     None => Vec::new(),
                 };
                 let endfor_dir = tpl_for.endfor_directive();
-                TemplatePart::For {
+                TemplatePart::For(Box::new(TemplateFor {
                     key_var,
                     value_var,
                     collection,
@@ -525,7 +525,7 @@ impl Ctx {
                     endfor_strip: endfor_dir
                         .map(|d| strip_of(d.strip_left(), d.strip_right()))
                         .unwrap_or_default(),
-                }
+                }))
             }
         }
     }

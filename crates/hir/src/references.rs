@@ -18,7 +18,7 @@
 use la_arena::Arena;
 use smol_str::SmolStr;
 
-use crate::{Expr, ExprId, ForObjectExpr, ForTupleExpr, ObjectKey, TemplatePart};
+use crate::{Expr, ExprId, ForObjectExpr, ForTupleExpr, ObjectKey, TemplateFor, TemplateIf, TemplatePart};
 
 /// A reference: the root variable and the accessors applied to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,12 +98,14 @@ pub fn walk_references(exprs: &Arena<Expr>, root: ExprId, visitor: &mut impl Ref
                     match part {
                         TemplatePart::Literal(_) => {}
                         TemplatePart::Interpolation { expr, .. } => stack.push(Work::Expr(*expr)),
-                        TemplatePart::If { cond, then_parts, else_parts, .. } => {
+                        TemplatePart::If(directive) => {
+                            let TemplateIf { cond, then_parts, else_parts, .. } = &**directive;
                             stack.push(Work::Parts(else_parts.as_deref().unwrap_or_default()));
                             stack.push(Work::Parts(then_parts));
                             stack.push(Work::Expr(*cond));
                         }
-                        TemplatePart::For { key_var, value_var, collection, body, .. } => {
+                        TemplatePart::For(directive) => {
+                            let TemplateFor { key_var, value_var, collection, body, .. } = &**directive;
                             stack.push(Work::PopScope);
                             stack.push(Work::Parts(body));
                             stack.push(Work::PushScope(scope_names(key_var, value_var)));

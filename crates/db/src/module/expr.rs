@@ -13,7 +13,7 @@
 use la_arena::Arena;
 use smol_str::SmolStr;
 
-use hir::{Expr, ExprId, ObjectItem, ObjectKey, TemplatePart};
+use hir::{Expr, ExprId, ObjectItem, ObjectKey, TemplateFor, TemplateIf, TemplatePart};
 
 /// An attribute's expression: an arena holding only its nodes, and the root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,26 +199,20 @@ fn remap_parts(parts: &[TemplatePart], id: &impl Fn(&ExprId) -> ExprId) -> Vec<T
             TemplatePart::Interpolation { expr, strip } => {
                 TemplatePart::Interpolation { expr: id(expr), strip: *strip }
             }
-            TemplatePart::If { cond, then_parts, else_parts, if_strip, else_strip, endif_strip } => {
-                TemplatePart::If {
-                    cond: id(cond),
-                    then_parts: remap_parts(then_parts, id),
-                    else_parts: else_parts.as_ref().map(|parts| remap_parts(parts, id)),
-                    if_strip: *if_strip,
-                    else_strip: *else_strip,
-                    endif_strip: *endif_strip,
-                }
-            }
-            TemplatePart::For { key_var, value_var, collection, body, for_strip, endfor_strip } => {
-                TemplatePart::For {
-                    key_var: key_var.clone(),
-                    value_var: value_var.clone(),
-                    collection: id(collection),
-                    body: remap_parts(body, id),
-                    for_strip: *for_strip,
-                    endfor_strip: *endfor_strip,
-                }
-            }
+            TemplatePart::If(directive) => TemplatePart::If(Box::new(TemplateIf {
+                cond: id(&directive.cond),
+                then_parts: remap_parts(&directive.then_parts, id),
+                else_parts: directive.else_parts.as_ref().map(|parts| remap_parts(parts, id)),
+                ..**directive
+            })),
+            TemplatePart::For(directive) => TemplatePart::For(Box::new(TemplateFor {
+                key_var: directive.key_var.clone(),
+                value_var: directive.value_var.clone(),
+                collection: id(&directive.collection),
+                body: remap_parts(&directive.body, id),
+                for_strip: directive.for_strip,
+                endfor_strip: directive.endfor_strip,
+            })),
         })
         .collect()
 }
