@@ -178,7 +178,7 @@ pub enum TemplatePart {
     For(Box<TemplateFor>),
 }
 
-const _: () = assert!(std::mem::size_of::<TemplatePart>() <= 32);
+const _: () = assert!(std::mem::size_of::<TemplatePart>() == 24);
 
 /// `%{ if cond }then%{ else }else%{ endif }`, with each directive's strip
 /// markers. `else_parts` is `None` without an `%{ else }`.
