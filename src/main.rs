@@ -385,7 +385,7 @@ fn main() -> ExitCode {
             cache_dir,
             no_cache,
         } => {
-            keep_freed_memory();
+            freed_memory(FreedMemory::Kept);
             check::run(
                 &paths,
                 check::Options {
@@ -406,7 +406,7 @@ fn main() -> ExitCode {
             )
         }
         Command::Fmt { paths, check, diff, style, stdin_filename } => {
-            keep_freed_memory();
+            freed_memory(FreedMemory::Kept);
             let style = style.map(|style| match style {
                 FmtStyle::Terraform => db::FormatStyle::Terraform,
                 FmtStyle::Hcl => db::FormatStyle::Hcl,
@@ -428,8 +428,14 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Command::Dec(args) => return dec::run(args),
-        Command::Watch(args) => watch::run(args, &variable_options),
-        Command::Lsp => lsp::run_stdio().map(|()| Outcome::Clean).map_err(|error| anyhow::anyhow!(error)),
+        Command::Watch(args) => {
+            freed_memory(FreedMemory::HandedBack);
+            watch::run(args, &variable_options)
+        }
+        Command::Lsp => {
+            freed_memory(FreedMemory::HandedBack);
+            lsp::run_stdio().map(|()| Outcome::Clean).map_err(|error| anyhow::anyhow!(error))
+        }
         Command::Eval {
             file,
             context,
@@ -466,7 +472,7 @@ fn main() -> ExitCode {
 /// makes such blocks (its token table, the tree builder's list of children,
 /// a flat node's children, an arena of expressions), and each is transient
 /// or lives as long as the file: kept in mimalloc's arenas instead, a freed
-/// one stays resident (see [`keep_freed_memory`]) and a later one rarely fits
+/// one stays resident (see [`FreedMemory::Kept`]) and a later one rarely fits
 /// the hole, so a 50 MB one-line file peaked 40% above what it held at once.
 /// Freshly mapped pages cost a zeroing, which for blocks this size is small
 /// beside filling them.
@@ -479,31 +485,47 @@ fn huge_blocks_from_the_os() {
     /// does not name it): larger blocks are mapped from the kernel on their
     /// own.
     const MI_OPTION_ARENA_MAX_OBJECT_SIZE: libmimalloc_sys::mi_option_t = 45;
-    // SAFETY: as in `keep_freed_memory`: the value is only stored, before
+    // SAFETY: as in `freed_memory`: the value is only stored, before
     // any allocation that it could concern.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_MAX_OBJECT_SIZE, 16 * 1024) };
 }
 
-/// Tells the allocator to keep the memory a batch command frees for its own
-/// later allocations rather than hand it back to the kernel after 10 ms (its
-/// default). A batch frees each chunk's trees and memos and allocates the
-/// next chunk's: pages handed back come again as fresh pages, which the
-/// kernel zeroes first. That zeroing was a third of `halite check`'s time
-/// over the corpus; kept, the run is a quarter faster at the same peak
-/// memory. Long-running commands (`watch`) keep the default, so that their
-/// resident memory follows what they hold.
+/// When the allocator hands memory the process frees back to the kernel.
+#[derive(Debug, Clone, Copy)]
+enum FreedMemory {
+    /// Kept for the allocator's own later allocations, for a batch command.
+    /// A batch frees each chunk's trees and memos and allocates the next
+    /// chunk's: pages handed back come again as fresh pages, which the
+    /// kernel zeroes first. That zeroing was a third of `halite check`'s
+    /// time over the corpus; kept, the run is a quarter faster at the same
+    /// peak memory.
+    Kept,
+    /// Handed back as soon as it is free, for a long-running command
+    /// (`lsp`, `watch`), whose resident memory should follow what it holds.
+    /// With mimalloc's default (handed back 10 ms later, and only by the
+    /// freeing thread's own later calls), the language server's peak over
+    /// a 10,000-file module stood 10–20 MiB above it, for pages its
+    /// workers had freed while they kept allocating.
+    HandedBack,
+}
+
 #[cfg(feature = "system-allocator")]
-fn keep_freed_memory() {}
+fn freed_memory(_: FreedMemory) {}
 
 #[cfg(not(feature = "system-allocator"))]
-fn keep_freed_memory() {
+fn freed_memory(policy: FreedMemory) {
     /// mimalloc's `mi_option_purge_delay` (libmimalloc-sys does not name it):
-    /// how long freed memory waits before it is handed back; -1 for never.
+    /// how long, in milliseconds, freed memory waits before it is handed
+    /// back; -1 for never.
     const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+    let delay = match policy {
+        FreedMemory::Kept => -1,
+        FreedMemory::HandedBack => 0,
+    };
     // SAFETY: `mi_option_set` only stores the value in mimalloc's option
     // table, which the allocator reads atomically; any value is valid for
     // this option, and no memory is touched.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, delay) };
 }
 
 /// What the command line reads and reports at most (the largest input, the

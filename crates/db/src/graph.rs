@@ -17,7 +17,10 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use thin_vec::ThinVec;
 
 use crate::module::{Address, Target};
@@ -55,10 +58,18 @@ struct Node {
     keys: ThinVec<(KeyKind, Address)>,
 }
 
+/// The hash of an address in [`DependencyGraph::ids`].
+fn hash(address: &Address) -> u64 {
+    FxBuildHasher.hash_one(address)
+}
+
 /// The graph; see the module's documentation.
 #[derive(Debug, Clone, Default)]
 pub struct DependencyGraph {
-    ids: FxHashMap<Address, NodeId>,
+    /// Each node's id, found by its address: the table holds only the ids,
+    /// and hashes and compares each through its node's address, so that an
+    /// address is not kept twice (a fifth of the graph's memory).
+    ids: HashTable<NodeId>,
     nodes: Vec<Node>,
     /// The nodes whose resolution read each key, by the key's address, in
     /// order so that every key under an address is one range.
@@ -75,24 +86,33 @@ impl DependencyGraph {
 
     /// The node of `address`, if the graph has one.
     pub fn node(&self, address: &Address) -> Option<NodeId> {
-        self.ids.get(address).copied()
+        self.ids.find(hash(address), |&id| self.nodes[id as usize].address.as_ref() == Some(address)).copied()
     }
 
     /// Room for `additional` more nodes, so that a graph built whole (a
     /// module's every attribute at once) has no growth's slack, which was
     /// up to half of its nodes.
     pub fn reserve(&mut self, additional: usize) {
-        self.ids.reserve(additional);
+        let nodes = &self.nodes;
+        self.ids.reserve(additional, |&id| nodes[id as usize].address.as_ref().map_or(0, hash));
         self.nodes.reserve_exact(additional);
     }
 
     /// The node of `address`, made if the graph has none.
     pub fn node_or_insert(&mut self, address: &Address) -> NodeId {
-        if let Some(&id) = self.ids.get(address) {
-            return id;
-        }
+        let hash = hash(address);
+        let nodes = &self.nodes;
+        let entry = self.ids.entry(
+            hash,
+            |&id| nodes[id as usize].address.as_ref() == Some(address),
+            |&id| nodes[id as usize].address.as_ref().map_or(0, self::hash),
+        );
+        let vacant = match entry {
+            hashbrown::hash_table::Entry::Occupied(occupied) => return *occupied.get(),
+            hashbrown::hash_table::Entry::Vacant(vacant) => vacant,
+        };
         let id = NodeId::try_from(self.nodes.len()).unwrap_or(NodeId::MAX);
-        self.ids.insert(address.clone(), id);
+        vacant.insert(id);
         self.nodes.push(Node { address: Some(address.clone()), ..Node::default() });
         id
     }
