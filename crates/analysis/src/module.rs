@@ -330,7 +330,9 @@ impl Clone for ModuleFacts {
 /// that an edit of one file adds and removes its own references only.
 #[derive(Debug, Default, Clone)]
 pub struct Usage {
-    names: FxHashMap<(SmolStr, SmolStr), u32>,
+    /// By root, then by name: a map keyed by both kept both strings in each
+    /// of its slots, spare ones included, and its lookups built them.
+    names: FxHashMap<SmolStr, FxHashMap<SmolStr, u32>>,
     whole: FxHashMap<SmolStr, u32>,
 }
 
@@ -346,8 +348,12 @@ impl Usage {
                 counts.remove(key);
             }
         }
-        for name in &references.names {
-            step(&mut self.names, name, by);
+        for (root, name) in &references.names {
+            let names = self.names.entry(root.clone()).or_default();
+            step(names, name, by);
+            if names.is_empty() {
+                self.names.remove(root);
+            }
         }
         for root in &references.whole {
             step(&mut self.whole, root, by);
@@ -356,7 +362,7 @@ impl Usage {
 
     /// Whether `root.name` is referred to anywhere.
     pub fn is_used(&self, root: &str, name: &str) -> bool {
-        self.whole.contains_key(root) || self.names.contains_key(&(SmolStr::new(root), SmolStr::new(name)))
+        self.whole.contains_key(root) || self.names.get(root).is_some_and(|names| names.contains_key(name))
     }
 
     /// Replaces a file's references, `old`, with `new`, and says whose use

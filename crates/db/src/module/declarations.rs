@@ -389,7 +389,7 @@ pub(crate) fn indexes_nested(rules: &DialectRules) -> bool {
 pub struct ModuleIndex {
     /// Every address's first declaration (files in path order). Hashed:
     /// ordering addresses segment by segment was a tenth of a check.
-    pub definitions: rustc_hash::FxHashMap<Address, Definition>,
+    pub definitions: Definitions,
     /// The second segment of every address of two, by the first, in name
     /// order: the names under `var` and `local`.
     names: rustc_hash::FxHashMap<SmolStr, Vec<SmolStr>>,
@@ -407,6 +407,58 @@ pub struct ModuleIndex {
     /// the rest of their address (their labels): a reference finds its
     /// block by a lookup per step, not a scan of every block of the type.
     pub blocks: BTreeMap<SmolStr, BTreeMap<Vec<SmolStr>, BlockEntry>>,
+}
+
+/// Every address's first declaration, in the order the module declares
+/// them. The hash table holds only positions in that list, hashed and
+/// compared through it: a map of addresses kept room for a key and a
+/// value in each of its spare slots, a quarter of the index.
+#[derive(Debug, Clone, Default)]
+pub struct Definitions {
+    entries: Vec<(Address, Definition)>,
+    table: hashbrown::HashTable<u32>,
+}
+
+impl PartialEq for Definitions {
+    fn eq(&self, other: &Definitions) -> bool {
+        // The table is a function of the entries.
+        self.entries == other.entries
+    }
+}
+
+impl Eq for Definitions {}
+
+impl Definitions {
+    pub fn get(&self, address: &Address) -> Option<&Definition> {
+        let at = self.table.find(address_hash(address), |&at| &self.entries[at as usize].0 == address)?;
+        Some(&self.entries[*at as usize].1)
+    }
+
+    /// The address as the list holds it and its definition, if it has one.
+    pub fn get_key_value(&self, address: &Address) -> Option<(&Address, &Definition)> {
+        let at = self.table.find(address_hash(address), |&at| &self.entries[at as usize].0 == address)?;
+        let (address, definition) = &self.entries[*at as usize];
+        Some((address, definition))
+    }
+
+    fn reserve(&mut self, additional: usize) {
+        let entries = &self.entries;
+        self.table.reserve(additional, |&at| address_hash(&entries[at as usize].0));
+        self.entries.reserve_exact(additional);
+    }
+
+    /// Adds the definition of an address that has none.
+    fn insert_new(&mut self, address: Address, definition: Definition) {
+        let entries = &self.entries;
+        let at = u32::try_from(entries.len()).unwrap_or(u32::MAX);
+        self.table.insert_unique(address_hash(&address), at, |&at| address_hash(&entries[at as usize].0));
+        self.entries.push((address, definition));
+    }
+}
+
+fn address_hash(address: &Address) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(address)
 }
 
 impl ModuleIndex {
@@ -564,7 +616,10 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     index.by_file.reserve(files.len());
     let mut open_block = OpenBlock::default();
     for &file in files {
-        let mut file_addresses = Vec::new();
+        let declarations = &declarations_of(db, file).declarations;
+        // Sized for every declaration: kept whole, and grown it kept up to
+        // half again as much room.
+        let mut file_addresses = Vec::with_capacity(declarations.len());
         let mut file_duplicates = Vec::new();
         // The position of a block whose declaration was a duplicate: its
         // attributes are left out, so each address has one definition.
@@ -572,7 +627,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
         // The current block's label count, where a repeated block's ordinal
         // goes in its attributes' addresses.
         let mut block_length = 0;
-        for (number, declaration) in declarations_of(db, file).declarations.iter().enumerate() {
+        for (number, declaration) in declarations.iter().enumerate() {
             if matches!(declaration.kind, DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute)
                 && skipped_block.is_some()
                 && skipped_block == declaration.location.block
@@ -593,24 +648,20 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 _ => None,
             };
             let address = module_address(declaration, ordinal, rules);
-            let vacant = match index.definitions.entry(address) {
-                std::collections::hash_map::Entry::Occupied(first) => {
-                    let duplicate = Duplicate {
-                        address: first.key().clone(),
-                        kind: declaration.kind.clone(),
-                        first: (first.get().file, first.get().location(db).clone()),
-                        duplicate: (file, declaration.location.clone()),
-                    };
-                    file_duplicates.push(duplicate.clone());
-                    index.duplicates.push(duplicate);
-                    if declaration.kind == DeclarationKind::Block {
-                        skipped_block = declaration.location.block;
-                    }
-                    continue;
+            if let Some((first_address, first)) = index.definitions.get_key_value(&address) {
+                let duplicate = Duplicate {
+                    address: first_address.clone(),
+                    kind: declaration.kind.clone(),
+                    first: (first.file, first.location(db).clone()),
+                    duplicate: (file, declaration.location.clone()),
+                };
+                file_duplicates.push(duplicate.clone());
+                index.duplicates.push(duplicate);
+                if declaration.kind == DeclarationKind::Block {
+                    skipped_block = declaration.location.block;
                 }
-                std::collections::hash_map::Entry::Vacant(vacant) => vacant,
-            };
-            let address = vacant.key().clone();
+                continue;
+            }
             let is_root_name = |type_name: &SmolStr| {
                 declaration.address.segments().first().is_none_or(|it| !rules.hidden_block_types.contains(it))
                     && !type_name.is_empty()
@@ -645,10 +696,13 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             if let [root, name] = address.segments() {
                 index.names.entry(root.clone()).or_default().push(name.clone());
             }
-            file_addresses.push(address);
-            vacant.insert(Definition { file, kind: declaration.kind.clone(), declaration: position(number) });
+            file_addresses.push(address.clone());
+            index
+                .definitions
+                .insert_new(address, Definition { file, kind: declaration.kind.clone(), declaration: position(number) });
         }
         if !file_addresses.is_empty() || !file_duplicates.is_empty() {
+            file_addresses.shrink_to_fit();
             index.by_file.insert(
                 file,
                 crate::module::FileIndex { addresses: file_addresses, duplicates: file_duplicates },
@@ -658,6 +712,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     open_block.close(&mut index.blocks);
     for names in index.names.values_mut() {
         names.sort_unstable();
+        names.shrink_to_fit();
     }
     for (block_type, entries) in &index.blocks {
         let labels: Vec<Vec<SmolStr>> = entries.keys().cloned().collect();
