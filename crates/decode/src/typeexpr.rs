@@ -19,7 +19,9 @@ use crate::{Diagnostic, Diagnostics, Expression, Range};
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeConstraint {
     pub ty: Type,
-    pub defaults: Option<Defaults>,
+    /// Boxed: a module keeps a constraint for every variable with a
+    /// `type`, and nearly none declares defaults.
+    pub defaults: Option<Box<Defaults>>,
 }
 
 /// Defaults for the optional attributes of an object type, nested the way
@@ -56,7 +58,7 @@ pub fn type_constraint(expr: &Expression) -> Result<Type, Diagnostics> {
 /// optional attribute may also give a default, `optional(T, default)`.
 pub fn type_constraint_with_defaults(expr: &Expression) -> Result<TypeConstraint, Diagnostics> {
     let (ty, defaults, diagnostics) = get_type(expr, Mode::ConstraintWithDefaults);
-    into_result(TypeConstraint { ty, defaults }, diagnostics)
+    into_result(TypeConstraint { ty, defaults: defaults.map(Box::new) }, diagnostics)
 }
 
 /// The reference returns a type and its diagnostics together; a caller here

@@ -156,7 +156,7 @@ fn apply_cases() {
 
 #[test]
 fn convert_after_defaults() {
-    let constraint = TypeConstraint { ty: ty(SIMPLE), defaults: Some(simple_defaults()) };
+    let constraint = TypeConstraint { ty: ty(SIMPLE), defaults: Some(Box::new(simple_defaults())) };
     let converted = convert_with_defaults(&val(r#"["object",{"a":"string"}]"#, r#"{"a":"x"}"#), &constraint);
     assert_eq!(converted, Ok(val(r#"["object",{"a":"string","b":"bool"}]"#, r#"{"a":"x","b":true}"#)));
 
@@ -172,7 +172,7 @@ fn convert_after_defaults() {
     // The list that Apply turned into a tuple converts back to the list.
     let list = TypeConstraint {
         ty: ty(&format!(r#"["list",{SIMPLE}]"#)),
-        defaults: Some(node(&format!(r#"["list",{SIMPLE}]"#), vec![(None, simple_defaults())])),
+        defaults: Some(Box::new(node(&format!(r#"["list",{SIMPLE}]"#), vec![(None, simple_defaults())]))),
     };
     let converted = convert_with_defaults(
         &val(r#"["list",["map","string"]]"#, r#"[{"a":"1"},{"a":"2","b":"false"}]"#),
