@@ -379,8 +379,8 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
                 .unwrap_or(db::module::Location {
                     block: None,
                     attribute: None,
-                    labels: Box::default(),
-                    nested: Box::default(),
+                    labels: Default::default(),
+                    nested: Default::default(),
                 });
             (Vec::new(), unit_file, location)
         }
@@ -420,8 +420,8 @@ fn dependency_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
             db::module::Location {
                 block: None,
                 attribute: None,
-                labels: Box::default(),
-                nested: Box::default(),
+                labels: Default::default(),
+                nested: Default::default(),
             },
         );
         out.push(ModuleCall {

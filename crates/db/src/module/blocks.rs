@@ -21,6 +21,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 use syntax::TextRange;
+use thin_vec::ThinVec;
 
 use crate::{
     Db, File,
@@ -80,7 +81,7 @@ pub fn file_blocks(db: &dyn Db, file: File) -> Arc<FileBlocks> {
 }
 
 fn location(block: Option<u32>, attribute: Option<usize>, nested: &[u32]) -> Location {
-    Location { block, attribute: attribute.map(position), labels: Box::default(), nested: nested.into() }
+    Location { block, attribute: attribute.map(position), labels: ThinVec::new(), nested: nested.into() }
 }
 
 /// A block of a native file and what is nested in it. Recursion is bounded

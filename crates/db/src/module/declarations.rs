@@ -12,6 +12,7 @@ use std::{
 use camino::Utf8Path;
 use rustc_hash::FxHashSet;
 use smol_str::SmolStr;
+use thin_vec::ThinVec;
 
 use crate::{
     Db, File,
@@ -78,16 +79,15 @@ impl DeclarationKind {
 /// An attribute of a nested block has the positions of the blocks below the
 /// top-level one in `nested`, outermost first.
 ///
-/// Boxed slices rather than vectors: a location is kept per declaration in
-/// the file's declarations, the module's index and the graph, and most of
-/// them have neither labels nor nesting, so the capacity word of two
-/// vectors was 16 of its bytes, a tenth of a declaration's cost.
+/// Thin vectors (one word, no allocation when empty): a location is kept
+/// per declaration, and most have neither labels nor nesting, so the two
+/// words of a boxed slice or three of a vector were most of its size.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Location {
     pub block: Option<u32>,
     pub attribute: Option<u32>,
-    pub labels: Box<[u32]>,
-    pub nested: Box<[u32]>,
+    pub labels: ThinVec<u32>,
+    pub nested: ThinVec<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,8 +144,8 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
             location: Location {
                 block: None,
                 attribute: Some(position(i)),
-                labels: Box::default(),
-                nested: Box::default(),
+                labels: ThinVec::new(),
+                nested: ThinVec::new(),
             },
         });
     }
@@ -167,8 +167,8 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
                 location: Location {
                     block: block_position,
                     attribute: None,
-                    labels: Box::default(),
-                    nested: Box::default(),
+                    labels: ThinVec::new(),
+                    nested: ThinVec::new(),
                 },
             }),
             ("locals", []) => {
@@ -183,8 +183,8 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
                         location: Location {
                             block: block_position,
                             attribute: Some(position(k)),
-                            labels: Box::default(),
-                            nested: Box::default(),
+                            labels: ThinVec::new(),
+                            nested: ThinVec::new(),
                         },
                     });
                 }
@@ -199,8 +199,8 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
                     location: Location {
                         block: block_position,
                         attribute: None,
-                        labels: Box::default(),
-                        nested: Box::default(),
+                        labels: ThinVec::new(),
+                        nested: ThinVec::new(),
                     },
                 });
                 for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
@@ -216,8 +216,8 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
                         location: Location {
                             block: block_position,
                             attribute: Some(position(k)),
-                            labels: Box::default(),
-                            nested: Box::default(),
+                            labels: ThinVec::new(),
+                            nested: ThinVec::new(),
                         },
                     });
                 }
@@ -286,7 +286,7 @@ fn nested_declarations(
                 location: Location {
                     block,
                     attribute: Some(position(k)),
-                    labels: Box::default(),
+                    labels: ThinVec::new(),
                     nested: path.as_slice().into(),
                 },
             });
@@ -697,9 +697,10 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 index.names.entry(root.clone()).or_default().push(name.clone());
             }
             file_addresses.push(address.clone());
-            index
-                .definitions
-                .insert_new(address, Definition { file, kind: declaration.kind.clone(), declaration: position(number) });
+            index.definitions.insert_new(
+                address,
+                Definition { file, kind: declaration.kind.clone(), declaration: position(number) },
+            );
         }
         if !file_addresses.is_empty() || !file_duplicates.is_empty() {
             file_addresses.shrink_to_fit();

@@ -15,6 +15,7 @@
 
 use smol_str::SmolStr;
 use syntax::{AstNode, TextRange, ast};
+use thin_vec::ThinVec;
 
 use crate::{
     Db, File,
@@ -109,8 +110,8 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     location: Location {
                         block,
                         attribute: Some(position(k)),
-                        labels: Box::default(),
-                        nested: Box::default(),
+                        labels: ThinVec::new(),
+                        nested: ThinVec::new(),
                     },
                 });
             }
@@ -134,7 +135,7 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                         block,
                         attribute: None,
                         labels: label_positions.into(),
-                        nested: Box::default(),
+                        nested: ThinVec::new(),
                     },
                 });
                 continue;
@@ -148,7 +149,7 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                     block,
                     attribute: None,
                     labels: label_positions.as_slice().into(),
-                    nested: Box::default(),
+                    nested: ThinVec::new(),
                 },
             });
             for (k, attribute) in attributes.iter().enumerate() {
@@ -162,7 +163,7 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                         block,
                         attribute: Some(position(k)),
                         labels: label_positions.as_slice().into(),
-                        nested: Box::default(),
+                        nested: ThinVec::new(),
                     },
                 });
             }
