@@ -253,6 +253,12 @@ impl<'db> IndexView<'db> {
         IndexView { db, module, whole }
     }
 
+    /// The index's own copy of `address`, if it is declared and the whole
+    /// index is kept (the parts a changing host keeps are keyed apart).
+    pub fn declared_address(&self, address: &Address) -> Option<&'db Address> {
+        Some(self.whole?.definitions.get_key_value(address)?.0)
+    }
+
     /// The definition of `address`: its first declaration, files in path order.
     pub fn definition(&self, address: &Address) -> Option<&'db Definition> {
         if let Some(whole) = self.whole {

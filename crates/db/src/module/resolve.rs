@@ -294,7 +294,7 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
     let mut targets = match &expr {
         Some(expr) => references(&expr.exprs, expr.root)
             .into_iter()
-            .map(|reference| resolve(&index, rules, &scope, &reference.root, &reference.attrs))
+            .map(|reference| index.shared(resolve(&index, rules, &scope, &reference.root, &reference.attrs)))
             .collect(),
         None => Vec::new(),
     };
@@ -333,7 +333,7 @@ pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<
     let scope = Scope::new(db, module, rules, address, &roots);
     let mut targets = references(&expr.exprs, expr.root)
         .into_iter()
-        .map(|reference| resolve(&index, rules, &scope, &reference.root, &reference.attrs))
+        .map(|reference| index.shared(resolve(&index, rules, &scope, &reference.root, &reference.attrs)))
         .collect();
     instances_target(&index, rules, address, &mut targets);
     targets
@@ -369,6 +369,20 @@ struct Index<'db> {
 impl<'db> Index<'db> {
     fn contains(&self, address: &Address) -> bool {
         self.view.definition(address).is_some()
+    }
+
+    /// `target` with each attribute it reads named by the index's own copy
+    /// of its address, so that a module's resolutions and its graph hold
+    /// an address once, not once more per reference to it.
+    fn shared(&self, mut target: Target) -> Target {
+        if let Target::Attributes { attrs, .. } = &mut target {
+            for attr in attrs.iter_mut() {
+                if let Some(declared) = self.view.declared_address(attr) {
+                    *attr = declared.clone();
+                }
+            }
+        }
+        target
     }
 
     fn names_under(&self, root: &str) -> &'db [SmolStr] {
