@@ -70,8 +70,10 @@ fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
 /// The cache's file index.
 const FILE_INDEX: &str = "files-v1";
 
-/// The cache's entries, all in one file.
+/// The cache's entries: the main pack, and the recent one (those stored
+/// since the main one was written), which a lookup tries first.
 const PACK: &str = "check-v4.pack";
+const RECENT_PACK: &str = "check-v4-recent.pack";
 
 /// Each row of a pack's table: the key, where its entry lies in the
 /// pack's bytes, and the time of its last use (see
@@ -94,8 +96,14 @@ fn pack_rows(pack: &[u8]) -> Vec<([u8; 32], std::ops::Range<usize>, u64)> {
 /// last stored: a run that checks a unit stores its entry anew, and a run
 /// that reports a unit from its entry leaves it as it was.
 fn entries(cache: &Path) -> BTreeMap<[u8; 32], (Vec<u8>, u64)> {
-    let Ok(pack) = std::fs::read(cache.join(PACK)) else { return BTreeMap::new() };
-    pack_rows(&pack).into_iter().map(|(key, range, used)| (key, (pack[range].to_vec(), used))).collect()
+    let mut entries = BTreeMap::new();
+    for name in [PACK, RECENT_PACK] {
+        let Ok(pack) = std::fs::read(cache.join(name)) else { continue };
+        entries.extend(
+            pack_rows(&pack).into_iter().map(|(key, range, used)| (key, (pack[range].to_vec(), used))),
+        );
+    }
+    entries
 }
 
 /// How many entries a run wrote (new, or stored again) since `before`.
@@ -226,6 +234,7 @@ fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
     }
     // Each entry spoilt in the pack, another way each: its magic, the key
     // it says it is for, a byte of its payload.
+    assert!(!cache.join(RECENT_PACK).exists(), "a run that stored every entry wrote the main pack");
     let mut spoilt = std::fs::read(&pack).expect("the pack");
     let rows = pack_rows(&spoilt);
     assert_eq!(rows.len(), 3);

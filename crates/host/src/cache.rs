@@ -117,12 +117,17 @@ pub struct ResultCache {
     wrote: AtomicBool,
     /// What `stat` said of each file when its bytes were last hashed.
     files: FileIndex,
-    /// The entries as the pack held them when the run began.
+    /// The entries as the main pack held them when the run began.
     pack: Pack,
-    /// What `stat` said of the pack before it was read (`None`: no pack):
-    /// when it says otherwise at the end of the run, another run wrote the
-    /// pack meanwhile, and it is read again to keep that run's entries.
+    /// What `stat` said of the main pack before it was read (`None`: no
+    /// pack): when it says otherwise at the end of the run, another run
+    /// wrote the pack meanwhile, and it is read again to keep that run's
+    /// entries.
     pack_stamp: Option<Stamp>,
+    /// The entries as the recent pack held them when the run began, and
+    /// what `stat` said of it then.
+    recent: Pack,
+    recent_stamp: Option<Stamp>,
     /// The entries this run used, by key.
     used: Mutex<FxHashMap<[u8; 32], Used>>,
     /// Whether the pack is to be written: this run stored an entry, or
@@ -178,6 +183,9 @@ impl ResultCache {
         let pack_path = pack::path_of(dir);
         let pack_stamp = stamp_of(&pack_path);
         let pack = Pack::read(&pack_path, FORMAT);
+        let recent_path = pack::recent_path_of(dir);
+        let recent_stamp = stamp_of(&recent_path);
+        let recent = Pack::read(&recent_path, FORMAT);
         Ok(ResultCache {
             dir: dir.to_owned(),
             build,
@@ -186,6 +194,8 @@ impl ResultCache {
             files,
             pack,
             pack_stamp,
+            recent,
+            recent_stamp,
             used: Mutex::default(),
             pack_stale: AtomicBool::new(false),
             source_text: true,
@@ -307,13 +317,14 @@ impl ResultCache {
     }
 
     /// The entry of `key`, if there is a whole one written by this build:
-    /// the one this run stored, else the pack's.
+    /// the one this run stored, else the recent pack's, else the main
+    /// pack's.
     pub(crate) fn load(&self, key: &Key) -> Option<Entry> {
         let name = key.0.as_bytes();
         if let Some(Used::Stored(bytes)) = lock(&self.used).get(name) {
             return decode_entry(bytes, key);
         }
-        let packed = self.pack.get(name)?;
+        let packed = self.recent.get(name).or_else(|| self.pack.get(name))?;
         let entry = decode_entry(packed.bytes, key)?;
         let refresh = age_of(packed.used) > TOUCH_AFTER;
         lock(&self.used).entry(*name).or_insert(Used::Packed { refresh });
@@ -337,35 +348,62 @@ impl ResultCache {
         self.pack_stale.store(true, Ordering::Relaxed);
     }
 
-    /// Writes the pack, when this run stored an entry or used one to be
-    /// refreshed: the entries it used, and those of the pack on disk now
-    /// that it did not, less the least recently used past the cap. A
-    /// failure (a full disk, a read-only cache) leaves the pack as it was:
-    /// the next run checks this run's units again.
+    /// Writes what this run stored (or used, to be refreshed): into the
+    /// recent pack when that stays small beside the main one, else the
+    /// main pack anew (see [`pack`]). A failure (a full disk, a read-only
+    /// cache) leaves the packs as they were: the next run checks this
+    /// run's units again.
     fn write_pack(&self) {
         if !self.pack_stale.load(Ordering::Relaxed) {
             return;
         }
-        let path = pack::path_of(&self.dir);
         let now = nanos_since_epoch(SystemTime::now());
-        // Another run's pack, if one was written since this run read it.
-        let newer = (stamp_of(&path) != self.pack_stamp).then(|| Pack::read(&path, FORMAT));
         let used = std::mem::take(&mut *lock(&self.used));
-        let mut entries: Vec<Packed<'_>> = Vec::with_capacity(used.len());
+        // Another run's recent pack, if one was written since this run
+        // read it.
+        let recent_path = pack::recent_path_of(&self.dir);
+        let recent_stamp = stamp_of(&recent_path);
+        let newer_recent = (recent_stamp != self.recent_stamp).then(|| Pack::read(&recent_path, FORMAT));
+        let recent = newer_recent.as_ref().unwrap_or(&self.recent);
+        let mut stored: Vec<Packed<'_>> = used
+            .iter()
+            .filter_map(|(key, how)| match how {
+                Used::Stored(bytes) => Some(Packed { key, bytes, used: now }),
+                Used::Packed { .. } => None,
+            })
+            .collect();
+        let refresh = used.values().any(|how| matches!(how, Used::Packed { refresh: true }));
+        let recent_kept = recent.entries().filter(|packed| !used.contains_key(packed.key));
+        let recent_size: u64 = stored.iter().map(pack::size_of).sum::<u64>()
+            + recent_kept.clone().map(|p| pack::size_of(&p)).sum::<u64>();
+        let main_size = self.pack.len() as u64;
+        if !refresh
+            && recent_size <= main_size / pack::RECENT_SHARE
+            && main_size + recent_size <= self.max_size
+        {
+            stored.extend(recent_kept);
+            let _ = write_atomically(&self.dir, &recent_path, &pack::encode(FORMAT, &mut stored));
+            return;
+        }
+        // The main pack anew: every entry of both packs (another run's,
+        // if one wrote them since), this run's first.
+        let main_path = pack::path_of(&self.dir);
+        let newer_main = (stamp_of(&main_path) != self.pack_stamp).then(|| Pack::read(&main_path, FORMAT));
+        let main = newer_main.as_ref().unwrap_or(&self.pack);
+        let mut entries = stored;
         for (key, how) in &used {
-            match how {
-                Used::Stored(bytes) => entries.push(Packed { key, bytes, used: now }),
-                Used::Packed { refresh } => {
-                    if let Some(packed) = self.pack.get(key) {
-                        entries.push(Packed { used: if *refresh { now } else { packed.used }, ..packed });
-                    }
-                }
+            if let Used::Packed { refresh } = how
+                && let Some(packed) = self.recent.get(key).or_else(|| self.pack.get(key))
+            {
+                entries.push(Packed { used: if *refresh { now } else { packed.used }, ..packed });
             }
         }
-        let on_disk = newer.as_ref().unwrap_or(&self.pack);
-        entries.extend(on_disk.entries().filter(|packed| !used.contains_key(packed.key)));
-        entries.sort_unstable_by_key(|packed| *packed.key);
-        // A spoilt pack may name a key twice.
+        let unused = |packed: &Packed<'_>| !used.contains_key(packed.key);
+        entries.extend(recent.entries().filter(unused));
+        entries.extend(main.entries().filter(unused));
+        // Stable: where both packs have a key, the first (the recent
+        // pack's) is kept.
+        entries.sort_by_key(|packed| *packed.key);
         entries.dedup_by_key(|packed| *packed.key);
         let mut size: u64 = entries.iter().map(pack::size_of).sum();
         if size > self.max_size {
@@ -384,8 +422,14 @@ impl ResultCache {
                 .count();
             entries.drain(..dropped);
         }
-        let bytes = pack::encode(FORMAT, &mut entries);
-        let _ = write_atomically(&self.dir, &path, &bytes);
+        if write_atomically(&self.dir, &main_path, &pack::encode(FORMAT, &mut entries)).is_ok()
+            && recent_stamp.is_some()
+            && stamp_of(&recent_path) == recent_stamp
+        {
+            // Its entries are in the main pack now. One another run wrote
+            // meanwhile is left: its entries stand on their own.
+            let _ = fs::remove_file(&recent_path);
+        }
         self.remove_stale_temporaries();
     }
 
@@ -1269,11 +1313,14 @@ mod tests {
         let refreshed = Pack::read(&path, FORMAT);
         assert!(age_of(refreshed.get(key(4).0.as_bytes()).expect("packed").used) < TOUCH_AFTER);
         assert!(age_of(refreshed.get(key(5).0.as_bytes()).expect("packed").used) > TOUCH_AFTER);
-        // Under the cap: a run that stores an entry keeps them all.
+        // Under the cap: a run that stores an entry keeps them all, the
+        // new one in the recent pack.
         let under_cap = open(&dir).with_max_size(20 * size);
         under_cap.store(&key(10), &entry());
         under_cap.finish();
-        assert_eq!(Pack::read(&path, FORMAT).entries().count(), 11);
+        assert_eq!(Pack::read(&path, FORMAT).entries().count(), 10);
+        let recent = pack::recent_path_of(&under_cap.dir);
+        assert_eq!(Pack::read(&recent, FORMAT).entries().count(), 1);
 
         // Past a cap of 8 entries, down to 6 (three quarters): the oldest
         // go, but not entry 4, which a run used since, nor 10, stored
@@ -1284,6 +1331,7 @@ mod tests {
         let kept = Pack::read(&path, FORMAT);
         let kept: Vec<u8> = kept.entries().map(|packed| packed.key[0]).collect();
         assert_eq!(kept, [4, 7, 8, 9, 10, 11]);
+        assert!(!recent.exists(), "its entries are in the main pack");
         assert!(std::fs::metadata(&path).expect("the pack").len() <= 8 * size + 16);
     }
 

@@ -13,13 +13,22 @@
 //! payload), so a pack cut short or changed is only entries missed: a row
 //! pointing outside the file, or rows out of order, are keys not found.
 //!
-//! The pack is written whole (a temporary file renamed over it) at the
-//! end of a run that stored an entry (or used one not used for a while):
-//! the entries this run used, and those of the pack on disk then (another
-//! run's, if one wrote it meanwhile) that it did not, dropping the least
-//! recently used past the cache's cap. Two runs at once each write a whole
-//! pack; the later rename wins, so at worst one's new entries are lost
-//! (its units are checked again next time).
+//! A pack is written whole (a temporary file renamed over it), by a run
+//! that stored an entry (or used one not used for a while). There are
+//! two: the main pack, and the recent one (`check-v4-recent.pack`), the
+//! entries stored since the main one was written, which a lookup tries
+//! first. A run that stored a few entries writes the recent pack again,
+//! with them and the entries it had (so a warm run after an edit writes a
+//! few kilobytes, not every entry); when the recent pack would pass an
+//! eighth of the main one ([`RECENT_SHARE`]), or both the cache's cap, or
+//! an entry's time of last use is to be refreshed, the run writes the
+//! main pack instead, with every entry of both (those of the packs on
+//! disk then, another run's if one wrote them meanwhile), dropping the
+//! least recently used past the cap, and removes the recent pack. Two
+//! runs at once each write whole packs; the later rename wins, so at
+//! worst one's new entries are lost (its units are checked again next
+//! time). A recent pack left beside a newer main pack holds entries that
+//! each stand on their own, so it is never wrong, only in the way.
 
 use camino::{Utf8Path, Utf8PathBuf};
 
@@ -31,6 +40,14 @@ const MAGIC: &[u8; 8] = b"HALITE\x00P";
 /// The pack's name in the cache's directory; the format is in it, so that
 /// no build reads another format's pack (see [`super::OLDER_FORMATS`]).
 pub(crate) const FILE_NAME: &str = "check-v4.pack";
+
+/// The recent pack's name: the entries stored since the main pack was
+/// last written.
+pub(crate) const RECENT_FILE_NAME: &str = "check-v4-recent.pack";
+
+/// The recent pack is kept to at most this fraction of the main pack:
+/// past it, both are written as one main pack.
+pub(crate) const RECENT_SHARE: u64 = 8;
 
 /// A pack larger than this is not read.
 const MAX_PACK_SIZE: u64 = 1 << 30;
@@ -106,8 +123,13 @@ impl Pack {
         start..start + packed.bytes.len()
     }
 
+    /// The pack's size in bytes (0 for none).
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// Every entry whose row points inside the file.
-    pub(crate) fn entries(&self) -> impl Iterator<Item = Packed<'_>> {
+    pub(crate) fn entries(&self) -> impl Iterator<Item = Packed<'_>> + Clone {
         (0..self.rows).filter_map(|row| self.row(row))
     }
 
@@ -157,9 +179,14 @@ pub(crate) fn size_of(entry: &Packed<'_>) -> u64 {
     (ROW_SIZE + entry.bytes.len()) as u64
 }
 
-/// The pack's path in the cache's directory `dir`.
+/// The main pack's path in the cache's directory `dir`.
 pub(crate) fn path_of(dir: &Utf8Path) -> Utf8PathBuf {
     dir.join(FILE_NAME)
+}
+
+/// The recent pack's path in the cache's directory `dir`.
+pub(crate) fn recent_path_of(dir: &Utf8Path) -> Utf8PathBuf {
+    dir.join(RECENT_FILE_NAME)
 }
 
 #[cfg(test)]
