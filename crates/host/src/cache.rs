@@ -186,6 +186,9 @@ impl ResultCache {
         let recent_path = pack::recent_path_of(dir);
         let recent_stamp = stamp_of(&recent_path);
         let recent = Pack::read(&recent_path, FORMAT);
+        // Sized for a run that uses every entry: a map grown entry after
+        // entry cost a warm run fresh pages at each rehash.
+        let used = FxHashMap::with_capacity_and_hasher(pack.rows() + recent.rows(), Default::default());
         Ok(ResultCache {
             dir: dir.to_owned(),
             build,
@@ -194,9 +197,9 @@ impl ResultCache {
             files,
             pack,
             pack_stamp,
+            used: Mutex::new(used),
             recent,
             recent_stamp,
-            used: Mutex::default(),
             pack_stale: AtomicBool::new(false),
             source_text: true,
         })

@@ -254,14 +254,15 @@ impl FileIndex {
         }
         let recorded = std::mem::take(&mut *super::lock(&self.recorded));
         let oldest = self.trusted_before.saturating_sub(MAX_AGE.as_nanos() as i64);
-        let mut entries: Vec<(&str, &Recorded)> = self
-            .loaded
-            .iter()
-            .filter(|(path, _)| !recorded.contains_key(*path))
-            .chain(&recorded)
-            .filter(|(_, entry)| entry.trusted_before >= oldest)
-            .map(|(path, entry)| (&**path, entry))
-            .collect();
+        let mut entries: Vec<(&str, &Recorded)> = Vec::with_capacity(self.loaded.len() + recorded.len());
+        entries.extend(
+            self.loaded
+                .iter()
+                .filter(|(path, _)| !recorded.contains_key(*path))
+                .chain(&recorded)
+                .filter(|(_, entry)| entry.trusted_before >= oldest)
+                .map(|(path, entry)| (&**path, entry)),
+        );
         if entries.len() > MAX_ENTRIES {
             entries.sort_unstable_by_key(|(_, entry)| std::cmp::Reverse(entry.trusted_before));
             entries.truncate(MAX_ENTRIES);
@@ -281,7 +282,11 @@ fn nanos_since_epoch(time: SystemTime) -> i64 {
 /// The index's bytes: magic, format, count, the entries, and the hash of
 /// everything before it.
 fn encode(entries: &[(&str, &Recorded)]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(16 + entries.len() * 160);
+    // Sized exactly: grown as it was written, the buffer was copied and
+    // its pages touched twice over.
+    const ENTRY_SIZE: usize = 4 + 5 * 8 + 8 + 32;
+    let size = 16 + entries.iter().map(|(path, _)| ENTRY_SIZE + path.len()).sum::<usize>() + 32;
+    let mut out = Vec::with_capacity(size);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT.to_le_bytes());
     out.extend_from_slice(&u32::try_from(entries.len()).unwrap_or(u32::MAX).to_le_bytes());
