@@ -20,14 +20,18 @@
 //! An entry is a header (magic, format version, the key again, a hash of
 //! the payload) and the payload; anything that does not match, or does
 //! not decode to the last byte, is a miss, never an error, and is
-//! overwritten by the re-check. Every entry is kept in one file, the
-//! [`pack`], read once per run and written whole (a temporary file renamed
-//! into place) at the end of a run that stored an entry, so a reader never
-//! sees half a pack and two runs at once both succeed (at worst one's new
-//! entries are lost, and checked again next time). The pack is bounded:
+//! overwritten by the re-check. Every entry of a build is kept in one
+//! file, its [`pack`] (with a small recent pack beside it, for the few
+//! entries a warm run stores), read once per run and written whole (a
+//! temporary file renamed into place) at the end of a run that stored an
+//! entry, so a reader never sees half a pack and two runs at once both
+//! succeed (at worst one's new entries are lost, and checked again next
+//! time). The pack is bounded:
 //! when it would pass its cap, the least recently used entries (by the
 //! time kept in the pack for each, refreshed on a hit when older than
-//! [`TOUCH_AFTER`]) are left out until it is under three quarters of it.
+//! [`TOUCH_AFTER`]) are left out until it is under three quarters of it,
+//! and other builds' packs are removed, least recently written first,
+//! while all the packs pass it.
 //!
 //! Beside the pack, the cache keeps what `stat` said of each file hashed
 //! ([`file_index`]) and a record of each directory walk ([`walk`]: the
@@ -78,6 +82,11 @@ pub const TOUCH_AFTER: Duration = Duration::from_secs(60 * 60);
 /// Temporary files left by a run that stopped mid-write are removed by a
 /// run that writes the pack once they are older than this.
 const STALE_TEMPORARY: Duration = Duration::from_secs(60 * 60);
+
+/// Another build's packs not written for this long are removed by a run
+/// that writes its main pack: a build not run for that long is most
+/// likely gone.
+const OTHER_BUILD_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
 /// The names of temporary files.
 const TEMPORARY_PREFIX: &str = ".tmp-";
@@ -180,10 +189,10 @@ impl ResultCache {
             .and_then(|dir| Utf8PathBuf::from_path_buf(dir).ok())
             .ok_or_else(|| io::Error::other("the current directory is not UTF-8"))?;
         let files = FileIndex::open(dir, current_dir);
-        let pack_path = pack::path_of(dir);
+        let pack_path = pack::path_of(dir, &build);
         let pack_stamp = stamp_of(&pack_path);
         let pack = Pack::read(&pack_path, FORMAT);
-        let recent_path = pack::recent_path_of(dir);
+        let recent_path = pack::recent_path_of(dir, &build);
         let recent_stamp = stamp_of(&recent_path);
         let recent = Pack::read(&recent_path, FORMAT);
         // Sized for a run that uses every entry: a map grown entry after
@@ -364,7 +373,7 @@ impl ResultCache {
         let used = std::mem::take(&mut *lock(&self.used));
         // Another run's recent pack, if one was written since this run
         // read it.
-        let recent_path = pack::recent_path_of(&self.dir);
+        let recent_path = pack::recent_path_of(&self.dir, &self.build);
         let recent_stamp = stamp_of(&recent_path);
         let newer_recent = (recent_stamp != self.recent_stamp).then(|| Pack::read(&recent_path, FORMAT));
         let recent = newer_recent.as_ref().unwrap_or(&self.recent);
@@ -390,7 +399,7 @@ impl ResultCache {
         }
         // The main pack anew: every entry of both packs (another run's,
         // if one wrote them since), this run's first.
-        let main_path = pack::path_of(&self.dir);
+        let main_path = pack::path_of(&self.dir, &self.build);
         let newer_main = (stamp_of(&main_path) != self.pack_stamp).then(|| Pack::read(&main_path, FORMAT));
         let main = newer_main.as_ref().unwrap_or(&self.pack);
         let mut entries = stored;
@@ -425,7 +434,8 @@ impl ResultCache {
                 .count();
             entries.drain(..dropped);
         }
-        if write_atomically(&self.dir, &main_path, &pack::encode(FORMAT, &mut entries)).is_ok()
+        let bytes = pack::encode(FORMAT, &mut entries);
+        if write_atomically(&self.dir, &main_path, &bytes).is_ok()
             && recent_stamp.is_some()
             && stamp_of(&recent_path) == recent_stamp
         {
@@ -433,23 +443,42 @@ impl ResultCache {
             // meanwhile is left: its entries stand on their own.
             let _ = fs::remove_file(&recent_path);
         }
-        self.remove_stale_temporaries();
+        self.tidy(bytes.len() as u64);
     }
 
-    /// Removes the temporary files in the cache's directory that a run
-    /// stopped mid-write left, once they are [`STALE_TEMPORARY`] old.
-    fn remove_stale_temporaries(&self) {
+    /// Removes from the cache's directory the temporary files that a run
+    /// stopped mid-write left, once they are [`STALE_TEMPORARY`] old, and
+    /// other builds' packs, the least recently written first, while the
+    /// packs take more than the cap with this build's `own` bytes, and
+    /// those not written for [`OTHER_BUILD_MAX_AGE`].
+    fn tidy(&self, own: u64) {
         let Ok(items) = fs::read_dir(&self.dir) else { return };
+        let own_names = [pack::path_of(&self.dir, &self.build), pack::recent_path_of(&self.dir, &self.build)];
+        let mut others = Vec::new();
         for item in items.flatten() {
-            if !item.file_name().to_string_lossy().starts_with(TEMPORARY_PREFIX) {
+            let name = item.file_name();
+            let name = name.to_string_lossy();
+            let is_temporary = name.starts_with(TEMPORARY_PREFIX);
+            if !is_temporary && !pack::is_pack_name(&name) {
                 continue;
             }
-            let stale = item
-                .metadata()
-                .and_then(|metadata| metadata.modified())
-                .is_ok_and(|modified| modified.elapsed().is_ok_and(|age| age > STALE_TEMPORARY));
-            if stale {
-                let _ = fs::remove_file(item.path());
+            let Ok(metadata) = item.metadata() else { continue };
+            let age =
+                metadata.modified().ok().and_then(|modified| modified.elapsed().ok()).unwrap_or_default();
+            if is_temporary {
+                if age > STALE_TEMPORARY {
+                    let _ = fs::remove_file(item.path());
+                }
+            } else if !own_names.iter().any(|own| own.file_name() == Some(&*name)) {
+                others.push((age, metadata.len(), item.path()));
+            }
+        }
+        // The oldest first.
+        others.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let mut size = own.saturating_add(others.iter().map(|(_, len, _)| len).sum());
+        for (age, len, path) in others {
+            if (size > self.max_size || age > OTHER_BUILD_MAX_AGE) && fs::remove_file(path).is_ok() {
+                size -= len;
             }
         }
     }
@@ -1195,7 +1224,7 @@ mod tests {
 
     /// The bytes of the entry of `key` in the pack on disk.
     fn packed_bytes(cache: &ResultCache, key: &Key) -> Vec<u8> {
-        let pack = Pack::read(&pack::path_of(&cache.dir), FORMAT);
+        let pack = Pack::read(&pack::path_of(&cache.dir, &cache.build), FORMAT);
         pack.get(key.0.as_bytes()).expect("in the pack").bytes.to_vec()
     }
 
@@ -1244,7 +1273,7 @@ mod tests {
         }
         cache.finish();
         // The last byte of entry 2's payload changed in place.
-        let path = pack::path_of(&cache.dir);
+        let path = pack::path_of(&cache.dir, &cache.build);
         let mut bytes = std::fs::read(&path).expect("the pack");
         let range = {
             let pack = Pack::read(&path, FORMAT);
@@ -1291,8 +1320,8 @@ mod tests {
     #[test]
     fn pruning_leaves_out_the_least_recently_used_entries_past_the_cap() {
         let dir = tempfile::tempdir().expect("a directory");
-        let path = pack::path_of(Utf8Path::from_path(dir.path()).expect("UTF-8"));
         let cache = open(&dir);
+        let path = pack::path_of(&cache.dir, &cache.build);
         for byte in 0..10u8 {
             cache.store(&key(byte), &entry());
         }
@@ -1322,7 +1351,7 @@ mod tests {
         under_cap.store(&key(10), &entry());
         under_cap.finish();
         assert_eq!(Pack::read(&path, FORMAT).entries().count(), 10);
-        let recent = pack::recent_path_of(&under_cap.dir);
+        let recent = pack::recent_path_of(&under_cap.dir, &under_cap.build);
         assert_eq!(Pack::read(&recent, FORMAT).entries().count(), 1);
 
         // Past a cap of 8 entries, down to 6 (three quarters): the oldest
@@ -1336,6 +1365,41 @@ mod tests {
         assert_eq!(kept, [4, 7, 8, 9, 10, 11]);
         assert!(!recent.exists(), "its entries are in the main pack");
         assert!(std::fs::metadata(&path).expect("the pack").len() <= 8 * size + 16);
+    }
+
+    #[test]
+    fn another_build_s_packs_are_removed_past_the_cap_and_when_old() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let cache = open(&dir);
+        let (old, older, oldest) = (blake3::hash(b"old"), blake3::hash(b"older"), blake3::hash(b"oldest"));
+        let now = SystemTime::now();
+        let other = |build: &blake3::Hash, age: Duration| {
+            let path = pack::path_of(&cache.dir, build);
+            std::fs::write(&path, vec![0; 1000]).expect("written");
+            std::fs::File::options()
+                .append(true)
+                .open(&path)
+                .expect("opened")
+                .set_modified(now - age)
+                .expect("dated");
+            path
+        };
+        let old = other(&old, Duration::from_secs(10));
+        let older = other(&older, Duration::from_secs(20));
+        let oldest = other(&oldest, OTHER_BUILD_MAX_AGE + Duration::from_secs(1));
+        let unrelated = dir.path().join("unrelated");
+        std::fs::write(&unrelated, vec![0; 5000]).expect("written");
+        cache.store(&key(1), &entry());
+        cache.finish();
+        let own = std::fs::metadata(pack::path_of(&cache.dir, &cache.build)).expect("the pack").len();
+        assert!(old.exists() && older.exists() && !oldest.exists(), "only the one too old");
+        // Room for this build's pack and one other: the older goes.
+        let small = open(&dir).with_max_size(own + 1500);
+        small.store(&key(1), &entry());
+        small.finish();
+        assert_eq!(std::fs::metadata(pack::path_of(&cache.dir, &cache.build)).expect("the pack").len(), own);
+        assert!(old.exists() && !older.exists());
+        assert!(unrelated.exists(), "only packs count");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The pack: the cache's entries, all in one file (`check-v4.pack` in the
-//! cache's directory), so that a run reads one file rather than one per
+//! The pack: the cache's entries, all in one file (`check-v4-BUILD.pack`
+//! in the cache's directory, one per build: see [`path_of`]), so that a run reads one file rather than one per
 //! unit, and a cold run writes one rather than thousands (creating that
 //! many files in one directory was most of what a cold run paid for the
 //! cache, in the kernel).
@@ -15,7 +15,7 @@
 //!
 //! A pack is written whole (a temporary file renamed over it), by a run
 //! that stored an entry (or used one not used for a while). There are
-//! two: the main pack, and the recent one (`check-v4-recent.pack`), the
+//! two: the main pack, and the recent one (`check-v4-BUILD-recent.pack`), the
 //! entries stored since the main one was written, which a lookup tries
 //! first. A run that stored a few entries writes the recent pack again,
 //! with them and the entries it had (so a warm run after an edit writes a
@@ -37,13 +37,15 @@ use super::{HEADER_SIZE, MAX_ENTRY_SIZE};
 /// The first bytes of the pack.
 const MAGIC: &[u8; 8] = b"HALITE\x00P";
 
-/// The pack's name in the cache's directory; the format is in it, so that
-/// no build reads another format's pack (see [`super::OLDER_FORMATS`]).
-pub(crate) const FILE_NAME: &str = "check-v4.pack";
+/// How the packs' names start, in the cache's directory: the format is in
+/// it, so that no build reads another format's pack (see
+/// [`super::OLDER_FORMATS`]), and the build follows (see [`path_of`]).
+pub(crate) const NAME_PREFIX: &str = "check-v4-";
 
-/// The recent pack's name: the entries stored since the main pack was
-/// last written.
-pub(crate) const RECENT_FILE_NAME: &str = "check-v4-recent.pack";
+/// How the packs' names end; the recent pack's, the entries stored since
+/// the main pack was last written, with `-recent` before it.
+pub(crate) const NAME_SUFFIX: &str = ".pack";
+const RECENT: &str = "-recent";
 
 /// The recent pack is kept to at most this fraction of the main pack:
 /// past it, both are written as one main pack.
@@ -184,14 +186,29 @@ pub(crate) fn size_of(entry: &Packed<'_>) -> u64 {
     (ROW_SIZE + entry.bytes.len()) as u64
 }
 
-/// The main pack's path in the cache's directory `dir`.
-pub(crate) fn path_of(dir: &Utf8Path) -> Utf8PathBuf {
-    dir.join(FILE_NAME)
+/// The path of the main pack of `build`'s entries in the cache's
+/// directory `dir`. Each build has packs of its own: a key holds the
+/// build, so no entry of one is ever another's, and a run reads only its
+/// own build's (an upgraded `halite` does not read every entry the last
+/// one left).
+pub(crate) fn path_of(dir: &Utf8Path, build: &blake3::Hash) -> Utf8PathBuf {
+    dir.join(format!("{NAME_PREFIX}{}{NAME_SUFFIX}", build_name(build)))
 }
 
-/// The recent pack's path in the cache's directory `dir`.
-pub(crate) fn recent_path_of(dir: &Utf8Path) -> Utf8PathBuf {
-    dir.join(RECENT_FILE_NAME)
+/// The path of `build`'s recent pack in the cache's directory `dir`.
+pub(crate) fn recent_path_of(dir: &Utf8Path, build: &blake3::Hash) -> Utf8PathBuf {
+    dir.join(format!("{NAME_PREFIX}{}{RECENT}{NAME_SUFFIX}", build_name(build)))
+}
+
+/// Whether `name` is that of a pack (of any build).
+pub(crate) fn is_pack_name(name: &str) -> bool {
+    name.starts_with(NAME_PREFIX) && name.ends_with(NAME_SUFFIX)
+}
+
+/// A build as packs' names give it: enough of its hash to tell builds
+/// apart.
+fn build_name(build: &blake3::Hash) -> String {
+    build.to_hex()[..16].to_owned()
 }
 
 #[cfg(test)]
