@@ -137,7 +137,8 @@ pub struct ResultCache {
     /// what `stat` said of it then.
     recent: Pack,
     recent_stamp: Option<Stamp>,
-    /// The entries this run used, by key.
+    /// The entries this run stored, and those it read whose time of last
+    /// use is to be refreshed, by key.
     used: Mutex<FxHashMap<[u8; 32], Used>>,
     /// Whether the pack is to be written: this run stored an entry, or
     /// used one whose time of last use is to be refreshed.
@@ -147,12 +148,13 @@ pub struct ResultCache {
     source_text: bool,
 }
 
-/// How a run used an entry.
+/// How a run used an entry, where the pack is to know it (an entry only
+/// read keeps the time of last use it has: nothing is kept of it).
 #[derive(Debug)]
 enum Used {
-    /// Read from the pack; `refresh` when its time of last use is older
-    /// than [`TOUCH_AFTER`].
-    Packed { refresh: bool },
+    /// Read from a pack, its time of last use older than [`TOUCH_AFTER`]:
+    /// to be refreshed.
+    Refreshed,
     /// Stored by this run: its bytes, header and payload.
     Stored(Vec<u8>),
 }
@@ -195,9 +197,6 @@ impl ResultCache {
         let recent_path = pack::recent_path_of(dir, &build);
         let recent_stamp = stamp_of(&recent_path);
         let recent = Pack::read(&recent_path, FORMAT);
-        // Sized for a run that uses every entry: a map grown entry after
-        // entry cost a warm run fresh pages at each rehash.
-        let used = FxHashMap::with_capacity_and_hasher(pack.rows() + recent.rows(), Default::default());
         Ok(ResultCache {
             dir: dir.to_owned(),
             build,
@@ -206,7 +205,7 @@ impl ResultCache {
             files,
             pack,
             pack_stamp,
-            used: Mutex::new(used),
+            used: Mutex::default(),
             recent,
             recent_stamp,
             pack_stale: AtomicBool::new(false),
@@ -333,14 +332,15 @@ impl ResultCache {
     /// pack's.
     pub(crate) fn load(&self, key: &Key) -> Option<Entry> {
         let name = key.0.as_bytes();
-        if let Some(Used::Stored(bytes)) = lock(&self.used).get(name) {
+        if self.wrote()
+            && let Some(Used::Stored(bytes)) = lock(&self.used).get(name)
+        {
             return decode_entry(bytes, key);
         }
         let packed = self.recent.get(name).or_else(|| self.pack.get(name))?;
         let entry = decode_entry(packed.bytes, key)?;
-        let refresh = age_of(packed.used) > TOUCH_AFTER;
-        lock(&self.used).entry(*name).or_insert(Used::Packed { refresh });
-        if refresh {
+        if age_of(packed.used) > TOUCH_AFTER {
+            lock(&self.used).entry(*name).or_insert(Used::Refreshed);
             self.pack_stale.store(true, Ordering::Relaxed);
         }
         Some(entry)
@@ -381,10 +381,10 @@ impl ResultCache {
             .iter()
             .filter_map(|(key, how)| match how {
                 Used::Stored(bytes) => Some(Packed { key, bytes, used: now }),
-                Used::Packed { .. } => None,
+                Used::Refreshed => None,
             })
             .collect();
-        let refresh = used.values().any(|how| matches!(how, Used::Packed { refresh: true }));
+        let refresh = used.values().any(|how| matches!(how, Used::Refreshed));
         let recent_kept = recent.entries().filter(|packed| !used.contains_key(packed.key));
         let recent_size: u64 = stored.iter().map(pack::size_of).sum::<u64>()
             + recent_kept.clone().map(|p| pack::size_of(&p)).sum::<u64>();
@@ -404,10 +404,10 @@ impl ResultCache {
         let main = newer_main.as_ref().unwrap_or(&self.pack);
         let mut entries = stored;
         for (key, how) in &used {
-            if let Used::Packed { refresh } = how
+            if let Used::Refreshed = how
                 && let Some(packed) = self.recent.get(key).or_else(|| self.pack.get(key))
             {
-                entries.push(Packed { used: if *refresh { now } else { packed.used }, ..packed });
+                entries.push(Packed { used: now, ..packed });
             }
         }
         let unused = |packed: &Packed<'_>| !used.contains_key(packed.key);
@@ -474,7 +474,7 @@ impl ResultCache {
             }
         }
         // The oldest first.
-        others.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        others.sort_unstable_by_key(|(age, _, _)| std::cmp::Reverse(*age));
         let mut size = own.saturating_add(others.iter().map(|(_, len, _)| len).sum());
         for (age, len, path) in others {
             if (size > self.max_size || age > OTHER_BUILD_MAX_AGE) && fs::remove_file(path).is_ok() {

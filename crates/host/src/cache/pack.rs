@@ -125,11 +125,6 @@ impl Pack {
         start..start + packed.bytes.len()
     }
 
-    /// How many rows the pack's table has.
-    pub(crate) fn rows(&self) -> usize {
-        self.rows
-    }
-
     /// The pack's size in bytes (0 for none).
     pub(crate) fn len(&self) -> usize {
         self.bytes.len()
