@@ -84,13 +84,25 @@ const STDIN_NAME: &str = "<stdin>";
 /// report is whole, so that a reader never sees half a report and a run
 /// that stops leaves the old one.
 enum Sink {
-    Stdout(io::StdoutLock<'static>),
-    File { file: io::BufWriter<tempfile::NamedTempFile>, path: Utf8PathBuf },
+    /// Buffered unless it is a terminal, where the report shows as it is
+    /// made, between the progress bar's redraws: written line by line, it
+    /// cost a run reported from the cache a `write` per file.
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+    File {
+        file: io::BufWriter<tempfile::NamedTempFile>,
+        path: Utf8PathBuf,
+    },
 }
 
 impl Sink {
     fn open(output_file: Option<&Utf8Path>) -> Result<Sink> {
-        let Some(path) = output_file else { return Ok(Sink::Stdout(io::stdout().lock())) };
+        let Some(path) = output_file else {
+            let stdout = io::stdout();
+            // No buffer: each write goes to standard output's own line
+            // buffer.
+            let capacity = if stdout.is_terminal() { 0 } else { 64 << 10 };
+            return Ok(Sink::Stdout(io::BufWriter::with_capacity(capacity, stdout.lock())));
+        };
         let dir = path.parent().filter(|dir| !dir.as_str().is_empty()).unwrap_or(Utf8Path::new("."));
         let mut builder = tempfile::Builder::new();
         builder.prefix(".halite-report");

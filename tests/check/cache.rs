@@ -6,9 +6,9 @@
 //! file hashed) trusts no file rewritten with its size and modification
 //! time kept, nor one replaced by a rename, and a corrupt index is ignored.
 //!
-//! Which units a run checked again is seen in the cache's directory: a
-//! checked unit's entry is written anew (a new file renamed into place, so
-//! a new inode), a unit reported from its entry leaves it as it was.
+//! Which units a run checked again is seen in the cache's pack: a checked
+//! unit's entry is stored anew (with the time it was stored), a unit
+//! reported from its entry leaves it as it was.
 
 use std::{
     collections::BTreeMap,
@@ -70,25 +70,59 @@ fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
 /// The cache's file index.
 const FILE_INDEX: &str = "files-v1";
 
-/// The entries the last run used, in one file.
-const PACK: &str = "check-v3.pack";
+/// The paths of the cache's packs of entries, where there are: the main
+/// one (`check-v4-BUILD.pack`), and the recent one (`check-v4-BUILD-
+/// recent.pack`, those stored since the main one was written), which a
+/// lookup tries first. One build runs here.
+fn packs(cache: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
+    let (mut main, mut recent) = (None, None);
+    for item in std::fs::read_dir(cache).into_iter().flatten() {
+        let path = item.expect("an item").path();
+        let name = path.file_name().expect("a name").to_string_lossy().into_owned();
+        if name.starts_with("check-v4-") && name.ends_with("-recent.pack") {
+            assert!(recent.replace(path).is_none(), "one build's");
+        } else if name.starts_with("check-v4-") && name.ends_with(".pack") {
+            assert!(main.replace(path).is_none(), "one build's");
+        }
+    }
+    (main, recent)
+}
 
-/// Each entry of the cache by name, with its inode.
-fn entries(cache: &Path) -> BTreeMap<String, u64> {
-    let Ok(dir) = std::fs::read_dir(cache.join("check-v3")) else { return BTreeMap::new() };
-    dir.map(|entry| entry.expect("an entry"))
-        // The hash of the executable is kept beside the entries.
-        .filter(|entry| !entry.file_name().to_string_lossy().starts_with("exe-"))
-        .map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            (name, entry.metadata().expect("metadata").ino())
+/// Each row of a pack's table: the key, where its entry lies in the
+/// pack's bytes, and the time of its last use (see
+/// `crates/host/src/cache/pack.rs`).
+fn pack_rows(pack: &[u8]) -> Vec<([u8; 32], std::ops::Range<usize>, u64)> {
+    let u64_at = |at: usize| u64::from_le_bytes(pack[at..at + 8].try_into().expect("8 bytes"));
+    assert_eq!(&pack[..8], b"HALITE\x00P", "a pack");
+    let count = u32::from_le_bytes(pack[12..16].try_into().expect("4 bytes")) as usize;
+    (0..count)
+        .map(|row| {
+            let at = 16 + row * (32 + 8 + 8 + 8);
+            let key = pack[at..at + 32].try_into().expect("32 bytes");
+            let start = u64_at(at + 32) as usize;
+            (key, start..start + u64_at(at + 40) as usize, u64_at(at + 48))
         })
         .collect()
 }
 
-/// How many entries a run wrote (new, or rewritten in place) since `before`.
-fn written_since(before: &BTreeMap<String, u64>, cache: &Path) -> usize {
-    entries(cache).iter().filter(|(name, inode)| before.get(*name) != Some(inode)).count()
+/// Each entry of the cache by key, with what it holds and when it was
+/// last stored: a run that checks a unit stores its entry anew, and a run
+/// that reports a unit from its entry leaves it as it was.
+fn entries(cache: &Path) -> BTreeMap<[u8; 32], (Vec<u8>, u64)> {
+    let mut entries = BTreeMap::new();
+    let (main, recent) = packs(cache);
+    for path in [main, recent].into_iter().flatten() {
+        let pack = std::fs::read(path).expect("a pack");
+        entries.extend(
+            pack_rows(&pack).into_iter().map(|(key, range, used)| (key, (pack[range].to_vec(), used))),
+        );
+    }
+    entries
+}
+
+/// How many entries a run wrote (new, or stored again) since `before`.
+fn written_since(before: &BTreeMap<[u8; 32], (Vec<u8>, u64)>, cache: &Path) -> usize {
+    entries(cache).iter().filter(|(key, entry)| before.get(*key) != Some(entry)).count()
 }
 
 fn cache_dir() -> (tempfile::TempDir, PathBuf) {
@@ -191,34 +225,37 @@ fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
     let dir = tree();
     let (_keep, cache) = cache_dir();
     let expected = cached_run(dir.path(), &cache, &["--format", "json"]);
-    let names: Vec<String> = entries(&cache).into_keys().collect();
-    assert_eq!(names.len(), 3);
+    assert_eq!(entries(&cache).len(), 3);
+    // The pack, spoilt each way in turn, is only entries missed.
+    let pack = packs(&cache).0.expect("the main pack");
+    let packed = std::fs::read(&pack).expect("the pack");
     let spoil: [&dyn Fn(Vec<u8>) -> Vec<u8>; 3] = [
         // Cut short.
         &|bytes| bytes[..bytes.len() / 2].to_vec(),
-        // One byte of the payload changed: its hash no longer matches.
+        // One byte of the last entry's payload changed: its hash no longer
+        // matches.
         &|mut bytes| {
             let last = bytes.len() - 1;
             bytes[last] ^= 0x55;
             bytes
         },
         // Another program's file.
-        &|_| b"not a cache entry".to_vec(),
+        &|_| b"not a cache pack".to_vec(),
     ];
-    // The pack, spoilt each way in turn, is only entries missed.
-    let pack = cache.join(PACK);
-    let packed = std::fs::read(&pack).expect("the pack");
     for spoil in spoil {
         std::fs::write(&pack, spoil(packed.clone())).expect("spoilt");
         assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
     }
-    for (name, spoil) in names.iter().zip(spoil) {
-        let path = cache.join("check-v3").join(name);
-        let bytes = std::fs::read(&path).expect("an entry");
-        std::fs::write(&path, spoil(bytes)).expect("spoilt");
+    // Each entry spoilt in the pack, another way each: its magic, the key
+    // it says it is for, a byte of its payload.
+    assert!(packs(&cache).1.is_none(), "a run that stored every entry wrote the main pack");
+    let mut spoilt = std::fs::read(&pack).expect("the pack");
+    let rows = pack_rows(&spoilt);
+    assert_eq!(rows.len(), 3);
+    for ((_, range, _), at) in rows.iter().zip([0, 12, 8 + 4 + 32 + 32]) {
+        spoilt[range.start + at] ^= 0x55;
     }
-    // Without the pack, the entries' own files are read.
-    std::fs::remove_file(&pack).expect("removed");
+    std::fs::write(&pack, &spoilt).expect("spoilt");
     let written = entries(&cache);
     assert_eq!(cached_run(dir.path(), &cache, &["--format", "json"]), expected);
     assert_eq!(written_since(&written, &cache), 3, "each spoilt entry was written again");
@@ -666,16 +703,19 @@ fn a_configuration_added_to_a_recorded_directory_is_found() {
 fn a_run_that_writes_removes_older_formats() {
     let dir = tree();
     let (_keep, cache) = cache_dir();
-    for name in ["check-v1", "check-v2"] {
+    for name in ["check-v1", "check-v2", "check-v3"] {
         std::fs::create_dir_all(cache.join(name)).expect("an old directory");
         std::fs::write(cache.join(name).join("0123"), "an old entry").expect("an old entry");
     }
     std::fs::write(cache.join("check-v2.size"), [0u8; 8]).expect("an old ledger");
+    std::fs::write(cache.join("check-v3.pack"), "an old pack").expect("an old pack");
     std::fs::write(cache.join("unrelated"), "kept").expect("another file");
     cached_run(dir.path(), &cache, &["--format", "concise"]);
     assert!(!cache.join("check-v1").exists());
     assert!(!cache.join("check-v2").exists());
+    assert!(!cache.join("check-v3").exists());
     assert!(!cache.join("check-v2.size").exists());
+    assert!(!cache.join("check-v3.pack").exists());
     assert!(cache.join("unrelated").exists(), "only what the cache's older formats named");
-    assert!(cache.join("check-v3").is_dir());
+    assert!(packs(&cache).0.is_some());
 }

@@ -20,27 +20,31 @@
 //! An entry is a header (magic, format version, the key again, a hash of
 //! the payload) and the payload; anything that does not match, or does
 //! not decode to the last byte, is a miss, never an error, and is
-//! overwritten by the re-check. Entries are written to a temporary file in
-//! the cache's directory and renamed into place, so a reader never sees
-//! half an entry and concurrent runs at worst write the same entry twice.
-//! The directory is bounded: after a run that wrote entries and may have
-//! taken it past its cap (by a ledger of the bytes written since the last
-//! prune), the least recently used ones (by modification time, refreshed
-//! on a hit from its own file when older than [`TOUCH_AFTER`]) are removed
-//! until it is under three quarters of its cap.
+//! overwritten by the re-check. Every entry of a build is kept in one
+//! file, its [`pack`] (with a small recent pack beside it, for the few
+//! entries a warm run stores), read once per run and written whole (a
+//! temporary file renamed into place) at the end of a run that stored an
+//! entry, so a reader never sees half a pack and two runs at once both
+//! succeed (at worst one's new entries are lost, and checked again next
+//! time). The pack is bounded:
+//! when it would pass its cap, the least recently used entries (by the
+//! time kept in the pack for each, refreshed on a hit when older than
+//! [`TOUCH_AFTER`]) are left out until it is under three quarters of it,
+//! and other builds' packs are removed, least recently written first,
+//! while all the packs pass it.
 //!
-//! Beside the entries, the cache keeps what `stat` said of each file hashed
-//! ([`file_index`]), the entries the last run used in one file ([`pack`]),
-//! and a record of each directory walk ([`walk`]: the files found, trusted
-//! while every directory listed and ignore file read is as it was), so
-//! that a warm run lists no directory and reads no unchanged file.
+//! Beside the pack, the cache keeps what `stat` said of each file hashed
+//! ([`file_index`]) and a record of each directory walk ([`walk`]: the
+//! files found, trusted while every directory listed and ignore file read
+//! is as it was), so that a warm run lists no directory and reads no
+//! unchanged file.
 
 use std::{
     fs,
-    io::{self, Read, Write},
+    io::{self, Write},
     sync::{
         Arc, Mutex, OnceLock,
-        atomic::{AtomicBool, AtomicU64, Ordering},
+        atomic::{AtomicBool, Ordering},
     },
     time::{Duration, SystemTime},
 };
@@ -60,44 +64,49 @@ mod walk;
 
 use file_index::FileIndex;
 pub(crate) use file_index::Stamp;
-use pack::Pack;
+use pack::{Pack, Packed};
 pub use walk::{RecordedWalk, WalkInputs, WalkKey};
 
 /// The environment variable naming the cache directory when the command
 /// line does not.
 pub const CACHE_DIR_ENV: &str = "HALITE_CACHE_DIR";
 
-/// The cap of a cache directory's entries, in bytes, unless set otherwise.
+/// The cap of a cache's pack, in bytes, unless set otherwise.
 pub const DEFAULT_MAX_SIZE: u64 = 256 << 20;
 
-/// A hit refreshes its entry's modification time (what pruning orders by)
-/// only when it is older than this, so that a warm run does not write
-/// every entry it reads.
+/// A hit refreshes its entry's time of last use (what pruning orders by)
+/// only when it is older than this, so that a warm run does not write the
+/// pack for entries it only read.
 pub const TOUCH_AFTER: Duration = Duration::from_secs(60 * 60);
 
 /// Temporary files left by a run that stopped mid-write are removed by a
-/// prune once they are older than this.
+/// run that writes the pack once they are older than this.
 const STALE_TEMPORARY: Duration = Duration::from_secs(60 * 60);
 
-/// The names of temporary files, and of the files that keep the hash of
-/// an executable (see [`build_id`]; pruned as entries are).
+/// Another build's packs not written for this long are removed by a run
+/// that writes its main pack: a build not run for that long is most
+/// likely gone.
+const OTHER_BUILD_MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The names of temporary files.
 const TEMPORARY_PREFIX: &str = ".tmp-";
-const EXECUTABLE_PREFIX: &str = "exe-";
+
+/// The file that keeps the hashes of the executables that used the cache
+/// (see [`build_id`]), and how many it keeps.
+const BUILDS: &str = "builds-v1";
+const MAX_BUILDS: usize = 8;
 
 /// The first bytes of every entry.
 const MAGIC: &[u8; 8] = b"HALITE\x00C";
 
-/// The entry format; changing the encoding below changes it.
-const FORMAT: u32 = 3;
-
-/// The subdirectory holding entries, named by the format so that a
-/// future format does not read (nor prune by) this one's.
-const ENTRIES: &str = "check-v3";
+/// The entry format; changing the encoding below (or the pack's) changes
+/// it, and the pack's file name with it.
+const FORMAT: u32 = 4;
 
 /// What earlier formats kept in the cache's directory (their entries'
 /// directories, and the pack and ledger beside them): no build that
 /// writes this format reads them, so a run that writes removes them.
-const OLDER_FORMATS: &[&str] = &["check-v1", "check-v2"];
+const OLDER_FORMATS: &[&str] = &["check-v1", "check-v2", "check-v3"];
 
 /// An entry larger than this is not read (no real unit's diagnostics come
 /// near it): a foreign file cannot make a lookup read without bound.
@@ -109,36 +118,45 @@ const HEADER_SIZE: usize = 8 + 4 + 32 + 32;
 /// A directory of check results, opened for one run.
 #[derive(Debug)]
 pub struct ResultCache {
-    /// The directory of entries (`DIR/check-v3`).
-    entries: Utf8PathBuf,
+    /// The cache's directory.
+    dir: Utf8PathBuf,
     build: blake3::Hash,
     max_size: u64,
-    /// Whether this run wrote an entry (so that pruning is worth a look).
+    /// Whether this run stored an entry.
     wrote: AtomicBool,
-    /// The bytes of the entries this run wrote.
-    written_bytes: AtomicU64,
     /// What `stat` said of each file when its bytes were last hashed.
     files: FileIndex,
-    /// The entries the last run that wrote the pack used.
+    /// The entries as the main pack held them when the run began.
     pack: Pack,
-    /// The entries this run used, for the next pack: the bytes of those
-    /// not in the pack read.
-    used: Mutex<FxHashMap<[u8; 32], Option<Vec<u8>>>>,
-    /// Whether this run used an entry the pack does not have.
+    /// What `stat` said of the main pack before it was read (`None`: no
+    /// pack): when it says otherwise at the end of the run, another run
+    /// wrote the pack meanwhile, and it is read again to keep that run's
+    /// entries.
+    pack_stamp: Option<Stamp>,
+    /// The entries as the recent pack held them when the run began, and
+    /// what `stat` said of it then.
+    recent: Pack,
+    recent_stamp: Option<Stamp>,
+    /// The entries this run stored, and those it read whose time of last
+    /// use is to be refreshed, by key.
+    used: Mutex<FxHashMap<[u8; 32], Used>>,
+    /// Whether the pack is to be written: this run stored an entry, or
+    /// used one whose time of last use is to be refreshed.
     pack_stale: AtomicBool,
     /// Whether a hit's files are read for their text (see
     /// [`ResultCache::without_source_text`]).
     source_text: bool,
 }
 
-/// What [`ResultCache::prune`] did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PruneStats {
-    /// Entries left, and their bytes.
-    pub kept: usize,
-    pub kept_bytes: u64,
-    /// Entries (and stale temporary files) removed.
-    pub removed: usize,
+/// How a run used an entry, where the pack is to know it (an entry only
+/// read keeps the time of last use it has: nothing is kept of it).
+#[derive(Debug)]
+enum Used {
+    /// Read from a pack, its time of last use older than [`TOUCH_AFTER`]:
+    /// to be refreshed.
+    Refreshed,
+    /// Stored by this run: its bytes, header and payload.
+    Stored(Vec<u8>),
 }
 
 impl ResultCache {
@@ -157,8 +175,7 @@ impl ResultCache {
     /// Opens (creating it if need be) the cache in `dir`, for results of
     /// this build of Halite.
     pub fn open(dir: &Utf8Path) -> io::Result<ResultCache> {
-        let entries = dir.join(ENTRIES);
-        fs::create_dir_all(&entries)?;
+        fs::create_dir_all(dir)?;
         // Backup and archiving tools skip a directory tagged so.
         let tag = dir.join("CACHEDIR.TAG");
         if !tag.exists() {
@@ -168,28 +185,35 @@ impl ResultCache {
                  # This directory is Halite's result cache; see `halite check --help`.\n",
             );
         }
-        let build = build_id(&entries)?;
+        let build = build_id(dir)?;
         let current_dir = std::env::current_dir()
             .ok()
             .and_then(|dir| Utf8PathBuf::from_path_buf(dir).ok())
             .ok_or_else(|| io::Error::other("the current directory is not UTF-8"))?;
         let files = FileIndex::open(dir, current_dir);
-        let pack = Pack::read(&pack::path_of(&entries), FORMAT);
+        let pack_path = pack::path_of(dir, &build);
+        let pack_stamp = stamp_of(&pack_path);
+        let pack = Pack::read(&pack_path, FORMAT);
+        let recent_path = pack::recent_path_of(dir, &build);
+        let recent_stamp = stamp_of(&recent_path);
+        let recent = Pack::read(&recent_path, FORMAT);
         Ok(ResultCache {
-            entries,
+            dir: dir.to_owned(),
             build,
             max_size: DEFAULT_MAX_SIZE,
             wrote: AtomicBool::new(false),
-            written_bytes: AtomicU64::new(0),
             files,
             pack,
+            pack_stamp,
             used: Mutex::default(),
+            recent,
+            recent_stamp,
             pack_stale: AtomicBool::new(false),
             source_text: true,
         })
     }
 
-    /// The same cache, bounded to `bytes` of entries.
+    /// The same cache, its pack bounded to `bytes`.
     pub fn with_max_size(mut self, bytes: u64) -> ResultCache {
         self.max_size = bytes;
         self
@@ -209,12 +233,7 @@ impl ResultCache {
         self.source_text
     }
 
-    /// The directory of entries.
-    pub fn entries_dir(&self) -> &Utf8Path {
-        &self.entries
-    }
-
-    /// Whether this run wrote an entry.
+    /// Whether this run stored an entry.
     pub fn wrote(&self) -> bool {
         self.wrote.load(Ordering::Relaxed)
     }
@@ -232,15 +251,13 @@ impl ResultCache {
         self.files.record(path, stamp, hash);
     }
 
-    /// Ends a run: writes the file index if the run hashed files, the
-    /// pack if the run used entries it did not have, and prunes the
-    /// entries if the run wrote any. Failures are only not
-    /// saving (or pruning) this time.
+    /// Ends a run: writes the file index if the run hashed files, and the
+    /// pack if the run stored entries (or used old ones). Failures are
+    /// only not saving this time.
     pub fn finish(&self) {
         self.files.save();
         self.write_pack();
         if self.wrote() {
-            self.prune_if_over_cap();
             self.remove_older_formats();
         }
     }
@@ -248,9 +265,8 @@ impl ResultCache {
     /// Removes what earlier formats left in the cache's directory
     /// ([`OLDER_FORMATS`]); what cannot be removed stays.
     fn remove_older_formats(&self) {
-        let Some(dir) = self.entries.parent() else { return };
         for name in OLDER_FORMATS {
-            let entries = dir.join(name);
+            let entries = self.dir.join(name);
             if entries.is_dir() {
                 let _ = fs::remove_dir_all(&entries);
             }
@@ -269,7 +285,7 @@ impl ResultCache {
     /// What the walk of `key` found last time, if every directory it
     /// listed and every ignore file it read is as it was then.
     pub fn recorded_walk(&self, key: &WalkKey) -> Option<RecordedWalk> {
-        walk::recorded(self.entries.parent()?, key)
+        walk::recorded(&self.dir, key)
     }
 
     /// Records what a walk that started at `started` listed and read, and
@@ -282,36 +298,7 @@ impl ResultCache {
         inputs: WalkInputs,
         found: &[Utf8PathBuf],
     ) -> Vec<Utf8PathBuf> {
-        match self.entries.parent() {
-            Some(dir) => walk::record(dir, key, started, inputs, found),
-            None => Vec::new(),
-        }
-    }
-
-    /// Prunes when the entries may be over the cap: by the ledger
-    /// (`check-v3.size`), what the last prune kept plus what runs wrote
-    /// since, so that a run does not list every entry (a `stat` each) to
-    /// find it need not prune. The ledger only over-counts (an entry
-    /// rewritten counts twice; two runs at once may each add to the old
-    /// sum, or one's sum be lost, which the next prune puts right), and a
-    /// missing or foreign one is a prune.
-    fn prune_if_over_cap(&self) {
-        let ledger = self.entries.with_extension("size");
-        let recorded = fs::read(&ledger)
-            .ok()
-            .and_then(|bytes| <[u8; 8]>::try_from(bytes.as_slice()).ok())
-            .map(u64::from_le_bytes);
-        let estimate = recorded.map(|bytes| bytes.saturating_add(self.written_bytes.load(Ordering::Relaxed)));
-        let size = match estimate {
-            Some(estimate) if estimate <= self.max_size => estimate,
-            // A cache that cannot be listed is only not pruned this time.
-            _ => match self.prune() {
-                Ok(stats) => stats.kept_bytes,
-                Err(_) => return,
-            },
-        };
-        let Some(dir) = self.entries.parent() else { return };
-        let _ = write_atomically(dir, &ledger, &size.to_le_bytes());
+        walk::record(&self.dir, key, started, inputs, found)
     }
 
     /// The key of a check unit: see the module's documentation.
@@ -340,45 +327,26 @@ impl ResultCache {
         Key(blake3::hash(&input))
     }
 
-    fn entry_path(&self, key: &Key) -> Utf8PathBuf {
-        self.entries.join(key.0.to_hex().as_str())
-    }
-
     /// The entry of `key`, if there is a whole one written by this build:
-    /// from the pack if it has it, else from its own file.
+    /// the one this run stored, else the recent pack's, else the main
+    /// pack's.
     pub(crate) fn load(&self, key: &Key) -> Option<Entry> {
-        if let Some(bytes) = self.pack.get(key.0.as_bytes())
-            && let Some(entry) = decode_entry(bytes, key)
+        let name = key.0.as_bytes();
+        if self.wrote()
+            && let Some(Used::Stored(bytes)) = lock(&self.used).get(name)
         {
-            lock(&self.used).insert(*key.0.as_bytes(), None);
-            return Some(entry);
+            return decode_entry(bytes, key);
         }
-        let path = self.entry_path(key);
-        let mut file = fs::File::open(&path).ok()?;
-        let metadata = file.metadata().ok()?;
-        if !metadata.is_file() || metadata.len() > MAX_ENTRY_SIZE {
-            return None;
+        let packed = self.recent.get(name).or_else(|| self.pack.get(name))?;
+        let entry = decode_entry(packed.bytes, key)?;
+        if age_of(packed.used) > TOUCH_AFTER {
+            lock(&self.used).entry(*name).or_insert(Used::Refreshed);
+            self.pack_stale.store(true, Ordering::Relaxed);
         }
-        // Entries are replaced by renaming, never written in place, so the
-        // open file keeps the length it had.
-        let mut bytes = vec![0; metadata.len() as usize];
-        file.read_exact(&mut bytes).ok()?;
-        let entry = decode_entry(&bytes, key)?;
-        if metadata.modified().ok().and_then(|time| time.elapsed().ok()).is_none_or(|age| age > TOUCH_AFTER) {
-            // Read-only caches are fine: the entry is then pruned a little
-            // early.
-            if let Ok(file) = fs::File::options().append(true).open(&path) {
-                let _ = file.set_modified(SystemTime::now());
-            }
-        }
-        lock(&self.used).insert(*key.0.as_bytes(), Some(bytes));
-        self.pack_stale.store(true, Ordering::Relaxed);
         Some(entry)
     }
 
-    /// Writes `entry` under `key`, whole or not at all. A failure (a full
-    /// disk, a read-only cache) leaves the entry unwritten: the next run
-    /// checks the unit again.
+    /// Keeps `entry` under `key`, for the pack this run writes at its end.
     pub(crate) fn store(&self, key: &Key, entry: &Entry) {
         let payload = encode_entry(entry);
         let mut bytes = Vec::with_capacity(HEADER_SIZE + payload.len());
@@ -387,85 +355,161 @@ impl ResultCache {
         bytes.extend_from_slice(key.0.as_bytes());
         bytes.extend_from_slice(blake3::hash(&payload).as_bytes());
         bytes.extend_from_slice(&payload);
-        if write_atomically(&self.entries, &self.entry_path(key), &bytes).is_ok() {
-            self.wrote.store(true, Ordering::Relaxed);
-            self.written_bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-        }
-        lock(&self.used).insert(*key.0.as_bytes(), Some(bytes));
+        lock(&self.used).insert(*key.0.as_bytes(), Used::Stored(bytes));
+        self.wrote.store(true, Ordering::Relaxed);
         self.pack_stale.store(true, Ordering::Relaxed);
     }
 
-    /// Writes the pack of the entries this run used, when it used one the
-    /// pack did not have.
+    /// Writes what this run stored (or used, to be refreshed): into the
+    /// recent pack when that stays small beside the main one, else the
+    /// main pack anew (see [`pack`]). A failure (a full disk, a read-only
+    /// cache) leaves the packs as they were: the next run checks this
+    /// run's units again.
     fn write_pack(&self) {
         if !self.pack_stale.load(Ordering::Relaxed) {
             return;
         }
+        let now = nanos_since_epoch(SystemTime::now());
         let used = std::mem::take(&mut *lock(&self.used));
-        let mut entries: Vec<(&[u8; 32], &[u8])> = used
+        // Another run's recent pack, if one was written since this run
+        // read it.
+        let recent_path = pack::recent_path_of(&self.dir, &self.build);
+        let recent_stamp = stamp_of(&recent_path);
+        let newer_recent = (recent_stamp != self.recent_stamp).then(|| Pack::read(&recent_path, FORMAT));
+        let recent = newer_recent.as_ref().unwrap_or(&self.recent);
+        let mut stored: Vec<Packed<'_>> = used
             .iter()
-            .filter_map(|(key, bytes)| Some((key, bytes.as_deref().or_else(|| self.pack.get(key))?)))
+            .filter_map(|(key, how)| match how {
+                Used::Stored(bytes) => Some(Packed { key, bytes, used: now }),
+                Used::Refreshed => None,
+            })
             .collect();
+        let refresh = used.values().any(|how| matches!(how, Used::Refreshed));
+        let recent_kept = recent.entries().filter(|packed| !used.contains_key(packed.key));
+        let recent_size: u64 = stored.iter().map(pack::size_of).sum::<u64>()
+            + recent_kept.clone().map(|p| pack::size_of(&p)).sum::<u64>();
+        let main_size = self.pack.len() as u64;
+        if !refresh
+            && recent_size <= main_size / pack::RECENT_SHARE
+            && main_size + recent_size <= self.max_size
+        {
+            stored.extend(recent_kept);
+            let _ = write_atomically(&self.dir, &recent_path, &pack::encode(FORMAT, &mut stored));
+            return;
+        }
+        // The main pack anew: every entry of both packs (another run's,
+        // if one wrote them since), this run's first.
+        let main_path = pack::path_of(&self.dir, &self.build);
+        let newer_main = (stamp_of(&main_path) != self.pack_stamp).then(|| Pack::read(&main_path, FORMAT));
+        let main = newer_main.as_ref().unwrap_or(&self.pack);
+        let mut entries = stored;
+        for (key, how) in &used {
+            if let Used::Refreshed = how
+                && let Some(packed) = self.recent.get(key).or_else(|| self.pack.get(key))
+            {
+                entries.push(Packed { used: now, ..packed });
+            }
+        }
+        let unused = |packed: &Packed<'_>| !used.contains_key(packed.key);
+        entries.extend(recent.entries().filter(unused));
+        entries.extend(main.entries().filter(unused));
+        // Stable: where both packs have a key, the first (the recent
+        // pack's) is kept.
+        entries.sort_by_key(|packed| *packed.key);
+        entries.dedup_by_key(|packed| *packed.key);
+        let mut size: u64 = entries.iter().map(pack::size_of).sum();
+        if size > self.max_size {
+            // The least recently used first; the same time, by key.
+            entries.sort_unstable_by_key(|packed| (packed.used, *packed.key));
+            let target = self.max_size / 4 * 3;
+            let dropped = entries
+                .iter()
+                .take_while(|packed| {
+                    let over = size > target;
+                    if over {
+                        size -= pack::size_of(packed);
+                    }
+                    over
+                })
+                .count();
+            entries.drain(..dropped);
+        }
         let bytes = pack::encode(FORMAT, &mut entries);
-        let Some(dir) = self.entries.parent() else { return };
-        let _ = write_atomically(dir, &pack::path_of(&self.entries), &bytes);
+        if write_atomically(&self.dir, &main_path, &bytes).is_ok()
+            && recent_stamp.is_some()
+            && stamp_of(&recent_path) == recent_stamp
+        {
+            // Its entries are in the main pack now. One another run wrote
+            // meanwhile is left: its entries stand on their own.
+            let _ = fs::remove_file(&recent_path);
+        }
+        self.tidy(bytes.len() as u64);
     }
 
-    /// Removes the least recently used entries until they take at most
-    /// three quarters of the cap, when they take more than the cap, and
-    /// temporary files that a stopped run left. Entries that another run
-    /// removes meanwhile are not an error.
-    pub fn prune(&self) -> io::Result<PruneStats> {
-        let mut entries = Vec::new();
-        let mut stats = PruneStats::default();
-        for item in fs::read_dir(&self.entries)? {
-            let Ok(item) = item else { continue };
+    /// Removes from the cache's directory the temporary files that a run
+    /// stopped mid-write left, once they are [`STALE_TEMPORARY`] old, and
+    /// other builds' packs, the least recently written first, while the
+    /// packs take more than the cap with this build's `own` bytes, and
+    /// those not written for [`OTHER_BUILD_MAX_AGE`].
+    fn tidy(&self, own: u64) {
+        let Ok(items) = fs::read_dir(&self.dir) else { return };
+        let own_names = [pack::path_of(&self.dir, &self.build), pack::recent_path_of(&self.dir, &self.build)];
+        let mut others = Vec::new();
+        for item in items.flatten() {
+            let name = item.file_name();
+            let name = name.to_string_lossy();
+            let is_temporary = name.starts_with(TEMPORARY_PREFIX);
+            if !is_temporary && !pack::is_pack_name(&name) {
+                continue;
+            }
             let Ok(metadata) = item.metadata() else { continue };
-            if !metadata.is_file() {
-                continue;
-            }
-            let modified = metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            if item.file_name().to_string_lossy().starts_with(TEMPORARY_PREFIX) {
-                if modified.elapsed().is_ok_and(|age| age > STALE_TEMPORARY)
-                    && fs::remove_file(item.path()).is_ok()
-                {
-                    stats.removed += 1;
+            let age =
+                metadata.modified().ok().and_then(|modified| modified.elapsed().ok()).unwrap_or_default();
+            if is_temporary {
+                if age > STALE_TEMPORARY {
+                    let _ = fs::remove_file(item.path());
                 }
-                continue;
-            }
-            stats.kept_bytes += metadata.len();
-            entries.push((modified, metadata.len(), item.path()));
-        }
-        stats.kept = entries.len();
-        if stats.kept_bytes > self.max_size {
-            entries.sort_unstable();
-            let target = self.max_size / 4 * 3;
-            for (_, size, path) in entries {
-                if stats.kept_bytes <= target {
-                    break;
-                }
-                match fs::remove_file(&path) {
-                    Ok(()) => stats.removed += 1,
-                    Err(error) if error.kind() == io::ErrorKind::NotFound => {}
-                    Err(_) => continue,
-                }
-                stats.kept_bytes -= size;
-                stats.kept -= 1;
+            } else if !own_names.iter().any(|own| own.file_name() == Some(&*name)) {
+                others.push((age, metadata.len(), item.path()));
             }
         }
-        Ok(stats)
+        // The oldest first.
+        others.sort_unstable_by_key(|(age, _, _)| std::cmp::Reverse(*age));
+        let mut size = own.saturating_add(others.iter().map(|(_, len, _)| len).sum());
+        for (age, len, path) in others {
+            if (size > self.max_size || age > OTHER_BUILD_MAX_AGE) && fs::remove_file(path).is_ok() {
+                size -= len;
+            }
+        }
     }
+}
+
+/// What `stat` says of the file at `path`, if there is one.
+fn stamp_of(path: &Utf8Path) -> Option<Stamp> {
+    fs::metadata(path).ok().map(|metadata| Stamp::of(&metadata))
+}
+
+/// `time` in nanoseconds since the Unix epoch (0 before it).
+fn nanos_since_epoch(time: SystemTime) -> u64 {
+    time.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |since| since.as_nanos() as u64)
+}
+
+/// How long ago `nanos` since the Unix epoch was (nothing, if later).
+fn age_of(nanos: u64) -> Duration {
+    let then = SystemTime::UNIX_EPOCH + Duration::from_nanos(nanos);
+    SystemTime::now().duration_since(then).unwrap_or_default()
 }
 
 /// What makes one build's results its own: the package's version and the
 /// hash of the running executable. A build that changes a rule changes the
 /// executable, so it trusts no entry of the build before it. Hashing the
 /// executable (tens of megabytes with its debug information) would be a
-/// good part of a warm run, so the hash is kept in the cache directory by
-/// what `stat` says of the file (its path, size, inode, modification and
+/// good part of a warm run, so the hash is kept in the cache directory
+/// (`builds-v1`, the last [`MAX_BUILDS`] executables' hashes) by what
+/// `stat` says of the file (its path, size, inode, modification and
 /// change times, as `git` trusts its index): a rebuilt or replaced binary
 /// is a new file, hashed again. Read once per process.
-fn build_id(entries: &Utf8Path) -> io::Result<blake3::Hash> {
+fn build_id(dir: &Utf8Path) -> io::Result<blake3::Hash> {
     static BUILD: OnceLock<Result<blake3::Hash, String>> = OnceLock::new();
     let build = BUILD.get_or_init(|| {
         let exe = std::env::current_exe().map_err(|error| error.to_string())?;
@@ -487,18 +531,26 @@ fn build_id(entries: &Utf8Path) -> io::Result<blake3::Hash> {
             stamp.update(&metadata.ctime().to_le_bytes());
             stamp.update(&metadata.ctime_nsec().to_le_bytes());
         }
-        let memo = entries.join(format!("{EXECUTABLE_PREFIX}{}", stamp.finalize().to_hex()));
-        if let Ok(bytes) = fs::read(&memo)
-            && let Ok(hash) = <[u8; 32]>::try_from(bytes.as_slice())
-        {
-            return Ok(blake3::Hash::from_bytes(hash));
+        let stamp = *stamp.finalize().as_bytes();
+        // Rows of the stamp and the hash, the most recent first.
+        let memo = dir.join(BUILDS);
+        let mut rows: Vec<[u8; 64]> = read_bounded(&memo, (64 * MAX_BUILDS) as u64)
+            .map(|bytes| bytes.chunks_exact(64).filter_map(|row| row.try_into().ok()).collect())
+            .unwrap_or_default();
+        if let Some(row) = rows.iter().find(|row| row[..32] == stamp) {
+            return Ok(blake3::Hash::from_slice(&row[32..]).expect("32 bytes"));
         }
         let mut hasher = blake3::Hasher::new();
         hash_str(&mut hasher, env!("CARGO_PKG_VERSION"));
         hasher.update_reader(fs::File::open(&exe).map_err(describe)?).map_err(describe)?;
         let hash = hasher.finalize();
+        let mut row = [0; 64];
+        row[..32].copy_from_slice(&stamp);
+        row[32..].copy_from_slice(hash.as_bytes());
+        rows.insert(0, row);
+        rows.truncate(MAX_BUILDS);
         // Not kept is only hashed again next time.
-        let _ = write_atomically(entries, &memo, hash.as_bytes());
+        let _ = write_atomically(dir, &memo, rows.as_flattened());
         Ok(hash)
     });
     build
@@ -506,8 +558,6 @@ fn build_id(entries: &Utf8Path) -> io::Result<blake3::Hash> {
         .map_err(|message| io::Error::other(format!("cannot identify Halite's executable: {message}")))
 }
 
-/// Writes `bytes` to `path` in `dir` whole or not at all: a temporary file
-/// renamed over it.
 /// The whole of the regular file at `path`, if it is one of at most
 /// `max_size` bytes: how the cache reads its own files (a pack, the file
 /// index, a walk's record), any of which another process may be replacing.
@@ -523,6 +573,8 @@ pub(crate) fn read_bounded(path: &Utf8Path, max_size: u64) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
+/// Writes `bytes` to `path` in `dir` whole or not at all: a temporary file
+/// renamed over it.
 fn write_atomically(dir: &Utf8Path, path: &Utf8Path, bytes: &[u8]) -> io::Result<()> {
     let mut file = tempfile::Builder::new().prefix(TEMPORARY_PREFIX).tempfile_in(dir)?;
     file.write_all(bytes)?;
@@ -1165,25 +1217,40 @@ mod tests {
         assert_eq!(StoredInterface(vec![1, 0]).decode(), None, "cut short");
     }
 
+    /// A cache in `dir`, for the tests.
+    fn open(dir: &tempfile::TempDir) -> ResultCache {
+        ResultCache::open(Utf8Path::from_path(dir.path()).expect("UTF-8")).expect("opened")
+    }
+
+    /// The bytes of the entry of `key` in the pack on disk.
+    fn packed_bytes(cache: &ResultCache, key: &Key) -> Vec<u8> {
+        let pack = Pack::read(&pack::path_of(&cache.dir, &cache.build), FORMAT);
+        pack.get(key.0.as_bytes()).expect("in the pack").bytes.to_vec()
+    }
+
     #[test]
     fn an_entry_reads_back_as_written_and_only_under_its_key() {
         let dir = tempfile::tempdir().expect("a directory");
-        let cache = ResultCache::open(Utf8Path::from_path(dir.path()).expect("UTF-8")).expect("opened");
+        let cache = open(&dir);
         assert!(cache.load(&key(1)).is_none());
         cache.store(&key(1), &entry());
         assert!(cache.wrote());
-        assert_eq!(cache.load(&key(1)), Some(entry()));
-        // The same bytes under another name are another key's: refused.
-        std::fs::copy(cache.entry_path(&key(1)), cache.entry_path(&key(2))).expect("copied");
-        assert_eq!(cache.load(&key(2)), None);
+        assert_eq!(cache.load(&key(1)), Some(entry()), "stored by this run");
+        cache.finish();
+        let again = open(&dir);
+        assert_eq!(again.load(&key(1)), Some(entry()), "from the pack");
+        assert!(!again.wrote());
+        // The same bytes under another key are that key's: refused.
+        assert_eq!(decode_entry(&packed_bytes(&again, &key(1)), &key(2)), None);
     }
 
     #[test]
     fn every_cut_and_every_changed_byte_is_refused() {
         let dir = tempfile::tempdir().expect("a directory");
-        let cache = ResultCache::open(Utf8Path::from_path(dir.path()).expect("UTF-8")).expect("opened");
+        let cache = open(&dir);
         cache.store(&key(1), &entry());
-        let bytes = std::fs::read(cache.entry_path(&key(1))).expect("the entry");
+        cache.finish();
+        let bytes = packed_bytes(&cache, &key(1));
         for len in 0..bytes.len() {
             assert_eq!(decode_entry(&bytes[..len], &key(1)), None, "cut at {len}");
         }
@@ -1198,95 +1265,163 @@ mod tests {
     }
 
     #[test]
-    fn a_run_prunes_only_when_its_ledger_says_the_cap_may_be_passed() {
+    fn a_spoilt_entry_in_the_pack_is_a_miss_and_is_replaced_when_stored_again() {
         let dir = tempfile::tempdir().expect("a directory");
-        let root = Utf8Path::from_path(dir.path()).expect("UTF-8");
-        let ledger = |cache: &ResultCache| -> u64 {
-            let bytes = std::fs::read(cache.entries_dir().with_extension("size")).expect("a ledger");
-            u64::from_le_bytes(bytes.try_into().expect("8 bytes"))
+        let cache = open(&dir);
+        for byte in 1..=3 {
+            cache.store(&key(byte), &entry());
+        }
+        cache.finish();
+        // The last byte of entry 2's payload changed in place.
+        let path = pack::path_of(&cache.dir, &cache.build);
+        let mut bytes = std::fs::read(&path).expect("the pack");
+        let range = {
+            let pack = Pack::read(&path, FORMAT);
+            pack.range_of(&pack.get(key(2).0.as_bytes()).expect("packed"))
         };
-        let loose = |cache: &ResultCache| {
-            std::fs::read_dir(cache.entries_dir())
-                .expect("listed")
-                .filter(|item| {
-                    !item
-                        .as_ref()
-                        .expect("an item")
-                        .file_name()
-                        .to_string_lossy()
-                        .starts_with(EXECUTABLE_PREFIX)
-                })
-                .count()
-        };
-        // No ledger yet: the first run that writes prunes, and records
-        // what it kept.
-        let first = ResultCache::open(root).expect("opened");
-        first.store(&key(1), &entry());
-        first.finish();
-        let size = std::fs::metadata(first.entry_path(&key(1))).expect("an entry").len();
-        let kept = ledger(&first);
-        assert!(kept >= size, "{kept} {size}");
-        // Under the cap by the ledger: nothing is listed, the ledger grows.
-        let second = ResultCache::open(root).expect("opened").with_max_size(kept + 10 * size);
-        second.store(&key(2), &entry());
-        second.finish();
-        assert_eq!(ledger(&second), kept + size);
-        assert_eq!(loose(&second), 2);
-        // Past it: pruned down to three quarters, the ledger set to what
-        // is left.
-        let third = ResultCache::open(root).expect("opened").with_max_size(kept + size + size / 2);
-        third.store(&key(3), &entry());
-        third.finish();
-        assert!(loose(&third) < 3, "pruned");
-        assert!(ledger(&third) <= (kept + size + size / 2) / 4 * 3);
+        bytes[range.end - 1] ^= 0x55;
+        std::fs::write(&path, &bytes).expect("spoilt");
+
+        let spoilt = open(&dir);
+        assert_eq!(spoilt.load(&key(1)), Some(entry()));
+        assert_eq!(spoilt.load(&key(2)), None, "its payload's hash no longer matches");
+        assert_eq!(spoilt.load(&key(3)), Some(entry()));
+        // Nothing stored: nothing written.
+        spoilt.finish();
+        assert_eq!(std::fs::read(&path).expect("the pack"), bytes);
+        // The unit checked again stores its entry: the pack is mended,
+        // and keeps the entries this run did not use.
+        let mended = open(&dir);
+        assert_eq!(mended.load(&key(2)), None);
+        mended.store(&key(2), &entry());
+        mended.finish();
+        let after = open(&dir);
+        for byte in 1..=3 {
+            assert_eq!(after.load(&key(byte)), Some(entry()), "entry {byte}");
+        }
+        // Not a pack at all: every key a miss.
+        std::fs::write(&path, b"not a pack").expect("spoilt");
+        assert_eq!(open(&dir).load(&key(1)), None);
     }
 
     #[test]
-    fn pruning_removes_the_least_recently_used_entries_past_the_cap() {
+    fn a_run_keeps_the_entries_another_run_wrote_meanwhile() {
         let dir = tempfile::tempdir().expect("a directory");
-        let root = Utf8Path::from_path(dir.path()).expect("UTF-8");
-        let cache = ResultCache::open(root).expect("opened");
-        let size = {
-            cache.store(&key(0), &entry());
-            std::fs::metadata(cache.entry_path(&key(0))).expect("an entry").len()
-        };
-        let now = SystemTime::now();
+        let (first, second) = (open(&dir), open(&dir));
+        first.store(&key(1), &entry());
+        second.store(&key(2), &entry());
+        first.finish();
+        second.finish();
+        let after = open(&dir);
+        assert_eq!(after.load(&key(1)), Some(entry()), "the first run's, though the second wrote last");
+        assert_eq!(after.load(&key(2)), Some(entry()));
+    }
+
+    #[test]
+    fn pruning_leaves_out_the_least_recently_used_entries_past_the_cap() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let cache = open(&dir);
+        let path = pack::path_of(&cache.dir, &cache.build);
         for byte in 0..10u8 {
             cache.store(&key(byte), &entry());
-            let file =
-                std::fs::File::options().append(true).open(cache.entry_path(&key(byte))).expect("opened");
-            // Entry 0 the oldest, 9 the newest.
-            file.set_modified(now - Duration::from_secs(1000 - u64::from(byte))).expect("dated");
         }
-        // The executable's hash, kept here by the first cache this process
-        // opened, is pruned as entries are; not counted here.
-        for item in std::fs::read_dir(cache.entries_dir()).expect("listed") {
-            let item = item.expect("an item");
-            if item.file_name().to_string_lossy().starts_with(EXECUTABLE_PREFIX) {
-                std::fs::remove_file(item.path()).expect("removed");
-            }
+        cache.finish();
+        // Entry 0 the least recently used, 9 the most; all used more than
+        // an hour ago, so that a hit refreshes them.
+        let now = nanos_since_epoch(SystemTime::now() - 2 * TOUCH_AFTER);
+        let pack = Pack::read(&path, FORMAT);
+        let mut entries: Vec<Packed<'_>> = pack
+            .entries()
+            .map(|packed| Packed { used: now - 1_000_000 * u64::from(100 - packed.key[0]), ..packed })
+            .collect();
+        let size = pack::size_of(&entries[0]);
+        std::fs::write(&path, pack::encode(FORMAT, &mut entries)).expect("dated");
+
+        // A hit on an entry last used more than an hour ago writes the
+        // pack, with the entry's time refreshed.
+        let hit = open(&dir).with_max_size(20 * size);
+        assert_eq!(hit.load(&key(4)), Some(entry()));
+        hit.finish();
+        let refreshed = Pack::read(&path, FORMAT);
+        assert!(age_of(refreshed.get(key(4).0.as_bytes()).expect("packed").used) < TOUCH_AFTER);
+        assert!(age_of(refreshed.get(key(5).0.as_bytes()).expect("packed").used) > TOUCH_AFTER);
+        // Under the cap: a run that stores an entry keeps them all, the
+        // new one in the recent pack.
+        let under_cap = open(&dir).with_max_size(20 * size);
+        under_cap.store(&key(10), &entry());
+        under_cap.finish();
+        assert_eq!(Pack::read(&path, FORMAT).entries().count(), 10);
+        let recent = pack::recent_path_of(&under_cap.dir, &under_cap.build);
+        assert_eq!(Pack::read(&recent, FORMAT).entries().count(), 1);
+
+        // Past a cap of 8 entries, down to 6 (three quarters): the oldest
+        // go, but not entry 4, which a run used since, nor 10, stored
+        // then, nor 11, stored now.
+        let small = open(&dir).with_max_size(8 * size);
+        small.store(&key(11), &entry());
+        small.finish();
+        let kept = Pack::read(&path, FORMAT);
+        let kept: Vec<u8> = kept.entries().map(|packed| packed.key[0]).collect();
+        assert_eq!(kept, [4, 7, 8, 9, 10, 11]);
+        assert!(!recent.exists(), "its entries are in the main pack");
+        assert!(std::fs::metadata(&path).expect("the pack").len() <= 8 * size + 16);
+    }
+
+    #[test]
+    fn another_build_s_packs_are_removed_past_the_cap_and_when_old() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let cache = open(&dir);
+        let (old, older, oldest) = (blake3::hash(b"old"), blake3::hash(b"older"), blake3::hash(b"oldest"));
+        let now = SystemTime::now();
+        let other = |build: &blake3::Hash, age: Duration| {
+            let path = pack::path_of(&cache.dir, build);
+            std::fs::write(&path, vec![0; 1000]).expect("written");
+            std::fs::File::options()
+                .append(true)
+                .open(&path)
+                .expect("opened")
+                .set_modified(now - age)
+                .expect("dated");
+            path
+        };
+        let old = other(&old, Duration::from_secs(10));
+        let older = other(&older, Duration::from_secs(20));
+        let oldest = other(&oldest, OTHER_BUILD_MAX_AGE + Duration::from_secs(1));
+        let unrelated = dir.path().join("unrelated");
+        std::fs::write(&unrelated, vec![0; 5000]).expect("written");
+        cache.store(&key(1), &entry());
+        cache.finish();
+        let own = std::fs::metadata(pack::path_of(&cache.dir, &cache.build)).expect("the pack").len();
+        assert!(old.exists() && older.exists() && !oldest.exists(), "only the one too old");
+        // Room for this build's pack and one other: the older goes.
+        let small = open(&dir).with_max_size(own + 1500);
+        small.store(&key(1), &entry());
+        small.finish();
+        assert_eq!(std::fs::metadata(pack::path_of(&cache.dir, &cache.build)).expect("the pack").len(), own);
+        assert!(old.exists() && !older.exists());
+        assert!(unrelated.exists(), "only packs count");
+    }
+
+    #[test]
+    fn an_old_stale_temporary_file_is_removed_by_a_run_that_writes() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let cache = open(&dir);
+        let (stale, fresh) = (
+            dir.path().join(format!("{TEMPORARY_PREFIX}stale")),
+            dir.path().join(format!("{TEMPORARY_PREFIX}new")),
+        );
+        for path in [&stale, &fresh] {
+            std::fs::write(path, "half").expect("written");
         }
-        let stale = cache.entries_dir().join(format!("{TEMPORARY_PREFIX}stale"));
-        std::fs::write(&stale, "half").expect("written");
         std::fs::File::options()
             .append(true)
             .open(&stale)
             .expect("opened")
-            .set_modified(now - 2 * STALE_TEMPORARY)
+            .set_modified(SystemTime::now() - 2 * STALE_TEMPORARY)
             .expect("dated");
-
-        let under_cap = ResultCache::open(root).expect("opened").with_max_size(10 * size);
-        assert_eq!(
-            under_cap.prune().expect("pruned"),
-            PruneStats { kept: 10, kept_bytes: 10 * size, removed: 1 }
-        );
+        cache.store(&key(1), &entry());
+        cache.finish();
         assert!(!stale.exists());
-
-        // Past a cap of 8 entries, down to 6 (three quarters): the 4 oldest go.
-        let small = ResultCache::open(root).expect("opened").with_max_size(8 * size);
-        assert_eq!(small.prune().expect("pruned"), PruneStats { kept: 6, kept_bytes: 6 * size, removed: 4 });
-        for byte in 0..10u8 {
-            assert_eq!(small.load(&key(byte)).is_some(), byte >= 4, "entry {byte}");
-        }
+        assert!(fresh.exists(), "perhaps another run's, writing now");
     }
 }

@@ -206,7 +206,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
         // Bytes given for a path are not what a key of the path's file
         // would say.
         cache: cache.filter(|_| replaced.is_empty()),
-        hashes: Mutex::default(),
+        hashes: Mutex::new(vec![None; paths.len()]),
         read_hashes: Mutex::default(),
         limits,
         unit_of_dir: &unit_of_dir,
@@ -432,10 +432,12 @@ struct ChunkChecker<'a, R> {
     /// The paths reported, when not all are.
     selected: Option<&'a [bool]>,
     cache: Option<&'a ResultCache>,
-    /// The hash of each file read so far (by index), or `None` when it
-    /// could not be read: a unit's key and what its entry says of the
-    /// modules it calls are checked against them.
-    hashes: Mutex<FxHashMap<usize, Option<blake3::Hash>>>,
+    /// The hash of each file read so far, by index in `paths` (`None`
+    /// for one not read yet), or `None` when it could not be read: a
+    /// unit's key and what its entry says of the modules it calls are
+    /// checked against them. Sized for every path at once: a map grown
+    /// file after file cost a warm run fresh pages at each rehash.
+    hashes: Mutex<Vec<Option<Option<blake3::Hash>>>>,
     /// The hash of each file read by path so far (see [`ChunkChecker::reads`]).
     read_hashes: Mutex<FxHashMap<Utf8PathBuf, Option<blake3::Hash>>>,
     limits: Limits,
@@ -636,7 +638,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         if self.cache.is_some() {
             let mut hashes = lock(&self.hashes);
             for (index, bytes) in &read {
-                hashes.insert(*index, bytes.as_ref().ok().map(|bytes| cache::hash_bytes(bytes)));
+                hashes[*index] = Some(bytes.as_ref().ok().map(|bytes| cache::hash_bytes(bytes)));
             }
         }
         read
@@ -727,7 +729,7 @@ impl<R: Send> ChunkChecker<'_, R> {
             unit.files.iter().map(|&index| (index, self.hash_file(cache, index))).collect();
         let mut hashes = lock(&self.hashes);
         for (index, file) in &hashed {
-            hashes.insert(*index, file.hash());
+            hashes[*index] = Some(file.hash());
         }
         hashed
     }
@@ -773,7 +775,11 @@ impl<R: Send> ChunkChecker<'_, R> {
             hashes.push((index, read.as_ref().ok().map(|(_, hash)| *hash)));
             unit_bytes.push((index, read.map(|(bytes, _)| bytes)));
         }
-        lock(&self.hashes).extend(hashes.iter().copied());
+        let mut known = lock(&self.hashes);
+        for &(index, hash) in &hashes {
+            known[index] = Some(hash);
+        }
+        drop(known);
         (unit_bytes, hashes)
     }
 
@@ -924,7 +930,7 @@ impl<R: Send> ChunkChecker<'_, R> {
 
     /// The hash of the file at `paths[index]`, found now unless it was.
     fn file_hash(&self, index: usize) -> Option<blake3::Hash> {
-        if let Some(&hash) = lock(&self.hashes).get(&index) {
+        if let Some(hash) = lock(&self.hashes)[index] {
             return hash;
         }
         let hash = match self.cache {
@@ -933,7 +939,7 @@ impl<R: Send> ChunkChecker<'_, R> {
                 .ok()
                 .map(|file| cache::hash_bytes(&file.bytes)),
         };
-        lock(&self.hashes).insert(index, hash);
+        lock(&self.hashes)[index] = Some(hash);
         hash
     }
 

@@ -20,9 +20,12 @@
 //! a write between the two leaves a stamp that no longer matches, never a
 //! new stamp over old bytes.
 //!
-//! The index is one file (`files-v1` beside the entries' directory),
-//! read once per run and written whole (a temporary file renamed over it)
-//! only by a run that hashed a file. Each entry stands on its own, so two
+//! The index is one file (`files-v1` in the cache's directory), with a
+//! recent one beside it (`files-v1-recent`, the entries recorded since
+//! the main one was written, over its), each read once per run and
+//! written whole (a temporary file renamed over it) only by a run that
+//! hashed a file: the recent one while it stays small beside the main one
+//! (see [`FileIndex::save`]), else both as one main index. Each entry stands on its own, so two
 //! runs sharing the directory at worst lose each other's new entries (the
 //! files are hashed again), and anything that does not decode, or whose
 //! trailing hash does not match, is an empty index, never an error.
@@ -50,6 +53,14 @@ const FORMAT: u32 = 1;
 
 /// The index's file name in the cache's directory.
 pub(crate) const FILE_NAME: &str = "files-v1";
+
+/// The recent index's: the entries recorded since the index was last
+/// written whole, which override its.
+const RECENT_FILE_NAME: &str = "files-v1-recent";
+
+/// The recent index is kept to at most this fraction of the entries of
+/// the main one: past it, both are written as one main index.
+const RECENT_SHARE: usize = 8;
 
 /// A file modified or changed less than this before its stamp was taken
 /// is hashed again next time: file systems date writes by a clock coarser
@@ -160,6 +171,9 @@ impl Recorded {
 #[derive(Debug)]
 pub(crate) struct FileIndex {
     path: Utf8PathBuf,
+    /// The recent index's path, and how many entries the main one had.
+    recent_path: Utf8PathBuf,
+    main_entries: usize,
     /// The directory relative paths are relative to.
     current_dir: Utf8PathBuf,
     /// The entries as read, by absolute path.
@@ -177,11 +191,8 @@ impl FileIndex {
     /// new entries are trusted for files last touched before now.
     pub(crate) fn open(dir: &Utf8Path, current_dir: Utf8PathBuf) -> FileIndex {
         let now = SystemTime::now();
-        let path = dir.join(FILE_NAME);
-        let loaded = crate::cache::read_bounded(&path, MAX_INDEX_SIZE)
-            .and_then(|bytes| decode(&bytes))
-            .unwrap_or_default();
-        FileIndex::with_entries(path, current_dir, loaded, now)
+        let (loaded, main_entries) = read_both(dir);
+        FileIndex { main_entries, ..FileIndex::with_entries(dir.join(FILE_NAME), current_dir, loaded, now) }
     }
 
     fn with_entries(
@@ -191,6 +202,8 @@ impl FileIndex {
         now: SystemTime,
     ) -> FileIndex {
         FileIndex {
+            recent_path: path.with_file_name(RECENT_FILE_NAME),
+            main_entries: loaded.len(),
             path,
             current_dir,
             loaded,
@@ -245,30 +258,62 @@ impl FileIndex {
         self.changed.store(true, Ordering::Relaxed);
     }
 
-    /// Writes the index, when this run recorded anything: the entries read
-    /// with this run's over them, whole or not at all. A failure leaves the
-    /// index as it was.
+    /// Writes the index, when this run recorded anything, whole or not at
+    /// all: the recent index with this run's entries over those it has
+    /// (another run's too, if one wrote it meanwhile), while it stays
+    /// within [`RECENT_SHARE`] of the main one (a run that hashed a few
+    /// files writes a few entries, not one per file of the tree); else the
+    /// main index, with every entry read and this run's over them, and the
+    /// recent one removed. A failure leaves the index as it was.
     pub(crate) fn save(&self) {
         if !self.changed.load(Ordering::Relaxed) {
             return;
         }
         let recorded = std::mem::take(&mut *super::lock(&self.recorded));
+        let Some(dir) = self.path.parent() else { return };
+        let recent = read(&self.recent_path);
+        let recent_kept = || recent.iter().filter(|(path, _)| !recorded.contains_key(*path));
+        if recent_kept().count() + recorded.len() <= self.main_entries / RECENT_SHARE {
+            let entries: Vec<(&str, &Recorded)> =
+                recent_kept().chain(&recorded).map(|(path, entry)| (&**path, entry)).collect();
+            let _ = super::write_atomically(dir, &self.recent_path, &encode(&entries));
+            return;
+        }
         let oldest = self.trusted_before.saturating_sub(MAX_AGE.as_nanos() as i64);
-        let mut entries: Vec<(&str, &Recorded)> = self
-            .loaded
-            .iter()
-            .filter(|(path, _)| !recorded.contains_key(*path))
-            .chain(&recorded)
-            .filter(|(_, entry)| entry.trusted_before >= oldest)
-            .map(|(path, entry)| (&**path, entry))
-            .collect();
+        let mut entries: Vec<(&str, &Recorded)> =
+            Vec::with_capacity(self.loaded.len() + recent.len() + recorded.len());
+        entries.extend(
+            self.loaded
+                .iter()
+                .filter(|(path, _)| !recorded.contains_key(*path) && !recent.contains_key(*path))
+                .chain(recent_kept())
+                .chain(&recorded)
+                .filter(|(_, entry)| entry.trusted_before >= oldest)
+                .map(|(path, entry)| (&**path, entry)),
+        );
         if entries.len() > MAX_ENTRIES {
             entries.sort_unstable_by_key(|(_, entry)| std::cmp::Reverse(entry.trusted_before));
             entries.truncate(MAX_ENTRIES);
         }
-        let Some(dir) = self.path.parent() else { return };
-        let _ = super::write_atomically(dir, &self.path, &encode(&entries));
+        if super::write_atomically(dir, &self.path, &encode(&entries)).is_ok() && !recent.is_empty() {
+            let _ = fs::remove_file(&self.recent_path);
+        }
     }
+}
+
+/// The entries of the index at `path`; none when it cannot be trusted.
+fn read(path: &Utf8Path) -> FxHashMap<Box<str>, Recorded> {
+    crate::cache::read_bounded(path, MAX_INDEX_SIZE).and_then(|bytes| decode(&bytes)).unwrap_or_default()
+}
+
+/// The entries of the main and the recent index in the cache's directory
+/// `dir`, the recent one's over the main one's, and how many the main one
+/// has.
+fn read_both(dir: &Utf8Path) -> (FxHashMap<Box<str>, Recorded>, usize) {
+    let mut entries = read(&dir.join(FILE_NAME));
+    let main_entries = entries.len();
+    entries.extend(read(&dir.join(RECENT_FILE_NAME)));
+    (entries, main_entries)
 }
 
 fn nanos_since_epoch(time: SystemTime) -> i64 {
@@ -281,7 +326,11 @@ fn nanos_since_epoch(time: SystemTime) -> i64 {
 /// The index's bytes: magic, format, count, the entries, and the hash of
 /// everything before it.
 fn encode(entries: &[(&str, &Recorded)]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(16 + entries.len() * 160);
+    // Sized exactly: grown as it was written, the buffer was copied and
+    // its pages touched twice over.
+    const ENTRY_SIZE: usize = 4 + 5 * 8 + 8 + 32;
+    let size = 16 + entries.iter().map(|(path, _)| ENTRY_SIZE + path.len()).sum::<usize>() + 32;
+    let mut out = Vec::with_capacity(size);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT.to_le_bytes());
     out.extend_from_slice(&u32::try_from(entries.len()).unwrap_or(u32::MAX).to_le_bytes());
@@ -346,15 +395,46 @@ mod tests {
     }
 
     fn index_at(dir: &Utf8Path, now_secs: u64) -> FileIndex {
-        let loaded = crate::cache::read_bounded(&dir.join(FILE_NAME), MAX_INDEX_SIZE)
-            .and_then(|bytes| decode(&bytes))
-            .unwrap_or_default();
-        FileIndex::with_entries(
-            dir.join(FILE_NAME),
-            "/repo".into(),
-            loaded,
-            SystemTime::UNIX_EPOCH + Duration::from_secs(now_secs),
-        )
+        let (loaded, main_entries) = read_both(dir);
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(now_secs);
+        FileIndex {
+            main_entries,
+            ..FileIndex::with_entries(dir.join(FILE_NAME), "/repo".into(), loaded, now)
+        }
+    }
+
+    #[test]
+    fn a_run_that_hashed_a_few_files_writes_them_to_the_recent_index() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let dir = Utf8Path::from_path(dir.path()).expect("UTF-8");
+        let hash = blake3::hash(b"bytes");
+        let first = index_at(dir, 1_000);
+        for file in 0..16 {
+            first.record(Utf8Path::new(&format!("{file}.tf")), stamp(990), hash);
+        }
+        first.save();
+        let main = std::fs::read(dir.join(FILE_NAME)).expect("the index");
+        // Two new entries, an eighth of the main index's: written apart,
+        // the main index as it was.
+        let second = index_at(dir, 2_000);
+        second.record(path("0.tf"), stamp(1_990), blake3::hash(b"new"));
+        second.record(path("new.tf"), stamp(1_990), hash);
+        second.save();
+        assert_eq!(std::fs::read(dir.join(FILE_NAME)).expect("the index"), main);
+        assert!(dir.join(RECENT_FILE_NAME).exists());
+        let third = index_at(dir, 3_000);
+        assert_eq!(third.hash(path("0.tf"), &stamp(1_990)), Some(blake3::hash(b"new")), "the recent one's");
+        assert_eq!(third.hash(path("0.tf"), &stamp(990)), None);
+        assert_eq!(third.hash(path("new.tf"), &stamp(1_990)), Some(hash));
+        assert_eq!(third.hash(path("1.tf"), &stamp(990)), Some(hash));
+        // One more: past the share, both are written as one.
+        third.record(path("newer.tf"), stamp(2_990), hash);
+        third.save();
+        assert!(!dir.join(RECENT_FILE_NAME).exists());
+        let fourth = index_at(dir, 4_000);
+        assert_eq!(fourth.main_entries, 18);
+        assert_eq!(fourth.hash(path("0.tf"), &stamp(1_990)), Some(blake3::hash(b"new")));
+        assert_eq!(fourth.hash(path("newer.tf"), &stamp(2_990)), Some(hash));
     }
 
     #[test]

@@ -1,107 +1,209 @@
-//! The pack: the entries a run used, in one file (`check-v3.pack` beside
-//! the entries' directory), so that the next run reads one file rather
-//! than opening one per unit (which was most of what a warm run did in
-//! the kernel once files were no longer read).
+//! The pack: the cache's entries, all in one file (`check-v4-BUILD.pack`
+//! in the cache's directory, one per build: see [`path_of`]), so that a run reads one file rather than one per
+//! unit, and a cold run writes one rather than thousands (creating that
+//! many files in one directory was most of what a cold run paid for the
+//! cache, in the kernel).
 //!
-//! The pack is a table of keys with where each entry's bytes lie, then the
-//! entries as their own files hold them (header and payload): each is
-//! checked as a loose entry is (magic, format, its key, the hash of its
-//! payload), so a pack cut short or changed is only entries missed. The
-//! loose entries stay the store of record (what pruning bounds); the pack
-//! is written whole (a temporary file renamed over it) at the end of a run
-//! that stored an entry or read one the pack did not have, with every
-//! entry that run used, so it holds one working set and no more.
-
-use std::ops::Range;
+//! The pack is a table of rows, sorted by key, each with where its
+//! entry's bytes lie and when the entry was last used (stored, or read by
+//! a run when older than [`super::TOUCH_AFTER`]); then the entries (header
+//! and payload, see [`super::ResultCache`]). A lookup finds its key's row
+//! by a binary search of the table as read, without decoding the rest,
+//! and checks the entry whole (magic, format, its key, the hash of its
+//! payload), so a pack cut short or changed is only entries missed: a row
+//! pointing outside the file, or rows out of order, are keys not found.
+//!
+//! A pack is written whole (a temporary file renamed over it), by a run
+//! that stored an entry (or used one not used for a while). There are
+//! two: the main pack, and the recent one (`check-v4-BUILD-recent.pack`), the
+//! entries stored since the main one was written, which a lookup tries
+//! first. A run that stored a few entries writes the recent pack again,
+//! with them and the entries it had (so a warm run after an edit writes a
+//! few kilobytes, not every entry); when the recent pack would pass an
+//! eighth of the main one ([`RECENT_SHARE`]), or both the cache's cap, or
+//! an entry's time of last use is to be refreshed, the run writes the
+//! main pack instead, with every entry of both (those of the packs on
+//! disk then, another run's if one wrote them meanwhile), dropping the
+//! least recently used past the cap, and removes the recent pack. Two
+//! runs at once each write whole packs; the later rename wins, so at
+//! worst one's new entries are lost (its units are checked again next
+//! time). A recent pack left beside a newer main pack holds entries that
+//! each stand on their own, so it is never wrong, only in the way.
 
 use camino::{Utf8Path, Utf8PathBuf};
-use rustc_hash::FxHashMap;
 
 use super::{HEADER_SIZE, MAX_ENTRY_SIZE};
 
 /// The first bytes of the pack.
 const MAGIC: &[u8; 8] = b"HALITE\x00P";
 
+/// How the packs' names start, in the cache's directory: the format is in
+/// it, so that no build reads another format's pack (see
+/// [`super::OLDER_FORMATS`]), and the build follows (see [`path_of`]).
+pub(crate) const NAME_PREFIX: &str = "check-v4-";
+
+/// How the packs' names end; the recent pack's, the entries stored since
+/// the main pack was last written, with `-recent` before it.
+pub(crate) const NAME_SUFFIX: &str = ".pack";
+const RECENT: &str = "-recent";
+
+/// The recent pack is kept to at most this fraction of the main pack:
+/// past it, both are written as one main pack.
+pub(crate) const RECENT_SHARE: u64 = 8;
+
 /// A pack larger than this is not read.
 const MAX_PACK_SIZE: u64 = 1 << 30;
 
-/// A table row: the key, then where the entry starts and how long it is.
-const ROW_SIZE: usize = 32 + 8 + 8;
+/// A table row: the key, where the entry starts, how long it is, and when
+/// it was last used (nanoseconds since the Unix epoch).
+const ROW_SIZE: usize = 32 + 8 + 8 + 8;
 
-/// The pack as read: its bytes and where each key's entry lies in them.
+/// Magic, format, count.
+const TABLE_START: usize = MAGIC.len() + 4 + 4;
+
+/// The pack as read: its bytes, and how many rows its table has.
 #[derive(Debug, Default)]
 pub(crate) struct Pack {
     bytes: Vec<u8>,
-    entries: FxHashMap<[u8; 32], Range<usize>>,
+    rows: usize,
+}
+
+/// One entry of a pack, as a row gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Packed<'a> {
+    pub(crate) key: &'a [u8; 32],
+    /// The entry's bytes, not checked: the caller decodes them.
+    pub(crate) bytes: &'a [u8],
+    /// When the entry was last used, in nanoseconds since the Unix epoch.
+    pub(crate) used: u64,
 }
 
 impl Pack {
     /// The pack at `path`; empty when there is none, or it is not one of
     /// this format.
     pub(crate) fn read(path: &Utf8Path, format: u32) -> Pack {
-        let Some(bytes) = crate::cache::read_bounded(path, MAX_PACK_SIZE) else { return Pack::default() };
-        let Some(entries) = table(&bytes, format) else { return Pack::default() };
-        Pack { bytes, entries }
+        crate::cache::read_bounded(path, MAX_PACK_SIZE)
+            .and_then(|bytes| Pack::from_bytes(bytes, format))
+            .unwrap_or_default()
     }
 
-    /// The bytes of the entry of `key`, if the pack has it (not checked:
-    /// the caller decodes them as it does a loose entry's).
-    pub(crate) fn get(&self, key: &[u8; 32]) -> Option<&[u8]> {
-        self.entries.get(key).and_then(|range| self.bytes.get(range.clone()))
-    }
-}
-
-/// Where each entry lies, if `bytes` start as a pack of this format and
-/// every row points inside them.
-fn table(bytes: &[u8], format: u32) -> Option<FxHashMap<[u8; 32], Range<usize>>> {
-    let mut input = super::Reader(bytes);
-    if input.take(MAGIC.len())? != MAGIC || input.u32()? != format {
-        return None;
-    }
-    let count = input.u32()? as usize;
-    if count > input.0.len() / ROW_SIZE {
-        return None;
-    }
-    let mut entries = FxHashMap::with_capacity_and_hasher(count, Default::default());
-    for _ in 0..count {
-        let key: [u8; 32] = input.array()?;
-        let start = usize::try_from(input.u64()?).ok()?;
-        let len = usize::try_from(input.u64()?).ok()?;
-        let end = start.checked_add(len)?;
-        if end > bytes.len() || len < HEADER_SIZE || len as u64 > MAX_ENTRY_SIZE {
+    /// The pack in `bytes`, if they start as one of this format whose
+    /// table fits in them.
+    fn from_bytes(bytes: Vec<u8>, format: u32) -> Option<Pack> {
+        let mut input = super::Reader(&bytes);
+        if input.take(MAGIC.len())? != MAGIC || input.u32()? != format {
             return None;
         }
-        entries.insert(key, start..end);
+        let rows = input.u32()? as usize;
+        if rows > input.0.len() / ROW_SIZE {
+            return None;
+        }
+        Some(Pack { bytes, rows })
     }
-    Some(entries)
+
+    /// The entry of `key`, if the pack has a row for it that points inside
+    /// the file.
+    pub(crate) fn get(&self, key: &[u8; 32]) -> Option<Packed<'_>> {
+        let (mut low, mut high) = (0, self.rows);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            let at = TABLE_START + middle * ROW_SIZE;
+            match self.bytes[at..at + 32].cmp(key) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return self.row(middle),
+            }
+        }
+        None
+    }
+
+    /// Where `packed`, one of this pack's entries, lies in its bytes (for
+    /// tests that spoil them).
+    #[cfg(test)]
+    pub(crate) fn range_of(&self, packed: &Packed<'_>) -> std::ops::Range<usize> {
+        let start = packed.bytes.as_ptr() as usize - self.bytes.as_ptr() as usize;
+        start..start + packed.bytes.len()
+    }
+
+    /// The pack's size in bytes (0 for none).
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Every entry whose row points inside the file.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = Packed<'_>> + Clone {
+        (0..self.rows).filter_map(|row| self.row(row))
+    }
+
+    /// The entry of row `row` (less than `self.rows`), if it points inside
+    /// the file.
+    fn row(&self, row: usize) -> Option<Packed<'_>> {
+        let at = TABLE_START + row * ROW_SIZE;
+        let mut input = super::Reader(&self.bytes[at..at + ROW_SIZE]);
+        let key: &[u8; 32] = input.take(32)?.try_into().ok()?;
+        let start = usize::try_from(input.u64()?).ok()?;
+        let len = usize::try_from(input.u64()?).ok()?;
+        let used = input.u64()?;
+        if len < HEADER_SIZE || len as u64 > MAX_ENTRY_SIZE {
+            return None;
+        }
+        let bytes = self.bytes.get(start..start.checked_add(len)?)?;
+        Some(Packed { key, bytes, used })
+    }
 }
 
-/// The pack of `entries` (each key with its entry's whole bytes), in the
-/// order of their keys.
-pub(crate) fn encode(format: u32, entries: &mut [(&[u8; 32], &[u8])]) -> Vec<u8> {
-    entries.sort_unstable_by_key(|(key, _)| **key);
-    let table_end = MAGIC.len() + 4 + 4 + entries.len() * ROW_SIZE;
-    let total = table_end + entries.iter().map(|(_, bytes)| bytes.len()).sum::<usize>();
+/// The pack of `entries` (each key at most once), in the order of their
+/// keys.
+pub(crate) fn encode(format: u32, entries: &mut [Packed<'_>]) -> Vec<u8> {
+    entries.sort_unstable_by_key(|entry| *entry.key);
+    let table_end = TABLE_START + entries.len() * ROW_SIZE;
+    let total = table_end + entries.iter().map(|entry| entry.bytes.len()).sum::<usize>();
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&format.to_le_bytes());
     out.extend_from_slice(&u32::try_from(entries.len()).unwrap_or(u32::MAX).to_le_bytes());
     let mut start = table_end;
-    for (key, bytes) in entries.iter() {
-        out.extend_from_slice(*key);
+    for entry in entries.iter() {
+        out.extend_from_slice(entry.key);
         out.extend_from_slice(&(start as u64).to_le_bytes());
-        out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        start += bytes.len();
+        out.extend_from_slice(&(entry.bytes.len() as u64).to_le_bytes());
+        out.extend_from_slice(&entry.used.to_le_bytes());
+        start += entry.bytes.len();
     }
-    for (_, bytes) in entries.iter() {
-        out.extend_from_slice(bytes);
+    for entry in entries.iter() {
+        out.extend_from_slice(entry.bytes);
     }
     out
 }
 
-/// The pack's path for the entries' directory `entries` (`DIR/check-v3`).
-pub(crate) fn path_of(entries: &Utf8Path) -> Utf8PathBuf {
-    entries.with_extension("pack")
+/// The bytes a pack spends on `entry`: its row and its bytes.
+pub(crate) fn size_of(entry: &Packed<'_>) -> u64 {
+    (ROW_SIZE + entry.bytes.len()) as u64
+}
+
+/// The path of the main pack of `build`'s entries in the cache's
+/// directory `dir`. Each build has packs of its own: a key holds the
+/// build, so no entry of one is ever another's, and a run reads only its
+/// own build's (an upgraded `halite` does not read every entry the last
+/// one left).
+pub(crate) fn path_of(dir: &Utf8Path, build: &blake3::Hash) -> Utf8PathBuf {
+    dir.join(format!("{NAME_PREFIX}{}{NAME_SUFFIX}", build_name(build)))
+}
+
+/// The path of `build`'s recent pack in the cache's directory `dir`.
+pub(crate) fn recent_path_of(dir: &Utf8Path, build: &blake3::Hash) -> Utf8PathBuf {
+    dir.join(format!("{NAME_PREFIX}{}{RECENT}{NAME_SUFFIX}", build_name(build)))
+}
+
+/// Whether `name` is that of a pack (of any build).
+pub(crate) fn is_pack_name(name: &str) -> bool {
+    name.starts_with(NAME_PREFIX) && name.ends_with(NAME_SUFFIX)
+}
+
+/// A build as packs' names give it: enough of its hash to tell builds
+/// apart.
+fn build_name(build: &blake3::Hash) -> String {
+    build.to_hex()[..16].to_owned()
 }
 
 #[cfg(test)]
@@ -109,19 +211,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_pack_reads_back_and_a_spoilt_table_is_an_empty_pack() {
+    fn a_pack_reads_back_and_a_spoilt_table_is_only_keys_missed() {
         let (one, two) = ([1u8; 32], [2u8; 32]);
         let (first, second) = (vec![7u8; HEADER_SIZE + 3], vec![9u8; HEADER_SIZE]);
-        let bytes = encode(1, &mut [(&two, &second[..]), (&one, &first[..])]);
-        let entries = table(&bytes, 1).expect("a pack");
-        let pack = Pack { bytes: bytes.clone(), entries };
-        assert_eq!(pack.get(&one), Some(&first[..]));
-        assert_eq!(pack.get(&two), Some(&second[..]));
+        let bytes = encode(
+            1,
+            &mut [
+                Packed { key: &two, bytes: &second, used: 20 },
+                Packed { key: &one, bytes: &first, used: 10 },
+            ],
+        );
+        let pack = Pack::from_bytes(bytes.clone(), 1).expect("a pack");
+        assert_eq!(pack.get(&one), Some(Packed { key: &one, bytes: &first, used: 10 }));
+        assert_eq!(pack.get(&two), Some(Packed { key: &two, bytes: &second, used: 20 }));
         assert_eq!(pack.get(&[3; 32]), None);
-        assert!(table(&bytes, 2).is_none(), "another format's");
-        // Cut inside the table, or inside an entry a row points to.
+        assert_eq!(pack.entries().count(), 2);
+        let range = pack.range_of(&pack.get(&two).expect("an entry"));
+        assert_eq!(&bytes[range], &second[..]);
+        assert!(Pack::from_bytes(bytes.clone(), 2).is_none(), "another format's");
+        // Cut anywhere: no more than the entries wholly before the cut,
+        // and never a wrong one.
         for len in 0..bytes.len() {
-            assert!(table(&bytes[..len], 1).is_none(), "cut at {len}");
+            let Some(cut) = Pack::from_bytes(bytes[..len].to_vec(), 1) else { continue };
+            for entry in cut.entries() {
+                let whole = if *entry.key == one { &first } else { &second };
+                assert_eq!(entry.bytes, &whole[..], "cut at {len}");
+            }
+            assert!(cut.get(&two).is_none(), "cut at {len}: the last entry is cut");
         }
     }
 }

@@ -79,12 +79,14 @@ pub struct WalkInputs {
     pub files: Vec<Utf8PathBuf>,
 }
 
-/// A record as stored.
-struct Record {
+/// A record as stored: its paths owned when it is written, and borrowed
+/// from the record's bytes when it is read (a warm run needs most of them
+/// only for a `stat`).
+struct Record<P> {
     trusted_before: i64,
-    dirs: Vec<(Utf8PathBuf, Stamp, bool)>,
-    files: Vec<(Utf8PathBuf, Watched)>,
-    found: Vec<Utf8PathBuf>,
+    dirs: Vec<(P, Stamp, bool)>,
+    files: Vec<(P, Watched)>,
+    found: Vec<P>,
 }
 
 /// What a watched path was when the walk was recorded.
@@ -141,17 +143,24 @@ pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWa
     let bytes = crate::cache::read_bounded(&path_of(cache_dir, key), MAX_RECORD_SIZE)?;
     let record = decode(&bytes, key)?;
     let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
-        fs::metadata(path).is_ok_and(|metadata| {
+        fs::metadata(Utf8Path::new(path)).is_ok_and(|metadata| {
             metadata.is_dir() && stamp.holds_for(&Stamp::of(&metadata), record.trusted_before)
         })
     });
-    let files_hold = || record.files.iter().all(|(path, watched)| watched.holds(path, record.trusted_before));
+    let files_hold = || {
+        record.files.iter().all(|(path, watched)| watched.holds(Utf8Path::new(path), record.trusted_before))
+    };
     if !(dirs_hold && files_hold()) {
         return None;
     }
-    let without_config =
-        record.dirs.into_iter().filter(|(_, _, has_config)| !has_config).map(|(path, _, _)| path).collect();
-    Some(RecordedWalk { files: record.found, without_config })
+    let without_config = record
+        .dirs
+        .iter()
+        .filter(|(_, _, has_config)| !has_config)
+        .map(|(path, _, _)| Utf8PathBuf::from(*path))
+        .collect();
+    let files = record.found.iter().map(|path| Utf8PathBuf::from(*path)).collect();
+    Some(RecordedWalk { files, without_config })
 }
 
 /// Records that a walk started at `started` listed and read `inputs` and
@@ -246,7 +255,7 @@ fn all_in_parallel<T: Sync>(items: &[T], holds: impl Fn(&T) -> bool + Sync) -> b
     !failed.into_inner()
 }
 
-fn encode(record: &Record, key: &WalkKey) -> Vec<u8> {
+fn encode(record: &Record<Utf8PathBuf>, key: &WalkKey) -> Vec<u8> {
     let mut out = super::Writer(Vec::new());
     out.0.extend_from_slice(MAGIC);
     out.u32(FORMAT);
@@ -279,7 +288,7 @@ fn encode(record: &Record, key: &WalkKey) -> Vec<u8> {
     out.0
 }
 
-fn decode(bytes: &[u8], key: &WalkKey) -> Option<Record> {
+fn decode<'a>(bytes: &'a [u8], key: &WalkKey) -> Option<Record<&'a str>> {
     let (body, hash) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
     if blake3::hash(body).as_bytes() != hash {
         return None;
@@ -289,9 +298,10 @@ fn decode(bytes: &[u8], key: &WalkKey) -> Option<Record> {
         return None;
     }
     let trusted_before = input.u64()?.cast_signed();
-    let mut dirs = Vec::new();
-    for _ in 0..input.len()? {
-        let path = Utf8PathBuf::from(input.str()?);
+    let count = input.len()?;
+    let mut dirs = Vec::with_capacity(count);
+    for _ in 0..count {
+        let path = input.str()?;
         let stamp = Stamp::read(&mut input)?;
         let has_config = match input.u8()? {
             0 => false,
@@ -300,9 +310,10 @@ fn decode(bytes: &[u8], key: &WalkKey) -> Option<Record> {
         };
         dirs.push((path, stamp, has_config));
     }
-    let mut files = Vec::new();
-    for _ in 0..input.len()? {
-        let path = Utf8PathBuf::from(input.str()?);
+    let count = input.len()?;
+    let mut files = Vec::with_capacity(count);
+    for _ in 0..count {
+        let path = input.str()?;
         let watched = match input.u8()? {
             0 => Watched::Absent,
             1 => Watched::File(Stamp::read(&mut input)?),
@@ -311,9 +322,10 @@ fn decode(bytes: &[u8], key: &WalkKey) -> Option<Record> {
         };
         files.push((path, watched));
     }
-    let mut found = Vec::new();
-    for _ in 0..input.len()? {
-        found.push(Utf8PathBuf::from(input.str()?));
+    let count = input.len()?;
+    let mut found = Vec::with_capacity(count);
+    for _ in 0..count {
+        found.push(input.str()?);
     }
     input.0.is_empty().then_some(Record { trusted_before, dirs, files, found })
 }
