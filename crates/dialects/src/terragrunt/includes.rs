@@ -18,7 +18,7 @@
 //!
 //! [`DialectPlugin::read_while_parsed`]: db::module::DialectPlugin::read_while_parsed
 
-use std::sync::Arc;
+use std::{cell::RefCell, sync::Arc};
 
 use camino::{Utf8Path, Utf8PathBuf};
 use db::{
@@ -465,27 +465,51 @@ fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Pa
         None => String::new(),
     };
     let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
-    // Built by string operations on the lexical path (every unit of a
-    // directory builds the same list, and join_lexically per step was a
-    // twentieth of a check of a live repository).
+    if unit_dir.as_str() == "/" {
+        return Some(FileRead { candidates: Arc::new([]) });
+    }
+    // The list depends on the unit's parent directory and the name alone,
+    // so the units of one directory share it: the last one built on this
+    // thread is kept (building it was a thirtieth of a check of a live
+    // repository, where a relative path has some twenty candidates).
+    thread_local! {
+        static LAST: RefCell<Option<(String, String, Arc<[Utf8PathBuf]>)>> = const { RefCell::new(None) };
+    }
+    let first = parent_dir(unit_dir.as_str());
+    let kept = LAST.with_borrow(|last| match last {
+        Some((dir, kept_name, candidates)) if *dir == first && *kept_name == name => Some(candidates.clone()),
+        _ => None,
+    });
+    if let Some(candidates) = kept {
+        return Some(FileRead { candidates });
+    }
+    // Built by string operations on the lexical path (join_lexically per
+    // step was a twentieth of a check of a live repository).
     let plain = !name.split('/').any(|part| matches!(part, "" | "." | ".."));
     let mut candidates = Vec::new();
-    let mut dir = unit_dir.as_str().to_owned();
+    let mut dir = first.clone();
     let mut above = 0;
-    while dir != "/" && above <= PARENT_FOLDERS_ABOVE_CURRENT {
-        dir = parent_dir(&dir);
+    loop {
         if dir == "." || dir.ends_with("..") {
             above += 1;
         }
         let candidate = match (dir.as_str(), plain) {
             (".", true) => Utf8PathBuf::from(&name),
-            ("/", true) => Utf8PathBuf::from(format!("/{name}")),
-            (_, true) => Utf8PathBuf::from(format!("{dir}/{name}")),
+            (_, true) => {
+                let separator = if dir.ends_with('/') { "" } else { "/" };
+                Utf8PathBuf::from([dir.as_str(), separator, name.as_str()].concat())
+            }
             (_, false) => join_lexically(Utf8Path::new(&dir), &name),
         };
         candidates.push(candidate);
+        if dir == "/" || above > PARENT_FOLDERS_ABOVE_CURRENT {
+            break;
+        }
+        dir = parent_dir(&dir);
     }
-    Some(FileRead { candidates: candidates.into() })
+    let candidates: Arc<[Utf8PathBuf]> = candidates.into();
+    LAST.set(Some((first, name, candidates.clone())));
+    Some(FileRead { candidates })
 }
 
 /// The directory above `dir`, a lexical path (`.` and `..` resolved):
