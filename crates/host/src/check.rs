@@ -11,9 +11,10 @@
 //! drops the host. A check needs nothing incremental across chunks, so
 //! this bounds memory (a worker holds one chunk's trees and memos) and
 //! costs only what a chunk reads again of files outside it. Since units
-//! read their siblings (`config_path = "../vpc"`), a chunk ends between
-//! directories of siblings where one comes within
-//! [`MAX_FILES_PER_CHUNK`] files, so that those reads stay inside it. One
+//! read their siblings (`config_path = "../vpc"`), a chunk that
+//! [`FILES_PER_CHUNK`] files would end inside a directory goes on to that
+//! directory's end where it comes within [`MAX_FILES_PER_CHUNK`] files,
+//! so that those reads stay inside it. One
 //! worker per core takes the chunks in path order (a repository's root
 //! module, which its examples call, usually comes before them), and a
 //! called module's variables are kept by directory for the whole run, so

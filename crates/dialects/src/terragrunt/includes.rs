@@ -472,8 +472,10 @@ fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Pa
     // so the units of one directory share it: the last one built on this
     // thread is kept (building it was a thirtieth of a check of a live
     // repository, where a relative path has some twenty candidates).
+    /// The parent directory a list was built from, the name, the list.
+    type Built = (String, String, Arc<[Utf8PathBuf]>);
     thread_local! {
-        static LAST: RefCell<Option<(String, String, Arc<[Utf8PathBuf]>)>> = const { RefCell::new(None) };
+        static LAST: RefCell<Option<Built>> = const { RefCell::new(None) };
     }
     let first = parent_dir(unit_dir.as_str());
     let kept = LAST.with_borrow(|last| match last {
