@@ -387,7 +387,12 @@ impl Db for RootDatabase {
     }
 
     fn missed_file(&self, path: &Utf8Path) -> Option<MissedPaths> {
-        self.missed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(vfs::PathKey::new(path));
+        let mut missed = self.missed.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Looked up before a key is made: the same paths are missed again
+        // and again (each unit's search up the directories).
+        if !missed.contains(&*vfs::normal_text(path)) {
+            missed.insert(vfs::PathKey::new(path));
+        }
         self.missed_paths
     }
 

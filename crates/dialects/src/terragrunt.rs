@@ -126,6 +126,17 @@ impl DialectPlugin for Terragrunt {
         unit_call(db, module).into_iter().chain(dependency_calls(db, module)).collect()
     }
 
+    /// What a unit's file says of what it reads, and what it declares for
+    /// a unit that includes it or depends on it (a sibling's unit reads
+    /// its `terraform { source }`): asked for again after the file's tree
+    /// is dropped, they are found while it is parsed.
+    fn read_while_parsed(&self, db: &dyn Db, file: File) {
+        if includes::is_unit_file(db, file) {
+            let _ = includes::unit_file_reads(db, file);
+        }
+        let _ = includes::included_config(db, file);
+    }
+
     /// The files the unit's `include` blocks name, where their paths are
     /// known without evaluation (see [`includes`]), the configuration
     /// of each unit it depends on (for the module that unit deploys), and

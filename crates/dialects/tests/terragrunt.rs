@@ -414,3 +414,26 @@ fn a_root_configuration_calls_no_module() {
     let module = db.set_module_files("live/root.hcl", vec![root]);
     assert!(db::module::module_calls(&db, module).is_empty());
 }
+
+/// The units of one directory search the same directories for the file
+/// `find_in_parent_folders` names: they share one list of candidates,
+/// built once, and it is the list Terragrunt searches (nearest first, up
+/// past the current directory).
+#[test]
+fn sibling_units_share_the_candidates_of_a_search_up_the_directories() {
+    let mut db = dialects::database();
+    let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n";
+    let reads: Vec<_> = ["vpc", "app"]
+        .into_iter()
+        .map(|name| {
+            let path = format!("live/dev/{name}/terragrunt.hcl");
+            let file = db.set_file_text(&path, unit);
+            let module = db.set_module_files(&path, vec![file]);
+            db::module::module_reads(&db, module)
+        })
+        .collect();
+    let (first, second) = (&reads[0][0].candidates, &reads[1][0].candidates);
+    assert!(std::sync::Arc::ptr_eq(first, second), "{first:?} and {second:?}");
+    let nearest: Vec<&str> = first.iter().take(5).map(|it| it.as_str()).collect();
+    assert_eq!(nearest, ["live/dev/root.hcl", "live/root.hcl", "root.hcl", "../root.hcl", "../../root.hcl"]);
+}

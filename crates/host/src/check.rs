@@ -5,18 +5,25 @@
 //! [`FILES_PER_CHUNK`] files. Each chunk is checked start to end by one
 //! worker thread in a host of its own: the worker reads the chunk's files,
 //! loads the children of its modules' calls beside them (whatever chunk
-//! they belong to; read only for their variables), reports every
-//! diagnostic, hands each file's to the caller, and drops the host. A check
-//! needs nothing incremental across chunks, so this costs nothing and
-//! bounds memory: a worker holds one chunk's trees and memos. One worker
-//! per core takes the chunks in path order (a repository's root module,
-//! which its examples call, usually comes before them), and a called
-//! module's variables are kept by directory for the whole run, so a module
-//! many others call is read once. Meanwhile a thread of its own finds the
-//! rule levels (`halite.toml`, one look per directory); a worker waits for
-//! them only to report, and, where a configuration declares a language of
-//! its own (`[[dialect]]`, see [`crate::config::ConfigDialects`]), to make
-//! its host with that registry.
+//! they belong to; read only for their variables) and the files its units
+//! read by path (a Terragrunt unit's includes and its dependencies'
+//! units), reports every diagnostic, hands each file's to the caller, and
+//! drops the host. A check needs nothing incremental across chunks, so
+//! this bounds memory (a worker holds one chunk's trees and memos) and
+//! costs only what a chunk reads again of files outside it. Since units
+//! read their siblings (`config_path = "../vpc"`), a chunk that
+//! [`FILES_PER_CHUNK`] files would end inside a directory goes on to that
+//! directory's end where it comes within [`MAX_FILES_PER_CHUNK`] files,
+//! so that those reads stay inside it. One
+//! worker per core takes the chunks in path order (a repository's root
+//! module, which its examples call, usually comes before them), and a
+//! called module's variables are kept by directory for the whole run, so
+//! a module many others call is read once. Meanwhile a thread of its own
+//! finds the rule levels (`halite.toml`, one look per directory); a worker
+//! waits for them only to report, and, where a configuration declares a
+//! language of its own (`[[dialect]]`, see
+//! [`crate::config::ConfigDialects`]), to make its host with that
+//! registry.
 //!
 //! [`check_contents`] checks one file's text given rather than read (an
 //! editor's buffer on standard input) the same way, in its module.
@@ -51,10 +58,15 @@ use crate::{
     config::RuleLevelsFinder,
 };
 
-/// Files checked in one host. A worker holds one chunk's trees and memos
-/// at a time, and smaller chunks peaked lower for no more time (fresh pages
-/// cost their zeroing). A module is never split.
+/// Files checked in one host, at least (but in the last chunk). A worker
+/// holds one chunk's trees and memos at a time, and smaller chunks peaked
+/// lower for no more time (fresh pages cost their zeroing). A module is
+/// never split.
 pub const FILES_PER_CHUNK: usize = 32;
+
+/// Files a chunk may grow to beyond [`FILES_PER_CHUNK`] so as to end
+/// between directories of siblings rather than among them.
+pub const MAX_FILES_PER_CHUNK: usize = 4 * FILES_PER_CHUNK;
 
 /// Why a check could not run.
 #[derive(Debug)]
@@ -218,7 +230,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
         on_file: &on_file,
         on_progress: &on_progress,
     };
-    let chunks = chunks(reported);
+    let chunks = chunks(reported, paths);
     let done = std::thread::scope(|scope| {
         // Set even if finding them panics, or the workers would wait forever.
         scope.spawn(|| {
@@ -309,16 +321,53 @@ fn check_units(paths: &[Utf8PathBuf]) -> Vec<CheckUnit> {
     units
 }
 
-/// The units in chunks of about [`FILES_PER_CHUNK`] files.
-fn chunks(units: &[CheckUnit]) -> Vec<&[CheckUnit]> {
+/// The units in chunks of at least [`FILES_PER_CHUNK`] files (but the
+/// last). Where that many would end a chunk inside a directory (between
+/// two units whose directories share it), the chunk goes on to the end of
+/// that directory if it comes within [`MAX_FILES_PER_CHUNK`] files: units
+/// read their siblings (a Terragrunt unit depends on `../vpc`), and what
+/// a chunk reads of a unit in another chunk is read and parsed again
+/// there. A directory of more units than that (a flat directory of
+/// modules) is cut every [`FILES_PER_CHUNK`] files, as before.
+fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUnit]> {
+    let places: Vec<&Utf8Path> = units
+        .iter()
+        .map(|unit| match &unit.dir {
+            Some(dir) => dir.as_path(),
+            None => paths[unit.files[0]].parent().unwrap_or(Utf8Path::new("")),
+        })
+        .collect();
+    // How many components the directory of the unit at `index` shares
+    // with that of the unit before it: how deep in the tree a chunk that
+    // ends between them ends.
+    let shared = |index: usize| {
+        places[index - 1].components().zip(places[index].components()).take_while(|(a, b)| a == b).count()
+    };
     let mut out = Vec::new();
-    let (mut start, mut files) = (0, 0);
-    for (index, unit) in units.iter().enumerate() {
-        files += unit.files.len();
-        if files >= FILES_PER_CHUNK || index + 1 == units.len() {
-            out.push(&units[start..=index]);
-            (start, files) = (index + 1, 0);
+    let mut start = 0;
+    while start < units.len() {
+        let (mut end, mut files) = (start, 0);
+        while end < units.len() && files < FILES_PER_CHUNK {
+            files += units[end].files.len();
+            end += 1;
         }
+        if end < units.len() {
+            let depth = shared(end);
+            let (mut further, mut grown) = (end, files);
+            while further < units.len() {
+                grown += units[further].files.len();
+                further += 1;
+                if grown > MAX_FILES_PER_CHUNK {
+                    break;
+                }
+                if further < units.len() && shared(further) < depth {
+                    end = further;
+                    break;
+                }
+            }
+        }
+        out.push(&units[start..end]);
+        start = end;
     }
     out
 }
@@ -1139,4 +1188,45 @@ fn rule_levels(finder: Option<RuleLevelsFinder>, paths: &[Utf8PathBuf]) -> Resul
     };
     let levels = paths.iter().map(|path| finder.levels_for(path)).collect::<Result<_, _>>()?;
     Ok(Configured { levels, dialects: finder.dialects()? })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many units each chunk of `paths` holds.
+    fn chunk_sizes(paths: &[String]) -> Vec<usize> {
+        let mut paths: Vec<Utf8PathBuf> = paths.iter().map(Utf8PathBuf::from).collect();
+        vfs::sort_paths(&mut paths);
+        let units = check_units(&paths);
+        chunks(&units, &paths).iter().map(|chunk| chunk.len()).collect()
+    }
+
+    /// Units whose siblings are read (a Terragrunt unit's dependencies)
+    /// are checked with them: a chunk ends at the end of the directory it
+    /// would have ended in when that is within reach (a file of the
+    /// directory itself among its units' directories is inside it), and a
+    /// longer run of siblings is cut as often as before.
+    #[test]
+    fn a_chunk_ends_between_directories_of_siblings() {
+        let mut paths = Vec::new();
+        for env in ["dev", "prod"] {
+            // The directory's own file comes among its units'.
+            let name = |unit: usize| if unit < 35 { format!("c{unit:03}") } else { format!("g{unit:03}") };
+            paths.extend((0..40).map(|unit| format!("live/{env}/{}/terragrunt.hcl", name(unit))));
+            paths.push(format!("live/{env}/env.hcl"));
+        }
+        paths.extend((0..200).map(|unit| format!("live/stage/u{unit:03}/terragrunt.hcl")));
+        assert_eq!(chunk_sizes(&paths), [41, 41, 32, 32, 32, 32, 32, 32, 8]);
+    }
+
+    /// A flat directory of modules (every unit a sibling of the next) is
+    /// cut every [`FILES_PER_CHUNK`] files.
+    #[test]
+    fn siblings_alone_are_cut_as_files_say() {
+        let paths: Vec<String> = (0..50)
+            .flat_map(|module| ["main.tf", "variables.tf"].map(|name| format!("modules/m{module:02}/{name}")))
+            .collect();
+        assert_eq!(chunk_sizes(&paths), [16, 16, 16, 2]);
+    }
 }

@@ -551,6 +551,44 @@ fn a_reports_block_structure_is_read_without_parsing_again() {
     assert!(parsed.is_empty(), "reading the block structure parsed again: {parsed:?}");
 }
 
+/// A Terragrunt unit's reads (its includes, its dependencies' units) and
+/// its report are found after its tree is dropped without lowering its
+/// file again: the plug-in finds what the file says of them while it is
+/// parsed. (Over more units than the database keeps trees of, asking for
+/// their reads lowered every unit's file a second time.)
+#[test]
+fn a_units_reads_are_found_without_lowering_it_again() {
+    let count = db::PARSE_TREES_KEPT + 16;
+    let options = HostOptions { values: host::Values::None, threads: 1, ..HostOptions::default() };
+    let mut host = AnalysisHost::new(options);
+    let mut change = Change::new();
+    change.set_file_text("live/root.hcl", "locals {\n  region = \"x\"\n}\n");
+    for i in 0..count {
+        let text = format!(
+            "include \"root\" {{\n  path = find_in_parent_folders(\"root.hcl\")\n}}\n\n\
+             dependency \"next\" {{\n  config_path = \"../u{:03}\"\n}}\n\n\
+             inputs = {{\n  next = dependency.next.outputs.id\n}}\n",
+            (i + 1) % count
+        );
+        change.set_file_text(format!("live/env/u{i:03}/terragrunt.hcl"), text);
+    }
+    host.apply_change(change);
+    let mark = host.db().open_log();
+    host.load_reads();
+    let report = host.report();
+    let executed = host.db().describe_all(&host.db().close_log(mark));
+    let lowered: Vec<&String> = executed
+        .iter()
+        .filter(|it| (it.starts_with("parse(") || it.starts_with("lower")) && it.contains("terragrunt.hcl"))
+        .collect();
+    assert!(lowered.is_empty(), "a unit's file was lowered again: {lowered:?}");
+    assert!(
+        executed.iter().any(|it| it.starts_with("unit_dependencies")),
+        "the units' dependencies were found: {executed:?}"
+    );
+    assert!(report.diagnostics.is_empty(), "{}", shown(&report));
+}
+
 /// A file a unit includes is read by path, not one of the unit's files:
 /// an edit of it reports the unit again, with the diagnostics it brings or
 /// takes away (what `watch` prints and the language server publishes).

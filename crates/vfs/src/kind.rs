@@ -369,7 +369,11 @@ fn is_plain(path: &[u8]) -> bool {
     // Most paths have no separator before a `/` or `.` and do not start
     // with a dot: plain at a glance (a branch-free scan), since every path
     // comparison asks this of both paths.
-    if !path.is_empty() && path[0] != b'.' && path[0] != b'/' && !crate::path_key::may_differ(path) {
+    if !path.is_empty()
+        && path[0] != b'.'
+        && path[0] != b'/'
+        && !crate::path_key::may_have_special_components(path)
+    {
         return true;
     }
     !path.is_empty()

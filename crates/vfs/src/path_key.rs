@@ -141,7 +141,7 @@ impl<V, P: AsRef<Utf8Path>> std::ops::Index<P> for PathMap<V> {
 /// when `path` is already in that form, as a walk's and a join's paths are.
 pub fn normal_text(path: &Utf8Path) -> Cow<'_, str> {
     let text = path.as_str();
-    if !may_differ(text.as_bytes()) {
+    if !may_not_be_normal(text.as_bytes()) {
         return Cow::Borrowed(text);
     }
     let normal: Utf8PathBuf = path.components().collect();
@@ -149,14 +149,29 @@ pub fn normal_text(path: &Utf8Path) -> Cow<'_, str> {
 }
 
 /// Whether `path` may not be in normal form: it ends in a separator, or
-/// has two separators in a row or a separator before a `.` (a `.`
-/// component, or a name starting with a dot, which the slow check tells
-/// apart).
-pub(crate) fn may_differ(path: &[u8]) -> bool {
+/// has two separators in a row, or a `.` component after a separator
+/// (`/./`, or `/.` at its end). A `..` component and a name that starts
+/// with a dot are kept by `Path::components` as they are written, so a
+/// path with those (a dependency's `unit/../vpc`) takes no slow check.
+fn may_not_be_normal(path: &[u8]) -> bool {
     // Without an early exit or short-circuits, so that the compiler turns
     // the scan into vector code: a path is looked up at every step of a
     // check, and scanning byte by byte with branches cost more than the
-    // lookup itself.
+    // lookup itself. Each separator is looked at with the two bytes after
+    // it; the last two bytes are the ends checked below.
+    let (next, after) = (path.get(1..).unwrap_or_default(), path.get(2..).unwrap_or_default());
+    let inner = path.iter().zip(next).zip(after).fold(false, |found, ((&a, &b), &c)| {
+        found | ((a == b'/') & ((b == b'/') | ((b == b'.') & (c == b'/'))))
+    });
+    inner | (path.len() > 1 && path.ends_with(b"/")) | path.ends_with(b"/.")
+}
+
+/// Whether `path` may have a component other than a name (an empty one,
+/// `.` or `..`) after its first: it ends in a separator, or has a
+/// separator before another or before a `.` (a `.` or `..` component, or
+/// a name starting with a dot, which the caller's slow check tells apart).
+pub(crate) fn may_have_special_components(path: &[u8]) -> bool {
+    // Branch-free, as `may_not_be_normal`.
     let doubled = path
         .iter()
         .zip(path.iter().skip(1))
@@ -205,6 +220,49 @@ mod tests {
                 assert_eq!(PathKey::new(px) == PathKey::new(py), px == py, "{x:?} and {y:?}");
             }
             assert_eq!(PathKey::new(x).as_str(), normal_text(Utf8Path::new(x)), "{x:?}");
+        }
+    }
+
+    /// The quick check passes only paths already in normal form, and
+    /// passes those with `..` components and dotted names.
+    #[test]
+    fn the_quick_check_passes_only_normal_paths() {
+        let paths = [
+            "a/../b",
+            "../a",
+            "../..",
+            "a/..",
+            "a/.hidden",
+            ".a/b",
+            "a/..b",
+            "a/b.",
+            "./a",
+            "./../a",
+            ".",
+            "..",
+            "/",
+            "/a/../b",
+            "a/.",
+            "/.",
+            "a/./b",
+            "./.",
+            ".//",
+            "a//b",
+            "a/",
+            "./",
+            "//a",
+            "a/b/.c/.",
+            "a/.../b",
+        ];
+        for path in paths {
+            let normal: Utf8PathBuf = Utf8Path::new(path).components().collect();
+            if !may_not_be_normal(path.as_bytes()) {
+                assert_eq!(normal.as_str(), path, "{path:?} passed the quick check");
+            }
+            assert_eq!(normal_text(Utf8Path::new(path)), normal.as_str(), "{path:?}");
+        }
+        for path in ["a/../b", "../..", "a/.hidden", "a/..", "/a/../b", "a/.../b"] {
+            assert!(!may_not_be_normal(path.as_bytes()), "{path:?} took the slow check");
         }
     }
 

@@ -9,11 +9,16 @@
 //! its `terraform { source }` (the unit's unless the unit names one), and
 //! its locals (`include.NAME.locals.*` when `expose = true`).
 //!
-//! Both are salsa queries, so an included file is read and lowered once
-//! for every unit that includes it, and an edit of it re-runs only what
-//! read it.
+//! Both are salsa queries of a file ([`unit_file_reads`] of the unit's,
+//! [`included_config`] of the included one), so an included file is read
+//! and lowered once for every unit that includes it, a unit's file is
+//! not lowered again after its tree is dropped (the host asks for both
+//! while it is parsed, [`DialectPlugin::read_while_parsed`]), and an edit
+//! of either re-runs only what read it.
+//!
+//! [`DialectPlugin::read_while_parsed`]: db::module::DialectPlugin::read_while_parsed
 
-use std::sync::Arc;
+use std::{cell::RefCell, sync::Arc};
 
 use camino::{Utf8Path, Utf8PathBuf};
 use db::{
@@ -88,13 +93,37 @@ pub enum Source {
 /// `terragrunt.hcl.json`), in source order; empty for any other file (an
 /// included file such as `root.hcl` is read by the units that include
 /// it, in their context).
+pub fn unit_includes(db: &dyn Db, module: Module) -> &[Include] {
+    unit_file(db, module).map_or(&[], |file| &unit_file_reads(db, file).includes)
+}
+
+/// What a unit's own file says of the files the unit reads, found from
+/// the file's HIR and its place alone: its includes, its own `dependency`
+/// blocks and its locals' `read_terragrunt_config` calls. A query of the
+/// file, so that the host finds it while the file's tree is in memory
+/// ([`Terragrunt::read_while_parsed`](crate::terragrunt::Terragrunt)):
+/// the unit's queries (its reads, its dependencies, its calls) are asked
+/// after its tree is dropped, and would lower the file again.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UnitFileReads {
+    /// Its `include` blocks, in source order.
+    pub includes: Vec<Include>,
+    /// Its own `dependency` blocks, in source order.
+    pub dependencies: Vec<Dependency>,
+    /// Its locals whose value is a `read_terragrunt_config` call (see
+    /// [`unit_config_reads`]).
+    pub config_reads: Vec<ConfigRead>,
+}
+
+/// What the unit file `file` says of what the unit reads (see
+/// [`UnitFileReads`]).
 #[salsa::tracked(returns(ref))]
-pub fn unit_includes(db: &dyn Db, module: Module) -> Vec<Include> {
-    let Some(file) = unit_file(db, module) else { return Vec::new() };
+pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
     let hir = db::lower(db, file);
+    let syntax = file.syntax(db);
     let unit_dir = vfs::module_dir(file.path(db));
-    let mut out = Vec::new();
-    for block in blocks_of(hir, file.syntax(db), "include") {
+    let mut includes = Vec::new();
+    for block in blocks_of(hir, syntax, "include") {
         let path = block.attribute("path");
         let read = path.and_then(|path| include_path(hir, path, unit_dir));
         let expose = block
@@ -103,9 +132,32 @@ pub fn unit_includes(db: &dyn Db, module: Module) -> Vec<Include> {
         let merged = block
             .attribute("merge_strategy")
             .is_none_or(|it| literal_string(hir, it).as_deref() != Some("no_merge"));
-        out.push(Include { label: block.label, path, read, expose, merged });
+        includes.push(Include { label: block.label, path, read, expose, merged });
     }
-    out
+    let dependencies = blocks_of(hir, syntax, "dependency")
+        .into_iter()
+        .map(|block| Dependency {
+            dir: config_path(hir, &block).map(|path| path.resolve(unit_dir)),
+            skip_outputs: skips_outputs(&block),
+            mock_outputs: mock_outputs(hir, &block),
+            mocks_reach_variables: mocks_reach_variables(hir, &block),
+            label: block.label,
+        })
+        .collect();
+    let mut config_reads = Vec::new();
+    if syntax == db::SourceSyntax::Native {
+        for block in blocks_of(hir, syntax, "locals") {
+            for (local, value) in &block.attributes {
+                let Expr::Call(call) = &hir[*value] else { continue };
+                if call.name != "read_terragrunt_config" || call.args.is_empty() || call.args.len() > 2 {
+                    continue;
+                }
+                let Some(read) = include_path(hir, call.args[0], unit_dir) else { continue };
+                config_reads.push(ConfigRead { local: local.clone(), read });
+            }
+        }
+    }
+    UnitFileReads { includes, dependencies, config_reads }
 }
 
 /// A block of a Terragrunt configuration as far as its type's blocks
@@ -196,13 +248,17 @@ fn object_members(hir: &FileHir, expr: hir::ExprId) -> Option<Vec<(SmolStr, hir:
 /// The unit file of `module` whose includes are read: a
 /// `terragrunt.hcl`, or its JSON form `terragrunt.hcl.json`.
 pub fn unit_file(db: &dyn Db, module: Module) -> Option<File> {
-    module_files(db, module).iter().copied().find(|file| {
-        let name = file.path(db).file_name().unwrap_or_default();
-        match file.syntax(db) {
-            db::SourceSyntax::Native => name == "terragrunt.hcl",
-            db::SourceSyntax::Json => name == "terragrunt.hcl.json",
-        }
-    })
+    module_files(db, module).iter().copied().find(|&file| is_unit_file(db, file))
+}
+
+/// Whether `file` is a unit file whose includes are read: a
+/// `terragrunt.hcl`, or its JSON form `terragrunt.hcl.json`.
+pub fn is_unit_file(db: &dyn Db, file: File) -> bool {
+    let name = file.path(db).file_name().unwrap_or_default();
+    match file.syntax(db) {
+        db::SourceSyntax::Native => name == "terragrunt.hcl",
+        db::SourceSyntax::Json => name == "terragrunt.hcl.json",
+    }
 }
 
 /// What the file an include names declares (see [`IncludedConfig`]).
@@ -409,27 +465,53 @@ fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Pa
         None => String::new(),
     };
     let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
-    // Built by string operations on the lexical path (every unit of a
-    // directory builds the same list, and join_lexically per step was a
-    // twentieth of a check of a live repository).
+    if unit_dir.as_str() == "/" {
+        return Some(FileRead { candidates: Arc::new([]) });
+    }
+    // The list depends on the unit's parent directory and the name alone,
+    // so the units of one directory share it: the last one built on this
+    // thread is kept (building it was a thirtieth of a check of a live
+    // repository, where a relative path has some twenty candidates).
+    /// The parent directory a list was built from, the name, the list.
+    type Built = (String, String, Arc<[Utf8PathBuf]>);
+    thread_local! {
+        static LAST: RefCell<Option<Built>> = const { RefCell::new(None) };
+    }
+    let first = parent_dir(unit_dir.as_str());
+    let kept = LAST.with_borrow(|last| match last {
+        Some((dir, kept_name, candidates)) if *dir == first && *kept_name == name => Some(candidates.clone()),
+        _ => None,
+    });
+    if let Some(candidates) = kept {
+        return Some(FileRead { candidates });
+    }
+    // Built by string operations on the lexical path (join_lexically per
+    // step was a twentieth of a check of a live repository).
     let plain = !name.split('/').any(|part| matches!(part, "" | "." | ".."));
     let mut candidates = Vec::new();
-    let mut dir = unit_dir.as_str().to_owned();
+    let mut dir = first.clone();
     let mut above = 0;
-    while dir != "/" && above <= PARENT_FOLDERS_ABOVE_CURRENT {
-        dir = parent_dir(&dir);
+    loop {
         if dir == "." || dir.ends_with("..") {
             above += 1;
         }
         let candidate = match (dir.as_str(), plain) {
             (".", true) => Utf8PathBuf::from(&name),
-            ("/", true) => Utf8PathBuf::from(format!("/{name}")),
-            (_, true) => Utf8PathBuf::from(format!("{dir}/{name}")),
+            (_, true) => {
+                let separator = if dir.ends_with('/') { "" } else { "/" };
+                Utf8PathBuf::from([dir.as_str(), separator, name.as_str()].concat())
+            }
             (_, false) => join_lexically(Utf8Path::new(&dir), &name),
         };
         candidates.push(candidate);
+        if dir == "/" || above > PARENT_FOLDERS_ABOVE_CURRENT {
+            break;
+        }
+        dir = parent_dir(&dir);
     }
-    Some(FileRead { candidates: candidates.into() })
+    let candidates: Arc<[Utf8PathBuf]> = candidates.into();
+    LAST.set(Some((first, name, candidates.clone())));
+    Some(FileRead { candidates })
 }
 
 /// The directory above `dir`, a lexical path (`.` and `..` resolved):
@@ -492,17 +574,7 @@ pub struct Dependency {
 pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
     let Some(file) = unit_file(db, module) else { return Vec::new() };
     let unit_dir = vfs::module_dir(file.path(db));
-    let hir = db::lower(db, file);
-    let mut out: Vec<Dependency> = Vec::new();
-    for block in blocks_of(hir, file.syntax(db), "dependency") {
-        out.push(Dependency {
-            dir: config_path(hir, &block).map(|path| path.resolve(unit_dir)),
-            skip_outputs: skips_outputs(&block),
-            mock_outputs: mock_outputs(hir, &block),
-            mocks_reach_variables: mocks_reach_variables(hir, &block),
-            label: block.label,
-        });
-    }
+    let mut out: Vec<Dependency> = unit_file_reads(db, file).dependencies.clone();
     for include in unit_includes(db, module).iter().filter(|include| include.merged) {
         let Some(included) = included_file(db, include) else { continue };
         for (label, path, skip_outputs, mock_outputs) in &included_config(db, included).dependencies {
@@ -567,24 +639,6 @@ pub struct ConfigRead {
 /// The `read_terragrunt_config` calls of `module`'s unit file that are
 /// the whole value of one of its locals, whose path is known without
 /// evaluation (relative to the unit's directory, as Terragrunt reads it).
-#[salsa::tracked(returns(ref))]
-pub fn unit_config_reads(db: &dyn Db, module: Module) -> Vec<ConfigRead> {
-    let Some(file) = unit_file(db, module) else { return Vec::new() };
-    if file.syntax(db) != db::SourceSyntax::Native {
-        return Vec::new();
-    }
-    let hir = db::lower(db, file);
-    let unit_dir = vfs::module_dir(file.path(db));
-    let mut out = Vec::new();
-    for block in blocks_of(hir, file.syntax(db), "locals") {
-        for (local, value) in &block.attributes {
-            let Expr::Call(call) = &hir[*value] else { continue };
-            if call.name != "read_terragrunt_config" || call.args.is_empty() || call.args.len() > 2 {
-                continue;
-            }
-            let Some(read) = include_path(hir, call.args[0], unit_dir) else { continue };
-            out.push(ConfigRead { local: local.clone(), read });
-        }
-    }
-    out
+pub fn unit_config_reads(db: &dyn Db, module: Module) -> &[ConfigRead] {
+    unit_file(db, module).map_or(&[], |file| &unit_file_reads(db, file).config_reads)
 }
