@@ -321,14 +321,24 @@ fn check_units(paths: &[Utf8PathBuf]) -> Vec<CheckUnit> {
     units
 }
 
+/// Whether a unit reads its sibling units by path: a Terragrunt unit does
+/// (`config_path = "../vpc"`); a module reads only its children, which its
+/// chunk loads beside it wherever they are, and its larger chunk would only
+/// hold more at once (over the corpus, 2% more work and 10 MB more).
+fn reads_siblings(unit: &CheckUnit, paths: &[Utf8PathBuf]) -> bool {
+    unit.files.iter().any(|&file| {
+        vfs::FileKind::of(&paths[file]).is_some_and(|kind| kind.language == vfs::Language::Terragrunt)
+    })
+}
+
 /// The units in chunks of at least [`FILES_PER_CHUNK`] files (but the
 /// last). Where that many would end a chunk inside a directory (between
-/// two units whose directories share it), the chunk goes on to the end of
-/// that directory if it comes within [`MAX_FILES_PER_CHUNK`] files: units
-/// read their siblings (a Terragrunt unit depends on `../vpc`), and what
-/// a chunk reads of a unit in another chunk is read and parsed again
-/// there. A directory of more units than that (a flat directory of
-/// modules) is cut every [`FILES_PER_CHUNK`] files, as before.
+/// two units whose directories share it) after a unit that reads its
+/// siblings ([`reads_siblings`]), the chunk goes on to the end of that
+/// directory if it comes within [`MAX_FILES_PER_CHUNK`] files: what a chunk
+/// reads of a unit in another chunk is read and parsed again there. A
+/// directory of more units than that (a flat directory of units) is cut
+/// every [`FILES_PER_CHUNK`] files.
 fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUnit]> {
     let places: Vec<&Utf8Path> = units
         .iter()
@@ -351,7 +361,7 @@ fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUn
             files += units[end].files.len();
             end += 1;
         }
-        if end < units.len() {
+        if end < units.len() && reads_siblings(&units[end - 1], paths) {
             let depth = shared(end);
             let (mut further, mut grown) = (end, files);
             while further < units.len() {
@@ -360,7 +370,7 @@ fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUn
                 if grown > MAX_FILES_PER_CHUNK {
                     break;
                 }
-                if further < units.len() && shared(further) < depth {
+                if further == units.len() || shared(further) < depth {
                     end = further;
                     break;
                 }
@@ -1206,7 +1216,8 @@ mod tests {
     /// are checked with them: a chunk ends at the end of the directory it
     /// would have ended in when that is within reach (a file of the
     /// directory itself among its units' directories is inside it), and a
-    /// longer run of siblings is cut as often as before.
+    /// longer run of siblings is cut every [`FILES_PER_CHUNK`] files until
+    /// the rest of it is within reach.
     #[test]
     fn a_chunk_ends_between_directories_of_siblings() {
         let mut paths = Vec::new();
@@ -1217,7 +1228,7 @@ mod tests {
             paths.push(format!("live/{env}/env.hcl"));
         }
         paths.extend((0..200).map(|unit| format!("live/stage/u{unit:03}/terragrunt.hcl")));
-        assert_eq!(chunk_sizes(&paths), [41, 41, 32, 32, 32, 32, 32, 32, 8]);
+        assert_eq!(chunk_sizes(&paths), [41, 41, 32, 32, 32, 104]);
     }
 
     /// A flat directory of modules (every unit a sibling of the next) is
@@ -1228,5 +1239,21 @@ mod tests {
             .flat_map(|module| ["main.tf", "variables.tf"].map(|name| format!("modules/m{module:02}/{name}")))
             .collect();
         assert_eq!(chunk_sizes(&paths), [16, 16, 16, 2]);
+    }
+
+    /// Modules read only their children, which a chunk loads wherever they
+    /// are: a chunk of modules is not grown to its directory's end (it
+    /// would only hold more at once), where one of Terragrunt units is.
+    #[test]
+    fn only_units_that_read_their_siblings_grow_a_chunk() {
+        let tree = |file: &str| -> Vec<String> {
+            ["a", "b"]
+                .into_iter()
+                .flat_map(|dir| (0..20).map(move |unit| (dir, unit)))
+                .flat_map(|(dir, unit)| [file, "extra.hcl"].map(|name| format!("{dir}/u{unit:02}/{name}")))
+                .collect()
+        };
+        assert_eq!(chunk_sizes(&tree("main.tf")), [16, 16, 8]);
+        assert_eq!(chunk_sizes(&tree("terragrunt.hcl")), [20, 20]);
     }
 }
