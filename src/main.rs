@@ -428,10 +428,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Command::Dec(args) => return dec::run(args),
-        Command::Watch(args) => {
-            freed_memory(FreedMemory::HandedBack);
-            watch::run(args, &variable_options)
-        }
+        Command::Watch(args) => watch::run(args, &variable_options),
         Command::Lsp => {
             freed_memory(FreedMemory::HandedBack);
             lsp::run_stdio().map(|()| Outcome::Clean).map_err(|error| anyhow::anyhow!(error))
@@ -500,12 +497,15 @@ enum FreedMemory {
     /// time over the corpus; kept, the run is a quarter faster at the same
     /// peak memory.
     Kept,
-    /// Handed back as soon as it is free, for a long-running command
-    /// (`lsp`, `watch`), whose resident memory should follow what it holds.
-    /// With mimalloc's default (handed back 10 ms later, and only by the
-    /// freeing thread's own later calls), the language server's peak over
-    /// a 10,000-file module stood 10–20 MiB above it, for pages its
-    /// workers had freed while they kept allocating.
+    /// Handed back as soon as it is free, for the language server, whose
+    /// resident memory should follow what it holds. With mimalloc's default
+    /// (handed back 10 ms later, and only by the freeing thread's own later
+    /// calls), its peak over a 10,000-file module stood 10–20 MiB above
+    /// it, for pages its workers had freed while they kept allocating. It
+    /// costs a request that allocates much (a completion list) the faults
+    /// of fresh pages, a few milliseconds. `watch` keeps the default: it
+    /// answers an edit within a few milliseconds, which the faults would
+    /// stretch, and gains little.
     HandedBack,
 }
 
