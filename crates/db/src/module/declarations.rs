@@ -430,8 +430,7 @@ impl Eq for Definitions {}
 
 impl Definitions {
     pub fn get(&self, address: &Address) -> Option<&Definition> {
-        let at = self.table.find(address_hash(address), |&at| &self.entries[at as usize].0 == address)?;
-        Some(&self.entries[*at as usize].1)
+        Some(self.get_key_value(address)?.1)
     }
 
     /// The address as the list holds it and its definition, if it has one.
