@@ -3,7 +3,8 @@
 
 Usage: scripts/bench-lsp.py HALITE_BINARY MODULE_DIR FILE_IN_IT
 
-Starts the server with MODULE_DIR as the workspace folder, opens FILE,
+Starts the server with MODULE_DIR as the workspace folder, opens FILE
+(which needs a `local.` reference and an attribute that is a plain string),
 and prints: the time from `initialized` to the file's first diagnostics
 (pulled, so a file without any counts too: its own syntax errors and
 lints while the workspace is still being reported) and to its complete
@@ -17,6 +18,7 @@ beside the module's source size. Standard library only.
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -98,9 +100,12 @@ def main():
     else:
         complete = first
 
-    # One attribute edited: `"svc-N"` becomes `"svc-Nx"`, then back.
+    # One attribute edited: `"svc-N"` becomes `"svc-Nx"`, then back (in a
+    # file of another module, the first attribute that is a plain string).
     lines = text.split("\n")
-    line = next(i for i, it in enumerate(lines) if '_name   = "svc-' in it or '_name = "svc-' in it)
+    line = next((i for i, it in enumerate(lines) if '_name   = "svc-' in it or '_name = "svc-' in it), None)
+    if line is None:
+        line = next(i for i, it in enumerate(lines) if re.fullmatch(r'\s*\w+\s*=\s*"[^"$%\\]*"\s*', it))
     column = lines[line].rindex('"')
     edits = []
     for version in range(2, 22):
