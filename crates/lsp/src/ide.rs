@@ -32,7 +32,7 @@ pub use self::highlight::HighlightKind;
 /// the client has cancelled the request.
 pub struct Snapshot {
     pub db: RootDatabase,
-    pub modules: BTreeMap<Utf8PathBuf, Module>,
+    pub modules: Arc<BTreeMap<Utf8PathBuf, Module>>,
     pub cancelled: Arc<AtomicBool>,
 }
 

@@ -3,7 +3,7 @@
 //! each with a snapshot of the database.
 
 use std::{
-    collections::{BTreeSet, HashMap},
+    collections::{BTreeMap, BTreeSet, HashMap},
     panic::AssertUnwindSafe,
     sync::{
         Arc,
@@ -87,6 +87,11 @@ pub(crate) struct Server {
     /// How many requests stopped early because the client cancelled them
     /// (`halite/stats`, for the tests).
     stopped_early: Arc<AtomicUsize>,
+    /// The host's modules by directory, as every request's snapshot reads
+    /// them: made again only after the host takes a change. Made for each
+    /// request, the thousands of a large workspace's paths, sorted, were
+    /// most of a hover's time.
+    modules: Option<Arc<BTreeMap<Utf8PathBuf, db::module::Module>>>,
 }
 
 const CONTENT_MODIFIED: i32 = ErrorCode::ContentModified as i32;
@@ -138,6 +143,7 @@ pub(crate) fn main_loop(
         running: HashMap::new(),
         pulls: Vec::new(),
         actions_waiting: Vec::new(),
+        modules: None,
         published: BTreeSet::new(),
         loading: Vec::new(),
         first_report_due: true,
@@ -343,6 +349,7 @@ impl Server {
             change.set_file(file.path, Contents::Bytes(file.bytes), Membership::ByName);
         }
         self.host.apply_change(change);
+        self.modules = None;
         if let Err(error) = host::load::children(&mut self.host) {
             self.log(lsp::MessageType::WARNING, format!("cannot read a called module: {error}"));
         }
@@ -377,9 +384,11 @@ impl Server {
             return;
         }
         self.host.apply_change(change);
+        self.modules = None;
         // The files an edit made a unit read (an include added); an edit
         // of a file units read reports them again.
         self.host.load_reads();
+        self.modules = None;
         self.schedule_report(self.options.debounce);
     }
 
@@ -612,6 +621,7 @@ impl Server {
         match host::load::module(dir, &mut self.levels, max) {
             Ok((change, _)) => {
                 self.host.apply_change(change);
+                self.modules = None;
                 if let Err(error) = host::load::children(&mut self.host) {
                     self.log(lsp::MessageType::WARNING, format!("cannot read a called module: {error}"));
                 }
@@ -804,10 +814,16 @@ impl Server {
         let snapshot = Snapshot {
             db: self.host.db().clone(),
             modules: self
-                .host
-                .module_dirs()
-                .filter_map(|dir| Some((dir.to_owned(), self.host.module(dir)?)))
-                .collect(),
+                .modules
+                .get_or_insert_with(|| {
+                    let host = &self.host;
+                    Arc::new(
+                        host.module_dirs()
+                            .filter_map(|dir| Some((dir.to_owned(), host.module(dir)?)))
+                            .collect(),
+                    )
+                })
+                .clone(),
             cancelled: cancelled.clone(),
         };
         self.running.insert(id.clone(), cancelled.clone());
