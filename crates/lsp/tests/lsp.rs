@@ -356,6 +356,33 @@ fn watched_files_and_several_folders() {
     client.shutdown();
 }
 
+/// A module that appears after a request (the server keeps the modules'
+/// map between requests) is found by the next one: the definition of a
+/// call's output in a child module created outside the editor.
+#[test]
+fn a_module_created_after_a_request_is_found_by_the_next() {
+    let (_dir, root) = workspace();
+    let main = root.join("main.tf");
+    let mut client = Client::start(&[&root]);
+    client.diagnostics(&main, |it| !it.is_empty());
+    assert_eq!(definition(&mut client, &main, 1, 30), (root.join("variables.tf"), 0));
+
+    let child = root.join("modules/added/main.tf");
+    std::fs::create_dir_all(child.parent().unwrap()).unwrap();
+    std::fs::write(&child, "output \"z\" {\n  value = 1\n}\n").unwrap();
+    let caller = root.join("added.tf");
+    let text = "module \"added\" {\n  source = \"./modules/added\"\n}\n\noutput \"y\" {\n  value = module.added.z\n}\n\noutput \"w\" {\n  value = var.nope\n}\n";
+    std::fs::write(&caller, text).unwrap();
+    let changes = [&child, &caller]
+        .map(|path| types::FileEvent { uri: uri(path), typ: types::FileChangeType::CREATED })
+        .to_vec();
+    client
+        .notify::<types::notification::DidChangeWatchedFiles>(types::DidChangeWatchedFilesParams { changes });
+    client.diagnostics(&caller, |it| codes(it) == ["undeclared-reference"]);
+    assert_eq!(definition(&mut client, &caller, 5, 23), (child, 0));
+    client.shutdown();
+}
+
 #[test]
 fn formatting_is_halite_fmts() {
     let (_dir, root) = workspace();
