@@ -17,10 +17,8 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use std::hash::BuildHasher;
-
 use hashbrown::HashTable;
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 use thin_vec::ThinVec;
 
 use crate::module::{Address, Target};
@@ -58,11 +56,6 @@ struct Node {
     keys: ThinVec<(KeyKind, Address)>,
 }
 
-/// The hash of an address in [`DependencyGraph::ids`].
-fn hash(address: &Address) -> u64 {
-    FxBuildHasher.hash_one(address)
-}
-
 /// The graph; see the module's documentation.
 #[derive(Debug, Clone, Default)]
 pub struct DependencyGraph {
@@ -86,7 +79,9 @@ impl DependencyGraph {
 
     /// The node of `address`, if the graph has one.
     pub fn node(&self, address: &Address) -> Option<NodeId> {
-        self.ids.find(hash(address), |&id| self.nodes[id as usize].address.as_ref() == Some(address)).copied()
+        self.ids
+            .find(address.table_hash(), |&id| self.nodes[id as usize].address.as_ref() == Some(address))
+            .copied()
     }
 
     /// Room for `additional` more nodes, so that a graph built whole (a
@@ -94,18 +89,18 @@ impl DependencyGraph {
     /// up to half of its nodes.
     pub fn reserve(&mut self, additional: usize) {
         let nodes = &self.nodes;
-        self.ids.reserve(additional, |&id| nodes[id as usize].address.as_ref().map_or(0, hash));
+        self.ids
+            .reserve(additional, |&id| nodes[id as usize].address.as_ref().map_or(0, Address::table_hash));
         self.nodes.reserve_exact(additional);
     }
 
     /// The node of `address`, made if the graph has none.
     pub fn node_or_insert(&mut self, address: &Address) -> NodeId {
-        let hash = hash(address);
         let nodes = &self.nodes;
         let entry = self.ids.entry(
-            hash,
+            address.table_hash(),
             |&id| nodes[id as usize].address.as_ref() == Some(address),
-            |&id| nodes[id as usize].address.as_ref().map_or(0, self::hash),
+            |&id| nodes[id as usize].address.as_ref().map_or(0, Address::table_hash),
         );
         let vacant = match entry {
             hashbrown::hash_table::Entry::Occupied(occupied) => return *occupied.get(),

@@ -265,6 +265,14 @@ impl Address {
     pub fn starts_with(&self, prefix: &Address) -> bool {
         self.segments.starts_with(&prefix.segments)
     }
+
+    /// The address's hash in the tables that hold positions in a list of
+    /// addresses rather than addresses (the index's definitions, the
+    /// graph's nodes).
+    pub(crate) fn table_hash(&self) -> u64 {
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one(self)
+    }
 }
 
 impl fmt::Display for Address {

@@ -435,14 +435,14 @@ impl Definitions {
 
     /// The address as the list holds it and its definition, if it has one.
     pub fn get_key_value(&self, address: &Address) -> Option<(&Address, &Definition)> {
-        let at = self.table.find(address_hash(address), |&at| &self.entries[at as usize].0 == address)?;
+        let at = self.table.find(address.table_hash(), |&at| &self.entries[at as usize].0 == address)?;
         let (address, definition) = &self.entries[*at as usize];
         Some((address, definition))
     }
 
     fn reserve(&mut self, additional: usize) {
         let entries = &self.entries;
-        self.table.reserve(additional, |&at| address_hash(&entries[at as usize].0));
+        self.table.reserve(additional, |&at| entries[at as usize].0.table_hash());
         self.entries.reserve_exact(additional);
     }
 
@@ -450,14 +450,9 @@ impl Definitions {
     fn insert_new(&mut self, address: Address, definition: Definition) {
         let entries = &self.entries;
         let at = u32::try_from(entries.len()).unwrap_or(u32::MAX);
-        self.table.insert_unique(address_hash(&address), at, |&at| address_hash(&entries[at as usize].0));
+        self.table.insert_unique(address.table_hash(), at, |&at| entries[at as usize].0.table_hash());
         self.entries.push((address, definition));
     }
-}
-
-fn address_hash(address: &Address) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(address)
 }
 
 impl ModuleIndex {
