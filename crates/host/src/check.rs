@@ -439,7 +439,7 @@ fn check_in_order<R: Send>(
 ) -> Result<Reports<R>, CheckError> {
     let next = AtomicUsize::new(0);
     let next = &next;
-    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let workers = crate::host::available_threads();
     std::thread::scope(|scope| {
         let handles = (0..workers)
             .map(|_| {

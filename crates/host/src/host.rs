@@ -110,16 +110,20 @@ pub enum Values {
 
 impl HostOptions {
     fn threads(&self) -> usize {
-        // Asked once per process: the standard library reads the cgroup's
-        // quota from files each time, and a report asks for every module
-        // (in a workspace of 4,000 modules, a quarter of an edit's time).
-        static AVAILABLE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         match self.threads {
-            0 => *AVAILABLE
-                .get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get)),
+            0 => available_threads(),
             threads => threads,
         }
     }
+}
+
+/// How many threads can run at once here, asked once per process: the
+/// standard library reads the cgroup's quota from files on each call, and a
+/// report asks for every module (in a workspace of 4,000 modules, a quarter
+/// of an edit's time).
+pub(crate) fn available_threads() -> usize {
+    static AVAILABLE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
 }
 
 /// The stack of each thread a host starts: evaluating a module may walk a

@@ -230,7 +230,7 @@ fn remove_old_records(dir: &Utf8Path) {
 /// record has a stamp per directory of the tree, and a `stat` is mostly
 /// the kernel's walk of its path.
 fn all_in_parallel<T: Sync>(items: &[T], holds: impl Fn(&T) -> bool + Sync) -> bool {
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(4);
+    let threads = crate::host::available_threads().min(4);
     if threads == 1 || items.len() < 256 {
         return items.iter().all(holds);
     }
