@@ -92,6 +92,22 @@ impl FileKind {
         self.language != Language::TerraformVariables
     }
 
+    /// Whether a unit of files of this kind reads its sibling units by path
+    /// (a Terragrunt unit's `dependency "vpc" { config_path = "../vpc" }`),
+    /// so that checking siblings together saves reading them again. A
+    /// module reads only its children.
+    pub fn reads_sibling_units(self) -> bool {
+        match self.language {
+            Language::Terragrunt => true,
+            Language::Terraform
+            | Language::TerraformVariables
+            | Language::TerraformTool
+            | Language::Packer
+            | Language::Nomad
+            | Language::Hcl => false,
+        }
+    }
+
     /// Whether the file is one of Terraform's configuration files (`*.tf`,
     /// `*.tf.json`, `*.tofu`, `*.tofu.json`).
     pub fn is_terraform(self) -> bool {
