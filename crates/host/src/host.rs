@@ -257,6 +257,18 @@ struct Pending {
     inputs_flipped: bool,
 }
 
+impl Pending {
+    fn is_empty(&self) -> bool {
+        !self.all && self.files.is_empty() && self.variables.is_empty() && !self.inputs_flipped
+    }
+}
+
+impl Carried {
+    fn is_empty(&self) -> bool {
+        self.nodes.is_empty() && self.files.is_empty() && self.removed.is_empty()
+    }
+}
+
 impl Default for AnalysisHost {
     fn default() -> AnalysisHost {
         AnalysisHost::new(HostOptions::default())
@@ -951,20 +963,44 @@ impl AnalysisHost {
     /// database; a change applied meanwhile cancels it, and the next job
     /// covers both.
     pub fn prepare_report(&mut self) -> ReportJob {
+        self.prepare_report_part(usize::MAX)
+    }
+
+    /// [`Self::prepare_report`] for a part of what is due: the modules in
+    /// path order until the job holds about `files` files' diagnostics
+    /// (a module is never split), then files of no module up to the same
+    /// count. What is left stays due for the next part
+    /// ([`Self::report_pending`]). A front end that reports a whole
+    /// workspace in parts, committing each ([`Self::commit_report`] drops
+    /// the trees it parsed), holds one part's trees at a time rather than
+    /// every file's.
+    pub fn prepare_report_part(&mut self, files: usize) -> ReportJob {
         let mut modules = Vec::new();
+        let mut taken = 0;
         let dirs: Vec<Utf8PathBuf> = self.module_order.clone();
         for dir in dirs {
+            if taken >= files {
+                break;
+            }
             if let Some(job) = self.prepare_module(&dir) {
                 // Evaluation stops at the cycles the graph found, rather
                 // than going round them (see `db::module::KnownCycles`).
                 if job.cycles_changed {
                     self.db.set_module_cycles(job.module, job.facts.known_cycles());
                 }
+                taken += job.files.len();
                 modules.push(job);
             }
         }
-        let mut standalone: Vec<File> = self.dirty_standalone.drain().collect();
-        standalone.sort_by(|a, b| vfs::path_order(a.path(&self.db), b.path(&self.db)));
+        let mut standalone: Vec<File> = Vec::new();
+        if taken < files {
+            standalone = self.dirty_standalone.drain().collect();
+            standalone.sort_by(|a, b| vfs::path_order(a.path(&self.db), b.path(&self.db)));
+            let left = files - taken;
+            if standalone.len() > left {
+                self.dirty_standalone.extend(standalone.drain(left..));
+            }
+        }
         let levels_of = |file: File| {
             self.levels.get(file.path(&self.db)).cloned().unwrap_or_else(|| self.default_levels.clone())
         };
@@ -987,12 +1023,28 @@ impl AnalysisHost {
         }
     }
 
+    /// Whether a report is due: changes applied since the last one, or
+    /// what a part ([`Self::prepare_report_part`]) left.
+    pub fn report_pending(&self) -> bool {
+        !self.dirty_standalone.is_empty()
+            || self.modules.values().any(|state| {
+                state.reported
+                    && (state.facts.is_none() || !state.pending.is_empty() || !state.carried.is_empty())
+            })
+    }
+
     fn prepare_module(&mut self, dir: &Utf8Path) -> Option<ModuleJob> {
         let db = &self.db;
         let values = self.options.values == Values::Reported;
         let keep_resolutions = self.options.values != Values::None;
         let threads = self.options.threads();
         let state = self.modules.get_mut(dir)?;
+        // Nothing changed since the module's last report: nothing to do
+        // (and nothing to look up, for each of a workspace's modules
+        // when one part of a report is prepared).
+        if state.facts.is_some() && state.pending.is_empty() && state.carried.is_empty() {
+            return None;
+        }
         let pending = std::mem::take(&mut state.pending);
         let carried = std::mem::take(&mut state.carried);
         if !state.reported {

@@ -696,3 +696,60 @@ fn an_edit_of_a_called_module_reports_its_callers() {
     "#]]
     .assert_eq(&shown(&host.report()));
 }
+
+#[test]
+fn a_report_in_parts_says_what_the_whole_report_says() {
+    let files = [
+        ("a/main.tf", MAIN),
+        ("a/vars.tfvars", "x = "),
+        ("b/main.tf", "locals {\n  e = local.nope\n}\n"),
+        ("c/main.tf", OTHER),
+        ("c/more.tf", "locals {\n  a = [1 2]\n}\n"),
+    ];
+    let change = || {
+        let mut change = Change::new();
+        for (path, text) in files {
+            change.set_file_text(path, text);
+        }
+        change
+    };
+    let mut whole = AnalysisHost::new(HostOptions::default());
+    whole.apply_change(change());
+    assert!(whole.report_pending());
+    let expected = shown(&whole.report());
+    assert!(!whole.report_pending());
+
+    // Parts of one file: a module is never split, so each part is one
+    // module, in path order, and then the files of no module.
+    let mut parted = AnalysisHost::new(HostOptions::default());
+    parted.apply_change(change());
+    let mut parts = Vec::new();
+    while parted.report_pending() {
+        let job = parted.prepare_report_part(1);
+        let Ok(draft) = job.run() else { panic!("nothing else holds the database") };
+        parts.push(shown(&parted.commit_report(draft)));
+        assert!(parts.len() <= files.len(), "the parts never end");
+    }
+    // Three modules, then the file of none.
+    assert_eq!(parts.len(), 4, "{parts:#?}");
+    assert!(parts.iter().all(|part| !part.is_empty()), "{parts:#?}");
+    let lines = |text: &str| {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(lines(&parts.concat()), lines(&expected));
+
+    // After the parts, an edit is one part again.
+    let mut change = Change::new();
+    change.set_file_text("b/main.tf", "locals {\n  e = 1\n}\n");
+    parted.apply_change(change);
+    let job = parted.prepare_report_part(1);
+    let Ok(draft) = job.run() else { panic!("nothing else holds the database") };
+    expect![[r#"
+        local.e = 1
+        resolved b/main.tf:2:7 error[undeclared-reference] Reference to undeclared local value
+    "#]]
+    .assert_eq(&shown(&parted.commit_report(draft)));
+    assert!(!parted.report_pending());
+}

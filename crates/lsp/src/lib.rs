@@ -10,8 +10,9 @@
 //! reports (the same pipeline as `halite check`: rule levels from
 //! `halite.toml`, `# halite-ignore` comments, the cap per file), pushed
 //! after a short debounce and pulled with `textDocument/diagnostic` (while
-//! the workspace is first read and reported, an open document's own
-//! syntax errors and lints come at once, and the report's replace them);
+//! the workspace is first read and reported, in parts so that one part's
+//! trees are held at a time, an open document's own syntax errors and
+//! lints come at once, and the report's replace them);
 //! formatting is the host's (`halite fmt`'s text, in the style the file's
 //! name gives it); code actions are the last report's fixes and ignore
 //! comments. Hover, definitions, references, symbols (document and
@@ -44,11 +45,17 @@ pub struct Options {
     /// Whether the requests the tests use (`halite/panic`, `halite/wait`)
     /// are answered.
     pub debug_requests: bool,
+    /// Files whose diagnostics one report job finds, at most (but a
+    /// module is never split): a workspace's first report goes in parts,
+    /// each committed before the next starts, so that the server holds
+    /// one part's syntax trees at a time rather than every file's (see
+    /// `AnalysisHost::prepare_report_part`).
+    pub files_per_report_part: usize,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { debounce: Duration::from_millis(50), debug_requests: false }
+        Options { debounce: Duration::from_millis(50), debug_requests: false, files_per_report_part: 256 }
     }
 }
 

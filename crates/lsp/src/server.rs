@@ -369,7 +369,7 @@ impl Server {
     fn start_report(&mut self) {
         self.report_due = None;
         self.report_running = true;
-        let job = self.host.prepare_report();
+        let job = self.host.prepare_report_part(self.options.files_per_report_part);
         if self.reporter.send(job).is_err() {
             self.report_running = false;
             self.log(lsp::MessageType::ERROR, "the report thread stopped".to_string());
@@ -409,9 +409,15 @@ impl Server {
                         let report = self.host.commit_report(draft);
                         let mut paths: BTreeSet<Utf8PathBuf> =
                             report.diagnostics.iter().map(|it| it.diagnostic.path.clone()).collect();
+                        // The next part of a report over more than one part
+                        // holds, unless an edit made one due already.
+                        let more = self.host.report_pending();
+                        if more && self.report_due.is_none() {
+                            self.schedule_report(Duration::ZERO);
+                        }
                         // Reports start only once every folder is read: this
-                        // one covered the whole workspace.
-                        if self.loading.is_empty() && self.first_report_due {
+                        // one's last part covered the whole workspace.
+                        if !more && self.loading.is_empty() && self.first_report_due {
                             self.first_report_due = false;
                             paths.append(&mut self.shown_own);
                             if std::mem::take(&mut self.refresh_owed) && self.refresh_support {

@@ -71,7 +71,10 @@ struct Client {
 impl Client {
     fn start(roots: &[&Utf8Path]) -> Client {
         let (server, connection) = Connection::memory();
-        let options = Options { debounce: Duration::from_millis(20), debug_requests: true };
+        // Reports in parts of a few files, as a workspace of thousands
+        // goes.
+        let options =
+            Options { debounce: Duration::from_millis(20), debug_requests: true, files_per_report_part: 3 };
         let server = std::thread::spawn(move || lsp::run(&server, options));
         let mut client = Client {
             connection,
@@ -820,6 +823,33 @@ fn open_document_has_its_own_diagnostics_before_the_first_report() {
     assert_eq!(codes(&first), ["interpolation-only"]);
     // Then `check`'s, once the whole module is reported.
     let full = client.diagnostics(&main, |it| it.len() > 1);
+    assert_eq!(codes(&full), ["unused-declaration", "interpolation-only", "undeclared-reference"]);
+    client.shutdown();
+}
+
+#[test]
+fn an_open_document_keeps_its_own_diagnostics_until_the_last_part_of_the_first_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(dir.path().canonicalize().unwrap()).unwrap().join("many");
+    // A module per directory, reported a few at a time (the tests'
+    // `files_per_report_part`), the open document's last.
+    for at in 0..300 {
+        let module = root.join(format!("d{at:03}"));
+        std::fs::create_dir_all(&module).unwrap();
+        std::fs::write(module.join("main.tf"), format!("output \"o\" {{\n  value = {at}\n}}\n")).unwrap();
+    }
+    let main = root.join("z/main.tf");
+    std::fs::create_dir_all(main.parent().unwrap()).unwrap();
+    let text = "locals {\n  a = \"${local.b}\"\n}\n";
+    std::fs::write(&main, text).unwrap();
+    let mut client = Client::start(&[&root]);
+    client.open(&main, text);
+    // Every publication until `check`'s holds the document's own: the
+    // parts before its module's have nothing to say of it.
+    let full = client.diagnostics(&main, |it| {
+        assert!(codes(it).contains(&"interpolation-only".to_string()), "{:?}", codes(it));
+        it.len() > 1
+    });
     assert_eq!(codes(&full), ["unused-declaration", "interpolation-only", "undeclared-reference"]);
     client.shutdown();
 }
