@@ -1040,7 +1040,7 @@ fn unused_declarations(db: &dyn Db, module: Module, file: File, usage: &Usage) -
         return Vec::new();
     }
     let mut out = Vec::new();
-    for address in &module::file_index(db, module, file).addresses {
+    for address in module::file_index(db, module, file).addresses.iter() {
         let Some(def) = module::definition(db, module, address) else { continue };
         let (root, what) = match def.kind {
             DeclarationKind::Variable { .. } => ("var", "Variable"),

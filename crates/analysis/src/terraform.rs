@@ -2304,7 +2304,7 @@ pub fn dynamic_block_reference_diagnostics(db: &dyn Db, module: Module, file: Fi
 pub fn default_value_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
     let index = module::IndexView::of(db, module);
     let mut out = Vec::new();
-    for address in &index.file_index(file).addresses {
+    for address in index.file_index(file).addresses.iter() {
         let Some(definition) = index.definition(address) else { continue };
         let module::DeclarationKind::Variable { type_attr: Some(_), default_attr: Some(_) } = definition.kind
         else {

@@ -224,7 +224,7 @@ struct ModuleState {
     /// Built at the module's first report and kept up to date after.
     facts: Option<Arc<ModuleFacts>>,
     /// What each file declared (module addresses) at the last report.
-    declared: FxHashMap<File, Vec<Address>>,
+    declared: FxHashMap<File, Arc<[Address]>>,
     /// What each file referred to at the last report.
     references: FxHashMap<File, Arc<FileReferences>>,
     /// A hash of each node's value or error as last reported; 0 for none.
@@ -1139,10 +1139,10 @@ impl AnalysisHost {
             let mut changed: FxHashSet<Address> = FxHashSet::default();
             for &file in &pending.files {
                 let old = state.declared.remove(&file).unwrap_or_default();
-                let new: Vec<Address> = if is_member(file) {
+                let new: Arc<[Address]> = if is_member(file) {
                     module::file_index(db, module, file).addresses.clone()
                 } else {
-                    Vec::new()
+                    Arc::default()
                 };
                 let old_set: FxHashSet<&Address> = old.iter().collect();
                 let new_set: FxHashSet<&Address> = new.iter().collect();

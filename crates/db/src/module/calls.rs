@@ -161,7 +161,7 @@ pub fn module_block_calls(db: &dyn Db, module: Module) -> Vec<ModuleCall> {
         crate::module::block_labels(db, module, "module")
             .iter()
             .filter_map(|labels| {
-                let [name] = labels.as_slice() else { return None };
+                let [name] = &labels[..] else { return None };
                 let definition =
                     crate::module::definition(db, module, &Address::new(["module", name.as_str()]))?;
                 (definition.kind == DeclarationKind::Block).then_some((name, definition))

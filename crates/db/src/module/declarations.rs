@@ -399,15 +399,19 @@ pub struct ModuleIndex {
     pub duplicates: Vec<Duplicate>,
     /// The labels of each block type's blocks, in order (the keys of
     /// `blocks`).
-    pub labels: rustc_hash::FxHashMap<SmolStr, Vec<Vec<SmolStr>>>,
+    pub labels: rustc_hash::FxHashMap<SmolStr, Vec<Labels>>,
     /// The label counts of each block type's blocks.
     pub block_types: crate::module::BlockTypes,
     /// The blocks that are root names (not `variable`, `locals`, nor a
     /// dialect's hidden types), by their address's first segment, then by
     /// the rest of their address (their labels): a reference finds its
     /// block by a lookup per step, not a scan of every block of the type.
-    pub blocks: BTreeMap<SmolStr, BTreeMap<Vec<SmolStr>, BlockEntry>>,
+    pub blocks: BTreeMap<SmolStr, BTreeMap<Labels, BlockEntry>>,
 }
+
+/// A block's labels, shared by the index's map of blocks and its lists of
+/// each type's labels.
+pub type Labels = Arc<[SmolStr]>;
 
 /// Every address's first declaration, in the order the module declares
 /// them. The hash table holds only positions in that list, hashed and
@@ -582,7 +586,7 @@ impl OpenBlock {
         }
     }
 
-    fn close(&mut self, blocks: &mut BTreeMap<SmolStr, BTreeMap<Vec<SmolStr>, BlockEntry>>) {
+    fn close(&mut self, blocks: &mut BTreeMap<SmolStr, BTreeMap<Labels, BlockEntry>>) {
         let Some(address) = self.address.take() else { return };
         let attributes = std::mem::take(&mut self.attributes);
         let nested = std::mem::take(&mut self.nested);
@@ -670,7 +674,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                             .blocks
                             .entry(type_name.clone())
                             .or_default()
-                            .insert(labels.to_vec(), BlockEntry::default());
+                            .insert(Labels::from(labels), BlockEntry::default());
                         open_block.open(address.clone());
                     }
                 }
@@ -697,10 +701,9 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             );
         }
         if !file_addresses.is_empty() || !file_duplicates.is_empty() {
-            file_addresses.shrink_to_fit();
             index.by_file.insert(
                 file,
-                crate::module::FileIndex { addresses: file_addresses, duplicates: file_duplicates },
+                crate::module::FileIndex { addresses: file_addresses.into(), duplicates: file_duplicates },
             );
         }
     }
@@ -710,8 +713,8 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
         names.shrink_to_fit();
     }
     for (block_type, entries) in &index.blocks {
-        let labels: Vec<Vec<SmolStr>> = entries.keys().cloned().collect();
-        let depths: BTreeSet<usize> = labels.iter().map(Vec::len).collect();
+        let labels: Vec<Labels> = entries.keys().cloned().collect();
+        let depths: BTreeSet<usize> = labels.iter().map(|it| it.len()).collect();
         index.block_types.insert(block_type.clone(), depths.into_iter().collect());
         index.labels.insert(block_type.clone(), labels);
     }

@@ -32,7 +32,7 @@ use crate::{
     Db, File, RootDatabase,
     module::{
         Address, BlockEntry, Declaration, DeclarationKind, Definition, DialectRules, Duplicate,
-        FileDeclarations, Module, ModuleIndex,
+        FileDeclarations, Labels, Module, ModuleIndex,
         declarations::{file_declarations, indexes_nested, module_address, position, repeated_blocks},
         module_files, module_index,
     },
@@ -71,7 +71,7 @@ pub enum PartValue {
     Name(NameEntry),
     Names(Vec<SmolStr>),
     Block(Option<BlockEntry>),
-    BlockLabels(Vec<Vec<SmolStr>>),
+    BlockLabels(Vec<Labels>),
     BlockTypes(BlockTypes),
     File(FileIndex),
     Created(u64),
@@ -86,10 +86,11 @@ pub struct NameEntry {
 
 /// What one file gives its module: the addresses it defines (declared
 /// first there), in declaration order, and its declarations of addresses
-/// declared before.
+/// declared before. The addresses are shared: the host keeps each file's
+/// from one report to the next, to compare.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileIndex {
-    pub addresses: Vec<Address>,
+    pub addresses: Arc<[Address]>,
     pub duplicates: Vec<Duplicate>,
 }
 
@@ -223,7 +224,7 @@ pub fn block<'db>(
 }
 
 /// The labels of every block of `block_type`, in order.
-pub fn block_labels<'db>(db: &'db dyn Db, module: Module, block_type: &str) -> &'db [Vec<SmolStr>] {
+pub fn block_labels<'db>(db: &'db dyn Db, module: Module, block_type: &str) -> &'db [Labels] {
     IndexView::of(db, module).block_labels(block_type)
 }
 
@@ -315,7 +316,7 @@ impl<'db> IndexView<'db> {
     }
 
     /// The labels of every block of `block_type`, in order.
-    pub fn block_labels(&self, block_type: &str) -> &'db [Vec<SmolStr>] {
+    pub fn block_labels(&self, block_type: &str) -> &'db [Labels] {
         if let Some(whole) = self.whole {
             return whole.labels.get(block_type).map_or(&[], Vec::as_slice);
         }
@@ -342,7 +343,7 @@ impl<'db> IndexView<'db> {
 
     /// What `file` defines and declares again in `module`.
     pub fn file_index(&self, file: File) -> &'db FileIndex {
-        static EMPTY: FileIndex = FileIndex { addresses: Vec::new(), duplicates: Vec::new() };
+        static EMPTY: std::sync::LazyLock<FileIndex> = std::sync::LazyLock::new(FileIndex::default);
         if let Some(whole) = self.whole {
             return whole.by_file.get(&file).unwrap_or(&EMPTY);
         }
@@ -360,7 +361,7 @@ impl<'db> IndexView<'db> {
 /// path, then source order).
 pub fn module_order<'db>(db: &'db dyn Db, module: Module) -> impl Iterator<Item = &'db Address> + 'db {
     let view = IndexView::of(db, module);
-    module_files(db, module).iter().flat_map(move |&file| &view.file_index(file).addresses)
+    module_files(db, module).iter().flat_map(move |&file| view.file_index(file).addresses.iter())
 }
 
 /// Every duplicate declaration of the module, in declaration order.
@@ -405,7 +406,7 @@ pub(crate) struct ModuleTable {
     /// Sets, not sorted lists: loading a module adds every name one at a
     /// time.
     names: FxHashMap<SmolStr, BTreeSet<SmolStr>>,
-    labels: FxHashMap<SmolStr, BTreeSet<Vec<SmolStr>>>,
+    labels: FxHashMap<SmolStr, BTreeSet<Labels>>,
     /// How many blocks of each type have each label count.
     depths: BTreeMap<SmolStr, BTreeMap<usize, usize>>,
     created: u64,
@@ -505,8 +506,9 @@ impl ModuleTable {
 
     /// What `file` defines and declares again.
     fn file_index(&self, file: File) -> FileIndex {
-        let mut index = FileIndex::default();
-        let Some(sites) = self.by_file.get(&file) else { return index };
+        let mut addresses = Vec::new();
+        let mut duplicates = Vec::new();
+        let Some(sites) = self.by_file.get(&file) else { return FileIndex::default() };
         for (number, (site, declaration)) in
             sites.sites.iter().zip(&sites.declarations.declarations).enumerate()
         {
@@ -515,10 +517,10 @@ impl ModuleTable {
             }
             let at = (file, position(number));
             match self.definition_at(&site.address) {
-                Some(first) if first == at => index.addresses.push(site.address.clone()),
+                Some(first) if first == at => addresses.push(site.address.clone()),
                 Some(first) => {
                     let defined = self.declaration(first);
-                    index.duplicates.push(Duplicate {
+                    duplicates.push(Duplicate {
                         address: site.address.clone(),
                         kind: declaration.kind.clone(),
                         first: (first.0, defined.location.clone()),
@@ -528,7 +530,7 @@ impl ModuleTable {
                 None => {}
             }
         }
-        index
+        FileIndex { addresses: addresses.into(), duplicates }
     }
 
     /// Marks the attributes of blocks declared again in `file` as left out,
@@ -818,7 +820,7 @@ impl RootDatabase {
                     types_changed.insert(block_type.clone());
                 }
                 (false, true) => {
-                    list.insert(labels.to_vec());
+                    list.insert(Labels::from(labels));
                     let count = depths.entry(labels.len()).or_default();
                     depths_changed |= *count == 0;
                     *count += 1;

@@ -12,9 +12,9 @@ use thin_vec::{ThinVec, thin_vec};
 use crate::{
     Db, File,
     module::{
-        Address, AddressedRoot, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Module, PluginRef,
-        Value, declarations::declarations_of, dialect_root_names, index::IndexView, module_files, references,
-        value::expr_of,
+        Address, AddressedRoot, Attr, AttrExpr, BlockEntry, DeclarationKind, DialectRules, Labels, Module,
+        PluginRef, Value, declarations::declarations_of, dialect_root_names, index::IndexView, module_files,
+        references, value::expr_of,
     },
 };
 
@@ -402,7 +402,7 @@ impl<'db> Index<'db> {
     }
 
     /// The labels of every block of the type, in order.
-    fn labels(&self, block_type: &str) -> &'db [Vec<SmolStr>] {
+    fn labels(&self, block_type: &str) -> &'db [Labels] {
         self.view.block_labels(block_type)
     }
 
@@ -420,9 +420,9 @@ impl<'db> Index<'db> {
 
     /// The labels of the blocks of the type that start with `labels`, in
     /// order.
-    fn labels_under(&self, block_type: &str, labels: &[SmolStr]) -> &'db [Vec<SmolStr>] {
+    fn labels_under(&self, block_type: &str, labels: &[SmolStr]) -> &'db [Labels] {
         let all = self.labels(block_type);
-        let start = all.partition_point(|it| it.as_slice() < labels);
+        let start = all.partition_point(|it| &it[..] < labels);
         let end = start + all[start..].iter().take_while(|it| it.starts_with(labels)).count();
         &all[start..end]
     }
@@ -834,7 +834,7 @@ fn undeclared_in_closed_scope(
                 // attributes are the data source's, unknown.
                 return Some(Target::Unknown { address: Address::new([root, type_name, name]) });
             }
-            let declared = index.labels(root).iter().filter_map(|labels| match labels.as_slice() {
+            let declared = index.labels(root).iter().filter_map(|labels| match &labels[..] {
                 [type_name, name] => Some((type_name.as_str(), name.as_str())),
                 _ => None,
             });
@@ -876,7 +876,7 @@ fn undeclared_in_closed_scope(
                     !rules.label_counts.contains_key(*type_name) && !rules.unknown_roots.contains(*type_name)
                 })
                 .flat_map(|type_name| {
-                    index.labels(type_name).iter().filter_map(move |labels| match labels.as_slice() {
+                    index.labels(type_name).iter().filter_map(move |labels| match &labels[..] {
                         [name] => Some((type_name.as_str(), name.as_str())),
                         _ => None,
                     })
