@@ -198,7 +198,8 @@ enum Command {
     /// *.nomad files: attributes are named by address (`local.NAME`,
     /// `TYPE.LABEL….NAME`, a top-level attribute by its name) and come in
     /// declaration order, files by path; `var.NAME` comes from `variable`
-    /// blocks, `--var-file` and `--var`.
+    /// blocks, `--var-file` and `--var`. A Terragrunt unit's directory
+    /// (its `terragrunt.hcl`, evaluated alone) is the unit.
     ///
     /// For a file, attributes come in the order of the conformance cases: in each body,
     /// attributes in source order, then blocks in source order, recursively;

@@ -286,3 +286,11 @@ fn addresses_print_as_the_library_prints_them() {
         expect_file!["../test-data/cli-eval/module-dotted-labels.txt"],
     );
 }
+
+#[test]
+fn a_terragrunt_units_directory_is_the_unit() {
+    // A unit is keyed by its file, not its directory: the directory means
+    // the unit, as it does to Terragrunt.
+    eval(&["eval", "modules/terragrunt/app"], 0, expect_file!["../test-data/cli-eval/terragrunt-unit.txt"]);
+    eval(&["eval", "modules/terragrunt"], 0, expect_file!["../test-data/cli-eval/terragrunt-root.txt"]);
+}

@@ -50,6 +50,15 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     let environment = host::inputs::process_environment();
     let read = apply_root_variables(&mut host, dir, options.variable_options, &environment)?;
     stderr.push_str(&undeclared_warnings(dir, &read));
+    // A Terragrunt unit's directory means the unit, which is keyed by its
+    // file.
+    let dir = &host.module_of_dir(dir).map_err(|units| {
+        let units: Vec<String> = units.iter().map(|it| format!("`{it}`")).collect();
+        anyhow!(
+            "`{dir}` holds several units, each evaluated on its own ({}); `halite eval DIR` evaluates a directory of one",
+            units.join(", ")
+        )
+    })?;
     let db = host.db();
     let module = host.module(dir).ok_or_else(|| anyhow!("`{dir}` is not a module"))?;
     let addresses: Vec<Address> = if options.attrs.is_empty() {

@@ -495,6 +495,31 @@ impl AnalysisHost {
         self.modules.get(dir).map(|it| it.module)
     }
 
+    /// The module a front end given `dir` means: the directory's own when
+    /// it has files; else the one unit a file of `dir` is alone (a
+    /// Terragrunt unit's `terragrunt.hcl`, keyed by its path). `Err` with
+    /// those units' keys when there are several; `Ok(dir)` when there is
+    /// nothing.
+    pub fn module_of_dir(&self, dir: &Utf8Path) -> Result<Utf8PathBuf, Vec<Utf8PathBuf>> {
+        if self.modules.get(dir).is_some_and(|state| !state.members.is_empty()) {
+            return Ok(dir.to_owned());
+        }
+        let units: Vec<Utf8PathBuf> = self
+            .module_order
+            .iter()
+            .filter(|key| {
+                vfs::module_dir(key) == dir
+                    && self.modules.get(key.as_path()).is_some_and(|it| !it.members.is_empty())
+            })
+            .cloned()
+            .collect();
+        match <[Utf8PathBuf; 1]>::try_from(units) {
+            Ok([unit]) => Ok(unit),
+            Err(units) if units.is_empty() => Ok(dir.to_owned()),
+            Err(units) => Err(units),
+        }
+    }
+
     /// The directories of the modules the host holds.
     pub fn module_dirs(&self) -> impl Iterator<Item = &Utf8Path> {
         self.module_order.iter().map(Utf8PathBuf::as_path)

@@ -1,0 +1,7 @@
+locals {
+  region = "us-east-1"
+}
+
+inputs = {
+  region = local.region
+}
