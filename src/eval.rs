@@ -193,6 +193,11 @@ impl Printed {
         Ok(Printed { json, ty: ty.to_json_string(), unknown, refinements })
     }
 
+    /// The value's JSON, its unknown parts marked.
+    pub(crate) fn into_json(self) -> String {
+        self.json
+    }
+
     /// A wholly known value's encodings.
     fn known(json: String, ty: String) -> Printed {
         Printed { json, ty, unknown: None, refinements: None }
@@ -258,7 +263,9 @@ fn refinements(value: &Value) -> Option<String> {
     if ty == value::Type::Number {
         for (name, bound) in [("number_lower", range.number_lower()), ("number_upper", range.number_upper())]
         {
-            if let Some(bound) = bound {
+            // An infinite bound is none: JSON has no infinity, and
+            // `ValueRange` gives one where nothing bounds the number.
+            if let Some(bound) = bound.filter(|bound| !bound.value.is_infinite()) {
                 fields
                     .push((name, format!("{{\"value\":{},\"inclusive\":{}}}", bound.value, bound.inclusive)));
             }

@@ -264,12 +264,21 @@ output "both" {
 output "ids" {
   value = [for i in range(3) : aws_instance.web.id]
 }
+
+output "id_length" {
+  # A number not known, bounded below only: no bound is printed where
+  # nothing bounds it (JSON has no infinity).
+  value = length(aws_instance.web.id)
+}
 "#,
     )
     .expect("the module is written");
     for args in [&["eval", "."][..], &["eval", ".", "--with-types"][..]] {
         let (code, transcript) = support::run_halite_with_env(dir.path(), args, &[]);
         assert_eq!(code, 0, "{transcript}");
+        let stdout = transcript.split("--- stdout\n").nth(1).and_then(|it| it.split("--- stderr").next());
+        let parsed: Result<serde_json::Value, _> = serde_json::from_str(stdout.unwrap_or_default());
+        assert!(parsed.is_ok(), "not JSON: {transcript}");
         let expected = if args.len() == 2 { "plain" } else { "with-types" };
         let file = test_data().join(format!("cli-eval/terraform-unknowns-{expected}.txt"));
         expect_test::expect_file![file].assert_eq(&transcript);
