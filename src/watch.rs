@@ -5,7 +5,9 @@
 //! - `{"address": A, "value": V}` for each attribute whose value is new or
 //!   changed (A as the library's `Address` prints it, a label that is not
 //!   an identifier quoted and a repeated block's position in brackets:
-//!   `target["test.unit"].step[0].run`; V in cty's JSON encoding); `{"address": A, "error": MESSAGE}`
+//!   `target["test.unit"].step[0].run`; V in cty's JSON encoding, a value
+//!   not known, or a part of one, marked as `eval` marks it:
+//!   `{"unknown": true, "type": T}`); `{"address": A, "error": MESSAGE}`
 //!   when its evaluation now fails, and `{"address": A, "removed": true}`
 //!   when the attribute is gone;
 //! - `{"diagnostic": D}` for each diagnostic that appeared, and
@@ -28,6 +30,12 @@
 //! for a state that was never finished, so each line describes a state the
 //! files were really in. Ctrl-C ends the command with exit code 0.
 //!
+//! The directories outside DIR whose files its modules hold or read (the
+//! children of local module calls, a Terragrunt unit's include and the
+//! units it depends on) are watched too, kept in step with what the
+//! modules read after every batch: an edit there is reported as one in DIR
+//! is.
+//!
 //! The watcher follows module files that are symbolic links to their
 //! targets and files with several hard links to their inode (see `vfs`'s
 //! watcher). When the directory itself goes away, a line on standard error
@@ -35,17 +43,26 @@
 //! waits for it; when it is back, a line says so and its files are read
 //! as new.
 
-use std::{io::Write as _, sync::mpsc, time::Instant};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    io::Write as _,
+    sync::mpsc,
+    time::Instant,
+};
 
 use anyhow::{Context as _, Result, anyhow, bail};
-use camino::Utf8PathBuf;
+use camino::{Utf8Path, Utf8PathBuf};
 use halite::host::{
     self, AnalysisHost, HostOptions, Report, ReportDraft, ReportJob, Unfinished, ValueState,
     config::RuleLevelsFinder, inputs::VariableOption,
 };
 use vfs::{ChangeBatch, RootChange, Scope, WatchOptions};
 
-use crate::{Outcome, eval::module as module_eval, render};
+use crate::{
+    Outcome,
+    eval::{Printed, module as module_eval},
+    render,
+};
 
 /// The flags of `halite watch`.
 #[derive(Debug, clap::Args)]
@@ -70,7 +87,12 @@ pub(crate) struct WatchArgs {
 /// What the main loop waits for.
 enum Message {
     Batch(ChangeBatch),
-    Reported { generation: u64, outcome: Result<ReportDraft, Unfinished> },
+    /// A batch of a directory outside the root that the modules read.
+    OutsideBatch(ChangeBatch),
+    Reported {
+        generation: u64,
+        outcome: Result<ReportDraft, Unfinished>,
+    },
     Interrupt,
 }
 
@@ -97,15 +119,15 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
     let (change, loaded) =
         host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(|error| anyhow!(error))?;
+    let watch_options = WatchOptions {
+        max_file_size: options.limits.max_file_size,
+        files: host::load::WATCHED_FILES,
+        ..WatchOptions::default()
+    };
     // The watch starts before the first report, so that a change made
     // while it runs is seen.
     let watcher = {
         let messages = messages.clone();
-        let watch_options = WatchOptions {
-            max_file_size: options.limits.max_file_size,
-            files: host::load::WATCHED_FILES,
-            ..WatchOptions::default()
-        };
         vfs::Watcher::start(dir, Scope::Directory, &loaded, watch_options, move |batch| {
             let _ = messages.send(Message::Batch(batch));
         })
@@ -123,6 +145,8 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     let read = module_eval::apply_root_variables(&mut host, dir, variable_options, &environment)?;
     eprint!("{}", module_eval::undeclared_warnings(dir, &read));
     let mut undeclared = read.undeclared;
+    let mut outside = OutsideWatches::default();
+    outside.follow(&host, dir, watch_options, &messages);
 
     let mut stats = Stats { files: loaded.len(), parsed: 0, evaluated: 0, since: started };
     let mut generation = 0;
@@ -167,6 +191,26 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                     Ok(_) => {}
                     Err(error) => eprintln!("halite: {error:#}"),
                 }
+                outside.follow(&host, dir, watch_options, &messages);
+                if running {
+                    waiting = true;
+                } else {
+                    generation += 1;
+                    running = true;
+                    reporter
+                        .send((host.prepare_report(), generation))
+                        .map_err(|_| anyhow!("the report thread stopped"))?;
+                }
+            }
+            Message::OutsideBatch(batch) => {
+                if !running && !waiting {
+                    stats = Stats { files: 0, parsed: 0, evaluated: 0, since: Instant::now() };
+                }
+                stats.files += batch.len();
+                let change = host::load::outside_change(&host, batch);
+                host.apply_change(change);
+                host.load_reads();
+                outside.follow(&host, dir, watch_options, &messages);
                 if running {
                     waiting = true;
                 } else {
@@ -205,7 +249,52 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
         }
     }
     drop(watcher);
+    drop(outside);
     Ok(Outcome::Clean)
+}
+
+/// The watches of the directories outside the root whose files the
+/// modules hold or read ([`AnalysisHost::outside_dirs`]: the children of
+/// local calls, a unit's include and the units it depends on), kept in
+/// step with them after every batch.
+#[derive(Default)]
+struct OutsideWatches {
+    watches: BTreeMap<Utf8PathBuf, vfs::Watcher>,
+    /// Directories that could not be watched, said once each.
+    failed: BTreeSet<Utf8PathBuf>,
+}
+
+impl OutsideWatches {
+    fn follow(
+        &mut self,
+        host: &AnalysisHost,
+        root: &Utf8Path,
+        options: WatchOptions,
+        messages: &mpsc::Sender<Message>,
+    ) {
+        let wanted = host.outside_dirs(root);
+        self.watches.retain(|dir, _| wanted.contains(dir));
+        for dir in wanted {
+            // A read's candidate may be in a directory that does not exist.
+            if self.watches.contains_key(&dir) || self.failed.contains(&dir) || !dir.is_dir() {
+                continue;
+            }
+            let messages = messages.clone();
+            let started =
+                vfs::Watcher::start(&dir, Scope::Directory, &host.known_in(&dir), options, move |batch| {
+                    let _ = messages.send(Message::OutsideBatch(batch));
+                });
+            match started {
+                Ok(watch) => {
+                    self.watches.insert(dir, watch);
+                }
+                Err(error) => {
+                    eprintln!("halite: changes in `{dir}` will not be seen: {error}");
+                    self.failed.insert(dir);
+                }
+            }
+        }
+    }
 }
 
 /// What the line on standard error says when the watched directory itself
@@ -263,14 +352,16 @@ fn print(host: &AnalysisHost, report: &Report, stats: Option<&Stats>) -> Result<
         let address = halite::Address::of_host(host, &change.module, &change.address);
         value::json::write_string(&mut out, &address.to_string());
         match &change.state {
-            ValueState::Value(value) => match value.to_json_string(&value.ty()) {
-                Ok(json) => {
+            // A value not known, or a part of one, is marked as `eval`
+            // marks it (`{"unknown": true, "type": T}`), not a failure.
+            ValueState::Value(value) => match Printed::new(value) {
+                Ok(printed) => {
                     out.push_str(",\"value\":");
-                    out.push_str(&json);
+                    out.push_str(&printed.into_json());
                 }
-                Err(err) => {
+                Err(message) => {
                     out.push_str(",\"error\":");
-                    value::json::write_string(&mut out, &format!("Value cannot be printed: {}", err.0));
+                    value::json::write_string(&mut out, &format!("Value cannot be printed: {message}"));
                 }
             },
             ValueState::Error(message) => {

@@ -633,3 +633,76 @@ fn cpu_ticks(pid: u32) -> u64 {
     let fields: Vec<&str> = after_name.split(' ').collect();
     fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
 }
+
+/// A watch of `watched` (a directory below the temporary one, which holds
+/// `files`): what its modules read elsewhere in the temporary directory is
+/// outside it.
+fn watch_below(files: &[(&str, &str)], watched: &str) -> Watch {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        std::fs::write(path, text).expect("a written file");
+    }
+    let (child, lines) = support::spawn_watch(&dir.path().join(watched), &[], Stdio::inherit());
+    Watch { child, lines, dir }
+}
+
+#[test]
+fn watch_follows_what_its_modules_read_outside_its_directory() {
+    // A child module beside the root: renaming its variable breaks the
+    // call, and naming it back mends it.
+    let watch = watch_below(
+        &[
+            ("root/main.tf", "module \"net\" {\n  source = \"../net\"\n  cidr   = \"10.0.0.0/16\"\n}\n"),
+            ("net/variables.tf", "variable \"cidr\" {\n  type = string\n}\n"),
+        ],
+        "root",
+    );
+    watch.expect(&[
+        json!({"address": "module.net.source", "value": "../net"}),
+        json!({"address": "module.net.cidr", "value": "10.0.0.0/16"}),
+    ]);
+    watch.write("net/variables.tf", "variable \"cidr_block\" {\n  type = string\n}\n");
+    let (seen, _) = watch.reports_until(&[]);
+    let lines: Vec<Value> = seen.iter().map(|line| serde_json::from_str(line).expect("JSON")).collect();
+    let codes = |resolved: bool| -> BTreeSet<String> {
+        lines
+            .iter()
+            .filter(|it| it.get("resolved").is_some() == resolved)
+            .filter_map(|it| it["diagnostic"]["code"].as_str().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(
+        codes(false),
+        BTreeSet::from(["missing-module-argument".into(), "unsupported-module-argument".into()])
+    );
+    watch.write("net/variables.tf", "variable \"cidr\" {\n  type = string\n}\n");
+    let (seen, _) = watch.reports_until(&[]);
+    assert!(seen.iter().all(|line| line.contains("\"resolved\":true")), "{seen:#?}");
+
+    // A Terragrunt unit whose include, in the directory above, sets an
+    // input its module requires; the include's path is not known to the
+    // evaluation, and is printed as a value not known.
+    let watch = watch_below(
+        &[
+            ("modules/app/variables.tf", "variable \"region\" {\n  type = string\n}\n"),
+            ("live/root.hcl", "inputs = {\n  region = \"us-east-1\"\n}\n"),
+            (
+                "live/app/terragrunt.hcl",
+                "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\nterraform {\n  source = \"../../modules/app\"\n}\n",
+            ),
+        ],
+        "live/app",
+    );
+    watch.expect(&[
+        json!({"address": "include.root.path", "value": {"unknown": true, "type": "string"}}),
+        json!({"address": "terraform.source", "value": "../../modules/app"}),
+    ]);
+    watch.write("live/root.hcl", "inputs = {\n  regio = \"us-east-1\"\n}\n");
+    let (seen, _) = watch.reports_until(&[]);
+    assert!(
+        seen.iter().any(|line| line.contains("\"missing-input\"") && !line.contains("\"resolved\"")),
+        "{seen:#?}"
+    );
+}

@@ -50,6 +50,11 @@ pub enum Membership {
     Module(Utf8PathBuf),
     /// No module: checked on its own.
     Standalone,
+    /// A file the modules read by path and that is none of theirs (a
+    /// Terragrunt unit's included `root.hcl`, as `AnalysisHost::load_reads`
+    /// reads it): its text is set and its readers report again; it is not
+    /// reported itself. A file the host holds as a module's stays its.
+    Read,
 }
 
 /// What an application adds to a module's language.

@@ -520,6 +520,56 @@ impl AnalysisHost {
         }
     }
 
+    /// The directories other than `root` whose files the modules hold or
+    /// read: those of the modules (the children of calls, units keyed by
+    /// their file), of the files read by path (a unit's include, with the
+    /// candidates before it, where a nearer one may be created) and the
+    /// called modules' directories. A front end that follows changes on
+    /// disk (`watch`) follows these too, so that an edit outside its root
+    /// is seen.
+    pub fn outside_dirs(&self, root: &Utf8Path) -> BTreeSet<Utf8PathBuf> {
+        let root = PathKey::new(root);
+        let mut dirs: BTreeSet<Utf8PathBuf> = BTreeSet::new();
+        for key in &self.module_order {
+            let dir =
+                if self.files.get(key.as_path()).is_some() { vfs::module_dir(key) } else { key.as_path() };
+            dirs.insert(dir.to_owned());
+        }
+        for (path, readers) in &self.readers {
+            let called = readers.iter().any(|(_, reading)| *reading == Reading::CalledModule);
+            dirs.insert(if called { path.as_path() } else { vfs::module_dir(path) }.to_owned());
+        }
+        dirs.retain(|dir| PathKey::new(dir.as_path()) != root);
+        dirs
+    }
+
+    /// The files in `dir` as the host has them, for a watcher of the
+    /// directory to start from: the modules' and those read by path.
+    pub fn known_in(&self, dir: &Utf8Path) -> Vec<vfs::LoadedFile> {
+        let dir = PathKey::new(dir);
+        let in_dir = |path: &Utf8Path| PathKey::new(vfs::module_dir(path)) == dir;
+        let mut paths: BTreeSet<&Utf8Path> =
+            self.files.iter().map(|(path, _)| path).filter(|path| in_dir(path)).collect();
+        paths.extend(self.readers.keys().map(|it| it.as_path()).filter(|path| in_dir(path)));
+        paths
+            .into_iter()
+            .filter_map(|path| {
+                let file = self.db.file(path)?;
+                (file.status(&self.db) == FileStatus::Exists && file.encoding_error(&self.db).is_none()).then(
+                    || vfs::LoadedFile {
+                        path: path.to_owned(),
+                        bytes: file.text(&self.db).as_bytes().to_vec(),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// Whether a module reads the file at `path` by path.
+    pub fn is_read(&self, path: &Utf8Path) -> bool {
+        self.readers.contains_key(&PathKey::new(path))
+    }
+
     /// The directories of the modules the host holds.
     pub fn module_dirs(&self) -> impl Iterator<Item = &Utf8Path> {
         self.module_order.iter().map(Utf8PathBuf::as_path)
@@ -653,6 +703,19 @@ impl AnalysisHost {
                         Contents::Text(text) => self.db.set_file_text(path.clone(), text),
                         Contents::Bytes(bytes) => self.db.set_file_bytes(path.clone(), &bytes),
                     };
+                    let membership = match membership {
+                        Membership::Read => match self.files.get(&path) {
+                            Some(held) => match &held.module {
+                                Some(dir) => Membership::Module(dir.clone()),
+                                None => Membership::Standalone,
+                            },
+                            None => {
+                                changed_paths.push(path);
+                                continue;
+                            }
+                        },
+                        membership => membership,
+                    };
                     let module = match membership {
                         Membership::ByName => self.db.dialects().unit_of(&path),
                         // A file its dialect evaluates alone is a unit of its
@@ -663,7 +726,7 @@ impl AnalysisHost {
                             Some(unit) if unit == path => Some(unit),
                             _ => Some(dir),
                         },
-                        Membership::Standalone => None,
+                        Membership::Standalone | Membership::Read => None,
                     };
                     let previous = self.files.insert(path.clone(), HostFile { file, module: module.clone() });
                     if let Some(old) =

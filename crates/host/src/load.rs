@@ -70,6 +70,33 @@ pub fn module(
     Ok((change, loaded))
 }
 
+/// A watcher's batch of a directory outside the root of the run (one of
+/// [`AnalysisHost::outside_dirs`]) as a change: each file as the host has
+/// it (a child module's, a unit's, with a new file of a module's
+/// directory joining that module), a file read by path as read
+/// ([`Membership::Read`]); any other file there is none of the run's and
+/// is left out.
+pub fn outside_change(host: &AnalysisHost, batch: vfs::ChangeBatch) -> Change {
+    let mut change = Change::new();
+    for file in batch.changes {
+        match file {
+            vfs::Change::Created(path, bytes) | vfs::Change::Modified(path, bytes) => {
+                let dir = vfs::module_dir(&path);
+                let membership = if host.module(dir).is_some() && vfs::is_module_file(&path) {
+                    Membership::Module(dir.to_owned())
+                } else if host.file(&path).is_some() || host.is_read(&path) {
+                    Membership::Read
+                } else {
+                    continue;
+                };
+                change.set_file(path, Contents::Bytes(bytes), membership);
+            }
+            vfs::Change::Deleted(path) => change.remove_file(path),
+        }
+    }
+    change
+}
+
 /// The files of a module's directory whose changes change what it
 /// evaluates to when it is the root of a run: its module files, and the
 /// variables files Terraform reads by itself (see [`crate::inputs`]), which
