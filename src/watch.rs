@@ -43,18 +43,13 @@
 //! waits for it; when it is back, a line says so and its files are read
 //! as new.
 
-use std::{
-    collections::{BTreeMap, BTreeSet},
-    io::Write as _,
-    sync::mpsc,
-    time::Instant,
-};
+use std::{io::Write as _, sync::mpsc, time::Instant};
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use halite::host::{
     self, AnalysisHost, HostOptions, Report, ReportDraft, ReportJob, Unfinished, ValueState,
-    config::RuleLevelsFinder, inputs::VariableOption,
+    config::RuleLevelsFinder, follow::OutsideWatches, inputs::VariableOption,
 };
 use vfs::{ChangeBatch, RootChange, Scope, WatchOptions};
 
@@ -145,8 +140,13 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     let read = module_eval::apply_root_variables(&mut host, dir, variable_options, &environment)?;
     eprint!("{}", module_eval::undeclared_warnings(dir, &read));
     let mut undeclared = read.undeclared;
-    let mut outside = OutsideWatches::default();
-    outside.follow(&host, dir, watch_options, &messages);
+    let mut outside = {
+        let messages = messages.clone();
+        OutsideWatches::new(watch_options, move |batch| {
+            let _ = messages.send(Message::OutsideBatch(batch));
+        })
+    };
+    follow(&mut outside, &host, dir);
 
     let mut stats = Stats { files: loaded.len(), parsed: 0, evaluated: 0, since: started };
     let mut generation = 0;
@@ -191,7 +191,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                     Ok(_) => {}
                     Err(error) => eprintln!("halite: {error:#}"),
                 }
-                outside.follow(&host, dir, watch_options, &messages);
+                follow(&mut outside, &host, dir);
                 if running {
                     waiting = true;
                 } else {
@@ -210,7 +210,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                 let change = host::load::outside_change(&host, batch);
                 host.apply_change(change);
                 host.load_reads();
-                outside.follow(&host, dir, watch_options, &messages);
+                follow(&mut outside, &host, dir);
                 if running {
                     waiting = true;
                 } else {
@@ -253,47 +253,11 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     Ok(Outcome::Clean)
 }
 
-/// The watches of the directories outside the root whose files the
-/// modules hold or read ([`AnalysisHost::outside_dirs`]: the children of
-/// local calls, a unit's include and the units it depends on), kept in
-/// step with them after every batch.
-#[derive(Default)]
-struct OutsideWatches {
-    watches: BTreeMap<Utf8PathBuf, vfs::Watcher>,
-    /// Directories that could not be watched, said once each.
-    failed: BTreeSet<Utf8PathBuf>,
-}
-
-impl OutsideWatches {
-    fn follow(
-        &mut self,
-        host: &AnalysisHost,
-        root: &Utf8Path,
-        options: WatchOptions,
-        messages: &mpsc::Sender<Message>,
-    ) {
-        let wanted = host.outside_dirs(root);
-        self.watches.retain(|dir, _| wanted.contains(dir));
-        for dir in wanted {
-            // A read's candidate may be in a directory that does not exist.
-            if self.watches.contains_key(&dir) || self.failed.contains(&dir) || !dir.is_dir() {
-                continue;
-            }
-            let messages = messages.clone();
-            let started =
-                vfs::Watcher::start(&dir, Scope::Directory, &host.known_in(&dir), options, move |batch| {
-                    let _ = messages.send(Message::OutsideBatch(batch));
-                });
-            match started {
-                Ok(watch) => {
-                    self.watches.insert(dir, watch);
-                }
-                Err(error) => {
-                    eprintln!("halite: changes in `{dir}` will not be seen: {error}");
-                    self.failed.insert(dir);
-                }
-            }
-        }
+/// Follows what the modules read outside `dir` now, saying which
+/// directories cannot be watched.
+fn follow(outside: &mut OutsideWatches, host: &AnalysisHost, dir: &Utf8Path) {
+    for (failed, error) in outside.follow(host, dir) {
+        eprintln!("halite: changes in `{failed}` will not be seen: {error}");
     }
 }
 

@@ -1029,18 +1029,12 @@ impl Workspace {
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn watch_channel(&self) -> Result<(crate::Watcher, mpsc::Receiver<crate::ChangeBatch>), Error> {
-        let db = self.host.db();
-        let known: Vec<vfs::LoadedFile> = self
-            .host
-            .module_files(&self.dir)
-            .into_iter()
-            .map(|file| vfs::LoadedFile {
-                path: file.path(db).clone(),
-                bytes: file.text(db).as_bytes().to_vec(),
-            })
-            .collect();
-        vfs::Watcher::start_with_channel(self.dir(), vfs::Scope::Directory, &known)
-            .map_err(|error| Error::Io { path: error.path, message: error.source.to_string() })
+        vfs::Watcher::start_with_channel(
+            self.dir(),
+            vfs::Scope::Directory,
+            &self.host.known_in(&self.dir, vfs::FileSet::Module),
+        )
+        .map_err(watch_error)
     }
 
     /// Applies a batch of changes from the watcher (see
@@ -1053,13 +1047,45 @@ impl Workspace {
     /// it comes, calling `on_change` with the workspace and what the batch
     /// changed, until `on_change` breaks. Returns an error if the directory
     /// cannot be watched.
+    ///
+    /// Unlike [`Workspace::watch_channel`], it also follows what the module
+    /// reads outside its directory (the local modules it calls, a
+    /// Terragrunt unit's include and the units it depends on), as `halite
+    /// watch` does: a change there changes what the module reports too. A
+    /// directory of those that cannot be watched is not followed.
     pub fn watch(
         &mut self,
         mut on_change: impl FnMut(&Workspace, &Changes) -> ControlFlow<()>,
     ) -> Result<(), Error> {
-        let (watcher, batches) = self.watch_channel()?;
+        enum Batch {
+            Own(crate::ChangeBatch),
+            Outside(crate::ChangeBatch),
+        }
+        let (sender, batches) = mpsc::channel();
+        let options = vfs::WatchOptions::default();
+        let watcher = {
+            let sender = sender.clone();
+            vfs::Watcher::start(
+                self.dir(),
+                vfs::Scope::Directory,
+                &self.host.known_in(&self.dir, options.files),
+                options,
+                move |batch| {
+                    let _ = sender.send(Batch::Own(batch));
+                },
+            )
+            .map_err(watch_error)?
+        };
+        let mut outside = host::follow::OutsideWatches::new(options, move |batch| {
+            let _ = sender.send(Batch::Outside(batch));
+        });
+        let _ = outside.follow(&self.host, &self.dir);
         for batch in batches {
-            let changed = self.apply_batch(batch);
+            let changed = match batch {
+                Batch::Own(batch) => self.apply_batch(batch),
+                Batch::Outside(batch) => self.apply(host::load::outside_change(&self.host, batch)),
+            };
+            let _ = outside.follow(&self.host, &self.dir);
             if on_change(self, &changed).is_break() {
                 break;
             }
@@ -1077,6 +1103,11 @@ impl Workspace {
     pub fn database(&self) -> &db::RootDatabase {
         self.host.db()
     }
+}
+
+/// A watcher that could not start, as the library's error.
+fn watch_error(error: vfs::Error) -> Error {
+    Error::Io { path: error.path, message: error.source.to_string() }
 }
 
 /// The language a module is read in: which names, functions and blocks

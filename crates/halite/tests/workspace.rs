@@ -460,3 +460,40 @@ fn hcl_rs_readme_examples_decode_to_the_same_values() {
     workspace.set_variable("config", value);
     assert_eq!(workspace.value("local.label"), Ok(Value::string("some_block_label")));
 }
+
+#[test]
+fn watch_follows_a_called_module_outside_the_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = halite::Utf8Path::from_path(dir.path()).unwrap().to_owned();
+    std::fs::create_dir_all(dir.join("root")).unwrap();
+    std::fs::create_dir_all(dir.join("net")).unwrap();
+    std::fs::write(
+        dir.join("root/main.tf"),
+        "module \"net\" {\n  source = \"../net\"\n  cidr   = \"10.0.0.0/16\"\n}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("net/variables.tf"), "variable \"cidr\" {\n  type = string\n}\n").unwrap();
+    let mut workspace = Workspace::open(dir.join("root")).unwrap();
+    let writer = {
+        let dir = dir.clone();
+        std::thread::spawn(move || {
+            // Once the watch is in place: the child's variable renamed.
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            std::fs::write(dir.join("net/variables.tf"), "variable \"cidr_block\" {\n  type = string\n}\n")
+                .unwrap();
+            // Should that never be seen, a change of the root's own ends
+            // the watch, and the assertion below fails.
+            std::thread::sleep(std::time::Duration::from_secs(20));
+            let _ = std::fs::write(dir.join("root/extra.tf"), "locals {\n  x = 1\n}\n");
+        })
+    };
+    let mut codes = Vec::new();
+    workspace
+        .watch(|_, changes| {
+            codes = changes.diagnostics.iter().map(|it| it.diagnostic.code.to_string()).collect();
+            std::ops::ControlFlow::Break(())
+        })
+        .unwrap();
+    assert_eq!(codes, ["missing-module-argument", "unsupported-module-argument"]);
+    drop(writer);
+}

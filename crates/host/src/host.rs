@@ -543,11 +543,11 @@ impl AnalysisHost {
         dirs
     }
 
-    /// The files in `dir` as the host has them, for a watcher of the
-    /// directory to start from: the modules' and those read by path.
-    pub fn known_in(&self, dir: &Utf8Path) -> Vec<vfs::LoadedFile> {
+    /// The files of `set` in `dir` as the host has them, for a watcher of
+    /// the directory to start from: the modules' and those read by path.
+    pub fn known_in(&self, dir: &Utf8Path, set: vfs::FileSet) -> Vec<vfs::LoadedFile> {
         let dir = PathKey::new(dir);
-        let in_dir = |path: &Utf8Path| PathKey::new(vfs::module_dir(path)) == dir;
+        let in_dir = |path: &Utf8Path| set.contains(path) && PathKey::new(vfs::module_dir(path)) == dir;
         let mut paths: BTreeSet<&Utf8Path> =
             self.files.iter().map(|(path, _)| path).filter(|path| in_dir(path)).collect();
         paths.extend(self.readers.keys().map(|it| it.as_path()).filter(|path| in_dir(path)));

@@ -31,7 +31,9 @@
 //! disk across runs, by the hash of what each unit's result depends on
 //! (and what `stat` said of each file it hashed, so that an unchanged
 //! file is not read again), [`fix`] applies their fixes pass after pass (writing nothing), and
-//! [`shard`] splits a check's units across CI jobs. [`Limits`] bound what one file may
+//! [`shard`] splits a check's units across CI jobs; [`follow`] watches what
+//! a run's modules read outside its root, for the front ends that follow
+//! changes on disk. [`Limits`] bound what one file may
 //! cost: the size read (through `vfs::read_file`) and the diagnostics
 //! reported (the first hundred, then one that counts the rest).
 //!
@@ -43,6 +45,7 @@ mod change;
 pub mod check;
 pub mod config;
 pub mod fix;
+pub mod follow;
 mod host;
 pub mod inputs;
 pub mod load;
