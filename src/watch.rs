@@ -81,9 +81,12 @@ pub(crate) struct WatchArgs {
 
 /// What the main loop waits for.
 enum Message {
-    Batch(ChangeBatch),
-    /// A batch of a directory outside the root that the modules read.
-    OutsideBatch(ChangeBatch),
+    /// A watcher's batch: the root's, or (`outside`) one of a directory
+    /// outside it that the modules read.
+    Batch {
+        batch: ChangeBatch,
+        outside: bool,
+    },
     Reported {
         generation: u64,
         outcome: Result<ReportDraft, Unfinished>,
@@ -124,7 +127,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     let watcher = {
         let messages = messages.clone();
         vfs::Watcher::start(dir, Scope::Directory, &loaded, watch_options, move |batch| {
-            let _ = messages.send(Message::Batch(batch));
+            let _ = messages.send(Message::Batch { batch, outside: false });
         })
         .map_err(|err| anyhow!(err))?
     };
@@ -140,13 +143,13 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     let read = module_eval::apply_root_variables(&mut host, dir, variable_options, &environment)?;
     eprint!("{}", module_eval::undeclared_warnings(dir, &read));
     let mut undeclared = read.undeclared;
-    let mut outside = {
+    let mut outside_watches = {
         let messages = messages.clone();
         OutsideWatches::new(watch_options, move |batch| {
-            let _ = messages.send(Message::OutsideBatch(batch));
+            let _ = messages.send(Message::Batch { batch, outside: true });
         })
     };
-    follow(&mut outside, &host, dir);
+    follow(&mut outside_watches, &host, dir);
 
     let mut stats = Stats { files: loaded.len(), parsed: 0, evaluated: 0, since: started };
     let mut generation = 0;
@@ -161,56 +164,44 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     while let Ok(message) = received.recv() {
         match message {
             Message::Interrupt => break,
-            Message::Batch(batch) => {
-                if let Some(root) = batch.root {
+            Message::Batch { batch, outside } => {
+                if let Some(root) = batch.root.filter(|_| !outside) {
                     eprintln!("{}", root_message(dir, root));
                 }
                 if !running && !waiting {
                     stats = Stats { files: 0, parsed: 0, evaluated: 0, since: Instant::now() };
                 }
                 stats.files += batch.len();
-                let (mut change, _) = host::inputs::watched_change(batch);
-                host::load::rule_levels(&mut change, &mut levels).map_err(|error| anyhow!(error))?;
-                // The write waits until a running report has let go of its
-                // handle, which it does at its next query, unwinding.
-                host.apply_change(change);
-                // The files the batch made units read (an include added),
-                // whose readers it reports again with the others.
-                host.load_reads();
-                // Read again after every batch, not only one that changed a
-                // variables file: a variable declared or retyped changes
-                // which `TF_VAR_` counts and how its text reads. Values that
-                // did not change change nothing. Variables that cannot be
-                // read now keep their last values.
-                match module_eval::apply_root_variables(&mut host, dir, variable_options, &environment) {
-                    // A warning is said again only when what it says changed.
-                    Ok(read) if read.undeclared != undeclared => {
-                        eprint!("{}", module_eval::undeclared_warnings(dir, &read));
-                        undeclared = read.undeclared;
-                    }
-                    Ok(_) => {}
-                    Err(error) => eprintln!("halite: {error:#}"),
-                }
-                follow(&mut outside, &host, dir);
-                if running {
-                    waiting = true;
+                if outside {
+                    let change = host::load::outside_change(&host, batch);
+                    host.apply_change(change);
+                    host.load_reads();
                 } else {
-                    generation += 1;
-                    running = true;
-                    reporter
-                        .send((host.prepare_report(), generation))
-                        .map_err(|_| anyhow!("the report thread stopped"))?;
+                    let (mut change, _) = host::inputs::watched_change(batch);
+                    host::load::rule_levels(&mut change, &mut levels).map_err(|error| anyhow!(error))?;
+                    // The write waits until a running report has let go of
+                    // its handle, which it does at its next query, unwinding.
+                    host.apply_change(change);
+                    // The files the batch made units read (an include
+                    // added), whose readers it reports again with the others.
+                    host.load_reads();
+                    // Read again after every batch, not only one that changed
+                    // a variables file: a variable declared or retyped
+                    // changes which `TF_VAR_` counts and how its text reads.
+                    // Values that did not change change nothing. Variables
+                    // that cannot be read now keep their last values.
+                    match module_eval::apply_root_variables(&mut host, dir, variable_options, &environment) {
+                        // A warning is said again only when what it says
+                        // changed.
+                        Ok(read) if read.undeclared != undeclared => {
+                            eprint!("{}", module_eval::undeclared_warnings(dir, &read));
+                            undeclared = read.undeclared;
+                        }
+                        Ok(_) => {}
+                        Err(error) => eprintln!("halite: {error:#}"),
+                    }
                 }
-            }
-            Message::OutsideBatch(batch) => {
-                if !running && !waiting {
-                    stats = Stats { files: 0, parsed: 0, evaluated: 0, since: Instant::now() };
-                }
-                stats.files += batch.len();
-                let change = host::load::outside_change(&host, batch);
-                host.apply_change(change);
-                host.load_reads();
-                follow(&mut outside, &host, dir);
+                follow(&mut outside_watches, &host, dir);
                 if running {
                     waiting = true;
                 } else {
@@ -249,7 +240,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
         }
     }
     drop(watcher);
-    drop(outside);
+    drop(outside_watches);
     Ok(Outcome::Clean)
 }
 
