@@ -220,6 +220,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
         cache: cache.filter(|_| replaced.is_empty()),
         hashes: Mutex::new(vec![None; paths.len()]),
         read_hashes: Mutex::default(),
+        index_of_path: OnceLock::new(),
         limits,
         unit_of_dir: &unit_of_dir,
         child_inputs,
@@ -500,6 +501,8 @@ struct ChunkChecker<'a, R> {
     hashes: Mutex<Vec<Option<Option<blake3::Hash>>>>,
     /// The hash of each file read by path so far (see [`ChunkChecker::reads`]).
     read_hashes: Mutex<FxHashMap<Utf8PathBuf, Option<blake3::Hash>>>,
+    /// Each of `paths` by its text (see [`ChunkChecker::index_of`]).
+    index_of_path: OnceLock<FxHashMap<&'a str, usize>>,
     limits: Limits,
     unit_of_dir: &'a FxHashMap<&'a str, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
@@ -781,12 +784,26 @@ impl<R: Send> ChunkChecker<'_, R> {
         Ok(Some(cache.unit_key(self.limits, unit.dir.as_deref(), &files)))
     }
 
-    /// The hash of each of `unit`'s files: from the file index when what
-    /// `stat` says of the file is as it was when it was last hashed, else
-    /// read and hashed (the bytes kept for the check).
+    /// The hash of each of `unit`'s files: as found already in this run
+    /// (for a caller's entry, when the unit is a called module), else from
+    /// the file index when what `stat` says of the file is as it was when
+    /// it was last hashed, else read and hashed (the bytes kept for the
+    /// check). A hash found already is taken as the index's would be: the
+    /// bytes are read only if the unit is checked or quoted.
     fn hash_unit(&self, cache: &ResultCache, unit: &CheckUnit) -> Vec<(usize, Hashed)> {
-        let hashed: Vec<(usize, Hashed)> =
-            unit.files.iter().map(|&index| (index, self.hash_file(cache, index))).collect();
+        let known: Vec<Option<blake3::Hash>> = {
+            let hashes = lock(&self.hashes);
+            unit.files.iter().map(|&index| hashes[index].flatten()).collect()
+        };
+        let hashed: Vec<(usize, Hashed)> = unit
+            .files
+            .iter()
+            .zip(known)
+            .map(|(&index, known)| match known {
+                Some(hash) => (index, Hashed::Indexed(hash)),
+                None => (index, self.hash_file(cache, index)),
+            })
+            .collect();
         let mut hashes = lock(&self.hashes);
         for (index, file) in &hashed {
             hashes[*index] = Some(file.hash());
@@ -1041,6 +1058,11 @@ impl<R: Send> ChunkChecker<'_, R> {
     /// when there is none to read (read once per run; by the file index
     /// when `stat` says of the file what it said when it was hashed).
     fn read_hash(&self, path: &Utf8Path) -> Option<blake3::Hash> {
+        // One of the run's files (a Terragrunt unit's include is most
+        // often one): hashed once for the run, with its unit's.
+        if let Some(index) = self.index_of(path) {
+            return self.file_hash(index);
+        }
         if let Some(&hash) = lock(&self.read_hashes).get(path) {
             return hash;
         }
@@ -1059,6 +1081,16 @@ impl<R: Send> ChunkChecker<'_, R> {
         });
         lock(&self.read_hashes).insert(path.to_owned(), hash);
         hash
+    }
+
+    /// The index among the run's paths of the one written as `path` is,
+    /// if any (the table made on the first question: a run without
+    /// Terragrunt units asks none).
+    fn index_of(&self, path: &Utf8Path) -> Option<usize> {
+        let index_of_path = self.index_of_path.get_or_init(|| {
+            self.paths.iter().enumerate().map(|(index, path)| (path.as_str(), index)).collect()
+        });
+        index_of_path.get(path.as_str()).copied()
     }
 
     /// What a checked `unit` read beyond its own files: the directories of
