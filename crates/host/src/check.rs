@@ -346,7 +346,7 @@ fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUn
         .iter()
         .map(|unit| match &unit.dir {
             Some(dir) => dir.as_path(),
-            None => paths[unit.files[0]].parent().unwrap_or(Utf8Path::new("")),
+            None => vfs::parent(&paths[unit.files[0]]).unwrap_or(Utf8Path::new("")),
         })
         .collect();
     // How many components the directory of the unit at `index` shares
