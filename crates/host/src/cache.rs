@@ -306,7 +306,7 @@ impl ResultCache {
         // Laid out whole and hashed at once: a hasher fed a few bytes at a
         // time spent more on each call than on the bytes (the same bytes,
         // so the same key).
-        let mut input = Vec::with_capacity(128 + files.len() * (80 + 8 + 64));
+        let mut input = Vec::with_capacity(128 + files.len() * (80 + 8 + 66));
         input.extend_from_slice(self.build.as_bytes());
         input.extend_from_slice(&FORMAT.to_le_bytes());
         input.extend_from_slice(&limits.max_file_size.to_le_bytes());
@@ -319,9 +319,34 @@ impl ResultCache {
             None => input.push(b's'),
         }
         input.extend_from_slice(&(files.len() as u64).to_le_bytes());
+        // Short, since hashing the input is most of what a key costs: a
+        // file of the unit's directory by its path from there (which the
+        // directory written above makes whole), and its levels' digest
+        // only where it is not the file's before it (the files of a
+        // directory share theirs, most often).
+        let mut last_levels = None;
         for file in files {
-            push_str(&mut input, file.path.as_str());
-            input.extend_from_slice(file.levels.as_bytes());
+            let path = file.path.as_str();
+            let in_dir = dir
+                .and_then(|dir| path.strip_prefix(dir.as_str()))
+                .and_then(|rest| rest.strip_prefix('/'));
+            match in_dir {
+                Some(rest) => {
+                    input.push(b'd');
+                    push_str(&mut input, rest);
+                }
+                None => {
+                    input.push(b'p');
+                    push_str(&mut input, path);
+                }
+            }
+            if last_levels == Some(file.levels) {
+                input.push(b'=');
+            } else {
+                input.push(b'l');
+                input.extend_from_slice(file.levels.as_bytes());
+                last_levels = Some(file.levels);
+            }
             input.extend_from_slice(file.bytes.as_bytes());
         }
         Key(blake3::hash(&input))
