@@ -17,8 +17,8 @@
 //! the entry again under the same key. A module's entry keeps its own
 //! interface too ([`StoredInterface`]), for its callers checked again.
 //!
-//! An entry is a header (magic, format version, the key again, a hash of
-//! the payload) and the payload; anything that does not match, or does
+//! An entry is a header (magic, format version, the key again, a checksum
+//! of the payload) and the payload; anything that does not match, or does
 //! not decode to the last byte, is a miss, never an error, and is
 //! overwritten by the re-check. Every entry of a build is kept in one
 //! file, its [`pack`] (with a small recent pack beside it, for the few
@@ -101,7 +101,7 @@ const MAGIC: &[u8; 8] = b"HALITE\x00C";
 
 /// The entry format; changing the encoding below (or the pack's) changes
 /// it, and the pack's file name with it.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 /// What earlier formats kept in the cache's directory (their entries'
 /// directories, and the pack and ledger beside them): no build that
@@ -112,8 +112,8 @@ const OLDER_FORMATS: &[&str] = &["check-v1", "check-v2", "check-v3"];
 /// near it): a foreign file cannot make a lookup read without bound.
 const MAX_ENTRY_SIZE: u64 = 64 << 20;
 
-/// The header: magic, format, key, payload hash.
-const HEADER_SIZE: usize = 8 + 4 + 32 + 32;
+/// The header: magic, format, key, payload checksum ([`checksum`]).
+const HEADER_SIZE: usize = 8 + 4 + 32 + 8;
 
 /// A directory of check results, opened for one run.
 #[derive(Debug)]
@@ -378,7 +378,7 @@ impl ResultCache {
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&FORMAT.to_le_bytes());
         bytes.extend_from_slice(key.0.as_bytes());
-        bytes.extend_from_slice(blake3::hash(&payload).as_bytes());
+        bytes.extend_from_slice(&checksum(&payload));
         bytes.extend_from_slice(&payload);
         lock(&self.used).insert(*key.0.as_bytes(), Used::Stored(bytes));
         self.wrote.store(true, Ordering::Relaxed);
@@ -954,8 +954,23 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
     out.0
 }
 
+/// The checksum of an entry's payload that its header keeps: a 64-bit
+/// hash (`rustc-hash`'s), not BLAKE3. It only tells a payload changed or
+/// cut since it was written (the entry is found by its key, a BLAKE3 hash,
+/// and one who can write the cache could write a matching hash of any
+/// kind), and a warm run checks every entry it reports from: BLAKE3 over
+/// thousands of payloads of a few hundred bytes each, one block at a
+/// time, was most of what reading an entry cost.
+fn checksum(payload: &[u8]) -> [u8; 8] {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(payload);
+    hasher.finish().to_le_bytes()
+}
+
 /// The entry in `bytes`, if they are a whole entry of this format for
-/// `key` whose payload is what its hash says and decodes to its last byte.
+/// `key` whose payload is what its checksum says and decodes to its last
+/// byte.
 fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
     let (header, payload) = bytes.split_at_checked(HEADER_SIZE)?;
     let (magic, rest) = header.split_at(8);
@@ -964,7 +979,7 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
     if magic != MAGIC
         || format != FORMAT.to_le_bytes()
         || stored_key != key.0.as_bytes()
-        || hash != blake3::hash(payload).as_bytes()
+        || sum != checksum(payload)
     {
         return None;
     }
@@ -1309,7 +1324,7 @@ mod tests {
 
         let spoilt = open(&dir);
         assert_eq!(spoilt.load(&key(1)), Some(entry()));
-        assert_eq!(spoilt.load(&key(2)), None, "its payload's hash no longer matches");
+        assert_eq!(spoilt.load(&key(2)), None, "its payload's checksum no longer matches");
         assert_eq!(spoilt.load(&key(3)), Some(entry()));
         // Nothing stored: nothing written.
         spoilt.finish();

@@ -1,4 +1,4 @@
-//! The pack: the cache's entries, all in one file (`check-v4-BUILD.pack`
+//! The pack: the cache's entries, all in one file (`check-v5-BUILD.pack`
 //! in the cache's directory, one per build: see [`path_of`]), so that a run reads one file rather than one per
 //! unit, and a cold run writes one rather than thousands (creating that
 //! many files in one directory was most of what a cold run paid for the
@@ -9,13 +9,13 @@
 //! a run when older than [`super::TOUCH_AFTER`]); then the entries (header
 //! and payload, see [`super::ResultCache`]). A lookup finds its key's row
 //! by a binary search of the table as read, without decoding the rest,
-//! and checks the entry whole (magic, format, its key, the hash of its
+//! and checks the entry whole (magic, format, its key, the checksum of its
 //! payload), so a pack cut short or changed is only entries missed: a row
 //! pointing outside the file, or rows out of order, are keys not found.
 //!
 //! A pack is written whole (a temporary file renamed over it), by a run
 //! that stored an entry (or used one not used for a while). There are
-//! two: the main pack, and the recent one (`check-v4-BUILD-recent.pack`), the
+//! two: the main pack, and the recent one (`check-v5-BUILD-recent.pack`), the
 //! entries stored since the main one was written, which a lookup tries
 //! first. A run that stored a few entries writes the recent pack again,
 //! with them and the entries it had (so a warm run after an edit writes a
@@ -40,7 +40,13 @@ const MAGIC: &[u8; 8] = b"HALITE\x00P";
 /// How the packs' names start, in the cache's directory: the format is in
 /// it, so that no build reads another format's pack (see
 /// [`super::OLDER_FORMATS`]), and the build follows (see [`path_of`]).
-pub(crate) const NAME_PREFIX: &str = "check-v4-";
+pub(crate) const NAME_PREFIX: &str = "check-v5-";
+
+/// How the names of every format's packs start (`check-v4-` was the
+/// first with a pack per build): another format's pack is as another
+/// build's, removed when the packs pass the cap or it is old (see
+/// [`super::ResultCache`]'s pruning).
+const ANY_FORMAT_PREFIX: &str = "check-v";
 
 /// How the packs' names end; the recent pack's, the entries stored since
 /// the main pack was last written, with `-recent` before it.
@@ -197,7 +203,7 @@ pub(crate) fn recent_path_of(dir: &Utf8Path, build: &blake3::Hash) -> Utf8PathBu
 
 /// Whether `name` is that of a pack (of any build).
 pub(crate) fn is_pack_name(name: &str) -> bool {
-    name.starts_with(NAME_PREFIX) && name.ends_with(NAME_SUFFIX)
+    name.starts_with(ANY_FORMAT_PREFIX) && name.ends_with(NAME_SUFFIX)
 }
 
 /// A build as packs' names give it: enough of its hash to tell builds
@@ -209,6 +215,15 @@ fn build_name(build: &blake3::Hash) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_older_format_s_packs_are_pruned_as_another_build_s() {
+        assert!(is_pack_name("check-v4-0123456789abcdef.pack"));
+        assert!(is_pack_name("check-v4-0123456789abcdef-recent.pack"));
+        assert!(is_pack_name(&format!("{NAME_PREFIX}0123456789abcdef.pack")));
+        assert!(!is_pack_name("files-v1"));
+        assert!(!is_pack_name("check-v4-0123456789abcdef.pack.tmp"));
+    }
 
     #[test]
     fn a_pack_reads_back_and_a_spoilt_table_is_only_keys_missed() {
