@@ -20,8 +20,9 @@
 //! called module's variables are kept by directory for the whole run, so
 //! a module many others call is read once. Meanwhile a thread of its own
 //! finds the rule levels (`halite.toml`, one look per directory); a worker
-//! waits for them only to report, and, where a configuration declares a
-//! language of its own (`[[dialect]]`, see
+//! waits for them only to report (with the result cache, they are found
+//! before the workers start: a unit's key needs them), and, where a
+//! configuration declares a language of its own (`[[dialect]]`, see
 //! [`crate::config::ConfigDialects`]), to make its host with that
 //! registry.
 //!
@@ -233,6 +234,14 @@ pub(crate) fn check_paths_replacing<R: Send>(
     };
     let chunks = chunks(reported, paths);
     let done = std::thread::scope(|scope| {
+        if checker.cache.is_some() {
+            // Found here before the workers start: a cached run's first
+            // key needs them, and a thread of their own would only be one
+            // more for a busy machine to schedule before the workers can
+            // go on.
+            let _ = levels.set(rule_levels(levels_finder, paths));
+            return check_in_order(&checker, &chunks);
+        }
         // Set even if finding them panics, or the workers would wait forever.
         scope.spawn(|| {
             let find = std::panic::AssertUnwindSafe(|| rule_levels(levels_finder, paths));
