@@ -583,19 +583,69 @@ fn build_id(dir: &Utf8Path) -> io::Result<blake3::Hash> {
         .map_err(|message| io::Error::other(format!("cannot identify Halite's executable: {message}")))
 }
 
+/// The bytes of one of the cache's files as read: mapped when it is
+/// large, on Unix (a warm run reads megabytes of them, and copying each
+/// into memory of its own touched as many fresh pages), else read.
+#[derive(Debug)]
+pub(crate) enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl Default for FileBytes {
+    fn default() -> FileBytes {
+        FileBytes::Read(Vec::new())
+    }
+}
+
+impl From<Vec<u8>> for FileBytes {
+    fn from(bytes: Vec<u8>) -> FileBytes {
+        FileBytes::Read(bytes)
+    }
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(map) => map,
+            FileBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
+/// Files smaller than this are read rather than mapped.
+const MAP_FROM: u64 = 64 << 10;
+
 /// The whole of the regular file at `path`, if it is one of at most
 /// `max_size` bytes: how the cache reads its own files (a pack, the file
 /// index, a walk's record), any of which another process may be replacing.
-pub(crate) fn read_bounded(path: &Utf8Path, max_size: u64) -> Option<Vec<u8>> {
+pub(crate) fn read_bounded(path: &Utf8Path, max_size: u64) -> Option<FileBytes> {
     use std::io::Read;
     let mut file = std::fs::File::open(path).ok()?;
     let metadata = file.metadata().ok()?;
     if !metadata.is_file() || metadata.len() > max_size {
         return None;
     }
+    // Not on Windows, where a file mapped cannot be replaced, and this
+    // run replaces the pack it read.
+    #[cfg(unix)]
+    if metadata.len() >= MAP_FROM {
+        // SAFETY: the mapping stays as it is mapped for the run. The cache
+        // writes its files whole to a temporary file renamed over the old
+        // one, never in place, and the file renamed over lives on for as
+        // long as it is mapped; only another program writing into the
+        // file itself, or cutting it short, could change what is mapped
+        // (and a read past a cut end would stop the process). Populated
+        // at once: every page is read, and one call maps them all.
+        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
+            return Some(FileBytes::Mapped(map));
+        }
+    }
     let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).ok()?);
     file.read_to_end(&mut bytes).ok()?;
-    Some(bytes)
+    Some(FileBytes::Read(bytes))
 }
 
 /// Writes `bytes` to `path` in `dir` whole or not at all: a temporary file
@@ -975,7 +1025,7 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
     let (header, payload) = bytes.split_at_checked(HEADER_SIZE)?;
     let (magic, rest) = header.split_at(8);
     let (format, rest) = rest.split_at(4);
-    let (stored_key, hash) = rest.split_at(32);
+    let (stored_key, sum) = rest.split_at(32);
     if magic != MAGIC
         || format != FORMAT.to_le_bytes()
         || stored_key != key.0.as_bytes()

@@ -70,7 +70,7 @@ const TABLE_START: usize = MAGIC.len() + 4 + 4;
 /// The pack as read: its bytes, and how many rows its table has.
 #[derive(Debug, Default)]
 pub(crate) struct Pack {
-    bytes: Vec<u8>,
+    bytes: super::FileBytes,
     rows: usize,
 }
 
@@ -95,7 +95,7 @@ impl Pack {
 
     /// The pack in `bytes`, if they start as one of this format whose
     /// table fits in them.
-    fn from_bytes(bytes: Vec<u8>, format: u32) -> Option<Pack> {
+    fn from_bytes(bytes: super::FileBytes, format: u32) -> Option<Pack> {
         let mut input = super::Reader(&bytes);
         if input.take(MAGIC.len())? != MAGIC || input.u32()? != format {
             return None;
@@ -236,18 +236,18 @@ mod tests {
                 Packed { key: &one, bytes: &first, used: 10 },
             ],
         );
-        let pack = Pack::from_bytes(bytes.clone(), 1).expect("a pack");
+        let pack = Pack::from_bytes(bytes.clone().into(), 1).expect("a pack");
         assert_eq!(pack.get(&one), Some(Packed { key: &one, bytes: &first, used: 10 }));
         assert_eq!(pack.get(&two), Some(Packed { key: &two, bytes: &second, used: 20 }));
         assert_eq!(pack.get(&[3; 32]), None);
         assert_eq!(pack.entries().count(), 2);
         let range = pack.range_of(&pack.get(&two).expect("an entry"));
         assert_eq!(&bytes[range], &second[..]);
-        assert!(Pack::from_bytes(bytes.clone(), 2).is_none(), "another format's");
+        assert!(Pack::from_bytes(bytes.clone().into(), 2).is_none(), "another format's");
         // Cut anywhere: no more than the entries wholly before the cut,
         // and never a wrong one.
         for len in 0..bytes.len() {
-            let Some(cut) = Pack::from_bytes(bytes[..len].to_vec(), 1) else { continue };
+            let Some(cut) = Pack::from_bytes(bytes[..len].to_vec().into(), 1) else { continue };
             for entry in cut.entries() {
                 let whole = if *entry.key == one { &first } else { &second };
                 assert_eq!(entry.bytes, &whole[..], "cut at {len}");
