@@ -424,7 +424,12 @@ impl FileReport {
     /// no place in a document of the whole run.
     fn is_empty(&self) -> bool {
         let FileReport { text, codes, file, errors, warnings, unreadable } = self;
-        text.is_empty() && codes.is_empty() && file.is_none() && *errors == 0 && *warnings == 0 && unreadable.is_none()
+        text.is_empty()
+            && codes.is_empty()
+            && file.is_none()
+            && *errors == 0
+            && *warnings == 0
+            && unreadable.is_none()
     }
 
     fn unreadable(path: &Utf8PathBuf, error: &io::Error) -> FileReport {

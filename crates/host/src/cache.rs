@@ -327,9 +327,8 @@ impl ResultCache {
         let mut last_levels = None;
         for file in files {
             let path = file.path.as_str();
-            let in_dir = dir
-                .and_then(|dir| path.strip_prefix(dir.as_str()))
-                .and_then(|rest| rest.strip_prefix('/'));
+            let in_dir =
+                dir.and_then(|dir| path.strip_prefix(dir.as_str())).and_then(|rest| rest.strip_prefix('/'));
             match in_dir {
                 Some(rest) => {
                     input.push(b'd');

@@ -428,8 +428,24 @@ mod tests {
     #[test]
     fn parents_are_paths_parents() {
         for path in [
-            "a/b.tf", "b.tf", "a//b.tf", "a/./b.tf", "a/b/", "a/.", "a/..", "/", ".", "..", "", "/a", "/a/b", "a/.b",
-            "./a/b", "../a", "/a/../b", "a/b/c/d.hcl",
+            "a/b.tf",
+            "b.tf",
+            "a//b.tf",
+            "a/./b.tf",
+            "a/b/",
+            "a/.",
+            "a/..",
+            "/",
+            ".",
+            "..",
+            "",
+            "/a",
+            "/a/b",
+            "a/.b",
+            "./a/b",
+            "../a",
+            "/a/../b",
+            "a/b/c/d.hcl",
         ] {
             let path = Utf8Path::new(path);
             assert_eq!(parent(path), path.parent(), "{path:?}");

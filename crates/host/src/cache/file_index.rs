@@ -195,7 +195,12 @@ impl FileIndex {
         FileIndex::with_entries(dir.join(FILE_NAME), current_dir, loaded, now)
     }
 
-    fn with_entries(path: Utf8PathBuf, current_dir: Utf8PathBuf, loaded: Loaded, now: SystemTime) -> FileIndex {
+    fn with_entries(
+        path: Utf8PathBuf,
+        current_dir: Utf8PathBuf,
+        loaded: Loaded,
+        now: SystemTime,
+    ) -> FileIndex {
         FileIndex {
             recent_path: path.with_file_name(RECENT_FILE_NAME),
             main_entries: loaded.main.len(),
@@ -389,9 +394,11 @@ impl Table {
             let path = input.take(len)?;
             input.take(AFTER_PATH)?;
             // A path twice: the later entry, as a map would keep it.
-            match entries.entry(path_hash(path), |&other| path_at(body, other) == path, |&other| {
-                path_hash(path_at(body, other))
-            }) {
+            match entries.entry(
+                path_hash(path),
+                |&other| path_at(body, other) == path,
+                |&other| path_hash(path_at(body, other)),
+            ) {
                 hashbrown::hash_table::Entry::Occupied(mut entry) => *entry.get_mut() = at,
                 hashbrown::hash_table::Entry::Vacant(entry) => {
                     entry.insert(at);
@@ -470,7 +477,6 @@ fn encode(entries: &[(&str, Recorded)]) -> Vec<u8> {
     out.extend_from_slice(hash.as_bytes());
     out
 }
-
 
 #[cfg(test)]
 mod tests {
