@@ -107,8 +107,8 @@ impl RuleLevelsFinder {
             return Ok(chain.clone());
         }
         let absolute = self.current_dir.join(path);
-        let dir = vfs::parent(&absolute).unwrap_or(&absolute).to_owned();
-        let chain = match self.config_file(&dir) {
+        let dir = vfs::parent(&absolute).unwrap_or(&absolute);
+        let chain = match self.config_file(dir) {
             Some(config_path) => Some(self.chain(config_path)?),
             None => None,
         };

@@ -414,13 +414,19 @@ impl Table {
     fn get(&self, path: &str) -> Option<Recorded> {
         let path = path.as_bytes();
         let at = *self.entries.find(path_hash(path), |&at| path_at(&self.bytes, at) == path)?;
-        self.entry_at(at).map(|(_, entry)| entry)
+        self.recorded_at(at, path.len())
     }
 
     /// The entry at `at`, an offset the table holds.
     fn entry_at(&self, at: u32) -> Option<(&str, Recorded)> {
         let path = path_at(&self.bytes, at);
-        let start = at as usize + 4 + path.len();
+        Some((std::str::from_utf8(path).ok()?, self.recorded_at(at, path.len())?))
+    }
+
+    /// What the entry at `at`, whose path is `path_len` bytes long,
+    /// records.
+    fn recorded_at(&self, at: u32, path_len: usize) -> Option<Recorded> {
+        let start = at as usize + 4 + path_len;
         let mut input = super::Reader(self.bytes.get(start..start + AFTER_PATH)?);
         let stamp = Stamp {
             size: input.u64()?,
@@ -431,7 +437,7 @@ impl Table {
         };
         let trusted_before = input.u64()?.cast_signed();
         let hash = input.array()?;
-        Some((std::str::from_utf8(path).ok()?, Recorded { stamp, trusted_before, hash }))
+        Some(Recorded { stamp, trusted_before, hash })
     }
 
     fn iter(&self) -> impl Iterator<Item = (&str, Recorded)> {
