@@ -222,14 +222,18 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // the end. A bad configuration stops the run (exit 2) before anything
     // else is printed; a file that cannot be read is said on standard
     // error, and the run goes on and then exits 2.
+    // A file with nothing to report is `None`: most files, and a report
+    // per path, moved from worker to worker and sorted, was a megabyte
+    // of fresh pages each time for a run reported from the cache.
     let report = |db: &RootDatabase, path: &Utf8PathBuf, diagnostics: host::check::FileOutcome<'_>| {
-        match diagnostics {
+        let report = match diagnostics {
             Ok(diagnostics) => {
                 let format = if options.statistics { None } else { Some(options.format) };
                 FileReport::new(db, &renderer, &root, format, path, diagnostics)
             }
             Err(error) => FileReport::unreadable(path, error),
-        }
+        };
+        (!report.is_empty()).then(|| Box::new(report))
     };
     let checked = match stdin {
         Some((name, bytes)) => host::check::Checked {
@@ -255,7 +259,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let mut unread = found.problems.len();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let modules = checked.modules;
-    for report in checked.reports {
+    for report in checked.reports.into_iter().flatten() {
         if let Some(problem) = &report.unreadable {
             progress.suspend(|| eprintln!("halite: {problem}"));
             unread += 1;
@@ -414,6 +418,18 @@ impl FileReport {
             report.file = Some((path.to_owned(), diagnostics.to_vec()));
         }
         report
+    }
+
+    /// Whether there is nothing to say of the file: no diagnostic, and
+    /// no place in a document of the whole run.
+    fn is_empty(&self) -> bool {
+        let FileReport { text, codes, file, errors, warnings, unreadable } = self;
+        text.is_empty()
+            && codes.is_empty()
+            && file.is_none()
+            && *errors == 0
+            && *warnings == 0
+            && unreadable.is_none()
     }
 
     fn unreadable(path: &Utf8PathBuf, error: &io::Error) -> FileReport {

@@ -110,7 +110,9 @@ pub(crate) fn hcl_files(
     if !in_order {
         vfs::sort_paths(&mut found.files);
     }
-    found.files.dedup();
+    // By text: the paths are tidied, so two that name a file alike are
+    // written alike (comparing them as paths parses their components).
+    found.files.dedup_by(|a, b| a.as_str() == b.as_str());
     found.problems.sort_by(|a, b| a.path.cmp(&b.path));
     found.problems.dedup();
     Ok(found)

@@ -71,7 +71,7 @@ fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
 const FILE_INDEX: &str = "files-v1";
 
 /// The paths of the cache's packs of entries, where there are: the main
-/// one (`check-v4-BUILD.pack`), and the recent one (`check-v4-BUILD-
+/// one (`check-v5-BUILD.pack`), and the recent one (`check-v5-BUILD-
 /// recent.pack`, those stored since the main one was written), which a
 /// lookup tries first. One build runs here.
 fn packs(cache: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
@@ -79,9 +79,9 @@ fn packs(cache: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
     for item in std::fs::read_dir(cache).into_iter().flatten() {
         let path = item.expect("an item").path();
         let name = path.file_name().expect("a name").to_string_lossy().into_owned();
-        if name.starts_with("check-v4-") && name.ends_with("-recent.pack") {
+        if name.starts_with("check-v5-") && name.ends_with("-recent.pack") {
             assert!(recent.replace(path).is_none(), "one build's");
-        } else if name.starts_with("check-v4-") && name.ends_with(".pack") {
+        } else if name.starts_with("check-v5-") && name.ends_with(".pack") {
             assert!(main.replace(path).is_none(), "one build's");
         }
     }
@@ -232,7 +232,7 @@ fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
     let spoil: [&dyn Fn(Vec<u8>) -> Vec<u8>; 3] = [
         // Cut short.
         &|bytes| bytes[..bytes.len() / 2].to_vec(),
-        // One byte of the last entry's payload changed: its hash no longer
+        // One byte of the last entry's payload changed: its checksum no longer
         // matches.
         &|mut bytes| {
             let last = bytes.len() - 1;
@@ -252,7 +252,7 @@ fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
     let mut spoilt = std::fs::read(&pack).expect("the pack");
     let rows = pack_rows(&spoilt);
     assert_eq!(rows.len(), 3);
-    for ((_, range, _), at) in rows.iter().zip([0, 12, 8 + 4 + 32 + 32]) {
+    for ((_, range, _), at) in rows.iter().zip([0, 12, 8 + 4 + 32 + 8]) {
         spoilt[range.start + at] ^= 0x55;
     }
     std::fs::write(&pack, &spoilt).expect("spoilt");

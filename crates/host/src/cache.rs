@@ -17,8 +17,8 @@
 //! the entry again under the same key. A module's entry keeps its own
 //! interface too ([`StoredInterface`]), for its callers checked again.
 //!
-//! An entry is a header (magic, format version, the key again, a hash of
-//! the payload) and the payload; anything that does not match, or does
+//! An entry is a header (magic, format version, the key again, a checksum
+//! of the payload) and the payload; anything that does not match, or does
 //! not decode to the last byte, is a miss, never an error, and is
 //! overwritten by the re-check. Every entry of a build is kept in one
 //! file, its [`pack`] (with a small recent pack beside it, for the few
@@ -101,7 +101,7 @@ const MAGIC: &[u8; 8] = b"HALITE\x00C";
 
 /// The entry format; changing the encoding below (or the pack's) changes
 /// it, and the pack's file name with it.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 /// What earlier formats kept in the cache's directory (their entries'
 /// directories, and the pack and ledger beside them): no build that
@@ -112,8 +112,8 @@ const OLDER_FORMATS: &[&str] = &["check-v1", "check-v2", "check-v3"];
 /// near it): a foreign file cannot make a lookup read without bound.
 const MAX_ENTRY_SIZE: u64 = 64 << 20;
 
-/// The header: magic, format, key, payload hash.
-const HEADER_SIZE: usize = 8 + 4 + 32 + 32;
+/// The header: magic, format, key, payload checksum ([`checksum`]).
+const HEADER_SIZE: usize = 8 + 4 + 32 + 8;
 
 /// A directory of check results, opened for one run.
 #[derive(Debug)]
@@ -306,7 +306,7 @@ impl ResultCache {
         // Laid out whole and hashed at once: a hasher fed a few bytes at a
         // time spent more on each call than on the bytes (the same bytes,
         // so the same key).
-        let mut input = Vec::with_capacity(128 + files.len() * (80 + 8 + 64));
+        let mut input = Vec::with_capacity(128 + files.len() * (80 + 8 + 66));
         input.extend_from_slice(self.build.as_bytes());
         input.extend_from_slice(&FORMAT.to_le_bytes());
         input.extend_from_slice(&limits.max_file_size.to_le_bytes());
@@ -319,9 +319,33 @@ impl ResultCache {
             None => input.push(b's'),
         }
         input.extend_from_slice(&(files.len() as u64).to_le_bytes());
+        // Short, since hashing the input is most of what a key costs: a
+        // file of the unit's directory by its path from there (which the
+        // directory written above makes whole), and its levels' digest
+        // only where it is not the file's before it (the files of a
+        // directory share theirs, most often).
+        let mut last_levels = None;
         for file in files {
-            push_str(&mut input, file.path.as_str());
-            input.extend_from_slice(file.levels.as_bytes());
+            let path = file.path.as_str();
+            let in_dir =
+                dir.and_then(|dir| path.strip_prefix(dir.as_str())).and_then(|rest| rest.strip_prefix('/'));
+            match in_dir {
+                Some(rest) => {
+                    input.push(b'd');
+                    push_str(&mut input, rest);
+                }
+                None => {
+                    input.push(b'p');
+                    push_str(&mut input, path);
+                }
+            }
+            if last_levels == Some(file.levels) {
+                input.push(b'=');
+            } else {
+                input.push(b'l');
+                input.extend_from_slice(file.levels.as_bytes());
+                last_levels = Some(file.levels);
+            }
             input.extend_from_slice(file.bytes.as_bytes());
         }
         Key(blake3::hash(&input))
@@ -353,7 +377,7 @@ impl ResultCache {
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&FORMAT.to_le_bytes());
         bytes.extend_from_slice(key.0.as_bytes());
-        bytes.extend_from_slice(blake3::hash(&payload).as_bytes());
+        bytes.extend_from_slice(&checksum(&payload));
         bytes.extend_from_slice(&payload);
         lock(&self.used).insert(*key.0.as_bytes(), Used::Stored(bytes));
         self.wrote.store(true, Ordering::Relaxed);
@@ -558,19 +582,69 @@ fn build_id(dir: &Utf8Path) -> io::Result<blake3::Hash> {
         .map_err(|message| io::Error::other(format!("cannot identify Halite's executable: {message}")))
 }
 
+/// The bytes of one of the cache's files as read: mapped when it is
+/// large, on Unix (a warm run reads megabytes of them, and copying each
+/// into memory of its own touched as many fresh pages), else read.
+#[derive(Debug)]
+pub(crate) enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl Default for FileBytes {
+    fn default() -> FileBytes {
+        FileBytes::Read(Vec::new())
+    }
+}
+
+impl From<Vec<u8>> for FileBytes {
+    fn from(bytes: Vec<u8>) -> FileBytes {
+        FileBytes::Read(bytes)
+    }
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(map) => map,
+            FileBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
+/// Files smaller than this are read rather than mapped.
+const MAP_FROM: u64 = 64 << 10;
+
 /// The whole of the regular file at `path`, if it is one of at most
 /// `max_size` bytes: how the cache reads its own files (a pack, the file
 /// index, a walk's record), any of which another process may be replacing.
-pub(crate) fn read_bounded(path: &Utf8Path, max_size: u64) -> Option<Vec<u8>> {
+pub(crate) fn read_bounded(path: &Utf8Path, max_size: u64) -> Option<FileBytes> {
     use std::io::Read;
     let mut file = std::fs::File::open(path).ok()?;
     let metadata = file.metadata().ok()?;
     if !metadata.is_file() || metadata.len() > max_size {
         return None;
     }
+    // Not on Windows, where a file mapped cannot be replaced, and this
+    // run replaces the pack it read.
+    #[cfg(unix)]
+    if metadata.len() >= MAP_FROM {
+        // SAFETY: the mapping stays as it is mapped for the run. The cache
+        // writes its files whole to a temporary file renamed over the old
+        // one, never in place, and the file renamed over lives on for as
+        // long as it is mapped; only another program writing into the
+        // file itself, or cutting it short, could change what is mapped
+        // (and a read past a cut end would stop the process). Populated
+        // at once: every page is read, and one call maps them all.
+        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
+            return Some(FileBytes::Mapped(map));
+        }
+    }
     let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).ok()?);
     file.read_to_end(&mut bytes).ok()?;
-    Some(bytes)
+    Some(FileBytes::Read(bytes))
 }
 
 /// Writes `bytes` to `path` in `dir` whole or not at all: a temporary file
@@ -929,17 +1003,32 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
     out.0
 }
 
+/// The checksum of an entry's payload that its header keeps: a 64-bit
+/// hash (`rustc-hash`'s), not BLAKE3. It only tells a payload changed or
+/// cut since it was written (the entry is found by its key, a BLAKE3 hash,
+/// and one who can write the cache could write a matching hash of any
+/// kind), and a warm run checks every entry it reports from: BLAKE3 over
+/// thousands of payloads of a few hundred bytes each, one block at a
+/// time, was most of what reading an entry cost.
+fn checksum(payload: &[u8]) -> [u8; 8] {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(payload);
+    hasher.finish().to_le_bytes()
+}
+
 /// The entry in `bytes`, if they are a whole entry of this format for
-/// `key` whose payload is what its hash says and decodes to its last byte.
+/// `key` whose payload is what its checksum says and decodes to its last
+/// byte.
 fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
     let (header, payload) = bytes.split_at_checked(HEADER_SIZE)?;
     let (magic, rest) = header.split_at(8);
     let (format, rest) = rest.split_at(4);
-    let (stored_key, hash) = rest.split_at(32);
+    let (stored_key, sum) = rest.split_at(32);
     if magic != MAGIC
         || format != FORMAT.to_le_bytes()
         || stored_key != key.0.as_bytes()
-        || hash != blake3::hash(payload).as_bytes()
+        || sum != checksum(payload)
     {
         return None;
     }
@@ -1284,7 +1373,7 @@ mod tests {
 
         let spoilt = open(&dir);
         assert_eq!(spoilt.load(&key(1)), Some(entry()));
-        assert_eq!(spoilt.load(&key(2)), None, "its payload's hash no longer matches");
+        assert_eq!(spoilt.load(&key(2)), None, "its payload's checksum no longer matches");
         assert_eq!(spoilt.load(&key(3)), Some(entry()));
         // Nothing stored: nothing written.
         spoilt.finish();

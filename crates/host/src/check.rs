@@ -20,8 +20,9 @@
 //! called module's variables are kept by directory for the whole run, so
 //! a module many others call is read once. Meanwhile a thread of its own
 //! finds the rule levels (`halite.toml`, one look per directory); a worker
-//! waits for them only to report, and, where a configuration declares a
-//! language of its own (`[[dialect]]`, see
+//! waits for them only to report (with the result cache, they are found
+//! before the workers start: a unit's key needs them), and, where a
+//! configuration declares a language of its own (`[[dialect]]`, see
 //! [`crate::config::ConfigDialects`]), to make its host with that
 //! registry.
 //!
@@ -220,6 +221,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
         cache: cache.filter(|_| replaced.is_empty()),
         hashes: Mutex::new(vec![None; paths.len()]),
         read_hashes: Mutex::default(),
+        index_of_path: OnceLock::new(),
         limits,
         unit_of_dir: &unit_of_dir,
         child_inputs,
@@ -232,6 +234,14 @@ pub(crate) fn check_paths_replacing<R: Send>(
     };
     let chunks = chunks(reported, paths);
     let done = std::thread::scope(|scope| {
+        if checker.cache.is_some() {
+            // Found here before the workers start: a cached run's first
+            // key needs them, and a thread of their own would only be one
+            // more for a busy machine to schedule before the workers can
+            // go on.
+            let _ = levels.set(rule_levels(levels_finder, paths));
+            return check_in_order(&checker, &chunks);
+        }
         // Set even if finding them panics, or the workers would wait forever.
         scope.spawn(|| {
             let find = std::panic::AssertUnwindSafe(|| rule_levels(levels_finder, paths));
@@ -345,7 +355,7 @@ fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUn
         .iter()
         .map(|unit| match &unit.dir {
             Some(dir) => dir.as_path(),
-            None => paths[unit.files[0]].parent().unwrap_or(Utf8Path::new("")),
+            None => vfs::parent(&paths[unit.files[0]]).unwrap_or(Utf8Path::new("")),
         })
         .collect();
     // How many components the directory of the unit at `index` shares
@@ -500,6 +510,8 @@ struct ChunkChecker<'a, R> {
     hashes: Mutex<Vec<Option<Option<blake3::Hash>>>>,
     /// The hash of each file read by path so far (see [`ChunkChecker::reads`]).
     read_hashes: Mutex<FxHashMap<Utf8PathBuf, Option<blake3::Hash>>>,
+    /// Each of `paths` by its text (see [`ChunkChecker::index_of`]).
+    index_of_path: OnceLock<FxHashMap<&'a str, usize>>,
     limits: Limits,
     unit_of_dir: &'a FxHashMap<&'a str, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
@@ -781,12 +793,26 @@ impl<R: Send> ChunkChecker<'_, R> {
         Ok(Some(cache.unit_key(self.limits, unit.dir.as_deref(), &files)))
     }
 
-    /// The hash of each of `unit`'s files: from the file index when what
-    /// `stat` says of the file is as it was when it was last hashed, else
-    /// read and hashed (the bytes kept for the check).
+    /// The hash of each of `unit`'s files: as found already in this run
+    /// (for a caller's entry, when the unit is a called module), else from
+    /// the file index when what `stat` says of the file is as it was when
+    /// it was last hashed, else read and hashed (the bytes kept for the
+    /// check). A hash found already is taken as the index's would be: the
+    /// bytes are read only if the unit is checked or quoted.
     fn hash_unit(&self, cache: &ResultCache, unit: &CheckUnit) -> Vec<(usize, Hashed)> {
-        let hashed: Vec<(usize, Hashed)> =
-            unit.files.iter().map(|&index| (index, self.hash_file(cache, index))).collect();
+        let known: Vec<Option<blake3::Hash>> = {
+            let hashes = lock(&self.hashes);
+            unit.files.iter().map(|&index| hashes[index].flatten()).collect()
+        };
+        let hashed: Vec<(usize, Hashed)> = unit
+            .files
+            .iter()
+            .zip(known)
+            .map(|(&index, known)| match known {
+                Some(hash) => (index, Hashed::Indexed(hash)),
+                None => (index, self.hash_file(cache, index)),
+            })
+            .collect();
         let mut hashes = lock(&self.hashes);
         for (index, file) in &hashed {
             hashes[*index] = Some(file.hash());
@@ -1041,6 +1067,11 @@ impl<R: Send> ChunkChecker<'_, R> {
     /// when there is none to read (read once per run; by the file index
     /// when `stat` says of the file what it said when it was hashed).
     fn read_hash(&self, path: &Utf8Path) -> Option<blake3::Hash> {
+        // One of the run's files (a Terragrunt unit's include is most
+        // often one): hashed once for the run, with its unit's.
+        if let Some(index) = self.index_of(path) {
+            return self.file_hash(index);
+        }
         if let Some(&hash) = lock(&self.read_hashes).get(path) {
             return hash;
         }
@@ -1059,6 +1090,16 @@ impl<R: Send> ChunkChecker<'_, R> {
         });
         lock(&self.read_hashes).insert(path.to_owned(), hash);
         hash
+    }
+
+    /// The index among the run's paths of the one written as `path` is,
+    /// if any (the table made on the first question: a run without
+    /// Terragrunt units asks none).
+    fn index_of(&self, path: &Utf8Path) -> Option<usize> {
+        let index_of_path = self.index_of_path.get_or_init(|| {
+            self.paths.iter().enumerate().map(|(index, path)| (path.as_str(), index)).collect()
+        });
+        index_of_path.get(path.as_str()).copied()
     }
 
     /// What a checked `unit` read beyond its own files: the directories of

@@ -98,14 +98,17 @@ impl RuleLevelsFinder {
     fn chain_of(&mut self, path: &Utf8Path) -> Result<Option<Arc<ConfigChain>>, ConfigError> {
         // The directory's text as the path gives it (`a/b/` of `a/b/c.tf`,
         // empty for `c.tf`): `Path::parent` splits the whole path into
-        // components.
-        let dir_text = path.as_str().rfind(std::path::is_separator).map_or("", |end| &path.as_str()[..=end]);
+        // components. Searched byte by byte (separators are ASCII): a search
+        // by `char` decodes the whole path backwards.
+        let text = path.as_str();
+        let end = text.as_bytes().iter().rposition(|&byte| std::path::is_separator(char::from(byte)));
+        let dir_text = end.map_or("", |end| &text[..=end]);
         if let Some(chain) = self.chain_of_dir.get(dir_text) {
             return Ok(chain.clone());
         }
         let absolute = self.current_dir.join(path);
-        let dir = absolute.parent().unwrap_or(&absolute).to_owned();
-        let chain = match self.config_file(&dir) {
+        let dir = vfs::parent(&absolute).unwrap_or(&absolute);
+        let chain = match self.config_file(dir) {
             Some(config_path) => Some(self.chain(config_path)?),
             None => None,
         };
@@ -162,7 +165,9 @@ impl RuleLevelsFinder {
         // configuration file of their own.
         let mut pending: Vec<&Utf8Path> = Vec::new();
         let mut found = None;
-        for ancestor in dir.ancestors() {
+        // `dir.ancestors()`, each found from the text (`vfs::parent`).
+        let ancestors = std::iter::successors(Some(dir), |dir| vfs::parent(dir));
+        for ancestor in ancestors {
             if let Some(answer) = self.config_file_of_dir.get(ancestor.as_str()) {
                 found = answer.clone();
                 break;

@@ -287,7 +287,7 @@ pub fn is_terraform_automatic_variables_file(path: &Utf8Path) -> bool {
 /// for a bare name (a file of the current directory), so that `main.tf`
 /// and `./main.tf` belong to the same module as the directory `.`.
 pub fn module_dir(path: &Utf8Path) -> &Utf8Path {
-    match path.parent() {
+    match parent(path) {
         Some(parent) if !parent.as_str().is_empty() => parent,
         _ => Utf8Path::new("."),
     }
@@ -364,6 +364,21 @@ fn after_current_dir(path: &[u8]) -> Option<&[u8]> {
 }
 
 /// `path`'s file name (`Path::file_name`), else the whole path.
+/// `Path::parent`, found from the text where the path is plain (its last
+/// separator ends its parent) rather than by parsing its components: a
+/// check asks it of every file and directory.
+pub fn parent(path: &Utf8Path) -> Option<&Utf8Path> {
+    let text = path.as_str();
+    if !is_plain(text.as_bytes()) {
+        return path.parent();
+    }
+    Some(Utf8Path::new(match text.as_bytes().iter().rposition(|&byte| byte == b'/') {
+        Some(0) => "/",
+        Some(at) => &text[..at],
+        None => "",
+    }))
+}
+
 fn name_of(path: &Utf8Path) -> &str {
     file_name(path).unwrap_or(path.as_str())
 }
@@ -407,6 +422,33 @@ mod tests {
         {
             let path = Utf8Path::new(path);
             assert_eq!(file_name(path), path.file_name(), "{path:?}");
+        }
+    }
+
+    #[test]
+    fn parents_are_paths_parents() {
+        for path in [
+            "a/b.tf",
+            "b.tf",
+            "a//b.tf",
+            "a/./b.tf",
+            "a/b/",
+            "a/.",
+            "a/..",
+            "/",
+            ".",
+            "..",
+            "",
+            "/a",
+            "/a/b",
+            "a/.b",
+            "./a/b",
+            "../a",
+            "/a/../b",
+            "a/b/c/d.hcl",
+        ] {
+            let path = Utf8Path::new(path);
+            assert_eq!(parent(path), path.parent(), "{path:?}");
         }
     }
 

@@ -22,8 +22,8 @@
 //!
 //! The index is one file (`files-v1` in the cache's directory), with a
 //! recent one beside it (`files-v1-recent`, the entries recorded since
-//! the main one was written, over its), each read once per run and
-//! written whole (a temporary file renamed over it) only by a run that
+//! the main one was written, over its), each read once per run (mapped,
+//! and looked up where its entries lie: see [`Table`]) and written whole (a temporary file renamed over it) only by a run that
 //! hashed a file: the recent one while it stays small beside the main one
 //! (see [`FileIndex::save`]), else both as one main index. Each entry stands on its own, so two
 //! runs sharing the directory at worst lose each other's new entries (the
@@ -177,7 +177,7 @@ pub(crate) struct FileIndex {
     /// The directory relative paths are relative to.
     current_dir: Utf8PathBuf,
     /// The entries as read, by absolute path.
-    loaded: FxHashMap<Box<str>, Recorded>,
+    loaded: Loaded,
     /// The time this run's stamps are taken after, less the margin.
     trusted_before: i64,
     /// The entries this run recorded.
@@ -191,19 +191,19 @@ impl FileIndex {
     /// new entries are trusted for files last touched before now.
     pub(crate) fn open(dir: &Utf8Path, current_dir: Utf8PathBuf) -> FileIndex {
         let now = SystemTime::now();
-        let (loaded, main_entries) = read_both(dir);
-        FileIndex { main_entries, ..FileIndex::with_entries(dir.join(FILE_NAME), current_dir, loaded, now) }
+        let loaded = read_both(dir);
+        FileIndex::with_entries(dir.join(FILE_NAME), current_dir, loaded, now)
     }
 
     fn with_entries(
         path: Utf8PathBuf,
         current_dir: Utf8PathBuf,
-        loaded: FxHashMap<Box<str>, Recorded>,
+        loaded: Loaded,
         now: SystemTime,
     ) -> FileIndex {
         FileIndex {
             recent_path: path.with_file_name(RECENT_FILE_NAME),
-            main_entries: loaded.len(),
+            main_entries: loaded.main.len(),
             path,
             current_dir,
             loaded,
@@ -242,7 +242,7 @@ impl FileIndex {
     /// The hash of the bytes of the file at `path`, whose stamp is now
     /// `stamp`, if its entry holds.
     pub(crate) fn hash(&self, path: &Utf8Path, stamp: &Stamp) -> Option<blake3::Hash> {
-        let recorded = *self.with_key(path, |key| self.loaded.get(key))?;
+        let recorded = self.with_key(path, |key| self.loaded.get(key))?;
         recorded.holds_for(stamp).then(|| blake3::Hash::from_bytes(recorded.hash))
     }
 
@@ -251,7 +251,7 @@ impl FileIndex {
     pub(crate) fn record(&self, path: &Utf8Path, stamp: Stamp, hash: blake3::Hash) {
         let key = self.key(path);
         let recorded = Recorded { stamp, trusted_before: self.trusted_before, hash: *hash.as_bytes() };
-        if self.loaded.get(&key) == Some(&recorded) {
+        if self.loaded.get(&key) == Some(recorded) {
             return;
         }
         super::lock(&self.recorded).insert(key, recorded);
@@ -274,22 +274,20 @@ impl FileIndex {
         let recent = read(&self.recent_path);
         let recent_kept = || recent.iter().filter(|(path, _)| !recorded.contains_key(*path));
         if recent_kept().count() + recorded.len() <= self.main_entries / RECENT_SHARE {
-            let entries: Vec<(&str, &Recorded)> =
-                recent_kept().chain(&recorded).map(|(path, entry)| (&**path, entry)).collect();
+            let entries: Vec<(&str, Recorded)> =
+                recent_kept().chain(&recorded).map(|(path, entry)| (&**path, *entry)).collect();
             let _ = super::write_atomically(dir, &self.recent_path, &encode(&entries));
             return;
         }
         let oldest = self.trusted_before.saturating_sub(MAX_AGE.as_nanos() as i64);
-        let mut entries: Vec<(&str, &Recorded)> =
+        let mut entries: Vec<(&str, Recorded)> =
             Vec::with_capacity(self.loaded.len() + recent.len() + recorded.len());
         entries.extend(
             self.loaded
                 .iter()
                 .filter(|(path, _)| !recorded.contains_key(*path) && !recent.contains_key(*path))
-                .chain(recent_kept())
-                .chain(&recorded)
-                .filter(|(_, entry)| entry.trusted_before >= oldest)
-                .map(|(path, entry)| (&**path, entry)),
+                .chain(recent_kept().chain(&recorded).map(|(path, entry)| (&**path, *entry)))
+                .filter(|(_, entry)| entry.trusted_before >= oldest),
         );
         if entries.len() > MAX_ENTRIES {
             entries.sort_unstable_by_key(|(_, entry)| std::cmp::Reverse(entry.trusted_before));
@@ -301,19 +299,154 @@ impl FileIndex {
     }
 }
 
-/// The entries of the index at `path`; none when it cannot be trusted.
+/// The entries of the index at `path`, owned; none when it cannot be
+/// trusted.
 fn read(path: &Utf8Path) -> FxHashMap<Box<str>, Recorded> {
-    crate::cache::read_bounded(path, MAX_INDEX_SIZE).and_then(|bytes| decode(&bytes)).unwrap_or_default()
+    Table::read(path).iter().map(|(path, entry)| (Box::from(path), entry)).collect()
 }
 
-/// The entries of the main and the recent index in the cache's directory
-/// `dir`, the recent one's over the main one's, and how many the main one
-/// has.
-fn read_both(dir: &Utf8Path) -> (FxHashMap<Box<str>, Recorded>, usize) {
-    let mut entries = read(&dir.join(FILE_NAME));
-    let main_entries = entries.len();
-    entries.extend(read(&dir.join(RECENT_FILE_NAME)));
-    (entries, main_entries)
+/// The main and the recent index in the cache's directory `dir`.
+fn read_both(dir: &Utf8Path) -> Loaded {
+    Loaded { main: Table::read(&dir.join(FILE_NAME)), recent: Table::read(&dir.join(RECENT_FILE_NAME)) }
+}
+
+/// The main index and the recent one as read, the recent one's entries
+/// over the main one's.
+#[derive(Debug, Default)]
+struct Loaded {
+    main: Table,
+    recent: Table,
+}
+
+impl Loaded {
+    fn get(&self, path: &str) -> Option<Recorded> {
+        self.recent.get(path).or_else(|| self.main.get(path))
+    }
+
+    /// Every entry, the recent index's over the main one's.
+    fn iter(&self) -> impl Iterator<Item = (&str, Recorded)> {
+        let main = self.main.iter().filter(|(path, _)| self.recent.get(path).is_none());
+        main.chain(self.recent.iter())
+    }
+
+    /// How many entries the two have, those of both counted twice.
+    fn len(&self) -> usize {
+        self.main.len() + self.recent.len()
+    }
+}
+
+/// An index file as read: its bytes (mapped, for the main one), and where
+/// each entry starts in them, found by its path's hash. Nothing is copied
+/// out of the bytes until asked: a warm run looks up each of its files
+/// once, and making a table of owned paths was most of what reading the
+/// index cost, and a tenth of the run's page faults.
+#[derive(Debug, Default)]
+struct Table {
+    bytes: super::FileBytes,
+    /// The offset in `bytes` of each entry (of its path's length).
+    entries: hashbrown::HashTable<u32>,
+}
+
+/// The bytes that follow an entry's path: its stamp, the time it is
+/// trusted before, its hash.
+const AFTER_PATH: usize = 5 * 8 + 8 + 32;
+
+fn path_hash(path: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(path);
+    hasher.finish()
+}
+
+/// The path of the entry at `at` in an index's `bytes` (empty if there is
+/// none there: the offsets are those [`Table::from_bytes`] checked).
+fn path_at(bytes: &[u8], at: u32) -> &[u8] {
+    let at = at as usize;
+    let path = || {
+        let len = u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize;
+        bytes.get(at + 4..at + 4 + len)
+    };
+    path().unwrap_or_default()
+}
+
+impl Table {
+    fn read(path: &Utf8Path) -> Table {
+        crate::cache::read_bounded(path, MAX_INDEX_SIZE).and_then(Table::from_bytes).unwrap_or_default()
+    }
+
+    /// The table of a whole index of this format in `bytes`, or `None`.
+    fn from_bytes(bytes: super::FileBytes) -> Option<Table> {
+        let (body, hash) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
+        if blake3::hash(body).as_bytes() != hash {
+            return None;
+        }
+        let mut input = super::Reader(body);
+        if input.take(MAGIC.len())? != MAGIC || input.u32()? != FORMAT {
+            return None;
+        }
+        let count = input.u32()? as usize;
+        // Each entry takes more than 80 bytes: a count past what is left is
+        // not believed.
+        let mut entries = hashbrown::HashTable::with_capacity(count.min(input.0.len() / 80));
+        for _ in 0..count {
+            let at = u32::try_from(body.len() - input.0.len()).ok()?;
+            let len = input.u32()? as usize;
+            let path = input.take(len)?;
+            input.take(AFTER_PATH)?;
+            // A path twice: the later entry, as a map would keep it.
+            match entries.entry(
+                path_hash(path),
+                |&other| path_at(body, other) == path,
+                |&other| path_hash(path_at(body, other)),
+            ) {
+                hashbrown::hash_table::Entry::Occupied(mut entry) => *entry.get_mut() = at,
+                hashbrown::hash_table::Entry::Vacant(entry) => {
+                    entry.insert(at);
+                }
+            }
+        }
+        if !input.0.is_empty() {
+            return None;
+        }
+        Some(Table { bytes, entries })
+    }
+
+    fn get(&self, path: &str) -> Option<Recorded> {
+        let path = path.as_bytes();
+        let at = *self.entries.find(path_hash(path), |&at| path_at(&self.bytes, at) == path)?;
+        self.recorded_at(at, path.len())
+    }
+
+    /// The entry at `at`, an offset the table holds.
+    fn entry_at(&self, at: u32) -> Option<(&str, Recorded)> {
+        let path = path_at(&self.bytes, at);
+        Some((std::str::from_utf8(path).ok()?, self.recorded_at(at, path.len())?))
+    }
+
+    /// What the entry at `at`, whose path is `path_len` bytes long,
+    /// records.
+    fn recorded_at(&self, at: u32, path_len: usize) -> Option<Recorded> {
+        let start = at as usize + 4 + path_len;
+        let mut input = super::Reader(self.bytes.get(start..start + AFTER_PATH)?);
+        let stamp = Stamp {
+            size: input.u64()?,
+            modified: input.u64()?.cast_signed(),
+            changed: input.u64()?.cast_signed(),
+            inode: input.u64()?,
+            device: input.u64()?,
+        };
+        let trusted_before = input.u64()?.cast_signed();
+        let hash = input.array()?;
+        Some(Recorded { stamp, trusted_before, hash })
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&str, Recorded)> {
+        self.entries.iter().filter_map(|&at| self.entry_at(at))
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
 }
 
 fn nanos_since_epoch(time: SystemTime) -> i64 {
@@ -325,7 +458,7 @@ fn nanos_since_epoch(time: SystemTime) -> i64 {
 
 /// The index's bytes: magic, format, count, the entries, and the hash of
 /// everything before it.
-fn encode(entries: &[(&str, &Recorded)]) -> Vec<u8> {
+fn encode(entries: &[(&str, Recorded)]) -> Vec<u8> {
     // Sized exactly: grown as it was written, the buffer was copied and
     // its pages touched twice over.
     const ENTRY_SIZE: usize = 4 + 5 * 8 + 8 + 32;
@@ -351,36 +484,6 @@ fn encode(entries: &[(&str, &Recorded)]) -> Vec<u8> {
     out
 }
 
-/// The entries of a whole index of this format, or `None`.
-fn decode(bytes: &[u8]) -> Option<FxHashMap<Box<str>, Recorded>> {
-    let (body, hash) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
-    if blake3::hash(body).as_bytes() != hash {
-        return None;
-    }
-    let mut input = super::Reader(body);
-    if input.take(MAGIC.len())? != MAGIC || input.u32()? != FORMAT {
-        return None;
-    }
-    let count = input.u32()? as usize;
-    // Each entry takes more than 80 bytes: a count past what is left is
-    // not believed.
-    let mut entries = FxHashMap::with_capacity_and_hasher(count.min(input.0.len() / 80), Default::default());
-    for _ in 0..count {
-        let path: Box<str> = input.str()?.into();
-        let stamp = Stamp {
-            size: input.u64()?,
-            modified: input.u64()?.cast_signed(),
-            changed: input.u64()?.cast_signed(),
-            inode: input.u64()?,
-            device: input.u64()?,
-        };
-        let trusted_before = input.u64()?.cast_signed();
-        let hash = input.array()?;
-        entries.insert(path, Recorded { stamp, trusted_before, hash });
-    }
-    input.0.is_empty().then_some(entries)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,12 +498,8 @@ mod tests {
     }
 
     fn index_at(dir: &Utf8Path, now_secs: u64) -> FileIndex {
-        let (loaded, main_entries) = read_both(dir);
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(now_secs);
-        FileIndex {
-            main_entries,
-            ..FileIndex::with_entries(dir.join(FILE_NAME), "/repo".into(), loaded, now)
-        }
+        FileIndex::with_entries(dir.join(FILE_NAME), "/repo".into(), read_both(dir), now)
     }
 
     #[test]
@@ -481,7 +580,7 @@ mod tests {
             let index = FileIndex::with_entries(
                 "/nowhere/files".into(),
                 current_dir.into(),
-                FxHashMap::default(),
+                Loaded::default(),
                 SystemTime::UNIX_EPOCH,
             );
             let joined = Utf8Path::new(current_dir).join(path);
@@ -501,15 +600,20 @@ mod tests {
     #[test]
     fn every_cut_and_every_changed_byte_is_an_empty_index() {
         let entry = Recorded { stamp: stamp(5), trusted_before: 9, hash: [3; 32] };
-        let bytes = encode(&[("/repo/a.tf", &entry), ("/repo/b.tf", &entry)]);
-        assert_eq!(decode(&bytes).map(|entries| entries.len()), Some(2));
+        let other = Recorded { hash: [4; 32], ..entry };
+        let bytes = encode(&[("/repo/a.tf", entry), ("/repo/b.tf", entry), ("/repo/a.tf", other)]);
+        let table = Table::from_bytes(bytes.clone().into()).expect("an index");
+        assert_eq!(table.len(), 2);
+        assert_eq!(table.get("/repo/a.tf"), Some(other), "the later of two");
+        assert_eq!(table.get("/repo/b.tf"), Some(entry));
+        assert_eq!(table.get("/repo/c.tf"), None);
         for len in 0..bytes.len() {
-            assert!(decode(&bytes[..len]).is_none(), "cut at {len}");
+            assert!(Table::from_bytes(bytes[..len].to_vec().into()).is_none(), "cut at {len}");
         }
         for at in 0..bytes.len() {
             let mut changed = bytes.clone();
             changed[at] ^= 1;
-            assert!(decode(&changed).is_none(), "byte {at} changed");
+            assert!(Table::from_bytes(changed.into()).is_none(), "byte {at} changed");
         }
     }
 

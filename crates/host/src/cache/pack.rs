@@ -1,4 +1,4 @@
-//! The pack: the cache's entries, all in one file (`check-v4-BUILD.pack`
+//! The pack: the cache's entries, all in one file (`check-v5-BUILD.pack`
 //! in the cache's directory, one per build: see [`path_of`]), so that a run reads one file rather than one per
 //! unit, and a cold run writes one rather than thousands (creating that
 //! many files in one directory was most of what a cold run paid for the
@@ -9,13 +9,13 @@
 //! a run when older than [`super::TOUCH_AFTER`]); then the entries (header
 //! and payload, see [`super::ResultCache`]). A lookup finds its key's row
 //! by a binary search of the table as read, without decoding the rest,
-//! and checks the entry whole (magic, format, its key, the hash of its
+//! and checks the entry whole (magic, format, its key, the checksum of its
 //! payload), so a pack cut short or changed is only entries missed: a row
 //! pointing outside the file, or rows out of order, are keys not found.
 //!
 //! A pack is written whole (a temporary file renamed over it), by a run
 //! that stored an entry (or used one not used for a while). There are
-//! two: the main pack, and the recent one (`check-v4-BUILD-recent.pack`), the
+//! two: the main pack, and the recent one (`check-v5-BUILD-recent.pack`), the
 //! entries stored since the main one was written, which a lookup tries
 //! first. A run that stored a few entries writes the recent pack again,
 //! with them and the entries it had (so a warm run after an edit writes a
@@ -40,7 +40,13 @@ const MAGIC: &[u8; 8] = b"HALITE\x00P";
 /// How the packs' names start, in the cache's directory: the format is in
 /// it, so that no build reads another format's pack (see
 /// [`super::OLDER_FORMATS`]), and the build follows (see [`path_of`]).
-pub(crate) const NAME_PREFIX: &str = "check-v4-";
+pub(crate) const NAME_PREFIX: &str = "check-v5-";
+
+/// How the names of every format's packs start (`check-v4-` was the
+/// first with a pack per build): another format's pack is as another
+/// build's, removed when the packs pass the cap or it is old (see
+/// [`super::ResultCache`]'s pruning).
+const ANY_FORMAT_PREFIX: &str = "check-v";
 
 /// How the packs' names end; the recent pack's, the entries stored since
 /// the main pack was last written, with `-recent` before it.
@@ -64,7 +70,7 @@ const TABLE_START: usize = MAGIC.len() + 4 + 4;
 /// The pack as read: its bytes, and how many rows its table has.
 #[derive(Debug, Default)]
 pub(crate) struct Pack {
-    bytes: Vec<u8>,
+    bytes: super::FileBytes,
     rows: usize,
 }
 
@@ -89,7 +95,7 @@ impl Pack {
 
     /// The pack in `bytes`, if they start as one of this format whose
     /// table fits in them.
-    fn from_bytes(bytes: Vec<u8>, format: u32) -> Option<Pack> {
+    fn from_bytes(bytes: super::FileBytes, format: u32) -> Option<Pack> {
         let mut input = super::Reader(&bytes);
         if input.take(MAGIC.len())? != MAGIC || input.u32()? != format {
             return None;
@@ -197,7 +203,7 @@ pub(crate) fn recent_path_of(dir: &Utf8Path, build: &blake3::Hash) -> Utf8PathBu
 
 /// Whether `name` is that of a pack (of any build).
 pub(crate) fn is_pack_name(name: &str) -> bool {
-    name.starts_with(NAME_PREFIX) && name.ends_with(NAME_SUFFIX)
+    name.starts_with(ANY_FORMAT_PREFIX) && name.ends_with(NAME_SUFFIX)
 }
 
 /// A build as packs' names give it: enough of its hash to tell builds
@@ -211,6 +217,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_older_format_s_packs_are_pruned_as_another_build_s() {
+        assert!(is_pack_name("check-v4-0123456789abcdef.pack"));
+        assert!(is_pack_name("check-v4-0123456789abcdef-recent.pack"));
+        assert!(is_pack_name(&format!("{NAME_PREFIX}0123456789abcdef.pack")));
+        assert!(!is_pack_name("files-v1"));
+        assert!(!is_pack_name("check-v4-0123456789abcdef.pack.tmp"));
+    }
+
+    #[test]
     fn a_pack_reads_back_and_a_spoilt_table_is_only_keys_missed() {
         let (one, two) = ([1u8; 32], [2u8; 32]);
         let (first, second) = (vec![7u8; HEADER_SIZE + 3], vec![9u8; HEADER_SIZE]);
@@ -221,18 +236,18 @@ mod tests {
                 Packed { key: &one, bytes: &first, used: 10 },
             ],
         );
-        let pack = Pack::from_bytes(bytes.clone(), 1).expect("a pack");
+        let pack = Pack::from_bytes(bytes.clone().into(), 1).expect("a pack");
         assert_eq!(pack.get(&one), Some(Packed { key: &one, bytes: &first, used: 10 }));
         assert_eq!(pack.get(&two), Some(Packed { key: &two, bytes: &second, used: 20 }));
         assert_eq!(pack.get(&[3; 32]), None);
         assert_eq!(pack.entries().count(), 2);
         let range = pack.range_of(&pack.get(&two).expect("an entry"));
         assert_eq!(&bytes[range], &second[..]);
-        assert!(Pack::from_bytes(bytes.clone(), 2).is_none(), "another format's");
+        assert!(Pack::from_bytes(bytes.clone().into(), 2).is_none(), "another format's");
         // Cut anywhere: no more than the entries wholly before the cut,
         // and never a wrong one.
         for len in 0..bytes.len() {
-            let Some(cut) = Pack::from_bytes(bytes[..len].to_vec(), 1) else { continue };
+            let Some(cut) = Pack::from_bytes(bytes[..len].to_vec().into(), 1) else { continue };
             for entry in cut.entries() {
                 let whole = if *entry.key == one { &first } else { &second };
                 assert_eq!(entry.bytes, &whole[..], "cut at {len}");

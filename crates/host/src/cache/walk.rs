@@ -228,29 +228,32 @@ fn remove_old_records(dir: &Utf8Path) {
 
 /// Whether `holds` is true of every item, asked on a thread per core: a
 /// record has a stamp per directory of the tree, and a `stat` is mostly
-/// the kernel's walk of its path.
+/// the kernel's walk of its path. The calling thread asks too, and each
+/// thread takes the next block of items when done with one, so that on a
+/// machine whose cores are busy a helper that is not run soon costs the
+/// caller one block, not a share of the items.
 fn all_in_parallel<T: Sync>(items: &[T], holds: impl Fn(&T) -> bool + Sync) -> bool {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    const BLOCK: usize = 64;
     let threads = crate::host::available_threads().min(4);
-    if threads == 1 || items.len() < 256 {
+    if threads == 1 || items.len() < 4 * BLOCK {
         return items.iter().all(holds);
     }
-    let failed = std::sync::atomic::AtomicBool::new(false);
-    let per_thread = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        for part in items.chunks(per_thread) {
-            let (holds, failed) = (&holds, &failed);
-            scope.spawn(move || {
-                for item in part {
-                    if failed.load(std::sync::atomic::Ordering::Relaxed) {
-                        return;
-                    }
-                    if !holds(item) {
-                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                        return;
-                    }
-                }
-            });
+    let (failed, next) = (AtomicBool::new(false), AtomicUsize::new(0));
+    let ask = || {
+        while !failed.load(Ordering::Relaxed) {
+            let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+            let Some(block) = items.get(start..items.len().min(start + BLOCK)) else { return };
+            if !block.iter().all(&holds) {
+                failed.store(true, Ordering::Relaxed);
+            }
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(ask);
+        }
+        ask();
     });
     !failed.into_inner()
 }
