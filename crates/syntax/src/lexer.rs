@@ -194,12 +194,39 @@ const INVALID_ESCAPE: &str = "Invalid escape sequence";
 /// The ASCII bytes that continue an identifier.
 static IDENT_ASCII: [bool; 256] =
     byte_set(b"-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz");
+/// Spaces and tabs, which make one `WHITESPACE` token in a run.
+static BLANK: [bool; 256] = byte_set(b" \t");
 /// Bytes that end a run of literal text in a quoted template.
 static QUOTED_STOP: [bool; 256] = byte_set(b"\"$%\\\r\n");
 /// Bytes that end a run of literal text in a heredoc line.
 static HEREDOC_STOP: [bool; 256] = byte_set(b"$%\r\n");
 /// Bytes that end a run of literal text in a bare template.
 static BARE_STOP: [bool; 256] = byte_set(b"$%");
+
+/// The first index from `i` on whose byte is not in `set`, or the length.
+/// A free function over the slice, so that the loop keeps the slice's start
+/// and length in registers rather than reloading them through `&mut self`
+/// at every byte.
+#[inline(always)]
+fn skip_in(bytes: &[u8], mut i: usize, set: &[bool; 256]) -> usize {
+    while let Some(&b) = bytes.get(i)
+        && set[b as usize]
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The first index from `i` on whose byte is in `stop`, or the length.
+#[inline(always)]
+fn skip_until(bytes: &[u8], mut i: usize, stop: &[bool; 256]) -> usize {
+    while let Some(&b) = bytes.get(i)
+        && !stop[b as usize]
+    {
+        i += 1;
+    }
+    i
+}
 
 const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut set = [false; 256];
@@ -327,22 +354,14 @@ impl<'a> Lexer<'a> {
         let next = self.byte(pos + 1);
         match b {
             b' ' | b'\t' => {
-                let mut end = pos + 1;
-                while matches!(self.byte(end), b' ' | b'\t') {
-                    end += 1;
-                }
+                let end = skip_in(self.bytes, pos + 1, &BLANK);
                 self.push_trivia(WHITESPACE, end);
             }
             b'\n' => self.push(NEWLINE, pos + 1),
             b'\r' if next == b'\n' => self.push(NEWLINE, pos + 2),
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
                 // Most identifiers are ASCII: scanned here, without a call.
-                let mut end = pos + 1;
-                while let Some(&b) = self.bytes.get(end)
-                    && IDENT_ASCII[b as usize]
-                {
-                    end += 1;
-                }
+                let mut end = skip_in(self.bytes, pos + 1, &IDENT_ASCII);
                 if self.byte(end) >= 0x80 {
                     end = self.ident_rest(end);
                 }
@@ -501,9 +520,7 @@ impl<'a> Lexer<'a> {
     /// `(ID_Continue | '-')*`.
     fn ident_rest(&self, mut i: usize) -> usize {
         loop {
-            while i < self.bytes.len() && IDENT_ASCII[self.bytes[i] as usize] {
-                i += 1;
-            }
+            i = skip_in(self.bytes, i, &IDENT_ASCII);
             let b = self.byte(i);
             if b >= 0x80 {
                 let ch = self.char_at(i);
@@ -644,9 +661,7 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let mut i = start;
         loop {
-            while i < self.bytes.len() && !QUOTED_STOP[self.bytes[i] as usize] {
-                i += 1;
-            }
+            i = skip_until(self.bytes, i, &QUOTED_STOP);
             let Some(&b) = self.bytes.get(i) else { break };
             match b {
                 b'"' => {
@@ -789,9 +804,7 @@ impl<'a> Lexer<'a> {
         }
         let mut i = start;
         loop {
-            while i < self.bytes.len() && !HEREDOC_STOP[self.bytes[i] as usize] {
-                i += 1;
-            }
+            i = skip_until(self.bytes, i, &HEREDOC_STOP);
             let Some(&b) = self.bytes.get(i) else { break };
             match b {
                 b'\n' => return self.heredoc_line_end(i + 1),
@@ -826,9 +839,7 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let mut i = start;
         loop {
-            while i < self.bytes.len() && !BARE_STOP[self.bytes[i] as usize] {
-                i += 1;
-            }
+            i = skip_until(self.bytes, i, &BARE_STOP);
             if i == self.bytes.len() {
                 break;
             }
