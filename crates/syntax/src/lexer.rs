@@ -69,6 +69,17 @@ pub struct LexedStr<'a> {
     /// `start[i]..start[i + 1]`.
     start: Vec<u32>,
     errors: Vec<SyntaxError>,
+    /// The tokens that are not trivia, as the parser reads them; recorded
+    /// as they are lexed, so that the parser does not make a second pass
+    /// over every token to find them.
+    significant: SignificantTokens,
+}
+
+/// The indices and kinds of the tokens that are not trivia, side by side.
+#[derive(Debug, Default)]
+pub(crate) struct SignificantTokens {
+    pub(crate) index: Vec<u32>,
+    pub(crate) kind: Vec<SyntaxKind>,
 }
 
 impl<'a> LexedStr<'a> {
@@ -113,6 +124,12 @@ impl<'a> LexedStr<'a> {
     /// all of them: token `i` is `bounds[i]..bounds[i + 1]`.
     pub(crate) fn bounds(&self) -> &[u32] {
         &self.start
+    }
+
+    /// The tokens that are not trivia, handed to the parser, which frees
+    /// them before the tree is built.
+    pub(crate) fn take_significant(&mut self) -> SignificantTokens {
+        std::mem::take(&mut self.significant)
     }
 }
 
@@ -177,12 +194,39 @@ const INVALID_ESCAPE: &str = "Invalid escape sequence";
 /// The ASCII bytes that continue an identifier.
 static IDENT_ASCII: [bool; 256] =
     byte_set(b"-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz");
+/// Spaces and tabs, which make one `WHITESPACE` token in a run.
+static BLANK: [bool; 256] = byte_set(b" \t");
 /// Bytes that end a run of literal text in a quoted template.
 static QUOTED_STOP: [bool; 256] = byte_set(b"\"$%\\\r\n");
 /// Bytes that end a run of literal text in a heredoc line.
 static HEREDOC_STOP: [bool; 256] = byte_set(b"$%\r\n");
 /// Bytes that end a run of literal text in a bare template.
 static BARE_STOP: [bool; 256] = byte_set(b"$%");
+
+/// The first index from `i` on whose byte is not in `set`, or the length.
+/// A free function over the slice, so that the loop keeps the slice's start
+/// and length in registers rather than reloading them through `&mut self`
+/// at every byte.
+#[inline(always)]
+fn skip_in(bytes: &[u8], mut i: usize, set: &[bool; 256]) -> usize {
+    while let Some(&b) = bytes.get(i)
+        && set[b as usize]
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The first index from `i` on whose byte is in `stop`, or the length.
+#[inline(always)]
+fn skip_until(bytes: &[u8], mut i: usize, stop: &[bool; 256]) -> usize {
+    while let Some(&b) = bytes.get(i)
+        && !stop[b as usize]
+    {
+        i += 1;
+    }
+    i
+}
 
 const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut set = [false; 256];
@@ -202,6 +246,7 @@ struct Lexer<'a> {
     kind: Vec<SyntaxKind>,
     start: Vec<u32>,
     errors: Vec<SyntaxError>,
+    significant: SignificantTokens,
     modes: Vec<Mode>,
     told: Told,
 }
@@ -219,6 +264,11 @@ impl<'a> Lexer<'a> {
             kind: Vec::with_capacity(estimate),
             start: Vec::with_capacity(estimate),
             errors: Vec::new(),
+            // About three tokens in five are not trivia.
+            significant: SignificantTokens {
+                index: Vec::with_capacity(estimate * 2 / 3),
+                kind: Vec::with_capacity(estimate * 2 / 3),
+            },
             modes: Vec::new(),
             told: Told::default(),
         }
@@ -229,7 +279,7 @@ impl<'a> Lexer<'a> {
         // and Terraform skip it: it is whitespace before the first token,
         // kept in the tree like any other, and the formatter drops it.
         if self.modes.is_empty() && self.bytes.starts_with(BOM) {
-            self.push(WHITESPACE, BOM.len());
+            self.push_trivia(WHITESPACE, BOM.len());
         }
         while self.pos < self.bytes.len() {
             match self.modes.last() {
@@ -248,13 +298,29 @@ impl<'a> Lexer<'a> {
 
     fn finish(mut self) -> LexedStr<'a> {
         self.start.push(self.text.len() as u32);
-        LexedStr { text: self.text, kind: self.kind, start: self.start, errors: self.errors }
+        LexedStr {
+            text: self.text,
+            kind: self.kind,
+            start: self.start,
+            errors: self.errors,
+            significant: self.significant,
+        }
     }
 
-    /// Ends the current token at `end` (exclusive), which must be past
-    /// `self.pos`.
+    /// Ends the current token, which is not trivia, at `end` (exclusive),
+    /// which must be past `self.pos`.
     #[inline]
     fn push(&mut self, kind: SyntaxKind, end: usize) {
+        debug_assert!(!kind.is_trivia(), "{kind:?} pushed as significant");
+        self.significant.index.push(self.kind.len() as u32);
+        self.significant.kind.push(kind);
+        self.push_trivia(kind, end);
+    }
+
+    /// Ends the current token, whitespace or a comment, at `end`
+    /// (exclusive), which must be past `self.pos`.
+    #[inline]
+    fn push_trivia(&mut self, kind: SyntaxKind, end: usize) {
         debug_assert!(end > self.pos, "empty {kind:?} token at {}", self.pos);
         self.kind.push(kind);
         self.start.push(self.pos as u32);
@@ -288,16 +354,17 @@ impl<'a> Lexer<'a> {
         let next = self.byte(pos + 1);
         match b {
             b' ' | b'\t' => {
-                let mut end = pos + 1;
-                while matches!(self.byte(end), b' ' | b'\t') {
-                    end += 1;
-                }
-                self.push(WHITESPACE, end);
+                let end = skip_in(self.bytes, pos + 1, &BLANK);
+                self.push_trivia(WHITESPACE, end);
             }
             b'\n' => self.push(NEWLINE, pos + 1),
             b'\r' if next == b'\n' => self.push(NEWLINE, pos + 2),
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                let end = self.ident_rest(pos + 1);
+                // Most identifiers are ASCII: scanned here, without a call.
+                let mut end = skip_in(self.bytes, pos + 1, &IDENT_ASCII);
+                if self.byte(end) >= 0x80 {
+                    end = self.ident_rest(end);
+                }
                 self.push(IDENT, end);
             }
             b'0'..=b'9' => self.number(),
@@ -453,9 +520,7 @@ impl<'a> Lexer<'a> {
     /// `(ID_Continue | '-')*`.
     fn ident_rest(&self, mut i: usize) -> usize {
         loop {
-            while i < self.bytes.len() && IDENT_ASCII[self.bytes[i] as usize] {
-                i += 1;
-            }
+            i = skip_in(self.bytes, i, &IDENT_ASCII);
             let b = self.byte(i);
             if b >= 0x80 {
                 let ch = self.char_at(i);
@@ -526,7 +591,7 @@ impl<'a> Lexer<'a> {
             Some(nl) => self.pos + nl,
             None => self.bytes.len(),
         };
-        self.push(COMMENT, end);
+        self.push_trivia(COMMENT, end);
     }
 
     /// `/* … */`, which may span lines. Unterminated, it runs to the end of
@@ -547,7 +612,7 @@ impl<'a> Lexer<'a> {
                 self.bytes.len()
             }
         };
-        self.push(COMMENT, end);
+        self.push_trivia(COMMENT, end);
     }
 
     /// At `<<`: lexes `<<ID` or `<<-ID` and its line break as one
@@ -596,9 +661,7 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let mut i = start;
         loop {
-            while i < self.bytes.len() && !QUOTED_STOP[self.bytes[i] as usize] {
-                i += 1;
-            }
+            i = skip_until(self.bytes, i, &QUOTED_STOP);
             let Some(&b) = self.bytes.get(i) else { break };
             match b {
                 b'"' => {
@@ -741,9 +804,7 @@ impl<'a> Lexer<'a> {
         }
         let mut i = start;
         loop {
-            while i < self.bytes.len() && !HEREDOC_STOP[self.bytes[i] as usize] {
-                i += 1;
-            }
+            i = skip_until(self.bytes, i, &HEREDOC_STOP);
             let Some(&b) = self.bytes.get(i) else { break };
             match b {
                 b'\n' => return self.heredoc_line_end(i + 1),
@@ -778,9 +839,7 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let mut i = start;
         loop {
-            while i < self.bytes.len() && !BARE_STOP[self.bytes[i] as usize] {
-                i += 1;
-            }
+            i = skip_until(self.bytes, i, &BARE_STOP);
             if i == self.bytes.len() {
                 break;
             }

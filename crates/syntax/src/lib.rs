@@ -79,8 +79,8 @@ impl<T: AstNode> Parse<T> {
 
 /// Parses a whole HCL native syntax file.
 pub fn parse(text: &str) -> Parse<ast::SourceFile> {
-    let lexed = lexer::lex(text);
-    let (green, errors) = parser::parse_source_file(&lexed);
+    let mut lexed = lexer::lex(text);
+    let (green, errors) = parser::parse_source_file(&mut lexed);
     Parse { green, errors: errors.into(), _ty: PhantomData }
 }
 
@@ -88,8 +88,8 @@ pub fn parse(text: &str) -> Parse<ast::SourceFile> {
 /// parentheses: command-line variables (`--var NAME=EXPR`) and the JSON
 /// syntax's static analyses, which read a string as an expression.
 pub fn parse_expression(text: &str) -> Parse<ast::ExpressionFile> {
-    let lexed = lexer::lex(text);
-    let (green, errors) = parser::parse_expression_file(&lexed);
+    let mut lexed = lexer::lex(text);
+    let (green, errors) = parser::parse_expression_file(&mut lexed);
     Parse { green, errors: errors.into(), _ty: PhantomData }
 }
 
@@ -97,8 +97,8 @@ pub fn parse_expression(text: &str) -> Parse<ast::ExpressionFile> {
 /// interpolations and `%{ … }` directives, no quotes and no backslash
 /// escapes. The JSON syntax evaluates its strings this way.
 pub fn parse_template(text: &str) -> Parse<ast::TemplateFile> {
-    let lexed = lexer::lex_template(text);
-    let (green, errors) = parser::parse_template_file(&lexed);
+    let mut lexed = lexer::lex_template(text);
+    let (green, errors) = parser::parse_template_file(&mut lexed);
     Parse { green, errors: errors.into(), _ty: PhantomData }
 }
 

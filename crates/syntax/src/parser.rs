@@ -28,7 +28,7 @@ use crate::{
     GreenNode, SyntaxError,
     SyntaxKind::{self, *},
     TextRange, TextSize,
-    lexer::LexedStr,
+    lexer::{LexedStr, SignificantTokens},
     tree_builder,
 };
 
@@ -41,22 +41,24 @@ pub(crate) const MAX_NESTING: u32 = 128;
 /// into nested nodes; each link adds a level to the tree.
 pub(crate) const MAX_CHAIN: u32 = 4096;
 
-pub(crate) fn parse_source_file(lexed: &LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
+pub(crate) fn parse_source_file(lexed: &mut LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
     parse_with(lexed, grammar::source_file)
 }
 
 /// Parses a whole text as one expression (see [`grammar::expression_file`]).
-pub(crate) fn parse_expression_file(lexed: &LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
+pub(crate) fn parse_expression_file(lexed: &mut LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
     parse_with(lexed, grammar::expression_file)
 }
 
 /// Parses a text lexed by [`crate::lexer::lex_template`] as a bare template.
-pub(crate) fn parse_template_file(lexed: &LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
+pub(crate) fn parse_template_file(lexed: &mut LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
     parse_with(lexed, grammar::template_file)
 }
 
-fn parse_with(lexed: &LexedStr<'_>, root: fn(&mut Parser<'_>)) -> (GreenNode, Vec<SyntaxError>) {
-    let mut p = Parser::new(lexed);
+fn parse_with(lexed: &mut LexedStr<'_>, root: fn(&mut Parser<'_>)) -> (GreenNode, Vec<SyntaxError>) {
+    let significant = lexed.take_significant();
+    let lexed = &*lexed;
+    let mut p = Parser::new(lexed, significant);
     root(&mut p);
     let (events, mut errors) = p.finish();
     let green = tree_builder::build(lexed, events);
@@ -137,16 +139,8 @@ struct FirstName<'t> {
 const NAMES_SCANNED: usize = 32;
 
 impl<'t> Parser<'t> {
-    fn new(lexed: &'t LexedStr<'t>) -> Parser<'t> {
-        let mut tokens = Vec::with_capacity(lexed.len());
-        let mut kinds = Vec::with_capacity(lexed.len());
-        for i in 0..lexed.len() {
-            let kind = lexed.kind(i);
-            if !kind.is_trivia() {
-                tokens.push(i as u32);
-                kinds.push(kind);
-            }
-        }
+    fn new(lexed: &'t LexedStr<'t>, significant: SignificantTokens) -> Parser<'t> {
+        let SignificantTokens { index: tokens, kind: kinds } = significant;
         // About one event per significant token in real files (two per node,
         // and a node for every token or two); a little more, so that the
         // common case never reallocates. Capacity is only touched as it is

@@ -15,7 +15,8 @@
 //! one small hash map. Parsing is about a third faster for it. A node made
 //! of one shared token (`true`, `0`, a variable's name) is shared too, as
 //! rowan's builder would: a flat list of such values is mostly leaves. Such
-//! a node is built straight from its start and finish events, and its
+//! a node is built straight from its start and finish events, also when
+//! others were wrapped around it later (the variable of `var.name`), and its
 //! token is only cloned when no equal leaf exists yet, since every clone
 //! and its later drop is an atomic operation on the token's count. Both
 //! maps stop growing at [`SHARED_MAX`] entries, so a file of a million
@@ -61,15 +62,7 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
         // opened twice.
         match events[i] {
             Event::Start { kind, forward_parent: None, first_token } if kind != SyntaxKind::TOMBSTONE => {
-                // A node of exactly one token, finished right after it
-                // starts (a variable's name, a literal): built at once,
-                // without cloning the token when an equal leaf exists.
-                if let Some(&Event::Finish { end_token }) = events.get(i + 1)
-                    && end_token == first_token + 1
-                    && !builder.open.is_empty()
-                    && builder.pos <= first_token as usize
-                {
-                    builder.leaf(kind, first_token as usize);
+                if builder.leaf_at(&events, i, kind, first_token) {
                     i += 2;
                     continue;
                 }
@@ -92,10 +85,20 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
                         _ => None,
                     };
                 }
-                for kind in forward_parents.drain(..).rev() {
+                // The parents, outermost first; then the node itself, which
+                // may be a leaf (the variable of `var.name`).
+                for kind in forward_parents.drain(1..).rev() {
                     if kind != SyntaxKind::TOMBSTONE {
                         builder.start_node(kind, first_token as usize);
                     }
+                }
+                forward_parents.clear();
+                if kind != SyntaxKind::TOMBSTONE {
+                    if builder.leaf_at(&events, i, kind, first_token) {
+                        i += 2;
+                        continue;
+                    }
+                    builder.start_node(kind, first_token as usize);
                 }
             }
             Event::Finish { end_token } => builder.finish_node(end_token as usize),
@@ -161,6 +164,23 @@ impl Builder<'_, '_> {
             };
             self.children.push(NodeOrToken::Node(node));
         }
+    }
+
+    /// If the node of `kind` that event `i` starts at `first_token` is
+    /// finished by the next event right after that one token (a variable's
+    /// name, a literal), builds it at once, without cloning the token when
+    /// an equal leaf exists, and says so.
+    #[inline(always)]
+    fn leaf_at(&mut self, events: &[Event], i: usize, kind: SyntaxKind, first_token: u32) -> bool {
+        if let Some(&Event::Finish { end_token }) = events.get(i + 1)
+            && end_token == first_token + 1
+            && !self.open.is_empty()
+            && self.pos <= first_token as usize
+        {
+            self.leaf(kind, first_token as usize);
+            return true;
+        }
+        false
     }
 
     /// Puts a node of `kind` holding only lexed token `token` into the open
@@ -354,6 +374,25 @@ mod tests {
         assert!(std::ptr::eq::<rowan::GreenNodeData>(&**leaves[0], &**leaves[1]));
         assert!(std::ptr::eq::<rowan::GreenNodeData>(&**leaves[0], &**leaves[3]));
         assert!(!std::ptr::eq::<rowan::GreenNodeData>(&**leaves[0], &**leaves[2]));
+    }
+
+    #[test]
+    fn a_leaf_that_others_were_wrapped_around_is_shared() {
+        // `var` starts as a node of its own and is wrapped in an accessor
+        // once the `.` is seen: it is still built as a shared leaf.
+        let text = "a = [var.x, var.y[0], var]\n";
+        let parse = crate::parse(text);
+        assert!(parse.ok());
+        assert_eq!(parse.syntax_node().text().to_string(), text);
+        let variables: Vec<GreenNode> = parse
+            .syntax_node()
+            .descendants()
+            .filter(|it| it.kind() == SyntaxKind::VARIABLE)
+            .map(|it| it.green().into_owned())
+            .collect();
+        assert_eq!(variables.len(), 3);
+        assert!(std::ptr::eq::<rowan::GreenNodeData>(&*variables[0], &*variables[1]));
+        assert!(std::ptr::eq::<rowan::GreenNodeData>(&*variables[0], &*variables[2]));
     }
 
     #[test]
