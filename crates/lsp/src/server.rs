@@ -409,8 +409,8 @@ impl Server {
                         let report = self.host.commit_report(draft);
                         let mut paths: BTreeSet<Utf8PathBuf> =
                             report.diagnostics.iter().map(|it| it.diagnostic.path.clone()).collect();
-                        // The next part of a report over more than one part
-                        // holds, unless an edit made one due already.
+                        // The next part of a report in parts starts at once,
+                        // unless an edit made a report due already.
                         let more = self.host.report_pending();
                         if more && self.report_due.is_none() {
                             self.schedule_report(Duration::ZERO);
