@@ -33,8 +33,8 @@
 //! The directories outside DIR whose files its modules hold or read (the
 //! children of local module calls, a Terragrunt unit's include and the
 //! units it depends on) are watched too, kept in step with what the
-//! modules read after every batch: an edit there is reported as one in DIR
-//! is.
+//! modules read after every batch (a module an edit starts calling is read
+//! then): an edit there is reported as one in DIR is.
 //!
 //! The watcher follows module files that are symbolic links to their
 //! targets and files with several hard links to their inode (see `vfs`'s
@@ -175,7 +175,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                 if outside {
                     let change = host::load::outside_change(&host, batch);
                     host.apply_change(change);
-                    host.load_reads();
+                    load_reads_and_children(&mut host);
                 } else {
                     let (mut change, _) = host::inputs::watched_change(batch);
                     host::load::rule_levels(&mut change, &mut levels).map_err(|error| anyhow!(error))?;
@@ -183,8 +183,9 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                     // its handle, which it does at its next query, unwinding.
                     host.apply_change(change);
                     // The files the batch made units read (an include
-                    // added), whose readers it reports again with the others.
-                    host.load_reads();
+                    // added) and the modules it made them call, whose
+                    // readers it reports again with the others.
+                    load_reads_and_children(&mut host);
                     // Read again after every batch, not only one that changed
                     // a variables file: a variable declared or retyped
                     // changes which `TF_VAR_` counts and how its text reads.
@@ -242,6 +243,14 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     drop(watcher);
     drop(outside_watches);
     Ok(Outcome::Clean)
+}
+
+/// Reads what a change made the modules read by path or call (see
+/// `host::load::children`), saying what could not be read.
+fn load_reads_and_children(host: &mut AnalysisHost) {
+    if let Err(error) = host::load::children(host) {
+        eprintln!("halite: cannot read a called module: {error}");
+    }
 }
 
 /// Follows what the modules read outside `dir` now, saying which

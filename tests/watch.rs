@@ -650,36 +650,41 @@ fn watch_below(files: &[(&str, &str)], watched: &str) -> Watch {
 
 #[test]
 fn watch_follows_what_its_modules_read_outside_its_directory() {
-    // A child module beside the root: renaming its variable breaks the
-    // call, and naming it back mends it.
+    // A child module beside the root, called by an edit: the call's
+    // arguments are checked against it at once; naming its variable as
+    // the call does mends it, and renaming it again breaks it.
     let watch = watch_below(
         &[
-            ("root/main.tf", "module \"net\" {\n  source = \"../net\"\n  cidr   = \"10.0.0.0/16\"\n}\n"),
-            ("net/variables.tf", "variable \"cidr\" {\n  type = string\n}\n"),
+            ("root/main.tf", "output \"x\" {\n  value = 1\n}\n"),
+            ("net/variables.tf", "variable \"cidr_block\" {\n  type = string\n}\n"),
         ],
         "root",
     );
-    watch.expect(&[
-        json!({"address": "module.net.source", "value": "../net"}),
-        json!({"address": "module.net.cidr", "value": "10.0.0.0/16"}),
-    ]);
-    watch.write("net/variables.tf", "variable \"cidr_block\" {\n  type = string\n}\n");
-    let (seen, _) = watch.reports_until(&[]);
-    let lines: Vec<Value> = seen.iter().map(|line| serde_json::from_str(line).expect("JSON")).collect();
-    let codes = |resolved: bool| -> BTreeSet<String> {
-        lines
-            .iter()
+    watch.expect(&[json!({"address": "output.x.value", "value": 1})]);
+    watch.write(
+        "root/main.tf",
+        "module \"net\" {\n  source = \"../net\"\n  cidr   = \"10.0.0.0/16\"\n}\noutput \"x\" {\n  value = 1\n}\n",
+    );
+    let codes = |seen: &BTreeSet<String>, resolved: bool| -> BTreeSet<String> {
+        seen.iter()
+            .map(|line| serde_json::from_str::<Value>(line).expect("JSON"))
             .filter(|it| it.get("resolved").is_some() == resolved)
             .filter_map(|it| it["diagnostic"]["code"].as_str().map(str::to_string))
             .collect()
     };
-    assert_eq!(
-        codes(false),
-        BTreeSet::from(["missing-module-argument".into(), "unsupported-module-argument".into()])
-    );
+    let broken =
+        BTreeSet::from(["missing-module-argument".to_string(), "unsupported-module-argument".to_string()]);
+    let (seen, _) = watch.reports_until(&[
+        json!({"address": "module.net.source", "value": "../net"}),
+        json!({"address": "module.net.cidr", "value": "10.0.0.0/16"}),
+    ]);
+    assert_eq!(codes(&seen, false), broken, "{seen:#?}");
     watch.write("net/variables.tf", "variable \"cidr\" {\n  type = string\n}\n");
     let (seen, _) = watch.reports_until(&[]);
-    assert!(seen.iter().all(|line| line.contains("\"resolved\":true")), "{seen:#?}");
+    assert_eq!(codes(&seen, true), broken, "{seen:#?}");
+    watch.write("net/variables.tf", "variable \"cidr_block\" {\n  type = string\n}\n");
+    let (seen, _) = watch.reports_until(&[]);
+    assert_eq!(codes(&seen, false), broken, "{seen:#?}");
 
     // A Terragrunt unit whose include, in the directory above, sets an
     // input its module requires; the include's path is not known to the
