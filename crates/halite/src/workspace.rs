@@ -866,7 +866,7 @@ impl Workspace {
     /// assert!(changes.diagnostics[0].resolved);
     /// ```
     pub fn apply(&mut self, change: Change) -> Changes {
-        self.apply_inner(change, false).0
+        self.apply_inner(change, false, false).0
     }
 
     /// [`Workspace::apply`], also returning the queries the database ran to
@@ -887,13 +887,22 @@ impl Workspace {
     /// assert_eq!(evaluated, ["attribute_value(local.a)", "attribute_value(local.b)"]);
     /// ```
     pub fn apply_logged(&mut self, change: Change) -> (Changes, Vec<String>) {
-        self.apply_inner(change, true)
+        self.apply_inner(change, true, false)
     }
 
-    fn apply_inner(&mut self, change: Change, log: bool) -> (Changes, Vec<String>) {
+    /// `from_disk`: the change is what a watcher saw on disk, so what it
+    /// makes the module read by path or call is read from disk too, as
+    /// [`Workspace::open`] read it (`host::load::children`); a module's
+    /// own in-memory changes read nothing.
+    fn apply_inner(&mut self, change: Change, log: bool, from_disk: bool) -> (Changes, Vec<String>) {
         let change = change.into_module(&self.dir);
         let mark = log.then(|| self.host.db().open_log());
         self.host.apply_change(change);
+        if from_disk {
+            // `apply` has no error to return: a called module that cannot
+            // be read stays out, as one that does not exist does.
+            let _ = host::load::children(&mut self.host);
+        }
         let report = self.host.report();
         let executed = match mark {
             Some(mark) => {
@@ -1040,7 +1049,7 @@ impl Workspace {
     /// Applies a batch of changes from the watcher (see
     /// [`Workspace::apply`]), and returns what it changed.
     pub fn apply_batch(&mut self, batch: crate::ChangeBatch) -> Changes {
-        self.apply(Change::from(batch))
+        self.apply_inner(Change::from(batch), false, true).0
     }
 
     /// Watches the module's directory and applies each batch of changes as
@@ -1050,9 +1059,10 @@ impl Workspace {
     ///
     /// Unlike [`Workspace::watch_channel`], it also follows what the module
     /// reads outside its directory (the local modules it calls, a
-    /// Terragrunt unit's include and the units it depends on), as `halite
-    /// watch` does: a change there changes what the module reports too. A
-    /// directory of those that cannot be watched is not followed.
+    /// Terragrunt unit's include and the units it depends on, including
+    /// those an edit adds), as `halite watch` does: a change there changes
+    /// what the module reports too. A directory of those that cannot be
+    /// watched is not followed.
     pub fn watch(
         &mut self,
         mut on_change: impl FnMut(&Workspace, &Changes) -> ControlFlow<()>,
@@ -1083,7 +1093,9 @@ impl Workspace {
         for batch in batches {
             let changed = match batch {
                 Batch::Own(batch) => self.apply_batch(batch),
-                Batch::Outside(batch) => self.apply(host::load::outside_change(&self.host, batch)),
+                Batch::Outside(batch) => {
+                    self.apply_inner(host::load::outside_change(&self.host, batch), false, true).0
+                }
             };
             let _ = outside.follow(&self.host, &self.dir);
             if on_change(self, &changed).is_break() {

@@ -462,38 +462,68 @@ fn hcl_rs_readme_examples_decode_to_the_same_values() {
 }
 
 #[test]
-fn watch_follows_a_called_module_outside_the_directory() {
+fn watch_reads_a_module_an_edit_calls_and_follows_it() {
     let dir = tempfile::tempdir().unwrap();
     let dir = halite::Utf8Path::from_path(dir.path()).unwrap().to_owned();
     std::fs::create_dir_all(dir.join("root")).unwrap();
     std::fs::create_dir_all(dir.join("net")).unwrap();
-    std::fs::write(
-        dir.join("root/main.tf"),
-        "module \"net\" {\n  source = \"../net\"\n  cidr   = \"10.0.0.0/16\"\n}\n",
-    )
-    .unwrap();
-    std::fs::write(dir.join("net/variables.tf"), "variable \"cidr\" {\n  type = string\n}\n").unwrap();
+    std::fs::write(dir.join("root/main.tf"), "locals {\n  a = 1\n}\n").unwrap();
+    std::fs::write(dir.join("net/variables.tf"), "variable \"cidr_block\" {\n  type = string\n}\n").unwrap();
     let mut workspace = Workspace::open(dir.join("root")).unwrap();
     let writer = {
         let dir = dir.clone();
         std::thread::spawn(move || {
-            // Once the watch is in place: the child's variable renamed.
+            // Once the watch is in place: a call of the module beside the
+            // root, with an argument it does not declare.
             std::thread::sleep(std::time::Duration::from_millis(500));
-            std::fs::write(dir.join("net/variables.tf"), "variable \"cidr_block\" {\n  type = string\n}\n")
+            std::fs::write(
+                dir.join("root/main.tf"),
+                "module \"net\" {\n  source = \"../net\"\n  cidr   = \"10.0.0.0/16\"\n}\n",
+            )
+            .unwrap();
+            // Then the module declares it.
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+            std::fs::write(dir.join("net/variables.tf"), "variable \"cidr\" {\n  type = string\n}\n")
                 .unwrap();
-            // Should that never be seen, a change of the root's own ends
-            // the watch, and the assertion below fails.
-            std::thread::sleep(std::time::Duration::from_secs(20));
+            // Should either not be seen, a change of the root's own past
+            // the deadline ends the watch, and the assertion below fails.
+            std::thread::sleep(std::time::Duration::from_secs(30));
             let _ = std::fs::write(dir.join("root/extra.tf"), "locals {\n  x = 1\n}\n");
         })
     };
-    let mut codes = Vec::new();
+    let mut seen: Vec<Vec<(String, bool)>> = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(25);
     workspace
         .watch(|_, changes| {
-            codes = changes.diagnostics.iter().map(|it| it.diagnostic.code.to_string()).collect();
-            std::ops::ControlFlow::Break(())
+            let codes: Vec<(String, bool)> = changes
+                .diagnostics
+                .iter()
+                .filter(|it| it.diagnostic.code.ends_with("module-argument"))
+                .map(|it| (it.diagnostic.code.to_string(), it.resolved))
+                .collect();
+            if !codes.is_empty() {
+                seen.push(codes);
+            }
+            if seen.len() == 2 || std::time::Instant::now() > deadline {
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
         })
         .unwrap();
-    assert_eq!(codes, ["missing-module-argument", "unsupported-module-argument"]);
+    let (broken, mended) = (false, true);
+    assert_eq!(
+        seen,
+        [
+            vec![
+                ("missing-module-argument".to_string(), broken),
+                ("unsupported-module-argument".to_string(), broken)
+            ],
+            vec![
+                ("missing-module-argument".to_string(), mended),
+                ("unsupported-module-argument".to_string(), mended)
+            ],
+        ]
+    );
     drop(writer);
 }
