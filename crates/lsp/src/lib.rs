@@ -55,7 +55,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { debounce: Duration::from_millis(50), debug_requests: false, files_per_report_part: 256 }
+        Options { debounce: Duration::from_millis(50), debug_requests: false, files_per_report_part: 64 }
     }
 }
 
