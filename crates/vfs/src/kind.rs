@@ -363,7 +363,6 @@ fn after_current_dir(path: &[u8]) -> Option<&[u8]> {
     path.strip_prefix(b"./").filter(|rest| !rest.starts_with(b"/"))
 }
 
-/// `path`'s file name (`Path::file_name`), else the whole path.
 /// `Path::parent`, found from the text where the path is plain (its last
 /// separator ends its parent) rather than by parsing its components: a
 /// check asks it of every file and directory.
@@ -379,6 +378,7 @@ pub fn parent(path: &Utf8Path) -> Option<&Utf8Path> {
     }))
 }
 
+/// `path`'s file name (`Path::file_name`), else the whole path.
 fn name_of(path: &Utf8Path) -> &str {
     file_name(path).unwrap_or(path.as_str())
 }
