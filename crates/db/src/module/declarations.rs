@@ -397,16 +397,73 @@ pub struct ModuleIndex {
     /// one file of a module.
     pub by_file: rustc_hash::FxHashMap<File, crate::module::FileIndex>,
     pub duplicates: Vec<Duplicate>,
-    /// The labels of each block type's blocks, in order (the keys of
-    /// `blocks`).
-    pub labels: rustc_hash::FxHashMap<SmolStr, Vec<Labels>>,
     /// The label counts of each block type's blocks.
     pub block_types: crate::module::BlockTypes,
     /// The blocks that are root names (not `variable`, `locals`, nor a
     /// dialect's hidden types), by their address's first segment, then by
-    /// the rest of their address (their labels): a reference finds its
-    /// block by a lookup per step, not a scan of every block of the type.
-    pub blocks: BTreeMap<SmolStr, BTreeMap<Labels, BlockEntry>>,
+    /// the rest of their address (their labels).
+    pub blocks: Blocks,
+}
+
+/// The blocks of a module's index, sorted by type, then by labels: a
+/// reference finds its block by a binary search per step, not a scan of
+/// every block of the type.
+///
+/// Three sorted slices rather than a map of maps: a module of a few files
+/// declares a handful of blocks of each of a few types, and an ordered
+/// map's node (room for eleven entries) per type was the largest part of
+/// the index of every small module, kept for every module of a workspace.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Blocks {
+    /// Each block type, in name order, with the end of its blocks in
+    /// `labels` and `entries` (they start where the previous type's end).
+    types: Box<[(SmolStr, u32)]>,
+    /// Every block's labels, by type, in order.
+    labels: Box<[Labels]>,
+    /// Every block's entry, in the order of `labels`.
+    entries: Box<[BlockEntry]>,
+}
+
+impl Blocks {
+    /// The positions of the blocks of `block_type` in `labels` and
+    /// `entries`.
+    fn of_type(&self, block_type: &str) -> std::ops::Range<usize> {
+        let Ok(at) = self.types.binary_search_by(|(name, _)| name.as_str().cmp(block_type)) else {
+            return 0..0;
+        };
+        let start = at.checked_sub(1).map_or(0, |before| self.types[before].1 as usize);
+        start..self.types[at].1 as usize
+    }
+
+    /// The block of type `block_type` with exactly `labels`.
+    pub fn get(&self, block_type: &str, labels: &[SmolStr]) -> Option<&BlockEntry> {
+        let range = self.of_type(block_type);
+        let at = self.labels[range.clone()].binary_search_by(|it| it[..].cmp(labels)).ok()?;
+        Some(&self.entries[range.start + at])
+    }
+
+    /// The labels of every block of `block_type`, in order.
+    pub fn labels(&self, block_type: &str) -> &[Labels] {
+        &self.labels[self.of_type(block_type)]
+    }
+}
+
+impl From<BTreeMap<SmolStr, BTreeMap<Labels, BlockEntry>>> for Blocks {
+    fn from(map: BTreeMap<SmolStr, BTreeMap<Labels, BlockEntry>>) -> Blocks {
+        let mut types = Vec::with_capacity(map.len());
+        let count = map.values().map(BTreeMap::len).sum();
+        let (mut labels, mut entries) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        for (block_type, blocks) in map {
+            for (block_labels, mut entry) in blocks {
+                entry.attributes.shrink_to_fit();
+                entry.nested.shrink_to_fit();
+                labels.push(block_labels);
+                entries.push(entry);
+            }
+            types.push((block_type, position(labels.len())));
+        }
+        Blocks { types: types.into(), labels: labels.into(), entries: entries.into() }
+    }
 }
 
 /// A block's labels, shared by the index's map of blocks and its lists of
@@ -613,6 +670,8 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     index.definitions.reserve(declared);
     index.by_file.reserve(files.len());
     let mut open_block = OpenBlock::default();
+    // Gathered in ordered maps, then kept as sorted slices (see [`Blocks`]).
+    let mut blocks: BTreeMap<SmolStr, BTreeMap<Labels, BlockEntry>> = BTreeMap::new();
     for &file in files {
         let declarations = &declarations_of(db, file).declarations;
         // Sized for every declaration: kept whole, and grown it kept up to
@@ -666,12 +725,11 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             };
             match declaration.kind {
                 DeclarationKind::Block => {
-                    open_block.close(&mut index.blocks);
+                    open_block.close(&mut blocks);
                     if let [type_name, labels @ ..] = address.segments()
                         && is_root_name(type_name)
                     {
-                        index
-                            .blocks
+                        blocks
                             .entry(type_name.clone())
                             .or_default()
                             .insert(Labels::from(labels), BlockEntry::default());
@@ -683,7 +741,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                         && is_root_name(type_name)
                         && !open_block.add(block, name)
                         && let Some(entry) =
-                            index.blocks.get_mut(type_name).and_then(|entries| entries.get_mut(labels))
+                            blocks.get_mut(type_name).and_then(|entries| entries.get_mut(labels))
                     {
                         entry.attributes.push(name.clone());
                     }
@@ -707,16 +765,15 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
             );
         }
     }
-    open_block.close(&mut index.blocks);
+    open_block.close(&mut blocks);
     for names in index.names.values_mut() {
         names.sort_unstable();
         names.shrink_to_fit();
     }
-    for (block_type, entries) in &index.blocks {
-        let labels: Vec<Labels> = entries.keys().cloned().collect();
-        let depths: BTreeSet<usize> = labels.iter().map(|it| it.len()).collect();
+    for (block_type, entries) in &blocks {
+        let depths: BTreeSet<usize> = entries.keys().map(|it| it.len()).collect();
         index.block_types.insert(block_type.clone(), depths.into_iter().collect());
-        index.labels.insert(block_type.clone(), labels);
     }
+    index.blocks = Blocks::from(blocks);
     index
 }

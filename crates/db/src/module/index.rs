@@ -304,7 +304,7 @@ impl<'db> IndexView<'db> {
     /// name (see [`crate::module::ModuleIndex::blocks`]).
     pub fn block(&self, block_type: &str, labels: &[SmolStr]) -> Option<&'db BlockEntry> {
         if let Some(whole) = self.whole {
-            return whole.blocks.get(block_type)?.get(labels);
+            return whole.blocks.get(block_type, labels);
         }
         match part(self.db, self.module, PartRef::Block(block_type, labels)) {
             Some(PartValue::Block(entry)) => entry.as_ref(),
@@ -318,7 +318,7 @@ impl<'db> IndexView<'db> {
     /// The labels of every block of `block_type`, in order.
     pub fn block_labels(&self, block_type: &str) -> &'db [Labels] {
         if let Some(whole) = self.whole {
-            return whole.labels.get(block_type).map_or(&[], Vec::as_slice);
+            return whole.blocks.labels(block_type);
         }
         match part(self.db, self.module, PartRef::BlockLabels(block_type)) {
             Some(PartValue::BlockLabels(labels)) => labels,
