@@ -128,6 +128,12 @@ pub fn parse_json(db: &dyn Db, file: File) -> Parse<JsonDocument> {
 /// salsa's attribute wants as a literal).
 pub const PARSE_TREES_KEPT: usize = 64;
 
+/// How many files' expression copies ([`module::file_exprs`]) the database
+/// keeps at least past a revision's start; it keeps more when a module has
+/// more than half as many files (the `lru` of `file_exprs`, which salsa's
+/// attribute wants as a literal).
+pub const EXPRESSIONS_KEPT: usize = 2048;
+
 /// Parses a file into its lossless syntax tree.
 ///
 /// This is the native syntax's tree: a JSON file (see [`SourceSyntax`]) has
@@ -315,6 +321,9 @@ pub struct RootDatabase {
     index_tables: Arc<module::index::IndexTables>,
     /// The dialects a module's files choose from (see [`module::Dialects`]).
     dialects: module::Dialects,
+    /// The capacity of [`module::file_exprs`]'s LRU (see
+    /// [`RootDatabase::set_module_files`]).
+    expressions_kept: usize,
     /// The paths looked for by queries and not found, and the input they
     /// read (see [`file_by_path`]).
     missed: Arc<Mutex<rustc_hash::FxHashSet<vfs::PathKey>>>,
@@ -368,6 +377,7 @@ impl RootDatabase {
             index_parts: Arc::default(),
             index_tables: Arc::default(),
             dialects: module::Dialects::new(),
+            expressions_kept: EXPRESSIONS_KEPT,
             missed: Arc::default(),
             missed_paths: None,
             keeps_log,
@@ -536,6 +546,7 @@ impl RootDatabase {
     /// [`RootDatabase::set_module_files`] with the files sorted by path
     /// already, once each.
     fn set_sorted_module_files(&mut self, dir: Utf8PathBuf, files: Vec<File>) -> Module {
+        self.keep_expressions_of(files.len());
         let (chosen, function_names, functions) =
             self.dialects.choose(files.iter().map(|file| file.path(self).as_path()));
         let structure = self.durability.structure;
@@ -611,6 +622,17 @@ impl RootDatabase {
             files = self.sorted_by_path(files);
         }
         self.set_sorted_module_files(dir, files)
+    }
+
+    /// Keeps the expression copies of at least twice `files` files, so that
+    /// every file of a module that large stays in memory while it is edited
+    /// (see [`module::file_exprs`]).
+    fn keep_expressions_of(&mut self, files: usize) {
+        let wanted = files.saturating_mul(2).max(EXPRESSIONS_KEPT);
+        if wanted > self.expressions_kept {
+            self.expressions_kept = wanted;
+            module::set_file_exprs_kept(self, wanted);
+        }
     }
 
     /// How many files added to a module are put in place one at a time.

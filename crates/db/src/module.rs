@@ -137,6 +137,7 @@ pub use crate::module::{
         may_fail_to_evaluate, module_attributes, variable_types,
     },
 };
+pub(crate) use self::value::set_file_exprs_kept;
 use crate::{Db, File};
 
 /// The files of one directory, evaluated together, and the values of its

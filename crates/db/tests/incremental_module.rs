@@ -598,3 +598,80 @@ fn editing_a_nested_blocks_attribute_reevaluates_exactly_its_readers() {
     "#]]
     .assert_debug_eq(&values(&db, module));
 }
+
+/// Files `m/f0000.hcl`…: file `i` declares `a{i} = 1` and `b{i}`, which reads
+/// the next file's `a`.
+fn ring_of_files(db: &mut RootDatabase, dir: &str, count: usize) -> Vec<db::File> {
+    (0..count)
+        .map(|i| {
+            let text = format!("locals {{\n  a{i} = 1\n  b{i} = local.a{}\n}}\n", (i + 1) % count);
+            db.set_file_text(format!("{dir}/f{i:04}.hcl"), text)
+        })
+        .collect()
+}
+
+#[test]
+fn a_module_larger_than_the_kept_expressions_keeps_every_files_expressions() {
+    // More files than the database keeps expression copies of by default:
+    // the module's own size raises what is kept, so an edit's dependent in
+    // a file evaluated long ago finds its file's expressions still there
+    // (the file is not lowered again).
+    let count = db::EXPRESSIONS_KEPT + 500;
+    let mut db = RootDatabase::new();
+    let files = ring_of_files(&mut db, "m", count);
+    let module = db.set_module_files("m", files);
+    evaluate_all(&db, module);
+
+    db.set_file_text("m/f0005.hcl", "locals {\n  a5 = 2\n  b5 = local.a6\n}\n");
+    let executed = db.log_executed(|| evaluate_all(&db, module));
+    expect![[r#"
+        [
+            "file_declarations(m/f0005.hcl)",
+            "lower(m/f0005.hcl)",
+            "lower_with_source_map(m/f0005.hcl)",
+            "parse(m/f0005.hcl)",
+            "file_exprs(m/f0005.hcl)",
+            "attribute_resolution(local.a5)",
+            "attribute_value(local.a5)",
+            "attribute_value(local.b4)",
+            "attribute_resolution(local.b5)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+}
+
+#[test]
+fn the_expressions_of_small_modules_nothing_reads_again_are_not_all_kept() {
+    // A workspace of many one-file modules: past the kept count, the
+    // expression copies least recently used are dropped at the next
+    // revision (and made again if asked for), rather than every module's
+    // kept for as long as the workspace is open.
+    let count = db::EXPRESSIONS_KEPT + 100;
+    let mut db = RootDatabase::new();
+    let mut modules = Vec::new();
+    for i in 0..count {
+        let file = db.set_file_text(format!("w/m{i:04}/main.hcl"), format!("locals {{\n  a = {i}\n}}\n"));
+        modules.push((db.set_module_files(format!("w/m{i:04}"), vec![file]), file));
+    }
+    for &(module, _) in &modules {
+        evaluate_all(&db, module);
+    }
+    db.set_file_text("w/m0001/main.hcl", "locals {\n  a = 100\n}\n");
+    let (first, first_file) = modules[0];
+    let (last, last_file) = modules[count - 1];
+    let executed = db.log_executed(|| {
+        evaluate_all(&db, first);
+        evaluate_all(&db, last);
+        let _ = db::module::file_exprs(&db, first_file);
+        let _ = db::module::file_exprs(&db, last_file);
+    });
+    expect![[r#"
+        [
+            "file_exprs(w/m0000/main.hcl)",
+            "lower(w/m0000/main.hcl)",
+            "lower_with_source_map(w/m0000/main.hcl)",
+            "parse(w/m0000/main.hcl)",
+        ]
+    "#]]
+    .assert_debug_eq(&executed);
+}

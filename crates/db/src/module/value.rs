@@ -100,8 +100,15 @@ pub(crate) fn body_at<'h>(hir: &'h hir::FileHir, location: &Location) -> Option<
 /// This, not the file's HIR, is what the module's resolutions and values
 /// read, so that the HIR (and the tree under it) need not stay in memory:
 /// they are evicted like trees, and only this copy of the expressions, much
-/// smaller, is kept for every file.
-#[salsa::tracked(returns(ref))]
+/// smaller, is kept.
+///
+/// Kept for the most recently used files, as many as twice the largest
+/// module has and at least [`crate::EXPRESSIONS_KEPT`] (see
+/// [`crate::RootDatabase::set_module_files`]): every file of a module being
+/// edited, whose dependents read them, and not every file of a workspace of
+/// thousands of modules that nothing edits. An evicted copy is made again
+/// from the file when one of its attributes is evaluated again.
+#[salsa::tracked(returns(ref), lru = 2048)]
 pub fn file_exprs(db: &dyn Db, file: File) -> FileExprs {
     let declarations = file_declarations(db, file);
     let exprs = if file.syntax(db) == crate::SourceSyntax::Json {
@@ -119,6 +126,11 @@ pub fn file_exprs(db: &dyn Db, file: File) -> FileExprs {
             .collect()
     };
     FileExprs { exprs }
+}
+
+/// Sets how many files' expression copies [`file_exprs`] keeps.
+pub(crate) fn set_file_exprs_kept(db: &mut dyn Db, files: usize) {
+    file_exprs::set_lru_capacity(db, files);
 }
 
 /// The expressions of one file's declarations (see [`file_exprs`]).
