@@ -219,7 +219,9 @@ struct ModuleState {
     module: Module,
     /// Whether the module is reported on, or only read for its callers.
     reported: bool,
-    members: PathMap<File>,
+    /// Its files: the database's input of a path is the same for as long
+    /// as it lives, so the set needs no paths of its own.
+    members: FxHashSet<File>,
     variables: BTreeMap<String, Value>,
     /// Built at the module's first report and kept up to date after.
     facts: Option<Arc<ModuleFacts>>,
@@ -478,7 +480,7 @@ impl AnalysisHost {
                 // what an included file or a called module declares is
                 // read by the checks of the module's calls and opaque
                 // blocks, never by evaluation.
-                let members: Vec<File> = state.members.values().copied().collect();
+                let members: Vec<File> = state.members.iter().copied().collect();
                 state.pending.files.extend(members);
             }
             self.stale_reads.insert(reader);
@@ -578,7 +580,7 @@ impl AnalysisHost {
     /// The files of the module of `dir`, by path.
     pub fn module_files(&self, dir: &Utf8Path) -> Vec<File> {
         let mut files: Vec<File> =
-            self.modules.get(dir).map(|it| it.members.values().copied().collect()).unwrap_or_default();
+            self.modules.get(dir).map(|it| it.members.iter().copied().collect()).unwrap_or_default();
         files.sort_by(|a, b| vfs::path_order(a.path(&self.db), b.path(&self.db)));
         files
     }
@@ -733,7 +735,7 @@ impl AnalysisHost {
                         previous.and_then(|it| it.module).filter(|old| Some(old) != module.as_ref())
                         && let Some(state) = self.modules.get_mut(&old)
                     {
-                        state.members.remove(&path);
+                        state.members.remove(&file);
                         state.pending.files.insert(file);
                         indexed.entry(old.clone()).or_default().push(file);
                         membership_changed.insert(old);
@@ -743,7 +745,7 @@ impl AnalysisHost {
                         Some(dir) => {
                             self.stale_reads.insert(PathKey::new(dir.as_path()));
                             let state = self.module_state(&dir);
-                            if state.members.insert(path, file).is_none() {
+                            if state.members.insert(file) {
                                 membership_changed.insert(dir.clone());
                             }
                             state.pending.files.insert(file);
@@ -768,7 +770,7 @@ impl AnalysisHost {
                         Some(dir) => {
                             self.stale_reads.insert(PathKey::new(dir.as_path()));
                             if let Some(state) = self.modules.get_mut(&dir) {
-                                state.members.remove(&path);
+                                state.members.remove(&entry.file);
                                 state.pending.files.insert(entry.file);
                                 indexed.entry(dir.clone()).or_default().push(entry.file);
                                 membership_changed.insert(dir);
@@ -788,7 +790,7 @@ impl AnalysisHost {
             let Some(state) = self.modules.get(dir) else { continue };
             let (mut added, mut removed) = (Vec::new(), Vec::new());
             for &file in indexed.get(dir).into_iter().flatten() {
-                if state.members.get(file.path(&self.db)) == Some(&file) {
+                if state.members.contains(&file) {
                     added.push(file);
                 } else {
                     removed.push(file);
@@ -884,7 +886,7 @@ impl AnalysisHost {
                 ModuleState {
                     module,
                     reported: true,
-                    members: PathMap::default(),
+                    members: FxHashSet::default(),
                     variables: BTreeMap::new(),
                     facts: None,
                     declared: FxHashMap::default(),
@@ -1142,7 +1144,7 @@ impl AnalysisHost {
         // Whether a file is one of the module's now (a lookup: the module may
         // have thousands).
         let members = &state.members;
-        let is_member = |file: File| members.get(file.path(db)) == Some(&file);
+        let is_member = |file: File| members.contains(&file);
         let targets_of = |db: &RootDatabase, address: &Address| {
             if keep_resolutions {
                 module::attribute_resolution(db, Attr::new(db, module, address.clone())).targets.clone()
@@ -1220,7 +1222,7 @@ impl AnalysisHost {
                 .map(|&file| (file, module::file_index(db, module, file).addresses.clone()))
                 .filter(|(_, addresses)| !addresses.is_empty())
                 .collect();
-            dirty_files.extend(members.values().copied());
+            dirty_files.extend(members.iter().copied());
             dirty_files.extend(pending.files.iter().copied());
         } else {
             let mut seeds: FxHashSet<Address> = FxHashSet::default();
@@ -1321,7 +1323,7 @@ impl AnalysisHost {
                 }
             }
             if pending.inputs_flipped {
-                dirty_files.extend(members.values().copied());
+                dirty_files.extend(members.iter().copied());
             }
         }
         dirty_nodes.extend(carried.nodes.into_iter().filter(|node| facts.graph().is_present(*node)));
