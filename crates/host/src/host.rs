@@ -175,6 +175,9 @@ pub struct AnalysisHost {
     /// [`AnalysisHost::load_reads`]: those whose files changed, and the
     /// readers of a file that changed or was read.
     stale_reads: FxHashSet<PathKey>,
+    /// The files reported on since the trees past the LRU's capacity were
+    /// last dropped (see [`AnalysisHost::commit_report`]).
+    reported_since_eviction: usize,
 }
 
 /// A read, hashed and compared by its candidates' text: std's `Path`
@@ -328,6 +331,7 @@ impl AnalysisHost {
             reads_of: FxHashMap::default(),
             readers: FxHashMap::default(),
             stale_reads: FxHashSet::default(),
+            reported_since_eviction: 0,
         }
     }
 
@@ -1391,13 +1395,17 @@ impl AnalysisHost {
     /// The second half of a report: compares what the job found with what
     /// was reported before, keeps it as reported, and says what changed.
     pub fn commit_report(&mut self, draft: ReportDraft) -> Report {
-        // A report over more files than the database keeps trees of (the
-        // first, or one after a change of configuration) leaves them all
-        // until the next revision drops those past the capacity: that would
-        // be the next edit's work, thousands of trees, rather than this
-        // report's.
-        if draft.diagnostics.len() > db::PARSE_TREES_KEPT {
+        // Reports over more files than the database keeps trees of (the
+        // first, or one after a change of configuration, whole or in parts)
+        // leave them all until the next revision drops those past the
+        // capacity: that would be the next edit's work, thousands of trees,
+        // rather than these reports', and the parts of a first report (which
+        // make no revision) would hold every tree of the workspace by the
+        // last one.
+        self.reported_since_eviction = self.reported_since_eviction.saturating_add(draft.diagnostics.len());
+        if self.reported_since_eviction > db::PARSE_TREES_KEPT {
             self.db.evict_parse_trees();
+            self.reported_since_eviction = 0;
         }
         let mut report = Report { stats: draft.stats, ..Report::default() };
         for module in draft.modules {
