@@ -390,9 +390,11 @@ pub struct ModuleIndex {
     /// Every address's first declaration (files in path order). Hashed:
     /// ordering addresses segment by segment was a tenth of a check.
     pub definitions: Definitions,
-    /// The second segment of every address of two, by the first, in name
-    /// order: the names under `var` and `local`.
-    names: rustc_hash::FxHashMap<SmolStr, Vec<SmolStr>>,
+    /// The names under `var` and under `local` (the second segment of
+    /// their addresses), each in name order: the only roots whose names
+    /// are listed.
+    variables: Vec<SmolStr>,
+    locals: Vec<SmolStr>,
     /// What each file defines and declares again, for readers that look at
     /// one file of a module.
     pub by_file: rustc_hash::FxHashMap<File, crate::module::FileIndex>,
@@ -520,7 +522,11 @@ impl ModuleIndex {
     /// The names declared under a root (`var`, `local`): the second segment
     /// of every address that starts with it, in name order.
     pub fn names(&self, root: &str) -> &[SmolStr] {
-        self.names.get(root).map_or(&[], Vec::as_slice)
+        match root {
+            "var" => &self.variables,
+            "local" => &self.locals,
+            _ => &[],
+        }
     }
 }
 
@@ -749,8 +755,10 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 DeclarationKind::NestedAttribute if indexes_nested(rules) => open_block.add_nested(&address),
                 _ => {}
             }
-            if let [root, name] = address.segments() {
-                index.names.entry(root.clone()).or_default().push(name.clone());
+            match address.segments() {
+                [root, name] if root == "var" => index.variables.push(name.clone()),
+                [root, name] if root == "local" => index.locals.push(name.clone()),
+                _ => {}
             }
             file_addresses.push(address.clone());
             index.definitions.insert_new(
@@ -766,14 +774,17 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
         }
     }
     open_block.close(&mut blocks);
-    for names in index.names.values_mut() {
+    for names in [&mut index.variables, &mut index.locals] {
         names.sort_unstable();
         names.shrink_to_fit();
     }
-    for (block_type, entries) in &blocks {
-        let depths: BTreeSet<usize> = entries.keys().map(|it| it.len()).collect();
-        index.block_types.insert(block_type.clone(), depths.into_iter().collect());
-    }
+    index.block_types = blocks
+        .iter()
+        .map(|(block_type, entries)| {
+            let depths: BTreeSet<usize> = entries.keys().map(|it| it.len()).collect();
+            (block_type.clone(), depths.into_iter().collect())
+        })
+        .collect();
     index.blocks = Blocks::from(blocks);
     index
 }

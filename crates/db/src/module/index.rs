@@ -96,7 +96,52 @@ pub struct FileIndex {
 
 /// The block types that are root names, each with the label counts its
 /// blocks have, in increasing order.
-pub type BlockTypes = BTreeMap<SmolStr, Vec<usize>>;
+///
+/// Two sorted lists rather than an ordered map of vectors: every module
+/// keeps one, most have a few types, and a map's node has room for eleven.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BlockTypes {
+    /// Each type, in name order, with the end of its label counts in
+    /// `depths` (they start where the previous type's end).
+    types: Vec<(SmolStr, u32)>,
+    depths: Vec<usize>,
+}
+
+impl BlockTypes {
+    pub const EMPTY: BlockTypes = BlockTypes { types: Vec::new(), depths: Vec::new() };
+
+    /// The label counts of the blocks of `block_type`, in increasing order,
+    /// if the module has any.
+    pub fn get(&self, block_type: &str) -> Option<&[usize]> {
+        let at = self.types.binary_search_by(|(name, _)| name.as_str().cmp(block_type)).ok()?;
+        let start = at.checked_sub(1).map_or(0, |before| self.types[before].1 as usize);
+        Some(&self.depths[start..self.types[at].1 as usize])
+    }
+
+    pub fn contains_key(&self, block_type: &str) -> bool {
+        self.get(block_type).is_some()
+    }
+
+    /// The types, in name order.
+    pub fn keys(&self) -> impl Iterator<Item = &SmolStr> {
+        self.types.iter().map(|(name, _)| name)
+    }
+}
+
+/// From each type with its label counts, in any order.
+impl FromIterator<(SmolStr, Vec<usize>)> for BlockTypes {
+    fn from_iter<I: IntoIterator<Item = (SmolStr, Vec<usize>)>>(iter: I) -> BlockTypes {
+        let mut all: Vec<(SmolStr, Vec<usize>)> = iter.into_iter().collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut types = Vec::with_capacity(all.len());
+        let mut depths = Vec::with_capacity(all.iter().map(|(_, depths)| depths.len()).sum());
+        for (name, counts) in all {
+            depths.extend(counts);
+            types.push((name, u32::try_from(depths.len()).unwrap_or(u32::MAX)));
+        }
+        BlockTypes { types, depths }
+    }
+}
 
 /// A part's key as a reader looks it up, borrowed (see [`PartKey`]).
 #[derive(Debug, Clone, Copy)]
@@ -334,7 +379,7 @@ impl<'db> IndexView<'db> {
         if let Some(whole) = self.whole {
             return &whole.block_types;
         }
-        static EMPTY: BlockTypes = BTreeMap::new();
+        static EMPTY: BlockTypes = BlockTypes::EMPTY;
         match part(self.db, self.module, PartRef::BlockTypes) {
             Some(PartValue::BlockTypes(types)) => types,
             _ => &EMPTY,
