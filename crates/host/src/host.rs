@@ -141,8 +141,10 @@ pub struct AnalysisHost {
     options: HostOptions,
     /// Hashed, by the path's text ([`vfs::PathKey`]): every file applied
     /// looks its module up, and hashing or ordering paths component by
-    /// component was a tenth of a check over a monorepo.
-    modules: PathMap<ModuleState>,
+    /// component was a tenth of a check over a monorepo. Boxed: the table
+    /// has room for more entries than it holds, and a workspace of
+    /// thousands of small modules kept that room at the state's size.
+    modules: PathMap<Box<ModuleState>>,
     /// The modules' directories in path order, the order reports go in.
     module_order: Vec<Utf8PathBuf>,
     files: PathMap<HostFile>,
@@ -887,7 +889,7 @@ impl AnalysisHost {
             self.module_order.insert(at, dir.to_owned());
             self.modules.insert(
                 dir.to_owned(),
-                ModuleState {
+                Box::new(ModuleState {
                     module,
                     reported: true,
                     members: FxHashSet::default(),
@@ -898,7 +900,7 @@ impl AnalysisHost {
                     shown_values: Vec::new(),
                     pending: Pending { all: true, ..Pending::default() },
                     carried: Carried::default(),
-                },
+                }),
             );
         }
         self.modules.get_mut(dir).unwrap_or_else(|| unreachable!("inserted above"))
