@@ -918,7 +918,7 @@ impl Workspace {
         let mut changed: Vec<Address> = report
             .values
             .into_iter()
-            .filter(|change| change.module == self.dir)
+            .filter(|change| *change.module == *self.dir)
             .map(|change| Address::of_model(model.as_ref(), &change.address))
             .collect();
         changed.sort_by_cached_key(Address::to_string);

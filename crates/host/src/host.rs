@@ -1410,14 +1410,18 @@ impl AnalysisHost {
             self.reported_since_eviction = 0;
         }
         let mut report = Report { stats: draft.stats, ..Report::default() };
+        // Sized once: a first report lists every value of the workspace.
+        report.values.reserve(draft.modules.iter().map(|it| it.values.len() + it.removed.len()).sum());
         for module in draft.modules {
             let Some(state) = self.modules.get_mut(&module.dir) else { continue };
+            // One path for all the module's values.
+            let dir: Arc<Utf8Path> = Arc::from(module.dir.as_path());
             for (node, address) in module.removed {
                 let shown = state.shown_values.get_mut(node as usize).map(std::mem::take).unwrap_or(0);
                 if shown != 0 {
                     let is_variable = address.segments().first().is_some_and(|it| it == "var");
                     report.values.push(ValueChange {
-                        module: module.dir.clone(),
+                        module: dir.clone(),
                         address,
                         is_variable,
                         state: ValueState::Removed,
@@ -1434,7 +1438,7 @@ impl AnalysisHost {
                 }
                 state.shown_values[index] = hash;
                 report.values.push(ValueChange {
-                    module: module.dir.clone(),
+                    module: dir.clone(),
                     address,
                     is_variable,
                     state: value_state,
@@ -1569,7 +1573,7 @@ impl ReportJob {
         let mut modules = Vec::new();
         let mut diagnostics = Vec::new();
         for job in &self.modules {
-            let mut values = Vec::new();
+            let mut values = Vec::with_capacity(if self.values { job.value_nodes.len() } else { 0 });
             if self.values {
                 let attrs: Vec<Attr<'_>> = job
                     .value_nodes

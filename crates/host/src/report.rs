@@ -1,8 +1,10 @@
 //! What the host reports: the values and diagnostics that changed since its
 //! last report.
 
+use std::sync::Arc;
+
 use analysis::{Diagnostic, LineCol};
-use camino::Utf8PathBuf;
+use camino::{Utf8Path, Utf8PathBuf};
 use db::module::Address;
 use value::Value;
 
@@ -28,8 +30,8 @@ impl Report {
 /// One address's value, as it is now.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValueChange {
-    /// The module's directory.
-    pub module: Utf8PathBuf,
+    /// The module's directory, shared by the module's values.
+    pub module: Arc<Utf8Path>,
     pub address: Address,
     /// Whether the address is a variable's (`var.NAME`) rather than an
     /// attribute's.
