@@ -97,6 +97,7 @@ use smol_str::SmolStr;
 
 pub use eval::Value;
 
+pub(crate) use self::value::set_file_exprs_kept;
 pub use crate::module::{
     blocks::{
         FileBlock, FileBlocks, ModuleAttribute, ModuleBlock, ModuleBlocks, RangeOf, file_blocks,
@@ -137,7 +138,6 @@ pub use crate::module::{
         may_fail_to_evaluate, module_attributes, variable_types,
     },
 };
-pub(crate) use self::value::set_file_exprs_kept;
 use crate::{Db, File};
 
 /// The files of one directory, evaluated together, and the values of its

@@ -505,7 +505,14 @@ impl Snapshot {
             Some(root) => {
                 let Some(module) = module else { return (Vec::new(), false) };
                 let kind = if root == "var" { CompletionKind::Variable } else { CompletionKind::Local };
-                for name in module::names_under(&self.db, module, root) {
+                // The names are in order: those that start with the word
+                // are one run, found by a search, and no more of it is read
+                // than the answer carries (and one to say it is cut short).
+                let names = module::names_under(&self.db, module, root);
+                let start = names.partition_point(|name| name.as_str() < word);
+                for name in
+                    names[start..].iter().take_while(|name| name.starts_with(word)).take(MAX_COMPLETIONS + 1)
+                {
                     push(name, kind, None);
                 }
             }

@@ -608,6 +608,47 @@ fn completion_of_names_and_functions() {
 }
 
 #[test]
+fn completion_of_many_names_is_cut_short_and_says_so() {
+    let (_dir, root) = workspace();
+    let many = root.join("many.tf");
+    let mut text = String::from("locals {\n");
+    for i in 0..1200 {
+        text.push_str(&format!("  l{i:04} = {i}\n"));
+    }
+    text.push_str("}\n\noutput \"o\" {\n  value = local.l11\n}\n");
+    let line = 1200 + 4;
+    let mut client = Client::start(&[&root]);
+    client.open(&many, &text);
+    let mut complete = |character| -> (Vec<String>, bool) {
+        let items = client
+            .request::<types::request::Completion>(types::CompletionParams {
+                text_document_position: at(&many, line, character),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+                context: None,
+            })
+            .unwrap();
+        match items {
+            Some(types::CompletionResponse::List(list)) => {
+                (list.items.into_iter().map(|it| it.label).collect(), list.is_incomplete)
+            }
+            other => panic!("no completion: {other:?}"),
+        }
+    };
+    // After `local.`: the first thousand names in order (the workspace's
+    // other locals among them), and a flag that there are more.
+    let (names, incomplete) = complete(16);
+    assert_eq!(names.len(), 1000, "the most one answer carries");
+    assert!(incomplete);
+    assert!(names.is_sorted() && names.contains(&"l0000".to_string()), "{names:?}");
+    // After `local.l11`: exactly the hundred names that start so.
+    let (names, incomplete) = complete(19);
+    let expected: Vec<String> = (1100..1200).map(|i| format!("l{i:04}")).collect();
+    assert_eq!((names, incomplete), (expected, false));
+    client.shutdown();
+}
+
+#[test]
 fn bad_input_and_cancellation() {
     let (_dir, root) = workspace();
     let main = root.join("main.tf");
