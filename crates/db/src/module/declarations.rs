@@ -430,11 +430,7 @@ impl Blocks {
     /// The positions of the blocks of `block_type` in `labels` and
     /// `entries`.
     fn of_type(&self, block_type: &str) -> std::ops::Range<usize> {
-        let Ok(at) = self.types.binary_search_by(|(name, _)| name.as_str().cmp(block_type)) else {
-            return 0..0;
-        };
-        let start = at.checked_sub(1).map_or(0, |before| self.types[before].1 as usize);
-        start..self.types[at].1 as usize
+        crate::module::index::run_of(&self.types, block_type).unwrap_or(0..0)
     }
 
     /// The block of type `block_type` with exactly `labels`.

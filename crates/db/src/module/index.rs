@@ -113,9 +113,7 @@ impl BlockTypes {
     /// The label counts of the blocks of `block_type`, in increasing order,
     /// if the module has any.
     pub fn get(&self, block_type: &str) -> Option<&[usize]> {
-        let at = self.types.binary_search_by(|(name, _)| name.as_str().cmp(block_type)).ok()?;
-        let start = at.checked_sub(1).map_or(0, |before| self.types[before].1 as usize);
-        Some(&self.depths[start..self.types[at].1 as usize])
+        Some(&self.depths[run_of(&self.types, block_type)?])
     }
 
     pub fn contains_key(&self, block_type: &str) -> bool {
@@ -126,6 +124,15 @@ impl BlockTypes {
     pub fn keys(&self) -> impl Iterator<Item = &SmolStr> {
         self.types.iter().map(|(name, _)| name)
     }
+}
+
+/// Where the items of `name` are in a list of runs, one per name: `runs`
+/// holds each name, in order, with the end of its run (a run starts where
+/// the previous one ends).
+pub(crate) fn run_of(runs: &[(SmolStr, u32)], name: &str) -> Option<std::ops::Range<usize>> {
+    let at = runs.binary_search_by(|(it, _)| it.as_str().cmp(name)).ok()?;
+    let start = at.checked_sub(1).map_or(0, |before| runs[before].1 as usize);
+    Some(start..runs[at].1 as usize)
 }
 
 /// From each type with its label counts, in any order.
