@@ -138,8 +138,10 @@ fn path_of(cache_dir: &Utf8Path, key: &WalkKey) -> Utf8PathBuf {
     cache_dir.join(DIR_NAME).join(key.0.to_hex().as_str())
 }
 
-/// The walk recorded under `key`, if every stamp in it holds now.
-pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWalk> {
+/// The walk recorded under `key`, if every stamp in it holds now, with
+/// the record's bytes and where each file it found is named in them (for
+/// [`super::stamps::StampsAhead`], which looks them up beside the run).
+pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<(RecordedWalk, FoundTexts)> {
     let bytes = crate::cache::read_bounded(&path_of(cache_dir, key), MAX_RECORD_SIZE)?;
     let record = decode(&bytes, key)?;
     let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
@@ -160,7 +162,38 @@ pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWa
         .map(|(path, _, _)| Utf8PathBuf::from(*path))
         .collect();
     let files = record.found.iter().map(|path| Utf8PathBuf::from(*path)).collect();
-    Some(RecordedWalk { files, without_config })
+    let start = bytes.as_ptr() as usize;
+    let spans = record
+        .found
+        .iter()
+        .map(|path| {
+            let at = path.as_ptr() as usize - start;
+            (at, at + path.len())
+        })
+        .collect();
+    drop(record);
+    Some((RecordedWalk { files, without_config }, FoundTexts { bytes, spans }))
+}
+
+/// The files a record found, named as in its bytes.
+#[derive(Debug)]
+pub(crate) struct FoundTexts {
+    bytes: super::FileBytes,
+    /// Where each path lies in `bytes`, in the record's order.
+    spans: Vec<(usize, usize)>,
+}
+
+impl FoundTexts {
+    pub(crate) fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The path of the file at `index`, in the record's order.
+    pub(crate) fn get(&self, index: usize) -> &Utf8Path {
+        let (start, end) = self.spans[index];
+        // Decoded as UTF-8 when the record was read.
+        Utf8Path::new(std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default())
+    }
 }
 
 /// Records that a walk started at `started` listed and read `inputs` and
@@ -336,6 +369,15 @@ fn decode<'a>(bytes: &'a [u8], key: &WalkKey) -> Option<Record<&'a str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`super::recorded`]'s walk, its files named alike in the record's
+    /// bytes, in its order.
+    fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWalk> {
+        let (walk, texts) = super::recorded(cache_dir, key)?;
+        let named: Vec<&Utf8Path> = (0..texts.len()).map(|index| texts.get(index)).collect();
+        assert_eq!(named, walk.files.iter().map(Utf8PathBuf::as_path).collect::<Vec<_>>());
+        Some(walk)
+    }
 
     #[test]
     fn a_record_holds_until_a_directory_or_a_watched_file_changes() {
