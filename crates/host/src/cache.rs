@@ -66,9 +66,9 @@ mod stamps;
 mod walk;
 
 use file_index::FileIndex;
-pub(crate) use file_index::Stamp;
 #[cfg(test)]
 pub(crate) use file_index::RACY_MARGIN;
+pub(crate) use file_index::Stamp;
 use pack::{Pack, Packed};
 pub(crate) use stamps::StampsAhead;
 pub use walk::{RecordedWalk, WalkInputs, WalkKey};
@@ -295,12 +295,12 @@ impl ResultCache {
     /// What the walk of `key` found last time, if every directory it
     /// listed and every ignore file it read is as it was then.
     pub fn recorded_walk(&self, key: &WalkKey) -> Option<RecordedWalk> {
-        let (recorded, files) = walk::recorded(&self.dir, key)?;
-        let mut ahead = lock(&self.stamps_ahead);
-        if ahead.is_none() {
-            *ahead = Some(StampsAhead::start(files, Arc::clone(&self.files)));
-        }
-        Some(recorded)
+        walk::recorded(&self.dir, key, |files| {
+            let mut ahead = lock(&self.stamps_ahead);
+            if ahead.is_none() {
+                *ahead = Some(StampsAhead::start(Arc::clone(files), Arc::clone(&self.files)));
+            }
+        })
     }
 
     /// The lookups of the files of the recorded walk found first, started

@@ -476,9 +476,13 @@ struct StampPass<'a> {
     /// Each block's hashes as found (`None` for a file the index does not
     /// know as it is), by the block's first place in `files`, and how
     /// many blocks are done.
-    found: Mutex<(Vec<(usize, Vec<Option<blake3::Hash>>)>, usize)>,
+    found: Mutex<(Vec<StampBlock>, usize)>,
     all_found: std::sync::Condvar,
 }
+
+/// A block of a [`StampPass`]: the place of its first file in the pass's
+/// files, and each one's hash as the index knows it.
+type StampBlock = (usize, Vec<Option<blake3::Hash>>);
 
 /// Files per block of a [`StampPass`].
 const STAMP_BLOCK: usize = 128;

@@ -29,22 +29,25 @@ const BLOCK: usize = 128;
 /// it what it said when it was hashed (a regular file), else nothing.
 pub(crate) type Looked = Option<(blake3::Hash, u64)>;
 
+/// A block's lookups, by the place of its first file.
+type Block = (usize, Vec<Looked>);
+
 /// The lookups of a recorded walk's files, in blocks.
 #[derive(Debug)]
 pub(crate) struct StampsAhead {
-    files: FoundTexts,
+    files: Arc<FoundTexts>,
     index: Arc<FileIndex>,
     /// The next block to take.
     next: AtomicUsize,
     /// Each block done, by its first file, and how many are done.
-    done: Mutex<(Vec<(usize, Vec<Looked>)>, usize)>,
+    done: Mutex<(Vec<Block>, usize)>,
     all_done: Condvar,
 }
 
 impl StampsAhead {
     /// Starts looking `files` up on a thread of its own (or leaves them
     /// all to [`StampsAhead::finish`] if none can be started).
-    pub(crate) fn start(files: FoundTexts, index: Arc<FileIndex>) -> Arc<StampsAhead> {
+    pub(crate) fn start(files: Arc<FoundTexts>, index: Arc<FileIndex>) -> Arc<StampsAhead> {
         let ahead = Arc::new(StampsAhead {
             files,
             index,

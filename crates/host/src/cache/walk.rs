@@ -30,6 +30,7 @@
 
 use std::{
     fs, io,
+    sync::Arc,
     time::{Duration, SystemTime},
 };
 
@@ -138,10 +139,16 @@ fn path_of(cache_dir: &Utf8Path, key: &WalkKey) -> Utf8PathBuf {
     cache_dir.join(DIR_NAME).join(key.0.to_hex().as_str())
 }
 
-/// The walk recorded under `key`, if every stamp in it holds now, with
-/// the record's bytes and where each file it found is named in them (for
-/// [`super::stamps::StampsAhead`], which looks them up beside the run).
-pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<(RecordedWalk, FoundTexts)> {
+/// The walk recorded under `key`, if every stamp in it holds now; the
+/// files it found, named as in the record's bytes, are handed to
+/// `on_holds` as soon as it is known to hold, before they are copied out
+/// (for [`super::stamps::StampsAhead`], which looks them up beside the
+/// run).
+pub(super) fn recorded(
+    cache_dir: &Utf8Path,
+    key: &WalkKey,
+    on_holds: impl FnOnce(&Arc<FoundTexts>),
+) -> Option<RecordedWalk> {
     let bytes = crate::cache::read_bounded(&path_of(cache_dir, key), MAX_RECORD_SIZE)?;
     let record = decode(&bytes, key)?;
     let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
@@ -155,24 +162,20 @@ pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<(RecordedW
     if !(dirs_hold && files_hold()) {
         return None;
     }
-    let without_config = record
-        .dirs
-        .iter()
-        .filter(|(_, _, has_config)| !has_config)
-        .map(|(path, _, _)| Utf8PathBuf::from(*path))
-        .collect();
-    let files = record.found.iter().map(|path| Utf8PathBuf::from(*path)).collect();
     let start = bytes.as_ptr() as usize;
-    let spans = record
-        .found
-        .iter()
-        .map(|path| {
-            let at = path.as_ptr() as usize - start;
-            (at, at + path.len())
-        })
-        .collect();
+    let span = |path: &str| {
+        let at = path.as_ptr() as usize - start;
+        (at, at + path.len())
+    };
+    let spans = record.found.iter().map(|path| span(path)).collect();
+    let without_config: Vec<(usize, usize)> =
+        record.dirs.iter().filter(|(_, _, has_config)| !has_config).map(|(path, _, _)| span(path)).collect();
     drop(record);
-    Some((RecordedWalk { files, without_config }, FoundTexts { bytes, spans }))
+    let texts = Arc::new(FoundTexts { bytes, spans });
+    on_holds(&texts);
+    let files = (0..texts.len()).map(|index| texts.get(index).to_owned()).collect();
+    let without_config = without_config.into_iter().map(|span| texts.text(span).to_owned()).collect();
+    Some(RecordedWalk { files, without_config })
 }
 
 /// The files a record found, named as in its bytes.
@@ -190,7 +193,10 @@ impl FoundTexts {
 
     /// The path of the file at `index`, in the record's order.
     pub(crate) fn get(&self, index: usize) -> &Utf8Path {
-        let (start, end) = self.spans[index];
+        self.text(self.spans[index])
+    }
+
+    fn text(&self, (start, end): (usize, usize)) -> &Utf8Path {
         // Decoded as UTF-8 when the record was read.
         Utf8Path::new(std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default())
     }
@@ -373,7 +379,9 @@ mod tests {
     /// [`super::recorded`]'s walk, its files named alike in the record's
     /// bytes, in its order.
     fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWalk> {
-        let (walk, texts) = super::recorded(cache_dir, key)?;
+        let mut handed = None;
+        let walk = super::recorded(cache_dir, key, |texts| handed = Some(Arc::clone(texts)))?;
+        let texts = handed.expect("the files handed on");
         let named: Vec<&Utf8Path> = (0..texts.len()).map(|index| texts.get(index)).collect();
         assert_eq!(named, walk.files.iter().map(Utf8PathBuf::as_path).collect::<Vec<_>>());
         Some(walk)
