@@ -60,10 +60,11 @@ impl StampsAhead {
         ahead
     }
 
-    /// Whether these are the lookups of `paths`, in their order.
+    /// Whether these are the lookups of `paths`, in their order (by text:
+    /// comparing them as paths parses their components).
     pub(crate) fn covers(&self, paths: &[Utf8PathBuf]) -> bool {
         paths.len() == self.files.len()
-            && paths.iter().enumerate().all(|(index, path)| self.files.get(index) == path.as_path())
+            && paths.iter().enumerate().all(|(index, path)| self.files.is(index, path.as_str()))
     }
 
     fn blocks(&self) -> usize {

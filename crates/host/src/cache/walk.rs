@@ -196,6 +196,12 @@ impl FoundTexts {
         self.text(self.spans[index])
     }
 
+    /// Whether the path of the file at `index` is written `text`.
+    pub(crate) fn is(&self, index: usize, text: &str) -> bool {
+        let (start, end) = self.spans[index];
+        &self.bytes[start..end] == text.as_bytes()
+    }
+
     fn text(&self, (start, end): (usize, usize)) -> &Utf8Path {
         // Decoded as UTF-8 when the record was read.
         Utf8Path::new(std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default())
