@@ -719,3 +719,36 @@ fn a_run_that_writes_removes_older_formats() {
     assert!(cache.join("unrelated").exists(), "only what the cache's older formats named");
     assert!(packs(&cache).0.is_some());
 }
+
+/// With the walks recorded and trusted, the files of the first root are
+/// looked up in the file index as soon as its record holds; with a second
+/// root, they are not all the run's files, and the run looks its files up
+/// itself. An edit under either root is seen, and an edited file of the
+/// first root's record is checked again (its unit first).
+#[test]
+fn an_edit_under_either_of_two_recorded_roots_is_seen() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let lint = "locals {\n  b = \"${local.a}\"\n  a = \"x\"\n}\n";
+    for root in ["a", "b"] {
+        std::fs::create_dir_all(dir.path().join(root).join("m")).expect("a directory");
+        std::fs::write(dir.path().join(root).join("main.tf"), lint).expect("a file");
+        std::fs::write(dir.path().join(root).join("m/main.tf"), lint).expect("a file");
+    }
+    let (_keep, cache) = cache_dir();
+    settle();
+    for roots in [&["a", "b"][..], &["a"][..]] {
+        let args = [&["--format", "concise"][..], roots].concat();
+        cached_run(dir.path(), &cache, &args);
+        let before = cached_run(dir.path(), &cache, &args);
+        assert_eq!(walk_records(&cache).len(), 2, "{before}");
+        for root in roots {
+            let edited = dir.path().join(root).join("m/main.tf");
+            std::fs::write(&edited, format!("{lint}output \"o\" {{\n  value = local.missing\n}}\n"))
+                .expect("the edit");
+            let after = cached_run(dir.path(), &cache, &args);
+            assert!(after.contains(&format!("{root}/m/main.tf:6:11: error[")), "{after}");
+            std::fs::write(&edited, lint).expect("the edit undone");
+            assert_eq!(cached_run(dir.path(), &cache, &args), before);
+        }
+    }
+}

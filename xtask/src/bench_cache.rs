@@ -1,4 +1,4 @@
-//! `cargo xtask bench-cache [--runs N] [--files N]`: `halite check` with
+//! `cargo xtask bench-cache [--runs N] [--files N] [--halite BIN]`: `halite check` with
 //! its result cache, cold and warm, over a copy of `../shared/corpus/input`
 //! with a generated module beside it (`gen-module`, 1,000 files unless
 //! `--files` says otherwise), all under a temporary directory.
@@ -16,7 +16,8 @@
 //! byte with the run without the cache over the same files, in the JSON
 //! and the human formats, and the figures are printed with the ratio of
 //! the cold run to each warm run after one change (the target is at least
-//! 20x).
+//! 20x). `--halite BIN` times that executable (another build, to compare)
+//! rather than the release build of this tree.
 
 use std::{
     process::Command,
@@ -33,21 +34,30 @@ const EDITED_LEAF: &str = "corpus/terraform-aws-modules__terraform-aws-iam/examp
 const EDITED_CALLED: &str = "corpus/terraform-aws-modules__terraform-aws-eks/main.tf";
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
-    let (mut runs, mut generated_files) = (5usize, 1000usize);
+    let (mut runs, mut generated_files, mut given_halite) = (5usize, 1000usize, None);
     let mut args = args.iter();
     while let Some(flag) = args.next() {
         let value = args.next().with_context(|| format!("{flag} takes a value"))?;
+        if flag == "--halite" {
+            given_halite = Some(std::path::PathBuf::from(value));
+            continue;
+        }
         let number: usize = value.parse().ok().filter(|n| *n > 0).context("a positive number")?;
         match flag.as_str() {
             "--runs" => runs = number,
             "--files" => generated_files = number,
-            _ => bail!("usage: cargo xtask bench-cache [--runs N] [--files N]"),
+            _ => bail!("usage: cargo xtask bench-cache [--runs N] [--files N] [--halite BIN]"),
         }
     }
     let root = project_root();
     let corpus = root.join("../shared/corpus/input");
     let corpus = corpus.canonicalize().with_context(|| format!("no corpus at {}", corpus.display()))?;
-    let halite = crate::bench::build_release_halite(&root)?;
+    let halite = match given_halite {
+        Some(halite) => {
+            halite.canonicalize().with_context(|| format!("no executable at {}", halite.display()))?
+        }
+        None => crate::bench::build_release_halite(&root)?,
+    };
 
     let scratch = tempfile::Builder::new().prefix("halite-bench-cache").tempdir()?;
     let tree = scratch.path().join("tree");

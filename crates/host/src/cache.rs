@@ -37,7 +37,9 @@
 //! ([`file_index`]) and a record of each directory walk ([`walk`]: the
 //! files found, trusted while every directory listed and ignore file read
 //! is as it was), so that a warm run lists no directory and reads no
-//! unchanged file.
+//! unchanged file. A record that holds has its files looked up in the
+//! index at once, on a thread of its own ([`stamps`]), while the run goes
+//! on; the check takes those lookups.
 
 use std::{
     fs,
@@ -60,11 +62,15 @@ use db::module::{ModuleInput, ModuleInterface};
 
 mod file_index;
 mod pack;
+mod stamps;
 mod walk;
 
 use file_index::FileIndex;
+#[cfg(test)]
+pub(crate) use file_index::RACY_MARGIN;
 pub(crate) use file_index::Stamp;
 use pack::{Pack, Packed};
+pub(crate) use stamps::StampsAhead;
 pub use walk::{RecordedWalk, WalkInputs, WalkKey};
 
 /// The environment variable naming the cache directory when the command
@@ -125,7 +131,10 @@ pub struct ResultCache {
     /// Whether this run stored an entry.
     wrote: AtomicBool,
     /// What `stat` said of each file when its bytes were last hashed.
-    files: FileIndex,
+    files: Arc<FileIndex>,
+    /// The lookups of the files of the first recorded walk found to hold,
+    /// started then (see [`StampsAhead`]), until the check takes them.
+    stamps_ahead: Mutex<Option<Arc<StampsAhead>>>,
     /// The entries as the main pack held them when the run began.
     pack: Pack,
     /// What `stat` said of the main pack before it was read (`None`: no
@@ -202,7 +211,8 @@ impl ResultCache {
             build,
             max_size: DEFAULT_MAX_SIZE,
             wrote: AtomicBool::new(false),
-            files,
+            files: Arc::new(files),
+            stamps_ahead: Mutex::default(),
             pack,
             pack_stamp,
             used: Mutex::default(),
@@ -285,7 +295,18 @@ impl ResultCache {
     /// What the walk of `key` found last time, if every directory it
     /// listed and every ignore file it read is as it was then.
     pub fn recorded_walk(&self, key: &WalkKey) -> Option<RecordedWalk> {
-        walk::recorded(&self.dir, key)
+        walk::recorded(&self.dir, key, |files| {
+            let mut ahead = lock(&self.stamps_ahead);
+            if ahead.is_none() {
+                *ahead = Some(StampsAhead::start(Arc::clone(files), Arc::clone(&self.files)));
+            }
+        })
+    }
+
+    /// The lookups of the files of the recorded walk found first, started
+    /// when it was (once: a second call has none).
+    pub(crate) fn take_stamps_ahead(&self) -> Option<Arc<StampsAhead>> {
+        lock(&self.stamps_ahead).take()
     }
 
     /// Records what a walk that started at `started` listed and read, and

@@ -29,8 +29,13 @@
 //! [`check_contents`] checks one file's text given rather than read (an
 //! editor's buffer on standard input) the same way, in its module.
 //!
-//! With a [`ResultCache`] ([`check_paths_cached`]), a worker first reads
-//! and hashes each unit of its chunk and looks its key up: a unit whose
+//! With a [`ResultCache`] ([`check_paths_cached`]), every reported file
+//! is first looked up in the cache's file index, by a thread of its own
+//! beside the grouping (from when the walk's record was read, if these
+//! are its files) and then by the grouping thread too, and the chunks
+//! holding a changed file go first: a changed unit is checked while the
+//! other workers report the rest. A worker then hashes each unit of its
+//! chunk (by the index, where it holds) and looks its key up: a unit whose
 //! entry holds (and whose called modules' files are as the entry recorded
 //! them, or declare for callers what they declared then) is reported from
 //! the entry, its files' bytes set in a database of their own for
@@ -196,6 +201,44 @@ pub(crate) fn check_paths_replacing<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Checked<R>, CheckError> {
+    // Bytes given for a path are not what a key of the path's file would
+    // say.
+    let cache = cache.filter(|_| replaced.is_empty());
+    let stamps = cache.map(|cache| StampPass::new(cache, paths, selected, limits));
+    std::thread::scope(|scope| {
+        // Started first: it needs only the paths, and runs beside the
+        // grouping and the rule levels, which are one thread's work.
+        if let Some(stamps) = stamps.as_ref().filter(|stamps| stamps.ahead.is_none()) {
+            let _ = std::thread::Builder::new().spawn_scoped(scope, || stamps.run());
+        }
+        check_grouped(
+            paths,
+            replaced,
+            selected,
+            levels_finder,
+            cache,
+            stamps.as_ref(),
+            limits,
+            on_file,
+            on_progress,
+        )
+    })
+}
+
+/// [`check_paths_replacing`] once the stamp pass (with a cache) has
+/// started.
+#[allow(clippy::too_many_arguments)]
+fn check_grouped<R: Send>(
+    paths: &[Utf8PathBuf],
+    replaced: &Replaced,
+    selected: Option<&[bool]>,
+    levels_finder: Option<RuleLevelsFinder>,
+    cache: Option<&ResultCache>,
+    stamps: Option<&StampPass<'_>>,
+    limits: Limits,
+    on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
+    on_progress: impl Fn(usize) + Sync,
+) -> Result<Checked<R>, CheckError> {
     let units = check_units(paths);
     let reported: Vec<CheckUnit> = match selected {
         None => Vec::new(),
@@ -216,9 +259,7 @@ pub(crate) fn check_paths_replacing<R: Send>(
         paths,
         replaced,
         selected,
-        // Bytes given for a path are not what a key of the path's file
-        // would say.
-        cache: cache.filter(|_| replaced.is_empty()),
+        cache,
         hashes: Mutex::new(vec![None; paths.len()]),
         read_hashes: Mutex::default(),
         index_of_path: OnceLock::new(),
@@ -232,14 +273,21 @@ pub(crate) fn check_paths_replacing<R: Send>(
         on_file: &on_file,
         on_progress: &on_progress,
     };
-    let chunks = chunks(reported, paths);
+    let mut chunks = chunks(reported, paths);
     let done = std::thread::scope(|scope| {
-        if checker.cache.is_some() {
+        if let Some(stamps) = stamps {
             // Found here before the workers start: a cached run's first
             // key needs them, and a thread of their own would only be one
             // more for a busy machine to schedule before the workers can
             // go on.
             let _ = levels.set(rule_levels(levels_finder, paths));
+            // The files whose stamps the index does not know are those
+            // changed: their units are checked first, each on a worker of
+            // its own, while the other workers report the rest from the
+            // cache (found last in path order, a unit checked again was
+            // the run's last, lone work).
+            let changed = stamps.finish(&mut lock(&checker.hashes));
+            changed_first(&mut chunks, &changed);
             return check_in_order(&checker, &chunks);
         }
         // Set even if finding them panics, or the workers would wait forever.
@@ -394,6 +442,147 @@ fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUn
 }
 
 type Reports<R> = Vec<Vec<(usize, R)>>;
+
+/// Puts the chunks that hold a file `changed` says changed (by index in
+/// the run's paths) first, each kind in the order it had.
+fn changed_first(chunks: &mut [&[CheckUnit]], changed: &[bool]) {
+    chunks.sort_by_key(|chunk| !chunk.iter().any(|unit| unit.files.iter().any(|&file| changed[file])));
+}
+
+/// The hash of the file at `path` from the file index, when `stat` says of
+/// it what it said when it was hashed.
+fn indexed_hash(cache: &ResultCache, path: &Utf8Path, limits: Limits) -> Option<blake3::Hash> {
+    let metadata = std::fs::metadata(path).ok()?;
+    let fits = metadata.is_file() && metadata.len() <= limits.max_file_size;
+    fits.then(|| cache.indexed_hash(path, &Stamp::of(&metadata)))?
+}
+
+/// The reported files of a cached run looked up in the file index before
+/// their units are, in blocks taken by whichever thread is free: by a
+/// thread of its own from the start of the run, then by the one that
+/// grouped the units as well. What it finds tells which units changed
+/// before any is looked up, so that those are checked first.
+struct StampPass<'a> {
+    /// The same lookups begun when the walk's record was read, if these
+    /// are its files: the pass is then theirs.
+    ahead: Option<Arc<cache::StampsAhead>>,
+    cache: &'a ResultCache,
+    paths: &'a [Utf8PathBuf],
+    /// The files looked up (by index in `paths`).
+    files: Vec<usize>,
+    limits: Limits,
+    /// The next block to take.
+    next: AtomicUsize,
+    /// Each block's hashes as found (`None` for a file the index does not
+    /// know as it is), by the block's first place in `files`, and how
+    /// many blocks are done.
+    found: Mutex<(Vec<StampBlock>, usize)>,
+    all_found: std::sync::Condvar,
+}
+
+/// A block of a [`StampPass`]: the place of its first file in the pass's
+/// files, and each one's hash as the index knows it.
+type StampBlock = (usize, Vec<Option<blake3::Hash>>);
+
+/// Files per block of a [`StampPass`].
+const STAMP_BLOCK: usize = 128;
+
+impl<'a> StampPass<'a> {
+    fn new(
+        cache: &'a ResultCache,
+        paths: &'a [Utf8PathBuf],
+        selected: Option<&[bool]>,
+        limits: Limits,
+    ) -> StampPass<'a> {
+        let ahead = cache.take_stamps_ahead().filter(|ahead| ahead.covers(paths));
+        let files = match ahead {
+            Some(_) => Vec::new(),
+            None => {
+                (0..paths.len()).filter(|&index| selected.is_none_or(|selected| selected[index])).collect()
+            }
+        };
+        StampPass {
+            ahead,
+            cache,
+            paths,
+            files,
+            limits,
+            next: AtomicUsize::new(0),
+            found: Mutex::default(),
+            all_found: std::sync::Condvar::new(),
+        }
+    }
+
+    fn blocks(&self) -> usize {
+        self.files.len().div_ceil(STAMP_BLOCK)
+    }
+
+    /// Looks up blocks until none is left.
+    fn run(&self) {
+        if let Some(ahead) = &self.ahead {
+            return ahead.run();
+        }
+        loop {
+            let block = self.next.fetch_add(1, Ordering::Relaxed);
+            if block >= self.blocks() {
+                return;
+            }
+            let start = block * STAMP_BLOCK;
+            let end = (start + STAMP_BLOCK).min(self.files.len());
+            // A panic here (none is expected) must not leave `finish`
+            // waiting: the block is then found empty, and its files are
+            // looked up by their units.
+            let hashes = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.files[start..end]
+                    .iter()
+                    .map(|&index| indexed_hash(self.cache, &self.paths[index], self.limits))
+                    .collect()
+            }))
+            .unwrap_or_else(|_| vec![None; end - start]);
+            let mut found = lock(&self.found);
+            found.0.push((start, hashes));
+            found.1 += 1;
+            if found.1 == self.blocks() {
+                self.all_found.notify_all();
+            }
+        }
+    }
+
+    /// Takes the blocks left, waits for those other threads took, and sets
+    /// each file's hash the index knew in `hashes` (as the run's, by index
+    /// in its paths); returns, by index in the paths, whether each file
+    /// was found changed (or not there).
+    fn finish(&self, hashes: &mut [Option<Option<blake3::Hash>>]) -> Vec<bool> {
+        if let Some(ahead) = &self.ahead {
+            let looked = ahead.finish();
+            let mut changed = vec![false; self.paths.len()];
+            for (index, looked) in looked.into_iter().enumerate() {
+                match looked {
+                    Some((hash, size)) if size <= self.limits.max_file_size => {
+                        hashes[index] = Some(Some(hash))
+                    }
+                    _ => changed[index] = true,
+                }
+            }
+            return changed;
+        }
+        self.run();
+        let mut found = lock(&self.found);
+        while found.1 < self.blocks() {
+            found = self.all_found.wait(found).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        let mut changed = vec![false; self.paths.len()];
+        for (start, block) in &found.0 {
+            for (&index, hash) in self.files[*start..].iter().zip(block) {
+                match hash {
+                    Some(hash) => hashes[index] = Some(Some(*hash)),
+                    None => changed[index] = true,
+                }
+            }
+        }
+        changed
+    }
+}
 
 /// What the cache holds for a unit.
 enum Lookup {
@@ -822,12 +1011,7 @@ impl<R: Send> ChunkChecker<'_, R> {
 
     /// The file at `paths[index]` hashed, by the file index if it can be.
     fn hash_file(&self, cache: &ResultCache, index: usize) -> Hashed {
-        let path = &self.paths[index];
-        if let Ok(metadata) = std::fs::metadata(path)
-            && metadata.is_file()
-            && metadata.len() <= self.limits.max_file_size
-            && let Some(hash) = cache.indexed_hash(path, &Stamp::of(&metadata))
-        {
+        if let Some(hash) = indexed_hash(cache, &self.paths[index], self.limits) {
             return Hashed::Indexed(hash);
         }
         self.read_and_index(cache, index).into()
@@ -1075,11 +1259,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         if let Some(&hash) = lock(&self.read_hashes).get(path) {
             return hash;
         }
-        let indexed = self.cache.and_then(|cache| {
-            let metadata = std::fs::metadata(path).ok()?;
-            let fits = metadata.is_file() && metadata.len() <= self.limits.max_file_size;
-            fits.then(|| cache.indexed_hash(path, &Stamp::of(&metadata)))?
-        });
+        let indexed = self.cache.and_then(|cache| indexed_hash(cache, path, self.limits));
         let hash = indexed.or_else(|| {
             let file = vfs::read_file(path, self.limits.max_file_size).ok()?;
             let hash = cache::hash_bytes(&file.bytes);
@@ -1271,6 +1451,70 @@ mod tests {
         }
         paths.extend((0..200).map(|unit| format!("live/stage/u{unit:03}/terragrunt.hcl")));
         assert_eq!(chunk_sizes(&paths), [41, 41, 32, 32, 32, 104]);
+    }
+
+    /// The chunks whose files changed are checked first (a changed unit
+    /// found last in path order was a warm run's last, lone work), the
+    /// others after them, each kind in path order.
+    #[test]
+    fn chunks_with_a_changed_file_come_first() {
+        let mut paths: Vec<Utf8PathBuf> =
+            (0..100).map(|module| Utf8PathBuf::from(format!("m{module:03}/main.tf"))).collect();
+        vfs::sort_paths(&mut paths);
+        let units = check_units(&paths);
+        let mut ordered = chunks(&units, &paths);
+        let first_files = |chunks: &[&[CheckUnit]]| -> Vec<usize> {
+            chunks.iter().map(|chunk| chunk[0].files[0]).collect()
+        };
+        assert_eq!(first_files(&ordered), [0, 32, 64, 96]);
+        let mut changed = vec![false; paths.len()];
+        changed[70] = true;
+        changed[99] = true;
+        changed_first(&mut ordered, &changed);
+        assert_eq!(first_files(&ordered), [64, 96, 0, 32]);
+    }
+
+    /// The stamp pass finds, block by block on two threads, which files
+    /// the file index no longer knows as they are (those changed since
+    /// they were hashed), and the hash of every other.
+    #[test]
+    fn the_stamp_pass_finds_the_files_changed_since_they_were_hashed() {
+        let tree = tempfile::tempdir().expect("a temporary directory");
+        let cache_dir = tempfile::tempdir().expect("a temporary directory");
+        let root = Utf8Path::from_path(tree.path()).expect("a UTF-8 directory");
+        let cache_dir = Utf8Path::from_path(cache_dir.path()).expect("a UTF-8 directory");
+        // More than two blocks.
+        let paths: Vec<Utf8PathBuf> =
+            (0..300).map(|file| root.join(format!("m{:03}/f{file:03}.tf", file / 2))).collect();
+        let text = |file: usize| format!("locals {{\n  a = {file}\n}}\n");
+        for (file, path) in paths.iter().enumerate() {
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+            std::fs::write(path, text(file)).expect("a file");
+        }
+        // Past the racy margin, so that the index trusts its entries.
+        std::thread::sleep(cache::RACY_MARGIN + std::time::Duration::from_millis(100));
+        let cache = ResultCache::open(cache_dir).expect("a cache");
+        for path in &paths {
+            let file = vfs::read_file(path, u64::MAX).expect("a file");
+            cache.index_file(path, Stamp::of(&file.metadata), cache::hash_bytes(&file.bytes));
+        }
+        cache.finish();
+        for file in [5, 200] {
+            std::fs::write(&paths[file], format!("{}\n", text(file))).expect("a file");
+        }
+        let cache = ResultCache::open(cache_dir).expect("a cache");
+        let pass = StampPass::new(&cache, &paths, None, Limits::default());
+        let mut hashes = vec![None; paths.len()];
+        let changed = std::thread::scope(|scope| {
+            scope.spawn(|| pass.run());
+            pass.finish(&mut hashes)
+        });
+        let changed: Vec<usize> = (0..paths.len()).filter(|&file| changed[file]).collect();
+        assert_eq!(changed, [5, 200]);
+        for (file, hash) in hashes.iter().enumerate() {
+            let expected = (!changed.contains(&file)).then(|| Some(cache::hash_bytes(text(file).as_bytes())));
+            assert_eq!(*hash, expected, "file {file}");
+        }
     }
 
     /// A flat directory of modules (every unit a sibling of the next) is

@@ -34,10 +34,14 @@ pub struct RuleLevelsFinder {
     chain_of_dir: FxHashMap<String, Option<Arc<ConfigChain>>>,
     /// The levels of a directory's files without a configuration, shared.
     unconfigured: Arc<RuleLevels>,
-    /// Directories known to hold no configuration file (absolute, by
-    /// their text), which are not looked at: see
-    /// [`RuleLevelsFinder::assume_no_config_file_in`].
+    /// Directories known to hold no configuration file, by their text as
+    /// given (relative to `current_dir`, or absolute), which are not
+    /// looked at: see [`RuleLevelsFinder::assume_no_config_file_in`].
     without_config_file: FxHashSet<String>,
+    /// The directory text (as in `chain_of_dir`) of the last path asked
+    /// about, and its chain: paths come sorted, most after one of their
+    /// directory.
+    last_dir: Option<(String, Option<Arc<ConfigChain>>)>,
 }
 
 impl RuleLevelsFinder {
@@ -51,6 +55,7 @@ impl RuleLevelsFinder {
             chain_of_dir: FxHashMap::default(),
             unconfigured: Arc::new(RuleLevels::default()),
             without_config_file: FxHashSet::default(),
+            last_dir: None,
         }
     }
 
@@ -60,12 +65,25 @@ impl RuleLevelsFinder {
     /// or whose record says their entries are as they were when it did,
     /// knows it (see [`crate::cache::RecordedWalk`]).
     pub fn assume_no_config_file_in(&mut self, dirs: impl IntoIterator<Item = Utf8PathBuf>) {
-        for dir in dirs {
-            let absolute = match dir.as_str() {
-                "" | "." => self.current_dir.clone(),
-                _ => self.current_dir.join(dir),
-            };
-            self.without_config_file.insert(absolute.into_string());
+        self.without_config_file.extend(dirs.into_iter().map(Utf8PathBuf::into_string));
+    }
+
+    /// Whether `dir` (absolute) is known to hold no configuration file,
+    /// named either way [`RuleLevelsFinder::assume_no_config_file_in`]
+    /// takes it.
+    fn known_without_config_file(&self, dir: &Utf8Path) -> bool {
+        if self.without_config_file.is_empty() {
+            return false;
+        }
+        if self.without_config_file.contains(dir.as_str()) {
+            return true;
+        }
+        // Relative to the current directory, by text: `dir` is one of its
+        // ancestors' or descendants' joined to it.
+        match dir.as_str().strip_prefix(self.current_dir.as_str()) {
+            Some("") => self.without_config_file.contains(".") || self.without_config_file.contains(""),
+            Some(rest) => rest.strip_prefix('/').is_some_and(|rest| self.without_config_file.contains(rest)),
+            None => false,
         }
     }
 
@@ -96,21 +114,76 @@ impl RuleLevelsFinder {
 
     /// The configurations that apply to the file at `path`, if any.
     fn chain_of(&mut self, path: &Utf8Path) -> Result<Option<Arc<ConfigChain>>, ConfigError> {
-        // The directory's text as the path gives it (`a/b/` of `a/b/c.tf`,
-        // empty for `c.tf`): `Path::parent` splits the whole path into
-        // components. Searched byte by byte (separators are ASCII): a search
-        // by `char` decodes the whole path backwards.
-        let text = path.as_str();
-        let end = text.as_bytes().iter().rposition(|&byte| std::path::is_separator(char::from(byte)));
-        let dir_text = end.map_or("", |end| &text[..=end]);
+        // By the directory's text as the path gives it (see [`dir_text`]).
+        let dir_text = dir_text(path.as_str());
+        if let Some((last, chain)) = &self.last_dir
+            && last == dir_text
+        {
+            return Ok(chain.clone());
+        }
+        let chain = match self.chain_of_dir.get(dir_text) {
+            Some(chain) => chain.clone(),
+            None => self.chain_of_dir_text(dir_text, Some(path))?,
+        };
+        match &mut self.last_dir {
+            Some((last, last_chain)) => {
+                last.clear();
+                last.push_str(dir_text);
+                *last_chain = chain.clone();
+            }
+            None => self.last_dir = Some((dir_text.to_owned(), chain.clone())),
+        }
+        Ok(chain)
+    }
+
+    /// The configurations that apply in the directory written `dir_text`
+    /// (as in `chain_of_dir`), the directory of `file` when one is given.
+    /// A directory known to hold no configuration file (one a walk
+    /// listed) takes its parent's, found by text too, unless it is a
+    /// repository's root: the answer of [`RuleLevelsFinder::config_file`]
+    /// without joining, splitting or hashing the absolute path of each
+    /// directory of a tree.
+    fn chain_of_dir_text(
+        &mut self,
+        dir_text: &str,
+        file: Option<&Utf8Path>,
+    ) -> Result<Option<Arc<ConfigChain>>, ConfigError> {
         if let Some(chain) = self.chain_of_dir.get(dir_text) {
             return Ok(chain.clone());
         }
-        let absolute = self.current_dir.join(path);
-        let dir = vfs::parent(&absolute).unwrap_or(&absolute);
-        let chain = match self.config_file(dir) {
-            Some(config_path) => Some(self.chain(config_path)?),
-            None => None,
+        // `a/b/` is `a/b`, whose parent is `a/`; only for a last component
+        // that is a name (`..` has no parent by its text).
+        let dir = dir_text.strip_suffix('/').filter(|dir| !dir.is_empty());
+        let parent_text = dir
+            .filter(|dir| self.without_config_file.contains(*dir))
+            .map(|dir| (dir, dir_text_of_dir(dir)))
+            .filter(|(dir, parent_text)| !matches!(&dir[parent_text.len()..], "." | ".."));
+        let chain = match parent_text {
+            Some((dir, parent_text)) => {
+                let above = self.chain_of_dir_text(parent_text, None)?;
+                // Asked of the directory as this finder's paths name it,
+                // which need not be the process's current directory.
+                if above.is_some() && vfs::is_repository_root(&self.current_dir.join(dir)) {
+                    None
+                } else {
+                    above
+                }
+            }
+            None => {
+                let absolute = match file {
+                    Some(file) => {
+                        let absolute = self.current_dir.join(file);
+                        vfs::parent(&absolute).unwrap_or(&absolute).to_owned()
+                    }
+                    // A parent named by cutting a listed directory's text.
+                    None if dir_text.is_empty() => self.current_dir.clone(),
+                    None => self.current_dir.join(dir.unwrap_or(dir_text)),
+                };
+                match self.config_file(&absolute) {
+                    Some(config_path) => Some(self.chain(config_path)?),
+                    None => None,
+                }
+            }
         };
         self.chain_of_dir.insert(dir_text.to_owned(), chain.clone());
         Ok(chain)
@@ -172,7 +245,7 @@ impl RuleLevelsFinder {
                 found = answer.clone();
                 break;
             }
-            if !self.without_config_file.contains(ancestor.as_str()) {
+            if !self.known_without_config_file(ancestor) {
                 let candidate = ancestor.join(analysis::config::CONFIG_FILE_NAME);
                 if candidate.is_file() {
                     found = Some(candidate);
@@ -192,6 +265,21 @@ impl RuleLevelsFinder {
         }
         found
     }
+}
+
+/// The text of the directory of the file written `path`, with its
+/// separator (`a/b/` of `a/b/c.tf`), empty for `c.tf`. Searched byte by
+/// byte (separators are ASCII): a search by `char` decodes the whole path
+/// backwards, and `Path::parent` splits it into components.
+fn dir_text(path: &str) -> &str {
+    let end = path.as_bytes().iter().rposition(|&byte| std::path::is_separator(char::from(byte)));
+    end.map_or("", |end| &path[..=end])
+}
+
+/// The text of the parent of the directory written `dir` (no separator at
+/// its end), as [`dir_text`] writes a directory.
+fn dir_text_of_dir(dir: &str) -> &str {
+    dir_text(dir)
 }
 
 /// The languages the `[[dialect]]` tables of the configurations a check
@@ -284,4 +372,54 @@ pub fn excluded(
 ) -> Result<Option<Vec<bool>>, ConfigError> {
     let excluded = paths.iter().map(|path| finder.is_excluded(path)).collect::<Result<Vec<bool>, _>>()?;
     Ok(excluded.contains(&true).then_some(excluded))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The directories a walk listed that hold no `halite.toml`, taken as
+    /// known, change no file's levels: a directory's chain is its
+    /// parent's, but below a repository's root, where the search for a
+    /// configuration above stops, and below a configuration of its own.
+    #[test]
+    fn directories_known_to_hold_no_configuration_keep_every_file_s_levels() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let root = Utf8Path::from_path(dir.path()).expect("a UTF-8 temporary directory").to_owned();
+        let files = [
+            "main.tf",
+            "a/b/main.tf",
+            "a/b/c/main.tf",
+            "repo/x/main.tf",
+            "app/main.tf",
+            "app/d/e/main.tf",
+            "a/../app/d/main.tf",
+        ];
+        for file in files {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+            std::fs::write(path, "").expect("a file");
+        }
+        std::fs::create_dir_all(root.join("repo/.git")).expect("a directory");
+        std::fs::write(root.join("halite.toml"), "[rules]\nlegacy-index = \"error\"\n").expect("a file");
+        std::fs::write(root.join("app/halite.toml"), "[rules]\ninterpolation-only = \"off\"\n")
+            .expect("a file");
+        let listed = ["a", "a/b", "a/b/c", "repo", "repo/x", "app/d", "app/d/e"];
+        let levels = |finder: &mut RuleLevelsFinder| -> Vec<RuleLevels> {
+            files
+                .iter()
+                .map(|file| (*finder.levels_for(Utf8Path::new(file)).expect("levels")).clone())
+                .collect()
+        };
+        let expected = levels(&mut RuleLevelsFinder::new(root.clone()));
+        let mut assuming = RuleLevelsFinder::new(root.clone());
+        assuming.assume_no_config_file_in(listed.iter().map(Utf8PathBuf::from));
+        assert_eq!(levels(&mut assuming), expected);
+        let level = |file: usize, code: &str| expected[file].get(code);
+        assert_eq!(level(2, "legacy-index"), Some(analysis::Level::Error));
+        assert_eq!(level(3, "legacy-index"), None, "a repository's root ends the search");
+        assert_eq!(level(5, "interpolation-only"), Some(analysis::Level::Off));
+        assert_eq!(level(5, "legacy-index"), Some(analysis::Level::Error));
+        assert_eq!(level(6, "interpolation-only"), Some(analysis::Level::Off));
+    }
 }

@@ -171,13 +171,12 @@ impl Recorded {
 #[derive(Debug)]
 pub(crate) struct FileIndex {
     path: Utf8PathBuf,
-    /// The recent index's path, and how many entries the main one had.
+    /// The recent index's path.
     recent_path: Utf8PathBuf,
-    main_entries: usize,
     /// The directory relative paths are relative to.
     current_dir: Utf8PathBuf,
     /// The entries as read, by absolute path.
-    loaded: Loaded,
+    loaded: LoadedLater,
     /// The time this run's stamps are taken after, less the margin.
     trusted_before: i64,
     /// The entries this run recorded.
@@ -191,19 +190,18 @@ impl FileIndex {
     /// new entries are trusted for files last touched before now.
     pub(crate) fn open(dir: &Utf8Path, current_dir: Utf8PathBuf) -> FileIndex {
         let now = SystemTime::now();
-        let loaded = read_both(dir);
+        let loaded = LoadedLater::reading(dir.to_owned());
         FileIndex::with_entries(dir.join(FILE_NAME), current_dir, loaded, now)
     }
 
     fn with_entries(
         path: Utf8PathBuf,
         current_dir: Utf8PathBuf,
-        loaded: Loaded,
+        loaded: LoadedLater,
         now: SystemTime,
     ) -> FileIndex {
         FileIndex {
             recent_path: path.with_file_name(RECENT_FILE_NAME),
-            main_entries: loaded.main.len(),
             path,
             current_dir,
             loaded,
@@ -239,10 +237,15 @@ impl FileIndex {
         })
     }
 
+    /// How many entries the main index had.
+    fn main_entries(&self) -> usize {
+        self.loaded.get().main.len()
+    }
+
     /// The hash of the bytes of the file at `path`, whose stamp is now
     /// `stamp`, if its entry holds.
     pub(crate) fn hash(&self, path: &Utf8Path, stamp: &Stamp) -> Option<blake3::Hash> {
-        let recorded = self.with_key(path, |key| self.loaded.get(key))?;
+        let recorded = self.with_key(path, |key| self.loaded.get().get(key))?;
         recorded.holds_for(stamp).then(|| blake3::Hash::from_bytes(recorded.hash))
     }
 
@@ -251,7 +254,7 @@ impl FileIndex {
     pub(crate) fn record(&self, path: &Utf8Path, stamp: Stamp, hash: blake3::Hash) {
         let key = self.key(path);
         let recorded = Recorded { stamp, trusted_before: self.trusted_before, hash: *hash.as_bytes() };
-        if self.loaded.get(&key) == Some(recorded) {
+        if self.loaded.get().get(&key) == Some(recorded) {
             return;
         }
         super::lock(&self.recorded).insert(key, recorded);
@@ -273,7 +276,7 @@ impl FileIndex {
         let Some(dir) = self.path.parent() else { return };
         let recent = read(&self.recent_path);
         let recent_kept = || recent.iter().filter(|(path, _)| !recorded.contains_key(*path));
-        if recent_kept().count() + recorded.len() <= self.main_entries / RECENT_SHARE {
+        if recent_kept().count() + recorded.len() <= self.main_entries() / RECENT_SHARE {
             let entries: Vec<(&str, Recorded)> =
                 recent_kept().chain(&recorded).map(|(path, entry)| (&**path, *entry)).collect();
             let _ = super::write_atomically(dir, &self.recent_path, &encode(&entries));
@@ -281,9 +284,10 @@ impl FileIndex {
         }
         let oldest = self.trusted_before.saturating_sub(MAX_AGE.as_nanos() as i64);
         let mut entries: Vec<(&str, Recorded)> =
-            Vec::with_capacity(self.loaded.len() + recent.len() + recorded.len());
+            Vec::with_capacity(self.loaded.get().len() + recent.len() + recorded.len());
         entries.extend(
             self.loaded
+                .get()
                 .iter()
                 .filter(|(path, _)| !recorded.contains_key(*path) && !recent.contains_key(*path))
                 .chain(recent_kept().chain(&recorded).map(|(path, entry)| (&**path, *entry)))
@@ -303,6 +307,42 @@ impl FileIndex {
 /// trusted.
 fn read(path: &Utf8Path) -> FxHashMap<Box<str>, Recorded> {
     Table::read(path).iter().map(|(path, entry)| (Box::from(path), entry)).collect()
+}
+
+/// The index's entries, read on a thread of their own from when the index
+/// is opened (checking and laying out a table of them was a millisecond of
+/// one thread at a warm run's start), and waited for when first asked.
+#[derive(Debug)]
+struct LoadedLater {
+    reading: Mutex<Option<std::thread::JoinHandle<Loaded>>>,
+    loaded: std::sync::OnceLock<Loaded>,
+}
+
+impl LoadedLater {
+    /// The entries of the index in `dir`, read on a thread of their own
+    /// (or now, if none can be started).
+    fn reading(dir: Utf8PathBuf) -> LoadedLater {
+        let dir = std::sync::Arc::new(dir);
+        let read = std::sync::Arc::clone(&dir);
+        match std::thread::Builder::new().name("halite-index".into()).spawn(move || read_both(&read)) {
+            Ok(handle) => {
+                LoadedLater { reading: Mutex::new(Some(handle)), loaded: std::sync::OnceLock::new() }
+            }
+            Err(_) => LoadedLater::now(read_both(&dir)),
+        }
+    }
+
+    fn now(loaded: Loaded) -> LoadedLater {
+        LoadedLater { reading: Mutex::default(), loaded: std::sync::OnceLock::from(loaded) }
+    }
+
+    /// The entries, once read; none if the reading thread failed.
+    fn get(&self) -> &Loaded {
+        self.loaded.get_or_init(|| {
+            let handle = super::lock(&self.reading).take();
+            handle.and_then(|handle| handle.join().ok()).unwrap_or_default()
+        })
+    }
 }
 
 /// The main and the recent index in the cache's directory `dir`.
@@ -499,7 +539,7 @@ mod tests {
 
     fn index_at(dir: &Utf8Path, now_secs: u64) -> FileIndex {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(now_secs);
-        FileIndex::with_entries(dir.join(FILE_NAME), "/repo".into(), read_both(dir), now)
+        FileIndex::with_entries(dir.join(FILE_NAME), "/repo".into(), LoadedLater::now(read_both(dir)), now)
     }
 
     #[test]
@@ -531,7 +571,7 @@ mod tests {
         third.save();
         assert!(!dir.join(RECENT_FILE_NAME).exists());
         let fourth = index_at(dir, 4_000);
-        assert_eq!(fourth.main_entries, 18);
+        assert_eq!(fourth.main_entries(), 18);
         assert_eq!(fourth.hash(path("0.tf"), &stamp(1_990)), Some(blake3::hash(b"new")));
         assert_eq!(fourth.hash(path("newer.tf"), &stamp(2_990)), Some(hash));
     }
@@ -580,7 +620,7 @@ mod tests {
             let index = FileIndex::with_entries(
                 "/nowhere/files".into(),
                 current_dir.into(),
-                Loaded::default(),
+                LoadedLater::now(Loaded::default()),
                 SystemTime::UNIX_EPOCH,
             );
             let joined = Utf8Path::new(current_dir).join(path);

@@ -30,6 +30,7 @@
 
 use std::{
     fs, io,
+    sync::Arc,
     time::{Duration, SystemTime},
 };
 
@@ -138,8 +139,16 @@ fn path_of(cache_dir: &Utf8Path, key: &WalkKey) -> Utf8PathBuf {
     cache_dir.join(DIR_NAME).join(key.0.to_hex().as_str())
 }
 
-/// The walk recorded under `key`, if every stamp in it holds now.
-pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWalk> {
+/// The walk recorded under `key`, if every stamp in it holds now; the
+/// files it found, named as in the record's bytes, are handed to
+/// `on_holds` as soon as it is known to hold, before they are copied out
+/// (for [`super::stamps::StampsAhead`], which looks them up beside the
+/// run).
+pub(super) fn recorded(
+    cache_dir: &Utf8Path,
+    key: &WalkKey,
+    on_holds: impl FnOnce(&Arc<FoundTexts>),
+) -> Option<RecordedWalk> {
     let bytes = crate::cache::read_bounded(&path_of(cache_dir, key), MAX_RECORD_SIZE)?;
     let record = decode(&bytes, key)?;
     let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
@@ -153,14 +162,50 @@ pub(super) fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWa
     if !(dirs_hold && files_hold()) {
         return None;
     }
-    let without_config = record
-        .dirs
-        .iter()
-        .filter(|(_, _, has_config)| !has_config)
-        .map(|(path, _, _)| Utf8PathBuf::from(*path))
-        .collect();
-    let files = record.found.iter().map(|path| Utf8PathBuf::from(*path)).collect();
+    let start = bytes.as_ptr() as usize;
+    let span = |path: &str| {
+        let at = path.as_ptr() as usize - start;
+        (at, at + path.len())
+    };
+    let spans = record.found.iter().map(|path| span(path)).collect();
+    let without_config: Vec<(usize, usize)> =
+        record.dirs.iter().filter(|(_, _, has_config)| !has_config).map(|(path, _, _)| span(path)).collect();
+    drop(record);
+    let texts = Arc::new(FoundTexts { bytes, spans });
+    on_holds(&texts);
+    let files = (0..texts.len()).map(|index| texts.get(index).to_owned()).collect();
+    let without_config = without_config.into_iter().map(|span| texts.text(span).to_owned()).collect();
     Some(RecordedWalk { files, without_config })
+}
+
+/// The files a record found, named as in its bytes.
+#[derive(Debug)]
+pub(crate) struct FoundTexts {
+    bytes: super::FileBytes,
+    /// Where each path lies in `bytes`, in the record's order.
+    spans: Vec<(usize, usize)>,
+}
+
+impl FoundTexts {
+    pub(crate) fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The path of the file at `index`, in the record's order.
+    pub(crate) fn get(&self, index: usize) -> &Utf8Path {
+        self.text(self.spans[index])
+    }
+
+    /// Whether the path of the file at `index` is written `text`.
+    pub(crate) fn is(&self, index: usize, text: &str) -> bool {
+        let (start, end) = self.spans[index];
+        &self.bytes[start..end] == text.as_bytes()
+    }
+
+    fn text(&self, (start, end): (usize, usize)) -> &Utf8Path {
+        // Decoded as UTF-8 when the record was read.
+        Utf8Path::new(std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default())
+    }
 }
 
 /// Records that a walk started at `started` listed and read `inputs` and
@@ -336,6 +381,17 @@ fn decode<'a>(bytes: &'a [u8], key: &WalkKey) -> Option<Record<&'a str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`super::recorded`]'s walk, its files named alike in the record's
+    /// bytes, in its order.
+    fn recorded(cache_dir: &Utf8Path, key: &WalkKey) -> Option<RecordedWalk> {
+        let mut handed = None;
+        let walk = super::recorded(cache_dir, key, |texts| handed = Some(Arc::clone(texts)))?;
+        let texts = handed.expect("the files handed on");
+        let named: Vec<&Utf8Path> = (0..texts.len()).map(|index| texts.get(index)).collect();
+        assert_eq!(named, walk.files.iter().map(Utf8PathBuf::as_path).collect::<Vec<_>>());
+        Some(walk)
+    }
 
     #[test]
     fn a_record_holds_until_a_directory_or_a_watched_file_changes() {
