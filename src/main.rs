@@ -637,7 +637,7 @@ mod allocator_tests {
         for align in [1, 2, 4, 8, 16, 32, 64, 4096] {
             for size in [1, 3, 8, 12, 16, 24, 40, 48, 100, 1000, 1200, 5000, 70_000] {
                 let Ok(layout) = Layout::from_size_align(size, align) else { continue };
-                let aligned = |block: *mut u8| !block.is_null() && block as usize % align == 0;
+                let aligned = |block: *mut u8| !block.is_null() && (block as usize).is_multiple_of(align);
                 // SAFETY: each block is used within its size and freed once,
                 // with the layout it was allocated or reallocated with.
                 unsafe {

@@ -688,7 +688,7 @@ fn first_element(node: &SyntaxNode, pick: impl FnMut(SyntaxKind) -> bool) -> Opt
 /// The first direct token whose kind `pick` accepts (which only token kinds
 /// should be).
 fn first_token(node: &SyntaxNode, pick: impl Fn(SyntaxKind) -> bool) -> Option<SyntaxToken> {
-    node.children_with_tokens().by_kind(move |kind| pick(kind)).find_map(SyntaxElement::into_token)
+    node.children_with_tokens().by_kind(pick).find_map(SyntaxElement::into_token)
 }
 
 fn tokens_of(node: &SyntaxNode, kind: SyntaxKind) -> impl Iterator<Item = SyntaxToken> + use<> {
