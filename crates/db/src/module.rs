@@ -90,7 +90,7 @@ mod resolve;
 mod schema;
 mod value;
 
-use std::{collections::BTreeMap, fmt, sync::Arc};
+use std::{cmp::Ordering, collections::BTreeMap, fmt, sync::Arc};
 
 use camino::Utf8PathBuf;
 use smol_str::SmolStr;
@@ -237,14 +237,56 @@ pub fn evaluate_variable_expr(text: &str) -> Result<Value, VariableExprError> {
 /// ambiguously; the segments never are). The segments are shared: an
 /// address is kept by a file's declarations, the module's index, the
 /// interned [`Attr`] and the dependency graph, and a clone is a pointer.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Its hash is computed once, when it is made: an address is looked up in
+/// the index, the graph and the interned attributes far more often than one
+/// is made, and hashing its segments' text at each look-up was about a
+/// hundredth of a check's instructions.
+#[derive(Clone)]
 pub struct Address {
     segments: Arc<[SmolStr]>,
+    /// The segments' hash.
+    hash: u64,
+}
+
+impl fmt::Debug for Address {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Address").field("segments", &self.segments).finish()
+    }
+}
+
+impl PartialEq for Address {
+    fn eq(&self, other: &Address) -> bool {
+        self.hash == other.hash && self.segments == other.segments
+    }
+}
+
+impl Eq for Address {}
+
+impl std::hash::Hash for Address {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl PartialOrd for Address {
+    fn partial_cmp(&self, other: &Address) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// By segments, as the segments order themselves (not by hash).
+impl Ord for Address {
+    fn cmp(&self, other: &Address) -> Ordering {
+        self.segments.cmp(&other.segments)
+    }
 }
 
 impl Address {
     pub fn new(segments: impl IntoIterator<Item = impl Into<SmolStr>>) -> Address {
-        Address { segments: segments.into_iter().map(Into::into).collect() }
+        use std::hash::BuildHasher;
+        let segments: Arc<[SmolStr]> = segments.into_iter().map(Into::into).collect();
+        let hash = rustc_hash::FxBuildHasher.hash_one(&*segments);
+        Address { segments, hash }
     }
 
     /// `text` split at each `.`: `aws_instance.web.ami`.
@@ -271,8 +313,7 @@ impl Address {
     /// addresses rather than addresses (the index's definitions, the
     /// graph's nodes).
     pub(crate) fn table_hash(&self) -> u64 {
-        use std::hash::BuildHasher;
-        rustc_hash::FxBuildHasher.hash_one(self)
+        self.hash
     }
 }
 

@@ -539,8 +539,10 @@ fn literal_text(lit: &ast::TemplateLiteral, quoted: bool) -> SmolStr {
     let mut tokens = lit.text_tokens();
     if let (Some(only), None) = (tokens.next(), tokens.next()) {
         let text = only.text();
-        let escapes: &[char] = if quoted { &['\\', '$', '%'] } else { &['$', '%'] };
-        if !text.contains(escapes) {
+        // By bytes: every escape starts with an ASCII byte, and a pattern
+        // of chars is matched a char at a time.
+        let escaped = |byte: u8| byte == b'$' || byte == b'%' || (quoted && byte == b'\\');
+        if !text.bytes().any(escaped) {
             return SmolStr::new(text);
         }
     }
@@ -554,6 +556,11 @@ fn literal_text(lit: &ast::TemplateLiteral, quoted: bool) -> SmolStr {
 /// A quoted block label's text. The parser rejects template sequences in
 /// labels, so only the literal parts are taken.
 fn label_text(quoted: &ast::QuotedTemplate) -> SmolStr {
+    // Most labels are one literal: its text as it is.
+    let mut parts = quoted.template_parts();
+    if let (Some(ast::TemplatePart::TemplateLiteral(only)), None) = (parts.next(), parts.next()) {
+        return literal_text(&only, true);
+    }
     let mut out = String::new();
     for part in quoted.template_parts() {
         if let ast::TemplatePart::TemplateLiteral(lit) = part {

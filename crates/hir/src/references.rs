@@ -86,7 +86,11 @@ pub fn walk_references(exprs: &Arena<Expr>, root: ExprId, visitor: &mut impl Ref
     // The iteration variables of the `for` expressions around the current
     // point, innermost last.
     let mut scopes: Vec<Vec<SmolStr>> = Vec::new();
-    let mut stack = vec![Work::Expr(root)];
+    // Room for a typical expression's pending work, so that the stack
+    // does not grow a step at a time: the walk runs for every attribute,
+    // several times a check.
+    let mut stack = Vec::with_capacity(16);
+    stack.push(Work::Expr(root));
     while let Some(work) = stack.pop() {
         match work {
             Work::PushScope(names) => scopes.push(names),

@@ -750,7 +750,7 @@ impl AnalysisHost {
                     match module {
                         Some(dir) => {
                             self.stale_reads.insert(PathKey::new(dir.as_path()));
-                            let state = self.module_state(&dir);
+                            let state = self.module_state_with(&dir, file);
                             if state.members.insert(file) {
                                 membership_changed.insert(dir.clone());
                             }
@@ -874,8 +874,24 @@ impl AnalysisHost {
 
     /// The state of the module of `dir`, made empty if there is none.
     fn module_state(&mut self, dir: &Utf8Path) -> &mut ModuleState {
+        self.make_module_state(dir, Vec::new())
+    }
+
+    /// The state of the module of `dir`, made with `file` as its one file
+    /// if there is none (the module's other files are added once the
+    /// change has put every file in place). Its dialect is then chosen by
+    /// that file, usually as by all of them: made empty, it was chosen by no
+    /// file, and each of the dialect's inputs set again once the files came
+    /// was a new revision of the database.
+    fn module_state_with(&mut self, dir: &Utf8Path, file: File) -> &mut ModuleState {
+        self.make_module_state(dir, vec![file])
+    }
+
+    /// The state of the module of `dir`, made with `files` if there is
+    /// none.
+    fn make_module_state(&mut self, dir: &Utf8Path, files: Vec<File>) -> &mut ModuleState {
         if !self.modules.contains_key(dir) {
-            let module = self.db.set_module_files(dir.to_owned(), Vec::new());
+            let module = self.db.set_module_files(dir.to_owned(), files);
             self.stale_reads.insert(PathKey::new(dir));
             // Modules mostly come in path order (a walk's): checked against
             // the last first, which is one comparison instead of a search.

@@ -26,7 +26,7 @@ mod node_ext;
 use std::marker::PhantomData;
 
 pub use self::{generated::*, json_ext::*, node_ext::*};
-use crate::{SyntaxKind, SyntaxNode, SyntaxNodeChildren};
+use crate::{SyntaxKind, SyntaxNode};
 
 /// A typed view of a syntax node.
 ///
@@ -43,16 +43,17 @@ pub trait AstNode {
 }
 
 /// The children of a node that cast to `N`, in source order; children of
-/// other kinds are skipped.
+/// other kinds are skipped by their green kind, without a red node made
+/// for them (a red node is an allocation).
 #[derive(Debug, Clone)]
 pub struct AstChildren<N> {
-    inner: SyntaxNodeChildren,
+    next: Option<SyntaxNode>,
     ph: PhantomData<N>,
 }
 
-impl<N> AstChildren<N> {
+impl<N: AstNode> AstChildren<N> {
     fn new(parent: &SyntaxNode) -> Self {
-        AstChildren { inner: parent.children(), ph: PhantomData }
+        AstChildren { next: parent.first_child_by_kind(&N::can_cast), ph: PhantomData }
     }
 }
 
@@ -60,18 +61,24 @@ impl<N: AstNode> Iterator for AstChildren<N> {
     type Item = N;
 
     fn next(&mut self) -> Option<N> {
-        self.inner.find_map(N::cast)
+        let node = self.next.take()?;
+        self.next = node.next_sibling_by_kind(&N::can_cast);
+        N::cast(node)
     }
 }
 
 /// What the generated accessors are made of: the first child node of a type,
-/// all of them, or the first direct token of a kind.
+/// all of them, or the first direct token of a kind. Each looks at the green
+/// children's kinds and makes a red node only for what it returns: the
+/// accessors run over every node of a file several times a check (lowering,
+/// lints, schemas), and a red node made for each child passed over cost more
+/// than the rest of those walks.
 mod support {
     use super::{AstChildren, AstNode};
     use crate::{SyntaxKind, SyntaxNode, SyntaxToken};
 
     pub(super) fn child<N: AstNode>(parent: &SyntaxNode) -> Option<N> {
-        parent.children().find_map(N::cast)
+        parent.first_child_by_kind(&N::can_cast).and_then(N::cast)
     }
 
     pub(super) fn children<N: AstNode>(parent: &SyntaxNode) -> AstChildren<N> {
@@ -79,6 +86,6 @@ mod support {
     }
 
     pub(super) fn token(parent: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
-        parent.children_with_tokens().filter_map(|it| it.into_token()).find(|it| it.kind() == kind)
+        parent.first_child_or_token_by_kind(&|it| it == kind).and_then(|it| it.into_token())
     }
 }

@@ -55,7 +55,10 @@ struct Subtree {
 impl Subtree {
     fn of(exprs: &Arena<Expr>, root: ExprId) -> Subtree {
         let mut subtree = Subtree { count: 0, lowest: index(root), highest: index(root) };
-        let mut stack = vec![root];
+        // Room for most expressions' pending nodes: a copy is made of every
+        // attribute, and a stack grown a step at a time reallocates.
+        let mut stack = Vec::with_capacity(16);
+        stack.push(root);
         while let Some(id) = stack.pop() {
             subtree.count += 1;
             subtree.lowest = subtree.lowest.min(index(id));
@@ -90,8 +93,11 @@ fn copy_subtree(
     // An explicit post-order walk: accessor and operator chains can be
     // thousands of links long, too deep to copy by recursion. Children are
     // copied before their parent, so the parent's copy can name them.
-    let mut stack = vec![(root, false)];
-    let mut children = Vec::new();
+    // Each node is on the stack at most twice (before and after its
+    // children), so this never grows.
+    let mut stack = Vec::with_capacity(2 * subtree.count);
+    stack.push((root, false));
+    let mut children = Vec::with_capacity(8);
     while let Some((id, children_done)) = stack.pop() {
         if children_done {
             let new_id = into.alloc(remap(&exprs[id], &new_ids));
@@ -242,10 +248,13 @@ pub fn references(exprs: &Arena<Expr>, root: ExprId) -> Vec<Reference> {
     hir::references(exprs, root)
         .into_iter()
         .map(|chain| {
+            // Sized for every link, so that pushing never grows them.
+            let mut links = Vec::with_capacity(chain.links.len() + 1);
+            links.push(chain.root);
             let mut reference = Reference {
                 root: chain.root_name(exprs).clone(),
-                attrs: Vec::new(),
-                links: vec![chain.root],
+                attrs: Vec::with_capacity(chain.links.len()),
+                links,
             };
             for &link in &chain.links {
                 let Some(name) = static_step(exprs, link) else { break };

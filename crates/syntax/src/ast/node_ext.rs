@@ -15,10 +15,10 @@
 //!   text (`true` in a literal). The tree keeps what was written; the
 //!   accessors here interpret it.
 
-use std::fmt;
+use std::{cell::RefCell, fmt};
 
 use crate::{
-    SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, T,
+    HclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken, T,
     ast::{self, AstChildren, AstNode, support},
 };
 
@@ -115,8 +115,9 @@ impl ast::BlockLabel {
                 }
             }
         }
-        let mut text = String::new();
-        push_leaves(&self.syntax().green(), &mut text);
+        let green = self.syntax().green();
+        let mut text = String::with_capacity(u32::from(green.text_len()) as usize);
+        push_leaves(&green, &mut text);
         if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
             text.pop();
             text.remove(0);
@@ -142,10 +143,7 @@ impl ast::Literal {
     /// The token the literal is made of: a number, or one of the identifiers
     /// `true`, `false` and `null`.
     pub fn token(&self) -> Option<SyntaxToken> {
-        self.syntax()
-            .children_with_tokens()
-            .filter_map(SyntaxElement::into_token)
-            .find(|it| matches!(it.kind(), SyntaxKind::NUMBER | SyntaxKind::IDENT))
+        first_token(self.syntax(), |kind| matches!(kind, SyntaxKind::NUMBER | SyntaxKind::IDENT))
     }
 
     /// The kind of literal, or `None` when the token is not one: the parser
@@ -219,18 +217,25 @@ strip_markers!(
 
 /// Which of the two strip markers a delimited node has. A lone `~` right
 /// after the opener (`${~}`, broken input) counts as the left one only.
+/// Read from the green children's kinds, which is all it needs: no red node
+/// is made.
 fn strip_markers(node: &SyntaxNode) -> (bool, bool) {
-    let elements: Vec<SyntaxElement> = significant_children(node).collect();
-    let opener = elements.iter().position(|it| matches!(it.kind(), T!["${"] | T!["%{"]));
-    let left = opener.and_then(|i| elements.get(i + 1)).is_some_and(|it| it.kind() == T![~]);
+    let green = node.green();
+    let kinds: Vec<SyntaxKind> = green
+        .children()
+        .map(|child| <HclLanguage as rowan::Language>::kind_from_raw(child.kind()))
+        .filter(|kind| !kind.is_trivia() && *kind != SyntaxKind::NEWLINE)
+        .collect();
+    let opener = kinds.iter().position(|it| matches!(it, T!["${"] | T!["%{"]));
+    let left = opener.and_then(|i| kinds.get(i + 1)).is_some_and(|it| *it == T![~]);
     // Without a closing brace (an unterminated directive), the marker would
     // be the last thing written.
-    let close = elements.iter().position(|it| it.kind() == T!['}']).unwrap_or(elements.len());
+    let close = kinds.iter().position(|it| *it == T!['}']).unwrap_or(kinds.len());
     let right = close
         .checked_sub(1)
         .filter(|&i| Some(i) > opener.map(|o| o + usize::from(left)))
-        .and_then(|i| elements.get(i))
-        .is_some_and(|it| it.kind() == T![~]);
+        .and_then(|i| kinds.get(i))
+        .is_some_and(|it| *it == T![~]);
     (left, right)
 }
 
@@ -409,10 +414,7 @@ impl ast::FunctionCall {
     /// The identifiers of the function's name, in order: one for `upper(…)`,
     /// three for `provider::aws::arn_parse(…)`.
     pub fn name_tokens(&self) -> impl Iterator<Item = SyntaxToken> + use<> {
-        self.syntax()
-            .children_with_tokens()
-            .filter_map(SyntaxElement::into_token)
-            .filter(|it| it.kind() == T![ident])
+        tokens_of(self.syntax(), T![ident])
     }
 
     /// The function's name as the reference spells it: the identifiers
@@ -561,7 +563,7 @@ impl fmt::Display for UnaryOp {
 
 impl ast::UnaryExpr {
     pub fn op_token(&self) -> Option<SyntaxToken> {
-        direct_tokens(self.syntax()).find(|it| UnaryOp::from_kind(it.kind()).is_some())
+        first_token(self.syntax(), |kind| UnaryOp::from_kind(kind).is_some())
     }
 
     pub fn op_kind(&self) -> Option<UnaryOp> {
@@ -577,7 +579,7 @@ impl ast::UnaryExpr {
 impl ast::BinaryExpr {
     /// The operator token between the operands.
     pub fn op_token(&self) -> Option<SyntaxToken> {
-        direct_tokens(self.syntax()).find(|it| BinaryOp::from_kind(it.kind()).is_some())
+        first_token(self.syntax(), |kind| BinaryOp::from_kind(kind).is_some())
     }
 
     pub fn op_kind(&self) -> Option<BinaryOp> {
@@ -675,12 +677,22 @@ fn significant_children(node: &SyntaxNode) -> impl Iterator<Item = SyntaxElement
     node.children_with_tokens().filter(|it| !it.kind().is_trivia() && it.kind() != SyntaxKind::NEWLINE)
 }
 
-fn direct_tokens(node: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> + use<> {
-    node.children_with_tokens().filter_map(SyntaxElement::into_token)
+/// The first direct child, node or token, whose kind `pick` accepts. `pick`
+/// sees the children's kinds in order until it accepts one, from the green
+/// tree: only the child it accepts is made a red node (an allocation each).
+fn first_element(node: &SyntaxNode, pick: impl FnMut(SyntaxKind) -> bool) -> Option<SyntaxElement> {
+    let pick = RefCell::new(pick);
+    node.first_child_or_token_by_kind(&|kind| (pick.borrow_mut())(kind))
+}
+
+/// The first direct token whose kind `pick` accepts (which only token kinds
+/// should be).
+fn first_token(node: &SyntaxNode, pick: impl Fn(SyntaxKind) -> bool) -> Option<SyntaxToken> {
+    node.children_with_tokens().by_kind(pick).find_map(SyntaxElement::into_token)
 }
 
 fn tokens_of(node: &SyntaxNode, kind: SyntaxKind) -> impl Iterator<Item = SyntaxToken> + use<> {
-    direct_tokens(node).filter(move |it| it.kind() == kind)
+    node.children_with_tokens().by_kind(move |it| it == kind).filter_map(SyntaxElement::into_token)
 }
 
 /// The first child of type `N` that comes after the first direct child of a
@@ -689,14 +701,23 @@ fn tokens_of(node: &SyntaxNode, kind: SyntaxKind) -> impl Iterator<Item = Syntax
 /// runs to the end; an `after` that is not there means there is no such
 /// child, while a missing `before` means the child may be anywhere after.
 fn child_between<N: AstNode>(node: &SyntaxNode, after: &[SyntaxKind], before: &[SyntaxKind]) -> Option<N> {
-    let mut children = node.children_with_tokens();
-    if !after.is_empty() {
-        children.find(|it| after.contains(&it.kind()))?;
-    }
-    children
-        .take_while(|it| !before.contains(&it.kind()))
-        .filter_map(SyntaxElement::into_node)
-        .find_map(N::cast)
+    let mut started = after.is_empty();
+    let mut ended = false;
+    first_element(node, |kind| {
+        if ended {
+            false
+        } else if !started {
+            started = after.contains(&kind);
+            false
+        } else if before.contains(&kind) {
+            ended = true;
+            false
+        } else {
+            N::can_cast(kind)
+        }
+    })
+    .and_then(SyntaxElement::into_node)
+    .and_then(N::cast)
 }
 
 #[cfg(test)]
