@@ -240,23 +240,24 @@ pub fn evaluate_variable_expr(text: &str) -> Result<Value, VariableExprError> {
 /// Its hash is computed once, when it is made: an address is looked up in
 /// the index, the graph and the interned attributes far more often than one
 /// is made, and hashing its segments' text at each look-up was about a
-/// hundredth of a check's instructions.
+/// hundredth of a check's instructions. The hash lives beside the segments,
+/// behind one thin pointer: an address is a word wherever it is kept.
 #[derive(Clone)]
 pub struct Address {
-    segments: Arc<[SmolStr]>,
-    /// The segments' hash.
-    hash: u64,
+    /// The segments, with their hash as the allocation's header.
+    inner: triomphe::ThinArc<u64, SmolStr>,
 }
 
 impl fmt::Debug for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Address").field("segments", &self.segments).finish()
+        f.debug_struct("Address").field("segments", &self.segments()).finish()
     }
 }
 
 impl PartialEq for Address {
     fn eq(&self, other: &Address) -> bool {
-        self.hash == other.hash && self.segments == other.segments
+        self.inner.ptr() == other.inner.ptr()
+            || (self.table_hash() == other.table_hash() && self.segments() == other.segments())
     }
 }
 
@@ -264,7 +265,7 @@ impl Eq for Address {}
 
 impl std::hash::Hash for Address {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
+        state.write_u64(self.table_hash());
     }
 }
 
@@ -277,16 +278,16 @@ impl PartialOrd for Address {
 /// By segments, as the segments order themselves (not by hash).
 impl Ord for Address {
     fn cmp(&self, other: &Address) -> Ordering {
-        self.segments.cmp(&other.segments)
+        self.segments().cmp(other.segments())
     }
 }
 
 impl Address {
     pub fn new(segments: impl IntoIterator<Item = impl Into<SmolStr>>) -> Address {
         use std::hash::BuildHasher;
-        let segments: Arc<[SmolStr]> = segments.into_iter().map(Into::into).collect();
-        let hash = rustc_hash::FxBuildHasher.hash_one(&*segments);
-        Address { segments, hash }
+        let segments: Vec<SmolStr> = segments.into_iter().map(Into::into).collect();
+        let hash = rustc_hash::FxBuildHasher.hash_one(&segments[..]);
+        Address { inner: triomphe::ThinArc::from_header_and_iter(hash, segments.into_iter()) }
     }
 
     /// `text` split at each `.`: `aws_instance.web.ami`.
@@ -295,31 +296,31 @@ impl Address {
     }
 
     pub fn segments(&self) -> &[SmolStr] {
-        &self.segments
+        &self.inner.slice
     }
 
     /// The address of the first `n` segments (all of them if there are
     /// fewer).
     pub fn prefix(&self, n: usize) -> Address {
-        Address::new(self.segments.iter().take(n).cloned())
+        Address::new(self.segments().iter().take(n).cloned())
     }
 
     /// Whether this address starts with all of `prefix`'s segments.
     pub fn starts_with(&self, prefix: &Address) -> bool {
-        self.segments.starts_with(&prefix.segments)
+        self.segments().starts_with(prefix.segments())
     }
 
     /// The address's hash in the tables that hold positions in a list of
     /// addresses rather than addresses (the index's definitions, the
     /// graph's nodes).
     pub(crate) fn table_hash(&self) -> u64 {
-        self.hash
+        self.inner.header.header
     }
 }
 
 impl fmt::Display for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, segment) in self.segments.iter().enumerate() {
+        for (i, segment) in self.segments().iter().enumerate() {
             if i > 0 {
                 f.write_str(".")?;
             }
