@@ -57,7 +57,7 @@ use db::File;
 use rustc_hash::{FxHashMap, FxHashSet};
 use syntax::{TextRange, TextSize};
 
-use crate::{Limits, LocatedDiagnostic};
+use crate::{Limits, LocatedDiagnostic, lock};
 use db::module::{ModuleInput, ModuleInterface};
 
 mod file_index;
@@ -675,11 +675,6 @@ fn write_atomically(dir: &Utf8Path, path: &Utf8Path, bytes: &[u8]) -> io::Result
     file.write_all(bytes)?;
     file.persist(path).map_err(|error| error.error)?;
     Ok(())
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A thread that panicked holding the lock left a table of whole entries.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// `text` as [`hash_str`] hashes it.

@@ -60,8 +60,10 @@ use rustc_hash::FxHashMap;
 
 use crate::{
     AnalysisHost, Change, Contents, HostOptions, Limits, LocatedDiagnostic, Membership, Values,
+    blocks::Blocks,
     cache::{self, Dependency, Entry, Key, ResultCache, Stamp, StoredDiagnostic, UnitFile},
     config::RuleLevelsFinder,
+    lock,
 };
 
 /// Files checked in one host, at least (but in the last chunk). A worker
@@ -471,21 +473,10 @@ struct StampPass<'a> {
     /// The files looked up (by index in `paths`).
     files: Vec<usize>,
     limits: Limits,
-    /// The next block to take.
-    next: AtomicUsize,
-    /// Each block's hashes as found (`None` for a file the index does not
-    /// know as it is), by the block's first place in `files`, and how
-    /// many blocks are done.
-    found: Mutex<(Vec<StampBlock>, usize)>,
-    all_found: std::sync::Condvar,
+    /// Each file's hash as found, by its place in `files` (`None` for a
+    /// file the index does not know as it is).
+    work: Blocks<Option<blake3::Hash>>,
 }
-
-/// A block of a [`StampPass`]: the place of its first file in the pass's
-/// files, and each one's hash as the index knows it.
-type StampBlock = (usize, Vec<Option<blake3::Hash>>);
-
-/// Files per block of a [`StampPass`].
-const STAMP_BLOCK: usize = 128;
 
 impl<'a> StampPass<'a> {
     fn new(
@@ -501,50 +492,22 @@ impl<'a> StampPass<'a> {
                 (0..paths.len()).filter(|&index| selected.is_none_or(|selected| selected[index])).collect()
             }
         };
-        StampPass {
-            ahead,
-            cache,
-            paths,
-            files,
-            limits,
-            next: AtomicUsize::new(0),
-            found: Mutex::default(),
-            all_found: std::sync::Condvar::new(),
-        }
+        let work = Blocks::new(files.len());
+        StampPass { ahead, cache, paths, files, limits, work }
     }
 
-    fn blocks(&self) -> usize {
-        self.files.len().div_ceil(STAMP_BLOCK)
+    /// One file's hash as the index knows it, by its place in `files`.
+    fn look_up(&self, at: usize) -> Option<blake3::Hash> {
+        indexed_hash(self.cache, &self.paths[self.files[at]], self.limits)
     }
 
-    /// Looks up blocks until none is left.
+    /// Looks up blocks until none is left. A block that panics (none is
+    /// expected) is found empty, and its files are looked up by their
+    /// units.
     fn run(&self) {
-        if let Some(ahead) = &self.ahead {
-            return ahead.run();
-        }
-        loop {
-            let block = self.next.fetch_add(1, Ordering::Relaxed);
-            if block >= self.blocks() {
-                return;
-            }
-            let start = block * STAMP_BLOCK;
-            let end = (start + STAMP_BLOCK).min(self.files.len());
-            // A panic here (none is expected) must not leave `finish`
-            // waiting: the block is then found empty, and its files are
-            // looked up by their units.
-            let hashes = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.files[start..end]
-                    .iter()
-                    .map(|&index| indexed_hash(self.cache, &self.paths[index], self.limits))
-                    .collect()
-            }))
-            .unwrap_or_else(|_| vec![None; end - start]);
-            let mut found = lock(&self.found);
-            found.0.push((start, hashes));
-            found.1 += 1;
-            if found.1 == self.blocks() {
-                self.all_found.notify_all();
-            }
+        match &self.ahead {
+            Some(ahead) => ahead.run(),
+            None => self.work.run(|at| self.look_up(at), None),
         }
     }
 
@@ -566,18 +529,12 @@ impl<'a> StampPass<'a> {
             }
             return changed;
         }
-        self.run();
-        let mut found = lock(&self.found);
-        while found.1 < self.blocks() {
-            found = self.all_found.wait(found).unwrap_or_else(|poisoned| poisoned.into_inner());
-        }
+        let found = self.work.finish(|at| self.look_up(at), None);
         let mut changed = vec![false; self.paths.len()];
-        for (start, block) in &found.0 {
-            for (&index, hash) in self.files[*start..].iter().zip(block) {
-                match hash {
-                    Some(hash) => hashes[index] = Some(Some(*hash)),
-                    None => changed[index] = true,
-                }
+        for (&index, hash) in self.files.iter().zip(found) {
+            match hash {
+                Some(hash) => hashes[index] = Some(Some(hash)),
+                None => changed[index] = true,
             }
         }
         changed
@@ -1403,12 +1360,6 @@ impl<R: Send> ChunkChecker<'_, R> {
 struct Configured {
     levels: Vec<Arc<RuleLevels>>,
     dialects: Option<crate::config::ConfigDialects>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A worker that panicked holding the lock left a table of complete
-    // entries.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The rule levels of each file, from the nearest `halite.toml` in the

@@ -40,6 +40,7 @@
 //! It must never depend on a front end: the command line and the library
 //! depend on it, not the other way round.
 
+mod blocks;
 pub mod cache;
 mod change;
 pub mod check;
@@ -64,3 +65,10 @@ pub use crate::{
     },
     report::{DiagnosticChange, LocatedDiagnostic, Report, ReportStats, ValueChange, ValueState},
 };
+
+/// The value behind `mutex`, even if a thread panicked holding it: every
+/// table the host locks is left whole between two writes (a panicking
+/// worker's entries are complete or absent).
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

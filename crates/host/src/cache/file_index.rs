@@ -257,7 +257,7 @@ impl FileIndex {
         if self.loaded.get().get(&key) == Some(recorded) {
             return;
         }
-        super::lock(&self.recorded).insert(key, recorded);
+        crate::lock(&self.recorded).insert(key, recorded);
         self.changed.store(true, Ordering::Relaxed);
     }
 
@@ -272,7 +272,7 @@ impl FileIndex {
         if !self.changed.load(Ordering::Relaxed) {
             return;
         }
-        let recorded = std::mem::take(&mut *super::lock(&self.recorded));
+        let recorded = std::mem::take(&mut *crate::lock(&self.recorded));
         let Some(dir) = self.path.parent() else { return };
         let recent = read(&self.recent_path);
         let recent_kept = || recent.iter().filter(|(path, _)| !recorded.contains_key(*path));
@@ -339,7 +339,7 @@ impl LoadedLater {
     /// The entries, once read; none if the reading thread failed.
     fn get(&self) -> &Loaded {
         self.loaded.get_or_init(|| {
-            let handle = super::lock(&self.reading).take();
+            let handle = crate::lock(&self.reading).take();
             handle.and_then(|handle| handle.join().ok()).unwrap_or_default()
         })
     }
