@@ -574,6 +574,25 @@ fn rename_across_files_and_callers() {
     client.shutdown();
 }
 
+/// The labels of the completion list at a position, and whether the list
+/// says it is incomplete.
+fn completion_labels(client: &mut Client, path: &Utf8Path, line: u32, character: u32) -> (Vec<String>, bool) {
+    let items = client
+        .request::<types::request::Completion>(types::CompletionParams {
+            text_document_position: at(path, line, character),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+            context: None,
+        })
+        .unwrap();
+    match items {
+        Some(types::CompletionResponse::List(list)) => {
+            (list.items.into_iter().map(|it| it.label).collect(), list.is_incomplete)
+        }
+        other => panic!("no completion: {other:?}"),
+    }
+}
+
 #[test]
 fn completion_of_names_and_functions() {
     let (_dir, root) = workspace();
@@ -582,22 +601,7 @@ fn completion_of_names_and_functions() {
     let text = std::fs::read_to_string(&main).unwrap();
     client.open(&main, &text);
     client.change(&main, Some(Range::new(Position::new(19, 32), Position::new(19, 32))), " + var.");
-    let complete = |client: &mut Client, line, character| -> Vec<String> {
-        let items = client
-            .request::<types::request::Completion>(types::CompletionParams {
-                text_document_position: at(&main, line, character),
-                work_done_progress_params: Default::default(),
-                partial_result_params: Default::default(),
-                context: None,
-            })
-            .unwrap();
-        match items {
-            Some(types::CompletionResponse::List(list)) => {
-                list.items.into_iter().map(|it| it.label).collect()
-            }
-            other => panic!("no completion: {other:?}"),
-        }
-    };
+    let complete = |client: &mut Client, line, character| completion_labels(client, &main, line, character).0;
     assert_eq!(complete(&mut client, 19, 39), ["region", "zones"]);
     // What is typed of the name filters the functions.
     let names = complete(&mut client, 19, 12);
@@ -619,22 +623,7 @@ fn completion_of_many_names_is_cut_short_and_says_so() {
     let line = 1200 + 4;
     let mut client = Client::start(&[&root]);
     client.open(&many, &text);
-    let mut complete = |character| -> (Vec<String>, bool) {
-        let items = client
-            .request::<types::request::Completion>(types::CompletionParams {
-                text_document_position: at(&many, line, character),
-                work_done_progress_params: Default::default(),
-                partial_result_params: Default::default(),
-                context: None,
-            })
-            .unwrap();
-        match items {
-            Some(types::CompletionResponse::List(list)) => {
-                (list.items.into_iter().map(|it| it.label).collect(), list.is_incomplete)
-            }
-            other => panic!("no completion: {other:?}"),
-        }
-    };
+    let mut complete = |character| completion_labels(&mut client, &many, line, character);
     // After `local.`: the first thousand names in order (the workspace's
     // other locals among them), and a flag that there are more.
     let (names, incomplete) = complete(16);
