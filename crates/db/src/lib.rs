@@ -131,8 +131,9 @@ pub const PARSE_TREES_KEPT: usize = 64;
 /// How many files' expression copies ([`module::file_exprs`]) the database
 /// keeps at least past a revision's start; it keeps more when a module has
 /// more than half as many files (the `lru` of `file_exprs`, which salsa's
-/// attribute wants as a literal).
-pub const EXPRESSIONS_KEPT: usize = 2048;
+/// attribute wants as a literal). Modules of a few files each are
+/// evaluated once and rarely again, so the floor stays low.
+pub const EXPRESSIONS_KEPT: usize = 256;
 
 /// Parses a file into its lossless syntax tree.
 ///

@@ -108,7 +108,7 @@ pub(crate) fn body_at<'h>(hir: &'h hir::FileHir, location: &Location) -> Option<
 /// edited, whose dependents read them, and not every file of a workspace of
 /// thousands of modules that nothing edits. An evicted copy is made again
 /// from the file when one of its attributes is evaluated again.
-#[salsa::tracked(returns(ref), lru = 2048)]
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn file_exprs(db: &dyn Db, file: File) -> FileExprs {
     let declarations = file_declarations(db, file);
     let exprs = if file.syntax(db) == crate::SourceSyntax::Json {
