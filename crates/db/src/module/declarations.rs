@@ -660,7 +660,13 @@ impl OpenBlock {
 
 /// The module's index, from its files' declarations and its dialect's
 /// rules only: an edit that changes no declaration leaves it equal.
-#[salsa::tracked(returns(ref))]
+///
+/// Kept for the 256 most recently used modules once eviction runs (see
+/// [`crate::parse`]): a workspace of thousands of small modules kept every
+/// module's index, about a kilobyte each, though a change reads only its
+/// own module's and its callers'. An evicted index is built again from the
+/// declarations when asked for.
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut index = ModuleIndex::default();
     let rules = module.dialect(db).rules(db);
