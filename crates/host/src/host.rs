@@ -41,6 +41,14 @@ const ATTRIBUTES_PER_CHUNK: usize = 4096;
 /// HIR take more than ten times their text.
 const LARGE_CHUNK_TEXT: usize = 4 << 20;
 
+/// The most files a module may have for its working state to be dropped
+/// after its report when no values are reported (see
+/// [`ModuleState::park`]): rebuilding a module this small on its next
+/// change costs a few milliseconds, while keeping the state of each of a
+/// workspace's thousands of small modules was a quarter of a language
+/// server's memory.
+const PARKED_MODULE_FILES: usize = 64;
+
 /// Where the variables of a module the host does not hold come from, by its
 /// directory.
 pub type InputsOf = Arc<dyn Fn(&Utf8Path) -> Option<Arc<ModuleInterface>> + Send + Sync>;
@@ -228,8 +236,13 @@ struct ModuleState {
     /// as it lives, so the set needs no paths of its own.
     members: FxHashSet<File>,
     variables: BTreeMap<String, Value>,
-    /// Built at the module's first report and kept up to date after.
+    /// Built at the module's first report and kept up to date after, unless
+    /// the module is parked.
     facts: Option<Arc<ModuleFacts>>,
+    /// Whether the module's working state (`facts`, `declared`,
+    /// `references`) was dropped after its last report, to be built again
+    /// in full at its next change (see [`ModuleState::park`]).
+    parked: bool,
     /// What each file declared (module addresses) at the last report.
     declared: FxHashMap<File, Arc<[Address]>>,
     /// What each file referred to at the last report.
@@ -262,6 +275,30 @@ struct Pending {
     /// Whether the module went from no variables given to some, or back:
     /// what a check may trust changes everywhere.
     inputs_flipped: bool,
+}
+
+impl ModuleState {
+    /// Drops what only the module's next incremental report would read:
+    /// its graph, usage counts, and what each file declared and referred
+    /// to. Its next change rebuilds them in full, as its first report did.
+    /// Only for a module with nothing pending or carried, and when no
+    /// values are reported: shown values are kept by graph node, and a
+    /// rebuilt graph numbers its nodes anew.
+    fn park(&mut self) {
+        self.facts = None;
+        self.declared = FxHashMap::default();
+        self.references = FxHashMap::default();
+        self.parked = true;
+    }
+
+    /// Whether a report has work to do for the module: a first report, a
+    /// change since the last, or work a cancelled report left.
+    fn is_due(&self) -> bool {
+        self.reported
+            && ((self.facts.is_none() && !self.parked)
+                || !self.pending.is_empty()
+                || !self.carried.is_empty())
+    }
 }
 
 impl Pending {
@@ -501,6 +538,16 @@ impl AnalysisHost {
     /// The module of `dir`, if the host holds one.
     pub fn module(&self, dir: &Utf8Path) -> Option<Module> {
         self.modules.get(dir).map(|it| it.module)
+    }
+
+    /// Whether the host keeps the working state of the module of `dir`
+    /// (its graph and usage counts) between reports, rather than
+    /// rebuilding it at the module's next change (see `PARKED_MODULE_FILES`).
+    /// `None` when the host holds no such module, or has not reported it.
+    #[doc(hidden)]
+    pub fn keeps_module_state(&self, dir: &Utf8Path) -> Option<bool> {
+        let state = self.modules.get(dir)?;
+        (state.facts.is_some() || state.parked).then_some(!state.parked)
     }
 
     /// The module a front end given `dir` means: the directory's own when
@@ -911,6 +958,7 @@ impl AnalysisHost {
                     members: FxHashSet::default(),
                     variables: BTreeMap::new(),
                     facts: None,
+                    parked: false,
                     declared: FxHashMap::default(),
                     references: FxHashMap::default(),
                     shown_values: Vec::new(),
@@ -1138,11 +1186,7 @@ impl AnalysisHost {
     /// Whether a report is due: changes applied since the last one, or
     /// what a part ([`Self::prepare_report_part`]) left.
     pub fn report_pending(&self) -> bool {
-        !self.dirty_standalone.is_empty()
-            || self.modules.values().any(|state| {
-                state.reported
-                    && (state.facts.is_none() || !state.pending.is_empty() || !state.carried.is_empty())
-            })
+        !self.dirty_standalone.is_empty() || self.modules.values().any(|state| state.is_due())
     }
 
     fn prepare_module(&mut self, dir: &Utf8Path) -> Option<ModuleJob> {
@@ -1154,7 +1198,7 @@ impl AnalysisHost {
         // Nothing changed since the module's last report: nothing to do
         // (and nothing to look up, for each of a workspace's modules
         // when one part of a report is prepared).
-        if state.facts.is_some() && state.pending.is_empty() && state.carried.is_empty() {
+        if (state.facts.is_some() || state.parked) && state.pending.is_empty() && state.carried.is_empty() {
             return None;
         }
         let pending = std::mem::take(&mut state.pending);
@@ -1178,6 +1222,7 @@ impl AnalysisHost {
         let index = module::IndexView::of(db, module);
         let is_node = |address: &Address| index.definition(address).is_some_and(|def| def.kind.has_value());
         let full = pending.all || state.facts.is_none();
+        state.parked = false;
         let facts = Arc::make_mut(state.facts.get_or_insert_with(Default::default));
         let mut dirty_nodes: Vec<NodeId> = Vec::new();
         let mut dirty_files: FxHashSet<File> = FxHashSet::default();
@@ -1459,6 +1504,13 @@ impl AnalysisHost {
                     is_variable,
                     state: value_state,
                 });
+            }
+            if self.options.values == Values::None
+                && state.members.len() <= PARKED_MODULE_FILES
+                && state.pending.is_empty()
+                && state.carried.is_empty()
+            {
+                state.park();
             }
         }
         let mut resolved = Vec::new();

@@ -753,3 +753,70 @@ fn a_report_in_parts_says_what_the_whole_report_says() {
     .assert_eq(&shown(&parted.commit_report(draft)));
     assert!(!parted.report_pending());
 }
+
+/// When no values are reported (a check, the language server), a small
+/// module keeps none of its report's working state between changes (its
+/// graph, usage counts, declarations and references): each change
+/// rebuilds it, and the report says what a host that kept it says.
+#[test]
+fn a_small_modules_state_is_rebuilt_at_its_next_change_when_no_values_are_reported() {
+    let edits = [
+        (
+            "m/main.tf",
+            "module \"net\" {\n  source = \"./net\"\n  cidr   = local.a\n}\nlocals {\n  a = \"10.0.0.0/16\"\n  b = 2\n}\n",
+        ),
+        ("m/net/variables.tf", "variable \"cidr\" {\n  type = string\n}\n"),
+        (
+            "m/main.tf",
+            "module \"net\" {\n  source = \"./net\"\n  cidr   = local.b\n}\nlocals {\n  a = local.nope\n  b = 2\n}\n",
+        ),
+        ("m/net/variables.tf", "variable \"cidr_block\" {\n  type = string\n}\n"),
+        (
+            "m/main.tf",
+            "# Moved down.\nmodule \"net\" {\n  source = \"./net\"\n  cidr_block = local.a\n}\nlocals {\n  a = \"10.0.0.0/16\"\n}\n",
+        ),
+    ];
+    let diagnostics = |report: &Report| -> String {
+        shown(report)
+            .lines()
+            .filter(|it| it.starts_with("new ") || it.starts_with("resolved "))
+            .map(|it| format!("{it}\n"))
+            .collect()
+    };
+    let mut kept = AnalysisHost::new(HostOptions::default());
+    let mut rebuilt = AnalysisHost::new(HostOptions { values: host::Values::None, ..HostOptions::default() });
+    let mut said = Vec::new();
+    for (number, (path, text)) in edits.into_iter().enumerate() {
+        for host in [&mut kept, &mut rebuilt] {
+            let mut change = Change::new();
+            change.set_file_text(path, text);
+            host.apply_change(change);
+            if number == 0 {
+                host.load_reads();
+            }
+        }
+        let expected = diagnostics(&kept.report());
+        assert_eq!(diagnostics(&rebuilt.report()), expected, "after edit {number}");
+        said.push(expected);
+        assert!(!rebuilt.report_pending(), "a rebuilt module is not due until its next change");
+        for dir in ["m", "m/net"] {
+            let dir = camino::Utf8Path::new(dir);
+            if kept.module(dir).is_none() {
+                continue;
+            }
+            assert_eq!(kept.keeps_module_state(dir), Some(true), "{dir} after edit {number}");
+            assert_eq!(rebuilt.keeps_module_state(dir), Some(false), "{dir} after edit {number}");
+        }
+    }
+    // The edits did change what was said each time.
+    expect![[r#"
+        [
+            "new m/main.tf:7:3 warning[unused-declaration] Local value `b` is never used\n",
+            "new m/net/variables.tf:1:1 warning[unused-declaration] Variable `cidr` is never used\n",
+            "resolved m/main.tf:7:3 warning[unused-declaration] Local value `b` is never used\nnew m/main.tf:6:3 warning[unused-declaration] Local value `a` is never used\nnew m/main.tf:6:7 error[undeclared-reference] Reference to undeclared local value\n",
+            "resolved m/net/variables.tf:1:1 warning[unused-declaration] Variable `cidr` is never used\nnew m/main.tf:1:1 error[missing-module-argument] Missing required argument\nnew m/main.tf:3:3 error[unsupported-module-argument] Unsupported argument\nnew m/net/variables.tf:1:1 warning[unused-declaration] Variable `cidr_block` is never used\n",
+            "resolved m/main.tf:1:1 error[missing-module-argument] Missing required argument\nresolved m/main.tf:3:3 error[unsupported-module-argument] Unsupported argument\nresolved m/main.tf:6:3 warning[unused-declaration] Local value `a` is never used\nresolved m/main.tf:6:7 error[undeclared-reference] Reference to undeclared local value\n",
+        ]
+    "#]]
+    .assert_debug_eq(&said);
+}
