@@ -25,6 +25,11 @@ import threading
 import time
 
 
+def resident_kb(pid, field):
+    status = open(f"/proc/{pid}/status").read()
+    return int(next(it for it in status.splitlines() if it.startswith(field)).split()[1])
+
+
 def main():
     binary, root, path = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
     server = subprocess.Popen([binary, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -99,6 +104,7 @@ def main():
         complete = time.perf_counter() - started
     else:
         complete = first
+    settled_kb = resident_kb(server.pid, "VmRSS")
 
     # One attribute edited: `"svc-N"` becomes `"svc-Nx"`, then back (in a
     # file of another module, the first attribute that is a plain string).
@@ -133,8 +139,7 @@ def main():
     definition = latencies("textDocument/definition", at)
     completion = latencies("textDocument/completion", {"textDocument": {"uri": uri},
                                                          "position": {"line": reference, "character": lines[reference].index("local.") + 6}})
-    status = open(f"/proc/{server.pid}/status").read()
-    peak_kb = int(next(it for it in status.splitlines() if it.startswith("VmHWM")).split()[1])
+    peak_kb = resident_kb(server.pid, "VmHWM")
     source = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(root) for f in fs if not f.endswith(".json"))
     request("shutdown", None)
     notify("exit", None)
@@ -147,6 +152,7 @@ def main():
         print(f"{name}: median {median * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms")
     print(f"peak resident memory: {peak_kb / 1024:.0f} MiB for {source / 1e6:.1f} MB of source "
           f"({peak_kb * 1024 / source:.1f} bytes per source byte)")
+    print(f"resident once the workspace's diagnostics were complete: {settled_kb / 1024:.0f} MiB")
 
 
 if __name__ == "__main__":
