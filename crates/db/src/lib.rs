@@ -135,6 +135,16 @@ pub const PARSE_TREES_KEPT: usize = 64;
 /// evaluated once and rarely again, so the floor stays low.
 pub const EXPRESSIONS_KEPT: usize = 256;
 
+/// How many attributes' values the database keeps at least past a
+/// revision's start when values may be evicted (see
+/// [`RootDatabase::set_idle_state_evictable`]).
+pub const VALUES_KEPT: usize = 4096;
+
+/// How many modules' indexes the database keeps past a revision's start
+/// when idle modules' state may be evicted (see
+/// [`RootDatabase::set_idle_state_evictable`]).
+pub const MODULE_INDEXES_KEPT: usize = 256;
+
 /// Parses a file into its lossless syntax tree.
 ///
 /// This is the native syntax's tree: a JSON file (see [`SourceSyntax`]) has
@@ -325,6 +335,10 @@ pub struct RootDatabase {
     /// The capacity of [`module::file_exprs`]'s LRU (see
     /// [`RootDatabase::set_module_files`]).
     expressions_kept: usize,
+    /// The capacity of [`module::attribute_value`]'s LRU when values may be
+    /// evicted (see [`RootDatabase::set_idle_state_evictable`]); `None` when
+    /// every value is kept.
+    values_kept: Option<usize>,
     /// The paths looked for by queries and not found, and the input they
     /// read (see [`file_by_path`]).
     missed: Arc<Mutex<rustc_hash::FxHashSet<vfs::PathKey>>>,
@@ -379,6 +393,7 @@ impl RootDatabase {
             index_tables: Arc::default(),
             dialects: module::Dialects::new(),
             expressions_kept: EXPRESSIONS_KEPT,
+            values_kept: None,
             missed: Arc::default(),
             missed_paths: None,
             keeps_log,
@@ -633,6 +648,37 @@ impl RootDatabase {
         if wanted > self.expressions_kept {
             self.expressions_kept = wanted;
             module::set_file_exprs_kept(self, wanted);
+        }
+    }
+
+    /// Lets the state of modules not read lately go past a revision's start:
+    /// the indexes of all but the [`MODULE_INDEXES_KEPT`] most recently
+    /// used modules ([`module::module_index`]), and all but the most
+    /// recently used attributes' values ([`module::attribute_value`]) and
+    /// resolutions ([`module::attribute_resolution`]), at least
+    /// [`VALUES_KEPT`] and twice the attributes of the largest module
+    /// [`Self::keep_values_of`] was told of. For a long-lived front end that
+    /// shows no values (a language server), to which a workspace's values
+    /// matter only while its diagnostics are found. What was evicted is
+    /// found again when read. `false` (the default) keeps everything, and
+    /// records no use of it.
+    pub fn set_idle_state_evictable(&mut self, evictable: bool) {
+        self.values_kept = evictable.then_some(VALUES_KEPT);
+        let capacity = self.values_kept.unwrap_or(0);
+        module::set_values_kept(self, capacity);
+        module::set_module_indexes_kept(self, if evictable { MODULE_INDEXES_KEPT } else { 0 });
+    }
+
+    /// Keeps the values of at least twice `attributes` attributes when
+    /// they may be evicted (see [`Self::set_idle_state_evictable`]), so that
+    /// every value of a module that large stays in memory while it is
+    /// edited.
+    pub fn keep_values_of(&mut self, attributes: usize) {
+        let Some(kept) = self.values_kept else { return };
+        let wanted = attributes.saturating_mul(2).max(kept);
+        if wanted > kept {
+            self.values_kept = Some(wanted);
+            module::set_values_kept(self, wanted);
         }
     }
 

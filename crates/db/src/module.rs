@@ -97,7 +97,8 @@ use smol_str::SmolStr;
 
 pub use eval::Value;
 
-pub(crate) use self::value::set_file_exprs_kept;
+pub(crate) use self::declarations::set_module_indexes_kept;
+pub(crate) use self::value::{set_file_exprs_kept, set_values_kept};
 pub use crate::module::{
     blocks::{
         FileBlock, FileBlocks, ModuleAttribute, ModuleBlock, ModuleBlocks, RangeOf, file_blocks,

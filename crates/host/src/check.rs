@@ -722,7 +722,13 @@ impl<R: Send> ChunkChecker<'_, R> {
         // A language a configuration declares is in the registry the host
         // chooses modules' dialects from: the configurations are needed
         // before any module is made.
-        let options = HostOptions { values: Values::None, threads: 1, limits: self.limits, query_log: false };
+        let options = HostOptions {
+            values: Values::None,
+            threads: 1,
+            limits: self.limits,
+            query_log: false,
+            reports_once: true,
+        };
         let mut host = match &self.configured()?.dialects {
             Some(dialects) => AnalysisHost::with_dialects(options, dialects.registry.clone()),
             None => AnalysisHost::new(options),
@@ -1111,8 +1117,13 @@ impl<R: Send> ChunkChecker<'_, R> {
                 for (index, bytes) in &read {
                     files.push((self.paths[*index].clone(), cache::hash_bytes(bytes.as_ref().ok()?)));
                 }
-                let options =
-                    HostOptions { values: Values::None, threads: 1, limits: self.limits, query_log: false };
+                let options = HostOptions {
+                    values: Values::None,
+                    threads: 1,
+                    limits: self.limits,
+                    query_log: false,
+                    reports_once: true,
+                };
                 let mut host = match &self.configured().ok()?.dialects {
                     Some(dialects) => AnalysisHost::with_dialects(options, dialects.registry.clone()),
                     None => AnalysisHost::new(options),

@@ -67,11 +67,24 @@ pub struct HostOptions {
     /// [`AnalysisHost::record_stats`] and tests read. A batch that never
     /// asks turns it off (see `db::RootDatabase::without_query_log`).
     pub query_log: bool,
+    /// Whether the host reports once and is dropped (a check's chunk of
+    /// units), rather than living on to answer changes (the language server,
+    /// `watch`, the library): then nothing is gained by letting a
+    /// workspace's idle values go (see
+    /// `db::RootDatabase::set_idle_state_evictable`), which costs a little
+    /// on every evaluation.
+    pub reports_once: bool,
 }
 
 impl Default for HostOptions {
     fn default() -> HostOptions {
-        HostOptions { values: Values::Reported, threads: 0, limits: Limits::default(), query_log: true }
+        HostOptions {
+            values: Values::Reported,
+            threads: 0,
+            limits: Limits::default(),
+            query_log: true,
+            reports_once: false,
+        }
     }
 }
 
@@ -353,6 +366,11 @@ impl AnalysisHost {
         // time and memory once.
         if options.values == Values::Reported {
             db.keep_module_index_parts();
+        }
+        // A host that shows no values needs a module's values only while its
+        // diagnostics are found: a workspace's idle modules keep none.
+        if options.values == Values::None && !options.reports_once {
+            db.set_idle_state_evictable(true);
         }
         AnalysisHost {
             db,
@@ -735,9 +753,16 @@ impl AnalysisHost {
         self.levels.reserve(levels.len());
         for (path, levels) in levels {
             let file = self.files.get(&path).map(|entry| entry.file);
-            let previous = self.levels.insert(path, levels.clone());
+            // A file at the default levels (most files of most workspaces)
+            // has no entry: a copy of each path was a megabyte over a
+            // workspace of eight thousand files.
+            let previous = if *levels == *self.default_levels {
+                self.levels.remove(&path)
+            } else {
+                self.levels.insert(path, levels.clone())
+            };
             if let Some(file) = file
-                && previous.as_ref() != Some(&levels)
+                && *previous.unwrap_or_else(|| self.default_levels.clone()) != *levels
             {
                 self.mark_file(file);
             }
@@ -1223,6 +1248,9 @@ impl AnalysisHost {
         let is_node = |address: &Address| index.definition(address).is_some_and(|def| def.kind.has_value());
         let full = pending.all || state.facts.is_none();
         state.parked = false;
+        // The module's attribute count, when it is rebuilt in full: the
+        // values kept past a revision are at least twice the largest's.
+        let mut attributes = None;
         let facts = Arc::make_mut(state.facts.get_or_insert_with(Default::default));
         let mut dirty_nodes: Vec<NodeId> = Vec::new();
         let mut dirty_files: FxHashSet<File> = FxHashSet::default();
@@ -1254,6 +1282,7 @@ impl AnalysisHost {
             // check's peak memory), and kept resolutions are read where
             // their memos hold them, not copied.
             facts.reserve(addresses.len().saturating_sub(facts.graph().nodes().count()));
+            attributes = Some(addresses.len());
             for chunk in addresses.chunks(ATTRIBUTES_PER_CHUNK) {
                 if keep_resolutions {
                     parallel_map(db, chunk, threads, |db, address| {
@@ -1442,6 +1471,9 @@ impl AnalysisHost {
         called.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
         called.dedup();
         self.set_reads_of(PathKey::new(dir), Reading::CalledModule, called);
+        if let Some(attributes) = attributes {
+            self.db.keep_values_of(attributes);
+        }
         let state = self.modules.get_mut(dir)?;
         Some(ModuleJob {
             dir: dir.to_owned(),
@@ -1467,7 +1499,7 @@ impl AnalysisHost {
         // last one.
         self.reported_since_eviction = self.reported_since_eviction.saturating_add(draft.diagnostics.len());
         if self.reported_since_eviction > db::PARSE_TREES_KEPT {
-            self.db.evict_parse_trees();
+            self.db.evict_all_parse_trees();
             self.reported_since_eviction = 0;
         }
         let mut report = Report { stats: draft.stats, ..Report::default() };

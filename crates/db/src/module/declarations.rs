@@ -658,15 +658,20 @@ impl OpenBlock {
     }
 }
 
+/// Sets how many modules' indexes [`module_index`] keeps; 0 for all.
+pub(crate) fn set_module_indexes_kept(db: &mut dyn Db, modules: usize) {
+    module_index::set_lru_capacity(db, modules);
+}
+
 /// The module's index, from its files' declarations and its dialect's
 /// rules only: an edit that changes no declaration leaves it equal.
 ///
-/// Kept for the 256 most recently used modules once eviction runs (see
-/// [`crate::parse`]): a workspace of thousands of small modules kept every
-/// module's index, about a kilobyte each, though a change reads only its
-/// own module's and its callers'. An evicted index is built again from the
-/// declarations when asked for.
-#[salsa::tracked(returns(ref), lru = 256)]
+/// Every index is kept unless the state of idle modules may be evicted
+/// (see [`crate::RootDatabase::set_idle_state_evictable`]): a workspace of
+/// thousands of small modules kept every module's index, about a kilobyte
+/// each, though a change reads only its own module's and its callers'. An
+/// evicted index is built again from the declarations when asked for.
+#[salsa::tracked(returns(ref), lru = 0)]
 pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
     let mut index = ModuleIndex::default();
     let rules = module.dialect(db).rules(db);

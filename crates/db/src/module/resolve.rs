@@ -259,8 +259,9 @@ impl Resolution {
 }
 
 /// Resolves `attr` and the references of its expression through the
-/// module's index.
-#[salsa::tracked(returns(ref))]
+/// module's index. Kept as [`super::attribute_value`]'s values are (see
+/// [`crate::RootDatabase::set_idle_state_evictable`]).
+#[salsa::tracked(returns(ref), lru = 0)]
 pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let module = attr.module(db);
     let index = Index { view: IndexView::of(db, module) };
@@ -312,6 +313,12 @@ pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution
         resolution.cycle_members = cycle.members;
     }
     resolution
+}
+
+/// Sets how many attributes' resolutions [`attribute_resolution`] keeps; 0
+/// for all (see [`super::value::set_values_kept`]).
+pub(crate) fn set_resolutions_kept(db: &mut dyn Db, attributes: usize) {
+    attribute_resolution::set_lru_capacity(db, attributes);
 }
 
 /// The targets of `attr`'s references, as [`attribute_resolution`] gives

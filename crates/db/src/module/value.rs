@@ -128,6 +128,14 @@ pub fn file_exprs(db: &dyn Db, file: File) -> FileExprs {
     FileExprs { exprs }
 }
 
+/// Sets how many attributes' values [`attribute_value`] and resolutions
+/// ([`super::attribute_resolution`], which each value reads) are kept; 0
+/// for all.
+pub(crate) fn set_values_kept(db: &mut dyn Db, attributes: usize) {
+    attribute_value::set_lru_capacity(db, attributes);
+    super::resolve::set_resolutions_kept(db, attributes);
+}
+
 /// Sets how many files' expression copies [`file_exprs`] keeps.
 pub(crate) fn set_file_exprs_kept(db: &mut dyn Db, files: usize) {
     file_exprs::set_lru_capacity(db, files);
@@ -447,7 +455,11 @@ fn calls_outside_stdlib(expr: &AttrExpr) -> bool {
 /// this query, so that an edit re-evaluates only what depends on it).
 /// A reference cycle gives every attribute on it [`AttrError::Cycle`]
 /// (salsa's cycle fallback), never a hang.
-#[salsa::tracked(returns(ref), cycle_result = attribute_value_in_cycle)]
+///
+/// Every value is kept unless the database is told that values may be
+/// evicted (see [`crate::RootDatabase::set_idle_state_evictable`]), for a
+/// front end that shows no values: then only the most recently used are.
+#[salsa::tracked(returns(ref), cycle_result = attribute_value_in_cycle, lru = 0)]
 pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, AttrError> {
     let resolution = attribute_resolution(db, attr);
     match resolution.kind {
