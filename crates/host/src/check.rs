@@ -179,7 +179,9 @@ pub fn check_selected_paths<R: Send>(
         on_progress,
     )?;
     if let Some(cache) = cache {
+        crate::trace::mark("cache finish");
         cache.finish();
+        crate::trace::mark("cache finished");
     }
     Ok(out)
 }
@@ -241,7 +243,9 @@ fn check_grouped<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Checked<R>, CheckError> {
+    crate::trace::mark("grouping");
     let units = check_units(paths);
+    crate::trace::mark("grouped");
     let reported: Vec<CheckUnit> = match selected {
         None => Vec::new(),
         Some(selected) => {
@@ -275,7 +279,14 @@ fn check_grouped<R: Send>(
         on_file: &on_file,
         on_progress: &on_progress,
     };
-    let mut chunks = chunks(reported, paths);
+    let chunks = chunks(reported, paths);
+    // For a cached run: the chunk of each file, and which chunks a thread
+    // has claimed (see below).
+    let chunk_of = match stamps {
+        Some(_) => chunk_of_files(&chunks, paths.len()),
+        None => Vec::new(),
+    };
+    let taken: Vec<AtomicBool> = chunks.iter().map(|_| AtomicBool::new(false)).collect();
     let done = std::thread::scope(|scope| {
         if let Some(stamps) = stamps {
             // Found here before the workers start: a cached run's first
@@ -283,14 +294,31 @@ fn check_grouped<R: Send>(
             // more for a busy machine to schedule before the workers can
             // go on.
             let _ = levels.set(rule_levels(levels_finder, paths));
+            crate::trace::mark("levels found");
+            // A chunk holding a file found changed is checked from the
+            // moment it is found, on a thread of its own, while the
+            // lookups go on: checking a changed unit is most of a warm
+            // run's work after an edit, and waiting for every lookup
+            // before starting it left it the run's last, lone work.
+            let (checker, chunks, chunk_of, taken) = (&checker, &chunks, &chunk_of, &taken);
+            let early = std::thread::Builder::new()
+                .stack_size(crate::DEEP_STACK)
+                .spawn_scoped(scope, move || checker.check_changed_early(stamps, chunks, chunk_of, taken))
+                .map_err(CheckError::Threads)?;
             // The files whose stamps the index does not know are those
-            // changed: their units are checked first, each on a worker of
-            // its own, while the other workers report the rest from the
-            // cache (found last in path order, a unit checked again was
-            // the run's last, lone work).
-            let changed = stamps.finish(&mut lock(&checker.hashes));
-            changed_first(&mut chunks, &changed);
-            return check_in_order(&checker, &chunks);
+            // changed: the chunks left that hold one are checked first,
+            // each on a worker of its own, while the other workers report
+            // the rest from the cache.
+            let changed = stamps.finish(&checker.hashes);
+            crate::trace::mark("stamps finished");
+            let mut rest: Vec<&[CheckUnit]> = chunks
+                .iter()
+                .zip(taken)
+                .filter(|(_, taken)| !taken.swap(true, Ordering::SeqCst))
+                .map(|(chunk, _)| *chunk)
+                .collect();
+            changed_first(&mut rest, &changed);
+            return check_in_order(checker, &rest, Some(early));
         }
         // Set even if finding them panics, or the workers would wait forever.
         scope.spawn(|| {
@@ -304,7 +332,7 @@ fn check_grouped<R: Send>(
             });
             levels.set(found)
         });
-        check_in_order(&checker, &chunks)
+        check_in_order(&checker, &chunks, None)
     });
     if let Some(Err(error)) = levels.into_inner() {
         return Err(CheckError::Config(error));
@@ -492,7 +520,7 @@ impl<'a> StampPass<'a> {
                 (0..paths.len()).filter(|&index| selected.is_none_or(|selected| selected[index])).collect()
             }
         };
-        let work = Blocks::new(files.len());
+        let work = Blocks::new(files.len(), Option::is_none);
         StampPass { ahead, cache, paths, files, limits, work }
     }
 
@@ -511,29 +539,44 @@ impl<'a> StampPass<'a> {
         }
     }
 
+    /// Waits until more than `seen` files are found changed or every file
+    /// is looked up; returns the changed ones after the first `seen` (by
+    /// index in the paths), and whether every file is looked up.
+    fn wait_changed(&self, seen: usize) -> (Vec<usize>, bool) {
+        match &self.ahead {
+            Some(ahead) => ahead.wait_changed(seen),
+            None => {
+                let (changed, finished) = self.work.wait_flagged(seen);
+                (changed.into_iter().map(|at| self.files[at]).collect(), finished)
+            }
+        }
+    }
+
     /// Takes the blocks left, waits for those other threads took, and sets
     /// each file's hash the index knew in `hashes` (as the run's, by index
     /// in its paths); returns, by index in the paths, whether each file
     /// was found changed (or not there).
-    fn finish(&self, hashes: &mut [Option<Option<blake3::Hash>>]) -> Vec<bool> {
-        if let Some(ahead) = &self.ahead {
-            let looked = ahead.finish();
-            let mut changed = vec![false; self.paths.len()];
-            for (index, looked) in looked.into_iter().enumerate() {
-                match looked {
-                    Some((hash, size)) if size <= self.limits.max_file_size => {
-                        hashes[index] = Some(Some(hash))
-                    }
-                    _ => changed[index] = true,
-                }
+    /// A hash found already (by a chunk checked early, from the bytes it
+    /// read) is kept. `hashes` is locked only once every file is looked
+    /// up, so that such a chunk is not kept waiting meanwhile.
+    fn finish(&self, hashes: &Mutex<Vec<Option<Option<blake3::Hash>>>>) -> Vec<bool> {
+        let found: Vec<(usize, Option<blake3::Hash>)> = match &self.ahead {
+            Some(ahead) => {
+                let looked = ahead.finish().into_iter().map(|looked| match looked {
+                    Some((hash, size)) if size <= self.limits.max_file_size => Some(hash),
+                    _ => None,
+                });
+                looked.enumerate().collect()
             }
-            return changed;
-        }
-        let found = self.work.finish(|at| self.look_up(at), None);
+            None => self.files.iter().copied().zip(self.work.finish(|at| self.look_up(at), None)).collect(),
+        };
         let mut changed = vec![false; self.paths.len()];
-        for (&index, hash) in self.files.iter().zip(found) {
+        let mut hashes = lock(hashes);
+        for (index, hash) in found {
             match hash {
-                Some(hash) => hashes[index] = Some(Some(hash)),
+                Some(hash) => {
+                    hashes[index].get_or_insert(Some(hash));
+                }
                 None => changed[index] = true,
             }
         }
@@ -587,12 +630,31 @@ type UnitBytes = Vec<(usize, io::Result<Vec<u8>>)>;
 /// run.
 type ChildInputs = Arc<Mutex<FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>>>>;
 
+/// The chunk (by place in `chunks`) of each of a run's `paths` files,
+/// `usize::MAX` for a file of none (one not reported).
+fn chunk_of_files(chunks: &[&[CheckUnit]], paths: usize) -> Vec<usize> {
+    let mut chunk_of = vec![usize::MAX; paths];
+    for (at, chunk) in chunks.iter().enumerate() {
+        for unit in *chunk {
+            for &file in &unit.files {
+                chunk_of[file] = at;
+            }
+        }
+    }
+    chunk_of
+}
+
+/// A thread's reports, or why the check could not run.
+type Checking<'scope, R> = std::thread::ScopedJoinHandle<'scope, Result<Reports<R>, CheckError>>;
+
 /// Checks `chunks` on a worker thread per core, each taking the next chunk
 /// in path order when it is done with one, and returns their reports (or
-/// the first error, after which the workers take no more chunks).
+/// the first error, after which the workers take no more chunks), with
+/// those of `early` (the chunks checked before the workers started).
 fn check_in_order<R: Send>(
     checker: &ChunkChecker<'_, R>,
     chunks: &[&[CheckUnit]],
+    early: Option<Checking<'_, R>>,
 ) -> Result<Reports<R>, CheckError> {
     let next = AtomicUsize::new(0);
     let next = &next;
@@ -606,6 +668,7 @@ fn check_in_order<R: Send>(
                     // for the worker's whole run: creating one per chunk
                     // was a tenth of a warm run.
                     let mut hits: Option<RootDatabase> = None;
+                    crate::trace::mark("worker starts");
                     while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
                         match checker.check(chunk, &mut hits) {
                             Ok(chunk_reports) => reports.push(chunk_reports),
@@ -615,6 +678,7 @@ fn check_in_order<R: Send>(
                             }
                         }
                     }
+                    crate::trace::mark("worker ends");
                     Ok(reports)
                 })
             })
@@ -628,6 +692,12 @@ fn check_in_order<R: Send>(
         }
         // The units put off: what their called modules declare is known
         // now (or is read for them).
+        if let Some(early) = early {
+            out.extend(early.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
+        }
+        crate::trace::mark("workers done");
+        // Only now: a unit put off may wait on a called module that the
+        // early chunks check.
         checker.deferring.store(false, Ordering::Relaxed);
         let deferred = std::mem::take(&mut *lock(&checker.deferred));
         if !deferred.is_empty() {
@@ -636,6 +706,7 @@ fn check_in_order<R: Send>(
                 .spawn_scoped(scope, move || checker.check(&deferred, &mut None))
                 .map_err(CheckError::Threads)?;
             out.push(last.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
+            crate::trace::mark("deferred done");
         }
         Ok(out)
     })
@@ -676,6 +747,37 @@ struct ChunkChecker<'a, R> {
 }
 
 impl<R: Send> ChunkChecker<'_, R> {
+    /// Checks each chunk of `chunks` (by `chunk_of` each file) that holds
+    /// a file `stamps` finds changed, as soon as it is found and until
+    /// every file is looked up (the workers then take the chunks left),
+    /// each chunk claimed in `taken` first, so that it is checked once.
+    fn check_changed_early(
+        &self,
+        stamps: &StampPass<'_>,
+        chunks: &[&[CheckUnit]],
+        chunk_of: &[usize],
+        taken: &[AtomicBool],
+    ) -> Result<Reports<R>, CheckError> {
+        let mut reports = Vec::new();
+        let mut hits: Option<RootDatabase> = None;
+        let mut seen = 0;
+        loop {
+            let (changed, finished) = stamps.wait_changed(seen);
+            if finished {
+                return Ok(reports);
+            }
+            seen += changed.len();
+            for file in changed {
+                let Some(&at) = chunk_of.get(file).filter(|&&at| at != usize::MAX) else { continue };
+                if taken[at].swap(true, Ordering::SeqCst) {
+                    continue;
+                }
+                crate::trace::mark("early chunk");
+                reports.push(self.check(chunks[at], &mut hits)?);
+            }
+        }
+    }
+
     /// Checks `chunk`, setting the files of units reported from the cache
     /// in `hits` (created on the first).
     fn check(
@@ -719,6 +821,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         if to_check.is_empty() {
             return Ok(out);
         }
+        crate::trace::mark(&format!("checking {} units from {:?}", to_check.len(), to_check[0].0.dir));
         // A language a configuration declares is in the registry the host
         // chooses modules' dialects from: the configurations are needed
         // before any module is made.
@@ -835,6 +938,7 @@ impl<R: Send> ChunkChecker<'_, R> {
             }
             (self.on_progress)(unit.files.len());
         }
+        crate::trace::mark("checked");
         Ok(out)
     }
 
@@ -1455,13 +1559,29 @@ mod tests {
         }
         let cache = ResultCache::open(cache_dir).expect("a cache");
         let pass = StampPass::new(&cache, &paths, None, Limits::default());
-        let mut hashes = vec![None; paths.len()];
-        let changed = std::thread::scope(|scope| {
+        let hashes = Mutex::new(vec![None; paths.len()]);
+        let (changed, told) = std::thread::scope(|scope| {
             scope.spawn(|| pass.run());
-            pass.finish(&mut hashes)
+            // The changed files as they are found, before the pass ends.
+            let watcher = scope.spawn(|| {
+                let mut told = Vec::new();
+                loop {
+                    let (changed, finished) = pass.wait_changed(told.len());
+                    told.extend(changed);
+                    if finished {
+                        return told;
+                    }
+                }
+            });
+            let changed = pass.finish(&hashes);
+            (changed, watcher.join().expect("the watcher"))
         });
+        let hashes = hashes.into_inner().expect("the hashes");
         let changed: Vec<usize> = (0..paths.len()).filter(|&file| changed[file]).collect();
         assert_eq!(changed, [5, 200]);
+        let mut told = told;
+        told.sort_unstable();
+        assert_eq!(told, changed);
         for (file, hash) in hashes.iter().enumerate() {
             let expected = (!changed.contains(&file)).then(|| Some(cache::hash_bytes(text(file).as_bytes())));
             assert_eq!(*hash, expected, "file {file}");
