@@ -678,6 +678,7 @@ fn check_in_order<R: Send>(
                             }
                         }
                     }
+                    reports.extend(checker.check_deferred(&mut hits)?);
                     crate::trace::mark("worker ends");
                     Ok(reports)
                 })
@@ -764,6 +765,10 @@ impl<R: Send> ChunkChecker<'_, R> {
         loop {
             let (changed, finished) = stamps.wait_changed(seen);
             if finished {
+                // The callers put off while these chunks were checked.
+                if !reports.is_empty() {
+                    reports.extend(self.check_deferred(&mut hits)?);
+                }
                 return Ok(reports);
             }
             seen += changed.len();
@@ -776,6 +781,20 @@ impl<R: Send> ChunkChecker<'_, R> {
                 reports.push(self.check(chunks[at], &mut hits)?);
             }
         }
+    }
+
+    /// Checks the units put off so far, as a thread that has no more
+    /// chunks to check finds them (those whose called module is still
+    /// being checked are put off again, for the last pass): a caller of
+    /// a changed module is then checked as soon as the module is, not
+    /// after every other chunk.
+    fn check_deferred(&self, hits: &mut Option<RootDatabase>) -> Result<Option<Vec<(usize, R)>>, CheckError> {
+        let deferred = std::mem::take(&mut *lock(&self.deferred));
+        if deferred.is_empty() {
+            return Ok(None);
+        }
+        crate::trace::mark("deferred, early");
+        self.check(&deferred, hits).map(Some)
     }
 
     /// Checks `chunk`, setting the files of units reported from the cache
