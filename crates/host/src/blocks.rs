@@ -1,6 +1,6 @@
 //! [`Blocks`]: work over a list of items, in blocks that whichever thread
-//! is free takes, with one call that helps with what is left, waits for
-//! the rest and gives every item's result in order. Items whose result
+//! is free takes, and one call that waits for the rest and gives every
+//! item's result in order. Items whose result
 //! is flagged (a file found changed) are told as each block is done, to
 //! a thread that waits for them ([`Blocks::wait_flagged`]) and acts on
 //! them before the whole work is done.
@@ -36,7 +36,8 @@ impl<T> Default for Progress<T> {
 }
 
 /// Work over `len` items, in blocks of [`BLOCK`]: any number of threads
-/// call [`Blocks::run`], and one calls [`Blocks::finish`] for the results.
+/// call [`Blocks::run`] or [`Blocks::run_one`], and one calls
+/// [`Blocks::results`] for the results.
 #[derive(Debug)]
 pub(crate) struct Blocks<T> {
     len: usize,
@@ -60,12 +61,18 @@ impl<T: Clone> Blocks<T> {
 
     /// Takes blocks until none is left, each item's result `work`'s. A
     /// block whose work panics (none is expected) gives `failed` for each
-    /// of its items rather than leave [`Blocks::finish`] waiting.
+    /// of its items rather than leave [`Blocks::results`] waiting.
     pub(crate) fn run(&self, work: impl Fn(usize) -> T, failed: T) {
-        loop {
+        while self.run_one(&work, failed.clone()) {}
+    }
+
+    /// Takes the next block, if one is left (see [`Blocks::run`]);
+    /// returns whether there was one.
+    pub(crate) fn run_one(&self, work: impl Fn(usize) -> T, failed: T) -> bool {
+        {
             let block = self.next.fetch_add(1, Ordering::Relaxed);
             if block >= self.blocks() {
-                return;
+                return false;
             }
             let start = block * BLOCK;
             let end = (start + BLOCK).min(self.len);
@@ -83,6 +90,14 @@ impl<T: Clone> Blocks<T> {
                 self.changed.notify_all();
             }
         }
+        true
+    }
+
+    /// The items flagged after the first `seen` so far, and whether every
+    /// block is done, without waiting.
+    pub(crate) fn flagged_since(&self, seen: usize) -> (Vec<usize>, bool) {
+        let done = lock(&self.done);
+        (done.flagged.get(seen..).unwrap_or_default().to_vec(), done.count == self.blocks())
     }
 
     /// Waits until more than `seen` items are flagged or every block is
@@ -96,10 +111,9 @@ impl<T: Clone> Blocks<T> {
         (done.flagged.get(seen..).unwrap_or_default().to_vec(), done.count == self.blocks())
     }
 
-    /// Takes the blocks left, waits for those other threads took, and
-    /// returns every item's result, in order.
-    pub(crate) fn finish(&self, work: impl Fn(usize) -> T, failed: T) -> Vec<T> {
-        self.run(work, failed.clone());
+    /// Waits for every block (taken by other threads) and returns every
+    /// item's result, in order.
+    pub(crate) fn results(&self, failed: T) -> Vec<T> {
         let mut done = lock(&self.done);
         while done.count < self.blocks() {
             done = self.changed.wait(done).unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -134,7 +148,8 @@ mod tests {
                     }
                 }
             });
-            let out = blocks.finish(|it| it, usize::MAX);
+            blocks.run(|it| it, usize::MAX);
+            let out = blocks.results(usize::MAX);
             assert_eq!(out, (0..len).collect::<Vec<_>>());
             let mut seen = watcher.join().expect("the watcher");
             seen.sort_unstable();

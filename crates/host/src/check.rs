@@ -287,6 +287,7 @@ fn check_grouped<R: Send>(
         None => Vec::new(),
     };
     let taken: Vec<AtomicBool> = chunks.iter().map(|_| AtomicBool::new(false)).collect();
+    let queue = Queue { chunks: OnceLock::new(), next: AtomicUsize::new(0) };
     let done = std::thread::scope(|scope| {
         if let Some(stamps) = stamps {
             // Found here before the workers start: a cached run's first
@@ -295,21 +296,25 @@ fn check_grouped<R: Send>(
             // go on.
             let _ = levels.set(rule_levels(levels_finder, paths));
             crate::trace::mark("levels found");
-            // A chunk holding a file found changed is checked from the
-            // moment it is found, on a thread of its own, while the
-            // lookups go on: checking a changed unit is most of a warm
-            // run's work after an edit, and waiting for every lookup
-            // before starting it left it the run's last, lone work.
-            let (checker, chunks, chunk_of, taken) = (&checker, &chunks, &chunk_of, &taken);
+            // From here the lookups are this thread's and another's (the
+            // one that began them): one that, besides looking blocks up,
+            // checks each chunk holding a file found changed from the
+            // moment it is found, the other lookups going on meanwhile on
+            // the other thread alone. Checking a changed unit is most of
+            // a warm run's work after an edit: waiting for every lookup
+            // before starting it left it the run's last, lone work, and
+            // sharing a core with two threads of lookups slowed it down.
+            let (checker, chunks, chunk_of, taken, queue) = (&checker, &chunks, &chunk_of, &taken, &queue);
             let early = std::thread::Builder::new()
                 .stack_size(crate::DEEP_STACK)
-                .spawn_scoped(scope, move || checker.check_changed_early(stamps, chunks, chunk_of, taken))
+                .spawn_scoped(scope, move || checker.check_early(stamps, chunks, chunk_of, taken, queue))
                 .map_err(CheckError::Threads)?;
             // The files whose stamps the index does not know are those
             // changed: the chunks left that hold one are checked first,
-            // each on a worker of its own, while the other workers report
-            // the rest from the cache.
-            let changed = stamps.finish(&checker.hashes);
+            // each on a worker of its own, while the other workers (the
+            // thread above among them, once it is done) report the rest
+            // from the cache.
+            let changed = stamps.finish(&checker.hashes, false);
             crate::trace::mark("stamps finished");
             let mut rest: Vec<&[CheckUnit]> = chunks
                 .iter()
@@ -318,7 +323,8 @@ fn check_grouped<R: Send>(
                 .map(|(chunk, _)| *chunk)
                 .collect();
             changed_first(&mut rest, &changed);
-            return check_in_order(checker, &rest, Some(early));
+            let _ = queue.chunks.set(rest);
+            return check_in_order(checker, queue, Some(early));
         }
         // Set even if finding them panics, or the workers would wait forever.
         scope.spawn(|| {
@@ -332,7 +338,8 @@ fn check_grouped<R: Send>(
             });
             levels.set(found)
         });
-        check_in_order(&checker, &chunks, None)
+        let _ = queue.chunks.set(chunks.clone());
+        check_in_order(&checker, &queue, None)
     });
     if let Some(Err(error)) = levels.into_inner() {
         return Err(CheckError::Config(error));
@@ -552,23 +559,49 @@ impl<'a> StampPass<'a> {
         }
     }
 
-    /// Takes the blocks left, waits for those other threads took, and sets
-    /// each file's hash the index knew in `hashes` (as the run's, by index
-    /// in its paths); returns, by index in the paths, whether each file
-    /// was found changed (or not there).
+    /// The changed files found after the first `seen` so far (by index in
+    /// the paths), and whether every file is looked up, without waiting.
+    fn changed_since(&self, seen: usize) -> (Vec<usize>, bool) {
+        match &self.ahead {
+            Some(ahead) => ahead.changed_since(seen),
+            None => {
+                let (changed, finished) = self.work.flagged_since(seen);
+                (changed.into_iter().map(|at| self.files[at]).collect(), finished)
+            }
+        }
+    }
+
+    /// Looks up the next block, if one is left; returns whether there was
+    /// one.
+    fn run_one(&self) -> bool {
+        match &self.ahead {
+            Some(ahead) => ahead.run_one(),
+            None => self.work.run_one(|at| self.look_up(at), None),
+        }
+    }
+
+    /// Takes the blocks left (when `help`), waits for those other threads
+    /// took, and sets each file's hash the index knew in `hashes` (as the
+    /// run's, by index in its paths); returns, by index in the paths,
+    /// whether each file was found changed (or not there).
     /// A hash found already (by a chunk checked early, from the bytes it
     /// read) is kept. `hashes` is locked only once every file is looked
     /// up, so that such a chunk is not kept waiting meanwhile.
-    fn finish(&self, hashes: &Mutex<Vec<Option<Option<blake3::Hash>>>>) -> Vec<bool> {
+    fn finish(&self, hashes: &Mutex<Vec<Option<Option<blake3::Hash>>>>, help: bool) -> Vec<bool> {
         let found: Vec<(usize, Option<blake3::Hash>)> = match &self.ahead {
             Some(ahead) => {
-                let looked = ahead.finish().into_iter().map(|looked| match looked {
+                let looked = ahead.finish(help).into_iter().map(|looked| match looked {
                     Some((hash, size)) if size <= self.limits.max_file_size => Some(hash),
                     _ => None,
                 });
                 looked.enumerate().collect()
             }
-            None => self.files.iter().copied().zip(self.work.finish(|at| self.look_up(at), None)).collect(),
+            None => {
+                if help {
+                    self.work.run(|at| self.look_up(at), None);
+                }
+                self.files.iter().copied().zip(self.work.results(None)).collect()
+            }
         };
         let mut changed = vec![false; self.paths.len()];
         let mut hashes = lock(hashes);
@@ -647,18 +680,25 @@ fn chunk_of_files(chunks: &[&[CheckUnit]], paths: usize) -> Vec<usize> {
 /// A thread's reports, or why the check could not run.
 type Checking<'scope, R> = std::thread::ScopedJoinHandle<'scope, Result<Reports<R>, CheckError>>;
 
-/// Checks `chunks` on a worker thread per core, each taking the next chunk
-/// in path order when it is done with one, and returns their reports (or
-/// the first error, after which the workers take no more chunks), with
-/// those of `early` (the chunks checked before the workers started).
+/// The chunks the workers take in order, each the next when done with
+/// one; set once they are known (in a cached run, once every file is
+/// looked up).
+struct Queue<'u> {
+    chunks: OnceLock<Vec<&'u [CheckUnit]>>,
+    next: AtomicUsize,
+}
+
+/// Checks `queue`'s chunks on a worker thread per core (one fewer with
+/// `early`, the thread that checked the changed chunks found first and
+/// then works through the queue too), and returns their reports (or the
+/// first error, after which the workers take no more chunks), then checks
+/// the units put off that no worker checked.
 fn check_in_order<R: Send>(
     checker: &ChunkChecker<'_, R>,
-    chunks: &[&[CheckUnit]],
+    queue: &Queue<'_>,
     early: Option<Checking<'_, R>>,
 ) -> Result<Reports<R>, CheckError> {
-    let next = AtomicUsize::new(0);
-    let next = &next;
-    let workers = crate::host::available_threads();
+    let workers = crate::host::available_threads().saturating_sub(usize::from(early.is_some())).max(1);
     std::thread::scope(|scope| {
         let handles = (0..workers)
             .map(|_| {
@@ -669,16 +709,7 @@ fn check_in_order<R: Send>(
                     // was a tenth of a warm run.
                     let mut hits: Option<RootDatabase> = None;
                     crate::trace::mark("worker starts");
-                    while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        match checker.check(chunk, &mut hits) {
-                            Ok(chunk_reports) => reports.push(chunk_reports),
-                            Err(error) => {
-                                next.store(chunks.len(), Ordering::Relaxed);
-                                return Err(error);
-                            }
-                        }
-                    }
-                    reports.extend(checker.check_deferred(&mut hits)?);
+                    checker.work_through(queue, &mut hits, &mut reports)?;
                     crate::trace::mark("worker ends");
                     Ok(reports)
                 })
@@ -691,14 +722,12 @@ fn check_in_order<R: Send>(
             let reports = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
             out.extend(reports);
         }
-        // The units put off: what their called modules declare is known
-        // now (or is read for them).
         if let Some(early) = early {
             out.extend(early.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
         }
         crate::trace::mark("workers done");
-        // Only now: a unit put off may wait on a called module that the
-        // early chunks check.
+        // The units put off that are left: what their called modules
+        // declare is known now (or is read for them).
         checker.deferring.store(false, Ordering::Relaxed);
         let deferred = std::mem::take(&mut *lock(&checker.deferred));
         if !deferred.is_empty() {
@@ -748,29 +777,24 @@ struct ChunkChecker<'a, R> {
 }
 
 impl<R: Send> ChunkChecker<'_, R> {
-    /// Checks each chunk of `chunks` (by `chunk_of` each file) that holds
-    /// a file `stamps` finds changed, as soon as it is found and until
-    /// every file is looked up (the workers then take the chunks left),
-    /// each chunk claimed in `taken` first, so that it is checked once.
-    fn check_changed_early(
+    /// Looks up blocks of `stamps` beside the thread that began them, and
+    /// checks each chunk of `chunks` (by `chunk_of` each file) that holds
+    /// a file found changed as soon as it is found, claiming it in
+    /// `taken` first so that it is checked once; once every file is
+    /// looked up, works through `queue` as a worker does.
+    fn check_early(
         &self,
         stamps: &StampPass<'_>,
         chunks: &[&[CheckUnit]],
         chunk_of: &[usize],
         taken: &[AtomicBool],
+        queue: &Queue<'_>,
     ) -> Result<Reports<R>, CheckError> {
         let mut reports = Vec::new();
         let mut hits: Option<RootDatabase> = None;
         let mut seen = 0;
         loop {
-            let (changed, finished) = stamps.wait_changed(seen);
-            if finished {
-                // The callers put off while these chunks were checked.
-                if !reports.is_empty() {
-                    reports.extend(self.check_deferred(&mut hits)?);
-                }
-                return Ok(reports);
-            }
+            let (changed, finished) = stamps.changed_since(seen);
             seen += changed.len();
             for file in changed {
                 let Some(&at) = chunk_of.get(file).filter(|&&at| at != usize::MAX) else { continue };
@@ -780,7 +804,39 @@ impl<R: Send> ChunkChecker<'_, R> {
                 crate::trace::mark("early chunk");
                 reports.push(self.check(chunks[at], &mut hits)?);
             }
+            if finished {
+                break;
+            }
+            // No block left to take: the other thread's last ones, which
+            // may find a file changed.
+            if !stamps.run_one() {
+                stamps.wait_changed(seen);
+            }
         }
+        self.work_through(queue, &mut hits, &mut reports)?;
+        Ok(reports)
+    }
+
+    /// Checks `queue`'s chunks, each the next not taken, then the units
+    /// put off so far.
+    fn work_through(
+        &self,
+        queue: &Queue<'_>,
+        hits: &mut Option<RootDatabase>,
+        reports: &mut Reports<R>,
+    ) -> Result<(), CheckError> {
+        let chunks = queue.chunks.wait();
+        while let Some(chunk) = chunks.get(queue.next.fetch_add(1, Ordering::Relaxed)) {
+            match self.check(chunk, hits) {
+                Ok(chunk_reports) => reports.push(chunk_reports),
+                Err(error) => {
+                    queue.next.store(chunks.len(), Ordering::Relaxed);
+                    return Err(error);
+                }
+            }
+        }
+        reports.extend(self.check_deferred(hits)?);
+        Ok(())
     }
 
     /// Checks the units put off so far, as a thread that has no more
@@ -1592,7 +1648,7 @@ mod tests {
                     }
                 }
             });
-            let changed = pass.finish(&hashes);
+            let changed = pass.finish(&hashes, true);
             (changed, watcher.join().expect("the watcher"))
         });
         let hashes = hashes.into_inner().expect("the hashes");

@@ -68,10 +68,25 @@ impl StampsAhead {
         self.work.wait_flagged(seen)
     }
 
-    /// Takes the blocks left, waits for those the other thread took, and
-    /// returns every file's lookup, in the record's order.
-    pub(crate) fn finish(&self) -> Vec<Looked> {
-        self.work.finish(|index| self.look_up_file(index), None)
+    /// The changed files found after the first `seen` so far, and whether
+    /// every file is looked up, without waiting.
+    pub(crate) fn changed_since(&self, seen: usize) -> (Vec<usize>, bool) {
+        self.work.flagged_since(seen)
+    }
+
+    /// Looks up the next block, if one is left; returns whether there was
+    /// one.
+    pub(crate) fn run_one(&self) -> bool {
+        self.work.run_one(|index| self.look_up_file(index), None)
+    }
+
+    /// Takes the blocks left (when `help`), waits for those other threads
+    /// took, and returns every file's lookup, in the record's order.
+    pub(crate) fn finish(&self, help: bool) -> Vec<Looked> {
+        if help {
+            self.work.run(|index| self.look_up_file(index), None);
+        }
+        self.work.results(None)
     }
 }
 
