@@ -896,7 +896,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         if to_check.is_empty() {
             return Ok(out);
         }
-        crate::trace::mark(&format!("checking {} units from {:?}", to_check.len(), to_check[0].0.dir));
+        crate::trace::mark_with(|| format!("checking {} units from {:?}", to_check.len(), to_check[0].0.dir));
         // A language a configuration declares is in the registry the host
         // chooses modules' dialects from: the configurations are needed
         // before any module is made.

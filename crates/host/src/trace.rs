@@ -17,11 +17,17 @@ static MARKS: Mutex<Vec<(f64, String, String)>> = Mutex::new(Vec::new());
 
 /// Notes that the current thread reached `what`, if tracing is on.
 pub fn mark(what: &str) {
+    mark_with(|| what.to_owned());
+}
+
+/// [`mark`] with what is reached said by `what`, called only if tracing
+/// is on.
+pub fn mark_with(what: impl FnOnce() -> String) {
     if let Some(start) = start() {
         let elapsed = start.elapsed().as_secs_f64() * 1000.0;
         let thread = std::thread::current();
         let name = thread.name().map(str::to_owned).unwrap_or_else(|| format!("{:?}", thread.id()));
-        crate::lock(&MARKS).push((elapsed, name, what.to_owned()));
+        crate::lock(&MARKS).push((elapsed, name, what()));
     }
 }
 
