@@ -32,18 +32,21 @@
 //! With a [`ResultCache`] ([`check_paths_cached`]), every reported file
 //! is first looked up in the cache's file index, by a thread of its own
 //! beside the grouping (from when the walk's record was read, if these
-//! are its files) and then by the grouping thread too, and the chunks
-//! holding a changed file go first: a changed unit is checked while the
-//! other workers report the rest. A worker then hashes each unit of its
+//! are its files) and then by a second one too, which checks each chunk
+//! holding a file found changed as soon as it is found, the lookups going
+//! on meanwhile; the chunks left holding a changed file go first: a
+//! changed unit is checked while the other workers report the rest. A
+//! worker then hashes each unit of its
 //! chunk (by the index, where it holds) and looks its key up: a unit whose
 //! entry holds (and whose called modules' files are as the entry recorded
 //! them, or declare for callers what they declared then) is reported from
 //! the entry, its files' bytes set in a database of their own for
 //! rendering, never parsed; only the other units go into the chunk's host,
 //! and their results are written back. A unit whose called module is
-//! itself checked in the run is looked up once the other chunks are done,
-//! when that module's interface is known; a called module not checked is
-//! read for its interface from its own entry.
+//! itself checked in the run is put off, and looked up again by the
+//! first thread out of chunks (or after every chunk), when that module's
+//! interface is known; a called module not checked is read for its
+//! interface from its own entry.
 
 use std::{
     io,
@@ -497,8 +500,9 @@ fn indexed_hash(cache: &ResultCache, path: &Utf8Path, limits: Limits) -> Option<
 /// The reported files of a cached run looked up in the file index before
 /// their units are, in blocks taken by whichever thread is free: by a
 /// thread of its own from the start of the run, then by the one that
-/// grouped the units as well. What it finds tells which units changed
-/// before any is looked up, so that those are checked first.
+/// checks the changed chunks as they are found as well (see
+/// [`ChunkChecker::check_early`]). What it finds tells which units
+/// changed before any is looked up, so that those are checked first.
 struct StampPass<'a> {
     /// The same lookups begun when the walk's record was read, if these
     /// are its files: the pass is then theirs.
