@@ -142,6 +142,7 @@ impl Sink {
 
 pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let started = Instant::now();
+    host::trace::mark("check");
     let stdin = stdin_input(paths, options.stdin_filename)?;
     if stdin.is_some() && (options.fix.is_some() || options.shard.is_some()) {
         bail!("`--fix`, `--diff` and `--shard` work on files, not on standard input");
@@ -158,12 +159,14 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
             if quotes_source { cache } else { cache.without_source_text() }
         })
     };
+    host::trace::mark("cache open");
     let found = match &stdin {
         Some((name, _)) => discover::Found { files: vec![name.clone()], ..discover::Found::default() },
         None => discover::hcl_files(paths, discover::Syntaxes::All, cache.as_ref())?,
     };
     // What the walk could not read is said first; everything else is
     // checked, and the run then exits 2, not having done all it was asked.
+    host::trace::mark("walked");
     let incomplete = found.report_problems();
     if !options.quiet {
         found.warn_if_empty(paths);
@@ -190,6 +193,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
             None => in_shard,
         });
     }
+    host::trace::mark("excluded found");
     let mut fixes_incomplete = false;
     if let Some(request) = options.fix {
         let fixed = fix::run(&paths, selected.as_deref(), request, options.quiet)?;
@@ -256,6 +260,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         )
         .map_err(|error| anyhow!(error))?,
     };
+    host::trace::mark("checked all");
     let mut unread = found.problems.len();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let modules = checked.modules;
@@ -285,6 +290,8 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         sink.write(document.as_bytes())?;
     }
     sink.finish()?;
+    host::trace::mark("written");
+    host::trace::print();
 
     // The time only on a terminal: a log or a test gets the same summary
     // from run to run.

@@ -430,6 +430,7 @@ fn variable_options(matches: &clap::ArgMatches) -> Vec<halite::host::inputs::Var
 }
 
 fn main() -> ExitCode {
+    halite::host::trace::mark("main");
     huge_blocks_from_the_os();
     // clap's whole message on a bad command line: the reason, its hint ("a
     // similar subcommand exists"), the usage line and where help is, on

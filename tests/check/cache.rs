@@ -752,3 +752,63 @@ fn an_edit_under_either_of_two_recorded_roots_is_seen() {
         }
     }
 }
+
+/// A module called by enough others that the file index is looked up in
+/// many blocks: a changed file's chunk is then checked while the lookups
+/// go on (by a thread of its own), and its callers as soon as it is, by
+/// whichever thread is free. Each run prints what a run without the
+/// cache prints, and stores the entries it should: a chunk checked twice
+/// or not at all, or a caller reported from an entry its child no longer
+/// holds, would show.
+#[test]
+fn a_changed_module_checked_beside_the_lookups_gives_what_a_cold_run_gives() {
+    const CALLERS: usize = 600;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a directory");
+        std::fs::write(path, text).expect("a file");
+    };
+    let child = "variable \"name\" {\n  type = string\n}\n\nlocals {\n  upper = upper(var.name)\n}\n\noutput \"upper\" {\n  value = local.upper\n}\n";
+    write("a/net/main.tf", child);
+    for caller in 0..CALLERS {
+        write(
+            &format!("m{caller:04}/main.tf"),
+            &format!(
+                "module \"net\" {{\n  source = \"../a/net\"\n  name   = \"n{caller}\"\n}}\n\nlocals {{\n  unused_{caller} = 1\n}}\n"
+            ),
+        );
+    }
+    let (_keep, cache) = cache_dir();
+    let args = ["--format", "concise"];
+    let cold = cached_run(dir.path(), &cache, &args);
+    settle();
+    let written = entries(&cache);
+    assert_eq!(cached_run(dir.path(), &cache, &args), cold);
+    assert_eq!(written_since(&written, &cache), 0, "nothing changed, nothing checked");
+
+    // What the callers read of it kept: the child checked, each caller's
+    // record of it renewed, and every diagnostic as before.
+    write("a/net/main.tf", &child.replace("upper(var.name)", "lower(var.name)"));
+    settle();
+    let written = entries(&cache);
+    assert_eq!(cached_run(dir.path(), &cache, &args), cold);
+    assert_eq!(written_since(&written, &cache), 1 + CALLERS);
+    let written = entries(&cache);
+    assert_eq!(cached_run(dir.path(), &cache, &args), cold);
+    assert_eq!(written_since(&written, &cache), 0, "the renewed records hold");
+
+    // A variable more that no caller sets: every caller checked again,
+    // each with the error.
+    write("a/net/main.tf", &format!("{child}\nvariable \"zone\" {{\n  type = string\n}}\n"));
+    settle();
+    let written = entries(&cache);
+    let after = cached_run(dir.path(), &cache, &args);
+    assert_eq!(after.matches("missing-module-argument").count(), CALLERS, "{after}");
+    assert_eq!(written_since(&written, &cache), 1 + CALLERS);
+
+    // Within the racy margin every file is looked up as changed, and the
+    // chunks are checked as the lookups find them.
+    write("a/net/main.tf", child);
+    assert_eq!(cached_run(dir.path(), &cache, &args), cold);
+}

@@ -1,6 +1,9 @@
 //! [`Blocks`]: work over a list of items, in blocks that whichever thread
-//! is free takes, with one call that helps with what is left, waits for
-//! the rest and gives every item's result in order.
+//! is free takes, and one call that waits for the rest and gives every
+//! item's result in order. Items whose result
+//! is flagged (a file found changed) are told as each block is done, to
+//! a thread that waits for them ([`Blocks::wait_flagged`]) and acts on
+//! them before the whole work is done.
 
 use std::sync::{
     Condvar, Mutex,
@@ -15,21 +18,41 @@ const BLOCK: usize = 128;
 /// A block's results, by the place of its first item.
 type Done<T> = (usize, Vec<T>);
 
+/// What is done so far.
+#[derive(Debug)]
+struct Progress<T> {
+    /// Each block done.
+    blocks: Vec<Done<T>>,
+    /// How many blocks are done.
+    count: usize,
+    /// The items flagged so far, in the order their blocks were done.
+    flagged: Vec<usize>,
+}
+
+impl<T> Default for Progress<T> {
+    fn default() -> Progress<T> {
+        Progress { blocks: Vec::new(), count: 0, flagged: Vec::new() }
+    }
+}
+
 /// Work over `len` items, in blocks of [`BLOCK`]: any number of threads
-/// call [`Blocks::run`], and one calls [`Blocks::finish`] for the results.
+/// call [`Blocks::run`] or [`Blocks::run_one`], and one calls
+/// [`Blocks::results`] for the results.
 #[derive(Debug)]
 pub(crate) struct Blocks<T> {
     len: usize,
     /// The next block to take.
     next: AtomicUsize,
-    /// Each block done, and how many are done.
-    done: Mutex<(Vec<Done<T>>, usize)>,
-    all_done: Condvar,
+    done: Mutex<Progress<T>>,
+    /// Told when every block is done, or a block flagged an item.
+    changed: Condvar,
+    /// Which results are flagged.
+    flag: fn(&T) -> bool,
 }
 
 impl<T: Clone> Blocks<T> {
-    pub(crate) fn new(len: usize) -> Blocks<T> {
-        Blocks { len, next: AtomicUsize::new(0), done: Mutex::default(), all_done: Condvar::new() }
+    pub(crate) fn new(len: usize, flag: fn(&T) -> bool) -> Blocks<T> {
+        Blocks { len, next: AtomicUsize::new(0), done: Mutex::default(), changed: Condvar::new(), flag }
     }
 
     fn blocks(&self) -> usize {
@@ -38,39 +61,101 @@ impl<T: Clone> Blocks<T> {
 
     /// Takes blocks until none is left, each item's result `work`'s. A
     /// block whose work panics (none is expected) gives `failed` for each
-    /// of its items rather than leave [`Blocks::finish`] waiting.
+    /// of its items rather than leave [`Blocks::results`] waiting.
     pub(crate) fn run(&self, work: impl Fn(usize) -> T, failed: T) {
-        loop {
+        while self.run_one(&work, failed.clone()) {}
+    }
+
+    /// Takes the next block, if one is left (see [`Blocks::run`]);
+    /// returns whether there was one.
+    pub(crate) fn run_one(&self, work: impl Fn(usize) -> T, failed: T) -> bool {
+        {
             let block = self.next.fetch_add(1, Ordering::Relaxed);
             if block >= self.blocks() {
-                return;
+                return false;
             }
             let start = block * BLOCK;
             let end = (start + BLOCK).min(self.len);
-            let results =
+            let results: Vec<T> =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (start..end).map(&work).collect()))
                     .unwrap_or_else(|_| vec![failed.clone(); end - start]);
+            let flagged = results.iter().enumerate().filter(|(_, it)| (self.flag)(it));
+            let flagged: Vec<usize> = flagged.map(|(at, _)| start + at).collect();
             let mut done = lock(&self.done);
-            done.0.push((start, results));
-            done.1 += 1;
-            if done.1 == self.blocks() {
-                self.all_done.notify_all();
+            let flagged_before = done.flagged.len();
+            done.flagged.extend(flagged);
+            done.blocks.push((start, results));
+            done.count += 1;
+            if done.count == self.blocks() || done.flagged.len() > flagged_before {
+                self.changed.notify_all();
             }
         }
+        true
     }
 
-    /// Takes the blocks left, waits for those other threads took, and
-    /// returns every item's result, in order.
-    pub(crate) fn finish(&self, work: impl Fn(usize) -> T, failed: T) -> Vec<T> {
-        self.run(work, failed.clone());
+    /// The items flagged after the first `seen` so far, and whether every
+    /// block is done, without waiting.
+    pub(crate) fn flagged_since(&self, seen: usize) -> (Vec<usize>, bool) {
+        let done = lock(&self.done);
+        (done.flagged.get(seen..).unwrap_or_default().to_vec(), done.count == self.blocks())
+    }
+
+    /// Waits until more than `seen` items are flagged or every block is
+    /// done; returns the items flagged after the first `seen`, and
+    /// whether every block is done.
+    pub(crate) fn wait_flagged(&self, seen: usize) -> (Vec<usize>, bool) {
         let mut done = lock(&self.done);
-        while done.1 < self.blocks() {
-            done = self.all_done.wait(done).unwrap_or_else(|poisoned| poisoned.into_inner());
+        while done.flagged.len() <= seen && done.count < self.blocks() {
+            done = self.changed.wait(done).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        (done.flagged.get(seen..).unwrap_or_default().to_vec(), done.count == self.blocks())
+    }
+
+    /// Waits for every block (taken by other threads) and returns every
+    /// item's result, in order.
+    pub(crate) fn results(&self, failed: T) -> Vec<T> {
+        let mut done = lock(&self.done);
+        while done.count < self.blocks() {
+            done = self.changed.wait(done).unwrap_or_else(|poisoned| poisoned.into_inner());
         }
         let mut out = vec![failed; self.len];
-        for (start, results) in &done.0 {
+        for (start, results) in &done.blocks {
             out[*start..*start + results.len()].clone_from_slice(results);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Flagged items are told as their blocks are done, before the whole
+    /// work is, and every one exactly once.
+    #[test]
+    fn flagged_items_are_told_before_the_work_is_done() {
+        let len = 10 * BLOCK + 7;
+        let blocks: Blocks<usize> = Blocks::new(len, |it| it % 100 == 3);
+        let expected: Vec<usize> = (0..len).filter(|it| it % 100 == 3).collect();
+        std::thread::scope(|scope| {
+            let watcher = scope.spawn(|| {
+                let mut seen = Vec::new();
+                loop {
+                    let (flagged, finished) = blocks.wait_flagged(seen.len());
+                    seen.extend(flagged);
+                    if finished {
+                        return seen;
+                    }
+                }
+            });
+            blocks.run(|it| it, usize::MAX);
+            let out = blocks.results(usize::MAX);
+            assert_eq!(out, (0..len).collect::<Vec<_>>());
+            let mut seen = watcher.join().expect("the watcher");
+            seen.sort_unstable();
+            assert_eq!(seen, expected);
+        });
+        // Once done, waiting returns at once, with nothing more.
+        assert_eq!(blocks.wait_flagged(expected.len()), (Vec::new(), true));
     }
 }

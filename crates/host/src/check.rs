@@ -32,18 +32,21 @@
 //! With a [`ResultCache`] ([`check_paths_cached`]), every reported file
 //! is first looked up in the cache's file index, by a thread of its own
 //! beside the grouping (from when the walk's record was read, if these
-//! are its files) and then by the grouping thread too, and the chunks
-//! holding a changed file go first: a changed unit is checked while the
-//! other workers report the rest. A worker then hashes each unit of its
+//! are its files) and then by a second one too, which checks each chunk
+//! holding a file found changed as soon as it is found, the lookups going
+//! on meanwhile; the chunks left holding a changed file go first: a
+//! changed unit is checked while the other workers report the rest. A
+//! worker then hashes each unit of its
 //! chunk (by the index, where it holds) and looks its key up: a unit whose
 //! entry holds (and whose called modules' files are as the entry recorded
 //! them, or declare for callers what they declared then) is reported from
 //! the entry, its files' bytes set in a database of their own for
 //! rendering, never parsed; only the other units go into the chunk's host,
 //! and their results are written back. A unit whose called module is
-//! itself checked in the run is looked up once the other chunks are done,
-//! when that module's interface is known; a called module not checked is
-//! read for its interface from its own entry.
+//! itself checked in the run is put off, and looked up again by the
+//! first thread out of chunks (or after every chunk), when that module's
+//! interface is known; a called module not checked is read for its
+//! interface from its own entry.
 
 use std::{
     io,
@@ -179,7 +182,9 @@ pub fn check_selected_paths<R: Send>(
         on_progress,
     )?;
     if let Some(cache) = cache {
+        crate::trace::mark("cache finish");
         cache.finish();
+        crate::trace::mark("cache finished");
     }
     Ok(out)
 }
@@ -241,7 +246,9 @@ fn check_grouped<R: Send>(
     on_file: impl Fn(&RootDatabase, usize, FileOutcome<'_>) -> R + Sync,
     on_progress: impl Fn(usize) + Sync,
 ) -> Result<Checked<R>, CheckError> {
+    crate::trace::mark("grouping");
     let units = check_units(paths);
+    crate::trace::mark("grouped");
     let reported: Vec<CheckUnit> = match selected {
         None => Vec::new(),
         Some(selected) => {
@@ -275,7 +282,15 @@ fn check_grouped<R: Send>(
         on_file: &on_file,
         on_progress: &on_progress,
     };
-    let mut chunks = chunks(reported, paths);
+    let chunks = chunks(reported, paths);
+    // For a cached run: the chunk of each file, and which chunks a thread
+    // has claimed (see below).
+    let chunk_of = match stamps {
+        Some(_) => chunk_of_files(&chunks, paths.len()),
+        None => Vec::new(),
+    };
+    let taken: Vec<AtomicBool> = chunks.iter().map(|_| AtomicBool::new(false)).collect();
+    let queue = Queue { chunks: OnceLock::new(), next: AtomicUsize::new(0) };
     let done = std::thread::scope(|scope| {
         if let Some(stamps) = stamps {
             // Found here before the workers start: a cached run's first
@@ -283,14 +298,36 @@ fn check_grouped<R: Send>(
             // more for a busy machine to schedule before the workers can
             // go on.
             let _ = levels.set(rule_levels(levels_finder, paths));
+            crate::trace::mark("levels found");
+            // From here the lookups are this thread's and another's (the
+            // one that began them): one that, besides looking blocks up,
+            // checks each chunk holding a file found changed from the
+            // moment it is found, the other lookups going on meanwhile on
+            // the other thread alone. Checking a changed unit is most of
+            // a warm run's work after an edit: waiting for every lookup
+            // before starting it left it the run's last, lone work, and
+            // sharing a core with two threads of lookups slowed it down.
+            let (checker, chunks, chunk_of, taken, queue) = (&checker, &chunks, &chunk_of, &taken, &queue);
+            let early = std::thread::Builder::new()
+                .stack_size(crate::DEEP_STACK)
+                .spawn_scoped(scope, move || checker.check_early(stamps, chunks, chunk_of, taken, queue))
+                .map_err(CheckError::Threads)?;
             // The files whose stamps the index does not know are those
-            // changed: their units are checked first, each on a worker of
-            // its own, while the other workers report the rest from the
-            // cache (found last in path order, a unit checked again was
-            // the run's last, lone work).
-            let changed = stamps.finish(&mut lock(&checker.hashes));
-            changed_first(&mut chunks, &changed);
-            return check_in_order(&checker, &chunks);
+            // changed: the chunks left that hold one are checked first,
+            // each on a worker of its own, while the other workers (the
+            // thread above among them, once it is done) report the rest
+            // from the cache.
+            let changed = stamps.finish(&checker.hashes, false);
+            crate::trace::mark("stamps finished");
+            let mut rest: Vec<&[CheckUnit]> = chunks
+                .iter()
+                .zip(taken)
+                .filter(|(_, taken)| !taken.swap(true, Ordering::SeqCst))
+                .map(|(chunk, _)| *chunk)
+                .collect();
+            changed_first(&mut rest, &changed);
+            let _ = queue.chunks.set(rest);
+            return check_in_order(checker, queue, Some(early));
         }
         // Set even if finding them panics, or the workers would wait forever.
         scope.spawn(|| {
@@ -304,7 +341,8 @@ fn check_grouped<R: Send>(
             });
             levels.set(found)
         });
-        check_in_order(&checker, &chunks)
+        let _ = queue.chunks.set(chunks.clone());
+        check_in_order(&checker, &queue, None)
     });
     if let Some(Err(error)) = levels.into_inner() {
         return Err(CheckError::Config(error));
@@ -462,8 +500,9 @@ fn indexed_hash(cache: &ResultCache, path: &Utf8Path, limits: Limits) -> Option<
 /// The reported files of a cached run looked up in the file index before
 /// their units are, in blocks taken by whichever thread is free: by a
 /// thread of its own from the start of the run, then by the one that
-/// grouped the units as well. What it finds tells which units changed
-/// before any is looked up, so that those are checked first.
+/// checks the changed chunks as they are found as well (see
+/// [`ChunkChecker::check_early`]). What it finds tells which units
+/// changed before any is looked up, so that those are checked first.
 struct StampPass<'a> {
     /// The same lookups begun when the walk's record was read, if these
     /// are its files: the pass is then theirs.
@@ -492,7 +531,7 @@ impl<'a> StampPass<'a> {
                 (0..paths.len()).filter(|&index| selected.is_none_or(|selected| selected[index])).collect()
             }
         };
-        let work = Blocks::new(files.len());
+        let work = Blocks::new(files.len(), Option::is_none);
         StampPass { ahead, cache, paths, files, limits, work }
     }
 
@@ -511,29 +550,70 @@ impl<'a> StampPass<'a> {
         }
     }
 
-    /// Takes the blocks left, waits for those other threads took, and sets
-    /// each file's hash the index knew in `hashes` (as the run's, by index
-    /// in its paths); returns, by index in the paths, whether each file
-    /// was found changed (or not there).
-    fn finish(&self, hashes: &mut [Option<Option<blake3::Hash>>]) -> Vec<bool> {
-        if let Some(ahead) = &self.ahead {
-            let looked = ahead.finish();
-            let mut changed = vec![false; self.paths.len()];
-            for (index, looked) in looked.into_iter().enumerate() {
-                match looked {
-                    Some((hash, size)) if size <= self.limits.max_file_size => {
-                        hashes[index] = Some(Some(hash))
-                    }
-                    _ => changed[index] = true,
-                }
+    /// Waits until more than `seen` files are found changed or every file
+    /// is looked up; returns the changed ones after the first `seen` (by
+    /// index in the paths), and whether every file is looked up.
+    fn wait_changed(&self, seen: usize) -> (Vec<usize>, bool) {
+        match &self.ahead {
+            Some(ahead) => ahead.wait_changed(seen),
+            None => {
+                let (changed, finished) = self.work.wait_flagged(seen);
+                (changed.into_iter().map(|at| self.files[at]).collect(), finished)
             }
-            return changed;
         }
-        let found = self.work.finish(|at| self.look_up(at), None);
+    }
+
+    /// The changed files found after the first `seen` so far (by index in
+    /// the paths), and whether every file is looked up, without waiting.
+    fn changed_since(&self, seen: usize) -> (Vec<usize>, bool) {
+        match &self.ahead {
+            Some(ahead) => ahead.changed_since(seen),
+            None => {
+                let (changed, finished) = self.work.flagged_since(seen);
+                (changed.into_iter().map(|at| self.files[at]).collect(), finished)
+            }
+        }
+    }
+
+    /// Looks up the next block, if one is left; returns whether there was
+    /// one.
+    fn run_one(&self) -> bool {
+        match &self.ahead {
+            Some(ahead) => ahead.run_one(),
+            None => self.work.run_one(|at| self.look_up(at), None),
+        }
+    }
+
+    /// Takes the blocks left (when `help`), waits for those other threads
+    /// took, and sets each file's hash the index knew in `hashes` (as the
+    /// run's, by index in its paths); returns, by index in the paths,
+    /// whether each file was found changed (or not there).
+    /// A hash found already (by a chunk checked early, from the bytes it
+    /// read) is kept. `hashes` is locked only once every file is looked
+    /// up, so that such a chunk is not kept waiting meanwhile.
+    fn finish(&self, hashes: &Mutex<Vec<Option<Option<blake3::Hash>>>>, help: bool) -> Vec<bool> {
+        let found: Vec<(usize, Option<blake3::Hash>)> = match &self.ahead {
+            Some(ahead) => {
+                let looked = ahead.finish(help).into_iter().map(|looked| match looked {
+                    Some((hash, size)) if size <= self.limits.max_file_size => Some(hash),
+                    _ => None,
+                });
+                looked.enumerate().collect()
+            }
+            None => {
+                if help {
+                    self.work.run(|at| self.look_up(at), None);
+                }
+                self.files.iter().copied().zip(self.work.results(None)).collect()
+            }
+        };
         let mut changed = vec![false; self.paths.len()];
-        for (&index, hash) in self.files.iter().zip(found) {
+        let mut hashes = lock(hashes);
+        for (index, hash) in found {
             match hash {
-                Some(hash) => hashes[index] = Some(Some(hash)),
+                Some(hash) => {
+                    hashes[index].get_or_insert(Some(hash));
+                }
                 None => changed[index] = true,
             }
         }
@@ -587,16 +667,42 @@ type UnitBytes = Vec<(usize, io::Result<Vec<u8>>)>;
 /// run.
 type ChildInputs = Arc<Mutex<FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>>>>;
 
-/// Checks `chunks` on a worker thread per core, each taking the next chunk
-/// in path order when it is done with one, and returns their reports (or
-/// the first error, after which the workers take no more chunks).
+/// The chunk (by place in `chunks`) of each of a run's `paths` files,
+/// `usize::MAX` for a file of none (one not reported).
+fn chunk_of_files(chunks: &[&[CheckUnit]], paths: usize) -> Vec<usize> {
+    let mut chunk_of = vec![usize::MAX; paths];
+    for (at, chunk) in chunks.iter().enumerate() {
+        for unit in *chunk {
+            for &file in &unit.files {
+                chunk_of[file] = at;
+            }
+        }
+    }
+    chunk_of
+}
+
+/// A thread's reports, or why the check could not run.
+type Checking<'scope, R> = std::thread::ScopedJoinHandle<'scope, Result<Reports<R>, CheckError>>;
+
+/// The chunks the workers take in order, each the next when done with
+/// one; set once they are known (in a cached run, once every file is
+/// looked up).
+struct Queue<'u> {
+    chunks: OnceLock<Vec<&'u [CheckUnit]>>,
+    next: AtomicUsize,
+}
+
+/// Checks `queue`'s chunks on a worker thread per core (one fewer with
+/// `early`, the thread that checked the changed chunks found first and
+/// then works through the queue too), and returns their reports (or the
+/// first error, after which the workers take no more chunks), then checks
+/// the units put off that no worker checked.
 fn check_in_order<R: Send>(
     checker: &ChunkChecker<'_, R>,
-    chunks: &[&[CheckUnit]],
+    queue: &Queue<'_>,
+    early: Option<Checking<'_, R>>,
 ) -> Result<Reports<R>, CheckError> {
-    let next = AtomicUsize::new(0);
-    let next = &next;
-    let workers = crate::host::available_threads();
+    let workers = crate::host::available_threads().saturating_sub(usize::from(early.is_some())).max(1);
     std::thread::scope(|scope| {
         let handles = (0..workers)
             .map(|_| {
@@ -606,15 +712,9 @@ fn check_in_order<R: Send>(
                     // for the worker's whole run: creating one per chunk
                     // was a tenth of a warm run.
                     let mut hits: Option<RootDatabase> = None;
-                    while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        match checker.check(chunk, &mut hits) {
-                            Ok(chunk_reports) => reports.push(chunk_reports),
-                            Err(error) => {
-                                next.store(chunks.len(), Ordering::Relaxed);
-                                return Err(error);
-                            }
-                        }
-                    }
+                    crate::trace::mark("worker starts");
+                    checker.work_through(queue, &mut hits, &mut reports)?;
+                    crate::trace::mark("worker ends");
                     Ok(reports)
                 })
             })
@@ -626,8 +726,12 @@ fn check_in_order<R: Send>(
             let reports = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
             out.extend(reports);
         }
-        // The units put off: what their called modules declare is known
-        // now (or is read for them).
+        if let Some(early) = early {
+            out.extend(early.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
+        }
+        crate::trace::mark("workers done");
+        // The units put off that are left: what their called modules
+        // declare is known now (or is read for them).
         checker.deferring.store(false, Ordering::Relaxed);
         let deferred = std::mem::take(&mut *lock(&checker.deferred));
         if !deferred.is_empty() {
@@ -636,6 +740,7 @@ fn check_in_order<R: Send>(
                 .spawn_scoped(scope, move || checker.check(&deferred, &mut None))
                 .map_err(CheckError::Threads)?;
             out.push(last.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
+            crate::trace::mark("deferred done");
         }
         Ok(out)
     })
@@ -676,6 +781,82 @@ struct ChunkChecker<'a, R> {
 }
 
 impl<R: Send> ChunkChecker<'_, R> {
+    /// Looks up blocks of `stamps` beside the thread that began them, and
+    /// checks each chunk of `chunks` (by `chunk_of` each file) that holds
+    /// a file found changed as soon as it is found, claiming it in
+    /// `taken` first so that it is checked once; once every file is
+    /// looked up, works through `queue` as a worker does.
+    fn check_early(
+        &self,
+        stamps: &StampPass<'_>,
+        chunks: &[&[CheckUnit]],
+        chunk_of: &[usize],
+        taken: &[AtomicBool],
+        queue: &Queue<'_>,
+    ) -> Result<Reports<R>, CheckError> {
+        let mut reports = Vec::new();
+        let mut hits: Option<RootDatabase> = None;
+        let mut seen = 0;
+        loop {
+            let (changed, finished) = stamps.changed_since(seen);
+            seen += changed.len();
+            for file in changed {
+                let Some(&at) = chunk_of.get(file).filter(|&&at| at != usize::MAX) else { continue };
+                if taken[at].swap(true, Ordering::SeqCst) {
+                    continue;
+                }
+                crate::trace::mark("early chunk");
+                reports.push(self.check(chunks[at], &mut hits)?);
+            }
+            if finished {
+                break;
+            }
+            // No block left to take: the other thread's last ones, which
+            // may find a file changed.
+            if !stamps.run_one() {
+                stamps.wait_changed(seen);
+            }
+        }
+        self.work_through(queue, &mut hits, &mut reports)?;
+        Ok(reports)
+    }
+
+    /// Checks `queue`'s chunks, each the next not taken, then the units
+    /// put off so far.
+    fn work_through(
+        &self,
+        queue: &Queue<'_>,
+        hits: &mut Option<RootDatabase>,
+        reports: &mut Reports<R>,
+    ) -> Result<(), CheckError> {
+        let chunks = queue.chunks.wait();
+        while let Some(chunk) = chunks.get(queue.next.fetch_add(1, Ordering::Relaxed)) {
+            match self.check(chunk, hits) {
+                Ok(chunk_reports) => reports.push(chunk_reports),
+                Err(error) => {
+                    queue.next.store(chunks.len(), Ordering::Relaxed);
+                    return Err(error);
+                }
+            }
+        }
+        reports.extend(self.check_deferred(hits)?);
+        Ok(())
+    }
+
+    /// Checks the units put off so far, as a thread that has no more
+    /// chunks to check finds them (those whose called module is still
+    /// being checked are put off again, for the last pass): a caller of
+    /// a changed module is then checked as soon as the module is, not
+    /// after every other chunk.
+    fn check_deferred(&self, hits: &mut Option<RootDatabase>) -> Result<Option<Vec<(usize, R)>>, CheckError> {
+        let deferred = std::mem::take(&mut *lock(&self.deferred));
+        if deferred.is_empty() {
+            return Ok(None);
+        }
+        crate::trace::mark("deferred, early");
+        self.check(&deferred, hits).map(Some)
+    }
+
     /// Checks `chunk`, setting the files of units reported from the cache
     /// in `hits` (created on the first).
     fn check(
@@ -719,6 +900,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         if to_check.is_empty() {
             return Ok(out);
         }
+        crate::trace::mark_with(|| format!("checking {} units from {:?}", to_check.len(), to_check[0].0.dir));
         // A language a configuration declares is in the registry the host
         // chooses modules' dialects from: the configurations are needed
         // before any module is made.
@@ -841,6 +1023,7 @@ impl<R: Send> ChunkChecker<'_, R> {
             }
             (self.on_progress)(unit.files.len());
         }
+        crate::trace::mark("checked");
         Ok(out)
     }
 
@@ -1466,13 +1649,29 @@ mod tests {
         }
         let cache = ResultCache::open(cache_dir).expect("a cache");
         let pass = StampPass::new(&cache, &paths, None, Limits::default());
-        let mut hashes = vec![None; paths.len()];
-        let changed = std::thread::scope(|scope| {
+        let hashes = Mutex::new(vec![None; paths.len()]);
+        let (changed, told) = std::thread::scope(|scope| {
             scope.spawn(|| pass.run());
-            pass.finish(&mut hashes)
+            // The changed files as they are found, before the pass ends.
+            let watcher = scope.spawn(|| {
+                let mut told = Vec::new();
+                loop {
+                    let (changed, finished) = pass.wait_changed(told.len());
+                    told.extend(changed);
+                    if finished {
+                        return told;
+                    }
+                }
+            });
+            let changed = pass.finish(&hashes, true);
+            (changed, watcher.join().expect("the watcher"))
         });
+        let hashes = hashes.into_inner().expect("the hashes");
         let changed: Vec<usize> = (0..paths.len()).filter(|&file| changed[file]).collect();
         assert_eq!(changed, [5, 200]);
+        let mut told = told;
+        told.sort_unstable();
+        assert_eq!(told, changed);
         for (file, hash) in hashes.iter().enumerate() {
             let expected = (!changed.contains(&file)).then(|| Some(cache::hash_bytes(text(file).as_bytes())));
             assert_eq!(*hash, expected, "file {file}");

@@ -52,6 +52,7 @@ pub mod inputs;
 pub mod load;
 mod report;
 pub mod shard;
+pub mod trace;
 
 pub use analysis::{Diagnostic, LineCol, RuleLevels, Severity, render};
 pub use db::{File, RootDatabase, module::Address};

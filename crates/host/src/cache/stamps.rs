@@ -32,7 +32,7 @@ impl StampsAhead {
     /// Starts looking `files` up on a thread of its own (or leaves them
     /// all to [`StampsAhead::finish`] if none can be started).
     pub(crate) fn start(files: Arc<FoundTexts>, index: Arc<FileIndex>) -> Arc<StampsAhead> {
-        let work = Blocks::new(files.len());
+        let work = Blocks::new(files.len(), Option::is_none);
         let ahead = Arc::new(StampsAhead { files, index, work });
         let runner = Arc::clone(&ahead);
         let _ = std::thread::Builder::new().name("halite-stamps".into()).spawn(move || runner.run());
@@ -55,13 +55,38 @@ impl StampsAhead {
     /// (none is expected) is found empty, and its files are looked up by
     /// their units.
     pub(crate) fn run(&self) {
+        crate::trace::mark("stamps ahead");
         self.work.run(|index| self.look_up_file(index), None);
+        crate::trace::mark("stamps ahead done");
     }
 
-    /// Takes the blocks left, waits for those the other thread took, and
-    /// returns every file's lookup, in the record's order.
-    pub(crate) fn finish(&self) -> Vec<Looked> {
-        self.work.finish(|index| self.look_up_file(index), None)
+    /// Waits until more than `seen` files are found changed (the index
+    /// does not know them as they are) or every file is looked up;
+    /// returns the changed ones after the first `seen` (by place in the
+    /// record), and whether every file is looked up.
+    pub(crate) fn wait_changed(&self, seen: usize) -> (Vec<usize>, bool) {
+        self.work.wait_flagged(seen)
+    }
+
+    /// The changed files found after the first `seen` so far, and whether
+    /// every file is looked up, without waiting.
+    pub(crate) fn changed_since(&self, seen: usize) -> (Vec<usize>, bool) {
+        self.work.flagged_since(seen)
+    }
+
+    /// Looks up the next block, if one is left; returns whether there was
+    /// one.
+    pub(crate) fn run_one(&self) -> bool {
+        self.work.run_one(|index| self.look_up_file(index), None)
+    }
+
+    /// Takes the blocks left (when `help`), waits for those other threads
+    /// took, and returns every file's lookup, in the record's order.
+    pub(crate) fn finish(&self, help: bool) -> Vec<Looked> {
+        if help {
+            self.work.run(|index| self.look_up_file(index), None);
+        }
+        self.work.results(None)
     }
 }
 

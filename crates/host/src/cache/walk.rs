@@ -149,8 +149,11 @@ pub(super) fn recorded(
     key: &WalkKey,
     on_holds: impl FnOnce(&Arc<FoundTexts>),
 ) -> Option<RecordedWalk> {
+    crate::trace::mark("walk record");
     let bytes = crate::cache::read_bounded(&path_of(cache_dir, key), MAX_RECORD_SIZE)?;
+    crate::trace::mark("walk record read");
     let record = decode(&bytes, key)?;
+    crate::trace::mark("walk record decoded");
     let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
         fs::metadata(Utf8Path::new(path)).is_ok_and(|metadata| {
             metadata.is_dir() && stamp.holds_for(&Stamp::of(&metadata), record.trusted_before)
@@ -159,6 +162,7 @@ pub(super) fn recorded(
     let files_hold = || {
         record.files.iter().all(|(path, watched)| watched.holds(Utf8Path::new(path), record.trusted_before))
     };
+    crate::trace::mark("walk dirs hold");
     if !(dirs_hold && files_hold()) {
         return None;
     }
@@ -171,6 +175,7 @@ pub(super) fn recorded(
     let without_config: Vec<(usize, usize)> =
         record.dirs.iter().filter(|(_, _, has_config)| !has_config).map(|(path, _, _)| span(path)).collect();
     drop(record);
+    crate::trace::mark("walk files hold");
     let texts = Arc::new(FoundTexts { bytes, spans });
     on_holds(&texts);
     let files = (0..texts.len()).map(|index| texts.get(index).to_owned()).collect();

@@ -1,0 +1,41 @@
+//! Timestamps of a run's phases on standard error, when `HALITE_TRACE`
+//! is set: which thread reached which point when, to find what a run's
+//! critical path is. Off, a mark costs one load of a flag.
+
+use std::{
+    sync::{Mutex, OnceLock},
+    time::Instant,
+};
+
+/// When the first mark was made, if tracing is on.
+fn start() -> Option<Instant> {
+    static START: OnceLock<Option<Instant>> = OnceLock::new();
+    *START.get_or_init(|| std::env::var_os("HALITE_TRACE").map(|_| Instant::now()))
+}
+
+static MARKS: Mutex<Vec<(f64, String, String)>> = Mutex::new(Vec::new());
+
+/// Notes that the current thread reached `what`, if tracing is on.
+pub fn mark(what: &str) {
+    mark_with(|| what.to_owned());
+}
+
+/// [`mark`] with what is reached said by `what`, called only if tracing
+/// is on.
+pub fn mark_with(what: impl FnOnce() -> String) {
+    if let Some(start) = start() {
+        let elapsed = start.elapsed().as_secs_f64() * 1000.0;
+        let thread = std::thread::current();
+        let name = thread.name().map(str::to_owned).unwrap_or_else(|| format!("{:?}", thread.id()));
+        crate::lock(&MARKS).push((elapsed, name, what()));
+    }
+}
+
+/// Prints the marks made so far, in order, if tracing is on.
+pub fn print() {
+    if start().is_some() {
+        for (at, thread, what) in crate::lock(&MARKS).drain(..) {
+            eprintln!("{at:8.3} ms  {thread:<20} {what}");
+        }
+    }
+}
