@@ -50,9 +50,41 @@ pub(crate) enum ExpressionKind {
 #[derive(Debug, Clone)]
 pub struct StaticCall {
     pub name: SmolStr,
-    pub name_range: Range,
     pub arguments: Vec<Expression>,
-    pub arguments_range: Range,
+    /// The call's own expression, whose node its ranges are read from when
+    /// asked for: only a diagnostic needs them, and finding the node (a
+    /// walk down from the file's root) cost most of reading a file's type
+    /// constraints.
+    file: Arc<SourceFile>,
+    expr: hir::ExprId,
+}
+
+impl StaticCall {
+    /// The function's name.
+    pub fn name_range(&self) -> Range {
+        self.file.range(self.ranges().0)
+    }
+
+    /// The arguments between the parentheses (empty after the name when
+    /// there is no argument list).
+    pub fn arguments_range(&self) -> Range {
+        self.file.range(self.ranges().1)
+    }
+
+    fn ranges(&self) -> (TextRange, TextRange) {
+        match native_own_node(&self.file, self.expr).and_then(ast::FunctionCall::cast) {
+            Some(call) => {
+                let name_range = call.name_range().unwrap_or_else(|| trimmed_range(call.syntax()));
+                let arguments_range = call
+                    .syntax()
+                    .children()
+                    .find(|it| it.kind() == SyntaxKind::ARG_LIST)
+                    .map_or(TextRange::empty(name_range.end()), |args| trimmed_range(&args));
+                (name_range, arguments_range)
+            }
+            None => (TextRange::default(), TextRange::default()),
+        }
+    }
 }
 
 /// The reference's message when an expression is not a static traversal.
@@ -531,23 +563,10 @@ fn native_as_map(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<Vec<(Expre
 fn native_as_call(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<StaticCall> {
     let hir::Expr::Call(call) = &file.native_parts()?.0[expr] else { return None };
     let hir::CallExpr { name, args, .. } = &**call;
-    let node = native_own_node(file, expr).and_then(ast::FunctionCall::cast);
-    let (name_range, arguments_range) = match &node {
-        Some(call) => {
-            let name_range = call.name_range().unwrap_or_else(|| trimmed_range(call.syntax()));
-            let arguments_range = call
-                .syntax()
-                .children()
-                .find(|it| it.kind() == SyntaxKind::ARG_LIST)
-                .map_or(TextRange::empty(name_range.end()), |args| trimmed_range(&args));
-            (name_range, arguments_range)
-        }
-        None => (TextRange::default(), TextRange::default()),
-    };
     Some(StaticCall {
         name: name.clone(),
-        name_range: file.range(name_range),
         arguments: args.iter().map(|&arg| Expression::native(file.clone(), arg)).collect(),
-        arguments_range: file.range(arguments_range),
+        file: file.clone(),
+        expr,
     })
 }

@@ -133,11 +133,11 @@ fn get_type(expr: &Expression, mode: Mode) -> (Type, Option<Defaults>, Diagnosti
     match name {
         "bool" | "string" | "number" => {
             let detail = format!("Primitive type keyword {name:?} does not expect arguments.");
-            return (Type::Dynamic, None, vec![invalid(detail, call.arguments_range.clone(), None)]);
+            return (Type::Dynamic, None, vec![invalid(detail, call.arguments_range(), None)]);
         }
         "any" => {
             let detail = format!("Type constraint keyword {name:?} does not expect arguments.");
-            return (Type::Dynamic, None, vec![invalid(detail, call.arguments_range.clone(), None)]);
+            return (Type::Dynamic, None, vec![invalid(detail, call.arguments_range(), None)]);
         }
         _ => {}
     }
@@ -151,9 +151,9 @@ fn get_type(expr: &Expression, mode: Mode) -> (Type, Option<Defaults>, Diagnosti
                 let subject = match arguments {
                     [_, second, .., last] => range_between(&second.range(), &last.range()),
                     [_, second] => second.range(),
-                    _ => call.arguments_range.clone(),
+                    _ => call.arguments_range(),
                 };
-                let diagnostic = invalid(element_detail(name), subject, Some(call.arguments_range.clone()));
+                let diagnostic = invalid(element_detail(name), subject, Some(call.arguments_range()));
                 return (Type::Dynamic, None, vec![diagnostic]);
             }
             None
@@ -198,7 +198,7 @@ fn get_type(expr: &Expression, mode: Mode) -> (Type, Option<Defaults>, Diagnosti
         }
         ("optional", _) => {
             let detail = format!("Keyword {name:?} is valid only as a modifier for object type attributes.");
-            (Type::Dynamic, None, vec![invalid(detail, call.name_range.clone(), None)])
+            (Type::Dynamic, None, vec![invalid(detail, call.name_range(), None)])
         }
         _ => {
             let detail = format!("Keyword {name:?} is not a valid type constructor.");
@@ -237,24 +237,25 @@ fn object_type(
         let mut default_expr = None;
 
         if let Some(call) = type_expr.as_call().filter(|call| call.name == "optional") {
-            let context = Some(type_expr.range());
+            // Found only for a diagnostic: finding the range walks the tree.
+            let context = || Some(type_expr.range());
             let Some(inner) = call.arguments.first().cloned() else {
                 let detail = "Optional attribute modifier requires the attribute type as its argument.";
-                diagnostics.push(invalid(detail, call.arguments_range.clone(), context));
+                diagnostics.push(invalid(detail, call.arguments_range(), context()));
                 continue;
             };
             match (mode, call.arguments.len()) {
                 (Mode::Exact, _) => {
                     let detail =
                         "Optional attribute modifier is only for type constraints, not for exact types.";
-                    diagnostics.push(invalid(detail, call.name_range.clone(), context));
+                    diagnostics.push(invalid(detail, call.name_range(), context()));
                 }
                 (Mode::Constraint, 1) | (Mode::ConstraintWithDefaults, 1) => {
                     optional.insert(name.clone());
                 }
                 (Mode::Constraint, _) => {
                     let detail = "Optional attribute modifier expects only one argument: the attribute type.";
-                    diagnostics.push(invalid(detail, call.arguments_range.clone(), context));
+                    diagnostics.push(invalid(detail, call.arguments_range(), context()));
                 }
                 (Mode::ConstraintWithDefaults, 2) => {
                     let default = call.arguments[1].clone();
@@ -272,7 +273,7 @@ fn object_type(
                 }
                 (Mode::ConstraintWithDefaults, _) => {
                     let detail = "Optional attribute modifier expects at most two arguments: the attribute type, and a default value.";
-                    diagnostics.push(invalid(detail, call.arguments_range.clone(), context));
+                    diagnostics.push(invalid(detail, call.arguments_range(), context()));
                 }
             }
             type_expr = inner;

@@ -78,7 +78,7 @@ fn read_type(expr: &Expression, diags: &mut Diagnostics) -> Option<Type> {
                     quote(constructor),
                     suggestion(constructor, &["list", "map", "object", "set", "tuple"])
                 ),
-                Some(call.name_range.clone()),
+                Some(call.name_range()),
             ));
             return None;
         }
@@ -97,7 +97,7 @@ fn read_type(expr: &Expression, diags: &mut Diagnostics) -> Option<Type> {
                             quote(constructor),
                             quote(param)
                         ),
-                        Some(call.arguments_range.clone()),
+                        Some(call.arguments_range()),
                     )
                 }
                 Some(extra) => Diagnostic::error(
