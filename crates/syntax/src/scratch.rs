@@ -8,9 +8,10 @@
 //! allocator: each such request larger than glibc's fast bins first merged
 //! every small block the previous tree had freed, so the next tree's nodes
 //! were then allocated the slow way. Kept here, the vectors are reused
-//! without an allocation. Only vectors up to [`KEPT_CAPACITY`] elements are
-//! kept, so what a thread holds between parses stays well under a megabyte
-//! whatever it parsed last, and a large file's buffers are freed as before.
+//! without an allocation. Only vectors up to [`KEPT_CAPACITY`] elements and
+//! tables up to [`KEPT_ENTRIES`] entries are kept, so what a thread holds
+//! between parses stays under a megabyte whatever it parsed last, and a
+//! large file's buffers are freed as before.
 
 use std::cell::Cell;
 
