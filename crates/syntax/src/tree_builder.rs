@@ -37,7 +37,7 @@
 
 use std::{hash::Hasher, marker::PhantomData};
 
-use hashbrown::{HashTable, hash_table};
+use hashbrown::HashTable;
 use rowan::{GreenToken, NodeOrToken};
 use rustc_hash::{FxHashMap, FxHasher};
 
@@ -366,10 +366,14 @@ impl<'t> TokenCache<'t> {
         let full = self.words.len() >= SHARED_MAX;
         let raw = rowan::SyntaxKind::from(kind);
         let hash = word_hash(raw, text);
-        match self.words.entry(hash, |token| token.kind() == raw && token.text() == text, word_hash_of) {
-            hash_table::Entry::Occupied(entry) => Some(entry.into_mut()),
-            hash_table::Entry::Vacant(_) if full => None,
-            hash_table::Entry::Vacant(entry) => Some(entry.insert(GreenToken::new(raw, text)).into_mut()),
+        // Looked up without the hasher, which only a miss that grows the
+        // table needs.
+        match self.words.find_entry(hash, |token| token.text() == text && token.kind() == raw) {
+            Ok(entry) => Some(entry.into_mut()),
+            Err(_) if full => None,
+            Err(absent) => Some(
+                absent.into_table().insert_unique(hash, GreenToken::new(raw, text), word_hash_of).into_mut(),
+            ),
         }
     }
 }
