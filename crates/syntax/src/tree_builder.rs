@@ -43,8 +43,9 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::{GreenNode, SyntaxKind, lexer::LexedStr, parser::Event, scratch::Buffers};
 
-/// Builds the tree of `lexed` from `events`, with `children` (empty) as
-/// its working list; both are left empty.
+/// Builds the tree of `lexed` from `events`, working in the list of
+/// children and the sharing tables of `buffers`; those and `events` are
+/// left empty for the next parse.
 pub(crate) fn build(lexed: &LexedStr<'_>, events: &mut Vec<Event>, buffers: &mut Buffers) -> GreenNode {
     let mut children = std::mem::take(&mut buffers.children);
     children.reserve(lexed.len() + 1);
@@ -69,7 +70,7 @@ pub(crate) fn build(lexed: &LexedStr<'_>, events: &mut Vec<Event>, buffers: &mut
         // opened twice.
         match events[i] {
             Event::Start { kind, forward_parent: None, first_token } if kind != SyntaxKind::TOMBSTONE => {
-                if builder.leaf_at(&events, i, kind, first_token) {
+                if builder.leaf_at(events, i, kind, first_token) {
                     i += 2;
                     continue;
                 }
@@ -101,7 +102,7 @@ pub(crate) fn build(lexed: &LexedStr<'_>, events: &mut Vec<Event>, buffers: &mut
                 }
                 forward_parents.clear();
                 if kind != SyntaxKind::TOMBSTONE {
-                    if builder.leaf_at(&events, i, kind, first_token) {
+                    if builder.leaf_at(events, i, kind, first_token) {
                         i += 2;
                         continue;
                     }
