@@ -54,6 +54,7 @@ use crate::{
     SyntaxError,
     SyntaxKind::{self, *},
     TextRange, TextSize,
+    scratch::Buffers,
 };
 
 #[cfg(test)]
@@ -131,6 +132,12 @@ impl<'a> LexedStr<'a> {
     pub(crate) fn take_significant(&mut self) -> SignificantTokens {
         std::mem::take(&mut self.significant)
     }
+
+    /// Puts the token vectors back into `buffers` for the next parse.
+    pub(crate) fn give_back(self, buffers: &mut Buffers) {
+        buffers.kinds = self.kind;
+        buffers.starts = self.start;
+    }
 }
 
 /// Splits `text` into tokens. Never fails: what fits no token becomes an
@@ -140,6 +147,23 @@ impl<'a> LexedStr<'a> {
 /// shorter than 4 GiB.
 pub fn lex(text: &str) -> LexedStr<'_> {
     let mut lexer = Lexer::new(text);
+    lexer.run();
+    lexer.finish()
+}
+
+/// [`lex`] into the vectors of `buffers`, which [`LexedStr::give_back`]
+/// returns.
+pub(crate) fn lex_in<'a>(text: &'a str, buffers: &mut Buffers) -> LexedStr<'a> {
+    let mut lexer = Lexer::new_in(text, buffers);
+    lexer.run();
+    lexer.finish()
+}
+
+/// [`lex_template`] into the vectors of `buffers`, which
+/// [`LexedStr::give_back`] returns.
+pub(crate) fn lex_template_in<'a>(text: &'a str, buffers: &mut Buffers) -> LexedStr<'a> {
+    let mut lexer = Lexer::new_in(text, buffers);
+    lexer.modes.push(Mode::Bare);
     lexer.run();
     lexer.finish()
 }
@@ -253,21 +277,31 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn new(text: &'a str) -> Lexer<'a> {
+        Lexer::new_in(text, &mut Buffers::default())
+    }
+
+    /// A lexer that fills the (empty) vectors of `buffers`, taken from it.
+    fn new_in(text: &'a str, buffers: &mut Buffers) -> Lexer<'a> {
         // Real files average a little over four bytes a token; reserving that
         // up front makes regrowing the vectors rare.
         let estimate = text.len() / 4 + 16;
+        fn reserved<T>(vec: &mut Vec<T>, len: usize) -> Vec<T> {
+            let mut vec = std::mem::take(vec);
+            vec.reserve(len);
+            vec
+        }
         // (`start` also takes the end of the text after the last token.)
         Lexer {
             text,
             bytes: text.as_bytes(),
             pos: 0,
-            kind: Vec::with_capacity(estimate),
-            start: Vec::with_capacity(estimate),
+            kind: reserved(&mut buffers.kinds, estimate),
+            start: reserved(&mut buffers.starts, estimate),
             errors: Vec::new(),
             // About three tokens in five are not trivia.
             significant: SignificantTokens {
-                index: Vec::with_capacity(estimate * 2 / 3),
-                kind: Vec::with_capacity(estimate * 2 / 3),
+                index: reserved(&mut buffers.significant_index, estimate * 2 / 3),
+                kind: reserved(&mut buffers.significant_kinds, estimate * 2 / 3),
             },
             modes: Vec::new(),
             told: Told::default(),

@@ -18,6 +18,7 @@ mod find;
 mod json;
 pub mod lexer;
 mod parser;
+mod scratch;
 mod syntax_error;
 mod syntax_kind;
 mod tree_builder;
@@ -79,8 +80,11 @@ impl<T: AstNode> Parse<T> {
 
 /// Parses a whole HCL native syntax file.
 pub fn parse(text: &str) -> Parse<ast::SourceFile> {
-    let mut lexed = lexer::lex(text);
-    let (green, errors) = parser::parse_source_file(&mut lexed);
+    let mut buffers = scratch::take();
+    let mut lexed = lexer::lex_in(text, &mut buffers);
+    let (green, errors) = parser::parse_source_file(&mut lexed, &mut buffers);
+    lexed.give_back(&mut buffers);
+    scratch::give_back(buffers);
     Parse { green, errors: errors.into(), _ty: PhantomData }
 }
 
@@ -88,8 +92,11 @@ pub fn parse(text: &str) -> Parse<ast::SourceFile> {
 /// parentheses: command-line variables (`--var NAME=EXPR`) and the JSON
 /// syntax's static analyses, which read a string as an expression.
 pub fn parse_expression(text: &str) -> Parse<ast::ExpressionFile> {
-    let mut lexed = lexer::lex(text);
-    let (green, errors) = parser::parse_expression_file(&mut lexed);
+    let mut buffers = scratch::take();
+    let mut lexed = lexer::lex_in(text, &mut buffers);
+    let (green, errors) = parser::parse_expression_file(&mut lexed, &mut buffers);
+    lexed.give_back(&mut buffers);
+    scratch::give_back(buffers);
     Parse { green, errors: errors.into(), _ty: PhantomData }
 }
 
@@ -97,8 +104,11 @@ pub fn parse_expression(text: &str) -> Parse<ast::ExpressionFile> {
 /// interpolations and `%{ … }` directives, no quotes and no backslash
 /// escapes. The JSON syntax evaluates its strings this way.
 pub fn parse_template(text: &str) -> Parse<ast::TemplateFile> {
-    let mut lexed = lexer::lex_template(text);
-    let (green, errors) = parser::parse_template_file(&mut lexed);
+    let mut buffers = scratch::take();
+    let mut lexed = lexer::lex_template_in(text, &mut buffers);
+    let (green, errors) = parser::parse_template_file(&mut lexed, &mut buffers);
+    lexed.give_back(&mut buffers);
+    scratch::give_back(buffers);
     Parse { green, errors: errors.into(), _ty: PhantomData }
 }
 

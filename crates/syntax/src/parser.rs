@@ -29,6 +29,7 @@ use crate::{
     SyntaxKind::{self, *},
     TextRange, TextSize,
     lexer::{LexedStr, SignificantTokens},
+    scratch::{self, Buffers},
     tree_builder,
 };
 
@@ -41,27 +42,50 @@ pub(crate) const MAX_NESTING: u32 = 128;
 /// into nested nodes; each link adds a level to the tree.
 pub(crate) const MAX_CHAIN: u32 = 4096;
 
-pub(crate) fn parse_source_file(lexed: &mut LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
-    parse_with(lexed, grammar::source_file)
+pub(crate) fn parse_source_file(
+    lexed: &mut LexedStr<'_>,
+    buffers: &mut Buffers,
+) -> (GreenNode, Vec<SyntaxError>) {
+    parse_with(lexed, buffers, grammar::source_file)
 }
 
 /// Parses a whole text as one expression (see [`grammar::expression_file`]).
-pub(crate) fn parse_expression_file(lexed: &mut LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
-    parse_with(lexed, grammar::expression_file)
+pub(crate) fn parse_expression_file(
+    lexed: &mut LexedStr<'_>,
+    buffers: &mut Buffers,
+) -> (GreenNode, Vec<SyntaxError>) {
+    parse_with(lexed, buffers, grammar::expression_file)
 }
 
 /// Parses a text lexed by [`crate::lexer::lex_template`] as a bare template.
-pub(crate) fn parse_template_file(lexed: &mut LexedStr<'_>) -> (GreenNode, Vec<SyntaxError>) {
-    parse_with(lexed, grammar::template_file)
+pub(crate) fn parse_template_file(
+    lexed: &mut LexedStr<'_>,
+    buffers: &mut Buffers,
+) -> (GreenNode, Vec<SyntaxError>) {
+    parse_with(lexed, buffers, grammar::template_file)
 }
 
-fn parse_with(lexed: &mut LexedStr<'_>, root: fn(&mut Parser<'_>)) -> (GreenNode, Vec<SyntaxError>) {
+/// Parses the tokens of `lexed` from `root`, in the vectors of `buffers`
+/// (see [`crate::scratch`]), which are left there empty for the next parse.
+fn parse_with(
+    lexed: &mut LexedStr<'_>,
+    buffers: &mut Buffers,
+    root: fn(&mut Parser<'_>),
+) -> (GreenNode, Vec<SyntaxError>) {
     let significant = lexed.take_significant();
     let lexed = &*lexed;
-    let mut p = Parser::new(lexed, significant);
+    let mut p = Parser::new(lexed, significant, std::mem::take(&mut buffers.events));
     root(&mut p);
-    let (events, mut errors) = p.finish();
-    let green = tree_builder::build(lexed, events);
+    let (mut events, mut errors, significant) = p.finish();
+    // The parser's token tables go back before the tree is built, and a
+    // large file's are freed there, as they were before they were kept.
+    let SignificantTokens { mut index, mut kind } = significant;
+    scratch::empty(&mut index);
+    scratch::empty(&mut kind);
+    buffers.significant_index = index;
+    buffers.significant_kinds = kind;
+    let green = tree_builder::build(lexed, &mut events, buffers);
+    buffers.events = events;
     // Lexical errors come first, as in the reference, which reports invalid
     // tokens before it starts parsing; the parser's own follow in the order
     // it found them.
@@ -139,13 +163,13 @@ struct FirstName<'t> {
 const NAMES_SCANNED: usize = 32;
 
 impl<'t> Parser<'t> {
-    fn new(lexed: &'t LexedStr<'t>, significant: SignificantTokens) -> Parser<'t> {
+    fn new(lexed: &'t LexedStr<'t>, significant: SignificantTokens, mut events: Vec<Event>) -> Parser<'t> {
         let SignificantTokens { index: tokens, kind: kinds } = significant;
         // About one event per significant token in real files (two per node,
         // and a node for every token or two); a little more, so that the
         // common case never reallocates. Capacity is only touched as it is
         // used, but a reallocation copies.
-        let events = Vec::with_capacity(tokens.len() + tokens.len() / 4 + 16);
+        events.reserve(tokens.len() + tokens.len() / 4 + 16);
         Parser {
             lexed,
             tokens,
@@ -164,11 +188,11 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// The events and errors, the parser's token tables freed: the tree
-    /// builder's peak is a parse's, and those tables are no part of it.
-    fn finish(self) -> (Vec<Event>, Vec<SyntaxError>) {
-        let Parser { events, errors, .. } = self;
-        (events, errors)
+    /// The events and errors, and the parser's token tables, which are no
+    /// part of the tree builder's work.
+    fn finish(self) -> (Vec<Event>, Vec<SyntaxError>, SignificantTokens) {
+        let Parser { events, errors, tokens, kinds, .. } = self;
+        (events, errors, SignificantTokens { index: tokens, kind: kinds })
     }
 
     fn newlines_significant(&self) -> bool {

@@ -35,23 +35,31 @@
 //! the allocations and atomic operations it saved (6% more instructions
 //! over the corpus, and slower beside hcl-edit with mimalloc).
 
-use std::collections::hash_map::Entry;
+use std::{hash::Hasher, marker::PhantomData};
 
+use hashbrown::HashTable;
 use rowan::{GreenToken, NodeOrToken};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::{GreenNode, SyntaxKind, lexer::LexedStr, parser::Event};
+use crate::{GreenNode, SyntaxKind, lexer::LexedStr, parser::Event, scratch::Buffers};
 
-pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
+/// Builds the tree of `lexed` from `events`, working in the list of
+/// children and the sharing tables of `buffers`; those and `events` are
+/// left empty for the next parse.
+pub(crate) fn build(lexed: &LexedStr<'_>, events: &mut Vec<Event>, buffers: &mut Buffers) -> GreenNode {
+    let mut children = std::mem::take(&mut buffers.children);
+    children.reserve(lexed.len() + 1);
+    let mut leaves = std::mem::take(&mut buffers.leaves);
+    // About one node in ten is a leaf of a shared token.
+    leaves.reserve((lexed.len() / 16).min(SHARED_MAX));
     let mut builder = Builder {
         lexed,
         pos: 0,
         open: Vec::with_capacity(32),
-        children: Vec::with_capacity(lexed.len() + 1),
-        tokens: TokenCache::new(lexed.len()),
+        children,
+        tokens: TokenCache::new(lexed.len(), std::mem::take(&mut buffers.words)),
         last_token_shared: false,
-        // About one node in ten is a leaf of a shared token.
-        leaves: FxHashMap::with_capacity_and_hasher((lexed.len() / 16).min(SHARED_MAX), Default::default()),
+        leaves,
     };
     // Allocated at the first forward parent only: many small files have none.
     let mut forward_parents = Vec::new();
@@ -62,7 +70,7 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
         // opened twice.
         match events[i] {
             Event::Start { kind, forward_parent: None, first_token } if kind != SyntaxKind::TOMBSTONE => {
-                if builder.leaf_at(&events, i, kind, first_token) {
+                if builder.leaf_at(events, i, kind, first_token) {
                     i += 2;
                     continue;
                 }
@@ -94,7 +102,7 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
                 }
                 forward_parents.clear();
                 if kind != SyntaxKind::TOMBSTONE {
-                    if builder.leaf_at(&events, i, kind, first_token) {
+                    if builder.leaf_at(events, i, kind, first_token) {
                         i += 2;
                         continue;
                     }
@@ -106,7 +114,18 @@ pub(crate) fn build(lexed: &LexedStr<'_>, mut events: Vec<Event>) -> GreenNode {
         }
         i += 1;
     }
-    builder.finish()
+    events.clear();
+    let root = builder.finish();
+    // All empty once the root is out (the maps once cleared), and kept for
+    // the next parse.
+    let Builder { children, mut leaves, tokens, .. } = builder;
+    buffers.children = children;
+    leaves.clear();
+    buffers.leaves = leaves;
+    let mut words = tokens.words;
+    words.clear();
+    buffers.words = words;
+    root
 }
 
 type Element = NodeOrToken<GreenNode, GreenToken>;
@@ -245,7 +264,7 @@ impl Builder<'_, '_> {
         self.pos = end;
     }
 
-    fn finish(mut self) -> GreenNode {
+    fn finish(&mut self) -> GreenNode {
         self.emit_until(self.lexed.len());
         if self.open.is_empty() {
             // No events at all: still a root, holding every token.
@@ -272,8 +291,12 @@ struct TokenCache<'t> {
     spaces: [Option<GreenToken>; SHARED_SPACES + 1],
     newline: Option<GreenToken>,
     crlf: Option<GreenToken>,
-    /// Identifiers, numbers and short template texts, which repeat.
-    words: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
+    /// Identifiers, numbers and short template texts, which repeat, by
+    /// [`word_hash`] of their kind and text. The tokens are their own keys,
+    /// so the table borrows nothing from the text and is kept for the
+    /// next parse.
+    words: HashTable<GreenToken>,
+    _text: PhantomData<&'t str>,
 }
 
 /// The most words, and the most leaves, one parse shares.
@@ -288,15 +311,17 @@ const SHARED_SPACES: usize = 16;
 const SHARED_TEMPLATE_TEXT: usize = 24;
 
 impl<'t> TokenCache<'t> {
-    fn new(tokens: usize) -> TokenCache<'t> {
+    fn new(tokens: usize, mut words: HashTable<GreenToken>) -> TokenCache<'t> {
+        // About one token in four is a word; a table a bit small only
+        // grows once more.
+        words.reserve((tokens / 4).min(SHARED_MAX), word_hash_of);
         TokenCache {
             by_kind: std::array::from_fn(|_| None),
             spaces: std::array::from_fn(|_| None),
             newline: None,
             crlf: None,
-            // About one token in four is a word; a map a bit small only
-            // grows once more.
-            words: FxHashMap::with_capacity_and_hasher((tokens / 4).min(SHARED_MAX), Default::default()),
+            words,
+            _text: PhantomData,
         }
     }
 
@@ -340,12 +365,31 @@ impl<'t> TokenCache<'t> {
 
     fn word(&mut self, kind: SyntaxKind, text: &'t str) -> Option<&GreenToken> {
         let full = self.words.len() >= SHARED_MAX;
-        match self.words.entry((kind, text)) {
-            Entry::Occupied(entry) => Some(entry.into_mut()),
-            Entry::Vacant(_) if full => None,
-            Entry::Vacant(entry) => Some(entry.insert(GreenToken::new(kind.into(), text))),
+        let raw = rowan::SyntaxKind::from(kind);
+        let hash = word_hash(raw, text);
+        // Looked up without the hasher, which only a miss that grows the
+        // table needs.
+        match self.words.find_entry(hash, |token| token.text() == text && token.kind() == raw) {
+            Ok(entry) => Some(entry.into_mut()),
+            Err(_) if full => None,
+            Err(absent) => Some(
+                absent.into_table().insert_unique(hash, GreenToken::new(raw, text), word_hash_of).into_mut(),
+            ),
         }
     }
+}
+
+/// The hash a word is kept under in [`TokenCache::words`].
+#[inline]
+fn word_hash(kind: rowan::SyntaxKind, text: &str) -> u64 {
+    let mut hasher = FxHasher::default();
+    hasher.write_u16(kind.0);
+    hasher.write(text.as_bytes());
+    hasher.finish()
+}
+
+fn word_hash_of(token: &GreenToken) -> u64 {
+    word_hash(token.kind(), token.text())
 }
 
 #[cfg(test)]
