@@ -275,7 +275,7 @@ fn static_analyses_read_strings_as_expressions_at_the_string_start() {
 
     let call = get("c").as_call().expect("a call");
     assert_eq!(call.name, "list");
-    assert_eq!(support::range(&call.name_range), "test.json:1:42-1:46(41-45)");
+    assert_eq!(support::range(&call.name_range()), "test.json:1:42-1:46(41-45)");
     let [argument] = call.arguments.as_slice() else { panic!("one argument") };
     let inner = argument.as_call().expect("object(...)");
     assert_eq!(inner.name, "object");

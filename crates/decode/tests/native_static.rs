@@ -43,8 +43,8 @@ fn describe(out: &mut String, expr: &Expression) {
             out,
             "  call {} name {} args {} [{}]",
             call.name,
-            support::short_range(&call.name_range),
-            support::short_range(&call.arguments_range),
+            support::short_range(&call.name_range()),
+            support::short_range(&call.arguments_range()),
             args.join(", ")
         );
     }
