@@ -556,10 +556,7 @@ impl<'a> StampPass<'a> {
     fn wait_changed(&self, seen: usize) -> (Vec<usize>, bool) {
         match &self.ahead {
             Some(ahead) => ahead.wait_changed(seen),
-            None => {
-                let (changed, finished) = self.work.wait_flagged(seen);
-                (changed.into_iter().map(|at| self.files[at]).collect(), finished)
-            }
+            None => self.in_paths(self.work.wait_flagged(seen)),
         }
     }
 
@@ -568,11 +565,14 @@ impl<'a> StampPass<'a> {
     fn changed_since(&self, seen: usize) -> (Vec<usize>, bool) {
         match &self.ahead {
             Some(ahead) => ahead.changed_since(seen),
-            None => {
-                let (changed, finished) = self.work.flagged_since(seen);
-                (changed.into_iter().map(|at| self.files[at]).collect(), finished)
-            }
+            None => self.in_paths(self.work.flagged_since(seen)),
         }
+    }
+
+    /// The work's flagged files (by index in this pass's files) by index in
+    /// the paths, and whether the pass is finished.
+    fn in_paths(&self, (changed, finished): (Vec<usize>, bool)) -> (Vec<usize>, bool) {
+        (changed.into_iter().map(|at| self.files[at]).collect(), finished)
     }
 
     /// Looks up the next block, if one is left; returns whether there was
