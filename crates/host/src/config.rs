@@ -45,6 +45,16 @@ pub struct RuleLevelsFinder {
 }
 
 impl RuleLevelsFinder {
+    /// Forgets what it found of each directory (which configuration file
+    /// applies there, and its chain), keeping the configurations read: for
+    /// a finder that outlives a load of many directories, whose later
+    /// lookups are few.
+    pub fn forget_directories(&mut self) {
+        self.config_file_of_dir = FxHashMap::default();
+        self.chain_of_dir = FxHashMap::default();
+        self.last_dir = None;
+    }
+
     /// A finder for paths relative to `current_dir` (or absolute).
     pub fn new(current_dir: Utf8PathBuf) -> RuleLevelsFinder {
         RuleLevelsFinder {

@@ -348,6 +348,10 @@ impl Server {
             self.set_levels(&mut change, &file.path);
             change.set_file(file.path, Contents::Bytes(file.bytes), Membership::ByName);
         }
+        // What the finder learnt of each directory served this load; kept,
+        // it was over a megabyte for a workspace of thousands of
+        // directories, for the few files that come later.
+        self.levels.forget_directories();
         self.host.apply_change(change);
         self.modules = None;
         if let Err(error) = host::load::children(&mut self.host) {
