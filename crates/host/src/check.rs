@@ -904,17 +904,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         // A language a configuration declares is in the registry the host
         // chooses modules' dialects from: the configurations are needed
         // before any module is made.
-        let options = HostOptions {
-            values: Values::None,
-            threads: 1,
-            limits: self.limits,
-            query_log: false,
-            reports_once: true,
-        };
-        let mut host = match &self.configured()?.dialects {
-            Some(dialects) => AnalysisHost::with_dialects(options, dialects.registry.clone()),
-            None => AnalysisHost::new(options),
-        };
+        let mut host = self.chunk_host(self.configured()?);
         let inputs = Arc::clone(&self.child_inputs);
         host.set_external_inputs(Arc::new(move |dir: &Utf8Path| lock(&inputs).get(dir).cloned().flatten()));
         let mut change = Change::new();
@@ -1300,17 +1290,7 @@ impl<R: Send> ChunkChecker<'_, R> {
                 for (index, bytes) in &read {
                     files.push((self.paths[*index].clone(), cache::hash_bytes(bytes.as_ref().ok()?)));
                 }
-                let options = HostOptions {
-                    values: Values::None,
-                    threads: 1,
-                    limits: self.limits,
-                    query_log: false,
-                    reports_once: true,
-                };
-                let mut host = match &self.configured().ok()?.dialects {
-                    Some(dialects) => AnalysisHost::with_dialects(options, dialects.registry.clone()),
-                    None => AnalysisHost::new(options),
-                };
+                let mut host = self.chunk_host(self.configured().ok()?);
                 let mut change = Change::new();
                 let dialects = host.db().dialects();
                 Self::add(&mut change, unit, read, false, &mut FxHashMap::default(), self.paths, dialects);
@@ -1513,6 +1493,23 @@ impl<R: Send> ChunkChecker<'_, R> {
     }
 
     /// What the configurations say, once they are found.
+    /// A host for one chunk of units (or one unit's interface): one
+    /// thread, no values, no query log, dropped after its report, with
+    /// the dialects the configuration declares.
+    fn chunk_host(&self, configured: &Configured) -> AnalysisHost {
+        let options = HostOptions {
+            values: Values::None,
+            threads: 1,
+            limits: self.limits,
+            query_log: false,
+            reports_once: true,
+        };
+        match &configured.dialects {
+            Some(dialects) => AnalysisHost::with_dialects(options, dialects.registry.clone()),
+            None => AnalysisHost::new(options),
+        }
+    }
+
     fn configured(&self) -> Result<&Configured, CheckError> {
         match self.levels.wait() {
             Ok(configured) => Ok(configured),
