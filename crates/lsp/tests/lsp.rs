@@ -574,9 +574,8 @@ fn rename_across_files_and_callers() {
     client.shutdown();
 }
 
-/// The labels of the completion list at a position, and whether the list
-/// says it is incomplete.
-fn completion_labels(client: &mut Client, path: &Utf8Path, line: u32, character: u32) -> (Vec<String>, bool) {
+/// The completion list at a position (the server answers with a list).
+fn completion_list(client: &mut Client, path: &Utf8Path, line: u32, character: u32) -> types::CompletionList {
     let items = client
         .request::<types::request::Completion>(types::CompletionParams {
             text_document_position: at(path, line, character),
@@ -586,11 +585,16 @@ fn completion_labels(client: &mut Client, path: &Utf8Path, line: u32, character:
         })
         .unwrap();
     match items {
-        Some(types::CompletionResponse::List(list)) => {
-            (list.items.into_iter().map(|it| it.label).collect(), list.is_incomplete)
-        }
+        Some(types::CompletionResponse::List(list)) => list,
         other => panic!("no completion: {other:?}"),
     }
+}
+
+/// The labels of the completion list at a position, and whether the list
+/// says it is incomplete.
+fn completion_labels(client: &mut Client, path: &Utf8Path, line: u32, character: u32) -> (Vec<String>, bool) {
+    let list = completion_list(client, path, line, character);
+    (list.items.into_iter().map(|it| it.label).collect(), list.is_incomplete)
 }
 
 #[test]
@@ -1322,20 +1326,8 @@ fn completion_of_blocks_arguments_and_repetition_roots() {
     let complete =
         |client: &mut Client, edited: &str, line: u32, character: u32| -> Vec<(String, Option<String>)> {
             client.change(&main, None, edited);
-            let items = client
-                .request::<types::request::Completion>(types::CompletionParams {
-                    text_document_position: at(&main, line, character),
-                    work_done_progress_params: Default::default(),
-                    partial_result_params: Default::default(),
-                    context: None,
-                })
-                .unwrap();
-            match items {
-                Some(types::CompletionResponse::List(list)) => {
-                    list.items.into_iter().map(|it| (it.label, it.detail)).collect()
-                }
-                other => panic!("no completion: {other:?}"),
-            }
+            let list = completion_list(client, &main, line, character);
+            list.items.into_iter().map(|it| (it.label, it.detail)).collect()
         };
     let labels =
         |items: Vec<(String, Option<String>)>| -> Vec<String> { items.into_iter().map(|it| it.0).collect() };
