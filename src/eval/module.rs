@@ -33,8 +33,14 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     let renderer = render::Human::new(io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none());
     let mut stderr = String::new();
 
-    let host_options =
-        HostOptions { values: host::Values::OnRequest, limits: crate::limits(), ..HostOptions::default() };
+    let host_options = HostOptions {
+        values: host::Values::OnRequest,
+        limits: crate::limits(),
+        // The values are read after the one report, which finds the
+        // diagnostics: the module's graph is not needed past it.
+        reports_once: true,
+        ..HostOptions::default()
+    };
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
     let (change, _) = host::load::module(dir, &mut levels, host_options.limits.max_file_size)
         .map_err(|error| anyhow!(error))?;

@@ -68,11 +68,15 @@ pub struct HostOptions {
     /// asks turns it off (see `db::RootDatabase::without_query_log`).
     pub query_log: bool,
     /// Whether the host reports once and is dropped (a check's chunk of
-    /// units), rather than living on to answer changes (the language server,
-    /// `watch`, the library): then nothing is gained by letting a
-    /// workspace's idle values go (see
+    /// units, `eval DIR`), rather than living on to answer changes (the
+    /// language server, `watch`, the library): then nothing is gained by
+    /// letting a workspace's idle values go (see
     /// `db::RootDatabase::set_idle_state_evictable`), which costs a little
-    /// on every evaluation.
+    /// on every evaluation, and every module's working state (its graph,
+    /// usage counts, declarations and references) is dropped after its
+    /// report, whatever its size, unless values are reported (see
+    /// `ModuleState::park`). The host still answers a later change, as a
+    /// parked module's first report does.
     pub reports_once: bool,
 }
 
@@ -1537,11 +1541,15 @@ impl AnalysisHost {
                     state: value_state,
                 });
             }
-            if self.options.values == Values::None
-                && state.members.len() <= PARKED_MODULE_FILES
-                && state.pending.is_empty()
-                && state.carried.is_empty()
-            {
+            // A host that reports once parks every module: there is no
+            // next report for its state to serve.
+            let parks = match self.options.values {
+                Values::Reported => false,
+                _ if self.options.reports_once => true,
+                Values::None => state.members.len() <= PARKED_MODULE_FILES,
+                Values::OnRequest => false,
+            };
+            if parks && state.pending.is_empty() && state.carried.is_empty() {
                 state.park();
             }
         }
