@@ -55,6 +55,10 @@ pub trait Db: salsa::Database {
     /// A part of a module's index, if it was made.
     fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart>;
 
+    /// The parts' own copy of `address`, if it has a part (see
+    /// [`module::IndexView::declared_address`]).
+    fn index_address(&self, module: Module, address: &module::Address) -> Option<module::Address>;
+
     /// The registry of dialects, fixed when the database is made.
     fn dialects(&self) -> &module::Dialects;
 
@@ -428,6 +432,10 @@ impl Db for RootDatabase {
 
     fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart> {
         module::index::lookup(&self.index_parts, module, key)
+    }
+
+    fn index_address(&self, module: Module, address: &module::Address) -> Option<module::Address> {
+        module::index::lookup_address(&self.index_parts, module, address)
     }
 
     fn dialects(&self) -> &module::Dialects {

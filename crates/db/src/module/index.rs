@@ -238,6 +238,11 @@ pub(crate) fn lookup(parts: &IndexParts, module: Module, key: PartRef<'_>) -> Op
     parts.read().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&module)?.get(key)
 }
 
+pub(crate) fn lookup_address(parts: &IndexParts, module: Module, address: &Address) -> Option<Address> {
+    let parts = parts.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+    Some(parts.get(&module)?.names.get_key_value(address)?.0.clone())
+}
+
 fn part<'db>(db: &'db dyn Db, module: Module, key: PartRef<'_>) -> Option<&'db PartValue> {
     Some(db.index_part(module, key)?.value(db))
 }
@@ -306,10 +311,15 @@ impl<'db> IndexView<'db> {
         IndexView { db, module, whole }
     }
 
-    /// The index's own copy of `address`, if it is declared and the whole
-    /// index is kept (the parts a changing host keeps are keyed apart).
-    pub fn declared_address(&self, address: &Address) -> Option<&'db Address> {
-        Some(self.whole?.definitions.get_key_value(address)?.0)
+    /// The index's own copy of `address`, if it has one: the whole index's,
+    /// or the key of its part when the index is kept in parts (a reader
+    /// that keeps an address it looked up shares that copy rather than
+    /// keep its own).
+    pub fn declared_address(&self, address: &Address) -> Option<Address> {
+        match self.whole {
+            Some(whole) => Some(whole.definitions.get_key_value(address)?.0.clone()),
+            None => self.db.index_address(self.module, address),
+        }
     }
 
     /// The definition of `address`: its first declaration, files in path order.

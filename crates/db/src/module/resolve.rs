@@ -385,7 +385,7 @@ impl<'db> Index<'db> {
         if let Target::Attributes { attrs, .. } = &mut target {
             for attr in attrs.iter_mut() {
                 if let Some(declared) = self.view.declared_address(attr) {
-                    *attr = declared.clone();
+                    *attr = declared;
                 }
             }
         }
