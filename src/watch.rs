@@ -131,6 +131,10 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
         })
         .map_err(|err| anyhow!(err))?
     };
+    // The watcher keeps a hash of each file and the change a copy of its
+    // bytes: this third copy of the module's text would last the whole run.
+    let loaded_files = loaded.len();
+    drop(loaded);
     // A language the module's `halite.toml` declares is checked as
     // `check` checks it (its schema as read now).
     let registry = levels.registry().map_err(|error| anyhow!(error))?;
@@ -151,7 +155,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     };
     follow(&mut outside_watches, &host, dir);
 
-    let mut stats = Stats { files: loaded.len(), parsed: 0, evaluated: 0, since: started };
+    let mut stats = Stats { files: loaded_files, parsed: 0, evaluated: 0, since: started };
     let mut generation = 0;
     let mut running = true;
     // A batch applied while a report runs: the next report starts when the
