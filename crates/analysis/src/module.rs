@@ -801,7 +801,7 @@ pub fn evaluated_file_module_diagnostics(
         }
         let Some(diagnostic) = module::attribute_diagnostic(db, attr) else { continue };
         let trusted = match error {
-            AttrError::Unresolved { kind, .. } => match kind {
+            AttrError::Unresolved { kind, .. } => match &**kind {
                 // A `variables { NAME = … }` block (Packer, Terraform's
                 // tests) declares variables the model does not index.
                 Unresolved::UndeclaredVariable { .. }

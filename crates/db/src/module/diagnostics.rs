@@ -313,9 +313,9 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             None
         }
         AttrError::Unresolved { reference, step, kind, detail } => Some(diagnostic(
-            ModuleDiagnosticKind::Unresolved(kind.clone()),
+            ModuleDiagnosticKind::Unresolved(Unresolved::clone(kind)),
             reference_range(db, def, *reference, *step),
-            detail.clone(),
+            detail.to_string(),
         )),
         // Every member of a cycle has this error, so its path is the short
         // one the error holds: walking a long cycle for each of its n

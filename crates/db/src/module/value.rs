@@ -23,7 +23,9 @@ pub enum AttrError {
     /// The module declares nothing at this address.
     NotDeclared,
     /// A reference names nothing (see [`Target::Unresolved`]).
-    Unresolved { reference: usize, step: usize, kind: Unresolved, detail: String },
+    /// The kind and detail are boxed, and the evaluation error below: an
+    /// attribute's value is kept for every attribute, and most have one.
+    Unresolved { reference: usize, step: usize, kind: Box<Unresolved>, detail: Box<str> },
     /// The attribute's value depends on itself: the cycle, from this
     /// attribute back to it, when a walk of at most [`CYCLE_PATH_LIMIT`]
     /// attributes finds it (not tried on a cycle the caller set with more
@@ -36,7 +38,7 @@ pub enum AttrError {
     /// A referenced attribute has no value; its own error says why.
     Dependency(Address),
     /// Evaluation failed (for a variable: its default's evaluation).
-    Eval(eval::EvalError),
+    Eval(Box<eval::EvalError>),
     /// A variable with neither a value nor a default (reported where it is
     /// used, as [`AttrError::MissingVariable`]).
     NoValue,
@@ -494,8 +496,8 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                 return Err(AttrError::Unresolved {
                     reference,
                     step: *step,
-                    kind: Unresolved::clone(kind),
-                    detail: detail.to_string(),
+                    kind: kind.clone(),
+                    detail: detail.clone(),
                 });
             }
         }
@@ -520,8 +522,8 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                 return Err(AttrError::Unresolved {
                     reference,
                     step: *step,
-                    kind: Unresolved::clone(kind),
-                    detail: detail.to_string(),
+                    kind: kind.clone(),
+                    detail: detail.clone(),
                 });
             }
             Target::Unknown { address } => scope.insert_unknown(address.segments()),
@@ -570,7 +572,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let calls = expr.exprs.iter().any(|(_, it)| matches!(it, hir::Expr::Call(_)));
     let reads_table = calls && (calls_any(expr, dialect.function_names(db)) || calls_outside_stdlib(expr));
     let functions = reads_table.then(|| dialect.functions(db));
-    evaluate(expr, scope.into_variables(), functions).map_err(AttrError::Eval)
+    evaluate(expr, scope.into_variables(), functions).map_err(|error| AttrError::Eval(Box::new(error)))
 }
 
 /// Whether evaluating `attr` may fail for some value of what it reads: not
@@ -683,7 +685,7 @@ fn variable_value<'db>(
         None => match default {
             Some(expr) => (
                 eval::eval_expr(&expr.exprs, expr.root, &default_context(db, attr.module(db)))
-                    .map_err(AttrError::Eval)?,
+                    .map_err(|error| AttrError::Eval(Box::new(error)))?,
                 true,
             ),
             None if inputs_unknown => (Value::dynamic(), false),
