@@ -1302,10 +1302,10 @@ mod tests {
                     ModuleInput {
                         name: "tags".into(),
                         required: false,
-                        ty: Some(value::Type::Object(value::ObjectType::new(
+                        ty: Some(value::Type::object_with_optional(
                             [("a".to_owned(), value::Type::List(Box::new(value::Type::Number)))].into(),
                             ["a".to_owned()].into(),
-                        ))),
+                        )),
                     },
                     ModuleInput { name: "any".into(), required: false, ty: None },
                 ]

@@ -388,7 +388,7 @@ fn get_conversion_impl(input: &Type, out: &Type, unsafe_: bool) -> Option<Conver
                 }
                 attrs.insert(name.clone(), Some(get_conversion_impl(ity, oty, unsafe_)?));
             }
-            Kind::ObjectToObject { out: o.clone(), attrs }
+            Kind::ObjectToObject { out: ObjectType::clone(o), attrs }
         }
         (Type::Tuple(i), Type::Tuple(o)) => {
             if i.len() != o.len() {
@@ -471,7 +471,7 @@ fn get_conversion_impl(input: &Type, out: &Type, unsafe_: bool) -> Option<Conver
                     None => return None,
                 }
             }
-            Kind::MapToObject { out: o.clone(), attrs }
+            Kind::MapToObject { out: ObjectType::clone(o), attrs }
         }
         _ => return None,
     };

@@ -20,7 +20,9 @@ pub enum Type {
     Set(Box<Type>),
     Map(Box<Type>),
     Tuple(Vec<Type>),
-    Object(ObjectType),
+    /// Boxed: an object type is two maps, and a type is held in every
+    /// value (a primitive type would otherwise take their room).
+    Object(Box<ObjectType>),
 }
 
 /// An object type: attribute types and the names of the optional ones.
@@ -79,12 +81,12 @@ impl Type {
 
     /// An object type without optional attributes.
     pub fn object(attrs: BTreeMap<String, Type>) -> Type {
-        Type::Object(ObjectType::new(attrs, BTreeSet::new()))
+        Type::Object(Box::new(ObjectType::new(attrs, BTreeSet::new())))
     }
 
     /// `cty.ObjectWithOptionalAttrs`.
     pub fn object_with_optional(attrs: BTreeMap<String, Type>, optional: BTreeSet<String>) -> Type {
-        Type::Object(ObjectType::new(attrs, optional))
+        Type::Object(Box::new(ObjectType::new(attrs, optional)))
     }
 
     /// Convenience for tests and callers with literal attribute lists.
@@ -353,7 +355,7 @@ impl Type {
                                 optional.insert(n.clone());
                             }
                         }
-                        Ok(Type::Object(ObjectType::new(attrs, optional)))
+                        Ok(Type::Object(Box::new(ObjectType::new(attrs, optional))))
                     }
                     _ => Err(err("invalid complex type kind name")),
                 }
@@ -371,7 +373,7 @@ impl fmt::Debug for Type {
 
 impl fmt::Debug for ObjectType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&Type::Object(self.clone()).to_json_string())
+        f.write_str(&Type::Object(Box::new(self.clone())).to_json_string())
     }
 }
 
