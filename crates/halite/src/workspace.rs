@@ -141,6 +141,12 @@ pub struct DiagnosticChange {
     pub resolved: bool,
 }
 
+/// A workspace's host: its values are read by structured address, which
+/// reads each file's block structure.
+fn host_options() -> HostOptions {
+    HostOptions { block_structure: true, ..HostOptions::default() }
+}
+
 impl Workspace {
     /// An empty module for the directory `dir`; files are added with
     /// [`Workspace::add_file`]. Nothing is read from disk.
@@ -220,7 +226,7 @@ impl Workspace {
     /// ```
     pub fn with_dialects(dir: impl Into<Utf8PathBuf>, dialects: Dialects) -> Workspace {
         let dir = dir.into();
-        let mut host = AnalysisHost::with_dialects(HostOptions::default(), dialects);
+        let mut host = AnalysisHost::with_dialects(host_options(), dialects);
         let mut change = Change::new();
         change.set_reported(dir.clone(), true);
         host.apply_change(change);
@@ -301,7 +307,7 @@ impl Workspace {
         };
         let mut levels = host::config::RuleLevelsFinder::from_current_dir()
             .map_err(|error| Error::Io { path: error.path.clone(), message: error.to_string() })?;
-        let options = HostOptions::default();
+        let options = host_options();
         let (change, _) = host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(io)?;
         let dialects = match dialects {
             Some(dialects) => dialects,

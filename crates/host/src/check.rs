@@ -1503,6 +1503,7 @@ impl<R: Send> ChunkChecker<'_, R> {
             limits: self.limits,
             query_log: false,
             reports_once: true,
+            block_structure: false,
         };
         match &configured.dialects {
             Some(dialects) => AnalysisHost::with_dialects(options, dialects.registry.clone()),

@@ -78,6 +78,13 @@ pub struct HostOptions {
     /// `ModuleState::park`). The host still answers a later change, as a
     /// parked module's first report does.
     pub reports_once: bool,
+    /// Whether each file's block structure (`db::module::file_blocks`) is
+    /// read while its tree is in memory, for a reader of values by their
+    /// structured addresses (`target["a.b"].step.x`, the library's
+    /// `Workspace`): otherwise reading it after the trees were dropped
+    /// would parse every file again. A reader of values by module address
+    /// (`watch`) has no use for it.
+    pub block_structure: bool,
 }
 
 impl Default for HostOptions {
@@ -88,6 +95,7 @@ impl Default for HostOptions {
             limits: Limits::default(),
             query_log: true,
             reports_once: false,
+            block_structure: false,
         }
     }
 }
@@ -1027,11 +1035,7 @@ impl AnalysisHost {
         let files: Vec<File> =
             files.iter().copied().filter(|&file| file.status(&self.db) == FileStatus::Exists).collect();
         let threads = self.options.threads();
-        // A report's values are printed by their structured addresses
-        // (`target["a.b"].step.x`), which read each file's block structure:
-        // found while the tree is in memory, or printing a big report's
-        // values would parse every file again after its trees were dropped.
-        let structure = self.options.values == Values::Reported;
+        let structure = self.options.block_structure;
         for chunk in files.chunks(FILES_PER_CHUNK) {
             let in_module: Vec<bool> = chunk
                 .iter()
