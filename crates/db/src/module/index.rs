@@ -26,6 +26,7 @@ use std::{
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use salsa::Setter as _;
+use smallvec::SmallVec;
 use smol_str::SmolStr;
 
 use crate::{
@@ -464,7 +465,9 @@ pub(crate) struct ModuleTable {
     /// Each file's declarations as the module addresses them.
     by_file: FxHashMap<File, FileSites>,
     /// Each address's declarations, in declaration order.
-    sites: FxHashMap<Address, Vec<(File, u32)>>,
+    /// Inline: most addresses are declared once, and a vector's own
+    /// allocation per address was a tenth of the table.
+    sites: FxHashMap<Address, SmallVec<[(File, u32); 1]>>,
     /// Sets, not sorted lists: loading a module adds every name one at a
     /// time.
     names: FxHashMap<SmolStr, BTreeSet<SmolStr>>,
@@ -823,7 +826,7 @@ impl RootDatabase {
         let mut all_touched = touched.clone();
         loop {
             for address in &touched {
-                let sites = table.sites.get(address).map_or(&[][..], Vec::as_slice);
+                let sites = table.sites.get(address).map_or(&[][..], |it| it.as_slice());
                 if sites.iter().any(|&at| table.declaration(at).kind == DeclarationKind::Block) {
                     rescan.extend(sites.iter().map(|&(file, _)| file));
                 }
