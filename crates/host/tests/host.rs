@@ -11,7 +11,11 @@ use host::{AnalysisHost, Change, DialectChange, HostOptions, Report, ValueState}
 
 /// A host holding the module `m` of `files`, after its first report.
 fn host(files: &[(&str, &str)]) -> (AnalysisHost, Report) {
-    let mut host = AnalysisHost::new(HostOptions::default());
+    host_with(HostOptions::default(), files)
+}
+
+fn host_with(options: HostOptions, files: &[(&str, &str)]) -> (AnalysisHost, Report) {
+    let mut host = AnalysisHost::new(options);
     let mut change = Change::new();
     for (name, text) in files {
         change.set_file_text(format!("m/{name}"), *text);
@@ -126,7 +130,6 @@ fn an_edit_runs_its_file_and_its_dependents_only_from_the_first_edit_on() {
                 "namespaced_calls(m/main.tf)",
                 "schema_diagnostics(m/main.tf)",
                 "context_diagnostics(m/main.tf)",
-                "file_blocks(m/main.tf)",
                 "attribute_resolution(local.a)",
                 "attribute_resolution(local.b)",
                 "attribute_resolution(output.b.value)",
@@ -268,7 +271,6 @@ fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
                 "namespaced_calls(m/added.tf)",
                 "schema_diagnostics(m/added.tf)",
                 "context_diagnostics(m/added.tf)",
-                "file_blocks(m/added.tf)",
                 "module_files(m)",
                 "attribute_resolution(local.e)",
                 "attribute_value(local.e)",
@@ -323,7 +325,6 @@ fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
                 "namespaced_calls(m/renamed.tf)",
                 "schema_diagnostics(m/renamed.tf)",
                 "context_diagnostics(m/renamed.tf)",
-                "file_blocks(m/renamed.tf)",
                 "module_files(m)",
                 "attribute_resolution(local.c)",
                 "attribute_resolution(local.d)",
@@ -519,11 +520,12 @@ fn an_edit_at_the_base_of_a_long_chain_is_evaluated_without_recursing_down_it() 
         .expect("the report finished on a small stack");
 }
 
-/// A report's values are printed by their structured addresses, which
-/// read each file's block structure (`db::module::file_blocks`): after a
-/// report over more files than the database keeps trees of, reading every
-/// file's structure parses none of them again, since the host found it
-/// while each tree was in memory. (Parsing them again after the report had
+/// A reader of values by their structured addresses (the library's
+/// `Workspace`, `HostOptions::block_structure`) reads each file's block
+/// structure (`db::module::file_blocks`): after a report over more files
+/// than the database keeps trees of, reading every file's structure parses
+/// none of them again, since the host found it while each tree was in
+/// memory. (Parsing them again after the report had
 /// dropped the trees made the next edit drop them all once more: 97 ms
 /// of a 10,000-file module's first edit.)
 #[test]
@@ -538,7 +540,7 @@ fn a_reports_block_structure_is_read_without_parsing_again() {
         })
         .collect();
     let files: Vec<(&str, &str)> = texts.iter().map(|(name, text)| (name.as_str(), text.as_str())).collect();
-    let (host, report) = host(&files);
+    let (host, report) = host_with(HostOptions { block_structure: true, ..HostOptions::default() }, &files);
     assert_eq!(report.values.len(), count);
     let module = host.module(camino::Utf8Path::new("m")).expect("the module");
     let mark = host.db().open_log();
