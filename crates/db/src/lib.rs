@@ -52,6 +52,10 @@ pub trait Db: salsa::Database {
     /// Whether modules' indexes are kept in parts (see [`module::index`]).
     fn keeps_index_parts(&self) -> bool;
 
+    /// Whether each attribute's resolution is a memo of its own (see
+    /// [`RootDatabase::resolve_within_values`]).
+    fn keeps_resolutions(&self) -> bool;
+
     /// A part of a module's index, if it was made.
     fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart>;
 
@@ -332,6 +336,9 @@ pub struct RootDatabase {
     /// Whether modules' indexes are kept in parts, and the parts (see
     /// [`module::index`]).
     keep_index_parts: bool,
+    /// Whether resolutions are memos of their own (see
+    /// [`RootDatabase::resolve_within_values`]).
+    keep_resolutions: bool,
     index_parts: Arc<module::index::IndexParts>,
     index_tables: Arc<module::index::IndexTables>,
     /// The dialects a module's files choose from (see [`module::Dialects`]).
@@ -393,6 +400,7 @@ impl RootDatabase {
             durability: InputDurability::default(),
             scratch: None,
             keep_index_parts: false,
+            keep_resolutions: true,
             index_parts: Arc::default(),
             index_tables: Arc::default(),
             dialects: module::Dialects::new(),
@@ -428,6 +436,10 @@ impl Db for RootDatabase {
 
     fn keeps_index_parts(&self) -> bool {
         self.keep_index_parts
+    }
+
+    fn keeps_resolutions(&self) -> bool {
+        self.keep_resolutions
     }
 
     fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart> {
@@ -657,6 +669,16 @@ impl RootDatabase {
             self.expressions_kept = wanted;
             module::set_file_exprs_kept(self, wanted);
         }
+    }
+
+    /// Resolves each attribute within its value's evaluation from now on,
+    /// keeping no resolution of its own. A kept resolution is a firewall:
+    /// after an edit, an attribute whose references still name the same
+    /// targets is not evaluated again. A database evaluated once (`eval
+    /// DIR`, a check's chunk) has no next edit, and the resolutions were a
+    /// fifth of its memory. Set before any attribute is read.
+    pub fn resolve_within_values(&mut self) {
+        self.keep_resolutions = false;
     }
 
     /// Lets the state of modules not read lately go past a revision's start:

@@ -72,11 +72,12 @@ pub struct HostOptions {
     /// language server, `watch`, the library): then nothing is gained by
     /// letting a workspace's idle values go (see
     /// `db::RootDatabase::set_idle_state_evictable`), which costs a little
-    /// on every evaluation, and every module's working state (its graph,
-    /// usage counts, declarations and references) is dropped after its
-    /// report, whatever its size, unless values are reported (see
-    /// `ModuleState::park`). The host still answers a later change, as a
-    /// parked module's first report does.
+    /// on every evaluation; no attribute's resolution is kept (see
+    /// `db::RootDatabase::resolve_within_values`); and when no values are
+    /// reported, every module's working state (its graph, usage counts,
+    /// declarations and references) is dropped after its report, whatever
+    /// its size (see `ModuleState::park`). The host still answers a later
+    /// change, as a parked module's first report does.
     pub reports_once: bool,
     /// Whether each file's block structure (`db::module::file_blocks`) is
     /// read while its tree is in memory, for a reader of values by their
@@ -378,6 +379,12 @@ impl AnalysisHost {
         // time and memory once.
         if options.values == Values::Reported {
             db.keep_module_index_parts();
+        }
+        // A host that reports once has no next edit for a resolution to
+        // spare work after: each value resolves its attribute as it is
+        // evaluated, and none is kept.
+        if options.reports_once {
+            db.resolve_within_values();
         }
         // A host that shows no values needs a module's values only while its
         // diagnostics are found: a workspace's idle modules keep none.
@@ -699,13 +706,24 @@ impl AnalysisHost {
     /// dependencies first, so that a long chain of references is never
     /// walked by recursion.
     pub fn evaluate(&self, dir: &Utf8Path, addresses: &[Address]) {
-        let Some(module) = self.module(dir) else { return };
-        let attrs: Vec<Attr<'_>> =
-            addresses.iter().map(|address| Attr::new(&self.db, module, address.clone())).collect();
-        let order: Vec<Address> = module::evaluation_order(&self.db, &attrs)
-            .into_iter()
-            .map(|attr| attr.address(&self.db).clone())
-            .collect();
+        let Some(state) = self.modules.get(dir) else { return };
+        let module = state.module;
+        // The module's graph, where its last report left one and nothing
+        // changed since, has the order; otherwise each attribute's
+        // references are resolved for it.
+        let order: Vec<Address> = match &state.facts {
+            Some(facts) if state.pending.is_empty() && state.carried.is_empty() => {
+                evaluation_order(&self.db, module, facts, addresses)
+            }
+            _ => {
+                let attrs: Vec<Attr<'_>> =
+                    addresses.iter().map(|address| Attr::new(&self.db, module, address.clone())).collect();
+                module::evaluation_order(&self.db, &attrs)
+                    .into_iter()
+                    .map(|attr| attr.address(&self.db).clone())
+                    .collect()
+            }
+        };
         evaluate(&self.db, module, &order, self.options.threads());
     }
 
@@ -1225,7 +1243,9 @@ impl AnalysisHost {
     fn prepare_module(&mut self, dir: &Utf8Path) -> Option<ModuleJob> {
         let db = &self.db;
         let values = self.options.values == Values::Reported;
-        let keep_resolutions = self.options.values != Values::None;
+        // The graph's targets are read from the kept resolutions where there
+        // are any (see `db::RootDatabase::resolve_within_values`).
+        let keep_resolutions = self.options.values != Values::None && self.db.keeps_resolutions();
         let threads = self.options.threads();
         let state = self.modules.get_mut(dir)?;
         // Nothing changed since the module's last report: nothing to do
@@ -1546,13 +1566,10 @@ impl AnalysisHost {
                 });
             }
             // A host that reports once parks every module: there is no
-            // next report for its state to serve.
-            let parks = match self.options.values {
-                Values::Reported => false,
-                _ if self.options.reports_once => true,
-                Values::None => state.members.len() <= PARKED_MODULE_FILES,
-                Values::OnRequest => false,
-            };
+            // next report for its state to serve. One whose values are read
+            // on request keeps the graph, which orders their evaluation.
+            let parks = self.options.values == Values::None
+                && (self.options.reports_once || state.members.len() <= PARKED_MODULE_FILES);
             if parks && state.pending.is_empty() && state.carried.is_empty() {
                 state.park();
             }

@@ -4,7 +4,7 @@
 //! equal when declarations elsewhere are added or moved: then an attribute
 //! is re-resolved but not re-evaluated.
 
-use std::{collections::BTreeSet, sync::Arc};
+use std::{borrow::Cow, collections::BTreeSet, sync::Arc};
 
 use smol_str::SmolStr;
 use thin_vec::{ThinVec, thin_vec};
@@ -263,6 +263,21 @@ impl Resolution {
 /// [`crate::RootDatabase::set_idle_state_evictable`]).
 #[salsa::tracked(returns(ref), lru = 0)]
 pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
+    resolve_attribute(db, attr)
+}
+
+/// `attr`'s resolution: the memo of [`attribute_resolution`] where the
+/// database keeps them, else found again (see
+/// [`crate::RootDatabase::resolve_within_values`]).
+pub(crate) fn resolution_of<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Cow<'db, Resolution> {
+    if db.keeps_resolutions() {
+        Cow::Borrowed(attribute_resolution(db, attr))
+    } else {
+        Cow::Owned(resolve_attribute(db, attr))
+    }
+}
+
+fn resolve_attribute<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let module = attr.module(db);
     let index = Index { view: IndexView::of(db, module) };
     let dialect = module.dialect(db);

@@ -9,8 +9,8 @@ use crate::{
     Db, File,
     module::{
         Address, Attr, AttrExpr, AttrKind, DeclarationKind, Definition, FunctionTable, Location, Module,
-        Target, Unresolved, Value, attribute_resolution, definition, dialect_root, extract_expr,
-        file_declarations, module_order,
+        Target, Unresolved, Value, definition, dialect_root, extract_expr, file_declarations, module_order,
+        resolve::resolution_of,
     },
 };
 
@@ -463,7 +463,8 @@ fn calls_outside_stdlib(expr: &AttrExpr) -> bool {
 /// front end that shows no values: then only the most recently used are.
 #[salsa::tracked(returns(ref), cycle_result = attribute_value_in_cycle, lru = 0)]
 pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, AttrError> {
-    let resolution = attribute_resolution(db, attr);
+    let resolution = resolution_of(db, attr);
+    let resolution = &*resolution;
     match resolution.kind {
         AttrKind::NotDeclared => return Err(AttrError::NotDeclared),
         AttrKind::Variable { file, has_type } => {
@@ -759,7 +760,7 @@ pub fn evaluation_order<'db>(db: &'db dyn Db, attrs: &[Attr<'db>]) -> Vec<Attr<'
 /// The attributes `attr`'s resolution reads, in its module.
 fn dependency_attrs<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<Attr<'db>> {
     let module = attr.module(db);
-    attribute_resolution(db, attr)
+    resolution_of(db, attr)
         .dependencies()
         .into_iter()
         .map(|address| Attr::new(db, module, address.clone()))
