@@ -313,8 +313,20 @@ fn start_reporter(messages: mpsc::Sender<Message>) -> Result<mpsc::Sender<(Repor
 /// Prints a report's lines: changed attributes in the module's order,
 /// resolved diagnostics, then new ones, then the statistics. Addresses are
 /// printed as the library prints them (`target["test.unit"].step[0].run`).
+///
+/// Written a chunk at a time: a first report's lines are as large as the
+/// module's values, and gathered whole they were a tenth of the run's peak
+/// memory.
 fn print(host: &AnalysisHost, report: &Report, stats: Option<&Stats>) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
     let mut out = String::new();
+    let mut write_full = |out: &mut String| -> Result<()> {
+        if out.len() >= module_eval::OUTPUT_CHUNK {
+            stdout.write_all(out.as_bytes()).context("cannot write to standard output")?;
+            out.clear();
+        }
+        Ok(())
+    };
     for change in report.values.iter().filter(|change| !change.is_variable) {
         out.push_str("{\"address\":");
         let address = halite::Address::of_host(host, &change.module, &change.address);
@@ -339,6 +351,7 @@ fn print(host: &AnalysisHost, report: &Report, stats: Option<&Stats>) -> Result<
             ValueState::Removed => out.push_str(",\"removed\":true"),
         }
         out.push_str("}\n");
+        write_full(&mut out)?;
     }
     for change in &report.diagnostics {
         out.push_str("{\"diagnostic\":");
@@ -347,8 +360,8 @@ fn print(host: &AnalysisHost, report: &Report, stats: Option<&Stats>) -> Result<
             out.push_str(",\"resolved\":true");
         }
         out.push_str("}\n");
+        write_full(&mut out)?;
     }
-    let mut stdout = std::io::stdout().lock();
     stdout.write_all(out.as_bytes()).context("cannot write to standard output")?;
     if let Some(stats) = stats {
         // Taken after the report's lines are written: what a reader of the

@@ -143,8 +143,9 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     Ok(if failed { Outcome::FoundErrors } else { Outcome::Clean })
 }
 
-/// How much output is gathered before it is written.
-const OUTPUT_CHUNK: usize = 1 << 16;
+/// How much output is gathered before it is written (by `eval DIR` and
+/// `watch`).
+pub(crate) const OUTPUT_CHUNK: usize = 1 << 16;
 
 /// Reads the variables of the module of `dir` as its tool does (see
 /// `host::inputs`, `environment` the process's `TF_VAR_` variables) and
