@@ -41,12 +41,13 @@ const ATTRIBUTES_PER_CHUNK: usize = 4096;
 /// HIR take more than ten times their text.
 const LARGE_CHUNK_TEXT: usize = 4 << 20;
 
-/// The text of a chunk of files up to which its trees are dropped while
-/// the next chunk is read, on the threads that read it, rather than
-/// evicted on the one that applies the change. Dropping a tree (a node at
-/// a time, freeing memory other threads allocated) was a twentieth of a
-/// module's cold evaluation, on one thread while the others waited. The
-/// trees of two chunks are then held at once, so only small ones are.
+/// The text of a chunk of files up to which its trees (and HIR and source
+/// maps) are dropped while the next chunk is read, on the threads that
+/// read it, rather than evicted on the one that applies the change.
+/// Dropping a tree (a node at a time, freeing memory other threads
+/// allocated) was a twentieth of a module's cold evaluation, on one thread
+/// while the others waited. The trees of two chunks are then held at once,
+/// so only small ones are.
 const TREES_DROPPED_LATER: usize = 1 << 20;
 
 /// The most files a module may have for its working state to be dropped
@@ -1067,7 +1068,7 @@ impl AnalysisHost {
         // The trees of the chunk read before, each dropped by the thread
         // that reads the file at its position in the next chunk (see
         // `TREES_DROPPED_LATER`).
-        let mut trees: Vec<std::sync::Mutex<Option<syntax::GreenNode>>> = Vec::new();
+        let mut trees: Vec<std::sync::Mutex<Option<Box<dyn Send>>>> = Vec::new();
         for chunk in files.chunks(FILES_PER_CHUNK) {
             let in_module: Vec<bool> = chunk
                 .iter()
@@ -1093,7 +1094,7 @@ impl AnalysisHost {
                     let tree = (keep_trees && file.syntax(db) != db::SourceSyntax::Json)
                         .then(|| db::parse(db, file).green().clone());
                     if !in_module {
-                        return (None, tree);
+                        return (None, tree.map(|tree| Box::new(tree) as Box<dyn Send>));
                     }
                     let declarations = module::file_declarations(db, file).clone();
                     let _ = module::file_exprs(db, file);
@@ -1110,7 +1111,10 @@ impl AnalysisHost {
                     if structure {
                         let _ = module::file_blocks(db, file);
                     }
-                    (Some(declarations), tree)
+                    // Its HIR and source map, read by its declarations, go
+                    // with its tree.
+                    let lowered = keep_trees.then(|| db::lower_with_source_map(db, file).clone());
+                    (Some(declarations), Some(Box::new((tree, lowered)) as Box<dyn Send>))
                 })
             };
             let declarations = if self.record_stats {
@@ -1143,7 +1147,7 @@ impl AnalysisHost {
             }
         }
         // The last chunk's, on every thread.
-        let last: Vec<&std::sync::Mutex<Option<syntax::GreenNode>>> = trees.iter().collect();
+        let last: Vec<&std::sync::Mutex<Option<Box<dyn Send>>>> = trees.iter().collect();
         parallel_map(&self.db, &last, threads, |_, tree| drop(crate::lock(tree).take()));
     }
 
