@@ -122,10 +122,13 @@ pub fn load_set(
     Ok(files)
 }
 
+/// What [`read_file`] gives.
+type Read = io::Result<Option<Vec<u8>>>;
+
 /// [`read_file`] of each of `paths`, in order, on a few threads when there
 /// are many: a module of thousands of small files spent most of its
 /// loading waiting on each file's system calls in turn.
-fn read_files(paths: &[Utf8PathBuf], max_file_size: u64) -> Vec<io::Result<Option<Vec<u8>>>> {
+fn read_files(paths: &[Utf8PathBuf], max_file_size: u64) -> Vec<Read> {
     /// Files a thread reads at a time.
     const RUN: usize = 32;
     /// At most this many threads: reading is not worth more.
@@ -135,7 +138,7 @@ fn read_files(paths: &[Utf8PathBuf], max_file_size: u64) -> Vec<io::Result<Optio
         return paths.iter().map(|path| read_file(path, max_file_size)).collect();
     }
     let runs: Vec<&[Utf8PathBuf]> = paths.chunks(RUN).collect();
-    let results: Vec<std::sync::Mutex<Vec<io::Result<Option<Vec<u8>>>>>> =
+    let results: Vec<std::sync::Mutex<Vec<Read>>> =
         runs.iter().map(|_| std::sync::Mutex::default()).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let work = || {
@@ -148,7 +151,7 @@ fn read_files(paths: &[Utf8PathBuf], max_file_size: u64) -> Vec<io::Result<Optio
     };
     std::thread::scope(|scope| {
         for _ in 1..threads {
-            scope.spawn(&work);
+            scope.spawn(work);
         }
         work();
     });
