@@ -114,10 +114,12 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     // Each value's output is found on every thread, a batch of addresses
     // at a time, then written in order: done on one thread, it was a
     // tenth of the run after the evaluation.
-    let addresses: Vec<&Address> = addresses.iter().collect();
     for batch in addresses.chunks(PRINT_BATCH) {
+        // By position in the batch: a list of every address's reference
+        // would be a copy of the list's size for the whole run.
+        let positions: Vec<usize> = (0..batch.len()).collect();
         let results =
-            host.map_on_threads(batch, |db, address| result(db, module, address, options.with_types));
+            host.map_on_threads(&positions, |db, at| result(db, module, &batch[at], options.with_types));
         for result in results.iter().flatten() {
             // A failure the diagnostics do not explain (its cause holds for
             // these inputs only: a variable's default, a block's written
