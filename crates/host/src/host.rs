@@ -679,9 +679,14 @@ impl AnalysisHost {
     /// declaration order.
     pub fn attributes(&self, dir: &Utf8Path) -> Vec<Address> {
         let Some(module) = self.module(dir) else { return Vec::new() };
-        module::module_attributes(&self.db, module)
-            .iter()
-            .map(|attr| attr.address(&self.db).clone())
+        // `module::module_attributes`' addresses, read from the index
+        // without interning an `Attr` for each (on one thread, before any
+        // other work can start; the evaluation interns them on every
+        // thread).
+        let index = module::IndexView::of(&self.db, module);
+        module::module_order(&self.db, module)
+            .filter(|address| index.definition(address).is_some_and(|def| def.kind.is_attribute()))
+            .cloned()
             .collect()
     }
 
