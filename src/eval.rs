@@ -173,6 +173,13 @@ enum Unknown {
 impl Printed {
     /// `value`, whose unknown parts are marked as such (see [`Printed`]).
     pub(crate) fn new(value: &Value) -> Result<Printed, String> {
+        Printed::encode(value, true)
+    }
+
+    /// [`Printed::new`], with the type's encoding only if `typed` (else
+    /// empty): output without types prints none, and encoding each value's
+    /// type was a fifth of the printing.
+    pub(crate) fn encode(value: &Value, typed: bool) -> Result<Printed, String> {
         let ty = value.ty();
         let unknown = if !value.is_known() {
             Some(Unknown::Whole)
@@ -190,7 +197,8 @@ impl Printed {
             }
         };
         let refinements = if unknown == Some(Unknown::Whole) { refinements(value) } else { None };
-        Ok(Printed { json, ty: ty.to_json_string(), unknown, refinements })
+        let ty = if typed { ty.to_json_string() } else { String::new() };
+        Ok(Printed { json, ty, unknown, refinements })
     }
 
     /// The value's JSON, its unknown parts marked.

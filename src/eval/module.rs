@@ -14,7 +14,10 @@ use std::io::{self, IsTerminal, Write};
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
-use db::module::{self, AttrError};
+use db::{
+    RootDatabase,
+    module::{self, AttrError},
+};
 use halite::host::{
     self, Address, AnalysisHost, Diagnostic, HostOptions,
     config::RuleLevelsFinder,
@@ -36,20 +39,24 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     let host_options = HostOptions {
         values: host::Values::OnRequest,
         limits: crate::limits(),
-        // The values are read after the one report, which finds the
-        // diagnostics: the module's graph is not needed past it.
+        // One report, then the values are read: no resolution is kept for
+        // a next edit (see `HostOptions::reports_once`).
         reports_once: true,
         ..HostOptions::default()
     };
+    host::trace::mark("eval starts");
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
     let (change, _) = host::load::module(dir, &mut levels, host_options.limits.max_file_size)
         .map_err(|error| anyhow!(error))?;
+    host::trace::mark("loaded");
     // The report finds the diagnostics; the values are read below, in
     // order, without a copy of each in a report.
     let registry = levels.registry().map_err(|error| anyhow!(error))?;
     let mut host = AnalysisHost::with_dialects(host_options, registry);
     host.apply_change(change);
+    host::trace::mark("applied");
     host::load::children(&mut host).map_err(|error| anyhow!(error))?;
+    host::trace::mark("children");
     // The module is the root of this run: its variables are what the
     // command line, and for Terraform its variables files and
     // environment, give, else their defaults.
@@ -81,7 +88,9 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
         addresses
     };
 
+    host::trace::mark("addresses");
     let report = host.report();
+    host::trace::mark("reported");
     let db = host.db();
     let diagnostics: Vec<&Diagnostic> =
         report.diagnostics.iter().map(|change| &change.diagnostic.diagnostic).collect();
@@ -99,6 +108,7 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     }
     io::stderr().lock().write_all(stderr.as_bytes()).context("cannot write to standard error")?;
     host.evaluate(dir, &addresses);
+    host::trace::mark("evaluated");
     // Each value is printed as it is read, in chunks: the output of a big
     // module is as large as its values, and held whole beside them it was
     // a tenth of the run's peak memory.
@@ -107,45 +117,62 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut chunk = String::new();
     let mut writer = ResultsWriter::new(&mut chunk, options.with_types);
-    for address in &addresses {
-        let Some(result) = result(&host, dir, module, address) else { continue };
-        // A failure the diagnostics do not explain (its cause holds for
-        // these inputs only: a variable's default, a block's written value):
-        // said in a line after the values, since the value is left out of
-        // the output.
-        if let Err(failure) = &result.1 {
-            failed = true;
-            let explained = diagnostics.iter().any(|it| it.file == failure.file && it.range == failure.range);
-            let human = options.diagnostic_format == DiagnosticFormat::Human;
-            if human && !explained && failure.code != "dependency" {
-                notes.push_str(&format!("note: `{}` has no value: {}", result.0, failure.message));
-                for note in &failure.notes {
-                    notes.push_str(": ");
-                    notes.push_str(note);
+    // Each value's output is found on every thread, a batch of addresses
+    // at a time, then written in order: done on one thread, it was a
+    // tenth of the run after the evaluation.
+    for batch in addresses.chunks(PRINT_BATCH) {
+        // By position in the batch: a list of every address's reference
+        // would be a copy of the list's size for the whole run.
+        let positions: Vec<usize> = (0..batch.len()).collect();
+        let results =
+            host.map_on_threads(&positions, |db, at| result(db, module, &batch[at], options.with_types));
+        for result in results.iter().flatten() {
+            // A failure the diagnostics do not explain (its cause holds for
+            // these inputs only: a variable's default, a block's written
+            // value): said in a line after the values, since the value is
+            // left out of the output.
+            if let Err(failure) = &result.1 {
+                failed = true;
+                let explained =
+                    diagnostics.iter().any(|it| it.file == failure.file && it.range == failure.range);
+                let human = options.diagnostic_format == DiagnosticFormat::Human;
+                if human && !explained && failure.code != "dependency" {
+                    notes.push_str(&format!("note: `{}` has no value: {}", result.0, failure.message));
+                    for note in &failure.notes {
+                        notes.push_str(": ");
+                        notes.push_str(note);
+                    }
+                    notes.push('\n');
                 }
-                notes.push('\n');
             }
-        }
-        writer.write(&mut chunk, &result);
-        if chunk.len() >= OUTPUT_CHUNK {
-            out.write_all(chunk.as_bytes()).context("cannot write to standard output")?;
-            chunk.clear();
+            writer.write(&mut chunk, result);
+            if chunk.len() >= OUTPUT_CHUNK {
+                out.write_all(chunk.as_bytes()).context("cannot write to standard output")?;
+                chunk.clear();
+            }
         }
     }
     writer.finish(&mut chunk);
     out.write_all(chunk.as_bytes()).context("cannot write to standard output")?;
     out.flush().context("cannot write to standard output")?;
     drop(out);
+    host::trace::mark("printed");
     io::stderr().lock().write_all(notes.as_bytes()).context("cannot write to standard error")?;
     // The process ends here: freeing the module's every memo one at a time
     // would take a seventh of the run, for memory the exit gives back.
     std::mem::forget(host);
+    host::trace::print();
     Ok(if failed { Outcome::FoundErrors } else { Outcome::Clean })
 }
 
 /// How much output is gathered before it is written (by `eval DIR` and
 /// `watch`).
 pub(crate) const OUTPUT_CHUNK: usize = 1 << 16;
+
+/// How many values' output is found at once (see [`run`]): enough to keep
+/// every thread busy, few enough that the output held is small beside the
+/// values.
+const PRINT_BATCH: usize = 4096;
 
 /// Reads the variables of the module of `dir` as its tool does (see
 /// `host::inputs`, `environment` the process's `TF_VAR_` variables) and
@@ -202,18 +229,17 @@ fn variables_error<T>(error: VariablesError) -> Result<T> {
 /// type, or why it has none (its own error's diagnostic when it has one).
 /// `None` for an address the module does not declare.
 fn result(
-    host: &AnalysisHost,
-    dir: &Utf8Path,
+    db: &RootDatabase,
     module: module::Module,
     address: &Address,
+    with_types: bool,
 ) -> Option<AttrResult> {
-    let db = host.db();
     let file = module::definition(db, module, address)?.file;
     let attr = module::Attr::new(db, module, address.clone());
     let outcome = match module::attribute_value(db, attr) {
         // A value not known is printed as such (marked in the JSON), not a
         // failure: `terraform console`'s `(known after apply)`.
-        Ok(value) => Printed::new(value).map_err(|message| {
+        Ok(value) => Printed::encode(value, with_types).map_err(|message| {
             Diagnostic::error("evaluation-error", "Value cannot be printed", file, TextRange::default())
                 .with_note(message)
         }),
@@ -237,5 +263,5 @@ fn result(
         }),
     };
     // Printed as the library prints it, as `watch` does.
-    Some((halite::Address::of_host(host, dir, address).to_string(), outcome.map_err(Box::new)))
+    Some((halite::Address::of_module(db, module, address).to_string(), outcome.map_err(Box::new)))
 }

@@ -297,6 +297,9 @@ impl DependencyGraph {
     /// is among the nodes that depend on it). Cycles in order of their
     /// first node.
     pub fn cycles(&self, within: Option<&FxHashSet<NodeId>>) -> Vec<Vec<NodeId>> {
+        if within.is_none() {
+            return self.all_cycles();
+        }
         let include = |id: &NodeId| within.is_none_or(|set| set.contains(id)) && self.is_present(*id);
         let mut roots: Vec<NodeId> = match within {
             Some(set) => set.iter().copied().filter(include).collect(),
@@ -306,6 +309,80 @@ impl DependencyGraph {
         let mut out = cycles(roots, |id| self.reads(id).iter().copied().filter(include));
         for cycle in &mut out {
             cycle.sort_unstable();
+        }
+        out.sort_by_key(|cycle| cycle.first().copied());
+        out
+    }
+
+    /// [`Self::cycles`] over the whole graph: the same walk as [`cycles`],
+    /// with its marks in arrays by node rather than in hash maps, and each
+    /// node's reads borrowed rather than copied (for a module's first
+    /// report, on one thread, it was a pass over every node and edge through
+    /// three maps).
+    fn all_cycles(&self) -> Vec<Vec<NodeId>> {
+        const UNSEEN: u32 = u32::MAX;
+        let mut index = vec![UNSEEN; self.nodes.len()];
+        let mut low = vec![0u32; self.nodes.len()];
+        let mut on_stack = vec![false; self.nodes.len()];
+        let mut stack: Vec<NodeId> = Vec::new();
+        // Frames of (node, the position of the next of its reads to follow).
+        let mut frames: Vec<(NodeId, usize)> = Vec::new();
+        let mut next_index = 0u32;
+        let mut out = Vec::new();
+        for root in self.nodes() {
+            if index[root as usize] != UNSEEN {
+                continue;
+            }
+            index[root as usize] = next_index;
+            low[root as usize] = next_index;
+            next_index += 1;
+            stack.push(root);
+            on_stack[root as usize] = true;
+            frames.push((root, 0));
+            while let Some((node, edge)) = frames.last_mut() {
+                let node = *node;
+                let reads = self.reads(node);
+                let mut followed = None;
+                while let Some(&read) = reads.get(*edge) {
+                    *edge += 1;
+                    if self.is_present(read) {
+                        followed = Some(read);
+                        break;
+                    }
+                }
+                if let Some(next) = followed {
+                    if index[next as usize] == UNSEEN {
+                        index[next as usize] = next_index;
+                        low[next as usize] = next_index;
+                        next_index += 1;
+                        stack.push(next);
+                        on_stack[next as usize] = true;
+                        frames.push((next, 0));
+                    } else if on_stack[next as usize] {
+                        low[node as usize] = low[node as usize].min(index[next as usize]);
+                    }
+                    continue;
+                }
+                frames.pop();
+                let node_low = low[node as usize];
+                if let Some(&(parent, _)) = frames.last() {
+                    low[parent as usize] = low[parent as usize].min(node_low);
+                }
+                if node_low == index[node as usize] {
+                    let mut component = Vec::new();
+                    while let Some(member) = stack.pop() {
+                        on_stack[member as usize] = false;
+                        component.push(member);
+                        if member == node {
+                            break;
+                        }
+                    }
+                    if component.len() > 1 || reads.contains(&node) {
+                        component.sort_unstable();
+                        out.push(component);
+                    }
+                }
+            }
         }
         out.sort_by_key(|cycle| cycle.first().copied());
         out
@@ -484,4 +561,60 @@ where
         }
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+
+    use super::*;
+
+    /// A graph of `edges` between attributes `local.n0`, `local.n1`, …,
+    /// some of them read but never set (not present), one removed.
+    fn graph(nodes: usize, edges: &[(usize, usize)]) -> DependencyGraph {
+        let address = |n: usize| Address::new(["local".to_string(), format!("n{n}")]);
+        let mut graph = DependencyGraph::default();
+        for node in 0..nodes {
+            let attrs: ThinVec<Address> =
+                edges.iter().filter(|(from, _)| *from == node).map(|&(_, to)| address(to)).collect();
+            graph.set_targets(&address(node), &[Target::Attributes { objects: ThinVec::new(), attrs }]);
+        }
+        graph.remove(&address(3));
+        graph
+    }
+
+    #[test]
+    fn whole_graph_cycles_are_those_found_within_every_node() {
+        // Pseudo-random graphs (a linear congruential sequence), with
+        // self-reads, reads of nodes never set (ids past `nodes`) and of
+        // the removed node 3.
+        let mut seed: u64 = 7;
+        let mut next = |bound: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % bound
+        };
+        let mut found = 0;
+        for _ in 0..200 {
+            let nodes = 2 + next(30);
+            let edges: Vec<(usize, usize)> =
+                (0..next(3 * nodes)).map(|_| (next(nodes), next(nodes + 3))).collect();
+            let graph = graph(nodes, &edges);
+            let every: FxHashSet<NodeId> = (0..graph.len() as NodeId).collect();
+            let whole = graph.cycles(None);
+            assert_eq!(whole, graph.cycles(Some(&every)), "{edges:?}");
+            found += whole.len();
+        }
+        assert!(found > 50, "the graphs have cycles to find: {found}");
+    }
+
+    #[test]
+    fn a_cycle_through_a_removed_node_is_broken() {
+        let graph = graph(5, &[(0, 1), (1, 0), (2, 3), (3, 2), (4, 4)]);
+        let cycles: Vec<Vec<Address>> = graph
+            .cycles(None)
+            .into_iter()
+            .map(|cycle| cycle.into_iter().map(|node| graph.address(node).clone()).collect())
+            .collect();
+        let address = |n: usize| Address::new(["local".to_string(), format!("n{n}")]);
+        assert_eq!(cycles, vec![vec![address(0), address(1)], vec![address(4)]]);
+    }
 }

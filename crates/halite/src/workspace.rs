@@ -1210,13 +1210,19 @@ impl Address {
     /// assert_eq!(address.to_string(), r#"target["test.unit"].step.self-test.run"#);
     /// ```
     pub fn of_host(host: &AnalysisHost, dir: &Utf8Path, address: &host::Address) -> Address {
-        let db = host.db();
-        let model = host.module(dir).map(|module| Model {
-            db,
-            index: module::IndexView::of(db, module),
-            rules: module.dialect(db).rules(db),
-        });
-        Address::of_model(model.as_ref(), address)
+        match host.module(dir) {
+            Some(module) => Address::of_module(host.db(), module, address),
+            None => guess_address(address),
+        }
+    }
+
+    /// [`Address::of_host`] for the host's `module`, through a handle on
+    /// its database: for a front end that prints values on several
+    /// threads ([`AnalysisHost::map_on_threads`]).
+    pub fn of_module(db: &db::RootDatabase, module: module::Module, address: &host::Address) -> Address {
+        let model =
+            Model { db, index: module::IndexView::of(db, module), rules: module.dialect(db).rules(db) };
+        Address::of_model(Some(&model), address)
     }
 
     fn of_model(model: Option<&Model<'_>>, address: &db::module::Address) -> Address {

@@ -41,6 +41,15 @@ const ATTRIBUTES_PER_CHUNK: usize = 4096;
 /// HIR take more than ten times their text.
 const LARGE_CHUNK_TEXT: usize = 4 << 20;
 
+/// The text of a chunk of files up to which its trees (and HIR and source
+/// maps) are dropped while the next chunk is read, on the threads that
+/// read it, rather than evicted on the one that applies the change.
+/// Dropping a tree (a node at a time, freeing memory other threads
+/// allocated) was a twentieth of a module's cold evaluation, on one thread
+/// while the others waited. The trees of two chunks are then held at once,
+/// so only small ones are.
+const TREES_DROPPED_LATER: usize = 1 << 20;
+
 /// The most files a module may have for its working state to be dropped
 /// after its report when no values are reported (see
 /// [`ModuleState::park`]): rebuilding a module this small on its next
@@ -689,9 +698,14 @@ impl AnalysisHost {
     /// declaration order.
     pub fn attributes(&self, dir: &Utf8Path) -> Vec<Address> {
         let Some(module) = self.module(dir) else { return Vec::new() };
-        module::module_attributes(&self.db, module)
-            .iter()
-            .map(|attr| attr.address(&self.db).clone())
+        // `module::module_attributes`' addresses, read from the index
+        // without interning an `Attr` for each (on one thread, before any
+        // other work can start; the evaluation interns them on every
+        // thread).
+        let index = module::IndexView::of(&self.db, module);
+        module::module_order(&self.db, module)
+            .filter(|address| index.definition(address).is_some_and(|def| def.kind.is_attribute()))
+            .cloned()
             .collect()
     }
 
@@ -706,16 +720,17 @@ impl AnalysisHost {
     /// dependencies first, so that a long chain of references is never
     /// walked by recursion.
     pub fn evaluate(&self, dir: &Utf8Path, addresses: &[Address]) {
-        let Some(state) = self.modules.get(dir) else { return };
-        let module = state.module;
-        // The module's graph, where its last report left one and nothing
-        // changed since, has the order; otherwise each attribute's
-        // references are resolved for it.
-        let order: Vec<Address> = match &state.facts {
-            Some(facts) if state.pending.is_empty() && state.carried.is_empty() => {
-                evaluation_order(&self.db, module, facts, addresses)
-            }
-            _ => {
+        let Some(module) = self.module(dir) else { return };
+        // The module's graph, when its last report left it current, gives
+        // the order without a query (walking the resolutions for it was a
+        // pass over every attribute on one thread before any evaluation).
+        let current = self
+            .modules
+            .get(dir)
+            .and_then(|state| state.facts.as_ref().filter(|_| !state.is_due() && !state.parked));
+        let order: Vec<Address> = match current {
+            Some(facts) => evaluation_order(&self.db, module, facts, addresses),
+            None => {
                 let attrs: Vec<Attr<'_>> =
                     addresses.iter().map(|address| Attr::new(&self.db, module, address.clone())).collect();
                 module::evaluation_order(&self.db, &attrs)
@@ -724,7 +739,20 @@ impl AnalysisHost {
                     .collect()
             }
         };
+        crate::trace::mark("evaluate: ordered");
         evaluate(&self.db, module, &order, self.options.threads());
+    }
+
+    /// `f` of each of `items`, in order, on the host's threads when there
+    /// are many, each with its own handle on the database: for a front end
+    /// whose reading of what the host found (printing a module's values)
+    /// is work of its own.
+    pub fn map_on_threads<I: Copy + Sync, T: Send>(
+        &self,
+        items: &[I],
+        f: impl Fn(&RootDatabase, I) -> T + Sync,
+    ) -> Vec<T> {
+        parallel_map(&self.db, items, self.options.threads(), f)
     }
 
     /// What the host reads and reports at most.
@@ -906,7 +934,9 @@ impl AnalysisHost {
             }
             self.db.change_module_files(dir.clone(), &added, &removed);
         }
+        crate::trace::mark("apply: files set");
         self.read_files(&touched);
+        crate::trace::mark("apply: files read");
         // A file another module reads by path (an included file, a
         // dependency's unit) or a file of a module another calls changes
         // what that module reports, though it is not one of its files.
@@ -919,6 +949,7 @@ impl AnalysisHost {
                 self.db.update_module_index(module, &files);
             }
         }
+        crate::trace::mark("apply: indexed");
         let mut variables = variables;
         for (dir, name, value) in variable_updates {
             let mut values = match variables.iter().rposition(|(it, _)| *it == dir) {
@@ -1054,18 +1085,36 @@ impl AnalysisHost {
             files.iter().copied().filter(|&file| file.status(&self.db) == FileStatus::Exists).collect();
         let threads = self.options.threads();
         let structure = self.options.block_structure;
+        // The trees of the chunk read before, each dropped by the thread
+        // that reads the file at its position in the next chunk (see
+        // `TREES_DROPPED_LATER`).
+        let mut trees: Vec<std::sync::Mutex<Option<Box<dyn Send>>>> = Vec::new();
         for chunk in files.chunks(FILES_PER_CHUNK) {
             let in_module: Vec<bool> = chunk
                 .iter()
                 .map(|&file| self.files.get(file.path(&self.db)).is_some_and(|it| it.module.is_some()))
                 .collect();
-            let work: Vec<(File, bool)> = chunk.iter().copied().zip(in_module).collect();
+            let text: usize = chunk.iter().map(|file| file.text(&self.db).len()).sum();
+            let keep_trees = text <= TREES_DROPPED_LATER;
+            let work: Vec<(usize, File, bool)> = chunk
+                .iter()
+                .copied()
+                .zip(in_module)
+                .enumerate()
+                .map(|(at, (file, member))| (at, file, member))
+                .collect();
+            let earlier = &trees;
             let read = || {
-                parallel_map(&self.db, &work, threads, |db, (file, in_module)| {
+                parallel_map(&self.db, &work, threads, |db, (at, file, in_module)| {
+                    if let Some(tree) = earlier.get(at) {
+                        drop(crate::lock(tree).take());
+                    }
                     let _ = analysis::diagnostics(db, file);
                     let _ = db::parses_cleanly(db, file);
+                    let tree = (keep_trees && file.syntax(db) != db::SourceSyntax::Json)
+                        .then(|| db::parse(db, file).green().clone());
                     if !in_module {
-                        return None;
+                        return (None, tree.map(|tree| Box::new(tree) as Box<dyn Send>));
                     }
                     let declarations = module::file_declarations(db, file).clone();
                     let _ = module::file_exprs(db, file);
@@ -1082,7 +1131,10 @@ impl AnalysisHost {
                     if structure {
                         let _ = module::file_blocks(db, file);
                     }
-                    Some(declarations)
+                    // Its HIR and source map, read by its declarations, go
+                    // with its tree.
+                    let lowered = keep_trees.then(|| db::lower_with_source_map(db, file).clone());
+                    (Some(declarations), Some(Box::new((tree, lowered)) as Box<dyn Send>))
                 })
             };
             let declarations = if self.record_stats {
@@ -1095,7 +1147,11 @@ impl AnalysisHost {
             } else {
                 read()
             };
-            for (&file, declarations) in chunk.iter().zip(declarations) {
+            // What the earlier chunk's trees left is dropped here, and this
+            // chunk's are held past their eviction below.
+            drop(std::mem::take(&mut trees));
+            for (&file, (declarations, tree)) in chunk.iter().zip(declarations) {
+                trees.push(std::sync::Mutex::new(tree));
                 if let Some(declarations) = declarations {
                     self.snapshot_declarations(file, declarations);
                 }
@@ -1104,13 +1160,15 @@ impl AnalysisHost {
             // ranges), unless they are large: then the module model's
             // copies would sit beside them, and the few files that need
             // theirs again are parsed again.
-            let text: usize = chunk.iter().map(|file| file.text(&self.db).len()).sum();
             if self.options.values == Values::None && text > LARGE_CHUNK_TEXT {
                 self.db.evict_all_parse_trees();
             } else {
                 self.db.evict_parse_trees();
             }
         }
+        // The last chunk's, on every thread.
+        let last: Vec<&std::sync::Mutex<Option<Box<dyn Send>>>> = trees.iter().collect();
+        parallel_map(&self.db, &last, threads, |_, tree| drop(crate::lock(tree).take()));
     }
 
     /// Keeps a file's declarations in its snapshot (see [`Self::read_files`]).
@@ -1142,6 +1200,7 @@ impl AnalysisHost {
     /// reads them), and the diagnostics of the files those are in.
     pub fn report(&mut self) -> Report {
         let job = self.prepare_report();
+        crate::trace::mark("report: prepared");
         match job.run() {
             Ok(draft) => self.commit_report(draft),
             // Nothing else holds a handle on this host's database, so
@@ -1311,17 +1370,32 @@ impl AnalysisHost {
             // their memos hold them, not copied.
             facts.reserve(addresses.len().saturating_sub(facts.graph().nodes().count()));
             attributes = Some(addresses.len());
+            crate::trace::mark("prepare: addresses");
+            // Kept resolutions go into the graph a chunk behind: the calling
+            // thread adds one chunk's while the others resolve the next, then
+            // joins them, so no core waits while the graph is built.
+            let mut resolved: &[&Address] = &[];
+            let add_resolved = |resolved: &[&Address], facts: &mut ModuleFacts, dirty: &mut Vec<NodeId>| {
+                for &address in resolved {
+                    let resolution = module::attribute_resolution(db, Attr::new(db, module, address.clone()));
+                    dirty.push(facts.set_targets(address, &resolution.targets));
+                }
+            };
             for chunk in addresses.chunks(ATTRIBUTES_PER_CHUNK) {
                 if keep_resolutions {
-                    parallel_map(db, chunk, threads, |db, address| {
-                        let _ =
-                            module::attribute_resolution(db, Attr::new(db, module, Address::clone(address)));
-                    });
-                    for &address in chunk {
-                        let resolution =
-                            module::attribute_resolution(db, Attr::new(db, module, address.clone()));
-                        dirty_nodes.push(facts.set_targets(address, &resolution.targets));
-                    }
+                    for_each_after(
+                        db,
+                        chunk,
+                        threads,
+                        || add_resolved(resolved, facts, &mut dirty_nodes),
+                        |db, address| {
+                            let _ = module::attribute_resolution(
+                                db,
+                                Attr::new(db, module, Address::clone(address)),
+                            );
+                        },
+                    );
+                    resolved = chunk;
                 } else {
                     let targets = parallel_map(db, chunk, threads, |db, address| {
                         module::attribute_targets(db, module, address)
@@ -1331,7 +1405,9 @@ impl AnalysisHost {
                     }
                 }
             }
+            add_resolved(resolved, facts, &mut dirty_nodes);
             facts.inputs_changed();
+            crate::trace::mark("prepare: resolved");
             let mut usage = analysis::Usage::default();
             state.references.clear();
             for &file in module.files(db) {
@@ -1748,8 +1824,10 @@ impl ReportJob {
                         .map(|attr| attr.address(db).clone())
                         .collect()
                 });
+            crate::trace::mark("run: candidates");
             let order = evaluation_order(db, job.module, &job.facts, candidates.iter().flatten());
             evaluate(db, job.module, &order, self.threads);
+            crate::trace::mark("run: candidates evaluated");
             let inputs_of = |dir: &Utf8Path| job.inputs.get(dir).cloned().flatten();
             let reporters = analysis::CycleReporters::default();
             let work: Vec<(usize, File, bool)> =
@@ -1775,6 +1853,7 @@ impl ReportJob {
                 };
                 (file, locate(db, levels, max, file, &found))
             }));
+            crate::trace::mark("run: diagnostics");
             modules.push(ModuleDraft { dir: job.dir.clone(), removed: job.removed.clone(), values });
         }
         diagnostics.extend(parallel_map(db, &self.standalone, self.threads, |db, file| {
@@ -1943,10 +2022,14 @@ fn parallel_map<I: Copy + Sync, T: Send>(
     if items.len() < MANY || threads < 2 {
         return items.iter().map(|&item| f(db, item)).collect();
     }
-    let chunks: Vec<&[I]> = items.chunks(items.len().div_ceil(threads)).collect();
+    // Several pieces per thread, taken in turn: a thread the system
+    // leaves waiting (the machine is shared) then holds up one piece, not
+    // a thread's whole share.
+    const PIECES_PER_THREAD: usize = 8;
+    let chunks: Vec<&[I]> = items.chunks(items.len().div_ceil(threads * PIECES_PER_THREAD)).collect();
     let results: Vec<std::sync::Mutex<Vec<T>>> = chunks.iter().map(|_| std::sync::Mutex::default()).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    on_threads(db, chunks.len(), |db| {
+    on_threads(db, threads.min(chunks.len()), |db| {
         loop {
             let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(chunk) = chunks.get(at) else { break };
@@ -1958,6 +2041,60 @@ fn parallel_map<I: Copy + Sync, T: Send>(
         .into_iter()
         .flat_map(|it| it.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
         .collect()
+}
+
+/// `f` of each of `items` on up to `threads` threads, each with its own
+/// handle on the database, the calling thread joining the others once it
+/// has done `first` (work of its own that needs no other thread, done
+/// meanwhile rather than before or after).
+fn for_each_after<I: Copy + Sync>(
+    db: &RootDatabase,
+    items: &[I],
+    threads: usize,
+    first: impl FnOnce(),
+    f: impl Fn(&RootDatabase, I) + Sync,
+) {
+    /// Items a thread takes at a time.
+    const RUN: usize = 64;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = |db: &RootDatabase| {
+        loop {
+            let at = next.fetch_add(RUN, std::sync::atomic::Ordering::Relaxed);
+            let Some(run) = items.get(at..(at + RUN).min(items.len())) else { break };
+            if run.is_empty() {
+                break;
+            }
+            for &item in run {
+                f(db, item);
+            }
+        }
+    };
+    if threads < 2 || items.len() < RUN {
+        first();
+        work(db);
+        return;
+    }
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                let db = db.clone();
+                std::thread::Builder::new().stack_size(DEEP_STACK).spawn_scoped(scope, move || work(&db)).ok()
+            })
+            .collect();
+        let own = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            first();
+            work(db);
+        }));
+        for handle in handles {
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        if let Err(panic) = own {
+            std::panic::resume_unwind(panic);
+        }
+    });
 }
 
 /// Runs `work` on `threads` threads (the calling one among them), each with

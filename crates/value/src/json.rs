@@ -264,21 +264,51 @@ impl Parser<'_> {
 /// `&`, U+2028 and U+2029 escaped as `\u…`, control characters as `\n`,
 /// `\r`, `\t` or `\u00XX`.
 pub fn write_string(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
+    // Runs of characters written as they are go in one copy: most strings
+    // have nothing to escape, and a push per character was most of the
+    // time spent printing a module's values.
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        let escape: Option<&str> = match byte {
+            b'"' => Some("\\\""),
+            b'\\' => Some("\\\\"),
+            b'\n' => Some("\\n"),
+            b'\r' => Some("\\r"),
+            b'\t' => Some("\\t"),
+            b'<' => Some("\\u003c"),
+            b'>' => Some("\\u003e"),
+            b'&' => Some("\\u0026"),
+            // U+2028 and U+2029, the only characters of more than one
+            // byte that are escaped: E2 80 A8 and E2 80 A9.
+            0xE2 if bytes.get(at + 1) == Some(&0x80) && matches!(bytes.get(at + 2), Some(0xA8 | 0xA9)) => {
+                Some(if bytes[at + 2] == 0xA8 { "\\u2028" } else { "\\u2029" })
             }
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+            _ => None,
+        };
+        let control = escape.is_none() && byte < 0x20;
+        if escape.is_none() && !control {
+            at += 1;
+            continue;
         }
+        out.push_str(&s[run..at]);
+        match escape {
+            Some(escaped) => {
+                out.push_str(escaped);
+                at += if byte == 0xE2 { 3 } else { 1 };
+            }
+            None => {
+                out.push_str(&format!("\\u{byte:04x}"));
+                at += 1;
+            }
+        }
+        run = at;
     }
+    out.push_str(&s[run..]);
     out.push('"');
 }
 
@@ -328,6 +358,11 @@ mod tests {
             ("<&>", "\"\\u003c\\u0026\\u003e\""),
             ("\n\t\r\u{8}\"\\", "\"\\n\\t\\r\\u0008\\\"\\\\\""),
             ("é\u{2028}", "\"é\\u2028\""),
+            // U+2029 is escaped; U+2026 and U+20AC share its first bytes
+            // and are not.
+            ("x\u{2029}y\u{2026}€", "\"x\\u2029y\u{2026}€\""),
+            ("ab\u{1f}cd<", "\"ab\\u001fcd\\u003c\""),
+            ("", "\"\""),
         ];
         for (s, want) in cases {
             let mut out = String::new();

@@ -110,15 +110,55 @@ pub fn load_set(
     let mut paths = Vec::new();
     list_files(root, scope, set, &mut paths)?;
     paths.sort_by(|a, b| crate::path_order(a, b));
+    let read = read_files(&paths, max_file_size);
     let mut files = Vec::with_capacity(paths.len());
-    for path in paths {
-        match read_file(&path, max_file_size) {
+    for (path, read) in paths.into_iter().zip(read) {
+        match read {
             Ok(Some(bytes)) => files.push(LoadedFile { path, bytes }),
             Ok(None) => {}
             Err(source) => return Err(Error { path, source }),
         }
     }
     Ok(files)
+}
+
+/// What [`read_file`] gives.
+type Read = io::Result<Option<Vec<u8>>>;
+
+/// [`read_file`] of each of `paths`, in order, on a few threads when there
+/// are many: a module of thousands of small files spent most of its
+/// loading waiting on each file's system calls in turn.
+fn read_files(paths: &[Utf8PathBuf], max_file_size: u64) -> Vec<Read> {
+    /// Files a thread reads at a time.
+    const RUN: usize = 32;
+    /// At most this many threads: reading is not worth more.
+    const MAX_THREADS: usize = 4;
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(MAX_THREADS);
+    if threads < 2 || paths.len() < 2 * RUN {
+        return paths.iter().map(|path| read_file(path, max_file_size)).collect();
+    }
+    let runs: Vec<&[Utf8PathBuf]> = paths.chunks(RUN).collect();
+    let results: Vec<std::sync::Mutex<Vec<Read>>> =
+        runs.iter().map(|_| std::sync::Mutex::default()).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        loop {
+            let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(run) = runs.get(at) else { break };
+            let read: Vec<_> = run.iter().map(|path| read_file(path, max_file_size)).collect();
+            *results[at].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = read;
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        work();
+    });
+    results
+        .into_iter()
+        .flat_map(|it| it.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+        .collect()
 }
 
 /// Appends the paths of the files of `set` under `dir` (see [`load`]) to
