@@ -142,8 +142,9 @@ pub enum Values {
     Reported,
     /// Reports carry none; the caller evaluates what it needs
     /// ([`AnalysisHost::evaluate`], [`AnalysisHost::value`]) once they are
-    /// in (`eval DIR`). The attributes are resolved once, for the
-    /// dependency graph and the evaluation both.
+    /// in (`eval DIR`). The attributes' resolutions are kept, for the
+    /// dependency graph and the evaluation both, unless the host reports
+    /// once ([`HostOptions::reports_once`]).
     OnRequest,
     /// Diagnostics only (`check`): the attributes are resolved without
     /// keeping their resolutions, and only those whose errors a check
@@ -1607,11 +1608,8 @@ impl AnalysisHost {
             self.reported_since_eviction = 0;
         }
         let mut report = Report { stats: draft.stats, ..Report::default() };
-        // Sized once: a first report lists every value of the workspace.
-        report.values.reserve(draft.modules.iter().map(|it| it.values.len() + it.removed.len()).sum());
         for module in draft.modules {
             let Some(state) = self.modules.get_mut(&module.dir) else { continue };
-            // One path for all the module's values.
             let dir: Arc<Utf8Path> = Arc::from(module.dir.as_path());
             for (node, address) in module.removed {
                 let shown = state.shown_values.get_mut(node as usize).map(std::mem::take).unwrap_or(0);
@@ -1625,21 +1623,23 @@ impl AnalysisHost {
                     });
                 }
             }
-            for (node, address, is_variable, hash, value_state) in module.values {
+            let mut values = module.values;
+            let mut stamps = module.stamps.into_iter();
+            values.retain(|_| {
+                let Some((node, hash)) = stamps.next() else { return false };
                 let index = node as usize;
                 if state.shown_values.len() <= index {
                     state.shown_values.resize(index + 1, 0);
                 }
-                if state.shown_values[index] == hash {
-                    continue;
-                }
+                let changed = state.shown_values[index] != hash;
                 state.shown_values[index] = hash;
-                report.values.push(ValueChange {
-                    module: dir.clone(),
-                    address,
-                    is_variable,
-                    state: value_state,
-                });
+                changed
+            });
+            if report.values.is_empty() {
+                // A first report's values: kept where they were found.
+                report.values = values;
+            } else {
+                report.values.append(&mut values);
             }
             // A host that reports once parks every module: there is no
             // next report for its state to serve. One whose values are read
@@ -1731,7 +1731,12 @@ pub struct ReportDraft {
 struct ModuleDraft {
     dir: Utf8PathBuf,
     removed: Vec<(NodeId, Address)>,
-    values: Vec<(NodeId, Address, bool, u64, ValueState)>,
+    /// Each value found as the report would carry it, and beside it (by
+    /// position) its node and the hash it is compared by: the report keeps
+    /// those that changed, in place, rather than copy a first report's
+    /// every value into a second list.
+    values: Vec<ValueChange>,
+    stamps: Vec<(NodeId, u64)>,
 }
 
 impl ReportJob {
@@ -1779,6 +1784,9 @@ impl ReportJob {
         let mut diagnostics = Vec::new();
         for job in &self.modules {
             let mut values = Vec::with_capacity(if self.values { job.value_nodes.len() } else { 0 });
+            let mut stamps = Vec::with_capacity(values.capacity());
+            // One path for all the module's values.
+            let dir: Arc<Utf8Path> = Arc::from(job.dir.as_path());
             if self.values {
                 let attrs: Vec<Attr<'_>> = job
                     .value_nodes
@@ -1805,7 +1813,13 @@ impl ReportJob {
                     }
                     // 0 means nothing shown.
                     let hash = hasher.finish().max(1);
-                    values.push((*node, address.clone(), *is_variable, hash, state));
+                    values.push(ValueChange {
+                        module: dir.clone(),
+                        address: address.clone(),
+                        is_variable: *is_variable,
+                        state,
+                    });
+                    stamps.push((*node, hash));
                 }
             }
             // The attributes each file's check evaluates, evaluated in one
@@ -1854,7 +1868,7 @@ impl ReportJob {
                 (file, locate(db, levels, max, file, &found))
             }));
             crate::trace::mark("run: diagnostics");
-            modules.push(ModuleDraft { dir: job.dir.clone(), removed: job.removed.clone(), values });
+            modules.push(ModuleDraft { dir: job.dir.clone(), removed: job.removed.clone(), values, stamps });
         }
         diagnostics.extend(parallel_map(db, &self.standalone, self.threads, |db, file| {
             let found: &[analysis::Diagnostic] =
