@@ -592,29 +592,29 @@ impl<'a> StampPass<'a> {
     /// read) is kept. `hashes` is locked only once every file is looked
     /// up, so that such a chunk is not kept waiting meanwhile.
     fn finish(&self, hashes: &Mutex<Vec<Option<Option<blake3::Hash>>>>, help: bool) -> Vec<bool> {
-        let found: Vec<(usize, Option<blake3::Hash>)> = match &self.ahead {
-            Some(ahead) => {
-                let looked = ahead.finish(help).into_iter().map(|looked| match looked {
-                    Some((hash, size)) if size <= self.limits.max_file_size => Some(hash),
-                    _ => None,
-                });
-                looked.enumerate().collect()
-            }
-            None => {
-                if help {
-                    self.work.run(|at| self.look_up(at), None);
-                }
-                self.files.iter().copied().zip(self.work.results(None)).collect()
-            }
-        };
         let mut changed = vec![false; self.paths.len()];
-        let mut hashes = lock(hashes);
-        for (index, hash) in found {
+        // Locked once the lookups are done (the calls below wait for
+        // them first).
+        let mut locked = None;
+        let mut found = |index: usize, hash: Option<blake3::Hash>| {
+            let hashes = locked.get_or_insert_with(|| lock(hashes));
             match hash {
                 Some(hash) => {
                     hashes[index].get_or_insert(Some(hash));
                 }
                 None => changed[index] = true,
+            }
+        };
+        match &self.ahead {
+            Some(ahead) => ahead.finish(help, |index, looked| match *looked {
+                Some((hash, size)) if size <= self.limits.max_file_size => found(index, Some(hash)),
+                _ => found(index, None),
+            }),
+            None => {
+                if help {
+                    self.work.run(|at| self.look_up(at), None);
+                }
+                self.work.each_result(|at, hash| found(self.files[at], *hash));
             }
         }
         changed
@@ -1320,9 +1320,11 @@ impl<R: Send> ChunkChecker<'_, R> {
         match (self.unit_of_dir.get(dependency.dir.as_str()), &dependency.files) {
             (None, None) => true,
             (Some(unit), Some(files)) => {
+                // The paths by text, as the entry recorded the run's
+                // (comparing them as paths parses their components).
                 unit.files.len() == files.len()
                     && unit.files.iter().zip(files).all(|(&index, (path, hash))| {
-                        self.paths[index] == *path && self.file_hash(index) == Some(*hash)
+                        self.paths[index].as_str() == path.as_str() && self.file_hash(index) == Some(*hash)
                     })
             }
             _ => false,

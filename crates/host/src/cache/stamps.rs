@@ -81,12 +81,13 @@ impl StampsAhead {
     }
 
     /// Takes the blocks left (when `help`), waits for those other threads
-    /// took, and returns every file's lookup, in the record's order.
-    pub(crate) fn finish(&self, help: bool) -> Vec<Looked> {
+    /// took, and hands each file's place in the record and lookup to `f`,
+    /// in no particular order.
+    pub(crate) fn finish(&self, help: bool, f: impl FnMut(usize, &Looked)) {
         if help {
             self.work.run(|index| self.look_up_file(index), None);
         }
-        self.work.results(None)
+        self.work.each_result(f);
     }
 }
 
