@@ -405,7 +405,7 @@ impl FileReport {
                     report.text.push_str("\n\n");
                 }
                 Format::Json => {
-                    report.text.push_str(&render::json(located));
+                    render::json_into(located, &mut report.text);
                     report.text.push('\n');
                 }
                 Format::Concise => {
