@@ -492,9 +492,18 @@ fn changed_first(chunks: &mut [&[CheckUnit]], changed: &[bool]) {
 /// The hash of the file at `path` from the file index, when `stat` says of
 /// it what it said when it was hashed.
 fn indexed_hash(cache: &ResultCache, path: &Utf8Path, limits: Limits) -> Option<blake3::Hash> {
-    let metadata = std::fs::metadata(path).ok()?;
+    indexed_hash_of(cache, path, &std::fs::metadata(path).ok()?, limits)
+}
+
+/// [`indexed_hash`], with what `stat` said of the file.
+fn indexed_hash_of(
+    cache: &ResultCache,
+    path: &Utf8Path,
+    metadata: &std::fs::Metadata,
+    limits: Limits,
+) -> Option<blake3::Hash> {
     let fits = metadata.is_file() && metadata.len() <= limits.max_file_size;
-    fits.then(|| cache.indexed_hash(path, &Stamp::of(&metadata)))?
+    fits.then(|| cache.indexed_hash(path, &Stamp::of(metadata)))?
 }
 
 /// The reported files of a cached run looked up in the file index before
@@ -1392,15 +1401,26 @@ impl<R: Send> ChunkChecker<'_, R> {
         if let Some(&hash) = lock(&self.read_hashes).get(path) {
             return hash;
         }
-        let indexed = self.cache.and_then(|cache| indexed_hash(cache, path, self.limits));
-        let hash = indexed.or_else(|| {
+        let read = || {
             let file = vfs::read_file(path, self.limits.max_file_size).ok()?;
             let hash = cache::hash_bytes(&file.bytes);
             if let Some(cache) = self.cache {
                 cache.index_file(path, Stamp::of(&file.metadata), hash);
             }
             Some(hash)
-        });
+        };
+        let hash = match self.cache {
+            // Most of these are candidates with no file there (each
+            // directory above a Terragrunt unit, say): one `stat` says so.
+            Some(cache) => match std::fs::metadata(path) {
+                Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+                metadata => {
+                    metadata.ok().and_then(|metadata| indexed_hash_of(cache, path, &metadata, self.limits))
+                }
+                .or_else(read),
+            },
+            None => read(),
+        };
         lock(&self.read_hashes).insert(path.to_owned(), hash);
         hash
     }
