@@ -93,6 +93,17 @@ impl<T: Clone> Blocks<T> {
         true
     }
 
+    /// Flags `items` ahead of their blocks (whose results stand: an item
+    /// may be told twice), for a thread waiting for flagged items to act
+    /// on them at once.
+    pub(crate) fn flag_ahead(&self, items: &[usize]) {
+        if items.is_empty() {
+            return;
+        }
+        lock(&self.done).flagged.extend_from_slice(items);
+        self.changed.notify_all();
+    }
+
     /// The items flagged after the first `seen` so far, and whether every
     /// block is done, without waiting.
     pub(crate) fn flagged_since(&self, seen: usize) -> (Vec<usize>, bool) {

@@ -237,6 +237,24 @@ impl FileIndex {
         })
     }
 
+    /// The paths of the files whose entries were recorded since the main
+    /// index was written (those of the recent index: files found changed
+    /// by recent runs), at most `limit`, the most recently recorded first,
+    /// each as the index keys it (absolute).
+    pub(crate) fn recently_recorded(&self, limit: usize) -> Vec<&str> {
+        let mut recent: Vec<(&str, i64)> =
+            self.loaded.get().recent.iter().map(|(path, entry)| (path, entry.trusted_before)).collect();
+        recent.sort_unstable_by_key(|&(_, recorded)| std::cmp::Reverse(recorded));
+        recent.truncate(limit);
+        recent.into_iter().map(|(path, _)| path).collect()
+    }
+
+    /// `path`, a key of the index, relative to the current directory (as
+    /// a walk from there names it), if it is under it.
+    pub(crate) fn relative<'p>(&self, path: &'p str) -> Option<&'p str> {
+        path.strip_prefix(self.current_dir.as_str().trim_end_matches('/'))?.strip_prefix('/')
+    }
+
     /// How many entries the main index had.
     fn main_entries(&self) -> usize {
         self.loaded.get().main.len()
