@@ -221,6 +221,8 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let mut files: Vec<(Utf8PathBuf, Vec<LocatedDiagnostic>)> = Vec::new();
     let (mut errors, mut warnings) = (0usize, 0usize);
     let progress = if options.quiet { ProgressBar::hidden() } else { progress_bar(files_checked) };
+    // A hidden bar still asks the clock at each step: a step per unit.
+    let shows_progress = !progress.is_hidden();
     // The host checks the files in parallel chunks; each file's report is
     // rendered on the worker that checked it, and printed in path order at
     // the end. A bad configuration stops the run (exit 2) before anything
@@ -256,7 +258,11 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
             crate::limits(),
             cache.as_ref(),
             |db, index, diagnostics| report(db, &paths[index], diagnostics),
-            |files| progress.inc(files as u64),
+            |files| {
+                if shows_progress {
+                    progress.inc(files as u64)
+                }
+            },
         )
         .map_err(|error| anyhow!(error))?,
     };
@@ -405,7 +411,7 @@ impl FileReport {
                     report.text.push_str("\n\n");
                 }
                 Format::Json => {
-                    report.text.push_str(&render::json(located));
+                    render::json_into(located, &mut report.text);
                     report.text.push('\n');
                 }
                 Format::Concise => {

@@ -119,6 +119,18 @@ pub(crate) fn fingerprints(diagnostics: &[LocatedDiagnostic], root: &SourceRoot)
 /// One diagnostic as one line of JSON, at the lines and columns it was
 /// found at.
 pub(crate) fn json(located: &LocatedDiagnostic) -> String {
+    let mut out = String::new();
+    json_into(located, &mut out);
+    out
+}
+
+/// [`json`], added to `out`: written through a buffer the thread keeps,
+/// not a string of its own per diagnostic, grown and copied as it was
+/// written (a warm run renders every diagnostic of the tree).
+pub(crate) fn json_into(located: &LocatedDiagnostic, out: &mut String) {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
     let diagnostic = &located.diagnostic;
     let position = |offset: TextSize, line_col: LineCol| Position {
         line: line_col.line,
@@ -156,8 +168,17 @@ pub(crate) fn json(located: &LocatedDiagnostic) -> String {
             })
             .collect(),
     };
-    // Serializing plain strings and numbers cannot fail.
-    serde_json::to_string(&json).unwrap_or_default()
+    BUFFER.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        buffer.clear();
+        // Serializing plain strings and numbers cannot fail, and writes
+        // UTF-8.
+        if serde_json::to_writer(&mut *buffer, &json).is_ok()
+            && let Ok(text) = std::str::from_utf8(&buffer)
+        {
+            out.push_str(text);
+        }
+    });
 }
 
 #[derive(Serialize)]

@@ -93,6 +93,17 @@ impl<T: Clone> Blocks<T> {
         true
     }
 
+    /// Flags `items` ahead of their blocks (whose results stand: an item
+    /// may be told twice), for a thread waiting for flagged items to act
+    /// on them at once.
+    pub(crate) fn flag_ahead(&self, items: &[usize]) {
+        if items.is_empty() {
+            return;
+        }
+        lock(&self.done).flagged.extend_from_slice(items);
+        self.changed.notify_all();
+    }
+
     /// The items flagged after the first `seen` so far, and whether every
     /// block is done, without waiting.
     pub(crate) fn flagged_since(&self, seen: usize) -> (Vec<usize>, bool) {
@@ -113,16 +124,27 @@ impl<T: Clone> Blocks<T> {
 
     /// Waits for every block (taken by other threads) and returns every
     /// item's result, in order.
+    #[cfg(test)]
     pub(crate) fn results(&self, failed: T) -> Vec<T> {
+        let mut out = vec![failed; self.len];
+        self.each_result(|at, result| out[at] = result.clone());
+        out
+    }
+
+    /// Waits for every block (taken by other threads) and hands each
+    /// item's place and result to `f`, in no particular order: the results
+    /// are not copied out (a warm run's lookups of every file, copied into
+    /// one list and then another, were fresh pages to fault in).
+    pub(crate) fn each_result(&self, mut f: impl FnMut(usize, &T)) {
         let mut done = lock(&self.done);
         while done.count < self.blocks() {
             done = self.changed.wait(done).unwrap_or_else(|poisoned| poisoned.into_inner());
         }
-        let mut out = vec![failed; self.len];
         for (start, results) in &done.blocks {
-            out[*start..*start + results.len()].clone_from_slice(results);
+            for (at, result) in results.iter().enumerate() {
+                f(start + at, result);
+            }
         }
-        out
     }
 }
 

@@ -46,7 +46,7 @@ use std::{
     io::{self, Write},
     sync::{
         Arc, Mutex, OnceLock,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::{Duration, SystemTime},
 };
@@ -130,6 +130,9 @@ pub struct ResultCache {
     max_size: u64,
     /// Whether this run stored an entry.
     wrote: AtomicBool,
+    /// How many entries this run stored: the order the pack lays them
+    /// out in.
+    stored: AtomicU64,
     /// What `stat` said of each file when its bytes were last hashed.
     files: Arc<FileIndex>,
     /// The lookups of the files of the first recorded walk found to hold,
@@ -164,8 +167,9 @@ enum Used {
     /// Read from a pack, its time of last use older than [`TOUCH_AFTER`]:
     /// to be refreshed.
     Refreshed,
-    /// Stored by this run: its bytes, header and payload.
-    Stored(Vec<u8>),
+    /// Stored by this run: how many entries it had stored before, and its
+    /// bytes, header and payload.
+    Stored(u64, Vec<u8>),
 }
 
 impl ResultCache {
@@ -211,6 +215,7 @@ impl ResultCache {
             build,
             max_size: DEFAULT_MAX_SIZE,
             wrote: AtomicBool::new(false),
+            stored: AtomicU64::new(0),
             files: Arc::new(files),
             stamps_ahead: Mutex::default(),
             pack,
@@ -378,7 +383,7 @@ impl ResultCache {
     pub(crate) fn load(&self, key: &Key) -> Option<Entry> {
         let name = key.0.as_bytes();
         if self.wrote()
-            && let Some(Used::Stored(bytes)) = lock(&self.used).get(name)
+            && let Some(Used::Stored(_, bytes)) = lock(&self.used).get(name)
         {
             return decode_entry(bytes, key);
         }
@@ -400,7 +405,8 @@ impl ResultCache {
         bytes.extend_from_slice(key.0.as_bytes());
         bytes.extend_from_slice(&checksum(&payload));
         bytes.extend_from_slice(&payload);
-        lock(&self.used).insert(*key.0.as_bytes(), Used::Stored(bytes));
+        let order = self.stored.fetch_add(1, Ordering::Relaxed);
+        lock(&self.used).insert(*key.0.as_bytes(), Used::Stored(order, bytes));
         self.wrote.store(true, Ordering::Relaxed);
         self.pack_stale.store(true, Ordering::Relaxed);
     }
@@ -422,13 +428,16 @@ impl ResultCache {
         let recent_stamp = stamp_of(&recent_path);
         let newer_recent = (recent_stamp != self.recent_stamp).then(|| Pack::read(&recent_path, FORMAT));
         let recent = newer_recent.as_ref().unwrap_or(&self.recent);
-        let mut stored: Vec<Packed<'_>> = used
+        // In the order this run stored them (see [`pack::encode`]).
+        let mut stored: Vec<(u64, Packed<'_>)> = used
             .iter()
             .filter_map(|(key, how)| match how {
-                Used::Stored(bytes) => Some(Packed { key, bytes, used: now }),
+                Used::Stored(order, bytes) => Some((*order, Packed { key, bytes, used: now })),
                 Used::Refreshed => None,
             })
             .collect();
+        stored.sort_unstable_by_key(|(order, _)| *order);
+        let mut stored: Vec<Packed<'_>> = stored.into_iter().map(|(_, packed)| packed).collect();
         let refresh = used.values().any(|how| matches!(how, Used::Refreshed));
         let recent_kept = recent.entries().filter(|packed| !used.contains_key(packed.key));
         let recent_size: u64 = stored.iter().map(pack::size_of).sum::<u64>()
@@ -439,7 +448,7 @@ impl ResultCache {
             && main_size + recent_size <= self.max_size
         {
             stored.extend(recent_kept);
-            let _ = write_atomically(&self.dir, &recent_path, &pack::encode(FORMAT, &mut stored));
+            let _ = write_atomically(&self.dir, &recent_path, &pack::encode(FORMAT, &stored));
             return;
         }
         // The main pack anew: every entry of both packs (another run's,
@@ -448,28 +457,34 @@ impl ResultCache {
         let newer_main = (stamp_of(&main_path) != self.pack_stamp).then(|| Pack::read(&main_path, FORMAT));
         let main = newer_main.as_ref().unwrap_or(&self.pack);
         let mut entries = stored;
-        for (key, how) in &used {
-            if let Used::Refreshed = how
-                && let Some(packed) = self.recent.get(key).or_else(|| self.pack.get(key))
-            {
-                entries.push(Packed { used: now, ..packed });
-            }
-        }
+        // Those refreshed in the order their packs have them.
+        let mut refreshed: Vec<(bool, usize, Packed<'_>)> = used
+            .iter()
+            .filter(|(_, how)| matches!(how, Used::Refreshed))
+            .filter_map(|(key, _)| match self.recent.get(key) {
+                Some(packed) => Some((false, self.recent.offset_of(&packed), packed)),
+                None => self.pack.get(key).map(|packed| (true, self.pack.offset_of(&packed), packed)),
+            })
+            .collect();
+        refreshed.sort_unstable_by_key(|&(in_main, offset, _)| (in_main, offset));
+        entries.extend(refreshed.into_iter().map(|(_, _, packed)| Packed { used: now, ..packed }));
         let unused = |packed: &Packed<'_>| !used.contains_key(packed.key);
         entries.extend(recent.entries().filter(unused));
         entries.extend(main.entries().filter(unused));
+        // Each with its place in that order, which the pack's bytes keep.
+        let mut entries: Vec<(usize, Packed<'_>)> = entries.into_iter().enumerate().collect();
         // Stable: where both packs have a key, the first (the recent
         // pack's) is kept.
-        entries.sort_by_key(|packed| *packed.key);
-        entries.dedup_by_key(|packed| *packed.key);
-        let mut size: u64 = entries.iter().map(pack::size_of).sum();
+        entries.sort_by_key(|(_, packed)| *packed.key);
+        entries.dedup_by_key(|(_, packed)| *packed.key);
+        let mut size: u64 = entries.iter().map(|(_, packed)| pack::size_of(packed)).sum();
         if size > self.max_size {
             // The least recently used first; the same time, by key.
-            entries.sort_unstable_by_key(|packed| (packed.used, *packed.key));
+            entries.sort_unstable_by_key(|(_, packed)| (packed.used, *packed.key));
             let target = self.max_size / 4 * 3;
             let dropped = entries
                 .iter()
-                .take_while(|packed| {
+                .take_while(|(_, packed)| {
                     let over = size > target;
                     if over {
                         size -= pack::size_of(packed);
@@ -479,7 +494,9 @@ impl ResultCache {
                 .count();
             entries.drain(..dropped);
         }
-        let bytes = pack::encode(FORMAT, &mut entries);
+        entries.sort_unstable_by_key(|&(place, _)| place);
+        let entries: Vec<Packed<'_>> = entries.into_iter().map(|(_, packed)| packed).collect();
+        let bytes = pack::encode(FORMAT, &entries);
         if write_atomically(&self.dir, &main_path, &bytes).is_ok()
             && recent_stamp.is_some()
             && stamp_of(&recent_path) == recent_stamp
@@ -1485,12 +1502,12 @@ mod tests {
         // an hour ago, so that a hit refreshes them.
         let now = nanos_since_epoch(SystemTime::now() - 2 * TOUCH_AFTER);
         let pack = Pack::read(&path, FORMAT);
-        let mut entries: Vec<Packed<'_>> = pack
+        let entries: Vec<Packed<'_>> = pack
             .entries()
             .map(|packed| Packed { used: now - 1_000_000 * u64::from(100 - packed.key[0]), ..packed })
             .collect();
         let size = pack::size_of(&entries[0]);
-        std::fs::write(&path, pack::encode(FORMAT, &mut entries)).expect("dated");
+        std::fs::write(&path, pack::encode(FORMAT, &entries)).expect("dated");
 
         // A hit on an entry last used more than an hour ago writes the
         // pack, with the entry's time refreshed.

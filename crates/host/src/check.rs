@@ -492,9 +492,18 @@ fn changed_first(chunks: &mut [&[CheckUnit]], changed: &[bool]) {
 /// The hash of the file at `path` from the file index, when `stat` says of
 /// it what it said when it was hashed.
 fn indexed_hash(cache: &ResultCache, path: &Utf8Path, limits: Limits) -> Option<blake3::Hash> {
-    let metadata = std::fs::metadata(path).ok()?;
+    indexed_hash_of(cache, path, &std::fs::metadata(path).ok()?, limits)
+}
+
+/// [`indexed_hash`], with what `stat` said of the file.
+fn indexed_hash_of(
+    cache: &ResultCache,
+    path: &Utf8Path,
+    metadata: &std::fs::Metadata,
+    limits: Limits,
+) -> Option<blake3::Hash> {
     let fits = metadata.is_file() && metadata.len() <= limits.max_file_size;
-    fits.then(|| cache.indexed_hash(path, &Stamp::of(&metadata)))?
+    fits.then(|| cache.indexed_hash(path, &Stamp::of(metadata)))?
 }
 
 /// The reported files of a cached run looked up in the file index before
@@ -592,29 +601,29 @@ impl<'a> StampPass<'a> {
     /// read) is kept. `hashes` is locked only once every file is looked
     /// up, so that such a chunk is not kept waiting meanwhile.
     fn finish(&self, hashes: &Mutex<Vec<Option<Option<blake3::Hash>>>>, help: bool) -> Vec<bool> {
-        let found: Vec<(usize, Option<blake3::Hash>)> = match &self.ahead {
-            Some(ahead) => {
-                let looked = ahead.finish(help).into_iter().map(|looked| match looked {
-                    Some((hash, size)) if size <= self.limits.max_file_size => Some(hash),
-                    _ => None,
-                });
-                looked.enumerate().collect()
-            }
-            None => {
-                if help {
-                    self.work.run(|at| self.look_up(at), None);
-                }
-                self.files.iter().copied().zip(self.work.results(None)).collect()
-            }
-        };
         let mut changed = vec![false; self.paths.len()];
-        let mut hashes = lock(hashes);
-        for (index, hash) in found {
+        // Locked once the lookups are done (the calls below wait for
+        // them first).
+        let mut locked = None;
+        let mut found = |index: usize, hash: Option<blake3::Hash>| {
+            let hashes = locked.get_or_insert_with(|| lock(hashes));
             match hash {
                 Some(hash) => {
                     hashes[index].get_or_insert(Some(hash));
                 }
                 None => changed[index] = true,
+            }
+        };
+        match &self.ahead {
+            Some(ahead) => ahead.finish(help, |index, looked| match *looked {
+                Some((hash, size)) if size <= self.limits.max_file_size => found(index, Some(hash)),
+                _ => found(index, None),
+            }),
+            None => {
+                if help {
+                    self.work.run(|at| self.look_up(at), None);
+                }
+                self.work.each_result(|at, hash| found(self.files[at], *hash));
             }
         }
         changed
@@ -1320,9 +1329,11 @@ impl<R: Send> ChunkChecker<'_, R> {
         match (self.unit_of_dir.get(dependency.dir.as_str()), &dependency.files) {
             (None, None) => true,
             (Some(unit), Some(files)) => {
+                // The paths by text, as the entry recorded the run's
+                // (comparing them as paths parses their components).
                 unit.files.len() == files.len()
                     && unit.files.iter().zip(files).all(|(&index, (path, hash))| {
-                        self.paths[index] == *path && self.file_hash(index) == Some(*hash)
+                        self.paths[index].as_str() == path.as_str() && self.file_hash(index) == Some(*hash)
                     })
             }
             _ => false,
@@ -1390,15 +1401,26 @@ impl<R: Send> ChunkChecker<'_, R> {
         if let Some(&hash) = lock(&self.read_hashes).get(path) {
             return hash;
         }
-        let indexed = self.cache.and_then(|cache| indexed_hash(cache, path, self.limits));
-        let hash = indexed.or_else(|| {
+        let read = || {
             let file = vfs::read_file(path, self.limits.max_file_size).ok()?;
             let hash = cache::hash_bytes(&file.bytes);
             if let Some(cache) = self.cache {
                 cache.index_file(path, Stamp::of(&file.metadata), hash);
             }
             Some(hash)
-        });
+        };
+        let hash = match self.cache {
+            // Most of these are candidates with no file there (each
+            // directory above a Terragrunt unit, say): one `stat` says so.
+            Some(cache) => match std::fs::metadata(path) {
+                Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+                metadata => {
+                    metadata.ok().and_then(|metadata| indexed_hash_of(cache, path, &metadata, self.limits))
+                }
+                .or_else(read),
+            },
+            None => read(),
+        };
         lock(&self.read_hashes).insert(path.to_owned(), hash);
         hash
     }

@@ -237,6 +237,24 @@ impl FileIndex {
         })
     }
 
+    /// The paths of the files whose entries were recorded since the main
+    /// index was written (those of the recent index: files found changed
+    /// by recent runs), at most `limit`, the most recently recorded first,
+    /// each as the index keys it (absolute).
+    pub(crate) fn recently_recorded(&self, limit: usize) -> Vec<&str> {
+        let mut recent: Vec<(&str, i64)> =
+            self.loaded.get().recent.iter().map(|(path, entry)| (path, entry.trusted_before)).collect();
+        recent.sort_unstable_by_key(|&(_, recorded)| std::cmp::Reverse(recorded));
+        recent.truncate(limit);
+        recent.into_iter().map(|(path, _)| path).collect()
+    }
+
+    /// `path`, a key of the index, relative to the current directory (as
+    /// a walk from there names it), if it is under it.
+    pub(crate) fn relative<'p>(&self, path: &'p str) -> Option<&'p str> {
+        path.strip_prefix(self.current_dir.as_str().trim_end_matches('/'))?.strip_prefix('/')
+    }
+
     /// How many entries the main index had.
     fn main_entries(&self) -> usize {
         self.loaded.get().main.len()
@@ -277,8 +295,9 @@ impl FileIndex {
         let recent = read(&self.recent_path);
         let recent_kept = || recent.iter().filter(|(path, _)| !recorded.contains_key(*path));
         if recent_kept().count() + recorded.len() <= self.main_entries() / RECENT_SHARE {
-            let entries: Vec<(&str, Recorded)> =
+            let mut entries: Vec<(&str, Recorded)> =
                 recent_kept().chain(&recorded).map(|(path, entry)| (&**path, *entry)).collect();
+            in_walk_order(&mut entries);
             let _ = super::write_atomically(dir, &self.recent_path, &encode(&entries));
             return;
         }
@@ -297,10 +316,20 @@ impl FileIndex {
             entries.sort_unstable_by_key(|(_, entry)| std::cmp::Reverse(entry.trusted_before));
             entries.truncate(MAX_ENTRIES);
         }
+        in_walk_order(&mut entries);
         if super::write_atomically(dir, &self.path, &encode(&entries)).is_ok() && !recent.is_empty() {
             let _ = fs::remove_file(&self.recent_path);
         }
     }
+}
+
+/// Puts `entries` in the order a walk finds their files (see
+/// [`vfs::path_order`]), the order a warm run looks them up in: laid out
+/// so, a run's lookups read the index from start to end rather than
+/// jumping about in it (in a map's order, each lookup of a warm run over
+/// the corpus missed the processor's caches).
+fn in_walk_order(entries: &mut [(&str, Recorded)]) {
+    entries.sort_unstable_by(|(a, _), (b, _)| vfs::path_order(Utf8Path::new(a), Utf8Path::new(b)));
 }
 
 /// The entries of the index at `path`, owned; none when it cannot be

@@ -201,6 +201,27 @@ impl FoundTexts {
         self.text(self.spans[index])
     }
 
+    /// The texts of `paths`, as a record read back would hold them.
+    #[cfg(test)]
+    pub(crate) fn of(paths: &[&str]) -> FoundTexts {
+        let mut bytes = Vec::new();
+        let mut spans = Vec::new();
+        for path in paths {
+            spans.push((bytes.len(), bytes.len() + path.len()));
+            bytes.extend_from_slice(path.as_bytes());
+        }
+        FoundTexts { bytes: bytes.into(), spans }
+    }
+
+    /// The place of the file written `text`, if the record found it: by
+    /// a binary search, the record's files being in path order
+    /// ([`vfs::sort_paths`]), so a file not found is only not found.
+    pub(crate) fn position(&self, text: &str) -> Option<usize> {
+        let text = Utf8Path::new(text);
+        let at = self.spans.partition_point(|&span| vfs::path_order(self.text(span), text).is_lt());
+        (at < self.len() && self.is(at, text.as_str())).then_some(at)
+    }
+
     /// Whether the path of the file at `index` is written `text`.
     pub(crate) fn is(&self, index: usize, text: &str) -> bool {
         let (start, end) = self.spans[index];
