@@ -2083,7 +2083,28 @@ fn for_each_after<I: Copy + Sync>(
             }
         }
     };
-    if threads < 2 || items.len() < RUN {
+    let threads = if items.len() < RUN { 1 } else { threads };
+    on_threads_after(db, threads, first, work);
+}
+
+/// Runs `work` on `threads` threads (the calling one among them), each with
+/// its own handle on the database and a deep stack. `work` takes its items
+/// from a shared queue, so a thread the system will not start leaves its
+/// share to the others. A panic, salsa's cancellation among them, is raised
+/// again on the calling thread.
+fn on_threads(db: &RootDatabase, threads: usize, work: impl Fn(&RootDatabase) + Sync) {
+    on_threads_after(db, threads, || {}, work);
+}
+
+/// [`on_threads`], the calling thread doing `first` before it joins the
+/// others.
+fn on_threads_after(
+    db: &RootDatabase,
+    threads: usize,
+    first: impl FnOnce(),
+    work: impl Fn(&RootDatabase) + Sync,
+) {
+    if threads < 2 {
         first();
         work(db);
         return;
@@ -2100,36 +2121,6 @@ fn for_each_after<I: Copy + Sync>(
             first();
             work(db);
         }));
-        for handle in handles {
-            if let Err(panic) = handle.join() {
-                std::panic::resume_unwind(panic);
-            }
-        }
-        if let Err(panic) = own {
-            std::panic::resume_unwind(panic);
-        }
-    });
-}
-
-/// Runs `work` on `threads` threads (the calling one among them), each with
-/// its own handle on the database and a deep stack. `work` takes its items
-/// from a shared queue, so a thread the system will not start leaves its
-/// share to the others. A panic, salsa's cancellation among them, is raised
-/// again on the calling thread.
-fn on_threads(db: &RootDatabase, threads: usize, work: impl Fn(&RootDatabase) + Sync) {
-    if threads < 2 {
-        work(db);
-        return;
-    }
-    let work = &work;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads)
-            .filter_map(|_| {
-                let db = db.clone();
-                std::thread::Builder::new().stack_size(DEEP_STACK).spawn_scoped(scope, move || work(&db)).ok()
-            })
-            .collect();
-        let own = std::panic::catch_unwind(AssertUnwindSafe(|| work(db)));
         for handle in handles {
             if let Err(panic) = handle.join() {
                 std::panic::resume_unwind(panic);
