@@ -260,7 +260,10 @@ impl Resolution {
 
 /// Resolves `attr` and the references of its expression through the
 /// module's index. Kept as [`super::attribute_value`]'s values are (see
-/// [`crate::RootDatabase::set_idle_state_evictable`]).
+/// [`crate::RootDatabase::set_idle_state_evictable`]); a database that
+/// resolves within values ([`crate::RootDatabase::resolve_within_values`])
+/// runs this query only for the few readers that ask for it by name (an
+/// attribute's diagnostic).
 #[salsa::tracked(returns(ref), lru = 0)]
 pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     resolve_attribute(db, attr)
