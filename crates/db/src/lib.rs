@@ -4,7 +4,7 @@
 //! text and whether it still exists), the table that finds a file's input by
 //! path ([`RootDatabase::file`]), the way changes are applied to inputs, and
 //! the queries that wire the lower crates together: [`parse`], and
-//! [`format`] and [`lower`] (with [`source_map`] beside it) over it.
+//! [`format()`] and [`lower`] (with [`source_map`] beside it) over it.
 //! Everything above it (analyses, the formatter, the command line, a future
 //! language server) asks questions of this database, so an edit redoes only
 //! the work it affects.
