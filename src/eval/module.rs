@@ -107,7 +107,7 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
         }
     }
     io::stderr().lock().write_all(stderr.as_bytes()).context("cannot write to standard error")?;
-    host.evaluate(dir, &addresses);
+    host.evaluate_once(dir, &addresses);
     host::trace::mark("evaluated");
     // Each value is printed as it is read, in chunks: the output of a big
     // module is as large as its values, and held whole beside them it was

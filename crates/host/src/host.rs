@@ -722,6 +722,30 @@ impl AnalysisHost {
     /// walked by recursion.
     pub fn evaluate(&self, dir: &Utf8Path, addresses: &[Address]) {
         let Some(module) = self.module(dir) else { return };
+        let order = self.evaluation_order_of(dir, module, addresses);
+        evaluate(&self.db, module, &order, self.options.threads());
+    }
+
+    /// [`Self::evaluate`] for a host that reports once (`eval DIR`, see
+    /// [`HostOptions::reports_once`]): the module's working state (its
+    /// graph, usage counts, declarations and references) is dropped once
+    /// the graph has given the order, before the values are computed
+    /// beside it; no later report reads it, and a change would rebuild it.
+    pub fn evaluate_once(&mut self, dir: &Utf8Path, addresses: &[Address]) {
+        let Some(module) = self.module(dir) else { return };
+        let order = self.evaluation_order_of(dir, module, addresses);
+        if let Some(state) = self.modules.get_mut(dir)
+            && state.pending.is_empty()
+            && state.carried.is_empty()
+        {
+            state.park();
+        }
+        evaluate(&self.db, module, &order, self.options.threads());
+    }
+
+    /// The order [`Self::evaluate`] evaluates `addresses` of `module` in:
+    /// dependencies first.
+    fn evaluation_order_of(&self, dir: &Utf8Path, module: Module, addresses: &[Address]) -> Vec<Address> {
         // The module's graph, when its last report left it current, gives
         // the order without a query (walking the resolutions for it was a
         // pass over every attribute on one thread before any evaluation).
@@ -741,7 +765,7 @@ impl AnalysisHost {
             }
         };
         crate::trace::mark("evaluate: ordered");
-        evaluate(&self.db, module, &order, self.options.threads());
+        order
     }
 
     /// `f` of each of `items`, in order, on the host's threads when there

@@ -822,3 +822,36 @@ fn a_small_modules_state_is_rebuilt_at_its_next_change_when_no_values_are_report
     "#]]
     .assert_debug_eq(&said);
 }
+
+/// A host that reports once and reads values on request (`eval DIR`)
+/// keeps no resolution of its own, orders the evaluation by the graph its
+/// report built, and drops the module's working state before the values
+/// are computed: the values are those a long-lived host finds.
+#[test]
+fn a_once_reporting_host_evaluates_by_its_graph_then_drops_it() {
+    let files = [
+        ("a.hcl", "locals {\n  a = 2\n  b = local.a * 3\n}\n"),
+        ("b.hcl", "locals {\n  c = \"${local.b}-x\"\n  d = [local.a, local.c]\n}\n"),
+    ];
+    let once = HostOptions { values: host::Values::OnRequest, reports_once: true, ..HostOptions::default() };
+    let (mut host, _) = host_with(once, &files);
+    let dir = camino::Utf8Path::new("m");
+    assert_eq!(host.keeps_module_state(dir), Some(true), "the report's graph orders the evaluation");
+    let addresses = host.attributes(dir);
+    let mark = host.db().open_log();
+    host.evaluate_once(dir, &addresses);
+    let executed = host.db().describe_all(&host.db().close_log(mark));
+    assert!(
+        !executed.iter().any(|it| it.starts_with("attribute_resolution(")),
+        "no resolution is kept: {executed:?}"
+    );
+    assert_eq!(host.keeps_module_state(dir), Some(false), "the graph is dropped once it gave the order");
+    let (kept, _) = host_with(HostOptions::default(), &files);
+    for address in &addresses {
+        assert_eq!(host.value(dir, address), kept.value(dir, address), "{address}");
+    }
+    assert_eq!(addresses[2].to_string(), "local.c");
+    assert!(
+        matches!(host.value(dir, &addresses[2]), Some(Ok(value)) if *value == value::Value::string("6-x"))
+    );
+}
