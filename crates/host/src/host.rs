@@ -734,7 +734,10 @@ impl AnalysisHost {
     pub fn evaluate_once(&mut self, dir: &Utf8Path, addresses: &[Address]) {
         let Some(module) = self.module(dir) else { return };
         let order = self.evaluation_order_of(dir, module, addresses);
-        if let Some(state) = self.modules.get_mut(dir)
+        // A host that reports values keeps what it showed by graph node: its
+        // graph stays.
+        if self.options.values != Values::Reported
+            && let Some(state) = self.modules.get_mut(dir)
             && state.pending.is_empty()
             && state.carried.is_empty()
         {
