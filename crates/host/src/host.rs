@@ -2037,18 +2037,15 @@ fn evaluation_order<'a>(
 /// makes a thread wait for a value another is computing, and never
 /// computes one twice).
 fn evaluate(db: &RootDatabase, module: Module, order: &[Address], threads: usize) {
-    /// Attributes a thread takes at a time.
-    const RUN: usize = 64;
-    let runs: Vec<&[Address]> = order.chunks(RUN).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = |db: &RootDatabase| {
-        while let Some(run) = runs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-            for address in *run {
-                let _ = module::attribute_value(db, Attr::new(db, module, address.clone()));
-            }
-        }
-    };
-    on_threads(db, threads.min(runs.len()), work);
+    for_each_after(
+        db,
+        order,
+        threads,
+        || {},
+        |db, address| {
+            let _ = module::attribute_value(db, Attr::new(db, module, address.clone()));
+        },
+    );
 }
 
 /// `f` of each of `items`, in order, on up to `threads` threads when there
@@ -2087,13 +2084,15 @@ fn parallel_map<I: Copy + Sync, T: Send>(
 /// `f` of each of `items` on up to `threads` threads, each with its own
 /// handle on the database, the calling thread joining the others once it
 /// has done `first` (work of its own that needs no other thread, done
-/// meanwhile rather than before or after).
-fn for_each_after<I: Copy + Sync>(
+/// meanwhile rather than before or after). Each thread takes the next run
+/// of items in order, so that with an order of dependencies first the
+/// items a thread needs are mostly done or being done.
+fn for_each_after<I: Sync>(
     db: &RootDatabase,
     items: &[I],
     threads: usize,
     first: impl FnOnce(),
-    f: impl Fn(&RootDatabase, I) + Sync,
+    f: impl Fn(&RootDatabase, &I) + Sync,
 ) {
     /// Items a thread takes at a time.
     const RUN: usize = 64;
@@ -2105,13 +2104,12 @@ fn for_each_after<I: Copy + Sync>(
             if run.is_empty() {
                 break;
             }
-            for &item in run {
+            for item in run {
                 f(db, item);
             }
         }
     };
-    let threads = if items.len() < RUN { 1 } else { threads };
-    on_threads_after(db, threads, first, work);
+    on_threads_after(db, threads.min(items.len().div_ceil(RUN)), first, work);
 }
 
 /// Runs `work` on `threads` threads (the calling one among them), each with
