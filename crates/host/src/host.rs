@@ -317,10 +317,14 @@ impl ModuleState {
     /// Drops what only the module's next incremental report would read:
     /// its graph, usage counts, and what each file declared and referred
     /// to. Its next change rebuilds them in full, as its first report did.
-    /// Only for a module with nothing pending or carried, and when no
-    /// values are reported: shown values are kept by graph node, and a
-    /// rebuilt graph numbers its nodes anew.
+    /// Only when no values are reported: shown values are kept by graph
+    /// node, and a rebuilt graph numbers its nodes anew. A module with
+    /// something pending or carried is left as it is: its next report
+    /// reads its state.
     fn park(&mut self) {
+        if !self.pending.is_empty() || !self.carried.is_empty() {
+            return;
+        }
         self.facts = None;
         self.declared = FxHashMap::default();
         self.references = FxHashMap::default();
@@ -738,8 +742,6 @@ impl AnalysisHost {
         // graph stays.
         if self.options.values != Values::Reported
             && let Some(state) = self.modules.get_mut(dir)
-            && state.pending.is_empty()
-            && state.carried.is_empty()
         {
             state.park();
         }
@@ -1673,7 +1675,7 @@ impl AnalysisHost {
             // on request keeps the graph, which orders their evaluation.
             let parks = self.options.values == Values::None
                 && (self.options.reports_once || state.members.len() <= PARKED_MODULE_FILES);
-            if parks && state.pending.is_empty() && state.carried.is_empty() {
+            if parks {
                 state.park();
             }
         }
