@@ -407,7 +407,7 @@ fn references_of(text: &str) -> Vec<String> {
     assert!(parse.errors().is_empty(), "{text}: {:?}", parse.errors());
     let (hir, root, _) = hir::lower_expression_file(&parse.tree());
     let (expr, _) = module::extract(&hir.exprs, root);
-    module::references(&expr.exprs, expr.root)
+    module::references(expr.exprs(), expr.root())
         .into_iter()
         .map(|reference| std::iter::once(reference.root).chain(reference.attrs).collect::<Vec<_>>().join("."))
         .collect()

@@ -3,8 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use hir::{BinaryOp, Expr, ExprId, Literal, ObjectItem, ObjectKey, SplatKind, TemplatePart, UnaryOp};
-use la_arena::Arena;
+use hir::{BinaryOp, Expr, ExprId, Exprs, Literal, ObjectItem, ObjectKey, SplatKind, TemplatePart, UnaryOp};
 use smol_str::SmolStr;
 use value::{Number, Type, Value};
 
@@ -23,7 +22,7 @@ use crate::{Context, EvalError, EvalErrorKind as ErrorKind, MAX_DEPTH, Operand};
 /// It spends at most what [`Context::limits`] allows: no value it builds
 /// is larger, no number longer, and it stops after as many steps, with an
 /// [`ErrorKind::LimitExceeded`] error about the expression that went past.
-pub fn eval_expr(exprs: &Arena<Expr>, id: ExprId, ctx: &Context) -> Result<Value, EvalError> {
+pub fn eval_expr<'a>(exprs: impl Into<Exprs<'a>>, id: ExprId, ctx: &Context) -> Result<Value, EvalError> {
     let mut steps_left = ctx.limits.max_steps;
     eval_expr_metered(exprs, id, ctx, &mut steps_left)
 }
@@ -32,12 +31,13 @@ pub fn eval_expr(exprs: &Arena<Expr>, id: ExprId, ctx: &Context) -> Result<Value
 /// [`Limits::max_steps`]), less the steps it took when it returns: how a
 /// caller that evaluates parts of one expression again (to find every
 /// error of a failed one) spends one budget on all of them.
-pub fn eval_expr_metered(
-    exprs: &Arena<Expr>,
+pub fn eval_expr_metered<'a>(
+    exprs: impl Into<Exprs<'a>>,
     id: ExprId,
     ctx: &Context,
     steps_left: &mut u64,
 ) -> Result<Value, EvalError> {
+    let exprs = exprs.into();
     let limits = Limits { max_steps: ctx.limits.max_steps.min(*steps_left), ..ctx.limits };
     let run = || {
         let _installed = limits::install(limits);
@@ -95,7 +95,7 @@ const SHALLOW: usize = 48;
 const FRAME_BYTES: usize = 48 * 1024;
 
 /// The depth of the expression tree under `id`, found without recursion.
-fn tree_depth(exprs: &Arena<Expr>, id: ExprId) -> usize {
+fn tree_depth(exprs: Exprs<'_>, id: ExprId) -> usize {
     let mut max = 0;
     let mut stack = vec![(id, 1usize)];
     let mut kids = Vec::new();
@@ -109,7 +109,7 @@ fn tree_depth(exprs: &Arena<Expr>, id: ExprId) -> usize {
 }
 
 pub(crate) struct Evaluator<'a> {
-    exprs: &'a Arena<Expr>,
+    exprs: Exprs<'a>,
     ctx: &'a Context,
     /// Names bound by enclosing `for` expressions, innermost last.
     pub(crate) locals: Vec<(SmolStr, Value)>,
@@ -184,8 +184,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn eval_inner(&mut self, id: ExprId) -> Result<Value, EvalError> {
-        let exprs = self.exprs;
-        match &exprs[id] {
+        match self.exprs.get(id) {
             Expr::Missing => {
                 Err(self.err(id, ErrorKind::MissingExpression, "The expression could not be parsed."))
             }

@@ -27,7 +27,7 @@ mod lower;
 mod lower_json;
 mod references;
 
-use la_arena::{Arena, ArenaMap, Idx};
+use la_arena::{Arena, ArenaMap, Idx, IdxRange, RawIdx};
 use smol_str::SmolStr;
 use syntax::SyntaxNode;
 
@@ -47,6 +47,53 @@ pub type SyntaxNodePtr = rowan::ast::SyntaxNodePtr<syntax::HclLanguage>;
 pub type ExprId = Idx<Expr>;
 pub type AttributeId = Idx<Attribute>;
 pub type BlockId = Idx<Block>;
+
+/// Expressions indexed by [`ExprId`]: a file's whole arena, or one
+/// attribute's copy kept in a single allocation (`db::module::AttrExpr`).
+/// The evaluator and the reference walk read either through this view.
+#[derive(Debug, Clone, Copy)]
+pub struct Exprs<'a>(&'a [Expr]);
+
+impl<'a> Exprs<'a> {
+    /// The expressions of `slice`, whose ids are their positions.
+    pub fn new(slice: &'a [Expr]) -> Exprs<'a> {
+        Exprs(slice)
+    }
+
+    /// The expression `id` names, borrowed for as long as the view's
+    /// expressions (indexing borrows only the view).
+    pub fn get(self, id: ExprId) -> &'a Expr {
+        &self.0[id.into_raw().into_u32() as usize]
+    }
+
+    /// Each expression with its id, in id order.
+    pub fn iter(self) -> impl Iterator<Item = (ExprId, &'a Expr)> + 'a {
+        self.0.iter().enumerate().map(|(at, expr)| (Idx::from_raw(RawIdx::from_u32(at as u32)), expr))
+    }
+
+    pub fn len(self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'a> From<&'a Arena<Expr>> for Exprs<'a> {
+    fn from(arena: &'a Arena<Expr>) -> Exprs<'a> {
+        let end = Idx::from_raw(RawIdx::from_u32(arena.len() as u32));
+        Exprs(&arena[IdxRange::new(Idx::from_raw(RawIdx::from_u32(0))..end)])
+    }
+}
+
+impl std::ops::Index<ExprId> for Exprs<'_> {
+    type Output = Expr;
+
+    fn index(&self, id: ExprId) -> &Expr {
+        self.get(id)
+    }
+}
 
 /// The HIR of one file.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

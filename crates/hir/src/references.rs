@@ -15,10 +15,11 @@
 //! and `db` keeps the root's name and its leading attribute steps for name
 //! resolution.
 
-use la_arena::Arena;
 use smol_str::SmolStr;
 
-use crate::{Expr, ExprId, ForObjectExpr, ForTupleExpr, ObjectKey, TemplateFor, TemplateIf, TemplatePart};
+use crate::{
+    Expr, ExprId, Exprs, ForObjectExpr, ForTupleExpr, ObjectKey, TemplateFor, TemplateIf, TemplatePart,
+};
 
 /// A reference: the root variable and the accessors applied to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,9 +34,9 @@ pub struct ReferenceChain {
 
 impl ReferenceChain {
     /// The root variable's name.
-    pub fn root_name<'a>(&self, exprs: &'a Arena<Expr>) -> &'a SmolStr {
+    pub fn root_name<'a>(&self, exprs: impl Into<Exprs<'a>>) -> &'a SmolStr {
         static EMPTY: SmolStr = SmolStr::new_inline("");
-        match &exprs[self.root] {
+        match exprs.into().get(self.root) {
             Expr::Variable(name) => name,
             // A chain's root is a variable by construction.
             _ => &EMPTY,
@@ -60,7 +61,7 @@ pub trait ReferenceVisitor {
 
 /// The references of the expression at `root`, in source order, with every
 /// index key walked.
-pub fn references(exprs: &Arena<Expr>, root: ExprId) -> Vec<ReferenceChain> {
+pub fn references<'a>(exprs: impl Into<Exprs<'a>>, root: ExprId) -> Vec<ReferenceChain> {
     struct Collect(Vec<ReferenceChain>);
     impl ReferenceVisitor for Collect {
         fn reference(&mut self, chain: ReferenceChain) {
@@ -74,7 +75,8 @@ pub fn references(exprs: &Arena<Expr>, root: ExprId) -> Vec<ReferenceChain> {
 
 /// Walks the expression at `root`, giving `visitor` each reference in source
 /// order.
-pub fn walk_references(exprs: &Arena<Expr>, root: ExprId, visitor: &mut impl ReferenceVisitor) {
+pub fn walk_references<'a>(exprs: impl Into<Exprs<'a>>, root: ExprId, visitor: &mut impl ReferenceVisitor) {
+    let exprs = exprs.into();
     // The walk keeps its own stack: operator and accessor chains can be
     // thousands of links long, too deep for recursion.
     enum Work<'a> {

@@ -332,7 +332,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
         }
         AttrError::Eval(error)
             if crate::module::attribute_resolution(db, attr).expr.as_ref().is_some_and(|expr| {
-                expr.exprs.iter().any(|(id, it)| id == error.expr && matches!(it, hir::Expr::Missing))
+                expr.exprs().iter().any(|(id, it)| id == error.expr && matches!(it, hir::Expr::Missing))
             }) =>
         {
             // An expression the parser could not read: its syntax error is
@@ -515,7 +515,7 @@ fn reference_range(db: &dyn Db, def: &Definition, reference: usize, step: usize)
     let hir = crate::lower(db, def.file);
     let Some(root) = locate(db, hir, def) else { return declaration_range(db, def.file, def.location(db)) };
     let (expr, _) = extract(&hir.exprs, root);
-    let references = references(&expr.exprs, expr.root);
+    let references = references(expr.exprs(), expr.root());
     let link =
         references.get(reference).and_then(|it| it.links.get(step.min(it.links.len().saturating_sub(1))));
     expr_range(db, def, link.copied())

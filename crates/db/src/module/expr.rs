@@ -10,16 +10,57 @@
 //! mapping back to the file's expressions, which diagnostics need for
 //! ranges.
 
-use la_arena::Arena;
+use la_arena::{Arena, Idx, RawIdx};
 use smol_str::SmolStr;
 
-use hir::{Expr, ExprId, ObjectItem, ObjectKey, TemplateFor, TemplateIf, TemplatePart};
+use hir::{Expr, ExprId, Exprs, ObjectItem, ObjectKey, TemplateFor, TemplateIf, TemplatePart};
 
-/// An attribute's expression: an arena holding only its nodes, and the root.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An attribute's expression: its nodes only, ids by position, and the
+/// root. One allocation holds the root and the nodes: a module keeps one
+/// of these for every attribute, shared by its file's copies and its
+/// resolution, and a separate arena behind a separate pointer was two
+/// allocations and a header more per attribute.
+#[derive(Clone)]
 pub struct AttrExpr {
-    pub exprs: Arena<Expr>,
-    pub root: ExprId,
+    /// The root's index as the header; the nodes as the slice.
+    inner: triomphe::ThinArc<u32, Expr>,
+}
+
+impl AttrExpr {
+    /// The expression of `exprs` (ids by position) rooted at `root`.
+    pub fn new(exprs: Vec<Expr>, root: ExprId) -> AttrExpr {
+        AttrExpr { inner: triomphe::ThinArc::from_header_and_iter(index(root), exprs.into_iter()) }
+    }
+
+    /// A whole arena's expressions, rooted at `root` (a JSON value lowered
+    /// on its own).
+    pub fn from_arena(exprs: Arena<Expr>, root: ExprId) -> AttrExpr {
+        AttrExpr::new(exprs.into_iter().map(|(_, expr)| expr).collect(), root)
+    }
+
+    pub fn exprs(&self) -> Exprs<'_> {
+        Exprs::new(&self.inner.slice)
+    }
+
+    pub fn root(&self) -> ExprId {
+        Idx::from_raw(RawIdx::from_u32(self.inner.header.header))
+    }
+}
+
+impl PartialEq for AttrExpr {
+    fn eq(&self, other: &AttrExpr) -> bool {
+        self.inner.ptr() == other.inner.ptr()
+            || (self.inner.header.header == other.inner.header.header
+                && self.inner.slice == other.inner.slice)
+    }
+}
+
+impl Eq for AttrExpr {}
+
+impl std::fmt::Debug for AttrExpr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AttrExpr").field("exprs", &&self.inner.slice[..]).field("root", &self.root()).finish()
+    }
 }
 
 /// Copies the expression at `root` of `exprs` into an arena of its own.
@@ -40,9 +81,9 @@ fn copy(exprs: &Arena<Expr>, root: ExprId, origins: Option<&mut Vec<ExprId>>) ->
     // Sized exactly: kept for as long as the file is loaded, and a file of
     // one huge expression would otherwise hold a grown arena's slack.
     let subtree = Subtree::of(exprs, root);
-    let mut copy = Arena::with_capacity(subtree.count);
+    let mut copy = Vec::with_capacity(subtree.count);
     let root = copy_subtree(&mut copy, exprs, root, &subtree, origins);
-    AttrExpr { exprs: copy, root }
+    AttrExpr::new(copy, root)
 }
 
 /// The size of the expression at a root, and the span of ids it covers.
@@ -77,7 +118,7 @@ fn index(id: ExprId) -> u32 {
 /// `into`, children before parents, and returns the copy's id; `origins`
 /// gets the id each new node came from.
 fn copy_subtree(
-    into: &mut Arena<Expr>,
+    into: &mut Vec<Expr>,
     exprs: &Arena<Expr>,
     root: ExprId,
     subtree: &Subtree,
@@ -100,7 +141,7 @@ fn copy_subtree(
     let mut children = Vec::with_capacity(8);
     while let Some((id, children_done)) = stack.pop() {
         if children_done {
-            let new_id = into.alloc(remap(&exprs[id], &new_ids));
+            let new_id = push(into, remap(&exprs[id], &new_ids));
             new_ids.set(id, new_id);
             if let Some(origins) = origins.as_deref_mut() {
                 origins.push(id);
@@ -115,7 +156,13 @@ fn copy_subtree(
         // a debugger.
         stack.extend(children.iter().rev().map(|&child| (child, false)));
     }
-    new_ids.get(root).unwrap_or_else(|| into.alloc(Expr::Missing))
+    new_ids.get(root).unwrap_or_else(|| push(into, Expr::Missing))
+}
+
+/// Appends `expr` to `into`, returning its id (its position).
+fn push(into: &mut Vec<Expr>, expr: Expr) -> ExprId {
+    into.push(expr);
+    Idx::from_raw(RawIdx::from_u32(into.len() as u32 - 1))
 }
 
 /// Old ids to new, densely over a subtree's span of ids.
@@ -244,7 +291,8 @@ pub struct Reference {
 ///
 /// The walk is hir's, shared with `decode`'s traversal analysis; name
 /// resolution keeps of each chain its root and leading static steps.
-pub fn references(exprs: &Arena<Expr>, root: ExprId) -> Vec<Reference> {
+pub fn references<'a>(exprs: impl Into<Exprs<'a>>, root: ExprId) -> Vec<Reference> {
+    let exprs = exprs.into();
     hir::references(exprs, root)
         .into_iter()
         .map(|chain| {
@@ -270,7 +318,7 @@ pub fn references(exprs: &Arena<Expr>, root: ExprId) -> Vec<Reference> {
 /// evaluation: an attribute's name, or an index key written as a string
 /// without interpolation or as a whole number (the text a label or a
 /// repeated block's position has in an address).
-fn static_step(exprs: &Arena<Expr>, link: ExprId) -> Option<SmolStr> {
+fn static_step(exprs: Exprs<'_>, link: ExprId) -> Option<SmolStr> {
     match &exprs[link] {
         Expr::GetAttr { name, .. } => Some(name.clone()),
         Expr::LegacyIndex { index, .. } => whole_number(index),

@@ -210,12 +210,11 @@ pub(crate) fn attribute_expr(
     let range = value.syntax().text_range();
     if crate::parse_json(db, file).errors().iter().any(|error| range.contains_inclusive(error.range.start()))
     {
-        let mut exprs = la_arena::Arena::new();
-        let root = exprs.alloc(hir::Expr::Missing);
-        return Some(AttrExpr { exprs, root });
+        let root = la_arena::Idx::from_raw(la_arena::RawIdx::from_u32(0));
+        return Some(AttrExpr::new(vec![hir::Expr::Missing], root));
     }
     let (hir, root, _) = hir::lower_json_value(&value);
-    Some(AttrExpr { exprs: hir.exprs, root })
+    Some(AttrExpr::from_arena(hir.exprs, root))
 }
 
 /// The range of what a location names, for diagnostics: a member's name,

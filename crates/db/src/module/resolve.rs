@@ -4,7 +4,7 @@
 //! equal when declarations elsewhere are added or moved: then an attribute
 //! is re-resolved but not re-evaluated.
 
-use std::{borrow::Cow, collections::BTreeSet, sync::Arc};
+use std::{borrow::Cow, collections::BTreeSet};
 
 use smol_str::SmolStr;
 use thin_vec::{ThinVec, thin_vec};
@@ -140,7 +140,7 @@ pub struct Resolution {
     pub kind: AttrKind,
     /// The attribute's expression, or a variable's default, shared with
     /// [`crate::module::file_exprs`].
-    pub expr: Option<Arc<AttrExpr>>,
+    pub expr: Option<AttrExpr>,
     pub targets: Vec<Target>,
     /// The attributes it reads that are on the same reference cycle as
     /// itself, by the cycles the caller set ([`crate::module::KnownCycles`]):
@@ -302,7 +302,8 @@ fn resolve_attribute<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     // A static attribute that references nothing is a value as written
     // (`required_providers`' `aws = { source = "hashicorp/aws" }`,
     // `depends_on = []`): evaluated, with nothing to resolve.
-    let references_any = || expr.as_ref().is_none_or(|expr| !references(&expr.exprs, expr.root).is_empty());
+    let references_any =
+        || expr.as_ref().is_none_or(|expr| !references(expr.exprs(), expr.root()).is_empty());
     if rules.is_static(attr.address(db).segments()) && references_any() {
         return Resolution { kind: AttrKind::Static, expr, ..Resolution::default() };
     }
@@ -311,7 +312,7 @@ fn resolve_attribute<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let roots = || dialect_root_names(db, dialect);
     let scope = Scope::new(db, module, rules, attr.address(db), &roots);
     let mut targets = match &expr {
-        Some(expr) => references(&expr.exprs, expr.root)
+        Some(expr) => references(expr.exprs(), expr.root())
             .into_iter()
             .map(|reference| index.shared(resolve(&index, rules, &scope, &reference.root, &reference.attrs)))
             .collect(),
@@ -356,7 +357,7 @@ pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<
     let Some(expr) = expr_of(db, def) else { return Vec::new() };
     let roots = || dialect_root_names(db, dialect);
     let scope = Scope::new(db, module, rules, address, &roots);
-    let mut targets = references(&expr.exprs, expr.root)
+    let mut targets = references(expr.exprs(), expr.root())
         .into_iter()
         .map(|reference| index.shared(resolve(&index, rules, &scope, &reference.root, &reference.attrs)))
         .collect();

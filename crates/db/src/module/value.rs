@@ -1,7 +1,7 @@
 //! Attribute values: each attribute evaluated with exactly the values its
 //! expression references, and variables from their inputs and declarations.
 
-use std::{cell::RefCell, collections::BTreeMap, sync::Arc};
+use std::{cell::RefCell, collections::BTreeMap};
 
 use smol_str::SmolStr;
 
@@ -117,14 +117,14 @@ pub fn file_exprs(db: &dyn Db, file: File) -> FileExprs {
         declarations
             .declarations
             .iter()
-            .map(|it| crate::module::json::attribute_expr(db, file, &it.location, &it.kind).map(Arc::new))
+            .map(|it| crate::module::json::attribute_expr(db, file, &it.location, &it.kind))
             .collect()
     } else {
         let hir = crate::lower(db, file);
         declarations
             .declarations
             .iter()
-            .map(|it| locate_declaration(hir, it).map(|root| Arc::new(extract_expr(&hir.exprs, root))))
+            .map(|it| locate_declaration(hir, it).map(|root| extract_expr(&hir.exprs, root)))
             .collect()
     };
     FileExprs { exprs }
@@ -146,23 +146,23 @@ pub(crate) fn set_file_exprs_kept(db: &mut dyn Db, files: usize) {
 /// The expressions of one file's declarations (see [`file_exprs`]).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileExprs {
-    exprs: Vec<Option<Arc<AttrExpr>>>,
+    exprs: Vec<Option<AttrExpr>>,
 }
 
 impl FileExprs {
     /// The expression of a file's declaration by its number.
-    pub fn get(&self, declaration: u32) -> Option<&Arc<AttrExpr>> {
+    pub fn get(&self, declaration: u32) -> Option<&AttrExpr> {
         self.exprs.get(declaration as usize)?.as_ref()
     }
 }
 
 /// `attr`'s expression (a variable's default), as [`file_exprs`] keeps it.
-pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<&'db Arc<AttrExpr>> {
+pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<&'db AttrExpr> {
     expr_of(db, definition(db, attr.module(db), attr.address(db))?)
 }
 
 /// The expression of a definition, as [`file_exprs`] keeps it.
-pub(crate) fn expr_of<'db>(db: &'db dyn Db, def: &Definition) -> Option<&'db Arc<AttrExpr>> {
+pub(crate) fn expr_of<'db>(db: &'db dyn Db, def: &Definition) -> Option<&'db AttrExpr> {
     file_exprs(db, def.file).get(def.declaration)
 }
 
@@ -394,7 +394,7 @@ fn evaluate(
             None => eval::Context::with_stdlib(),
         });
         context.variables = variables;
-        let result = eval::eval_expr(&expr.exprs, expr.root, &context);
+        let result = eval::eval_expr(expr.exprs(), expr.root(), &context);
         context.variables.clear();
         let mut kept = cell.borrow_mut();
         if kept.len() >= CONTEXTS_KEPT {
@@ -410,7 +410,7 @@ fn evaluate(
 fn references_caught(expr: &AttrExpr) -> Vec<bool> {
     let mut inside = rustc_hash::FxHashSet::default();
     let mut stack = Vec::new();
-    for (_, it) in expr.exprs.iter() {
+    for (_, it) in expr.exprs().iter() {
         if let hir::Expr::Call(call) = it
             && matches!(call.name.as_str(), "try" | "can")
         {
@@ -421,11 +421,11 @@ fn references_caught(expr: &AttrExpr) -> Vec<bool> {
     while let Some(id) = stack.pop() {
         if inside.insert(id) {
             children.clear();
-            expr.exprs[id].children(&mut children);
+            expr.exprs().get(id).children(&mut children);
             stack.extend(children.iter().copied());
         }
     }
-    crate::module::references(&expr.exprs, expr.root)
+    crate::module::references(expr.exprs(), expr.root())
         .iter()
         .map(|reference| reference.links.first().is_some_and(|root| inside.contains(root)))
         .collect()
@@ -436,7 +436,7 @@ fn references_caught(expr: &AttrExpr) -> Vec<bool> {
 /// resolve by its namespace.
 fn calls_any(expr: &AttrExpr, names: &std::collections::BTreeSet<SmolStr>) -> bool {
     !names.is_empty()
-        && expr.exprs.iter().any(|(_, it)| {
+        && expr.exprs().iter().any(|(_, it)| {
             matches!(it, hir::Expr::Call(call)
                 if names.contains(&call.name) || (call.name.contains("::") && names.contains("")))
         })
@@ -447,7 +447,7 @@ fn calls_any(expr: &AttrExpr, names: &std::collections::BTreeSet<SmolStr>) -> bo
 fn calls_outside_stdlib(expr: &AttrExpr) -> bool {
     static STDLIB: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
     let stdlib = STDLIB.get_or_init(|| eval::stdlib::functions().into_keys().collect());
-    expr.exprs.iter().any(|(_, it)| {
+    expr.exprs().iter().any(|(_, it)| {
         matches!(it, hir::Expr::Call(call) if !call.name.contains("::") && !stdlib.contains(call.name.as_str()))
     })
 }
@@ -468,7 +468,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     match resolution.kind {
         AttrKind::NotDeclared => return Err(AttrError::NotDeclared),
         AttrKind::Variable { file, has_type } => {
-            return variable_value(db, attr, resolution.expr.as_deref(), file, has_type);
+            return variable_value(db, attr, resolution.expr.as_ref(), file, has_type);
         }
         AttrKind::Static => return Ok(Value::dynamic()),
         AttrKind::Expression => {}
@@ -570,7 +570,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     // one of its functions, so that changing it re-evaluates only those,
     // or a function the standard library does not have, so that the error
     // suggests the dialect's name nearest to it.
-    let calls = expr.exprs.iter().any(|(_, it)| matches!(it, hir::Expr::Call(_)));
+    let calls = expr.exprs().iter().any(|(_, it)| matches!(it, hir::Expr::Call(_)));
     let reads_table = calls && (calls_any(expr, dialect.function_names(db)) || calls_outside_stdlib(expr));
     let functions = reads_table.then(|| dialect.functions(db));
     evaluate(expr, scope.into_variables(), functions).map_err(|error| AttrError::Eval(Box::new(error)))
@@ -594,9 +594,9 @@ pub fn may_fail_to_evaluate(db: &dyn Db, module: Module, address: &Address) -> b
     }
     let blocks_unknown = module.dialect(db).rules(db).computed_attributes;
     let Some(expr) = expr_of(db, def) else { return true };
-    let mut stack = vec![expr.root];
+    let mut stack = vec![expr.root()];
     while let Some(id) = stack.pop() {
-        match &expr.exprs[id] {
+        match expr.exprs().get(id) {
             hir::Expr::Literal(_) | hir::Expr::Variable(_) => {}
             hir::Expr::Template { parts, .. } => {
                 if !parts.iter().all(|part| matches!(part, hir::TemplatePart::Literal(_))) {
@@ -621,11 +621,11 @@ pub fn may_fail_to_evaluate(db: &dyn Db, module: Module, address: &Address) -> b
                 // attributes unknown (and a dialect's roots always are).
                 let mut steps = 0;
                 let mut current = id;
-                while let hir::Expr::GetAttr { base, .. } = &expr.exprs[current] {
+                while let hir::Expr::GetAttr { base, .. } = expr.exprs().get(current) {
                     steps += 1;
                     current = *base;
                 }
-                let hir::Expr::Variable(root) = &expr.exprs[current] else { return true };
+                let hir::Expr::Variable(root) = expr.exprs().get(current) else { return true };
                 let infallible = match root.as_str() {
                     "var" | "local" => steps == 1,
                     _ => blocks_unknown,
@@ -685,7 +685,7 @@ fn variable_value<'db>(
         Some(value) => (value, false),
         None => match default {
             Some(expr) => (
-                eval::eval_expr(&expr.exprs, expr.root, &default_context(db, attr.module(db)))
+                eval::eval_expr(expr.exprs(), expr.root(), &default_context(db, attr.module(db)))
                     .map_err(|error| AttrError::Eval(Box::new(error)))?,
                 true,
             ),
