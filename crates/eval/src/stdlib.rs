@@ -392,11 +392,11 @@ fn keys_values(keys: bool) -> Function {
             if !a[0].is_known() {
                 return Ok(Value::unknown(ret.clone()));
             }
-            let entries = a[0].entries().cloned().unwrap_or_default();
+            let Some(entries) = a[0].entries() else { return list_or_tuple(ret, Vec::new()) };
             let vals: Vec<Value> = if keys {
                 entries.keys().map(|k| Value::string(k)).collect()
             } else {
-                entries.into_values().collect()
+                entries.values().cloned().collect()
             };
             list_or_tuple(ret, vals)
         }),

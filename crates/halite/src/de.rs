@@ -411,7 +411,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
             return visitor.visit_seq(SeqAccess { elements: elements.iter(), index: 0 });
         }
         if let Some(entries) = value.entries() {
-            return visitor.visit_map(MapAccess { entries: entries.iter(), current: None });
+            return visitor.visit_map(MapAccess { entries: entries.into_iter(), current: None });
         }
         Err(self.unexpected("a value"))
     }
@@ -525,7 +525,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DecodeError> {
         match self.known()?.entries() {
-            Some(entries) => visitor.visit_map(MapAccess { entries: entries.iter(), current: None }),
+            Some(entries) => visitor.visit_map(MapAccess { entries: entries.into_iter(), current: None }),
             None => Err(self.unexpected("a map or object")),
         }
     }
@@ -537,7 +537,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
         visitor: V,
     ) -> Result<V::Value, DecodeError> {
         match self.known()?.entries() {
-            Some(entries) => visitor.visit_map(MapAccess { entries: entries.iter(), current: None }),
+            Some(entries) => visitor.visit_map(MapAccess { entries: entries.into_iter(), current: None }),
             None => Err(self.unexpected("an object")),
         }
     }
@@ -601,7 +601,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'de> {
 }
 
 struct MapAccess<'de> {
-    entries: std::collections::btree_map::Iter<'de, String, Value>,
+    entries: <&'de value::Entries as IntoIterator>::IntoIter,
     current: Option<(&'de String, &'de Value)>,
 }
 

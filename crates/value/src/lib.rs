@@ -60,4 +60,4 @@ pub use json::JsonError;
 pub use number::{Number, NumberError, ParseNumberError};
 pub use refine::{Bound, Refine, ValueRange};
 pub use ty::{ObjectType, Type};
-pub use value::{Size, Value, ValueError};
+pub use value::{Entries, Size, Value, ValueError};

@@ -79,10 +79,15 @@ impl Seq {
     }
 }
 
-/// The elements of a map or attributes of an object, and their size.
-struct Entries {
+/// The elements of a known map or the attributes of a known object, by
+/// key in Go's (bytewise) order, and their size.
+///
+/// Sorted pairs in one allocation rather than a `BTreeMap`: a B-tree's
+/// leaf has room for eleven entries, about 700 bytes for an object of two,
+/// and a module keeps a value for every attribute.
+pub struct Entries {
     size: Size,
-    map: BTreeMap<String, Value>,
+    items: Box<[(String, Value)]>,
 }
 
 impl Entries {
@@ -90,7 +95,67 @@ impl Entries {
         let size = map.iter().fold(Size::scalar(0), |total, (k, v)| {
             total.plus(v.size()).plus(Size { elements: 0, bytes: k.len() as u64 })
         });
-        Arc::new(Entries { size, map })
+        Arc::new(Entries { size, items: map.into_iter().collect() })
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The value at `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        let at = self.items.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()?;
+        Some(&self.items[at].1)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Each key and its value, in key order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&String, &Value)> + ExactSizeIterator {
+        self.items.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+        self.items.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
+        self.items.iter().map(|(_, v)| v)
+    }
+
+    /// A map of the same entries, for a caller that builds on them.
+    pub fn to_map(&self) -> BTreeMap<String, Value> {
+        self.items.iter().cloned().collect()
+    }
+}
+
+impl<'a> IntoIterator for &'a Entries {
+    type Item = (&'a String, &'a Value);
+    type IntoIter =
+        std::iter::Map<std::slice::Iter<'a, (String, Value)>, fn(&'a (String, Value)) -> Self::Item>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl std::ops::Index<&str> for Entries {
+    type Output = Value;
+
+    fn index(&self, key: &str) -> &Value {
+        self.get(key).unwrap_or_else(|| panic!("no entry `{key}`"))
+    }
+}
+
+impl fmt::Debug for Entries {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
@@ -112,7 +177,7 @@ impl std::hash::Hash for Seq {
 
 impl PartialEq for Entries {
     fn eq(&self, other: &Entries) -> bool {
-        self.map == other.map
+        self.items == other.items
     }
 }
 
@@ -120,7 +185,7 @@ impl Eq for Entries {}
 
 impl std::hash::Hash for Entries {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.map.hash(state);
+        self.items.hash(state);
     }
 }
 
@@ -285,7 +350,7 @@ impl Value {
             Repr::Set(e, _) => Type::set(e.clone()),
             Repr::Map(e, _) => Type::map(e.clone()),
             Repr::Tuple(elems) => Type::Tuple(elems.items.iter().map(Value::ty).collect()),
-            Repr::Object(attrs) => Type::object(attrs.map.iter().map(|(k, v)| (k.clone(), v.ty())).collect()),
+            Repr::Object(attrs) => Type::object(attrs.iter().map(|(k, v)| (k.clone(), v.ty())).collect()),
         }
     }
 
@@ -311,7 +376,7 @@ impl Value {
         match &self.0 {
             Repr::Unknown(..) => false,
             Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => e.items.iter().all(Value::is_wholly_known),
-            Repr::Map(_, m) | Repr::Object(m) => m.map.values().all(Value::is_wholly_known),
+            Repr::Map(_, m) | Repr::Object(m) => m.values().all(Value::is_wholly_known),
             _ => true,
         }
     }
@@ -326,7 +391,7 @@ impl Value {
             Repr::List(_, e) | Repr::Set(_, e) | Repr::Tuple(e) => {
                 e.items.iter().all(Value::has_wholly_known_type)
             }
-            Repr::Map(_, m) | Repr::Object(m) => m.map.values().all(Value::has_wholly_known_type),
+            Repr::Map(_, m) | Repr::Object(m) => m.values().all(Value::has_wholly_known_type),
             _ => true,
         }
     }
@@ -362,16 +427,16 @@ impl Value {
 
     /// The elements of a known map or the attributes of a known object, by
     /// key in Go's (bytewise) order.
-    pub fn entries(&self) -> Option<&BTreeMap<String, Value>> {
+    pub fn entries(&self) -> Option<&Entries> {
         match &self.0 {
-            Repr::Map(_, m) | Repr::Object(m) => Some(&m.map),
+            Repr::Map(_, m) | Repr::Object(m) => Some(m),
             _ => None,
         }
     }
 
     /// Number of elements of a known collection or structure.
     pub fn length(&self) -> Option<usize> {
-        self.elements().map(<[Value]>::len).or_else(|| self.entries().map(BTreeMap::len))
+        self.elements().map(<[Value]>::len).or_else(|| self.entries().map(Entries::len))
     }
 
     /// How large the value is written out ([`Size`]); it costs nothing,
@@ -482,9 +547,9 @@ impl Value {
                 }
                 all_equal(x.iter().zip(y.iter()))
             }
-            (Repr::Object(x), Repr::Object(y)) => all_equal(x.map.values().zip(y.map.values())),
+            (Repr::Object(x), Repr::Object(y)) => all_equal(x.values().zip(y.values())),
             (Repr::Map(_, x), Repr::Map(_, y)) => {
-                let (x, y) = (&x.map, &y.map);
+                let (x, y) = (&**x, &**y);
                 if x.len() != y.len() || !x.keys().eq(y.keys()) {
                     return Some(false);
                 }
@@ -610,9 +675,9 @@ impl fmt::Debug for Value {
             Repr::String(s) => write!(f, "{s:?}"),
             Repr::List(t, e) => write!(f, "list<{t}>{:?}", e.items),
             Repr::Set(t, e) => write!(f, "set<{t}>{:?}", e.items),
-            Repr::Map(t, m) => write!(f, "map<{t}>{:?}", m.map),
+            Repr::Map(t, m) => write!(f, "map<{t}>{:?}", m),
             Repr::Tuple(e) => write!(f, "tuple{:?}", e.items),
-            Repr::Object(m) => write!(f, "object{:?}", m.map),
+            Repr::Object(m) => write!(f, "object{:?}", m),
         }
     }
 }

@@ -117,7 +117,7 @@ fn fill(value: Value, defaults: Option<&Defaults>) -> Value {
     if !ty.is_object() && !ty.is_map() {
         return value;
     }
-    let mut attributes = value.entries().cloned().unwrap_or_default();
+    let mut attributes = value.entries().map(value::Entries::to_map).unwrap_or_default();
     for (name, default) in &defaults.defaults {
         let missing = attributes.get(name).is_none_or(Value::is_null);
         if missing {
