@@ -1355,7 +1355,7 @@ impl AnalysisHost {
         let is_member = |file: File| members.contains(&file);
         let targets_of = |db: &RootDatabase, address: &Address| {
             if keep_resolutions {
-                module::attribute_resolution(db, Attr::new(db, module, address.clone())).targets.clone()
+                module::attribute_resolution(db, Attr::new(db, module, address.clone())).targets.to_vec()
             } else {
                 module::attribute_targets(db, module, address)
             }

@@ -141,11 +141,13 @@ pub struct Resolution {
     /// The attribute's expression, or a variable's default, shared with
     /// [`crate::module::file_exprs`].
     pub expr: Option<AttrExpr>,
-    pub targets: Vec<Target>,
+    /// Boxed, not a vector: kept for every attribute, it never grows.
+    pub targets: Box<[Target]>,
     /// The attributes it reads that are on the same reference cycle as
     /// itself, by the cycles the caller set ([`crate::module::KnownCycles`]):
     /// evaluation stops at them.
-    pub same_cycle: Vec<Address>,
+    /// Thin: most attributes are on no cycle.
+    pub same_cycle: ThinVec<Address>,
     /// How many attributes that cycle has (0 when on none known).
     pub cycle_members: u32,
     /// For an attribute of a block with `count` or `for_each`, which says
@@ -201,7 +203,8 @@ impl Repetition {
 /// sees it as any other read).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Instances {
-    pub target: usize,
+    /// The position of the read in [`Resolution::targets`].
+    pub target: u32,
     pub repetition: Repetition,
 }
 
@@ -238,7 +241,7 @@ fn instances_target(
     prefix.push(name.clone());
     let repetition = if name == "count" { Repetition::Count } else { Repetition::ForEach };
     targets.push(Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![Address::new(prefix)] });
-    Some(Instances { target: targets.len() - 1, repetition })
+    Some(Instances { target: crate::module::declarations::position(targets.len() - 1), repetition })
 }
 
 impl Resolution {
@@ -293,8 +296,8 @@ fn resolve_attribute<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
         return Resolution {
             kind: AttrKind::Variable { file: def.file, has_type: type_attr.is_some() },
             expr,
-            targets: Vec::new(),
-            same_cycle: Vec::new(),
+            targets: Box::default(),
+            same_cycle: ThinVec::new(),
             cycle_members: 0,
             instances: None,
         };
@@ -319,8 +322,13 @@ fn resolve_attribute<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
         None => Vec::new(),
     };
     let instances = instances_target(&index, rules, attr.address(db), &mut targets);
-    let mut resolution =
-        Resolution { kind: AttrKind::Expression, expr, targets, instances, ..Resolution::default() };
+    let mut resolution = Resolution {
+        kind: AttrKind::Expression,
+        expr,
+        targets: targets.into_boxed_slice(),
+        instances,
+        ..Resolution::default()
+    };
     let cycles = module.cycles(db);
     if let Some(cycle) = cycles.get(attr.address(db)) {
         resolution.same_cycle = resolution

@@ -482,7 +482,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     // attributes to evaluate, as its tool never evaluates them: only its
     // references must name something.
     if let Some(instances) = resolution.instances
-        && let Some(Target::Attributes { attrs, .. }) = resolution.targets.get(instances.target)
+        && let Some(Target::Attributes { attrs, .. }) = resolution.targets.get(instances.target as usize)
         && let Some(decides) = attrs.first()
         && let Ok(value) = attribute_value(db, Attr::new(db, attr.module(db), decides.clone()))
         && instances.repetition.makes_none(value)
@@ -506,7 +506,7 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     }
     for (reference, target) in resolution.targets.iter().enumerate() {
         // The read of the block's `count` or `for_each`, done above.
-        if resolution.instances.is_some_and(|it| it.target == reference) {
+        if resolution.instances.is_some_and(|it| it.target as usize == reference) {
             continue;
         }
         match target {
