@@ -231,6 +231,14 @@ fn json_string(text: &str, out: &mut String) {
 fn json_string_body(text: &str, out: &mut String) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = text.as_bytes();
+    // Most texts have nothing to escape: asked of every byte without
+    // stopping early, so that it is asked of many at once.
+    let escapes =
+        bytes.iter().fold(false, |escapes, &byte| escapes | (byte < 0x20) | (byte == b'"') | (byte == b'\\'));
+    if !escapes {
+        out.push_str(text);
+        return;
+    }
     let mut plain_from = 0;
     for (at, &byte) in bytes.iter().enumerate() {
         let escape = match byte {

@@ -401,22 +401,47 @@ pub fn check_contents<R: Send>(
 fn check_units(paths: &[Utf8PathBuf]) -> Vec<CheckUnit> {
     // Keyed by text: hashing a `Path` walks its components.
     let mut module_of_dir: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut units = Vec::new();
+    let mut units: Vec<CheckUnit> = Vec::new();
+    // The unit of the last module file: in path order, a directory's files
+    // mostly come one after another, and one of them is then known by its
+    // text alone, without taking its directory apart or hashing it.
+    let mut last: Option<usize> = None;
     for (index, path) in paths.iter().enumerate() {
         if !vfs::is_module_file(path) {
             units.push(CheckUnit { dir: None, files: vec![index] });
             continue;
         }
+        if let Some(unit) = last
+            && let Some(dir) = &units[unit].dir
+            && in_dir(path.as_str(), dir.as_str())
+        {
+            units[unit].files.push(index);
+            continue;
+        }
         let dir = vfs::module_dir(path);
-        match module_of_dir.get(dir.as_str()) {
-            Some(&unit) => units[unit].files.push(index),
+        let unit = match module_of_dir.get(dir.as_str()) {
+            Some(&unit) => {
+                units[unit].files.push(index);
+                unit
+            }
             None => {
                 module_of_dir.insert(dir.as_str(), units.len());
                 units.push(CheckUnit { dir: Some(dir.to_owned()), files: vec![index] });
+                units.len() - 1
             }
-        }
+        };
+        last = Some(unit);
     }
     units
+}
+
+/// Whether `path` is written as a name in the directory written `dir`
+/// (`dir/name`, the name a plain one), so that its module's directory,
+/// as [`vfs::module_dir`] finds it, is `dir`.
+fn in_dir(path: &str, dir: &str) -> bool {
+    path.strip_prefix(dir)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .is_some_and(|name| !matches!(name, "" | "." | "..") && !name.contains('/'))
 }
 
 /// Whether a unit reads its sibling units by path
@@ -439,18 +464,28 @@ fn reads_siblings(unit: &CheckUnit, paths: &[Utf8PathBuf]) -> bool {
 /// directory of more units than that (a flat directory of units) is cut
 /// every [`FILES_PER_CHUNK`] files.
 fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUnit]> {
-    let places: Vec<&Utf8Path> = units
+    // By text: where a chunk ends is only a matter of what it reads
+    // twice, and taking paths apart into components was most of the cost
+    // of cutting a tree into chunks.
+    let places: Vec<&str> = units
         .iter()
         .map(|unit| match &unit.dir {
-            Some(dir) => dir.as_path(),
-            None => vfs::parent(&paths[unit.files[0]]).unwrap_or(Utf8Path::new("")),
+            Some(dir) => dir.as_str(),
+            None => {
+                let path = paths[unit.files[0]].as_str();
+                path.rfind('/').map_or("", |at| &path[..at.max(1)])
+            }
         })
         .collect();
     // How many components the directory of the unit at `index` shares
     // with that of the unit before it: how deep in the tree a chunk that
     // ends between them ends.
     let shared = |index: usize| {
-        places[index - 1].components().zip(places[index].components()).take_while(|(a, b)| a == b).count()
+        let (before, place) = (places[index - 1], places[index]);
+        if before.is_empty() || place.is_empty() {
+            return 0;
+        }
+        before.split('/').zip(place.split('/')).take_while(|(a, b)| a == b).count()
     };
     let mut out = Vec::new();
     let mut start = 0;
@@ -1722,5 +1757,53 @@ mod tests {
         };
         assert_eq!(chunk_sizes(&tree("main.tf")), [16, 16, 8]);
         assert_eq!(chunk_sizes(&tree("terragrunt.hcl")), [20, 20]);
+    }
+
+    /// A module's files are grouped by [`vfs::module_dir`], whether the
+    /// file before is of the same directory (found by text) or not, for
+    /// paths tidy or not.
+    #[test]
+    fn units_are_modules_by_the_directory_module_dir_finds() {
+        let paths: Vec<Utf8PathBuf> = [
+            "main.tf",
+            "./b.tf",
+            "a/main.tf",
+            "a/x.tfvars",
+            "a/variables.tf",
+            "a/sub/main.tf",
+            "a/vars.tf",
+            "a/./c.tf",
+            "a/./d.tf",
+            "a//e.tf",
+            "a/sub/../f.tf",
+            "a/sub/../g.tf",
+            "/abs/main.tf",
+            "/abs/other.tf",
+            "/top.tf",
+            "/other.tf",
+            "a/sub/",
+            "a/sub/.",
+        ]
+        .into_iter()
+        .map(Utf8PathBuf::from)
+        .collect();
+        let mut expected: Vec<(Option<String>, Vec<usize>)> = Vec::new();
+        for (index, path) in paths.iter().enumerate() {
+            if !vfs::is_module_file(path) {
+                expected.push((None, vec![index]));
+                continue;
+            }
+            let dir = vfs::module_dir(path).as_str().to_owned();
+            match expected.iter_mut().find(|(unit, _)| unit.as_deref() == Some(dir.as_str())) {
+                Some((_, files)) => files.push(index),
+                None => expected.push((Some(dir), vec![index])),
+            }
+        }
+        let units: Vec<(Option<String>, Vec<usize>)> = check_units(&paths)
+            .into_iter()
+            .map(|unit| (unit.dir.map(Utf8PathBuf::into_string), unit.files))
+            .collect();
+        assert_eq!(units, expected);
+        assert!(units.contains(&(Some("a".to_owned()), vec![2, 4, 6, 7, 8, 9])), "{units:?}");
     }
 }
