@@ -260,8 +260,9 @@ fn check_grouped<R: Send>(
     // one way (`vfs::module_dir` of a walk's tidy path, or a call's
     // directory resolved lexically), and hashing a `Path` walks its
     // components.
-    let unit_of_dir: FxHashMap<&str, &CheckUnit> =
-        units.iter().filter_map(|unit| Some((unit.dir.as_deref()?.as_str(), unit))).collect();
+    let mut unit_of_dir: FxHashMap<&str, &CheckUnit> =
+        FxHashMap::with_capacity_and_hasher(units.len(), Default::default());
+    unit_of_dir.extend(units.iter().filter_map(|unit| Some((unit.dir.as_deref()?.as_str(), unit))));
     let levels: OnceLock<Result<Configured, ConfigError>> = OnceLock::new();
     let child_inputs: ChildInputs = Arc::default();
     let checker = ChunkChecker {
@@ -400,8 +401,11 @@ pub fn check_contents<R: Send>(
 /// other more often than strangers do).
 fn check_units(paths: &[Utf8PathBuf]) -> Vec<CheckUnit> {
     // Keyed by text: hashing a `Path` walks its components.
-    let mut module_of_dir: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut units: Vec<CheckUnit> = Vec::new();
+    // Sized for a unit per file at once: grown, it was rehashed a dozen
+    // times over a tree.
+    let mut module_of_dir: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(paths.len(), Default::default());
+    let mut units: Vec<CheckUnit> = Vec::with_capacity(paths.len());
     // The unit of the last module file: in path order, a directory's files
     // mostly come one after another, and one of them is then known by its
     // text alone, without taking its directory apart or hashing it.
@@ -480,13 +484,7 @@ fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUn
     // How many components the directory of the unit at `index` shares
     // with that of the unit before it: how deep in the tree a chunk that
     // ends between them ends.
-    let shared = |index: usize| {
-        let (before, place) = (places[index - 1], places[index]);
-        if before.is_empty() || place.is_empty() {
-            return 0;
-        }
-        before.split('/').zip(place.split('/')).take_while(|(a, b)| a == b).count()
-    };
+    let shared = |index: usize| shared_components(places[index - 1], places[index]);
     let mut out = Vec::new();
     let mut start = 0;
     while start < units.len() {
@@ -514,6 +512,20 @@ fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUn
         start = end;
     }
     out
+}
+
+/// How many leading components (split at `/`) the directories written
+/// `a` and `b` share, none if either is empty: the separators within
+/// their common prefix, and the component it ends in if it ends one in
+/// both.
+fn shared_components(a: &str, b: &str) -> usize {
+    if a.is_empty() || b.is_empty() {
+        return 0;
+    }
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let common = a.iter().zip(b).take_while(|(a, b)| a == b).count();
+    let ends_one = |text: &[u8]| text.get(common).is_none_or(|&byte| byte == b'/');
+    a[..common].iter().filter(|&&byte| byte == b'/').count() + usize::from(ends_one(a) && ends_one(b))
 }
 
 type Reports<R> = Vec<Vec<(usize, R)>>;
@@ -1805,5 +1817,23 @@ mod tests {
             .collect();
         assert_eq!(units, expected);
         assert!(units.contains(&(Some("a".to_owned()), vec![2, 4, 6, 7, 8, 9])), "{units:?}");
+    }
+
+    /// The components two directories share, by bytes, as splitting them
+    /// at `/` counts them.
+    #[test]
+    fn shared_components_are_counted_as_split_components_are() {
+        let dirs =
+            ["", ".", "a", "ab", "a/b", "a/bc", "a/b/c", "a/bc/d", "/", "/a", "/a/b", "/ab", "b/a", "a/b/"];
+        for a in dirs {
+            for b in dirs {
+                let by_split = if a.is_empty() || b.is_empty() {
+                    0
+                } else {
+                    a.split('/').zip(b.split('/')).take_while(|(a, b)| a == b).count()
+                };
+                assert_eq!(shared_components(a, b), by_split, "{a:?} and {b:?}");
+            }
+        }
     }
 }
