@@ -179,7 +179,14 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // One finder of configurations for what is excluded and then for the
     // rule levels: each directory is looked at once.
     let mut levels = host::config::RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
-    levels.assume_no_config_file_in(found.without_config);
+    // Walks that found no configuration file, under roots where none
+    // applies: none applies anywhere, and no directory need be looked at.
+    match &found.config_free_roots {
+        Some(roots) if stdin.is_none() && roots.iter().all(|root| !levels.applies_in(root)) => {
+            levels.assume_none_apply()
+        }
+        _ => levels.assume_no_config_file_in(found.without_config),
+    }
     let mut selected = match &stdin {
         Some(_) => None,
         None => host::config::excluded(&mut levels, &paths)

@@ -31,6 +31,12 @@ pub(crate) struct Found {
     /// (it was recorded for the result cache, or read from its record):
     /// the search for rule levels need not look there.
     pub(crate) without_config: Vec<Utf8PathBuf>,
+    /// The roots walked, when every path searched was a directory whose
+    /// walk listed each directory of the files it found and found no
+    /// `halite.toml` in any: then only a configuration that applies in a
+    /// root (its own or one above it) could apply to a file found.
+    /// `None` when a file was named, or a walk does not know.
+    pub(crate) config_free_roots: Option<Vec<Utf8PathBuf>>,
 }
 
 /// Something a walk met and could not read: a directory it may not list, a
@@ -93,20 +99,31 @@ pub(crate) fn hcl_files(
     // through the cache are (a recorded walk's files are sorted, and the
     // record is of this very build).
     let mut in_order = paths.len() == 1;
+    let mut config_free_roots = Some(Vec::new());
     for path in paths {
         let metadata = std::fs::metadata(path).with_context(|| format!("cannot read `{path}`"))?;
         if metadata.is_dir() {
             match cache {
-                Some(cache) => in_order &= walk_recorded(path, syntaxes, cache, &mut found),
+                Some(cache) => {
+                    let (ordered, config_free) = walk_recorded(path, syntaxes, cache, &mut found);
+                    in_order &= ordered;
+                    match config_free_roots.as_mut() {
+                        Some(roots) if config_free => roots.push(path.clone()),
+                        _ => config_free_roots = None,
+                    }
+                }
                 None => {
                     walk(path, syntaxes, &mut found, None);
                     in_order = false;
+                    config_free_roots = None;
                 }
             }
         } else {
             found.files.push(tidy(path));
+            config_free_roots = None;
         }
     }
+    found.config_free_roots = config_free_roots;
     if !in_order {
         vfs::sort_paths(&mut found.files);
     }
@@ -140,16 +157,23 @@ fn walk_key(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache) -> Option<
 
 /// [`walk`], unless the cache's record of it holds; a walk that met no
 /// problem is recorded. Returns whether the files it added are in path
-/// order.
-fn walk_recorded(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache, found: &mut Found) -> bool {
+/// order, and whether the walk is known to have listed no directory
+/// holding a `halite.toml` (each directory of the files it found is
+/// listed).
+fn walk_recorded(
+    root: &Utf8Path,
+    syntaxes: Syntaxes,
+    cache: &ResultCache,
+    found: &mut Found,
+) -> (bool, bool) {
     let Some(key) = walk_key(root, syntaxes, cache) else {
         walk(root, syntaxes, found, None);
-        return false;
+        return (false, false);
     };
     if let Some(recorded) = cache.recorded_walk(&key) {
         found.files.extend(recorded.files);
         found.without_config.extend(recorded.without_config);
-        return true;
+        return (true, !recorded.config_in_listed_dirs);
     }
     let started = std::time::SystemTime::now();
     let mut walked = Found::default();
@@ -157,16 +181,21 @@ fn walk_recorded(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache, found
     walk(root, syntaxes, &mut walked, Some(&mut dirs));
     // Recorded in order, so that a run reading the record need not sort.
     vfs::sort_paths(&mut walked.files);
+    let mut config_free = false;
     if walked.problems.is_empty()
         && let Some(dirs) = dirs
         && let Some(files) = watched_files(root, &dirs)
     {
+        let listed = dirs.len();
         let inputs = WalkInputs { dirs, files };
-        found.without_config.extend(cache.record_walk(&key, started, inputs, &walked.files));
+        let without_config = cache.record_walk(&key, started, inputs, &walked.files);
+        // A directory that could not be looked at is not among them.
+        config_free = without_config.len() == listed;
+        found.without_config.extend(without_config);
     }
     found.files.append(&mut walked.files);
     found.problems.append(&mut walked.problems);
-    true
+    (true, config_free)
 }
 
 /// The files a walk of `root` that listed `dirs` read besides those

@@ -628,6 +628,43 @@ fn a_recorded_walk_holds_until_a_directory_changes() {
     assert_eq!(cached_run(dir.path(), &cache, &["--format", "concise"]), before);
 }
 
+/// A configuration above the directory checked applies to the files a
+/// recorded walk found there, though no directory the walk listed holds
+/// one (so that none is looked for below it); one removed or added there
+/// later, the record holding, is seen, as is one added in the tree.
+#[test]
+fn a_configuration_above_a_recorded_walk_s_root_applies() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let deep = dir.path().join("sub/deep");
+    std::fs::create_dir_all(&deep).expect("a directory");
+    std::fs::write(deep.join("main.tf"), "variable \"x\" {}\n\nlocals {\n  a = \"${var.x}\"\n}\n")
+        .expect("a file");
+    let (_keep, cache) = cache_dir();
+    let args = ["--format", "concise", "sub"];
+    let config = "[rules]\ninterpolation-only = \"error\"\n";
+    std::fs::write(dir.path().join("halite.toml"), config).expect("a configuration");
+    settle();
+    let first = cached_run(dir.path(), &cache, &args);
+    assert!(first.contains("sub/deep/main.tf:4:7: error[interpolation-only]"), "{first}");
+    let records = walk_records(&cache);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(cached_run(dir.path(), &cache, &args), first);
+    assert_eq!(walk_records(&cache), records, "the record held");
+    // Removed, then written again, above the walk's root.
+    std::fs::remove_file(dir.path().join("halite.toml")).expect("removed");
+    let without = cached_run(dir.path(), &cache, &args);
+    assert!(without.contains("sub/deep/main.tf:4:7: warning[interpolation-only]"), "{without}");
+    assert_eq!(walk_records(&cache), records, "the record held");
+    std::fs::write(dir.path().join("halite.toml"), config).expect("a configuration");
+    assert_eq!(cached_run(dir.path(), &cache, &args), first);
+    assert_eq!(walk_records(&cache), records, "the record held");
+    // One in the walked tree, which extends the one above.
+    std::fs::write(dir.path().join("sub/halite.toml"), "[rules]\ninterpolation-only = \"off\"\n")
+        .expect("a configuration");
+    let off = cached_run(dir.path(), &cache, &args);
+    assert!(!off.contains("interpolation-only"), "{off}");
+}
+
 /// What ignore files say decides which files a walk finds: a
 /// `.gitignore` added, rewritten with its size kept, and one above the
 /// checked directory or in a repository's exclude file, are each seen

@@ -405,6 +405,12 @@ impl ConfigChain {
         levels
     }
 
+    /// Whether the levels it gives are the same for every file: no
+    /// configuration of it has an override (by path).
+    pub fn levels_are_uniform(&self) -> bool {
+        self.configs.iter().all(|config| config.overrides.is_empty())
+    }
+
     /// The configurations, the outermost first.
     pub fn configs(&self) -> &[std::sync::Arc<Config>] {
         &self.configs

@@ -260,8 +260,9 @@ fn check_grouped<R: Send>(
     // one way (`vfs::module_dir` of a walk's tidy path, or a call's
     // directory resolved lexically), and hashing a `Path` walks its
     // components.
-    let unit_of_dir: FxHashMap<&str, &CheckUnit> =
-        units.iter().filter_map(|unit| Some((unit.dir.as_deref()?.as_str(), unit))).collect();
+    let mut unit_of_dir: FxHashMap<&str, &CheckUnit> =
+        FxHashMap::with_capacity_and_hasher(units.len(), Default::default());
+    unit_of_dir.extend(units.iter().filter_map(|unit| Some((unit.dir.as_deref()?.as_str(), unit))));
     let levels: OnceLock<Result<Configured, ConfigError>> = OnceLock::new();
     let child_inputs: ChildInputs = Arc::default();
     let checker = ChunkChecker {
@@ -400,23 +401,51 @@ pub fn check_contents<R: Send>(
 /// other more often than strangers do).
 fn check_units(paths: &[Utf8PathBuf]) -> Vec<CheckUnit> {
     // Keyed by text: hashing a `Path` walks its components.
-    let mut module_of_dir: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut units = Vec::new();
+    // Sized for a unit per file at once: grown, it was rehashed a dozen
+    // times over a tree.
+    let mut module_of_dir: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(paths.len(), Default::default());
+    let mut units: Vec<CheckUnit> = Vec::with_capacity(paths.len());
+    // The unit of the last module file: in path order, a directory's files
+    // mostly come one after another, and one of them is then known by its
+    // text alone, without taking its directory apart or hashing it.
+    let mut last: Option<usize> = None;
     for (index, path) in paths.iter().enumerate() {
         if !vfs::is_module_file(path) {
             units.push(CheckUnit { dir: None, files: vec![index] });
             continue;
         }
+        if let Some(unit) = last
+            && let Some(dir) = &units[unit].dir
+            && in_dir(path.as_str(), dir.as_str())
+        {
+            units[unit].files.push(index);
+            continue;
+        }
         let dir = vfs::module_dir(path);
-        match module_of_dir.get(dir.as_str()) {
-            Some(&unit) => units[unit].files.push(index),
+        let unit = match module_of_dir.get(dir.as_str()) {
+            Some(&unit) => {
+                units[unit].files.push(index);
+                unit
+            }
             None => {
                 module_of_dir.insert(dir.as_str(), units.len());
                 units.push(CheckUnit { dir: Some(dir.to_owned()), files: vec![index] });
+                units.len() - 1
             }
-        }
+        };
+        last = Some(unit);
     }
     units
+}
+
+/// Whether `path` is written as a name in the directory written `dir`
+/// (`dir/name`, the name a plain one), so that its module's directory,
+/// as [`vfs::module_dir`] finds it, is `dir`.
+fn in_dir(path: &str, dir: &str) -> bool {
+    path.strip_prefix(dir)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .is_some_and(|name| !matches!(name, "" | "." | "..") && !name.contains('/'))
 }
 
 /// Whether a unit reads its sibling units by path
@@ -439,19 +468,23 @@ fn reads_siblings(unit: &CheckUnit, paths: &[Utf8PathBuf]) -> bool {
 /// directory of more units than that (a flat directory of units) is cut
 /// every [`FILES_PER_CHUNK`] files.
 fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUnit]> {
-    let places: Vec<&Utf8Path> = units
+    // By text: where a chunk ends is only a matter of what it reads
+    // twice, and taking paths apart into components was most of the cost
+    // of cutting a tree into chunks.
+    let places: Vec<&str> = units
         .iter()
         .map(|unit| match &unit.dir {
-            Some(dir) => dir.as_path(),
-            None => vfs::parent(&paths[unit.files[0]]).unwrap_or(Utf8Path::new("")),
+            Some(dir) => dir.as_str(),
+            None => {
+                let path = paths[unit.files[0]].as_str();
+                path.rfind('/').map_or("", |at| &path[..at.max(1)])
+            }
         })
         .collect();
     // How many components the directory of the unit at `index` shares
     // with that of the unit before it: how deep in the tree a chunk that
     // ends between them ends.
-    let shared = |index: usize| {
-        places[index - 1].components().zip(places[index].components()).take_while(|(a, b)| a == b).count()
-    };
+    let shared = |index: usize| shared_components(places[index - 1], places[index]);
     let mut out = Vec::new();
     let mut start = 0;
     while start < units.len() {
@@ -479,6 +512,20 @@ fn chunks<'u>(units: &'u [CheckUnit], paths: &[Utf8PathBuf]) -> Vec<&'u [CheckUn
         start = end;
     }
     out
+}
+
+/// How many leading components (split at `/`) the directories written
+/// `a` and `b` share, none if either is empty: the separators within
+/// their common prefix, and the component it ends in if it ends one in
+/// both.
+fn shared_components(a: &str, b: &str) -> usize {
+    if a.is_empty() || b.is_empty() {
+        return 0;
+    }
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let common = a.iter().zip(b).take_while(|(a, b)| a == b).count();
+    let ends_one = |text: &[u8]| text.get(common).is_none_or(|&byte| byte == b'/');
+    a[..common].iter().filter(|&&byte| byte == b'/').count() + usize::from(ends_one(a) && ends_one(b))
 }
 
 type Reports<R> = Vec<Vec<(usize, R)>>;
@@ -1722,5 +1769,71 @@ mod tests {
         };
         assert_eq!(chunk_sizes(&tree("main.tf")), [16, 16, 8]);
         assert_eq!(chunk_sizes(&tree("terragrunt.hcl")), [20, 20]);
+    }
+
+    /// A module's files are grouped by [`vfs::module_dir`], whether the
+    /// file before is of the same directory (found by text) or not, for
+    /// paths tidy or not.
+    #[test]
+    fn units_are_modules_by_the_directory_module_dir_finds() {
+        let paths: Vec<Utf8PathBuf> = [
+            "main.tf",
+            "./b.tf",
+            "a/main.tf",
+            "a/x.tfvars",
+            "a/variables.tf",
+            "a/sub/main.tf",
+            "a/vars.tf",
+            "a/./c.tf",
+            "a/./d.tf",
+            "a//e.tf",
+            "a/sub/../f.tf",
+            "a/sub/../g.tf",
+            "/abs/main.tf",
+            "/abs/other.tf",
+            "/top.tf",
+            "/other.tf",
+            "a/sub/",
+            "a/sub/.",
+        ]
+        .into_iter()
+        .map(Utf8PathBuf::from)
+        .collect();
+        let mut expected: Vec<(Option<String>, Vec<usize>)> = Vec::new();
+        for (index, path) in paths.iter().enumerate() {
+            if !vfs::is_module_file(path) {
+                expected.push((None, vec![index]));
+                continue;
+            }
+            let dir = vfs::module_dir(path).as_str().to_owned();
+            match expected.iter_mut().find(|(unit, _)| unit.as_deref() == Some(dir.as_str())) {
+                Some((_, files)) => files.push(index),
+                None => expected.push((Some(dir), vec![index])),
+            }
+        }
+        let units: Vec<(Option<String>, Vec<usize>)> = check_units(&paths)
+            .into_iter()
+            .map(|unit| (unit.dir.map(Utf8PathBuf::into_string), unit.files))
+            .collect();
+        assert_eq!(units, expected);
+        assert!(units.contains(&(Some("a".to_owned()), vec![2, 4, 6, 7, 8, 9])), "{units:?}");
+    }
+
+    /// The components two directories share, by bytes, as splitting them
+    /// at `/` counts them.
+    #[test]
+    fn shared_components_are_counted_as_split_components_are() {
+        let dirs =
+            ["", ".", "a", "ab", "a/b", "a/bc", "a/b/c", "a/bc/d", "/", "/a", "/a/b", "/ab", "b/a", "a/b/"];
+        for a in dirs {
+            for b in dirs {
+                let by_split = if a.is_empty() || b.is_empty() {
+                    0
+                } else {
+                    a.split('/').zip(b.split('/')).take_while(|(a, b)| a == b).count()
+                };
+                assert_eq!(shared_components(a, b), by_split, "{a:?} and {b:?}");
+            }
+        }
     }
 }

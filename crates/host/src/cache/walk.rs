@@ -67,6 +67,11 @@ pub struct RecordedWalk {
     pub files: Vec<Utf8PathBuf>,
     /// The directories listed that hold no entry named `halite.toml`.
     pub without_config: Vec<Utf8PathBuf>,
+    /// Whether any directory listed holds an entry named `halite.toml`:
+    /// when none does, no configuration applies to the files found but
+    /// one in or above the walk's root (see
+    /// [`crate::config::RuleLevelsFinder::assume_none_apply`]).
+    pub config_in_listed_dirs: bool,
 }
 
 /// What a walk listed and read, for [`super::ResultCache::record_walk`].
@@ -174,13 +179,14 @@ pub(super) fn recorded(
     let spans = record.found.iter().map(|path| span(path)).collect();
     let without_config: Vec<(usize, usize)> =
         record.dirs.iter().filter(|(_, _, has_config)| !has_config).map(|(path, _, _)| span(path)).collect();
+    let config_in_listed_dirs = without_config.len() != record.dirs.len();
     drop(record);
     crate::trace::mark("walk files hold");
     let texts = Arc::new(FoundTexts { bytes, spans });
     on_holds(&texts);
     let files = (0..texts.len()).map(|index| texts.get(index).to_owned()).collect();
     let without_config = without_config.into_iter().map(|span| texts.text(span).to_owned()).collect();
-    Some(RecordedWalk { files, without_config })
+    Some(RecordedWalk { files, without_config, config_in_listed_dirs })
 }
 
 /// The files a record found, named as in its bytes.
@@ -444,6 +450,7 @@ mod tests {
         let walked = recorded(&cache, &key).expect("a record");
         assert_eq!(walked.files, found);
         assert_eq!(walked.without_config, without);
+        assert!(!walked.config_in_listed_dirs);
         assert_eq!(recorded(&cache, &super::key(&blake3::hash(b"build"), &["other"])), None);
         // A repository's directory changes with every `git` command: only
         // that it is one is watched.
