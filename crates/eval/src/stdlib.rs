@@ -302,7 +302,7 @@ fn concat_fn() -> Function {
                         if !v.is_known() {
                             return Ok(Type::Dynamic);
                         }
-                        etys.extend(std::iter::repeat_n(*e, v.length().unwrap_or(0)));
+                        etys.extend(std::iter::repeat_n(Arc::unwrap_or_clone(e), v.length().unwrap_or(0)));
                     }
                     other => {
                         return Err(FunctionError::arg(
@@ -379,7 +379,9 @@ fn keys_values(keys: bool) -> Function {
         vec![if keys { p("inputMap", Type::Dynamic).allow_unknown() } else { p("mapping", Type::Dynamic) }],
         None,
         Arc::new(move |a| match a[0].ty() {
-            Type::Map(e) => Ok(if keys { Type::list(Type::String) } else { Type::list(*e) }),
+            Type::Map(e) => {
+                Ok(if keys { Type::list(Type::String) } else { Type::list(Arc::unwrap_or_clone(e)) })
+            }
             Type::Object(o) => Ok(if keys {
                 Type::Tuple(vec![Type::String; o.attrs().len()])
             } else {
@@ -408,12 +410,12 @@ fn reverse_fn() -> Function {
         vec![p("list", Type::Dynamic)],
         None,
         Arc::new(|a| match a[0].ty() {
-            Type::List(e) => Ok(Type::list(*e)),
+            Type::List(e) => Ok(Type::list(Arc::unwrap_or_clone(e))),
             Type::Tuple(mut t) => {
                 t.reverse();
                 Ok(Type::Tuple(t))
             }
-            Type::Set(e) => Ok(Type::list(*e)),
+            Type::Set(e) => Ok(Type::list(Arc::unwrap_or_clone(e))),
             _ => Err(FunctionError::arg(0, "can only reverse list or tuple values")),
         }),
         Arc::new(|a, ret| {
@@ -598,7 +600,7 @@ fn lookup_fn() -> Function {
                         "the default value must have the same type as the map elements",
                     ));
                 }
-                Ok(*e)
+                Ok(Arc::unwrap_or_clone(e))
             }
             _ => Err(FunctionError::arg(0, "lookup() requires a map as the first argument")),
         }),
@@ -620,7 +622,7 @@ fn element_fn() -> Function {
         vec![p("list", Type::Dynamic), p("index", Type::Number)],
         None,
         Arc::new(|a| match a[0].ty() {
-            Type::List(e) => Ok(*e),
+            Type::List(e) => Ok(Arc::unwrap_or_clone(e)),
             Type::Tuple(t) => {
                 if !a[1].is_known() {
                     return Ok(Type::Dynamic);
@@ -848,7 +850,7 @@ fn zipmap_fn() -> Function {
         vec![p("keys", Type::list(Type::String)), p("values", Type::Dynamic)],
         None,
         Arc::new(|a| match a[1].ty() {
-            Type::List(e) => Ok(Type::map(*e)),
+            Type::List(e) => Ok(Type::map(Arc::unwrap_or_clone(e))),
             Type::Tuple(t) => {
                 if !a[0].is_wholly_known() {
                     return Ok(Type::Dynamic);
@@ -1094,7 +1096,7 @@ fn slice_fn() -> Function {
         vec![p("list", Type::Dynamic), p("start_index", Type::Number), p("end_index", Type::Number)],
         None,
         Arc::new(|a| match a[0].ty() {
-            Type::List(e) => Ok(Type::list(*e)),
+            Type::List(e) => Ok(Type::list(Arc::unwrap_or_clone(e))),
             Type::Tuple(t) => {
                 if !a[1].is_known() || !a[2].is_known() {
                     return Ok(Type::Dynamic);
@@ -1275,10 +1277,10 @@ fn setproduct_fn() -> Function {
             let mut etys = Vec::new();
             for (i, v) in a.iter().enumerate() {
                 match v.ty() {
-                    Type::Set(e) => etys.push(*e),
+                    Type::Set(e) => etys.push(Arc::unwrap_or_clone(e)),
                     Type::List(e) => {
                         lists += 1;
-                        etys.push(*e);
+                        etys.push(Arc::unwrap_or_clone(e));
                     }
                     Type::Tuple(t) => {
                         lists += 1;

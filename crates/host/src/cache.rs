@@ -1320,7 +1320,7 @@ mod tests {
                         name: "tags".into(),
                         required: false,
                         ty: Some(value::Type::object_with_optional(
-                            [("a".to_owned(), value::Type::List(Box::new(value::Type::Number)))].into(),
+                            [("a".to_owned(), value::Type::list(value::Type::Number))].into(),
                             ["a".to_owned()].into(),
                         )),
                     },

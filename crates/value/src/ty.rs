@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
 use crate::json::{self, Json};
 use crate::value::{nfc, nfc_keys};
@@ -16,13 +17,17 @@ pub enum Type {
     String,
     /// The dynamic pseudo-type: a placeholder for a type not yet known.
     Dynamic,
-    List(Box<Type>),
-    Set(Box<Type>),
-    Map(Box<Type>),
+    /// Shared, as every compound type is: a type is cloned wherever a value
+    /// or a constraint is, and a deep copy of a nested type was a large part
+    /// of checking a module's variables.
+    List(Arc<Type>),
+    Set(Arc<Type>),
+    Map(Arc<Type>),
     Tuple(Vec<Type>),
-    /// Boxed: an object type is two maps, and a type is held in every
-    /// value (a primitive type would otherwise take their room).
-    Object(Box<ObjectType>),
+    /// Shared, and out of line: an object type is two maps, and a type is
+    /// held in every value (a primitive type would otherwise take their
+    /// room).
+    Object(Arc<ObjectType>),
 }
 
 /// An object type: attribute types and the names of the optional ones.
@@ -64,15 +69,15 @@ impl ObjectType {
 
 impl Type {
     pub fn list(ety: Type) -> Type {
-        Type::List(Box::new(ety))
+        Type::List(Arc::new(ety))
     }
 
     pub fn set(ety: Type) -> Type {
-        Type::Set(Box::new(ety))
+        Type::Set(Arc::new(ety))
     }
 
     pub fn map(ety: Type) -> Type {
-        Type::Map(Box::new(ety))
+        Type::Map(Arc::new(ety))
     }
 
     pub fn tuple(etys: Vec<Type>) -> Type {
@@ -81,12 +86,12 @@ impl Type {
 
     /// An object type without optional attributes.
     pub fn object(attrs: BTreeMap<String, Type>) -> Type {
-        Type::Object(Box::new(ObjectType::new(attrs, BTreeSet::new())))
+        Type::Object(Arc::new(ObjectType::new(attrs, BTreeSet::new())))
     }
 
     /// `cty.ObjectWithOptionalAttrs`.
     pub fn object_with_optional(attrs: BTreeMap<String, Type>, optional: BTreeSet<String>) -> Type {
-        Type::Object(Box::new(ObjectType::new(attrs, optional)))
+        Type::Object(Arc::new(ObjectType::new(attrs, optional)))
     }
 
     /// Convenience for tests and callers with literal attribute lists.
@@ -355,7 +360,7 @@ impl Type {
                                 optional.insert(n.clone());
                             }
                         }
-                        Ok(Type::Object(Box::new(ObjectType::new(attrs, optional))))
+                        Ok(Type::Object(Arc::new(ObjectType::new(attrs, optional))))
                     }
                     _ => Err(err("invalid complex type kind name")),
                 }
@@ -373,7 +378,7 @@ impl fmt::Debug for Type {
 
 impl fmt::Debug for ObjectType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&Type::Object(Box::new(self.clone())).to_json_string())
+        f.write_str(&Type::Object(Arc::new(self.clone())).to_json_string())
     }
 }
 

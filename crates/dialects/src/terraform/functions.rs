@@ -513,7 +513,7 @@ fn lookup() -> Function {
                             "the default value must have the same type as the map elements",
                         ));
                     }
-                    Ok(*element)
+                    Ok(std::sync::Arc::unwrap_or_clone(element))
                 }
                 _ => Err(FunctionError::arg(0, "lookup() requires a map as the first argument")),
             }
@@ -558,7 +558,7 @@ fn element() -> Function {
         vec![Param::new("list", Type::Dynamic), Param::new("index", Type::Number)],
         None,
         Arc::new(|args| match args[0].ty() {
-            Type::List(element) => Ok(*element),
+            Type::List(element) => Ok(std::sync::Arc::unwrap_or_clone(element)),
             Type::Tuple(elements) => {
                 if !args[1].is_known() {
                     return Ok(Type::Dynamic);
@@ -729,7 +729,7 @@ fn one() -> Function {
         vec![p("list", Type::Dynamic)],
         None,
         Arc::new(|args| match args[0].ty() {
-            Type::List(element) | Type::Set(element) => Ok(*element),
+            Type::List(element) | Type::Set(element) => Ok(std::sync::Arc::unwrap_or_clone(element)),
             Type::Tuple(elements) if elements.is_empty() => Ok(Type::Dynamic),
             Type::Tuple(elements) if elements.len() == 1 => Ok(elements[0].clone()),
             _ => Err(FunctionError::arg(0, ONE_MESSAGE)),
