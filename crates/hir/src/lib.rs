@@ -48,6 +48,11 @@ pub type ExprId = Idx<Expr>;
 pub type AttributeId = Idx<Attribute>;
 pub type BlockId = Idx<Block>;
 
+/// The id of the expression at position `index` of its arena or copy.
+pub fn expr_id(index: u32) -> ExprId {
+    Idx::from_raw(RawIdx::from_u32(index))
+}
+
 /// Expressions indexed by [`ExprId`]: a file's whole arena, or one
 /// attribute's copy kept in a single allocation (`db::module::AttrExpr`).
 /// The evaluator and the reference walk read either through this view.
@@ -68,7 +73,7 @@ impl<'a> Exprs<'a> {
 
     /// Each expression with its id, in id order.
     pub fn iter(self) -> impl Iterator<Item = (ExprId, &'a Expr)> + 'a {
-        self.0.iter().enumerate().map(|(at, expr)| (Idx::from_raw(RawIdx::from_u32(at as u32)), expr))
+        self.0.iter().enumerate().map(|(at, expr)| (expr_id(at as u32), expr))
     }
 
     pub fn len(self) -> usize {
@@ -82,8 +87,7 @@ impl<'a> Exprs<'a> {
 
 impl<'a> From<&'a Arena<Expr>> for Exprs<'a> {
     fn from(arena: &'a Arena<Expr>) -> Exprs<'a> {
-        let end = Idx::from_raw(RawIdx::from_u32(arena.len() as u32));
-        Exprs(&arena[IdxRange::new(Idx::from_raw(RawIdx::from_u32(0))..end)])
+        Exprs(&arena[IdxRange::new(expr_id(0)..expr_id(arena.len() as u32))])
     }
 }
 

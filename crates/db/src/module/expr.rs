@@ -10,7 +10,7 @@
 //! mapping back to the file's expressions, which diagnostics need for
 //! ranges.
 
-use la_arena::{Arena, Idx, RawIdx};
+use la_arena::Arena;
 use smol_str::SmolStr;
 
 use hir::{Expr, ExprId, Exprs, ObjectItem, ObjectKey, TemplateFor, TemplateIf, TemplatePart};
@@ -43,7 +43,7 @@ impl AttrExpr {
     }
 
     pub fn root(&self) -> ExprId {
-        Idx::from_raw(RawIdx::from_u32(self.inner.header.header))
+        hir::expr_id(self.inner.header.header)
     }
 }
 
@@ -162,7 +162,7 @@ fn copy_subtree(
 /// Appends `expr` to `into`, returning its id (its position).
 fn push(into: &mut Vec<Expr>, expr: Expr) -> ExprId {
     into.push(expr);
-    Idx::from_raw(RawIdx::from_u32(into.len() as u32 - 1))
+    hir::expr_id(into.len() as u32 - 1)
 }
 
 /// Old ids to new, densely over a subtree's span of ids.

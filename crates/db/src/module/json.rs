@@ -210,8 +210,7 @@ pub(crate) fn attribute_expr(
     let range = value.syntax().text_range();
     if crate::parse_json(db, file).errors().iter().any(|error| range.contains_inclusive(error.range.start()))
     {
-        let root = la_arena::Idx::from_raw(la_arena::RawIdx::from_u32(0));
-        return Some(AttrExpr::new(vec![hir::Expr::Missing], root));
+        return Some(AttrExpr::new(vec![hir::Expr::Missing], hir::expr_id(0)));
     }
     let (hir, root, _) = hir::lower_json_value(&value);
     Some(AttrExpr::from_arena(hir.exprs, root))
