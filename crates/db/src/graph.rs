@@ -543,7 +543,7 @@ where
 /// `roots` and everything they read, dependencies before their readers (a
 /// cycle broken anywhere): the order in which evaluating each asks only
 /// for values already known.
-pub fn dependencies_first<N, I>(roots: impl IntoIterator<Item = N>, mut reads: impl FnMut(N) -> I) -> Vec<N>
+pub fn dependencies_first<N, I>(roots: impl IntoIterator<Item = N>, reads: impl FnMut(N) -> I) -> Vec<N>
 where
     N: Copy + Eq + std::hash::Hash,
     I: IntoIterator<Item = N>,
