@@ -784,6 +784,18 @@ impl AnalysisHost {
         parallel_map(&self.db, items, self.options.threads(), f)
     }
 
+    /// [`Self::map_on_threads`], the calling thread doing `first` (work of
+    /// its own that reads nothing of the host: writing out what an earlier
+    /// call found) before it joins the others.
+    pub fn map_on_threads_after<I: Copy + Sync, T: Send>(
+        &self,
+        items: &[I],
+        first: impl FnOnce(),
+        f: impl Fn(&RootDatabase, I) -> T + Sync,
+    ) -> Vec<T> {
+        parallel_map_after(&self.db, items, self.options.threads(), first, f)
+    }
+
     /// What the host reads and reports at most.
     pub fn limits(&self) -> Limits {
         self.options.limits
