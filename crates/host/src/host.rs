@@ -1463,20 +1463,53 @@ impl AnalysisHost {
             add_found(found, facts, &mut dirty_nodes);
             facts.inputs_changed();
             crate::trace::mark("prepare: resolved");
-            let mut usage = analysis::Usage::default();
-            state.references.clear();
-            for &file in module.files(db) {
-                let references = analysis::file_references(db, file);
-                usage.count(references, 1);
-                state.references.insert(file, references.clone());
-            }
+            // The names each file uses are counted on a thread of their
+            // own while this one finds the graph's cycles and each file's
+            // declared addresses: neither reads the other, and done one
+            // after the other they held every other thread waiting.
+            let files = module.files(db);
+            let count_usage = |db: &RootDatabase| {
+                let mut usage = analysis::Usage::default();
+                let mut references = Vec::with_capacity(files.len());
+                for &file in files {
+                    let found = analysis::file_references(db, file);
+                    usage.count(found, 1);
+                    references.push((file, found.clone()));
+                }
+                (usage, references)
+            };
+            let mut cycles_and_declared = || {
+                let cycles_changed = !facts.find_cycles(None).is_empty();
+                let declared: FxHashMap<File, Arc<[Address]>> = module::module_files(db, module)
+                    .iter()
+                    .map(|&file| (file, module::file_index(db, module, file).addresses.clone()))
+                    .filter(|(_, addresses)| !addresses.is_empty())
+                    .collect();
+                (cycles_changed, declared)
+            };
+            let ((usage, references), (changed, declared)) = if threads < 2 {
+                (count_usage(db), cycles_and_declared())
+            } else {
+                std::thread::scope(|scope| {
+                    let counting = {
+                        let db = db.clone();
+                        std::thread::Builder::new()
+                            .stack_size(DEEP_STACK)
+                            .spawn_scoped(scope, move || count_usage(&db))
+                    };
+                    let found = cycles_and_declared();
+                    let counted = match counting {
+                        Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                        Err(_) => count_usage(db),
+                    };
+                    (counted, found)
+                })
+            };
             *facts.usage_mut() = usage;
-            cycles_changed = !facts.find_cycles(None).is_empty();
-            state.declared = module::module_files(db, module)
-                .iter()
-                .map(|&file| (file, module::file_index(db, module, file).addresses.clone()))
-                .filter(|(_, addresses)| !addresses.is_empty())
-                .collect();
+            cycles_changed = changed;
+            state.declared = declared;
+            state.references.clear();
+            state.references.extend(references);
             dirty_files.extend(members.iter().copied());
             dirty_files.extend(pending.files.iter().copied());
         } else {
