@@ -256,7 +256,8 @@ fn result(
     address: &Address,
     with_types: bool,
 ) -> Option<AttrResult> {
-    let file = module::definition(db, module, address)?.file;
+    let index = module::IndexView::of(db, module);
+    let file = index.definition(address)?.file;
     let attr = module::Attr::new(db, module, address.clone());
     let outcome = match module::attribute_value(db, attr) {
         // A value not known is printed as such (marked in the JSON), not a
@@ -287,6 +288,6 @@ fn result(
     // Printed as the library prints it, as `watch` does, into room for a
     // usual address at once (`to_string` grows its string a few times).
     let mut printed = String::with_capacity(ADDRESS_ROOM);
-    let _ = write!(printed, "{}", halite::Address::of_module(db, module, address));
+    let _ = write!(printed, "{}", halite::Address::of_module_index(db, module, index, address));
     Some((printed, outcome.map_err(Box::new)))
 }
