@@ -10,7 +10,10 @@
 //! every other front end's; this prints them. A value not known is printed
 //! as such (see `Printed`), not as a failure.
 
-use std::io::{self, IsTerminal, Write};
+use std::{
+    fmt::Write as _,
+    io::{self, IsTerminal, Write},
+};
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use camino::Utf8Path;
@@ -119,13 +122,11 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
     let mut writer = ResultsWriter::new(&mut chunk, options.with_types);
     // Each value's output is found on every thread, a batch of addresses
     // at a time, then written in order: done on one thread, it was a
-    // tenth of the run after the evaluation.
-    for batch in addresses.chunks(PRINT_BATCH) {
-        // By position in the batch: a list of every address's reference
-        // would be a copy of the list's size for the whole run.
-        let positions: Vec<usize> = (0..batch.len()).collect();
-        let results =
-            host.map_on_threads(&positions, |db, at| result(db, module, &batch[at], options.with_types));
+    // tenth of the run after the evaluation. A batch's output is written
+    // by the calling thread while the others find the next batch's.
+    let mut found: Vec<Option<AttrResult>> = Vec::new();
+    let mut written: Result<()> = Ok(());
+    let mut write = |results: Vec<Option<AttrResult>>| -> Result<()> {
         for result in results.iter().flatten() {
             // A failure the diagnostics do not explain (its cause holds for
             // these inputs only: a variable's default, a block's written
@@ -151,7 +152,25 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
                 chunk.clear();
             }
         }
+        Ok(())
+    };
+    for batch in addresses.chunks(PRINT_BATCH) {
+        // By position in the batch: a list of every address's reference
+        // would be a copy of the list's size for the whole run.
+        let positions: Vec<usize> = (0..batch.len()).collect();
+        let earlier = std::mem::take(&mut found);
+        found = host.map_on_threads_after(
+            &positions,
+            || {
+                if written.is_ok() {
+                    written = write(earlier);
+                }
+            },
+            |db, at| result(db, module, &batch[at], options.with_types),
+        );
     }
+    written?;
+    write(found)?;
     writer.finish(&mut chunk);
     out.write_all(chunk.as_bytes()).context("cannot write to standard output")?;
     out.flush().context("cannot write to standard output")?;
@@ -168,6 +187,9 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
 /// How much output is gathered before it is written (by `eval DIR` and
 /// `watch`).
 pub(crate) const OUTPUT_CHUNK: usize = 1 << 16;
+
+/// The room a printed address is given before it is written.
+const ADDRESS_ROOM: usize = 48;
 
 /// How many values' output is found at once (see [`run`]): enough to keep
 /// every thread busy, few enough that the output held is small beside the
@@ -234,7 +256,8 @@ fn result(
     address: &Address,
     with_types: bool,
 ) -> Option<AttrResult> {
-    let file = module::definition(db, module, address)?.file;
+    let index = module::IndexView::of(db, module);
+    let file = index.definition(address)?.file;
     let attr = module::Attr::new(db, module, address.clone());
     let outcome = match module::attribute_value(db, attr) {
         // A value not known is printed as such (marked in the JSON), not a
@@ -262,6 +285,9 @@ fn result(
             ),
         }),
     };
-    // Printed as the library prints it, as `watch` does.
-    Some((halite::Address::of_module(db, module, address).to_string(), outcome.map_err(Box::new)))
+    // Printed as the library prints it, as `watch` does, into room for a
+    // usual address at once (`to_string` grows its string a few times).
+    let mut printed = String::with_capacity(ADDRESS_ROOM);
+    let _ = write!(printed, "{}", halite::Address::of_module_index(db, module, index, address));
+    Some((printed, outcome.map_err(Box::new)))
 }

@@ -720,7 +720,7 @@ impl RootDatabase {
     fn sorted_by_path(&self, files: Vec<File>) -> Vec<File> {
         let mut by_path: Vec<(&Utf8Path, File)> =
             files.iter().map(|&file| (file.path(self).as_path(), file)).collect();
-        by_path.sort_by(|a, b| vfs::path_order(a.0, b.0));
+        vfs::sort_by_path(&mut by_path, |it| it.0);
         by_path.dedup_by_key(|it| it.1);
         by_path.into_iter().map(|(_, file)| file).collect()
     }

@@ -1220,8 +1220,18 @@ impl Address {
     /// its database: for a front end that prints values on several
     /// threads ([`AnalysisHost::map_on_threads`]).
     pub fn of_module(db: &db::RootDatabase, module: module::Module, address: &host::Address) -> Address {
-        let model =
-            Model { db, index: module::IndexView::of(db, module), rules: module.dialect(db).rules(db) };
+        Address::of_module_index(db, module, module::IndexView::of(db, module), address)
+    }
+
+    /// [`Address::of_module`] through a view of the module's index the
+    /// caller already holds (one per value printed, not one per lookup).
+    pub fn of_module_index(
+        db: &db::RootDatabase,
+        module: module::Module,
+        index: module::IndexView<'_>,
+        address: &host::Address,
+    ) -> Address {
+        let model = Model { db, index, rules: module.dialect(db).rules(db) };
         Address::of_model(Some(&model), address)
     }
 

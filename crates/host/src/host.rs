@@ -683,10 +683,9 @@ impl AnalysisHost {
 
     /// The files of the module of `dir`, by path.
     pub fn module_files(&self, dir: &Utf8Path) -> Vec<File> {
-        let mut files: Vec<File> =
+        let files: Vec<File> =
             self.modules.get(dir).map(|it| it.members.iter().copied().collect()).unwrap_or_default();
-        files.sort_by(|a, b| vfs::path_order(a.path(&self.db), b.path(&self.db)));
-        files
+        sorted_by_path(&self.db, files, |&file| file)
     }
 
     /// The values given to the variables of the module of `dir`.
@@ -783,6 +782,18 @@ impl AnalysisHost {
         f: impl Fn(&RootDatabase, I) -> T + Sync,
     ) -> Vec<T> {
         parallel_map(&self.db, items, self.options.threads(), f)
+    }
+
+    /// [`Self::map_on_threads`], the calling thread doing `first` (work of
+    /// its own that reads nothing of the host: writing out what an earlier
+    /// call found) before it joins the others.
+    pub fn map_on_threads_after<I: Copy + Sync, T: Send>(
+        &self,
+        items: &[I],
+        first: impl FnOnce(),
+        f: impl Fn(&RootDatabase, I) -> T + Sync,
+    ) -> Vec<T> {
+        parallel_map_after(&self.db, items, self.options.threads(), first, f)
     }
 
     /// What the host reads and reports at most.
@@ -1294,8 +1305,7 @@ impl AnalysisHost {
         }
         let mut standalone: Vec<File> = Vec::new();
         if taken < files {
-            standalone = self.dirty_standalone.drain().collect();
-            standalone.sort_by(|a, b| vfs::path_order(a.path(&self.db), b.path(&self.db)));
+            standalone = sorted_by_path(&self.db, self.dirty_standalone.drain().collect(), |&file| file);
             let left = files - taken;
             if standalone.len() > left {
                 self.dirty_standalone.extend(standalone.drain(left..));
@@ -1411,6 +1421,14 @@ impl AnalysisHost {
                     dirty.push(facts.set_targets(address, &resolution.targets));
                 }
             };
+            let mut found: Vec<(&Address, Vec<module::Target>)> = Vec::new();
+            let add_found = |found: Vec<(&Address, Vec<module::Target>)>,
+                             facts: &mut ModuleFacts,
+                             dirty: &mut Vec<NodeId>| {
+                for (address, targets) in found {
+                    dirty.push(facts.set_targets(address, &targets));
+                }
+            };
             for chunk in addresses.chunks(ATTRIBUTES_PER_CHUNK) {
                 if keep_resolutions {
                     for_each_after(
@@ -1427,31 +1445,71 @@ impl AnalysisHost {
                     );
                     resolved = chunk;
                 } else {
-                    let targets = parallel_map(db, chunk, threads, |db, address| {
-                        module::attribute_targets(db, module, address)
-                    });
-                    for (&address, targets) in chunk.iter().zip(targets) {
-                        dirty_nodes.push(facts.set_targets(address, &targets));
-                    }
+                    // The same a chunk behind for targets found here: the
+                    // calling thread adds the last chunk's to the graph
+                    // while the others find the next chunk's.
+                    let earlier = std::mem::take(&mut found);
+                    let targets = parallel_map_after(
+                        db,
+                        chunk,
+                        threads,
+                        || add_found(earlier, facts, &mut dirty_nodes),
+                        |db, address| module::attribute_targets(db, module, address),
+                    );
+                    found = chunk.iter().copied().zip(targets).collect();
                 }
             }
             add_resolved(resolved, facts, &mut dirty_nodes);
+            add_found(found, facts, &mut dirty_nodes);
             facts.inputs_changed();
             crate::trace::mark("prepare: resolved");
-            let mut usage = analysis::Usage::default();
-            state.references.clear();
-            for &file in module.files(db) {
-                let references = analysis::file_references(db, file);
-                usage.count(references, 1);
-                state.references.insert(file, references.clone());
-            }
+            // The names each file uses are counted on a thread of their
+            // own while this one finds the graph's cycles and each file's
+            // declared addresses: neither reads the other, and done one
+            // after the other they held every other thread waiting.
+            let files = module.files(db);
+            let count_usage = |db: &RootDatabase| {
+                let mut usage = analysis::Usage::default();
+                let mut references = Vec::with_capacity(files.len());
+                for &file in files {
+                    let found = analysis::file_references(db, file);
+                    usage.count(found, 1);
+                    references.push((file, found.clone()));
+                }
+                (usage, references)
+            };
+            let mut cycles_and_declared = || {
+                let cycles_changed = !facts.find_cycles(None).is_empty();
+                let declared: FxHashMap<File, Arc<[Address]>> = module::module_files(db, module)
+                    .iter()
+                    .map(|&file| (file, module::file_index(db, module, file).addresses.clone()))
+                    .filter(|(_, addresses)| !addresses.is_empty())
+                    .collect();
+                (cycles_changed, declared)
+            };
+            let ((usage, references), (changed, declared)) = if threads < 2 {
+                (count_usage(db), cycles_and_declared())
+            } else {
+                std::thread::scope(|scope| {
+                    let counting = {
+                        let db = db.clone();
+                        std::thread::Builder::new()
+                            .stack_size(DEEP_STACK)
+                            .spawn_scoped(scope, move || count_usage(&db))
+                    };
+                    let found = cycles_and_declared();
+                    let counted = match counting {
+                        Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                        Err(_) => count_usage(db),
+                    };
+                    (counted, found)
+                })
+            };
             *facts.usage_mut() = usage;
-            cycles_changed = !facts.find_cycles(None).is_empty();
-            state.declared = module::module_files(db, module)
-                .iter()
-                .map(|&file| (file, module::file_index(db, module, file).addresses.clone()))
-                .filter(|(_, addresses)| !addresses.is_empty())
-                .collect();
+            cycles_changed = changed;
+            state.declared = declared;
+            state.references.clear();
+            state.references.extend(references);
             dirty_files.extend(members.iter().copied());
             dirty_files.extend(pending.files.iter().copied());
         } else {
@@ -1587,9 +1645,10 @@ impl AnalysisHost {
         } else {
             Vec::new()
         };
-        let mut files: Vec<(File, bool)> =
-            dirty_files.into_iter().map(|file| (file, is_member(file))).collect();
-        files.sort_by(|a, b| vfs::path_order(a.0.path(db), b.0.path(db)));
+        let files: Vec<(File, bool)> =
+            sorted_by_path(db, dirty_files.into_iter().map(|file| (file, is_member(file))).collect(), |it| {
+                it.0
+            });
         // The children of the module's calls, whose variables its
         // diagnostics compare the calls with.
         let mut inputs: FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>> = FxHashMap::default();
@@ -2050,6 +2109,15 @@ fn evaluate(db: &RootDatabase, module: Module, order: &[Address], threads: usize
     );
 }
 
+/// `items` in the path order of each one's file ([`vfs::sort_by_path`],
+/// each path read from its input once), stably.
+fn sorted_by_path<T>(db: &RootDatabase, items: Vec<T>, file: impl Fn(&T) -> File) -> Vec<T> {
+    let mut keyed: Vec<(&Utf8Path, T)> =
+        items.into_iter().map(|item| (file(&item).path(db).as_path(), item)).collect();
+    vfs::sort_by_path(&mut keyed, |it| it.0);
+    keyed.into_iter().map(|(_, item)| item).collect()
+}
+
 /// `f` of each of `items`, in order, on up to `threads` threads when there
 /// are many, each with its own handle on the database.
 fn parallel_map<I: Copy + Sync, T: Send>(
@@ -2058,8 +2126,21 @@ fn parallel_map<I: Copy + Sync, T: Send>(
     threads: usize,
     f: impl Fn(&RootDatabase, I) -> T + Sync,
 ) -> Vec<T> {
+    parallel_map_after(db, items, threads, || {}, f)
+}
+
+/// [`parallel_map`], the calling thread doing `first` (work of its own that
+/// needs no other thread) before it joins the others.
+fn parallel_map_after<I: Copy + Sync, T: Send>(
+    db: &RootDatabase,
+    items: &[I],
+    threads: usize,
+    first: impl FnOnce(),
+    f: impl Fn(&RootDatabase, I) -> T + Sync,
+) -> Vec<T> {
     const MANY: usize = 64;
     if items.len() < MANY || threads < 2 {
+        first();
         return items.iter().map(|&item| f(db, item)).collect();
     }
     // Several pieces per thread, taken in turn: a thread the system
@@ -2069,7 +2150,7 @@ fn parallel_map<I: Copy + Sync, T: Send>(
     let chunks: Vec<&[I]> = items.chunks(items.len().div_ceil(threads * PIECES_PER_THREAD)).collect();
     let results: Vec<std::sync::Mutex<Vec<T>>> = chunks.iter().map(|_| std::sync::Mutex::default()).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    on_threads(db, threads.min(chunks.len()), |db| {
+    on_threads_after(db, threads.min(chunks.len()), first, |db| {
         loop {
             let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(chunk) = chunks.get(at) else { break };
@@ -2114,17 +2195,12 @@ fn for_each_after<I: Sync>(
     on_threads_after(db, threads.min(items.len().div_ceil(RUN)), first, work);
 }
 
-/// Runs `work` on `threads` threads (the calling one among them), each with
-/// its own handle on the database and a deep stack. `work` takes its items
-/// from a shared queue, so a thread the system will not start leaves its
-/// share to the others. A panic, salsa's cancellation among them, is raised
-/// again on the calling thread.
-fn on_threads(db: &RootDatabase, threads: usize, work: impl Fn(&RootDatabase) + Sync) {
-    on_threads_after(db, threads, || {}, work);
-}
-
-/// [`on_threads`], the calling thread doing `first` before it joins the
-/// others.
+/// Runs `work` on `threads` threads (the calling one among them, which does
+/// `first` before it joins the others), each with its own handle on the
+/// database and a deep stack. `work` takes its items from a shared queue,
+/// so a thread the system will not start leaves its share to the others. A
+/// panic, salsa's cancellation among them, is raised again on the calling
+/// thread.
 fn on_threads_after(
     db: &RootDatabase,
     threads: usize,

@@ -338,24 +338,64 @@ pub fn path_order(a: &Utf8Path, b: &Utf8Path) -> std::cmp::Ordering {
 /// walk's are), each is checked once rather than at every comparison, which
 /// was most of sorting a large walk's paths.
 pub fn sort_paths(paths: &mut [Utf8PathBuf]) {
-    fn bytes(path: &Utf8PathBuf) -> &[u8] {
+    sort_by_path(paths, |path| path.as_path());
+}
+
+/// Sorts `items` by the [`path_order`] of each one's path, stably. When
+/// every path is plain (a directory walk's, a module's files), each is
+/// checked and read once rather than at every comparison: sorting a
+/// module's ten thousand files by `path_order` was a tenth of `eval DIR`'s
+/// work on one thread before any other could start.
+pub fn sort_by_path<T>(items: &mut [T], path: impl Fn(&T) -> &Utf8Path) {
+    fn bytes(path: &Utf8Path) -> &[u8] {
         let bytes = path.as_str().as_bytes();
         after_current_dir(bytes).unwrap_or(bytes)
     }
-    let prefixed = |path: &Utf8PathBuf| after_current_dir(path.as_str().as_bytes()).is_some();
-    let all_prefixed = paths.iter().all(prefixed);
-    let uniform = all_prefixed || !paths.iter().any(prefixed);
-    if !uniform || !paths.iter().all(|path| is_plain(bytes(path))) {
-        paths.sort_unstable_by(|a, b| path_order(a, b));
+    if items.len() < 2 {
+        return;
+    }
+    let prefixed = |item: &T| after_current_dir(path(item).as_str().as_bytes()).is_some();
+    let all_prefixed = items.iter().all(prefixed);
+    let uniform = all_prefixed || !items.iter().any(prefixed);
+    if !uniform || !items.iter().all(|item| is_plain(bytes(path(item)))) {
+        items.sort_by(|a, b| path_order(path(a), path(b)));
         return;
     }
     // Each path's bytes with its separators as 0 (a plain path has no 0
-    // byte), compared as bytes (memcmp): the order of `path_order`, a
-    // separator before any other byte, without going byte by byte through
-    // the long common prefixes of a walk's paths at every comparison.
-    paths.sort_by_cached_key(|path| {
-        bytes(path).iter().map(|&byte| if byte == b'/' { 0 } else { byte }).collect::<Vec<u8>>()
-    });
+    // byte), all in one buffer, compared as bytes (memcmp): the order of
+    // `path_order`, a separator before any other byte, without going byte
+    // by byte through the long common prefixes of a module's paths at
+    // every comparison. Distinct plain paths have distinct keys; equal
+    // ones keep their order by position.
+    let mut keys: Vec<u8> = Vec::with_capacity(items.iter().map(|item| bytes(path(item)).len()).sum());
+    let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(items.len());
+    for (at, item) in items.iter().enumerate() {
+        let start = keys.len();
+        keys.extend(bytes(path(item)).iter().map(|&byte| if byte == b'/' { 0 } else { byte }));
+        spans.push((start, keys.len(), at));
+    }
+    if spans.windows(2).all(|pair| keys[pair[0].0..pair[0].1] <= keys[pair[1].0..pair[1].1]) {
+        return;
+    }
+    spans.sort_unstable_by(|a, b| keys[a.0..a.1].cmp(&keys[b.0..b.1]).then(a.2.cmp(&b.2)));
+    apply_order(items, spans.into_iter().map(|(_, _, at)| at).collect());
+}
+
+/// Puts `items` in `order` (a permutation of their positions: the item at
+/// `order[i]` goes to `i`), by swapping along each cycle.
+fn apply_order<T>(items: &mut [T], mut order: Vec<usize>) {
+    for start in 0..order.len() {
+        // Follow the cycle through `start`, moving each item into place;
+        // a position done is marked as its own.
+        let mut current = start;
+        while order[current] != start {
+            let next = order[current];
+            items.swap(current, next);
+            order[current] = current;
+            current = next;
+        }
+        order[current] = current;
+    }
 }
 
 /// What follows a leading `./` (itself not another separator).
@@ -700,6 +740,30 @@ mod tests {
             let mut expected: Vec<Utf8PathBuf> = set.iter().map(Utf8PathBuf::from).collect();
             expected.sort();
             assert_eq!(sorted, expected);
+        }
+    }
+    #[test]
+    fn sort_by_path_is_a_stable_sort_by_path_order() {
+        // Plain paths (the keyed sort) and paths with a `.` component (the
+        // comparison's), each several times with a payload that tells the
+        // copies apart, in several starting orders.
+        let plain = ["m/b.tf", "m/a.tf", "m-x/a.tf", "m/a/b.tf", "m.tf", "m/a.tf", "/m/a.tf", "m/ä.tf"];
+        let special = ["m/./a.tf", "m/a.tf", "m//a.tf", "m/b.tf"];
+        for paths in [&plain[..], &special[..]] {
+            for rotation in 0..paths.len() {
+                let mut items: Vec<(Utf8PathBuf, usize)> = paths
+                    .iter()
+                    .cycle()
+                    .skip(rotation)
+                    .take(paths.len() * 2)
+                    .enumerate()
+                    .map(|(at, path)| (Utf8PathBuf::from(*path), at))
+                    .collect();
+                let mut expected = items.clone();
+                expected.sort_by(|a, b| path_order(&a.0, &b.0));
+                sort_by_path(&mut items, |item| item.0.as_path());
+                assert_eq!(items, expected);
+            }
         }
     }
 }

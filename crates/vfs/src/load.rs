@@ -109,7 +109,7 @@ pub fn load_set(
 ) -> Result<Vec<LoadedFile>, Error> {
     let mut paths = Vec::new();
     list_files(root, scope, set, &mut paths)?;
-    paths.sort_by(|a, b| crate::path_order(a, b));
+    crate::sort_paths(&mut paths);
     let read = read_files(&paths, max_file_size);
     let mut files = Vec::with_capacity(paths.len());
     for (path, read) in paths.into_iter().zip(read) {

@@ -323,6 +323,18 @@ impl<'db> IndexView<'db> {
         }
     }
 
+    /// The index's own copy of `address` when it is declared: what
+    /// [`Self::definition`] and [`Self::declared_address`] tell, with one
+    /// lookup where the index is whole (a resolution asks it of every
+    /// `var.NAME` and `local.NAME` it reads).
+    pub fn declared_copy(&self, address: Address) -> Option<Address> {
+        if let Some(whole) = self.whole {
+            return whole.definitions.get_key_value(&address).map(|(declared, _)| declared.clone());
+        }
+        self.definition(&address)?;
+        Some(self.db.index_address(self.module, &address).unwrap_or(address))
+    }
+
     /// The definition of `address`: its first declaration, files in path order.
     pub fn definition(&self, address: &Address) -> Option<&'db Definition> {
         if let Some(whole) = self.whole {

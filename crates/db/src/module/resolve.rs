@@ -317,7 +317,7 @@ fn resolve_attribute<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let mut targets = match &expr {
         Some(expr) => references(expr.exprs(), expr.root())
             .into_iter()
-            .map(|reference| index.shared(resolve(&index, rules, &scope, &reference.root, &reference.attrs)))
+            .map(|reference| resolve_shared(&index, rules, &scope, &reference.root, &reference.attrs))
             .collect(),
         None => Vec::new(),
     };
@@ -367,7 +367,7 @@ pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<
     let scope = Scope::new(db, module, rules, address, &roots);
     let mut targets = references(expr.exprs(), expr.root())
         .into_iter()
-        .map(|reference| index.shared(resolve(&index, rules, &scope, &reference.root, &reference.attrs)))
+        .map(|reference| resolve_shared(&index, rules, &scope, &reference.root, &reference.attrs))
         .collect();
     instances_target(&index, rules, address, &mut targets);
     targets
@@ -499,6 +499,26 @@ impl<'s, 'db> Scope<'s, 'db> {
     fn scoped_data(&self) -> &'db ScopedDataSources {
         scoped_data_sources(self.db, self.module)
     }
+}
+
+/// [`resolve`], with each attribute the target reads named by the index's
+/// own copy of its address ([`Index::shared`]). A declared `var.NAME` or
+/// `local.NAME` (most references) is found with its copy in one lookup,
+/// rather than found, then looked up again for the copy.
+fn resolve_shared(
+    index: &Index<'_>,
+    rules: &DialectRules,
+    scope: &Scope<'_, '_>,
+    root: &str,
+    steps: &[SmolStr],
+) -> Target {
+    if matches!(root, "var" | "local")
+        && let Some(name) = steps.first()
+        && let Some(declared) = index.view.declared_copy(Address::new([root, name.as_str()]))
+    {
+        return Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![declared] };
+    }
+    index.shared(resolve(index, rules, scope, root, steps))
 }
 
 fn resolve(
