@@ -607,22 +607,34 @@ mod tests {
         graph
     }
 
+    /// A linear congruential sequence: the same numbers on every run.
+    struct Sequence(u64);
+
+    impl Sequence {
+        /// The next number below `bound`.
+        fn next(&mut self, bound: usize) -> usize {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 33) as usize % bound
+        }
+    }
+
+    /// A pseudo-random graph of up to 31 nodes, with self-reads, reads of
+    /// nodes never set (ids past its nodes) and of the removed node 3, and
+    /// its edges.
+    fn random_graph(sequence: &mut Sequence) -> (Vec<(usize, usize)>, DependencyGraph) {
+        let nodes = 2 + sequence.next(30);
+        let edges: Vec<(usize, usize)> =
+            (0..sequence.next(3 * nodes)).map(|_| (sequence.next(nodes), sequence.next(nodes + 3))).collect();
+        let graph = graph(nodes, &edges);
+        (edges, graph)
+    }
+
     #[test]
     fn whole_graph_cycles_are_those_found_within_every_node() {
-        // Pseudo-random graphs (a linear congruential sequence), with
-        // self-reads, reads of nodes never set (ids past `nodes`) and of
-        // the removed node 3.
-        let mut seed: u64 = 7;
-        let mut next = |bound: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % bound
-        };
+        let mut sequence = Sequence(7);
         let mut found = 0;
         for _ in 0..200 {
-            let nodes = 2 + next(30);
-            let edges: Vec<(usize, usize)> =
-                (0..next(3 * nodes)).map(|_| (next(nodes), next(nodes + 3))).collect();
-            let graph = graph(nodes, &edges);
+            let (edges, graph) = random_graph(&mut sequence);
             let every: FxHashSet<NodeId> = (0..graph.len() as NodeId).collect();
             let whole = graph.cycles(None);
             assert_eq!(whole, graph.cycles(Some(&every)), "{edges:?}");
@@ -633,20 +645,14 @@ mod tests {
 
     #[test]
     fn the_graph_orders_dependencies_first_as_the_general_walk_does() {
-        // The same pseudo-random graphs, ordered from a few roots and from
-        // every node, with repeated roots.
-        let mut seed: u64 = 11;
-        let mut next = |bound: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % bound
-        };
+        // Pseudo-random graphs, ordered from a few roots and from every
+        // node, with repeated roots.
+        let mut sequence = Sequence(11);
         let mut ordered = 0;
         for _ in 0..200 {
-            let nodes = 2 + next(30);
-            let edges: Vec<(usize, usize)> =
-                (0..next(3 * nodes)).map(|_| (next(nodes), next(nodes + 3))).collect();
-            let graph = graph(nodes, &edges);
-            let some: Vec<NodeId> = (0..1 + next(4)).map(|_| next(graph.len()) as NodeId).collect();
+            let (edges, graph) = random_graph(&mut sequence);
+            let some: Vec<NodeId> =
+                (0..1 + sequence.next(4)).map(|_| sequence.next(graph.len()) as NodeId).collect();
             for roots in [some, (0..graph.len() as NodeId).collect()] {
                 let general = dependencies_first(roots.iter().copied(), |id| graph.reads(id).to_vec());
                 assert_eq!(
