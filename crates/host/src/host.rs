@@ -1487,24 +1487,29 @@ impl AnalysisHost {
                     .collect();
                 (cycles_changed, declared)
             };
-            let ((usage, references), (changed, declared)) = if threads < 2 {
-                (count_usage(db), cycles_and_declared())
-            } else {
-                std::thread::scope(|scope| {
-                    let counting = {
-                        let db = db.clone();
-                        std::thread::Builder::new()
-                            .stack_size(DEEP_STACK)
-                            .spawn_scoped(scope, move || count_usage(&db))
-                    };
-                    let found = cycles_and_declared();
-                    let counted = match counting {
-                        Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                        Err(_) => count_usage(db),
-                    };
-                    (counted, found)
-                })
-            };
+            // The host's runner: the calling thread finds the cycles, and
+            // the count is taken by whichever thread comes to it first (the
+            // calling one too, when no other starts).
+            let counted = std::sync::Mutex::new(None);
+            let taken = std::sync::atomic::AtomicBool::new(false);
+            let mut found = None;
+            on_threads_after(
+                db,
+                threads.min(2),
+                || found = Some(cycles_and_declared()),
+                |db| {
+                    if !taken.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                        *crate::lock(&counted) = Some(count_usage(db));
+                    }
+                },
+            );
+            // Both are found by then: the runner does `first` and `work` on
+            // the calling thread at least.
+            let (usage, references) = counted
+                .into_inner()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .unwrap_or_else(|| count_usage(db));
+            let (changed, declared) = found.unwrap_or_else(&mut cycles_and_declared);
             *facts.usage_mut() = usage;
             cycles_changed = changed;
             state.declared = declared;
