@@ -314,7 +314,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
         }
         AttrError::Unresolved { reference, step, kind, detail } => Some(diagnostic(
             ModuleDiagnosticKind::Unresolved(Unresolved::clone(kind)),
-            reference_range(db, def, *reference, *step),
+            attribute_range(db, attr, RangeOf::reference(*reference, *step)),
             detail.to_string(),
         )),
         // Every member of a cycle has this error, so its path is the short
@@ -326,7 +326,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             let name = variable.segments().get(1).cloned().unwrap_or_default();
             Some(diagnostic(
                 ModuleDiagnosticKind::MissingVariable { name: name.clone() },
-                reference_range(db, def, *reference, 1),
+                attribute_range(db, attr, RangeOf::reference(*reference, 1)),
                 format!("The input variable {:?} is not set, and has no default value.", name.as_str()),
             ))
         }
@@ -343,7 +343,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             let detail = error.detail.clone();
             Some(diagnostic(
                 ModuleDiagnosticKind::Eval(error.kind.clone()),
-                expr_range(db, def, Some(error.expr)),
+                attribute_range(db, attr, RangeOf::Expr(Some(error.expr.into_raw().into_u32()))),
                 detail,
             ))
         }
@@ -351,7 +351,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             if *from_default {
                 Some(diagnostic(
                     ModuleDiagnosticKind::InvalidVariableValue { from_default: true },
-                    expr_range(db, def, None),
+                    attribute_range(db, attr, RangeOf::Expr(None)),
                     format!(
                         "This default value is not compatible with the variable's type constraint: {message}."
                     ),
@@ -399,8 +399,8 @@ fn cycle_diagnostic(
         |target| matches!(target, crate::module::Target::Attributes { attrs, .. } if attrs.contains(next)),
     );
     let range = match reference {
-        Some(reference) => reference_range(db, def, reference, usize::MAX),
-        None => expr_range(db, def, None),
+        Some(reference) => attribute_range(db, attr, RangeOf::reference(reference, usize::MAX)),
+        None => attribute_range(db, attr, RangeOf::Expr(None)),
     };
     let steps: Vec<String> = path.iter().map(|address| address.to_string()).collect();
     Some(diagnostic(
@@ -422,8 +422,8 @@ fn long_cycle_diagnostic(db: &dyn Db, attr: Attr<'_>, def: &Definition) -> Optio
         )
     });
     let range = match reference {
-        Some(reference) => reference_range(db, def, reference, usize::MAX),
-        None => expr_range(db, def, None),
+        Some(reference) => attribute_range(db, attr, RangeOf::reference(reference, usize::MAX)),
+        None => attribute_range(db, attr, RangeOf::Expr(None)),
     };
     Some(ModuleDiagnostic {
         file: def.file,
@@ -484,6 +484,39 @@ pub(crate) fn header_range(node: &syntax::SyntaxNode) -> TextRange {
     match (header.first(), header.last()) {
         (Some(first), Some(last)) => TextRange::new(first.text_range().start(), last.text_range().end()),
         _ => node.text_range(),
+    }
+}
+
+/// Which range of an attribute's expression [`attribute_range`] finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum RangeOf {
+    /// The expression with this id in the attribute's copy
+    /// ([`crate::module::AttrExpr`]), or the whole expression.
+    Expr(Option<u32>),
+    /// A reference of the expression up to a step (see [`reference_range`]).
+    Reference { reference: u32, step: u32 },
+}
+
+impl RangeOf {
+    fn reference(reference: usize, step: usize) -> RangeOf {
+        let narrow = |it: usize| u32::try_from(it).unwrap_or(u32::MAX);
+        RangeOf::Reference { reference: narrow(reference), step: narrow(step) }
+    }
+}
+
+/// Where in its file a part of `attr`'s expression is, for its error's
+/// diagnostic. Memoized: finding it lowers the attribute's file, whose
+/// tree is seldom still kept when the error is reported after an edit of
+/// another file, while a memo of the range is verified through the file's
+/// text without lowering anything.
+#[salsa::tracked(returns(copy))]
+fn attribute_range<'db>(db: &'db dyn Db, attr: Attr<'db>, of: RangeOf) -> TextRange {
+    let Some(def) = crate::module::definition(db, attr.module(db), attr.address(db)) else {
+        return TextRange::default();
+    };
+    match of {
+        RangeOf::Expr(local) => expr_range(db, def, local.map(hir::expr_id)),
+        RangeOf::Reference { reference, step } => reference_range(db, def, reference as usize, step as usize),
     }
 }
 
