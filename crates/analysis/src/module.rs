@@ -311,6 +311,13 @@ pub struct ModuleFacts {
     /// forgotten when the graph or the inputs change. Behind a lock, since
     /// a report reads the facts on a thread of its own.
     soundness: std::sync::Mutex<FxHashMap<NodeId, bool>>,
+    /// Whether each node's expression may fail to evaluate
+    /// ([`module::may_fail_to_evaluate`]), by node: 0 not asked yet, 1
+    /// no, 2 yes. Forgotten for a node when its targets are set again (its
+    /// expression may have changed with them or not): a report asks it of
+    /// every attribute of each file it looks at, and finding it reads the
+    /// attribute's expression through its file's memo.
+    may_fail: Vec<std::sync::atomic::AtomicU8>,
 }
 
 impl Clone for ModuleFacts {
@@ -321,6 +328,7 @@ impl Clone for ModuleFacts {
             cycles: self.cycles.clone(),
             usage: self.usage.clone(),
             soundness: std::sync::Mutex::default(),
+            may_fail: Vec::new(),
         }
     }
 }
@@ -480,15 +488,54 @@ impl ModuleFacts {
 
     /// Sets what the attribute at `address` reads (see
     /// [`DependencyGraph::set_targets`]).
+    /// What was found of the inputs' soundness is kept when the edges stay
+    /// as they were: it depends on the graph's shape alone.
     pub fn set_targets(&mut self, address: &Address, targets: &[Target]) -> NodeId {
-        self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
-        self.graph.set_targets(address, targets)
+        let (node, changed) = self.graph.update_targets(address, targets);
+        if changed {
+            self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        }
+        self.forget_may_fail(node);
+        node
     }
 
     /// Forgets an attribute whose declaration went away.
     pub fn remove(&mut self, address: &Address) {
         self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        if let Some(node) = self.graph.node(address) {
+            self.forget_may_fail(node);
+        }
         self.graph.remove(address);
+    }
+
+    /// Forgets whether `node` may fail, with room for every node now in
+    /// the graph.
+    fn forget_may_fail(&mut self, node: NodeId) {
+        let nodes = self.graph.len();
+        if self.may_fail.len() < nodes {
+            self.may_fail.resize_with(nodes, Default::default);
+        }
+        if let Some(known) = self.may_fail.get_mut(node as usize) {
+            *known.get_mut() = 0;
+        }
+    }
+
+    /// [`module::may_fail_to_evaluate`] of `node`, at `address`, found
+    /// once until its targets are set again.
+    fn may_fail(&self, db: &dyn Db, module: Module, node: NodeId, address: &Address) -> bool {
+        use std::sync::atomic::Ordering;
+        let known = self.may_fail.get(node as usize);
+        match known.map(|it| it.load(Ordering::Relaxed)) {
+            Some(1) => false,
+            Some(2) => true,
+            _ => {
+                let found = module::may_fail_to_evaluate(db, module, address);
+                if let Some(known) = known {
+                    known.store(if found { 2 } else { 1 }, Ordering::Relaxed);
+                }
+                found
+            }
+        }
     }
 
     /// Forgets what was found of the inputs' soundness: a variable was set.
@@ -692,7 +739,7 @@ fn is_check_candidate(
 ) -> bool {
     let Some(node) = facts.graph.node(address) else { return false };
     facts.graph.has_unresolved(node)
-        || ((module::may_fail_to_evaluate(db, module, address) || facts.cycle_of(node).is_some())
+        || ((facts.may_fail(db, module, node, address) || facts.cycle_of(node).is_some())
             && facts.reads_only_sound_values(node, inputs))
 }
 

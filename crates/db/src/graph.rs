@@ -162,8 +162,14 @@ impl DependencyGraph {
     /// Sets what the attribute at `address` reads, from its resolution's
     /// targets, replacing what it read before. Returns its node.
     pub fn set_targets(&mut self, address: &Address, targets: &[Target]) -> NodeId {
+        self.update_targets(address, targets).0
+    }
+
+    /// [`DependencyGraph::set_targets`], saying too whether the node's
+    /// edges changed: most edits change a value and not what it reads, and
+    /// what was found of the graph's shape then still holds.
+    pub fn update_targets(&mut self, address: &Address, targets: &[Target]) -> (NodeId, bool) {
         let id = self.node_or_insert(address);
-        self.clear_edges(id);
         let mut reads = ThinVec::new();
         let mut keys = ThinVec::new();
         for target in targets {
@@ -196,7 +202,17 @@ impl DependencyGraph {
                 Target::Root { name } => keys.push((KeyKind::Root, Address::new([name.clone()]))),
             }
         }
-        if targets.iter().any(|target| matches!(target, Target::Unresolved { .. })) {
+        let unresolved = targets.iter().any(|target| matches!(target, Target::Unresolved { .. }));
+        let node = &self.nodes[id as usize];
+        if node.present
+            && node.reads == reads
+            && node.keys == keys
+            && self.unresolved.contains(&id) == unresolved
+        {
+            return (id, false);
+        }
+        self.clear_edges(id);
+        if unresolved {
             self.unresolved.insert(id);
         }
         for &read in &reads {
@@ -211,7 +227,7 @@ impl DependencyGraph {
         node.present = true;
         node.reads = reads;
         node.keys = keys;
-        id
+        (id, true)
     }
 
     /// Forgets what the attribute at `address` reads and marks it as not
