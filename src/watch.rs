@@ -113,7 +113,8 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
         .context("cannot handle Ctrl-C")?;
     }
 
-    let options = HostOptions { limits: crate::limits(), ..HostOptions::default() };
+    // Statistics are counted without the query log (`record_stats`).
+    let options = HostOptions { limits: crate::limits(), query_log: false, ..HostOptions::default() };
     let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
     let (change, loaded) =
         host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(|error| anyhow!(error))?;

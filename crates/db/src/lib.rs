@@ -70,6 +70,45 @@ pub trait Db: salsa::Database {
     /// the input such a query reads, which changes when a file of a path
     /// looked for is added (see [`file_by_path`]).
     fn missed_file(&self, path: &Utf8Path) -> Option<MissedPaths>;
+
+    /// Notes that a query a front end's statistics count ran (rather than
+    /// being reused), when the database counts them (see
+    /// [`RootDatabase::count_executions`]).
+    fn note_executed(&self, query: CountedQuery);
+}
+
+/// The queries [`RootDatabase::executions`] counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountedQuery {
+    /// [`parse`] or [`parse_json`].
+    Parse,
+    /// [`module::attribute_value`].
+    AttributeValue,
+}
+
+/// How many times the counted queries ran, since the database began
+/// counting (see [`RootDatabase::count_executions`]).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Executions {
+    pub parsed: usize,
+    pub evaluated: usize,
+}
+
+impl std::ops::Sub for Executions {
+    type Output = Executions;
+
+    fn sub(self, earlier: Executions) -> Executions {
+        Executions {
+            parsed: self.parsed.saturating_sub(earlier.parsed),
+            evaluated: self.evaluated.saturating_sub(earlier.evaluated),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct ExecutionCounters {
+    parsed: AtomicUsize,
+    evaluated: AtomicUsize,
 }
 
 /// The paths queries looked for and did not find, as one input: its
@@ -125,6 +164,7 @@ pub fn parses_cleanly(db: &dyn Db, file: File) -> bool {
 /// the native syntax (deleted or undecodable files parse as empty text).
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn parse_json(db: &dyn Db, file: File) -> Parse<JsonDocument> {
+    db.note_executed(CountedQuery::Parse);
     if file.status(db) == FileStatus::Deleted || file.encoding_error(db).is_some() {
         return syntax::parse_json("");
     }
@@ -174,6 +214,7 @@ pub const MODULE_INDEXES_KEPT: usize = 256;
 /// files, which keeps a run over a whole monorepo in bounded memory.
 #[salsa::tracked(returns(ref), lru = 64)]
 pub fn parse(db: &dyn Db, file: File) -> Parse<SourceFile> {
+    db.note_executed(CountedQuery::Parse);
     if file.status(db) == FileStatus::Deleted
         || file.encoding_error(db).is_some()
         || file.syntax(db) == SourceSyntax::Json
@@ -357,6 +398,9 @@ pub struct RootDatabase {
     /// Whether salsa reports its events, so that a log can be kept (see
     /// [`RootDatabase::without_query_log`]).
     keeps_log: bool,
+    /// How many times the counted queries ran, when they are counted (see
+    /// [`RootDatabase::count_executions`]).
+    executions: Option<Arc<ExecutionCounters>>,
 }
 
 /// Where a log opened with [`RootDatabase::open_log`] starts.
@@ -409,6 +453,7 @@ impl RootDatabase {
             missed: Arc::default(),
             missed_paths: None,
             keeps_log,
+            executions: None,
         };
         db.missed_paths = Some(MissedPaths::new(&db, 0));
         db
@@ -420,6 +465,16 @@ impl salsa::Database for RootDatabase {}
 
 #[salsa::db]
 impl Db for RootDatabase {
+    fn note_executed(&self, query: CountedQuery) {
+        if let Some(counters) = &self.executions {
+            let counter = match query {
+                CountedQuery::Parse => &counters.parsed,
+                CountedQuery::AttributeValue => &counters.evaluated,
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     fn file(&self, path: &Utf8Path) -> Option<File> {
         self.files.get(path)
     }
@@ -475,6 +530,24 @@ impl RootDatabase {
     /// fiftieth of a check).
     pub fn without_query_log(dialects: module::Dialects) -> RootDatabase {
         RootDatabase { dialects, ..RootDatabase::build(false) }
+    }
+
+    /// Counts from now on how many times files are parsed and attribute
+    /// values evaluated, by this database and its clones made after (see
+    /// [`RootDatabase::executions`]): a front end's statistics, without
+    /// the query log, for which salsa builds an event for every query it
+    /// runs or reuses.
+    pub fn count_executions(&mut self) {
+        self.executions.get_or_insert_with(Arc::default);
+    }
+
+    /// How many times the counted queries ran since
+    /// [`RootDatabase::count_executions`] (nothing before it).
+    pub fn executions(&self) -> Executions {
+        self.executions.as_ref().map_or_else(Executions::default, |counters| Executions {
+            parsed: counters.parsed.load(Ordering::Relaxed),
+            evaluated: counters.evaluated.load(Ordering::Relaxed),
+        })
     }
 
     /// The table of files; see [`Files`].

@@ -72,9 +72,11 @@ pub struct HostOptions {
     pub threads: usize,
     /// How much is read and reported.
     pub limits: Limits,
-    /// Whether the database can log the queries it runs, which
-    /// [`AnalysisHost::record_stats`] and tests read. A batch that never
-    /// asks turns it off (see `db::RootDatabase::without_query_log`).
+    /// Whether the database can log the queries it runs, which tests of
+    /// incremental behaviour read. A front end that never asks turns it
+    /// off (see `db::RootDatabase::without_query_log`): salsa builds an
+    /// event for every query it runs or reuses while a log can be kept.
+    /// [`AnalysisHost::record_stats`] needs no log.
     pub query_log: bool,
     /// Whether the host reports once and is dropped (a check's chunk of
     /// units, `eval DIR`), rather than living on to answer changes (the
@@ -433,7 +435,9 @@ impl AnalysisHost {
 
     /// Counts the queries each report runs ([`Report::stats`]).
     pub fn record_stats(&mut self, record: bool) {
-        debug_assert!(!record || self.options.query_log, "stats need the query log (HostOptions::query_log)");
+        if record {
+            self.db.count_executions();
+        }
         self.record_stats = record;
     }
 
@@ -1178,16 +1182,12 @@ impl AnalysisHost {
                     (Some(declarations), Some(Box::new((tree, lowered)) as Box<dyn Send>))
                 })
             };
-            let declarations = if self.record_stats {
-                // The files parsed here count for the next report.
-                let mut declarations = None;
-                let events = self.db.log(|| declarations = Some(read()));
-                let parsed = count_executed(&self.db, events).parsed;
-                self.pending_stats.parsed += parsed;
-                declarations.unwrap_or_default()
-            } else {
-                read()
-            };
+            // The files parsed here count for the next report.
+            let before = self.db.executions();
+            let declarations = read();
+            if self.record_stats {
+                self.pending_stats.parsed += (self.db.executions() - before).parsed;
+            }
             // What the earlier chunk's trees left is dropped here, and this
             // chunk's are held past their eviction below.
             drop(std::mem::take(&mut trees));
@@ -1631,22 +1631,24 @@ impl AnalysisHost {
             let present: FxHashSet<NodeId> = dirty_nodes.iter().copied().collect();
             let graph = facts.graph();
             let order = graph.evaluation_order(dirty_nodes.iter().copied());
-            let mut out: Vec<(NodeId, Address, bool)> = order
+            // Each with its definition, looked up once: the sort below
+            // compares each node several times, and a lookup in the
+            // index's parts was most of an edit's sorting.
+            let mut out: Vec<(Option<&module::Definition>, (NodeId, Address, bool))> = order
                 .into_iter()
                 .filter(|node| present.contains(node) && graph.is_present(*node))
                 .map(|node| {
                     let address = graph.address(node).clone();
                     let is_variable = address.segments().first().is_some_and(|it| it == "var");
-                    (node, address, is_variable)
+                    (index.definition(&address), (node, address, is_variable))
                 })
                 .collect();
             // Reported in declaration order; evaluated dependencies first.
-            let definition = |address: &Address| index.definition(address);
-            out.sort_by(|(_, a, _), (_, b, _)| match (definition(a), definition(b)) {
+            out.sort_by(|(a, _), (b, _)| match (a, b) {
                 (Some(a), Some(b)) => module::declaration_order(db, a, b),
                 (a, b) => a.is_some().cmp(&b.is_some()),
             });
-            out
+            out.into_iter().map(|(_, node)| node).collect()
         } else {
             Vec::new()
         };
@@ -1840,31 +1842,22 @@ impl ReportJob {
         let record_stats = self.record_stats;
         let db = self.db.clone();
         let mut draft = None;
-        let outcome = {
-            let run = || std::panic::catch_unwind(AssertUnwindSafe(|| self.run_uncaught()));
+        let before = db.executions();
+        let applied = self.applied;
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.run_uncaught())).map(|mut found| {
             if record_stats {
-                let mut outcome = None;
-                let events = db.log(|| outcome = Some(run()));
-                let stats = count_executed(&db, events);
-                let applied = self.applied;
-                outcome.map(|outcome| {
-                    outcome.map(|mut found: ReportDraft| {
-                        found.stats = ReportStats {
-                            parsed: stats.parsed + applied.parsed,
-                            evaluated: stats.evaluated + applied.evaluated,
-                        };
-                        found
-                    })
-                })
-            } else {
-                Some(run())
+                let ran = db.executions() - before;
+                found.stats = ReportStats {
+                    parsed: ran.parsed + applied.parsed,
+                    evaluated: ran.evaluated + applied.evaluated,
+                };
             }
-        };
+            found
+        });
         match outcome {
-            Some(Ok(found)) => draft = Some(found),
-            Some(Err(payload)) if payload.is::<salsa::Cancelled>() => {}
-            Some(Err(payload)) => std::panic::resume_unwind(payload),
-            None => {}
+            Ok(found) => draft = Some(found),
+            Err(payload) if payload.is::<salsa::Cancelled>() => {}
+            Err(payload) => std::panic::resume_unwind(payload),
         }
         draft.ok_or(Unfinished { modules: self.modules, standalone: self.standalone, applied: self.applied })
     }
@@ -2044,20 +2037,6 @@ pub fn describe(db: &RootDatabase, attr: Attr<'_>, error: &AttrError) -> String 
         AttrError::InvalidType => "Invalid type specification".to_string(),
         AttrError::InvalidValue { .. } => "Invalid value for variable".to_string(),
     }
-}
-
-/// The parse and attribute value queries among salsa's events that ran
-/// (rather than being reused).
-fn count_executed(db: &RootDatabase, executed: Vec<salsa::DatabaseKeyIndex>) -> ReportStats {
-    let mut stats = ReportStats::default();
-    for key in executed {
-        match db.query_name(key).as_str() {
-            "parse" | "parse_json" => stats.parsed += 1,
-            "attribute_value" => stats.evaluated += 1,
-            _ => {}
-        }
-    }
-    stats
 }
 
 /// `addresses` of `module` and what they read, dependencies first, by the

@@ -463,6 +463,7 @@ fn calls_outside_stdlib(expr: &AttrExpr) -> bool {
 /// front end that shows no values: then only the most recently used are.
 #[salsa::tracked(returns(ref), cycle_result = attribute_value_in_cycle, lru = 0)]
 pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, AttrError> {
+    db.note_executed(crate::CountedQuery::AttributeValue);
     let resolution = resolution_of(db, attr);
     let resolution = &*resolution;
     match resolution.kind {
