@@ -68,7 +68,7 @@ fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
 }
 
 /// The cache's file index.
-const FILE_INDEX: &str = "files-v1";
+const FILE_INDEX: &str = "files-v2";
 
 /// The paths of the cache's packs of entries, where there are: the main
 /// one (`check-v5-BUILD.pack`), and the recent one (`check-v5-BUILD-
@@ -573,7 +573,7 @@ fn an_edit_in_the_module_a_terragrunt_unit_deploys_invalidates_the_unit() {
 /// The cache's records of directory walks, by name, with their inodes: a
 /// record rewritten is a new file renamed into place.
 fn walk_records(cache: &Path) -> BTreeMap<String, u64> {
-    let Ok(dir) = std::fs::read_dir(cache.join("walks-v1")) else { return BTreeMap::new() };
+    let Ok(dir) = std::fs::read_dir(cache.join("walks-v2")) else { return BTreeMap::new() };
     dir.map(|entry| entry.expect("an entry"))
         .map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();

@@ -1040,13 +1040,16 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
     out.0
 }
 
-/// The checksum of an entry's payload that its header keeps: a 64-bit
-/// hash (`rustc-hash`'s), not BLAKE3. It only tells a payload changed or
-/// cut since it was written (the entry is found by its key, a BLAKE3 hash,
-/// and one who can write the cache could write a matching hash of any
-/// kind), and a warm run checks every entry it reports from: BLAKE3 over
-/// thousands of payloads of a few hundred bytes each, one block at a
-/// time, was most of what reading an entry cost.
+/// The checksum of an entry's payload that its header keeps, and the one
+/// that ends the file index and each walk record: a 64-bit hash
+/// (`rustc-hash`'s), not BLAKE3. It only tells bytes changed or cut since
+/// they were written (an entry is found by its key, a BLAKE3 hash, and one
+/// who can write the cache could write a matching hash of any kind), and a
+/// warm run checks every entry it reports from and both files before its
+/// first `stat`: BLAKE3 over thousands of payloads of a few hundred bytes
+/// each, one block at a time, was most of what reading an entry cost, and
+/// over the index and the record a millisecond each on the run's one
+/// thread.
 fn checksum(payload: &[u8]) -> [u8; 8] {
     use std::hash::Hasher;
     let mut hasher = rustc_hash::FxHasher::default();

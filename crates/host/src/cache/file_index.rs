@@ -20,15 +20,15 @@
 //! a write between the two leaves a stamp that no longer matches, never a
 //! new stamp over old bytes.
 //!
-//! The index is one file (`files-v1` in the cache's directory), with a
-//! recent one beside it (`files-v1-recent`, the entries recorded since
+//! The index is one file (`files-v2` in the cache's directory), with a
+//! recent one beside it (`files-v2-recent`, the entries recorded since
 //! the main one was written, over its), each read once per run (mapped,
 //! and looked up where its entries lie: see [`Table`]) and written whole (a temporary file renamed over it) only by a run that
 //! hashed a file: the recent one while it stays small beside the main one
 //! (see [`FileIndex::save`]), else both as one main index. Each entry stands on its own, so two
 //! runs sharing the directory at worst lose each other's new entries (the
 //! files are hashed again), and anything that does not decode, or whose
-//! trailing hash does not match, is an empty index, never an error.
+//! trailing checksum does not match, is an empty index, never an error.
 //! Entries not verified for [`MAX_AGE`] are dropped when the index is
 //! written, and at most [`MAX_ENTRIES`] are kept.
 
@@ -49,14 +49,17 @@ const MAGIC: &[u8; 8] = b"HALITE\x00F";
 
 /// The index's format; changing the encoding below changes it (and the
 /// file's name).
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// The index's file name in the cache's directory.
-pub(crate) const FILE_NAME: &str = "files-v1";
+pub(crate) const FILE_NAME: &str = "files-v2";
 
 /// The recent index's: the entries recorded since the index was last
 /// written whole, which override its.
-const RECENT_FILE_NAME: &str = "files-v1-recent";
+const RECENT_FILE_NAME: &str = "files-v2-recent";
+
+/// The files of earlier formats, removed when the index is written whole.
+const EARLIER_FILE_NAMES: [&str; 2] = ["files-v1", "files-v1-recent"];
 
 /// The recent index is kept to at most this fraction of the entries of
 /// the main one: past it, both are written as one main index.
@@ -317,8 +320,13 @@ impl FileIndex {
             entries.truncate(MAX_ENTRIES);
         }
         in_walk_order(&mut entries);
-        if super::write_atomically(dir, &self.path, &encode(&entries)).is_ok() && !recent.is_empty() {
-            let _ = fs::remove_file(&self.recent_path);
+        if super::write_atomically(dir, &self.path, &encode(&entries)).is_ok() {
+            if !recent.is_empty() {
+                let _ = fs::remove_file(&self.recent_path);
+            }
+            for earlier in EARLIER_FILE_NAMES {
+                let _ = fs::remove_file(dir.join(earlier));
+            }
         }
     }
 }
@@ -445,8 +453,8 @@ impl Table {
 
     /// The table of a whole index of this format in `bytes`, or `None`.
     fn from_bytes(bytes: super::FileBytes) -> Option<Table> {
-        let (body, hash) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
-        if blake3::hash(body).as_bytes() != hash {
+        let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
+        if super::checksum(body) != sum {
             return None;
         }
         let mut input = super::Reader(body);
@@ -531,7 +539,7 @@ fn encode(entries: &[(&str, Recorded)]) -> Vec<u8> {
     // Sized exactly: grown as it was written, the buffer was copied and
     // its pages touched twice over.
     const ENTRY_SIZE: usize = 4 + 5 * 8 + 8 + 32;
-    let size = 16 + entries.iter().map(|(path, _)| ENTRY_SIZE + path.len()).sum::<usize>() + 32;
+    let size = 16 + entries.iter().map(|(path, _)| ENTRY_SIZE + path.len()).sum::<usize>() + 8;
     let mut out = Vec::with_capacity(size);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT.to_le_bytes());
@@ -548,8 +556,8 @@ fn encode(entries: &[(&str, Recorded)]) -> Vec<u8> {
         out.extend_from_slice(&entry.trusted_before.to_le_bytes());
         out.extend_from_slice(&entry.hash);
     }
-    let hash = blake3::hash(&out);
-    out.extend_from_slice(hash.as_bytes());
+    let sum = super::checksum(&out);
+    out.extend_from_slice(&sum);
     out
 }
 

@@ -280,7 +280,7 @@ mod tests {
         assert!(is_pack_name("check-v4-0123456789abcdef.pack"));
         assert!(is_pack_name("check-v4-0123456789abcdef-recent.pack"));
         assert!(is_pack_name(&format!("{NAME_PREFIX}0123456789abcdef.pack")));
-        assert!(!is_pack_name("files-v1"));
+        assert!(!is_pack_name("files-v2"));
         assert!(!is_pack_name("check-v4-0123456789abcdef.pack.tmp"));
     }
 

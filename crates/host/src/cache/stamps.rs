@@ -173,7 +173,7 @@ mod tests {
         write(550, 1);
         margin();
         index_all(&[550]);
-        assert!(cache_dir.join("files-v1-recent").is_file(), "a recent index");
+        assert!(cache_dir.join("files-v2-recent").is_file(), "a recent index");
         // Then edited again, with a file that comes first.
         write(550, 2);
         write(10, 1);

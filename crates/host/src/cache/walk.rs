@@ -24,9 +24,9 @@
 //! entry of that name at all): while the directory is as recorded, none
 //! has been added, so the rule levels' search need not look there.
 //!
-//! A record is one file (`walks-v1/KEY`), written whole (a temporary file
+//! A record is one file (`walks-v2/KEY`), written whole (a temporary file
 //! renamed over it); anything that does not decode or match its trailing
-//! hash is no record, and the walk is done again.
+//! checksum is no record, and the walk is done again.
 
 use std::{
     fs, io,
@@ -43,10 +43,14 @@ const MAGIC: &[u8; 8] = b"HALITE\x00W";
 
 /// The record's format; changing the encoding below changes it (and the
 /// directory's name).
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// The directory of records, beside the entries' directory.
-pub(crate) const DIR_NAME: &str = "walks-v1";
+pub(crate) const DIR_NAME: &str = "walks-v2";
+
+/// The directory of records of the earlier format, removed when a record
+/// is written.
+const EARLIER_DIR_NAME: &str = "walks-v1";
 
 /// A record larger than this is not read.
 const MAX_RECORD_SIZE: u64 = 256 << 20;
@@ -145,8 +149,8 @@ fn path_of(cache_dir: &Utf8Path, key: &WalkKey) -> Utf8PathBuf {
 }
 
 /// The walk recorded under `key`, if every stamp in it holds now; the
-/// files it found, named as in the record's bytes, are handed to
-/// `on_holds` as soon as it is known to hold, before they are copied out
+/// files it found, in one string, are handed to `on_holds` as soon as it
+/// is known to hold, before they are copied out one by one
 /// (for [`super::stamps::StampsAhead`], which looks them up beside the
 /// run).
 pub(super) fn recorded(
@@ -171,29 +175,40 @@ pub(super) fn recorded(
     if !(dirs_hold && files_hold()) {
         return None;
     }
-    let start = bytes.as_ptr() as usize;
-    let span = |path: &str| {
-        let at = path.as_ptr() as usize - start;
-        (at, at + path.len())
-    };
-    let spans = record.found.iter().map(|path| span(path)).collect();
-    let without_config: Vec<(usize, usize)> =
-        record.dirs.iter().filter(|(_, _, has_config)| !has_config).map(|(path, _, _)| span(path)).collect();
-    let config_in_listed_dirs = without_config.len() != record.dirs.len();
-    drop(record);
+    // The paths found, validated as UTF-8 once (by `decode`) and laid end
+    // to end: each is read again by the lookups beside the run and copied
+    // out below, and checking its bytes at each read was most of the
+    // record's reading.
+    let mut text = String::with_capacity(record.found.iter().map(|path| path.len()).sum());
+    let spans = record
+        .found
+        .iter()
+        .map(|path| {
+            let start = text.len();
+            text.push_str(path);
+            (start, text.len())
+        })
+        .collect();
     crate::trace::mark("walk files hold");
-    let texts = Arc::new(FoundTexts { bytes, spans });
+    let texts = Arc::new(FoundTexts { text, spans });
     on_holds(&texts);
     let files = (0..texts.len()).map(|index| texts.get(index).to_owned()).collect();
-    let without_config = without_config.into_iter().map(|span| texts.text(span).to_owned()).collect();
+    let without_config: Vec<Utf8PathBuf> = record
+        .dirs
+        .iter()
+        .filter(|(_, _, has_config)| !has_config)
+        .map(|(path, _, _)| Utf8PathBuf::from(*path))
+        .collect();
+    let config_in_listed_dirs = without_config.len() != record.dirs.len();
     Some(RecordedWalk { files, without_config, config_in_listed_dirs })
 }
 
-/// The files a record found, named as in its bytes.
+/// The files a record found, as it names them.
 #[derive(Debug)]
 pub(crate) struct FoundTexts {
-    bytes: super::FileBytes,
-    /// Where each path lies in `bytes`, in the record's order.
+    /// The paths, end to end.
+    text: String,
+    /// Where each path lies in `text`, in the record's order.
     spans: Vec<(usize, usize)>,
 }
 
@@ -210,13 +225,13 @@ impl FoundTexts {
     /// The texts of `paths`, as a record read back would hold them.
     #[cfg(test)]
     pub(crate) fn of(paths: &[&str]) -> FoundTexts {
-        let mut bytes = Vec::new();
+        let mut text = String::new();
         let mut spans = Vec::new();
         for path in paths {
-            spans.push((bytes.len(), bytes.len() + path.len()));
-            bytes.extend_from_slice(path.as_bytes());
+            spans.push((text.len(), text.len() + path.len()));
+            text.push_str(path);
         }
-        FoundTexts { bytes: bytes.into(), spans }
+        FoundTexts { text, spans }
     }
 
     /// The place of the file written `text`, if the record found it: by
@@ -231,12 +246,11 @@ impl FoundTexts {
     /// Whether the path of the file at `index` is written `text`.
     pub(crate) fn is(&self, index: usize, text: &str) -> bool {
         let (start, end) = self.spans[index];
-        &self.bytes[start..end] == text.as_bytes()
+        &self.text[start..end] == text
     }
 
     fn text(&self, (start, end): (usize, usize)) -> &Utf8Path {
-        // Decoded as UTF-8 when the record was read.
-        Utf8Path::new(std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default())
+        Utf8Path::new(&self.text[start..end])
     }
 }
 
@@ -282,6 +296,7 @@ pub(super) fn record(
         };
         let dir = cache_dir.join(DIR_NAME);
         if fs::create_dir_all(&dir).is_ok() {
+            let _ = fs::remove_dir_all(cache_dir.join(EARLIER_DIR_NAME));
             remove_old_records(&dir);
             let _ = super::write_atomically(&dir, &path_of(cache_dir, key), &encode(&record, key));
         }
@@ -363,14 +378,14 @@ fn encode(record: &Record<Utf8PathBuf>, key: &WalkKey) -> Vec<u8> {
     for path in &record.found {
         out.str(path.as_str());
     }
-    let hash = blake3::hash(&out.0);
-    out.0.extend_from_slice(hash.as_bytes());
+    let sum = super::checksum(&out.0);
+    out.0.extend_from_slice(&sum);
     out.0
 }
 
 fn decode<'a>(bytes: &'a [u8], key: &WalkKey) -> Option<Record<&'a str>> {
-    let (body, hash) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
-    if blake3::hash(body).as_bytes() != hash {
+    let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
+    if super::checksum(body) != sum {
         return None;
     }
     let mut input = super::Reader(body);
