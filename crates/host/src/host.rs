@@ -62,6 +62,10 @@ const PARKED_MODULE_FILES: usize = 64;
 /// directory.
 pub type InputsOf = Arc<dyn Fn(&Utf8Path) -> Option<Arc<ModuleInterface>> + Send + Sync>;
 
+/// A value a module's report evaluates: its graph node, its address, and
+/// whether it is a variable's (variables are reported apart).
+type ValueNode = (NodeId, Address, bool);
+
 /// What the host computes for its reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HostOptions {
@@ -1627,14 +1631,14 @@ impl AnalysisHost {
         if dirty_nodes.is_empty() && dirty_files.is_empty() && removed.is_empty() {
             return None;
         }
-        let value_nodes: Vec<(NodeId, Address, bool)> = if values {
+        let value_nodes: Vec<ValueNode> = if values {
             let present: FxHashSet<NodeId> = dirty_nodes.iter().copied().collect();
             let graph = facts.graph();
             let order = graph.evaluation_order(dirty_nodes.iter().copied());
             // Each with its definition, looked up once: the sort below
             // compares each node several times, and a lookup in the
             // index's parts was most of an edit's sorting.
-            let mut out: Vec<(Option<&module::Definition>, (NodeId, Address, bool))> = order
+            let mut out: Vec<(Option<&module::Definition>, ValueNode)> = order
                 .into_iter()
                 .filter(|node| present.contains(node) && graph.is_present(*node))
                 .map(|node| {
@@ -1785,7 +1789,7 @@ pub struct ModuleJob {
     /// Whether the graph's cycles changed, to be set in the database.
     cycles_changed: bool,
     /// The values to evaluate, in declaration order.
-    value_nodes: Vec<(NodeId, Address, bool)>,
+    value_nodes: Vec<ValueNode>,
     removed: Vec<(NodeId, Address)>,
     /// The files whose diagnostics to find, each with whether it is one of
     /// the module's (a file that left has none).
