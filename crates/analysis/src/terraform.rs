@@ -2197,17 +2197,24 @@ pub fn unknown_function_diagnostics(db: &dyn Db, module: Module, file: File) -> 
     let dialect = module.dialect(db);
     let table = dialect.functions(db);
     let mut out = Vec::new();
+    // The source map and the type constraints' ranges only where a call is
+    // not a function's: most files have none, but a module whose variables
+    // have object types has a call (`object`, `optional`) for each part.
+    let mut found: Option<(&hir::SourceMap, Vec<TextRange>)> = None;
     for (id, expr) in hir.exprs.iter() {
         let hir::Expr::Call(call) = expr else { continue };
         if call.name.contains("::") || table.functions().contains_key(call.name.as_str()) {
             continue;
         }
-        // The source map only where a call is wrong: most files have none.
-        let Some(pointer) = db::source_map(db, file).expr_syntax(id) else { continue };
-        let node = pointer.to_node(&db::parse(db, file).syntax_node());
-        if in_type_constraint(&node) {
+        let (source_map, type_ranges) = found.get_or_insert_with(|| {
+            (db::source_map(db, file), type_constraint_ranges(&db::parse(db, file).syntax_node()))
+        });
+        let Some(pointer) = source_map.expr_syntax(id) else { continue };
+        let range = pointer.text_range();
+        if type_ranges.iter().any(|it| it.contains_range(range)) {
             continue;
         }
+        let node = pointer.to_node(&db::parse(db, file).syntax_node());
         let suggestion = eval::suggest(&call.name, table.functions().keys().map(String::as_str));
         let detail = match &suggestion {
             Some(s) => format!("There is no function named {:?}. Did you mean {s:?}?", call.name),
@@ -2228,20 +2235,27 @@ pub fn unknown_function_diagnostics(db: &dyn Db, module: Module, file: File) -> 
     out
 }
 
-/// Whether `node` is inside the `type` argument of a top-level `variable`
-/// or `output` block.
-fn in_type_constraint(node: &syntax::SyntaxNode) -> bool {
-    let Some(attribute) = node.ancestors().find_map(ast::Attribute::cast) else { return false };
-    if attribute.ident_token().is_none_or(|name| name.text() != "type") {
-        return false;
+/// The ranges of the `type` arguments of the `variable` and `output`
+/// blocks under `root`: a node is inside a type constraint when one of
+/// them holds it (an attribute's expression holds no other attribute).
+/// Found once per file, rather than by walking up from each call.
+fn type_constraint_ranges(root: &syntax::SyntaxNode) -> Vec<TextRange> {
+    let mut out = Vec::new();
+    let mut bodies: Vec<ast::Body> =
+        ast::SourceFile::cast(root.clone()).and_then(|file| file.body()).into_iter().collect();
+    while let Some(body) = bodies.pop() {
+        for block in body.blocks() {
+            let Some(inner) = block.body() else { continue };
+            if block.ident_token().is_some_and(|name| matches!(name.text(), "variable" | "output")) {
+                let types = inner
+                    .attributes()
+                    .filter(|it| it.ident_token().is_some_and(|name| name.text() == "type"));
+                out.extend(types.map(|it| it.syntax().text_range()));
+            }
+            bodies.push(inner);
+        }
     }
-    attribute
-        .syntax()
-        .parent()
-        .and_then(|body| body.parent())
-        .and_then(ast::Block::cast)
-        .and_then(|block| block.ident_token())
-        .is_some_and(|name| matches!(name.text(), "variable" | "output"))
+    out
 }
 
 /// References to `var.NAME` and `local.NAME` inside `dynamic` blocks that
