@@ -185,15 +185,45 @@ impl Type {
     /// The same type with every optional-attribute annotation removed,
     /// at every depth (`WithoutOptionalAttributesDeep`).
     pub fn without_optional_attrs_deep(&self) -> Type {
+        self.without_optional_attrs_if_any().unwrap_or_else(|| self.clone())
+    }
+
+    /// [`Type::without_optional_attrs_deep`], or `None` when no object in
+    /// the type has an optional attribute: the type is then shared, not
+    /// built again (conversions ask this of their target type at every
+    /// level of a nested value).
+    fn without_optional_attrs_if_any(&self) -> Option<Type> {
         match self {
-            Type::Bool | Type::Number | Type::String | Type::Dynamic => self.clone(),
-            Type::List(e) => Type::list(e.without_optional_attrs_deep()),
-            Type::Set(e) => Type::set(e.without_optional_attrs_deep()),
-            Type::Map(e) => Type::map(e.without_optional_attrs_deep()),
-            Type::Tuple(etys) => Type::Tuple(etys.iter().map(Type::without_optional_attrs_deep).collect()),
-            Type::Object(o) => Type::object(
-                o.attrs.iter().map(|(k, t)| (k.clone(), t.without_optional_attrs_deep())).collect(),
-            ),
+            Type::Bool | Type::Number | Type::String | Type::Dynamic => None,
+            Type::List(e) => e.without_optional_attrs_if_any().map(Type::list),
+            Type::Set(e) => e.without_optional_attrs_if_any().map(Type::set),
+            Type::Map(e) => e.without_optional_attrs_if_any().map(Type::map),
+            Type::Tuple(etys) => {
+                let changed: Vec<Option<Type>> =
+                    etys.iter().map(Type::without_optional_attrs_if_any).collect();
+                changed.iter().any(Option::is_some).then(|| {
+                    Type::Tuple(
+                        changed
+                            .into_iter()
+                            .zip(etys)
+                            .map(|(new, old)| new.unwrap_or_else(|| old.clone()))
+                            .collect(),
+                    )
+                })
+            }
+            Type::Object(o) => {
+                let changed: Vec<Option<Type>> =
+                    o.attrs.values().map(Type::without_optional_attrs_if_any).collect();
+                (!o.optional.is_empty() || changed.iter().any(Option::is_some)).then(|| {
+                    Type::object(
+                        o.attrs
+                            .iter()
+                            .zip(changed)
+                            .map(|((name, old), new)| (name.clone(), new.unwrap_or_else(|| old.clone())))
+                            .collect(),
+                    )
+                })
+            }
         }
     }
 
