@@ -45,6 +45,9 @@ pub(crate) fn run(dir: &Utf8Path, options: &Options<'_>) -> Result<Outcome> {
         // One report, then the values are read: no resolution is kept for
         // a next edit (see `HostOptions::reports_once`).
         reports_once: true,
+        // Nothing reads the query log (salsa builds an event per query
+        // while one can be kept).
+        query_log: false,
         ..HostOptions::default()
     };
     host::trace::mark("eval starts");

@@ -120,7 +120,9 @@ pub(crate) fn main_loop(
             config_errors.push(error.to_string());
         }
     }
-    let host_options = HostOptions { values: Values::None, ..HostOptions::default() };
+    // Nothing reads the query log (salsa builds an event per query while
+    // one can be kept).
+    let host_options = HostOptions { values: Values::None, query_log: false, ..HostOptions::default() };
     let host = match levels.registry() {
         Ok(registry) => AnalysisHost::with_dialects(host_options, registry),
         Err(error) => {
