@@ -1843,27 +1843,23 @@ impl ReportJob {
     /// Salsa unwinds it when a change is applied meanwhile (the host's
     /// write waits until it has let go of its handle).
     pub fn run(self) -> Result<ReportDraft, Unfinished> {
-        let record_stats = self.record_stats;
-        let db = self.db.clone();
-        let mut draft = None;
-        let before = db.executions();
-        let applied = self.applied;
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| self.run_uncaught())).map(|mut found| {
-            if record_stats {
-                let ran = db.executions() - before;
-                found.stats = ReportStats {
-                    parsed: ran.parsed + applied.parsed,
-                    evaluated: ran.evaluated + applied.evaluated,
-                };
+        let before = self.db.executions();
+        match std::panic::catch_unwind(AssertUnwindSafe(|| self.run_uncaught())) {
+            Ok(mut found) => {
+                if self.record_stats {
+                    let ran = self.db.executions() - before;
+                    found.stats = ReportStats {
+                        parsed: ran.parsed + self.applied.parsed,
+                        evaluated: ran.evaluated + self.applied.evaluated,
+                    };
+                }
+                Ok(found)
             }
-            found
-        });
-        match outcome {
-            Ok(found) => draft = Some(found),
-            Err(payload) if payload.is::<salsa::Cancelled>() => {}
+            Err(payload) if payload.is::<salsa::Cancelled>() => {
+                Err(Unfinished { modules: self.modules, standalone: self.standalone, applied: self.applied })
+            }
             Err(payload) => std::panic::resume_unwind(payload),
         }
-        draft.ok_or(Unfinished { modules: self.modules, standalone: self.standalone, applied: self.applied })
     }
 
     fn run_uncaught(&self) -> ReportDraft {
