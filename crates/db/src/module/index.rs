@@ -1099,7 +1099,7 @@ mod tests {
     use crate::RootDatabase;
 
     fn names(list: &[&str]) -> Vec<SmolStr> {
-        list.iter().map(|it| SmolStr::new(it)).collect()
+        list.iter().map(SmolStr::new).collect()
     }
 
     #[test]
