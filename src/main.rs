@@ -582,7 +582,7 @@ pub(crate) enum FreedMemory {
     /// of fresh pages, a few milliseconds. Also `watch`'s until its first
     /// report is out: loading a module frees each chunk's trees on some
     /// threads while others allocate, and kept, those pages raised its peak
-    /// over a 10,000-file module by 8 MiB of the 370 it held.
+    /// over a 10,000-file module by about 8 MB of 370 (VmHWM).
     HandedBack,
     /// mimalloc's default (handed back about 10 ms after it is freed), for
     /// `watch` after its first report: it answers an edit within a few
