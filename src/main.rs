@@ -500,7 +500,11 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Command::Dec(args) => return dec::run(args),
-        Command::Watch(args) => watch::run(args, &variable_options),
+        Command::Watch(args) => {
+            // Until its first report is out (see `FreedMemory::HandedBack`).
+            freed_memory(FreedMemory::HandedBack);
+            watch::run(args, &variable_options)
+        }
         Command::Lsp => {
             freed_memory(FreedMemory::HandedBack);
             lsp::run_stdio().map(|()| Outcome::Clean).map_err(|error| anyhow::anyhow!(error))
@@ -561,7 +565,7 @@ fn huge_blocks_from_the_os() {
 
 /// When the allocator hands memory the process frees back to the kernel.
 #[derive(Debug, Clone, Copy)]
-enum FreedMemory {
+pub(crate) enum FreedMemory {
     /// Kept for the allocator's own later allocations, for a batch command.
     /// A batch frees each chunk's trees and memos and allocates the next
     /// chunk's: pages handed back come again as fresh pages, which the
@@ -575,24 +579,36 @@ enum FreedMemory {
     /// calls), its peak over a 10,000-file module stood 10–20 MiB above
     /// it, for pages its workers had freed while they kept allocating. It
     /// costs a request that allocates much (a completion list) the faults
-    /// of fresh pages, a few milliseconds. `watch` keeps the default: it
-    /// answers an edit within a few milliseconds, which the faults would
-    /// stretch, and gains little.
+    /// of fresh pages, a few milliseconds. Also `watch`'s until its first
+    /// report is out: loading a module frees each chunk's trees on some
+    /// threads while others allocate, and kept, those pages raised its peak
+    /// over a 10,000-file module by about 8 MB of 370 (VmHWM).
     HandedBack,
+    /// mimalloc's default (handed back about 10 ms after it is freed), for
+    /// `watch` after its first report: it answers an edit within a few
+    /// milliseconds, which fresh pages' faults would stretch, and its
+    /// edits free little.
+    Deferred,
 }
 
 #[cfg(feature = "system-allocator")]
-fn freed_memory(_: FreedMemory) {}
+pub(crate) fn freed_memory(_: FreedMemory) {}
 
 #[cfg(not(feature = "system-allocator"))]
-fn freed_memory(policy: FreedMemory) {
+pub(crate) fn freed_memory(policy: FreedMemory) {
     /// mimalloc's `mi_option_purge_delay` (libmimalloc-sys does not name it):
     /// how long, in milliseconds, freed memory waits before it is handed
     /// back; -1 for never.
     const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+    /// The delay before any policy changed it: mimalloc's default, or what
+    /// `MIMALLOC_PURGE_DELAY` says.
+    static DEFAULT: std::sync::OnceLock<std::ffi::c_long> = std::sync::OnceLock::new();
+    // SAFETY: `mi_option_get` only reads the option table.
+    let default = *DEFAULT.get_or_init(|| unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) });
     let delay = match policy {
         FreedMemory::Kept => -1,
         FreedMemory::HandedBack => 0,
+        FreedMemory::Deferred => default,
     };
     // SAFETY: `mi_option_set` only stores the value in mimalloc's option
     // table, which the allocator reads atomically; any value is valid for

@@ -162,6 +162,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     // A batch applied while a report runs: the next report starts when the
     // running one has ended, cancelled or not.
     let mut waiting = false;
+    let mut first_reported = false;
     let reporter = start_reporter(messages.clone())?;
     reporter.send((host.prepare_report(), generation)).map_err(|_| anyhow!("the report thread stopped"))?;
 
@@ -231,6 +232,15 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                         // the files were in: its lines are printed, and the
                         // statistics go with the later report's.
                         print(&host, &report, (args.stats && !waiting).then_some(&stats))?;
+                        drop(report);
+                        // The module is loaded and its first report out:
+                        // from now on freed memory waits a little before it
+                        // is handed back, so that an edit's allocations
+                        // find pages in place (see `FreedMemory`).
+                        if !first_reported {
+                            first_reported = true;
+                            crate::freed_memory(crate::FreedMemory::Deferred);
+                        }
                     }
                     Err(unfinished) => host.requeue(unfinished),
                 }

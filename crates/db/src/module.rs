@@ -129,8 +129,8 @@ pub use crate::module::{
         module_duplicates, module_order, names_under,
     },
     resolve::{
-        AttrKind, Instances, Repetition, Resolution, ResourceMode, Target, Unresolved, attribute_resolution,
-        attribute_targets, resolve_static_reference,
+        Addresses, AttrKind, Instances, Repetition, Resolution, ResourceMode, Target, Unresolved,
+        attribute_resolution, attribute_targets, resolve_static_reference,
     },
     schema::{BlockSchema, SchemaViolation, schema_diagnostics},
     value::{

@@ -62,10 +62,6 @@ const PARKED_MODULE_FILES: usize = 64;
 /// directory.
 pub type InputsOf = Arc<dyn Fn(&Utf8Path) -> Option<Arc<ModuleInterface>> + Send + Sync>;
 
-/// A value a module's report evaluates: its graph node, its address, and
-/// whether it is a variable's (variables are reported apart).
-type ValueNode = (NodeId, Address, bool);
-
 /// What the host computes for its reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HostOptions {
@@ -1262,7 +1258,7 @@ impl AnalysisHost {
     pub fn requeue(&mut self, unfinished: Unfinished) {
         for work in unfinished.modules {
             let Some(state) = self.modules.get_mut(&work.dir) else { continue };
-            state.carried.nodes.extend(work.value_nodes.iter().map(|(node, _, _)| *node));
+            state.carried.nodes.extend(work.value_nodes.iter().copied());
             state.carried.files.extend(work.files.into_iter().map(|(file, _)| file));
             state.carried.removed.extend(work.removed);
         }
@@ -1631,21 +1627,17 @@ impl AnalysisHost {
         if dirty_nodes.is_empty() && dirty_files.is_empty() && removed.is_empty() {
             return None;
         }
-        let value_nodes: Vec<ValueNode> = if values {
+        let value_nodes: Vec<NodeId> = if values {
             let present: FxHashSet<NodeId> = dirty_nodes.iter().copied().collect();
             let graph = facts.graph();
             let order = graph.evaluation_order(dirty_nodes.iter().copied());
             // Each with its definition, looked up once: the sort below
             // compares each node several times, and a lookup in the
             // index's parts was most of an edit's sorting.
-            let mut out: Vec<(Option<&module::Definition>, ValueNode)> = order
+            let mut out: Vec<(Option<&module::Definition>, NodeId)> = order
                 .into_iter()
                 .filter(|node| present.contains(node) && graph.is_present(*node))
-                .map(|node| {
-                    let address = graph.address(node).clone();
-                    let is_variable = address.segments().first().is_some_and(|it| it == "var");
-                    (index.definition(&address), (node, address, is_variable))
-                })
+                .map(|node| (index.definition(graph.address(node)), node))
                 .collect();
             // Reported in declaration order; evaluated dependencies first.
             out.sort_by(|(a, _), (b, _)| match (a, b) {
@@ -1723,9 +1715,10 @@ impl AnalysisHost {
                 }
             }
             let mut values = module.values;
-            let mut stamps = module.stamps.into_iter();
-            values.retain(|_| {
-                let Some((node, hash)) = stamps.next() else { return false };
+            let mut nodes = module.nodes.into_iter();
+            values.retain(|change| {
+                let Some(node) = nodes.next() else { return false };
+                let hash = stamp(&change.state);
                 let index = node as usize;
                 if state.shown_values.len() <= index {
                     state.shown_values.resize(index + 1, 0);
@@ -1788,8 +1781,11 @@ pub struct ModuleJob {
     facts: Arc<ModuleFacts>,
     /// Whether the graph's cycles changed, to be set in the database.
     cycles_changed: bool,
-    /// The values to evaluate, in declaration order.
-    value_nodes: Vec<ValueNode>,
+    /// The values to evaluate, in declaration order: nodes of `facts`'
+    /// graph, which holds their addresses (a first report's are every
+    /// attribute's, and a copy of each address beside its node was a
+    /// fifth of that report's own memory).
+    value_nodes: Vec<NodeId>,
     removed: Vec<(NodeId, Address)>,
     /// The files whose diagnostics to find, each with whether it is one of
     /// the module's (a file that left has none).
@@ -1831,18 +1827,20 @@ struct ModuleDraft {
     dir: Utf8PathBuf,
     removed: Vec<(NodeId, Address)>,
     /// Each value found as the report would carry it, and beside it (by
-    /// position) its node and the hash it is compared by: the report keeps
-    /// those that changed, in place, rather than copy a first report's
-    /// every value into a second list.
+    /// position) its node: the report keeps those that changed, in place,
+    /// rather than copy a first report's every value into a second list.
+    /// The hash a value is compared by is taken then, from the value: kept
+    /// beside it, it was a sixth of a first report's own memory.
     values: Vec<ValueChange>,
-    stamps: Vec<(NodeId, u64)>,
+    /// The job's `value_nodes`, handed over when it has run.
+    nodes: Vec<NodeId>,
 }
 
 impl ReportJob {
     /// Evaluates the values and finds the diagnostics the report needs.
     /// Salsa unwinds it when a change is applied meanwhile (the host's
     /// write waits until it has let go of its handle).
-    pub fn run(self) -> Result<ReportDraft, Unfinished> {
+    pub fn run(mut self) -> Result<ReportDraft, Unfinished> {
         let before = self.db.executions();
         match std::panic::catch_unwind(AssertUnwindSafe(|| self.run_uncaught())) {
             Ok(mut found) => {
@@ -1852,6 +1850,10 @@ impl ReportJob {
                         parsed: ran.parsed + self.applied.parsed,
                         evaluated: ran.evaluated + self.applied.evaluated,
                     };
+                }
+                // One draft per module job, in order.
+                for (module, job) in found.modules.iter_mut().zip(&mut self.modules) {
+                    module.nodes = std::mem::take(&mut job.value_nodes);
                 }
                 Ok(found)
             }
@@ -1869,44 +1871,15 @@ impl ReportJob {
         let mut modules = Vec::new();
         let mut diagnostics = Vec::new();
         for job in &self.modules {
-            let mut values = Vec::with_capacity(if self.values { job.value_nodes.len() } else { 0 });
-            let mut stamps = Vec::with_capacity(values.capacity());
-            // One path for all the module's values.
-            let dir: Arc<Utf8Path> = Arc::from(job.dir.as_path());
+            let graph = job.facts.graph();
             if self.values {
-                let attrs: Vec<Attr<'_>> = job
-                    .value_nodes
-                    .iter()
-                    .map(|(_, address, _)| Attr::new(db, job.module, address.clone()))
-                    .collect();
                 let order = evaluation_order(
                     db,
                     job.module,
                     &job.facts,
-                    job.value_nodes.iter().map(|(_, address, _)| address),
+                    job.value_nodes.iter().map(|&node| graph.address(node)),
                 );
                 evaluate(db, job.module, &order, self.threads);
-                for ((node, address, is_variable), &attr) in job.value_nodes.iter().zip(&attrs) {
-                    let result = module::attribute_value(db, attr);
-                    let state = match result {
-                        Ok(value) => ValueState::Value(value.clone()),
-                        Err(error) => ValueState::Error(describe(db, attr, error)),
-                    };
-                    let mut hasher = FxHasher::default();
-                    result.as_ref().ok().hash(&mut hasher);
-                    if let ValueState::Error(message) = &state {
-                        message.hash(&mut hasher);
-                    }
-                    // 0 means nothing shown.
-                    let hash = hasher.finish().max(1);
-                    values.push(ValueChange {
-                        module: dir.clone(),
-                        address: address.clone(),
-                        is_variable: *is_variable,
-                        state,
-                    });
-                    stamps.push((*node, hash));
-                }
             }
             // The attributes each file's check evaluates, evaluated in one
             // walk for all the files (a walk per file would go down the
@@ -1927,6 +1900,7 @@ impl ReportJob {
             crate::trace::mark("run: candidates");
             let order = evaluation_order(db, job.module, &job.facts, candidates.iter().flatten());
             evaluate(db, job.module, &order, self.threads);
+            drop(order);
             crate::trace::mark("run: candidates evaluated");
             let inputs_of = |dir: &Utf8Path| job.inputs.get(dir).cloned().flatten();
             let reporters = analysis::CycleReporters::default();
@@ -1954,7 +1928,38 @@ impl ReportJob {
                 (file, locate(db, levels, max, file, &found))
             }));
             crate::trace::mark("run: diagnostics");
-            modules.push(ModuleDraft { dir: job.dir.clone(), removed: job.removed.clone(), values, stamps });
+            drop((candidates, work));
+            // The values as the report carries them, read from their memos
+            // once the diagnostics' own work is let go: a first report's
+            // are as many as the module's attributes, and were held through
+            // that work, the report's largest.
+            let mut values = Vec::with_capacity(if self.values { job.value_nodes.len() } else { 0 });
+            // One path for all the module's values.
+            let dir: Arc<Utf8Path> = Arc::from(job.dir.as_path());
+            if self.values {
+                for &node in &job.value_nodes {
+                    let address = graph.address(node);
+                    let is_variable = address.segments().first().is_some_and(|it| it == "var");
+                    let attr = Attr::new(db, job.module, address.clone());
+                    let result = module::attribute_value(db, attr);
+                    let state = match result {
+                        Ok(value) => ValueState::Value(value.clone()),
+                        Err(error) => ValueState::Error(describe(db, attr, error)),
+                    };
+                    values.push(ValueChange {
+                        module: dir.clone(),
+                        address: address.clone(),
+                        is_variable,
+                        state,
+                    });
+                }
+            }
+            modules.push(ModuleDraft {
+                dir: job.dir.clone(),
+                removed: job.removed.clone(),
+                values,
+                nodes: Vec::new(),
+            });
         }
         diagnostics.extend(parallel_map(db, &self.standalone, self.threads, |db, file| {
             let found: &[analysis::Diagnostic] =
@@ -2037,6 +2042,21 @@ pub fn describe(db: &RootDatabase, attr: Attr<'_>, error: &AttrError) -> String 
         AttrError::InvalidType => "Invalid type specification".to_string(),
         AttrError::InvalidValue { .. } => "Invalid value for variable".to_string(),
     }
+}
+
+/// The hash a value or error is compared by with what was last reported
+/// (0 means nothing was).
+fn stamp(state: &ValueState) -> u64 {
+    let mut hasher = FxHasher::default();
+    match state {
+        ValueState::Value(value) => Some(value).hash(&mut hasher),
+        ValueState::Error(message) => {
+            None::<&Value>.hash(&mut hasher);
+            message.hash(&mut hasher);
+        }
+        ValueState::Removed => {}
+    }
+    hasher.finish().max(1)
 }
 
 /// `addresses` of `module` and what they read, dependencies first, by the

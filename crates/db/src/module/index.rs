@@ -26,8 +26,8 @@ use std::{
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use salsa::Setter as _;
-use smallvec::SmallVec;
 use smol_str::SmolStr;
+use thin_vec::ThinVec;
 
 use crate::{
     Db, File, RootDatabase,
@@ -67,22 +67,32 @@ pub struct IndexPart {
 }
 
 /// The value of an [`IndexPart`].
+///
+/// Salsa keeps each part's value in place in its table, every slot the
+/// size of the largest variant, and a module has a part per address: the
+/// variants of which there are few (a block's, a file's, the types') are
+/// boxed, so that a slot is the size of a name's entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PartValue {
     Name(NameEntry),
     Names(Vec<SmolStr>),
-    Block(Option<BlockEntry>),
+    Block(Option<Box<BlockEntry>>),
     BlockLabels(Vec<Labels>),
-    BlockTypes(BlockTypes),
-    File(FileIndex),
+    BlockTypes(Box<BlockTypes>),
+    File(Box<FileIndex>),
     Created(u64),
 }
+
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<PartValue>() <= 48, "a part's slot is the size of a name's entry");
 
 /// An address's first declaration and those after it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct NameEntry {
     pub definition: Option<Definition>,
-    pub duplicates: Vec<Duplicate>,
+    /// Thin: most addresses are declared once, and every address has an
+    /// entry.
+    pub duplicates: ThinVec<Duplicate>,
 }
 
 /// What one file gives its module: the addresses it defines (declared
@@ -382,7 +392,7 @@ impl<'db> IndexView<'db> {
             return whole.blocks.get(block_type, labels);
         }
         match part(self.db, self.module, PartRef::Block(block_type, labels)) {
-            Some(PartValue::Block(entry)) => entry.as_ref(),
+            Some(PartValue::Block(entry)) => entry.as_deref(),
             _ => {
                 missed(self.db, self.module, PartRef::BlockLabels(block_type));
                 None
@@ -477,16 +487,69 @@ pub(crate) struct ModuleTable {
     /// Each file's declarations as the module addresses them.
     by_file: FxHashMap<File, FileSites>,
     /// Each address's declarations, in declaration order.
-    /// Inline: most addresses are declared once, and a vector's own
-    /// allocation per address was a tenth of the table.
-    sites: FxHashMap<Address, SmallVec<[(File, u32); 1]>>,
-    /// Sets, not sorted lists: loading a module adds every name one at a
-    /// time.
-    names: FxHashMap<SmolStr, BTreeSet<SmolStr>>,
+    sites: FxHashMap<Address, Sites>,
+    /// (The names under `var` and `local` are kept only in their parts,
+    /// sorted lists that each patch merges its changes into.)
     labels: FxHashMap<SmolStr, BTreeSet<Labels>>,
     /// How many blocks of each type have each label count.
     depths: BTreeMap<SmolStr, BTreeMap<usize, usize>>,
     created: u64,
+}
+
+/// The declarations of one address, in declaration order, each a file and
+/// its number there. Inline when there is one, as there is for most
+/// addresses: a vector's own allocation per address was a tenth of the
+/// table, and a small vector's room and length beside the one held inline
+/// still doubled each entry of the table.
+#[derive(Debug, Clone)]
+enum Sites {
+    One((File, u32)),
+    /// None (an address whose declarations went away), or several.
+    Many(ThinVec<(File, u32)>),
+}
+
+impl Default for Sites {
+    fn default() -> Sites {
+        Sites::Many(ThinVec::new())
+    }
+}
+
+impl Sites {
+    fn as_slice(&self) -> &[(File, u32)] {
+        match self {
+            Sites::One(at) => std::slice::from_ref(at),
+            Sites::Many(all) => all,
+        }
+    }
+
+    fn insert(&mut self, index: usize, at: (File, u32)) {
+        match self {
+            Sites::Many(all) if all.is_empty() => *self = Sites::One(at),
+            Sites::Many(all) => all.insert(index, at),
+            Sites::One(first) => {
+                let mut all = ThinVec::with_capacity(2);
+                all.push(*first);
+                all.insert(index, at);
+                *self = Sites::Many(all);
+            }
+        }
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(&(File, u32)) -> bool) {
+        match self {
+            Sites::One(at) => {
+                if !keep(at) {
+                    *self = Sites::default();
+                }
+            }
+            Sites::Many(all) => {
+                all.retain(|at| keep(at));
+                if let [only] = all.as_slice() {
+                    *self = Sites::One(*only);
+                }
+            }
+        }
+    }
 }
 
 /// A file's declarations as read, and as the module addresses them (a site
@@ -510,7 +573,12 @@ impl ModuleTable {
 
     /// The declarations of `address` that count, in declaration order.
     fn live(&self, address: &Address) -> impl Iterator<Item = (File, u32)> + '_ {
-        self.sites.get(address).into_iter().flatten().copied().filter(|&at| !self.site(at).skipped)
+        self.sites
+            .get(address)
+            .map_or(&[][..], Sites::as_slice)
+            .iter()
+            .copied()
+            .filter(|&at| !self.site(at).skipped)
     }
 
     fn definition_at(&self, address: &Address) -> Option<(File, u32)> {
@@ -690,6 +758,24 @@ fn sites_of(
     FileSites { declarations, sites: out }
 }
 
+/// `listed` (sorted) without `removed`, with `added` (sorted, none of them
+/// listed), in order.
+fn merge_names(listed: &[SmolStr], removed: &FxHashSet<SmolStr>, added: Vec<SmolStr>) -> Vec<SmolStr> {
+    let mut out = Vec::with_capacity((listed.len() + added.len()).saturating_sub(removed.len()));
+    let mut kept = listed.iter().filter(|name| !removed.contains(*name)).peekable();
+    let mut added = added.into_iter().peekable();
+    loop {
+        let next = match (kept.peek(), added.peek()) {
+            (Some(old), Some(new)) if *old < new => kept.next().cloned(),
+            (_, Some(_)) => added.next(),
+            (Some(_), None) => kept.next().cloned(),
+            (None, None) => break,
+        };
+        out.extend(next);
+    }
+    out
+}
+
 impl RootDatabase {
     /// Keeps every module's index in parts from now on (see
     /// [`crate::module::index`]), brought up to date by
@@ -816,6 +902,7 @@ impl RootDatabase {
                 let at = (file, position(number));
                 let list = table.sites.entry(site.address.clone()).or_default();
                 let at_list = list
+                    .as_slice()
                     .binary_search_by(|&(other, n)| {
                         if other == file {
                             n.cmp(&at.1)
@@ -857,18 +944,36 @@ impl RootDatabase {
         let mut file_parts: FxHashSet<File> = files.iter().copied().collect();
         let mut block_addresses: FxHashSet<Address> = FxHashSet::default();
         let mut updates: Vec<(PartKey, PartValue)> = Vec::new();
-        let mut names_changed: BTreeSet<SmolStr> = BTreeSet::new();
+        // The names under `var` and `local` as their parts list them, and
+        // those that appeared (in any order) or went away, merged into the
+        // lists at the end: the parts are the names' only copy, and loading
+        // a module adds every name.
+        let listed = |root: &str| match self.existing_part(module, &PartKey::Names(SmolStr::new(root))) {
+            Some(part) => match part.value(self) {
+                PartValue::Names(names) => names.as_slice(),
+                _ => &[],
+            },
+            None => &[],
+        };
+        let (listed_var, listed_local) = (listed("var"), listed("local"));
+        let mut names_added: FxHashMap<SmolStr, Vec<SmolStr>> = FxHashMap::default();
+        let mut names_removed: FxHashMap<SmolStr, FxHashSet<SmolStr>> = FxHashMap::default();
         for address in &all_touched {
-            file_parts.extend(table.sites.get(address).into_iter().flatten().map(|&(file, _)| file));
+            file_parts.extend(
+                table.sites.get(address).map_or(&[][..], Sites::as_slice).iter().map(|&(file, _)| file),
+            );
             let entry = table.entry(address);
             let exists = entry.definition.is_some();
             if let [root, name] = address.segments()
                 && matches!(root.as_str(), "var" | "local")
             {
-                let names = table.names.entry(root.clone()).or_default();
-                let changed = if exists { names.insert(name.clone()) } else { names.remove(name) };
-                if changed {
-                    names_changed.insert(root.clone());
+                let listed = if root == "var" { listed_var } else { listed_local };
+                match (exists, listed.binary_search(name).is_ok()) {
+                    (true, false) => names_added.entry(root.clone()).or_default().push(name.clone()),
+                    (false, true) => {
+                        names_removed.entry(root.clone()).or_default().insert(name.clone());
+                    }
+                    _ => {}
                 }
             }
             block_addresses.insert(address.clone());
@@ -909,16 +1014,18 @@ impl RootDatabase {
                 table.depths.remove(block_type);
             }
             if entry.is_some() || self.existing_part(module, &key).is_some() {
-                updates.push((key, PartValue::Block(entry)));
+                updates.push((key, PartValue::Block(entry.map(Box::new))));
             }
         }
-        for root in ["var", "local"] {
+        for (root, listed) in [("var", listed_var), ("local", listed_local)] {
             let key = PartKey::Names(SmolStr::new(root));
-            if names_changed.contains(root) || self.existing_part(module, &key).is_none() {
-                let names =
-                    table.names.get(root).map(|names| names.iter().cloned().collect()).unwrap_or_default();
-                updates.push((key, PartValue::Names(names)));
+            let mut added = names_added.remove(root).unwrap_or_default();
+            let removed = names_removed.remove(root).unwrap_or_default();
+            if added.is_empty() && removed.is_empty() && self.existing_part(module, &key).is_some() {
+                continue;
             }
+            added.sort_unstable();
+            updates.push((key, PartValue::Names(merge_names(listed, &removed, added))));
         }
         for block_type in types_changed {
             let labels = table
@@ -934,10 +1041,10 @@ impl RootDatabase {
                 .iter()
                 .map(|(block_type, depths)| (block_type.clone(), depths.keys().copied().collect()))
                 .collect();
-            updates.push((PartKey::BlockTypes, PartValue::BlockTypes(types)));
+            updates.push((PartKey::BlockTypes, PartValue::BlockTypes(Box::new(types))));
         }
         for file in file_parts {
-            updates.push((PartKey::File(file), PartValue::File(table.file_index(file))));
+            updates.push((PartKey::File(file), PartValue::File(Box::new(table.file_index(file)))));
         }
         updates
     }
@@ -980,5 +1087,50 @@ impl RootDatabase {
         for (key, part) in made {
             parts.insert(key, part);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rustc_hash::FxHashSet;
+    use smol_str::SmolStr;
+
+    use super::{Sites, merge_names};
+    use crate::RootDatabase;
+
+    fn names(list: &[&str]) -> Vec<SmolStr> {
+        list.iter().map(SmolStr::new).collect()
+    }
+
+    #[test]
+    fn names_merge_in_order_without_the_removed() {
+        let listed = names(&["a", "c", "e", "g"]);
+        let removed: FxHashSet<SmolStr> = names(&["c", "g"]).into_iter().collect();
+        assert_eq!(
+            merge_names(&listed, &removed, names(&["b", "f", "h"])),
+            names(&["a", "b", "e", "f", "h"])
+        );
+        assert_eq!(merge_names(&[], &FxHashSet::default(), names(&["x"])), names(&["x"]));
+        assert_eq!(merge_names(&listed, &listed.iter().cloned().collect(), Vec::new()), names(&[]));
+    }
+
+    #[test]
+    fn sites_hold_one_in_place_and_keep_their_order() {
+        let mut db = RootDatabase::default();
+        let a = db.set_file_bytes("/m/a.hcl", b"");
+        let b = db.set_file_bytes("/m/b.hcl", b"");
+        let mut sites = Sites::default();
+        assert!(sites.as_slice().is_empty());
+        sites.insert(0, (b, 1));
+        assert!(matches!(sites, Sites::One(_)));
+        sites.insert(0, (a, 4));
+        sites.insert(2, (b, 7));
+        assert_eq!(sites.as_slice(), &[(a, 4), (b, 1), (b, 7)]);
+        sites.retain(|&(file, _)| file == b);
+        assert_eq!(sites.as_slice(), &[(b, 1), (b, 7)]);
+        sites.retain(|&(_, number)| number == 7);
+        assert!(matches!(sites, Sites::One((file, 7)) if file == b));
+        sites.retain(|_| false);
+        assert!(sites.as_slice().is_empty());
     }
 }

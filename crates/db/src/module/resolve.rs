@@ -25,9 +25,10 @@ pub enum Target {
     /// the objects it reads whole, which must exist in the evaluation
     /// context even when they have no attributes (`aws_instance.web` with
     /// an empty body is `{}`).
-    /// Thin vectors: a target is kept for every reference of every
-    /// attribute, and most read one attribute and no object.
-    Attributes { objects: ThinVec<Address>, attrs: ThinVec<Address> },
+    /// A thin vector and [`Addresses`]: a target is kept for every
+    /// reference of every attribute, and most read one attribute and no
+    /// object.
+    Attributes { objects: ThinVec<Address>, attrs: Addresses },
     /// Nothing is declared there. `step` is the reference's step that found
     /// nothing (0 for the root name); `detail` says so in the reference's
     /// words.
@@ -40,6 +41,92 @@ pub enum Target {
     Unknown { address: Address },
     /// A root name of the dialect with a value ([`crate::module::dialect_root`]).
     Root { name: SmolStr },
+}
+
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Target>() <= 40, "a target is kept for every reference");
+
+/// The attributes a target reads: one held in place, as most references
+/// read one (a thin vector's allocation for it was an eighth of a
+/// watched module's resolutions), or any number.
+#[derive(Clone)]
+pub enum Addresses {
+    One(Address),
+    /// None, or more than one.
+    Many(ThinVec<Address>),
+}
+
+impl Default for Addresses {
+    fn default() -> Addresses {
+        Addresses::Many(ThinVec::new())
+    }
+}
+
+impl From<Address> for Addresses {
+    fn from(address: Address) -> Addresses {
+        Addresses::One(address)
+    }
+}
+
+impl From<ThinVec<Address>> for Addresses {
+    fn from(mut all: ThinVec<Address>) -> Addresses {
+        if all.len() == 1
+            && let Some(only) = all.pop()
+        {
+            return Addresses::One(only);
+        }
+        Addresses::Many(all)
+    }
+}
+
+impl FromIterator<Address> for Addresses {
+    fn from_iter<I: IntoIterator<Item = Address>>(iter: I) -> Addresses {
+        Addresses::from(iter.into_iter().collect::<ThinVec<Address>>())
+    }
+}
+
+impl std::ops::Deref for Addresses {
+    type Target = [Address];
+
+    fn deref(&self) -> &[Address] {
+        match self {
+            Addresses::One(address) => std::slice::from_ref(address),
+            Addresses::Many(all) => all,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Addresses {
+    fn deref_mut(&mut self) -> &mut [Address] {
+        match self {
+            Addresses::One(address) => std::slice::from_mut(address),
+            Addresses::Many(all) => all,
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Addresses {
+    type Item = &'a Address;
+    type IntoIter = std::slice::Iter<'a, Address>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Equal as lists, however each is held.
+impl PartialEq for Addresses {
+    fn eq(&self, other: &Addresses) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Addresses {}
+
+impl std::fmt::Debug for Addresses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// Why a reference names nothing, with the names involved and the
@@ -240,7 +327,8 @@ fn instances_target(
     prefix.extend(labels.iter().cloned());
     prefix.push(name.clone());
     let repetition = if name == "count" { Repetition::Count } else { Repetition::ForEach };
-    targets.push(Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![Address::new(prefix)] });
+    targets
+        .push(Target::Attributes { objects: ThinVec::new(), attrs: Addresses::from(Address::new(prefix)) });
     Some(Instances { target: crate::module::declarations::position(targets.len() - 1), repetition })
 }
 
@@ -516,7 +604,7 @@ fn resolve_shared(
         && let Some(name) = steps.first()
         && let Some(declared) = index.view.declared_copy(Address::new([root, name.as_str()]))
     {
-        return Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![declared] };
+        return Target::Attributes { objects: ThinVec::new(), attrs: Addresses::from(declared) };
     }
     index.shared(resolve(index, rules, scope, root, steps))
 }
@@ -542,7 +630,7 @@ fn resolve(
             };
             let address = Address::new([root, name.as_str()]);
             if index.contains(&address) {
-                return Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![address] };
+                return Target::Attributes { objects: ThinVec::new(), attrs: Addresses::from(address) };
             }
             let what = if root == "var" { "An input variable" } else { "A local value" };
             let (detail, suggestion) = with_suggestion(
@@ -633,7 +721,10 @@ fn resolve(
                 };
                 if entry.attributes.contains(name) {
                     prefix.push(name.clone());
-                    return Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![attr_of(prefix)] };
+                    return Target::Attributes {
+                        objects: ThinVec::new(),
+                        attrs: Addresses::from(attr_of(prefix)),
+                    };
                 }
                 if computed {
                     prefix.push(name.clone());
@@ -658,7 +749,7 @@ fn resolve(
                     attrs.extend(block_attributes(&segments, entry));
                     objects.push(Address::new(segments));
                 }
-                return Target::Attributes { objects, attrs };
+                return Target::Attributes { objects, attrs: Addresses::from(attrs) };
             }
             // The first step no block's labels continue with (an error, so
             // a scan is fine).
@@ -794,9 +885,9 @@ fn block_attributes<'e>(block: &'e [SmolStr], entry: &'e BlockEntry) -> impl Ite
 fn nested_target(block: &[SmolStr], entry: &BlockEntry, labels: usize, rest: &[SmolStr]) -> Target {
     let under = |path: &[SmolStr]| Address::new(block.iter().chain(path).cloned());
     if let Some(path) = entry.nested.iter().find(|path| rest.starts_with(path)) {
-        return Target::Attributes { objects: ThinVec::new(), attrs: thin_vec![under(path)] };
+        return Target::Attributes { objects: ThinVec::new(), attrs: Addresses::from(under(path)) };
     }
-    let attrs: ThinVec<Address> =
+    let attrs: Addresses =
         entry.nested.iter().filter(|path| path.starts_with(rest)).map(|path| under(path)).collect();
     if !attrs.is_empty() {
         return Target::Attributes { objects: thin_vec![under(rest)], attrs };
@@ -1060,3 +1151,25 @@ fn with_suggestion<'n>(
 }
 
 pub(crate) use eval::suggest;
+
+#[cfg(test)]
+mod addresses_tests {
+    use thin_vec::thin_vec;
+
+    use super::Addresses;
+    use crate::module::Address;
+
+    #[test]
+    fn one_address_is_held_in_place_and_equal_however_it_was_made() {
+        let a = Address::new(["local", "a"]);
+        let b = Address::new(["local", "b"]);
+        let one: Addresses = [a.clone()].into_iter().collect();
+        assert!(matches!(one, Addresses::One(_)));
+        assert_eq!(one, Addresses::from(thin_vec![a.clone()]));
+        assert_eq!(one, Addresses::Many(thin_vec![a.clone()]));
+        assert_ne!(one, Addresses::from(thin_vec![a.clone(), b.clone()]));
+        let two: Addresses = [a.clone(), b.clone()].into_iter().collect();
+        assert_eq!(&*two, &[a, b][..]);
+        assert!(Addresses::default().is_empty());
+    }
+}
