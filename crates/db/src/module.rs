@@ -135,8 +135,8 @@ pub use crate::module::{
     schema::{BlockSchema, SchemaViolation, schema_diagnostics},
     value::{
         AttrError, CYCLE_PATH_LIMIT, FileExprs, InvalidTypeConstraint, VariableType, VariableTypes,
-        attribute_expr, attribute_value, cycle_path, evaluate_in_order, evaluation_order, file_exprs,
-        may_fail_to_evaluate, module_attributes, variable_types,
+        attribute_expr, attribute_value, cycle_path, declares_variable_types, evaluate_in_order,
+        evaluation_order, file_exprs, may_fail_to_evaluate, module_attributes, variable_types,
     },
 };
 use crate::{Db, File};

@@ -1159,13 +1159,21 @@ impl AnalysisHost {
                     }
                     let declarations = module::file_declarations(db, file).clone();
                     let _ = module::file_exprs(db, file);
-                    let _ = module::variable_types(db, file);
+                    if module::declares_variable_types(db, file) {
+                        let _ = module::variable_types(db, file);
+                    }
                     let _ = analysis::file_references(db, file);
                     if let Some(plugin) = db::Db::dialects(db).claiming(file.path(db)) {
                         plugin.read_while_parsed(db, file);
                     }
-                    let _ = analysis::terraform::schema_diagnostics(db, file);
-                    let _ = analysis::terraform_contexts::context_diagnostics(db, file);
+                    // Terraform's checks, for the files they read: for any
+                    // other, a memo of nothing was kept.
+                    if analysis::terraform::has_file_schema(file.path(db)) {
+                        let _ = analysis::terraform::schema_diagnostics(db, file);
+                    }
+                    if analysis::terraform_contexts::is_configuration(db, file) {
+                        let _ = analysis::terraform_contexts::context_diagnostics(db, file);
+                    }
                     if vfs::TerraformFormat::of(file.path(db)).is_some_and(vfs::TerraformFormat::is_stack) {
                         let _ = analysis::terraform_stacks::stack_declarations(db, file);
                     }

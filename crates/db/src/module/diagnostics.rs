@@ -279,6 +279,9 @@ fn duplicate_diagnostic(db: &dyn Db, duplicate: &crate::module::Duplicate) -> Mo
 /// The diagnostics of the invalid type constraints of `file`'s variables.
 pub fn type_constraint_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
     let mut out = Vec::new();
+    if !crate::module::value::declares_variable_types(db, file) {
+        return out;
+    }
     for result in variable_types(db, file).values() {
         let Err(invalid) = result else { continue };
         for diagnostic in &invalid.diagnostics {

@@ -216,13 +216,20 @@ impl FromIterator<(SmolStr, VariableType)> for VariableTypes {
     }
 }
 
-fn read_variable_types(db: &dyn Db, file: File) -> BTreeMap<SmolStr, VariableType> {
-    let mut out = BTreeMap::new();
-    let declares_types = file_declarations(db, file)
+/// Whether `file` declares a variable with a `type`: [`variable_types`] of
+/// any other file is empty, and a caller that asks of every file (the
+/// host while each file's tree is in memory, the report's type
+/// diagnostics) need not make a memo of it to find that out.
+pub fn declares_variable_types(db: &dyn Db, file: File) -> bool {
+    file_declarations(db, file)
         .declarations
         .iter()
-        .any(|it| matches!(it.kind, DeclarationKind::Variable { type_attr: Some(_), .. }));
-    if !declares_types || file.status(db) == crate::FileStatus::Deleted {
+        .any(|it| matches!(it.kind, DeclarationKind::Variable { type_attr: Some(_), .. }))
+}
+
+fn read_variable_types(db: &dyn Db, file: File) -> BTreeMap<SmolStr, VariableType> {
+    let mut out = BTreeMap::new();
+    if !declares_variable_types(db, file) || file.status(db) == crate::FileStatus::Deleted {
         return out;
     }
     if let Some(known) = known_variable_types(db, file) {
