@@ -1232,7 +1232,7 @@ impl AnalysisHost {
         let ordinal = |declarations: &module::FileDeclarations| {
             declarations.declarations.iter().any(|declaration| {
                 declaration.kind == DeclarationKind::Block
-                    && match declaration.address.segments() {
+                    && match declaration.address.segments()[..] {
                         [_] => true,
                         [type_name, ..] => rules.repeatable_block_types.contains(type_name),
                         [] => false,
@@ -1644,7 +1644,7 @@ impl AnalysisHost {
                 .filter(|node| present.contains(node) && graph.is_present(*node))
                 .map(|node| {
                     let address = graph.address(node).clone();
-                    let is_variable = address.segments().first().is_some_and(|it| it == "var");
+                    let is_variable = address.first() == Some("var");
                     (node, address, is_variable)
                 })
                 .collect();
@@ -1715,7 +1715,7 @@ impl AnalysisHost {
             for (node, address) in module.removed {
                 let shown = state.shown_values.get_mut(node as usize).map(std::mem::take).unwrap_or(0);
                 if shown != 0 {
-                    let is_variable = address.segments().first().is_some_and(|it| it == "var");
+                    let is_variable = address.first() == Some("var");
                     report.values.push(ValueChange {
                         module: dir.clone(),
                         address,

@@ -248,7 +248,7 @@ impl<'db> TypedAttributes<'db> {
             .find(|it| it.kind == DeclarationKind::Block && it.location.block == Some(block))?;
         // Only a block that may repeat has an ordinal, which takes every
         // file's declarations to find: not read for the others.
-        let may_repeat = match top.address.segments() {
+        let may_repeat = match top.address.segments()[..] {
             [_] => true,
             [type_name, ..] => self.rules.repeatable_block_types.contains(type_name),
             [] => false,
