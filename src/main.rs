@@ -514,19 +514,16 @@ fn main() -> ExitCode {
             vars: _,
             var_files: _,
             attrs,
-        } => {
-            freed_memory(FreedMemory::HandedBack);
-            eval::run(
-                &file,
-                eval::Options {
-                    context: context.as_deref(),
-                    with_types,
-                    variable_options: &variable_options,
-                    attrs: &attrs,
-                    diagnostic_format,
-                },
-            )
-        }
+        } => eval::run(
+            &file,
+            eval::Options {
+                context: context.as_deref(),
+                with_types,
+                variable_options: &variable_options,
+                attrs: &attrs,
+                diagnostic_format,
+            },
+        ),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
@@ -581,13 +578,6 @@ enum FreedMemory {
     /// of fresh pages, a few milliseconds. `watch` keeps the default: it
     /// answers an edit within a few milliseconds, which the faults would
     /// stretch, and gains little.
-    ///
-    /// `eval` hands back too: its peak is what it is measured by, and each
-    /// of its phases (reading the files, the report with its dependency
-    /// graph, the values) frees much that the next does not reuse on the
-    /// same pages (its workers are new threads). Over a 10,000-file module
-    /// of short files its peak was 6% lower, for a few milliseconds of
-    /// faults.
     HandedBack,
 }
 
