@@ -1071,7 +1071,7 @@ impl SoundInputs {
 }
 
 fn root_of(address: &Address) -> &str {
-    address.segments().first().map(|it| it.as_str()).unwrap_or_default()
+    address.first().unwrap_or_default()
 }
 
 /// Variables and locals declared in `file`, a native Terraform, Packer or
@@ -1094,7 +1094,7 @@ fn unused_declarations(db: &dyn Db, module: Module, file: File, usage: &Usage) -
             DeclarationKind::Local => ("local", "Local value"),
             _ => continue,
         };
-        let Some(name) = address.segments().get(1) else { continue };
+        let Some(name) = address.segment(1) else { continue };
         if usage.is_used(root, name) {
             continue;
         }

@@ -1840,6 +1840,14 @@ fn name_suggestion<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str
 /// configuration file without syntax errors (a broken file's tree is a
 /// guess). Read while the file's tree is in memory (the host asks when it
 /// reads a file), kept per file.
+/// Whether [`schema_diagnostics`] checks the file at `path` against a
+/// schema at all: it finds nothing in any other file, and a caller that
+/// asks of every file (the host, while each file's tree is in memory) need
+/// not make it a memo to say so.
+pub fn has_file_schema(path: &camino::Utf8Path) -> bool {
+    file_schema(path).is_some()
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn schema_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
     let path = file.path(db);

@@ -90,9 +90,7 @@ struct Context {
 /// Terraform's schema checks are.
 #[salsa::tracked(returns(ref))]
 pub fn context_diagnostics(db: &dyn Db, file: File) -> Vec<Diagnostic> {
-    let is_configuration = vfs::FileKind::of_named(file.path(db)).language == vfs::Language::Terraform
-        && file.syntax(db) == db::SourceSyntax::Native;
-    if !is_configuration || !crate::syntax_diagnostics(db, file).is_empty() {
+    if !is_configuration(db, file) || !crate::syntax_diagnostics(db, file).is_empty() {
         return Vec::new();
     }
     // An override file's block is merged into the block it overrides,
@@ -227,4 +225,13 @@ fn check(reference: &db::module::Reference, context: Context, found: &mut Vec<(h
         }
         _ => {}
     }
+}
+
+/// Whether [`context_diagnostics`] reads the file at all (a Terraform
+/// configuration file in the native syntax): it finds nothing in any
+/// other, and a caller that asks of every file need not make it a memo to
+/// say so.
+pub fn is_configuration(db: &dyn Db, file: File) -> bool {
+    vfs::FileKind::of_named(file.path(db)).language == vfs::Language::Terraform
+        && file.syntax(db) == db::SourceSyntax::Native
 }

@@ -188,9 +188,8 @@ impl DependencyGraph {
                         if !reads.contains(&read) {
                             reads.push(read);
                         }
-                        let segments = attr.segments();
-                        if !matches!(segments.first().map(|it| it.as_str()), Some("var" | "local")) {
-                            let block = attr.prefix(segments.len().saturating_sub(1));
+                        if !matches!(attr.first(), Some("var" | "local")) {
+                            let block = attr.prefix(attr.len().saturating_sub(1));
                             // The block's address as the graph already holds
                             // it, shared rather than one copy per reader.
                             let block = match self.key_readers.get_key_value(&block) {
@@ -297,7 +296,7 @@ impl DependencyGraph {
                 out.insert(id);
                 out.extend(self.readers(id).iter().copied());
             }
-            for n in 1..=address.segments().len() {
+            for n in 1..=address.len() {
                 if let Some(readers) = self.key_readers.get(&address.prefix(n)) {
                     out.extend(readers.iter().copied());
                 }

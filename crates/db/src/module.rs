@@ -135,8 +135,8 @@ pub use crate::module::{
     schema::{BlockSchema, SchemaViolation, schema_diagnostics},
     value::{
         AttrError, CYCLE_PATH_LIMIT, FileExprs, InvalidTypeConstraint, VariableType, VariableTypes,
-        attribute_expr, attribute_value, cycle_path, evaluate_in_order, evaluation_order, file_exprs,
-        may_fail_to_evaluate, module_attributes, variable_types,
+        attribute_expr, attribute_value, cycle_path, declares_variable_types, evaluate_in_order,
+        evaluation_order, file_exprs, may_fail_to_evaluate, module_attributes, variable_types,
     },
 };
 use crate::{Db, File};
@@ -243,22 +243,33 @@ pub fn evaluate_variable_expr(text: &str) -> Result<Value, VariableExprError> {
 /// is made, and hashing its segments' text at each look-up was about a
 /// hundredth of a check's instructions. The hash lives beside the segments,
 /// behind one thin pointer: an address is a word wherever it is kept.
+///
+/// The segments are kept as their text, each after its length (LEB128),
+/// in the one allocation: a module keeps an address for every declaration,
+/// and as a slice of strings (24 bytes each, inline or not) an address of
+/// two segments took 80 bytes, of three 96; as text, most take 48. They are
+/// read as a short list of string slices ([`Address::segments`]).
 #[derive(Clone)]
 pub struct Address {
-    /// The segments, with their hash as the allocation's header.
-    inner: triomphe::ThinArc<u64, SmolStr>,
+    /// The encoded segments, with their hash as the allocation's header.
+    inner: triomphe::ThinArc<u64, u8>,
 }
+
+/// An address's segments, as [`Address::segments`] reads them: on the
+/// stack for all but the deepest addresses.
+pub type Segments<'a> = smallvec::SmallVec<[&'a str; 6]>;
 
 impl fmt::Debug for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Address").field("segments", &self.segments()).finish()
+        f.debug_struct("Address").field("segments", &&self.segments()[..]).finish()
     }
 }
 
 impl PartialEq for Address {
     fn eq(&self, other: &Address) -> bool {
+        // The encoding is one-to-one: equal bytes are equal segments.
         self.inner.ptr() == other.inner.ptr()
-            || (self.table_hash() == other.table_hash() && self.segments() == other.segments())
+            || (self.table_hash() == other.table_hash() && self.inner.slice == other.inner.slice)
     }
 }
 
@@ -277,18 +288,92 @@ impl PartialOrd for Address {
 }
 
 /// By segments, as the segments order themselves (not by hash).
+///
+/// Read from the encodings' first difference: the segments before it are
+/// equal, and inside a segment's text (of the same length in both) its
+/// byte decides; only at a length, which differs, are the two segments
+/// compared as text.
 impl Ord for Address {
     fn cmp(&self, other: &Address) -> Ordering {
-        self.segments().cmp(other.segments())
+        let (own, theirs) = (&self.inner.slice[..], &other.inner.slice[..]);
+        let Some(first_difference) = own.iter().zip(theirs).position(|(a, b)| a != b) else {
+            // One encoding is the other's start, so one address is the
+            // other's prefix, which comes first.
+            return own.len().cmp(&theirs.len());
+        };
+        let mut at = 0;
+        loop {
+            let (length, length_bytes) = read_length(&own[at..]);
+            if first_difference < at + length_bytes {
+                // The segments that start at `at` differ in length.
+                let own_segment = SegmentIter { rest: &own[at..] }.next().unwrap_or_default();
+                let their_segment = SegmentIter { rest: &theirs[at..] }.next().unwrap_or_default();
+                return own_segment.cmp(their_segment);
+            }
+            if first_difference < at + length_bytes + length {
+                return own[first_difference].cmp(&theirs[first_difference]);
+            }
+            at += length_bytes + length;
+        }
     }
 }
 
+/// How many bytes a segment's length takes (LEB128).
+fn length_size(mut length: usize) -> usize {
+    let mut size = 1;
+    while length >= 0x80 {
+        length >>= 7;
+        size += 1;
+    }
+    size
+}
+
+/// The length at the start of `bytes` (LEB128) and how many bytes it takes.
+fn read_length(bytes: &[u8]) -> (usize, usize) {
+    let mut length = 0usize;
+    let mut shift = 0;
+    for (at, &byte) in bytes.iter().enumerate() {
+        length |= usize::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return (length, at + 1);
+        }
+        shift += 7;
+    }
+    (length, bytes.len())
+}
+
 impl Address {
-    pub fn new(segments: impl IntoIterator<Item = impl Into<SmolStr>>) -> Address {
-        use std::hash::BuildHasher;
-        let segments: Vec<SmolStr> = segments.into_iter().map(Into::into).collect();
-        let hash = rustc_hash::FxBuildHasher.hash_one(&segments[..]);
-        Address { inner: triomphe::ThinArc::from_header_and_iter(hash, segments.into_iter()) }
+    pub fn new(segments: impl IntoIterator<Item = impl AsRef<str>>) -> Address {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let segments: smallvec::SmallVec<[_; 6]> = segments.into_iter().collect();
+        // Hashed as a slice of the segments is (its length, then each
+        // one): as the addresses of strings were, so that whatever is
+        // ordered by hash stays as it was.
+        let mut hasher = rustc_hash::FxBuildHasher.build_hasher();
+        hasher.write_usize(segments.len());
+        let mut size = 0;
+        for segment in &segments {
+            let segment = segment.as_ref();
+            segment.hash(&mut hasher);
+            size += segment.len() + length_size(segment.len());
+        }
+        let hash = hasher.finish();
+        let mut bytes = Vec::with_capacity(size);
+        for segment in &segments {
+            let segment = segment.as_ref();
+            let mut length = segment.len();
+            loop {
+                let byte = (length & 0x7f) as u8;
+                length >>= 7;
+                if length == 0 {
+                    bytes.push(byte);
+                    break;
+                }
+                bytes.push(byte | 0x80);
+            }
+            bytes.extend_from_slice(segment.as_bytes());
+        }
+        Address { inner: triomphe::ThinArc::from_header_and_slice(hash, &bytes) }
     }
 
     /// `text` split at each `.`: `aws_instance.web.ami`.
@@ -296,19 +381,58 @@ impl Address {
         Address::new(text.split('.'))
     }
 
-    pub fn segments(&self) -> &[SmolStr] {
-        &self.inner.slice
+    /// The segments, in order.
+    pub fn segments(&self) -> Segments<'_> {
+        self.iter().collect()
+    }
+
+    /// The segments as strings of their own, for a caller that keeps them
+    /// or compares them with labels (no allocation for a segment of up to
+    /// 23 bytes).
+    pub fn smol_segments(&self) -> smallvec::SmallVec<[SmolStr; 6]> {
+        self.iter().map(SmolStr::new).collect()
+    }
+
+    /// The segments, in order, one at a time.
+    pub fn iter(&self) -> SegmentIter<'_> {
+        SegmentIter { rest: &self.inner.slice }
+    }
+
+    /// How many segments the address has.
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// Whether the address has no segments.
+    pub fn is_empty(&self) -> bool {
+        self.inner.slice.is_empty()
+    }
+
+    /// The segment at `at`, if there is one.
+    pub fn segment(&self, at: usize) -> Option<&str> {
+        self.iter().nth(at)
+    }
+
+    /// The first segment, if any.
+    pub fn first(&self) -> Option<&str> {
+        self.iter().next()
+    }
+
+    /// The last segment, if any.
+    pub fn last(&self) -> Option<&str> {
+        self.iter().last()
     }
 
     /// The address of the first `n` segments (all of them if there are
     /// fewer).
     pub fn prefix(&self, n: usize) -> Address {
-        Address::new(self.segments().iter().take(n).cloned())
+        Address::new(self.iter().take(n))
     }
 
     /// Whether this address starts with all of `prefix`'s segments.
     pub fn starts_with(&self, prefix: &Address) -> bool {
-        self.segments().starts_with(prefix.segments())
+        let mut own = self.iter();
+        prefix.iter().all(|segment| own.next() == Some(segment))
     }
 
     /// The address's hash in the tables that hold positions in a list of
@@ -319,9 +443,32 @@ impl Address {
     }
 }
 
+/// [`Address::iter`].
+#[derive(Clone)]
+pub struct SegmentIter<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for SegmentIter<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let (length, at) = read_length(self.rest);
+        let (segment, rest) = self.rest[at..].split_at(length);
+        self.rest = rest;
+        // SAFETY: only `Address::new` writes an address's bytes, each
+        // segment's from a `str`, whole, after its length, and this reads
+        // them back at those boundaries.
+        Some(unsafe { std::str::from_utf8_unchecked(segment) })
+    }
+}
+
 impl fmt::Display for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, segment) in self.segments().iter().enumerate() {
+        for (i, segment) in self.iter().enumerate() {
             if i > 0 {
                 f.write_str(".")?;
             }
@@ -348,4 +495,74 @@ pub struct Attr<'db> {
 /// The [`Attr`] of `address` (text such as `local.a`) in `module`.
 pub fn attr<'db>(db: &'db dyn Db, module: Module, address: &str) -> Attr<'db> {
     Attr::new(db, module, Address::parse(address))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Address;
+
+    /// Addresses of segments with what the encoding must keep apart: an
+    /// empty segment, one of 200 bytes (a length of two bytes), one with a
+    /// dot, non-ASCII text, and prefixes of one another.
+    fn samples() -> Vec<Vec<String>> {
+        let long = "x".repeat(200);
+        let longer = format!("{long}y");
+        [
+            vec![],
+            vec![""],
+            vec!["", ""],
+            vec!["a"],
+            vec!["a", ""],
+            vec!["a", "b"],
+            vec!["a", "b", "c"],
+            vec!["a.b"],
+            vec!["ab"],
+            vec!["b"],
+            vec!["é", "z"],
+            vec![long.as_str()],
+            vec![long.as_str(), "a"],
+            vec![longer.as_str()],
+            vec!["x", long.as_str()],
+            vec!["local", "c0_base"],
+            vec!["local", "c0_base2"],
+            vec!["local", "c0_bas"],
+        ]
+        .into_iter()
+        .map(|segments| segments.into_iter().map(str::to_owned).collect())
+        .collect()
+    }
+
+    #[test]
+    fn an_address_gives_back_its_segments() {
+        for segments in samples() {
+            let address = Address::new(&segments);
+            let read: Vec<&str> = address.iter().collect();
+            assert_eq!(read, segments);
+            assert_eq!(&address.segments()[..], &read[..]);
+            assert_eq!(address.len(), segments.len());
+            assert_eq!(address.is_empty(), segments.is_empty());
+            assert_eq!(address.first(), segments.first().map(String::as_str));
+            assert_eq!(address.last(), segments.last().map(String::as_str));
+            assert_eq!(address.segment(1), segments.get(1).map(String::as_str));
+            assert_eq!(address.to_string(), segments.join("."));
+        }
+    }
+
+    #[test]
+    fn addresses_compare_as_their_segments_do() {
+        use std::hash::BuildHasher;
+        let samples = samples();
+        for a in &samples {
+            for b in &samples {
+                let (x, y) = (Address::new(a), Address::new(b));
+                assert_eq!(x.cmp(&y), a.cmp(b), "{a:?} against {b:?}");
+                assert_eq!(x == y, a == b, "{a:?} against {b:?}");
+                assert_eq!(x.starts_with(&y), a.starts_with(b), "{a:?} against {b:?}");
+            }
+            // The hash is the one the segments as strings had (see `new`).
+            let strings: Vec<smol_str::SmolStr> = a.iter().map(smol_str::SmolStr::new).collect();
+            assert_eq!(Address::new(a).table_hash(), rustc_hash::FxBuildHasher.hash_one(&strings[..]));
+            assert_eq!(Address::new(a).prefix(1).segments().len(), a.len().min(1));
+        }
+    }
 }

@@ -358,7 +358,7 @@ pub fn unit_call(db: &dyn Db, module: Module) -> Option<ModuleCall> {
     // `inputs`, or `-var`/`-var-file` arguments and var files
     // (`extra_arguments`) make the list incomplete.
     let extra_arguments = declarations_of(db, unit_file).declarations.iter().any(|it| {
-        matches!(it.address.segments(), [terraform, extra, ..] if terraform == "terraform" && extra == "extra_arguments")
+        matches!(it.address.segments()[..], [terraform, extra, ..] if terraform == "terraform" && extra == "extra_arguments")
     });
     // Every included file read, its inputs' keys known, none passing
     // extra arguments.

@@ -1297,8 +1297,7 @@ impl Model<'_> {
     fn top_step(&self, block: &module::FileBlock, db_address: &db::module::Address) -> BlockStep {
         let at =
             block.labels.len() + usize::from(!self.unprefixed(&block.type_name) || block.labels.is_empty());
-        let index = db_address.segments().get(at).and_then(|it| it.parse().ok());
-        let index = index.filter(|_| db_address.segments().len() > at);
+        let index = db_address.segment(at).and_then(|it| it.parse().ok());
         BlockStep::new(&block.type_name, &block.labels, index)
     }
 
@@ -1338,7 +1337,8 @@ impl Model<'_> {
                     && it.location.block == definition.location(self.db).block
                     && it.location.labels == definition.location(self.db).labels
             })?;
-        let (type_name, labels) = block.address.segments().split_first()?;
+        let block_segments = block.address.smol_segments();
+        let (type_name, labels) = block_segments.split_first()?;
         // A repeated top-level block's position is the segment the index
         // put after its labels; its declaration is then not at the
         // address without it.
@@ -1346,11 +1346,7 @@ impl Model<'_> {
         let unrepeated = self.index.definition(&plain).is_some_and(|it| {
             it.file == definition.file && it.location(self.db).block == definition.location(self.db).block
         });
-        let index = if unrepeated {
-            None
-        } else {
-            segments.get(plain.segments().len()).and_then(|it| it.parse().ok())
-        };
+        let index = if unrepeated { None } else { segments.get(plain.len()).and_then(|it| it.parse().ok()) };
         let mut steps = vec![BlockStep::new(type_name, labels, index)];
         match definition.kind {
             module::DeclarationKind::Block => return Some(Address::from_parts(steps, None)),
@@ -1586,7 +1582,7 @@ fn labelled_value(
 /// The address of a value the structure no longer has (nor had): its
 /// segments read as a block's type, labels and attribute.
 fn guess_address(address: &db::module::Address) -> Address {
-    match address.segments() {
+    match &address.smol_segments()[..] {
         [root, name] if root == "var" => Address::variable(name.as_str()),
         [root, name] if root == "local" => Address::local(name.as_str()),
         [name] => Address::top_level(name.as_str()),

@@ -1163,13 +1163,21 @@ impl AnalysisHost {
                     }
                     let declarations = module::file_declarations(db, file).clone();
                     let _ = module::file_exprs(db, file);
-                    let _ = module::variable_types(db, file);
+                    if module::declares_variable_types(db, file) {
+                        let _ = module::variable_types(db, file);
+                    }
                     let _ = analysis::file_references(db, file);
                     if let Some(plugin) = db::Db::dialects(db).claiming(file.path(db)) {
                         plugin.read_while_parsed(db, file);
                     }
-                    let _ = analysis::terraform::schema_diagnostics(db, file);
-                    let _ = analysis::terraform_contexts::context_diagnostics(db, file);
+                    // Terraform's checks, for the files they read: for any
+                    // other, a memo of nothing was kept.
+                    if analysis::terraform::has_file_schema(file.path(db)) {
+                        let _ = analysis::terraform::schema_diagnostics(db, file);
+                    }
+                    if analysis::terraform_contexts::is_configuration(db, file) {
+                        let _ = analysis::terraform_contexts::context_diagnostics(db, file);
+                    }
                     if vfs::TerraformFormat::of(file.path(db)).is_some_and(vfs::TerraformFormat::is_stack) {
                         let _ = analysis::terraform_stacks::stack_declarations(db, file);
                     }
@@ -1224,7 +1232,7 @@ impl AnalysisHost {
         let ordinal = |declarations: &module::FileDeclarations| {
             declarations.declarations.iter().any(|declaration| {
                 declaration.kind == DeclarationKind::Block
-                    && match declaration.address.segments() {
+                    && match declaration.address.segments()[..] {
                         [_] => true,
                         [type_name, ..] => rules.repeatable_block_types.contains(type_name),
                         [] => false,
@@ -1705,7 +1713,7 @@ impl AnalysisHost {
             for (node, address) in module.removed {
                 let shown = state.shown_values.get_mut(node as usize).map(std::mem::take).unwrap_or(0);
                 if shown != 0 {
-                    let is_variable = address.segments().first().is_some_and(|it| it == "var");
+                    let is_variable = address.first() == Some("var");
                     report.values.push(ValueChange {
                         module: dir.clone(),
                         address,
@@ -1939,7 +1947,7 @@ impl ReportJob {
             if self.values {
                 for &node in &job.value_nodes {
                     let address = graph.address(node);
-                    let is_variable = address.segments().first().is_some_and(|it| it == "var");
+                    let is_variable = address.first() == Some("var");
                     let attr = Attr::new(db, job.module, address.clone());
                     let result = module::attribute_value(db, attr);
                     let state = match result {

@@ -101,7 +101,7 @@ impl Snapshot {
     /// `address`: `resource "T" "N"` is `T.N`.
     fn module_address(&self, module: Module, address: &Address) -> Address {
         let rules = module.dialect(&self.db).rules(&self.db);
-        match address.segments() {
+        match &address.smol_segments()[..] {
             [kind, rest @ ..] if rules.unprefixed_block_types.contains(kind) => {
                 Address::new(rest.iter().map(SmolStr::as_str))
             }
@@ -157,7 +157,7 @@ impl Snapshot {
             syntax::SyntaxElement::Node(node) => node,
             syntax::SyntaxElement::Token(token) => token.parent()?,
         };
-        let range = match address.segments() {
+        let range = match &address.smol_segments()[..] {
             [root, _] if root == "local" => {
                 let attribute = node.ancestors().find(|it| it.kind() == SyntaxKind::ATTRIBUTE)?;
                 first_ident(&attribute)?.text_range()
@@ -176,7 +176,7 @@ impl Snapshot {
     pub fn references(&self, module: Module, address: &Address) -> Vec<FileRange> {
         let mut out = Vec::new();
         // A module call's name is the second of `module.NAME.OUTPUT`.
-        let is_call = address.segments().first().is_some_and(|it| it == "module");
+        let is_call = address.smol_segments().first().is_some_and(|it| it == "module");
         for &file in module.files(&self.db) {
             self.check_cancelled();
             let Some(root) = self.root(file) else { continue };
@@ -239,7 +239,7 @@ impl Snapshot {
                 named.address
             )
         };
-        let kind = match named.address.segments() {
+        let kind = match &named.address.smol_segments()[..] {
             [root, _] if root == "var" => RenameKind::Variable,
             [root, _] if root == "local" => RenameKind::Local,
             [root, _] if root == "output" => RenameKind::Output,
@@ -267,7 +267,7 @@ impl Snapshot {
             return Err(format!("`{new_name}` is not an identifier"));
         }
         let module = named.module;
-        let segments = named.address.segments();
+        let segments = named.address.smol_segments();
         let old = segments.last().map(SmolStr::as_str).unwrap_or_default();
         let new_address = Address::new(
             segments[..segments.len() - 1].iter().map(SmolStr::as_str).chain(std::iter::once(new_name)),
@@ -405,7 +405,7 @@ impl Snapshot {
     /// A variable's default (its expression as written) and its or an
     /// output's `description`.
     fn description(&self, named: &Named) -> Option<String> {
-        let address = match named.address.segments() {
+        let address = match &named.address.smol_segments()[..] {
             [root, name] if root == "var" => Address::new(["var", name.as_str()]),
             [root, name] if root == "output" => Address::new(["output", name.as_str()]),
             _ => return None,
@@ -425,7 +425,7 @@ impl Snapshot {
                 .find(|it| first_ident(it).is_some_and(|ident| ident.text() == name))
         };
         let mut out = Vec::new();
-        if address.segments()[0] == "var"
+        if address.smol_segments()[0] == "var"
             && let Some(default) = attribute("default")
             && let Some(expr) = default.children().last()
         {
@@ -1189,7 +1189,7 @@ impl Snapshot {
                 self.check_cancelled();
                 let Some(declarations) = file.declarations(&self.db).clone() else { continue };
                 for declaration in &declarations.declarations {
-                    let kind = match (&declaration.kind, declaration.address.segments().first()) {
+                    let kind = match (&declaration.kind, declaration.address.smol_segments().first()) {
                         (module::DeclarationKind::Variable { .. }, _) => SymbolKind::Variable,
                         (module::DeclarationKind::Local, _) => SymbolKind::Attribute,
                         (module::DeclarationKind::Block, Some(root)) if root == "output" => {

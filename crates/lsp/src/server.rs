@@ -993,7 +993,7 @@ fn references(
         found.push(declaration);
     }
     found.extend(snapshot.references(named.module, &named.address));
-    if named.address.segments().first().is_some_and(|it| it == "output") {
+    if named.address.smol_segments().first().is_some_and(|it| it == "output") {
         found.extend(snapshot.references_into(named.module, &named.address));
     }
     Ok(Some(found.iter().map(|it| location(&snapshot.db, it)).collect()))
@@ -1189,7 +1189,7 @@ fn prepare_rename(
     snapshot.rename_kind(&named).map_err(invalid)?;
     let text = file.text(&snapshot.db);
     let index = LineIndex::new(text);
-    let name = named.address.segments().last().map(|it| it.to_string()).unwrap_or_default();
+    let name = named.address.smol_segments().last().map(|it| it.to_string()).unwrap_or_default();
     Ok(Some(lsp::PrepareRenameResponse::RangeWithPlaceholder {
         range: index.range(named.range),
         placeholder: name,

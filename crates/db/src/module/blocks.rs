@@ -133,7 +133,8 @@ fn json_blocks(declarations: &crate::module::FileDeclarations) -> FileBlocks {
     for declaration in &declarations.declarations {
         match declaration.kind {
             DeclarationKind::Block => {
-                let [type_name, labels @ ..] = declaration.address.segments() else { continue };
+                let segments = declaration.address.smol_segments();
+                let [type_name, labels @ ..] = &segments[..] else { continue };
                 out.blocks.push(FileBlock {
                     type_name: type_name.clone(),
                     labels: labels.into(),
@@ -144,16 +145,14 @@ fn json_blocks(declarations: &crate::module::FileDeclarations) -> FileBlocks {
                 });
             }
             DeclarationKind::BlockAttribute => {
-                let (Some(block), Some(name)) =
-                    (out.blocks.last_mut(), declaration.address.segments().last())
-                else {
+                let (Some(block), Some(name)) = (out.blocks.last_mut(), declaration.address.last()) else {
                     continue;
                 };
-                block.attributes.push((name.clone(), declaration.location.clone()));
+                block.attributes.push((SmolStr::new(name), declaration.location.clone()));
             }
             DeclarationKind::TopLevelAttribute => {
-                if let Some(name) = declaration.address.segments().last() {
-                    out.attributes.push((name.clone(), declaration.location.clone()));
+                if let Some(name) = declaration.address.last() {
+                    out.attributes.push((SmolStr::new(name), declaration.location.clone()));
                 }
             }
             _ => {}

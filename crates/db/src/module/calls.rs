@@ -281,10 +281,10 @@ pub fn child_interface(db: &dyn Db, child: Module) -> Option<Arc<ModuleInterface
     for &file in module_files(db, child) {
         for declaration in &crate::module::declarations_of(db, file).declarations {
             if declaration.kind == DeclarationKind::Block
-                && let [block_type, name] = declaration.address.segments()
-                && block_type == "output"
+                && let [block_type, name] = &declaration.address.segments()[..]
+                && *block_type == "output"
             {
-                outputs.push(name.clone());
+                outputs.push(SmolStr::new(name));
             }
         }
     }
@@ -503,7 +503,7 @@ pub fn call_output_diagnostics(
         let (id, output) = (access.expr, &access.name);
         let Some(call) = calls.iter().find(|call| {
             let Some(at) = &call.outputs_at else { return false };
-            access.base.iter().eq(at.segments().iter())
+            access.base.iter().map(SmolStr::as_str).eq(at.iter())
         }) else {
             continue;
         };
@@ -551,7 +551,7 @@ fn argument_type_problem(
     let ty = input.ty.as_ref()?;
     let value = match &call.arguments_at {
         ArgumentsAt::BlockAttributes(block) => {
-            let mut segments: Vec<SmolStr> = block.segments().to_vec();
+            let mut segments: Vec<SmolStr> = block.iter().map(SmolStr::new).collect();
             segments.push(argument.clone());
             attribute_value(db, Attr::new(db, module, Address::new(segments))).as_ref().ok()?
         }
@@ -587,7 +587,8 @@ fn stand_in_argument<'db>(
     argument: &SmolStr,
 ) -> Option<(&'db ModuleCall, SmolStr, value::Value)> {
     let ArgumentsAt::ObjectMembers(at) = &call.arguments_at else { return None };
-    let [name] = at.segments() else { return None };
+    let segments = at.segments();
+    let &[name] = &segments[..] else { return None };
     if call.file.syntax(db) != crate::SourceSyntax::Native {
         return None;
     }
@@ -601,7 +602,8 @@ fn stand_in_argument<'db>(
     let mut steps = access_chain(hir, item.value)?;
     let output = steps.pop()?;
     let other = module_calls(db, module).iter().find(|other| {
-        other.stand_in_outputs.is_some() && other.outputs_at.as_ref().is_some_and(|at| at.segments() == steps)
+        other.stand_in_outputs.is_some()
+            && other.outputs_at.as_ref().is_some_and(|at| at.iter().eq(steps.iter().map(SmolStr::as_str)))
     })?;
     let stand_ins = other.stand_in_outputs.as_ref()?;
     let object = attribute_value(db, Attr::new(db, module, stand_ins.clone())).as_ref().ok()?;

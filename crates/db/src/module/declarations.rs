@@ -127,7 +127,7 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
     if file.syntax(db) == crate::SourceSyntax::Json {
         let mut declarations = crate::module::json::declarations(db, file);
         declarations.scoped_data_open = declarations.declarations.iter().any(|declaration| {
-            matches!(declaration.address.segments(), [check, _, data] if check == "check" && data == "data")
+            matches!(declaration.address.segments()[..], [check, _, data] if check == "check" && data == "data")
         });
         return Arc::new(declarations);
     }
@@ -537,15 +537,15 @@ pub(crate) fn repeated_blocks(
     module: Module,
     rules: &DialectRules,
 ) -> rustc_hash::FxHashMap<(File, u32), usize> {
-    let mut by_address: BTreeMap<&[SmolStr], Vec<(File, u32)>> = BTreeMap::new();
+    let mut by_address: BTreeMap<&Address, Vec<(File, u32)>> = BTreeMap::new();
     for &file in module_files(db, module) {
         for declaration in &declarations_of(db, file).declarations {
             if declaration.kind == DeclarationKind::Block
                 && let Some(block) = declaration.location.block
-                && let [type_name, labels @ ..] = declaration.address.segments()
-                && (labels.is_empty() || rules.repeatable_block_types.contains(type_name))
+                && let [type_name, labels @ ..] = &declaration.address.segments()[..]
+                && (labels.is_empty() || rules.repeatable_block_types.contains(*type_name))
             {
-                by_address.entry(declaration.address.segments()).or_default().push((file, block));
+                by_address.entry(&declaration.address).or_default().push((file, block));
             }
         }
     }
@@ -595,11 +595,11 @@ pub(crate) fn module_address(
         declaration.kind,
         DeclarationKind::Block | DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute
     ) && segments.len() > 1
-        && rules.unprefixed_block_types.contains(&segments[0]);
+        && rules.unprefixed_block_types.contains(segments[0]);
     if ordinal.is_none() && !unprefixed {
         return declaration.address.clone();
     }
-    let mut segments = segments.to_vec();
+    let mut segments: Vec<SmolStr> = segments.iter().copied().map(SmolStr::new).collect();
     if let Some((ordinal, at)) = ordinal {
         segments.insert(at.min(segments.len()), SmolStr::new(ordinal.to_string()));
     }
@@ -627,7 +627,8 @@ impl OpenBlock {
 
     /// Adds `name` if `block` is the open block's address.
     fn add(&mut self, block: &[SmolStr], name: &SmolStr) -> bool {
-        let open = self.address.as_ref().is_some_and(|address| address.segments() == block);
+        let open =
+            self.address.as_ref().is_some_and(|address| address.iter().eq(block.iter().map(SmolStr::as_str)));
         if open {
             self.attributes.push(name.clone());
         }
@@ -639,10 +640,10 @@ impl OpenBlock {
     /// declaration, which opened it if it is a root name).
     fn add_nested(&mut self, address: &Address) {
         if let Some(block) = &self.address
-            && address.segments().len() > block.segments().len()
+            && address.len() > block.len()
             && address.starts_with(block)
         {
-            self.nested.push(address.segments()[block.segments().len()..].into());
+            self.nested.push(address.iter().skip(block.len()).map(SmolStr::new).collect());
         }
     }
 
@@ -650,7 +651,7 @@ impl OpenBlock {
         let Some(address) = self.address.take() else { return };
         let attributes = std::mem::take(&mut self.attributes);
         let nested = std::mem::take(&mut self.nested);
-        if let [type_name, labels @ ..] = address.segments() {
+        if let [type_name, labels @ ..] = &address.smol_segments()[..] {
             // A block's address is declared once (a duplicate is skipped
             // before it opens), so its labels have no entry yet.
             blocks
@@ -722,7 +723,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 continue;
             }
             if declaration.kind == DeclarationKind::Block {
-                block_length = declaration.address.segments().len();
+                block_length = declaration.address.len();
             }
             let ordinal = match declaration.kind {
                 DeclarationKind::Block
@@ -750,20 +751,23 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 continue;
             }
             let is_root_name = |type_name: &SmolStr| {
-                declaration.address.segments().first().is_none_or(|it| !rules.hidden_block_types.contains(it))
+                declaration.address.first().is_none_or(|it| !rules.hidden_block_types.contains(it))
                     && !type_name.is_empty()
             };
+            // The segments as strings once, for the patterns below and the
+            // index's lists of names and labels.
+            let segments = address.smol_segments();
             match declaration.kind {
                 DeclarationKind::Block => {
                     open_block.close(&mut blocks);
-                    if let [type_name, ..] = address.segments()
+                    if let [type_name, ..] = &segments[..]
                         && is_root_name(type_name)
                     {
                         open_block.open(address.clone());
                     }
                 }
                 DeclarationKind::BlockAttribute => {
-                    if let Some((name, block @ [type_name, labels @ ..])) = address.segments().split_last()
+                    if let Some((name, block @ [type_name, labels @ ..])) = segments.split_last()
                         && is_root_name(type_name)
                         && !open_block.add(block, name)
                         && let Some(entry) =
@@ -775,7 +779,7 @@ pub fn module_index(db: &dyn Db, module: Module) -> ModuleIndex {
                 DeclarationKind::NestedAttribute if indexes_nested(rules) => open_block.add_nested(&address),
                 _ => {}
             }
-            match address.segments() {
+            match &segments[..] {
                 [root, name] if root == "var" => index.variables.push(name.clone()),
                 [root, name] if root == "local" => index.locals.push(name.clone()),
                 _ => {}

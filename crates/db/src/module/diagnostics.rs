@@ -239,7 +239,7 @@ fn duplicate_diagnostic(db: &dyn Db, duplicate: &crate::module::Duplicate) -> Mo
         let (first_file, file) = (*first_file, *file);
         let first_range = declaration_range(db, first_file, first_location);
         let at = format!("{}:{}", first_file.path(db), line_column(db, first_file, first_range));
-        let name = duplicate.address.segments().last().map(|it| it.as_str()).unwrap_or_default();
+        let name = duplicate.address.last().unwrap_or_default();
         let (of, detail) = match duplicate.kind {
             DeclarationKind::Variable { .. } => (
                 DuplicateOf::Variable,
@@ -258,10 +258,9 @@ fn duplicate_diagnostic(db: &dyn Db, duplicate: &crate::module::Duplicate) -> Mo
                 format!("An attribute named {name:?} was already defined at {at}."),
             ),
             DeclarationKind::Block | DeclarationKind::BlockAttribute | DeclarationKind::NestedAttribute => {
-                let segments = duplicate.address.segments();
                 let shown: Vec<String> =
-                    segments.iter().skip(1).map(|it| format!("{:?}", it.as_str())).collect();
-                let type_name = segments.first().cloned().unwrap_or_default();
+                    duplicate.address.iter().skip(1).map(|it| format!("{it:?}")).collect();
+                let type_name = SmolStr::new(duplicate.address.first().unwrap_or_default());
                 let detail = format!("A {type_name} block {} was already declared at {at}.", shown.join(" "));
                 (DuplicateOf::Block { block_type: type_name }, detail)
             }
@@ -279,6 +278,9 @@ fn duplicate_diagnostic(db: &dyn Db, duplicate: &crate::module::Duplicate) -> Mo
 /// The diagnostics of the invalid type constraints of `file`'s variables.
 pub fn type_constraint_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
     let mut out = Vec::new();
+    if !crate::module::value::declares_variable_types(db, file) {
+        return out;
+    }
     for result in variable_types(db, file).values() {
         let Err(invalid) = result else { continue };
         for diagnostic in &invalid.diagnostics {
@@ -323,7 +325,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
         AttrError::Cycle(path) if path.is_empty() => long_cycle_diagnostic(db, attr, def),
         AttrError::Cycle(path) => cycle_diagnostic(db, attr, def, path),
         AttrError::MissingVariable { reference, variable } => {
-            let name = variable.segments().get(1).cloned().unwrap_or_default();
+            let name = SmolStr::new(variable.segment(1).unwrap_or_default());
             Some(diagnostic(
                 ModuleDiagnosticKind::MissingVariable { name: name.clone() },
                 attribute_range(db, attr, RangeOf::reference(*reference, 1)),

@@ -610,7 +610,7 @@ impl ModuleTable {
         let first = self.definition_at(address)?;
         if self.declaration(first).kind != DeclarationKind::Block
             || !self.site(first).root_name
-            || address.segments().is_empty()
+            || address.is_empty()
         {
             return None;
         }
@@ -627,21 +627,22 @@ impl ModuleTable {
                 && self.definition_at(&attribute.address) == Some((first.0, position(number)));
             match declaration.kind {
                 DeclarationKind::BlockAttribute => {
-                    if let Some((name, of)) = attribute.address.segments().split_last()
-                        && of == address.segments()
-                        && counts
+                    if counts
+                        && attribute.address.len() == address.len() + 1
+                        && attribute.address.starts_with(address)
+                        && let Some(name) = attribute.address.last()
                     {
-                        attributes.push(name.clone());
+                        attributes.push(SmolStr::new(name));
                     }
                 }
                 DeclarationKind::NestedAttribute
                     if with_nested
                         && declaration.location.block == block
-                        && attribute.address.segments().len() > address.segments().len()
+                        && attribute.address.len() > address.len()
                         && attribute.address.starts_with(address)
                         && counts =>
                 {
-                    nested.push(attribute.address.segments()[address.segments().len()..].into());
+                    nested.push(attribute.address.iter().skip(address.len()).map(SmolStr::new).collect());
                 }
                 _ => {}
             }
@@ -731,8 +732,9 @@ fn sites_of(
     let mut block_repeatable = false;
     for declaration in &declarations.declarations {
         if declaration.kind == DeclarationKind::Block {
-            block_length = declaration.address.segments().len();
-            block_repeatable = match declaration.address.segments() {
+            let segments = declaration.address.segments();
+            block_length = segments.len();
+            block_repeatable = match segments[..] {
                 [_] => true,
                 [type_name, ..] => rules.repeatable_block_types.contains(type_name),
                 [] => false,
@@ -749,9 +751,8 @@ fn sites_of(
             _ => None,
         };
         let address = module_address(declaration, ordinal, rules);
-        let root_name =
-            declaration.address.segments().first().is_none_or(|it| !rules.hidden_block_types.contains(it))
-                && address.segments().first().is_some_and(|it| !it.is_empty());
+        let root_name = declaration.address.first().is_none_or(|it| !rules.hidden_block_types.contains(it))
+            && address.first().is_some_and(|it| !it.is_empty());
         let repeatable = declaration.kind == DeclarationKind::Block && block_repeatable;
         out.push(Site { address, root_name, repeatable, skipped: false });
     }
@@ -964,7 +965,7 @@ impl RootDatabase {
             );
             let entry = table.entry(address);
             let exists = entry.definition.is_some();
-            if let [root, name] = address.segments()
+            if let [root, name] = &address.smol_segments()[..]
                 && matches!(root.as_str(), "var" | "local")
             {
                 let listed = if root == "var" { listed_var } else { listed_local };
@@ -977,15 +978,16 @@ impl RootDatabase {
                 }
             }
             block_addresses.insert(address.clone());
-            if address.segments().len() > 1 {
-                block_addresses.insert(address.prefix(address.segments().len() - 1));
+            if address.len() > 1 {
+                block_addresses.insert(address.prefix(address.len() - 1));
             }
             updates.push((PartKey::Name(address.clone()), PartValue::Name(entry)));
         }
         let mut types_changed: BTreeSet<SmolStr> = BTreeSet::new();
         let mut depths_changed = false;
         for address in &block_addresses {
-            let Some((block_type, labels)) = address.segments().split_first() else { continue };
+            let segments = address.smol_segments();
+            let Some((block_type, labels)) = segments.split_first() else { continue };
             let key = PartKey::Block(block_type.clone(), labels.to_vec());
             let entry = table.block_entry(address);
             let list = table.labels.entry(block_type.clone()).or_default();

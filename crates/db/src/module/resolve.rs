@@ -307,7 +307,7 @@ fn instances_target(
     if rules.repetition_attributes.is_empty() {
         return None;
     }
-    let segments = address.segments();
+    let segments: Vec<SmolStr> = address.iter().map(SmolStr::new).collect();
     let (root, steps) = segments.split_first()?;
     // The block's labels: the longest run of the steps that names a block
     // and leaves at least the attribute's name.
@@ -395,7 +395,10 @@ fn resolve_attribute<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     // `depends_on = []`): evaluated, with nothing to resolve.
     let references_any =
         || expr.as_ref().is_none_or(|expr| !references(expr.exprs(), expr.root()).is_empty());
-    if rules.is_static(attr.address(db).segments()) && references_any() {
+    if !rules.static_attributes.is_empty()
+        && rules.is_static(&attr.address(db).segments())
+        && references_any()
+    {
         return Resolution { kind: AttrKind::Static, expr, ..Resolution::default() };
     }
     // The dialect's root names are read only by a reference that no
@@ -447,7 +450,9 @@ pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<
     let Some(def) = index.view.definition(address) else { return Vec::new() };
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
-    if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(address.segments()) {
+    if matches!(def.kind, DeclarationKind::Variable { .. })
+        || (!rules.static_attributes.is_empty() && rules.is_static(&address.segments()))
+    {
         return Vec::new();
     }
     let Some(expr) = expr_of(db, def) else { return Vec::new() };
@@ -577,7 +582,7 @@ impl<'s, 'db> Scope<'s, 'db> {
         address: &Address,
         roots: &'s dyn Fn() -> &'db BTreeSet<SmolStr>,
     ) -> Scope<'s, 'db> {
-        let dynamic = address.segments().iter().any(|segment| segment == "dynamic");
+        let dynamic = address.iter().any(|segment| segment == "dynamic");
         let closed = rules.knows_every_root && !dynamic;
         let iterator_scope = rules.knows_every_root && dynamic;
         Scope { db, module, roots, closed, iterator_scope }

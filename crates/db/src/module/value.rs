@@ -216,13 +216,20 @@ impl FromIterator<(SmolStr, VariableType)> for VariableTypes {
     }
 }
 
-fn read_variable_types(db: &dyn Db, file: File) -> BTreeMap<SmolStr, VariableType> {
-    let mut out = BTreeMap::new();
-    let declares_types = file_declarations(db, file)
+/// Whether `file` declares a variable with a `type`: [`variable_types`] of
+/// any other file is empty, and a caller that asks of every file (the
+/// host while each file's tree is in memory, the report's type
+/// diagnostics) need not make a memo of it to find that out.
+pub fn declares_variable_types(db: &dyn Db, file: File) -> bool {
+    file_declarations(db, file)
         .declarations
         .iter()
-        .any(|it| matches!(it.kind, DeclarationKind::Variable { type_attr: Some(_), .. }));
-    if !declares_types || file.status(db) == crate::FileStatus::Deleted {
+        .any(|it| matches!(it.kind, DeclarationKind::Variable { type_attr: Some(_), .. }))
+}
+
+fn read_variable_types(db: &dyn Db, file: File) -> BTreeMap<SmolStr, VariableType> {
+    let mut out = BTreeMap::new();
+    if !declares_variable_types(db, file) || file.status(db) == crate::FileStatus::Deleted {
         return out;
     }
     if let Some(known) = known_variable_types(db, file) {
@@ -528,14 +535,14 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                     detail: detail.clone(),
                 });
             }
-            Target::Unknown { address } => scope.insert_unknown(address.segments()),
+            Target::Unknown { address } => scope.insert_unknown(&address.segments()),
             Target::Root { name } => match dialect_root(db, dialect, name.clone()) {
                 Some(value) => scope.insert_value(std::slice::from_ref(name), value.clone()),
                 None => scope.insert_unknown(std::slice::from_ref(name)),
             },
             Target::Attributes { objects, attrs } => {
                 for object in objects {
-                    scope.insert_object(object.segments());
+                    scope.insert_object(&object.segments());
                 }
                 for address in attrs {
                     // A member of the attribute's own cycle, as the caller's
@@ -555,9 +562,9 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                         // is still asked for, so that a cycle through it is
                         // found and its error stops the reader.
                         Ok(_) if computed_attributes && is_block_attribute(address) => {
-                            scope.insert_unknown(address.segments())
+                            scope.insert_unknown(&address.segments())
                         }
-                        Ok(value) => scope.insert_value(address.segments(), value.clone()),
+                        Ok(value) => scope.insert_value(&address.segments(), value.clone()),
                         Err(AttrError::NoValue) => {
                             return Err(AttrError::MissingVariable { reference, variable: address.clone() });
                         }
@@ -643,7 +650,7 @@ pub fn may_fail_to_evaluate(db: &dyn Db, module: Module, address: &Address) -> b
 
 /// Whether `address` is an attribute of a block (not a variable or a local).
 fn is_block_attribute(address: &Address) -> bool {
-    !matches!(address.segments().first().map(SmolStr::as_str), Some("var" | "local"))
+    !matches!(address.first(), Some("var" | "local"))
 }
 
 /// Where a variable's default is evaluated: no variables (a default cannot
@@ -673,7 +680,7 @@ fn variable_value<'db>(
     file: File,
     has_type: bool,
 ) -> Result<Value, AttrError> {
-    let name = attr.address(db).segments().get(1).cloned().unwrap_or_default();
+    let name = SmolStr::new(attr.address(db).segment(1).unwrap_or_default());
     let given = attr.module(db).variables(db).get(name.as_str()).cloned();
     // A module's inputs in a dialect that says a caller sets them: a
     // variable not given is unknown of its type, whatever
@@ -796,10 +803,11 @@ enum Node {
 }
 
 impl Scope {
-    fn object_at(&mut self, segments: &[SmolStr]) -> Option<&mut BTreeMap<String, Node>> {
+    fn object_at(&mut self, segments: &[impl AsRef<str>]) -> Option<&mut BTreeMap<String, Node>> {
         let mut current = &mut self.roots;
         for segment in segments {
-            let node = current.entry(segment.to_string()).or_insert_with(|| Node::Object(BTreeMap::new()));
+            let node =
+                current.entry(segment.as_ref().to_owned()).or_insert_with(|| Node::Object(BTreeMap::new()));
             match node {
                 Node::Object(children) => current = children,
                 // A value where an object was expected: two declarations
@@ -810,24 +818,24 @@ impl Scope {
         Some(current)
     }
 
-    fn insert_object(&mut self, segments: &[SmolStr]) {
+    fn insert_object(&mut self, segments: &[impl AsRef<str>]) {
         self.object_at(segments);
     }
 
     /// An unknown value at `segments`, in place of whatever was there: an
     /// object built from the known attributes of a block would make the
     /// unknown ones errors.
-    fn insert_unknown(&mut self, segments: &[SmolStr]) {
+    fn insert_unknown(&mut self, segments: &[impl AsRef<str>]) {
         let Some((last, parents)) = segments.split_last() else { return };
         if let Some(object) = self.object_at(parents) {
-            object.insert(last.to_string(), Node::Value(Value::dynamic()));
+            object.insert(last.as_ref().to_owned(), Node::Value(Value::dynamic()));
         }
     }
 
-    fn insert_value(&mut self, segments: &[SmolStr], value: Value) {
+    fn insert_value(&mut self, segments: &[impl AsRef<str>], value: Value) {
         let Some((last, parents)) = segments.split_last() else { return };
         if let Some(object) = self.object_at(parents) {
-            object.entry(last.to_string()).or_insert(Node::Value(value));
+            object.entry(last.as_ref().to_owned()).or_insert(Node::Value(value));
         }
     }
 

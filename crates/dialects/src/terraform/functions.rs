@@ -1300,27 +1300,23 @@ pub fn provider_function_diagnostics(
 fn required_provider_names<'a>(
     defined: impl Iterator<Item = &'a db::module::Address>,
 ) -> Option<BTreeSet<SmolStr>> {
-    let ordinal = |segment: &SmolStr| segment.bytes().all(|b| b.is_ascii_digit());
+    let ordinal = |segment: &str| segment.bytes().all(|b| b.is_ascii_digit());
     let mut names = BTreeSet::new();
     for address in defined {
         let segments = address.segments();
-        if segments.first().map(SmolStr::as_str) != Some("terraform") {
+        if segments.first().copied() != Some("terraform") {
             continue;
         }
-        if segments.last().map(SmolStr::as_str) == Some("required_providers") {
+        if segments.last().copied() == Some("required_providers") {
             return None;
         }
         let Some((name, before)) = segments.split_last() else { continue };
         let before = match before.split_last() {
-            Some((last, rest))
-                if ordinal(last) && rest.last().map(SmolStr::as_str) == Some("required_providers") =>
-            {
-                rest
-            }
+            Some((last, rest)) if ordinal(last) && rest.last().copied() == Some("required_providers") => rest,
             _ => before,
         };
-        if before.last().map(SmolStr::as_str) == Some("required_providers") {
-            names.insert(name.clone());
+        if before.last().copied() == Some("required_providers") {
+            names.insert(SmolStr::new(name));
         }
     }
     Some(names)

@@ -50,9 +50,11 @@ impl Snapshot {
         for declaration in &declarations.declarations {
             let wanted = match declaration.kind {
                 DeclarationKind::Local => true,
-                DeclarationKind::BlockAttribute => {
-                    declaration.address.segments().last().is_some_and(|it| it == "count" || it == "for_each")
-                }
+                DeclarationKind::BlockAttribute => declaration
+                    .address
+                    .smol_segments()
+                    .last()
+                    .is_some_and(|it| it == "count" || it == "for_each"),
                 _ => false,
             };
             if !wanted {
