@@ -440,19 +440,23 @@ impl DialectRules {
     }
 
     /// Whether the attribute at `address` is a reference by name that the
-    /// dialect does not evaluate.
-    pub fn is_static(&self, address: &[impl AsRef<str>]) -> bool {
-        let Some((name, enclosing)) = address.split_last() else { return false };
-        // Locals are expressions whatever their names; a top-level
-        // attribute is not in a block.
-        if enclosing.is_empty() || enclosing[0].as_ref() == "local" {
+    /// dialect does not evaluate. A dialect without such attributes (most)
+    /// answers without reading the address's segments.
+    pub fn is_static(&self, address: &crate::module::Address) -> bool {
+        if self.static_attributes.is_empty() {
             return false;
         }
-        let name = name.as_ref();
+        let segments = address.segments();
+        let Some((&name, enclosing)) = segments.split_last() else { return false };
+        // Locals are expressions whatever their names; a top-level
+        // attribute is not in a block.
+        if enclosing.is_empty() || enclosing[0] == "local" {
+            return false;
+        }
         let names_match = |key: &str| {
             self.static_attributes.get(key).is_some_and(|names| names.contains(name) || names.contains("*"))
         };
-        names_match("*") || enclosing.iter().any(|segment| names_match(segment.as_ref()))
+        names_match("*") || enclosing.iter().any(|&segment| names_match(segment))
     }
 }
 

@@ -395,10 +395,7 @@ fn resolve_attribute<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     // `depends_on = []`): evaluated, with nothing to resolve.
     let references_any =
         || expr.as_ref().is_none_or(|expr| !references(expr.exprs(), expr.root()).is_empty());
-    if !rules.static_attributes.is_empty()
-        && rules.is_static(&attr.address(db).segments())
-        && references_any()
-    {
+    if rules.is_static(attr.address(db)) && references_any() {
         return Resolution { kind: AttrKind::Static, expr, ..Resolution::default() };
     }
     // The dialect's root names are read only by a reference that no
@@ -450,9 +447,7 @@ pub fn attribute_targets(db: &dyn Db, module: Module, address: &Address) -> Vec<
     let Some(def) = index.view.definition(address) else { return Vec::new() };
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
-    if matches!(def.kind, DeclarationKind::Variable { .. })
-        || (!rules.static_attributes.is_empty() && rules.is_static(&address.segments()))
-    {
+    if matches!(def.kind, DeclarationKind::Variable { .. }) || rules.is_static(address) {
         return Vec::new();
     }
     let Some(expr) = expr_of(db, def) else { return Vec::new() };
