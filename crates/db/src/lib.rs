@@ -19,6 +19,7 @@
 mod files;
 pub mod graph;
 pub mod module;
+mod one_or_many;
 
 use std::sync::{
     Arc, Mutex,
@@ -40,6 +41,7 @@ pub use vfs::SourceSyntax;
 
 pub use crate::files::{File, FileStatus, Files};
 pub use crate::module::{Address, Attr, Module};
+pub use crate::one_or_many::OneOrMany;
 
 /// The database trait every query of the workspace takes; other crates'
 /// tracked functions take `&dyn Db` so that any database (the real one, a

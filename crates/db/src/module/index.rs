@@ -501,56 +501,7 @@ pub(crate) struct ModuleTable {
 /// addresses: a vector's own allocation per address was a tenth of the
 /// table, and a small vector's room and length beside the one held inline
 /// still doubled each entry of the table.
-#[derive(Debug, Clone)]
-enum Sites {
-    One((File, u32)),
-    /// None (an address whose declarations went away), or several.
-    Many(ThinVec<(File, u32)>),
-}
-
-impl Default for Sites {
-    fn default() -> Sites {
-        Sites::Many(ThinVec::new())
-    }
-}
-
-impl Sites {
-    fn as_slice(&self) -> &[(File, u32)] {
-        match self {
-            Sites::One(at) => std::slice::from_ref(at),
-            Sites::Many(all) => all,
-        }
-    }
-
-    fn insert(&mut self, index: usize, at: (File, u32)) {
-        match self {
-            Sites::Many(all) if all.is_empty() => *self = Sites::One(at),
-            Sites::Many(all) => all.insert(index, at),
-            Sites::One(first) => {
-                let mut all = ThinVec::with_capacity(2);
-                all.push(*first);
-                all.insert(index, at);
-                *self = Sites::Many(all);
-            }
-        }
-    }
-
-    fn retain(&mut self, mut keep: impl FnMut(&(File, u32)) -> bool) {
-        match self {
-            Sites::One(at) => {
-                if !keep(at) {
-                    *self = Sites::default();
-                }
-            }
-            Sites::Many(all) => {
-                all.retain(|at| keep(at));
-                if let [only] = all.as_slice() {
-                    *self = Sites::One(*only);
-                }
-            }
-        }
-    }
-}
+type Sites = crate::OneOrMany<(File, u32)>;
 
 /// A file's declarations as read, and as the module addresses them (a site
 /// per declaration, by its number).
@@ -575,7 +526,7 @@ impl ModuleTable {
     fn live(&self, address: &Address) -> impl Iterator<Item = (File, u32)> + '_ {
         self.sites
             .get(address)
-            .map_or(&[][..], Sites::as_slice)
+            .map_or(&[][..], |sites| &sites[..])
             .iter()
             .copied()
             .filter(|&at| !self.site(at).skipped)
@@ -903,7 +854,6 @@ impl RootDatabase {
                 let at = (file, position(number));
                 let list = table.sites.entry(site.address.clone()).or_default();
                 let at_list = list
-                    .as_slice()
                     .binary_search_by(|&(other, n)| {
                         if other == file {
                             n.cmp(&at.1)
@@ -926,7 +876,7 @@ impl RootDatabase {
         let mut all_touched = touched.clone();
         loop {
             for address in &touched {
-                let sites = table.sites.get(address).map_or(&[][..], |it| it.as_slice());
+                let sites = table.sites.get(address).map_or(&[][..], |sites| &sites[..]);
                 if sites.iter().any(|&at| table.declaration(at).kind == DeclarationKind::Block) {
                     rescan.extend(sites.iter().map(|&(file, _)| file));
                 }
@@ -961,7 +911,7 @@ impl RootDatabase {
         let mut names_removed: FxHashMap<SmolStr, FxHashSet<SmolStr>> = FxHashMap::default();
         for address in &all_touched {
             file_parts.extend(
-                table.sites.get(address).map_or(&[][..], Sites::as_slice).iter().map(|&(file, _)| file),
+                table.sites.get(address).map_or(&[][..], |sites| &sites[..]).iter().map(|&(file, _)| file),
             );
             let entry = table.entry(address);
             let exists = entry.definition.is_some();
@@ -1122,17 +1072,17 @@ mod tests {
         let a = db.set_file_bytes("/m/a.hcl", b"");
         let b = db.set_file_bytes("/m/b.hcl", b"");
         let mut sites = Sites::default();
-        assert!(sites.as_slice().is_empty());
+        assert!(&sites[..].is_empty());
         sites.insert(0, (b, 1));
         assert!(matches!(sites, Sites::One(_)));
         sites.insert(0, (a, 4));
         sites.insert(2, (b, 7));
-        assert_eq!(sites.as_slice(), &[(a, 4), (b, 1), (b, 7)]);
+        assert_eq!(&sites[..], &[(a, 4), (b, 1), (b, 7)]);
         sites.retain(|&(file, _)| file == b);
-        assert_eq!(sites.as_slice(), &[(b, 1), (b, 7)]);
+        assert_eq!(&sites[..], &[(b, 1), (b, 7)]);
         sites.retain(|&(_, number)| number == 7);
         assert!(matches!(sites, Sites::One((file, 7)) if file == b));
         sites.retain(|_| false);
-        assert!(sites.as_slice().is_empty());
+        assert!(&sites[..].is_empty());
     }
 }
