@@ -54,9 +54,11 @@ pub trait Db: salsa::Database {
     /// Whether modules' indexes are kept in parts (see [`module::index`]).
     fn keeps_index_parts(&self) -> bool;
 
-    /// Whether each attribute's resolution is a memo of its own (see
-    /// [`RootDatabase::resolve_within_values`]).
-    fn keeps_resolutions(&self) -> bool;
+    /// What each attribute's value reads through a memo of its own (see
+    /// [`module::Firewall`]): none once
+    /// [`RootDatabase::without_value_firewalls`] was called, else its
+    /// expression where indexes are kept in parts, else its resolution.
+    fn value_firewall(&self) -> module::Firewall;
 
     /// A part of a module's index, if it was made.
     fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart>;
@@ -379,9 +381,9 @@ pub struct RootDatabase {
     /// Whether modules' indexes are kept in parts, and the parts (see
     /// [`module::index`]).
     keep_index_parts: bool,
-    /// Whether resolutions are memos of their own (see
-    /// [`RootDatabase::resolve_within_values`]).
-    keep_resolutions: bool,
+    /// Whether values read their attributes through firewalls (see
+    /// [`Db::value_firewall`]).
+    value_firewalls: bool,
     index_parts: Arc<module::index::IndexParts>,
     index_tables: Arc<module::index::IndexTables>,
     /// The dialects a module's files choose from (see [`module::Dialects`]).
@@ -446,7 +448,7 @@ impl RootDatabase {
             durability: InputDurability::default(),
             scratch: None,
             keep_index_parts: false,
-            keep_resolutions: true,
+            value_firewalls: true,
             index_parts: Arc::default(),
             index_tables: Arc::default(),
             dialects: module::Dialects::new(),
@@ -495,8 +497,14 @@ impl Db for RootDatabase {
         self.keep_index_parts
     }
 
-    fn keeps_resolutions(&self) -> bool {
-        self.keep_resolutions
+    fn value_firewall(&self) -> module::Firewall {
+        if !self.value_firewalls {
+            module::Firewall::None
+        } else if self.keep_index_parts {
+            module::Firewall::Expression
+        } else {
+            module::Firewall::Resolution
+        }
     }
 
     fn index_part(&self, module: Module, key: module::PartRef<'_>) -> Option<module::IndexPart> {
@@ -746,14 +754,14 @@ impl RootDatabase {
         }
     }
 
-    /// Resolves each attribute within its value's evaluation from now on,
-    /// keeping no resolution of its own. A kept resolution is a firewall:
-    /// after an edit, an attribute whose references still name the same
-    /// targets is not evaluated again. A database evaluated once (`eval
-    /// DIR`, a check's chunk) has no next edit, and the resolutions were a
-    /// fifth of its memory. Set before any attribute is read.
-    pub fn resolve_within_values(&mut self) {
-        self.keep_resolutions = false;
+    /// Keeps no firewall between an attribute's declaration and its value
+    /// from now on (see [`module::Firewall`]): each value resolves its
+    /// attribute as it is evaluated. A firewall spares work after an edit,
+    /// and a database evaluated once (`eval DIR`, a check's chunk) has no
+    /// next edit; the resolutions were a fifth of its memory. Set before
+    /// any attribute is read.
+    pub fn without_value_firewalls(&mut self) {
+        self.value_firewalls = false;
     }
 
     /// Lets the state of modules not read lately go past a revision's start:

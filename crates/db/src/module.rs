@@ -67,15 +67,16 @@
 //! - [`attribute_resolution`]: the attribute's kind, its expression copied
 //!   into its own position-free arena ([`AttrExpr`]), and what the
 //!   expression's references resolve to, as [`Address`]es: equal unless that
-//!   expression or its names' meaning changed ([`attribute_expr`] is the
-//!   expression alone, for readers that want only it);
+//!   expression or its names' meaning changed; [`attribute_expr`] is the
+//!   expression alone. Each is the firewall a value reads its declaration
+//!   through, one or the other by how the index is kept ([`Firewall`]);
 //! - [`attribute_value`]: evaluation with exactly the referenced values.
 //!
 //! So editing one attribute's expression re-evaluates it and what depends
 //! on it, an edit to whitespace or comments re-evaluates nothing, and adding
-//! or removing a declaration re-resolves every attribute (with the index in
-//! parts, only those reading a name whose definition changed) but
-//! re-evaluates only those whose resolution changed. `tests/incremental_module.rs`
+//! or removing a declaration re-resolves every attribute but re-evaluates
+//! only those whose resolution changed (with the index in parts, only the
+//! values reading a name whose definition changed run again). `tests/incremental_module.rs`
 //! asserts each with the exact list of executed queries.
 
 mod blocks;
@@ -129,7 +130,7 @@ pub use crate::module::{
         module_duplicates, module_order, names_under,
     },
     resolve::{
-        Addresses, AttrKind, Instances, Repetition, Resolution, ResourceMode, Target, Unresolved,
+        Addresses, AttrKind, Firewall, Instances, Repetition, Resolution, ResourceMode, Target, Unresolved,
         attribute_resolution, attribute_targets, resolve_static_reference,
     },
     schema::{BlockSchema, SchemaViolation, schema_diagnostics},

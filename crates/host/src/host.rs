@@ -83,8 +83,8 @@ pub struct HostOptions {
     /// language server, `watch`, the library): then nothing is gained by
     /// letting a workspace's idle values go (see
     /// `db::RootDatabase::set_idle_state_evictable`), which costs a little
-    /// on every evaluation; no attribute's resolution is kept (see
-    /// `db::RootDatabase::resolve_within_values`); and when no values are
+    /// on every evaluation; values keep no firewall (see
+    /// `db::RootDatabase::without_value_firewalls`); and when no values are
     /// reported, every module's working state (its graph, usage counts,
     /// declarations and references) is dropped after its report, whatever
     /// its size (see `ModuleState::park`). The host still answers a later
@@ -396,11 +396,10 @@ impl AnalysisHost {
         if options.values == Values::Reported {
             db.keep_module_index_parts();
         }
-        // A host that reports once has no next edit for a resolution to
-        // spare work after: each value resolves its attribute as it is
-        // evaluated, and none is kept.
+        // A host that reports once has no next edit for a firewall between
+        // an attribute's declaration and its value to spare work after.
         if options.reports_once {
-            db.resolve_within_values();
+            db.without_value_firewalls();
         }
         // A host that shows no values needs a module's values only while its
         // diagnostics are found: a workspace's idle modules keep none.
@@ -1350,9 +1349,6 @@ impl AnalysisHost {
     fn prepare_module(&mut self, dir: &Utf8Path) -> Option<ModuleJob> {
         let db = &self.db;
         let values = self.options.values == Values::Reported;
-        // The graph's targets are read from the kept resolutions where there
-        // are any (see `db::RootDatabase::resolve_within_values`).
-        let keep_resolutions = self.options.values != Values::None && self.db.keeps_resolutions();
         let threads = self.options.threads();
         let state = self.modules.get_mut(dir)?;
         // Nothing changed since the module's last report: nothing to do
@@ -1371,13 +1367,8 @@ impl AnalysisHost {
         // have thousands).
         let members = &state.members;
         let is_member = |file: File| members.contains(&file);
-        let targets_of = |db: &RootDatabase, address: &Address| {
-            if keep_resolutions {
-                module::attribute_resolution(db, Attr::new(db, module, address.clone())).targets.to_vec()
-            } else {
-                module::attribute_targets(db, module, address)
-            }
-        };
+        let targets_of =
+            |db: &RootDatabase, address: &Address| module::attribute_targets(db, module, address);
         // Every attribute and variable has a node.
         let index = module::IndexView::of(db, module);
         let is_node = |address: &Address| index.definition(address).is_some_and(|def| def.kind.has_value());
@@ -1414,21 +1405,14 @@ impl AnalysisHost {
             // Resolved on every thread, a chunk of the module's attributes
             // at a time: a chunk's targets are held only until the graph
             // has them (all of a big module's at once were a sixth of a
-            // check's peak memory), and kept resolutions are read where
-            // their memos hold them, not copied.
+            // check's peak memory).
             facts.reserve(addresses.len().saturating_sub(facts.graph().nodes().count()));
             attributes = Some(addresses.len());
             crate::trace::mark("prepare: addresses");
-            // Kept resolutions go into the graph a chunk behind: the calling
-            // thread adds one chunk's while the others resolve the next, then
-            // joins them, so no core waits while the graph is built.
-            let mut resolved: &[&Address] = &[];
-            let add_resolved = |resolved: &[&Address], facts: &mut ModuleFacts, dirty: &mut Vec<NodeId>| {
-                for &address in resolved {
-                    let resolution = module::attribute_resolution(db, Attr::new(db, module, address.clone()));
-                    dirty.push(facts.set_targets(address, &resolution.targets));
-                }
-            };
+            // Each chunk's targets go into the graph a chunk behind: the
+            // calling thread adds one chunk's while the others find the
+            // next, then joins them, so no core waits while the graph is
+            // built.
             let mut found: Vec<(&Address, Vec<module::Target>)> = Vec::new();
             let add_found = |found: Vec<(&Address, Vec<module::Target>)>,
                              facts: &mut ModuleFacts,
@@ -1438,36 +1422,16 @@ impl AnalysisHost {
                 }
             };
             for chunk in addresses.chunks(ATTRIBUTES_PER_CHUNK) {
-                if keep_resolutions {
-                    for_each_after(
-                        db,
-                        chunk,
-                        threads,
-                        || add_resolved(resolved, facts, &mut dirty_nodes),
-                        |db, address| {
-                            let _ = module::attribute_resolution(
-                                db,
-                                Attr::new(db, module, Address::clone(address)),
-                            );
-                        },
-                    );
-                    resolved = chunk;
-                } else {
-                    // The same a chunk behind for targets found here: the
-                    // calling thread adds the last chunk's to the graph
-                    // while the others find the next chunk's.
-                    let earlier = std::mem::take(&mut found);
-                    let targets = parallel_map_after(
-                        db,
-                        chunk,
-                        threads,
-                        || add_found(earlier, facts, &mut dirty_nodes),
-                        |db, address| module::attribute_targets(db, module, address),
-                    );
-                    found = chunk.iter().copied().zip(targets).collect();
-                }
+                let earlier = std::mem::take(&mut found);
+                let targets = parallel_map_after(
+                    db,
+                    chunk,
+                    threads,
+                    || add_found(earlier, facts, &mut dirty_nodes),
+                    |db, address| module::attribute_targets(db, module, address),
+                );
+                found = chunk.iter().copied().zip(targets).collect();
             }
-            add_resolved(resolved, facts, &mut dirty_nodes);
             add_found(found, facts, &mut dirty_nodes);
             facts.inputs_changed();
             crate::trace::mark("prepare: resolved");

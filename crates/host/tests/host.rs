@@ -130,11 +130,11 @@ fn an_edit_runs_its_file_and_its_dependents_only_from_the_first_edit_on() {
                 "namespaced_calls(m/main.tf)",
                 "schema_diagnostics(m/main.tf)",
                 "context_diagnostics(m/main.tf)",
-                "attribute_resolution(local.a)",
-                "attribute_resolution(local.b)",
-                "attribute_resolution(output.b.value)",
+                "attribute_expr(local.a)",
                 "attribute_value(local.a)",
+                "attribute_expr(local.b)",
                 "attribute_value(local.b)",
+                "attribute_expr(output.b.value)",
                 "attribute_value(output.b.value)",
                 "attribute_value(local.c)",
                 "attribute_value(output.c.value)",
@@ -271,8 +271,8 @@ fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
                 "schema_diagnostics(m/added.tf)",
                 "context_diagnostics(m/added.tf)",
                 "module_files(m)",
-                "attribute_resolution(local.e)",
                 "attribute_value(local.e)",
+                "attribute_expr(local.e)",
                 "has_override_files(m)",
                 "module_duplicate_blocks(m)",
                 "file_module_blocks(m/added.tf)",
@@ -298,8 +298,9 @@ fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
             ]
         "#]],
     );
-    // Renaming a file: its attributes are found in another file, and
-    // what reads them (nothing outside it here) is resolved again.
+    // Renaming a file: its attributes are found in another file, so they
+    // are evaluated again (equal, so nothing that reads them is, and no
+    // value is shown), and the rest of the module is not looked at.
     let mut change = Change::new();
     change.remove_file("m/other.tf");
     change.set_file_text("m/renamed.tf", OTHER);
@@ -324,9 +325,12 @@ fn adding_removing_and_renaming_a_file_run_only_what_reads_its_names() {
                 "schema_diagnostics(m/renamed.tf)",
                 "context_diagnostics(m/renamed.tf)",
                 "module_files(m)",
-                "attribute_resolution(local.c)",
-                "attribute_resolution(local.d)",
-                "attribute_resolution(output.c.value)",
+                "attribute_value(local.c)",
+                "attribute_expr(local.c)",
+                "attribute_value(local.d)",
+                "attribute_expr(local.d)",
+                "attribute_value(output.c.value)",
+                "attribute_expr(output.c.value)",
                 "has_override_files(m)",
                 "module_duplicate_blocks(m)",
                 "file_module_blocks(m/renamed.tf)",

@@ -271,20 +271,42 @@ impl Resolution {
 
 /// Resolves `attr` and the references of its expression through the
 /// module's index. Kept as [`super::attribute_value`]'s values are (see
-/// [`crate::RootDatabase::set_idle_state_evictable`]); a database that
-/// resolves within values ([`crate::RootDatabase::resolve_within_values`])
-/// runs this query only for the few readers that ask for it by name (an
-/// attribute's diagnostic).
+/// [`crate::RootDatabase::set_idle_state_evictable`]); a database whose
+/// values resolve their attributes themselves (see [`Firewall`]) runs this
+/// query only for the few readers that ask for it by name (an attribute's
+/// diagnostic).
 #[salsa::tracked(returns(ref), lru = 0)]
 pub fn attribute_resolution<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     resolve_attribute(db, attr)
 }
 
+/// What an attribute's value reads of its declaration through a memo of
+/// its own: a firewall, behind which an edit that leaves that part as it
+/// was re-evaluates nothing. Each memo is kept for every attribute, so the
+/// smallest that does the job is chosen (see [`Db::value_firewall`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Firewall {
+    /// None: a database evaluated once (`eval DIR`, a check's chunk) has
+    /// no next edit (see [`crate::RootDatabase::without_value_firewalls`]).
+    None,
+    /// The attribute's expression ([`super::attribute_expr`]), for a
+    /// database whose indexes are kept in parts: a value then reads only
+    /// the parts of the names it resolves, and what else an edit to its
+    /// file changes is the file's expressions, which all change when one
+    /// does.
+    Expression,
+    /// The attribute's whole resolution ([`attribute_resolution`]), for a
+    /// database whose module index is one memo, which changes whenever a
+    /// declaration is added or removed anywhere in the module: an
+    /// attribute whose references still name the same targets is then not
+    /// evaluated again.
+    Resolution,
+}
+
 /// `attr`'s resolution: the memo of [`attribute_resolution`] where the
-/// database keeps them, else found again (see
-/// [`crate::RootDatabase::resolve_within_values`]).
+/// database keeps them (see [`Firewall`]), else found again.
 pub(crate) fn resolution_of<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Cow<'db, Resolution> {
-    if db.keeps_resolutions() {
+    if db.value_firewall() == Firewall::Resolution {
         Cow::Borrowed(attribute_resolution(db, attr))
     } else {
         Cow::Owned(resolve_attribute(db, attr))
@@ -297,7 +319,11 @@ fn resolve_attribute<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Resolution {
     let dialect = module.dialect(db);
     let rules = dialect.rules(db);
     let Some(def) = index.view.definition(attr.address(db)) else { return Resolution::default() };
-    let expr = expr_of(db, def).cloned();
+    let expr = if db.value_firewall() == Firewall::Expression {
+        super::attribute_expr(db, attr).clone()
+    } else {
+        expr_of(db, def).cloned()
+    };
     if let DeclarationKind::Variable { type_attr, .. } = def.kind {
         // A variable's default is evaluated without a context, so it
         // resolves nothing.

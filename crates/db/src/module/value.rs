@@ -130,11 +130,12 @@ pub fn file_exprs(db: &dyn Db, file: File) -> FileExprs {
     FileExprs { exprs }
 }
 
-/// Sets how many attributes' values [`attribute_value`] and resolutions
-/// ([`super::attribute_resolution`], which each value reads) are kept; 0
-/// for all.
+/// Sets how many attributes' values [`attribute_value`] are kept, and as
+/// many of the firewalls each value reads ([`attribute_expr`],
+/// [`super::attribute_resolution`]); 0 for all.
 pub(crate) fn set_values_kept(db: &mut dyn Db, attributes: usize) {
     attribute_value::set_lru_capacity(db, attributes);
+    attribute_expr::set_lru_capacity(db, attributes);
     super::resolve::set_resolutions_kept(db, attributes);
 }
 
@@ -156,9 +157,14 @@ impl FileExprs {
     }
 }
 
-/// `attr`'s expression (a variable's default), as [`file_exprs`] keeps it.
-pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<&'db AttrExpr> {
-    expr_of(db, definition(db, attr.module(db), attr.address(db))?)
+/// `attr`'s expression (a variable's default), in a memo of its own: a
+/// handle on [`file_exprs`]'s copy, equal after an edit to its file that
+/// left it as it was. The firewall of a database whose indexes are kept in
+/// parts (see [`super::Firewall::Expression`]). Kept as
+/// [`attribute_value`]'s values are.
+#[salsa::tracked(returns(ref), lru = 0)]
+pub fn attribute_expr<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<AttrExpr> {
+    expr_of(db, definition(db, attr.module(db), attr.address(db))?).cloned()
 }
 
 /// The expression of a definition, as [`file_exprs`] keeps it.
