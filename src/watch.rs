@@ -233,6 +233,9 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                         // statistics go with the later report's.
                         print(&host, &report, (args.stats && !waiting).then_some(&stats))?;
                         drop(report);
+                        // The marks of what this report took, when
+                        // `HALITE_TRACE` asks for them.
+                        host::trace::print();
                         // The module is loaded and its first report out:
                         // from now on freed memory waits a little before it
                         // is handed back, so that an edit's allocations
