@@ -144,9 +144,9 @@ pub enum Values {
     Reported,
     /// Reports carry none; the caller evaluates what it needs
     /// ([`AnalysisHost::evaluate`], [`AnalysisHost::value`]) once they are
-    /// in (`eval DIR`). The attributes' resolutions are kept, for the
-    /// dependency graph and the evaluation both, unless the host reports
-    /// once ([`HostOptions::reports_once`]).
+    /// in (`eval DIR`). Each value's resolution is kept as its firewall
+    /// (see `db::module::Firewall`) unless the host reports once
+    /// ([`HostOptions::reports_once`]).
     OnRequest,
     /// Diagnostics only (`check`): the attributes are resolved without
     /// keeping their resolutions, and only those whose errors a check

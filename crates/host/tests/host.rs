@@ -857,3 +857,205 @@ fn a_once_reporting_host_evaluates_by_its_graph_then_drops_it() {
         matches!(host.value(dir, &addresses[2]), Some(Ok(value)) if *value == value::Value::string("6-x"))
     );
 }
+
+/// What the reports so far have shown, added up: each address's value (or
+/// error) and each diagnostic shown and not yet resolved, as lines.
+#[derive(Debug, Default, PartialEq)]
+struct Shown {
+    values: std::collections::BTreeMap<String, String>,
+    diagnostics: std::collections::BTreeSet<String>,
+}
+
+impl Shown {
+    fn add(&mut self, report: &Report) {
+        for change in &report.values {
+            let address = change.address.to_string();
+            match &change.state {
+                ValueState::Value(value) => {
+                    let json = value.to_json_string(&value.ty()).unwrap_or_default();
+                    self.values.insert(address, format!("= {json}"));
+                }
+                ValueState::Error(message) => {
+                    self.values.insert(address, format!("error: {message}"));
+                }
+                ValueState::Removed => {
+                    assert!(self.values.remove(&address).is_some(), "{address} removed but never shown");
+                }
+            }
+        }
+        for change in &report.diagnostics {
+            let located = &change.diagnostic;
+            let line = format!(
+                "{}:{}:{}-{}:{} {}[{}] {}",
+                located.path,
+                located.start.line,
+                located.start.column,
+                located.end.line,
+                located.end.column,
+                located.diagnostic.severity.as_str(),
+                located.diagnostic.code,
+                located.diagnostic.message
+            );
+            if change.resolved {
+                assert!(self.diagnostics.remove(&line), "resolved but never shown: {line}");
+            } else {
+                assert!(self.diagnostics.insert(line.clone()), "shown twice: {line}");
+            }
+        }
+    }
+}
+
+/// A module of a few files of locals, each local's expression a literal,
+/// a reference to another (in any file, declared or not), or both; edited
+/// at random (a fixed seed) in every way a watch sees: an expression
+/// changed, a declaration added, removed or renamed, a comment, a syntax
+/// error made and mended, a file added, removed or renamed, and cycles
+/// made and broken by the references. After each edit, one long-lived
+/// host's reports, added up, show what a new host's first report shows
+/// for the same files: nothing an edit should have re-run was spared.
+#[test]
+fn every_edit_leaves_the_reports_adding_up_to_a_new_hosts() {
+    // A host that reports values keeps each attribute's expression as the
+    // firewall before its value; one that does not (the language server)
+    // keeps its resolution. Both are edited the same way.
+    edits_add_up(HostOptions::default(), 0x5eed);
+    edits_add_up(HostOptions { values: host::Values::None, ..HostOptions::default() }, 0x5eed);
+}
+
+fn edits_add_up(options: HostOptions, seed: u64) {
+    /// A small generator of our own, so that every run edits the same way.
+    struct Random(u64);
+    impl Random {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((self.0 >> 33) % n as u64) as usize
+        }
+    }
+    /// A file: its locals (name, expression), a comment, and whether it
+    /// ends in a syntax error.
+    #[derive(Clone)]
+    struct File {
+        locals: Vec<(String, String)>,
+        comment: usize,
+        broken: bool,
+    }
+    impl File {
+        fn text(&self) -> String {
+            let mut text = format!("# revision {}\nlocals {{\n", self.comment);
+            for (name, expr) in &self.locals {
+                text.push_str(&format!("  {name} = {expr}\n"));
+            }
+            text.push_str("}\n");
+            if self.broken {
+                text.push_str("output \"broken\" {\n  value = [1 2]\n}\n");
+            }
+            text
+        }
+    }
+    let mut random = Random(seed);
+    let mut names = 0;
+    let mut fresh_name = || {
+        names += 1;
+        format!("n{names}")
+    };
+    let expr = |random: &mut Random, declared: &[String]| -> String {
+        let reference = |random: &mut Random| {
+            if declared.is_empty() || random.below(8) == 0 {
+                "local.undeclared".to_string()
+            } else {
+                format!("local.{}", declared[random.below(declared.len())])
+            }
+        };
+        match random.below(4) {
+            0 => format!("{}", random.below(100)),
+            1 => reference(random),
+            2 => format!("{} + {}", reference(random), random.below(10)),
+            _ => format!("\"${{{}}}-{}\"", reference(random), random.below(10)),
+        }
+    };
+    let mut files: std::collections::BTreeMap<String, File> = std::collections::BTreeMap::new();
+    let mut file_names = 0;
+    for _ in 0..4 {
+        file_names += 1;
+        let locals = (0..3).map(|_| (fresh_name(), random.below(100).to_string())).collect();
+        files.insert(format!("f{file_names}.tf"), File { locals, comment: 0, broken: false });
+    }
+    let texts = |files: &std::collections::BTreeMap<String, File>| -> Vec<(String, String)> {
+        files.iter().map(|(name, file)| (name.clone(), file.text())).collect()
+    };
+    let initial = texts(&files);
+    let initial: Vec<(&str, &str)> =
+        initial.iter().map(|(name, text)| (name.as_str(), text.as_str())).collect();
+    let (mut host, first) = host_with(options, &initial);
+    let mut shown = Shown::default();
+    shown.add(&first);
+    for step in 0..80 {
+        let declared: Vec<String> =
+            files.values().flat_map(|file| file.locals.iter().map(|(name, _)| name.clone())).collect();
+        let paths: Vec<String> = files.keys().cloned().collect();
+        let path = paths[random.below(paths.len())].clone();
+        let mut change = Change::new();
+        let what = random.below(10);
+        match what {
+            // An expression, anywhere in a file.
+            0..=3 => {
+                let new = expr(&mut random, &declared);
+                let file = files.get_mut(&path).unwrap();
+                if !file.locals.is_empty() {
+                    let at = random.below(file.locals.len());
+                    file.locals[at].1 = new;
+                }
+            }
+            // A declaration added, removed or renamed.
+            4 => {
+                let new = expr(&mut random, &declared);
+                let name = fresh_name();
+                files.get_mut(&path).unwrap().locals.push((name, new));
+            }
+            5 => {
+                let file = files.get_mut(&path).unwrap();
+                if !file.locals.is_empty() {
+                    let at = random.below(file.locals.len());
+                    file.locals.remove(at);
+                }
+            }
+            6 => {
+                let name = fresh_name();
+                let file = files.get_mut(&path).unwrap();
+                if !file.locals.is_empty() {
+                    let at = random.below(file.locals.len());
+                    file.locals[at].0 = name;
+                }
+            }
+            // A comment, or a syntax error made or mended.
+            7 => {
+                let file = files.get_mut(&path).unwrap();
+                if random.below(2) == 0 { file.comment += 1 } else { file.broken = !file.broken }
+            }
+            // A file renamed, removed or added.
+            8 => {
+                let file = files.remove(&path).unwrap();
+                change.remove_file(format!("m/{path}"));
+                if random.below(2) == 0 || files.is_empty() {
+                    file_names += 1;
+                    files.insert(format!("f{file_names}.tf"), file);
+                }
+            }
+            _ => {
+                file_names += 1;
+                let locals = (0..2).map(|_| (fresh_name(), expr(&mut random, &declared))).collect();
+                files.insert(format!("f{file_names}.tf"), File { locals, comment: 0, broken: false });
+            }
+        }
+        for (name, text) in texts(&files) {
+            change.set_file_text(format!("m/{name}"), text);
+        }
+        host.apply_change(change);
+        shown.add(&host.report());
+        let now = texts(&files);
+        let now: Vec<(&str, &str)> = now.iter().map(|(name, text)| (name.as_str(), text.as_str())).collect();
+        let mut expected = Shown::default();
+        expected.add(&host_with(options, &now).1);
+        assert_eq!(shown, expected, "after step {step} (edit kind {what}) of {path}");
+    }
+}
