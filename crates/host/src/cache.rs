@@ -2,12 +2,13 @@
 //! kept on disk across runs, by what the unit's result depends on, so that
 //! a run over an unchanged tree reads and hashes files and parses none.
 //!
-//! An entry is named by its unit's *key*, a 128-bit hash ([`KEY_SIZE`],
-//! XXH3) of everything the unit's own result can depend on: Halite's build (its version and the
-//! hash of the running executable, so a rebuilt binary trusts no entry of
-//! another), the entry format, the limits, the unit's directory, and for
-//! each of its files its path (which gives its kind and dialect), its
-//! effective rule levels and the hash of its bytes. What a unit reads
+//! An entry is named by its unit's *key*, a 128-bit XXH3 hash (see
+//! [`Key`]) of everything the unit's own result can depend on: Halite's
+//! build (its version and the hash of the running executable, so a
+//! rebuilt binary trusts no entry of another), the entry format, the
+//! limits, the unit's directory, and for each of its files its path
+//! (which gives its kind and dialect), its effective rule levels and the
+//! hash of its bytes. What a unit reads
 //! beyond its own files (the variables of the local modules it calls) is
 //! found only by parsing it, so it is not in the key but in the entry: the
 //! directories read, each with its files' paths and hashes as the run saw
@@ -1053,7 +1054,7 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
 /// The checksum of an entry's payload that its header keeps, and the one
 /// that ends the file index and each walk record: a 64-bit hash
 /// (`rustc-hash`'s), not BLAKE3. It only tells bytes changed or cut since
-/// they were written (an entry is found by its key, a BLAKE3 hash, and one
+/// they were written (an entry is found by its key, a 128-bit hash, and one
 /// who can write the cache could write a matching hash of any kind), and a
 /// warm run checks every entry it reports from and both files before its
 /// first `stat`: BLAKE3 over thousands of payloads of a few hundred bytes
