@@ -71,7 +71,7 @@ fn cached_run(dir: &Path, cache: &Path, args: &[&str]) -> String {
 const FILE_INDEX: &str = "files-v2";
 
 /// The paths of the cache's packs of entries, where there are: the main
-/// one (`check-v5-BUILD.pack`), and the recent one (`check-v5-BUILD-
+/// one (`check-v6-BUILD.pack`), and the recent one (`check-v6-BUILD-
 /// recent.pack`, those stored since the main one was written), which a
 /// lookup tries first. One build runs here.
 fn packs(cache: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
@@ -79,28 +79,31 @@ fn packs(cache: &Path) -> (Option<PathBuf>, Option<PathBuf>) {
     for item in std::fs::read_dir(cache).into_iter().flatten() {
         let path = item.expect("an item").path();
         let name = path.file_name().expect("a name").to_string_lossy().into_owned();
-        if name.starts_with("check-v5-") && name.ends_with("-recent.pack") {
+        if name.starts_with("check-v6-") && name.ends_with("-recent.pack") {
             assert!(recent.replace(path).is_none(), "one build's");
-        } else if name.starts_with("check-v5-") && name.ends_with(".pack") {
+        } else if name.starts_with("check-v6-") && name.ends_with(".pack") {
             assert!(main.replace(path).is_none(), "one build's");
         }
     }
     (main, recent)
 }
 
+/// The size of an entry's key (see `crates/host/src/cache.rs`).
+const KEY_SIZE: usize = 16;
+
 /// Each row of a pack's table: the key, where its entry lies in the
 /// pack's bytes, and the time of its last use (see
 /// `crates/host/src/cache/pack.rs`).
-fn pack_rows(pack: &[u8]) -> Vec<([u8; 32], std::ops::Range<usize>, u64)> {
+fn pack_rows(pack: &[u8]) -> Vec<([u8; KEY_SIZE], std::ops::Range<usize>, u64)> {
     let u64_at = |at: usize| u64::from_le_bytes(pack[at..at + 8].try_into().expect("8 bytes"));
     assert_eq!(&pack[..8], b"HALITE\x00P", "a pack");
     let count = u32::from_le_bytes(pack[12..16].try_into().expect("4 bytes")) as usize;
     (0..count)
         .map(|row| {
-            let at = 16 + row * (32 + 8 + 8 + 8);
-            let key = pack[at..at + 32].try_into().expect("32 bytes");
-            let start = u64_at(at + 32) as usize;
-            (key, start..start + u64_at(at + 40) as usize, u64_at(at + 48))
+            let at = 16 + row * (KEY_SIZE + 8 + 8 + 8);
+            let key = pack[at..at + KEY_SIZE].try_into().expect("a key");
+            let start = u64_at(at + KEY_SIZE) as usize;
+            (key, start..start + u64_at(at + KEY_SIZE + 8) as usize, u64_at(at + KEY_SIZE + 16))
         })
         .collect()
 }
@@ -108,7 +111,7 @@ fn pack_rows(pack: &[u8]) -> Vec<([u8; 32], std::ops::Range<usize>, u64)> {
 /// Each entry of the cache by key, with what it holds and when it was
 /// last stored: a run that checks a unit stores its entry anew, and a run
 /// that reports a unit from its entry leaves it as it was.
-fn entries(cache: &Path) -> BTreeMap<[u8; 32], (Vec<u8>, u64)> {
+fn entries(cache: &Path) -> BTreeMap<[u8; KEY_SIZE], (Vec<u8>, u64)> {
     let mut entries = BTreeMap::new();
     let (main, recent) = packs(cache);
     for path in [main, recent].into_iter().flatten() {
@@ -121,7 +124,7 @@ fn entries(cache: &Path) -> BTreeMap<[u8; 32], (Vec<u8>, u64)> {
 }
 
 /// How many entries a run wrote (new, or stored again) since `before`.
-fn written_since(before: &BTreeMap<[u8; 32], (Vec<u8>, u64)>, cache: &Path) -> usize {
+fn written_since(before: &BTreeMap<[u8; KEY_SIZE], (Vec<u8>, u64)>, cache: &Path) -> usize {
     entries(cache).iter().filter(|(key, entry)| before.get(*key) != Some(entry)).count()
 }
 
@@ -252,7 +255,7 @@ fn a_corrupt_or_foreign_entry_is_ignored_and_rewritten() {
     let mut spoilt = std::fs::read(&pack).expect("the pack");
     let rows = pack_rows(&spoilt);
     assert_eq!(rows.len(), 3);
-    for ((_, range, _), at) in rows.iter().zip([0, 12, 8 + 4 + 32 + 8]) {
+    for ((_, range, _), at) in rows.iter().zip([0, 12, 8 + 4 + KEY_SIZE + 8]) {
         spoilt[range.start + at] ^= 0x55;
     }
     std::fs::write(&pack, &spoilt).expect("spoilt");

@@ -2,12 +2,13 @@
 //! kept on disk across runs, by what the unit's result depends on, so that
 //! a run over an unchanged tree reads and hashes files and parses none.
 //!
-//! An entry is named by its unit's *key*, a BLAKE3 hash of everything the
-//! unit's own result can depend on: Halite's build (its version and the
-//! hash of the running executable, so a rebuilt binary trusts no entry of
-//! another), the entry format, the limits, the unit's directory, and for
-//! each of its files its path (which gives its kind and dialect), its
-//! effective rule levels and the hash of its bytes. What a unit reads
+//! An entry is named by its unit's *key*, a 128-bit XXH3 hash (see
+//! [`Key`]) of everything the unit's own result can depend on: Halite's
+//! build (its version and the hash of the running executable, so a
+//! rebuilt binary trusts no entry of another), the entry format, the
+//! limits, the unit's directory, and for each of its files its path
+//! (which gives its kind and dialect), its effective rule levels and the
+//! hash of its bytes. What a unit reads
 //! beyond its own files (the variables of the local modules it calls) is
 //! found only by parsing it, so it is not in the key but in the entry: the
 //! directories read, each with its files' paths and hashes as the run saw
@@ -107,7 +108,7 @@ const MAGIC: &[u8; 8] = b"HALITE\x00C";
 
 /// The entry format; changing the encoding below (or the pack's) changes
 /// it, and the pack's file name with it.
-const FORMAT: u32 = 5;
+const FORMAT: u32 = 6;
 
 /// What earlier formats kept in the cache's directory (their entries'
 /// directories, and the pack and ledger beside them): no build that
@@ -119,7 +120,10 @@ const OLDER_FORMATS: &[&str] = &["check-v1", "check-v2", "check-v3"];
 const MAX_ENTRY_SIZE: u64 = 64 << 20;
 
 /// The header: magic, format, key, payload checksum ([`checksum`]).
-const HEADER_SIZE: usize = 8 + 4 + 32 + 8;
+const HEADER_SIZE: usize = 8 + 4 + KEY_SIZE + 8;
+
+/// The size of a unit's key, in bytes.
+pub(crate) const KEY_SIZE: usize = 16;
 
 /// A directory of check results, opened for one run.
 #[derive(Debug)]
@@ -151,7 +155,7 @@ pub struct ResultCache {
     recent_stamp: Option<Stamp>,
     /// The entries this run stored, and those it read whose time of last
     /// use is to be refreshed, by key.
-    used: Mutex<FxHashMap<[u8; 32], Used>>,
+    used: Mutex<FxHashMap<[u8; KEY_SIZE], Used>>,
     /// Whether the pack is to be written: this run stored an entry, or
     /// used one whose time of last use is to be refreshed.
     pack_stale: AtomicBool,
@@ -374,14 +378,14 @@ impl ResultCache {
             }
             input.extend_from_slice(file.bytes.as_bytes());
         }
-        Key(blake3::hash(&input))
+        Key(xxhash_rust::xxh3::xxh3_128(&input).to_le_bytes())
     }
 
     /// The entry of `key`, if there is a whole one written by this build:
     /// the one this run stored, else the recent pack's, else the main
     /// pack's.
     pub(crate) fn load(&self, key: &Key) -> Option<Entry> {
-        let name = key.0.as_bytes();
+        let name = &key.0;
         if self.wrote()
             && let Some(Used::Stored(_, bytes)) = lock(&self.used).get(name)
         {
@@ -402,11 +406,11 @@ impl ResultCache {
         let mut bytes = Vec::with_capacity(HEADER_SIZE + payload.len());
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&FORMAT.to_le_bytes());
-        bytes.extend_from_slice(key.0.as_bytes());
+        bytes.extend_from_slice(&key.0);
         bytes.extend_from_slice(&checksum(&payload));
         bytes.extend_from_slice(&payload);
         let order = self.stored.fetch_add(1, Ordering::Relaxed);
-        lock(&self.used).insert(*key.0.as_bytes(), Used::Stored(order, bytes));
+        lock(&self.used).insert(key.0, Used::Stored(order, bytes));
         self.wrote.store(true, Ordering::Relaxed);
         self.pack_stale.store(true, Ordering::Relaxed);
     }
@@ -705,9 +709,16 @@ fn hash_str(hasher: &mut blake3::Hasher, text: &str) {
     hasher.update(text.as_bytes());
 }
 
-/// A check unit's key: see [`ResultCache`].
+/// A check unit's key: see [`ResultCache`]. XXH3's 128 bits, not BLAKE3's
+/// 256: a warm run takes thousands of keys, each of a few hundred bytes,
+/// and BLAKE3 (a block at a time at that length) was a tenth of such a
+/// run's instructions. The key is to keep units' results apart by
+/// accident, which 128 bits of a well-mixed hash do beyond any cache's
+/// size; it guards against no one who can write the cache's files, who
+/// could as well write an entry of any key. The files' and
+/// configurations' hashes it covers stay BLAKE3's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Key(blake3::Hash);
+pub(crate) struct Key([u8; KEY_SIZE]);
 
 /// What the key covers of one file of a unit.
 pub(crate) struct UnitFile<'a> {
@@ -1043,7 +1054,7 @@ fn encode_entry(entry: &Entry) -> Vec<u8> {
 /// The checksum of an entry's payload that its header keeps, and the one
 /// that ends the file index and each walk record: a 64-bit hash
 /// (`rustc-hash`'s), not BLAKE3. It only tells bytes changed or cut since
-/// they were written (an entry is found by its key, a BLAKE3 hash, and one
+/// they were written (an entry is found by its key, a 128-bit hash, and one
 /// who can write the cache could write a matching hash of any kind), and a
 /// warm run checks every entry it reports from and both files before its
 /// first `stat`: BLAKE3 over thousands of payloads of a few hundred bytes
@@ -1064,12 +1075,8 @@ fn decode_entry(bytes: &[u8], key: &Key) -> Option<Entry> {
     let (header, payload) = bytes.split_at_checked(HEADER_SIZE)?;
     let (magic, rest) = header.split_at(8);
     let (format, rest) = rest.split_at(4);
-    let (stored_key, sum) = rest.split_at(32);
-    if magic != MAGIC
-        || format != FORMAT.to_le_bytes()
-        || stored_key != key.0.as_bytes()
-        || sum != checksum(payload)
-    {
+    let (stored_key, sum) = rest.split_at(KEY_SIZE);
+    if magic != MAGIC || format != FORMAT.to_le_bytes() || stored_key != key.0 || sum != checksum(payload) {
         return None;
     }
     let mut input = Reader(payload);
@@ -1283,7 +1290,7 @@ mod tests {
     use super::*;
 
     fn key(byte: u8) -> Key {
-        Key(blake3::Hash::from_bytes([byte; 32]))
+        Key([byte; KEY_SIZE])
     }
 
     fn entry() -> Entry {
@@ -1400,7 +1407,7 @@ mod tests {
     /// The bytes of the entry of `key` in the pack on disk.
     fn packed_bytes(cache: &ResultCache, key: &Key) -> Vec<u8> {
         let pack = Pack::read(&pack::path_of(&cache.dir, &cache.build), FORMAT);
-        pack.get(key.0.as_bytes()).expect("in the pack").bytes.to_vec()
+        pack.get(&key.0).expect("in the pack").bytes.to_vec()
     }
 
     #[test]
@@ -1452,7 +1459,7 @@ mod tests {
         let mut bytes = std::fs::read(&path).expect("the pack");
         let range = {
             let pack = Pack::read(&path, FORMAT);
-            pack.range_of(&pack.get(key(2).0.as_bytes()).expect("packed"))
+            pack.range_of(&pack.get(&key(2).0).expect("packed"))
         };
         bytes[range.end - 1] ^= 0x55;
         std::fs::write(&path, &bytes).expect("spoilt");
@@ -1518,8 +1525,8 @@ mod tests {
         assert_eq!(hit.load(&key(4)), Some(entry()));
         hit.finish();
         let refreshed = Pack::read(&path, FORMAT);
-        assert!(age_of(refreshed.get(key(4).0.as_bytes()).expect("packed").used) < TOUCH_AFTER);
-        assert!(age_of(refreshed.get(key(5).0.as_bytes()).expect("packed").used) > TOUCH_AFTER);
+        assert!(age_of(refreshed.get(&key(4).0).expect("packed").used) < TOUCH_AFTER);
+        assert!(age_of(refreshed.get(&key(5).0).expect("packed").used) > TOUCH_AFTER);
         // Under the cap: a run that stores an entry keeps them all, the
         // new one in the recent pack.
         let under_cap = open(&dir).with_max_size(20 * size);

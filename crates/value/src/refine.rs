@@ -16,8 +16,6 @@
 //! panic on input. Refining a known value changes nothing, and the unknown
 //! of the dynamic pseudo-type cannot be refined at all (`cty.DynamicVal`).
 
-use std::sync::OnceLock;
-
 use unicode_normalization::char::{canonical_combining_class, compose};
 use unicode_normalization::{IsNormalized, is_nfc_quick};
 use unicode_segmentation::UnicodeSegmentation;
@@ -559,29 +557,40 @@ fn is_inert(c: char) -> bool {
 /// Whether `c` is the first character of a canonical composition pair:
 /// whether some character after it would compose with it. The characters
 /// that can be second in a pair are exactly those whose NFC quick check is
-/// "maybe", a few hundred, so each is tried.
+/// "maybe", about a hundred, so each is tried.
 fn composes_forward(c: char) -> bool {
     composition_seconds().iter().any(|&b| compose(c, b).is_some())
 }
 
-/// The code points where every character whose NFC quick check is "maybe"
-/// lies, in the Unicode version `unicode-normalization` has (a test checks
-/// them against all of Unicode): searching only these, not every code
-/// point, was most of a small check's time.
-const COMPOSITION_SECOND_RANGES: [std::ops::RangeInclusive<u32>; 2] = [0x0300..=0x30ff, 0x11000..=0x11fff];
+/// The characters that can be second in a canonical composition pair
+/// (those whose NFC quick check is "maybe"), in code point order, in the
+/// Unicode version `unicode-normalization` has (a test checks them against
+/// all of Unicode). Listed rather than found at first use: searching even
+/// the few blocks they lie in took 2.5M instructions at a process's first
+/// template, a sixth of what a warm check spent checking one small module
+/// again.
+#[rustfmt::skip]
+const COMPOSITION_SECONDS: [char; 111] = [
+    '\u{300}', '\u{301}', '\u{302}', '\u{303}', '\u{304}', '\u{306}', '\u{307}', '\u{308}',
+    '\u{309}', '\u{30a}', '\u{30b}', '\u{30c}', '\u{30f}', '\u{311}', '\u{313}', '\u{314}',
+    '\u{31b}', '\u{323}', '\u{324}', '\u{325}', '\u{326}', '\u{327}', '\u{328}', '\u{32d}',
+    '\u{32e}', '\u{330}', '\u{331}', '\u{338}', '\u{342}', '\u{345}', '\u{653}', '\u{654}',
+    '\u{655}', '\u{93c}', '\u{9be}', '\u{9d7}', '\u{b3e}', '\u{b56}', '\u{b57}', '\u{bbe}',
+    '\u{bd7}', '\u{c56}', '\u{cc2}', '\u{cd5}', '\u{cd6}', '\u{d3e}', '\u{d57}', '\u{dca}',
+    '\u{dcf}', '\u{ddf}', '\u{102e}', '\u{1161}', '\u{1162}', '\u{1163}', '\u{1164}', '\u{1165}',
+    '\u{1166}', '\u{1167}', '\u{1168}', '\u{1169}', '\u{116a}', '\u{116b}', '\u{116c}', '\u{116d}',
+    '\u{116e}', '\u{116f}', '\u{1170}', '\u{1171}', '\u{1172}', '\u{1173}', '\u{1174}', '\u{1175}',
+    '\u{11a8}', '\u{11a9}', '\u{11aa}', '\u{11ab}', '\u{11ac}', '\u{11ad}', '\u{11ae}', '\u{11af}',
+    '\u{11b0}', '\u{11b1}', '\u{11b2}', '\u{11b3}', '\u{11b4}', '\u{11b5}', '\u{11b6}', '\u{11b7}',
+    '\u{11b8}', '\u{11b9}', '\u{11ba}', '\u{11bb}', '\u{11bc}', '\u{11bd}', '\u{11be}', '\u{11bf}',
+    '\u{11c0}', '\u{11c1}', '\u{11c2}', '\u{1b35}', '\u{3099}', '\u{309a}', '\u{110ba}',
+    '\u{11127}', '\u{1133e}', '\u{11357}', '\u{114b0}', '\u{114ba}', '\u{114bd}', '\u{115af}',
+    '\u{11930}',
+];
 
-/// The characters that can be second in a canonical composition pair, in
-/// code point order.
+/// [`COMPOSITION_SECONDS`].
 fn composition_seconds() -> &'static [char] {
-    static SECONDS: OnceLock<Vec<char>> = OnceLock::new();
-    SECONDS.get_or_init(|| {
-        COMPOSITION_SECOND_RANGES
-            .into_iter()
-            .flatten()
-            .filter_map(char::from_u32)
-            .filter(|&b| matches!(is_nfc_quick(std::iter::once(b)), IsNormalized::Maybe))
-            .collect()
-    })
+    &COMPOSITION_SECONDS
 }
 
 #[cfg(test)]

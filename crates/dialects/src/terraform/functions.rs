@@ -96,10 +96,9 @@ const FROM_STDLIB: &[&str] = &[
 /// Every Terraform function by name: the standard library's where Terraform
 /// uses it unchanged, the others from [`own_functions`].
 pub fn functions() -> BTreeMap<String, Function> {
-    let stdlib = eval::stdlib::functions();
     let mut table: BTreeMap<String, Function> = FROM_STDLIB
         .iter()
-        .filter_map(|name| stdlib.get(*name).map(|function| (name.to_string(), function.clone())))
+        .filter_map(|name| stdlib_function(name).map(|function| (name.to_string(), function)))
         .collect();
     table.extend(own_functions());
     table
@@ -111,8 +110,9 @@ pub fn functions() -> BTreeMap<String, Function> {
 /// attribute must read the dialect's table rather than the standard library.
 pub fn names_differing_from_stdlib() -> BTreeSet<SmolStr> {
     let own = own_functions();
-    let removed = eval::stdlib::functions()
-        .into_keys()
+    let removed = STDLIB
+        .with(|stdlib| stdlib.keys().cloned().collect::<Vec<_>>())
+        .into_iter()
         .filter(|name| !FROM_STDLIB.contains(&name.as_str()) && !own.contains_key(name));
     let core = functions().into_keys().map(|name| format!("{CORE}{name}"));
     let builtin = builtin_provider_functions().into_keys();
@@ -195,11 +195,21 @@ pub fn apply(table: &mut BTreeMap<String, Function>) {
     table.remove("");
 }
 
+thread_local! {
+    /// The standard library's functions, made once: the dialect's table
+    /// takes several of them, and made for each, the standard library was
+    /// most of the instructions of making the table (once per process, but
+    /// a warm check that checks one module again pays for it).
+    static STDLIB: BTreeMap<String, Function> = eval::stdlib::functions();
+}
+
+/// The standard library's function `name`.
+fn stdlib_function(name: &str) -> Option<Function> {
+    STDLIB.with(|stdlib| stdlib.get(name).cloned())
+}
+
 fn is_stdlib_name(name: &str) -> bool {
-    thread_local! {
-        static NAMES: BTreeSet<String> = eval::stdlib::functions().into_keys().collect();
-    }
-    NAMES.with(|names| names.contains(name))
+    STDLIB.with(|stdlib| stdlib.contains_key(name))
 }
 
 fn p(name: &str, ty: Type) -> Param {
@@ -435,7 +445,7 @@ fn own_functions() -> BTreeMap<String, Function> {
 /// `length`: of a string (its grapheme clusters, as `strlen`), a
 /// collection, or a structural value.
 fn length() -> Function {
-    let strlen = eval::stdlib::functions().remove("strlen");
+    let strlen = stdlib_function("strlen");
     Function::new(
         vec![Param::new("value", Type::Dynamic).allow_dynamic().allow_unknown()],
         None,
@@ -610,7 +620,7 @@ fn coalesce() -> Function {
 /// `contains`: the standard library's, but its value may be null (go-cty
 /// 1.18.1, which Terraform uses: whether the collection has a null element).
 fn contains() -> Option<Function> {
-    let mut contains = eval::stdlib::functions().remove("contains")?;
+    let mut contains = stdlib_function("contains")?;
     let value = contains.params.get_mut(1)?;
     value.allow_null = true;
     Some(contains)
@@ -882,7 +892,7 @@ fn starts_with() -> Function {
 /// `replace`: a substring between slashes (`/a+/`) is a regular expression,
 /// replaced as the standard library's `regex_replace` does.
 fn replace() -> Function {
-    let regex_replace = eval::stdlib::functions().remove("regex_replace");
+    let regex_replace = stdlib_function("regex_replace");
     simple(
         vec![p("str", Type::String), p("substr", Type::String), p("replace", Type::String)],
         Type::String,

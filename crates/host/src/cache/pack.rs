@@ -1,4 +1,4 @@
-//! The pack: the cache's entries, all in one file (`check-v5-BUILD.pack`
+//! The pack: the cache's entries, all in one file (`check-v6-BUILD.pack`
 //! in the cache's directory, one per build: see [`path_of`]), so that a run reads one file rather than one per
 //! unit, and a cold run writes one rather than thousands (creating that
 //! many files in one directory was most of what a cold run paid for the
@@ -15,7 +15,7 @@
 //!
 //! A pack is written whole (a temporary file renamed over it), by a run
 //! that stored an entry (or used one not used for a while). There are
-//! two: the main pack, and the recent one (`check-v5-BUILD-recent.pack`), the
+//! two: the main pack, and the recent one (`check-v6-BUILD-recent.pack`), the
 //! entries stored since the main one was written, which a lookup tries
 //! first. A run that stored a few entries writes the recent pack again,
 //! with them and the entries it had (so a warm run after an edit writes a
@@ -32,7 +32,7 @@
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use super::{HEADER_SIZE, MAX_ENTRY_SIZE};
+use super::{HEADER_SIZE, KEY_SIZE, MAX_ENTRY_SIZE};
 
 /// The first bytes of the pack.
 const MAGIC: &[u8; 8] = b"HALITE\x00P";
@@ -40,7 +40,7 @@ const MAGIC: &[u8; 8] = b"HALITE\x00P";
 /// How the packs' names start, in the cache's directory: the format is in
 /// it, so that no build reads another format's pack (see
 /// [`super::OLDER_FORMATS`]), and the build follows (see [`path_of`]).
-pub(crate) const NAME_PREFIX: &str = "check-v5-";
+pub(crate) const NAME_PREFIX: &str = "check-v6-";
 
 /// How the names of every format's packs start (`check-v4-` was the
 /// first with a pack per build): another format's pack is as another
@@ -62,7 +62,7 @@ const MAX_PACK_SIZE: u64 = 1 << 30;
 
 /// A table row: the key, where the entry starts, how long it is, and when
 /// it was last used (nanoseconds since the Unix epoch).
-const ROW_SIZE: usize = 32 + 8 + 8 + 8;
+const ROW_SIZE: usize = KEY_SIZE + 8 + 8 + 8;
 
 /// Magic, format, count.
 const TABLE_START: usize = MAGIC.len() + 4 + 4;
@@ -77,7 +77,7 @@ pub(crate) struct Pack {
 /// One entry of a pack, as a row gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Packed<'a> {
-    pub(crate) key: &'a [u8; 32],
+    pub(crate) key: &'a [u8; KEY_SIZE],
     /// The entry's bytes, not checked: the caller decodes them.
     pub(crate) bytes: &'a [u8],
     /// When the entry was last used, in nanoseconds since the Unix epoch.
@@ -116,10 +116,10 @@ impl Pack {
     /// then halves the range left. A binary search of the whole table went
     /// through a dozen rows far apart, each a miss of the processor's
     /// caches; these rows lie close together.
-    pub(crate) fn get(&self, key: &[u8; 32]) -> Option<Packed<'_>> {
+    pub(crate) fn get(&self, key: &[u8; KEY_SIZE]) -> Option<Packed<'_>> {
         let order = |row: usize| {
             let at = TABLE_START + row * ROW_SIZE;
-            self.bytes[at..at + 32].cmp(key)
+            self.bytes[at..at + KEY_SIZE].cmp(key)
         };
         if self.rows == 0 {
             return None;
@@ -197,7 +197,7 @@ impl Pack {
     fn row(&self, row: usize) -> Option<Packed<'_>> {
         let at = TABLE_START + row * ROW_SIZE;
         let mut input = super::Reader(&self.bytes[at..at + ROW_SIZE]);
-        let key: &[u8; 32] = input.take(32)?.try_into().ok()?;
+        let key: &[u8; KEY_SIZE] = input.take(KEY_SIZE)?.try_into().ok()?;
         let start = usize::try_from(input.u64()?).ok()?;
         let len = usize::try_from(input.u64()?).ok()?;
         let used = input.u64()?;
@@ -289,15 +289,18 @@ mod tests {
     /// end of the table, which hashes are not but a foreign pack may be.
     #[test]
     fn every_key_is_found_and_no_other() {
-        let hashed: Vec<[u8; 32]> =
-            (0..1000u32).map(|n| *blake3::hash(&n.to_le_bytes()).as_bytes()).collect();
-        let low: Vec<[u8; 32]> = (0..300u32)
+        let hashed: Vec<[u8; KEY_SIZE]> = (0..1000u32)
+            .map(|n| blake3::hash(&n.to_le_bytes()).as_bytes()[..KEY_SIZE].try_into().expect("16 bytes"))
+            .collect();
+        let low: Vec<[u8; KEY_SIZE]> = (0..300u32)
             .map(|n| {
-                std::array::from_fn(|at| if at == 31 { n as u8 } else { (n >> 8) as u8 * u8::from(at == 30) })
+                std::array::from_fn(|at| {
+                    if at == KEY_SIZE - 1 { n as u8 } else { (n >> 8) as u8 * u8::from(at == KEY_SIZE - 2) }
+                })
             })
             .collect();
-        let high: Vec<[u8; 32]> = low.iter().map(|key| key.map(|byte| 255 - byte)).collect();
-        let bunched: Vec<[u8; 32]> = low.iter().chain(&high).copied().collect();
+        let high: Vec<[u8; KEY_SIZE]> = low.iter().map(|key| key.map(|byte| 255 - byte)).collect();
+        let bunched: Vec<[u8; KEY_SIZE]> = low.iter().chain(&high).copied().collect();
         for keys in [&hashed, &low, &high, &bunched] {
             let body = vec![0u8; HEADER_SIZE];
             let entries: Vec<Packed<'_>> =
@@ -306,19 +309,19 @@ mod tests {
             for key in keys {
                 assert_eq!(pack.get(key).map(|packed| *packed.key), Some(*key));
                 let mut other = *key;
-                other[31] ^= 0x80;
+                other[KEY_SIZE - 1] ^= 0x80;
                 if !keys.contains(&other) {
                     assert_eq!(pack.get(&other), None);
                 }
             }
-            assert_eq!(pack.get(&[0; 32]).is_some(), keys.contains(&[0; 32]));
-            assert_eq!(pack.get(&[255; 32]).is_some(), keys.contains(&[255; 32]));
+            assert_eq!(pack.get(&[0; KEY_SIZE]).is_some(), keys.contains(&[0; KEY_SIZE]));
+            assert_eq!(pack.get(&[255; KEY_SIZE]).is_some(), keys.contains(&[255; KEY_SIZE]));
         }
     }
 
     #[test]
     fn a_pack_reads_back_and_a_spoilt_table_is_only_keys_missed() {
-        let (one, two) = ([1u8; 32], [2u8; 32]);
+        let (one, two) = ([1u8; KEY_SIZE], [2u8; KEY_SIZE]);
         let (first, second) = (vec![7u8; HEADER_SIZE + 3], vec![9u8; HEADER_SIZE]);
         let bytes = encode(
             1,
@@ -327,7 +330,7 @@ mod tests {
         let pack = Pack::from_bytes(bytes.clone().into(), 1).expect("a pack");
         assert_eq!(pack.get(&one), Some(Packed { key: &one, bytes: &first, used: 10 }));
         assert_eq!(pack.get(&two), Some(Packed { key: &two, bytes: &second, used: 20 }));
-        assert_eq!(pack.get(&[3; 32]), None);
+        assert_eq!(pack.get(&[3; KEY_SIZE]), None);
         assert_eq!(pack.entries().count(), 2);
         let range = pack.range_of(&pack.get(&two).expect("an entry"));
         assert_eq!(&bytes[range], &second[..]);
