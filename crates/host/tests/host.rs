@@ -905,8 +905,10 @@ impl Shown {
     }
 }
 
-/// A module of a few files of locals, each local's expression a literal,
-/// a reference to another (in any file, declared or not), or both; edited
+/// A module of a few files of locals, variables and outputs, each
+/// expression a literal, a reference to a local or variable (in any file,
+/// declared or not), or both, each variable's type and default given or
+/// not; edited
 /// at random (a fixed seed) in every way a watch sees: an expression
 /// changed, a declaration added, removed or renamed, a comment, a syntax
 /// error made and mended, a file added, removed or renamed, and cycles
@@ -931,21 +933,37 @@ fn edits_add_up(options: HostOptions, seed: u64) {
             ((self.0 >> 33) % n as u64) as usize
         }
     }
-    /// A file: its locals (name, expression), a comment, and whether it
-    /// ends in a syntax error.
+    /// What a file declares: a local, a variable (its expression is its
+    /// default, a literal, and maybe a `type` it may not convert to), or
+    /// an output (which nothing refers to).
+    #[derive(Clone, Copy, PartialEq)]
+    enum Kind {
+        Local,
+        Variable,
+        Output,
+    }
+    /// A file: its declarations (kind, name, expression), a comment, and
+    /// whether it ends in a syntax error.
     #[derive(Clone)]
     struct File {
-        locals: Vec<(String, String)>,
+        declared: Vec<(Kind, String, String)>,
         comment: usize,
         broken: bool,
     }
     impl File {
         fn text(&self) -> String {
             let mut text = format!("# revision {}\nlocals {{\n", self.comment);
-            for (name, expr) in &self.locals {
+            for (_, name, expr) in self.declared.iter().filter(|it| it.0 == Kind::Local) {
                 text.push_str(&format!("  {name} = {expr}\n"));
             }
             text.push_str("}\n");
+            for (kind, name, expr) in &self.declared {
+                match kind {
+                    Kind::Local => {}
+                    Kind::Variable => text.push_str(&format!("variable \"{name}\" {{\n{expr}}}\n")),
+                    Kind::Output => text.push_str(&format!("output \"{name}\" {{\n  value = {expr}\n}}\n")),
+                }
+            }
             if self.broken {
                 text.push_str("output \"broken\" {\n  value = [1 2]\n}\n");
             }
@@ -958,12 +976,17 @@ fn edits_add_up(options: HostOptions, seed: u64) {
         names += 1;
         format!("n{names}")
     };
-    let expr = |random: &mut Random, declared: &[String]| -> String {
+    let expr = |random: &mut Random, kind: Kind, declared: &[String]| -> String {
+        if kind == Kind::Variable {
+            let ty = ["", "  type = number\n", "  type = string\n"][random.below(3)];
+            let default = ["", "  default = 7\n", "  default = \"text\"\n"][random.below(3)];
+            return format!("{ty}{default}");
+        }
         let reference = |random: &mut Random| {
             if declared.is_empty() || random.below(8) == 0 {
                 "local.undeclared".to_string()
             } else {
-                format!("local.{}", declared[random.below(declared.len())])
+                declared[random.below(declared.len())].clone()
             }
         };
         match random.below(4) {
@@ -973,12 +996,14 @@ fn edits_add_up(options: HostOptions, seed: u64) {
             _ => format!("\"${{{}}}-{}\"", reference(random), random.below(10)),
         }
     };
+    let kind_of =
+        |random: &mut Random| [Kind::Local, Kind::Local, Kind::Variable, Kind::Output][random.below(4)];
     let mut files: std::collections::BTreeMap<String, File> = std::collections::BTreeMap::new();
     let mut file_names = 0;
     for _ in 0..4 {
         file_names += 1;
-        let locals = (0..3).map(|_| (fresh_name(), random.below(100).to_string())).collect();
-        files.insert(format!("f{file_names}.tf"), File { locals, comment: 0, broken: false });
+        let declared = (0..3).map(|_| (Kind::Local, fresh_name(), random.below(100).to_string())).collect();
+        files.insert(format!("f{file_names}.tf"), File { declared, comment: 0, broken: false });
     }
     let texts = |files: &std::collections::BTreeMap<String, File>| -> Vec<(String, String)> {
         files.iter().map(|(name, file)| (name.clone(), file.text())).collect()
@@ -989,42 +1014,51 @@ fn edits_add_up(options: HostOptions, seed: u64) {
     let (mut host, first) = host_with(options, &initial);
     let mut shown = Shown::default();
     shown.add(&first);
-    for step in 0..80 {
-        let declared: Vec<String> =
-            files.values().flat_map(|file| file.locals.iter().map(|(name, _)| name.clone())).collect();
+    for step in 0..120 {
+        // What a reference may name: every local and variable.
+        let declared: Vec<String> = files
+            .values()
+            .flat_map(|file| &file.declared)
+            .filter_map(|(kind, name, _)| match kind {
+                Kind::Local => Some(format!("local.{name}")),
+                Kind::Variable => Some(format!("var.{name}")),
+                Kind::Output => None,
+            })
+            .collect();
         let paths: Vec<String> = files.keys().cloned().collect();
         let path = paths[random.below(paths.len())].clone();
         let mut change = Change::new();
         let what = random.below(10);
         match what {
-            // An expression, anywhere in a file.
+            // An expression (a variable's type and default), anywhere in a
+            // file.
             0..=3 => {
-                let new = expr(&mut random, &declared);
                 let file = files.get_mut(&path).unwrap();
-                if !file.locals.is_empty() {
-                    let at = random.below(file.locals.len());
-                    file.locals[at].1 = new;
+                if !file.declared.is_empty() {
+                    let at = random.below(file.declared.len());
+                    file.declared[at].2 = expr(&mut random, file.declared[at].0, &declared);
                 }
             }
             // A declaration added, removed or renamed.
             4 => {
-                let new = expr(&mut random, &declared);
+                let kind = kind_of(&mut random);
+                let new = expr(&mut random, kind, &declared);
                 let name = fresh_name();
-                files.get_mut(&path).unwrap().locals.push((name, new));
+                files.get_mut(&path).unwrap().declared.push((kind, name, new));
             }
             5 => {
                 let file = files.get_mut(&path).unwrap();
-                if !file.locals.is_empty() {
-                    let at = random.below(file.locals.len());
-                    file.locals.remove(at);
+                if !file.declared.is_empty() {
+                    let at = random.below(file.declared.len());
+                    file.declared.remove(at);
                 }
             }
             6 => {
                 let name = fresh_name();
                 let file = files.get_mut(&path).unwrap();
-                if !file.locals.is_empty() {
-                    let at = random.below(file.locals.len());
-                    file.locals[at].0 = name;
+                if !file.declared.is_empty() {
+                    let at = random.below(file.declared.len());
+                    file.declared[at].1 = name;
                 }
             }
             // A comment, or a syntax error made or mended.
@@ -1043,8 +1077,13 @@ fn edits_add_up(options: HostOptions, seed: u64) {
             }
             _ => {
                 file_names += 1;
-                let locals = (0..2).map(|_| (fresh_name(), expr(&mut random, &declared))).collect();
-                files.insert(format!("f{file_names}.tf"), File { locals, comment: 0, broken: false });
+                let declared = (0..2)
+                    .map(|_| {
+                        let kind = kind_of(&mut random);
+                        (kind, fresh_name(), expr(&mut random, kind, &declared))
+                    })
+                    .collect();
+                files.insert(format!("f{file_names}.tf"), File { declared, comment: 0, broken: false });
             }
         }
         for (name, text) in texts(&files) {
