@@ -905,14 +905,14 @@ impl Shown {
     }
 }
 
-/// A module of a few files of locals, variables and outputs, each
-/// expression a literal, a reference to a local or variable (in any file,
-/// declared or not), or both, each variable's type and default given or
-/// not; edited
-/// at random (a fixed seed) in every way a watch sees: an expression
-/// changed, a declaration added, removed or renamed, a comment, a syntax
-/// error made and mended, a file added, removed or renamed, and cycles
-/// made and broken by the references. After each edit, one long-lived
+/// A module of a few files of locals, variables, outputs and resources,
+/// each expression a literal, a reference to a local, variable or
+/// resource's attribute (in any file, declared or not), or both, each
+/// variable's type and default given or not; edited at random (a fixed
+/// seed) in every way a watch sees: an expression changed, a declaration
+/// added, removed or renamed, a comment, a syntax error made and mended, a
+/// file added, removed or renamed, and cycles made and broken by the
+/// references. After each edit, one long-lived
 /// host's reports, added up, show what a new host's first report shows
 /// for the same files: nothing an edit should have re-run was spared.
 #[test]
@@ -934,13 +934,15 @@ fn edits_add_up(options: HostOptions, seed: u64) {
         }
     }
     /// What a file declares: a local, a variable (its expression is its
-    /// default, a literal, and maybe a `type` it may not convert to), or
-    /// an output (which nothing refers to).
+    /// default, a literal, and maybe a `type` it may not convert to), an
+    /// output (which nothing refers to), or a resource (a labelled block,
+    /// its one attribute read as `null_resource.NAME.triggers`).
     #[derive(Clone, Copy, PartialEq)]
     enum Kind {
         Local,
         Variable,
         Output,
+        Resource,
     }
     /// A file: its declarations (kind, name, expression), a comment, and
     /// whether it ends in a syntax error.
@@ -962,6 +964,9 @@ fn edits_add_up(options: HostOptions, seed: u64) {
                     Kind::Local => {}
                     Kind::Variable => text.push_str(&format!("variable \"{name}\" {{\n{expr}}}\n")),
                     Kind::Output => text.push_str(&format!("output \"{name}\" {{\n  value = {expr}\n}}\n")),
+                    Kind::Resource => text.push_str(&format!(
+                        "resource \"null_resource\" \"{name}\" {{\n  triggers = {expr}\n}}\n"
+                    )),
                 }
             }
             if self.broken {
@@ -996,8 +1001,9 @@ fn edits_add_up(options: HostOptions, seed: u64) {
             _ => format!("\"${{{}}}-{}\"", reference(random), random.below(10)),
         }
     };
-    let kind_of =
-        |random: &mut Random| [Kind::Local, Kind::Local, Kind::Variable, Kind::Output][random.below(4)];
+    let kind_of = |random: &mut Random| {
+        [Kind::Local, Kind::Local, Kind::Variable, Kind::Output, Kind::Resource][random.below(5)]
+    };
     let mut files: std::collections::BTreeMap<String, File> = std::collections::BTreeMap::new();
     let mut file_names = 0;
     for _ in 0..4 {
@@ -1015,13 +1021,14 @@ fn edits_add_up(options: HostOptions, seed: u64) {
     let mut shown = Shown::default();
     shown.add(&first);
     for step in 0..120 {
-        // What a reference may name: every local and variable.
+        // What a reference may name: every local, variable and resource.
         let declared: Vec<String> = files
             .values()
             .flat_map(|file| &file.declared)
             .filter_map(|(kind, name, _)| match kind {
                 Kind::Local => Some(format!("local.{name}")),
                 Kind::Variable => Some(format!("var.{name}")),
+                Kind::Resource => Some(format!("null_resource.{name}.triggers")),
                 Kind::Output => None,
             })
             .collect();
