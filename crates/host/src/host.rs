@@ -1367,8 +1367,6 @@ impl AnalysisHost {
         // have thousands).
         let members = &state.members;
         let is_member = |file: File| members.contains(&file);
-        let targets_of =
-            |db: &RootDatabase, address: &Address| module::attribute_targets(db, module, address);
         // Every attribute and variable has a node.
         let index = module::IndexView::of(db, module);
         let is_node = |address: &Address| index.definition(address).is_some_and(|def| def.kind.has_value());
@@ -1526,7 +1524,7 @@ impl AnalysisHost {
             let mut updated: Vec<NodeId> = Vec::new();
             for address in &update {
                 if is_node(address) {
-                    updated.push(facts.set_targets(address, &targets_of(db, address)));
+                    updated.push(facts.set_targets(address, &module::attribute_targets(db, module, address)));
                 } else if let Some(node) = facts.graph().node(address) {
                     if facts.graph().is_present(node) {
                         removed.push((node, address.clone()));
