@@ -31,18 +31,20 @@ fn set(name: &str, text: &str) -> Change {
     change
 }
 
+/// A value change's state as a report's line shows it.
+fn state_text(state: &ValueState) -> String {
+    match state {
+        ValueState::Value(value) => format!("= {}", value.to_json_string(&value.ty()).unwrap_or_default()),
+        ValueState::Error(message) => format!("error: {message}"),
+        ValueState::Removed => "removed".to_string(),
+    }
+}
+
 /// A report as lines: each value change, then each diagnostic change.
 fn shown(report: &Report) -> String {
     let mut out = String::new();
     for change in &report.values {
-        let state = match &change.state {
-            ValueState::Value(value) => {
-                format!("= {}", value.to_json_string(&value.ty()).unwrap_or_default())
-            }
-            ValueState::Error(message) => format!("error: {message}"),
-            ValueState::Removed => "removed".to_string(),
-        };
-        out.push_str(&format!("{} {state}\n", change.address));
+        out.push_str(&format!("{} {}\n", change.address, state_text(&change.state)));
     }
     for change in &report.diagnostics {
         let located = &change.diagnostic;
@@ -870,17 +872,10 @@ impl Shown {
     fn add(&mut self, report: &Report) {
         for change in &report.values {
             let address = change.address.to_string();
-            match &change.state {
-                ValueState::Value(value) => {
-                    let json = value.to_json_string(&value.ty()).unwrap_or_default();
-                    self.values.insert(address, format!("= {json}"));
-                }
-                ValueState::Error(message) => {
-                    self.values.insert(address, format!("error: {message}"));
-                }
-                ValueState::Removed => {
-                    assert!(self.values.remove(&address).is_some(), "{address} removed but never shown");
-                }
+            if change.state == ValueState::Removed {
+                assert!(self.values.remove(&address).is_some(), "{address} removed but never shown");
+            } else {
+                self.values.insert(address, state_text(&change.state));
             }
         }
         for change in &report.diagnostics {
