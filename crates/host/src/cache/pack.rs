@@ -284,6 +284,15 @@ mod tests {
         assert!(!is_pack_name("check-v4-0123456789abcdef.pack.tmp"));
     }
 
+    /// The packs' names carry the entries' format ([`NAME_PREFIX`] beside
+    /// `FORMAT`): a format changed without the name would find the older
+    /// format's pack under its own name, refuse it by its header and write
+    /// over it, rather than leave it to be pruned as another format's.
+    #[test]
+    fn the_packs_names_say_the_entries_format() {
+        assert_eq!(NAME_PREFIX, format!("check-v{}-", super::super::FORMAT));
+    }
+
     /// Every key is found wherever its row lies from where the search
     /// starts: keys spread evenly (hashes), and keys bunched at either
     /// end of the table, which hashes are not but a foreign pack may be.
