@@ -2380,13 +2380,13 @@ pub fn module_output_diagnostics(
             continue;
         }
         let Some(call) = calls.iter().find(|call| call.name == *call_name) else { continue };
-        let repeated = module::block(db, module, "module", std::slice::from_ref(call_name))
+        let repeated = module::block(db, module, "module", &[SmolStr::from(*call_name)])
             .is_some_and(|block| block.attributes.iter().any(|it| it == "count" || it == "for_each"));
         if indexed != repeated {
             continue;
         }
         let Some(interface) = interface_of(&call.dir) else { continue };
-        if !interface.complete || interface.outputs.contains(output) {
+        if !interface.complete || interface.outputs.iter().any(|it| it == output) {
             continue;
         }
         // The source map only where an output is missing.
@@ -2420,7 +2420,7 @@ pub fn module_output_diagnostics(
             file,
             range,
             kind: ModuleDiagnosticKind::Unresolved(module::Unresolved::UnsupportedAttribute {
-                name: output.clone(),
+                name: SmolStr::from(*output),
                 suggestion,
             }),
             detail,

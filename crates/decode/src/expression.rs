@@ -370,7 +370,7 @@ impl Expression {
                 // was most of reading a module's type constraints.
                 let (hir, _) = file.native_parts()?;
                 let name = match &hir[*expr] {
-                    hir::Expr::Variable(name) => name.clone(),
+                    hir::Expr::Variable(name) => SmolStr::from(*name),
                     hir::Expr::Literal(hir::Literal::Bool(true)) => SmolStr::new_static("true"),
                     hir::Expr::Literal(hir::Literal::Bool(false)) => SmolStr::new_static("false"),
                     hir::Expr::Literal(hir::Literal::Null) => SmolStr::new_static("null"),

@@ -117,7 +117,10 @@ pub(crate) fn native_static_traversal(file: &Arc<SourceFile>, expr: hir::ExprId)
     loop {
         match &hir[current] {
             hir::Expr::Variable(name) => {
-                steps.push(TraversalStep::Root { name: name.clone(), range: native.expr_range(current) });
+                steps.push(TraversalStep::Root {
+                    name: SmolStr::from(*name),
+                    range: native.expr_range(current),
+                });
                 break;
             }
             hir::Expr::Literal(literal @ (hir::Literal::Bool(_) | hir::Literal::Null)) => {
@@ -134,7 +137,7 @@ pub(crate) fn native_static_traversal(file: &Arc<SourceFile>, expr: hir::ExprId)
             }
             hir::Expr::GetAttr { base, name } => {
                 steps.push(TraversalStep::Attr {
-                    name: name.clone(),
+                    name: SmolStr::from(*name),
                     range: native.step_range(current, T_DOT),
                 });
                 current = *base;
@@ -213,7 +216,7 @@ impl hir::ReferenceVisitor for Collector<'_> {
         let hir = native.hir;
         let mut steps = Vec::with_capacity(chain.links.len() + 1);
         steps.push(TraversalStep::Root {
-            name: chain.root_name(&hir.exprs).clone(),
+            name: SmolStr::new(chain.root_name(&hir.exprs)),
             range: native.expr_range(chain.root),
         });
         // The keys of this chain's indexes were the last asked for,
@@ -227,7 +230,7 @@ impl hir::ReferenceVisitor for Collector<'_> {
                         break;
                     }
                     steps.push(TraversalStep::Attr {
-                        name: name.clone(),
+                        name: SmolStr::from(*name),
                         range: native.step_range(link, T_DOT),
                     });
                 }

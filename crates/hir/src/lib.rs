@@ -25,16 +25,19 @@ mod dump;
 mod escape;
 mod lower;
 mod lower_json;
+mod name;
 mod references;
 
 use la_arena::{Arena, ArenaMap, Idx, IdxRange, RawIdx};
 use smol_str::SmolStr;
 use syntax::SyntaxNode;
+use thin_vec::ThinVec;
 
 pub use crate::{
     escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
     lower::{lower_expression_file, lower_file, lower_template_file},
     lower_json::{lower_json_file, lower_json_value},
+    name::Name,
     references::{ReferenceChain, ReferenceVisitor, references, walk_references},
 };
 pub use syntax::ast::{BinaryOp, UnaryOp};
@@ -177,7 +180,7 @@ pub enum Literal {
     /// that differ only trivially (`1.50` and `1.5`, `1E3` and `1e+3`)
     /// compare equal: see [`normalise_number`]. Exact: the evaluator parses
     /// it as a decimal.
-    Number(SmolStr),
+    Number(Name),
     Bool(bool),
     Null,
 }
@@ -286,16 +289,18 @@ pub enum Expr {
     /// An expression the parser could not find, after a syntax error.
     Missing,
     Literal(Literal),
+    /// Thin, as are the lists of tuples and objects, so that an
+    /// expression is 16 bytes.
     Template {
         kind: TemplateKind,
-        parts: Vec<TemplatePart>,
+        parts: ThinVec<TemplatePart>,
     },
     /// The root of a traversal: `var` in `var.a`.
-    Variable(SmolStr),
+    Variable(Name),
     /// `base.name`.
     GetAttr {
         base: ExprId,
-        name: SmolStr,
+        name: Name,
     },
     /// `base[index]`.
     Index {
@@ -305,7 +310,7 @@ pub enum Expr {
     /// `base.0`, the legacy index form; the index is a normalised number.
     LegacyIndex {
         base: ExprId,
-        index: SmolStr,
+        index: Name,
     },
     /// A splat: `source.*.each…` or `source[*].each…`. `each` is the
     /// expression applied to every element, built over [`Expr::SplatItem`]
@@ -321,8 +326,8 @@ pub enum Expr {
     SplatItem,
     /// `name(args…)`.
     Call(Box<CallExpr>),
-    Tuple(Vec<ExprId>),
-    Object(Vec<ObjectItem>),
+    Tuple(ThinVec<ExprId>),
+    Object(ThinVec<ObjectItem>),
     /// `[for key, value in collection : value_expr if cond]`.
     ForTuple(Box<ForTupleExpr>),
     /// `{for key, value in collection : key_expr => value_expr... if cond}`.
@@ -343,10 +348,10 @@ pub enum Expr {
     },
 }
 
-// An expression is 32 bytes: a file holds one per expression node, twice
+// An expression is 16 bytes: a file holds one per expression node, twice
 // over for the module's copy (see `db::module::expr`), so the rare large
-// variants are boxed.
-const _: () = assert!(std::mem::size_of::<Expr>() == 32);
+// variants are boxed, names are interned ([`Name`]) and lists are thin.
+const _: () = assert!(std::mem::size_of::<Expr>() == 16);
 
 /// A function call: `name(args…)`; `expand_final` is the `...` after the
 /// last argument.

@@ -15,8 +15,8 @@ use syntax::{
 
 use crate::{
     Attribute, AttributeId, Block, BlockId, Body, CallExpr, Expr, ExprId, FileHir, ForObjectExpr,
-    ForTupleExpr, Literal, ObjectItem, ObjectKey, SourceMap, SplatKind, Strip, SyntaxNodePtr, TemplateFor,
-    TemplateIf, TemplateKind, TemplatePart,
+    ForTupleExpr, Literal, Name, ObjectItem, ObjectKey, SourceMap, SplatKind, Strip, SyntaxNodePtr,
+    TemplateFor, TemplateIf, TemplateKind, TemplatePart,
     escape::{decode_heredoc_text, decode_quoted_text, normalise_number},
 };
 
@@ -68,8 +68,8 @@ pub(crate) struct Ctx {
 
 /// One link of an accessor chain, innermost first once collected.
 enum Access {
-    Attr(SmolStr),
-    Legacy(SmolStr),
+    Attr(Name),
+    Legacy(Name),
     Index(Option<ast::Expr>),
     AttrSplat,
     FullSplat,
@@ -205,14 +205,14 @@ impl Ctx {
         let lowered = match &expr {
             ast::Expr::Literal(lit) => match (lit.kind(), lit.token()) {
                 (Some(LiteralKind::Number), Some(token)) => {
-                    Expr::Literal(Literal::Number(normalise_number(token.text())))
+                    Expr::Literal(Literal::Number(Name::new(&normalise_number(token.text()))))
                 }
                 (Some(LiteralKind::True), _) => Expr::Literal(Literal::Bool(true)),
                 (Some(LiteralKind::False), _) => Expr::Literal(Literal::Bool(false)),
                 (Some(LiteralKind::Null), _) => Expr::Literal(Literal::Null),
                 _ => Expr::Missing,
             },
-            ast::Expr::Variable(var) => Expr::Variable(name_of(var.name())),
+            ast::Expr::Variable(var) => Expr::Variable(Name::new(&name_of(var.name()))),
             ast::Expr::QuotedTemplate(tpl) => Expr::Template {
                 kind: TemplateKind::Quoted,
                 parts: self.template_parts(tpl.template_parts(), true),
@@ -348,10 +348,12 @@ impl Ctx {
         let base = loop {
             let (access, node, base) = match current.take() {
                 Some(ast::Expr::GetAttrExpr(it)) => {
-                    (Access::Attr(name_of(it.name())), it.syntax().clone(), it.base())
+                    (Access::Attr(Name::new(&name_of(it.name()))), it.syntax().clone(), it.base())
                 }
                 Some(ast::Expr::LegacyIndexExpr(it)) => (
-                    Access::Legacy(it.index_token().map(|t| normalise_number(t.text())).unwrap_or_default()),
+                    Access::Legacy(Name::new(
+                        &it.index_token().map(|t| normalise_number(t.text())).unwrap_or_default(),
+                    )),
                     it.syntax().clone(),
                     it.base(),
                 ),
@@ -375,8 +377,8 @@ impl Ctx {
         for (i, link) in links.iter().enumerate() {
             self.close_splats(&mut open, &mut cur, &links, i);
             let expr = match &link.access {
-                Access::Attr(name) => Expr::GetAttr { base: cur, name: name.clone() },
-                Access::Legacy(index) => Expr::LegacyIndex { base: cur, index: index.clone() },
+                Access::Attr(name) => Expr::GetAttr { base: cur, name: *name },
+                Access::Legacy(index) => Expr::LegacyIndex { base: cur, index: *index },
                 Access::Index(index) => {
                     let index = self.expr_opt(index.clone(), &link.node);
                     Expr::Index { base: cur, index }
@@ -461,11 +463,11 @@ impl Ctx {
         Some(self.expr_opt(cond.condition(), cond.syntax()))
     }
 
-    fn template_parts(
+    fn template_parts<Parts: FromIterator<TemplatePart>>(
         &mut self,
         parts: impl Iterator<Item = ast::TemplatePart>,
         quoted: bool,
-    ) -> Vec<TemplatePart> {
+    ) -> Parts {
         parts.map(|part| self.template_part(part, quoted)).collect()
     }
 

@@ -23,7 +23,7 @@ use syntax::{
 };
 
 use crate::{
-    Attribute, Expr, ExprId, FileHir, Literal, ObjectItem, ObjectKey, SourceMap, SyntaxNodePtr,
+    Attribute, Expr, ExprId, FileHir, Literal, Name, ObjectItem, ObjectKey, SourceMap, SyntaxNodePtr,
     escape::normalise_number, lower::Ctx,
 };
 
@@ -101,7 +101,7 @@ fn json_value(ctx: &mut Ctx, value: &ast::JsonValue) -> ExprId {
             None => Expr::Missing,
         },
         ast::JsonValue::JsonNumber(number) if number.is_valid() => {
-            Expr::Literal(Literal::Number(normalise_number(&number.text())))
+            Expr::Literal(Literal::Number(Name::new(&normalise_number(&number.text()))))
         }
         ast::JsonValue::JsonNumber(_) => Expr::Missing,
         ast::JsonValue::JsonKeyword(keyword) => match keyword.kind() {

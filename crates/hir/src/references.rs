@@ -34,12 +34,11 @@ pub struct ReferenceChain {
 
 impl ReferenceChain {
     /// The root variable's name.
-    pub fn root_name<'a>(&self, exprs: impl Into<Exprs<'a>>) -> &'a SmolStr {
-        static EMPTY: SmolStr = SmolStr::new_inline("");
+    pub fn root_name<'a>(&self, exprs: impl Into<Exprs<'a>>) -> &'a str {
         match exprs.into().get(self.root) {
-            Expr::Variable(name) => name,
+            Expr::Variable(name) => name.as_str(),
             // A chain's root is a variable by construction.
-            _ => &EMPTY,
+            _ => "",
         }
     }
 }
@@ -145,7 +144,7 @@ pub fn walk_references<'a>(exprs: impl Into<Exprs<'a>>, root: ExprId, visitor: &
                     }
                     match &exprs[current] {
                         Expr::Variable(name) => {
-                            if !scopes.iter().any(|scope| scope.contains(name)) {
+                            if !scopes.iter().any(|scope| scope.iter().any(|bound| bound == name.as_str())) {
                                 links.reverse();
                                 visitor.reference(ReferenceChain { root: current, links });
                             }

@@ -259,7 +259,7 @@ fn long_chains_do_not_overflow_the_stack() {
         let operand = exprs.alloc(Expr::Variable("y".into()));
         sum = exprs.alloc(Expr::Binary { op: hir::BinaryOp::Add, lhs: sum, rhs: operand });
     }
-    let root = exprs.alloc(Expr::Tuple(vec![chain, sum]));
+    let root = exprs.alloc(Expr::Tuple([chain, sum].into_iter().collect()));
     let chains = hir::references(&exprs, root);
     assert_eq!(chains.len(), 1 + 100_000 + 1 + 100_000);
     assert_eq!(chains[0].links.len(), 200_000);

@@ -459,7 +459,7 @@ pub fn member_accesses(hir: &hir::FileHir) -> Vec<MemberAccess> {
         .filter(|(id, _)| !caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false))
         .filter_map(|(id, expr)| {
             let hir::Expr::GetAttr { base, name } = expr else { return None };
-            Some(MemberAccess { expr: id, base: access_chain(hir, *base)?, name: name.clone() })
+            Some(MemberAccess { expr: id, base: access_chain(hir, *base)?, name: SmolStr::from(*name) })
         })
         .collect()
 }
@@ -618,11 +618,11 @@ fn access_chain(hir: &hir::FileHir, mut id: hir::ExprId) -> Option<Vec<SmolStr>>
     loop {
         match &hir.exprs[id] {
             hir::Expr::GetAttr { base, name } => {
-                steps.push(name.clone());
+                steps.push(SmolStr::from(*name));
                 id = *base;
             }
             hir::Expr::Variable(root) => {
-                steps.push(root.clone());
+                steps.push(SmolStr::from(*root));
                 steps.reverse();
                 return Some(steps);
             }

@@ -244,7 +244,10 @@ fn remap(expr: &Expr, new_ids: &NewIds) -> Expr {
     }
 }
 
-fn remap_parts(parts: &[TemplatePart], id: &impl Fn(&ExprId) -> ExprId) -> Vec<TemplatePart> {
+fn remap_parts<Parts: FromIterator<TemplatePart>>(
+    parts: &[TemplatePart],
+    id: &impl Fn(&ExprId) -> ExprId,
+) -> Parts {
     parts
         .iter()
         .map(|part| match part {
@@ -300,7 +303,7 @@ pub fn references<'a>(exprs: impl Into<Exprs<'a>>, root: ExprId) -> Vec<Referenc
             let mut links = Vec::with_capacity(chain.links.len() + 1);
             links.push(chain.root);
             let mut reference = Reference {
-                root: chain.root_name(exprs).clone(),
+                root: SmolStr::new(chain.root_name(exprs)),
                 attrs: Vec::with_capacity(chain.links.len()),
                 links,
             };
@@ -320,7 +323,7 @@ pub fn references<'a>(exprs: impl Into<Exprs<'a>>, root: ExprId) -> Vec<Referenc
 /// repeated block's position has in an address).
 fn static_step(exprs: Exprs<'_>, link: ExprId) -> Option<SmolStr> {
     match &exprs[link] {
-        Expr::GetAttr { name, .. } => Some(name.clone()),
+        Expr::GetAttr { name, .. } => Some(SmolStr::from(*name)),
         Expr::LegacyIndex { index, .. } => whole_number(index),
         Expr::Index { index, .. } => match &exprs[*index] {
             Expr::Template { kind: hir::TemplateKind::Quoted, parts } => match parts.as_slice() {
@@ -336,6 +339,6 @@ fn static_step(exprs: Exprs<'_>, link: ExprId) -> Option<SmolStr> {
 }
 
 /// `text`, a normalised number, if it is a whole number written as digits.
-fn whole_number(text: &SmolStr) -> Option<SmolStr> {
-    (!text.is_empty() && text.bytes().all(|it| it.is_ascii_digit())).then(|| text.clone())
+fn whole_number(text: &hir::Name) -> Option<SmolStr> {
+    (!text.is_empty() && text.bytes().all(|it| it.is_ascii_digit())).then(|| SmolStr::from(*text))
 }

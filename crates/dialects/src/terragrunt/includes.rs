@@ -207,7 +207,7 @@ pub fn blocks_of(hir: &FileHir, syntax: db::SourceSyntax, block_type: &str) -> V
             continue;
         }
         let values = match &hir[attribute.value] {
-            Expr::Tuple(items) => items.clone(),
+            Expr::Tuple(items) => items.to_vec(),
             _ => vec![attribute.value],
         };
         for value in values {

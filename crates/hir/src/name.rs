@@ -1,0 +1,214 @@
+//! [`Name`]: the interned text of a name or number in an expression.
+//!
+//! An expression is kept for every expression node of every file, and
+//! twice over in a module (the file's HIR while it is lowered, and the
+//! module's copy of each attribute's expression, `db::module::expr`). A
+//! name held as a `SmolStr` (24 bytes) made every expression 32 bytes;
+//! a `Name` is a number (4 bytes), which lets an expression fit in 16.
+//!
+//! Names are interned for the life of the process: each distinct text is
+//! stored once and never freed. The texts are the identifiers and number
+//! literals written in the files a process reads (a module of 10,000 files
+//! has a few thousand distinct ones), so what is kept is bounded by the
+//! vocabulary of the input, not by how often it is read or edited.
+
+use std::{
+    borrow::Borrow,
+    fmt,
+    hash::{BuildHasher, Hash, Hasher},
+    sync::{Mutex, OnceLock},
+};
+
+use rustc_hash::{FxBuildHasher, FxHashMap};
+use smol_str::SmolStr;
+
+/// An interned name: equal names have the same number, so comparing two
+/// is one comparison; hashing and ordering go by the text, so that maps
+/// and sorts keyed by names do not depend on the order names were first
+/// seen in (threads lowering files side by side make that vary).
+///
+/// A number rather than a pointer: 4 bytes, so that a number literal
+/// ([`crate::Literal`]) is 8 and an expression 16.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Name(u32);
+
+/// Every name's text, by number. Read without a lock: the texts are only
+/// ever appended, and a slot is never moved once written.
+static TEXTS: boxcar::Vec<Box<str>> = boxcar::Vec::new();
+
+/// Interning takes a lock: the table of numbers is split so that threads
+/// lowering files side by side seldom wait on each other.
+const SHARDS: usize = 16;
+
+fn shards() -> &'static [Mutex<FxHashMap<&'static str, Name>>; SHARDS] {
+    static SHARDS_: OnceLock<[Mutex<FxHashMap<&'static str, Name>>; SHARDS]> = OnceLock::new();
+    SHARDS_.get_or_init(|| std::array::from_fn(|_| Mutex::new(FxHashMap::default())))
+}
+
+impl Name {
+    /// The name with this text, stored the first time it is seen.
+    pub fn new(text: &str) -> Name {
+        let hash = FxBuildHasher.hash_one(text);
+        let shard = &shards()[(hash >> 60) as usize % SHARDS];
+        // A panic while the lock is held cannot leave the map half changed
+        // (the text is stored before the map names it), so a poisoned lock
+        // is still sound to use.
+        let mut names = shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(&name) = names.get(text) {
+            return name;
+        }
+        let at = TEXTS.push(Box::from(text));
+        // Four billion distinct names would hold more text than any
+        // machine this runs on has memory.
+        let name = Name(u32::try_from(at).expect("fewer than 2^32 distinct names"));
+        names.insert(name.as_str(), name);
+        name
+    }
+
+    pub fn as_str(self) -> &'static str {
+        // Written before its number was handed out (under the shard's
+        // lock), and never removed.
+        &TEXTS[self.0 as usize]
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // As `str` hashes, which `Borrow<str>` requires.
+        self.as_str().hash(state)
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<SmolStr> for Name {
+    fn eq(&self, other: &SmolStr) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for SmolStr {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for str {
+    fn eq(&self, other: &Name) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<&str> for Name {
+    fn from(text: &str) -> Name {
+        Name::new(text)
+    }
+}
+
+impl From<&SmolStr> for Name {
+    fn from(text: &SmolStr) -> Name {
+        Name::new(text)
+    }
+}
+
+impl From<SmolStr> for Name {
+    fn from(text: SmolStr) -> Name {
+        Name::new(&text)
+    }
+}
+
+impl From<Name> for SmolStr {
+    fn from(name: Name) -> SmolStr {
+        SmolStr::new(name.as_str())
+    }
+}
+
+impl From<Name> for String {
+    fn from(name: Name) -> String {
+        name.as_str().to_string()
+    }
+}
+
+impl Default for Name {
+    fn default() -> Name {
+        Name::new("")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Name;
+
+    #[test]
+    fn equal_texts_are_one_name_and_order_by_text() {
+        let a = Name::new("instance_type");
+        let b = Name::new(&String::from("instance_type"));
+        assert!(std::ptr::eq(a.as_str(), b.as_str()));
+        assert_eq!(std::mem::size_of::<Name>(), 4);
+        assert_eq!(a, b);
+        assert_ne!(a, Name::new("instance"));
+        assert!(Name::new("b") > Name::new("a"));
+        assert_eq!(format!("{:?}", Name::new("x")), "\"x\"");
+        let set: std::collections::HashSet<Name> = [a, b].into_iter().collect();
+        assert!(set.contains("instance_type"));
+    }
+}
