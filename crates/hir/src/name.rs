@@ -19,7 +19,7 @@ use std::{
     sync::{Mutex, OnceLock},
 };
 
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxBuildHasher;
 use smol_str::SmolStr;
 
 /// An interned name: equal names have the same number, so comparing two
@@ -34,41 +34,77 @@ pub struct Name(u32);
 
 /// Every name's text, by number. Read without a lock: the texts are only
 /// ever appended, and a slot is never moved once written.
-static TEXTS: boxcar::Vec<Box<str>> = boxcar::Vec::new();
+static TEXTS: boxcar::Vec<&'static str> = boxcar::Vec::new();
 
-/// Interning takes a lock: the table of numbers is split so that threads
+/// Interning takes a lock: the names are split by hash so that threads
 /// lowering files side by side seldom wait on each other.
 const SHARDS: usize = 16;
 
-fn shards() -> &'static [Mutex<FxHashMap<&'static str, Name>>; SHARDS] {
-    static SHARDS_: OnceLock<[Mutex<FxHashMap<&'static str, Name>>; SHARDS]> = OnceLock::new();
-    SHARDS_.get_or_init(|| std::array::from_fn(|_| Mutex::new(FxHashMap::default())))
+/// Names' texts are copied into blocks of this size, each kept for the
+/// life of the process: an allocation per name cost more than most names'
+/// text.
+const BLOCK: usize = 16 * 1024;
+
+/// One part of the interner: its names, by the hash of their text, and the
+/// unused end of the block its new names' texts are copied into.
+#[derive(Default)]
+struct Shard {
+    names: hashbrown::HashTable<Name>,
+    spare: &'static mut [u8],
+}
+
+impl Shard {
+    /// A copy of `text` that lives as long as the process.
+    fn store(&mut self, text: &str) -> &'static str {
+        if text.len() > self.spare.len() {
+            if text.len() > BLOCK / 4 {
+                return Box::leak(Box::from(text));
+            }
+            self.spare = Box::leak(vec![0u8; BLOCK].into_boxed_slice());
+        }
+        let (copy, spare) = std::mem::take(&mut self.spare).split_at_mut(text.len());
+        self.spare = spare;
+        copy.copy_from_slice(text.as_bytes());
+        // The bytes of a `str`: always text.
+        std::str::from_utf8(copy).unwrap_or_default()
+    }
+}
+
+fn shards() -> &'static [Mutex<Shard>; SHARDS] {
+    static SHARDS_: OnceLock<[Mutex<Shard>; SHARDS]> = OnceLock::new();
+    SHARDS_.get_or_init(|| std::array::from_fn(|_| Mutex::new(Shard::default())))
+}
+
+fn hash_of(text: &str) -> u64 {
+    FxBuildHasher.hash_one(text)
 }
 
 impl Name {
     /// The name with this text, stored the first time it is seen.
     pub fn new(text: &str) -> Name {
-        let hash = FxBuildHasher.hash_one(text);
-        let shard = &shards()[(hash >> 60) as usize % SHARDS];
-        // A panic while the lock is held cannot leave the map half changed
-        // (the text is stored before the map names it), so a poisoned lock
-        // is still sound to use.
-        let mut names = shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(&name) = names.get(text) {
+        let hash = hash_of(text);
+        // Bits the shard's table reads neither for a slot (the low ones)
+        // nor for its tags (the top seven).
+        let shard = &shards()[(hash >> 32) as usize % SHARDS];
+        // A panic while the lock is held cannot leave the shard half
+        // changed (a name is numbered before the table holds it), so a
+        // poisoned lock is still sound to use.
+        let mut shard = shard.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(&name) = shard.names.find(hash, |name| name.as_str() == text) {
             return name;
         }
-        let at = TEXTS.push(Box::from(text));
+        let at = TEXTS.push(shard.store(text));
         // Four billion distinct names would hold more text than any
         // machine this runs on has memory.
         let name = Name(u32::try_from(at).expect("fewer than 2^32 distinct names"));
-        names.insert(name.as_str(), name);
+        shard.names.insert_unique(hash, name, |name| hash_of(name.as_str()));
         name
     }
 
     pub fn as_str(self) -> &'static str {
         // Written before its number was handed out (under the shard's
         // lock), and never removed.
-        &TEXTS[self.0 as usize]
+        TEXTS[self.0 as usize]
     }
 }
 
