@@ -2232,7 +2232,7 @@ pub fn unknown_function_diagnostics(db: &dyn Db, module: Module, file: File) -> 
             file,
             range: node.text_range(),
             kind: ModuleDiagnosticKind::Eval(eval::EvalErrorKind::UnknownFunction {
-                name: call.name.clone(),
+                name: SmolStr::from(call.name),
                 suggestion: suggestion.map(SmolStr::from),
             }),
             detail,

@@ -564,7 +564,7 @@ fn native_as_call(file: &Arc<SourceFile>, expr: hir::ExprId) -> Option<StaticCal
     let hir::Expr::Call(call) = &file.native_parts()?.0[expr] else { return None };
     let hir::CallExpr { name, args, .. } = &**call;
     Some(StaticCall {
-        name: name.clone(),
+        name: SmolStr::from(*name),
         arguments: args.iter().map(|&arg| Expression::native(file.clone(), arg)).collect(),
         file: file.clone(),
         expr,

@@ -357,10 +357,13 @@ const _: () = assert!(std::mem::size_of::<Expr>() == 16);
 /// last argument.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallExpr {
-    pub name: SmolStr,
-    pub args: Vec<ExprId>,
+    pub name: Name,
+    pub args: ThinVec<ExprId>,
     pub expand_final: bool,
 }
+
+// Boxed in an expression, and kept for every call in a module's copies.
+const _: () = assert!(std::mem::size_of::<CallExpr>() == 16);
 
 /// `[for key_var, value_var in collection : value if cond]`.
 #[derive(Debug, Clone, PartialEq, Eq)]

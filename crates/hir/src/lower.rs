@@ -225,7 +225,7 @@ impl Ctx {
                 }
             }
             ast::Expr::FunctionCall(call) => Expr::Call(Box::new(CallExpr {
-                name: call.name().map(SmolStr::from).unwrap_or_default(),
+                name: call.name().map_or_else(Name::default, |name| Name::new(&name)),
                 args: call.args().map(|arg| self.expr(arg)).collect(),
                 expand_final: call.has_expansion(),
             })),

@@ -444,7 +444,7 @@ pub fn member_accesses(hir: &hir::FileHir) -> Vec<MemberAccess> {
         if !matches!(call.name.as_str(), "try" | "can") {
             continue;
         }
-        let mut stack: Vec<hir::ExprId> = call.args.clone();
+        let mut stack: Vec<hir::ExprId> = call.args.to_vec();
         while let Some(id) = stack.pop() {
             let index = id.into_raw().into_u32() as usize;
             if caught.get(index).copied().unwrap_or(true) {

@@ -451,7 +451,7 @@ fn calls_any(expr: &AttrExpr, names: &std::collections::BTreeSet<SmolStr>) -> bo
     !names.is_empty()
         && expr.exprs().iter().any(|(_, it)| {
             matches!(it, hir::Expr::Call(call)
-                if names.contains(&call.name) || (call.name.contains("::") && names.contains("")))
+                if names.contains(call.name.as_str()) || (call.name.contains("::") && names.contains("")))
         })
 }
 

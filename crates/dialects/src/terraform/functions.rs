@@ -1197,7 +1197,7 @@ pub fn namespaced_calls(db: &dyn db::Db, file: db::File) -> Vec<SmolStr> {
         .exprs
         .iter()
         .filter_map(|(_, expr)| match expr {
-            hir::Expr::Call(call) if call.name.contains("::") => Some(call.name.clone()),
+            hir::Expr::Call(call) if call.name.contains("::") => Some(SmolStr::from(call.name)),
             _ => None,
         })
         .collect();
@@ -1264,8 +1264,8 @@ pub fn provider_function_diagnostics(
         };
         Some((detail, namespace.into(), function.into()))
     };
-    let wrong: FxHashMap<&SmolStr, (String, SmolStr, SmolStr)> =
-        namespaced_calls(db, file).iter().filter_map(|name| Some((name, problem(name)?))).collect();
+    let wrong: FxHashMap<&str, (String, SmolStr, SmolStr)> =
+        namespaced_calls(db, file).iter().filter_map(|name| Some((name.as_str(), problem(name)?))).collect();
     if wrong.is_empty() {
         return Vec::new();
     }
@@ -1275,7 +1275,7 @@ pub fn provider_function_diagnostics(
     let mut out = Vec::new();
     for (id, expr) in hir.exprs.iter() {
         let hir::Expr::Call(call) = expr else { continue };
-        let Some((detail, namespace, function)) = wrong.get(&call.name) else { continue };
+        let Some((detail, namespace, function)) = wrong.get(call.name.as_str()) else { continue };
         let range = source_map
             .expr_syntax(id)
             .and_then(|pointer| pointer.try_to_node(&root))
