@@ -111,8 +111,9 @@ pub use crate::module::{
         module_block_calls, module_call_diagnostics, module_calls, module_inputs, module_reads, read_file,
     },
     declarations::{
-        BlockEntry, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations, Labels, Location,
-        ModuleIndex, declarations_of, file_declarations, module_files, module_index, module_parses,
+        BlockEntry, BodyPosition, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations,
+        Labels, Location, ModuleIndex, declarations_of, file_declarations, module_files, module_index,
+        module_parses,
     },
     diagnostics::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,

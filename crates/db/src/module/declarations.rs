@@ -19,13 +19,31 @@ use crate::{
     module::{Address, DialectRules, Module},
 };
 
+/// A position in a body's list of attributes, in four bytes with room
+/// for `None` beside it: a definition is kept for every name of a module,
+/// and two `Option<u32>`s made one two fifths larger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BodyPosition(std::num::NonZeroU32);
+
+impl BodyPosition {
+    /// The position `at`, if it is below `u32::MAX` (a body that long does
+    /// not fit in a file this reads).
+    pub fn new(at: u32) -> Option<BodyPosition> {
+        std::num::NonZeroU32::new(at.wrapping_add(1)).map(BodyPosition)
+    }
+
+    pub fn get(self) -> u32 {
+        self.0.get() - 1
+    }
+}
+
 /// What a declaration is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DeclarationKind {
     /// `variable "NAME" { … }`, addressed `var.NAME`. `type_attr` and
     /// `default_attr` are the positions of its `type` and `default`
     /// attributes in the block's body, if it has them.
-    Variable { type_attr: Option<u32>, default_attr: Option<u32> },
+    Variable { type_attr: Option<BodyPosition>, default_attr: Option<BodyPosition> },
     /// An attribute of a `locals` block, addressed `local.NAME`.
     Local,
     /// A top-level block other than `variable` and `locals`, addressed by
@@ -161,8 +179,8 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
             ("variable", [name, ..]) => declarations.push(Declaration {
                 address: Address::new(["var", name.as_str()]),
                 kind: DeclarationKind::Variable {
-                    type_attr: attribute_position("type"),
-                    default_attr: attribute_position("default"),
+                    type_attr: attribute_position("type").and_then(BodyPosition::new),
+                    default_attr: attribute_position("default").and_then(BodyPosition::new),
                 },
                 location: Location {
                     block: block_position,

@@ -560,7 +560,7 @@ fn reference_range(db: &dyn Db, def: &Definition, reference: usize, step: usize)
 fn json_value_range(db: &dyn Db, def: &Definition) -> TextRange {
     let location = match def.kind {
         DeclarationKind::Variable { default_attr: Some(default), .. } => {
-            Location { attribute: Some(default), ..def.location(db).clone() }
+            Location { attribute: Some(default.get()), ..def.location(db).clone() }
         }
         _ => def.location(db).clone(),
     };

@@ -84,7 +84,7 @@ pub enum PartValue {
 }
 
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(std::mem::size_of::<PartValue>() <= 48, "a part's slot is the size of a name's entry");
+const _: () = assert!(std::mem::size_of::<PartValue>() <= 32, "a part's slot is the size of a name's entry");
 
 /// An address's first declaration and those after it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -20,7 +20,8 @@ use thin_vec::ThinVec;
 use crate::{
     Db, File,
     module::{
-        Address, AttrExpr, Declaration, DeclarationKind, FileDeclarations, Location, declarations::position,
+        Address, AttrExpr, BodyPosition, Declaration, DeclarationKind, FileDeclarations, Location,
+        declarations::position,
     },
 };
 
@@ -128,8 +129,8 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
                 declarations.push(Declaration {
                     address: Address::new(["var", label.as_str()]),
                     kind: DeclarationKind::Variable {
-                        type_attr: attribute_position("type"),
-                        default_attr: attribute_position("default"),
+                        type_attr: attribute_position("type").and_then(BodyPosition::new),
+                        default_attr: attribute_position("default").and_then(BodyPosition::new),
                     },
                     location: Location {
                         block,
@@ -199,7 +200,7 @@ pub(crate) fn attribute_expr(
 ) -> Option<AttrExpr> {
     let location = match kind {
         DeclarationKind::Variable { default_attr, .. } => {
-            Location { attribute: Some((*default_attr)?), ..location.clone() }
+            Location { attribute: Some(default_attr.as_ref()?.get()), ..location.clone() }
         }
         DeclarationKind::Block => return None,
         _ => location.clone(),

@@ -74,7 +74,7 @@ fn locate_declaration(hir: &hir::FileHir, declaration: &crate::module::Declarati
 
 fn locate_at(hir: &hir::FileHir, kind: &DeclarationKind, location: &Location) -> Option<hir::ExprId> {
     let attribute = match kind {
-        DeclarationKind::Variable { default_attr, .. } => (*default_attr)?,
+        DeclarationKind::Variable { default_attr, .. } => default_attr.as_ref()?.get(),
         DeclarationKind::Block => return None,
         _ => location.attribute?,
     };
