@@ -92,6 +92,11 @@ fn name_of(token: Option<SyntaxToken>) -> SmolStr {
     token.map(|it| SmolStr::new(it.text())).unwrap_or_default()
 }
 
+/// [`name_of`] for an expression, interned.
+fn interned_name_of(token: Option<SyntaxToken>) -> Name {
+    token.map_or_else(Name::default, |it| Name::new(it.text()))
+}
+
 fn strip_of(strip_left: bool, strip_right: bool) -> Strip {
     Strip { left: strip_left, right: strip_right }
 }
@@ -212,7 +217,7 @@ impl Ctx {
                 (Some(LiteralKind::Null), _) => Expr::Literal(Literal::Null),
                 _ => Expr::Missing,
             },
-            ast::Expr::Variable(var) => Expr::Variable(Name::new(&name_of(var.name()))),
+            ast::Expr::Variable(var) => Expr::Variable(interned_name_of(var.name())),
             ast::Expr::QuotedTemplate(tpl) => Expr::Template {
                 kind: TemplateKind::Quoted,
                 parts: self.template_parts(tpl.template_parts(), true),
@@ -348,7 +353,7 @@ impl Ctx {
         let base = loop {
             let (access, node, base) = match current.take() {
                 Some(ast::Expr::GetAttrExpr(it)) => {
-                    (Access::Attr(Name::new(&name_of(it.name()))), it.syntax().clone(), it.base())
+                    (Access::Attr(interned_name_of(it.name())), it.syntax().clone(), it.base())
                 }
                 Some(ast::Expr::LegacyIndexExpr(it)) => (
                     Access::Legacy(Name::new(

@@ -196,12 +196,12 @@ fn remap(expr: &Expr, new_ids: &NewIds) -> Expr {
     match expr {
         Expr::Missing | Expr::Literal(_) | Expr::Variable(_) | Expr::SplatItem => expr.clone(),
         Expr::Template { kind, parts } => Expr::Template { kind: *kind, parts: remap_parts(parts, &id) },
-        Expr::GetAttr { base, name } => Expr::GetAttr { base: id(base), name: name.clone() },
+        Expr::GetAttr { base, name } => Expr::GetAttr { base: id(base), name: *name },
         Expr::Index { base, index } => Expr::Index { base: id(base), index: id(index) },
-        Expr::LegacyIndex { base, index } => Expr::LegacyIndex { base: id(base), index: index.clone() },
+        Expr::LegacyIndex { base, index } => Expr::LegacyIndex { base: id(base), index: *index },
         Expr::Splat { kind, source, each } => Expr::Splat { kind: *kind, source: id(source), each: id(each) },
         Expr::Call(call) => Expr::Call(Box::new(hir::CallExpr {
-            name: call.name.clone(),
+            name: call.name,
             args: call.args.iter().map(id).collect(),
             expand_final: call.expand_final,
         })),
