@@ -9,9 +9,10 @@
 //! (100, 1,000 and 10,000 files unless `--files` says), it writes the module
 //! to a temporary directory and:
 //!
-//! - runs `halite eval DIR` (cold: a new process) and reports its time and
-//!   peak resident memory beside the source's size, as bytes of memory per
-//!   byte of source (when `/usr/bin/time` is there to measure the peak);
+//! - runs `halite eval DIR` (cold: a new process) [`EVAL_RUNS`] times and
+//!   reports the median time and the highest peak resident memory beside
+//!   the source's size, as bytes of memory per byte of source (when
+//!   `/usr/bin/time` is there to measure the peak);
 //! - starts `halite watch --stats DIR` and, after its first report, makes a
 //!   one-attribute edit in each of [`EDITS`] different files (the first
 //!   edit of each file), a comment edit, and adds, removes and renames a
@@ -27,7 +28,8 @@
 //!
 //! Timings are reported, never asserted: the machine may be busy. With
 //! `--baseline BIN`, the cold `eval` of another `halite` binary (an older
-//! build) is timed on the same module in the same run, and the ratio shown.
+//! build) is timed on the same module in the same run, each of its runs
+//! right after one of this build's, and the ratio of the medians shown.
 
 use std::{
     io::{BufRead as _, BufReader},
@@ -47,6 +49,10 @@ use crate::{
 
 /// One-attribute edits per module, each in a file of its own.
 const EDITS: usize = 24;
+
+/// Cold `eval` runs per module (and as many of the baseline's): one run on
+/// a shared two-core machine was off by a third from one time to the next.
+const EVAL_RUNS: usize = 3;
 
 /// Additions, removals and renames of a file per module, so that each has a
 /// median and a worst as the edits do.
@@ -177,8 +183,19 @@ fn measure(
     std::fs::remove_file(dir.join("manifest.json")).context("removing the manifest")?;
     let bytes = module.files.iter().map(|(_, text)| text.len()).sum();
 
-    let (eval, eval_peak) = timed_eval(halite, time, &dir)?;
-    let baseline = baseline.map(|baseline| timed_eval(baseline, None, &dir).map(|it| it.0)).transpose()?;
+    // Alternated, so that a busy moment of the machine falls on both
+    // sides; the median time of each, and this build's highest peak.
+    let (mut evals, mut baselines, mut eval_peak) = (Vec::new(), Vec::new(), None);
+    for _ in 0..EVAL_RUNS {
+        let (elapsed, peak) = timed_eval(halite, time, &dir)?;
+        evals.push(elapsed.as_secs_f64());
+        eval_peak = eval_peak.max(peak);
+        if let Some(baseline) = baseline {
+            baselines.push(timed_eval(baseline, None, &dir)?.0.as_secs_f64());
+        }
+    }
+    let eval = Duration::from_secs_f64(median(&evals));
+    let baseline = baseline.map(|_| Duration::from_secs_f64(median(&baselines)));
 
     let mut watch = Watch::start(halite, &dir)?;
     let first = watch.next_batch()?;
