@@ -31,6 +31,7 @@ use db::{
 use std::{collections::BTreeSet, sync::Arc};
 
 use eval::EvalErrorKind;
+use hir::Name;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smol_str::SmolStr;
 use syntax::{SyntaxKind, TextRange, TextSize};
@@ -338,10 +339,10 @@ impl Clone for ModuleFacts {
 /// that an edit of one file adds and removes its own references only.
 #[derive(Debug, Default, Clone)]
 pub struct Usage {
-    /// By root, then by name: a map keyed by both kept both strings in each
-    /// of its slots, spare ones included, and its lookups built them.
-    names: FxHashMap<SmolStr, FxHashMap<SmolStr, u32>>,
-    whole: FxHashMap<SmolStr, u32>,
+    /// By root, then by name: a map keyed by both kept both in each of its
+    /// slots, spare ones included, and its lookups built them.
+    names: FxHashMap<Name, FxHashMap<Name, u32>>,
+    whole: FxHashMap<Name, u32>,
 }
 
 impl Usage {
@@ -349,21 +350,21 @@ impl Usage {
     pub fn count(&mut self, references: &FileReferences, by: i32) {
         // Only the names this file refers to are touched: a pass over the
         // whole table per file would make loading a module quadratic.
-        fn step<K: std::hash::Hash + Eq + Clone>(counts: &mut FxHashMap<K, u32>, key: &K, by: i32) {
-            let count = counts.entry(key.clone()).or_default();
+        fn step(counts: &mut FxHashMap<Name, u32>, key: Name, by: i32) {
+            let count = counts.entry(key).or_default();
             *count = count.saturating_add_signed(by);
             if *count == 0 {
-                counts.remove(key);
+                counts.remove(&key);
             }
         }
-        for (root, name) in &references.names {
-            let names = self.names.entry(root.clone()).or_default();
+        for &(root, name) in &references.names {
+            let names = self.names.entry(root).or_default();
             step(names, name, by);
             if names.is_empty() {
-                self.names.remove(root);
+                self.names.remove(&root);
             }
         }
-        for root in &references.whole {
+        for &root in &references.whole {
             step(&mut self.whole, root, by);
         }
     }
@@ -379,21 +380,21 @@ impl Usage {
     /// is referred to whole and was not (or the reverse), which changes the
     /// use of every name under it.
     pub fn replace(&mut self, old: &FileReferences, new: &FileReferences) -> Vec<UseChange> {
-        let names: BTreeSet<&(SmolStr, SmolStr)> = old.names.iter().chain(&new.names).collect();
-        let roots: BTreeSet<&SmolStr> = old.whole.iter().chain(&new.whole).collect();
+        let names: BTreeSet<(Name, Name)> = old.names.iter().chain(&new.names).copied().collect();
+        let roots: BTreeSet<Name> = old.whole.iter().chain(&new.whole).copied().collect();
         let names_before: Vec<bool> = names.iter().map(|(root, name)| self.is_used(root, name)).collect();
-        let roots_before: Vec<bool> = roots.iter().map(|root| self.whole.contains_key(*root)).collect();
+        let roots_before: Vec<bool> = roots.iter().map(|root| self.whole.contains_key(root)).collect();
         self.count(old, -1);
         self.count(new, 1);
         let mut changed = Vec::new();
         for ((root, name), was) in names.into_iter().zip(names_before) {
-            if self.is_used(root, name) != was {
-                changed.push(UseChange::Name(root.clone(), name.clone()));
+            if self.is_used(&root, &name) != was {
+                changed.push(UseChange::Name(root.into(), name.into()));
             }
         }
         for (root, was) in roots.into_iter().zip(roots_before) {
-            if self.whole.contains_key(root) != was {
-                changed.push(UseChange::Whole(root.clone()));
+            if self.whole.contains_key(&root) != was {
+                changed.push(UseChange::Whole(root.into()));
             }
         }
         changed
@@ -414,12 +415,15 @@ pub enum UseChange {
 /// `dynamic` block's content), by the fixed reference analysis (inside
 /// calls, `for` expressions, splats and templates, with the steps after a
 /// dynamic index kept). A JSON file's strings are read as templates.
+///
+/// Interned names: a long-running host keeps every file's references, and
+/// a pair of `SmolStr`s was 48 bytes where a pair of names is 8.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileReferences {
     /// `(root, name)` for `var.NAME` and `local.NAME`, sorted, once each.
-    pub names: Vec<(SmolStr, SmolStr)>,
+    pub names: Vec<(Name, Name)>,
     /// Roots referred to whole (`local` alone).
-    pub whole: Vec<SmolStr>,
+    pub whole: Vec<Name>,
 }
 
 /// See [`FileReferences`]. Equal after any edit that adds or removes no
@@ -439,8 +443,8 @@ pub fn file_references(db: &dyn Db, file: File) -> Arc<FileReferences> {
                     continue;
                 }
                 match reference.attrs.first() {
-                    Some(name) => names.push((reference.root.clone(), name.clone())),
-                    None => whole.push(reference.root.clone()),
+                    Some(name) => names.push((Name::new(&reference.root), Name::new(name))),
+                    None => whole.push(Name::new(&reference.root)),
                 }
             }
         }
