@@ -341,7 +341,7 @@ fn print(host: &AnalysisHost, report: &Report, stats: Option<&Stats>) -> Result<
         }
         Ok(())
     };
-    for change in report.values.iter().filter(|change| !change.is_variable) {
+    for change in report.values.iter().filter(|change| !change.is_variable()) {
         out.push_str("{\"address\":");
         let address = halite::Address::of_host(host, &change.module, &change.address);
         value::json::write_string(&mut out, &address.to_string());

@@ -1671,15 +1671,13 @@ impl AnalysisHost {
         let mut report = Report { stats: draft.stats, ..Report::default() };
         for module in draft.modules {
             let Some(state) = self.modules.get_mut(&module.dir) else { continue };
-            let dir: Arc<Utf8Path> = Arc::from(module.dir.as_path());
+            let dir = Arc::new(module.dir.clone());
             for (node, address) in module.removed {
                 let shown = state.shown_values.get_mut(node as usize).map(std::mem::take).unwrap_or(0);
                 if shown != 0 {
-                    let is_variable = address.first() == Some("var");
                     report.values.push(ValueChange {
                         module: dir.clone(),
                         address,
-                        is_variable,
                         state: ValueState::Removed,
                     });
                 }
@@ -1905,23 +1903,17 @@ impl ReportJob {
             // that work, the report's largest.
             let mut values = Vec::with_capacity(if self.values { job.value_nodes.len() } else { 0 });
             // One path for all the module's values.
-            let dir: Arc<Utf8Path> = Arc::from(job.dir.as_path());
+            let dir = Arc::new(job.dir.clone());
             if self.values {
                 for &node in &job.value_nodes {
                     let address = graph.address(node);
-                    let is_variable = address.first() == Some("var");
                     let attr = Attr::new(db, job.module, address.clone());
                     let result = module::attribute_value(db, attr);
                     let state = match result {
                         Ok(value) => ValueState::Value(value.clone()),
                         Err(error) => ValueState::Error(describe(db, attr, error)),
                     };
-                    values.push(ValueChange {
-                        module: dir.clone(),
-                        address: address.clone(),
-                        is_variable,
-                        state,
-                    });
+                    values.push(ValueChange { module: dir.clone(), address: address.clone(), state });
                 }
             }
             modules.push(ModuleDraft {

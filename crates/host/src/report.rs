@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use analysis::{Diagnostic, LineCol};
-use camino::{Utf8Path, Utf8PathBuf};
+use camino::Utf8PathBuf;
 use db::module::Address;
 use value::Value;
 
@@ -28,15 +28,26 @@ impl Report {
 }
 
 /// One address's value, as it is now.
+///
+/// A first report has one for every attribute of every module: 56 bytes,
+/// with the directory a thin pointer shared by the module's values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValueChange {
     /// The module's directory, shared by the module's values.
-    pub module: Arc<Utf8Path>,
+    pub module: Arc<Utf8PathBuf>,
     pub address: Address,
+    pub state: ValueState,
+}
+
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<ValueChange>() == 56);
+
+impl ValueChange {
     /// Whether the address is a variable's (`var.NAME`) rather than an
     /// attribute's.
-    pub is_variable: bool,
-    pub state: ValueState,
+    pub fn is_variable(&self) -> bool {
+        self.address.first() == Some("var")
+    }
 }
 
 /// An address's value, its error, or its absence.
