@@ -316,7 +316,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
         }
         AttrError::Unresolved { reference, step, kind, detail } => Some(diagnostic(
             ModuleDiagnosticKind::Unresolved(Unresolved::clone(kind)),
-            attribute_range(db, attr, RangeOf::reference(*reference, *step)),
+            attribute_range(db, attr, RangeOf::reference(*reference as usize, *step as usize)),
             detail.to_string(),
         )),
         // Every member of a cycle has this error, so its path is the short
@@ -328,7 +328,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             let name = SmolStr::new(variable.segment(1).unwrap_or_default());
             Some(diagnostic(
                 ModuleDiagnosticKind::MissingVariable { name: name.clone() },
-                attribute_range(db, attr, RangeOf::reference(*reference, 1)),
+                attribute_range(db, attr, RangeOf::reference(*reference as usize, 1)),
                 format!("The input variable {:?} is not set, and has no default value.", name.as_str()),
             ))
         }

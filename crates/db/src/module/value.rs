@@ -23,9 +23,12 @@ pub enum AttrError {
     /// The module declares nothing at this address.
     NotDeclared,
     /// A reference names nothing (see [`Target::Unresolved`]).
-    /// The kind and detail are boxed, and the evaluation error below: an
-    /// attribute's value is kept for every attribute, and most have one.
-    Unresolved { reference: usize, step: usize, kind: Box<Unresolved>, detail: Box<str> },
+    /// The kind and detail are boxed (the detail twice, for a thin
+    /// pointer), and the evaluation error below, and the numbers are
+    /// 32-bit: an attribute's value is kept for every attribute, most have
+    /// one, and an error larger than 32 bytes made every one 48 bytes
+    /// rather than a value's 40.
+    Unresolved { reference: u32, step: u32, kind: Box<Unresolved>, detail: Box<Box<str>> },
     /// The attribute's value depends on itself: the cycle, from this
     /// attribute back to it, when a walk of at most [`CYCLE_PATH_LIMIT`]
     /// attributes finds it (not tried on a cycle the caller set with more
@@ -34,7 +37,7 @@ pub enum AttrError {
     /// time and memory. [`cycle_path`] finds any cycle's path.
     Cycle(Vec<Address>),
     /// A referenced variable has no value and no default.
-    MissingVariable { reference: usize, variable: Address },
+    MissingVariable { reference: u32, variable: Address },
     /// A referenced attribute has no value; its own error says why.
     Dependency(Address),
     /// Evaluation failed (for a variable: its default's evaluation).
@@ -48,6 +51,18 @@ pub enum AttrError {
     /// A variable's value (given, or its default) does not convert to its
     /// type constraint.
     InvalidValue { message: String, from_default: bool },
+}
+
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(
+    std::mem::size_of::<Result<Value, AttrError>>() == std::mem::size_of::<Value>(),
+    "an error fits beside a value"
+);
+
+/// A count or position for an error, in 32 bits (saturating: no module
+/// has four billion references in one expression).
+fn narrow(it: usize) -> u32 {
+    u32::try_from(it).unwrap_or(u32::MAX)
 }
 
 /// Every attribute of the module with an expression of its own (locals,
@@ -509,10 +524,10 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                 ) && caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true))
             {
                 return Err(AttrError::Unresolved {
-                    reference,
-                    step: *step,
+                    reference: narrow(reference),
+                    step: narrow(*step),
                     kind: kind.clone(),
-                    detail: detail.clone(),
+                    detail: Box::new(detail.clone()),
                 });
             }
         }
@@ -535,10 +550,10 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                     == Some(&true) => {}
             Target::Unresolved { step, kind, detail } => {
                 return Err(AttrError::Unresolved {
-                    reference,
-                    step: *step,
+                    reference: narrow(reference),
+                    step: narrow(*step),
                     kind: kind.clone(),
-                    detail: detail.clone(),
+                    detail: Box::new(detail.clone()),
                 });
             }
             Target::Unknown { address } => scope.insert_unknown(&address.segments()),
@@ -572,7 +587,10 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
                         }
                         Ok(value) => scope.insert_value(&address.segments(), value.clone()),
                         Err(AttrError::NoValue) => {
-                            return Err(AttrError::MissingVariable { reference, variable: address.clone() });
+                            return Err(AttrError::MissingVariable {
+                                reference: narrow(reference),
+                                variable: address.clone(),
+                            });
                         }
                         Err(_) => return Err(AttrError::Dependency(address.clone())),
                     }
