@@ -14,7 +14,9 @@ use crate::{
     Db, File,
     module::{
         Attr, AttrError, DeclarationKind, Definition, Location, Module, Unresolved, attribute_value, extract,
-        references, value::locate, variable_types,
+        references,
+        value::{locate, narrow},
+        variable_types,
     },
 };
 
@@ -316,7 +318,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
         }
         AttrError::Unresolved { reference, step, kind, detail } => Some(diagnostic(
             ModuleDiagnosticKind::Unresolved(Unresolved::clone(kind)),
-            attribute_range(db, attr, RangeOf::reference(*reference as usize, *step as usize)),
+            attribute_range(db, attr, RangeOf::Reference { reference: *reference, step: *step }),
             detail.to_string(),
         )),
         // Every member of a cycle has this error, so its path is the short
@@ -328,7 +330,7 @@ pub fn attribute_diagnostic<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Option<Mod
             let name = SmolStr::new(variable.segment(1).unwrap_or_default());
             Some(diagnostic(
                 ModuleDiagnosticKind::MissingVariable { name: name.clone() },
-                attribute_range(db, attr, RangeOf::reference(*reference as usize, 1)),
+                attribute_range(db, attr, RangeOf::Reference { reference: *reference, step: 1 }),
                 format!("The input variable {:?} is not set, and has no default value.", name.as_str()),
             ))
         }
@@ -501,7 +503,6 @@ enum RangeOf {
 
 impl RangeOf {
     fn reference(reference: usize, step: usize) -> RangeOf {
-        let narrow = |it: usize| u32::try_from(it).unwrap_or(u32::MAX);
         RangeOf::Reference { reference: narrow(reference), step: narrow(step) }
     }
 }

@@ -61,7 +61,7 @@ const _: () = assert!(
 
 /// A count or position for an error, in 32 bits (saturating: no module
 /// has four billion references in one expression).
-fn narrow(it: usize) -> u32 {
+pub(crate) fn narrow(it: usize) -> u32 {
     u32::try_from(it).unwrap_or(u32::MAX)
 }
 
