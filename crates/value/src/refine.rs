@@ -559,7 +559,7 @@ fn is_inert(c: char) -> bool {
 /// that can be second in a pair are exactly those whose NFC quick check is
 /// "maybe", about a hundred, so each is tried.
 fn composes_forward(c: char) -> bool {
-    composition_seconds().iter().any(|&b| compose(c, b).is_some())
+    COMPOSITION_SECONDS.iter().any(|&b| compose(c, b).is_some())
 }
 
 /// The characters that can be second in a canonical composition pair
@@ -587,11 +587,6 @@ const COMPOSITION_SECONDS: [char; 111] = [
     '\u{11127}', '\u{1133e}', '\u{11357}', '\u{114b0}', '\u{114ba}', '\u{114bd}', '\u{115af}',
     '\u{11930}',
 ];
-
-/// [`COMPOSITION_SECONDS`].
-fn composition_seconds() -> &'static [char] {
-    &COMPOSITION_SECONDS
-}
 
 #[cfg(test)]
 mod tests;
