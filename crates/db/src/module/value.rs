@@ -59,6 +59,19 @@ const _: () = assert!(
     "an error fits beside a value"
 );
 
+impl AttrError {
+    /// The error of the reference at `reference`, which names nothing from
+    /// `step` on (see [`Target::Unresolved`]).
+    fn unresolved(reference: usize, step: usize, kind: &Unresolved, detail: &str) -> AttrError {
+        AttrError::Unresolved {
+            reference: narrow(reference),
+            step: narrow(step),
+            kind: Box::new(kind.clone()),
+            detail: Box::new(Box::from(detail)),
+        }
+    }
+}
+
 /// A count or position for an error, in 32 bits (saturating: no module
 /// has four billion references in one expression).
 pub(crate) fn narrow(it: usize) -> u32 {
@@ -506,7 +519,15 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let dialect = attr.module(db).dialect(db);
     let computed_attributes = dialect.rules(db).computed_attributes;
     let mut scope = Scope::default();
+    // A block's missing attribute inside `try` or `can` is an error the
+    // call catches, as HCL evaluates it: the reference is left out of the
+    // scope, so that evaluation fails there instead. Which references a
+    // call catches is found only when one may be.
     let mut caught: Option<Vec<bool>> = None;
+    let mut is_caught = |kind: &Unresolved, reference: usize| {
+        matches!(kind, Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. })
+            && caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true)
+    };
     // A block with no instances (`count = 0`, an empty `for_each`) has no
     // attributes to evaluate, as its tool never evaluates them: only its
     // references must name something.
@@ -518,17 +539,9 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     {
         for (reference, target) in resolution.targets.iter().enumerate() {
             if let Target::Unresolved { step, kind, detail } = target
-                && !(matches!(
-                    **kind,
-                    Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. }
-                ) && caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true))
+                && !is_caught(kind, reference)
             {
-                return Err(AttrError::Unresolved {
-                    reference: narrow(reference),
-                    step: narrow(*step),
-                    kind: kind.clone(),
-                    detail: Box::new(detail.clone()),
-                });
+                return Err(AttrError::unresolved(reference, *step, kind, detail));
             }
         }
         return Ok(instances.repetition.no_instances());
@@ -539,22 +552,10 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
             continue;
         }
         match target {
-            // A block's missing attribute inside `try` or `can` is an error
-            // the call catches, as HCL evaluates it: the reference is left
-            // out of the scope, so that evaluation fails there instead.
-            Target::Unresolved { kind, .. }
-                if matches!(
-                    **kind,
-                    Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. }
-                ) && caught.get_or_insert_with(|| references_caught(expr)).get(reference)
-                    == Some(&true) => {}
+            // Left out of the scope (see `is_caught`).
+            Target::Unresolved { kind, .. } if is_caught(kind, reference) => {}
             Target::Unresolved { step, kind, detail } => {
-                return Err(AttrError::Unresolved {
-                    reference: narrow(reference),
-                    step: narrow(*step),
-                    kind: kind.clone(),
-                    detail: Box::new(detail.clone()),
-                });
+                return Err(AttrError::unresolved(reference, *step, kind, detail));
             }
             Target::Unknown { address } => scope.insert_unknown(&address.segments()),
             Target::Root { name } => match dialect_root(db, dialect, name.clone()) {
