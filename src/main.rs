@@ -501,8 +501,8 @@ fn main() -> ExitCode {
         }
         Command::Dec(args) => return dec::run(args),
         Command::Watch(args) => {
-            // Until its first report is out (see `FreedMemory::HandedBack`).
-            freed_memory(FreedMemory::HandedBack);
+            // Until its first report is out (see `FreedMemory::Soon`).
+            freed_memory(FreedMemory::Soon);
             watch::run(args, &variable_options)
         }
         Command::Lsp => {
@@ -519,7 +519,7 @@ fn main() -> ExitCode {
             var_files: _,
             attrs,
         } => {
-            freed_memory(FreedMemory::HandedBack);
+            freed_memory(FreedMemory::Soon);
             eval::run(
                 &file,
                 eval::Options {
@@ -578,23 +578,26 @@ pub(crate) enum FreedMemory {
     Kept,
     /// Handed back as soon as it is free, for the language server, whose
     /// resident memory should follow what it holds. With mimalloc's default
-    /// (handed back 10 ms later, and only by the freeing thread's own later
-    /// calls), its peak over a 10,000-file module stood 10–20 MiB above
-    /// it, for pages its workers had freed while they kept allocating. It
-    /// costs a request that allocates much (a completion list) the faults
-    /// of fresh pages, a few milliseconds. Also `watch`'s until its first
-    /// report is out: loading a module frees each chunk's trees on some
-    /// threads while others allocate, and kept, those pages raised its peak
-    /// over a 10,000-file module by about 8 MB of 370 (VmHWM). And `eval`'s,
-    /// which does that load and then evaluates: the pages of the trees it
-    /// freed, kept for up to 10 ms and only until the freeing thread next
-    /// allocated, stood a tenth above its peak over the chains-shaped
-    /// 10,000-file module, for no time that a run could measure.
+    /// (see [`FreedMemory::Deferred`]: handed back only by the freeing
+    /// thread's own later calls, and late), its peak over a 10,000-file
+    /// module stood 10–20 MiB above it, for pages its workers had freed
+    /// while they kept allocating. It costs a request that allocates much
+    /// (a completion list) the faults of fresh pages, a few milliseconds.
     HandedBack,
-    /// mimalloc's default (handed back about 10 ms after it is freed), for
-    /// `watch` after its first report: it answers an edit within a few
-    /// milliseconds, which fresh pages' faults would stretch, and its
-    /// edits free little.
+    /// Handed back a millisecond after it is free, by the freeing thread's
+    /// next call, for a front end that loads a module whole (`eval`, and
+    /// `watch` until its first report is out): loading frees each chunk's
+    /// trees on some threads while others allocate, and kept, those pages
+    /// stood a tenth above `eval`'s peak over the chains-shaped 10,000-file
+    /// module. Handed back at once instead, the peak is a megabyte or two
+    /// lower still, but the pages each next allocation finds fresh cost
+    /// `watch`'s first report 4–6% of its time and `eval` a few percent of
+    /// its processor time.
+    Soon,
+    /// mimalloc's default, for `watch` after its first report: it answers
+    /// an edit within a few milliseconds, which fresh pages' faults would
+    /// stretch, and its edits free little. The default is a second in
+    /// mimalloc v3, which the `mimalloc` crate builds (it was 10 ms in v2).
     Deferred,
 }
 
@@ -615,6 +618,7 @@ pub(crate) fn freed_memory(policy: FreedMemory) {
     let delay = match policy {
         FreedMemory::Kept => -1,
         FreedMemory::HandedBack => 0,
+        FreedMemory::Soon => 1,
         FreedMemory::Deferred => default,
     };
     // SAFETY: `mi_option_set` only stores the value in mimalloc's option
