@@ -107,12 +107,12 @@ pub fn load_set(
     set: FileSet,
     max_file_size: u64,
 ) -> Result<Vec<LoadedFile>, Error> {
-    let mut paths = Vec::new();
-    list_files(root, scope, set, &mut paths)?;
-    crate::sort_paths(&mut paths);
-    let read = read_files(&paths, max_file_size);
-    let mut files = Vec::with_capacity(paths.len());
-    for (path, read) in paths.into_iter().zip(read) {
+    let mut listed = Vec::new();
+    list_files(root, scope, set, &mut |path, regular| listed.push((path, regular)))?;
+    crate::sort_by_path(&mut listed, |(path, _)| path);
+    let read = read_files(&listed, max_file_size);
+    let mut files = Vec::with_capacity(listed.len());
+    for ((path, _), read) in listed.into_iter().zip(read) {
         match read {
             Ok(Some(bytes)) => files.push(LoadedFile { path, bytes }),
             Ok(None) => {}
@@ -125,19 +125,20 @@ pub fn load_set(
 /// What [`read_file`] gives.
 type Read = io::Result<Option<Vec<u8>>>;
 
-/// [`read_file`] of each of `paths`, in order, on a few threads when there
-/// are many: a module of thousands of small files spent most of its
-/// loading waiting on each file's system calls in turn.
-fn read_files(paths: &[Utf8PathBuf], max_file_size: u64) -> Vec<Read> {
+/// [`read_file`] of each of `paths` (each with whether its listing found
+/// it a regular file), in order, on a few threads when there are many: a
+/// module of thousands of small files spent most of its loading waiting on
+/// each file's system calls in turn.
+fn read_files(paths: &[(Utf8PathBuf, bool)], max_file_size: u64) -> Vec<Read> {
     /// Files a thread reads at a time.
     const RUN: usize = 32;
     /// At most this many threads: reading is not worth more.
     const MAX_THREADS: usize = 4;
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(MAX_THREADS);
     if threads < 2 || paths.len() < 2 * RUN {
-        return paths.iter().map(|path| read_file(path, max_file_size)).collect();
+        return paths.iter().map(|(path, regular)| read_file(path, *regular, max_file_size)).collect();
     }
-    let runs: Vec<&[Utf8PathBuf]> = paths.chunks(RUN).collect();
+    let runs: Vec<&[(Utf8PathBuf, bool)]> = paths.chunks(RUN).collect();
     let results: Vec<std::sync::Mutex<Vec<Read>>> =
         runs.iter().map(|_| std::sync::Mutex::default()).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -145,7 +146,8 @@ fn read_files(paths: &[Utf8PathBuf], max_file_size: u64) -> Vec<Read> {
         loop {
             let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(run) = runs.get(at) else { break };
-            let read: Vec<_> = run.iter().map(|path| read_file(path, max_file_size)).collect();
+            let read: Vec<_> =
+                run.iter().map(|(path, regular)| read_file(path, *regular, max_file_size)).collect();
             *results[at].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = read;
         }
     };
@@ -161,13 +163,14 @@ fn read_files(paths: &[Utf8PathBuf], max_file_size: u64) -> Vec<Read> {
         .collect()
 }
 
-/// Appends the paths of the files of `set` under `dir` (see [`load`]) to
-/// `paths`, in no particular order.
+/// Hands `found` the path of each file of `set` under `dir` (see [`load`]),
+/// in no particular order, with whether its directory entry says it is a
+/// regular file (not a link to one, nor anything else).
 pub(crate) fn list_files(
     dir: &Utf8Path,
     scope: Scope,
     set: FileSet,
-    paths: &mut Vec<Utf8PathBuf>,
+    found: &mut dyn FnMut(Utf8PathBuf, bool),
 ) -> Result<(), Error> {
     let error = |source| Error { path: dir.to_owned(), source };
     for entry in std::fs::read_dir(dir).map_err(error)? {
@@ -179,19 +182,30 @@ pub(crate) fn list_files(
         let Ok(file_type) = entry.file_type() else { continue };
         if file_type.is_dir() {
             if scope.enters(&name) {
-                list_files(&child(dir, &name), scope, set, paths)?;
+                list_files(&child(dir, &name), scope, set, found)?;
             }
         } else if set.contains(Utf8Path::new(&name)) {
-            paths.push(child(dir, &name));
+            found(child(dir, &name), file_type.is_file());
         }
     }
     Ok(())
 }
 
 /// The bytes of the file at `path`, or `None` if there is no regular file
-/// there (never was, was removed, or is a directory or a FIFO now).
-pub(crate) fn read_file(path: &Utf8Path, max_file_size: u64) -> io::Result<Option<Vec<u8>>> {
-    match crate::read_file(path, max_file_size) {
+/// there (never was, was removed, or is a directory or a FIFO now);
+/// `listed_regular` when a listing just found a regular file there (see
+/// [`crate::read::read_listed_file`]).
+pub(crate) fn read_file(
+    path: &Utf8Path,
+    listed_regular: bool,
+    max_file_size: u64,
+) -> io::Result<Option<Vec<u8>>> {
+    let read = if listed_regular {
+        crate::read::read_listed_file(path, max_file_size)
+    } else {
+        crate::read_file(path, max_file_size)
+    };
+    match read {
         Ok(read) => Ok(Some(read.bytes)),
         Err(ReadError::NotRegular(_)) => Ok(None),
         // A symbolic link whose target is gone reads as not found; a path

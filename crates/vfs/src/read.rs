@@ -109,12 +109,26 @@ pub fn read_file(path: &Utf8Path, max_size: u64) -> Result<ReadFile, ReadError> 
     if metadata.len() > max_size {
         return Err(ReadError::TooLarge { limit: max_size });
     }
+    read_listed_file(path, max_size)
+}
+
+/// [`read_file`] of a path that a directory's listing just found to be a
+/// regular file (by the entry's type, which needs no `stat`): it is not
+/// looked at again before it is opened. Opened without blocking and
+/// checked through the handle as every file is, one that something else
+/// took the name of meanwhile is refused as well. The `stat` before the
+/// open was a sixth of the system calls of loading a module of
+/// thousands of small files.
+pub(crate) fn read_listed_file(path: &Utf8Path, max_size: u64) -> Result<ReadFile, ReadError> {
     let file = open_without_blocking(path.as_std_path())?;
     let opened = file.metadata()?;
     if !opened.is_file() {
         return Err(ReadError::NotRegular(describe(opened.file_type())));
     }
-    let bytes = read_at_most(file, max_size, opened.len())?;
+    if opened.len() > max_size {
+        return Err(ReadError::TooLarge { limit: max_size });
+    }
+    let bytes = read_regular(file, max_size, opened.len())?;
     Ok(ReadFile { bytes, metadata: opened })
 }
 
@@ -122,6 +136,48 @@ pub fn read_file(path: &Utf8Path, max_size: u64) -> Result<ReadFile, ReadError> 
 /// `max_size` bytes: then at most one byte more is read, and it is refused.
 pub fn read_stream(reader: impl Read, max_size: u64) -> Result<Vec<u8>, ReadError> {
     read_at_most(reader, max_size, 0)
+}
+
+/// Reads a regular file whose length was `expected` when it was opened,
+/// as [`read_at_most`] does, in one read when it still has that length:
+/// the read asks for a byte more, and stopping short at the length the
+/// file was opened with is its end. Reading on until a read returns
+/// nothing was a second system call for every file of a module, a
+/// twentieth of loading one of thousands of small files. A file that grew
+/// meanwhile fills the byte more and is read on to its end; one that
+/// shrank meets its end sooner, as any read does.
+fn read_regular(mut file: impl Read, max_size: u64, expected: u64) -> Result<Vec<u8>, ReadError> {
+    let Ok(room) = usize::try_from(expected.min(max_size).saturating_add(1)) else {
+        return read_at_most(file, max_size, expected);
+    };
+    let mut bytes = vec![0; room];
+    let mut filled = 0;
+    loop {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(read) => {
+                filled += read;
+                // At the length it was opened with, with room left: the
+                // read stopped there.
+                if filled as u64 == expected || filled == room {
+                    break;
+                }
+            }
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error.into()),
+        }
+    }
+    bytes.truncate(filled);
+    if filled < room {
+        return Ok(bytes);
+    }
+    // It grew past what it was opened with: on to its end, or the limit.
+    let left = max_size.saturating_add(1).saturating_sub(filled as u64);
+    file.take(left).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_size {
+        return Err(ReadError::TooLarge { limit: max_size });
+    }
+    Ok(bytes)
 }
 
 fn read_at_most(reader: impl Read, max_size: u64, expected: u64) -> Result<Vec<u8>, ReadError> {
@@ -187,6 +243,9 @@ mod tests {
         assert_eq!(read_file(&path, 6).expect("read").bytes, b"a = 1\n");
         let error = read_file(&path, 5).err().expect("refused");
         assert!(matches!(error, ReadError::TooLarge { limit: 5 }), "{error:?}");
+        let error = read_listed_file(&path, 5).err().expect("refused");
+        assert!(matches!(error, ReadError::TooLarge { limit: 5 }), "{error:?}");
+        assert_eq!(read_listed_file(&path, 6).expect("read").bytes, b"a = 1\n");
         assert_eq!(error.to_string(), "larger than the limit of 5 bytes");
         // A sparse file of a gigabyte is refused by its length, unread.
         let big = root.join("big.tf");
@@ -201,6 +260,8 @@ mod tests {
         let (_dir, root) = temp_dir();
         let error = read_file(&root, DEFAULT_MAX_FILE_SIZE).err().expect("refused");
         assert_eq!(error.to_string(), "not a regular file but a directory");
+        let error = read_listed_file(&root, DEFAULT_MAX_FILE_SIZE).err().expect("refused");
+        assert_eq!(error.to_string(), "not a regular file but a directory");
         #[cfg(unix)]
         {
             let fifo = root.join("pipe.tf");
@@ -209,10 +270,62 @@ mod tests {
             // Reading it would wait for a writer forever.
             let error = read_file(&fifo, DEFAULT_MAX_FILE_SIZE).err().expect("refused");
             assert_eq!(error.to_string(), "not a regular file but a FIFO");
+            // Listed as a regular file, then replaced by a FIFO: opened
+            // without waiting, and refused by what the handle says.
+            let error = read_listed_file(&fifo, DEFAULT_MAX_FILE_SIZE).err().expect("refused");
+            assert_eq!(error.to_string(), "not a regular file but a FIFO");
             let error = read_file("/dev/zero".into(), DEFAULT_MAX_FILE_SIZE).err().expect("refused");
             assert_eq!(error.to_string(), "not a regular file but a character device");
             assert_eq!(io::Error::from(error).kind(), io::ErrorKind::InvalidInput);
         }
+    }
+
+    /// A reader that hands out at most `chunk` bytes a read and counts its
+    /// reads.
+    struct Chunked<'a> {
+        bytes: &'a [u8],
+        chunk: usize,
+        reads: usize,
+    }
+
+    impl Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.reads += 1;
+            let n = buf.len().min(self.chunk).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// A file of the length it was opened with takes one read; one read in
+    /// pieces, one that grew, one that shrank, and one that said it was
+    /// empty (as files under `/proc` do) are read whole, and one that grew
+    /// past the limit is refused.
+    #[test]
+    fn a_regular_file_is_read_to_its_end_in_one_read_when_it_can_be() {
+        let text = b"a = 1\nb = 2\n";
+        let read = |bytes: &[u8], chunk: usize, expected: u64, max: u64| {
+            let mut reader = Chunked { bytes, chunk, reads: 0 };
+            let read = read_regular(&mut reader, max, expected);
+            (read, reader.reads)
+        };
+        let (bytes, reads) = read(text, usize::MAX, 12, 100);
+        assert_eq!((bytes.expect("read"), reads), (text.to_vec(), 1));
+        let (bytes, reads) = read(text, 5, 12, 100);
+        assert_eq!((bytes.expect("read"), reads), (text.to_vec(), 3));
+        let (bytes, _) = read(text, usize::MAX, 4, 100);
+        assert_eq!(bytes.expect("read"), text, "grown since it was opened");
+        let (bytes, _) = read(text, usize::MAX, 20, 100);
+        assert_eq!(bytes.expect("read"), text, "shrunk since it was opened");
+        let (bytes, _) = read(text, 2, 0, 100);
+        assert_eq!(bytes.expect("read"), text, "said to be empty");
+        let (bytes, _) = read(b"", usize::MAX, 0, 100);
+        assert_eq!(bytes.expect("read"), b"");
+        let (error, _) = read(text, usize::MAX, 4, 10);
+        assert!(matches!(error, Err(ReadError::TooLarge { limit: 10 })), "{error:?}");
+        let (bytes, _) = read(text, usize::MAX, 4, 12);
+        assert_eq!(bytes.expect("read"), text, "grown up to the limit");
     }
 
     /// An endless stream (`/dev/zero` on standard input) is read one byte

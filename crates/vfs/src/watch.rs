@@ -468,7 +468,7 @@ impl State {
         let mut paths = Vec::new();
         // A root that cannot be listed (it was deleted, say) has no files:
         // every known one is reported deleted.
-        let _ = list_files(&self.absolute_root, self.scope, self.files, &mut paths);
+        let _ = list_files(&self.absolute_root, self.scope, self.files, &mut |path, _| paths.push(path));
         let mut everything: Vec<Utf8PathBuf> = paths.iter().filter_map(|path| self.reported(path)).collect();
         everything.extend(self.tracked().cloned());
         everything
@@ -494,7 +494,7 @@ impl State {
             } else {
                 self.several_names.remove(&path);
             }
-            match read_file(&on_disk, self.max_file_size) {
+            match read_file(&on_disk, false, self.max_file_size) {
                 Ok(Some(bytes)) => {
                     let hash = content_hash(&bytes);
                     match self.known.insert(path.clone(), hash) {
@@ -681,7 +681,7 @@ impl State {
             if std::fs::symlink_metadata(&on_disk).is_ok_and(|metadata| metadata.is_dir()) {
                 let mut paths = Vec::new();
                 // A directory removed while it is listed has no files.
-                let _ = list_files(&on_disk, self.scope, self.files, &mut paths);
+                let _ = list_files(&on_disk, self.scope, self.files, &mut |path, _| paths.push(path));
                 candidates.extend(paths.iter().filter_map(|path| self.reported(path)));
             }
         }
