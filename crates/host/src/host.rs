@@ -2064,15 +2064,9 @@ fn evaluation_order<'a>(
 /// makes a thread wait for a value another is computing, and never
 /// computes one twice).
 fn evaluate(db: &RootDatabase, module: Module, order: &[Address], threads: usize) {
-    for_each_after(
-        db,
-        order,
-        threads,
-        || {},
-        |db, address| {
-            let _ = module::attribute_value(db, Attr::new(db, module, address.clone()));
-        },
-    );
+    for_each(db, order, threads, |db, address| {
+        let _ = module::attribute_value(db, Attr::new(db, module, address.clone()));
+    });
 }
 
 /// `items` in the path order of each one's file ([`vfs::sort_by_path`],
@@ -2084,19 +2078,46 @@ fn sorted_by_path<T>(db: &RootDatabase, items: Vec<T>, file: impl Fn(&T) -> File
     keyed.into_iter().map(|(_, item)| item).collect()
 }
 
-/// `f` of each of `items`, in order, on up to `threads` threads when there
-/// are many, each with its own handle on the database.
+/// When the threads beside the calling one start on a share of work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Helpers {
+    /// At once: the calling thread has work of its own to do meanwhile.
+    AtOnce,
+    /// Once the work left, at the pace the calling thread kept alone,
+    /// would take longer than [`WORTH_A_THREAD`]. Most of a report after
+    /// an edit is a few hundred attributes or files, each mostly a memo
+    /// read: done in a millisecond or two on one thread, and starting
+    /// another (its stack and heap to fault in, a database handle, and
+    /// waits on the first where the work is a chain of dependencies) cost
+    /// more than the share it took.
+    WhenWorthIt,
+}
+
+/// The work left, at the calling thread's pace, that is worth starting the
+/// other threads for (see [`Helpers::WhenWorthIt`]). On two cores, `watch`'s
+/// edits of the chains module (`gen-module --shape chains`), each about
+/// 1.5 ms of evaluation, took 14% less time (201 attributes fanning in
+/// from one) and 19% less (up to 162 along chains) than with a second
+/// thread started for each step of their reports: the medians of 64
+/// edits of each kind.
+const WORTH_A_THREAD: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// `f` of each of `items`, in order, on the calling thread, and on up to
+/// `threads` threads in all, each with its own handle on the database,
+/// when the work proves long enough to be worth them (see
+/// [`Helpers::WhenWorthIt`]).
 fn parallel_map<I: Copy + Sync, T: Send>(
     db: &RootDatabase,
     items: &[I],
     threads: usize,
     f: impl Fn(&RootDatabase, I) -> T + Sync,
 ) -> Vec<T> {
-    parallel_map_after(db, items, threads, || {}, f)
+    map_in_runs(db, items, threads, Helpers::WhenWorthIt, || {}, f)
 }
 
 /// [`parallel_map`], the calling thread doing `first` (work of its own that
-/// needs no other thread) before it joins the others.
+/// needs no other thread) while the others start at once, when there are
+/// many items.
 fn parallel_map_after<I: Copy + Sync, T: Send>(
     db: &RootDatabase,
     items: &[I],
@@ -2105,60 +2126,142 @@ fn parallel_map_after<I: Copy + Sync, T: Send>(
     f: impl Fn(&RootDatabase, I) -> T + Sync,
 ) -> Vec<T> {
     const MANY: usize = 64;
-    if items.len() < MANY || threads < 2 {
-        first();
-        return items.iter().map(|&item| f(db, item)).collect();
-    }
-    // Several pieces per thread, taken in turn: a thread the system
-    // leaves waiting (the machine is shared) then holds up one piece, not
-    // a thread's whole share.
-    const PIECES_PER_THREAD: usize = 8;
-    let chunks: Vec<&[I]> = items.chunks(items.len().div_ceil(threads * PIECES_PER_THREAD)).collect();
-    let results: Vec<std::sync::Mutex<Vec<T>>> = chunks.iter().map(|_| std::sync::Mutex::default()).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    on_threads_after(db, threads.min(chunks.len()), first, |db| {
-        loop {
-            let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(chunk) = chunks.get(at) else { break };
-            let found: Vec<T> = chunk.iter().map(|&item| f(db, item)).collect();
-            *results[at].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = found;
-        }
-    });
-    results
-        .into_iter()
-        .flat_map(|it| it.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
-        .collect()
+    let threads = if items.len() < MANY { 1 } else { threads };
+    map_in_runs(db, items, threads, Helpers::AtOnce, first, f)
 }
 
-/// `f` of each of `items` on up to `threads` threads, each with its own
-/// handle on the database, the calling thread joining the others once it
-/// has done `first` (work of its own that needs no other thread, done
-/// meanwhile rather than before or after). Each thread takes the next run
-/// of items in order, so that with an order of dependencies first the
-/// items a thread needs are mostly done or being done.
-fn for_each_after<I: Sync>(
+fn map_in_runs<I: Copy + Sync, T: Send>(
     db: &RootDatabase,
     items: &[I],
     threads: usize,
+    helpers: Helpers,
     first: impl FnOnce(),
-    f: impl Fn(&RootDatabase, &I) + Sync,
-) {
+    f: impl Fn(&RootDatabase, I) -> T + Sync,
+) -> Vec<T> {
+    // Several runs per thread, taken in turn: a thread the system leaves
+    // waiting (the machine is shared) then holds up one run, not a
+    // thread's whole share.
+    const RUNS_PER_THREAD: usize = 8;
+    let run = items.len().div_ceil(threads.max(1) * RUNS_PER_THREAD);
+    let mut made = share_out(db, items.len(), threads, run, helpers, first, |db, range| {
+        items[range].iter().map(|&item| f(db, item)).collect::<Vec<T>>()
+    });
+    made.sort_unstable_by_key(|(start, _)| *start);
+    made.into_iter().flat_map(|(_, made)| made).collect()
+}
+
+/// `f` of each of `items`, on the calling thread and on others as
+/// [`parallel_map`] starts them. Each thread takes the next run of items in
+/// order, so that with an order of dependencies first the items a thread
+/// needs are mostly done or being done.
+fn for_each<I: Sync>(db: &RootDatabase, items: &[I], threads: usize, f: impl Fn(&RootDatabase, &I) + Sync) {
     /// Items a thread takes at a time.
     const RUN: usize = 64;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = |db: &RootDatabase| {
-        loop {
-            let at = next.fetch_add(RUN, std::sync::atomic::Ordering::Relaxed);
-            let Some(run) = items.get(at..(at + RUN).min(items.len())) else { break };
-            if run.is_empty() {
-                break;
-            }
-            for item in run {
+    share_out(
+        db,
+        items.len(),
+        threads,
+        RUN,
+        Helpers::WhenWorthIt,
+        || {},
+        |db, range| {
+            for item in &items[range] {
                 f(db, item);
             }
+        },
+    );
+}
+
+/// `f` of runs of the positions `0..len`, on the calling thread (which does
+/// `first` before) and on up to `threads - 1` others, started as `helpers`
+/// says, each with its own handle on the database and a deep stack: what
+/// `f` made of each run, with the run's start, in no order. A thread takes
+/// the next `run` positions when done with its last, from a shared queue,
+/// so a thread the system will not start leaves its share to the others;
+/// the calling thread, while alone, takes one at a time, so that it sees
+/// the pace of the work as soon as it can. A panic, salsa's cancellation
+/// among them, is raised again on the calling thread.
+fn share_out<T: Send>(
+    db: &RootDatabase,
+    len: usize,
+    threads: usize,
+    run: usize,
+    helpers: Helpers,
+    first: impl FnOnce(),
+    f: impl Fn(&RootDatabase, std::ops::Range<usize>) -> T + Sync,
+) -> Vec<(usize, T)> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    /// How long the calling thread works alone before it judges the pace:
+    /// the first items are the slowest (their memos not yet in the cache).
+    const SAMPLED: u128 = WORTH_A_THREAD.as_nanos() / 8;
+    let run = run.max(1);
+    let next = AtomicUsize::new(0);
+    let made = std::sync::Mutex::new(Vec::new());
+    let take = |size: usize| {
+        let start = next.fetch_add(size, Ordering::Relaxed);
+        (start < len).then(|| start..(start + size).min(len))
+    };
+    let work = |db: &RootDatabase, size: usize| {
+        while let Some(range) = take(size) {
+            let start = range.start;
+            let found = f(db, range);
+            crate::lock(&made).push((start, found));
         }
     };
-    on_threads_after(db, threads.min(items.len().div_ceil(RUN)), first, work);
+    let threads = threads.min(len.div_ceil(run));
+    if threads < 2 {
+        first();
+        work(db, len.max(1));
+        return made.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    }
+    let work = &work;
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        let start_helpers = |handles: &mut Vec<_>| {
+            // As many as there are runs left for them.
+            let left = len.saturating_sub(next.load(Ordering::Relaxed)).div_ceil(run);
+            handles.extend((1..threads.min(left + 1)).filter_map(|_| {
+                let db = db.clone();
+                std::thread::Builder::new()
+                    .stack_size(DEEP_STACK)
+                    .spawn_scoped(scope, move || work(&db, run))
+                    .ok()
+            }));
+        };
+        if helpers == Helpers::AtOnce {
+            start_helpers(&mut handles);
+        }
+        let own = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            first();
+            if handles.is_empty() {
+                let began = std::time::Instant::now();
+                let mut done: u128 = 0;
+                while let Some(range) = take(1) {
+                    let start = range.start;
+                    let found = f(db, range);
+                    crate::lock(&made).push((start, found));
+                    done += 1;
+                    let left = len.saturating_sub(next.load(Ordering::Relaxed)) as u128;
+                    let alone = began.elapsed().as_nanos();
+                    if left > 0 && alone >= SAMPLED && alone * left / done > WORTH_A_THREAD.as_nanos() {
+                        crate::trace::mark_with(|| format!("threads started after {done} of {len} items"));
+                        start_helpers(&mut handles);
+                        break;
+                    }
+                }
+            }
+            work(db, run);
+        }));
+        for handle in handles {
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        if let Err(panic) = own {
+            std::panic::resume_unwind(panic);
+        }
+    });
+    made.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Runs `work` on `threads` threads (the calling one among them, which does
