@@ -492,15 +492,21 @@ impl ModuleFacts {
 
     /// Sets what the attribute at `address` reads (see
     /// [`DependencyGraph::set_targets`]).
-    /// What was found of the inputs' soundness is kept when the edges stay
-    /// as they were: it depends on the graph's shape alone.
     pub fn set_targets(&mut self, address: &Address, targets: &[Target]) -> NodeId {
+        self.update_targets(address, targets).0
+    }
+
+    /// [`Self::set_targets`], saying too whether the node's edges changed
+    /// (see [`DependencyGraph::update_targets`]). What was found of the
+    /// inputs' soundness is kept when the edges stay as they were: it
+    /// depends on the graph's shape alone, as the cycles do.
+    pub fn update_targets(&mut self, address: &Address, targets: &[Target]) -> (NodeId, bool) {
         let (node, changed) = self.graph.update_targets(address, targets);
         if changed {
             self.soundness.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
         }
         self.forget_may_fail(node);
-        node
+        (node, changed)
     }
 
     /// Forgets an attribute whose declaration went away.

@@ -1522,12 +1522,19 @@ impl AnalysisHost {
             update.sort();
             update.dedup();
             let mut updated: Vec<NodeId> = Vec::new();
+            // Whether any edge or node came or went: most edits change a
+            // value and not what it reads.
+            let mut shape_changed = false;
             for address in &update {
                 if is_node(address) {
-                    updated.push(facts.set_targets(address, &module::attribute_targets(db, module, address)));
+                    let (node, changed) =
+                        facts.update_targets(address, &module::attribute_targets(db, module, address));
+                    shape_changed |= changed;
+                    updated.push(node);
                 } else if let Some(node) = facts.graph().node(address) {
                     if facts.graph().is_present(node) {
                         removed.push((node, address.clone()));
+                        shape_changed = true;
                     }
                     facts.remove(address);
                 }
@@ -1536,8 +1543,14 @@ impl AnalysisHost {
                 facts.inputs_changed();
             }
             dirty_nodes = facts.graph().dependents(updated.iter().copied());
-            let within: FxHashSet<NodeId> = dirty_nodes.iter().copied().collect();
-            let cycles_changed_at = facts.find_cycles(Some(&within));
+            // The cycles are the graph's shape: searched again among the
+            // dirty nodes only when it changed.
+            let cycles_changed_at = if shape_changed {
+                let within: FxHashSet<NodeId> = dirty_nodes.iter().copied().collect();
+                facts.find_cycles(Some(&within))
+            } else {
+                Vec::new()
+            };
             cycles_changed = !cycles_changed_at.is_empty();
             // References: the names whose use changed are in the files that
             // declare them.
