@@ -1148,46 +1148,55 @@ impl AnalysisHost {
                 .map(|(at, (file, member))| (at, file, member))
                 .collect();
             let earlier = &trees;
+            // Reading many files (parsing, lowering, each one's checks) is
+            // always worth the other threads: they start at once.
             let read = || {
-                parallel_map(&self.db, &work, threads, |db, (at, file, in_module)| {
-                    if let Some(tree) = earlier.get(at) {
-                        drop(crate::lock(tree).take());
-                    }
-                    let _ = analysis::diagnostics(db, file);
-                    let _ = db::parses_cleanly(db, file);
-                    let tree = (keep_trees && file.syntax(db) != db::SourceSyntax::Json)
-                        .then(|| db::parse(db, file).green().clone());
-                    if !in_module {
-                        return (None, tree.map(|tree| Box::new(tree) as Box<dyn Send>));
-                    }
-                    let declarations = module::file_declarations(db, file).clone();
-                    let _ = module::file_exprs(db, file);
-                    if module::declares_variable_types(db, file) {
-                        let _ = module::variable_types(db, file);
-                    }
-                    let _ = analysis::file_references(db, file);
-                    if let Some(plugin) = db::Db::dialects(db).claiming(file.path(db)) {
-                        plugin.read_while_parsed(db, file);
-                    }
-                    // Terraform's checks, for the files they read: for any
-                    // other, a memo of nothing was kept.
-                    if analysis::terraform::has_file_schema(file.path(db)) {
-                        let _ = analysis::terraform::schema_diagnostics(db, file);
-                    }
-                    if analysis::terraform_contexts::is_configuration(db, file) {
-                        let _ = analysis::terraform_contexts::context_diagnostics(db, file);
-                    }
-                    if vfs::TerraformFormat::of(file.path(db)).is_some_and(vfs::TerraformFormat::is_stack) {
-                        let _ = analysis::terraform_stacks::stack_declarations(db, file);
-                    }
-                    if structure {
-                        let _ = module::file_blocks(db, file);
-                    }
-                    // Its HIR and source map, read by its declarations, go
-                    // with its tree.
-                    let lowered = keep_trees.then(|| db::lower_with_source_map(db, file).clone());
-                    (Some(declarations), Some(Box::new((tree, lowered)) as Box<dyn Send>))
-                })
+                parallel_map_after(
+                    &self.db,
+                    &work,
+                    threads,
+                    || {},
+                    |db, (at, file, in_module)| {
+                        if let Some(tree) = earlier.get(at) {
+                            drop(crate::lock(tree).take());
+                        }
+                        let _ = analysis::diagnostics(db, file);
+                        let _ = db::parses_cleanly(db, file);
+                        let tree = (keep_trees && file.syntax(db) != db::SourceSyntax::Json)
+                            .then(|| db::parse(db, file).green().clone());
+                        if !in_module {
+                            return (None, tree.map(|tree| Box::new(tree) as Box<dyn Send>));
+                        }
+                        let declarations = module::file_declarations(db, file).clone();
+                        let _ = module::file_exprs(db, file);
+                        if module::declares_variable_types(db, file) {
+                            let _ = module::variable_types(db, file);
+                        }
+                        let _ = analysis::file_references(db, file);
+                        if let Some(plugin) = db::Db::dialects(db).claiming(file.path(db)) {
+                            plugin.read_while_parsed(db, file);
+                        }
+                        // Terraform's checks, for the files they read: for any
+                        // other, a memo of nothing was kept.
+                        if analysis::terraform::has_file_schema(file.path(db)) {
+                            let _ = analysis::terraform::schema_diagnostics(db, file);
+                        }
+                        if analysis::terraform_contexts::is_configuration(db, file) {
+                            let _ = analysis::terraform_contexts::context_diagnostics(db, file);
+                        }
+                        if vfs::TerraformFormat::of(file.path(db)).is_some_and(vfs::TerraformFormat::is_stack)
+                        {
+                            let _ = analysis::terraform_stacks::stack_declarations(db, file);
+                        }
+                        if structure {
+                            let _ = module::file_blocks(db, file);
+                        }
+                        // Its HIR and source map, read by its declarations, go
+                        // with its tree.
+                        let lowered = keep_trees.then(|| db::lower_with_source_map(db, file).clone());
+                        (Some(declarations), Some(Box::new((tree, lowered)) as Box<dyn Send>))
+                    },
+                )
             };
             // The files parsed here count for the next report.
             let before = self.db.executions();
@@ -1216,7 +1225,7 @@ impl AnalysisHost {
         }
         // The last chunk's, on every thread.
         let last: Vec<&std::sync::Mutex<Option<Box<dyn Send>>>> = trees.iter().collect();
-        parallel_map(&self.db, &last, threads, |_, tree| drop(crate::lock(tree).take()));
+        parallel_map_after(&self.db, &last, threads, || {}, |_, tree| drop(crate::lock(tree).take()));
     }
 
     /// Keeps a file's declarations in its snapshot (see [`Self::read_files`]).
@@ -2128,9 +2137,9 @@ fn parallel_map<I: Copy + Sync, T: Send>(
     map_in_runs(db, items, threads, Helpers::WhenWorthIt, || {}, f)
 }
 
-/// [`parallel_map`], the calling thread doing `first` (work of its own that
-/// needs no other thread) while the others start at once, when there are
-/// many items.
+/// [`parallel_map`] with the other threads started at once when there are
+/// many items (work known to be worth them), the calling thread doing
+/// `first` (work of its own that needs no other thread) meanwhile.
 fn parallel_map_after<I: Copy + Sync, T: Send>(
     db: &RootDatabase,
     items: &[I],
