@@ -400,6 +400,7 @@ impl AnalysisHost {
         // an attribute's declaration and its value to spare work after.
         if options.reports_once {
             db.without_value_firewalls();
+            db.keep_all_expressions();
         }
         // A host that shows no values needs a module's values only while its
         // diagnostics are found: a workspace's idle modules keep none.
