@@ -2104,7 +2104,8 @@ fn sorted_by_path<T>(db: &RootDatabase, items: Vec<T>, file: impl Fn(&T) -> File
 /// When the threads beside the calling one start on a share of work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Helpers {
-    /// At once: the calling thread has work of its own to do meanwhile.
+    /// At once: the work is known to be worth them (reading many files),
+    /// or the calling thread has work of its own to do meanwhile.
     AtOnce,
     /// Once the work left, at the pace the calling thread kept alone,
     /// would take longer than [`WORTH_A_THREAD`]. Most of a report after
@@ -2153,6 +2154,7 @@ fn parallel_map_after<I: Copy + Sync, T: Send>(
     map_in_runs(db, items, threads, Helpers::AtOnce, first, f)
 }
 
+/// `f` of each of `items`, in order, in runs shared out as `helpers` says.
 fn map_in_runs<I: Copy + Sync, T: Send>(
     db: &RootDatabase,
     items: &[I],
@@ -2224,11 +2226,14 @@ fn share_out<T: Send>(
         let start = next.fetch_add(size, Ordering::Relaxed);
         (start < len).then(|| start..(start + size).min(len))
     };
+    let run_one = |db: &RootDatabase, range: std::ops::Range<usize>| {
+        let start = range.start;
+        let found = f(db, range);
+        crate::lock(&made).push((start, found));
+    };
     let work = |db: &RootDatabase, size: usize| {
         while let Some(range) = take(size) {
-            let start = range.start;
-            let found = f(db, range);
-            crate::lock(&made).push((start, found));
+            run_one(db, range);
         }
     };
     let threads = threads.min(len.div_ceil(run));
@@ -2260,9 +2265,7 @@ fn share_out<T: Send>(
                 let began = std::time::Instant::now();
                 let mut done: u128 = 0;
                 while let Some(range) = take(1) {
-                    let start = range.start;
-                    let found = f(db, range);
-                    crate::lock(&made).push((start, found));
+                    run_one(db, range);
                     done += 1;
                     let left = len.saturating_sub(next.load(Ordering::Relaxed)) as u128;
                     let alone = began.elapsed().as_nanos();
