@@ -757,9 +757,10 @@ impl RootDatabase {
     /// Keeps every file's expression copies ([`module::file_exprs`]) and
     /// records no use of them: for a database evaluated once, which would
     /// not evict them anyway (it keeps twice as many as its largest module
-    /// has files, and a check's chunk has fewer than the least it keeps),
-    /// and where recording each read (a lock and an update of a list, shared
-    /// by every thread) was 3–4% of `eval DIR`'s processor time.
+    /// has files and at least [`EXPRESSIONS_KEPT`], and a check's chunk is
+    /// one module or at most 128 files), and where recording each read (a
+    /// lock and an update of a list, shared by every thread) was 3–4% of
+    /// `eval DIR`'s processor time.
     pub fn keep_all_expressions(&mut self) {
         self.expressions_kept = usize::MAX;
         module::set_file_exprs_kept(self, 0);
