@@ -1467,28 +1467,22 @@ impl AnalysisHost {
                     .collect();
                 (cycles_changed, declared)
             };
-            // The host's runner: the calling thread finds the cycles, and
-            // the count is taken by whichever thread comes to it first (the
+            // The calling thread finds the cycles, and the count, a queue of
+            // one, is taken by whichever thread comes to it first (the
             // calling one too, when no other starts).
-            let counted = std::sync::Mutex::new(None);
-            let taken = std::sync::atomic::AtomicBool::new(false);
             let mut found = None;
-            on_threads_after(
+            let mut counted = share_out(
                 db,
-                threads.min(2),
+                1,
+                threads,
+                1,
+                Helpers::AtOnce,
                 || found = Some(cycles_and_declared()),
-                |db| {
-                    if !taken.swap(true, std::sync::atomic::Ordering::Relaxed) {
-                        *crate::lock(&counted) = Some(count_usage(db));
-                    }
-                },
+                |db, _| count_usage(db),
             );
-            // Both are found by then: the runner does `first` and `work` on
-            // the calling thread at least.
-            let (usage, references) = counted
-                .into_inner()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .unwrap_or_else(|| count_usage(db));
+            // Both are found by then: `share_out` does `first`, and every
+            // item no other thread took, on the calling thread.
+            let (usage, references) = counted.pop().map_or_else(|| count_usage(db), |(_, counted)| counted);
             let (changed, declared) = found.unwrap_or_else(&mut cycles_and_declared);
             *facts.usage_mut() = usage;
             cycles_changed = changed;
@@ -2236,7 +2230,9 @@ fn share_out<T: Send>(
             run_one(db, range);
         }
     };
-    let threads = threads.min(len.div_ceil(run));
+    // A helper per run at most, and, when they start at once, one more
+    // share for the calling thread's `first`.
+    let threads = threads.min(len.div_ceil(run) + usize::from(helpers == Helpers::AtOnce));
     if threads < 2 {
         first();
         work(db, len.max(1));
@@ -2288,44 +2284,4 @@ fn share_out<T: Send>(
         }
     });
     made.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Runs `work` on `threads` threads (the calling one among them, which does
-/// `first` before it joins the others), each with its own handle on the
-/// database and a deep stack. `work` takes its items from a shared queue,
-/// so a thread the system will not start leaves its share to the others. A
-/// panic, salsa's cancellation among them, is raised again on the calling
-/// thread.
-fn on_threads_after(
-    db: &RootDatabase,
-    threads: usize,
-    first: impl FnOnce(),
-    work: impl Fn(&RootDatabase) + Sync,
-) {
-    if threads < 2 {
-        first();
-        work(db);
-        return;
-    }
-    let work = &work;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads)
-            .filter_map(|_| {
-                let db = db.clone();
-                std::thread::Builder::new().stack_size(DEEP_STACK).spawn_scoped(scope, move || work(&db)).ok()
-            })
-            .collect();
-        let own = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            first();
-            work(db);
-        }));
-        for handle in handles {
-            if let Err(panic) = handle.join() {
-                std::panic::resume_unwind(panic);
-            }
-        }
-        if let Err(panic) = own {
-            std::panic::resume_unwind(panic);
-        }
-    });
 }
