@@ -93,6 +93,12 @@ impl<T: Clone> Blocks<T> {
         true
     }
 
+    /// Leaves the blocks not taken yet untaken: for work whose results
+    /// no one will wait for ([`Blocks::each_result`] would wait forever).
+    pub(crate) fn cancel(&self) {
+        self.next.fetch_max(self.blocks(), Ordering::Relaxed);
+    }
+
     /// Flags `items` ahead of their blocks (whose results stand: an item
     /// may be told twice), for a thread waiting for flagged items to act
     /// on them at once.
@@ -179,5 +185,14 @@ mod tests {
         });
         // Once done, waiting returns at once, with nothing more.
         assert_eq!(blocks.wait_flagged(expected.len()), (Vec::new(), true));
+    }
+    /// Cancelled, the blocks not taken yet stay so, and those done stand.
+    #[test]
+    fn cancelled_work_takes_no_more_blocks() {
+        let blocks: Blocks<usize> = Blocks::new(3 * BLOCK, |it| *it == 5);
+        assert!(blocks.run_one(|it| it, usize::MAX));
+        blocks.cancel();
+        assert!(!blocks.run_one(|it| it, usize::MAX));
+        assert_eq!(blocks.flagged_since(0), (vec![5], false));
     }
 }

@@ -140,7 +140,8 @@ pub struct ResultCache {
     /// What `stat` said of each file when its bytes were last hashed.
     files: Arc<FileIndex>,
     /// The lookups of the files of the first recorded walk found to hold,
-    /// started then (see [`StampsAhead`]), until the check takes them.
+    /// started as it was read (see [`StampsAhead`]), until the check takes
+    /// them.
     stamps_ahead: Mutex<Option<Arc<StampsAhead>>>,
     /// The entries as the main pack held them when the run began.
     pack: Pack,
@@ -304,12 +305,25 @@ impl ResultCache {
     /// What the walk of `key` found last time, if every directory it
     /// listed and every ignore file it read is as it was then.
     pub fn recorded_walk(&self, key: &WalkKey) -> Option<RecordedWalk> {
-        walk::recorded(&self.dir, key, |files| {
+        let mut started = false;
+        let recorded = walk::recorded(&self.dir, key, |files| {
             let mut ahead = lock(&self.stamps_ahead);
             if ahead.is_none() {
                 *ahead = Some(StampsAhead::start(Arc::clone(files), Arc::clone(&self.files)));
+                started = true;
             }
-        })
+        });
+        // A walk that no longer holds is walked again, and the files it
+        // finds looked up by the check's own pass unless they are the same:
+        // the lookups begun for the record would most often be a second
+        // pass over every file.
+        if recorded.is_none()
+            && started
+            && let Some(ahead) = lock(&self.stamps_ahead).take()
+        {
+            ahead.cancel();
+        }
+        recorded
     }
 
     /// The lookups of the files of the recorded walk found first, started
@@ -1605,5 +1619,34 @@ mod tests {
         cache.finish();
         assert!(!stale.exists());
         assert!(fresh.exists(), "perhaps another run's, writing now");
+    }
+
+    /// The lookups begun as a recorded walk is read are the check's to
+    /// take when the record holds, and dropped when it does not.
+    #[test]
+    fn the_lookups_begun_for_a_record_that_no_longer_holds_are_dropped() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let root = Utf8Path::from_path(dir.path()).expect("UTF-8");
+        let tree = root.join("tree");
+        fs::create_dir_all(&tree).expect("a directory");
+        fs::write(tree.join("a.tf"), "").expect("a file");
+        let cache_dir = root.join("cache");
+        let inputs = || WalkInputs { dirs: vec![tree.clone()], files: Vec::new() };
+        let found = [tree.join("a.tf")];
+        // Started later than every stamp: none is racy.
+        let started = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+        let cache = ResultCache::open(&cache_dir).expect("a cache");
+        let key = cache.walk_key(&["tree"]);
+        cache.record_walk(&key, started, inputs(), &found);
+        let walked = cache.recorded_walk(&key).expect("the record holds");
+        assert_eq!(walked.files, found);
+        let ahead = cache.take_stamps_ahead().expect("lookups begun");
+        assert!(ahead.covers(&found));
+        assert!(cache.take_stamps_ahead().is_none(), "taken once");
+        // A file added: the directory's record no longer holds.
+        fs::write(tree.join("b.tf"), "").expect("a file");
+        let cache = ResultCache::open(&cache_dir).expect("a cache");
+        assert!(cache.recorded_walk(&key).is_none());
+        assert!(cache.take_stamps_ahead().is_none(), "dropped with the record");
     }
 }

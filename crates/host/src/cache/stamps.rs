@@ -1,8 +1,9 @@
 //! The files of a recorded walk looked up in the file index as soon as
-//! the record is found to hold, on a thread of their own, while the run
-//! goes on with what needs one thread (the configurations, the grouping
-//! into units): a warm run's `stat` of every file, most of its work, then
-//! waits for nothing. The check takes what was found (see
+//! the record is read, on a thread of their own, while the run goes on
+//! with what needs one thread or two (the record's directories checked,
+//! the configurations, the grouping into units): a warm run's `stat` of
+//! every file, most of its work, then waits for nothing. A record found
+//! not to hold cancels them ([`StampsAhead::cancel`]). The check takes what was found (see
 //! [`super::ResultCache::take_stamps_ahead`]) for the same paths in the same
 //! order, and helps with what is left.
 
@@ -41,6 +42,12 @@ impl StampsAhead {
         let runner = Arc::clone(&ahead);
         let _ = std::thread::Builder::new().name("halite-stamps".into()).spawn(move || runner.run());
         ahead
+    }
+
+    /// Takes no more blocks: for lookups no check will take (the record
+    /// did not hold). Nothing may wait for their results then.
+    pub(crate) fn cancel(&self) {
+        self.work.cancel();
     }
 
     /// Whether these are the lookups of `paths`, in their order (by text:

@@ -149,32 +149,20 @@ fn path_of(cache_dir: &Utf8Path, key: &WalkKey) -> Utf8PathBuf {
 }
 
 /// The walk recorded under `key`, if every stamp in it holds now; the
-/// files it found, in one string, are handed to `on_holds` as soon as it
-/// is known to hold, before they are copied out one by one
-/// (for [`super::stamps::StampsAhead`], which looks them up beside the
-/// run).
+/// files it found, in one string, are handed to `on_read` as soon as the
+/// record is read, before its stamps are checked and the files copied out
+/// one by one (for [`super::stamps::StampsAhead`], which looks them up
+/// beside the run).
 pub(super) fn recorded(
     cache_dir: &Utf8Path,
     key: &WalkKey,
-    on_holds: impl FnOnce(&Arc<FoundTexts>),
+    on_read: impl FnOnce(&Arc<FoundTexts>),
 ) -> Option<RecordedWalk> {
     crate::trace::mark("walk record");
     let bytes = crate::cache::read_bounded(&path_of(cache_dir, key), MAX_RECORD_SIZE)?;
     crate::trace::mark("walk record read");
     let record = decode(&bytes, key)?;
     crate::trace::mark("walk record decoded");
-    let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
-        fs::metadata(Utf8Path::new(path)).is_ok_and(|metadata| {
-            metadata.is_dir() && stamp.holds_for(&Stamp::of(&metadata), record.trusted_before)
-        })
-    });
-    let files_hold = || {
-        record.files.iter().all(|(path, watched)| watched.holds(Utf8Path::new(path), record.trusted_before))
-    };
-    crate::trace::mark("walk dirs hold");
-    if !(dirs_hold && files_hold()) {
-        return None;
-    }
     // The paths found, validated as UTF-8 once (by `decode`) and laid end
     // to end: each is read again by the lookups beside the run and copied
     // out below, and checking its bytes at each read was most of the
@@ -189,9 +177,27 @@ pub(super) fn recorded(
             (start, text.len())
         })
         .collect();
-    crate::trace::mark("walk files hold");
     let texts = Arc::new(FoundTexts { text, spans });
-    on_holds(&texts);
+    // Handed on before the directories are found to hold, so that the
+    // files' lookups go on beside theirs (a warm run's `stat`s are most of
+    // its work, and the directories' waited for nothing else): a file's
+    // lookup answers for the file whatever the walk finds, and a check
+    // whose walk finds other files does not take them
+    // (`StampsAhead::covers`).
+    on_read(&texts);
+    let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
+        fs::metadata(Utf8Path::new(path)).is_ok_and(|metadata| {
+            metadata.is_dir() && stamp.holds_for(&Stamp::of(&metadata), record.trusted_before)
+        })
+    });
+    let files_hold = || {
+        record.files.iter().all(|(path, watched)| watched.holds(Utf8Path::new(path), record.trusted_before))
+    };
+    crate::trace::mark("walk dirs hold");
+    if !(dirs_hold && files_hold()) {
+        return None;
+    }
+    crate::trace::mark("walk files hold");
     let files = (0..texts.len()).map(|index| texts.get(index).to_owned()).collect();
     let without_config: Vec<Utf8PathBuf> = record
         .dirs
