@@ -186,6 +186,7 @@ mod tests {
         // Once done, waiting returns at once, with nothing more.
         assert_eq!(blocks.wait_flagged(expected.len()), (Vec::new(), true));
     }
+
     /// Cancelled, the blocks not taken yet stay so, and those done stand.
     #[test]
     fn cancelled_work_takes_no_more_blocks() {

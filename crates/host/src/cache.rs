@@ -314,9 +314,9 @@ impl ResultCache {
             }
         });
         // A walk that no longer holds is walked again, and the files it
-        // finds looked up by the check's own pass unless they are the same:
-        // the lookups begun for the record would most often be a second
-        // pass over every file.
+        // finds are looked up by the check's own pass: the lookups begun
+        // for the record, left to run, would be a second pass over most
+        // files.
         if recorded.is_none()
             && started
             && let Some(ahead) = lock(&self.stamps_ahead).take()

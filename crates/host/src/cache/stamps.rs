@@ -3,9 +3,9 @@
 //! with what needs one thread or two (the record's directories checked,
 //! the configurations, the grouping into units): a warm run's `stat` of
 //! every file, most of its work, then waits for nothing. A record found
-//! not to hold cancels them ([`StampsAhead::cancel`]). The check takes what was found (see
-//! [`super::ResultCache::take_stamps_ahead`]) for the same paths in the same
-//! order, and helps with what is left.
+//! not to hold cancels them ([`StampsAhead::cancel`]). The check takes
+//! what was found (see [`super::ResultCache::take_stamps_ahead`]) for the
+//! same paths in the same order, and helps with what is left.
 
 use std::{fs, sync::Arc};
 

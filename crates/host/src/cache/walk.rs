@@ -180,10 +180,8 @@ pub(super) fn recorded(
     let texts = Arc::new(FoundTexts { text, spans });
     // Handed on before the directories are found to hold, so that the
     // files' lookups go on beside theirs (a warm run's `stat`s are most of
-    // its work, and the directories' waited for nothing else): a file's
-    // lookup answers for the file whatever the walk finds, and a check
-    // whose walk finds other files does not take them
-    // (`StampsAhead::covers`).
+    // its work, and the directories' waited for nothing else); a record
+    // found not to hold has them cancelled (`ResultCache::recorded_walk`).
     on_read(&texts);
     let dirs_hold = all_in_parallel(&record.dirs, |(path, stamp, _)| {
         fs::metadata(Utf8Path::new(path)).is_ok_and(|metadata| {
