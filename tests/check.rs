@@ -5,14 +5,14 @@
 //!
 //! Each case records the command, its exit code and both outputs in a file
 //! under `test-data/check/cli/`, compared with `expect_file!`;
-//! `UPDATE_EXPECT=1 cargo test -p halite --test check` refreshes them. Each
+//! `UPDATE_EXPECT=1 cargo test -p halite --test suite check::` refreshes them. Each
 //! format is also checked against what its consumer reads: SARIF against
 //! the official SARIF 2.1.0 schema, Checkstyle and JUnit XML parsed back,
 //! GitLab's Code Quality fields, GitHub's workflow command syntax with its
 //! escapes, each against the JSON format's diagnostics. `check/cache.rs`
 //! tests the result cache.
 
-mod support;
+use crate::support;
 
 #[path = "check/cache.rs"]
 mod cache;

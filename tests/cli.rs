@@ -4,7 +4,7 @@
 //! standard error in one file under `test-data/cli/`, compared with
 //! `expect_file!`; `UPDATE_EXPECT=1 cargo test -p halite` refreshes them.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 

@@ -1,8 +1,8 @@
 //! `halite eval`: the conformance cases of `test-data/eval/` through the
 //! binary, and transcripts of a few runs on `test-data/cli-eval/`
-//! (`UPDATE_EXPECT=1 cargo test -p halite --test eval` refreshes them).
+//! (`UPDATE_EXPECT=1 cargo test -p halite --test suite eval::` refreshes them).
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

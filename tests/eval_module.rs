@@ -1,9 +1,9 @@
 //! `halite eval DIR`: a module's attributes by address, with `--var`,
 //! `--var-file` and `--attr`, on the fixture modules of `test-data/modules/`
-//! (`UPDATE_EXPECT=1 cargo test -p halite --test eval_module` refreshes the
+//! (`UPDATE_EXPECT=1 cargo test -p halite --test suite eval_module::` refreshes the
 //! transcripts in `test-data/cli-eval/`).
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 

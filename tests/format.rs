@@ -14,7 +14,7 @@
 //! the expected outputs of formatted files were made with the reference
 //! formatter (`hclfmt`), so these tests check the command, not the rules.
 
-mod support;
+use crate::support;
 
 use std::{
     collections::BTreeMap,

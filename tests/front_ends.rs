@@ -12,7 +12,7 @@
 //! report is cut to those (it also checks the directory's other HCL files
 //! and its subdirectories).
 
-mod support;
+use crate::support;
 
 use std::{
     collections::BTreeSet,

@@ -6,7 +6,7 @@
 //! with a generous timeout, and `--stats` prints a line after each
 //! evaluation, which marks where one evaluation's output ends.
 
-mod support;
+use crate::support;
 
 use std::{
     collections::BTreeSet,

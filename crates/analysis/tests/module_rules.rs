@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use analysis::{Diagnostic, LineIndex};
 use expect_test::expect_file;
 
-mod support;
+use crate::support;
 
 use support::check_dir;
 

@@ -14,7 +14,7 @@ use analysis::{Diagnostic, LineIndex};
 use db::RootDatabase;
 use expect_test::expect_file;
 
-mod support;
+use crate::support;
 
 use support::check_dir;
 

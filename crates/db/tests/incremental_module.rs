@@ -300,7 +300,7 @@ fn changing_a_variable_reevaluates_its_users() {
 }
 
 /// A rough measure of a large module, for looking at costs by hand:
-/// `cargo test --release -p db --test incremental_module -- --ignored --nocapture`.
+/// `cargo test --release -p db --test suite incremental_module:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "a timing run, not a check"]
 fn large_module_timings() {
@@ -545,7 +545,7 @@ fn a_long_known_cycle_is_not_walked_for_each_member() {
 
 /// Cold evaluation of a module of many blocks of one type, each reading
 /// the one before (name resolution's lookup of a block by its labels), for
-/// `cargo test --release -p db --test incremental_module -- --ignored --nocapture`.
+/// `cargo test --release -p db --test suite incremental_module:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "a timing run, not a check"]
 fn blocks_of_one_type_timings() {

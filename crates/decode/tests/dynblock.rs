@@ -4,7 +4,7 @@
 //! reference's diagnostics, and the variables a body needs before it is
 //! expanded. Expected outputs are in `test-data/decode/dynblock`.
 
-mod support;
+use crate::support;
 
 use std::fmt::Write as _;
 use std::sync::Arc;

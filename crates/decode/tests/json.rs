@@ -17,9 +17,9 @@
 //! - the static analyses and variables of JSON expressions, inline.
 //!
 //! `python3 test-data/decode/json/oracle.py` remakes the reference's files;
-//! `UPDATE_EXPECT=1 cargo test -p decode --test json` the expected outputs.
+//! `UPDATE_EXPECT=1 cargo test -p decode --test suite json::` the expected outputs.
 
-mod support;
+use crate::support;
 
 use std::{collections::BTreeMap, fs, path::PathBuf};
 

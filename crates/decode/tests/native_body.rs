@@ -12,7 +12,7 @@
 //! must be the same set, since the reference reports unsupported arguments
 //! in the random order of a Go map.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

@@ -7,7 +7,7 @@
 //! traversal must be a prefix of a fixed one where no dynamic index
 //! intervenes, so the two analyses agree on the roots they find.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! `test-data/decode/native/oracle.py`); partial content with the rest's
 //! content, and just attributes, are in the expected `merged/expected.txt`.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

@@ -6,7 +6,7 @@
 //! `test-data/decode/native/static.hcl`, and standalone expressions parsed
 //! from strings.
 
-mod support;
+use crate::support;
 
 use std::fmt::Write;
 use std::fs;

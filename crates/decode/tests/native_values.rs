@@ -7,7 +7,7 @@
 //! attributes in the random order of a Go map), but for the evaluator's
 //! known differences listed in `.known.txt`.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

@@ -5,7 +5,7 @@
 //! `test-data/decode/native/var_refs_oracle.py`), in its order; Halite's
 //! fixed `variables` are in the expected `.txt`.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

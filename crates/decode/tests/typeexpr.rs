@@ -3,7 +3,7 @@
 //! reference's diagnostics; and values converted to constraints after their
 //! defaults are applied. Expected outputs are in `test-data/decode/typeexpr`.
 
-mod support;
+use crate::support;
 
 use std::fmt::Write as _;
 use std::sync::Arc;

@@ -8,7 +8,7 @@ use db::{
 };
 use expect_test::expect;
 
-mod support;
+use crate::support;
 use support::report;
 
 fn load(db: &mut RootDatabase, files: &[(&str, &str)]) -> Module {

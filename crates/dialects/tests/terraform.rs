@@ -412,7 +412,7 @@ fn json_twins_take_terraform_label_counts() {
 
 /// The module-call check over every directory of a tree (`HALITE_TF_TREE`),
 /// for reports on real repositories:
-/// `HALITE_TF_TREE=path cargo test -p db --test terraform -- --ignored --nocapture`.
+/// `HALITE_TF_TREE=path cargo test -p dialects --test suite terraform:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "reads a tree named by HALITE_TF_TREE"]
 fn module_calls_in_a_tree() {

@@ -9,7 +9,7 @@ use db::{
 };
 use expect_test::expect;
 
-mod support;
+use crate::support;
 use support::report;
 
 fn load(db: &mut RootDatabase, text: &str) -> Module {

@@ -383,7 +383,7 @@ e = setsubtract([1, 2, 3, 4], [4, 2, 9])
 
 /// The same for the two hundred thousand elements the limits allow, in
 /// seconds: comparing each element with every other took hours. A stress
-/// test: `cargo test -p eval --release --test api -- --ignored linear`.
+/// test: `cargo test -p eval --release --test suite api::duplicates_are_found_in_linear_time -- --ignored`.
 #[test]
 #[ignore = "a stress test, slow in debug builds"]
 fn duplicates_are_found_in_linear_time() {

@@ -4,7 +4,7 @@
 
 #[path = "../examples/build_tool.rs"]
 #[allow(dead_code, reason = "the example's main is not called here")]
-mod build_tool;
+mod example;
 
 use halite::{Change, Utf8Path, Utf8PathBuf, Value};
 
@@ -14,12 +14,12 @@ fn example_dir() -> Utf8PathBuf {
 
 #[test]
 fn plans_the_example() {
-    let workspace = build_tool::load(&example_dir(), &[]).expect("the example loads");
+    let workspace = example::load(&example_dir(), &[]).expect("the example loads");
     assert_eq!(workspace.diagnostics(), []);
     assert_eq!(workspace.value("local.out_dir").unwrap(), Value::string("target/debug"));
     assert_eq!(workspace.value("local.banner").unwrap(), Value::string("build-tool (debug)"));
-    let plan = build_tool::plan(&workspace).expect("a plan");
-    let rendered = build_tool::render(&plan);
+    let plan = example::plan(&workspace).expect("a plan");
+    let rendered = example::render(&plan);
     expect_test::expect![[r#"
         1. lib -> target/debug/libcalc.a
            compile: $ cc -g -O0 -c src/parse.c src/eval.c
@@ -35,8 +35,8 @@ fn plans_the_example() {
 #[test]
 fn a_variable_changes_every_output() {
     let variables = [("profile".to_string(), "\"release\"".to_string())];
-    let workspace = build_tool::load(&example_dir(), &variables).expect("the example loads");
-    let plan = build_tool::plan(&workspace).expect("a plan");
+    let workspace = example::load(&example_dir(), &variables).expect("the example loads");
+    let plan = example::plan(&workspace).expect("a plan");
     assert_eq!(
         plan[1].1.step[0].run,
         "cc -O2 -DNDEBUG -o target/release/calc src/main.c target/release/libcalc.a"
@@ -51,8 +51,8 @@ fn an_edit_changes_its_dependents_only() {
     for name in ["project.hcl", "library.hcl", "app.hcl", "test.hcl", "schema/build.hcl"] {
         std::fs::copy(example_dir().join(name), dir.join(name)).expect("copied");
     }
-    let mut workspace = build_tool::load(dir, &[]).expect("the copy loads");
-    build_tool::plan(&workspace).expect("a plan");
+    let mut workspace = example::load(dir, &[]).expect("the copy loads");
+    example::plan(&workspace).expect("a plan");
     let path = dir.join("app.hcl");
     let text = std::fs::read_to_string(&path).expect("readable");
     let edited = text.replace("\"${local.out_dir}/calc\"", "\"${local.out_dir}/calculator\"");
@@ -68,7 +68,7 @@ fn an_edit_changes_its_dependents_only() {
             r#"target["test.unit"].step.self-test.run"#,
         ]
     );
-    let plan = build_tool::plan(&workspace).expect("a plan");
+    let plan = example::plan(&workspace).expect("a plan");
     assert_eq!(plan[2].1.step[0].run, "target/debug/calculator --self-test > target/debug/test.log");
     // Whitespace and comments change nothing.
     let mut change = Change::new();
@@ -86,7 +86,7 @@ fn the_schema_checks_the_configuration() {
     std::fs::create_dir(dir.join("schema")).expect("a directory");
     std::fs::copy(example_dir().join("schema/build.hcl"), dir.join("schema/build.hcl")).expect("a copy");
     std::fs::write(dir.join("quiet.hcl"), "target \"ok\" {\n  sources = []\n  output  = \"ok\"\n  deps    = []\n  step \"run\" {\n    run     = \"true\"\n    timeout = \"5\"\n  }\n}\n").expect("a file");
-    let workspace = build_tool::load(dir, &[]).expect("the configuration loads");
+    let workspace = example::load(dir, &[]).expect("the configuration loads");
     assert_eq!(workspace.diagnostics(), []);
 
     std::fs::write(
@@ -94,7 +94,7 @@ fn the_schema_checks_the_configuration() {
         "target \"bad\" {\n  sources = \"x.c\"\n  outptu  = \"x\"\n  deps    = []\n  step \"run\" {\n    timeout = \"soon\"\n  }\n}\ntargte \"t\" {}\n",
     )
     .expect("a file");
-    let workspace = build_tool::load(dir, &[]).expect("the configuration loads");
+    let workspace = example::load(dir, &[]).expect("the configuration loads");
     let messages: Vec<String> =
         workspace.diagnostics().iter().map(|it| it.to_string().replace(dir.as_str(), "DIR")).collect();
     expect_test::expect![[r#"

@@ -1,6 +1,6 @@
 //! The JSON syntax parser: data-driven trees (`test-data/parser/json/{ok,err}`,
 //! each `.json` beside the `.rast` it must produce; refresh with
-//! `UPDATE_EXPECT=1 cargo test -p syntax --test json` and review the diff),
+//! `UPDATE_EXPECT=1 cargo test -p syntax --test suite json::` and review the diff),
 //! the vendored JSON corpus against the reference's verdicts and first error
 //! positions, the typed AST's accessors, and deep nesting.
 

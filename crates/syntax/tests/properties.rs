@@ -217,7 +217,7 @@ fn distinct_attributes(n: usize) -> String {
 /// distinct names in one body (3 MB) parse in well under a second in an
 /// optimised build. Ignored in the normal suite because a debug build is
 /// several times slower and a loaded machine could miss any fixed bound;
-/// run it with `cargo test --release -p syntax --test properties -- --ignored`.
+/// run it with `cargo test --release -p syntax --test suite properties:: -- --ignored`.
 #[test]
 #[ignore = "a timing bound, meant for an optimised build"]
 fn many_distinct_attribute_names_parse_in_linear_time() {

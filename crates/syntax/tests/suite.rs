@@ -1,0 +1,6 @@
+//! The syntax tree's tests, linked into one test binary: one link for the
+//! crate's integration tests rather than one per file.
+
+mod corpus;
+mod json;
+mod properties;
