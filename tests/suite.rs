@@ -10,4 +10,5 @@ mod eval;
 mod eval_module;
 mod format;
 mod front_ends;
+mod suite_files;
 mod watch;
