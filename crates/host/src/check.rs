@@ -1206,14 +1206,27 @@ impl<R: Send> ChunkChecker<'_, R> {
         if let Some(hash) = indexed_hash(cache, &self.paths[index], self.limits) {
             return Hashed::Indexed(hash);
         }
-        self.read_and_index(cache, index).into()
+        self.read_and_index(cache, index, false).into()
     }
 
     /// The file at `paths[index]` read and hashed, and recorded in the
     /// file index as `stat` found the file opened before reading it.
-    fn read_and_index(&self, cache: &ResultCache, index: usize) -> io::Result<(Vec<u8>, blake3::Hash)> {
+    /// `indexed`: the index knew the file as a `stat` just found it, a
+    /// regular file, so it is opened without another `stat` first (a warm
+    /// run that shows source text reads every file with a diagnostic).
+    fn read_and_index(
+        &self,
+        cache: &ResultCache,
+        index: usize,
+        indexed: bool,
+    ) -> io::Result<(Vec<u8>, blake3::Hash)> {
         let path = &self.paths[index];
-        let file = vfs::read_file(path, self.limits.max_file_size)?;
+        let max_size = self.limits.max_file_size;
+        let file = if indexed {
+            vfs::read_found_regular_file(path, max_size)?
+        } else {
+            vfs::read_file(path, max_size)?
+        };
         let hash = cache::hash_bytes(&file.bytes);
         cache.index_file(path, Stamp::of(&file.metadata), hash);
         Ok((file.bytes, hash))
@@ -1230,7 +1243,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         let mut hashes = Vec::with_capacity(hashed.len());
         for (index, file) in hashed {
             let read = match file {
-                Hashed::Indexed(_) => self.read_and_index(cache, index),
+                Hashed::Indexed(_) => self.read_and_index(cache, index, true),
                 Hashed::Read(bytes, hash) => Ok((bytes, hash)),
                 Hashed::Unreadable(error) => Err(error),
             };
@@ -1258,7 +1271,7 @@ impl<R: Send> ChunkChecker<'_, R> {
                 continue;
             }
             if let Hashed::Indexed(hash) = *file {
-                *file = self.read_and_index(cache, *index).into();
+                *file = self.read_and_index(cache, *index, true).into();
                 if file.hash() != Some(hash) {
                     return false;
                 }

@@ -35,7 +35,8 @@ pub use crate::kind::{
 pub use crate::load::{Error, FileSet, LoadedFile, Scope, load, load_set};
 pub use crate::path_key::{PathKey, PathMap, normal_text};
 pub use crate::read::{
-    DEFAULT_MAX_FILE_SIZE, ReadError, ReadFile, describe, open_without_blocking, read_file, read_stream,
+    DEFAULT_MAX_FILE_SIZE, ReadError, ReadFile, describe, open_without_blocking, read_file,
+    read_found_regular_file, read_stream,
 };
 pub use crate::repository::{is_repository_root, repository_root};
 pub use crate::watch::{WatchOptions, Watcher};

@@ -194,14 +194,14 @@ pub(crate) fn list_files(
 /// The bytes of the file at `path`, or `None` if there is no regular file
 /// there (never was, was removed, or is a directory or a FIFO now);
 /// `listed_regular` when a listing just found a regular file there (see
-/// [`crate::read::read_listed_file`]).
+/// [`crate::read::read_found_regular_file`]).
 pub(crate) fn read_file(
     path: &Utf8Path,
     listed_regular: bool,
     max_file_size: u64,
 ) -> io::Result<Option<Vec<u8>>> {
     let read = if listed_regular {
-        crate::read::read_listed_file(path, max_file_size)
+        crate::read::read_found_regular_file(path, max_file_size)
     } else {
         crate::read_file(path, max_file_size)
     };

@@ -109,17 +109,18 @@ pub fn read_file(path: &Utf8Path, max_size: u64) -> Result<ReadFile, ReadError> 
     if metadata.len() > max_size {
         return Err(ReadError::TooLarge { limit: max_size });
     }
-    read_listed_file(path, max_size)
+    read_found_regular_file(path, max_size)
 }
 
-/// [`read_file`] of a path that a directory's listing just found to be a
-/// regular file (by the entry's type, which needs no `stat`): it is not
+/// [`read_file`] of a path just found to be a regular file: by a
+/// directory's listing (the entry's type, which needs no `stat`), or by a
+/// `stat` of the caller's own (a cached check's file index). It is not
 /// looked at again before it is opened. Opened without blocking and
 /// checked through the handle as every file is, one that something else
 /// took the name of meanwhile is refused as well. The `stat` before the
 /// open was a sixth of the system calls of loading a module of
 /// thousands of small files.
-pub(crate) fn read_listed_file(path: &Utf8Path, max_size: u64) -> Result<ReadFile, ReadError> {
+pub fn read_found_regular_file(path: &Utf8Path, max_size: u64) -> Result<ReadFile, ReadError> {
     let file = open_without_blocking(path.as_std_path())?;
     let opened = file.metadata()?;
     if !opened.is_file() {
@@ -245,9 +246,9 @@ mod tests {
         assert!(matches!(error, ReadError::TooLarge { limit: 5 }), "{error:?}");
         assert_eq!(error.to_string(), "larger than the limit of 5 bytes");
         // Refused by the length its open handle reports when listed.
-        let error = read_listed_file(&path, 5).err().expect("refused");
+        let error = read_found_regular_file(&path, 5).err().expect("refused");
         assert!(matches!(error, ReadError::TooLarge { limit: 5 }), "{error:?}");
-        assert_eq!(read_listed_file(&path, 6).expect("read").bytes, b"a = 1\n");
+        assert_eq!(read_found_regular_file(&path, 6).expect("read").bytes, b"a = 1\n");
         // A sparse file of a gigabyte is refused by its length, unread.
         let big = root.join("big.tf");
         fs::File::create(&big).and_then(|file| file.set_len(1 << 30)).expect("a sparse file");
@@ -261,7 +262,7 @@ mod tests {
         let (_dir, root) = temp_dir();
         let error = read_file(&root, DEFAULT_MAX_FILE_SIZE).err().expect("refused");
         assert_eq!(error.to_string(), "not a regular file but a directory");
-        let error = read_listed_file(&root, DEFAULT_MAX_FILE_SIZE).err().expect("refused");
+        let error = read_found_regular_file(&root, DEFAULT_MAX_FILE_SIZE).err().expect("refused");
         assert_eq!(error.to_string(), "not a regular file but a directory");
         #[cfg(unix)]
         {
@@ -273,7 +274,7 @@ mod tests {
             assert_eq!(error.to_string(), "not a regular file but a FIFO");
             // Listed as a regular file, then replaced by a FIFO: opened
             // without waiting, and refused by what the handle says.
-            let error = read_listed_file(&fifo, DEFAULT_MAX_FILE_SIZE).err().expect("refused");
+            let error = read_found_regular_file(&fifo, DEFAULT_MAX_FILE_SIZE).err().expect("refused");
             assert_eq!(error.to_string(), "not a regular file but a FIFO");
             let error = read_file("/dev/zero".into(), DEFAULT_MAX_FILE_SIZE).err().expect("refused");
             assert_eq!(error.to_string(), "not a regular file but a character device");
