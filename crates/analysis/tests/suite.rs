@@ -1,5 +1,5 @@
-//! The analysis's tests, linked into one test binary: one link for the
-//! crate's integration tests rather than one per file.
+//! The analysis crate's tests, linked into one test binary: one link for
+//! the crate's integration tests rather than one per file.
 
 mod support;
 

@@ -1203,26 +1203,31 @@ impl<R: Send> ChunkChecker<'_, R> {
 
     /// The file at `paths[index]` hashed, by the file index if it can be.
     fn hash_file(&self, cache: &ResultCache, index: usize) -> Hashed {
-        if let Some(hash) = indexed_hash(cache, &self.paths[index], self.limits) {
+        let path = &self.paths[index];
+        let metadata = std::fs::metadata(path).ok();
+        if let Some(metadata) = &metadata
+            && let Some(hash) = indexed_hash_of(cache, path, metadata, self.limits)
+        {
             return Hashed::Indexed(hash);
         }
-        self.read_and_index(cache, index, false).into()
+        self.read_and_index(cache, index, metadata.is_some_and(|it| it.is_file())).into()
     }
 
     /// The file at `paths[index]` read and hashed, and recorded in the
     /// file index as `stat` found the file opened before reading it.
-    /// `indexed`: the index knew the file as a `stat` just found it, a
-    /// regular file, so it is opened without another `stat` first (a warm
-    /// run that shows source text reads every file with a diagnostic).
+    /// `found_regular`: a `stat` just found a regular file there (the
+    /// file index's lookup, or the caller's own), so it is opened without
+    /// another `stat` first (a warm run that shows source text reads every
+    /// file with a diagnostic, and one after an edit every changed file).
     fn read_and_index(
         &self,
         cache: &ResultCache,
         index: usize,
-        indexed: bool,
+        found_regular: bool,
     ) -> io::Result<(Vec<u8>, blake3::Hash)> {
         let path = &self.paths[index];
         let max_size = self.limits.max_file_size;
-        let file = if indexed {
+        let file = if found_regular {
             vfs::read_found_regular_file(path, max_size)?
         } else {
             vfs::read_file(path, max_size)?
