@@ -191,6 +191,44 @@ fn an_edit_in_a_called_module_invalidates_its_caller() {
     assert_eq!(written_since(&written, &cache), 2);
 }
 
+/// A check of one directory reads the local module its module calls
+/// though that module is outside the paths checked (as `eval` and a
+/// check of the whole tree do), and its entry depends on that module's
+/// files as read from disk: a Terragrunt unit on the module it deploys
+/// likewise.
+#[test]
+fn a_called_module_outside_the_paths_checked_is_read_and_invalidates() {
+    let dir = tree();
+    let live = dir.path().join("live/app");
+    std::fs::create_dir_all(&live).expect("a directory");
+    std::fs::write(
+        live.join("terragrunt.hcl"),
+        "terraform {\n  source = \"../../modules/net\"\n}\n\ninputs = {\n  name = \"app\"\n}\n",
+    )
+    .expect("a unit");
+    let (_keep, cache) = cache_dir();
+    // The root module alone, as a file and as its directory's only
+    // file: the child under `modules/net` is none of the paths checked.
+    for args in [&["--format", "concise", "main.tf"][..], &["--format", "concise", "live/app"]] {
+        let before = cached_run(dir.path(), &cache, args);
+        assert!(before.contains("exit Some(0)"), "{before}");
+    }
+    let written = entries(&cache);
+    let again = cached_run(dir.path(), &cache, &["--format", "concise", "main.tf"]);
+    assert!(again.contains("exit Some(0)"), "{again}");
+    assert_eq!(written_since(&written, &cache), 0, "reported from its entry");
+
+    let variables = dir.path().join("modules/net/variables.tf");
+    let text = std::fs::read_to_string(&variables).expect("the file");
+    std::fs::write(&variables, text.replace("\"name\"", "\"title\"").replace("var.name", "var.title"))
+        .expect("the edit");
+    let after = cached_run(dir.path(), &cache, &["--format", "concise", "main.tf"]);
+    assert!(after.contains("main.tf:3:3: error[unsupported-module-argument]"), "{after}");
+    assert!(after.contains("main.tf:1:1: error[missing-module-argument]"), "{after}");
+    let unit = cached_run(dir.path(), &cache, &["--format", "concise", "live/app"]);
+    assert!(unit.contains("live/app/terragrunt.hcl:6:3: warning[unused-input]"), "{unit}");
+}
+
 #[test]
 fn an_edit_in_a_variables_file_invalidates_it() {
     let dir = tree();

@@ -276,6 +276,7 @@ fn check_grouped<R: Send>(
         limits,
         unit_of_dir: &unit_of_dir,
         child_inputs,
+        outside: Mutex::default(),
         levels: &levels,
         levels_digests: Mutex::default(),
         deferring: AtomicBool::new(true),
@@ -723,6 +724,19 @@ type UnitBytes = Vec<(usize, io::Result<Vec<u8>>)>;
 /// run.
 type ChildInputs = Arc<Mutex<FxHashMap<Utf8PathBuf, Option<Arc<ModuleInterface>>>>>;
 
+/// A module that a unit of the run calls, in a directory that holds no
+/// unit of the run (outside the paths checked, or left out of them): read
+/// from disk once for the run, as `eval` and `watch` read a called module
+/// ([`crate::load::children`]), so that checking one directory reports
+/// on its calls what checking the whole tree does.
+struct OutsideModule {
+    /// Its module files with the hashes of their bytes, in path order;
+    /// `None` when there are none (no module there).
+    files: Option<Vec<(Utf8PathBuf, blake3::Hash)>>,
+    /// What a caller reads of it.
+    interface: Option<Arc<ModuleInterface>>,
+}
+
 /// The chunk (by place in `chunks`) of each of a run's `paths` files,
 /// `usize::MAX` for a file of none (one not reported).
 fn chunk_of_files(chunks: &[&[CheckUnit]], paths: usize) -> Vec<usize> {
@@ -823,6 +837,10 @@ struct ChunkChecker<'a, R> {
     unit_of_dir: &'a FxHashMap<&'a str, &'a CheckUnit>,
     /// The variables of the modules called so far, by directory.
     child_inputs: ChildInputs,
+    /// The modules called whose directories hold no unit of the run, as
+    /// read from disk (see [`OutsideModule`]), by directory; `None` for
+    /// one that could not be read.
+    outside: Mutex<FxHashMap<Utf8PathBuf, Option<Arc<OutsideModule>>>>,
     levels: &'a OnceLock<Result<Configured, ConfigError>>,
     /// The digest of each of the run's rule levels, by the address of
     /// its `Arc` (held by `levels` for the whole run).
@@ -983,32 +1001,32 @@ impl<R: Send> ChunkChecker<'_, R> {
         for dir in host.module_dirs().map(Utf8Path::to_owned).collect::<Vec<_>>() {
             let Some(module) = host.module(&dir) else { continue };
             for call in db::module::module_calls(host.db(), module) {
-                if host.module(&call.dir).is_none()
-                    && !loaded.contains(&call.dir)
-                    && !lock(&self.child_inputs).contains_key(&call.dir)
-                    && let Some(unit) = self.unit_of_dir.get(call.dir.as_str())
+                if host.module(&call.dir).is_some()
+                    || loaded.contains(&call.dir)
+                    || lock(&self.child_inputs).contains_key(&call.dir)
                 {
-                    // Unchanged since its entry was written: what the
-                    // caller reads of it is there.
-                    if let Some(interface) = self.stored_interface(unit) {
-                        lock(&self.child_inputs).entry(call.dir.clone()).or_insert(interface);
-                        continue;
-                    }
-                    // A child's unreadable file is reported where it is
-                    // checked, in its own chunk.
-                    let read = self.read_bytes(unit);
-                    let dialects = host.db().dialects();
-                    Self::add(
-                        &mut children,
-                        unit,
-                        read,
-                        false,
-                        &mut FxHashMap::default(),
-                        self.paths,
-                        dialects,
-                    );
-                    loaded.push(call.dir.clone());
+                    continue;
                 }
+                let Some(unit) = self.unit_of_dir.get(call.dir.as_str()) else {
+                    // No file of the run there: the module as it is on
+                    // disk, read once for the run.
+                    if let Some(outside) = self.outside_module(&call.dir) {
+                        lock(&self.child_inputs).entry(call.dir.clone()).or_insert(outside.interface.clone());
+                    }
+                    continue;
+                };
+                // Unchanged since its entry was written: what the caller
+                // reads of it is there.
+                if let Some(interface) = self.stored_interface(unit) {
+                    lock(&self.child_inputs).entry(call.dir.clone()).or_insert(interface);
+                    continue;
+                }
+                // A child's unreadable file is reported where it is
+                // checked, in its own chunk.
+                let read = self.read_bytes(unit);
+                let dialects = host.db().dialects();
+                Self::add(&mut children, unit, read, false, &mut FxHashMap::default(), self.paths, dialects);
+                loaded.push(call.dir.clone());
             }
         }
         host.apply_change(children);
@@ -1339,8 +1357,9 @@ impl<R: Send> ChunkChecker<'_, R> {
         dir: &Utf8Path,
     ) -> Option<(blake3::Hash, Option<Vec<(Utf8PathBuf, blake3::Hash)>>)> {
         let Some(unit) = self.unit_of_dir.get(dir.as_str()) else {
-            // No file of the run there: a caller finds no module.
-            return Some((cache::interface_digest(None), None));
+            // No file of the run there: the module on disk, if any.
+            let outside = self.outside_module(dir)?;
+            return Some((cache::interface_digest(outside.interface.as_deref()), outside.files.clone()));
         };
         let mut known = lock(&self.child_inputs).get(dir).cloned();
         if known.is_none()
@@ -1378,6 +1397,39 @@ impl<R: Send> ChunkChecker<'_, R> {
         Some((cache::interface_digest(interface.as_deref()), Some(files)))
     }
 
+    /// The module called in `dir`, a directory of no unit of the run, as
+    /// it is on disk (read once for the run); `None` when it cannot be
+    /// read (a caller's entry is then not stored: it is checked each
+    /// time).
+    fn outside_module(&self, dir: &Utf8Path) -> Option<Arc<OutsideModule>> {
+        if let Some(known) = lock(&self.outside).get(dir) {
+            return known.clone();
+        }
+        let read = self.read_outside_module(dir).map(Arc::new);
+        lock(&self.outside).entry(dir.to_owned()).or_insert(read).clone()
+    }
+
+    fn read_outside_module(&self, dir: &Utf8Path) -> Option<OutsideModule> {
+        let none = OutsideModule { files: None, interface: None };
+        if !dir.is_dir() {
+            return Some(none);
+        }
+        let loaded = vfs::load(dir, vfs::Scope::Directory, self.limits.max_file_size).ok()?;
+        if loaded.is_empty() {
+            return Some(none);
+        }
+        let files = loaded.iter().map(|file| (file.path.clone(), cache::hash_bytes(&file.bytes))).collect();
+        let mut host = self.chunk_host(self.configured().ok()?);
+        let mut change = Change::new();
+        change.set_reported(dir.to_owned(), false);
+        for file in loaded {
+            change.set_file(file.path, Contents::Bytes(file.bytes), Membership::Module(dir.to_owned()));
+        }
+        host.apply_change(change);
+        let interface = host.module(dir).and_then(|module| db::module::child_interface(host.db(), module));
+        Some(OutsideModule { files: Some(files), interface })
+    }
+
     /// What callers read of the module `unit`, as the cache's entry for
     /// its files as they are now holds it, if there is one.
     fn stored_interface(&self, unit: &CheckUnit) -> Option<Option<Arc<ModuleInterface>>> {
@@ -1388,11 +1440,14 @@ impl<R: Send> ChunkChecker<'_, R> {
         cache.load(&key)?.interface?.decode()
     }
 
-    /// Whether a directory a unit read has the files it had, with the same
-    /// bytes (or, as then, none among the run's).
+    /// Whether a directory a unit read has the module files it had, with
+    /// the same bytes (or, as then, none): the run's files there, or else
+    /// the module on disk there ([`OutsideModule`]).
     fn dependency_holds(&self, dependency: &Dependency) -> bool {
         match (self.unit_of_dir.get(dependency.dir.as_str()), &dependency.files) {
-            (None, None) => true,
+            (None, files) => {
+                self.outside_module(&dependency.dir).is_some_and(|outside| outside.files == *files)
+            }
             (Some(unit), Some(files)) => {
                 // The paths by text, as the entry recorded the run's
                 // (comparing them as paths parses their components).
@@ -1516,7 +1571,7 @@ impl<R: Send> ChunkChecker<'_, R> {
         dirs.into_iter()
             .map(|dir| {
                 let files = match self.unit_of_dir.get(dir.as_str()) {
-                    None => None,
+                    None => self.outside_module(dir)?.files.clone(),
                     Some(called) => Some(
                         called
                             .files
