@@ -177,17 +177,17 @@ fn walk_recorded(
     }
     let started = std::time::SystemTime::now();
     let mut walked = Found::default();
-    let mut dirs = None;
-    walk(root, syntaxes, &mut walked, Some(&mut dirs));
+    let mut listed = None;
+    walk(root, syntaxes, &mut walked, Some(&mut listed));
     // Recorded in order, so that a run reading the record need not sort.
     vfs::sort_paths(&mut walked.files);
     let mut config_free = false;
     if walked.problems.is_empty()
-        && let Some(dirs) = dirs
+        && let Some(Listed { dirs, links }) = listed
         && let Some(files) = watched_files(root, &dirs)
     {
         let listed = dirs.len();
-        let inputs = WalkInputs { dirs, files };
+        let inputs = WalkInputs { dirs, files, links };
         let without_config = cache.record_walk(&key, started, inputs, &walked.files);
         // A directory that could not be looked at is not among them.
         config_free = without_config.len() == listed;
@@ -264,9 +264,10 @@ fn git_exclude_files(dir: &Utf8Path, files: &mut Vec<Utf8PathBuf>) -> Option<()>
 
 /// Walks `root` on several threads (a monorepo has thousands of
 /// directories, each read and each `.gitignore` parsed); the caller sorts.
-/// Each directory listed goes into `dirs`, when asked (`None` there when
-/// one's path is not UTF-8).
-fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found, dirs: Option<&mut Option<Vec<Utf8PathBuf>>>) {
+/// Each directory listed, and each link named as a wanted file, goes into
+/// `listed` when asked (`None` there when a directory's path is not
+/// UTF-8).
+fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found, listed: Option<&mut Option<Listed>>) {
     let walker = WalkBuilder::new(root)
         // Hidden files are still checked (`.tflint.hcl` is configuration
         // people keep); hidden directories are skipped below.
@@ -283,28 +284,36 @@ fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found, dirs: Option<&mu
         })
         .build_parallel();
     let shared = Mutex::new(std::mem::take(found));
-    let listed: Option<Mutex<Option<Vec<Utf8PathBuf>>>> = dirs.as_ref().map(|_| Mutex::new(Some(Vec::new())));
+    let recording: Option<Mutex<Option<Listed>>> =
+        listed.as_ref().map(|_| Mutex::new(Some(Listed::default())));
     walker.run(|| {
-        let (shared, listed) = (&shared, &listed);
+        let (shared, recording) = (&shared, &recording);
         Box::new(move |entry| {
             let mut problems = Vec::new();
             let file = match entry {
                 Ok(entry) => {
-                    if let Some(listed) = listed
+                    if let Some(recording) = recording
                         && entry.file_type().is_some_and(|file_type| file_type.is_dir())
                     {
                         // A directory that cannot be named cannot be
                         // recorded: `None` for the whole walk.
-                        let mut listed = listed.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                        match (Utf8Path::from_path(entry.path()), listed.as_mut()) {
-                            (Some(dir), Some(listed)) => listed.push(tidy(dir)),
-                            _ => *listed = None,
+                        let mut recording = recording.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                        match (Utf8Path::from_path(entry.path()), recording.as_mut()) {
+                            (Some(dir), Some(listed)) => listed.dirs.push(tidy(dir)),
+                            _ => *recording = None,
                         }
                     }
-                    wanted_file(entry, syntaxes).unwrap_or_else(|problem| {
+                    let wanted = wanted_file(entry, syntaxes).unwrap_or_else(|problem| {
                         problems.push(problem);
                         None
-                    })
+                    });
+                    if let (Some((path, Some(leads_to_file))), Some(recording)) = (&wanted, recording)
+                        && let Some(listed) =
+                            recording.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).as_mut()
+                    {
+                        listed.links.push((path.clone(), *leads_to_file));
+                    }
+                    wanted.and_then(|(path, link)| (link != Some(false)).then_some(path))
                 }
                 Err(error) => {
                     problems_of(&error, None, &mut problems);
@@ -320,15 +329,28 @@ fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found, dirs: Option<&mu
         })
     });
     *found = shared.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let (Some(dirs), Some(listed)) = (dirs, listed) {
-        *dirs = listed.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let (Some(listed), Some(recording)) = (listed, recording) {
+        *listed = recording.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
     }
 }
 
-/// The entry's path when it is a file of the wanted syntaxes; a problem
-/// when it is one whose path is not UTF-8 (the command could not name it).
-fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<Utf8PathBuf>, Problem> {
-    if !entry.file_type().is_some_and(|file_type| file_type.is_file()) {
+/// What a walk that is recorded lists besides the files it finds: each
+/// directory, and each symbolic link named as a wanted file, with whether
+/// it leads to a regular file (found through it).
+#[derive(Default)]
+struct Listed {
+    dirs: Vec<Utf8PathBuf>,
+    links: Vec<(Utf8PathBuf, bool)>,
+}
+
+/// The entry's path when it is a file of the wanted syntaxes, or a
+/// symbolic link named as one, with whether the link leads to a regular
+/// file (Terraform reads a module's files through their links, as
+/// `vfs::load` does; a link to anything else is no file); a problem when
+/// its path is not UTF-8 (the command could not name it).
+fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<(Utf8PathBuf, Option<bool>)>, Problem> {
+    let Some(file_type) = entry.file_type() else { return Ok(None) };
+    if !file_type.is_file() && !file_type.is_symlink() {
         return Ok(None);
     }
     // The one table of file kinds says which names are HCL files; a name
@@ -341,8 +363,12 @@ fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<Utf8PathBuf
     if !wanted {
         return Ok(None);
     }
+    // A link is followed only to a regular file: one to a directory is
+    // not entered (a walk could loop), and a dangling one is nothing.
+    let link =
+        file_type.is_symlink().then(|| std::fs::metadata(entry.path()).is_ok_and(|target| target.is_file()));
     match Utf8PathBuf::from_path_buf(entry.into_path()) {
-        Ok(path) => Ok(Some(tidy(&path))),
+        Ok(path) => Ok(Some((tidy(&path), link))),
         Err(path) => Err(Problem { path: escaped(&path), reason: "its path is not UTF-8".to_owned() }),
     }
 }

@@ -614,7 +614,7 @@ fn an_edit_in_the_module_a_terragrunt_unit_deploys_invalidates_the_unit() {
 /// The cache's records of directory walks, by name, with their inodes: a
 /// record rewritten is a new file renamed into place.
 fn walk_records(cache: &Path) -> BTreeMap<String, u64> {
-    let Ok(dir) = std::fs::read_dir(cache.join("walks-v2")) else { return BTreeMap::new() };
+    let Ok(dir) = std::fs::read_dir(cache.join("walks-v3")) else { return BTreeMap::new() };
     dir.map(|entry| entry.expect("an entry"))
         .map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -704,6 +704,44 @@ fn a_configuration_above_a_recorded_walk_s_root_applies() {
         .expect("a configuration");
     let off = cached_run(dir.path(), &cache, &args);
     assert!(!off.contains("interpolation-only"), "{off}");
+}
+
+/// A module file that is a symbolic link is one of the module's files, as
+/// Terraform reads it; a recorded walk holds only while each link leads
+/// where it led (to a regular file, or not), though the directory that
+/// holds the link does not change when its target goes or comes back.
+#[test]
+fn a_linked_module_file_is_found_and_its_target_is_watched() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (module, shared) = (dir.path().join("module"), dir.path().join("shared"));
+    std::fs::create_dir_all(&module).expect("a directory");
+    std::fs::create_dir_all(&shared).expect("a directory");
+    std::fs::write(module.join("outputs.tf"), "output \"name\" {\n  value = var.name\n}\n").expect("a file");
+    std::fs::write(shared.join("variables.tf"), "variable \"name\" {\n  type = string\n}\n").expect("a file");
+    std::os::unix::fs::symlink("../shared/variables.tf", module.join("variables.tf")).expect("a link");
+    let (_keep, cache) = cache_dir();
+    let run_module = || cached_run(dir.path(), &cache, &["--format", "concise", "module"]);
+    settle();
+    for _ in 0..2 {
+        let found = run_module();
+        assert!(found.contains("exit Some(0)") && found.contains("checked 2 files"), "{found}");
+    }
+    assert!(walk_records(&cache).len() == 1, "the walk is recorded");
+
+    // The target gone: the dangling link is no file, and the variable is
+    // undeclared.
+    std::fs::rename(shared.join("variables.tf"), shared.join("moved")).expect("moved away");
+    settle();
+    for _ in 0..2 {
+        let dangling = run_module();
+        assert!(dangling.contains("module/outputs.tf:2:11: error[undeclared-reference]"), "{dangling}");
+        assert!(dangling.contains("checked 1 file"), "{dangling}");
+    }
+    // Back again.
+    std::fs::rename(shared.join("moved"), shared.join("variables.tf")).expect("moved back");
+    settle();
+    let restored = run_module();
+    assert!(restored.contains("exit Some(0)") && restored.contains("checked 2 files"), "{restored}");
 }
 
 /// What ignore files say decides which files a walk finds: a

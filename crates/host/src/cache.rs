@@ -1631,7 +1631,7 @@ mod tests {
         fs::create_dir_all(&tree).expect("a directory");
         fs::write(tree.join("a.tf"), "").expect("a file");
         let cache_dir = root.join("cache");
-        let inputs = || WalkInputs { dirs: vec![tree.clone()], files: Vec::new() };
+        let inputs = || WalkInputs { dirs: vec![tree.clone()], files: Vec::new(), links: Vec::new() };
         let found = [tree.join("a.tf")];
         // Started later than every stamp: none is racy.
         let started = std::time::SystemTime::now() + std::time::Duration::from_secs(5);

@@ -4,15 +4,17 @@
 //! directory (as `git`'s untracked cache trusts a directory by its times).
 //!
 //! A walk's answer depends on each directory it listed (which entries it
-//! holds, of which types) and on the ignore files it read (their bytes).
+//! holds, of which types), on the ignore files it read (their bytes), and
+//! on where each symbolic link it took for a file leads (a link to a
+//! regular file is one; which, the directory's times do not say).
 //! A directory's modification time changes whenever an entry is added to
 //! it, removed from it or renamed in or out of it, and its change time on
 //! a change of its permissions as well; a file's bytes change its stamp
 //! (see [`super::file_index`]). So a record holds the [`Stamp`] of every
 //! directory listed and of every ignore file that was there (or that none
 //! was, for one looked for outside the listed directories; of a
-//! repository's `.git` directory above the root, only that it is one),
-//! and is trusted
+//! repository's `.git` directory above the root, only that it is one;
+//! of a link, only whether it leads to a regular file), and is trusted
 //! only while each is as recorded *and* was last touched before the walk
 //! started, less the racy margin: a directory changed while it was being
 //! listed, or within a clock tick of its listing, is listed again next
@@ -24,7 +26,7 @@
 //! entry of that name at all): while the directory is as recorded, none
 //! has been added, so the rule levels' search need not look there.
 //!
-//! A record is one file (`walks-v2/KEY`), written whole (a temporary file
+//! A record is one file (`walks-v3/KEY`), written whole (a temporary file
 //! renamed over it); anything that does not decode or match its trailing
 //! checksum is no record, and the walk is done again.
 
@@ -43,14 +45,14 @@ const MAGIC: &[u8; 8] = b"HALITE\x00W";
 
 /// The record's format; changing the encoding below changes it (and the
 /// directory's name).
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 
 /// The directory of records, beside the entries' directory.
-pub(crate) const DIR_NAME: &str = "walks-v2";
+pub(crate) const DIR_NAME: &str = "walks-v3";
 
-/// The directory of records of the earlier format, removed when a record
+/// The directories of records of earlier formats, removed when a record
 /// is written.
-const EARLIER_DIR_NAME: &str = "walks-v1";
+const EARLIER_DIR_NAMES: [&str; 2] = ["walks-v1", "walks-v2"];
 
 /// A record larger than this is not read.
 const MAX_RECORD_SIZE: u64 = 256 << 20;
@@ -87,6 +89,9 @@ pub struct WalkInputs {
     /// and that no listed directory's stamp covers: the ignore files in
     /// the listed directories and above them, git's exclude files.
     pub files: Vec<Utf8PathBuf>,
+    /// Each symbolic link the walk met named as a file it wants, with
+    /// whether it leads to a regular file (a file found through it).
+    pub links: Vec<(Utf8PathBuf, bool)>,
 }
 
 /// A record as stored: its paths owned when it is written, and borrowed
@@ -111,6 +116,12 @@ enum Watched {
     /// `info/exclude`), and its own times change with every `git`
     /// command, which would make every record stale.
     Dir,
+    /// A symbolic link named as a file the walk wants: it holds while
+    /// the link leads to a regular file (found through it) or does not,
+    /// as then. What a link leads to can change with no change to the
+    /// directory the walk listed; the file's bytes are the file index's
+    /// business (a `stat` follows the link).
+    Link { leads_to_file: bool },
 }
 
 impl Watched {
@@ -129,6 +140,7 @@ impl Watched {
         match (self, Watched::of(path)) {
             (Watched::File(stamp), Some(Watched::File(now))) => stamp.holds_for(&now, trusted_before),
             (Watched::Absent, Some(Watched::Absent)) | (Watched::Dir, Some(Watched::Dir)) => true,
+            (Watched::Link { leads_to_file }, Some(now)) => *leads_to_file == matches!(now, Watched::File(_)),
             _ => false,
         }
     }
@@ -283,11 +295,20 @@ pub(super) fn record(
             _ => complete = false,
         }
     }
-    let mut files = Vec::with_capacity(inputs.files.len());
+    let mut files = Vec::with_capacity(inputs.files.len() + inputs.links.len());
     for file in inputs.files {
         match Watched::of(&file) {
             Some(watched) => files.push((file, watched)),
             None => complete = false,
+        }
+    }
+    for (link, leads_to_file) in inputs.links {
+        // As the walk found it: a link retargeted since is listed again.
+        match Watched::of(&link) {
+            Some(now) if leads_to_file == matches!(now, Watched::File(_)) => {
+                files.push((link, Watched::Link { leads_to_file }));
+            }
+            _ => complete = false,
         }
     }
     let without_config = dirs.iter().filter(|(_, _, has)| !has).map(|(path, _, _)| path.clone()).collect();
@@ -300,7 +321,9 @@ pub(super) fn record(
         };
         let dir = cache_dir.join(DIR_NAME);
         if fs::create_dir_all(&dir).is_ok() {
-            let _ = fs::remove_dir_all(cache_dir.join(EARLIER_DIR_NAME));
+            for earlier in EARLIER_DIR_NAMES {
+                let _ = fs::remove_dir_all(cache_dir.join(earlier));
+            }
             remove_old_records(&dir);
             let _ = super::write_atomically(&dir, &path_of(cache_dir, key), &encode(&record, key));
         }
@@ -376,6 +399,7 @@ fn encode(record: &Record<Utf8PathBuf>, key: &WalkKey) -> Vec<u8> {
                 stamp.write(&mut out.0);
             }
             Watched::Dir => out.u8(2),
+            Watched::Link { leads_to_file } => out.u8(3 + u8::from(*leads_to_file)),
         }
     }
     out.len(record.found.len());
@@ -417,6 +441,8 @@ fn decode<'a>(bytes: &'a [u8], key: &WalkKey) -> Option<Record<&'a str>> {
             0 => Watched::Absent,
             1 => Watched::File(Stamp::read(&mut input)?),
             2 => Watched::Dir,
+            3 => Watched::Link { leads_to_file: false },
+            4 => Watched::Link { leads_to_file: true },
             _ => return None,
         };
         files.push((path, watched));
@@ -458,6 +484,7 @@ mod tests {
         let inputs = || WalkInputs {
             dirs: vec![tree.clone(), tree.join("sub")],
             files: vec![tree.join(".gitignore"), tree.join("sub/.gitignore"), root.join(".git")],
+            links: Vec::new(),
         };
         let found = vec![tree.join("sub/a.tf")];
         // Started now: every stamp is racy.
@@ -511,11 +538,18 @@ mod tests {
                 ("a/.gitignore".into(), Watched::Absent),
                 ("b".into(), Watched::File(Stamp::of(&metadata))),
                 ("c/.git".into(), Watched::Dir),
+                ("d/linked.tf".into(), Watched::Link { leads_to_file: true }),
+                ("d/dangling.tf".into(), Watched::Link { leads_to_file: false }),
             ],
             found: vec!["a/main.tf".into()],
         };
         let bytes = encode(&record, &key);
-        assert!(decode(&bytes, &key).is_some());
+        let decoded = decode(&bytes, &key).expect("the record");
+        let watched = |files: Vec<(String, Watched)>| files;
+        assert_eq!(
+            watched(decoded.files.iter().map(|(path, it)| (path.to_string(), *it)).collect()),
+            watched(record.files.iter().map(|(path, it)| (path.to_string(), *it)).collect()),
+        );
         for len in 0..bytes.len() {
             assert!(decode(&bytes[..len], &key).is_none(), "cut at {len}");
         }
