@@ -171,7 +171,6 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     if !options.quiet {
         found.warn_if_empty(paths);
     }
-    let paths = found.files;
     let root = SourceRoot::find();
     // The files reported: those no halite.toml excludes, of the shard's
     // units (by their repository-relative paths). The others are read only
@@ -189,17 +188,21 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     }
     let mut selected = match &stdin {
         Some(_) => None,
-        None => host::config::excluded(&mut levels, &paths)
+        None => host::config::excluded(&mut levels, &found.files)
             .map_err(|error| anyhow!(error))?
             .map(|excluded| excluded.iter().map(|&excluded| !excluded).collect::<Vec<bool>>()),
     };
     if let Some(shard) = options.shard {
-        let in_shard = shard.select(&paths, |path| root.relative(path));
+        let in_shard = shard.select(&found.files, |path| root.relative(path));
         selected = Some(match selected {
             Some(kept) => kept.iter().zip(in_shard).map(|(&kept, in_shard)| kept && in_shard).collect(),
             None => in_shard,
         });
     }
+    // A module file named on the command line is checked in its module, as
+    // one given on standard input is: the directory's other module files
+    // are read for it, not reported.
+    let (paths, selected) = with_unreported(found.files, selected, discover::module_siblings(paths));
     host::trace::mark("excluded found");
     let mut fixes_incomplete = false;
     if let Some(request) = options.fix {
@@ -333,6 +336,29 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     } else {
         Outcome::Clean
     })
+}
+
+/// `paths` (each reported where `selected` says, every one when it is
+/// `None`) with `unreported` added where they are not among them, in path
+/// order, to be read for the units they belong to and not reported.
+fn with_unreported(
+    paths: Vec<Utf8PathBuf>,
+    selected: Option<Vec<bool>>,
+    unreported: Vec<Utf8PathBuf>,
+) -> (Vec<Utf8PathBuf>, Option<Vec<bool>>) {
+    let known: std::collections::HashSet<&str> = paths.iter().map(|path| path.as_str()).collect();
+    let mut added: Vec<Utf8PathBuf> =
+        unreported.into_iter().filter(|path| !known.contains(path.as_str())).collect();
+    if added.is_empty() {
+        return (paths, selected);
+    }
+    added.dedup();
+    let reported = selected.unwrap_or_else(|| vec![true; paths.len()]);
+    let mut all: Vec<(Utf8PathBuf, bool)> =
+        paths.into_iter().zip(reported).chain(added.into_iter().map(|path| (path, false))).collect();
+    all.sort_by(|(a, _), (b, _)| vfs::path_order(a, b));
+    let (paths, reported) = all.into_iter().unzip();
+    (paths, Some(reported))
 }
 
 /// The name standard input is checked as and its bytes, when the paths

@@ -135,6 +135,31 @@ pub(crate) fn hcl_files(
     Ok(found)
 }
 
+/// The other module files of the directory of each module file named in
+/// `paths` (a file, not a directory walked), named as the file is
+/// (`main.tf`'s as `variables.tf`, `./a/main.tf`'s as `a/variables.tf`):
+/// a module's file is checked with its module. A directory that cannot
+/// be listed adds none.
+pub(crate) fn module_siblings(paths: &[Utf8PathBuf]) -> Vec<Utf8PathBuf> {
+    let mut dirs: Vec<&Utf8Path> = Vec::new();
+    let mut siblings = Vec::new();
+    for path in paths {
+        if !vfs::is_module_file(path) || std::fs::metadata(path).is_ok_and(|metadata| metadata.is_dir()) {
+            continue;
+        }
+        let dir = vfs::module_dir(path);
+        if dirs.contains(&dir) {
+            continue;
+        }
+        dirs.push(dir);
+        let named = tidy(path);
+        let parent = named.parent().unwrap_or(Utf8Path::new(""));
+        let Ok(listed) = vfs::list(dir, vfs::Scope::Directory, vfs::FileSet::Module) else { continue };
+        siblings.extend(listed.iter().filter_map(|file| Some(parent.join(file.file_name()?))));
+    }
+    siblings
+}
+
 /// What a walk's record is kept under: everything that decides the walk
 /// besides the directories it lists and the ignore files it reads.
 fn walk_key(root: &Utf8Path, syntaxes: Syntaxes, cache: &ResultCache) -> Option<WalkKey> {

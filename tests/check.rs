@@ -198,6 +198,41 @@ fn ci_reports_name_files_from_the_repository_root() {
     assert_eq!(sarif["runs"][0]["results"][0]["partialFingerprints"]["halite/v1"], inside[0]["fingerprint"]);
 }
 
+/// A module file named on the command line (as a pre-commit hook names
+/// the files staged) is checked in its module, as one given on standard
+/// input is: what its directory's other files declare is declared, and
+/// only the named file is reported (and counted).
+#[test]
+fn a_named_module_file_is_checked_in_its_module() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let module = dir.path().join("module");
+    std::fs::create_dir_all(&module).expect("a directory");
+    std::fs::write(module.join("main.tf"), "output \"greeting\" {\n  value = \"hello ${var.name}\"\n}\n")
+        .expect("a file");
+    // Declared here, and never used: a warning of this file alone.
+    std::fs::write(
+        module.join("variables.tf"),
+        "variable \"name\" {\n  type = string\n}\n\nvariable \"unused\" {\n  type = string\n}\n",
+    )
+    .expect("a file");
+    let run = |cwd: &Path, args: &[&str]| support::run_halite(cwd, args, b"");
+    for (cwd, path) in [(dir.path(), "module/main.tf"), (&module, "main.tf"), (&module, "./main.tf")] {
+        let (code, transcript) = run(cwd, &["check", "--no-cache", "--format", "concise", path]);
+        assert_eq!(code, 0, "{transcript}");
+        assert!(transcript.contains("checked 1 file in 1 module: 0 errors, 0 warnings"), "{transcript}");
+    }
+    let (_, stdin) =
+        run(&module, &["check", "--no-cache", "--format", "concise", "-", "--stdin-filename", "main.tf"]);
+    let (_, named) = run(&module, &["check", "--no-cache", "--format", "concise", "main.tf"]);
+    let output = |transcript: &str| transcript.split_once('\n').expect("the command's line").1.to_owned();
+    assert_eq!(output(&stdin), output(&named));
+    let (code, both) =
+        run(&module, &["check", "--no-cache", "--format", "concise", "main.tf", "variables.tf"]);
+    assert_eq!(code, 0, "{both}");
+    assert!(both.contains("variables.tf:5:1: warning[unused-declaration]"), "{both}");
+    assert!(both.contains("checked 2 files in 1 module: 0 errors, 1 warning"), "{both}");
+}
+
 /// A schema document that is not valid SARIF must fail, or the validation
 /// above proves nothing.
 #[test]

@@ -32,7 +32,7 @@ pub use crate::kind::{
     is_terraform_automatic_variables_file, is_terraform_fmt_file, is_terraform_override_file, module_dir,
     parent, path_order, sort_by_path, sort_paths, terraform_stem,
 };
-pub use crate::load::{Error, FileSet, LoadedFile, Scope, load, load_set};
+pub use crate::load::{Error, FileSet, LoadedFile, Scope, list, load, load_set};
 pub use crate::path_key::{PathKey, PathMap, normal_text};
 pub use crate::read::{
     DEFAULT_MAX_FILE_SIZE, ReadError, ReadFile, describe, open_without_blocking, read_file,

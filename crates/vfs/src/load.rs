@@ -122,6 +122,20 @@ pub fn load_set(
     Ok(files)
 }
 
+/// The paths of the files of `set` under `root` that [`load_set`] would
+/// read (regular files, and links to regular files), sorted by path,
+/// without reading them.
+pub fn list(root: &Utf8Path, scope: Scope, set: FileSet) -> Result<Vec<Utf8PathBuf>, Error> {
+    let mut listed = Vec::new();
+    list_files(root, scope, set, &mut |path, regular| {
+        if regular || std::fs::metadata(&path).is_ok_and(|target| target.is_file()) {
+            listed.push(path);
+        }
+    })?;
+    crate::sort_paths(&mut listed);
+    Ok(listed)
+}
+
 /// What [`read_file`] gives.
 type Read = io::Result<Option<Vec<u8>>>;
 
