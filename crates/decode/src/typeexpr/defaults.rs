@@ -102,15 +102,17 @@ fn transform(value: Value, defaults: Option<&Defaults>) -> Value {
     }
 }
 
-/// The reference's `Enter`: when this node declares default values and the
-/// value is a known object or map, the value becomes an object with every
-/// defaulted attribute that was missing or null set to its default. A null
-/// object counts as an empty one, so it receives all the defaults.
+/// When this node declares default values and the value is a known object
+/// or map, the value becomes an object with every defaulted attribute that
+/// was missing or null set to its default. A null value is left null (HCL
+/// v2.24 with Terraform: an attribute that is null gets its default, an
+/// object that is null gets none; v2.14 filled a null object as an empty
+/// one), so `optional(object({…}), null)` stays null where it is absent.
 fn fill(value: Value, defaults: Option<&Defaults>) -> Value {
     let Some(defaults) = defaults.filter(|defaults| !defaults.defaults.is_empty()) else {
         return value;
     };
-    if !value.is_known() {
+    if !value.is_known() || value.is_null() {
         return value;
     }
     let ty = value.ty();

@@ -73,7 +73,7 @@ fn apply_cases() {
             val(r#"["object",{"a":"string","b":"bool"}]"#, r#"{"a":"foo","b":null}"#),
         ),
         (
-            "null object receives every default",
+            "null object left null (HCL v2.24; v2.14 filled it)",
             simple_defaults(),
             Value::null(ty(r#"["object",{"a":"string"}]"#)),
         ),
@@ -94,6 +94,18 @@ fn apply_cases() {
         "nested: a given sub-object receives defaults",
         nested(),
         val(r#"["object",{"c":["object",{"a":"string"}],"d":"number"}]"#, r#"{"c":{"a":"x"},"d":7}"#),
+    ));
+    // `c = optional(object({a = string, b = optional(bool, true)}), null)`,
+    // absent: null, not an object of `b` alone (which would lack `a`).
+    let null_default = || {
+        let mut defaults = leaf(NESTED, &[("c", Value::null(ty(r#"["object",{"a":"string"}]"#)))]);
+        defaults.children.push((Some("c".into()), simple_defaults()));
+        defaults
+    };
+    cases.push((
+        "nested: a null default stays null, its own defaults not applied",
+        null_default(),
+        val(r#"["object",{"d":"number"}]"#, r#"{"d":7}"#),
     ));
 
     let elements_of =
