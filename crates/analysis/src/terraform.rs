@@ -2350,7 +2350,8 @@ pub fn default_value_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec
 /// the call's `source` is a local directory whose files all parse and
 /// declare no output `OUT`. Terraform validates a module call's value as
 /// an object of the child's outputs, so it reports such a read as HCL does
-/// ("Unsupported attribute", with a did-you-mean). `interface_of` finds a
+/// ("Unsupported attribute", with a did-you-mean), unless `try` or `can`
+/// catches it. `interface_of` finds a
 /// child by its directory (see [`module::child_interface`]); a child not
 /// found is not checked. Addresses in `moved`, `import` and `removed`
 /// blocks name resources inside the child, not outputs, and are left out.
@@ -2368,9 +2369,15 @@ pub fn module_output_diagnostics(
         return Vec::new();
     }
     let hir = db::lower(db, file);
+    // Inside `try` or `can`, a missing output is an evaluation error the
+    // call catches, as Terraform evaluates it.
+    let caught = module::caught_by_try(hir);
     let mut out = Vec::new();
     for (id, expr) in hir.exprs.iter() {
         let hir::Expr::GetAttr { base, name: output } = expr else { continue };
+        if caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false) {
+            continue;
+        }
         let (call_expr, indexed) = match &hir.exprs[*base] {
             hir::Expr::Index { base, .. } | hir::Expr::LegacyIndex { base, .. } => (*base, true),
             _ => (*base, false),

@@ -107,8 +107,9 @@ pub use crate::module::{
     },
     calls::{
         ArgumentsAt, FileRead, MODULE_META_ARGUMENTS, MemberAccess, ModuleCall, ModuleInput, ModuleInterface,
-        call_output_diagnostics, child_interface, join_lexically, member_access_range, member_accesses,
-        module_block_calls, module_call_diagnostics, module_calls, module_inputs, module_reads, read_file,
+        call_output_diagnostics, caught_by_try, child_interface, join_lexically, member_access_range,
+        member_accesses, module_block_calls, module_call_diagnostics, module_calls, module_inputs,
+        module_reads, read_file,
     },
     declarations::{
         BlockEntry, BodyPosition, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations,

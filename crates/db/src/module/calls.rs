@@ -437,7 +437,23 @@ pub struct MemberAccess {
 /// The member accesses of a file's expressions, but those inside `try` or
 /// `can`, whose fallback a missing member is, not an error.
 pub fn member_accesses(hir: &hir::FileHir) -> Vec<MemberAccess> {
-    // What `try` and `can` catch.
+    let caught = caught_by_try(hir);
+    hir.exprs
+        .iter()
+        .filter(|(id, _)| !caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false))
+        .filter_map(|(id, expr)| {
+            let hir::Expr::GetAttr { base, name } = expr else { return None };
+            Some(MemberAccess { expr: id, base: access_chain(hir, *base)?, name: SmolStr::from(*name) })
+        })
+        .collect()
+}
+
+/// Which expressions of a file (by index) are inside an argument of `try`
+/// or `can`, whose evaluation errors the call catches: an attribute or an
+/// output a value does not have is such an error, found when it is
+/// evaluated (Terraform validates only that a module call exists, and
+/// leaves its outputs to evaluation).
+pub fn caught_by_try(hir: &hir::FileHir) -> Vec<bool> {
     let mut caught = vec![false; hir.exprs.len()];
     for (_, expr) in hir.exprs.iter() {
         let hir::Expr::Call(call) = expr else { continue };
@@ -454,14 +470,7 @@ pub fn member_accesses(hir: &hir::FileHir) -> Vec<MemberAccess> {
             hir.exprs[id].children(&mut stack);
         }
     }
-    hir.exprs
-        .iter()
-        .filter(|(id, _)| !caught.get(id.into_raw().into_u32() as usize).copied().unwrap_or(false))
-        .filter_map(|(id, expr)| {
-            let hir::Expr::GetAttr { base, name } = expr else { return None };
-            Some(MemberAccess { expr: id, base: access_chain(hir, *base)?, name: SmolStr::from(*name) })
-        })
-        .collect()
+    caught
 }
 
 /// The range of a member access of a native file: from its dot to the

@@ -45,3 +45,14 @@ removed {
     destroy = false
   }
 }
+
+# Inside `try` or `can`, a missing output is an evaluation error the call
+# catches, as Terraform evaluates it (its validation only checks that the
+# module call exists).
+output "tried" {
+  value = try(module.network.vpc_ids["a"], null)
+}
+
+output "could" {
+  value = can(module.zones["a"].subnets)
+}
