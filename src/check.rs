@@ -171,7 +171,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     if !options.quiet {
         found.warn_if_empty(paths);
     }
-    let root = SourceRoot::find();
+    let root = SourceRoot::find(&found.files[..found.files.len().min(1)]);
     // The files reported: those no halite.toml excludes, of the shard's
     // units (by their repository-relative paths). The others are read only
     // for what the reported ones read of them.

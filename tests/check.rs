@@ -186,6 +186,16 @@ fn ci_reports_name_files_from_the_repository_root() {
         serde_json::from_str(&stdout(dir.path(), &["check", "--format", "gitlab", "infra"])).expect("JSON");
     assert_eq!(inside[0]["location"]["path"], "infra/main.tf");
     assert_eq!(inside, above);
+    // From outside the repository (a CI step that checks its checkout by
+    // an absolute path): the checked files' repository, not the current
+    // directory's.
+    let infra = dir.path().join("infra");
+    let outside: serde_json::Value = serde_json::from_str(&stdout(
+        dir.path().parent().expect("a parent"),
+        &["check", "--format", "gitlab", infra.to_str().expect("a UTF-8 path")],
+    ))
+    .expect("JSON");
+    assert_eq!(outside, above);
     let github = stdout(&dir.path().join("infra"), &["check", "--format", "github", "."]);
     assert!(github.starts_with("::warning file=infra/main.tf,"), "{github}");
     let sarif: serde_json::Value =
