@@ -162,7 +162,16 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     host::trace::mark("cache open");
     let found = match &stdin {
         Some((name, _)) => discover::Found { files: vec![name.clone()], ..discover::Found::default() },
-        None => discover::hcl_files(paths, discover::Syntaxes::All, cache.as_ref())?,
+        None => {
+            // A path named that cannot be read is said, as a directory a
+            // walk cannot list is, and the others are checked (the run then
+            // exits 2): a typo in one of a CI job's paths hides nothing else.
+            let (readable, unreadable): (Vec<Utf8PathBuf>, Vec<Utf8PathBuf>) =
+                paths.iter().cloned().partition(|path| std::fs::metadata(path).is_ok());
+            let mut found = discover::hcl_files(&readable, discover::Syntaxes::All, cache.as_ref())?;
+            found.cannot_read(&unreadable);
+            found
+        }
     };
     // What the walk could not read is said first; everything else is
     // checked, and the run then exits 2, not having done all it was asked.

@@ -66,6 +66,18 @@ impl Found {
         !self.problems.is_empty()
     }
 
+    /// Adds a problem for each of `paths` that cannot be read now (named
+    /// on the command line, with the reason `stat` gives).
+    pub(crate) fn cannot_read(&mut self, paths: &[Utf8PathBuf]) {
+        for path in paths {
+            if let Err(error) = std::fs::metadata(path) {
+                self.problems.push(Problem { path: path.to_string(), reason: error.to_string() });
+            }
+        }
+        self.problems.sort_by(|a, b| a.path.cmp(&b.path));
+        self.problems.dedup();
+    }
+
     /// Says on standard error when the paths searched hold no file to work
     /// on (`warning: no HCL files found in `PATH``), as ruff does, and
     /// leaves the exit code alone: an empty run is not an error, since a
@@ -73,7 +85,8 @@ impl Found {
     /// a mistyped path or a pattern that matched only other files should
     /// not pass in silence.
     pub(crate) fn warn_if_empty(&self, paths: &[Utf8PathBuf]) {
-        if self.files.is_empty() {
+        // A path that could not be read has been said already.
+        if self.files.is_empty() && self.problems.is_empty() {
             let paths: Vec<String> = paths.iter().map(|path| format!("`{path}`")).collect();
             eprintln!("warning: no HCL files found in {}", paths.join(", "));
         }

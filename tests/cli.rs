@@ -78,7 +78,7 @@ fn check_json_is_one_object_per_diagnostic_per_line() {
 }
 
 #[test]
-fn check_a_missing_path_cannot_run() {
+fn check_says_a_missing_path_and_checks_the_others() {
     check(&["check", "valid", "no-such-dir"], 2, expect_file!["../test-data/cli/missing-path.txt"]);
 }
 
