@@ -126,6 +126,7 @@ fn duplicate_declarations() {
                 "b.hcl",
                 "locals {\n  a = 2\n}\nvariable \"x\" {\n  default = 1\n}\nservice \"web\" {\n  port = 8080\n  extra = true\n}\n",
             ),
+            ("c.hcl", "endpoint \"api\" {}\nendpoint \"api\" {}\n"),
         ],
     );
     expect![[r#"
@@ -135,6 +136,8 @@ fn duplicate_declarations() {
           m/a.hcl 20: first declared here
         m/b.hcl "service \"web\"" [duplicate-declaration] Duplicate service block: A service block "web" was already declared at m/a.hcl:7:1.
           m/a.hcl 37: first declared here
+        m/c.hcl "endpoint \"api\"" [duplicate-declaration] Duplicate endpoint block: An endpoint block "api" was already declared at m/c.hcl:1:1.
+          m/c.hcl 0: first declared here
     "#]].assert_eq(&diagnostics(&db, module));
     // The first declaration (files by path) is the one that counts.
     expect![[r#"

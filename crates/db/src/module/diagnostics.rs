@@ -263,7 +263,9 @@ fn duplicate_diagnostic(db: &dyn Db, duplicate: &crate::module::Duplicate) -> Mo
                 let shown: Vec<String> =
                     duplicate.address.iter().skip(1).map(|it| format!("{it:?}")).collect();
                 let type_name = SmolStr::new(duplicate.address.first().unwrap_or_default());
-                let detail = format!("A {type_name} block {} was already declared at {at}.", shown.join(" "));
+                let article = if type_name.starts_with(['a', 'e', 'i', 'o', 'u']) { "An" } else { "A" };
+                let detail =
+                    format!("{article} {type_name} block {} was already declared at {at}.", shown.join(" "));
                 (DuplicateOf::Block { block_type: type_name }, detail)
             }
         };
