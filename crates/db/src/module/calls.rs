@@ -451,8 +451,8 @@ pub fn member_accesses(hir: &hir::FileHir) -> Vec<MemberAccess> {
 /// Which expressions of a file (by index) are inside an argument of `try`
 /// or `can`, whose evaluation errors the call catches: an attribute or an
 /// output a value does not have is such an error, found when it is
-/// evaluated (Terraform validates only that a module call exists, and
-/// leaves its outputs to evaluation).
+/// evaluated (a dialect's tool may check statically only that a module
+/// call exists, and leave its outputs to evaluation).
 pub fn caught_by_try(hir: &hir::FileHir) -> Vec<bool> {
     let mut caught = vec![false; hir.exprs.len()];
     for (_, expr) in hir.exprs.iter() {
