@@ -91,6 +91,9 @@ enum Message {
         generation: u64,
         outcome: Result<ReportDraft, Unfinished>,
     },
+    /// A `halite.toml` that applies, or could, was written, added or
+    /// removed.
+    Configuration,
     Interrupt,
 }
 
@@ -155,6 +158,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
         })
     };
     follow(&mut outside_watches, &host, dir);
+    let _configuration_watches = watch_configuration(dir, watch_options, &messages);
 
     let mut stats = Stats { files: loaded_files, parsed: 0, evaluated: 0, since: started };
     let mut generation = 0;
@@ -170,6 +174,37 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     while let Ok(message) = received.recv() {
         match message {
             Message::Interrupt => break,
+            Message::Configuration => {
+                // Found again from the files as they are now; a file that
+                // is wrong now leaves the levels as they were.
+                let found = RuleLevelsFinder::from_current_dir().and_then(|mut found| {
+                    let mut change = host::Change::new();
+                    for file in host.module_files(dir) {
+                        let path = file.path(host.db()).clone();
+                        change.set_rule_levels(path.clone(), found.levels_for(&path)?);
+                    }
+                    Ok((found, change))
+                });
+                match found {
+                    Ok((found, change)) => {
+                        levels = found;
+                        host.apply_change(change);
+                    }
+                    Err(error) => {
+                        eprintln!("halite: {error}");
+                        continue;
+                    }
+                }
+                if running {
+                    waiting = true;
+                } else {
+                    generation += 1;
+                    running = true;
+                    reporter
+                        .send((host.prepare_report(), generation))
+                        .map_err(|_| anyhow!("the report thread stopped"))?;
+                }
+            }
             Message::Batch { batch, outside } => {
                 if let Some(root) = batch.root.filter(|_| !outside) {
                     eprintln!("{}", root_message(dir, root));
@@ -261,6 +296,39 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     drop(watcher);
     drop(outside_watches);
     Ok(Outcome::Clean)
+}
+
+/// Watches for `halite.toml` each directory whose configuration file would
+/// apply to the module of `dir` (its own, and those above it up to the
+/// repository's root, as the rule levels' search looks), so that rule
+/// levels written while the watch runs apply from the next report. A
+/// directory that cannot be watched is said once.
+fn watch_configuration(
+    dir: &Utf8Path,
+    options: WatchOptions,
+    messages: &mpsc::Sender<Message>,
+) -> Vec<vfs::Watcher> {
+    let Ok(absolute) = std::path::absolute(dir) else { return Vec::new() };
+    let Ok(absolute) = camino::Utf8PathBuf::from_path_buf(absolute) else { return Vec::new() };
+    let options = WatchOptions { files: vfs::FileSet::Named(host::config::CONFIG_FILE_NAME), ..options };
+    let mut watches = Vec::new();
+    for ancestor in absolute.ancestors() {
+        let messages = messages.clone();
+        let known = vfs::load_set(ancestor, Scope::Directory, options.files, options.max_file_size)
+            .unwrap_or_default();
+        match vfs::Watcher::start(ancestor, Scope::Directory, &known, options, move |_| {
+            let _ = messages.send(Message::Configuration);
+        }) {
+            Ok(watch) => watches.push(watch),
+            Err(error) => {
+                eprintln!("halite: changes of `halite.toml` in `{ancestor}` will not be seen: {error}")
+            }
+        }
+        if vfs::is_repository_root(ancestor) {
+            break;
+        }
+    }
+    watches
 }
 
 /// Reads what a change made the modules read by path or call (see

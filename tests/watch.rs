@@ -462,6 +462,44 @@ fn watch_reports_diagnostics_as_check_does_and_says_when_they_are_resolved() {
     assert_eq!(reports.iter().map(|it| it.stats["reevaluated"].as_u64().expect("a count")).sum::<u64>(), 0);
 }
 
+/// A `halite.toml` written, changed or removed while the watch runs
+/// applies from the next report, as a watch started then would apply it:
+/// the diagnostics it turns off are resolved, those whose level it
+/// changes are reported again at the new level.
+#[test]
+fn watch_applies_a_halite_toml_written_while_it_runs() {
+    let watch = Watch::start_with(
+        &[("main.tf", "locals {\n  a = 1\n}\n")],
+        // A repository's root: the search for a configuration stops there.
+        |dir| std::fs::create_dir(dir.join(".git")).expect("a directory"),
+        &[],
+        Stdio::inherit(),
+    );
+    let unused = |severity: &str| {
+        json!({"diagnostic": {
+            "code": "unused-declaration",
+            "detail": "Nothing in this module refers to local.a. Remove the declaration, or use it where it was meant to be used.",
+            "end": {"byte": 12, "column": 4, "line": 2},
+            "file": "main.tf",
+            "message": "Local value `a` is never used",
+            "severity": severity,
+            "start": {"byte": 11, "column": 3, "line": 2},
+        }})
+    };
+    let resolved = |severity: &str| {
+        let mut it = unused(severity);
+        it["resolved"] = json!(true);
+        it
+    };
+    watch.expect(&[json!({"address": "local.a", "value": 1}), unused("warning")]);
+    watch.write("halite.toml", "[rules]\nunused-declaration = \"error\"\n");
+    watch.expect(&[resolved("warning"), unused("error")]);
+    watch.write("halite.toml", "[rules]\nunused-declaration = \"off\"\n");
+    watch.expect(&[resolved("error")]);
+    std::fs::remove_file(watch.path("halite.toml")).expect("removed");
+    watch.expect(&[unused("warning")]);
+}
+
 /// `watch` survives unary operators nested far past the parser's limit,
 /// whether in a file it starts with or in an edit: the attribute has an
 /// error, the file a `nesting-too-deep` diagnostic, and the watch goes on

@@ -8,6 +8,10 @@
 use std::sync::Arc;
 
 use analysis::{Config, ConfigChain, ConfigError, RuleLevels};
+
+/// The name of the configuration file whose rule levels apply in its
+/// directory and below it (up to a repository's root).
+pub use analysis::config::CONFIG_FILE_NAME;
 use camino::{Utf8Path, Utf8PathBuf};
 use rustc_hash::{FxHashMap, FxHashSet};
 

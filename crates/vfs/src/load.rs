@@ -42,13 +42,20 @@ pub enum FileSet {
     /// (see [`is_terraform_automatic_variables_file`]): what evaluating a
     /// directory as the root of a Terraform run reads.
     ModuleAndVariables,
+    /// The files of one name (a configuration file a front end follows).
+    Named(&'static str),
 }
 
 impl FileSet {
     /// Whether a file of this name is in the set.
     pub fn contains(self, path: &Utf8Path) -> bool {
-        is_module_file(path)
-            || (self == FileSet::ModuleAndVariables && is_terraform_automatic_variables_file(path))
+        match self {
+            FileSet::Module => is_module_file(path),
+            FileSet::ModuleAndVariables => {
+                is_module_file(path) || is_terraform_automatic_variables_file(path)
+            }
+            FileSet::Named(name) => path.file_name() == Some(name),
+        }
     }
 }
 
