@@ -167,6 +167,8 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     // running one has ended, cancelled or not.
     let mut waiting = false;
     let mut first_reported = false;
+    // The files said to be unreadable, and not read since.
+    let mut unreadable: std::collections::BTreeSet<Utf8PathBuf> = std::collections::BTreeSet::new();
     let reporter = start_reporter(messages.clone())?;
     reporter.send((host.prepare_report(), generation)).map_err(|_| anyhow!("the report thread stopped"))?;
 
@@ -208,6 +210,15 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
             Message::Batch { batch, outside } => {
                 if let Some(root) = batch.root.filter(|_| !outside) {
                     eprintln!("{}", root_message(dir, root));
+                }
+                // Said once, until the file is read again.
+                for change in &batch.changes {
+                    unreadable.remove(change.path());
+                }
+                for (path, reason) in &batch.unreadable {
+                    if unreadable.insert(path.clone()) {
+                        eprintln!("halite: cannot read `{path}`: {reason}; its last contents stay in use");
+                    }
                 }
                 if !running && !waiting {
                     stats = Stats { files: 0, parsed: 0, evaluated: 0, since: Instant::now() };

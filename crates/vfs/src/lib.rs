@@ -103,13 +103,17 @@ pub enum RootChange {
 pub struct ChangeBatch {
     pub changes: Vec<Change>,
     pub root: Option<RootChange>,
+    /// The files an event named that could not be read (their permissions
+    /// changed, or one grew past the size limit), with why: each keeps its
+    /// last state, and the next event about it looks again.
+    pub unreadable: Vec<(Utf8PathBuf, String)>,
 }
 
 impl ChangeBatch {
     /// Whether the batch says nothing: no file changed and the watched
     /// directory is as it was.
     pub fn is_empty(&self) -> bool {
-        self.changes.is_empty() && self.root.is_none()
+        self.changes.is_empty() && self.root.is_none() && self.unreadable.is_empty()
     }
 
     pub fn len(&self) -> usize {
@@ -132,6 +136,8 @@ impl ChangeBatch {
             .into_iter()
             .map(|change| (change.path().to_owned(), change))
             .collect();
+        let read_later: std::collections::BTreeSet<Utf8PathBuf> =
+            later.changes.iter().map(|change| change.path().to_owned()).collect();
         for change in later.changes {
             let path = change.path().to_owned();
             let merged = match (by_path.remove(&path), change) {
@@ -148,6 +154,12 @@ impl ChangeBatch {
                 by_path.insert(path, merged);
             }
         }
+        // A file unreadable earlier and read since is not; one unreadable
+        // again is said with the later reason.
+        self.unreadable.retain(|(path, _)| {
+            !read_later.contains(path) && !later.unreadable.iter().any(|(it, _)| it == path)
+        });
+        self.unreadable.extend(later.unreadable);
         self.changes = by_path.into_values().collect();
     }
 }
@@ -173,28 +185,50 @@ mod tests {
         let mut batch = ChangeBatch {
             changes: vec![created("a.tf", "1"), modified("b.tf", "1"), deleted("c.tf")],
             root: None,
+            unreadable: vec![("e.tf".into(), "too large".into())],
         };
         batch.merge(ChangeBatch {
             changes: vec![modified("a.tf", "2"), deleted("b.tf"), created("c.tf", "3"), created("d.tf", "4")],
             root: None,
+            unreadable: vec![("a.tf".into(), "denied".into())],
         });
+        // A file unreadable at the end is said; one read since is not.
+        assert_eq!(
+            batch.unreadable,
+            vec![("e.tf".into(), "too large".into()), ("a.tf".into(), "denied".into())]
+        );
+        batch.merge(ChangeBatch { changes: vec![modified("e.tf", "5")], root: None, unreadable: Vec::new() });
+        assert_eq!(batch.unreadable, vec![("a.tf".into(), "denied".into())]);
+        batch.changes.retain(|change| change.path() != "e.tf");
         assert_eq!(
             batch.changes,
             vec![created("a.tf", "2"), deleted("b.tf"), modified("c.tf", "3"), created("d.tf", "4")]
         );
-        batch.merge(ChangeBatch { changes: vec![deleted("a.tf")], root: None });
+        batch.merge(ChangeBatch { changes: vec![deleted("a.tf")], root: None, unreadable: Vec::new() });
         assert_eq!(batch.changes, vec![deleted("b.tf"), modified("c.tf", "3"), created("d.tf", "4")]);
     }
 
     #[test]
     fn a_directory_that_vanished_and_returned_was_replaced() {
-        let mut batch = ChangeBatch { changes: vec![deleted("a.tf")], root: Some(RootChange::Vanished) };
+        let mut batch = ChangeBatch {
+            changes: vec![deleted("a.tf")],
+            root: Some(RootChange::Vanished),
+            unreadable: Vec::new(),
+        };
         batch.merge(ChangeBatch::default());
         assert_eq!(batch.root, Some(RootChange::Vanished));
-        batch.merge(ChangeBatch { changes: vec![created("a.tf", "2")], root: Some(RootChange::Returned) });
+        batch.merge(ChangeBatch {
+            changes: vec![created("a.tf", "2")],
+            root: Some(RootChange::Returned),
+            unreadable: Vec::new(),
+        });
         assert_eq!(batch.root, Some(RootChange::Replaced));
         assert_eq!(batch.changes, vec![modified("a.tf", "2")]);
-        batch.merge(ChangeBatch { changes: vec![], root: Some(RootChange::Vanished) });
+        batch.merge(ChangeBatch {
+            changes: vec![],
+            root: Some(RootChange::Vanished),
+            unreadable: Vec::new(),
+        });
         assert_eq!(batch.root, Some(RootChange::Vanished));
     }
 }

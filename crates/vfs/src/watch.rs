@@ -423,8 +423,8 @@ impl State {
             if root.is_some() {
                 candidates.extend(self.everything());
             }
-            let changes = self.read(candidates);
-            batch.merge(ChangeBatch { changes, root });
+            let (changes, unreadable) = self.read(candidates);
+            batch.merge(ChangeBatch { changes, root, unreadable });
             candidates = self.update_watches(&touched);
             touched.clear();
             // A root that came back while the watch above it was being set
@@ -479,9 +479,11 @@ impl State {
         self.known.keys().chain(&self.links)
     }
 
-    /// Reads the candidates and compares them with what was last reported.
-    fn read(&mut self, candidates: BTreeSet<Utf8PathBuf>) -> Vec<Change> {
+    /// Reads the candidates and compares them with what was last reported;
+    /// returns the changes, and the files that could not be read, with why.
+    fn read(&mut self, candidates: BTreeSet<Utf8PathBuf>) -> (Vec<Change>, Vec<(Utf8PathBuf, String)>) {
         let mut changes = Vec::new();
+        let mut unreadable = Vec::new();
         for path in candidates {
             let on_disk = self.on_disk(&path);
             if on_disk.symlink_metadata().is_ok_and(|metadata| metadata.is_symlink()) {
@@ -509,12 +511,12 @@ impl State {
                     }
                 }
                 // A file that cannot be read now (its permissions changed,
-                // say) keeps its last state; the next event about it looks
-                // again.
-                Err(_) => {}
+                // say) keeps its last state, and the consumer is told; the
+                // next event about it looks again.
+                Err(error) => unreadable.push((path, error.to_string())),
             }
         }
-        changes
+        (changes, unreadable)
     }
 
     /// Watches the root, which must be a directory.

@@ -565,3 +565,32 @@ fn a_tree_watch_does_not_enter_linked_directories() {
     });
     assert_eq!(received.concat(), ["+tree/last.tf last"]);
 }
+
+/// A file that cannot be read now (here, grown past the size limit) keeps
+/// its last state, and the batch says so, with why, so that a front end
+/// can tell its user; once it can be read again, its change comes.
+#[test]
+fn a_file_that_cannot_be_read_keeps_its_state_and_is_said() {
+    let fixture = Fixture::new(&[("main.tf", "a = 1\n")]);
+    let loaded = vfs::load(&fixture.root, Scope::Directory, 64).expect("a loaded directory");
+    let (sender, batches) = std::sync::mpsc::channel();
+    let options = vfs::WatchOptions { max_file_size: 64, ..vfs::WatchOptions::default() };
+    let _watcher = Watcher::start(&fixture.root, Scope::Directory, &loaded, options, move |batch| {
+        let _ = sender.send(batch);
+    })
+    .expect("a watcher");
+    fixture.write("main.tf", &format!("a = \"{}\"\n", "x".repeat(100)));
+    let deadline = Instant::now() + TIMEOUT;
+    let batch = batches.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("a batch");
+    assert!(batch.changes.is_empty(), "{batch:?}");
+    assert_eq!(batch.unreadable.len(), 1, "{batch:?}");
+    assert_eq!(batch.unreadable[0].0, fixture.root.join("main.tf"));
+    fixture.write("main.tf", "a = 2\n");
+    let mut seen = Vec::new();
+    while !seen.iter().any(|it: &String| it.starts_with('~')) {
+        let batch =
+            batches.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("a batch");
+        seen.extend(fixture.describe_batch(&batch));
+    }
+    assert_eq!(seen, ["~main.tf a = 2\n"]);
+}
