@@ -206,6 +206,26 @@ fn bad_terraform_variables_from_the_environment() {
     assert_eq!(code, 2, "{transcript}");
 }
 
+/// A value given for a variable that does not convert to its type is a
+/// diagnostic at the variable (`terraform plan`'s "Invalid value for input
+/// variable"), and what reads it fails as depending on it: before, only
+/// the readers failed, and nothing said why.
+#[test]
+fn a_given_value_that_does_not_fit_its_type_is_a_diagnostic() {
+    let (code, transcript) = support::run_halite_with_env(
+        &test_data(),
+        &["eval", "modules/terraform-inputs", "--var", "count_from_env=\"many\""],
+        &[],
+    );
+    assert_eq!(code, 1, "{transcript}");
+    assert!(
+        transcript.contains("error[invalid-variable-value]: Invalid value for input variable")
+            && transcript
+                .contains("The given value is not suitable for var.count_from_env: a number is required."),
+        "{transcript}"
+    );
+}
+
 /// Without any input, a Terraform module's variables take their defaults;
 /// the files of its directory are still read. Run from another directory,
 /// the module's own files count (as `terraform -chdir=DIR`).

@@ -835,10 +835,10 @@ pub fn evaluated_file_module_diagnostics(
             let outputs = crate::terraform::module_output_diagnostics(db, module, file, &interface_of);
             out.extend(outputs.iter().map(|diagnostic| convert(db, diagnostic)));
         }
-        // Defaults that do not convert to their variable's type, which a
-        // check, evaluating no variable, does not read otherwise.
-        let defaults = crate::terraform::default_value_diagnostics(db, module, file);
-        out.extend(defaults.iter().map(|diagnostic| convert(db, diagnostic)));
+        // Defaults and given values that do not convert to their
+        // variable's type, which nothing else reports.
+        let values = crate::terraform::variable_value_diagnostics(db, module, file);
+        out.extend(values.iter().map(|diagnostic| convert(db, diagnostic)));
     }
 
     let inputs = SoundInputs::of(db, module);
