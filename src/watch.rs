@@ -179,24 +179,25 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
             Message::Configuration => {
                 // Found again from the files as they are now; a file that
                 // is wrong now leaves the levels as they were.
-                let found = RuleLevelsFinder::from_current_dir().and_then(|mut found| {
-                    let mut change = host::Change::new();
-                    for file in host.module_files(dir) {
-                        let path = file.path(host.db()).clone();
-                        change.set_rule_levels(path.clone(), found.levels_for(&path)?);
-                    }
-                    Ok((found, change))
-                });
-                match found {
-                    Ok((found, change)) => {
-                        levels = found;
-                        host.apply_change(change);
-                    }
-                    Err(error) => {
-                        eprintln!("halite: {error}");
-                        continue;
+                let mut found = levels.anew();
+                let mut change = host::Change::new();
+                let mut wrong = None;
+                for file in host.module_files(dir) {
+                    let path = file.path(host.db()).clone();
+                    match found.levels_for(&path) {
+                        Ok(levels) => change.set_rule_levels(path, levels),
+                        Err(error) => {
+                            wrong = Some(error);
+                            break;
+                        }
                     }
                 }
+                if let Some(error) = wrong {
+                    eprintln!("halite: {error}");
+                    continue;
+                }
+                levels = found;
+                host.apply_change(change);
                 if running {
                     waiting = true;
                 } else {
@@ -310,9 +311,11 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
 }
 
 /// Watches for `halite.toml` each directory whose configuration file would
-/// apply to the module of `dir` (its own, and those above it up to the
-/// repository's root, as the rule levels' search looks), so that rule
-/// levels written while the watch runs apply from the next report. A
+/// apply to the module of `dir`, so that rule levels written while the
+/// watch runs apply from the next report: its own, and inside a
+/// repository those above it up to the repository's root, as the rule
+/// levels' search looks (outside one, the directories above are not
+/// followed: a home directory's every change would wake the watch). A
 /// directory that cannot be watched is said once.
 fn watch_configuration(
     dir: &Utf8Path,
@@ -322,21 +325,27 @@ fn watch_configuration(
     let Ok(absolute) = std::path::absolute(dir) else { return Vec::new() };
     let Ok(absolute) = camino::Utf8PathBuf::from_path_buf(absolute) else { return Vec::new() };
     let options = WatchOptions { files: vfs::FileSet::Named(host::config::CONFIG_FILE_NAME), ..options };
+    let followed: Vec<&Utf8Path> = match vfs::repository_root(&absolute) {
+        Some(root) => absolute.ancestors().take_while(|it| it.starts_with(root)).collect(),
+        None => vec![absolute.as_path()],
+    };
     let mut watches = Vec::new();
-    for ancestor in absolute.ancestors() {
+    for ancestor in followed {
         let messages = messages.clone();
         let known = vfs::load_set(ancestor, Scope::Directory, options.files, options.max_file_size)
             .unwrap_or_default();
-        match vfs::Watcher::start(ancestor, Scope::Directory, &known, options, move |_| {
-            let _ = messages.send(Message::Configuration);
-        }) {
+        // A batch of only the directory's own fate (it went, it came back)
+        // changes no configuration; the module's watch says so.
+        let sink = move |batch: vfs::ChangeBatch| {
+            if !batch.changes.is_empty() {
+                let _ = messages.send(Message::Configuration);
+            }
+        };
+        match vfs::Watcher::start(ancestor, Scope::Directory, &known, options, sink) {
             Ok(watch) => watches.push(watch),
             Err(error) => {
                 eprintln!("halite: changes of `halite.toml` in `{ancestor}` will not be seen: {error}")
             }
-        }
-        if vfs::is_repository_root(ancestor) {
-            break;
         }
     }
     watches

@@ -135,6 +135,13 @@ impl RuleLevelsFinder {
         }
     }
 
+    /// A finder for paths relative to the same directory as this one's,
+    /// that knows nothing yet: what it finds is read from the files as
+    /// they are now (a front end that follows them, after one changed).
+    pub fn anew(&self) -> RuleLevelsFinder {
+        RuleLevelsFinder::new(self.current_dir.clone())
+    }
+
     /// A finder for paths relative to the process's current directory.
     pub fn from_current_dir() -> Result<RuleLevelsFinder, ConfigError> {
         let error = |message: String| ConfigError { path: Utf8PathBuf::from("."), position: None, message };
