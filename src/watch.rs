@@ -101,8 +101,10 @@ enum Message {
 /// options in the order given.
 pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Result<Outcome> {
     let dir = args.dir.as_path();
-    if !dir.is_dir() {
-        bail!("cannot watch `{dir}`: not a directory");
+    match std::fs::metadata(dir) {
+        Ok(metadata) if metadata.is_dir() => {}
+        Ok(_) => bail!("cannot watch `{dir}`: not a directory"),
+        Err(error) => bail!("cannot watch `{dir}`: {error}"),
     }
     let started = Instant::now();
     let environment = host::inputs::process_environment();
