@@ -163,16 +163,16 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     let _configuration_watches = watch_configuration(dir, watch_options, &messages);
 
     let mut stats = Stats { files: loaded_files, parsed: 0, evaluated: 0, since: started };
-    let mut generation = 0;
-    let mut running = true;
-    // A batch applied while a report runs: the next report starts when the
-    // running one has ended, cancelled or not.
-    let mut waiting = false;
     let mut first_reported = false;
     // The files said to be unreadable, and not read since.
     let mut unreadable: std::collections::BTreeSet<Utf8PathBuf> = std::collections::BTreeSet::new();
-    let reporter = start_reporter(messages.clone())?;
-    reporter.send((host.prepare_report(), generation)).map_err(|_| anyhow!("the report thread stopped"))?;
+    let mut reports = Reports {
+        reporter: start_reporter(messages.clone())?,
+        generation: 0,
+        running: false,
+        waiting: false,
+    };
+    reports.changed(&mut host)?;
 
     // The loop holds a sender itself, so the channel never closes.
     while let Ok(message) = received.recv() {
@@ -200,15 +200,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                 }
                 levels = found;
                 host.apply_change(change);
-                if running {
-                    waiting = true;
-                } else {
-                    generation += 1;
-                    running = true;
-                    reporter
-                        .send((host.prepare_report(), generation))
-                        .map_err(|_| anyhow!("the report thread stopped"))?;
-                }
+                reports.changed(&mut host)?;
             }
             Message::Batch { batch, outside } => {
                 if let Some(root) = batch.root.filter(|_| !outside) {
@@ -223,7 +215,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                         eprintln!("halite: cannot read `{path}`: {reason}; its last contents stay in use");
                     }
                 }
-                if !running && !waiting {
+                if !reports.running && !reports.waiting {
                     stats = Stats { files: 0, parsed: 0, evaluated: 0, since: Instant::now() };
                 }
                 stats.files += batch.len();
@@ -258,19 +250,11 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                     }
                 }
                 follow(&mut outside_watches, &host, dir);
-                if running {
-                    waiting = true;
-                } else {
-                    generation += 1;
-                    running = true;
-                    reporter
-                        .send((host.prepare_report(), generation))
-                        .map_err(|_| anyhow!("the report thread stopped"))?;
-                }
+                reports.changed(&mut host)?;
             }
             Message::Reported { generation: finished, outcome } => {
-                debug_assert_eq!(finished, generation);
-                running = false;
+                debug_assert_eq!(finished, reports.generation);
+                reports.running = false;
                 match outcome {
                     Ok(draft) => {
                         let report = host.commit_report(draft);
@@ -280,7 +264,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                         // what changed since this one, which was a state
                         // the files were in: its lines are printed, and the
                         // statistics go with the later report's.
-                        print(&host, &report, (args.stats && !waiting).then_some(&stats))?;
+                        print(&host, &report, (args.stats && !reports.waiting).then_some(&stats))?;
                         drop(report);
                         // The marks of what this report took, when
                         // `HALITE_TRACE` asks for them.
@@ -296,20 +280,52 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                     }
                     Err(unfinished) => host.requeue(unfinished),
                 }
-                if waiting {
-                    waiting = false;
-                    generation += 1;
-                    running = true;
-                    reporter
-                        .send((host.prepare_report(), generation))
-                        .map_err(|_| anyhow!("the report thread stopped"))?;
-                }
+                reports.ended(&mut host)?;
             }
         }
     }
     drop(watcher);
     drop(outside_watches);
     Ok(Outcome::Clean)
+}
+
+/// The reports of the watch's states: one runs at a time, on the report
+/// thread, and a change applied while one runs is reported when it ends.
+struct Reports {
+    reporter: mpsc::Sender<(ReportJob, u64)>,
+    /// The number of the report last started.
+    generation: u64,
+    running: bool,
+    /// A change was applied while the running report runs.
+    waiting: bool,
+}
+
+impl Reports {
+    /// After a change to `host`: its report starts now, or when the one
+    /// running ends (cancelled or not).
+    fn changed(&mut self, host: &mut AnalysisHost) -> Result<()> {
+        if self.running {
+            self.waiting = true;
+            return Ok(());
+        }
+        self.start(host)
+    }
+
+    /// After a report ended: the report of a change applied meanwhile.
+    fn ended(&mut self, host: &mut AnalysisHost) -> Result<()> {
+        if !std::mem::take(&mut self.waiting) {
+            return Ok(());
+        }
+        self.start(host)
+    }
+
+    fn start(&mut self, host: &mut AnalysisHost) -> Result<()> {
+        self.generation += 1;
+        self.running = true;
+        self.reporter
+            .send((host.prepare_report(), self.generation))
+            .map_err(|_| anyhow!("the report thread stopped"))
+    }
 }
 
 /// Watches for `halite.toml` each directory whose configuration file would
