@@ -11,6 +11,12 @@
 //! exist when it was written. A code that is not a rule is reported too,
 //! since a misspelt code silences nothing. Syntax errors cannot be ignored:
 //! a file that does not parse is broken whatever a comment says.
+//!
+//! TFLint's `# tflint-ignore: RULE, RULE` comments, which modules written
+//! for TFLint carry, silence Halite's rules that find what those TFLint
+//! rules find (see [`TFLINT_RULES`]; `all` stands for each of them), on
+//! the same lines. A TFLint rule Halite has no counterpart of is TFLint's
+//! business, and is passed over without a word.
 
 use db::{Db, File};
 use syntax::{SyntaxKind, TextRange, TextSize};
@@ -19,6 +25,17 @@ use crate::{Diagnostic, Edit, LineIndex, Suggestion, rules};
 
 /// The marker that makes a comment an ignore comment.
 const MARKER: &str = "halite-ignore";
+
+/// The marker of TFLint's ignore comments.
+const TFLINT_MARKER: &str = "tflint-ignore";
+
+/// TFLint's rules (its Terraform ruleset's) that find what Halite's rules
+/// find, with those rules' codes.
+pub(crate) const TFLINT_RULES: &[(&str, &[&str])] = &[
+    ("terraform_unused_declarations", &[rules::UNUSED_DECLARATION]),
+    ("terraform_deprecated_interpolation", &[rules::INTERPOLATION_ONLY]),
+    ("terraform_deprecated_index", &[rules::LEGACY_INDEX, rules::ATTRIBUTE_SPLAT]),
+];
 
 /// The ignore comments of a file: which codes are silenced on which lines.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Hash)]
@@ -52,7 +69,7 @@ pub(crate) fn ignores(db: &dyn Db, file: File) -> Ignores {
     let mut ignores = Ignores::default();
     // Nearly no file has one; this keeps the walk over every token for the
     // few that do.
-    if !text.contains(MARKER) {
+    if !text.contains(MARKER) && !text.contains(TFLINT_MARKER) {
         return ignores;
     }
     let index = crate::line_index(db, file);
@@ -65,12 +82,31 @@ pub(crate) fn ignores(db: &dyn Db, file: File) -> Ignores {
         let Some(body) = comment.strip_prefix('#').or_else(|| comment.strip_prefix("//")) else {
             continue;
         };
-        let Some(rest) = body.trim_start().strip_prefix(MARKER) else { continue };
         let range = token.text_range();
         let start = range.start();
-        let line = index.line_col(start).line;
-        let alone_on_its_line = text[line_start(text, start)..usize::from(start)].trim().is_empty();
-        let target = if alone_on_its_line { line + 1 } else { line };
+        let target = || {
+            let line = index.line_col(start).line;
+            let alone_on_its_line = text[line_start(text, start)..usize::from(start)].trim().is_empty();
+            if alone_on_its_line { line + 1 } else { line }
+        };
+        if let Some(names) =
+            body.trim_start().strip_prefix(TFLINT_MARKER).and_then(|rest| rest.strip_prefix(':'))
+        {
+            let target = target();
+            for name in names.split(',') {
+                // A comment may go on after the names (`# tflint-ignore:
+                // rule # why`).
+                let name = name.split_whitespace().next().unwrap_or_default();
+                for (tflint, codes) in TFLINT_RULES {
+                    if name == *tflint || name == "all" {
+                        ignores.silenced.extend(codes.iter().map(|&code| (target, code)));
+                    }
+                }
+            }
+            continue;
+        }
+        let Some(rest) = body.trim_start().strip_prefix(MARKER) else { continue };
+        let target = target();
 
         // `codes` stays a suffix of `comment` (nothing is trimmed off its
         // end), so that its length says where it starts.

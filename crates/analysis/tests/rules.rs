@@ -151,6 +151,26 @@ fn ignore_comments() {
     expect_file![path.with_extension("tf.txt")].assert_eq(&describe(&text, &diagnostics));
 }
 
+/// TFLint's `tflint-ignore` comments silence the rules that find what the
+/// TFLint rules they name find, and nothing else; they are never reported.
+#[test]
+fn tflint_ignore_comments() {
+    let path = check_dir().join("halite-ignore/tflint.tf");
+    let text = std::fs::read_to_string(&path).expect("a readable case");
+    let (_, diagnostics) = diagnostics_of("tflint.tf", &text);
+    let index = LineIndex::new(&text);
+    let lines_of = |code: &str| -> Vec<u32> {
+        diagnostics
+            .iter()
+            .filter(|it| it.code == code)
+            .map(|it| index.line_col(it.range.start()).line)
+            .collect()
+    };
+    assert_eq!(lines_of("interpolation-only"), [9]);
+    assert_eq!(lines_of("legacy-index"), [10]);
+    assert_eq!(lines_of("invalid-ignore"), Vec::<u32>::new());
+}
+
 /// A file with syntax errors gets those and no lints: its tree is a guess.
 #[test]
 fn no_lints_on_a_file_with_syntax_errors() {
