@@ -193,7 +193,7 @@ enum Command {
         /// Print a unified diff of what --fix would change, and write
         /// nothing; exit 1 if there is anything to fix, 0 if not. No
         /// diagnostics are printed.
-        #[arg(long, group = "fixing", conflicts_with_all = ["statistics", "output_file"])]
+        #[arg(long, group = "fixing", conflicts_with_all = ["statistics", "output_file", "format"])]
         diff: bool,
         /// Check only shard K of N (for example 2/4): the units (a module
         /// per directory, each other file alone) are split by a stable

@@ -981,8 +981,12 @@ fn unsafe_fixes_need_fix_or_diff() {
     let (code, transcript, _) = halite(&["check", "--unsafe-fixes", "fixable"]);
     assert_eq!(code, 2, "{transcript}");
     assert!(transcript.contains("<--fix|--diff>"), "{transcript}");
-    let (code, transcript, _) = halite(&["check", "--diff", "--statistics", "fixable"]);
-    assert_eq!(code, 2, "{transcript}");
+    // `--diff` prints a diff, not a report: no format to choose.
+    for other in [&["--statistics"][..], &["--format", "json"], &["--output-file", "out"]] {
+        let (code, transcript, _) = halite(&[&["check", "--diff"][..], other, &["fixable"]].concat());
+        assert_eq!(code, 2, "{transcript}");
+        assert!(transcript.contains("cannot be used with"), "{transcript}");
+    }
 }
 
 /// The checks of several modules, lone files and a syntax error, split
