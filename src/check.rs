@@ -110,6 +110,9 @@ impl Sink {
         // still applies); a temporary file is otherwise its owner's alone.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        // The directory's own error, when it is not there: the temporary
+        // file's would name that file, which the user never asked for.
+        std::fs::metadata(dir).with_context(|| format!("cannot write `{path}`"))?;
         let file = builder.tempfile_in(dir).with_context(|| format!("cannot write `{path}`"))?;
         Ok(Sink::File { file: io::BufWriter::new(file), path: path.to_owned() })
     }
