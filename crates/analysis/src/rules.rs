@@ -41,7 +41,8 @@ pub static RULES: &[Rule] = &[
     Rule {
         code: QUOTED_TYPE_CONSTRAINT,
         default_severity: Severity::Warning,
-        summary: "A variable's type constraint written as a string, such as type = \"string\".",
+        summary: "A variable's type constraint written as a string, such as type = \"string\" (an error in \
+                  Terraform's files).",
         explanation: "Terraform 0.11 needed type constraints in quotes and accepted only \
                       \"string\", \"list\" and \"map\"; Terraform 0.12 to 0.14 accepted the quoted \
                       form with a deprecation warning, and later releases reject it. Write the type \
