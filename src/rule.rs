@@ -44,6 +44,20 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// What a syntax error's code means, whichever it is.
+pub(crate) const SYNTAX_ERROR_HELP: &str = "The file is not valid HCL (or not UTF-8) here; fix it as \
+    the message says. A file with syntax errors gets no other diagnostics until it parses. Syntax \
+    errors are always errors: halite.toml and halite-ignore comments do not change them.";
+
+/// What `too-many-diagnostics` means, with the limit of this build.
+pub(crate) fn too_many_diagnostics_help() -> String {
+    format!(
+        "Only the first {} diagnostics of a file are reported; this result, at the end of the file, \
+         counts the rest. It is an error when any of those is one.",
+        crate::limits().max_diagnostics_per_file
+    )
+}
+
 /// Prints the help of the rule `code`, or the list of rules when there is
 /// none. An unknown code is an error (exit 2), with the rule it most likely
 /// meant.
@@ -55,6 +69,15 @@ pub(crate) fn run(code: Option<&str>) -> Result<Outcome> {
         }
         return Ok(Outcome::Clean);
     };
+    // Not rules, but codes diagnostics print: said what they are.
+    if syntax::SYNTAX_ERROR_CODES.contains(&code) {
+        println!("{code} (a syntax error: always an error)\n\n{SYNTAX_ERROR_HELP}");
+        return Ok(Outcome::Clean);
+    }
+    if code == analysis::TOO_MANY_DIAGNOSTICS {
+        println!("{code} (an error when any diagnostic it counts is one)\n\n{}", too_many_diagnostics_help());
+        return Ok(Outcome::Clean);
+    }
     let Some(rule) = analysis::rules::rule(code) else {
         match analysis::rules::similar_rule(code) {
             Some(similar) => bail!("unknown rule `{code}`; did you mean `{}`?", similar.code),

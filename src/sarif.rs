@@ -187,9 +187,7 @@ struct ReportingDescriptor {
 
 /// What to tell someone who meets a syntax error: it is not a rule.
 fn syntax_help() -> Help {
-    let text = "The file is not valid HCL (or not UTF-8) here; fix it as the message says. A file \
-                with syntax errors gets no other diagnostics until it parses. Syntax errors are \
-                always errors: halite.toml and halite-ignore comments do not change them.";
+    let text = crate::rule::SYNTAX_ERROR_HELP;
     Help { text: text.to_owned(), markdown: text.replace("halite.toml", "`halite.toml`") }
 }
 
@@ -232,13 +230,7 @@ pub(crate) fn log(files: &[(Utf8PathBuf, Vec<LocatedDiagnostic>)], root: &Source
             ReportingDescriptor {
                 id: code,
                 short_description: Message { text: "Too many diagnostics in one file".to_owned() },
-                full_description: Some(Message {
-                    text: format!(
-                        "Only the first {} diagnostics of a file are reported; this result, at the end \
-                             of the file, counts the rest. It is an error when any of those is one.",
-                        crate::limits().max_diagnostics_per_file
-                    ),
-                }),
+                full_description: Some(Message { text: crate::rule::too_many_diagnostics_help() }),
                 help: None,
                 default_configuration: Configuration { level: "error" },
             }

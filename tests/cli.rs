@@ -391,6 +391,18 @@ fn rule_without_a_code_lists_every_rule_with_its_default_level() {
     check(&["rule"], 0, expect_file!["../test-data/cli/rule.list.txt"]);
 }
 
+/// The codes diagnostics print that are not rules (a syntax error's, the
+/// cap's) are explained too, as what they are.
+#[test]
+fn rule_explains_the_codes_that_are_not_rules() {
+    for code in ["unclosed-block", "json-trailing-comma", "too-many-diagnostics"] {
+        let (code_exit, transcript) = support::run_halite(&test_data(), &["rule", code], b"");
+        assert_eq!(code_exit, 0, "{transcript}");
+        assert!(transcript.contains(&format!("{code} (")), "{transcript}");
+    }
+    check(&["rule", "unclosed-block"], 0, expect_file!["../test-data/cli/rule.syntax-error.txt"]);
+}
+
 #[test]
 fn rule_with_an_unknown_code_cannot_run_and_suggests_the_closest() {
     check(&["rule", "interpolaton-only"], 2, expect_file!["../test-data/cli/rule.misspelt.txt"]);

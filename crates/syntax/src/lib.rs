@@ -33,7 +33,7 @@ pub type GreenElementRef<'a> = rowan::NodeOrToken<&'a rowan::GreenNodeData, &'a 
 pub use crate::{
     ast::AstNode,
     find::descendants_where,
-    syntax_error::SyntaxError,
+    syntax_error::{CODES as SYNTAX_ERROR_CODES, SyntaxError},
     syntax_kind::{HclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxNodeChildren, SyntaxToken},
 };
 
