@@ -364,6 +364,7 @@ fn with_unreported(
     if added.is_empty() {
         return (paths, selected);
     }
+    added.sort_unstable();
     added.dedup();
     let reported = selected.unwrap_or_else(|| vec![true; paths.len()]);
     let mut all: Vec<(Utf8PathBuf, bool)> =

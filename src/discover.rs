@@ -154,20 +154,23 @@ pub(crate) fn hcl_files(
 /// a module's file is checked with its module. A directory that cannot
 /// be listed adds none.
 pub(crate) fn module_siblings(paths: &[Utf8PathBuf]) -> Vec<Utf8PathBuf> {
-    let mut dirs: Vec<&Utf8Path> = Vec::new();
+    let mut dirs: Vec<Utf8PathBuf> = Vec::new();
     let mut siblings = Vec::new();
     for path in paths {
         if !vfs::is_module_file(path) || std::fs::metadata(path).is_ok_and(|metadata| metadata.is_dir()) {
             continue;
         }
-        let dir = vfs::module_dir(path);
-        if dirs.contains(&dir) {
+        // By the tidied name: `a/main.tf` and `./a/main.tf` are of one
+        // directory.
+        let named = tidy(path);
+        let parent = named.parent().unwrap_or(Utf8Path::new("")).to_owned();
+        if dirs.contains(&parent) {
             continue;
         }
-        dirs.push(dir);
-        let named = tidy(path);
-        let parent = named.parent().unwrap_or(Utf8Path::new(""));
-        let Ok(listed) = vfs::list(dir, vfs::Scope::Directory, vfs::FileSet::Module) else { continue };
+        dirs.push(parent.clone());
+        let Ok(listed) = vfs::list(vfs::module_dir(path), vfs::Scope::Directory, vfs::FileSet::Module) else {
+            continue;
+        };
         siblings.extend(listed.iter().filter_map(|file| Some(parent.join(file.file_name()?))));
     }
     siblings

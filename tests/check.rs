@@ -236,6 +236,13 @@ fn a_named_module_file_is_checked_in_its_module() {
     let (_, named) = run(&module, &["check", "--no-cache", "--format", "concise", "main.tf"]);
     let output = |transcript: &str| transcript.split_once('\n').expect("the command's line").1.to_owned();
     assert_eq!(output(&stdin), output(&named));
+    // The same file named twice, two ways: one file, its siblings read once.
+    let (code, twice) = run(
+        dir.path(),
+        &["check", "--no-cache", "--format", "concise", "module/main.tf", "./module/main.tf"],
+    );
+    assert_eq!(code, 0, "{twice}");
+    assert!(twice.contains("checked 1 file in 1 module: 0 errors, 0 warnings"), "{twice}");
     let (code, both) =
         run(&module, &["check", "--no-cache", "--format", "concise", "main.tf", "variables.tf"]);
     assert_eq!(code, 0, "{both}");
