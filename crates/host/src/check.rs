@@ -733,8 +733,9 @@ struct OutsideModule {
     /// Its module files with the hashes of their bytes, in path order;
     /// `None` when there are none (no module there).
     files: Option<Vec<(Utf8PathBuf, blake3::Hash)>>,
-    /// What a caller reads of it.
-    interface: Option<Arc<ModuleInterface>>,
+    /// What a caller reads of it, found when first asked: a warm run whose
+    /// entries' record of it holds parses none of it.
+    interface: OnceLock<Option<Arc<ModuleInterface>>>,
 }
 
 /// The chunk (by place in `chunks`) of each of a run's `paths` files,
@@ -1011,7 +1012,8 @@ impl<R: Send> ChunkChecker<'_, R> {
                     // No file of the run there: the module as it is on
                     // disk, read once for the run.
                     if let Some(outside) = self.outside_module(&call.dir) {
-                        lock(&self.child_inputs).entry(call.dir.clone()).or_insert(outside.interface.clone());
+                        let interface = self.outside_interface(&call.dir, &outside);
+                        lock(&self.child_inputs).entry(call.dir.clone()).or_insert(interface);
                     }
                     continue;
                 };
@@ -1359,7 +1361,8 @@ impl<R: Send> ChunkChecker<'_, R> {
         let Some(unit) = self.unit_of_dir.get(dir.as_str()) else {
             // No file of the run there: the module on disk, if any.
             let outside = self.outside_module(dir)?;
-            return Some((cache::interface_digest(outside.interface.as_deref()), outside.files.clone()));
+            let interface = self.outside_interface(dir, &outside);
+            return Some((cache::interface_digest(interface.as_deref()), outside.files.clone()));
         };
         let mut known = lock(&self.child_inputs).get(dir).cloned();
         if known.is_none()
@@ -1398,7 +1401,7 @@ impl<R: Send> ChunkChecker<'_, R> {
     }
 
     /// The module called in `dir`, a directory of no unit of the run, as
-    /// it is on disk (read once for the run); `None` when it cannot be
+    /// it is on disk (looked at once for the run); `None` when it cannot be
     /// read (a caller's entry is then not stored: it is checked each
     /// time).
     fn outside_module(&self, dir: &Utf8Path) -> Option<Arc<OutsideModule>> {
@@ -1409,25 +1412,49 @@ impl<R: Send> ChunkChecker<'_, R> {
         lock(&self.outside).entry(dir.to_owned()).or_insert(read).clone()
     }
 
+    /// Its files listed and hashed (through the file index: an unchanged
+    /// file is not read), not parsed.
     fn read_outside_module(&self, dir: &Utf8Path) -> Option<OutsideModule> {
-        let none = OutsideModule { files: None, interface: None };
+        let none = OutsideModule { files: None, interface: OnceLock::new() };
         if !dir.is_dir() {
             return Some(none);
         }
-        let loaded = vfs::load(dir, vfs::Scope::Directory, self.limits.max_file_size).ok()?;
-        if loaded.is_empty() {
+        let listed = vfs::list(dir, vfs::Scope::Directory, vfs::FileSet::Module).ok()?;
+        if listed.is_empty() {
             return Some(none);
         }
-        let files = loaded.iter().map(|file| (file.path.clone(), cache::hash_bytes(&file.bytes))).collect();
-        let mut host = self.chunk_host(self.configured().ok()?);
-        let mut change = Change::new();
-        change.set_reported(dir.to_owned(), false);
-        for file in loaded {
-            change.set_file(file.path, Contents::Bytes(file.bytes), Membership::Module(dir.to_owned()));
-        }
-        host.apply_change(change);
-        let interface = host.module(dir).and_then(|module| db::module::child_interface(host.db(), module));
-        Some(OutsideModule { files: Some(files), interface })
+        let files = listed
+            .into_iter()
+            .map(|path| {
+                let hash = self.read_hash(&path)?;
+                Some((path, hash))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(OutsideModule { files: Some(files), interface: OnceLock::new() })
+    }
+
+    /// What a caller reads of the module `outside` in `dir`: its files read
+    /// and parsed in a host of their own, once for the run.
+    fn outside_interface(&self, dir: &Utf8Path, outside: &OutsideModule) -> Option<Arc<ModuleInterface>> {
+        outside
+            .interface
+            .get_or_init(|| {
+                outside.files.as_ref()?;
+                let loaded = vfs::load(dir, vfs::Scope::Directory, self.limits.max_file_size).ok()?;
+                let mut host = self.chunk_host(self.configured().ok()?);
+                let mut change = Change::new();
+                change.set_reported(dir.to_owned(), false);
+                for file in loaded {
+                    change.set_file(
+                        file.path,
+                        Contents::Bytes(file.bytes),
+                        Membership::Module(dir.to_owned()),
+                    );
+                }
+                host.apply_change(change);
+                host.module(dir).and_then(|module| db::module::child_interface(host.db(), module))
+            })
+            .clone()
     }
 
     /// What callers read of the module `unit`, as the cache's entry for
