@@ -127,21 +127,26 @@ fn attribute_splat() {
     run_rule_folder("attribute-splat");
 }
 
+/// The case `halite-ignore/NAME`'s text and diagnostics, and the lines
+/// (1-based) where those of a code start.
+fn ignore_case(name: &str) -> (std::path::PathBuf, String, Vec<Diagnostic>, impl Fn(&str) -> Vec<u32>) {
+    let path = check_dir().join("halite-ignore").join(name);
+    let text = std::fs::read_to_string(&path).expect("a readable case");
+    let (_, diagnostics) = diagnostics_of(name, &text);
+    let index = LineIndex::new(&text);
+    let starts: Vec<(&'static str, u32)> =
+        diagnostics.iter().map(|it| (it.code, index.line_col(it.range.start()).line)).collect();
+    let lines_of = move |code: &str| -> Vec<u32> {
+        starts.iter().filter(|(it, _)| *it == code).map(|(_, line)| *line).collect()
+    };
+    (path, text, diagnostics, lines_of)
+}
+
 /// `halite-ignore` comments: which diagnostics they silence, and the
 /// mistaken ones reported.
 #[test]
 fn ignore_comments() {
-    let path = check_dir().join("halite-ignore/comments.tf");
-    let text = std::fs::read_to_string(&path).expect("a readable case");
-    let (_, diagnostics) = diagnostics_of("comments.tf", &text);
-    let index = LineIndex::new(&text);
-    let lines_of = |code: &str| -> Vec<u32> {
-        diagnostics
-            .iter()
-            .filter(|it| it.code == code)
-            .map(|it| index.line_col(it.range.start()).line)
-            .collect()
-    };
+    let (path, text, diagnostics, lines_of) = ignore_case("comments.tf");
     // a, b, c and i are silenced; d (another rule named), e (no codes),
     // f (misspelt), h (the comment is two lines up) are not.
     assert_eq!(lines_of("interpolation-only"), [7, 9, 10, 15]);
@@ -155,17 +160,7 @@ fn ignore_comments() {
 /// TFLint rules they name find, and nothing else; they are never reported.
 #[test]
 fn tflint_ignore_comments() {
-    let path = check_dir().join("halite-ignore/tflint.tf");
-    let text = std::fs::read_to_string(&path).expect("a readable case");
-    let (_, diagnostics) = diagnostics_of("tflint.tf", &text);
-    let index = LineIndex::new(&text);
-    let lines_of = |code: &str| -> Vec<u32> {
-        diagnostics
-            .iter()
-            .filter(|it| it.code == code)
-            .map(|it| index.line_col(it.range.start()).line)
-            .collect()
-    };
+    let (_, _, _, lines_of) = ignore_case("tflint.tf");
     assert_eq!(lines_of("interpolation-only"), [9]);
     assert_eq!(lines_of("legacy-index"), [10]);
     assert_eq!(lines_of("invalid-ignore"), Vec::<u32>::new());
