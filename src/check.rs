@@ -169,10 +169,16 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
             // A path named that cannot be read is said, as a directory a
             // walk cannot list is, and the others are checked (the run then
             // exits 2): a typo in one of a CI job's paths hides nothing else.
-            let (readable, unreadable): (Vec<Utf8PathBuf>, Vec<Utf8PathBuf>) =
-                paths.iter().cloned().partition(|path| std::fs::metadata(path).is_ok());
+            let mut readable = Vec::with_capacity(paths.len());
+            let mut unreadable = Vec::new();
+            for path in paths {
+                match std::fs::metadata(path) {
+                    Ok(_) => readable.push(path.clone()),
+                    Err(error) => unreadable.push((path, error)),
+                }
+            }
             let mut found = discover::hcl_files(&readable, discover::Syntaxes::All, cache.as_ref())?;
-            found.cannot_read(&unreadable);
+            found.cannot_read(unreadable);
             found
         }
     };
@@ -183,7 +189,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     if !options.quiet {
         found.warn_if_empty(paths);
     }
-    let root = SourceRoot::find(&found.files[..found.files.len().min(1)]);
+    let root = SourceRoot::find(found.files.first().map(Utf8PathBuf::as_path));
     // The files reported: those no halite.toml excludes, of the shard's
     // units (by their repository-relative paths). The others are read only
     // for what the reported ones read of them.

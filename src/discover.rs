@@ -66,13 +66,11 @@ impl Found {
         !self.problems.is_empty()
     }
 
-    /// Adds a problem for each of `paths` that cannot be read now (named
-    /// on the command line, with the reason `stat` gives).
-    pub(crate) fn cannot_read(&mut self, paths: &[Utf8PathBuf]) {
-        for path in paths {
-            if let Err(error) = std::fs::metadata(path) {
-                self.problems.push(Problem { path: path.to_string(), reason: error.to_string() });
-            }
+    /// Adds a problem for each path named on the command line that could
+    /// not be read, with why.
+    pub(crate) fn cannot_read(&mut self, paths: Vec<(&Utf8PathBuf, std::io::Error)>) {
+        for (path, error) in paths {
+            self.problems.push(Problem { path: path.to_string(), reason: error.to_string() });
         }
         self.problems.sort_by(|a, b| a.path.cmp(&b.path));
         self.problems.dedup();
@@ -167,11 +165,8 @@ pub(crate) fn module_siblings(paths: &[Utf8PathBuf]) -> Vec<Utf8PathBuf> {
         if dirs.contains(&parent) {
             continue;
         }
-        dirs.push(parent.clone());
-        let Ok(listed) = vfs::list(vfs::module_dir(path), vfs::Scope::Directory, vfs::FileSet::Module) else {
-            continue;
-        };
-        siblings.extend(listed.iter().filter_map(|file| Some(parent.join(file.file_name()?))));
+        dirs.push(parent);
+        siblings.extend(halite::host::check::module_files_beside(&named));
     }
     siblings
 }

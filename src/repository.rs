@@ -9,8 +9,8 @@ use std::borrow::Cow;
 use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
 
 /// The repository's root: the nearest directory with a `.git` (a
-/// directory, or a worktree's file) at or above the first path checked
-/// that is in a repository, else at or above the current directory, else
+/// directory, or a worktree's file) at or above the first file checked,
+/// else at or above the current directory, else
 /// the current directory. A CI step that runs outside its checkout
 /// (`halite check $GITHUB_WORKSPACE/infra`) names files as one run in it
 /// does.
@@ -22,17 +22,17 @@ pub(crate) struct SourceRoot {
 }
 
 impl SourceRoot {
-    /// The root of the repository of `paths` (as given: relative to the
-    /// current directory, or absolute).
-    pub(crate) fn find(paths: &[Utf8PathBuf]) -> SourceRoot {
+    /// The root of the repository of `checked`, a path checked (as given:
+    /// relative to the current directory, or absolute).
+    pub(crate) fn find(checked: Option<&Utf8Path>) -> SourceRoot {
         let current_dir = std::env::current_dir().ok().and_then(|dir| Utf8PathBuf::try_from(dir).ok());
         let root = current_dir.as_deref().map(|dir| {
-            let of_paths = paths.iter().find_map(|path| {
+            let of_checked = checked.and_then(|path| {
                 let absolute = normalize(&dir.join(path));
                 let start = if absolute.is_dir() { absolute.as_path() } else { absolute.parent()? };
                 vfs::repository_root(start).map(Utf8Path::to_owned)
             });
-            of_paths.unwrap_or_else(|| vfs::repository_root(dir).unwrap_or(dir).to_owned())
+            of_checked.unwrap_or_else(|| vfs::repository_root(dir).unwrap_or(dir).to_owned())
         });
         SourceRoot { current_dir, root }
     }

@@ -182,24 +182,16 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                 // Found again from the files as they are now; a file that
                 // is wrong now leaves the levels as they were.
                 let mut found = levels.anew();
-                let mut change = host::Change::new();
-                let mut wrong = None;
-                for file in host.module_files(dir) {
-                    let path = file.path(host.db()).clone();
-                    match found.levels_for(&path) {
-                        Ok(levels) => change.set_rule_levels(path, levels),
-                        Err(error) => {
-                            wrong = Some(error);
-                            break;
-                        }
+                match host::load::module_rule_levels(&host, dir, &mut found) {
+                    Ok(change) => {
+                        levels = found;
+                        host.apply_change(change);
+                    }
+                    Err(error) => {
+                        eprintln!("halite: {error}");
+                        continue;
                     }
                 }
-                if let Some(error) = wrong {
-                    eprintln!("halite: {error}");
-                    continue;
-                }
-                levels = found;
-                host.apply_change(change);
                 reports.changed(&mut host)?;
             }
             Message::Batch { batch, outside } => {

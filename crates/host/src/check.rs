@@ -371,16 +371,7 @@ pub fn check_contents<R: Send>(
     on_file: impl Fn(&RootDatabase, FileOutcome<'_>) -> R + Sync,
 ) -> Result<R, CheckError> {
     let mut paths = vec![path.to_owned()];
-    if vfs::is_module_file(path) {
-        let parent = path.parent().unwrap_or(Utf8Path::new(""));
-        // Named as `path` is named (`main.tf` or `./main.tf`), so that
-        // `path` is one of them, not a second file beside itself.
-        let siblings = vfs::load(vfs::module_dir(path), vfs::Scope::Directory, limits.max_file_size)
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|file| Some(parent.join(file.path.file_name()?)));
-        paths.extend(siblings);
-    }
+    paths.extend(module_files_beside(path));
     paths.sort_unstable_by(|a, b| vfs::path_order(a, b));
     paths.dedup();
     let replaced = Replaced::from_iter([(path.to_owned(), bytes)]);
@@ -395,6 +386,24 @@ pub fn check_contents<R: Send>(
         |_| {},
     )?;
     Ok(reports.reports.into_iter().flatten().next().expect("the file checked is among the paths"))
+}
+
+/// The module files of the directory of the module file `path`, its own
+/// among them, named as `path` is named (`main.tf`'s as `variables.tf`,
+/// `a/main.tf`'s as `a/variables.tf`, so that `path` is one of them, not a
+/// second file beside itself), listed and not read: a module's file is
+/// checked in its module. None when `path` is no module file or its
+/// directory cannot be listed.
+pub fn module_files_beside(path: &Utf8Path) -> Vec<Utf8PathBuf> {
+    if !vfs::is_module_file(path) {
+        return Vec::new();
+    }
+    let parent = path.parent().unwrap_or(Utf8Path::new(""));
+    vfs::list(vfs::module_dir(path), vfs::Scope::Directory, vfs::FileSet::Module)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|file| Some(parent.join(file.file_name()?)))
+        .collect()
 }
 
 /// The run's files grouped into check units, modules by directory, in the
@@ -1440,17 +1449,8 @@ impl<R: Send> ChunkChecker<'_, R> {
             .interface
             .get_or_init(|| {
                 outside.files.as_ref()?;
-                let loaded = vfs::load(dir, vfs::Scope::Directory, self.limits.max_file_size).ok()?;
+                let change = crate::load::child(dir, self.limits.max_file_size).ok()?;
                 let mut host = self.chunk_host(self.configured().ok()?);
-                let mut change = Change::new();
-                change.set_reported(dir.to_owned(), false);
-                for file in loaded {
-                    change.set_file(
-                        file.path,
-                        Contents::Bytes(file.bytes),
-                        Membership::Module(dir.to_owned()),
-                    );
-                }
                 host.apply_change(change);
                 host.module(dir).and_then(|module| db::module::child_interface(host.db(), module))
             })

@@ -124,15 +124,23 @@ pub fn children(host: &mut AnalysisHost) -> Result<(), LoadError> {
     }
     let max_file_size = host.limits().max_file_size;
     for dir in missing {
-        let loaded = vfs::load(&dir, vfs::Scope::Directory, max_file_size)?;
-        let mut change = Change::new();
-        change.set_reported(dir.clone(), false);
-        for file in loaded {
-            change.set_file(file.path, Contents::Bytes(file.bytes), Membership::Module(dir.clone()));
-        }
-        host.apply_change(change);
+        host.apply_change(child(&dir, max_file_size)?);
     }
     Ok(())
+}
+
+/// The module of `dir` as read from disk for its callers: its module files
+/// (each of at most `max_file_size` bytes), members of a module that
+/// reports nothing. What [`children`] loads for each child the host lacks,
+/// and a check for a module its paths call from outside them.
+pub fn child(dir: &Utf8Path, max_file_size: u64) -> Result<Change, LoadError> {
+    let loaded = vfs::load(dir, vfs::Scope::Directory, max_file_size)?;
+    let mut change = Change::new();
+    change.set_reported(dir.to_owned(), false);
+    for file in loaded {
+        change.set_file(file.path, Contents::Bytes(file.bytes), Membership::Module(dir.to_owned()));
+    }
+    Ok(change)
 }
 
 /// The rule levels of a file read from disk, for a change that does not
@@ -151,6 +159,23 @@ pub fn rule_levels(change: &mut Change, levels: &mut RuleLevelsFinder) -> Result
         change.set_rule_levels(path, found);
     }
     Ok(())
+}
+
+/// The rule levels of the files of the module of `dir` that `host` holds,
+/// found by `levels` (a front end's finder made anew when a configuration
+/// changed), as a change.
+pub fn module_rule_levels(
+    host: &AnalysisHost,
+    dir: &Utf8Path,
+    levels: &mut RuleLevelsFinder,
+) -> Result<Change, LoadError> {
+    let mut change = Change::new();
+    for file in host.module_files(dir) {
+        let path = file.path(host.db()).clone();
+        let found = levels.levels_for(&path)?;
+        change.set_rule_levels(path, found);
+    }
+    Ok(change)
 }
 
 /// Why the variables given to a command could not be used.
