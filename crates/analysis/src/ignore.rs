@@ -16,7 +16,12 @@
 //! for TFLint carry, silence Halite's rules that find what those TFLint
 //! rules find (see [`TFLINT_RULES`]; `all` stands for each of them), on
 //! the same lines. A TFLint rule Halite has no counterpart of is TFLint's
-//! business, and is passed over without a word.
+//! business, and is passed over without a word. TFLint's
+//! `# tflint-ignore-file: RULE, RULE` silences them in the whole file; as
+//! in TFLint, it counts only as the file's very first text (written
+//! anywhere else it is reported, as TFLint reports it). (TFLint reads one
+//! in a JSON file's `"//"` property too; none of the rules it could silence
+//! there has diagnostics in a JSON file.)
 
 use db::{Db, File};
 use syntax::{SyntaxKind, TextRange, TextSize};
@@ -28,6 +33,9 @@ const MARKER: &str = "halite-ignore";
 
 /// The marker of TFLint's ignore comments.
 const TFLINT_MARKER: &str = "tflint-ignore";
+
+/// The marker of TFLint's comment that ignores rules in a whole file.
+const TFLINT_FILE_MARKER: &str = "tflint-ignore-file";
 
 /// TFLint's rules (its Terraform ruleset's) that find what Halite's rules
 /// find, with those rules' codes.
@@ -42,6 +50,8 @@ pub(crate) const TFLINT_RULES: &[(&str, &[&str])] = &[
 pub(crate) struct Ignores {
     /// A line (1-based) and a code silenced on it.
     silenced: Vec<(u32, &'static str)>,
+    /// The codes silenced in the whole file.
+    silenced_in_file: Vec<&'static str>,
     /// Comments that do not say what they mean to.
     pub(crate) problems: Vec<Diagnostic>,
 }
@@ -50,17 +60,34 @@ impl Ignores {
     /// Whether no comment silences anything: then there is no need for line
     /// numbers at all.
     pub(crate) fn silences_nothing(&self) -> bool {
-        self.silenced.is_empty()
+        self.silenced.is_empty() && self.silenced_in_file.is_empty()
     }
 
-    /// Whether a comment silences `diagnostic`'s code on its first line.
+    /// Whether a comment silences `diagnostic`'s code on its first line,
+    /// or in the whole file.
     pub(crate) fn silences(&self, index: &LineIndex, diagnostic: &Diagnostic) -> bool {
+        if self.silenced_in_file.contains(&diagnostic.code) {
+            return true;
+        }
         if self.silenced.is_empty() {
             return false;
         }
         let line = index.line_col(diagnostic.range.start()).line;
         self.silenced.iter().any(|&(silenced_line, code)| silenced_line == line && code == diagnostic.code)
     }
+}
+
+/// The Halite codes of the TFLint rules a `tflint-ignore` comment names:
+/// `names` is what follows its colon, up to where TFLint stops reading
+/// (another comment marker, `*` or `/`, or the line's end).
+fn tflint_codes(names: &str) -> impl Iterator<Item = &'static str> + '_ {
+    let names = names.split(['\n', '*', '/', '#']).next().unwrap_or_default();
+    names.split(',').map(str::trim).flat_map(|name| {
+        TFLINT_RULES
+            .iter()
+            .filter(move |(tflint, _)| name == *tflint || name == "all")
+            .flat_map(|(_, codes)| codes.iter().copied())
+    })
 }
 
 /// Reads the ignore comments of a native-syntax file.
@@ -90,19 +117,33 @@ pub(crate) fn ignores(db: &dyn Db, file: File) -> Ignores {
             if alone_on_its_line { line + 1 } else { line }
         };
         if let Some(names) =
+            body.trim_start().strip_prefix(TFLINT_FILE_MARKER).and_then(|rest| rest.strip_prefix(':'))
+        {
+            if start == TextSize::from(0) {
+                ignores.silenced_in_file.extend(tflint_codes(names));
+            } else {
+                ignores.problems.push(
+                    Diagnostic::warning(
+                        rules::INVALID_IGNORE,
+                        "A tflint-ignore-file comment counts only at the top of the file",
+                        file,
+                        range,
+                    )
+                    .with_note(
+                        "TFLint reads it only as the file's first text, at line 1, column 1, \
+                         and reports it anywhere else; here it silences nothing.",
+                    ),
+                );
+            }
+            continue;
+        }
+        if let Some(names) =
             body.trim_start().strip_prefix(TFLINT_MARKER).and_then(|rest| rest.strip_prefix(':'))
         {
             let target = target();
-            for name in names.split(',') {
-                // A comment may go on after the names (`# tflint-ignore:
-                // rule # why`).
-                let name = name.split_whitespace().next().unwrap_or_default();
-                for (tflint, codes) in TFLINT_RULES {
-                    if name == *tflint || name == "all" {
-                        ignores.silenced.extend(codes.iter().map(|&code| (target, code)));
-                    }
-                }
-            }
+            // A comment may go on after the names (`# tflint-ignore:
+            // rule # why`).
+            ignores.silenced.extend(tflint_codes(names).map(|code| (target, code)));
             continue;
         }
         let Some(rest) = body.trim_start().strip_prefix(MARKER) else { continue };

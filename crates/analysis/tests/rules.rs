@@ -166,6 +166,21 @@ fn tflint_ignore_comments() {
     assert_eq!(lines_of("invalid-ignore"), Vec::<u32>::new());
 }
 
+/// TFLint's `tflint-ignore-file` comment silences those rules in the
+/// whole file when it is the file's first text, and is reported (silencing
+/// nothing) anywhere else, as TFLint reports it.
+#[test]
+fn tflint_ignore_file_comments() {
+    let (_, _, _, lines_of) = ignore_case("tflint-file.tf");
+    assert_eq!(lines_of("interpolation-only"), Vec::<u32>::new());
+    assert_eq!(lines_of("legacy-index"), [5]);
+    assert_eq!(lines_of("invalid-ignore"), Vec::<u32>::new());
+    let (path, text, diagnostics, lines_of) = ignore_case("tflint-file-late.tf");
+    assert_eq!(lines_of("invalid-ignore"), [2]);
+    assert_eq!(lines_of("interpolation-only"), [3]);
+    expect_file![path.with_extension("tf.txt")].assert_eq(&describe(&text, &diagnostics));
+}
+
 /// A file with syntax errors gets those and no lints: its tree is a guess.
 #[test]
 fn no_lints_on_a_file_with_syntax_errors() {

@@ -1,0 +1,4 @@
+locals {
+  # tflint-ignore-file: terraform_deprecated_interpolation
+  a = "${var.a}"
+}
