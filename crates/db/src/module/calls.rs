@@ -342,8 +342,19 @@ pub fn module_call_diagnostics(
                 }
                 continue;
             }
-            let suggestion =
-                crate::module::resolve::suggest(argument, inputs.iter().map(|it| it.name.as_str()));
+            // A block's argument is suggested among every input, as
+            // Terraform's message does (renaming it to one already set
+            // would be a syntax error, which its fix is checked for). An
+            // object's key is not suggested one it already has: renamed,
+            // it would silently replace that key's value.
+            let given = |name: &str| {
+                matches!(call.arguments_at, ArgumentsAt::ObjectMembers(_))
+                    && call.arguments.iter().any(|(given, _)| given == name)
+            };
+            let suggestion = crate::module::resolve::suggest(
+                argument,
+                inputs.iter().map(|it| it.name.as_str()).filter(|name| !given(name)),
+            );
             let did_you_mean = match &suggestion {
                 Some(suggestion) => format!(" Did you mean {suggestion:?}?"),
                 None => String::new(),
