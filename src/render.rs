@@ -85,27 +85,26 @@ fn one_line(text: &str) -> String {
 
 /// A fingerprint of each of a file's diagnostics, in their order: a hash of
 /// the file's path (relative to the repository's root, so that it does
-/// not change with the directory the check ran in), the code, the range (lines and columns) and the
-/// message, and of how many identical diagnostics came before it in the
-/// file, so that two are never the same. It depends on nothing of the run
-/// (not the time, not the other files), so a service that compares two
-/// runs' reports (GitLab's Code Quality, a SARIF consumer) sees the same
-/// problem as the same. 32 hexadecimal digits: the first 128 bits of a
-/// SHA-256.
+/// not change with the directory the check ran in), the code, the message
+/// and the notes (which name what the problem is about), and of how many
+/// identical diagnostics came before it in the file, so that two are never
+/// the same. It depends on nothing of the run (not the time, not the other
+/// files) and not on where in the file the problem is, so a service that
+/// compares two runs' reports (GitLab's Code Quality, a SARIF consumer)
+/// sees the same problem as the same after lines are added or removed
+/// above it. 32 hexadecimal digits: the first 128 bits of a SHA-256.
 pub(crate) fn fingerprints(diagnostics: &[LocatedDiagnostic], root: &SourceRoot) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     diagnostics
         .iter()
         .map(|located| {
+            let diagnostic = &located.diagnostic;
             let key = format!(
-                "{}\0{}\0{}:{}-{}:{}\0{}",
+                "{}\0{}\0{}\0{}",
                 root.relative(&located.path),
-                located.diagnostic.code,
-                located.start.line,
-                located.start.column,
-                located.end.line,
-                located.end.column,
-                located.diagnostic.message
+                diagnostic.code,
+                diagnostic.message,
+                diagnostic.notes.join("\0"),
             );
             let occurrence = seen.entry(key.clone()).or_insert(0);
             let hash = Sha256::digest(format!("{key}\0{occurrence}").as_bytes());
@@ -330,8 +329,8 @@ mod tests {
         let twice = fingerprints(&[located.clone(), located.clone()], &root);
         expect![[r#"
             [
-                "954d2531f87a293874b05aa4f7632a29",
-                "c179d8b239fd5dc9f51922205af68853",
+                "6b759bbb61f8ee769c8513bd950ca66d",
+                "0a26b90306d148faf40fa19cbfbcfc71",
             ]
         "#]]
         .assert_debug_eq(&twice);
@@ -339,9 +338,21 @@ mod tests {
         assert_eq!(fingerprints(std::slice::from_ref(&located), &root)[0], twice[0]);
         // Run from another directory of the repository, the same file has
         // the same fingerprint.
-        let mut moved = located;
+        let mut moved = located.clone();
         moved.path = "../main.tf".into();
         assert_eq!(fingerprints(&[moved], &SourceRoot::fixed("/repo/sub", "/repo"))[0], twice[0]);
+        // Lines added above it move it, and leave its fingerprint.
+        let file = db.set_file_text("main.tf", "# added\n\na = 1\n");
+        let shifted = self::located(&db, Diagnostic::error("bad", "Bad", file, range(9, 10)));
+        assert_ne!(shifted.start, located.start);
+        assert_eq!(fingerprints(&[shifted], &root)[0], twice[0]);
+        // What the notes say of the problem (the name it is about) tells
+        // two problems of one kind apart.
+        let named = |name: &str| {
+            let diagnostic = Diagnostic::error("bad", "Bad", file, range(9, 10)).with_note(name);
+            self::located(&db, diagnostic)
+        };
+        assert_ne!(fingerprints(&[named("a")], &root), fingerprints(&[named("b")], &root));
     }
 
     #[test]
