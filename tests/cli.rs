@@ -475,6 +475,38 @@ fn the_pre_commit_hooks_run_as_pre_commit_runs_them() {
     }
     let ids: Vec<&str> = found.iter().map(|(id, _, _)| id.as_str()).collect();
     assert_eq!(ids, ["halite-fmt", "halite-check"]);
+    // `halite-fmt` is given exactly the files `halite fmt` formats when it
+    // walks a directory: those of a native-syntax kind.
+    let fmt_files = hooks
+        .split("- id: ")
+        .find(|hook| hook.starts_with("halite-fmt"))
+        .and_then(|hook| hook.lines().find_map(|line| line.strip_prefix("  files: ")))
+        .expect("halite-fmt's files");
+    let fmt_files = regex::Regex::new(fmt_files.trim_matches('\'')).expect("a regular expression");
+    for name in [
+        "main.tf",
+        "main.tofu",
+        "main.tf.json",
+        "a.tfvars",
+        "a.tfvars.json",
+        "b.pkr.hcl",
+        "job.nomad",
+        "t.tftest.hcl",
+        "t.tofutest.hcl",
+        "c.hcl",
+        "d/terragrunt.hcl",
+        "notes.txt",
+        "main.tf.bak",
+        "x.tfstate",
+        "halite.toml",
+    ] {
+        let formatted = vfs::FileKind::of(camino::Utf8Path::new(name))
+            .is_some_and(|kind| kind.syntax == vfs::SourceSyntax::Native);
+        assert_eq!(fmt_files.is_match(name), formatted, "halite-fmt is given {name}: {formatted}");
+    }
+    // `halite-check` runs on every commit (see the hooks file).
+    let check = hooks.split("- id: ").find(|hook| hook.starts_with("halite-check")).expect("halite-check");
+    assert!(check.contains("\n  always_run: true\n"), "{check}");
     let repo = tempfile::tempdir().expect("a temporary directory");
     std::fs::write(repo.path().join("main.tf"), "variable \"a\" {}\n\noutput \"a\" {\n  value = var.a\n}\n")
         .expect("a written file");
