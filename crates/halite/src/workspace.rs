@@ -343,6 +343,14 @@ impl Workspace {
         &self.dir
     }
 
+    /// The host's key of the module: its directory, or the one Terragrunt
+    /// unit in it, which is keyed by its file (a unit's dialect evaluates
+    /// each alone, see [`AnalysisHost::module_of_dir`]); found on each use,
+    /// since an edit may add or remove the unit.
+    fn module_key(&self) -> Utf8PathBuf {
+        self.host.module_of_dir(&self.dir).unwrap_or_else(|_| self.dir.clone())
+    }
+
     /// Adds a file to the module, or replaces its text. The path is the
     /// file's name in diagnostics; nothing is read from or written to it.
     ///
@@ -388,7 +396,7 @@ impl Workspace {
     /// ```
     pub fn set_variable(&mut self, name: impl Into<String>, value: Value) {
         let mut change = Change::new();
-        change.set_variable(self.dir.clone(), name, Some(value));
+        change.set_variable(self.module_key(), name, Some(value));
         self.apply(change);
     }
 
@@ -453,7 +461,7 @@ impl Workspace {
     /// The module's index and rules, through which addresses are found.
     fn model(&self) -> Option<Model<'_>> {
         let db = self.host.db();
-        let module = self.host.module(&self.dir)?;
+        let module = self.host.module(&self.module_key())?;
         Some(Model { db, index: module::IndexView::of(db, module), rules: module.dialect(db).rules(db) })
     }
 
@@ -489,13 +497,13 @@ impl Workspace {
         let address = address.to_address(self)?;
         match self.target(&address)? {
             Target::Attribute(db_address) => {
-                self.host.evaluate(&self.dir, std::slice::from_ref(&db_address));
+                self.host.evaluate(&self.module_key(), std::slice::from_ref(&db_address));
                 self.attribute_value(&address, &db_address)
             }
             Target::Block(block) => {
                 let mut attributes = Vec::new();
                 collect_attributes(std::slice::from_ref(&block), &mut attributes);
-                self.host.evaluate(&self.dir, &attributes);
+                self.host.evaluate(&self.module_key(), &attributes);
                 self.block_value(&address, &block)
             }
         }
@@ -523,14 +531,16 @@ impl Workspace {
     /// An evaluated attribute's value or error.
     fn attribute_value(&self, address: &Address, db_address: &db::module::Address) -> Result<Value, Error> {
         let db = self.host.db();
-        match self.host.value(&self.dir, db_address) {
+        match self.host.value(&self.module_key(), db_address) {
             Some(Ok(value)) => Ok(value.clone()),
             Some(Err(module::AttrError::NotDeclared)) | None => {
                 Err(Error::NoSuchAddress(address.to_string()))
             }
             Some(Err(error)) => {
-                let module =
-                    self.host.module(&self.dir).ok_or_else(|| Error::NoSuchAddress(address.to_string()))?;
+                let module = self
+                    .host
+                    .module(&self.module_key())
+                    .ok_or_else(|| Error::NoSuchAddress(address.to_string()))?;
                 let attr = module::Attr::new(db, module, db_address.clone());
                 Err(Error::Evaluation { address: address.to_string(), message: describe(db, attr, error) })
             }
@@ -621,7 +631,7 @@ impl Workspace {
                 crate::de::body::decode_block(&values, &block).map_err(located)
             }
             Target::Attribute(db_address) => {
-                self.host.evaluate(&self.dir, std::slice::from_ref(&db_address));
+                self.host.evaluate(&self.module_key(), std::slice::from_ref(&db_address));
                 let value = self.attribute_value(&address, &db_address)?;
                 let origin = self.origin_of(&db_address);
                 crate::de::from_value(&value).map_err(|error| located(error.at(origin)))
@@ -680,13 +690,14 @@ impl Workspace {
         let mut addresses: Vec<db::module::Address> =
             attributes.iter().map(|it| it.address.clone()).collect();
         collect_attributes(blocks, &mut addresses);
-        self.host.evaluate(&self.dir, &addresses);
+        let module_key = self.module_key();
+        self.host.evaluate(&module_key, &addresses);
         let db = self.host.db();
-        let module = self.host.module(&self.dir);
+        let module = self.host.module(&module_key);
         addresses
             .into_iter()
             .filter_map(|address| {
-                let result = match self.host.value(&self.dir, &address)? {
+                let result = match self.host.value(&module_key, &address)? {
                     Ok(value) => Ok(value.clone()),
                     Err(error) => {
                         let attr = module::Attr::new(db, module?, address.clone());
@@ -700,7 +711,7 @@ impl Workspace {
 
     /// Where a value of the database is written: its expression.
     fn origin_of(&self, db_address: &db::module::Address) -> Option<Origin> {
-        let module = self.host.module(&self.dir)?;
+        let module = self.host.module(&self.module_key())?;
         let definition = module::definition(self.host.db(), module, db_address)?;
         definition.kind.is_attribute().then(|| Origin {
             file: definition.file,
@@ -718,7 +729,7 @@ impl Workspace {
     /// assert_eq!(workspace.addresses(), ["var.v", "local.l", r#"b["x.y"].c"#, r#"b["x.y"].d.e"#]);
     /// ```
     pub fn addresses(&self) -> Vec<Address> {
-        let Some(module) = self.host.module(&self.dir) else { return Vec::new() };
+        let Some(module) = self.host.module(&self.module_key()) else { return Vec::new() };
         let db = self.host.db();
         module::module_order(db, module)
             .filter(|address| {
@@ -760,7 +771,7 @@ impl Workspace {
     /// The module's whole structure (every file's blocks), for what reads
     /// all of it.
     fn structure(&self) -> std::sync::Arc<ModuleBlocks> {
-        match self.host.module(&self.dir) {
+        match self.host.module(&self.module_key()) {
             Some(module) => std::sync::Arc::clone(module::module_blocks(self.host.db(), module)),
             None => std::sync::Arc::default(),
         }
@@ -921,10 +932,11 @@ impl Workspace {
         // work is the change's, not the module's. An address the change
         // removed is read from its segments.
         let model = self.model();
+        let module_key = self.module_key();
         let mut changed: Vec<Address> = report
             .values
             .into_iter()
-            .filter(|change| *change.module == *self.dir)
+            .filter(|change| *change.module == module_key)
             .map(|change| Address::of_model(model.as_ref(), &change.address))
             .collect();
         changed.sort_by_cached_key(Address::to_string);
@@ -1017,7 +1029,7 @@ impl Workspace {
         };
         let mut change = Change::new();
         change.set_dialect(
-            self.dir.clone(),
+            self.module_key(),
             DialectChange { functions: self.functions.clone(), roots: self.roots.clone(), rules },
         );
         self.apply(change);
@@ -1210,7 +1222,8 @@ impl Address {
     /// assert_eq!(address.to_string(), r#"target["test.unit"].step.self-test.run"#);
     /// ```
     pub fn of_host(host: &AnalysisHost, dir: &Utf8Path, address: &host::Address) -> Address {
-        match host.module(dir) {
+        let key = host.module_of_dir(dir).unwrap_or_else(|_| dir.to_owned());
+        match host.module(&key) {
             Some(module) => Address::of_module(host.db(), module, address),
             None => guess_address(address),
         }

@@ -41,6 +41,27 @@ fn a_removed_file_changes_its_addresses_and_their_readers() {
     assert_eq!(workspace.value("local.b").unwrap(), Value::int(2));
 }
 
+/// A Terragrunt unit's directory is the unit (keyed by its file in the
+/// host), read from disk or given in memory, as `halite eval DIR` reads
+/// it: its values, and what an edit changes.
+#[test]
+fn a_terragrunt_units_directory_is_the_unit() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = halite::Utf8Path::from_path(dir.path()).expect("a UTF-8 directory");
+    std::fs::write(dir.join("terragrunt.hcl"), "locals {\n  x = 1\n}\ninputs = {\n  a = local.x\n}\n")
+        .expect("a written file");
+    let workspace = Workspace::open(dir).expect("an opened unit");
+    assert_eq!(workspace.addresses(), ["inputs", "local.x"]);
+    assert_eq!(workspace.value("inputs").unwrap(), Value::object_from([("a", Value::int(1))]));
+
+    let mut workspace = Workspace::new("u");
+    workspace.add_file("u/terragrunt.hcl", "locals {\n  x = 1\n}\n");
+    assert_eq!(workspace.value("local.x").unwrap(), Value::int(1));
+    let changed = workspace.apply(set("u/terragrunt.hcl", "locals {\n  x = 2\n}\n")).values;
+    assert_eq!(changed, ["local.x"]);
+    assert_eq!(workspace.value("local.x").unwrap(), Value::int(2));
+}
+
 #[test]
 fn variables_change_their_readers_only() {
     let mut workspace = Workspace::new("m");
