@@ -49,7 +49,10 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use halite::host::{
     self, AnalysisHost, HostOptions, Report, ReportDraft, ReportJob, Unfinished, ValueState,
-    config::RuleLevelsFinder, follow::OutsideWatches, inputs::VariableOption,
+    config::RuleLevelsFinder,
+    follow::OutsideWatches,
+    inputs::VariableOption,
+    watch::{Applied, Seen, WatchedRoot},
 };
 use vfs::{ChangeBatch, RootChange, Scope, WatchOptions};
 
@@ -153,6 +156,7 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
     let read = module_eval::apply_root_variables(&mut host, dir, variable_options, &environment)?;
     eprint!("{}", module_eval::undeclared_warnings(dir, &read));
     let mut undeclared = read.undeclared;
+    let mut root = WatchedRoot::new(dir, levels, variable_options.to_vec(), environment);
     let mut outside_watches = {
         let messages = messages.clone();
         OutsideWatches::new(watch_options, move |batch| {
@@ -160,7 +164,17 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
         })
     };
     follow(&mut outside_watches, &host, dir);
-    let _configuration_watches = watch_configuration(dir, watch_options, &messages);
+    let _configuration_watches = {
+        let messages = messages.clone();
+        let on_change = move || {
+            let _ = messages.send(Message::Configuration);
+        };
+        let (watches, failed) = host::watch::configuration_watches(dir, watch_options, on_change);
+        for (dir, error) in failed {
+            eprintln!("halite: changes of `halite.toml` in `{dir}` will not be seen: {error}");
+        }
+        watches
+    };
 
     let mut stats = Stats { files: loaded_files, parsed: 0, evaluated: 0, since: started };
     let mut first_reported = false;
@@ -179,19 +193,8 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
         match message {
             Message::Interrupt => break,
             Message::Configuration => {
-                // Found again from the files as they are now; a file that
-                // is wrong now leaves the levels as they were.
-                let mut found = levels.anew();
-                match host::load::module_rule_levels(&host, dir, &mut found) {
-                    Ok(change) => {
-                        levels = found;
-                        host.apply_change(change);
-                    }
-                    Err(error) => {
-                        eprintln!("halite: {error}");
-                        continue;
-                    }
-                }
+                let applied = root.apply(&mut host, Seen::Configuration);
+                say_unread(&applied);
                 reports.changed(&mut host)?;
             }
             Message::Batch { batch, outside } => {
@@ -211,35 +214,15 @@ pub(crate) fn run(args: WatchArgs, variable_options: &[VariableOption]) -> Resul
                     stats = Stats { files: 0, parsed: 0, evaluated: 0, since: Instant::now() };
                 }
                 stats.files += batch.len();
-                if outside {
-                    let change = host::load::outside_change(&host, batch);
-                    host.apply_change(change);
-                    load_reads_and_children(&mut host);
-                } else {
-                    let (mut change, _) = host::inputs::watched_change(batch);
-                    host::load::rule_levels(&mut change, &mut levels).map_err(|error| anyhow!(error))?;
-                    // The write waits until a running report has let go of
-                    // its handle, which it does at its next query, unwinding.
-                    host.apply_change(change);
-                    // The files the batch made units read (an include
-                    // added) and the modules it made them call, whose
-                    // readers it reports again with the others.
-                    load_reads_and_children(&mut host);
-                    // Read again after every batch, not only one that changed
-                    // a variables file: a variable declared or retyped
-                    // changes which `TF_VAR_` counts and how its text reads.
-                    // Values that did not change change nothing. Variables
-                    // that cannot be read now keep their last values.
-                    match module_eval::apply_root_variables(&mut host, dir, variable_options, &environment) {
-                        // A warning is said again only when what it says
-                        // changed.
-                        Ok(read) if read.undeclared != undeclared => {
-                            eprint!("{}", module_eval::undeclared_warnings(dir, &read));
-                            undeclared = read.undeclared;
-                        }
-                        Ok(_) => {}
-                        Err(error) => eprintln!("halite: {error:#}"),
-                    }
+                let seen = if outside { Seen::Outside(batch) } else { Seen::Module(batch) };
+                let applied = root.apply(&mut host, seen);
+                say_unread(&applied);
+                // A warning is said again only when what it says changed.
+                if let Some(Ok(read)) = applied.variables
+                    && read.undeclared != undeclared
+                {
+                    eprint!("{}", module_eval::undeclared_warnings(dir, &read));
+                    undeclared = read.undeclared;
                 }
                 follow(&mut outside_watches, &host, dir);
                 reports.changed(&mut host)?;
@@ -320,52 +303,17 @@ impl Reports {
     }
 }
 
-/// Watches for `halite.toml` each directory whose configuration file would
-/// apply to the module of `dir`, so that rule levels written while the
-/// watch runs apply from the next report: its own, and inside a
-/// repository those above it up to the repository's root, as the rule
-/// levels' search looks (outside one, the directories above are not
-/// followed: a home directory's every change would wake the watch). A
-/// directory that cannot be watched is said once.
-fn watch_configuration(
-    dir: &Utf8Path,
-    options: WatchOptions,
-    messages: &mpsc::Sender<Message>,
-) -> Vec<vfs::Watcher> {
-    let Ok(absolute) = std::path::absolute(dir) else { return Vec::new() };
-    let Ok(absolute) = camino::Utf8PathBuf::from_path_buf(absolute) else { return Vec::new() };
-    let options = WatchOptions { files: vfs::FileSet::Named(host::config::CONFIG_FILE_NAME), ..options };
-    let followed: Vec<&Utf8Path> = match vfs::repository_root(&absolute) {
-        Some(root) => absolute.ancestors().take_while(|it| it.starts_with(root)).collect(),
-        None => vec![absolute.as_path()],
-    };
-    let mut watches = Vec::new();
-    for ancestor in followed {
-        let messages = messages.clone();
-        let known = vfs::load_set(ancestor, Scope::Directory, options.files, options.max_file_size)
-            .unwrap_or_default();
-        // A batch of only the directory's own fate (it went, it came back)
-        // changes no configuration; the module's watch says so.
-        let sink = move |batch: vfs::ChangeBatch| {
-            if !batch.changes.is_empty() {
-                let _ = messages.send(Message::Configuration);
-            }
-        };
-        match vfs::Watcher::start(ancestor, Scope::Directory, &known, options, sink) {
-            Ok(watch) => watches.push(watch),
-            Err(error) => {
-                eprintln!("halite: changes of `halite.toml` in `{ancestor}` will not be seen: {error}")
-            }
-        }
+/// Says what applying a batch could not read: the host keeps the last
+/// state that could be.
+fn say_unread(applied: &Applied) {
+    if let Some(error) = &applied.configuration {
+        eprintln!("halite: {error}");
     }
-    watches
-}
-
-/// Reads what a change made the modules read by path or call (see
-/// `host::load::children`), saying what could not be read.
-fn load_reads_and_children(host: &mut AnalysisHost) {
-    if let Err(error) = host::load::children(host) {
+    if let Some(error) = &applied.children {
         eprintln!("halite: cannot read a called module: {error}");
+    }
+    if let Some(Err(error)) = &applied.variables {
+        eprint!("{}", module_eval::variables_message(error));
     }
 }
 

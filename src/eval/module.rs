@@ -233,21 +233,44 @@ pub(crate) fn undeclared_warnings(dir: &Utf8Path, read: &RootVariables) -> Strin
 /// Why variables could not be read, said: a file's diagnostics rendered on
 /// standard error.
 fn variables_error<T>(error: VariablesError) -> Result<T> {
-    match error {
-        VariablesError::Read { path, error } => Err(anyhow!("cannot read `{path}`: {error}")),
-        VariablesError::Invalid { path, db, diagnostics } => {
-            let renderer =
-                render::Human::new(io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none());
-            let mut stderr = String::new();
-            for diagnostic in &diagnostics {
-                stderr.push_str(&renderer.render(&db, diagnostic));
-                stderr.push_str("\n\n");
-            }
-            io::stderr().lock().write_all(stderr.as_bytes()).context("cannot write to standard error")?;
-            bail!("cannot use the variables of `{path}`")
-        }
-        VariablesError::Argument(message) => Err(anyhow!(message)),
+    if let VariablesError::Invalid { db, diagnostics, .. } = &error {
+        io::stderr()
+            .lock()
+            .write_all(rendered(db, diagnostics).as_bytes())
+            .context("cannot write to standard error")?;
     }
+    Err(anyhow!(variables_summary(&error)))
+}
+
+/// Why variables could not be read, as a watch says it and goes on: a
+/// file's diagnostics rendered, then a line.
+pub(crate) fn variables_message(error: &VariablesError) -> String {
+    let mut out = match error {
+        VariablesError::Invalid { db, diagnostics, .. } => rendered(db, diagnostics),
+        _ => String::new(),
+    };
+    out.push_str(&format!("halite: {}\n", variables_summary(error)));
+    out
+}
+
+/// The line that says why variables could not be read.
+fn variables_summary(error: &VariablesError) -> String {
+    match error {
+        VariablesError::Read { path, error } => format!("cannot read `{path}`: {error}"),
+        VariablesError::Invalid { path, .. } => format!("cannot use the variables of `{path}`"),
+        VariablesError::Argument(message) => message.clone(),
+    }
+}
+
+/// Diagnostics rendered for standard error.
+fn rendered(db: &RootDatabase, diagnostics: &[Diagnostic]) -> String {
+    let renderer = render::Human::new(io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none());
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        out.push_str(&renderer.render(db, diagnostic));
+        out.push_str("\n\n");
+    }
+    out
 }
 
 /// One attribute's result for the output: its value's JSON encoding and

@@ -9,7 +9,11 @@ use std::sync::mpsc;
 
 use camino::{Utf8Path, Utf8PathBuf};
 use db::module::{self, Dialects, ModuleBlock, ModuleBlocks};
-use host::{AnalysisHost, Change, DialectChange, HostOptions, LocatedDiagnostic};
+use host::{
+    AnalysisHost, Change, DialectChange, HostOptions, LocatedDiagnostic,
+    config::RuleLevelsFinder,
+    watch::{Seen, WatchedRoot},
+};
 use serde::de::DeserializeOwned;
 use smol_str::SmolStr;
 use value::Value;
@@ -37,6 +41,12 @@ pub struct Workspace {
     functions: BTreeMap<String, eval::Function>,
     roots: BTreeMap<SmolStr, Value>,
     dialect: Dialect,
+    /// The variables the application set (see [`Workspace::set_variable`]):
+    /// they win over those a watch reads from disk again.
+    variables: BTreeMap<String, Value>,
+    /// What the batches of a watch of the directory are applied through,
+    /// once one is (see [`host::watch`]).
+    watched: Option<WatchedRoot>,
 }
 
 /// Why a value could not be given.
@@ -331,6 +341,8 @@ impl Workspace {
             functions: BTreeMap::new(),
             roots: BTreeMap::new(),
             dialect: Dialect::ByFileNames,
+            variables: BTreeMap::new(),
+            watched: None,
         }
     }
 
@@ -395,6 +407,8 @@ impl Workspace {
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn set_variable(&mut self, name: impl Into<String>, value: Value) {
+        let name = name.into();
+        self.variables.insert(name.clone(), value.clone());
         let mut change = Change::new();
         change.set_variable(self.module_key(), name, Some(value));
         self.apply(change);
@@ -883,7 +897,7 @@ impl Workspace {
     /// assert!(changes.diagnostics[0].resolved);
     /// ```
     pub fn apply(&mut self, change: Change) -> Changes {
-        self.apply_inner(change, false, false).0
+        self.apply_inner(change, false).0
     }
 
     /// [`Workspace::apply`], also returning the queries the database ran to
@@ -904,22 +918,44 @@ impl Workspace {
     /// assert_eq!(evaluated, ["attribute_value(local.a)", "attribute_value(local.b)"]);
     /// ```
     pub fn apply_logged(&mut self, change: Change) -> (Changes, Vec<String>) {
-        self.apply_inner(change, true, false)
+        self.apply_inner(change, true)
     }
 
-    /// `from_disk`: the change is what a watcher saw on disk, so what it
-    /// makes the module read by path or call is read from disk too, as
-    /// [`Workspace::open`] read it (`host::load::children`); a module's
-    /// own in-memory changes read nothing.
-    fn apply_inner(&mut self, change: Change, log: bool, from_disk: bool) -> (Changes, Vec<String>) {
+    /// Applies an application's own change (its files are the module's,
+    /// whatever their names; nothing is read from disk), and reports it.
+    fn apply_inner(&mut self, change: Change, log: bool) -> (Changes, Vec<String>) {
         let change = change.into_module(&self.dir);
         let mark = log.then(|| self.host.db().open_log());
         self.host.apply_change(change);
-        if from_disk {
-            // `apply` has no error to return: a called module that cannot
-            // be read stays out, as one that does not exist does.
-            let _ = host::load::children(&mut self.host);
+        self.reported(mark)
+    }
+
+    /// Applies what a watcher saw, as `halite watch` applies it (see
+    /// [`host::watch`]): files, what they read, rule levels and the
+    /// variables read from disk, then the variables the application set.
+    /// What cannot be read keeps its last state, as a module that cannot
+    /// be read stays out of [`Workspace::apply`].
+    fn apply_seen(&mut self, seen: Seen) -> Changes {
+        let dir = self.dir.clone();
+        let root = self.watched.get_or_insert_with(|| {
+            let levels = RuleLevelsFinder::from_current_dir()
+                .unwrap_or_else(|_| RuleLevelsFinder::new(Utf8PathBuf::from(".")));
+            WatchedRoot::new(dir, levels, Vec::new(), host::inputs::process_environment())
+        });
+        let applied = root.apply(&mut self.host, seen);
+        if applied.variables.is_some() && !self.variables.is_empty() {
+            let mut change = Change::new();
+            for (name, value) in &self.variables {
+                change.set_variable(self.module_key(), name.clone(), Some(value.clone()));
+            }
+            self.host.apply_change(change);
         }
+        self.reported(None).0
+    }
+
+    /// The host's report since the last, as [`Changes`], and the queries
+    /// run since `mark`, if given.
+    fn reported(&mut self, mark: Option<db::LogMark>) -> (Changes, Vec<String>) {
         let report = self.host.report();
         let executed = match mark {
             Some(mark) => {
@@ -1056,18 +1092,29 @@ impl Workspace {
     /// # Ok::<(), halite::Error>(())
     /// ```
     pub fn watch_channel(&self) -> Result<(crate::Watcher, mpsc::Receiver<crate::ChangeBatch>), Error> {
-        vfs::Watcher::start_with_channel(
+        let (sender, batches) = mpsc::channel();
+        let options = watch_options();
+        let watcher = vfs::Watcher::start(
             self.dir(),
             vfs::Scope::Directory,
-            &self.host.known_in(&self.dir, vfs::FileSet::Module),
+            &self.host.known_in(&self.dir, options.files),
+            options,
+            move |batch| {
+                let _ = sender.send(batch);
+            },
         )
-        .map_err(watch_error)
+        .map_err(watch_error)?;
+        Ok((watcher, batches))
     }
 
-    /// Applies a batch of changes from the watcher (see
-    /// [`Workspace::apply`]), and returns what it changed.
+    /// Applies a batch of changes from the watcher of
+    /// [`Workspace::watch_channel`] as `halite watch` applies one: the
+    /// module's files with the rule levels of their `halite.toml`, what
+    /// they read, and its variables read again from disk (its variables
+    /// files are watched with it), those the application set winning.
+    /// Returns what it changed.
     pub fn apply_batch(&mut self, batch: crate::ChangeBatch) -> Changes {
-        self.apply_inner(Change::from(batch), false, true).0
+        self.apply_seen(Seen::Module(batch))
     }
 
     /// Watches the module's directory and applies each batch of changes as
@@ -1075,22 +1122,19 @@ impl Workspace {
     /// changed, until `on_change` breaks. Returns an error if the directory
     /// cannot be watched.
     ///
-    /// Unlike [`Workspace::watch_channel`], it also follows what the module
-    /// reads outside its directory (the local modules it calls, a
-    /// Terragrunt unit's include and the units it depends on, including
-    /// those an edit adds), as `halite watch` does: a change there changes
-    /// what the module reports too. A directory of those that cannot be
-    /// watched is not followed.
+    /// It follows what `halite watch` follows, through the same code
+    /// ([`host::watch`]): the module's files and its variables files
+    /// (`terraform.tfvars`, `*.auto.tfvars`), what the module reads outside
+    /// its directory (the local modules it calls, a Terraform unit's
+    /// include and the units it depends on, including those an edit adds),
+    /// and the `halite.toml` files whose rule levels apply to it. A
+    /// directory of those that cannot be watched is not followed.
     pub fn watch(
         &mut self,
         mut on_change: impl FnMut(&Workspace, &Changes) -> ControlFlow<()>,
     ) -> Result<(), Error> {
-        enum Batch {
-            Own(crate::ChangeBatch),
-            Outside(crate::ChangeBatch),
-        }
-        let (sender, batches) = mpsc::channel();
-        let options = vfs::WatchOptions::default();
+        let (sender, seen) = mpsc::channel();
+        let options = watch_options();
         let watcher = {
             let sender = sender.clone();
             vfs::Watcher::start(
@@ -1099,27 +1143,29 @@ impl Workspace {
                 &self.host.known_in(&self.dir, options.files),
                 options,
                 move |batch| {
-                    let _ = sender.send(Batch::Own(batch));
+                    let _ = sender.send(Seen::Module(batch));
                 },
             )
             .map_err(watch_error)?
         };
-        let mut outside = host::follow::OutsideWatches::new(options, move |batch| {
-            let _ = sender.send(Batch::Outside(batch));
-        });
+        let mut outside = {
+            let sender = sender.clone();
+            host::follow::OutsideWatches::new(options, move |batch| {
+                let _ = sender.send(Seen::Outside(batch));
+            })
+        };
         let _ = outside.follow(&self.host, &self.dir);
-        for batch in batches {
-            let changed = match batch {
-                Batch::Own(batch) => self.apply_batch(batch),
-                Batch::Outside(batch) => {
-                    self.apply_inner(host::load::outside_change(&self.host, batch), false, true).0
-                }
-            };
+        let (configuration, _) = host::watch::configuration_watches(&self.dir, options, move || {
+            let _ = sender.send(Seen::Configuration);
+        });
+        for seen in seen {
+            let changed = self.apply_seen(seen);
             let _ = outside.follow(&self.host, &self.dir);
             if on_change(self, &changed).is_break() {
                 break;
             }
         }
+        drop(configuration);
         drop(watcher);
         Ok(())
     }
@@ -1136,6 +1182,12 @@ impl Workspace {
 }
 
 /// A watcher that could not start, as the library's error.
+/// What a workspace's watch follows in the module's directory: its files
+/// and the variables files Terraform reads by itself.
+fn watch_options() -> vfs::WatchOptions {
+    vfs::WatchOptions { files: host::load::WATCHED_FILES, ..vfs::WatchOptions::default() }
+}
+
 fn watch_error(error: vfs::Error) -> Error {
     Error::Io { path: error.path, message: error.source.to_string() }
 }

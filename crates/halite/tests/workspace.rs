@@ -548,3 +548,50 @@ fn watch_reads_a_module_an_edit_calls_and_follows_it() {
     );
     drop(writer);
 }
+
+/// A watch follows what `halite watch` follows, through the same code: a
+/// variables file Terraform reads by itself, written while it runs, changes
+/// the values that read the variable; a `halite.toml` written while it
+/// runs turns a rule off, which resolves its diagnostic.
+#[test]
+fn a_watch_follows_variables_files_and_halite_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = halite::Utf8Path::from_path(dir.path()).unwrap().to_owned();
+    std::fs::write(
+        dir.join("main.tf"),
+        "variable \"env\" {\n  default = \"dev\"\n}\nlocals {\n  name = \"web-${var.env}\"\n  broken = local.nope\n}\n",
+    )
+    .unwrap();
+    let mut workspace = Workspace::open(&dir).unwrap();
+    assert_eq!(workspace.value("local.name").unwrap(), Value::string("web-dev"));
+    let writer = {
+        let dir = dir.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            std::fs::write(dir.join("terraform.tfvars"), "env = \"prod\"\n").unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+            std::fs::write(dir.join("halite.toml"), "[rules]\nundeclared-reference = \"off\"\n").unwrap();
+        })
+    };
+    let mut names: Vec<Value> = Vec::new();
+    let mut resolved: Vec<String> = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(25);
+    workspace
+        .watch(|workspace, changes| {
+            if changes.values.iter().any(|it| it == "local.name") {
+                names.push(workspace.value("local.name").unwrap());
+            }
+            resolved.extend(
+                changes.diagnostics.iter().filter(|it| it.resolved).map(|it| it.diagnostic.code.clone()),
+            );
+            if (!names.is_empty() && !resolved.is_empty()) || std::time::Instant::now() > deadline {
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
+    writer.join().unwrap();
+    assert_eq!(names, [Value::string("web-prod")]);
+    assert_eq!(resolved, ["undeclared-reference"]);
+}

@@ -53,6 +53,7 @@ pub mod load;
 mod report;
 pub mod shard;
 pub mod trace;
+pub mod watch;
 
 pub use analysis::{Diagnostic, LineCol, RuleLevels, Severity, render};
 pub use db::{File, RootDatabase, module::Address};
