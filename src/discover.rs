@@ -380,10 +380,11 @@ struct Listed {
 }
 
 /// The entry's path when it is a file of the wanted syntaxes, or a
-/// symbolic link named as one, with whether the link leads to a regular
-/// file (Terraform reads a module's files through their links, as
-/// `vfs::load` does; a link to anything else is no file); a problem when
-/// its path is not UTF-8 (the command could not name it).
+/// symbolic link named as one that leads to a regular file (Terraform
+/// reads a module's files through their links, as `vfs::load` does), with
+/// `Some(true)` for a link; a problem when its path is not UTF-8 (the
+/// command could not name it), or when it is a link that leads to no
+/// regular file.
 fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<(Utf8PathBuf, Option<bool>)>, Problem> {
     let Some(file_type) = entry.file_type() else { return Ok(None) };
     if !file_type.is_file() && !file_type.is_symlink() {
@@ -400,9 +401,21 @@ fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<(Utf8PathBu
         return Ok(None);
     }
     // A link is followed only to a regular file: one to a directory is
-    // not entered (a walk could loop), and a dangling one is nothing.
-    let link =
-        file_type.is_symlink().then(|| std::fs::metadata(entry.path()).is_ok_and(|target| target.is_file()));
+    // not entered (a walk could loop). A link named as a file of the
+    // module that leads to no file is a file that cannot be read, as
+    // Terraform's "Failed to read file" says of it: reported, not passed
+    // over, or the module would be checked without it.
+    let link = match file_type.is_symlink().then(|| std::fs::metadata(entry.path())) {
+        None => None,
+        Some(Ok(target)) if target.is_file() => Some(true),
+        Some(target) => {
+            let reason = match target {
+                Ok(target) => format!("it is a link to {}, not a file", vfs::describe(target.file_type())),
+                Err(error) => format!("it is a link to nothing that can be read: {error}"),
+            };
+            return Err(Problem { path: escaped(entry.path()), reason });
+        }
+    };
     match Utf8PathBuf::from_path_buf(entry.into_path()) {
         Ok(path) => Ok(Some((tidy(&path), link))),
         Err(path) => Err(Problem { path: escaped(&path), reason: "its path is not UTF-8".to_owned() }),

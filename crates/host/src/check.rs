@@ -158,7 +158,8 @@ pub struct Checked<R> {
 /// less those [`crate::config::excluded`]); the others are read only for
 /// what the selected files' modules read of them (their module's other
 /// files, a called module's variables). A path not selected gets no
-/// `on_file` and no place in the result; a unit's cache entry holds all its
+/// `on_file` and no place in the result, unless it cannot be read (the
+/// module it is read for is checked without it); a unit's cache entry holds all its
 /// files' diagnostics either way. The rule levels are found by `levels`:
 /// the finder that found the excluded files, so that no directory is
 /// looked at twice.
@@ -1068,9 +1069,10 @@ impl<R: Send> ChunkChecker<'_, R> {
             let mut stored = key.is_some().then(|| Vec::with_capacity(unit.files.len()));
             for &index in &unit.files {
                 if let Some(error) = unreadable.get(&index) {
-                    if self.is_selected(index) {
-                        out.push((index, (self.on_file)(host.db(), index, Err(error))));
-                    }
+                    // Said even of a file not reported (a named file's
+                    // module sibling, an excluded file): the reported
+                    // files' module was checked without it.
+                    out.push((index, (self.on_file)(host.db(), index, Err(error))));
                     stored = None;
                     continue;
                 }
@@ -1935,5 +1937,27 @@ mod tests {
                 assert_eq!(shared_components(a, b), by_split, "{a:?} and {b:?}");
             }
         }
+    }
+
+    /// A file read only for the module of the files reported (a named
+    /// file's sibling) that cannot be read is said, not passed over: the
+    /// module was checked without it.
+    #[test]
+    fn an_unreadable_file_read_for_a_reported_one_is_said() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let dir = Utf8Path::from_path(dir.path()).expect("a UTF-8 directory");
+        std::fs::write(dir.join("main.tf"), "output \"a\" {\n  value = var.a\n}\n").expect("a file");
+        std::fs::write(dir.join("variables.tf"), format!("variable \"a\" {{}}\n{}", " ".repeat(200)))
+            .expect("a file");
+        let paths = [dir.join("main.tf"), dir.join("variables.tf")];
+        let limits = Limits { max_file_size: 100, ..Limits::default() };
+        let levels = RuleLevelsFinder::from_current_dir().expect("a finder");
+        let on_file = |_: &RootDatabase, index: usize, outcome: FileOutcome<'_>| (index, outcome.is_err());
+        let checked =
+            check_selected_paths(&paths, Some(&[true, false]), levels, limits, None, on_file, |_| {})
+                .expect("a check");
+        let mut said = checked.reports;
+        said.sort_unstable();
+        assert_eq!(said, [(0, false), (1, true)]);
     }
 }
