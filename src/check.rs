@@ -91,6 +91,8 @@ enum Sink {
     File {
         file: io::BufWriter<tempfile::NamedTempFile>,
         path: Utf8PathBuf,
+        /// Removed if the run is interrupted before the file is in place.
+        _in_flight: crate::interrupt::InFlight,
     },
 }
 
@@ -113,14 +115,16 @@ impl Sink {
         // The directory's own error, when it is not there: the temporary
         // file's would name that file, which the user never asked for.
         std::fs::metadata(dir).with_context(|| format!("cannot write `{path}`"))?;
-        let file = builder.tempfile_in(dir).with_context(|| format!("cannot write `{path}`"))?;
-        Ok(Sink::File { file: io::BufWriter::new(file), path: path.to_owned() })
+        crate::interrupt::remove_temporaries_when_interrupted();
+        let (file, in_flight) = crate::interrupt::InFlight::create(|| builder.tempfile_in(dir))
+            .with_context(|| format!("cannot write `{path}`"))?;
+        Ok(Sink::File { file: io::BufWriter::new(file), path: path.to_owned(), _in_flight: in_flight })
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
         match self {
             Sink::Stdout(stdout) => stdout.write_all(bytes).context("cannot write to standard output"),
-            Sink::File { file, path } => {
+            Sink::File { file, path, .. } => {
                 file.write_all(bytes).with_context(|| format!("cannot write `{path}`"))
             }
         }
@@ -129,7 +133,7 @@ impl Sink {
     fn finish(self) -> Result<()> {
         match self {
             Sink::Stdout(mut stdout) => stdout.flush().context("cannot write to standard output"),
-            Sink::File { file, path } => {
+            Sink::File { file, path, _in_flight } => {
                 let file = file
                     .into_inner()
                     .map_err(|error| error.into_error())

@@ -457,7 +457,10 @@ pub(crate) fn write_atomically(path: &Utf8Path, read: &AsRead<'_>, text: &str) -
         return Err(WriteError::Changed);
     }
 
-    let mut temp = tempfile::Builder::new().prefix(".halite-fmt-").tempfile_in(dir)?;
+    crate::interrupt::remove_temporaries_when_interrupted();
+    let (mut temp, _in_flight) = crate::interrupt::InFlight::create(|| {
+        tempfile::Builder::new().prefix(".halite-fmt-").tempfile_in(dir)
+    })?;
     temp.write_all(text.as_bytes())?;
     // The owner first: changing it clears the setuid and setgid bits, which
     // the mode then sets again.

@@ -20,6 +20,7 @@ mod eval;
 mod fix;
 mod format;
 mod gitlab;
+mod interrupt;
 mod parse;
 mod render;
 mod repository;

@@ -638,3 +638,59 @@ fn a_walk_reports_what_it_cannot_read_and_formats_the_rest() {
     assert_eq!(fs::read(latin1.join("main.tf")).expect("readable"), b"c=1\n");
     assert_eq!(fs::read(root.join("secret/main.tf")).expect("readable"), b"e=1\n");
 }
+
+/// An interrupted `fmt` (SIGTERM, as a CI runner's timeout sends it, or
+/// Ctrl-C) leaves no temporary file behind, and every file is either as it
+/// was or formatted whole. Interrupted at several moments: whether a given
+/// one falls mid-run depends on the machine, and a run that finished first
+/// must leave the same.
+#[test]
+fn an_interrupted_fmt_leaves_no_temporary_file() {
+    let unformatted = "locals {\na=1\nbb = 2\n}\n";
+    let formatted = "locals {\n  a  = 1\n  bb = 2\n}\n";
+    for delay in [20, 40, 80] {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        for module in 0..25 {
+            let module = dir.path().join(format!("m{module:02}"));
+            std::fs::create_dir(&module).expect("a directory");
+            for file in 0..40 {
+                std::fs::write(module.join(format!("f{file:02}.tf")), unformatted).expect("a file");
+            }
+        }
+        let mut child = support::halite_command()
+            .current_dir(dir.path())
+            .args(["fmt", "."])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("halite starts");
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let killed = std::process::Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        let status = child.wait().expect("halite ends");
+        // Finished, interrupted while writing (130), or ended by the
+        // signal before its first write, when no handler is needed yet.
+        assert!(matches!(status.code(), Some(0 | 130) | None), "{status:?}");
+        let mut left = Vec::new();
+        let mut half = Vec::new();
+        for module in std::fs::read_dir(dir.path()).expect("a listing") {
+            for entry in std::fs::read_dir(module.expect("an entry").path()).expect("a listing") {
+                let path = entry.expect("an entry").path();
+                let name = path.file_name().and_then(|it| it.to_str()).unwrap_or_default().to_owned();
+                if name.starts_with(".halite-fmt-") {
+                    left.push(name);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("a file");
+                if text != unformatted && text != formatted {
+                    half.push(name);
+                }
+            }
+        }
+        assert!(left.is_empty(), "left behind after {delay} ms: {left:?}");
+        assert!(half.is_empty(), "half-written after {delay} ms: {half:?}");
+    }
+}
