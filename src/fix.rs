@@ -48,11 +48,17 @@ pub(crate) fn run(
                 .context("cannot write to standard output")?;
         }
         stdout.flush().context("cannot write to standard output")?;
+        // Such a file is fixed by no one: its errors are `check`'s to
+        // show, and the diff's exit says there is something to do.
+        for path in &fixes.with_syntax_errors {
+            eprintln!("halite: `{path}` has syntax errors and is not fixed; `halite check` shows them");
+        }
         if !quiet {
             let fixed: usize = fixes.files.iter().map(|file| file.codes.len()).sum();
             eprintln!("would fix {} in {}", plural(fixed, "diagnostic"), plural(fixes.files.len(), "file"));
         }
-        return Ok(if fixes.files.is_empty() { Outcome::Clean } else { Outcome::FoundErrors });
+        let clean = fixes.files.is_empty() && fixes.with_syntax_errors.is_empty();
+        return Ok(if clean { Outcome::Clean } else { Outcome::FoundErrors });
     }
     let (mut fixed, mut files, mut failed) = (0, 0, false);
     for file in &fixes.files {

@@ -979,9 +979,16 @@ fn fix_writes_the_safe_fixes_and_reports_what_remains() {
     }
     // The ignored one stays, silenced.
     assert!(read(dir.path(), "main.tf").contains("kept = \"${var.region}\""));
+    // Nothing more to fix; the file with syntax errors is said, not
+    // passed over, and the exit says there is something to do.
     let (code, nothing) = support::run_halite(dir.path(), &["check", "--diff"], b"");
-    assert_eq!(code, 0, "{nothing}");
-    assert!(nothing.contains("--- stdout\n--- stderr\nwould fix 0 diagnostics in 0 files\n"), "{nothing}");
+    assert_eq!(code, 1, "{nothing}");
+    assert!(
+        nothing.contains(
+            "--- stdout\n--- stderr\nhalite: `broken/main.tf` has syntax errors and is not fixed; `halite check` shows them\nwould fix 0 diagnostics in 0 files\n"
+        ),
+        "{nothing}"
+    );
 
     let (code, transcript) =
         support::run_halite(dir.path(), &["check", "--fix", "--unsafe-fixes", "main.tf"], b"");

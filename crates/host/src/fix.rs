@@ -45,6 +45,9 @@ pub struct Fixes {
     /// The files whose fixes would have given them syntax errors, left as
     /// they were.
     pub refused: Vec<Utf8PathBuf>,
+    /// The files with syntax errors of their own, never fixed (a tree
+    /// that does not parse is a guess), in path order.
+    pub with_syntax_errors: Vec<Utf8PathBuf>,
     /// How many passes ran.
     pub passes: usize,
 }
@@ -55,6 +58,8 @@ enum PassResult {
     Fixed(String, analysis::Fixed),
     /// The fixes of an earlier pass gave it syntax errors.
     Broken,
+    /// It has syntax errors as it is on disk.
+    SyntaxErrors,
 }
 
 /// Checks `paths` (sorted, each once) and applies the fixes `mode` allows
@@ -71,6 +76,7 @@ pub fn fix_paths(
     let mut replaced = Replaced::default();
     let mut fixes: FxHashMap<usize, FileFix> = FxHashMap::default();
     let mut refused: FxHashSet<usize> = FxHashSet::default();
+    let mut with_syntax_errors: Vec<Utf8PathBuf> = Vec::new();
     let mut passes = 0;
     // After the first pass, only the files the last pass changed can have
     // new fixes: the fixes kept every other file as it was, and a fix
@@ -94,7 +100,12 @@ pub fn fix_paths(
                     return None;
                 }
                 if !syntax_diagnostics(db, file).is_empty() {
-                    return fixed_before.contains_key(&index).then_some((index, PassResult::Broken));
+                    let result = if fixed_before.contains_key(&index) {
+                        PassResult::Broken
+                    } else {
+                        PassResult::SyntaxErrors
+                    };
+                    return Some((index, result));
                 }
                 let text = file.text(db);
                 let fixed = analysis::apply_fixes(text, diagnostics.iter().map(|it| &it.diagnostic), mode)?;
@@ -122,6 +133,10 @@ pub fn fix_paths(
                     replaced.remove(path);
                     refused.insert(index);
                 }
+                PassResult::SyntaxErrors => {
+                    with_syntax_errors.push(path.clone());
+                    continue;
+                }
             }
             changed[index] = true;
         }
@@ -140,5 +155,6 @@ pub fn fix_paths(
     files.sort_by(|a, b| vfs::path_order(&a.path, &b.path));
     let mut refused: Vec<Utf8PathBuf> = refused.into_iter().map(|index| paths[index].clone()).collect();
     refused.sort_by(|a, b| vfs::path_order(a, b));
-    Ok(Fixes { files, refused, passes })
+    with_syntax_errors.sort_by(|a, b| vfs::path_order(a, b));
+    Ok(Fixes { files, refused, with_syntax_errors, passes })
 }
