@@ -208,8 +208,10 @@ enum Command {
         /// halite.toml levels, this build of halite), and report a module
         /// whose inputs are unchanged from there without checking it again.
         /// The default is $HALITE_CACHE_DIR, else halite/ in the user's
-        /// cache directory (~/.cache on Linux).
-        #[arg(long, value_name = "DIR")]
+        /// cache directory (~/.cache on Linux). An empty DIR is refused (a
+        /// variable left unset, which would put the cache in the current
+        /// directory).
+        #[arg(long, value_name = "DIR", value_parser = clap::builder::TypedValueParser::map(clap::builder::NonEmptyStringValueParser::new(), Utf8PathBuf::from))]
         cache_dir: Option<Utf8PathBuf>,
         /// Check everything, reading and writing no cache.
         #[arg(long, conflicts_with = "cache_dir")]

@@ -996,6 +996,16 @@ fn fix_writes_the_safe_fixes_and_reports_what_remains() {
     assert!(read(dir.path(), "main.tf").contains("misspelt = var.region\n"));
 }
 
+/// An empty `--cache-dir` (a CI variable left unset) is refused rather
+/// than taken for the current directory, where the cache's files would
+/// land in the user's tree.
+#[test]
+fn an_empty_cache_dir_is_refused() {
+    let (code, transcript, _) = halite(&["check", "--cache-dir", "", "fixable"]);
+    assert_eq!(code, 2, "{transcript}");
+    assert!(transcript.contains("a value is required for '--cache-dir <DIR>'"), "{transcript}");
+}
+
 #[test]
 fn unsafe_fixes_need_fix_or_diff() {
     let (code, transcript, _) = halite(&["check", "--unsafe-fixes", "fixable"]);
