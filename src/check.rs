@@ -208,12 +208,12 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         }
         _ => levels.assume_no_config_file_in(found.without_config),
     }
-    let mut selected = match &stdin {
-        Some(_) => None,
-        None => host::config::excluded(&mut levels, &found.files)
-            .map_err(|error| anyhow!(error))?
-            .map(|excluded| excluded.iter().map(|&excluded| !excluded).collect::<Vec<bool>>()),
-    };
+    // Standard input too, by the name `--stdin-filename` gives it, as a
+    // file named on the command line is.
+    let mut selected = host::config::excluded(&mut levels, &found.files)
+        .map_err(|error| anyhow!(error))?
+        .map(|excluded| excluded.iter().map(|&excluded| !excluded).collect::<Vec<bool>>());
+    let stdin_excluded = stdin.is_some() && selected.as_ref().is_some_and(|selected| selected == &[false]);
     if let Some(shard) = options.shard {
         let in_shard = shard.select(&found.files, |path| root.relative(path));
         selected = Some(match selected {
@@ -274,6 +274,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         (!report.is_empty()).then(|| Box::new(report))
     };
     let checked = match stdin {
+        Some(_) if stdin_excluded => host::check::Checked { reports: Vec::new(), modules: 0 },
         Some((name, bytes)) => host::check::Checked {
             reports: vec![
                 host::check::check_contents(&name, bytes, crate::limits(), |db, diagnostics| {

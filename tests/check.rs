@@ -1131,6 +1131,14 @@ fn nested_configurations_extend_their_parents_and_exclude_files() {
     );
     assert_eq!(code, 0, "{transcript}");
     assert!(transcript.contains("--- stdout\n--- stderr\nchecked 0 files in 0 modules"), "{transcript}");
+    // So is standard input named as one (an editor's or a hook's).
+    let (code, transcript) = support::run_halite(
+        root,
+        &["check", "--format", "concise", "--stdin-filename", "vendor/main.tf", "-"],
+        text.as_bytes(),
+    );
+    assert_eq!(code, 0, "{transcript}");
+    assert!(transcript.contains("--- stdout\n--- stderr\nchecked 0 files in 0 modules"), "{transcript}");
     // A mistake in the parent's file stops a check of the nested one's files.
     std::fs::write(root.join("halite.toml"), "[rules]\nlegacy-idx = \"error\"\n").expect("a file");
     let (code, transcript) = support::run_halite(root, &["check", "app"], b"");
