@@ -29,9 +29,11 @@
 //! every file; each `[[overrides]]` entry applies to the files its globs
 //! match (relative to the directory of `halite.toml`, `/` separated, a
 //! leading `./` or `/` ignored; `*` stays within a directory, `**` crosses
-//! them), later entries winning over earlier ones. `exclude` lists globs of
-//! the same kind: a file is not checked when one matches its path or one of
-//! its directories.
+//! them; a trailing `/` ignored), later entries winning over earlier ones:
+//! a glob matches a file when it matches its path or one of its
+//! directories, so `legacy`, `legacy/` and `legacy/**` name the same files.
+//! `exclude` lists globs of the same kind: a file is not checked when one
+//! matches.
 //!
 //! A file's configuration is the nearest `halite.toml` in its directory or
 //! above, up to the repository's root (the directory with `.git`), which
@@ -265,7 +267,11 @@ impl Config {
                 // `./legacy/**` and `/legacy/**` name the same files as
                 // `legacy/**`: globs are matched against paths relative to
                 // the configuration's directory, which have no such prefix.
+                // `legacy/` names the directory as `legacy` does (a
+                // directory matches with the files below it; see
+                // `matches_path_or_directory`), as `.gitignore` reads it.
                 let text = pattern.get_ref().trim_start_matches("./").trim_start_matches('/');
+                let text = text.strip_suffix('/').filter(|it| !it.is_empty()).unwrap_or(text);
                 let glob = GlobBuilder::new(text).literal_separator(true).build().map_err(|error| {
                     error_at(Some(pattern.span()), format!("invalid glob: {}", error.kind()))
                 })?;
@@ -359,7 +365,7 @@ impl Config {
         }
         let relative = path.strip_prefix(&self.root).unwrap_or(path);
         for override_ in &self.overrides {
-            if override_.paths.is_match(relative.as_std_path()) {
+            if matches_path_or_directory(&override_.paths, relative) {
                 for (&code, &level) in &override_.rules.levels {
                     levels.set(code, level);
                 }
@@ -374,11 +380,15 @@ impl Config {
             return false;
         }
         let Ok(relative) = path.strip_prefix(&self.root) else { return false };
-        relative
-            .ancestors()
-            .filter(|it| !it.as_str().is_empty())
-            .any(|it| self.exclude.is_match(it.as_std_path()))
+        matches_path_or_directory(&self.exclude, relative)
     }
+}
+
+/// Whether one of `globs` matches `relative` (a file's path relative to a
+/// configuration's directory) or one of its directories: `legacy` (or
+/// `legacy/`) names every file below it, as `legacy/**` does.
+fn matches_path_or_directory(globs: &GlobSet, relative: &Utf8Path) -> bool {
+    relative.ancestors().filter(|it| !it.as_str().is_empty()).any(|it| globs.is_match(it.as_std_path()))
 }
 
 /// The configurations that apply in a directory, the outermost first: the
@@ -496,6 +506,25 @@ rules = { interpolation-only = "error" }
         // `outer/halite.toml` is outside the repository.
         assert_eq!(Config::find_file(&repo.join("modules")), None);
         assert_eq!(Config::find_file(&root.join("elsewhere/deep")), Some(root.join("halite.toml")));
+    }
+
+    /// A directory named alone, with or without a trailing `/`, names the
+    /// files below it, in `exclude` and in overrides alike.
+    #[test]
+    fn a_directory_names_the_files_below_it() {
+        let config = Config::parse(
+            Utf8Path::new("/repo/halite.toml"),
+            "exclude = [\"legacy/\", \"./vendor\"]\n[[overrides]]\npaths = [\"old\"]\nrules = { legacy-index = \"off\" }\n",
+        )
+        .expect("a good configuration");
+        assert!(config.excludes(Utf8Path::new("/repo/legacy/a/main.tf")));
+        assert!(config.excludes(Utf8Path::new("/repo/vendor/main.tf")));
+        assert!(!config.excludes(Utf8Path::new("/repo/legacy.tf")));
+        assert_eq!(
+            config.levels_for(Utf8Path::new("/repo/old/x/main.tf")).get("legacy-index"),
+            Some(Level::Off)
+        );
+        assert_eq!(config.levels_for(Utf8Path::new("/repo/new/main.tf")).get("legacy-index"), None);
     }
 
     #[test]
