@@ -32,9 +32,10 @@ use std::{
     io::{self, IsTerminal, Read, Write},
 };
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use camino::{Utf8Path, Utf8PathBuf};
 use db::{File, FormatStyle, RootDatabase, SourceSyntax};
+use halite::host::{self, config::RuleLevelsFinder};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use similar::TextDiff;
@@ -90,7 +91,16 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     // the run then exits 2.
     let unread = found.report_problems();
     found.warn_if_empty(paths);
-    let paths = found.files;
+    // What a `halite.toml` excludes is not formatted either, whether a
+    // walk found it or a hook named it (vendored code is someone else's).
+    let mut levels = RuleLevelsFinder::from_current_dir().map_err(|error| anyhow!(error))?;
+    let excluded = host::config::excluded(&mut levels, &found.files).map_err(|error| anyhow!(error))?;
+    let paths: Vec<Utf8PathBuf> = match excluded {
+        Some(excluded) => {
+            found.files.into_iter().zip(excluded).filter(|(_, out)| !out).map(|(path, _)| path).collect()
+        }
+        None => found.files,
+    };
     // A JSON file named on the command line is not formatted (the reference
     // formatter has no JSON form either); say so rather than pass over it
     // in silence or refuse it as broken native syntax.

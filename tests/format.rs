@@ -694,3 +694,21 @@ fn an_interrupted_fmt_leaves_no_temporary_file() {
         assert!(half.is_empty(), "half-written after {delay} ms: {half:?}");
     }
 }
+
+/// What a `halite.toml` excludes is not formatted, found by a walk or
+/// named (as a pre-commit hook names staged files), as `check` leaves it
+/// out.
+#[test]
+fn fmt_leaves_excluded_files_alone() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::create_dir_all(dir.path().join("vendor/x")).expect("a directory");
+    std::fs::write(dir.path().join("halite.toml"), "exclude = [\"vendor\"]\n").expect("a file");
+    std::fs::write(dir.path().join("vendor/x/main.tf"), "a=1\n").expect("a file");
+    std::fs::write(dir.path().join("main.tf"), "b=1\n").expect("a file");
+    for args in [&["fmt", "."][..], &["fmt", "vendor/x/main.tf", "main.tf"]] {
+        let (code, transcript) = halite(dir.path(), args, b"");
+        assert_eq!(code, 0, "{transcript}");
+        assert_eq!(std::fs::read_to_string(dir.path().join("vendor/x/main.tf")).expect("a file"), "a=1\n");
+        assert_eq!(std::fs::read_to_string(dir.path().join("main.tf")).expect("a file"), "b = 1\n");
+    }
+}
