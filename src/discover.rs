@@ -3,7 +3,7 @@
 use std::{fmt, path::Path, sync::Mutex};
 
 use anyhow::{Context, Result};
-use camino::{Utf8Component, Utf8Path, Utf8PathBuf};
+use camino::{Utf8Path, Utf8PathBuf};
 use halite::host::cache::{ResultCache, WalkInputs, WalkKey};
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
@@ -130,7 +130,7 @@ pub(crate) fn hcl_files(
                 }
             }
         } else {
-            found.files.push(tidy(path));
+            found.files.push(vfs::tidy(path));
             config_free_roots = None;
         }
     }
@@ -160,7 +160,7 @@ pub(crate) fn module_siblings(paths: &[Utf8PathBuf]) -> Vec<Utf8PathBuf> {
         }
         // By the tidied name: `a/main.tf` and `./a/main.tf` are of one
         // directory.
-        let named = tidy(path);
+        let named = vfs::tidy(path);
         let parent = named.parent().unwrap_or(Utf8Path::new("")).to_owned();
         if dirs.contains(&parent) {
             continue;
@@ -335,7 +335,7 @@ fn walk(root: &Utf8Path, syntaxes: Syntaxes, found: &mut Found, listed: Option<&
                         // recorded: `None` for the whole walk.
                         let mut recording = recording.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                         match (Utf8Path::from_path(entry.path()), recording.as_mut()) {
-                            (Some(dir), Some(listed)) => listed.dirs.push(tidy(dir)),
+                            (Some(dir), Some(listed)) => listed.dirs.push(vfs::tidy(dir)),
                             _ => *recording = None,
                         }
                     }
@@ -417,7 +417,7 @@ fn wanted_file(entry: DirEntry, syntaxes: Syntaxes) -> Result<Option<(Utf8PathBu
         }
     };
     match Utf8PathBuf::from_path_buf(entry.into_path()) {
-        Ok(path) => Ok(Some((tidy(&path), link))),
+        Ok(path) => Ok(Some((vfs::tidy(&path), link))),
         Err(path) => Err(Problem { path: escaped(&path), reason: "its path is not UTF-8".to_owned() }),
     }
 }
@@ -465,78 +465,7 @@ fn escaped(path: &Path) -> String {
     }
 }
 
-/// What [`tidy`] makes of `text` when that is only dropping its leading
-/// `./`s, as for every path of a walk from `.`: found without splitting
-/// the path into components (which was a fifth of a warm check's walk).
-/// `None` when there is more to do.
-fn tidy_by_prefix(text: &str) -> Option<&str> {
-    let mut rest = text;
-    while let Some(after) = rest.strip_prefix("./") {
-        rest = after;
-    }
-    let plain = !rest.is_empty()
-        && rest != "."
-        && (rest.len() == text.len() || !rest.starts_with('/'))
-        && !rest.contains("//")
-        && !rest.contains("/./")
-        && !rest.ends_with('/')
-        && !rest.ends_with("/.")
-        && !rest.contains('\\');
-    plain.then_some(rest)
-}
-
 fn is_skipped_dir(name: &std::ffi::OsStr) -> bool {
     let name = name.to_string_lossy();
     name.starts_with('.') || SKIPPED_DIRS.contains(&&*name)
-}
-
-/// Drops a leading `./`, so `halite check` names `main.tf`, not `./main.tf`,
-/// and normalises the rest (no `//`, no inner `.`, no trailing `/`).
-fn tidy(path: &Utf8Path) -> Utf8PathBuf {
-    if let Some(tidy) = tidy_by_prefix(path.as_str()) {
-        return tidy.into();
-    }
-    let rest: Utf8PathBuf = path.components().skip_while(|part| *part == Utf8Component::CurDir).collect();
-    if rest.as_str().is_empty() { path.to_owned() } else { rest }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tidying_by_the_prefix_agrees_with_tidying_by_components() {
-        let by_components = |text: &str| -> String {
-            let path = Utf8Path::new(text);
-            let rest: Utf8PathBuf =
-                path.components().skip_while(|part| *part == Utf8Component::CurDir).collect();
-            if rest.as_str().is_empty() { text.to_owned() } else { rest.into_string() }
-        };
-        let paths = [
-            "main.tf",
-            "./main.tf",
-            "././a/b.tf",
-            "a/b/c.tf",
-            "/abs/a.tf",
-            "./",
-            ".",
-            "./.",
-            "a//b.tf",
-            "./a/./b.tf",
-            "a/b/",
-            "a/b/.",
-            ".//a.tf",
-            "../a.tf",
-            "./../a/b.tf",
-            "a/../b.tf",
-            "//a.tf",
-        ];
-        for text in paths {
-            assert_eq!(tidy(Utf8Path::new(text)).as_str(), by_components(text), "{text}");
-            if let Some(tidied) = tidy_by_prefix(text) {
-                assert_eq!(tidied, by_components(text), "{text}");
-            }
-        }
-        assert_eq!(tidy_by_prefix("./corpus/a/main.tf"), Some("corpus/a/main.tf"));
-    }
 }

@@ -62,6 +62,22 @@ fn a_terragrunt_units_directory_is_the_unit() {
     assert_eq!(workspace.value("local.x").unwrap(), Value::int(2));
 }
 
+/// A file named two ways (`./m/a.hcl`, `m/a.hcl`, `m/./a.hcl`) is one
+/// file: an edit through another spelling replaces it, not adds a copy.
+#[test]
+fn a_file_named_two_ways_is_one_file() {
+    let mut workspace = Workspace::new("m");
+    workspace.add_file("./m/a.hcl", "locals {\n  a = 1\n}\n");
+    workspace.add_file("m/a.hcl", "locals {\n  b = 2\n}\n");
+    assert_eq!(workspace.addresses(), ["local.b"]);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = halite::Utf8Path::from_path(dir.path()).expect("a UTF-8 directory");
+    std::fs::write(dir.join("main.hcl"), "locals {\n  a = 1\n}\n").expect("a written file");
+    let mut workspace = Workspace::open(dir).expect("an opened module");
+    workspace.apply(set(dir.join("./main.hcl").as_str(), "locals {\n  b = 2\n}\n"));
+    assert_eq!(workspace.addresses(), ["local.b"]);
+}
+
 #[test]
 fn variables_change_their_readers_only() {
     let mut workspace = Workspace::new("m");

@@ -126,10 +126,19 @@ impl Change {
 
     /// Puts every file this change sets by name into the module of `dir`,
     /// whatever its name: an application's own files, given in memory.
+    /// Each file is named in one spelling ([`vfs::tidy`]), so that
+    /// `./main.hcl`, the obvious join of a module opened as `.`, is the
+    /// `main.hcl` it loaded rather than a second copy of it.
     pub fn into_module(mut self, dir: &camino::Utf8Path) -> Change {
         for file in &mut self.files {
-            if let FileChange::Set { membership: membership @ Membership::ByName, .. } = file {
-                *membership = Membership::Module(dir.to_owned());
+            match file {
+                FileChange::Set { path, membership, .. } => {
+                    *path = vfs::tidy(path);
+                    if *membership == Membership::ByName {
+                        *membership = Membership::Module(dir.to_owned());
+                    }
+                }
+                FileChange::Remove { path } => *path = vfs::tidy(path),
             }
         }
         self

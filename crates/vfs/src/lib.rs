@@ -23,6 +23,7 @@ mod load;
 mod path_key;
 mod read;
 mod repository;
+mod tidy;
 mod watch;
 
 use camino::Utf8PathBuf;
@@ -39,6 +40,7 @@ pub use crate::read::{
     read_found_regular_file, read_stream,
 };
 pub use crate::repository::{is_repository_root, repository_root};
+pub use crate::tidy::tidy;
 pub use crate::watch::{WatchOptions, Watcher};
 
 /// One file's change, as its state on disk when the batch was formed.
