@@ -835,11 +835,13 @@ pub fn evaluated_file_module_diagnostics(
             let outputs = crate::terraform::module_output_diagnostics(db, module, file, &interface_of);
             out.extend(outputs.iter().map(|diagnostic| convert(db, diagnostic)));
         }
-        // Defaults and given values that do not convert to their
-        // variable's type, which nothing else reports.
-        let values = crate::terraform::variable_value_diagnostics(db, module, file);
-        out.extend(values.iter().map(|diagnostic| convert(db, diagnostic)));
     }
+    // Defaults and given values that do not convert to their variable's
+    // type, which nothing else reports: in every language with typed
+    // variables (Terraform's, Packer's, an application's), as each
+    // evaluates them alike.
+    let values = variable_value_diagnostics(db, module, file);
+    out.extend(values.iter().map(|diagnostic| convert(db, diagnostic)));
 
     let inputs = SoundInputs::of(db, module);
     let is_candidate = |attr: Attr<'_>| is_check_candidate(db, module, facts, inputs, attr.address(db));
@@ -1082,6 +1084,36 @@ impl SoundInputs {
 
 fn root_of(address: &Address) -> &str {
     address.first().unwrap_or_default()
+}
+
+/// Variables of `file` whose value does not convert to their `type`: a
+/// `default` that does not, as `terraform validate` reports it when it
+/// loads the configuration ("Invalid default value for variable"), and a
+/// value a run gives (`eval --var`, a variables file) that does not, as
+/// `terraform plan` reports it ("Invalid value for input variable"). The
+/// module model finds the error when it reads the variable's value; a
+/// check evaluates no variable otherwise, and an attribute that reads it
+/// fails only as depending on it, so each variable with a type is read
+/// here.
+fn variable_value_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    let index = module::IndexView::of(db, module);
+    let mut out = Vec::new();
+    for address in index.file_index(file).addresses.iter() {
+        let Some(definition) = index.definition(address) else { continue };
+        let module::DeclarationKind::Variable { type_attr: Some(_), .. } = definition.kind else {
+            continue;
+        };
+        if definition.file != file {
+            continue;
+        }
+        let attr = module::Attr::new(db, module, address.clone());
+        if let Some(diagnostic) = module::attribute_diagnostic(db, attr)
+            && matches!(diagnostic.kind, ModuleDiagnosticKind::InvalidVariableValue { .. })
+        {
+            out.push(diagnostic);
+        }
+    }
+    out
 }
 
 /// Variables and locals declared in `file`, a native Terraform, Packer or

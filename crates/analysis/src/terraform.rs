@@ -2317,36 +2317,6 @@ pub fn dynamic_block_reference_diagnostics(db: &dyn Db, module: Module, file: Fi
     out
 }
 
-/// Variables of `file` whose value does not convert to their `type`: a
-/// `default` that does not, as `terraform validate` reports it when it
-/// loads the configuration ("Invalid default value for variable"), and a
-/// value a run gives (`eval --var`, a variables file) that does not, as
-/// `terraform plan` reports it ("Invalid value for input variable"). The
-/// module model finds the error when it reads the variable's value; a
-/// check evaluates no variable otherwise, and an attribute that reads it
-/// fails only as depending on it, so each variable with a type is read
-/// here.
-pub fn variable_value_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
-    let index = module::IndexView::of(db, module);
-    let mut out = Vec::new();
-    for address in index.file_index(file).addresses.iter() {
-        let Some(definition) = index.definition(address) else { continue };
-        let module::DeclarationKind::Variable { type_attr: Some(_), .. } = definition.kind else {
-            continue;
-        };
-        if definition.file != file {
-            continue;
-        }
-        let attr = module::Attr::new(db, module, address.clone());
-        if let Some(diagnostic) = module::attribute_diagnostic(db, attr)
-            && matches!(diagnostic.kind, ModuleDiagnosticKind::InvalidVariableValue { .. })
-        {
-            out.push(diagnostic);
-        }
-    }
-    out
-}
-
 /// Reads of an output a local child module does not have: `module.NAME.OUT`
 /// (`module.NAME[KEY].OUT` for a call with `count` or `for_each`), where
 /// the call's `source` is a local directory whose files all parse and

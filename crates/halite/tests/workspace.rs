@@ -78,6 +78,20 @@ fn a_file_named_two_ways_is_one_file() {
     assert_eq!(workspace.addresses(), ["local.b"]);
 }
 
+/// A value given for a variable that does not convert to its type is a
+/// diagnostic at the variable in a module of any language with typed
+/// variables, as in Terraform's.
+#[test]
+fn a_given_value_that_does_not_fit_its_type_is_a_diagnostic() {
+    let mut workspace = Workspace::new("m");
+    workspace.add_file("m/a.hcl", "variable \"port\" {\n  type = number\n}\n");
+    assert!(workspace.diagnostics().is_empty());
+    workspace.set_variable("port", Value::string("abc"));
+    assert!(workspace.value("var.port").is_err());
+    let codes: Vec<String> = workspace.diagnostics().iter().map(|it| it.code.to_string()).collect();
+    assert_eq!(codes, ["invalid-variable-value"]);
+}
+
 #[test]
 fn variables_change_their_readers_only() {
     let mut workspace = Workspace::new("m");
