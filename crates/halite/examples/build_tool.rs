@@ -94,7 +94,7 @@ pub fn language(dir: &Utf8Path) -> Result<Dialects, halite::Error> {
     let schema = SchemaFile::parse(path.as_str(), &text).map_err(|diagnostics| {
         let messages: Vec<String> =
             diagnostics.iter().map(|it| format!("{}: {}", it.summary, it.detail)).collect();
-        io(messages.join("; "))
+        halite::Error::Config { path: path.clone(), message: messages.join("; ") }
     })?;
     let claims = Arc::new(|path: &Utf8Path| path.extension() == Some("hcl"));
     let mut dialects = halite::dialects::standard();

@@ -67,6 +67,10 @@ pub enum Error {
     InvalidExpression { text: String, message: String },
     /// A directory or file could not be read.
     Io { path: Utf8PathBuf, message: String },
+    /// A file was read but says something wrong: a `halite.toml`, a
+    /// variables file, an application's schema file. `message` says what
+    /// and where.
+    Config { path: Utf8PathBuf, message: String },
 }
 
 impl fmt::Display for Error {
@@ -80,6 +84,7 @@ impl fmt::Display for Error {
                 write!(f, "`{text}` is not an expression: {message}")
             }
             Error::Io { path, message } => write!(f, "cannot read `{path}`: {message}"),
+            Error::Config { path, message } => write!(f, "`{path}` cannot be used: {message}"),
         }
     }
 }
@@ -106,7 +111,8 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// A stable identifier of the kind of problem, like `syntax-error`.
+    /// A stable identifier of the kind of problem, like `unclosed-block`
+    /// or `undeclared-reference` (`halite rule CODE` explains each).
     pub code: String,
     pub message: String,
     pub path: Utf8PathBuf,
@@ -312,18 +318,18 @@ impl Workspace {
                 Error::Io { path: error.path, message: error.source.to_string() }
             }
             host::load::LoadError::Config(error) => {
-                Error::Io { path: error.path.clone(), message: error.to_string() }
+                Error::Config { path: error.path.clone(), message: error.to_string() }
             }
         };
         let mut levels = host::config::RuleLevelsFinder::from_current_dir()
-            .map_err(|error| Error::Io { path: error.path.clone(), message: error.to_string() })?;
+            .map_err(|error| Error::Config { path: error.path.clone(), message: error.to_string() })?;
         let options = host_options();
         let (change, _) = host::load::module(dir, &mut levels, options.limits.max_file_size).map_err(io)?;
         let dialects = match dialects {
             Some(dialects) => dialects,
             None => levels
                 .registry()
-                .map_err(|error| Error::Io { path: error.path.clone(), message: error.to_string() })?,
+                .map_err(|error| Error::Config { path: error.path.clone(), message: error.to_string() })?,
         };
         let mut host = AnalysisHost::with_dialects(options, dialects);
         host.apply_change(change);
@@ -1714,7 +1720,7 @@ fn variables_error(error: host::load::VariablesError) -> Error {
             let renderer = host::render::Human::new(false);
             let message =
                 diagnostics.iter().map(|it| renderer.render(&db, it)).collect::<Vec<_>>().join("\n\n");
-            Error::Io { path, message }
+            Error::Config { path, message }
         }
         host::load::VariablesError::Argument(message) => {
             Error::InvalidExpression { text: String::new(), message }

@@ -92,6 +92,29 @@ fn a_given_value_that_does_not_fit_its_type_is_a_diagnostic() {
     assert_eq!(codes, ["invalid-variable-value"]);
 }
 
+/// A configuration that says something wrong is told from a file that
+/// cannot be read: `Error::Config`, naming the file.
+#[test]
+fn a_bad_configuration_is_a_config_error() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = halite::Utf8Path::from_path(dir.path()).expect("a UTF-8 directory");
+    std::fs::write(dir.join("main.tf"), "variable \"a\" {}\n").expect("a written file");
+    std::fs::write(dir.join("terraform.tfvars"), "a = \n").expect("a written file");
+    match Workspace::open(dir) {
+        Err(Error::Config { path, .. }) => assert_eq!(path, dir.join("terraform.tfvars")),
+        other => panic!("{:?}", other.err()),
+    }
+    std::fs::remove_file(dir.join("terraform.tfvars")).expect("removed");
+    std::fs::write(dir.join("halite.toml"), "[rules]\nno-such-rule = \"off\"\n").expect("a written file");
+    match Workspace::open(dir) {
+        Err(Error::Config { path, message }) => {
+            assert_eq!(path, dir.join("halite.toml"));
+            assert!(message.contains("unknown rule `no-such-rule`"), "{message}");
+        }
+        other => panic!("{:?}", other.err()),
+    }
+}
+
 #[test]
 fn variables_change_their_readers_only() {
     let mut workspace = Workspace::new("m");
