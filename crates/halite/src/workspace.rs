@@ -143,6 +143,9 @@ pub struct Changes {
     /// The addresses whose values changed (an attribute or variable that
     /// appeared or vanished counts), sorted.
     pub values: Vec<Address>,
+    /// Those of `values` that are no longer declared, sorted: the others
+    /// have a value, or an error, to read.
+    pub removed: Vec<Address>,
     /// The diagnostics that went away, then those that appeared, each in
     /// order of file and position. A diagnostic that moved went away at its
     /// old place and appeared at its new one.
@@ -975,14 +978,20 @@ impl Workspace {
         // removed is read from its segments.
         let model = self.model();
         let module_key = self.module_key();
-        let mut changed: Vec<Address> = report
+        let mut changed: Vec<(Address, bool)> = report
             .values
             .into_iter()
             .filter(|change| *change.module == module_key)
-            .map(|change| Address::of_model(model.as_ref(), &change.address))
+            .map(|change| {
+                let removed = matches!(change.state, host::ValueState::Removed);
+                (Address::of_model(model.as_ref(), &change.address), removed)
+            })
             .collect();
-        changed.sort_by_cached_key(Address::to_string);
-        changed.dedup();
+        changed.sort_by_cached_key(|(address, _)| address.to_string());
+        changed.dedup_by(|a, b| a.0 == b.0);
+        let removed =
+            changed.iter().filter(|(_, removed)| *removed).map(|(address, _)| address.clone()).collect();
+        let changed = changed.into_iter().map(|(address, _)| address).collect();
         let diagnostics = report
             .diagnostics
             .into_iter()
@@ -991,7 +1000,7 @@ impl Workspace {
                 resolved: change.resolved,
             })
             .collect();
-        (Changes { values: changed, diagnostics }, executed)
+        (Changes { values: changed, removed, diagnostics }, executed)
     }
 
     /// Adds a function the configuration can call, or replaces one of the

@@ -17,9 +17,11 @@ fn a_new_declaration_resolves_what_referred_to_it() {
     let changed = workspace.apply(set("m/b.hcl", "locals {\n  b = 2\n}\n")).values;
     assert_eq!(changed, ["local.a", "local.b"]);
     assert_eq!(workspace.value("local.a").unwrap(), Value::int(2));
-    // Renaming it in place is a change of declarations too.
-    let changed = workspace.apply(set("m/b.hcl", "locals {\n  bb = 2\n}\n")).values;
-    assert_eq!(changed, ["local.a", "local.b", "local.bb"]);
+    // Renaming it in place is a change of declarations too: the old name
+    // is removed.
+    let changes = workspace.apply(set("m/b.hcl", "locals {\n  bb = 2\n}\n"));
+    assert_eq!(changes.values, ["local.a", "local.b", "local.bb"]);
+    assert_eq!(changes.removed, ["local.b"]);
 }
 
 #[test]
