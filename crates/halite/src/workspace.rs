@@ -146,6 +146,11 @@ pub struct Changes {
     /// Those of `values` that are no longer declared, sorted: the others
     /// have a value, or an error, to read.
     pub removed: Vec<Address>,
+    /// What a watcher's batch could not read ([`Workspace::apply_batch`],
+    /// [`Workspace::watch`]): a file it named, a called module, a
+    /// `halite.toml` or variables file that says something wrong. Each
+    /// keeps its last state that could be read.
+    pub unread: Vec<Error>,
     /// The diagnostics that went away, then those that appeared, each in
     /// order of file and position. A diagnostic that moved went away at its
     /// old place and appeared at its new one.
@@ -316,14 +321,7 @@ impl Workspace {
     /// The module of `dir`, with `dialects`, or those its configuration
     /// gives.
     fn open_in(dir: &Utf8Path, dialects: Option<Dialects>) -> Result<Workspace, Error> {
-        let io = |error: host::load::LoadError| match error {
-            host::load::LoadError::Io(error) => {
-                Error::Io { path: error.path, message: error.source.to_string() }
-            }
-            host::load::LoadError::Config(error) => {
-                Error::Config { path: error.path.clone(), message: error.to_string() }
-            }
-        };
+        let io = load_error;
         let mut levels = host::config::RuleLevelsFinder::from_current_dir()
             .map_err(|error| Error::Config { path: error.path.clone(), message: error.to_string() })?;
         let options = host_options();
@@ -951,15 +949,29 @@ impl Workspace {
                 .unwrap_or_else(|_| RuleLevelsFinder::new(Utf8PathBuf::from(".")));
             WatchedRoot::new(dir, levels, Vec::new(), host::inputs::process_environment())
         });
+        let mut unread: Vec<Error> = match &seen {
+            Seen::Module(batch) | Seen::Outside(batch) => batch
+                .unreadable
+                .iter()
+                .map(|(path, message)| Error::Io { path: path.clone(), message: message.clone() })
+                .collect(),
+            Seen::Configuration => Vec::new(),
+        };
         let applied = root.apply(&mut self.host, seen);
-        if applied.variables.is_some() && !self.variables.is_empty() {
+        unread.extend(applied.configuration.map(load_error));
+        unread.extend(applied.children.map(load_error));
+        let variables_read = applied.variables.is_some();
+        if let Some(Err(error)) = applied.variables {
+            unread.push(variables_error(error));
+        }
+        if variables_read && !self.variables.is_empty() {
             let mut change = Change::new();
             for (name, value) in &self.variables {
                 change.set_variable(self.module_key(), name.clone(), Some(value.clone()));
             }
             self.host.apply_change(change);
         }
-        self.reported(None).0
+        Changes { unread, ..self.reported(None).0 }
     }
 
     /// The host's report since the last, as [`Changes`], and the queries
@@ -1000,7 +1012,7 @@ impl Workspace {
                 resolved: change.resolved,
             })
             .collect();
-        (Changes { values: changed, removed, diagnostics }, executed)
+        (Changes { values: changed, removed, diagnostics, unread: Vec::new() }, executed)
     }
 
     /// Adds a function the configuration can call, or replaces one of the
@@ -1722,6 +1734,16 @@ impl Diagnostic {
 
 /// Why a module's variables could not be read, as the library's error: a
 /// variables file's diagnostics rendered, as `eval DIR` shows them.
+/// A module, or a file of its configuration, that could not be loaded.
+fn load_error(error: host::load::LoadError) -> Error {
+    match error {
+        host::load::LoadError::Io(error) => Error::Io { path: error.path, message: error.source.to_string() },
+        host::load::LoadError::Config(error) => {
+            Error::Config { path: error.path.clone(), message: error.to_string() }
+        }
+    }
+}
+
 fn variables_error(error: host::load::VariablesError) -> Error {
     match error {
         host::load::VariablesError::Read { path, error } => Error::Io { path, message: error.to_string() },

@@ -650,3 +650,24 @@ fn a_watch_follows_variables_files_and_halite_toml() {
     assert_eq!(names, [Value::string("web-prod")]);
     assert_eq!(resolved, ["undeclared-reference"]);
 }
+
+/// What a watcher's batch could not read is in the batch's changes: a
+/// variables file that says something wrong keeps the values it gave
+/// last.
+#[test]
+fn a_batch_says_what_it_could_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = halite::Utf8Path::from_path(dir.path()).unwrap().to_owned();
+    std::fs::write(dir.join("main.tf"), "variable \"env\" {\n  default = \"dev\"\n}\n").unwrap();
+    let mut workspace = Workspace::open(&dir).unwrap();
+    let (_watcher, batches) = workspace.watch_channel().unwrap();
+    std::fs::write(dir.join("terraform.tfvars"), "env = \n").unwrap();
+    let batch = batches.recv_timeout(std::time::Duration::from_secs(10)).expect("a batch");
+    let changes = workspace.apply_batch(batch);
+    assert!(
+        matches!(&changes.unread[..], [Error::Config { path, .. }] if *path == dir.join("terraform.tfvars")),
+        "{:?}",
+        changes.unread
+    );
+    assert_eq!(workspace.value("var.env").unwrap(), Value::string("dev"));
+}
