@@ -843,6 +843,46 @@ pub fn evaluated_file_module_diagnostics(
     let values = variable_value_diagnostics(db, module, file);
     out.extend(values.iter().map(|diagnostic| convert(db, diagnostic)));
 
+    // Whether a reference that names nothing is certain to be wrong, by
+    // what names the file's language knows.
+    let trusted_unresolved = |kind: &Unresolved| match kind {
+        // A `variables { NAME = … }` block (Packer, Terraform's
+        // tests) declares variables the model does not index.
+        Unresolved::UndeclaredVariable { .. }
+            if module::block_types(db, module).contains_key("variables") =>
+        {
+            false
+        }
+        Unresolved::UndeclaredVariable { .. } => match trust.kind {
+            Language::Terraform | Language::Packer | Language::Nomad => true,
+            Language::Hcl | Language::TerraformVariables => declares("var"),
+            Language::TerraformTool | Language::Terragrunt => false,
+        },
+        Unresolved::UndeclaredLocal { .. } => match trust.kind {
+            Language::Terraform | Language::Packer | Language::Nomad | Language::Terragrunt => true,
+            Language::Hcl | Language::TerraformVariables => declares("local"),
+            Language::TerraformTool => false,
+        },
+        Unresolved::UndeclaredBlock { block_type, .. } => {
+            trust.kind.labelled_roots().contains(&block_type.as_str())
+        }
+        // Terraform's dialect knows every root of a Terraform file
+        // (`DialectRules::terraform_references`): a resource, data
+        // source or module call it does not find is not declared,
+        // and a bare name is no reference at all. Unless a file of
+        // the module does not parse: the blocks after its error
+        // are missing from the index, not from the module.
+        Unresolved::UndeclaredResource { .. }
+        | Unresolved::UndeclaredModule { .. }
+        | Unresolved::InvalidReference => trust.knows_every_root() && module::module_parses(db, module),
+        // An attribute a block does not set, or a root the module
+        // does not declare where no dialect knows every root: only
+        // the file's own dialect could know whether the tool
+        // computes or provides it.
+        Unresolved::UnknownRoot { .. } | Unresolved::UnsupportedAttribute { .. } => false,
+        // What the dialect's plug-in knows every name of.
+        Unresolved::UnsupportedMember { .. } => true,
+    };
     let inputs = SoundInputs::of(db, module);
     let is_candidate = |attr: Attr<'_>| is_check_candidate(db, module, facts, inputs, attr.address(db));
     for &attr in candidates {
@@ -860,46 +900,7 @@ pub fn evaluated_file_module_diagnostics(
         }
         let Some(diagnostic) = module::attribute_diagnostic(db, attr) else { continue };
         let trusted = match error {
-            AttrError::Unresolved { kind, .. } => match &**kind {
-                // A `variables { NAME = … }` block (Packer, Terraform's
-                // tests) declares variables the model does not index.
-                Unresolved::UndeclaredVariable { .. }
-                    if module::block_types(db, module).contains_key("variables") =>
-                {
-                    false
-                }
-                Unresolved::UndeclaredVariable { .. } => match trust.kind {
-                    Language::Terraform | Language::Packer | Language::Nomad => true,
-                    Language::Hcl | Language::TerraformVariables => declares("var"),
-                    Language::TerraformTool | Language::Terragrunt => false,
-                },
-                Unresolved::UndeclaredLocal { .. } => match trust.kind {
-                    Language::Terraform | Language::Packer | Language::Nomad | Language::Terragrunt => true,
-                    Language::Hcl | Language::TerraformVariables => declares("local"),
-                    Language::TerraformTool => false,
-                },
-                Unresolved::UndeclaredBlock { block_type, .. } => {
-                    trust.kind.labelled_roots().contains(&block_type.as_str())
-                }
-                // Terraform's dialect knows every root of a Terraform file
-                // (`DialectRules::terraform_references`): a resource, data
-                // source or module call it does not find is not declared,
-                // and a bare name is no reference at all. Unless a file of
-                // the module does not parse: the blocks after its error
-                // are missing from the index, not from the module.
-                Unresolved::UndeclaredResource { .. }
-                | Unresolved::UndeclaredModule { .. }
-                | Unresolved::InvalidReference => {
-                    trust.knows_every_root() && module::module_parses(db, module)
-                }
-                // An attribute a block does not set, or a root the module
-                // does not declare where no dialect knows every root: only
-                // the file's own dialect could know whether the tool
-                // computes or provides it.
-                Unresolved::UnknownRoot { .. } | Unresolved::UnsupportedAttribute { .. } => false,
-                // What the dialect's plug-in knows every name of.
-                Unresolved::UnsupportedMember { .. } => true,
-            },
+            AttrError::Unresolved { kind, .. } => trusted_unresolved(kind),
             AttrError::Eval(error) => match &error.kind {
                 // Only a dialect that knows every function of the file's
                 // language can tell; in a Terraform file every call is
@@ -917,6 +918,15 @@ pub fn evaluated_file_module_diagnostics(
         };
         if trusted {
             out.push(convert(db, &diagnostic));
+        }
+        // The references after it that name nothing, each reported as
+        // Terraform reports them.
+        for later in module::later_unresolved_diagnostics(db, attr) {
+            if let ModuleDiagnosticKind::Unresolved(kind) = &later.kind
+                && trusted_unresolved(kind)
+            {
+                out.push(convert(db, &later));
+            }
         }
     }
     out.extend(unused_declarations(db, module, file, facts.usage()));

@@ -342,8 +342,8 @@ pub fn module_call_diagnostics(
                 }
                 continue;
             }
-            // A block's argument is suggested among every input, as
-            // Terraform's message does (renaming it to one already set
+            // A block's argument is suggested among every input, as the
+            // module tool's own message does (renaming it to one already set
             // would be a syntax error, which its fix is checked for). An
             // object's key is not suggested one it already has: renamed,
             // it would silently replace that key's value.

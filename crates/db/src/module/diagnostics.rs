@@ -210,6 +210,7 @@ pub fn module_diagnostics(db: &dyn Db, module: Module) -> Vec<ModuleDiagnostic> 
             continue;
         }
         out.extend(attribute_diagnostic(db, attr));
+        out.extend(later_unresolved_diagnostics(db, attr));
     }
     out
 }
@@ -303,6 +304,54 @@ pub fn type_constraint_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnos
                 related: Vec::new(),
             });
         }
+    }
+    out
+}
+
+/// The diagnostics of the references of `attr` that name nothing after the
+/// first, whose error is `attr`'s own ([`attribute_diagnostic`]): the
+/// evaluation stops at the first, and a tool's static check reports each
+/// (a fix-and-run round per name otherwise). Those a
+/// `try` or `can` catches are left out, as the evaluation leaves them out.
+/// Empty unless `attr`'s error is such a reference.
+pub fn later_unresolved_diagnostics<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Vec<ModuleDiagnostic> {
+    let Err(AttrError::Unresolved { reference: first, .. }) = attribute_value(db, attr) else {
+        return Vec::new();
+    };
+    let Some(def) = crate::module::definition(db, attr.module(db), attr.address(db)) else {
+        return Vec::new();
+    };
+    let resolution = crate::module::resolve::resolution_of(db, attr);
+    let Some(expr) = &resolution.expr else { return Vec::new() };
+    let mut caught: Option<Vec<bool>> = None;
+    let mut out = Vec::new();
+    for (reference, target) in resolution.targets.iter().enumerate().skip(*first as usize + 1) {
+        let crate::module::Target::Unresolved { step, kind, detail } = target else { continue };
+        if resolution.instances.is_some_and(|it| it.target as usize == reference) {
+            continue;
+        }
+        let catchable =
+            matches!(&**kind, Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. });
+        if catchable
+            && caught.get_or_insert_with(|| super::value::references_caught(expr)).get(reference)
+                == Some(&true)
+        {
+            continue;
+        }
+        out.push(ModuleDiagnostic {
+            file: def.file,
+            range: attribute_range(
+                db,
+                attr,
+                RangeOf::Reference {
+                    reference: super::value::narrow(reference),
+                    step: super::value::narrow(*step),
+                },
+            ),
+            kind: ModuleDiagnosticKind::Unresolved(Unresolved::clone(kind)),
+            detail: detail.to_string(),
+            related: Vec::new(),
+        });
     }
     out
 }

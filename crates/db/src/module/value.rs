@@ -448,7 +448,7 @@ fn evaluate(
 
 /// For each reference of `expr` (in [`crate::module::references`]' order),
 /// whether it is inside an argument of `try` or `can`.
-fn references_caught(expr: &AttrExpr) -> Vec<bool> {
+pub(crate) fn references_caught(expr: &AttrExpr) -> Vec<bool> {
     let mut inside = rustc_hash::FxHashSet::default();
     let mut stack = Vec::new();
     for (_, it) in expr.exprs().iter() {
