@@ -361,10 +361,12 @@ pub fn rule(code: &str) -> Option<&'static Rule> {
 /// enough to be what was meant: at most a third of its length in edits
 /// (insertions, deletions, substitutions), as in "interpolaton-only".
 pub fn similar_rule(code: &str) -> Option<&'static Rule> {
+    // Codes are lower case: `LEGACY-INDEX` is `legacy-index` shouted.
+    let lower = code.to_ascii_lowercase();
     RULES
         .iter()
-        .map(|rule| (strsim::levenshtein(code, rule.code), rule))
-        .filter(|&(distance, rule)| distance > 0 && distance * 3 <= rule.code.len())
+        .map(|rule| (strsim::levenshtein(&lower, rule.code), rule))
+        .filter(|&(distance, rule)| code != rule.code && distance * 3 <= rule.code.len())
         .min_by_key(|&(distance, _)| distance)
         .map(|(_, rule)| rule)
 }
@@ -376,6 +378,8 @@ mod tests {
     #[test]
     fn misspelt_codes_find_the_rule_meant() {
         assert_eq!(similar_rule("interpolaton-only").map(|rule| rule.code), Some(INTERPOLATION_ONLY));
+        assert_eq!(similar_rule("LEGACY-INDEX").map(|rule| rule.code), Some(LEGACY_INDEX));
+        assert_eq!(similar_rule(LEGACY_INDEX), None);
         assert_eq!(similar_rule("legacy-indexes").map(|rule| rule.code), Some(LEGACY_INDEX));
         assert_eq!(similar_rule("attribute_splat").map(|rule| rule.code), Some(ATTRIBUTE_SPLAT));
         assert_eq!(similar_rule("unused-variable"), None);
