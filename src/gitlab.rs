@@ -13,7 +13,7 @@ use crate::{render, repository::SourceRoot};
 
 #[derive(Serialize)]
 struct Issue<'a> {
-    description: &'a str,
+    description: String,
     check_name: &'a str,
     fingerprint: String,
     severity: &'static str,
@@ -40,7 +40,7 @@ pub(crate) fn report(files: &[(camino::Utf8PathBuf, Vec<LocatedDiagnostic>)], ro
         for (located, fingerprint) in diagnostics.iter().zip(render::fingerprints(diagnostics, root)) {
             let diagnostic = &located.diagnostic;
             issues.push(Issue {
-                description: &diagnostic.message,
+                description: render::headline(diagnostic),
                 check_name: diagnostic.code,
                 fingerprint,
                 severity: severity(diagnostic.severity),

@@ -26,8 +26,31 @@ pub(crate) fn concise(located: &LocatedDiagnostic) -> String {
         located.start.column,
         diagnostic.severity.as_str(),
         diagnostic.code,
-        one_line(&diagnostic.message)
+        headline(diagnostic)
     )
+}
+
+/// A diagnostic in one line for the formats that show no more (concise,
+/// GitLab's `description`, Checkstyle's `message`): its message, then,
+/// where the notes say what it is about
+/// ([`analysis::rules::notes_name_the_subject`]), the first sentence of
+/// its first note (`Reference to undeclared input variable: An input
+/// variable with the name "q" has not been declared.`), so that two
+/// problems of a kind on one line are told apart.
+pub(crate) fn headline(diagnostic: &halite::host::Diagnostic) -> String {
+    let message = one_line(&diagnostic.message);
+    let note = diagnostic.notes.first().filter(|_| analysis::rules::notes_name_the_subject(diagnostic.code));
+    match note {
+        Some(note) => {
+            let note = one_line(note);
+            let first = match note.find(". ") {
+                Some(end) => &note[..=end],
+                None => note.as_str(),
+            };
+            format!("{message}: {first}")
+        }
+        None => message,
+    }
 }
 
 /// One diagnostic as a GitHub Actions workflow command, which the runner
@@ -313,7 +336,8 @@ mod tests {
         let mut db = RootDatabase::new();
         let file = db.set_file_text("main.tf", "a = 1\nb = 2\n");
         let diagnostic = Diagnostic::warning("odd", "two\nlines", file, range(6, 7)).with_note("not shown");
-        expect!["main.tf:2:1: warning[odd] two lines"].assert_eq(&concise(&located(&db, diagnostic)));
+        expect!["main.tf:2:1: warning[odd] two lines: not shown"]
+            .assert_eq(&concise(&located(&db, diagnostic)));
     }
 
     /// A fingerprint is a function of the diagnostic alone: pinned here, so

@@ -46,7 +46,7 @@ pub(crate) fn checkstyle(files: &Files) -> String {
                     .with(attribute("line", &located.start.line.to_string()))
                     .with(attribute("column", &located.start.column.to_string()))
                     .with(attribute("severity", diagnostic.severity.as_str()))
-                    .with(attribute("message", &diagnostic.message))
+                    .with(attribute("message", &render::headline(diagnostic)))
                     .with(attribute("source", &format!("halite.{}", diagnostic.code))),
             );
         }

@@ -477,6 +477,25 @@ fn message_with_detail(diagnostic: &serde_json::Value) -> String {
     }
 }
 
+/// A diagnostic in one line, as the one-line formats give it: its message,
+/// then, where its notes say what it is about, the first sentence of the
+/// first.
+fn headline(diagnostic: &serde_json::Value) -> String {
+    let message = diagnostic["message"].as_str().expect("a message");
+    let code = diagnostic["code"].as_str().expect("a code");
+    let note = diagnostic["detail"]
+        .as_str()
+        .and_then(|detail| detail.lines().next())
+        .filter(|_| analysis::rules::notes_name_the_subject(code));
+    match note {
+        Some(note) => {
+            let first = note.find(". ").map_or(note, |end| &note[..=end]);
+            format!("{message}: {first}")
+        }
+        None => message.to_owned(),
+    }
+}
+
 #[test]
 fn concise_lines_give_path_position_severity_code_and_message() {
     let stdout = check(
@@ -494,7 +513,7 @@ fn concise_lines_give_path_position_severity_code_and_message() {
                 it["start"]["column"],
                 it["severity"].as_str().expect("a severity"),
                 it["code"].as_str().expect("a code"),
-                it["message"].as_str().expect("a message"),
+                headline(it),
             )
         })
         .collect();
@@ -592,7 +611,7 @@ fn gitlab_code_quality_has_its_fields_and_stable_unique_fingerprints() {
     assert_eq!(issues.len(), diagnostics.len());
     let mut fingerprints = std::collections::HashSet::new();
     for (issue, diagnostic) in issues.iter().zip(&diagnostics) {
-        assert_eq!(issue["description"], diagnostic["message"]);
+        assert_eq!(issue["description"], headline(diagnostic));
         assert_eq!(issue["check_name"], diagnostic["code"]);
         let severity = issue["severity"].as_str().expect("a severity");
         assert!(["info", "minor", "major", "critical", "blocker"].contains(&severity), "{issue}");
@@ -737,7 +756,7 @@ fn checkstyle_xml_lists_every_file_and_each_diagnostic() {
                 it["start"]["line"].as_u64().expect("a line"),
                 it["start"]["column"].as_u64().expect("a column"),
                 it["severity"].as_str().expect("a severity").to_owned(),
-                it["message"].as_str().expect("a message").to_owned(),
+                headline(it),
                 format!("halite.{}", it["code"].as_str().expect("a code")),
             )
         })
@@ -795,8 +814,13 @@ fn junit_xml_has_a_suite_per_file_and_a_failing_case_per_diagnostic() {
                 it["start"]["column"],
                 it["code"].as_str().expect("a code")
             );
-            let detail = message_with_detail(it);
-            (file.to_owned(), severity.to_owned(), message.to_owned(), format!("{line}{detail}"))
+            let detail = it["detail"].as_str().map(|detail| format!("\n\n{detail}")).unwrap_or_default();
+            (
+                file.to_owned(),
+                severity.to_owned(),
+                message.to_owned(),
+                format!("{line}{}{detail}", headline(it)),
+            )
         })
         .collect();
     assert_eq!(read, expected);

@@ -360,6 +360,25 @@ pub fn rule(code: &str) -> Option<&'static Rule> {
 /// The rule whose code is closest to a misspelt `code`, if one is close
 /// enough to be what was meant: at most a third of its length in edits
 /// (insertions, deletions, substitutions), as in "interpolaton-only".
+/// Whether a diagnostic of `code` says what it is about in its notes
+/// rather than its message: a module rule's message is its tool's summary
+/// word for word (`Reference to undeclared input variable`), and its first
+/// note names the instance (`An input variable with the name "q" has not
+/// been declared.`), which a format of one line per diagnostic adds. A
+/// style lint's message says all there is (`Legacy index syntax `.0``), its
+/// notes explain the rule; a syntax error's place says what it is about.
+pub fn notes_name_the_subject(code: &str) -> bool {
+    match code {
+        INTERPOLATION_ONLY
+        | QUOTED_TYPE_CONSTRAINT
+        | LEGACY_INDEX
+        | ATTRIBUTE_SPLAT
+        | UNUSED_DECLARATION
+        | INVALID_IGNORE => false,
+        code => rule(code).is_some(),
+    }
+}
+
 pub fn similar_rule(code: &str) -> Option<&'static Rule> {
     // Codes are lower case: `LEGACY-INDEX` is `legacy-index` shouted.
     let lower = code.to_ascii_lowercase();
