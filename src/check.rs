@@ -112,9 +112,11 @@ impl Sink {
         // still applies); a temporary file is otherwise its owner's alone.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        // The directory's own error, when it is not there: the temporary
-        // file's would name that file, which the user never asked for.
-        std::fs::metadata(dir).with_context(|| format!("cannot write `{path}`"))?;
+        // Made when it is not there, as ruff makes it (`--output-file
+        // reports/halite.sarif` in a fresh checkout); its own error when
+        // it cannot be: the temporary file's would name that file, which
+        // the user never asked for.
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot write `{path}`"))?;
         crate::interrupt::remove_temporaries_when_interrupted();
         let (file, in_flight) = crate::interrupt::InFlight::create(|| builder.tempfile_in(dir))
             .with_context(|| format!("cannot write `{path}`"))?;
