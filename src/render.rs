@@ -43,14 +43,22 @@ pub(crate) fn headline(diagnostic: &halite::host::Diagnostic) -> String {
     match note {
         Some(note) => {
             let note = one_line(note);
-            let first = match note.find(". ") {
-                Some(end) => &note[..=end],
-                None => note.as_str(),
-            };
-            format!("{message}: {first}")
+            format!("{message}: {}", first_sentence(&note))
         }
         None => message,
     }
+}
+
+/// The first sentence of `text`: up to a `.` followed by a space and a
+/// capital letter (a path `.` or a name with dots ends none).
+fn first_sentence(text: &str) -> &str {
+    let ends = text.match_indices(". ").map(|(at, _)| at);
+    for end in ends {
+        if text[end + 2..].starts_with(|it: char| it.is_uppercase()) {
+            return &text[..=end];
+        }
+    }
+    text
 }
 
 /// One diagnostic as a GitHub Actions workflow command, which the runner
@@ -338,6 +346,16 @@ mod tests {
         let diagnostic = Diagnostic::warning("odd", "two\nlines", file, range(6, 7)).with_note("not shown");
         expect!["main.tf:2:1: warning[odd] two lines: not shown"]
             .assert_eq(&concise(&located(&db, diagnostic)));
+    }
+
+    /// A headline ends its note at its first sentence, not at a path `.`.
+    #[test]
+    fn a_first_sentence_ends_before_a_capital() {
+        assert_eq!(
+            first_sentence("The module at . declares none. Add one."),
+            "The module at . declares none."
+        );
+        assert_eq!(first_sentence("No \"a.b\" here"), "No \"a.b\" here");
     }
 
     /// A fingerprint is a function of the diagnostic alone: pinned here, so

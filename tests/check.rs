@@ -489,8 +489,11 @@ fn headline(diagnostic: &serde_json::Value) -> String {
         .filter(|_| analysis::rules::notes_name_the_subject(code));
     match note {
         Some(note) => {
-            let first = note.find(". ").map_or(note, |end| &note[..=end]);
-            format!("{message}: {first}")
+            let end = note
+                .match_indices(". ")
+                .map(|(at, _)| at)
+                .find(|&at| note[at + 2..].starts_with(|it: char| it.is_uppercase()));
+            format!("{message}: {}", end.map_or(note, |end| &note[..=end]))
         }
         None => message.to_owned(),
     }
