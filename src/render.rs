@@ -344,8 +344,7 @@ mod tests {
         let mut db = RootDatabase::new();
         let file = db.set_file_text("main.tf", "a = 1\nb = 2\n");
         let diagnostic = Diagnostic::warning("odd", "two\nlines", file, range(6, 7)).with_note("not shown");
-        expect!["main.tf:2:1: warning[odd] two lines: not shown"]
-            .assert_eq(&concise(&located(&db, diagnostic)));
+        expect!["main.tf:2:1: warning[odd] two lines"].assert_eq(&concise(&located(&db, diagnostic)));
     }
 
     /// A headline ends its note at its first sentence, not at a path `.`.
