@@ -88,6 +88,9 @@ enum Sink {
     /// made, between the progress bar's redraws: written line by line, it
     /// cost a run reported from the cache a `write` per file.
     Stdout(io::BufWriter<io::StdoutLock<'static>>),
+    /// Standard error, when standard output carries the fixed text of
+    /// standard input (`--fix -`).
+    Stderr(io::Stderr),
     File {
         file: io::BufWriter<tempfile::NamedTempFile>,
         path: Utf8PathBuf,
@@ -126,6 +129,7 @@ impl Sink {
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
         match self {
             Sink::Stdout(stdout) => stdout.write_all(bytes).context("cannot write to standard output"),
+            Sink::Stderr(stderr) => stderr.write_all(bytes).context("cannot write to standard error"),
             Sink::File { file, path, .. } => {
                 file.write_all(bytes).with_context(|| format!("cannot write `{path}`"))
             }
@@ -135,6 +139,7 @@ impl Sink {
     fn finish(self) -> Result<()> {
         match self {
             Sink::Stdout(mut stdout) => stdout.flush().context("cannot write to standard output"),
+            Sink::Stderr(mut stderr) => stderr.flush().context("cannot write to standard error"),
             Sink::File { file, path, _in_flight } => {
                 let file = file
                     .into_inner()
@@ -152,9 +157,21 @@ impl Sink {
 pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let started = Instant::now();
     host::trace::mark("check");
-    let stdin = stdin_input(paths, options.stdin_filename)?;
-    if stdin.is_some() && (options.fix.is_some() || options.shard.is_some()) {
-        bail!("`--fix`, `--diff` and `--shard` work on files, not on standard input");
+    let mut stdin = stdin_input(paths, options.stdin_filename)?;
+    if stdin.is_some() && options.shard.is_some() {
+        bail!("`--shard` works on files, not on standard input");
+    }
+    // Standard input fixed, as ruff's `--fix -` fixes it: the fixed text on
+    // standard output, and what remains of it reported on standard error.
+    let mut report_on_stderr = false;
+    if let (Some((name, bytes)), Some(request)) = (stdin.as_mut(), options.fix) {
+        if options.output_file.is_some() {
+            bail!("`--fix -` writes the fixed text to standard output, and its report to standard error");
+        }
+        match fix::stdin(name, bytes, request, options.quiet)? {
+            fix::StdinFixed::Diff(outcome) => return Ok(outcome),
+            fix::StdinFixed::Written => report_on_stderr = true,
+        }
     }
     let current = [Utf8PathBuf::from(".")];
     let paths = if paths.is_empty() { &current[..] } else { paths };
@@ -229,7 +246,7 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
     let (paths, selected) = with_unreported(found.files, selected, discover::module_siblings(paths));
     host::trace::mark("excluded found");
     let mut fixes_incomplete = false;
-    if let Some(request) = options.fix {
+    if let Some(request) = options.fix.filter(|_| stdin.is_none()) {
         let fixed = fix::run(&paths, selected.as_deref(), request, options.quiet)?;
         if request.diff {
             return Ok(fixed);
@@ -251,7 +268,8 @@ pub(crate) fn run(paths: &[Utf8PathBuf], options: Options) -> Result<Outcome> {
         }
     };
     let renderer = render::Human::new(color);
-    let mut sink = Sink::open(options.output_file)?;
+    let mut sink =
+        if report_on_stderr { Sink::Stderr(io::stderr()) } else { Sink::open(options.output_file)? };
     let mut files: Vec<(Utf8PathBuf, Vec<LocatedDiagnostic>)> = Vec::new();
     let (mut errors, mut warnings) = (0usize, 0usize);
     let progress = if options.quiet { ProgressBar::hidden() } else { progress_bar(files_checked) };

@@ -1025,6 +1025,41 @@ fn fix_writes_the_safe_fixes_and_reports_what_remains() {
     assert!(read(dir.path(), "main.tf").contains("misspelt = var.region\n"));
 }
 
+/// `--fix -` fixes standard input as ruff's does: the fixed text, whole,
+/// on standard output, and what remains reported on standard error; its
+/// module's files on disk are read with it, so a did-you-mean sees what
+/// they declare. `--diff -` prints the diff instead. Nothing is written.
+#[test]
+fn fix_of_standard_input_prints_the_fixed_text() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let variables = "variable \"region\" {\n  type = string\n}\n";
+    std::fs::write(dir.path().join("variables.tf"), variables).expect("a file");
+    let input = b"output \"o\" {\n  value = \"${var.regoin}\"\n}\n";
+    let run = |args: &[&str]| support::run_halite(dir.path(), args, input);
+    let (code, transcript) =
+        run(&["check", "--fix", "--format", "concise", "--stdin-filename", "main.tf", "-"]);
+    assert_eq!(code, 1, "{transcript}");
+    assert!(
+        transcript.starts_with(
+            "$ halite check --fix --format concise --stdin-filename main.tf -\nexit: 1\n--- stdout\noutput \"o\" {\n  value = var.regoin\n}\n--- stderr\nfixed 1 diagnostic\nmain.tf:2:11: error[undeclared-reference]"
+        ),
+        "{transcript}"
+    );
+    let (code, transcript) = run(&["check", "--fix", "--unsafe-fixes", "--stdin-filename", "main.tf", "-"]);
+    assert_eq!(code, 0, "{transcript}");
+    assert!(
+        transcript.contains(
+            "--- stdout\noutput \"o\" {\n  value = var.region\n}\n--- stderr\nfixed 2 diagnostics\n"
+        ),
+        "{transcript}"
+    );
+    let (code, transcript) = run(&["check", "--diff", "--stdin-filename", "main.tf", "-"]);
+    assert_eq!(code, 1, "{transcript}");
+    assert!(transcript.contains("+  value = var.regoin\n"), "{transcript}");
+    assert!(!dir.path().join("main.tf").exists());
+    assert_eq!(std::fs::read_to_string(dir.path().join("variables.tf")).expect("a file"), variables);
+}
+
 /// An empty `--cache-dir` (a CI variable left unset) is refused rather
 /// than taken for the current directory, where the cache's files would
 /// land in the user's tree.

@@ -11,7 +11,7 @@
 //! them.
 
 use analysis::{FixMode, syntax_diagnostics};
-use camino::Utf8PathBuf;
+use camino::{Utf8Path, Utf8PathBuf};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::{
@@ -73,7 +73,37 @@ pub fn fix_paths(
     limits: Limits,
     mode: FixMode,
 ) -> Result<Fixes, CheckError> {
-    let mut replaced = Replaced::default();
+    fix_replacing(paths, Replaced::default(), selected, limits, mode)
+}
+
+/// [`fix_paths`] of one file given as `bytes` (standard input, named
+/// `name`: its dialect is `name`'s, and its module's other files on disk
+/// are read with it, so that a did-you-mean sees what they declare),
+/// never read from disk nor written.
+pub fn fix_contents(
+    name: &Utf8Path,
+    bytes: Vec<u8>,
+    limits: Limits,
+    mode: FixMode,
+) -> Result<Fixes, CheckError> {
+    let mut paths: Vec<Utf8PathBuf> =
+        crate::check::module_files_beside(name).into_iter().filter(|path| path != name).collect();
+    paths.push(name.to_owned());
+    vfs::sort_paths(&mut paths);
+    let selected: Vec<bool> = paths.iter().map(|path| path == name).collect();
+    let replaced = Replaced::from_iter([(name.to_owned(), bytes)]);
+    fix_replacing(&paths, replaced, Some(&selected), limits, mode)
+}
+
+/// [`fix_paths`], the files of `replaced` read from there rather than from
+/// disk.
+fn fix_replacing(
+    paths: &[Utf8PathBuf],
+    mut replaced: Replaced,
+    selected: Option<&[bool]>,
+    limits: Limits,
+    mode: FixMode,
+) -> Result<Fixes, CheckError> {
     let mut fixes: FxHashMap<usize, FileFix> = FxHashMap::default();
     let mut refused: FxHashSet<usize> = FxHashSet::default();
     let mut with_syntax_errors: Vec<Utf8PathBuf> = Vec::new();
