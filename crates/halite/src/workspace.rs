@@ -741,8 +741,9 @@ impl Workspace {
         })
     }
 
-    /// Every attribute's address, variables included: files in path order,
-    /// then source order.
+    /// Every attribute's address, variables included: files in path order;
+    /// in a file, its top-level attributes, then its blocks' in source
+    /// order.
     ///
     /// ```
     /// let mut workspace = halite::Workspace::new("m");

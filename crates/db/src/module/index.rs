@@ -443,7 +443,8 @@ impl<'db> IndexView<'db> {
 }
 
 /// Every address the module defines, in declaration order (files by
-/// path, then source order).
+/// path; in a file, its top-level attributes, then its blocks in source
+/// order, each with what it holds).
 pub fn module_order<'db>(db: &'db dyn Db, module: Module) -> impl Iterator<Item = &'db Address> + 'db {
     let view = IndexView::of(db, module);
     module_files(db, module).iter().flat_map(move |&file| view.file_index(file).addresses.iter())

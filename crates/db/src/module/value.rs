@@ -79,8 +79,8 @@ pub(crate) fn narrow(it: usize) -> u32 {
 }
 
 /// Every attribute of the module with an expression of its own (locals,
-/// block attributes, top-level attributes), in declaration order: files by
-/// path, then source order.
+/// block attributes, top-level attributes), in declaration order (see
+/// [`crate::module::module_order`]).
 #[salsa::tracked(returns(ref))]
 pub fn module_attributes(db: &dyn Db, module: Module) -> Vec<Attr<'_>> {
     let index = crate::module::IndexView::of(db, module);
