@@ -1026,8 +1026,13 @@ fn trusts_duplicate(db: &dyn Db, diagnostic: &ModuleDiagnostic, kind: Language) 
         return false;
     }
     match &diagnostic.kind {
-        ModuleDiagnosticKind::Duplicate(DuplicateOf::Variable) => kind.has_variables(),
-        ModuleDiagnosticKind::Duplicate(DuplicateOf::Local) => kind.has_locals(),
+        // A generic module's `variable` and `locals` blocks are Halite's
+        // (the evaluation gives `var.NAME` and `local.NAME` from them): a
+        // second declaration is hidden by the first there too.
+        ModuleDiagnosticKind::Duplicate(DuplicateOf::Variable) => {
+            kind.has_variables() || kind == Language::Hcl
+        }
+        ModuleDiagnosticKind::Duplicate(DuplicateOf::Local) => kind.has_locals() || kind == Language::Hcl,
         ModuleDiagnosticKind::Duplicate(DuplicateOf::TopLevelAttribute) => true,
         ModuleDiagnosticKind::Duplicate(DuplicateOf::Block { block_type }) => {
             kind.unique_block_types().is_none_or(|types| types.contains(&block_type.as_str()))
