@@ -1,0 +1,7 @@
+variable "subnets" {
+  type = string
+}
+
+variable "tags" {
+  type = string
+}
