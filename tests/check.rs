@@ -1060,6 +1060,26 @@ fn fix_of_standard_input_prints_the_fixed_text() {
     assert_eq!(std::fs::read_to_string(dir.path().join("variables.tf")).expect("a file"), variables);
 }
 
+/// Nomad reads one file per job: a directory of job files is not one
+/// module, and a job's `var.NAME` is declared in its own file.
+#[test]
+fn each_nomad_job_file_is_a_unit_of_its_own() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let job = |name: &str, declares: bool| {
+        let variable = if declares { "variable \"image\" {\n  type = string\n}\n\n" } else { "" };
+        format!(
+            "{variable}job \"{name}\" {{\n  group \"g\" {{\n    task \"t\" {{\n      driver = \"docker\"\n      config {{\n        image = var.image\n      }}\n    }}\n  }}\n}}\n"
+        )
+    };
+    std::fs::write(dir.path().join("api.nomad"), job("api", true)).expect("a file");
+    std::fs::write(dir.path().join("worker.nomad"), job("worker", false)).expect("a file");
+    let (code, transcript) =
+        support::run_halite(dir.path(), &["check", "--no-cache", "--format", "concise", "."], b"");
+    assert_eq!(code, 1, "{transcript}");
+    assert!(transcript.contains("worker.nomad:6:17: error[undeclared-reference]"), "{transcript}");
+    assert!(!transcript.contains("api.nomad:"), "{transcript}");
+}
+
 /// An empty `--cache-dir` (a CI variable left unset) is refused rather
 /// than taken for the current directory, where the cache's files would
 /// land in the user's tree.

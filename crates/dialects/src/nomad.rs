@@ -6,7 +6,7 @@
 //! rules report nothing a Nomad file's roots could provide.
 
 use camino::Utf8Path;
-use db::module::{DialectPlugin, DialectRules};
+use db::module::{DialectPlugin, DialectRules, Grouping};
 
 /// Nomad's dialect.
 #[derive(Debug, Clone, Copy, Default)]
@@ -23,5 +23,13 @@ impl DialectPlugin for Nomad {
 
     fn rules(&self) -> DialectRules {
         DialectRules { name: "nomad".into(), ..DialectRules::generic() }
+    }
+
+    /// Each job file a unit of its own: Nomad reads one file per job
+    /// (`jobspec2/parse.go`'s `Parse(path, r)`), so a directory of jobs is
+    /// not one module, and a job's `var.NAME` is declared in its own file.
+    fn grouping(&self, path: &Utf8Path) -> Grouping {
+        let _ = path;
+        Grouping::File
     }
 }

@@ -570,8 +570,8 @@ fn argument_type_problem(
 ) -> Option<String> {
     let ty = input.ty.as_ref()?;
     // An object's members reach the module as environment variables of
-    // JSON text (`TF_VAR_NAME`, as Terragrunt passes its inputs), which a
-    // variable of type `string` reads literally, whatever the value: a
+    // JSON text (`TF_VAR_NAME`, as a unit's tool passes its inputs), which
+    // a variable of type `string` reads literally, whatever the value: a
     // list given for it is its JSON, not an error.
     if matches!(call.arguments_at, ArgumentsAt::ObjectMembers(_)) && *ty == value::Type::String {
         return None;
