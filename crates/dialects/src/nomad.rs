@@ -21,8 +21,11 @@ impl DialectPlugin for Nomad {
         crate::is_language(path, vfs::Language::Nomad)
     }
 
+    /// A root no declaration names is Nomad's to expand when it places a
+    /// task (`jobspec2`'s undefined-variable hook keeps `${attr.…}`,
+    /// `${node.…}`, `${NOMAD_…}` as text for the client): unknown here.
     fn rules(&self) -> DialectRules {
-        DialectRules { name: "nomad".into(), ..DialectRules::generic() }
+        DialectRules { name: "nomad".into(), undeclared_roots_unknown: true, ..DialectRules::generic() }
     }
 
     /// Each job file a unit of its own: Nomad reads one file per job

@@ -152,6 +152,8 @@ fn build_rules() -> DialectRules {
     // Terraform 1.14's actions: `events = [after_create]`.
     static_attributes.insert(SmolStr::new("action_trigger"), names(&["events", "actions"]));
     DialectRules {
+        // A root no declaration names is an error, not a run-time value.
+        undeclared_roots_unknown: false,
         name: "terraform".into(),
         plugin: None,
         chosen_by_files: true,

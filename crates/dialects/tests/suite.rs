@@ -4,6 +4,7 @@
 mod support;
 
 mod format;
+mod nomad;
 mod opentofu;
 mod packer;
 mod schema_file;

@@ -345,6 +345,10 @@ pub struct DialectRules {
     /// `each.value`, `path.module`, `self`. Declared blocks of the same type
     /// come first, so `module.vpc` is checked against the `module` blocks.
     pub unknown_roots: BTreeSet<SmolStr>,
+    /// Whether every root no declaration names is a run-time value, unknown
+    /// here: a tool that expands what it does not define when it runs (a
+    /// job scheduler's `${attr.kernel.name}`) rather than rejecting it.
+    pub undeclared_roots_unknown: bool,
     /// Block types addressed without their type name:
     /// `resource "aws_instance" "web"` is `aws_instance.web`.
     pub unprefixed_block_types: BTreeSet<SmolStr>,

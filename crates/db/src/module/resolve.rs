@@ -621,7 +621,7 @@ fn resolve(
                 if roots().contains(root) {
                     return Target::Root { name: root.into() };
                 }
-                if rules.unknown_roots.contains(root) {
+                if rules.unknown_roots.contains(root) || rules.undeclared_roots_unknown {
                     // Blocks the module's imports may declare: checked
                     // where the plug-in read them all.
                     if let Some(target) = imported_block(scope, root, steps, &[]) {
