@@ -4,9 +4,14 @@
 //! - Roots: `var.`, `local.` and `data.TYPE.NAME` are the generic model's;
 //!   `path` (`path.root`, `path.cwd`) and `packer` (`packer.version`) are
 //!   what Packer provides when it runs, unknown here.
-//! - Functions: the standard library, and `env(name)`, which reads the
-//!   environment (an unknown string here). `env` is the one function
-//!   Packer allows in a variable's default.
+//! - Functions: Packer's table (`hcl2template/functions.go`): the names it
+//!   shares with Terraform's, as Terraform's table has them, and its own
+//!   (`env`, the secret stores', the legacy time formats, `uuidv4`, …),
+//!   whose results are what Packer finds when it runs, unknown here. A
+//!   name Packer lacks (`tostring`) is an unknown function, as in Packer.
+//!   `env` is the one function Packer allows in a variable's default;
+//!   `convert(value, type)`, whose second argument is a type, is not
+//!   read yet.
 //! - `source` and `build` blocks are read as labelled blocks; what a
 //!   build's provisioners read of its sources (`source.name`,
 //!   `build.ID`) is Packer's to provide, left to the module rules' trust
@@ -37,20 +42,173 @@ impl DialectPlugin for Packer {
 
     fn rules(&self) -> DialectRules {
         let names = |list: &[&str]| list.iter().copied().map(SmolStr::new).collect();
+        // Every name whose function differs from the standard library's:
+        // Terraform's own that Packer shares, Packer's own, and the
+        // standard library's Packer lacks.
+        let own_functions = crate::terraform::rules()
+            .own_functions
+            .into_iter()
+            .filter(|name| SHARED_WITH_TERRAFORM.contains(&name.as_str()))
+            .chain(own_functions().into_keys().map(SmolStr::from))
+            .chain(
+                eval::stdlib::functions()
+                    .into_keys()
+                    .filter(|name| !SHARED_WITH_TERRAFORM.contains(&name.as_str()))
+                    .map(SmolStr::from),
+            )
+            .collect();
         DialectRules {
             name: "packer".into(),
             unknown_roots: names(&["path", "packer"]),
-            own_functions: names(&["env"]),
+            own_functions,
+            knows_every_function: true,
             default_functions: names(&["env"]),
             ..DialectRules::generic()
         }
     }
 
+    /// Terraform's functions of the names Packer shares, then Packer's own.
     fn functions(&self, table: &mut BTreeMap<String, Function>) {
-        // `env(key string) string`: the variable's value when Packer runs.
-        let env = Function::simple(vec![Param::new("key", Type::String)], None, Type::String, |_, _| {
-            Ok(Value::unknown(Type::String))
-        });
-        table.insert("env".into(), env);
+        crate::terraform::Terraform.functions(table);
+        table.retain(|name, _| SHARED_WITH_TERRAFORM.contains(&name.as_str()));
+        table.extend(own_functions());
     }
+}
+
+/// The functions of Packer's table (`hcl2template/functions.go`) that
+/// Terraform's table has too, alike.
+const SHARED_WITH_TERRAFORM: &[&str] = &[
+    "abs",
+    "abspath",
+    "alltrue",
+    "anytrue",
+    "basename",
+    "base64decode",
+    "base64encode",
+    "base64gzip",
+    "bcrypt",
+    "can",
+    "ceil",
+    "chomp",
+    "chunklist",
+    "cidrhost",
+    "cidrnetmask",
+    "cidrsubnet",
+    "cidrsubnets",
+    "coalesce",
+    "coalescelist",
+    "compact",
+    "concat",
+    "contains",
+    "csvdecode",
+    "dirname",
+    "distinct",
+    "element",
+    "endswith",
+    "file",
+    "filebase64",
+    "fileexists",
+    "fileset",
+    "flatten",
+    "floor",
+    "format",
+    "formatdate",
+    "formatlist",
+    "indent",
+    "index",
+    "join",
+    "jsondecode",
+    "jsonencode",
+    "keys",
+    "length",
+    "log",
+    "lookup",
+    "lower",
+    "max",
+    "md5",
+    "merge",
+    "min",
+    "parseint",
+    "pathexpand",
+    "pow",
+    "range",
+    "reverse",
+    "replace",
+    "regex",
+    "regexall",
+    "rsadecrypt",
+    "setintersection",
+    "setproduct",
+    "setunion",
+    "sha1",
+    "sha256",
+    "sha512",
+    "signum",
+    "slice",
+    "sort",
+    "split",
+    "startswith",
+    "strcontains",
+    "strrev",
+    "substr",
+    "sum",
+    "textdecodebase64",
+    "textencodebase64",
+    "timestamp",
+    "timeadd",
+    "title",
+    "trim",
+    "trimprefix",
+    "trimspace",
+    "trimsuffix",
+    "try",
+    "upper",
+    "urlencode",
+    "uuidv5",
+    "values",
+    "yamldecode",
+    "yamlencode",
+    "zipmap",
+    "templatefile",
+];
+
+/// Packer's own functions, each a value Packer finds when it runs (the
+/// environment, a secret store, the clock, a random identifier): unknown
+/// here, of its type.
+fn own_functions() -> BTreeMap<String, Function> {
+    let string = |params: &[&str]| {
+        let params = params.iter().map(|name| Param::new(name, Type::String)).collect();
+        Function::simple(params, None, Type::String, |_, _| Ok(Value::unknown(Type::String)))
+    };
+    let object = |param: &str| {
+        Function::simple(vec![Param::new(param, Type::String)], None, Type::Dynamic, |_, _| {
+            Ok(Value::unknown(Type::Dynamic))
+        })
+    };
+    BTreeMap::from([
+        // `env(key string) string`: the variable's value when Packer runs.
+        ("env".to_owned(), string(&["key"])),
+        ("aws_secretsmanager".to_owned(), string(&["name", "key"])),
+        ("aws_secretsmanager_raw".to_owned(), string(&["name"])),
+        ("consul_key".to_owned(), string(&["key"])),
+        ("vault".to_owned(), string(&["path", "key"])),
+        ("legacy_isotime".to_owned(), string(&["format"])),
+        ("legacy_strftime".to_owned(), string(&["format"])),
+        ("regex_replace".to_owned(), string(&["str", "substr", "replace"])),
+        ("uuidv4".to_owned(), string(&[])),
+        ("rfc3339_parse".to_owned(), object("timestamp")),
+        ("unix_timestamp_parse".to_owned(), object("timestamp")),
+        // Its second argument is a type, which the evaluator does not read
+        // as one yet: known by name, so that a check does not call it
+        // unknown.
+        (
+            "convert".to_owned(),
+            Function::simple(
+                vec![Param::new("value", Type::Dynamic), Param::new("type", Type::Dynamic)],
+                None,
+                Type::Dynamic,
+                |_, _| Ok(Value::unknown(Type::Dynamic)),
+            ),
+        ),
+    ])
 }

@@ -74,3 +74,41 @@ fn a_template_of_packers_fixtures_raises_no_error() {
         assert!(value.is_ok(), "{name}: {value:?}");
     }
 }
+
+/// Packer's function table: the names it shares with Terraform's evaluate
+/// as there, its own give what Packer finds when it runs (unknown here),
+/// and a name it lacks is an unknown function, as in Packer.
+#[test]
+fn packers_functions_are_its_own_table() {
+    let mut db = dialects::database();
+    let module = load(
+        &mut db,
+        &[(
+            "build.pkr.hcl",
+            r#"
+locals {
+  sum     = sum([1, 2])
+  starts  = startswith("packer", "pack")
+  now     = timestamp()
+  id      = uuidv4()
+  secret  = vault("/secret/data/app", "token")
+  when    = legacy_isotime("2006-01-02")
+}
+"#,
+        )],
+    );
+    expect![[r#"
+        local.sum = 3
+        local.starts = true
+        local.now = unknown("string")
+        local.id = unknown("string")
+        local.secret = unknown("string")
+        local.when = unknown("string")
+    "#]]
+    .assert_eq(&report(&db, module));
+    let module = load(&mut db, &[("build.pkr.hcl", "locals {\n  s = tostring(1)\n}\n")]);
+    assert!(matches!(
+        attribute_value(&db, attr(&db, module, "local.s")),
+        Err(module::AttrError::Eval(error)) if matches!(error.kind, eval::EvalErrorKind::UnknownFunction { .. })
+    ));
+}
