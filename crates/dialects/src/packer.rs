@@ -12,10 +12,11 @@
 //!   `env` is the one function Packer allows in a variable's default;
 //!   `convert(value, type)`, whose second argument is a type, is not
 //!   read yet.
-//! - `source` and `build` blocks are read as labelled blocks; what a
-//!   build's provisioners read of its sources (`source.name`,
-//!   `build.ID`) is Packer's to provide, left to the module rules' trust
-//!   by language.
+//! - `source.name`, `source.type` and `build.*` are the source and build
+//!   being run, which Packer fills in: unknown here, and `source` and
+//!   `build` blocks are no root names (Packer names them by strings). A
+//!   data source's attributes are what it finds when Packer runs, unknown
+//!   here; its labels are checked.
 //!
 //! Packer reads a directory's templates as one configuration, which the
 //! generic module is; templates do not reference one another.
@@ -59,7 +60,15 @@ impl DialectPlugin for Packer {
             .collect();
         DialectRules {
             name: "packer".into(),
-            unknown_roots: names(&["path", "packer"]),
+            // `source` and `build` in an expression are the source and the
+            // build being run (`source.name`, `build.ID`), which Packer
+            // fills in, not the blocks of those types: those are named by
+            // strings (`sources = ["source.null.a"]`).
+            unknown_roots: names(&["path", "packer", "source", "build"]),
+            hidden_block_types: names(&["source", "build"]),
+            // A data source's attributes are what it finds when Packer
+            // runs (`data.amazon-ami.ubuntu.id`); its labels are checked.
+            opaque_block_types: names(&["data"]),
             own_functions,
             knows_every_function: true,
             default_functions: names(&["env"]),

@@ -112,3 +112,38 @@ locals {
         Err(module::AttrError::Eval(error)) if matches!(error.kind, eval::EvalErrorKind::UnknownFunction { .. })
     ));
 }
+
+/// What Packer fills in when it runs is unknown: a data source's
+/// attributes, and `source.name` or `build.ID` in a build; a data source
+/// that is not declared is still an error.
+#[test]
+fn what_packer_fills_in_is_unknown() {
+    let mut db = dialects::database();
+    let template = r#"
+data "amazon-ami" "ubuntu" {
+  most_recent = true
+}
+source "amazon-ebs" "ubuntu" {
+  source_ami = data.amazon-ami.ubuntu.id
+}
+build {
+  sources = ["source.amazon-ebs.ubuntu"]
+  provisioner "shell" {
+    inline = ["echo ${source.name} ${build.ID}"]
+  }
+}
+"#;
+    let module = load(&mut db, &[("build.pkr.hcl", template)]);
+    for address in ["source.amazon-ebs.ubuntu.source_ami", "build.provisioner.shell.inline"] {
+        let value = attribute_value(&db, attr(&db, module, address));
+        assert!(value.as_ref().is_ok_and(|value| !value.is_wholly_known()), "{address}: {value:?}");
+    }
+    let module = load(
+        &mut db,
+        &[("build.pkr.hcl", &template.replace("data.amazon-ami.ubuntu.id", "data.amazon-ami.nope.id"))],
+    );
+    assert!(matches!(
+        attribute_value(&db, attr(&db, module, "source.amazon-ebs.ubuntu.source_ami")),
+        Err(module::AttrError::Unresolved { .. })
+    ));
+}
