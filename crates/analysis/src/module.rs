@@ -86,7 +86,11 @@ impl ToolSemantics for Language {
             // An `include` is the unit's own (an included file includes
             // nothing more), so `include.NAME` names one of its blocks.
             Language::Terragrunt => &["dependency", "include"],
-            Language::TerraformTool | Language::TerraformVariables | Language::Nomad | Language::Hcl => &[],
+            Language::TerraformTool
+            | Language::TerraformVariables
+            | Language::PackerVariables
+            | Language::Nomad
+            | Language::Hcl => &[],
         }
     }
 
@@ -95,9 +99,11 @@ impl ToolSemantics for Language {
             Language::Terraform => None,
             Language::Packer => Some(&["source", "data"]),
             Language::Terragrunt => Some(&["dependency"]),
-            Language::TerraformTool | Language::TerraformVariables | Language::Nomad | Language::Hcl => {
-                Some(&[])
-            }
+            Language::TerraformTool
+            | Language::TerraformVariables
+            | Language::PackerVariables
+            | Language::Nomad
+            | Language::Hcl => Some(&[]),
         }
     }
 }
@@ -149,7 +155,9 @@ impl Trust {
     /// has functions of the same names that differ, which its dialect does
     /// not implement yet.
     fn knows_functions_it_has(self) -> bool {
-        matches!(self.kind, Language::Hcl | Language::TerraformVariables) || self.dialect || self.functions
+        matches!(self.kind, Language::Hcl | Language::TerraformVariables | Language::PackerVariables)
+            || self.dialect
+            || self.functions
     }
 }
 
@@ -855,12 +863,12 @@ pub fn evaluated_file_module_diagnostics(
         }
         Unresolved::UndeclaredVariable { .. } => match trust.kind {
             Language::Terraform | Language::Packer | Language::Nomad => true,
-            Language::Hcl | Language::TerraformVariables => declares("var"),
+            Language::Hcl | Language::TerraformVariables | Language::PackerVariables => declares("var"),
             Language::TerraformTool | Language::Terragrunt => false,
         },
         Unresolved::UndeclaredLocal { .. } => match trust.kind {
             Language::Terraform | Language::Packer | Language::Nomad | Language::Terragrunt => true,
-            Language::Hcl | Language::TerraformVariables => declares("local"),
+            Language::Hcl | Language::TerraformVariables | Language::PackerVariables => declares("local"),
             Language::TerraformTool => false,
         },
         Unresolved::UndeclaredBlock { block_type, .. } => {

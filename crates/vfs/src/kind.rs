@@ -43,6 +43,9 @@ pub enum Language {
     TerraformTool,
     /// `*.pkr.hcl`, `*.pkr.json`.
     Packer,
+    /// `*.pkrvars.hcl`, `*.pkrvars.json`: values for a Packer template's
+    /// variables, not part of the template.
+    PackerVariables,
     /// `*.nomad`, `*.nomad.hcl`.
     Nomad,
     /// `terragrunt.hcl`, `*.terragrunt.hcl`, `terragrunt.stack.hcl`, and
@@ -87,9 +90,9 @@ impl FileKind {
     }
 
     /// Whether files of this kind in one directory are read together as a
-    /// module (everything but Terraform's variables files).
+    /// module (everything but Terraform's and Packer's variables files).
     pub fn is_module_member(self) -> bool {
-        self.language != Language::TerraformVariables
+        !matches!(self.language, Language::TerraformVariables | Language::PackerVariables)
     }
 
     /// Whether a unit of files of this kind reads its sibling units by path
@@ -103,6 +106,7 @@ impl FileKind {
             | Language::TerraformVariables
             | Language::TerraformTool
             | Language::Packer
+            | Language::PackerVariables
             | Language::Nomad
             | Language::Hcl => false,
         }
@@ -127,6 +131,9 @@ fn language_of(stem: &str) -> Option<Language> {
     }
     if ends(".pkr.hcl") || ends(".pkr") {
         return Some(Language::Packer);
+    }
+    if ends(".pkrvars.hcl") || ends(".pkrvars") {
+        return Some(Language::PackerVariables);
     }
     if ends(".nomad") || ends(".nomad.hcl") {
         return Some(Language::Nomad);
@@ -246,7 +253,11 @@ pub fn is_terraform_fmt_file(path: &Utf8Path) -> bool {
                 .and_then(terraform_tool_extension)
                 .is_some_and(|ext| TERRAFORM_FMT_TOOL_EXTENSIONS.contains(&ext))
         }
-        Language::Packer | Language::Nomad | Language::Terragrunt | Language::Hcl => false,
+        Language::Packer
+        | Language::PackerVariables
+        | Language::Nomad
+        | Language::Terragrunt
+        | Language::Hcl => false,
     }
 }
 
@@ -505,6 +516,8 @@ mod tests {
             ("main.tofu", Some(Terraform)),
             ("main.tofu.json", Some(Terraform)),
             ("terraform.tfvars", Some(TerraformVariables)),
+            ("vars.pkrvars.hcl", Some(PackerVariables)),
+            ("x.auto.pkrvars.json", Some(PackerVariables)),
             ("x.auto.tfvars.json", Some(TerraformVariables)),
             ("a.tftest.hcl", Some(TerraformTool)),
             ("a.tfmock.hcl", Some(TerraformTool)),
