@@ -270,6 +270,8 @@ pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
         .into_iter()
         .map(|block| match block.attribute("path").and_then(|path| literal_string(hir, path)) {
             Some(path) => SmolStr::from(path),
+            // Terragrunt's name for an include without a label.
+            None if block.label.is_empty() => SmolStr::new("(bare include)"),
             None => SmolStr::from(format!("include {:?}", block.label)),
         })
         .collect();

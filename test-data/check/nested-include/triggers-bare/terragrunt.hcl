@@ -1,0 +1,3 @@
+include "root" {
+  path = "./common/root.hcl"
+}
