@@ -1109,29 +1109,36 @@ fn root_of(address: &Address) -> &str {
     address.first().unwrap_or_default()
 }
 
-/// Variables of `file` whose value does not convert to their `type`: a
-/// `default` that does not, as `terraform validate` reports it when it
-/// loads the configuration ("Invalid default value for variable"), and a
-/// value a run gives (`eval --var`, a variables file) that does not, as
-/// `terraform plan` reports it ("Invalid value for input variable"). The
-/// module model finds the error when it reads the variable's value; a
-/// check evaluates no variable otherwise, and an attribute that reads it
-/// fails only as depending on it, so each variable with a type is read
-/// here.
+/// Variables of `file` whose value has an error of its own: a `default`
+/// that does not evaluate (it may name no variable, and call only what
+/// its language allows there: "Variables not allowed", as `terraform
+/// validate` and `packer validate` report it), or does not convert to the
+/// variable's `type` ("Invalid default value for variable"), and a value
+/// a run gives (`eval --var`, a variables file) that does not convert
+/// ("Invalid value for input variable", as `terraform plan` reports it).
+/// The module model finds the error when it reads the variable's value;
+/// a check evaluates no variable otherwise, and an attribute that reads it
+/// fails only as depending on it, so each variable is read here. What a
+/// default may call is known for Terraform's and Packer's files; an
+/// application's own language may allow more there (Waypoint's
+/// `configdynamic()`), so a generic file's default is held only to its
+/// type.
 fn variable_value_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
     let index = module::IndexView::of(db, module);
+    let defaults_known = matches!(language_of(db, file), Language::Terraform | Language::Packer);
     let mut out = Vec::new();
     for address in index.file_index(file).addresses.iter() {
         let Some(definition) = index.definition(address) else { continue };
-        let module::DeclarationKind::Variable { type_attr: Some(_), .. } = definition.kind else {
-            continue;
-        };
-        if definition.file != file {
+        if !matches!(definition.kind, module::DeclarationKind::Variable { .. }) || definition.file != file {
             continue;
         }
         let attr = module::Attr::new(db, module, address.clone());
         if let Some(diagnostic) = module::attribute_diagnostic(db, attr)
-            && matches!(diagnostic.kind, ModuleDiagnosticKind::InvalidVariableValue { .. })
+            && match diagnostic.kind {
+                ModuleDiagnosticKind::InvalidVariableValue { .. } => true,
+                ModuleDiagnosticKind::Eval(_) => defaults_known,
+                _ => false,
+            }
         {
             out.push(diagnostic);
         }
