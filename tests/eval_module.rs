@@ -323,3 +323,25 @@ fn a_terragrunt_units_directory_is_the_unit() {
     eval(&["eval", "modules/terragrunt/app"], 0, expect_file!["../test-data/cli-eval/terragrunt-unit.txt"]);
     eval(&["eval", "modules/terragrunt"], 0, expect_file!["../test-data/cli-eval/terragrunt-root.txt"]);
 }
+
+/// Packer reads `*.auto.pkrvars.hcl` and `*.auto.pkrvars.json` from a
+/// template's directory by itself, in name order, and `--var` after them;
+/// a variables file is no file of the template, so its attributes are not
+/// the template's.
+#[test]
+fn packer_reads_its_automatic_variables_files() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let template = "variable \"region\" {\n  default = \"us-west-2\"\n}\nvariable \"size\" {\n  default = \"small\"\n}\nlocals {\n  bucket = \"images-${var.region}-${var.size}\"\n}\n";
+    std::fs::write(dir.path().join("main.pkr.hcl"), template).expect("a file");
+    std::fs::write(dir.path().join("a.auto.pkrvars.hcl"), "region = \"eu-west-1\"\nsize = \"medium\"\n")
+        .expect("a file");
+    std::fs::write(dir.path().join("b.auto.pkrvars.json"), "{\"size\": \"large\"}\n").expect("a file");
+    let (code, transcript) = support::run_halite(dir.path(), &["eval", "."], b"");
+    assert_eq!(code, 0, "{transcript}");
+    assert!(
+        transcript.contains("--- stdout\n{\n  \"local.bucket\": \"images-eu-west-1-large\"\n}\n"),
+        "{transcript}"
+    );
+    let (_, transcript) = support::run_halite(dir.path(), &["eval", ".", "--var", "size=\"tiny\""], b"");
+    assert!(transcript.contains("\"images-eu-west-1-tiny\""), "{transcript}");
+}

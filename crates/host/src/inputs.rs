@@ -159,6 +159,21 @@ pub fn root_variables(
             read.automatic_files.push(path);
         }
     }
+    // Packer's: its variables files, in name order (not its environment's
+    // `PKR_VAR_NAME` yet).
+    let packer = module.is_some_and(|module| {
+        module::module_files(db, module).iter().any(|file| {
+            vfs::FileKind::of(file.path(db)).is_some_and(|kind| kind.language == vfs::Language::Packer)
+        })
+    });
+    if packer {
+        for path in packer_automatic_files(dir) {
+            for (name, value) in variables_file(&path, limits)? {
+                set(&mut read, name, value, VariableSource::File(path.clone()));
+            }
+            read.automatic_files.push(path);
+        }
+    }
     for option in options {
         match option {
             VariableOption::Value(argument) => {
@@ -198,7 +213,7 @@ pub fn apply_root_variables(
 /// [`crate::load::WATCHED_FILES`]), is one of the module's inputs rather
 /// than one of its files: a variables file Terraform reads by itself.
 pub fn is_input_file(path: &Utf8Path) -> bool {
-    vfs::is_terraform_automatic_variables_file(path) && !vfs::is_module_file(path)
+    vfs::is_automatic_variables_file(path) && !vfs::is_module_file(path)
 }
 
 /// A watcher's batch for the directory of a root module (see
@@ -219,6 +234,22 @@ pub fn process_environment() -> Vec<(String, String)> {
         .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)))
         .filter(|(key, _)| key.starts_with(ENVIRONMENT_PREFIX))
         .collect()
+}
+
+/// The variables files Packer reads by itself from `dir`, in name order:
+/// `*.auto.pkrvars.hcl` and `*.auto.pkrvars.json`.
+fn packer_automatic_files(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
+    let mut files: Vec<Utf8PathBuf> = dir
+        .read_dir_utf8()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| vfs::is_packer_automatic_variables_file(Utf8Path::new(entry.file_name())))
+        .map(|entry| entry.path().to_owned())
+        .filter(|path| path.metadata().is_ok_and(|it| it.is_file()))
+        .collect();
+    files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    files
 }
 
 /// The variables files Terraform reads by itself in `dir`, in its order:

@@ -294,6 +294,20 @@ pub fn is_terraform_automatic_variables_file(path: &Utf8Path) -> bool {
     stem == "terraform.tfvars" || stem.ends_with(".auto.tfvars")
 }
 
+/// Whether `path` is one of the variables files Packer reads by itself
+/// from a template's directory: every name ending in `.auto.pkrvars.hcl`
+/// or `.auto.pkrvars.json` (`hcl2template/parser.go`).
+pub fn is_packer_automatic_variables_file(path: &Utf8Path) -> bool {
+    let name = name_of(path);
+    name.ends_with(".auto.pkrvars.hcl") || name.ends_with(".auto.pkrvars.json")
+}
+
+/// Whether `path` is a variables file a tool reads by itself from the
+/// directory it runs in: Terraform's or Packer's.
+pub fn is_automatic_variables_file(path: &Utf8Path) -> bool {
+    is_terraform_automatic_variables_file(path) || is_packer_automatic_variables_file(path)
+}
+
 /// The directory of the module a module file belongs to: its parent, `.`
 /// for a bare name (a file of the current directory), so that `main.tf`
 /// and `./main.tf` belong to the same module as the directory `.`.
@@ -668,6 +682,17 @@ mod tests {
             "auto.tfvars",
         ] {
             assert!(!is_terraform_automatic_variables_file(Utf8Path::new(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn packers_automatic_variables_files() {
+        for name in ["a.auto.pkrvars.hcl", "dir/b.auto.pkrvars.json"] {
+            assert!(is_packer_automatic_variables_file(Utf8Path::new(name)), "{name}");
+            assert!(is_automatic_variables_file(Utf8Path::new(name)), "{name}");
+        }
+        for name in ["vars.pkrvars.hcl", "a.auto.tfvars.hcl", "auto.pkrvars.hcl.bak"] {
+            assert!(!is_packer_automatic_variables_file(Utf8Path::new(name)), "{name}");
         }
     }
 

@@ -29,9 +29,10 @@ mod watch;
 use camino::Utf8PathBuf;
 
 pub use crate::kind::{
-    FileKind, Language, SourceSyntax, TerraformFormat, is_ignored_name, is_module_file,
-    is_terraform_automatic_variables_file, is_terraform_fmt_file, is_terraform_override_file, module_dir,
-    parent, path_order, sort_by_path, sort_paths, terraform_stem,
+    FileKind, Language, SourceSyntax, TerraformFormat, is_automatic_variables_file, is_ignored_name,
+    is_module_file, is_packer_automatic_variables_file, is_terraform_automatic_variables_file,
+    is_terraform_fmt_file, is_terraform_override_file, module_dir, parent, path_order, sort_by_path,
+    sort_paths, terraform_stem,
 };
 pub use crate::load::{Error, FileSet, LoadedFile, Scope, list, load, load_set};
 pub use crate::path_key::{PathKey, PathMap, normal_text};

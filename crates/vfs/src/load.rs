@@ -6,7 +6,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 
 use crate::{
     ReadError,
-    kind::{is_module_file, is_terraform_automatic_variables_file},
+    kind::{is_automatic_variables_file, is_module_file},
 };
 
 /// Directories never entered by a walk of a tree, besides hidden ones:
@@ -38,9 +38,9 @@ pub enum FileSet {
     /// The module files (see [`is_module_file`]).
     #[default]
     Module,
-    /// The module files and the variables files Terraform reads by itself
-    /// (see [`is_terraform_automatic_variables_file`]): what evaluating a
-    /// directory as the root of a Terraform run reads.
+    /// The module files and the variables files Terraform and Packer read
+    /// by themselves (see [`is_automatic_variables_file`]): what
+    /// evaluating a directory as the root of a run reads.
     ModuleAndVariables,
     /// The files of one name (a configuration file a front end follows).
     Named(&'static str),
@@ -51,9 +51,7 @@ impl FileSet {
     pub fn contains(self, path: &Utf8Path) -> bool {
         match self {
             FileSet::Module => is_module_file(path),
-            FileSet::ModuleAndVariables => {
-                is_module_file(path) || is_terraform_automatic_variables_file(path)
-            }
+            FileSet::ModuleAndVariables => is_module_file(path) || is_automatic_variables_file(path),
             FileSet::Named(name) => path.file_name() == Some(name),
         }
     }
