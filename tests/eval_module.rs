@@ -324,10 +324,11 @@ fn a_terragrunt_units_directory_is_the_unit() {
     eval(&["eval", "modules/terragrunt"], 0, expect_file!["../test-data/cli-eval/terragrunt-root.txt"]);
 }
 
-/// Packer reads `*.auto.pkrvars.hcl` and `*.auto.pkrvars.json` from a
-/// template's directory by itself, in name order, and `--var` after them;
-/// a variables file is no file of the template, so its attributes are not
-/// the template's.
+/// Packer's order, lowest first: `PKR_VAR_NAME`, then `*.auto.pkrvars.hcl`
+/// and `*.auto.pkrvars.json` from the template's directory in name order,
+/// then `--var`; text is the string itself for a variable of type string,
+/// number or none (`--var size=tiny`). A variables file is no file of the
+/// template, so its attributes are not the template's.
 #[test]
 fn packer_reads_its_automatic_variables_files() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -342,6 +343,12 @@ fn packer_reads_its_automatic_variables_files() {
         transcript.contains("--- stdout\n{\n  \"local.bucket\": \"images-eu-west-1-large\"\n}\n"),
         "{transcript}"
     );
-    let (_, transcript) = support::run_halite(dir.path(), &["eval", ".", "--var", "size=\"tiny\""], b"");
+    let (_, transcript) = support::run_halite(dir.path(), &["eval", ".", "--var", "size=tiny"], b"");
     assert!(transcript.contains("\"images-eu-west-1-tiny\""), "{transcript}");
+    // The environment is below the files: only a name they leave unset.
+    std::fs::remove_file(dir.path().join("b.auto.pkrvars.json")).expect("removed");
+    std::fs::write(dir.path().join("a.auto.pkrvars.hcl"), "region = \"eu-west-1\"\n").expect("a file");
+    let environment = [("PKR_VAR_region", "ap-south-1"), ("PKR_VAR_size", "huge")];
+    let (_, transcript) = support::run_halite_with_env(dir.path(), &["eval", "."], &environment);
+    assert!(transcript.contains("\"images-eu-west-1-huge\""), "{transcript}");
 }

@@ -23,6 +23,13 @@
 //! default is unknown of its type, as `terraform console` evaluates it:
 //! the module's role is [`ModuleRole::Root`].
 //!
+//! For a Packer template (a module of Packer's files), what `packer build`
+//! reads (`hcl2template/types.variables.go`), in the same order:
+//! `PKR_VAR_NAME`, then `*.auto.pkrvars.hcl` and `*.auto.pkrvars.json` in
+//! lexical order, then the command line's; text is the string itself for
+//! a variable of type `string`, `number`, `any` or none, an HCL
+//! expression for any other.
+//!
 //! For any other module, only `--var NAME=EXPR` (an HCL expression) and
 //! `--var-file FILE`, in the order given; a variable without a value or a
 //! default has none.
@@ -40,6 +47,18 @@ use crate::{
 
 /// The prefix of the environment variables that set Terraform variables.
 pub const ENVIRONMENT_PREFIX: &str = "TF_VAR_";
+
+/// The prefix of the environment variables that set Packer variables.
+pub const PACKER_ENVIRONMENT_PREFIX: &str = "PKR_VAR_";
+
+/// Whose way a root module's variables are read in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    Terraform,
+    Packer,
+    /// An application's, or a language without such sources.
+    Other,
+}
 
 /// One of the command line's variable options, kept in the order given
 /// (Terraform reads `-var` and `-var-file` in their order on the line).
@@ -104,11 +123,19 @@ pub fn root_variables(
     let db = host.db();
     let module = host.module(dir);
     // A dialect whose variables are a module's inputs, which any caller
-    // sets (Terraform's): its variables are read as its tool reads them.
-    let terraform = module.is_some_and(|module| module.dialect(db).rules(db).unset_variables_unknown);
+    // sets (Terraform's), or a module of Packer's files: its variables are
+    // read as its tool reads them.
+    let is_packer_file = |file: &db::File| {
+        vfs::FileKind::of(file.path(db)).is_some_and(|kind| kind.language == vfs::Language::Packer)
+    };
+    let tool = match module {
+        Some(module) if module.dialect(db).rules(db).unset_variables_unknown => Tool::Terraform,
+        Some(module) if module::module_files(db, module).iter().any(is_packer_file) => Tool::Packer,
+        _ => Tool::Other,
+    };
     // What a declared variable's text means, by its type constraint.
     let mode = |name: &str| -> TextMode {
-        if !terraform {
+        if tool == Tool::Other {
             return TextMode::Expression;
         }
         let Some(module) = module else { return TextMode::Literal };
@@ -118,7 +145,18 @@ pub fn root_variables(
         match definition.kind {
             DeclarationKind::Variable { type_attr: None, .. } => TextMode::Literal,
             _ => match module::variable_types(db, definition.file).get(name) {
-                Some(Ok(constraint)) if constraint.ty.is_primitive() => TextMode::Literal,
+                Some(Ok(constraint)) if tool == Tool::Terraform && constraint.ty.is_primitive() => {
+                    TextMode::Literal
+                }
+                Some(Ok(constraint))
+                    if tool == Tool::Packer
+                        && matches!(
+                            constraint.ty,
+                            value::Type::String | value::Type::Number | value::Type::Dynamic
+                        ) =>
+                {
+                    TextMode::Literal
+                }
                 _ => TextMode::Expression,
             },
         }
@@ -135,10 +173,15 @@ pub fn root_variables(
         read.values.insert(name.clone(), value);
         read.sources.insert(name, source);
     };
-    if terraform {
+    let (prefix, files) = match tool {
+        Tool::Terraform => (ENVIRONMENT_PREFIX, automatic_files(dir)),
+        Tool::Packer => (PACKER_ENVIRONMENT_PREFIX, packer_automatic_files(dir)),
+        Tool::Other => ("", Vec::new()),
+    };
+    if tool != Tool::Other {
         let mut environment: Vec<(String, String)> = environment
             .into_iter()
-            .filter_map(|(key, text)| Some((key.strip_prefix(ENVIRONMENT_PREFIX)?.to_string(), text)))
+            .filter_map(|(key, text)| Some((key.strip_prefix(prefix)?.to_string(), text)))
             .collect();
         environment.sort();
         for (name, text) in environment {
@@ -147,27 +190,11 @@ pub fn root_variables(
             if !declared(&name) {
                 continue;
             }
-            let value = text_value(&text, mode(&name)).map_err(|message| {
-                VariablesError::Argument(format!("{ENVIRONMENT_PREFIX}{name}: {message}"))
-            })?;
+            let value = text_value(&text, mode(&name))
+                .map_err(|message| VariablesError::Argument(format!("{prefix}{name}: {message}")))?;
             set(&mut read, name, value, VariableSource::Environment);
         }
-        for path in automatic_files(dir) {
-            for (name, value) in variables_file(&path, limits)? {
-                set(&mut read, name, value, VariableSource::File(path.clone()));
-            }
-            read.automatic_files.push(path);
-        }
-    }
-    // Packer's: its variables files, in name order (not its environment's
-    // `PKR_VAR_NAME` yet).
-    let packer = module.is_some_and(|module| {
-        module::module_files(db, module).iter().any(|file| {
-            vfs::FileKind::of(file.path(db)).is_some_and(|kind| kind.language == vfs::Language::Packer)
-        })
-    });
-    if packer {
-        for path in packer_automatic_files(dir) {
+        for path in files {
             for (name, value) in variables_file(&path, limits)? {
                 set(&mut read, name, value, VariableSource::File(path.clone()));
             }
@@ -227,12 +254,13 @@ pub fn watched_change(mut batch: vfs::ChangeBatch) -> (Change, bool) {
     (Change::from(batch), inputs_changed)
 }
 
-/// The process's environment variables that set Terraform variables
-/// (`TF_VAR_NAME`), those whose name and value are Unicode.
+/// The process's environment variables that set Terraform or Packer
+/// variables (`TF_VAR_NAME`, `PKR_VAR_NAME`), those whose name and value
+/// are Unicode.
 pub fn process_environment() -> Vec<(String, String)> {
     std::env::vars_os()
         .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)))
-        .filter(|(key, _)| key.starts_with(ENVIRONMENT_PREFIX))
+        .filter(|(key, _)| key.starts_with(ENVIRONMENT_PREFIX) || key.starts_with(PACKER_ENVIRONMENT_PREFIX))
         .collect()
 }
 
