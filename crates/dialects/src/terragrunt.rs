@@ -183,6 +183,7 @@ impl DialectPlugin for Terragrunt {
             return Vec::new();
         }
         let mut out = config_read_diagnostics(db, module, file);
+        out.extend(unexposed_include_diagnostics(db, module, file));
         for include in includes::unit_includes(db, module) {
             let Some(included) = includes::included_file(db, include) else { continue };
             let nested = &includes::included_config(db, included).nested_includes;
@@ -294,6 +295,54 @@ fn config_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modul
             }),
             detail: format!(
                 "This object does not have an attribute named {:?}: {path}, which read_terragrunt_config reads, {declares}.{did_you_mean}",
+                access.name.as_str()
+            ),
+            related: Vec::new(),
+        });
+    }
+    out
+}
+
+/// `include.NAME` where the unit's include NAME has no `expose = true`:
+/// Terragrunt's `include` holds the exposed includes only (an empty object
+/// when none is), so the access is "Unsupported attribute"
+/// (`config/cty_helpers.go`). Not inside `try` or `can`.
+fn unexposed_include_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    let unexposed: Vec<&SmolStr> = includes::unit_includes(db, module)
+        .iter()
+        .filter(|include| !include.expose && !include.label.is_empty())
+        .map(|include| &include.label)
+        .collect();
+    // Looked for first in the expressions kept past the file's tree (a
+    // report must not lower a unit's file again), and lowered only for
+    // the ranges of what is found.
+    let reads_unexposed = db::module::file_exprs(db, file).iter().any(|expr| {
+        expr.exprs().iter().any(|(_, it)| {
+            matches!(it, hir::Expr::GetAttr { base, name }
+                if unexposed.iter().any(|label| label.as_str() == name.as_str())
+                    && matches!(expr.exprs().get(*base), hir::Expr::Variable(root) if root.as_str() == "include"))
+        })
+    });
+    if !reads_unexposed {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let mut out = Vec::new();
+    for access in db::module::member_accesses(hir) {
+        if access.base.as_slice() != ["include"] || !unexposed.contains(&&access.name) {
+            continue;
+        }
+        let Some(range) = db::module::member_access_range(db, file, access.expr) else { continue };
+        out.push(ModuleDiagnostic {
+            file,
+            range,
+            kind: ModuleDiagnosticKind::Unresolved(db::module::Unresolved::UnsupportedMember {
+                name: access.name.clone(),
+                suggestion: None,
+            }),
+            detail: format!(
+                "This object does not have an attribute named {:?}: the include {:?} is not exposed; set `expose = true` in it to read what it declares.",
+                access.name.as_str(),
                 access.name.as_str()
             ),
             related: Vec::new(),

@@ -183,6 +183,11 @@ impl FileExprs {
     pub fn get(&self, declaration: u32) -> Option<&AttrExpr> {
         self.exprs.get(declaration as usize)?.as_ref()
     }
+
+    /// Every declaration's expression, in declaration order.
+    pub fn iter(&self) -> impl Iterator<Item = &AttrExpr> {
+        self.exprs.iter().flatten()
+    }
 }
 
 /// `attr`'s expression (a variable's default), in a memo of its own: a
