@@ -106,7 +106,7 @@ impl DialectPlugin for Terragrunt {
     /// its own after).
     fn functions(&self, table: &mut BTreeMap<String, Function>) {
         crate::terraform::Terraform.functions(table);
-        table.retain(|name, _| !name.contains("::"));
+        table.retain(|name, _| !name.contains("::") && !NEWER_THAN_TERRAGRUNTS.contains(&name.as_str()));
         table.extend(own_functions());
     }
 
@@ -302,6 +302,13 @@ fn config_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modul
     }
     out
 }
+
+/// Terraform's functions newer than the Terraform v0.15.3 whose table
+/// Terragrunt evaluates with (its `go.mod`; `config/config_helpers.go`
+/// adds back only `startswith`, `endswith`, `strcontains` and `timecmp` of
+/// the later ones): calls of these are unknown functions to Terragrunt.
+const NEWER_THAN_TERRAGRUNTS: &[&str] =
+    &["templatestring", "plantimestamp", "issensitive", "ephemeralasnull"];
 
 /// `include.NAME` where the unit's include NAME has no `expose = true`:
 /// Terragrunt's `include` holds the exposed includes only (an empty object

@@ -118,6 +118,20 @@ fn a_misspelt_function_is_an_error_with_a_suggestion() {
     .assert_eq(&report(&db, module));
 }
 
+/// Terragrunt evaluates with Terraform v0.15.3's functions and four of the
+/// later ones: a function Terraform added after those is unknown to it.
+#[test]
+fn terraforms_newer_functions_are_unknown_to_terragrunt() {
+    let mut db = dialects::database();
+    let module = load(&mut db, "locals {\n  at = plantimestamp()\n  ok = startswith(\"abc\", \"a\")\n}\n");
+    expect![[r#"
+        local.at: Eval(EvalError { expr: Idx::<Expr>(0), kind: UnknownFunction { name: "plantimestamp", suggestion: None }, detail: "There is no function named \"plantimestamp\"." })
+        local.ok = true
+        diagnostic: Call to unknown function: There is no function named "plantimestamp".
+    "#]]
+    .assert_eq(&report(&db, module));
+}
+
 #[test]
 fn a_misspelt_dependency_and_a_wrong_argument_count_are_errors() {
     let mut db = dialects::database();
