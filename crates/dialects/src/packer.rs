@@ -25,8 +25,10 @@ use std::collections::BTreeMap;
 
 use camino::Utf8Path;
 use db::module::{DialectPlugin, DialectRules};
-use eval::{Function, Param, Type, Value};
+use eval::{Function, Param, Type};
 use smol_str::SmolStr;
+
+use crate::terraform::unknown_result;
 
 /// Packer's dialect.
 #[derive(Debug, Clone, Copy, Default)]
@@ -186,14 +188,9 @@ const SHARED_WITH_TERRAFORM: &[&str] = &[
 /// here, of its type.
 fn own_functions() -> BTreeMap<String, Function> {
     let string = |params: &[&str]| {
-        let params = params.iter().map(|name| Param::new(name, Type::String)).collect();
-        Function::simple(params, None, Type::String, |_, _| Ok(Value::unknown(Type::String)))
+        unknown_result(params.iter().map(|name| Param::new(name, Type::String)).collect(), None, Type::String)
     };
-    let object = |param: &str| {
-        Function::simple(vec![Param::new(param, Type::String)], None, Type::Dynamic, |_, _| {
-            Ok(Value::unknown(Type::Dynamic))
-        })
-    };
+    let object = |param: &str| unknown_result(vec![Param::new(param, Type::String)], None, Type::Dynamic);
     BTreeMap::from([
         // `env(key string) string`: the variable's value when Packer runs.
         ("env".to_owned(), string(&["key"])),
@@ -212,11 +209,10 @@ fn own_functions() -> BTreeMap<String, Function> {
         // unknown.
         (
             "convert".to_owned(),
-            Function::simple(
+            unknown_result(
                 vec![Param::new("value", Type::Dynamic), Param::new("type", Type::Dynamic)],
                 None,
                 Type::Dynamic,
-                |_, _| Ok(Value::unknown(Type::Dynamic)),
             ),
         ),
     ])

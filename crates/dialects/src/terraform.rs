@@ -28,6 +28,7 @@ use db::{
     Db, File, FormatStyle,
     module::{AddressedRoot, DialectPlugin, DialectRules, Module, ModuleDiagnostic, PluginRef, ResourceMode},
 };
+pub(crate) use functions::unknown_result;
 pub use functions::{functions, namespaced_calls, provider_function_diagnostics};
 use rustc_hash::FxHashSet;
 use smol_str::SmolStr;

@@ -231,7 +231,7 @@ fn list_of_strings() -> Type {
 
 /// A function Terraform has but that is not computed here: exact
 /// parameters, an unknown result of `ret`.
-fn unknown_result(params: Vec<Param>, var_param: Option<Param>, ret: Type) -> Function {
+pub(crate) fn unknown_result(params: Vec<Param>, var_param: Option<Param>, ret: Type) -> Function {
     Function::simple(params, var_param, ret, |_, ret| Ok(Value::unknown(ret.clone())))
 }
 
