@@ -244,14 +244,13 @@ pub fn is_input_file(path: &Utf8Path) -> bool {
 }
 
 /// A watcher's batch for the directory of a root module (see
-/// [`crate::load::WATCHED_FILES`]) as the change of its module files, and
-/// whether it changed one of its inputs (see [`is_input_file`]), after
-/// which its variables are read again ([`apply_root_variables`]).
-pub fn watched_change(mut batch: vfs::ChangeBatch) -> (Change, bool) {
-    let before = batch.changes.len();
+/// [`crate::load::WATCHED_FILES`]) as the change of its module files: its
+/// inputs (see [`is_input_file`]) are no files of the module, and are read
+/// again with the rest of its variables ([`apply_root_variables`]) after
+/// every batch.
+pub fn watched_change(mut batch: vfs::ChangeBatch) -> Change {
     batch.changes.retain(|change| !is_input_file(change.path()));
-    let inputs_changed = batch.changes.len() != before;
-    (Change::from(batch), inputs_changed)
+    Change::from(batch)
 }
 
 /// The process's environment variables that set Terraform or Packer

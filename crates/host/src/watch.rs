@@ -16,7 +16,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use vfs::{ChangeBatch, Scope, WatchOptions};
 
 use crate::{
-    AnalysisHost, Change,
+    AnalysisHost,
     config::RuleLevelsFinder,
     inputs::{self, RootVariables, VariableOption},
     load::{self, LoadError, VariablesError},
@@ -88,7 +88,7 @@ impl WatchedRoot {
                 applied.children = load::children(host).err();
             }
             Seen::Module(batch) => {
-                let (mut change, _): (Change, bool) = inputs::watched_change(batch);
+                let mut change = inputs::watched_change(batch);
                 // A file whose levels cannot be found now takes the
                 // defaults until its `halite.toml` reads again.
                 applied.configuration = load::rule_levels(&mut change, &mut self.levels).err();
