@@ -323,18 +323,12 @@ pub fn later_unresolved_diagnostics<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Ve
     };
     let resolution = crate::module::resolve::resolution_of(db, attr);
     let Some(expr) = &resolution.expr else { return Vec::new() };
-    let mut caught: Option<Vec<bool>> = None;
+    let mut caught = super::value::CaughtReferences::new(expr);
     let mut out = Vec::new();
     for (reference, target) in resolution.targets.iter().enumerate().skip(*first as usize + 1) {
         let crate::module::Target::Unresolved { step, kind, detail } = target else { continue };
-        if resolution.instances.is_some_and(|it| it.target as usize == reference) {
-            continue;
-        }
-        let catchable =
-            matches!(&**kind, Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. });
-        if catchable
-            && caught.get_or_insert_with(|| super::value::references_caught(expr)).get(reference)
-                == Some(&true)
+        if resolution.instances.is_some_and(|it| it.target as usize == reference)
+            || caught.catches(kind, reference)
         {
             continue;
         }

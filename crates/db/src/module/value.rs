@@ -451,9 +451,31 @@ fn evaluate(
     })
 }
 
+/// Which of an expression's references that name nothing a `try` or `can`
+/// catches: a block's missing attribute (or a plug-in's missing member)
+/// inside one is an error the call catches, as HCL evaluates it. Which
+/// references a call holds is found only when one may be caught.
+pub(crate) struct CaughtReferences<'a> {
+    expr: &'a AttrExpr,
+    inside: Option<Vec<bool>>,
+}
+
+impl<'a> CaughtReferences<'a> {
+    pub(crate) fn new(expr: &'a AttrExpr) -> CaughtReferences<'a> {
+        CaughtReferences { expr, inside: None }
+    }
+
+    /// Whether the reference at `reference`, which names nothing as
+    /// `kind` says, is caught.
+    pub(crate) fn catches(&mut self, kind: &Unresolved, reference: usize) -> bool {
+        matches!(kind, Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. })
+            && self.inside.get_or_insert_with(|| references_caught(self.expr)).get(reference) == Some(&true)
+    }
+}
+
 /// For each reference of `expr` (in [`crate::module::references`]' order),
 /// whether it is inside an argument of `try` or `can`.
-pub(crate) fn references_caught(expr: &AttrExpr) -> Vec<bool> {
+fn references_caught(expr: &AttrExpr) -> Vec<bool> {
     let mut inside = rustc_hash::FxHashSet::default();
     let mut stack = Vec::new();
     for (_, it) in expr.exprs().iter() {
@@ -524,15 +546,10 @@ pub fn attribute_value<'db>(db: &'db dyn Db, attr: Attr<'db>) -> Result<Value, A
     let dialect = attr.module(db).dialect(db);
     let computed_attributes = dialect.rules(db).computed_attributes;
     let mut scope = Scope::default();
-    // A block's missing attribute inside `try` or `can` is an error the
-    // call catches, as HCL evaluates it: the reference is left out of the
-    // scope, so that evaluation fails there instead. Which references a
-    // call catches is found only when one may be.
-    let mut caught: Option<Vec<bool>> = None;
-    let mut is_caught = |kind: &Unresolved, reference: usize| {
-        matches!(kind, Unresolved::UnsupportedAttribute { .. } | Unresolved::UnsupportedMember { .. })
-            && caught.get_or_insert_with(|| references_caught(expr)).get(reference) == Some(&true)
-    };
+    // A reference a `try` or `can` catches is left out of the scope, so
+    // that evaluation fails there instead (see `CaughtReferences`).
+    let mut caught = CaughtReferences::new(expr);
+    let mut is_caught = |kind: &Unresolved, reference: usize| caught.catches(kind, reference);
     // A block with no instances (`count = 0`, an empty `for_each`) has no
     // attributes to evaluate, as its tool never evaluates them: only its
     // references must name something.
