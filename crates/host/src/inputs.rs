@@ -266,17 +266,7 @@ pub fn process_environment() -> Vec<(String, String)> {
 /// The variables files Packer reads by itself from `dir`, in name order:
 /// `*.auto.pkrvars.hcl` and `*.auto.pkrvars.json`.
 fn packer_automatic_files(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
-    let mut files: Vec<Utf8PathBuf> = dir
-        .read_dir_utf8()
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|entry| vfs::is_packer_automatic_variables_file(Utf8Path::new(entry.file_name())))
-        .map(|entry| entry.path().to_owned())
-        .filter(|path| path.metadata().is_ok_and(|it| it.is_file()))
-        .collect();
-    files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
-    files
+    files_named(dir, vfs::is_packer_automatic_variables_file)
 }
 
 /// The variables files Terraform reads by itself in `dir`, in its order:
@@ -284,25 +274,33 @@ fn packer_automatic_files(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
 /// `.auto.tfvars` or `.auto.tfvars.json` in lexical (byte) order. Only
 /// regular files, or links to them, count.
 pub fn automatic_files(dir: &Utf8Path) -> Vec<Utf8PathBuf> {
-    let is_file = |path: &Utf8Path| path.metadata().is_ok_and(|it| it.is_file());
     const FIRST: [&str; 2] = ["terraform.tfvars", "terraform.tfvars.json"];
     let mut files: Vec<Utf8PathBuf> =
         FIRST.into_iter().map(|name| dir.join(name)).filter(|path| is_file(path)).collect();
-    let mut auto: Vec<Utf8PathBuf> = dir
+    files.extend(files_named(dir, |name| {
+        vfs::is_terraform_automatic_variables_file(name) && !FIRST.contains(&name.as_str())
+    }));
+    files
+}
+
+/// The regular files (or links to them) of `dir` whose names `wanted`
+/// takes, in lexical (byte) order of their names.
+fn files_named(dir: &Utf8Path, wanted: impl Fn(&Utf8Path) -> bool) -> Vec<Utf8PathBuf> {
+    let mut files: Vec<Utf8PathBuf> = dir
         .read_dir_utf8()
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|entry| {
-            let name = Utf8Path::new(entry.file_name());
-            vfs::is_terraform_automatic_variables_file(name) && !FIRST.contains(&name.as_str())
-        })
+        .filter(|entry| wanted(Utf8Path::new(entry.file_name())))
         .map(|entry| entry.path().to_owned())
         .filter(|path| is_file(path))
         .collect();
-    auto.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
-    files.extend(auto);
+    files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     files
+}
+
+fn is_file(path: &Utf8Path) -> bool {
+    path.metadata().is_ok_and(|it| it.is_file())
 }
 
 /// A variable's value given as text, read in `mode`; why it has none.
