@@ -371,6 +371,16 @@ fn terragrunt_units_read_the_files_they_include() {
     check(&["check", "terragrunt-include"], 1, expect_file!["../test-data/check/cli/terragrunt-include.txt"]);
 }
 
+/// A file a unit reads that does not exist stops Terragrunt, and is an
+/// error at its path: an include's file that
+/// `find_in_parent_folders("NAME")` finds in no directory above the
+/// unit, and a dependency's directory with no `terragrunt.hcl`. A search
+/// with a fallback, and a dependency on a unit that exists, say nothing.
+#[test]
+fn terragrunt_files_a_unit_reads_that_do_not_exist_are_errors() {
+    check(&["check", "terragrunt-missing"], 1, expect_file!["../test-data/check/cli/terragrunt-missing.txt"]);
+}
+
 /// A file with more diagnostics than the cap (a hundred) reports the first
 /// hundred and one `too-many-diagnostics` diagnostic at its end counting
 /// the rest, in each format: an error when errors were left out (so the

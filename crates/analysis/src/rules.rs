@@ -191,6 +191,17 @@ pub static RULES: &[Rule] = &[
                       read_terragrunt_config.",
     },
     Rule {
+        code: FILE_NOT_FOUND,
+        default_severity: Severity::Error,
+        summary: "A file a Terragrunt unit reads that does not exist: an include's path, or a dependency's configuration.",
+        explanation: "Terragrunt stops when an include names a file that does not exist (or \
+                      find_in_parent_folders finds none in the directories above the unit), and \
+                      when a dependency's config_path has no terragrunt.hcl (unless the dependency \
+                      skips its outputs or is disabled). Reported only where the path is known \
+                      without evaluation, and not in a unit a stack may generate elsewhere (one \
+                      that reads values, or is kept under a units or catalog directory).",
+    },
+    Rule {
         code: INVALID_TYPE_CONSTRAINT,
         default_severity: Severity::Error,
         summary: "A variable's type that is not a valid type constraint.",
@@ -336,6 +347,7 @@ pub const MISSING_MODULE_ARGUMENT: &str = "missing-module-argument";
 pub const UNUSED_INPUT: &str = "unused-input";
 pub const MISSING_INPUT: &str = "missing-input";
 pub const NESTED_INCLUDE: &str = "nested-include";
+pub const FILE_NOT_FOUND: &str = "file-not-found";
 pub const INVALID_TYPE_CONSTRAINT: &str = "invalid-type-constraint";
 pub const MISSING_VARIABLE: &str = "missing-variable";
 pub const INVALID_VARIABLE_VALUE: &str = "invalid-variable-value";

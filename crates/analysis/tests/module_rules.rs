@@ -12,6 +12,7 @@
 use std::path::PathBuf;
 
 use analysis::{Diagnostic, LineIndex};
+use db::Db as _;
 use expect_test::expect_file;
 
 use crate::support;
@@ -61,6 +62,17 @@ fn check_module(rule: &str, case: &str) -> (Vec<Diagnostic>, String) {
     let members: Vec<db::File> =
         files.iter().copied().filter(|file| vfs::is_module_file(file.path(&db))).collect();
     let module = db.set_module_files(case, members.clone());
+    // As the host loads what a unit reads: a candidate in the case's
+    // directory that the case does not hold is a file looked for and not
+    // found (one outside it, not looked for).
+    for read in db::module::module_reads(&db, module) {
+        for path in read.candidates.iter() {
+            if path.starts_with(case) && db.file(path).is_none() {
+                db.set_file_text(path.clone(), "");
+                db.delete_file(path);
+            }
+        }
+    }
 
     let facts = analysis::ModuleFacts::build(&db, module);
     let interface_of = |dir: &camino::Utf8Path| db::module::child_interface(&db, db.module(dir)?);
@@ -190,6 +202,11 @@ fn missing_input() {
 #[test]
 fn nested_include() {
     run_module_rule("nested-include");
+}
+
+#[test]
+fn file_not_found() {
+    run_module_rule("file-not-found");
 }
 
 #[test]

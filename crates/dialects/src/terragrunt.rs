@@ -145,7 +145,7 @@ impl DialectPlugin for Terragrunt {
         let included = includes::unit_includes(db, module).iter().filter_map(|include| include.read.clone());
         let dependencies = includes::unit_dependencies(db, module)
             .iter()
-            .filter_map(|dependency| dependency.dir.as_deref().map(includes::unit_config_read));
+            .filter_map(|dependency| dependency.dir.as_deref().map(includes::dependency_target_read));
         let configs = includes::unit_config_reads(db, module).iter().map(|it| it.read.clone());
         included.chain(dependencies).chain(configs).collect()
     }
@@ -184,6 +184,7 @@ impl DialectPlugin for Terragrunt {
         }
         let mut out = config_read_diagnostics(db, module, file);
         out.extend(unexposed_include_diagnostics(db, module, file));
+        out.extend(missing_read_diagnostics(db, file));
         for include in includes::unit_includes(db, module) {
             let Some(included) = includes::included_file(db, include) else { continue };
             let nested = &includes::included_config(db, included).nested_includes;
@@ -223,6 +224,69 @@ impl DialectPlugin for Terragrunt {
         let config = includes::included_config(db, includes::included_file(db, include)?);
         Some(config.locals.clone())
     }
+}
+
+/// The unit's includes and own dependencies whose files do not exist,
+/// where Terragrunt stops (each at its path's expression): an include's
+/// file (its `DependencyFileNotFoundError`, or with
+/// `find_in_parent_folders` and no fallback, its
+/// `ParentFileNotFoundError`), and a dependency's `terragrunt.hcl` (its
+/// `DependencyConfigNotFound`), unless the dependency's outputs are not
+/// read (`skip_outputs`, or an `enabled` that may be false) or its
+/// directory holds a stack. Not for a unit that may be a stack's, whose
+/// paths are read from where the stack generates it.
+fn missing_read_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
+    let reads = includes::unit_file_reads(db, file);
+    if reads.may_be_a_stacks_unit {
+        return Vec::new();
+    }
+    let range_of = |expr: Option<hir::ExprId>| {
+        expr.and_then(|expr| db::source_map(db, file).expr_syntax(expr))
+            .map(|pointer| pointer.text_range())
+            .unwrap_or_default()
+    };
+    let mut out = Vec::new();
+    for include in &reads.includes {
+        let Some(read) = include.read.as_ref().filter(|read| includes::is_missing(db, read)) else {
+            continue;
+        };
+        let detail = match &include.search {
+            Some(search) if search.fallback => continue,
+            Some(search) => format!(
+                "Call to function \"find_in_parent_folders\" failed: ParentFileNotFoundError: Could not find a {} in any of the parent folders of {}. Cause: Traversed all the way to the root.",
+                search.name,
+                file.path(db)
+            ),
+            None => match read.candidates.first() {
+                Some(path) => format!("Dependency file not found: {path}"),
+                None => continue,
+            },
+        };
+        out.push(ModuleDiagnostic {
+            file,
+            range: range_of(include.path),
+            kind: ModuleDiagnosticKind::MissingRead { imported: true },
+            detail,
+            related: Vec::new(),
+        });
+    }
+    for dependency in &reads.dependencies {
+        if dependency.skip_outputs || dependency.maybe_disabled {
+            continue;
+        }
+        let Some(dir) = dependency.dir.as_deref() else { continue };
+        if !includes::is_missing(db, &includes::dependency_target_read(dir)) {
+            continue;
+        }
+        out.push(ModuleDiagnostic {
+            file,
+            range: range_of(dependency.config_path),
+            kind: ModuleDiagnosticKind::MissingRead { imported: false },
+            detail: format!("{} does not exist", db::module::join_lexically(dir, "terragrunt.hcl")),
+            related: Vec::new(),
+        });
+    }
+    out
 }
 
 /// `local.NAME.locals.X` and `local.NAME.inputs.X` where the local NAME

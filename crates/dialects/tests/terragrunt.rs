@@ -380,7 +380,14 @@ fn an_include_loaded_later_adds_its_dependencies_to_the_reads() {
     db.set_file_text("live/root.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
     let reads = db::module::module_reads(&db, module);
     assert_eq!(reads.len(), 2, "{reads:?}");
-    assert_eq!(reads[1].candidates[..], [camino::Utf8PathBuf::from("live/vpc/terragrunt.hcl")]);
+    // Its unit's configuration, or a stack's in its place.
+    assert_eq!(
+        reads[1].candidates[..],
+        [
+            camino::Utf8PathBuf::from("live/vpc/terragrunt.hcl"),
+            camino::Utf8PathBuf::from("live/vpc/terragrunt.stack.hcl")
+        ]
+    );
 }
 
 /// The same for the calls: the module a dependency's unit deploys is

@@ -97,6 +97,12 @@ pub enum ModuleDiagnosticKind {
     /// imports is allowed. Found by the dialect's
     /// `DialectPlugin::file_diagnostics`.
     NestedImport,
+    /// A file a unit reads that does not exist, where its tool stops:
+    /// an imported file (`imported`), or the configuration of another unit
+    /// the unit depends on. Found by the dialect's
+    /// `DialectPlugin::file_diagnostics`, only where every candidate of
+    /// the read was looked for and none exists.
+    MissingRead { imported: bool },
     /// A block that breaks its dialect's schema (see
     /// [`crate::module::BlockSchema`]).
     Schema(crate::module::SchemaViolation),
@@ -132,6 +138,8 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::MissingInput { .. } => "Missing required input",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "Unknown provider function",
             ModuleDiagnosticKind::NestedImport => "Too many levels of includes",
+            ModuleDiagnosticKind::MissingRead { imported: true } => "Included file not found",
+            ModuleDiagnosticKind::MissingRead { imported: false } => "Dependency not found",
             ModuleDiagnosticKind::Schema(violation) => return Cow::Owned(violation.summary()),
         })
     }
@@ -153,6 +161,7 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::MissingInput { .. } => "missing-input",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "unknown-provider-function",
             ModuleDiagnosticKind::NestedImport => "nested-import",
+            ModuleDiagnosticKind::MissingRead { .. } => "missing-read",
             ModuleDiagnosticKind::Schema(_) => "schema",
         }
     }

@@ -47,6 +47,20 @@ pub struct Include {
     /// Whether the included file's blocks and inputs merge into the unit's
     /// (`merge_strategy` is not `"no_merge"`).
     pub merged: bool,
+    /// How Terragrunt finds the file where it is not there, when `path`
+    /// searches the directories above the unit.
+    pub search: Option<ParentSearch>,
+}
+
+/// An include's `find_in_parent_folders(NAME?, FALLBACK?)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParentSearch {
+    /// The name searched for (Terragrunt's default configuration's when
+    /// none is given).
+    pub name: String,
+    /// Whether a fallback is given, which Terragrunt returns when it finds
+    /// none.
+    pub fallback: bool,
 }
 
 /// What an included file declares that a unit including it sees.
@@ -113,6 +127,12 @@ pub struct UnitFileReads {
     /// Its locals whose value is a `read_terragrunt_config` call (see
     /// [`unit_config_reads`]).
     pub config_reads: Vec<ConfigRead>,
+    /// Whether the unit may be one a stack generates elsewhere (into its
+    /// `.terragrunt-stack` directory), where its relative paths lead
+    /// somewhere else: it reads `values` (what a stack passes its units),
+    /// or it is kept under a directory named `units` or `catalog`, where
+    /// stacks' units are kept by Terragrunt's convention.
+    pub may_be_a_stacks_unit: bool,
 }
 
 /// What the unit file `file` says of what the unit reads (see
@@ -132,12 +152,19 @@ pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
         let merged = block
             .attribute("merge_strategy")
             .is_none_or(|it| literal_string(hir, it).as_deref() != Some("no_merge"));
-        includes.push(Include { label: block.label, path, read, expose, merged });
+        let search = path.and_then(|path| parent_search(hir, path)).and_then(|call| {
+            Some(ParentSearch { name: searched_name(hir, call)?, fallback: call.args.len() == 2 })
+        });
+        includes.push(Include { label: block.label, path, read, expose, merged, search });
     }
     let dependencies = blocks_of(hir, syntax, "dependency")
         .into_iter()
         .map(|block| Dependency {
             dir: config_path(hir, &block).map(|path| path.resolve(unit_dir)),
+            config_path: block.attribute("config_path"),
+            maybe_disabled: block
+                .attribute("enabled")
+                .is_some_and(|it| !matches!(hir[it], Expr::Literal(hir::Literal::Bool(true)))),
             skip_outputs: skips_outputs(&block),
             mock_outputs: mock_outputs(hir, &block),
             mocks_reach_variables: mocks_reach_variables(hir, &block),
@@ -157,7 +184,10 @@ pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
             }
         }
     }
-    UnitFileReads { includes, dependencies, config_reads }
+    let may_be_a_stacks_unit =
+        hir.exprs.iter().any(|(_, expr)| matches!(expr, Expr::Variable(name) if name == "values"))
+            || unit_dir.components().any(|part| matches!(part.as_str(), "units" | "catalog"));
+    UnitFileReads { includes, dependencies, config_reads, may_be_a_stacks_unit }
 }
 
 /// A block of a Terragrunt configuration as far as its type's blocks
@@ -438,19 +468,26 @@ fn config_path(hir: &FileHir, block: &BlockOf) -> Option<StaticPath> {
 /// evaluation: a [`StaticPath`], or `find_in_parent_folders` with a
 /// literal name or none (each directory above the unit's, nearest first).
 fn include_path(hir: &FileHir, expr: hir::ExprId, unit_dir: &Utf8Path) -> Option<FileRead> {
+    if let Some(call) = parent_search(hir, expr) {
+        return find_in_parent_folders(hir, call, unit_dir);
+    }
+    let path = static_path(hir, expr)?.resolve(unit_dir);
+    Some(FileRead { candidates: Arc::new([path]) })
+}
+
+/// The call of a path that is a call (or a template of a single
+/// interpolation of one, other than `get_terragrunt_dir()`, which begins
+/// a [`StaticPath`]).
+fn parent_search(hir: &FileHir, expr: hir::ExprId) -> Option<&hir::CallExpr> {
     match &hir[expr] {
-        Expr::Call(call) => find_in_parent_folders(hir, call, unit_dir),
-        Expr::Template { parts, .. } => {
-            // A single interpolation of a call is the call.
-            if let [TemplatePart::Interpolation { expr, .. }] = parts.as_slice()
-                && let Expr::Call(call) = &hir[*expr]
-                && call.name != "get_terragrunt_dir"
-            {
-                return find_in_parent_folders(hir, call, unit_dir);
-            }
-            let path = static_path(hir, expr)?.resolve(unit_dir);
-            Some(FileRead { candidates: Arc::new([path]) })
-        }
+        Expr::Call(call) => Some(call),
+        Expr::Template { parts, .. } => match parts.as_slice() {
+            [TemplatePart::Interpolation { expr, .. }] => match &hir[*expr] {
+                Expr::Call(call) if call.name != "get_terragrunt_dir" => Some(call),
+                _ => None,
+            },
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -459,14 +496,7 @@ fn include_path(hir: &FileHir, expr: hir::ExprId, unit_dir: &Utf8Path) -> Option
 /// default configuration's name when none is given) in each directory
 /// above the unit's, nearest first, as Terragrunt searches them.
 fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Path) -> Option<FileRead> {
-    if call.name != "find_in_parent_folders" || call.args.len() > 2 {
-        return None;
-    }
-    let name = match call.args.first() {
-        Some(&arg) => literal_string(hir, arg)?,
-        None => String::new(),
-    };
-    let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
+    let name = searched_name(hir, call)?;
     if unit_dir.as_str() == "/" {
         return Some(FileRead { candidates: Arc::new([]) });
     }
@@ -516,6 +546,20 @@ fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Pa
     Some(FileRead { candidates })
 }
 
+/// The name `find_in_parent_folders(NAME?, FALLBACK?)` looks for, where
+/// the call is one and its name a literal (Terragrunt's default
+/// configuration's name when none is given).
+fn searched_name(hir: &FileHir, call: &hir::CallExpr) -> Option<String> {
+    if call.name != "find_in_parent_folders" || call.args.len() > 2 {
+        return None;
+    }
+    let name = match call.args.first() {
+        Some(&arg) => literal_string(hir, arg)?,
+        None => String::new(),
+    };
+    Some(if name.is_empty() { "terragrunt.hcl".to_owned() } else { name })
+}
+
 /// The directory above `dir`, a lexical path (`.` and `..` resolved):
 /// `..` above `.` and above a path of `..`s, `/` above `/`.
 fn parent_dir(dir: &str) -> String {
@@ -554,6 +598,13 @@ pub struct Dependency {
     /// The directory of the other unit, where `config_path` is known
     /// without evaluation.
     pub dir: Option<Utf8PathBuf>,
+    /// Its `config_path` in the unit's HIR, for the unit's own blocks
+    /// (`None` for an included file's).
+    pub config_path: Option<hir::ExprId>,
+    /// Whether it has an `enabled` that is not a literal `true`: a
+    /// disabled dependency's outputs are its mocks, and its unit is not
+    /// read.
+    pub maybe_disabled: bool,
     /// Whether the block has `skip_outputs` (then its outputs are its
     /// mocks, or none), or merges its mocks into the outputs
     /// (`mock_outputs_merge_strategy_with_state`): what it reads is not
@@ -587,6 +638,8 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
             out.push(Dependency {
                 label: label.clone(),
                 dir,
+                config_path: None,
+                maybe_disabled: false,
                 skip_outputs: *skip_outputs,
                 mock_outputs: mock_outputs.clone(),
                 mocks_reach_variables: false,
@@ -599,6 +652,29 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
 /// The configuration file of the unit in `dir`.
 pub fn unit_config_read(dir: &Utf8Path) -> FileRead {
     FileRead { candidates: Arc::new([join_lexically(dir, "terragrunt.hcl")]) }
+}
+
+/// What a `dependency` block's `config_path` may name: the unit's
+/// configuration in `dir`, or a stack's there (whose units' outputs
+/// Terragrunt reads as the dependency's). The first is
+/// [`unit_config_read`]'s, so that the host loads it for both; the
+/// second is looked for only where the first is not there.
+pub fn dependency_target_read(dir: &Utf8Path) -> FileRead {
+    FileRead {
+        candidates: Arc::new([
+            join_lexically(dir, "terragrunt.hcl"),
+            join_lexically(dir, "terragrunt.stack.hcl"),
+        ]),
+    }
+}
+
+/// Whether every candidate of `read` was looked for and none exists: the
+/// host loads a missing one as a deleted file, and one not loaded yet
+/// (the host has not looked) is not known to be missing.
+pub fn is_missing(db: &dyn Db, read: &FileRead) -> bool {
+    read.candidates
+        .iter()
+        .all(|path| db::file_by_path(db, path).is_some_and(|file| file.status(db) == db::FileStatus::Deleted))
 }
 
 /// The directory of the module the unit in `dir` deploys, from its own

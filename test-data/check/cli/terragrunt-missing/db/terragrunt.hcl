@@ -1,0 +1,3 @@
+inputs = {
+  engine = "postgres"
+}
