@@ -74,6 +74,9 @@ impl DialectPlugin for Packer {
             own_functions,
             knows_every_function: true,
             default_functions: names(&["env"]),
+            // `local "NAME" { expression = … sensitive = true }`: Packer's
+            // local of one value (sensitive ones are hidden from its logs).
+            local_blocks: Some("expression".into()),
             ..DialectRules::generic()
         }
     }

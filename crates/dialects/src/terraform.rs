@@ -236,6 +236,7 @@ fn build_rules() -> DialectRules {
         block_schemas: BTreeMap::new(),
         closed_block_types: false,
         default_functions: BTreeSet::new(),
+        local_blocks: None,
         importing_block_types: BTreeSet::new(),
         // Terraform's unknown functions are found without evaluation
         // (`analysis::terraform`), in every Terraform file.

@@ -147,3 +147,37 @@ build {
         Err(module::AttrError::Unresolved { .. })
     ));
 }
+
+/// `local "NAME" { expression = … }` declares `local.NAME` as a `locals`
+/// block's attribute does: its value is the expression's (its
+/// `sensitive` is not a value), and a reference reads that value. In
+/// generic HCL the same block is a block like any other.
+#[test]
+fn a_local_block_is_one_local() {
+    let mut db = dialects::database();
+    let template = r#"
+variable "suffix" {
+  default = "x"
+}
+local "password" {
+  expression = "s3cr3t-${var.suffix}"
+  sensitive  = true
+}
+locals {
+  greeting = "echo ${local.password}"
+}
+"#;
+    let module = load(&mut db, &[("build.pkr.hcl", template)]);
+    expect![[r#"
+        local.password = "s3cr3t-x"
+        local.greeting = "echo s3cr3t-x"
+    "#]]
+    .assert_eq(&report(&db, module));
+    let module = load(&mut db, &[("build.hcl", template)]);
+    expect![[r#"
+        local.password.expression = "s3cr3t-x"
+        local.password.sensitive = true
+        local.greeting: Dependency(Address { segments: ["local", "password"] })
+    "#]]
+    .assert_eq(&report(&db, module));
+}

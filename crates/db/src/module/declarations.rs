@@ -189,6 +189,20 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
                     nested: ThinVec::new(),
                 },
             }),
+            ("local", [name])
+                if let Some(attribute) = local_block_attribute(db, file).and_then(attribute_position) =>
+            {
+                declarations.push(Declaration {
+                    address: Address::new(["local", name.as_str()]),
+                    kind: DeclarationKind::Local,
+                    location: Location {
+                        block: block_position,
+                        attribute: Some(attribute),
+                        labels: ThinVec::new(),
+                        nested: ThinVec::new(),
+                    },
+                });
+            }
             ("locals", []) => {
                 for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
                     let name = &hir[attribute].name;
@@ -260,6 +274,13 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
     // slack, which was up to half of the list.
     declarations.shrink_to_fit();
     Arc::new(FileDeclarations { declarations, scoped_data, scoped_data_open: false })
+}
+
+/// The attribute whose value a `local "NAME" { … }` block gives
+/// `local.NAME` in the language of `file`, if it has such blocks (see
+/// [`crate::module::DialectRules::local_blocks`]).
+fn local_block_attribute(db: &dyn Db, file: File) -> Option<&str> {
+    db.dialects().rules_of_file(file.path(db))?.local_blocks.as_deref()
 }
 
 /// What `file` declares, as the module-wide queries read it: the snapshot

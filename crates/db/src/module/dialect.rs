@@ -425,6 +425,13 @@ pub struct DialectRules {
     /// declare itself may be that file's, so a reference to it is
     /// unknown rather than undeclared.
     pub importing_block_types: BTreeSet<SmolStr>,
+    /// The attribute whose value a `local "NAME" { ATTR = … }` block gives
+    /// `local.NAME`, as an attribute of a `locals` block gives it, in a
+    /// language that declares locals one at a time too (its other
+    /// attributes, such as whether the value is sensitive, are not
+    /// evaluated); `None` where such a block is a block like any other.
+    /// Applied by file name, as [`DialectRules::label_counts`] is.
+    pub local_blocks: Option<SmolStr>,
     /// The functions a variable's default may call (none in HCL's generic
     /// rules: a default is a literal there); any other call in a default
     /// is "Function calls not allowed".
