@@ -258,7 +258,7 @@ fn missing_read_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
                 file.path(db)
             ),
             None => match read.candidates.first() {
-                Some(path) => format!("Dependency file not found: {path}"),
+                Some(path) => format!("No file at {path}: Terragrunt stops (\"Dependency file not found\")."),
                 None => continue,
             },
         };
@@ -282,7 +282,12 @@ fn missing_read_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
             file,
             range: range_of(dependency.config_path),
             kind: ModuleDiagnosticKind::MissingRead { imported: false },
-            detail: format!("{} does not exist", db::module::join_lexically(dir, "terragrunt.hcl")),
+            // Terragrunt names the file itself where the path names one,
+            // else the configuration it looked for last in the directory.
+            detail: match dir.extension() {
+                Some("hcl" | "json") => format!("{dir} does not exist"),
+                _ => format!("{} does not exist", db::module::join_lexically(dir, "terragrunt.hcl")),
+            },
             related: Vec::new(),
         });
     }

@@ -380,12 +380,16 @@ fn an_include_loaded_later_adds_its_dependencies_to_the_reads() {
     db.set_file_text("live/root.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
     let reads = db::module::module_reads(&db, module);
     assert_eq!(reads.len(), 2, "{reads:?}");
-    // Its unit's configuration, or a stack's in its place.
+    // The path itself, or in the directory its unit's configuration
+    // (JSON or native) or a stack's.
+    let candidates: Vec<&str> = reads[1].candidates.iter().map(|it| it.as_str()).collect();
     assert_eq!(
-        reads[1].candidates[..],
+        candidates,
         [
-            camino::Utf8PathBuf::from("live/vpc/terragrunt.hcl"),
-            camino::Utf8PathBuf::from("live/vpc/terragrunt.stack.hcl")
+            "live/vpc",
+            "live/vpc/terragrunt.hcl.json",
+            "live/vpc/terragrunt.hcl",
+            "live/vpc/terragrunt.stack.hcl"
         ]
     );
 }

@@ -55,8 +55,8 @@ pub struct Include {
 /// An include's `find_in_parent_folders(NAME?, FALLBACK?)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParentSearch {
-    /// The name searched for (Terragrunt's default configuration's when
-    /// none is given).
+    /// The name searched for (`terragrunt.hcl` when none is given, as
+    /// Terragrunt's message names it).
     pub name: String,
     /// Whether a fallback is given, which Terragrunt returns when it finds
     /// none.
@@ -153,7 +153,10 @@ pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
             .attribute("merge_strategy")
             .is_none_or(|it| literal_string(hir, it).as_deref() != Some("no_merge"));
         let search = path.and_then(|path| parent_search(hir, path)).and_then(|call| {
-            Some(ParentSearch { name: searched_name(hir, call)?, fallback: call.args.len() == 2 })
+            let name = searched_name(hir, call)?;
+            // Terragrunt names its configuration when none is given.
+            let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
+            Some(ParentSearch { name, fallback: call.args.len() == 2 })
         });
         includes.push(Include { label: block.label, path, read, expose, merged, search });
     }
@@ -165,7 +168,7 @@ pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
             maybe_disabled: block
                 .attribute("enabled")
                 .is_some_and(|it| !matches!(hir[it], Expr::Literal(hir::Literal::Bool(true)))),
-            skip_outputs: skips_outputs(&block),
+            skip_outputs: skips_outputs(hir, &block),
             mock_outputs: mock_outputs(hir, &block),
             mocks_reach_variables: mocks_reach_variables(hir, &block),
             label: block.label,
@@ -320,7 +323,7 @@ pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
         config.dependencies.push((
             dependency.label.clone(),
             config_path(hir, &dependency),
-            skips_outputs(&dependency),
+            skips_outputs(hir, &dependency),
             mock_outputs(hir, &dependency),
         ));
     }
@@ -429,13 +432,13 @@ fn static_path(hir: &FileHir, expr: hir::ExprId) -> Option<StaticPath> {
 }
 
 /// Whether a `dependency` block has `skip_outputs` (its outputs are then
-/// its mocks, or none).
-fn skips_outputs(block: &BlockOf) -> bool {
-    block.attributes.iter().any(|(name, _)| {
-        matches!(
-            name.as_str(),
-            "skip_outputs" | "mock_outputs_merge_strategy_with_state" | "mock_outputs_merge_with_state"
-        )
+/// its mocks, or none) other than a literal `false`, or merges its mocks
+/// into its outputs.
+fn skips_outputs(hir: &FileHir, block: &BlockOf) -> bool {
+    block.attributes.iter().any(|(name, value)| match name.as_str() {
+        "skip_outputs" => !matches!(hir[*value], Expr::Literal(hir::Literal::Bool(false))),
+        "mock_outputs_merge_strategy_with_state" | "mock_outputs_merge_with_state" => true,
+        _ => false,
     })
 }
 
@@ -519,6 +522,10 @@ fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Pa
     }
     // Built by string operations on the lexical path (join_lexically per
     // step was a twentieth of a check of a live repository).
+    // With no name, each directory's configuration, as Terragrunt's
+    // `GetDefaultConfigPath` finds it: the JSON one first.
+    let names: &[&str] =
+        if name.is_empty() { &["terragrunt.hcl.json", "terragrunt.hcl"] } else { &[name.as_str()] };
     let plain = !name.split('/').any(|part| matches!(part, "" | "." | ".."));
     let mut candidates = Vec::new();
     let mut dir = first.clone();
@@ -527,15 +534,17 @@ fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Pa
         if dir == "." || dir.ends_with("..") {
             above += 1;
         }
-        let candidate = match (dir.as_str(), plain) {
-            (".", true) => Utf8PathBuf::from(&name),
-            (_, true) => {
-                let separator = if dir.ends_with('/') { "" } else { "/" };
-                Utf8PathBuf::from([dir.as_str(), separator, name.as_str()].concat())
-            }
-            (_, false) => join_lexically(Utf8Path::new(&dir), &name),
-        };
-        candidates.push(candidate);
+        for &name in names {
+            let candidate = match (dir.as_str(), plain) {
+                (".", true) => Utf8PathBuf::from(name),
+                (_, true) => {
+                    let separator = if dir.ends_with('/') { "" } else { "/" };
+                    Utf8PathBuf::from([dir.as_str(), separator, name].concat())
+                }
+                (_, false) => join_lexically(Utf8Path::new(&dir), name),
+            };
+            candidates.push(candidate);
+        }
         if dir == "/" || above > PARENT_FOLDERS_ABOVE_CURRENT {
             break;
         }
@@ -547,17 +556,16 @@ fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Pa
 }
 
 /// The name `find_in_parent_folders(NAME?, FALLBACK?)` looks for, where
-/// the call is one and its name a literal (Terragrunt's default
-/// configuration's name when none is given).
+/// the call is one and its name a literal: empty when none is given (then
+/// it looks for either of Terragrunt's configurations' names).
 fn searched_name(hir: &FileHir, call: &hir::CallExpr) -> Option<String> {
     if call.name != "find_in_parent_folders" || call.args.len() > 2 {
         return None;
     }
-    let name = match call.args.first() {
-        Some(&arg) => literal_string(hir, arg)?,
-        None => String::new(),
-    };
-    Some(if name.is_empty() { "terragrunt.hcl".to_owned() } else { name })
+    match call.args.first() {
+        Some(&arg) => literal_string(hir, arg),
+        None => Some(String::new()),
+    }
 }
 
 /// The directory above `dir`, a lexical path (`.` and `..` resolved):
@@ -654,16 +662,19 @@ pub fn unit_config_read(dir: &Utf8Path) -> FileRead {
     FileRead { candidates: Arc::new([join_lexically(dir, "terragrunt.hcl")]) }
 }
 
-/// What a `dependency` block's `config_path` may name: the unit's
-/// configuration in `dir`, or a stack's there (whose units' outputs
-/// Terragrunt reads as the dependency's). The first is
-/// [`unit_config_read`]'s, so that the host loads it for both; the
-/// second is looked for only where the first is not there.
-pub fn dependency_target_read(dir: &Utf8Path) -> FileRead {
+/// What a `dependency` block's `config_path` (`path`) may name, as
+/// Terragrunt's `getCleanedTargetConfigPath` finds it: the file itself,
+/// or in the directory, the unit's configuration (JSON or native), or a
+/// stack's (whose units' outputs Terragrunt reads as the dependency's).
+/// The native configuration is [`unit_config_read`]'s, so that the host
+/// loads it for both where the JSON one is not there.
+pub fn dependency_target_read(path: &Utf8Path) -> FileRead {
     FileRead {
         candidates: Arc::new([
-            join_lexically(dir, "terragrunt.hcl"),
-            join_lexically(dir, "terragrunt.stack.hcl"),
+            path.to_owned(),
+            join_lexically(path, "terragrunt.hcl.json"),
+            join_lexically(path, "terragrunt.hcl"),
+            join_lexically(path, "terragrunt.stack.hcl"),
         ]),
     }
 }

@@ -1,6 +1,15 @@
-# A unit that exists, and missing ones whose outputs are not read.
+# Units that exist (named by their directory or their file, native or
+# JSON), and missing ones whose outputs are not read.
 dependency "vpc" {
   config_path = "./vpc"
+}
+
+dependency "vpc_file" {
+  config_path = "./vpc/terragrunt.hcl"
+}
+
+dependency "json" {
+  config_path = "./json"
 }
 
 dependency "skipped" {
