@@ -220,7 +220,9 @@ fn needs_parentheses(template: &SyntaxNode, inner: &SyntaxNode, inner_text: &str
 ///
 /// An error in a Terraform file (`*.tf`, `*.tofu`), as `terraform validate`
 /// reports it since Terraform 0.15 ("Invalid quoted type constraints"); a
-/// warning elsewhere, since Packer still reads the quoted form.
+/// warning elsewhere, where the module model reports what the tool's type
+/// reader says of it (HCL's type expressions reject it:
+/// `invalid-type-constraint`), and this lint gives the fix.
 fn quoted_type_constraint(
     file: File,
     terraform: bool,

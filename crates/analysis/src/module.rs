@@ -34,7 +34,7 @@ use eval::EvalErrorKind;
 use hir::Name;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smol_str::SmolStr;
-use syntax::{SyntaxKind, TextRange, TextSize};
+use syntax::{TextRange, TextSize};
 use vfs::Language;
 
 use crate::{Diagnostic, Edit, Suggestion, rules};
@@ -1171,9 +1171,7 @@ fn unused_declarations(db: &dyn Db, module: Module, file: File, usage: &Usage) -
         if usage.is_used(root, name) {
             continue;
         }
-        let Some(range) = declaration_name_range(db, def.file, def.location(db), def.kind.clone()) else {
-            continue;
-        };
+        let range = module::declaration_range(db, def.file, def.location(db));
         out.push(
             Diagnostic::warning(
                 rules::UNUSED_DECLARATION,
@@ -1187,32 +1185,4 @@ fn unused_declarations(db: &dyn Db, module: Module, file: File, usage: &Usage) -
         );
     }
     out
-}
-
-/// The range of a declaration's name in a native file: a local's name, or a
-/// variable block's header (its type and label).
-fn declaration_name_range(
-    db: &dyn Db,
-    file: File,
-    location: &module::Location,
-    kind: DeclarationKind,
-) -> Option<TextRange> {
-    let hir = db::lower(db, file);
-    let source_map = db::source_map(db, file);
-    let block = *hir.body.blocks.get(location.block? as usize)?;
-    let pointer = match kind {
-        DeclarationKind::Local => {
-            let attribute = *hir[block].body.attributes.get(location.attribute? as usize)?;
-            source_map.attribute_syntax(attribute)?
-        }
-        _ => source_map.block_syntax(block)?,
-    };
-    let root = db::parse(db, file).syntax_node();
-    let node = pointer.try_to_node(&root)?;
-    let header: Vec<_> = node
-        .children_with_tokens()
-        .take_while(|it| !matches!(it.kind(), SyntaxKind::L_CURLY | SyntaxKind::EQ))
-        .filter(|it| !it.kind().is_trivia() && it.kind() != SyntaxKind::NEWLINE)
-        .collect();
-    Some(TextRange::new(header.first()?.text_range().start(), header.last()?.text_range().end()))
 }

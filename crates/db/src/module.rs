@@ -118,8 +118,8 @@ pub use crate::module::{
     },
     diagnostics::{
         DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
-        duplicate_diagnostics, file_duplicate_diagnostics, later_unresolved_diagnostics, long_cycle,
-        module_diagnostics, type_constraint_diagnostics,
+        declaration_range, duplicate_diagnostics, file_duplicate_diagnostics, later_unresolved_diagnostics,
+        long_cycle, module_diagnostics, type_constraint_diagnostics,
     },
     dialect::{
         AddressedRoot, Dialect, DialectPlugin, DialectRules, Dialects, FunctionTable, Grouping, PluginRef,

@@ -67,7 +67,9 @@ impl DialectPlugin for Packer {
             // fills in, not the blocks of those types: those are named by
             // strings (`sources = ["source.null.a"]`).
             unknown_roots: names(&["path", "packer", "source", "build"]),
-            hidden_block_types: names(&["source", "build"]),
+            // The `packer { required_version … }` settings block is no
+            // value either: `packer.version` is Packer's.
+            hidden_block_types: names(&["source", "build", "packer"]),
             // A data source's attributes are what it finds when Packer
             // runs (`data.amazon-ami.ubuntu.id`); its labels are checked.
             opaque_block_types: names(&["data"]),
@@ -77,6 +79,23 @@ impl DialectPlugin for Packer {
             // `local "NAME" { expression = … sensitive = true }`: Packer's
             // local of one value (sensitive ones are hidden from its logs).
             local_blocks: Some("expression".into()),
+            // `variables { NAME = DEFAULT }`, Packer's variables of no type.
+            variables_blocks: true,
+            // A JSON template's blocks, by their labels
+            // (`hcl2template/parser.go`'s schema).
+            label_counts: [
+                ("packer", 0),
+                ("source", 2),
+                ("data", 2),
+                ("variable", 1),
+                ("variables", 0),
+                ("locals", 0),
+                ("local", 1),
+                ("build", 0),
+            ]
+            .into_iter()
+            .map(|(name, count)| (SmolStr::new(name), count))
+            .collect(),
             ..DialectRules::generic()
         }
     }

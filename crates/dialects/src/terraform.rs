@@ -237,6 +237,7 @@ fn build_rules() -> DialectRules {
         closed_block_types: false,
         default_functions: BTreeSet::new(),
         local_blocks: None,
+        variables_blocks: false,
         importing_block_types: BTreeSet::new(),
         // Terraform's unknown functions are found without evaluation
         // (`analysis::terraform`), in every Terraform file.

@@ -24,6 +24,9 @@ fn packer_roots_and_env_in_a_default_are_unknown() {
         &[(
             "build.pkr.hcl",
             r#"
+packer {
+  required_version = ">= 1.7.0"
+}
 variable "home" {
   type    = string
   default = env("HOME")
@@ -37,6 +40,7 @@ locals {
         )],
     );
     expect![[r#"
+        packer.required_version = ">= 1.7.0"
         local.root = unknown("dynamic")
         local.cwd = unknown("string", not null)
         local.version = unknown("dynamic")
@@ -178,6 +182,56 @@ locals {
         local.password.expression = "s3cr3t-x"
         local.password.sensitive = true
         local.greeting: Dependency(Address { segments: ["local", "password"] })
+    "#]]
+    .assert_eq(&report(&db, module));
+}
+
+/// A JSON template's blocks are read by Packer's labels: two `source`
+/// properties of one type are two sources (HCL's JSON syntax keeps a
+/// repeated property), `build` has no label, and `local` and `variables`
+/// properties declare as their native blocks do.
+#[test]
+fn a_json_templates_blocks_have_packers_labels() {
+    let mut db = dialects::database();
+    let template = r#"{
+  "source": {"file": {"chocolate": {"target": "c.txt"}},
+             "file": {"vanilla": {"target": "v.txt"}}},
+  "local": {"pw": {"expression": "secret", "sensitive": true}},
+  "variables": {"flavour": "mint"},
+  "build": {"name": "b", "sources": ["source.file.chocolate", "source.file.vanilla"]},
+  "locals": {"greeting": "${var.flavour} ${local.pw}"}
+}"#;
+    let module = load(&mut db, &[("build.pkr.json", template)]);
+    expect![[r#"
+        source.file.chocolate.target = "c.txt"
+        source.file.vanilla.target = "v.txt"
+        local.pw = "secret"
+        build.name = "b"
+        build.sources = tuple["source.file.chocolate", "source.file.vanilla"]
+        local.greeting = "mint secret"
+    "#]]
+    .assert_eq(&report(&db, module));
+}
+
+/// `variables { NAME = DEFAULT }` declares `var.NAME` with that default,
+/// as `variable "NAME" { default = DEFAULT }` does (Packer's
+/// `hcl2template/parser.go` reads both), so a reference to it is no
+/// undeclared variable.
+#[test]
+fn a_variables_block_declares_variables() {
+    let mut db = dialects::database();
+    let template = r#"
+variables {
+  region = "eu-west-1"
+  size   = 2
+}
+locals {
+  where = "${var.region}/${var.size}"
+}
+"#;
+    let module = load(&mut db, &[("build.pkr.hcl", template)]);
+    expect![[r#"
+        local.where = "eu-west-1/2"
     "#]]
     .assert_eq(&report(&db, module));
 }

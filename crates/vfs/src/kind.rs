@@ -138,6 +138,12 @@ fn language_of(stem: &str) -> Option<Language> {
     if ends(".nomad") || ends(".nomad.hcl") {
         return Some(Language::Nomad);
     }
+    // A template Packer's `templatefile` fills in (cloud-init, a
+    // preseed): text of any kind, which Packer never reads as HCL
+    // (`hcl2template/parser.go` reads `.pkr.hcl` and `.pkrvars.hcl` only).
+    if ends(".pkrtpl.hcl") {
+        return None;
+    }
     if stem == "terragrunt.hcl"
         || stem == "terragrunt.stack.hcl"
         || stem == "root.hcl"
@@ -545,6 +551,7 @@ mod tests {
             ("a.tfx.json", None),
             ("build.pkr.hcl", Some(Packer)),
             ("build.pkr.json", Some(Packer)),
+            ("user-data.pkrtpl.hcl", None),
             ("job.nomad", Some(Nomad)),
             ("job.nomad.hcl", Some(Nomad)),
             ("job.nomad.json", Some(Nomad)),

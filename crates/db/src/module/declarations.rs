@@ -203,6 +203,27 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
                     },
                 });
             }
+            ("variables", []) if has_variables_blocks(db, file) => {
+                for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
+                    let name = &hir[attribute].name;
+                    if name.is_empty() {
+                        continue;
+                    }
+                    declarations.push(Declaration {
+                        address: Address::new(["var", name.as_str()]),
+                        kind: DeclarationKind::Variable {
+                            type_attr: None,
+                            default_attr: BodyPosition::new(position(k)),
+                        },
+                        location: Location {
+                            block: block_position,
+                            attribute: Some(position(k)),
+                            labels: ThinVec::new(),
+                            nested: ThinVec::new(),
+                        },
+                    });
+                }
+            }
             ("locals", []) => {
                 for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
                     let name = &hir[attribute].name;
@@ -279,8 +300,14 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
 /// The attribute whose value a `local "NAME" { … }` block gives
 /// `local.NAME` in the language of `file`, if it has such blocks (see
 /// [`crate::module::DialectRules::local_blocks`]).
-fn local_block_attribute(db: &dyn Db, file: File) -> Option<&str> {
+pub(crate) fn local_block_attribute(db: &dyn Db, file: File) -> Option<&str> {
     db.dialects().rules_of_file(file.path(db))?.local_blocks.as_deref()
+}
+
+/// Whether `variables { NAME = DEFAULT … }` declares variables in the
+/// language of `file` (see [`crate::module::DialectRules::variables_blocks`]).
+pub(crate) fn has_variables_blocks(db: &dyn Db, file: File) -> bool {
+    db.dialects().rules_of_file(file.path(db)).is_some_and(|rules| rules.variables_blocks)
 }
 
 /// What `file` declares, as the module-wide queries read it: the snapshot

@@ -510,7 +510,7 @@ pub fn long_cycle(db: &dyn Db, attr: Attr<'_>) -> String {
 
 /// The range of a declaration: an attribute's name, or a block's header
 /// (its type and labels), where a reader looks for the name.
-pub(crate) fn declaration_range(db: &dyn Db, file: File, location: &Location) -> TextRange {
+pub fn declaration_range(db: &dyn Db, file: File, location: &Location) -> TextRange {
     if file.syntax(db) == crate::SourceSyntax::Json {
         return crate::module::json::range(db, file, location, false).unwrap_or_default();
     }

@@ -432,6 +432,12 @@ pub struct DialectRules {
     /// evaluated); `None` where such a block is a block like any other.
     /// Applied by file name, as [`DialectRules::label_counts`] is.
     pub local_blocks: Option<SmolStr>,
+    /// Whether a `variables { NAME = DEFAULT … }` block declares each
+    /// `var.NAME` with that default and no type, as a `variable` block
+    /// would (its location is the attribute's, its default the
+    /// attribute's value); otherwise it is a block like any other. Applied by file
+    /// name, as [`DialectRules::local_blocks`] is.
+    pub variables_blocks: bool,
     /// The functions a variable's default may call (none in HCL's generic
     /// rules: a default is a literal there); any other call in a default
     /// is "Function calls not allowed".

@@ -118,9 +118,50 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
             }
             continue;
         }
+        if type_name == "variables" && crate::module::declarations::has_variables_blocks(db, file) {
+            for (k, variable) in members(&value).iter().enumerate() {
+                let Some(name) = name_of(variable).filter(|it| it != "//") else { continue };
+                declarations.push(Declaration {
+                    address: Address::new(["var", name.as_str()]),
+                    kind: DeclarationKind::Variable {
+                        type_attr: None,
+                        default_attr: BodyPosition::new(position(k)),
+                    },
+                    location: Location {
+                        block,
+                        attribute: Some(position(k)),
+                        labels: ThinVec::new(),
+                        nested: ThinVec::new(),
+                    },
+                });
+            }
+            continue;
+        }
         let count = label_count(counts, &type_name);
+        let local_attribute = if type_name == "local" {
+            crate::module::declarations::local_block_attribute(db, file)
+        } else {
+            None
+        };
         for (labels, label_positions, body) in labelled_bodies(value, count) {
             let attributes = members(&body);
+            // `"local": {"NAME": {ATTR: …}}`, where the language declares
+            // locals one at a time (see `DialectRules::local_blocks`).
+            if let (Some(wanted), [name]) = (local_attribute, labels.as_slice()) {
+                if let Some(k) = attributes.iter().position(|it| name_of(it).as_deref() == Some(wanted)) {
+                    declarations.push(Declaration {
+                        address: Address::new(["local", name.as_str()]),
+                        kind: DeclarationKind::Local,
+                        location: Location {
+                            block,
+                            attribute: Some(position(k)),
+                            labels: label_positions.into(),
+                            nested: ThinVec::new(),
+                        },
+                    });
+                }
+                continue;
+            }
             if type_name == "variable" {
                 let Some(label) = labels.first() else { continue };
                 let attribute_position = |wanted: &str| {
