@@ -358,7 +358,8 @@ fn terragrunt_units_are_checked_against_the_modules_they_deploy() {
 
 /// The files a unit includes are read from disk as Terragrunt finds them
 /// (`find_in_parent_folders("root.hcl")` from the unit's parent
-/// directory upwards, `"${get_terragrunt_dir()}/…"`): a `dependency` an
+/// directory upwards, `"${get_terragrunt_dir()}/…"`, and
+/// `"${dirname(find_in_parent_folders("root.hcl"))}/…"`): a `dependency` an
 /// included file declares is the unit's, the included file's `inputs`
 /// and `terraform { source }` are the unit's unless it sets its own, and
 /// an exposed include's locals are `include.NAME.locals`. So the unit

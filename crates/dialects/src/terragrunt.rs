@@ -142,7 +142,15 @@ impl DialectPlugin for Terragrunt {
     /// of each unit it depends on (for the module that unit deploys), and
     /// the files its locals read with `read_terragrunt_config`.
     fn reads(&self, db: &dyn Db, module: Module) -> Vec<FileRead> {
-        let included = includes::unit_includes(db, module).iter().filter_map(|include| include.read.clone());
+        // A search, and the file found beside what it finds once it has.
+        let included = includes::unit_includes(db, module).iter().flat_map(|include| {
+            let search = include.read.as_ref().map(|read| read.search().clone());
+            let beside = match &include.read {
+                Some(includes::IncludeRead::BesideFound { .. }) => includes::include_read(db, include),
+                _ => None,
+            };
+            search.into_iter().chain(beside)
+        });
         let dependencies = includes::unit_dependencies(db, module)
             .iter()
             .filter_map(|dependency| dependency.dir.as_deref().map(includes::dependency_target_read));
@@ -247,20 +255,37 @@ fn missing_read_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
     };
     let mut out = Vec::new();
     for include in &reads.includes {
-        let Some(read) = include.read.as_ref().filter(|read| includes::is_missing(db, read)) else {
+        let Some(read) = &include.read else { continue };
+        if include.search.as_ref().is_some_and(|search| search.fallback) {
             continue;
+        }
+        let no_file = |read: &FileRead| {
+            let path = read.candidates.first()?;
+            Some(format!("No file at {path}: Terragrunt stops (\"Dependency file not found\")."))
         };
-        let detail = match &include.search {
-            Some(search) if search.fallback => continue,
-            Some(search) => format!(
-                "Call to function \"find_in_parent_folders\" failed: ParentFileNotFoundError: Could not find a {} in any of the parent folders of {}. Cause: Traversed all the way to the root.",
-                search.name,
-                file.path(db)
-            ),
-            None => match read.candidates.first() {
-                Some(path) => format!("No file at {path}: Terragrunt stops (\"Dependency file not found\")."),
+        let detail = if includes::is_missing(db, read.search()) {
+            match &include.search {
+                Some(search) => format!(
+                    "Call to function \"find_in_parent_folders\" failed: ParentFileNotFoundError: Could not find a {} in any of the parent folders of {}. Cause: Traversed all the way to the root.",
+                    search.name,
+                    file.path(db)
+                ),
+                None => match no_file(read.search()) {
+                    Some(detail) => detail,
+                    None => continue,
+                },
+            }
+        } else {
+            // The search found its file: the one beside it, if that is
+            // how the path is found.
+            let beside = match read {
+                includes::IncludeRead::BesideFound { .. } => includes::include_read(db, include),
+                includes::IncludeRead::File(_) => None,
+            };
+            match beside.filter(|beside| includes::is_missing(db, beside)).as_ref().and_then(no_file) {
+                Some(detail) => detail,
                 None => continue,
-            },
+            }
         };
         out.push(ModuleDiagnostic {
             file,

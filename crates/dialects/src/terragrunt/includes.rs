@@ -2,8 +2,10 @@
 //! (its `pkg/config/include.go`): each `include "NAME" { path = … }` of a
 //! `terragrunt.hcl`, its path resolved without evaluation where it can be
 //! (a literal, `find_in_parent_folders()` with a literal name or none,
-//! searched from the unit's parent directory upwards, and
-//! `"${get_terragrunt_dir()}/…"`), and what the included file declares
+//! searched from the unit's parent directory upwards,
+//! `"${get_terragrunt_dir()}/…"`, and a path beside the file such a search
+//! finds, `"${dirname(find_in_parent_folders("root.hcl"))}/…"`, which is
+//! read once the search's file is: [`IncludeRead`]), and what the included file declares
 //! that the unit sees: its `dependency` and `feature` blocks and its
 //! `inputs` (merged into the unit's unless `merge_strategy = "no_merge"`),
 //! its `terraform { source }` (the unit's unless the unit names one), and
@@ -40,8 +42,9 @@ pub struct Include {
     pub label: SmolStr,
     /// Its `path` expression in the unit's HIR.
     pub path: Option<hir::ExprId>,
-    /// The file it names, where its path is known without evaluation.
-    pub read: Option<FileRead>,
+    /// The file it names, where its path is known without evaluation
+    /// (see [`include_read`]).
+    pub read: Option<IncludeRead>,
     /// `expose = true`: the included file is `include.NAME`.
     pub expose: bool,
     /// Whether the included file's blocks and inputs merge into the unit's
@@ -50,6 +53,41 @@ pub struct Include {
     /// How Terragrunt finds the file where it is not there, when `path`
     /// searches the directories above the unit.
     pub search: Option<ParentSearch>,
+}
+
+/// How an include's file is found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IncludeRead {
+    /// The first of its candidates that exists.
+    File(FileRead),
+    /// `"${dirname(find_in_parent_folders("NAME"))}/REST"`: `REST` in the
+    /// directory of the file `search` finds (the form Terragrunt's live
+    /// example gives its `_envcommon` includes).
+    BesideFound { search: FileRead, rest: String },
+}
+
+impl IncludeRead {
+    /// The read that searches the directories above the unit, where the
+    /// include's path is found by one.
+    pub fn search(&self) -> &FileRead {
+        match self {
+            IncludeRead::File(read) | IncludeRead::BesideFound { search: read, .. } => read,
+        }
+    }
+}
+
+/// The file an include names, as a read: `None` where its path is not
+/// known without evaluation, or is found beside a file that a search
+/// has not found (yet).
+pub fn include_read(db: &dyn Db, include: &Include) -> Option<FileRead> {
+    match include.read.as_ref()? {
+        IncludeRead::File(read) => Some(read.clone()),
+        IncludeRead::BesideFound { search, rest } => {
+            let found = read_file(db, search)?;
+            let dir = found.path(db).parent().unwrap_or(Utf8Path::new("."));
+            Some(FileRead { candidates: Arc::new([join_lexically(dir, rest)]) })
+        }
+    }
 }
 
 /// An include's `find_in_parent_folders(NAME?, FALLBACK?)`.
@@ -145,14 +183,21 @@ pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
     let mut includes = Vec::new();
     for block in blocks_of(hir, syntax, "include") {
         let path = block.attribute("path");
-        let read = path.and_then(|path| include_path(hir, path, unit_dir));
+        let beside = path.and_then(|path| beside_found(hir, path));
+        let read = match &beside {
+            Some((call, rest)) => find_in_parent_folders(hir, call, unit_dir)
+                .map(|search| IncludeRead::BesideFound { search, rest: rest.clone() }),
+            None => path.and_then(|path| include_path(hir, path, unit_dir)).map(IncludeRead::File),
+        };
         let expose = block
             .attribute("expose")
             .is_some_and(|it| matches!(hir[it], Expr::Literal(hir::Literal::Bool(true))));
         let merged = block
             .attribute("merge_strategy")
             .is_none_or(|it| literal_string(hir, it).as_deref() != Some("no_merge"));
-        let search = path.and_then(|path| parent_search(hir, path)).and_then(|call| {
+        let searching =
+            path.and_then(|path| parent_search(hir, path)).or(beside.as_ref().map(|(call, _)| *call));
+        let search = searching.and_then(|call| {
             let name = searched_name(hir, call)?;
             // Terragrunt names its configuration when none is given.
             let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
@@ -358,7 +403,7 @@ pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
 /// The included file of `include`, when its path is known and the file
 /// was read.
 pub fn included_file(db: &dyn Db, include: &Include) -> Option<File> {
-    read_file(db, include.read.as_ref()?)
+    read_file(db, &include_read(db, include)?)
 }
 
 /// The keys of an object constructor whose keys are names or literal
@@ -553,6 +598,28 @@ fn find_in_parent_folders(hir: &FileHir, call: &hir::CallExpr, unit_dir: &Utf8Pa
     let candidates: Arc<[Utf8PathBuf]> = candidates.into();
     LAST.set(Some((first, name, candidates.clone())));
     Some(FileRead { candidates })
+}
+
+/// `"${dirname(find_in_parent_folders(…))}/REST"` (REST literal text): the
+/// search's call and REST without its leading `/`.
+fn beside_found(hir: &FileHir, expr: hir::ExprId) -> Option<(&hir::CallExpr, String)> {
+    let Expr::Template { parts, .. } = &hir[expr] else { return None };
+    let [TemplatePart::Interpolation { expr: dirname, .. }, rest @ ..] = parts.as_slice() else {
+        return None;
+    };
+    let Expr::Call(dirname) = &hir[*dirname] else { return None };
+    let [search] = dirname.args.as_slice() else { return None };
+    let Expr::Call(search) = &hir[*search] else { return None };
+    if dirname.name != "dirname" || search.name != "find_in_parent_folders" {
+        return None;
+    }
+    let mut text = String::new();
+    for part in rest {
+        let TemplatePart::Literal(literal) = part else { return None };
+        text.push_str(literal);
+    }
+    let rest = text.strip_prefix('/')?;
+    (!rest.is_empty()).then(|| (&**search, rest.to_owned()))
 }
 
 /// The name `find_in_parent_folders(NAME?, FALLBACK?)` looks for, where

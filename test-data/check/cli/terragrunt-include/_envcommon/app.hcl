@@ -9,3 +9,7 @@ dependency "vpc" {
 terraform {
   source = "../../modules//app"
 }
+
+locals {
+  base_source_url = "../../modules//app"
+}
