@@ -115,6 +115,29 @@ pub struct Declaration {
     pub location: Location,
 }
 
+impl Declaration {
+    /// A declaration by attribute `attribute` of the top-level block at
+    /// `block` (a `locals` block's, say), whose block has no labels.
+    pub(crate) fn at_attribute(
+        address: Address,
+        kind: DeclarationKind,
+        block: Option<u32>,
+        attribute: u32,
+    ) -> Declaration {
+        let location =
+            Location { block, attribute: Some(attribute), labels: ThinVec::new(), nested: ThinVec::new() };
+        Declaration { address, kind, location }
+    }
+
+    /// `var.NAME`, declared by attribute `attribute` of a `variables`
+    /// block at `block`, whose value is its default (see
+    /// [`crate::module::DialectRules::variables_blocks`]).
+    pub(crate) fn variables_member(name: &str, block: Option<u32>, attribute: u32) -> Declaration {
+        let kind = DeclarationKind::Variable { type_attr: None, default_attr: BodyPosition::new(attribute) };
+        Declaration::at_attribute(Address::new(["var", name]), kind, block, attribute)
+    }
+}
+
 /// A file's declarations in source order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileDeclarations {
@@ -192,54 +215,35 @@ pub fn file_declarations(db: &dyn Db, file: File) -> Arc<FileDeclarations> {
             ("local", [name])
                 if let Some(attribute) = local_block_attribute(db, file).and_then(attribute_position) =>
             {
-                declarations.push(Declaration {
-                    address: Address::new(["local", name.as_str()]),
-                    kind: DeclarationKind::Local,
-                    location: Location {
-                        block: block_position,
-                        attribute: Some(attribute),
-                        labels: ThinVec::new(),
-                        nested: ThinVec::new(),
-                    },
-                });
+                let address = Address::new(["local", name.as_str()]);
+                declarations.push(Declaration::at_attribute(
+                    address,
+                    DeclarationKind::Local,
+                    block_position,
+                    attribute,
+                ));
             }
             ("variables", []) if has_variables_blocks(db, file) => {
                 for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
                     let name = &hir[attribute].name;
-                    if name.is_empty() {
-                        continue;
+                    if !name.is_empty() {
+                        declarations.push(Declaration::variables_member(name, block_position, position(k)));
                     }
-                    declarations.push(Declaration {
-                        address: Address::new(["var", name.as_str()]),
-                        kind: DeclarationKind::Variable {
-                            type_attr: None,
-                            default_attr: BodyPosition::new(position(k)),
-                        },
-                        location: Location {
-                            block: block_position,
-                            attribute: Some(position(k)),
-                            labels: ThinVec::new(),
-                            nested: ThinVec::new(),
-                        },
-                    });
                 }
             }
             ("locals", []) => {
                 for (k, &attribute) in block_data.body.attributes.iter().enumerate() {
                     let name = &hir[attribute].name;
-                    if name.is_empty() {
-                        continue;
+                    if !name.is_empty() {
+                        let address = Address::new(["local", name.as_str()]);
+                        let local = DeclarationKind::Local;
+                        declarations.push(Declaration::at_attribute(
+                            address,
+                            local,
+                            block_position,
+                            position(k),
+                        ));
                     }
-                    declarations.push(Declaration {
-                        address: Address::new(["local", name.as_str()]),
-                        kind: DeclarationKind::Local,
-                        location: Location {
-                            block: block_position,
-                            attribute: Some(position(k)),
-                            labels: ThinVec::new(),
-                            nested: ThinVec::new(),
-                        },
-                    });
                 }
             }
             (type_name, labels) => {

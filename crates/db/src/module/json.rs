@@ -105,35 +105,20 @@ pub(crate) fn declarations(db: &dyn Db, file: File) -> FileDeclarations {
         if type_name == "locals" {
             for (k, local) in members(&value).iter().enumerate() {
                 let Some(name) = name_of(local).filter(|it| it != "//") else { continue };
-                declarations.push(Declaration {
-                    address: Address::new(["local", name.as_str()]),
-                    kind: DeclarationKind::Local,
-                    location: Location {
-                        block,
-                        attribute: Some(position(k)),
-                        labels: ThinVec::new(),
-                        nested: ThinVec::new(),
-                    },
-                });
+                let address = Address::new(["local", name.as_str()]);
+                declarations.push(Declaration::at_attribute(
+                    address,
+                    DeclarationKind::Local,
+                    block,
+                    position(k),
+                ));
             }
             continue;
         }
         if type_name == "variables" && crate::module::declarations::has_variables_blocks(db, file) {
             for (k, variable) in members(&value).iter().enumerate() {
                 let Some(name) = name_of(variable).filter(|it| it != "//") else { continue };
-                declarations.push(Declaration {
-                    address: Address::new(["var", name.as_str()]),
-                    kind: DeclarationKind::Variable {
-                        type_attr: None,
-                        default_attr: BodyPosition::new(position(k)),
-                    },
-                    location: Location {
-                        block,
-                        attribute: Some(position(k)),
-                        labels: ThinVec::new(),
-                        nested: ThinVec::new(),
-                    },
-                });
+                declarations.push(Declaration::variables_member(&name, block, position(k)));
             }
             continue;
         }
