@@ -562,8 +562,11 @@ fn an_edit_of_an_included_file_invalidates_the_unit() {
     let root = "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n";
     let unit = "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\n\nlocals {\n  vpc = dependency.vpc.outputs.id\n}\n";
     std::fs::create_dir_all(dir.path().join("live/app")).expect("a directory");
+    std::fs::create_dir_all(dir.path().join("live/vpc")).expect("a directory");
     std::fs::write(dir.path().join("root.hcl"), root).expect("a file");
     std::fs::write(dir.path().join("live/app/terragrunt.hcl"), unit).expect("a file");
+    // The unit the dependency names (from the including unit's directory).
+    std::fs::write(dir.path().join("live/vpc/terragrunt.hcl"), "inputs = {}\n").expect("a file");
     let (_keep, cache) = cache_dir();
     let before = cached_run(dir.path(), &cache, &["--format", "concise", "live"]);
     assert!(!before.contains("error["), "{before}");

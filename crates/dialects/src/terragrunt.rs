@@ -173,7 +173,7 @@ impl DialectPlugin for Terragrunt {
             .iter()
             .filter(|(include, _)| include.merged)
             .flat_map(|(_, config)| match block_type {
-                "dependency" => config.dependencies.iter().map(|(label, ..)| label).collect::<Vec<_>>(),
+                "dependency" => config.dependencies.iter().map(|it| &it.label).collect::<Vec<_>>(),
                 _ => config.features.iter().collect(),
             })
             .map(|label| Box::from([label.clone()]))
@@ -192,7 +192,7 @@ impl DialectPlugin for Terragrunt {
         }
         let mut out = config_read_diagnostics(db, module, file);
         out.extend(unexposed_include_diagnostics(db, module, file));
-        out.extend(missing_read_diagnostics(db, file));
+        out.extend(missing_read_diagnostics(db, module, file));
         for include in includes::unit_includes(db, module) {
             let Some(included) = includes::included_file(db, include) else { continue };
             let nested = &includes::included_config(db, included).nested_includes;
@@ -243,7 +243,7 @@ impl DialectPlugin for Terragrunt {
 /// read (`skip_outputs`, or an `enabled` that may be false) or its
 /// directory holds a stack. Not for a unit that may be a stack's, whose
 /// paths are read from where the stack generates it.
-fn missing_read_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
+fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
     let reads = includes::unit_file_reads(db, file);
     if reads.may_be_a_stacks_unit {
         return Vec::new();
@@ -295,7 +295,8 @@ fn missing_read_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
             related: Vec::new(),
         });
     }
-    for dependency in &reads.dependencies {
+    // The unit's own, then those its includes bring (at the include).
+    for dependency in includes::unit_dependencies(db, module) {
         if dependency.skip_outputs || dependency.maybe_disabled {
             continue;
         }
@@ -303,16 +304,20 @@ fn missing_read_diagnostics(db: &dyn Db, file: File) -> Vec<ModuleDiagnostic> {
         if !includes::is_missing(db, &includes::dependency_target_read(dir)) {
             continue;
         }
+        // Terragrunt names the file itself where the path names one, else
+        // the configuration it looked for last in the directory.
+        let mut detail = match dir.extension() {
+            Some("hcl" | "json") => format!("{dir} does not exist"),
+            _ => format!("{} does not exist", db::module::join_lexically(dir, "terragrunt.hcl")),
+        };
+        if dependency.config_path.is_none() {
+            detail.push_str(&format!(" (the dependency \"{}\" an included file declares)", dependency.label));
+        }
         out.push(ModuleDiagnostic {
             file,
-            range: range_of(dependency.config_path),
+            range: range_of(dependency.config_path.or(dependency.included_by)),
             kind: ModuleDiagnosticKind::MissingRead { imported: false },
-            // Terragrunt names the file itself where the path names one,
-            // else the configuration it looked for last in the directory.
-            detail: match dir.extension() {
-                Some("hcl" | "json") => format!("{dir} does not exist"),
-                _ => format!("{} does not exist", db::module::join_lexically(dir, "terragrunt.hcl")),
-            },
+            detail,
             related: Vec::new(),
         });
     }

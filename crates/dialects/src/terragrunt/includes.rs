@@ -104,10 +104,8 @@ pub struct ParentSearch {
 /// What an included file declares that a unit including it sees.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct IncludedConfig {
-    /// Its `dependency` blocks: each label, its `config_path` where it is
-    /// known without evaluation, whether it has `skip_outputs` (or merges
-    /// its mocks), and its mock outputs' names.
-    pub dependencies: Vec<(SmolStr, Option<StaticPath>, bool, Vec<SmolStr>)>,
+    /// Its `dependency` blocks.
+    pub dependencies: Vec<IncludedDependency>,
     /// The labels of its `feature` blocks.
     pub features: Vec<SmolStr>,
     /// The names its `locals` blocks declare.
@@ -127,6 +125,21 @@ pub struct IncludedConfig {
     /// else its label: a unit that includes this file fails to parse
     /// (Terragrunt reads one level of includes).
     pub nested_includes: Vec<SmolStr>,
+}
+
+/// A `dependency` block of an included file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IncludedDependency {
+    pub label: SmolStr,
+    /// Its `config_path`, where it is known without evaluation (relative
+    /// to the including unit, as Terragrunt evaluates it there).
+    pub path: Option<StaticPath>,
+    /// Whether it has `skip_outputs` (or merges its mocks).
+    pub skip_outputs: bool,
+    /// Whether it has an `enabled` that may be false.
+    pub maybe_disabled: bool,
+    /// Its mock outputs' names.
+    pub mock_outputs: Vec<SmolStr>,
 }
 
 /// A `terraform { source }` as far as it is known without evaluation.
@@ -210,9 +223,8 @@ pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
         .map(|block| Dependency {
             dir: config_path(hir, &block).map(|path| path.resolve(unit_dir)),
             config_path: block.attribute("config_path"),
-            maybe_disabled: block
-                .attribute("enabled")
-                .is_some_and(|it| !matches!(hir[it], Expr::Literal(hir::Literal::Bool(true)))),
+            included_by: None,
+            maybe_disabled: maybe_disabled(hir, &block),
             skip_outputs: skips_outputs(hir, &block),
             mock_outputs: mock_outputs(hir, &block),
             mocks_reach_variables: mocks_reach_variables(hir, &block),
@@ -365,12 +377,13 @@ pub fn included_config(db: &dyn Db, file: File) -> IncludedConfig {
         }
     }
     for dependency in blocks_of(hir, file.syntax(db), "dependency") {
-        config.dependencies.push((
-            dependency.label.clone(),
-            config_path(hir, &dependency),
-            skips_outputs(hir, &dependency),
-            mock_outputs(hir, &dependency),
-        ));
+        config.dependencies.push(IncludedDependency {
+            label: dependency.label.clone(),
+            path: config_path(hir, &dependency),
+            skip_outputs: skips_outputs(hir, &dependency),
+            maybe_disabled: maybe_disabled(hir, &dependency),
+            mock_outputs: mock_outputs(hir, &dependency),
+        });
     }
     for &block in &hir.body.blocks {
         let block = &hir.blocks[block];
@@ -485,6 +498,13 @@ fn skips_outputs(hir: &FileHir, block: &BlockOf) -> bool {
         "mock_outputs_merge_strategy_with_state" | "mock_outputs_merge_with_state" => true,
         _ => false,
     })
+}
+
+/// Whether a `dependency` block has an `enabled` that is not a literal
+/// `true`: a disabled dependency's outputs are its mocks, and its unit is
+/// not read.
+fn maybe_disabled(hir: &FileHir, block: &BlockOf) -> bool {
+    block.attribute("enabled").is_some_and(|it| !matches!(hir[it], Expr::Literal(hir::Literal::Bool(true))))
 }
 
 /// The keys of a `dependency` block's `mock_outputs`, where it is an
@@ -676,6 +696,9 @@ pub struct Dependency {
     /// Its `config_path` in the unit's HIR, for the unit's own blocks
     /// (`None` for an included file's).
     pub config_path: Option<hir::ExprId>,
+    /// For an included file's block, the `path` in the unit's HIR of the
+    /// include that brings it.
+    pub included_by: Option<hir::ExprId>,
     /// Whether it has an `enabled` that is not a literal `true`: a
     /// disabled dependency's outputs are its mocks, and its unit is not
     /// read.
@@ -705,18 +728,18 @@ pub fn unit_dependencies(db: &dyn Db, module: Module) -> Vec<Dependency> {
     let mut out: Vec<Dependency> = unit_file_reads(db, file).dependencies.clone();
     for include in unit_includes(db, module).iter().filter(|include| include.merged) {
         let Some(included) = included_file(db, include) else { continue };
-        for (label, path, skip_outputs, mock_outputs) in &included_config(db, included).dependencies {
-            if out.iter().any(|it| it.label == *label) {
+        for dependency in &included_config(db, included).dependencies {
+            if out.iter().any(|it| it.label == dependency.label) {
                 continue;
             }
-            let dir = path.as_ref().map(|path| path.resolve(unit_dir));
             out.push(Dependency {
-                label: label.clone(),
-                dir,
+                label: dependency.label.clone(),
+                dir: dependency.path.as_ref().map(|path| path.resolve(unit_dir)),
                 config_path: None,
-                maybe_disabled: false,
-                skip_outputs: *skip_outputs,
-                mock_outputs: mock_outputs.clone(),
+                included_by: include.path,
+                maybe_disabled: dependency.maybe_disabled,
+                skip_outputs: dependency.skip_outputs,
+                mock_outputs: dependency.mock_outputs.clone(),
                 mocks_reach_variables: false,
             });
         }

@@ -1,12 +1,17 @@
-# No root-not-there.hcl above this directory, and no unit in ../vpc:
-# Terragrunt stops at both. The search with a fallback and the
-# dependency on ../db, which is a unit, are fine.
+# No root-not-there.hcl above this directory, and no unit in ../vpc or
+# ../cache (the included file's dependency): Terragrunt stops at each.
+# The search with a fallback and the dependency on ../db, which is a
+# unit, are fine.
 include "root" {
   path = find_in_parent_folders("root-not-there.hcl")
 }
 
 include "env" {
   path = find_in_parent_folders("env-not-there.hcl", "${get_terragrunt_dir()}/../db/terragrunt.hcl")
+}
+
+include "deps" {
+  path = "../common/deps.hcl"
 }
 
 dependency "vpc" {
