@@ -144,7 +144,7 @@ impl DialectPlugin for Terragrunt {
     fn reads(&self, db: &dyn Db, module: Module) -> Vec<FileRead> {
         // A search, and the file found beside what it finds once it has.
         let included = includes::unit_includes(db, module).iter().flat_map(|include| {
-            let search = include.read.as_ref().map(|read| read.search().clone());
+            let search = include.read.as_ref().map(|read| read.first_read().clone());
             let beside = match &include.read {
                 Some(includes::IncludeRead::BesideFound { .. }) => includes::include_read(db, include),
                 _ => None,
@@ -234,8 +234,9 @@ impl DialectPlugin for Terragrunt {
     }
 }
 
-/// The unit's includes and own dependencies whose files do not exist,
-/// where Terragrunt stops (each at its path's expression): an include's
+/// The unit's includes and dependencies whose files do not exist, where
+/// Terragrunt stops (each at its path's expression, or for a dependency
+/// an included file declares, at that include's): an include's
 /// file (its `DependencyFileNotFoundError`, or with
 /// `find_in_parent_folders` and no fallback, its
 /// `ParentFileNotFoundError`), and a dependency's `terragrunt.hcl` (its
@@ -263,14 +264,14 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
             let path = read.candidates.first()?;
             Some(format!("No file at {path}: Terragrunt stops (\"Dependency file not found\")."))
         };
-        let detail = if includes::is_missing(db, read.search()) {
+        let detail = if includes::is_missing(db, read.first_read()) {
             match &include.search {
                 Some(search) => format!(
                     "Call to function \"find_in_parent_folders\" failed: ParentFileNotFoundError: Could not find a {} in any of the parent folders of {}. Cause: Traversed all the way to the root.",
                     search.name,
                     file.path(db)
                 ),
-                None => match no_file(read.search()) {
+                None => match no_file(read.first_read()) {
                     Some(detail) => detail,
                     None => continue,
                 },

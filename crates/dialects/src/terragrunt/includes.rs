@@ -67,9 +67,9 @@ pub enum IncludeRead {
 }
 
 impl IncludeRead {
-    /// The read that searches the directories above the unit, where the
-    /// include's path is found by one.
-    pub fn search(&self) -> &FileRead {
+    /// The read the unit makes first: the file's own, or the search whose
+    /// file the include's file is beside.
+    pub fn first_read(&self) -> &FileRead {
         match self {
             IncludeRead::File(read) | IncludeRead::BesideFound { search: read, .. } => read,
         }
