@@ -181,7 +181,7 @@ pub fn rule_code(kind: &ModuleDiagnosticKind) -> &'static str {
         ModuleDiagnosticKind::Eval(kind) => eval_rule_code(kind),
         ModuleDiagnosticKind::UnknownProviderFunction { .. } => rules::UNKNOWN_FUNCTION,
         ModuleDiagnosticKind::NestedImport => rules::NESTED_INCLUDE,
-        ModuleDiagnosticKind::MissingRead { .. } => rules::FILE_NOT_FOUND,
+        ModuleDiagnosticKind::MissingRead(_) => rules::FILE_NOT_FOUND,
         ModuleDiagnosticKind::Schema(violation) => match violation {
             SchemaViolation::UnsupportedArgument { .. } => rules::UNSUPPORTED_ARGUMENT,
             SchemaViolation::UnsupportedBlock { .. } => rules::UNSUPPORTED_BLOCK,

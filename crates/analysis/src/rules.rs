@@ -193,11 +193,12 @@ pub static RULES: &[Rule] = &[
     Rule {
         code: FILE_NOT_FOUND,
         default_severity: Severity::Error,
-        summary: "A file a Terragrunt unit reads that does not exist: an include's path, or a dependency's configuration.",
+        summary: "A file a Terragrunt unit reads that does not exist: an include's path, a dependency's configuration, or a file read_terragrunt_config reads.",
         explanation: "Terragrunt stops when an include names a file that does not exist (or \
                       find_in_parent_folders finds none in the directories above the unit), and \
                       when a dependency's config_path has no terragrunt.hcl (unless the dependency \
-                      skips its outputs or is disabled). Reported only where the path is known \
+                      skips its outputs or is disabled), and when read_terragrunt_config reads a \
+                      file that does not exist and gives no default. Reported only where the path is known \
                       without evaluation, and not in a unit a stack may generate elsewhere (one \
                       that reads values, or is kept under a units or catalog directory).",
     },

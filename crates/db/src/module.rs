@@ -117,9 +117,9 @@ pub use crate::module::{
         module_parses,
     },
     diagnostics::{
-        DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, attribute_diagnostic, cycle_diagnostic_along,
-        declaration_range, duplicate_diagnostics, file_duplicate_diagnostics, later_unresolved_diagnostics,
-        long_cycle, module_diagnostics, type_constraint_diagnostics,
+        DuplicateOf, ModuleDiagnostic, ModuleDiagnosticKind, ReadFor, attribute_diagnostic,
+        cycle_diagnostic_along, declaration_range, duplicate_diagnostics, file_duplicate_diagnostics,
+        later_unresolved_diagnostics, long_cycle, module_diagnostics, type_constraint_diagnostics,
     },
     dialect::{
         AddressedRoot, Dialect, DialectPlugin, DialectRules, Dialects, FunctionTable, Grouping, PluginRef,

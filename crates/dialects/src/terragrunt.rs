@@ -52,8 +52,8 @@ use db::{
     Db, File,
     module::{
         Address, ArgumentsAt, Attr, DialectPlugin, DialectRules, FileRead, Grouping, Module, ModuleCall,
-        ModuleDiagnostic, ModuleDiagnosticKind, attribute_value, block_labels, declarations_of, definition,
-        join_lexically, module_files,
+        ModuleDiagnostic, ModuleDiagnosticKind, ReadFor, attribute_value, block_labels, declarations_of,
+        definition, join_lexically, module_files,
     },
 };
 use eval::{Function, FunctionError, Param, Type, Value};
@@ -291,7 +291,35 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
         out.push(ModuleDiagnostic {
             file,
             range: range_of(include.path),
-            kind: ModuleDiagnosticKind::MissingRead { imported: true },
+            kind: ModuleDiagnosticKind::MissingRead(ReadFor::Import),
+            detail,
+            related: Vec::new(),
+        });
+    }
+    // `read_terragrunt_config(PATH)` with no default, where PATH names a
+    // file (a directory is read for its configuration) or is a search:
+    // its `TerragruntConfigNotFoundError`.
+    for config in &reads.config_reads {
+        if config.has_default || !includes::is_missing(db, &config.read) {
+            continue;
+        }
+        let Some(path) = config.read.candidates.first() else { continue };
+        let detail = match includes::path_search(db::lower(db, file), config.path) {
+            Some(search) if search.fallback => continue,
+            Some(search) => format!(
+                "Call to function \"find_in_parent_folders\" failed: ParentFileNotFoundError: Could not find a {} in any of the parent folders of {}. Cause: Traversed all the way to the root.",
+                search.name,
+                file.path(db)
+            ),
+            None if matches!(path.extension(), Some("hcl" | "json")) => {
+                format!("No file at {path}, and read_terragrunt_config gives no default: Terragrunt stops.")
+            }
+            None => continue,
+        };
+        out.push(ModuleDiagnostic {
+            file,
+            range: range_of(Some(config.path)),
+            kind: ModuleDiagnosticKind::MissingRead(ReadFor::Value),
             detail,
             related: Vec::new(),
         });
@@ -317,7 +345,7 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
         out.push(ModuleDiagnostic {
             file,
             range: range_of(dependency.config_path.or(dependency.included_by)),
-            kind: ModuleDiagnosticKind::MissingRead { imported: false },
+            kind: ModuleDiagnosticKind::MissingRead(ReadFor::Unit),
             detail,
             related: Vec::new(),
         });

@@ -97,15 +97,24 @@ pub enum ModuleDiagnosticKind {
     /// imports is allowed. Found by the dialect's
     /// `DialectPlugin::file_diagnostics`.
     NestedImport,
-    /// A file a unit reads that does not exist, where its tool stops:
-    /// an imported file (`imported`), or the configuration of another unit
-    /// the unit depends on. Found by the dialect's
-    /// `DialectPlugin::file_diagnostics`, only where every candidate of
-    /// the read was looked for and none exists.
-    MissingRead { imported: bool },
+    /// A file a unit reads that does not exist, where its tool stops.
+    /// Found by the dialect's `DialectPlugin::file_diagnostics`, only
+    /// where every candidate of the read was looked for and none exists.
+    MissingRead(ReadFor),
     /// A block that breaks its dialect's schema (see
     /// [`crate::module::BlockSchema`]).
     Schema(crate::module::SchemaViolation),
+}
+
+/// What a unit reads a file for (see [`ModuleDiagnosticKind::MissingRead`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadFor {
+    /// To import its declarations (an include).
+    Import,
+    /// As the configuration of another unit the unit depends on.
+    Unit,
+    /// As a value (a function that reads a configuration file).
+    Value,
 }
 
 impl ModuleDiagnosticKind {
@@ -138,8 +147,9 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::MissingInput { .. } => "Missing required input",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "Unknown provider function",
             ModuleDiagnosticKind::NestedImport => "Too many levels of includes",
-            ModuleDiagnosticKind::MissingRead { imported: true } => "Included file not found",
-            ModuleDiagnosticKind::MissingRead { imported: false } => "Dependency not found",
+            ModuleDiagnosticKind::MissingRead(ReadFor::Import) => "Included file not found",
+            ModuleDiagnosticKind::MissingRead(ReadFor::Unit) => "Dependency not found",
+            ModuleDiagnosticKind::MissingRead(ReadFor::Value) => "File not found",
             ModuleDiagnosticKind::Schema(violation) => return Cow::Owned(violation.summary()),
         })
     }
@@ -161,7 +171,7 @@ impl ModuleDiagnosticKind {
             ModuleDiagnosticKind::MissingInput { .. } => "missing-input",
             ModuleDiagnosticKind::UnknownProviderFunction { .. } => "unknown-provider-function",
             ModuleDiagnosticKind::NestedImport => "nested-import",
-            ModuleDiagnosticKind::MissingRead { .. } => "missing-read",
+            ModuleDiagnosticKind::MissingRead(_) => "missing-read",
             ModuleDiagnosticKind::Schema(_) => "schema",
         }
     }

@@ -210,12 +210,7 @@ pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
             .is_none_or(|it| literal_string(hir, it).as_deref() != Some("no_merge"));
         let searching =
             path.and_then(|path| parent_search(hir, path)).or(beside.as_ref().map(|(call, _)| *call));
-        let search = searching.and_then(|call| {
-            let name = searched_name(hir, call)?;
-            // Terragrunt names its configuration when none is given.
-            let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
-            Some(ParentSearch { name, fallback: call.args.len() == 2 })
-        });
+        let search = searching.and_then(|call| search_of(hir, call));
         includes.push(Include { label: block.label, path, read, expose, merged, search });
     }
     let dependencies = blocks_of(hir, syntax, "dependency")
@@ -240,7 +235,12 @@ pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
                     continue;
                 }
                 let Some(read) = include_path(hir, call.args[0], unit_dir) else { continue };
-                config_reads.push(ConfigRead { local: local.clone(), read });
+                config_reads.push(ConfigRead {
+                    local: local.clone(),
+                    read,
+                    path: call.args[0],
+                    has_default: call.args.len() == 2,
+                });
             }
         }
     }
@@ -543,6 +543,21 @@ fn include_path(hir: &FileHir, expr: hir::ExprId, unit_dir: &Utf8Path) -> Option
     Some(FileRead { candidates: Arc::new([path]) })
 }
 
+/// The search a path makes where it is `find_in_parent_folders(…)` with
+/// a literal name (see [`parent_search`]).
+pub fn path_search(hir: &FileHir, expr: hir::ExprId) -> Option<ParentSearch> {
+    search_of(hir, parent_search(hir, expr)?)
+}
+
+/// The search `call` makes, where it is `find_in_parent_folders(…)` with
+/// a literal name.
+fn search_of(hir: &FileHir, call: &hir::CallExpr) -> Option<ParentSearch> {
+    let name = searched_name(hir, call)?;
+    // Terragrunt names its configuration when none is given.
+    let name = if name.is_empty() { "terragrunt.hcl".to_owned() } else { name };
+    Some(ParentSearch { name, fallback: call.args.len() == 2 })
+}
+
 /// The call of a path that is a call (or a template of a single
 /// interpolation of one, other than `get_terragrunt_dir()`, which begins
 /// a [`StaticPath`]).
@@ -813,6 +828,11 @@ pub struct ConfigRead {
     pub local: SmolStr,
     /// The file it reads.
     pub read: FileRead,
+    /// The call's path in the unit's HIR.
+    pub path: hir::ExprId,
+    /// Whether the call gives a default, which Terragrunt returns where
+    /// the file does not exist.
+    pub has_default: bool,
 }
 
 /// The `read_terragrunt_config` calls of `module`'s unit file that are

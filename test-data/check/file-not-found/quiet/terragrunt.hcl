@@ -1,5 +1,5 @@
 # The included file exists; a search with a fallback never fails; a path
-# known only by evaluation is not looked for.
+# known only by evaluation is not looked for; a read with a default.
 include "common" {
   path = "./common/common.hcl"
 }
@@ -14,4 +14,6 @@ include "env" {
 
 locals {
   env_dir = "."
+  # A default is what Terragrunt returns when the file is not there.
+  account = read_terragrunt_config("./account-not-there.hcl", { locals = {} })
 }
