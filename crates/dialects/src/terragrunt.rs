@@ -266,11 +266,7 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
         };
         let detail = if includes::is_missing(db, read.first_read()) {
             match &include.search {
-                Some(search) => format!(
-                    "Call to function \"find_in_parent_folders\" failed: ParentFileNotFoundError: Could not find a {} in any of the parent folders of {}. Cause: Traversed all the way to the root.",
-                    search.name,
-                    file.path(db)
-                ),
+                Some(search) => parent_file_not_found(&search.name, file.path(db)),
                 None => match no_file(read.first_read()) {
                     Some(detail) => detail,
                     None => continue,
@@ -306,11 +302,7 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
         let Some(path) = config.read.candidates.first() else { continue };
         let detail = match includes::path_search(db::lower(db, file), config.path) {
             Some(search) if search.fallback => continue,
-            Some(search) => format!(
-                "Call to function \"find_in_parent_folders\" failed: ParentFileNotFoundError: Could not find a {} in any of the parent folders of {}. Cause: Traversed all the way to the root.",
-                search.name,
-                file.path(db)
-            ),
+            Some(search) => parent_file_not_found(&search.name, file.path(db)),
             None if matches!(path.extension(), Some("hcl" | "json")) => {
                 format!("No file at {path}, and read_terragrunt_config gives no default: Terragrunt stops.")
             }
@@ -351,6 +343,14 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
         });
     }
     out
+}
+
+/// What Terragrunt says when `find_in_parent_folders(name)` in `unit`
+/// finds nothing (its `ParentFileNotFoundError`, in a function call).
+fn parent_file_not_found(name: &str, unit: &Utf8Path) -> String {
+    format!(
+        "Call to function \"find_in_parent_folders\" failed: ParentFileNotFoundError: Could not find a {name} in any of the parent folders of {unit}. Cause: Traversed all the way to the root."
+    )
 }
 
 /// `local.NAME.locals.X` and `local.NAME.inputs.X` where the local NAME
