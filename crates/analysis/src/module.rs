@@ -798,8 +798,9 @@ pub fn evaluated_file_module_diagnostics(
         }
     }
     // Terragrunt's own checks of a unit (an included file that includes
-    // another), from its plug-in.
-    if trust.kind == Language::Terragrunt {
+    // another, a file it reads that does not exist) and Packer's of a
+    // template (a build's unknown source), from their plug-ins.
+    if matches!(trust.kind, Language::Terragrunt | Language::Packer) {
         let own = module::dialect_file_diagnostics(db, module, file);
         out.extend(own.iter().map(|diagnostic| convert(db, diagnostic)));
     }

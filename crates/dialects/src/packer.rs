@@ -24,7 +24,13 @@
 use std::collections::BTreeMap;
 
 use camino::Utf8Path;
-use db::module::{DialectPlugin, DialectRules};
+use db::{
+    Db, File,
+    module::{
+        Address, DeclarationKind, DialectPlugin, DialectRules, Module, ModuleDiagnostic,
+        ModuleDiagnosticKind, Unresolved, declarations_of, definition, module_files,
+    },
+};
 use eval::{Function, Param, Type};
 use smol_str::SmolStr;
 
@@ -106,6 +112,82 @@ impl DialectPlugin for Packer {
         table.retain(|name, _| SHARED_WITH_TERRAFORM.contains(&name.as_str()));
         table.extend(own_functions());
     }
+
+    /// A `build` block's `sources` entry that names no `source` block of
+    /// the template, which Packer refuses ("Unknown source TYPE.NAME").
+    fn file_diagnostics(&self, db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+        unknown_source_diagnostics(db, module, file)
+    }
+}
+
+/// Each `"source.TYPE.NAME"` of a native file's `build { sources = [...] }`
+/// (literal strings in a literal list) whose `source "TYPE" "NAME"` block
+/// no file of the template declares, with the nearest declared one.
+fn unknown_source_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    if file.syntax(db) != db::SourceSyntax::Native {
+        return Vec::new();
+    }
+    let hir = db::lower(db, file);
+    let mut out = Vec::new();
+    let mut declared: Option<Vec<String>> = None;
+    for &block in &hir.body.blocks {
+        let block = &hir[block];
+        if block.type_name != "build" {
+            continue;
+        }
+        for &attribute in &block.body.attributes {
+            let attribute = &hir[attribute];
+            let hir::Expr::Tuple(items) = &hir[attribute.value] else { continue };
+            if attribute.name != "sources" {
+                continue;
+            }
+            for &item in items {
+                let hir::Expr::Template { parts, .. } = &hir[item] else { continue };
+                let [hir::TemplatePart::Literal(text)] = parts.as_slice() else { continue };
+                let [root, source_type, name] = text.split('.').collect::<Vec<_>>()[..] else { continue };
+                if root != "source"
+                    || definition(db, module, &Address::new([root, source_type, name])).is_some()
+                {
+                    continue;
+                }
+                let declared = declared.get_or_insert_with(|| declared_sources(db, module));
+                let suggestion = eval::suggest(text, declared.iter().map(String::as_str));
+                let mut detail = format!("The template declares no source \"{source_type}\" \"{name}\".");
+                if let Some(suggestion) = &suggestion {
+                    detail.push_str(&format!(" Did you mean \"{suggestion}\"?"));
+                }
+                let range = db::source_map(db, file)
+                    .expr_syntax(item)
+                    .map(|pointer| pointer.text_range())
+                    .unwrap_or_default();
+                out.push(ModuleDiagnostic {
+                    file,
+                    range,
+                    kind: ModuleDiagnosticKind::Unresolved(Unresolved::UndeclaredBlock {
+                        block_type: "source".into(),
+                        label: format!("{source_type}.{name}").into(),
+                        suggestion: None,
+                    }),
+                    detail,
+                    related: Vec::new(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Every source the template declares, as `source.TYPE.NAME`.
+fn declared_sources(db: &dyn Db, module: Module) -> Vec<String> {
+    module_files(db, module)
+        .iter()
+        .flat_map(|&file| declarations_of(db, file).declarations.iter())
+        .filter(|declaration| declaration.kind == DeclarationKind::Block)
+        .filter_map(|declaration| match declaration.address.segments()[..] {
+            ["source", source_type, name] => Some(format!("source.{source_type}.{name}")),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The functions of Packer's table (`hcl2template/functions.go`) that

@@ -51,9 +51,10 @@ locals {
     assert!(matches!(attribute_value(&db, attr(&db, module, "var.x")), Err(module::AttrError::Eval(_))));
 }
 
-/// A template of Packer's own fixtures whose variables default to `env()`.
+/// A template of Packer's own fixtures whose variables default to `env()`:
+/// no error but the sources its build names and no file declares.
 #[test]
-fn a_template_of_packers_fixtures_raises_no_error() {
+fn a_template_of_packers_fixtures_raises_no_error_but_its_unknown_sources() {
     let dir = Utf8PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/corpus/input/hashicorp__packer/command/test-fixtures/hcl/inspect");
     if !dir.is_dir() {
@@ -69,8 +70,17 @@ fn a_template_of_packers_fixtures_raises_no_error() {
     }
     let module = db.set_module_files(&dir, files);
     let report = report(&db, module);
-    assert!(
-        !report.contains("Err") && !report.contains(": Eval") && !report.contains("diagnostic:"),
+    assert!(!report.contains("Err") && !report.contains(": Eval"), "{report}");
+    // The fixture is `packer inspect`'s, which lists the sources a build
+    // names though two are not declared ("we don't want to error there",
+    // its comment says); `packer validate` and `build` refuse them.
+    let diagnostics: Vec<&str> = report.lines().filter(|line| line.starts_with("diagnostic:")).collect();
+    assert_eq!(
+        diagnostics,
+        [
+            "diagnostic: Reference to undeclared block: The template declares no source \"amazon-ebs\" \"example-1\".",
+            "diagnostic: Reference to undeclared block: The template declares no source \"amazon-ebs\" \"example-2\".",
+        ],
         "{report}"
     );
     for name in ["var.default_from_env", "var.other_default_from_env", "var.fruit"] {
@@ -234,4 +244,35 @@ locals {
         local.where = "eu-west-1/2"
     "#]]
     .assert_eq(&report(&db, module));
+}
+
+/// A `build`'s `sources` entry that names no `source` block of the
+/// template is an undeclared block, with the nearest declared source;
+/// the declared ones say nothing.
+#[test]
+fn a_builds_unknown_source_is_undeclared() {
+    let mut db = dialects::database();
+    let template = r#"
+source "null" "first" {
+  communicator = "none"
+}
+source "null" "second" {
+  communicator = "none"
+}
+build {
+  sources = ["source.null.first", "source.null.secnod"]
+}
+"#;
+    let module = load(&mut db, &[("build.pkr.hcl", template)]);
+    let diagnostics: Vec<String> = report(&db, module)
+        .lines()
+        .filter(|line| line.starts_with("diagnostic:"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        diagnostics,
+        [
+            "diagnostic: Reference to undeclared block: The template declares no source \"null\" \"secnod\". Did you mean \"source.null.second\"?"
+        ]
+    );
 }
