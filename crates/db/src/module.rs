@@ -109,7 +109,7 @@ pub use crate::module::{
         ArgumentsAt, FileRead, MODULE_META_ARGUMENTS, MemberAccess, ModuleCall, ModuleInput, ModuleInterface,
         call_output_diagnostics, caught_by_try, child_interface, join_lexically, member_access_range,
         member_accesses, module_block_calls, module_call_diagnostics, module_calls, module_inputs,
-        module_reads, read_file,
+        module_reads, read_file, read_is_missing,
     },
     declarations::{
         BlockEntry, BodyPosition, Declaration, DeclarationKind, Definition, Duplicate, FileDeclarations,

@@ -264,7 +264,7 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
             let path = read.candidates.first()?;
             Some(format!("No file at {path}: Terragrunt stops (\"Dependency file not found\")."))
         };
-        let detail = if includes::is_missing(db, read.first_read()) {
+        let detail = if db::module::read_is_missing(db, read.first_read()) {
             match &include.search {
                 Some(search) => parent_file_not_found(&search.name, file.path(db)),
                 None => match no_file(read.first_read()) {
@@ -279,7 +279,7 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
                 includes::IncludeRead::BesideFound { .. } => includes::include_read(db, include),
                 includes::IncludeRead::File(_) => None,
             };
-            match beside.filter(|beside| includes::is_missing(db, beside)).as_ref().and_then(no_file) {
+            match beside.filter(|beside| db::module::read_is_missing(db, beside)).as_ref().and_then(no_file) {
                 Some(detail) => detail,
                 None => continue,
             }
@@ -296,7 +296,7 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
     // file (a directory is read for its configuration) or is a search:
     // its `TerragruntConfigNotFoundError`.
     for config in &reads.config_reads {
-        if config.has_default || !includes::is_missing(db, &config.read) {
+        if config.has_default || !db::module::read_is_missing(db, &config.read) {
             continue;
         }
         let Some(path) = config.read.candidates.first() else { continue };
@@ -322,7 +322,7 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
             continue;
         }
         let Some(dir) = dependency.dir.as_deref() else { continue };
-        if !includes::is_missing(db, &includes::dependency_target_read(dir)) {
+        if !db::module::read_is_missing(db, &includes::dependency_target_read(dir)) {
             continue;
         }
         // Terragrunt names the file itself where the path names one, else

@@ -133,6 +133,16 @@ pub fn read_file(db: &dyn Db, read: &FileRead) -> Option<File> {
     })
 }
 
+/// Whether every candidate of `read` was looked for and none exists, the
+/// other answer of [`read_file`]: the host loads a missing candidate as a
+/// deleted file, and one not loaded yet (the host has not looked) is not
+/// known to be missing.
+pub fn read_is_missing(db: &dyn Db, read: &FileRead) -> bool {
+    read.candidates.iter().all(|path| {
+        crate::file_by_path(db, path).is_some_and(|file| file.status(db) == crate::FileStatus::Deleted)
+    })
+}
+
 /// The module's calls of modules on disk, as its dialect finds them
 /// ([`DialectPlugin::unit_calls`]; [`module_block_calls`] in generic HCL).
 ///

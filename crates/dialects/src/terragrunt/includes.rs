@@ -784,15 +784,6 @@ pub fn dependency_target_read(path: &Utf8Path) -> FileRead {
     }
 }
 
-/// Whether every candidate of `read` was looked for and none exists: the
-/// host loads a missing one as a deleted file, and one not loaded yet
-/// (the host has not looked) is not known to be missing.
-pub fn is_missing(db: &dyn Db, read: &FileRead) -> bool {
-    read.candidates
-        .iter()
-        .all(|path| db::file_by_path(db, path).is_some_and(|file| file.status(db) == db::FileStatus::Deleted))
-}
-
 /// The directory of the module the unit in `dir` deploys, from its own
 /// file: a local literal `terraform { source }` (`//` read as `/`), or
 /// `dir` itself where it names no source and includes nothing (an
