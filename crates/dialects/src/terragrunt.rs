@@ -300,7 +300,7 @@ fn missing_read_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Modu
             continue;
         }
         let Some(path) = config.read.candidates.first() else { continue };
-        let detail = match includes::path_search(db::lower(db, file), config.path) {
+        let detail = match &config.search {
             Some(search) if search.fallback => continue,
             Some(search) => parent_file_not_found(&search.name, file.path(db)),
             None if matches!(path.extension(), Some("hcl" | "json")) => {

@@ -239,6 +239,7 @@ pub fn unit_file_reads(db: &dyn Db, file: File) -> UnitFileReads {
                     local: local.clone(),
                     read,
                     path: call.args[0],
+                    search: parent_search(hir, call.args[0]).and_then(|search| search_of(hir, search)),
                     has_default: call.args.len() == 2,
                 });
             }
@@ -543,12 +544,6 @@ fn include_path(hir: &FileHir, expr: hir::ExprId, unit_dir: &Utf8Path) -> Option
     Some(FileRead { candidates: Arc::new([path]) })
 }
 
-/// The search a path makes where it is `find_in_parent_folders(…)` with
-/// a literal name (see [`parent_search`]).
-pub fn path_search(hir: &FileHir, expr: hir::ExprId) -> Option<ParentSearch> {
-    search_of(hir, parent_search(hir, expr)?)
-}
-
 /// The search `call` makes, where it is `find_in_parent_folders(…)` with
 /// a literal name.
 fn search_of(hir: &FileHir, call: &hir::CallExpr) -> Option<ParentSearch> {
@@ -821,6 +816,9 @@ pub struct ConfigRead {
     pub read: FileRead,
     /// The call's path in the unit's HIR.
     pub path: hir::ExprId,
+    /// How Terragrunt finds the file where it is not there, when the path
+    /// searches the directories above the unit.
+    pub search: Option<ParentSearch>,
     /// Whether the call gives a default, which Terragrunt returns where
     /// the file does not exist.
     pub has_default: bool,
