@@ -118,18 +118,33 @@ impl DialectPlugin for Packer {
     fn file_diagnostics(&self, db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
         unknown_source_diagnostics(db, module, file)
     }
+
+    /// What [`Packer::file_diagnostics`] reads of the file: its builds'
+    /// sources.
+    fn read_while_parsed(&self, db: &dyn Db, file: File) {
+        let _ = build_sources(db, file);
+    }
 }
 
-/// Each `"source.TYPE.NAME"` of a native file's `build { sources = [...] }`
-/// (literal strings in a literal list) whose `source "TYPE" "NAME"` block
-/// no file of the template declares, with the nearest declared one.
-fn unknown_source_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+/// A `build` block's `sources` entry of `file` (a literal string in a
+/// literal list), where it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildSource {
+    pub text: SmolStr,
+    pub range: syntax::TextRange,
+}
+
+/// The `sources` entries of a native file's `build` blocks: a query of
+/// the file, found while its tree is in memory
+/// ([`DialectPlugin::read_while_parsed`]), so that the template's report,
+/// asked after the tree is dropped, does not lower the file again.
+#[salsa::tracked(returns(ref))]
+pub fn build_sources(db: &dyn Db, file: File) -> Vec<BuildSource> {
     if file.syntax(db) != db::SourceSyntax::Native {
         return Vec::new();
     }
     let hir = db::lower(db, file);
     let mut out = Vec::new();
-    let mut declared: Option<Vec<String>> = None;
     for &block in &hir.body.blocks {
         let block = &hir[block];
         if block.type_name != "build" {
@@ -144,35 +159,45 @@ fn unknown_source_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<Mo
             for &item in items {
                 let hir::Expr::Template { parts, .. } = &hir[item] else { continue };
                 let [hir::TemplatePart::Literal(text)] = parts.as_slice() else { continue };
-                let [root, source_type, name] = text.split('.').collect::<Vec<_>>()[..] else { continue };
-                if root != "source"
-                    || definition(db, module, &Address::new([root, source_type, name])).is_some()
-                {
-                    continue;
-                }
-                let declared = declared.get_or_insert_with(|| declared_sources(db, module));
-                let suggestion = eval::suggest(text, declared.iter().map(String::as_str));
-                let mut detail = format!("The template declares no source \"{source_type}\" \"{name}\".");
-                if let Some(suggestion) = &suggestion {
-                    detail.push_str(&format!(" Did you mean \"{suggestion}\"?"));
-                }
                 let range = db::source_map(db, file)
                     .expr_syntax(item)
                     .map(|pointer| pointer.text_range())
                     .unwrap_or_default();
-                out.push(ModuleDiagnostic {
-                    file,
-                    range,
-                    kind: ModuleDiagnosticKind::Unresolved(Unresolved::UndeclaredBlock {
-                        block_type: "source".into(),
-                        label: format!("{source_type}.{name}").into(),
-                        suggestion: None,
-                    }),
-                    detail,
-                    related: Vec::new(),
-                });
+                out.push(BuildSource { text: text.clone(), range });
             }
         }
+    }
+    out
+}
+
+/// Each `"source.TYPE.NAME"` of the file's [`build_sources`] whose
+/// `source "TYPE" "NAME"` block no file of the template declares, with the
+/// nearest declared one.
+fn unknown_source_diagnostics(db: &dyn Db, module: Module, file: File) -> Vec<ModuleDiagnostic> {
+    let mut out = Vec::new();
+    let mut declared: Option<Vec<String>> = None;
+    for source in build_sources(db, file) {
+        let [root, source_type, name] = source.text.split('.').collect::<Vec<_>>()[..] else { continue };
+        if root != "source" || definition(db, module, &Address::new([root, source_type, name])).is_some() {
+            continue;
+        }
+        let declared = declared.get_or_insert_with(|| declared_sources(db, module));
+        let suggestion = eval::suggest(&source.text, declared.iter().map(String::as_str));
+        let mut detail = format!("The template declares no source \"{source_type}\" \"{name}\".");
+        if let Some(suggestion) = &suggestion {
+            detail.push_str(&format!(" Did you mean \"{suggestion}\"?"));
+        }
+        out.push(ModuleDiagnostic {
+            file,
+            range: source.range,
+            kind: ModuleDiagnosticKind::Unresolved(Unresolved::UndeclaredBlock {
+                block_type: "source".into(),
+                label: format!("{source_type}.{name}").into(),
+                suggestion: None,
+            }),
+            detail,
+            related: Vec::new(),
+        });
     }
     out
 }
